@@ -1,0 +1,76 @@
+import type { Tree } from 'web-tree-sitter';
+import { learnKeySchemas, interpret, type CallSite } from './interpret';
+import { findJsCallSites } from './js/calls';
+import type { Access, Finding, SourceLanguage } from './model';
+import { parse, ParseTimeout } from './parser';
+import { mayContainDynamoDbCalls, reasonToSkip } from './prescan';
+import { findPythonCallSites } from './python/calls';
+import { checkAccesses, type SeverityOverrides } from './rules';
+import { suppressions, isSuppressed } from './suppress';
+
+export interface AnalyzeOptions {
+  /** Parse time budget per file. */
+  budgetMs?: number;
+  /** Files larger than this (in characters) are skipped. */
+  maxBytes?: number;
+  severity?: SeverityOverrides;
+}
+
+export interface FileAnalysis {
+  file: string;
+  language: SourceLanguage;
+  accesses: Access[];
+  findings: Finding[];
+  /** Why the file was not analysed, when it was not. */
+  skipped: string | null;
+  /** The file has syntax errors; what parsed was still analysed. */
+  syntaxErrors: boolean;
+}
+
+export const DEFAULT_MAX_BYTES = 2 * 1024 * 1024;
+export const DEFAULT_BUDGET_MS = 3000;
+
+function empty(file: string, language: SourceLanguage, skipped: string | null): FileAnalysis {
+  return { file, language, accesses: [], findings: [], skipped, syntaxErrors: false };
+}
+
+/**
+ * The engine's one entry for a file: pre-scan, parse, extract, model, rules.
+ * Never throws: what cannot be analysed comes back with a reason in `skipped`.
+ * `initParsers()` must have finished first.
+ */
+export function analyzeSource(file: string, text: string, language: SourceLanguage, options: AnalyzeOptions = {}): FileAnalysis {
+  const skip = reasonToSkip(text, options.maxBytes ?? DEFAULT_MAX_BYTES);
+  if (skip) return empty(file, language, skip);
+  if (!mayContainDynamoDbCalls(text)) return empty(file, language, null);
+  let tree: Tree;
+  try {
+    tree = parse(language, text, options.budgetMs ?? DEFAULT_BUDGET_MS);
+  } catch (e) {
+    return empty(file, language, e instanceof ParseTimeout ? e.message : `parser failed: ${String(e)}`);
+  }
+  try {
+    return analyzeTree(tree, file, language, text, options);
+  } finally {
+    tree.delete();
+  }
+}
+
+/** Extraction and rules over an already parsed tree (the language server keeps trees). */
+export function analyzeTree(tree: Tree, file: string, language: SourceLanguage, text: string, options: AnalyzeOptions = {}): FileAnalysis {
+  try {
+    const sites = findCallSites(tree, file, language);
+    const hints = learnKeySchemas(sites);
+    const accesses = sites.flatMap((s) => interpret(s, hints));
+    const ignored = suppressions(tree, text);
+    const findings = checkAccesses(accesses, options.severity).filter((f) => !isSuppressed(f, ignored));
+    return { file, language, accesses, findings, skipped: null, syntaxErrors: tree.rootNode.hasError };
+  } catch (e) {
+    // A bug in a front-end must not take the run down: say which file and why.
+    return empty(file, language, `analysis failed: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+export function findCallSites(tree: Tree, file: string, language: SourceLanguage): CallSite[] {
+  return language === 'python' ? findPythonCallSites(tree, file) : findJsCallSites(tree, file, language);
+}

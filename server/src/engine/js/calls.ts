@@ -1,0 +1,131 @@
+import type { Node, Tree } from 'web-tree-sitter';
+import { newContext } from '../evaluation';
+import type { CallSite } from '../interpret';
+import type { Operation, SdkStyle, SourceLanguage } from '../model';
+import { spanOf, walk } from '../span';
+import { entry, type Value } from '../value';
+import { evaluate } from './evaluate';
+
+/** SDK v3 command classes; `QueryCommand` exists in both packages. */
+const COMMANDS: Record<string, [Operation, 'client' | 'lib' | 'either']> = {
+  PutItemCommand: ['PutItem', 'client'],
+  GetItemCommand: ['GetItem', 'client'],
+  UpdateItemCommand: ['UpdateItem', 'client'],
+  DeleteItemCommand: ['DeleteItem', 'client'],
+  BatchWriteItemCommand: ['BatchWriteItem', 'client'],
+  BatchGetItemCommand: ['BatchGetItem', 'client'],
+  TransactWriteItemsCommand: ['TransactWriteItems', 'client'],
+  TransactGetItemsCommand: ['TransactGetItems', 'client'],
+  QueryCommand: ['Query', 'either'],
+  PutCommand: ['PutItem', 'lib'],
+  GetCommand: ['GetItem', 'lib'],
+  UpdateCommand: ['UpdateItem', 'lib'],
+  DeleteCommand: ['DeleteItem', 'lib'],
+  BatchWriteCommand: ['BatchWriteItem', 'lib'],
+  BatchGetCommand: ['BatchGetItem', 'lib'],
+  TransactWriteCommand: ['TransactWriteItems', 'lib'],
+  TransactGetCommand: ['TransactGetItems', 'lib'],
+};
+
+/** SDK v2 methods: DocumentClient names and the low-level client's. */
+const V2_METHODS: Record<string, Operation> = {
+  put: 'PutItem',
+  get: 'GetItem',
+  update: 'UpdateItem',
+  delete: 'DeleteItem',
+  query: 'Query',
+  batchWrite: 'BatchWriteItem',
+  batchGet: 'BatchGetItem',
+  transactWrite: 'TransactWriteItems',
+  transactGet: 'TransactGetItems',
+  putItem: 'PutItem',
+  getItem: 'GetItem',
+  updateItem: 'UpdateItem',
+  deleteItem: 'DeleteItem',
+  batchWriteItem: 'BatchWriteItem',
+  batchGetItem: 'BatchGetItem',
+  transactWriteItems: 'TransactWriteItems',
+  transactGetItems: 'TransactGetItems',
+};
+
+/** The input field a v2 call must carry to be a DynamoDB call rather than `map.get(k)`. */
+const REQUIRED_FIELD: Record<Operation, string> = {
+  PutItem: 'Item',
+  GetItem: 'Key',
+  UpdateItem: 'Key',
+  DeleteItem: 'Key',
+  Query: 'KeyConditionExpression',
+  BatchWriteItem: 'RequestItems',
+  BatchGetItem: 'RequestItems',
+  TransactWriteItems: 'TransactItems',
+  TransactGetItems: 'TransactItems',
+  ExecuteStatement: 'Statement',
+};
+
+function importsFromLib(tree: Tree): boolean {
+  return /@aws-sdk\/lib-dynamodb/.test(tree.rootNode.text.slice(0, 20000));
+}
+
+function usesAttributeValues(v: Value): boolean {
+  const probe = entry(v, 'Item') ?? entry(v, 'Key') ?? entry(v, 'ExpressionAttributeValues');
+  if (probe?.kind !== 'object') return false;
+  return probe.entries.some(([, x]) => x.kind === 'object' && x.entries.length === 1 && /^(S|N|B|BOOL)$/.test(x.entries[0][0]));
+}
+
+function emptyInput(n: Node): Value {
+  return { kind: 'object', entries: [], span: spanOf(n) };
+}
+
+/** Finds every DynamoDB data-plane call in a JavaScript or TypeScript tree. */
+export function findJsCallSites(tree: Tree, file: string, language: SourceLanguage): CallSite[] {
+  const sites: CallSite[] = [];
+  let lib: boolean | null = null;
+  for (const n of walk(tree.rootNode)) {
+    if (n.type === 'new_expression') {
+      const name = n.childForFieldName('constructor')?.text ?? '';
+      const command = COMMANDS[name];
+      if (!command) continue;
+      const [operation, pkg] = command;
+      const arg = n.childForFieldName('arguments')?.namedChild(0) ?? null;
+      const input = evaluate(arg, newContext()) ?? emptyInput(n);
+      let sdk: SdkStyle;
+      if (pkg === 'either') {
+        lib ??= importsFromLib(tree);
+        sdk = lib && !usesAttributeValues(input) ? 'lib-dynamodb' : 'aws-sdk-v3';
+      } else sdk = pkg === 'lib' ? 'lib-dynamodb' : 'aws-sdk-v3';
+      sites.push(site(file, language, operation, sdk, n, input, false));
+    } else if (n.type === 'call_expression') {
+      const fn = n.childForFieldName('function');
+      const args = n.childForFieldName('arguments');
+      if (fn?.text === 'paginateQuery') {
+        const input = evaluate(args?.namedChild(1) ?? null, newContext()) ?? emptyInput(n);
+        lib ??= importsFromLib(tree);
+        sites.push(site(file, language, 'Query', lib && !usesAttributeValues(input) ? 'lib-dynamodb' : 'aws-sdk-v3', n, input, true));
+        continue;
+      }
+      if (fn?.type !== 'member_expression') continue;
+      const operation = V2_METHODS[fn.childForFieldName('property')?.text ?? ''];
+      const arg = args?.namedChild(0);
+      if (!operation || !arg || (arg.type !== 'object' && arg.type !== 'identifier')) continue;
+      const input = evaluate(arg, newContext());
+      if (input?.kind !== 'object' || !entry(input, REQUIRED_FIELD[operation])) continue;
+      if (operation !== 'BatchWriteItem' && operation !== 'BatchGetItem' && operation !== 'TransactWriteItems' && operation !== 'TransactGetItems' && !entry(input, 'TableName')) continue;
+      const sdk = usesAttributeValues(input) ? 'aws-sdk-v2' : 'aws-sdk-v2-document-client';
+      sites.push(site(file, language, operation, sdk, n, input, false));
+    }
+  }
+  return sites;
+}
+
+function site(file: string, language: SourceLanguage, operation: Operation, sdk: SdkStyle, n: Node, input: Value, paginated: boolean): CallSite {
+  return {
+    file,
+    language,
+    operation,
+    sdk,
+    span: spanOf(n),
+    input,
+    table: { kind: 'unknown' },
+    paginated: paginated || !!entry(input, 'ExclusiveStartKey'),
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * The cheap literal pre-scan: only files that mention DynamoDB, an AWS SDK, boto3 or
+ * the shapes of a DynamoDB request can hold a call worth parsing.
+ */
+const MARKERS = /dynamodb|@aws-sdk\/|aws-sdk|boto3|TableName|KeyConditionExpression|_item\(|batch_writer|ExecuteStatement/i;
+
+export function mayContainDynamoDbCalls(text: string): boolean {
+  return MARKERS.test(text);
+}
+
+/** Why a file's text is not worth parsing, or null when it is. */
+export function reasonToSkip(text: string, maxBytes: number): string | null {
+  if (text.length > maxBytes) return `larger than ${formatBytes(maxBytes)} (${formatBytes(text.length)})`;
+  const head = text.slice(0, 8192);
+  if (head.includes('\u0000')) return 'binary file';
+  let longest = 0;
+  for (let start = 0; start < text.length && longest <= 10_000; ) {
+    const end = text.indexOf('\n', start);
+    const stop = end < 0 ? text.length : end;
+    longest = Math.max(longest, stop - start);
+    start = stop + 1;
+  }
+  if (longest > 10_000 && text.length > 100_000) return `minified or generated (a line of over 10,000 characters)`;
+  return null;
+}
+
+export function formatBytes(n: number): string {
+  if (n >= 1024 * 1024) return `${(n / 1024 / 1024).toFixed(1)} MB`;
+  if (n >= 1024) return `${Math.round(n / 1024)} KB`;
+  return `${n} bytes`;
+}

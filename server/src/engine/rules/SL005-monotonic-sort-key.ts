@@ -1,0 +1,25 @@
+import { holes } from '../template';
+import type { Rule } from './rule';
+
+const CONCENTRATED = new Set(['constant', 'time-bucket', 'low-cardinality', 'counter']);
+
+export const monotonicSortKey: Rule = {
+  code: 'SL005',
+  category: 'monotonic-sort-key',
+  defaultSeverity: 'info',
+  summary: 'A timestamp or sequence sort key under a concentrated partition key cannot be split for heat.',
+  check({ access, classification, keyTemplate, tableName }) {
+    const sk = access.sortKey;
+    if (!sk || access.kind !== 'write' || !CONCENTRATED.has(classification)) return null;
+    const monotonic = holes(sk.template).some(
+      (h) => (h.kind === 'time' && h.time === 'instant') || h.kind === 'counter',
+    );
+    if (!monotonic) return null;
+    return (
+      `Sort key ${sk.attribute} grows monotonically (a timestamp or sequence) under partition key ` +
+      `"${keyTemplate}" on ${tableName}: every new write goes to the same end of one item collection, so ` +
+      `split-for-heat cannot split it and it stays capped at 1,000 WCU/s. Shard the partition key or lead it ` +
+      `with a high-cardinality value.`
+    );
+  },
+};

@@ -1,0 +1,36 @@
+import type { Node } from 'web-tree-sitter';
+import type { Span } from './model';
+
+export function spanOf(n: Node): Span {
+  return {
+    startLine: n.startPosition.row,
+    startColumn: n.startPosition.column,
+    endLine: n.endPosition.row,
+    endColumn: n.endPosition.column,
+  };
+}
+
+/** Each node of the tree, depth first, without recursion (deeply nested input is legal). */
+export function* walk(root: Node): Generator<Node> {
+  const cursor = root.walk();
+  try {
+    let descending = true;
+    for (;;) {
+      if (descending) yield cursor.currentNode;
+      if (descending && cursor.gotoFirstChild()) continue;
+      if (cursor.gotoNextSibling()) {
+        descending = true;
+        continue;
+      }
+      if (!cursor.gotoParent()) return;
+      descending = false;
+    }
+  } finally {
+    cursor.delete();
+  }
+}
+
+/** Whether `inner` lies inside `outer` (or is it). */
+export function contains(outer: Node, inner: Node): boolean {
+  return outer.startIndex <= inner.startIndex && inner.endIndex <= outer.endIndex;
+}
