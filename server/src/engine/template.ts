@@ -85,11 +85,15 @@ export function classifyTemplate(t: KeyTemplate): Classification {
   return 'constant';
 }
 
-/** An increment on a single constant (or low-cardinality) item is a counter item. */
+/**
+ * An increment on one fixed item (a constant or low-cardinality partition key and no
+ * varying sort key) is a counter item: every caller passes through it.
+ */
 export function classifyAccess(a: Access): Classification {
   if (!a.partitionKey) return 'unknown';
   const c = classifyTemplate(a.partitionKey.template);
-  if (a.increments && (c === 'constant' || c === 'low-cardinality')) return 'counter';
+  const oneItem = !a.sortKey || classifyTemplate(a.sortKey.template) === 'constant';
+  if (a.increments && oneItem && (c === 'constant' || c === 'low-cardinality')) return 'counter';
   return c;
 }
 

@@ -79,9 +79,7 @@ function evaluateNode(n: Node, ctx: EvalContext): Value {
     case 'call_expression':
       return callValue(n, ctx);
     case 'new_expression':
-      return n.childForFieldName('constructor')?.text === 'Date' && !n.childForFieldName('arguments')?.namedChildCount
-        ? holeValue(n, { kind: 'time', time: 'instant' })
-        : unknownValue(n);
+      return newValue(n, ctx);
     case 'await_expression':
       return evaluate(n.namedChild(0), ctx) ?? unknownValue(n);
     case 'unary_expression':
@@ -89,6 +87,18 @@ function evaluateNode(n: Node, ctx: EvalContext): Value {
     default:
       return unknownValue(n);
   }
+}
+
+/** `new Date()` is now; `new Set([...])` is a collection, never a number to add. */
+function newValue(n: Node, ctx: EvalContext): Value {
+  const ctor = n.childForFieldName('constructor')?.text;
+  const args = n.childForFieldName('arguments');
+  if (ctor === 'Date' && !args?.namedChildCount) return holeValue(n, { kind: 'time', time: 'instant' });
+  if (ctor === 'Set') {
+    const items = evaluate(args?.namedChild(0) ?? null, ctx);
+    return { kind: 'array', items: items?.kind === 'array' ? items.items : [], span: spanOf(n) };
+  }
+  return unknownValue(n);
 }
 
 function unescape(s: string): string {
@@ -172,14 +182,15 @@ function loopValue(n: Node, loop: Node, ctx: EvalContext): Value | null {
  */
 function arrayItems(n: Node | null, ctx: EvalContext): { items: Value[]; generated: boolean } | null {
   if (!n) return null;
-  const v = evaluate(n, ctx);
-  if (v?.kind === 'array') return { items: v.items, generated: false };
   const target = n.type === 'identifier' ? resolve(n) : null;
   if (target?.kind === 'value') return arrayItems(target.node, ctx);
   const count = generatedLength(n, ctx);
-  if (count === null) return null;
-  const range = shardRange(count.start, count.length);
-  return range ? { items: range.map((x) => scalar(n, literal(String(x)))), generated: true } : null;
+  if (count !== null) {
+    const range = shardRange(count.start, count.length);
+    return range ? { items: range.map((x) => scalar(n, literal(String(x)))), generated: true } : null;
+  }
+  const v = n.type === 'array' && !n.namedChildren.some((c) => c?.type === 'spread_element') ? evaluate(n, ctx) : null;
+  return v?.kind === 'array' ? { items: v.items, generated: false } : null;
 }
 
 function generatedLength(n: Node, ctx: EvalContext): { start: number; length: number } | null {

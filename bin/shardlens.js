@@ -1,0 +1,15 @@
+#!/usr/bin/env node
+'use strict';
+const path = require('node:path');
+const fs = require('node:fs');
+
+const bundle = path.join(__dirname, '..', 'dist', 'cli.js');
+if (!fs.existsSync(bundle)) {
+  process.stderr.write('shardlens: the CLI is not built yet; run `npm run build` first.\n');
+  process.exit(2);
+}
+require(bundle)
+  .main(process.argv.slice(2))
+  .then((code) => {
+    process.exitCode = code;
+  });

@@ -1,0 +1,47 @@
+// Builds every bundle into dist/: the CLI (and, with the editor, the server,
+// client and webview). `--watch` rebuilds on change; `--production` minifies.
+import * as esbuild from 'esbuild';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { basename, join } from 'node:path';
+
+const require = createRequire(import.meta.url);
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
+
+/** The parser runtime and grammars travel beside the bundles. */
+const WASM = [
+  'web-tree-sitter/web-tree-sitter.wasm',
+  'tree-sitter-typescript/tree-sitter-typescript.wasm',
+  'tree-sitter-typescript/tree-sitter-tsx.wasm',
+  'tree-sitter-javascript/tree-sitter-javascript.wasm',
+  'tree-sitter-python/tree-sitter-python.wasm',
+];
+
+function copyGrammars() {
+  mkdirSync('dist/grammars', { recursive: true });
+  for (const w of WASM) copyFileSync(require.resolve(w), join('dist/grammars', basename(w)));
+}
+
+const node = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'info',
+  // web-tree-sitter's ESM build asks import.meta.url for its own location.
+  define: { SHARDLENS_VERSION: JSON.stringify(pkg.version), 'import.meta.url': '__importMetaUrl' },
+  banner: { js: "const __importMetaUrl = require('url').pathToFileURL(__filename).href;" },
+};
+
+const builds = [{ ...node, entryPoints: { cli: 'server/src/cli/main.ts' }, outdir: 'dist' }];
+
+copyGrammars();
+if (watch) {
+  for (const b of builds) await (await esbuild.context(b)).watch();
+} else {
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+}

@@ -1,0 +1,83 @@
+import * as fs from 'node:fs';
+import { analyzeSource, type FileAnalysis } from '../engine/analyze';
+import type { Severity, SourceLanguage } from '../engine/model';
+import { initParsers, languageForFile } from '../engine/parser';
+import { parseArgs, UsageError, USAGE, type CheckOptions, type FailOn } from './args';
+import { collectFiles, decode } from './files';
+import { toJsonReport } from './report';
+import { toSarif } from './sarif';
+import { formatSkipped, formatText } from './text';
+
+declare const SHARDLENS_VERSION: string | undefined;
+const VERSION = typeof SHARDLENS_VERSION === 'string' ? SHARDLENS_VERSION : '0.0.0-dev';
+
+const RANK: Record<Severity, number> = { info: 1, warning: 2, error: 3 };
+
+export function reachesFailOn(results: FileAnalysis[], failOn: FailOn): boolean {
+  if (failOn === 'never') return false;
+  return results.some((r) => r.findings.some((f) => RANK[f.severity] >= RANK[failOn]));
+}
+
+/** Reads and analyses one file; unreadable files come back skipped, never thrown. */
+export function checkFile(file: string, options: Pick<CheckOptions, 'maxFileBytes'>): FileAnalysis {
+  const language = languageForFile(file) as SourceLanguage;
+  let buf: Buffer;
+  try {
+    const size = fs.statSync(file).size;
+    if (size > options.maxFileBytes * 4) {
+      return { file, language, accesses: [], findings: [], skipped: `larger than ${Math.round(options.maxFileBytes / 1024)} KB`, syntaxErrors: false };
+    }
+    buf = fs.readFileSync(file);
+  } catch (e) {
+    return { file, language, accesses: [], findings: [], skipped: `unreadable: ${(e as Error).message}`, syntaxErrors: false };
+  }
+  if (buf.subarray(0, 8192).includes(0)) {
+    return { file, language, accesses: [], findings: [], skipped: 'binary file', syntaxErrors: false };
+  }
+  const { text } = decode(buf);
+  return analyzeSource(file, text, language, { maxBytes: options.maxFileBytes });
+}
+
+export async function check(options: CheckOptions, out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
+  const { files, missing } = collectFiles(options.paths);
+  for (const m of missing) err.write(`shardlens: ${m}: no such file, or not a TypeScript/JavaScript/Python file\n`);
+  if (missing.length > 0 && files.length === 0) return 2;
+  await initParsers();
+  const results = files.map((f) => checkFile(f, options));
+  if (options.format === 'json') out.write(JSON.stringify(toJsonReport(results), null, 2) + '\n');
+  else if (options.format === 'sarif') out.write(JSON.stringify(toSarif(results, VERSION), null, 2) + '\n');
+  else {
+    const color = options.color ?? ((out as NodeJS.WriteStream).isTTY === true && !process.env.NO_COLOR);
+    out.write(formatText(results, color, options.quiet));
+  }
+  if (!options.quiet) err.write(formatSkipped(results));
+  return reachesFailOn(results, options.failOn) ? 1 : 0;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  try {
+    const parsed = parseArgs(argv);
+    if (parsed.command === 'help') {
+      process.stdout.write(USAGE + '\n');
+      return 0;
+    }
+    if (parsed.command === 'version') {
+      process.stdout.write(VERSION + '\n');
+      return 0;
+    }
+    return await check(parsed.options, process.stdout, process.stderr);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`shardlens: ${e.message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    process.stderr.write(`shardlens: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    return 3;
+  }
+}
+
+if (require.main === module) {
+  void main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

@@ -1,0 +1,66 @@
+import type { FileAnalysis } from '../engine/analyze';
+import { RULES, docsUrl } from '../engine/rules';
+import { displayPath, toJsonFinding } from './report';
+
+const LEVEL = { error: 'error', warning: 'warning', info: 'note' } as const;
+
+/** SARIF 2.1.0 as GitHub code scanning accepts it: one run, rule metadata, relative URIs. */
+export function toSarif(results: FileAnalysis[], version: string): object {
+  return {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'ShardLens',
+            informationUri: 'https://github.com/shardlens/shardlens',
+            version,
+            rules: RULES.map((r) => ({
+              id: r.code,
+              name: r.category.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase()),
+              shortDescription: { text: r.summary },
+              helpUri: docsUrl(r.code),
+              help: { text: `${r.summary} See ${docsUrl(r.code)}` },
+              defaultConfiguration: { level: LEVEL[r.defaultSeverity] },
+              properties: { tags: ['dynamodb', 'performance', r.category] },
+            })),
+          },
+        },
+        originalUriBaseIds: { '%SRCROOT%': { uri: `file://${process.cwd().replace(/\/?$/, '/')}` } },
+        results: results.flatMap((r) =>
+          r.findings.map((f) => {
+            const j = toJsonFinding(f);
+            return {
+              ruleId: f.rule,
+              ruleIndex: RULES.findIndex((x) => x.code === f.rule),
+              level: LEVEL[f.severity],
+              message: { text: f.message },
+              locations: [
+                {
+                  physicalLocation: {
+                    artifactLocation: { uri: encodeURI(j.file), uriBaseId: '%SRCROOT%' },
+                    region: { startLine: j.line, startColumn: j.column, endLine: j.endLine, endColumn: j.endColumn },
+                  },
+                },
+              ],
+              partialFingerprints: { 'shardlens/v1': `${f.rule}:${j.file}:${j.keyTemplate}` },
+            };
+          }),
+        ),
+        invocations: [
+          {
+            executionSuccessful: true,
+            toolExecutionNotifications: results
+              .filter((r) => r.skipped)
+              .map((r) => ({
+                level: 'note',
+                message: { text: `skipped: ${r.skipped}` },
+                locations: [{ physicalLocation: { artifactLocation: { uri: encodeURI(displayPath(r.file)), uriBaseId: '%SRCROOT%' } } }],
+              })),
+          },
+        ],
+      },
+    ],
+  };
+}

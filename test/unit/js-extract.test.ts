@@ -1,0 +1,247 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { analyze, findingLines, summarize } from './helpers';
+
+test('seed: the random-suffix writer and the Array.from scatter-gather reader are sharded 0..9', async () => {
+  const r = await analyze(
+    'events.ts',
+    `const WRITE_SHARDS = 10;
+async function writeEvent(date: string, event: Event) {
+  const shard = Math.floor(Math.random() * WRITE_SHARDS);
+  await dynamodb.put({
+    TableName: "events",
+    Item: { pk: \`\${date}#\${shard}\`, sk: event.eventId, ...event },
+  });
+}
+async function readEvents(date: string): Promise<Event[]> {
+  const results = await Promise.all(
+    Array.from({ length: WRITE_SHARDS }, (_, i) =>
+      dynamodb.query({
+        TableName: "events",
+        KeyConditionExpression: "pk = :pk",
+        ExpressionAttributeValues: { ":pk": \`\${date}#\${i}\` },
+      })
+    )
+  );
+  return results.flatMap((r) => r.Items as Event[]);
+}`,
+  );
+  assert.deepEqual(summarize(r), [
+    '6 PutItem events pk={time}#{shard 0..9} sk={entity-id} (sharded)',
+    '15 Query events pk={time}#{shard 0..9} (sharded)',
+  ]);
+  assert.deepEqual(findingLines(r), []);
+  assert.equal(r.accesses[0].sdk, 'aws-sdk-v2-document-client');
+});
+
+test('SDK v3 lib-dynamodb: constant key put is SL001 on the key line', async () => {
+  const r = await analyze(
+    'a.ts',
+    `import { PutCommand } from '@aws-sdk/lib-dynamodb';
+await ddb.send(new PutCommand({
+  TableName: 'leaderboard',
+  Item: { PK: 'BOARD#global', SK: \`PLAYER#\${playerId}\` },
+}));`,
+  );
+  assert.deepEqual(summarize(r), ['4 PutItem leaderboard PK=BOARD#global SK=PLAYER#{entity-id} (constant)']);
+  assert.deepEqual(findingLines(r), ['4 SL001']);
+  assert.match(r.findings[0].message, /BOARD#global.*one partition/);
+  assert.equal(r.accesses[0].sdk, 'lib-dynamodb');
+});
+
+test('input built in a variable first, with a constant from a module-level declaration', async () => {
+  const r = await analyze(
+    'b.ts',
+    `const GLOBAL = 'LEADERBOARD#GLOBAL';
+const params = { TableName: 'scores', Key: { pk: GLOBAL, sk: 'TOP' } };
+export const top = () => ddb.send(new GetCommand(params));`,
+  );
+  assert.deepEqual(summarize(r), ['3 GetItem scores pk=LEADERBOARD#GLOBAL sk=TOP (constant)']);
+  assert.deepEqual(findingLines(r), ['3 SL001']);
+});
+
+test('SDK v3 low-level client with AttributeValue maps and marshall()', async () => {
+  const r = await analyze(
+    'c.ts',
+    `import { PutItemCommand, GetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
+await client.send(new PutItemCommand({ TableName: 'users', Item: { pk: { S: \`USER#\${userId}\` }, name: { S: name } } }));
+await client.send(new GetItemCommand({ TableName: 'cfg', Key: marshall({ pk: 'global-config' }) }));
+await client.send(new QueryCommand({ TableName: 'cfg', KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': { S: 'global-config' } } }));`,
+  );
+  assert.deepEqual(summarize(r), [
+    '2 PutItem users pk=USER#{entity-id} (high-cardinality)',
+    '3 GetItem cfg pk=global-config (constant)',
+    '4 Query cfg pk=global-config (constant)',
+  ]);
+  assert.deepEqual(findingLines(r), ['3 SL001', '4 SL001']);
+  assert.deepEqual(r.accesses.map((a) => a.sdk), ['aws-sdk-v3', 'aws-sdk-v3', 'aws-sdk-v3']);
+});
+
+test('time-bucket keys: toISOString slices and splits, SL002 on writes only', async () => {
+  const r = await analyze(
+    'd.ts',
+    `const hourBucket = new Date().toISOString().slice(0, 13);
+const day = new Date().toISOString().split("T")[0];
+await ddb.send(new PutCommand({ TableName: 'logs', Item: { pk: \`LOGS#\${hourBucket}\`, sk: id } }));
+await ddb.send(new PutCommand({ TableName: 'logs', Item: { pk: day, sk: id } }));
+await ddb.send(new PutCommand({ TableName: 'logs', Item: { pk: 'LOGS#TODAY', sk: id } }));
+await ddb.send(new QueryCommand({ TableName: 'logs', KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': day } }));
+await ddb.send(new PutCommand({ TableName: 'logs', Item: { pk: \`\${tenantId}#\${hourBucket}\`, sk: id } }));`,
+  );
+  assert.deepEqual(findingLines(r), ['3 SL002', '4 SL002', '5 SL002']);
+  assert.equal(summarize(r)[3], '6 Query logs pk={time} (time-bucket)');
+  assert.equal(summarize(r)[4], '7 PutItem logs pk={entity-id}#{time} sk={entity-id} (high-cardinality)');
+});
+
+test('low-cardinality keys: status fields, booleans, small literal sets', async () => {
+  const r = await analyze(
+    'e.ts',
+    `await ddb.send(new QueryCommand({ TableName: 'orders', IndexName: 'byStatus', KeyConditionExpression: '#s = :s', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':s': order.status } }));
+await ddb.send(new PutCommand({ TableName: 'flags', Item: { pk: \`ACTIVE#\${user.isActive}\`, sk: user.id } }));
+const region = ['us', 'eu', 'ap'][n];
+await ddb.send(new PutCommand({ TableName: 'r', Item: { pk: region, sk: x } }));
+await ddb.send(new PutCommand({ TableName: 'r', Item: { pk: premium ? 'PLAN#pro' : 'PLAN#free', sk: x } }));`,
+  );
+  assert.deepEqual(findingLines(r), ['1 SL003', '2 SL003', '4 SL003', '5 SL003']);
+  assert.equal(summarize(r)[0], '1 Query orders status={low-cardinality} (low-cardinality)');
+});
+
+test('counter item: ADD and SET n = n + :one on a constant key are SL004; a per-player score is not', async () => {
+  const r = await analyze(
+    'f.ts',
+    `await client.send(new UpdateItemCommand({ TableName: 'ids', Key: { pk: { S: 'COUNTER#orders' } }, UpdateExpression: 'ADD #n :one', ExpressionAttributeNames: { '#n': 'n' }, ExpressionAttributeValues: { ':one': { N: '1' } } }));
+await ddb.send(new UpdateCommand({ TableName: 'ids', Key: { pk: 'SEQ' }, UpdateExpression: 'SET seq = if_not_exists(seq, :zero) + :one', ExpressionAttributeValues: { ':zero': 0, ':one': 1 } }));
+await ddb.send(new UpdateCommand({ TableName: 'b', Key: { pk: \`PLAYER#\${playerId}\` }, UpdateExpression: 'SET score = score + :d', ExpressionAttributeValues: { ':d': delta } }));
+await ddb.send(new UpdateCommand({ TableName: 'b', Key: { pk: 'TAGS' }, UpdateExpression: 'ADD tags :t', ExpressionAttributeValues: { ':t': new Set(['a']) } }));`,
+  );
+  assert.deepEqual(findingLines(r), ['1 SL004', '2 SL004', '4 SL001']);
+  assert.match(r.findings[0].message, /counter on the single item "COUNTER#orders"/);
+});
+
+test('monotonic sort key under a constant key is SL005 on the sort key; under a sharded key it is fine', async () => {
+  const r = await analyze(
+    'g.ts',
+    `await ddb.send(new PutCommand({ TableName: 'feed', Item: { pk: 'FEED', sk: Date.now() } }));
+await ddb.send(new PutCommand({ TableName: 'feed', Item: { pk: \`FEED#\${Math.floor(Math.random() * 8)}\`, sk: new Date().toISOString() } }));`,
+  );
+  assert.deepEqual(findingLines(r), ['1 SL001', '1 SL005']);
+  assert.equal(r.findings[1].span.startColumn, "await ddb.send(new PutCommand({ TableName: 'feed', Item: { pk: 'FEED', sk: ".length);
+  assert.equal(summarize(r)[1], '2 PutItem feed pk=FEED#{shard 0..7} sk={timestamp} (sharded)');
+});
+
+test('shard expressions: ranges 1..N, crypto.randomInt, hash mod, for loops, literal lists', async () => {
+  const r = await analyze(
+    'h.ts',
+    `const N = 4;
+ddb.put({ TableName: 't', Item: { pk: \`A#\${Math.floor(Math.random() * N) + 1}\` } });
+ddb.put({ TableName: 't', Item: { pk: \`B#\${crypto.randomInt(N)}\` } });
+ddb.put({ TableName: 't', Item: { pk: \`C#\${hash(userId) % N}\` } });
+for (let s = 1; s <= N; s++) ddb.query({ TableName: 't', KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': \`A#\${s}\` } });
+for (const s of [0, 1, 2]) ddb.query({ TableName: 't', KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': \`B#\${s}\` } });
+await Promise.all([...Array(N).keys()].map((s) => ddb.query({ TableName: 't', KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': \`C#\${s}\` } })));`,
+  );
+  const pks = summarize(r).map((s) => s.split(' ')[3]);
+  assert.deepEqual(pks, ['pk=A#{shard', 'pk=B#{shard', 'pk=C#{shard', 'pk=A#{shard', 'pk=B#{shard', 'pk=C#{shard']);
+  assert.deepEqual(
+    summarize(r).map((s) => s.replace(/^.*\{shard ([^}]*)\}.*$/, '$1')),
+    ['1..4', '0..3', '0..3', '1..4', '0..2', '0..3'],
+  );
+  assert.equal(r.accesses[2].partitionKey!.template.parts[1]!.hasOwnProperty('hole'), true);
+  assert.deepEqual(findingLines(r), []);
+});
+
+test('batch and transact calls yield one access per request', async () => {
+  const r = await analyze(
+    'i.ts',
+    `await ddb.send(new BatchWriteCommand({ RequestItems: { events: [
+  { PutRequest: { Item: { pk: 'GLOBAL', sk: id } } },
+  { DeleteRequest: { Key: { pk: \`USER#\${userId}\`, sk: id } } },
+] } }));
+await ddb.send(new TransactWriteCommand({ TransactItems: [
+  { Put: { TableName: 'a', Item: { pk: \`ORDER#\${orderId}\` } } },
+  { Update: { TableName: 'a', Key: { pk: 'STATS' }, UpdateExpression: 'ADD total :one', ExpressionAttributeValues: { ':one': 1 } } },
+] }));
+await ddb.send(new BatchGetCommand({ RequestItems: { users: { Keys: [{ pk: 'CONFIG' }] } } }));`,
+  );
+  assert.deepEqual(summarize(r), [
+    '2 BatchWriteItem events pk=GLOBAL sk={entity-id} (constant)',
+    '3 BatchWriteItem events pk=USER#{entity-id} sk={entity-id} (high-cardinality)',
+    '6 TransactWriteItems a pk=ORDER#{entity-id} (high-cardinality)',
+    '7 TransactWriteItems a pk=STATS (counter)',
+    '9 BatchGetItem users pk=CONFIG (constant)',
+  ]);
+  assert.deepEqual(findingLines(r), ['2 SL001', '7 SL004', '9 SL001']);
+});
+
+test('paginateQuery and ExclusiveStartKey loops count as paginated', async () => {
+  const r = await analyze(
+    'j.ts',
+    `for await (const page of paginateQuery({ client }, { TableName: 't', KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': \`U#\${userId}\` } })) {}
+await ddb.send(new QueryCommand({ TableName: 't', KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': \`U#\${userId}\` }, ExclusiveStartKey: start }));
+await ddb.send(new QueryCommand({ TableName: 't', KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': \`U#\${userId}\` } }));`,
+  );
+  assert.deepEqual(r.accesses.map((a) => a.paginated), [true, true, false]);
+});
+
+test('table names: literal, constant, environment variable, unknown', async () => {
+  const r = await analyze(
+    'k.ts',
+    `const T = 'orders';
+await ddb.send(new GetCommand({ TableName: T, Key: { pk: id } }));
+await ddb.send(new GetCommand({ TableName: process.env.ORDERS_TABLE, Key: { pk: id } }));
+await ddb.send(new GetCommand({ TableName: cfg.table(), Key: { pk: id } }));`,
+  );
+  assert.deepEqual(r.accesses.map((a) => a.table), [
+    { kind: 'literal', name: 'orders' },
+    { kind: 'env', name: 'ORDERS_TABLE' },
+    { kind: 'unknown' },
+  ]);
+});
+
+test('negatives: Map.get, cache.set and HTTP clients are not DynamoDB calls', async () => {
+  const r = await analyze(
+    'l.ts',
+    `// mentions DynamoDB so the pre-scan lets it through
+const m = new Map(); m.get('global'); cache.put('LEADERBOARD#GLOBAL', data);
+axios.get({ url: 'x' }); client.query('SELECT 1'); db.query({ text: 'x' });`,
+  );
+  assert.deepEqual(r.accesses, []);
+});
+
+test('JavaScript and TSX files use their own grammars', async () => {
+  const js = await analyze('m.js', `ddb.put({ TableName: 'x', Item: { pk: 'ONE' } });`);
+  const tsx = await analyze('m.tsx', `const C = () => <div onClick={() => ddb.send(new PutCommand({ TableName: 'x', Item: { pk: 'ONE' } }))} />;`);
+  assert.deepEqual(findingLines(js), ['1 SL001']);
+  assert.deepEqual(findingLines(tsx), ['1 SL001']);
+});
+
+test('syntax errors: the valid calls around the error are still analysed', async () => {
+  const r = await analyze(
+    'n.ts',
+    `await ddb.send(new PutCommand({ TableName: 'x', Item: { pk: 'ONE' } }));
+function broken( { if (
+await ddb.send(new PutCommand({ TableName: 'x', Item: { pk: 'TWO' } }));`,
+  );
+  assert.equal(r.syntaxErrors, true);
+  assert.ok(findingLines(r).includes('1 SL001'));
+  assert.ok(r.accesses.length >= 1);
+});
+
+test('shardlens-ignore comments silence the named rule on the next line or their own', async () => {
+  const r = await analyze(
+    'o.ts',
+    `// shardlens-ignore SL001
+await ddb.send(new PutCommand({ TableName: 'x', Item: { pk: 'ONE' } }));
+await ddb.send(new PutCommand({ TableName: 'x', Item: { pk: 'TWO' } })); // shardlens-ignore
+// shardlens-ignore SL002
+await ddb.send(new PutCommand({ TableName: 'x', Item: { pk: 'THREE' } }));
+await ddb.send(new PutCommand({ TableName: 'x', Item: { pk: 'FOUR' } }));`,
+  );
+  assert.deepEqual(findingLines(r), ['5 SL001', '6 SL001']);
+});
+
+test('files without DynamoDB markers are not parsed', async () => {
+  const r = await analyze('p.ts', `export const add = (a: number, b: number) => a + b;`);
+  assert.deepEqual(r.accesses, []);
+  assert.equal(r.skipped, null);
+});
