@@ -3,13 +3,7 @@
  * change it only by adding a new version.
  */
 export type Classification =
-  | 'constant'
-  | 'time-bucket'
-  | 'low-cardinality'
-  | 'counter'
-  | 'sharded'
-  | 'high-cardinality'
-  | 'unknown';
+  'constant' | 'time-bucket' | 'low-cardinality' | 'counter' | 'sharded' | 'high-cardinality' | 'unknown';
 
 export interface JsonFinding {
   file: string;

@@ -45,7 +45,14 @@ export function parseArgs(argv: string[]): Parsed {
   if (argv.length === 0 || argv[0] === '-h' || argv[0] === '--help' || argv[0] === 'help') return { command: 'help' };
   if (argv[0] === '-v' || argv[0] === '--version') return { command: 'version' };
   if (argv[0] !== 'check') throw new UsageError(`unknown command "${argv[0]}"; did you mean "shardlens check"?`);
-  const options: CheckOptions = { paths: [], format: 'text', failOn: 'error', quiet: false, color: null, maxFileBytes: 2048 * 1024 };
+  const options: CheckOptions = {
+    paths: [],
+    format: 'text',
+    failOn: 'error',
+    quiet: false,
+    color: null,
+    maxFileBytes: 2048 * 1024,
+  };
   for (let i = 1; i < argv.length; i++) {
     const raw = argv[i];
     const eq = raw.startsWith('--') ? raw.indexOf('=') : -1;
@@ -62,7 +69,8 @@ export function parseArgs(argv: string[]): Parsed {
       case '--max-file-size': {
         const v = value();
         const kb = Number(v);
-        if (!v || !Number.isFinite(kb) || kb <= 0) throw new UsageError(`--max-file-size needs a positive number of KB (got "${v ?? ''}")`);
+        if (!v || !Number.isFinite(kb) || kb <= 0)
+          throw new UsageError(`--max-file-size needs a positive number of KB (got "${v ?? ''}")`);
         options.maxFileBytes = Math.round(kb * 1024);
         break;
       }

@@ -4,8 +4,25 @@ import { languageForFile } from '../engine/parser';
 
 /** Folders that never hold the project's own source. */
 const SKIPPED_DIRS = new Set([
-  'node_modules', '.git', '.hg', '.svn', 'dist', 'out', 'build', 'coverage', '.venv', 'venv', '__pycache__',
-  '.mypy_cache', '.pytest_cache', '.tox', '.next', '.cache', 'cdk.out', '.aws-sam', '.serverless',
+  'node_modules',
+  '.git',
+  '.hg',
+  '.svn',
+  'dist',
+  'out',
+  'build',
+  'coverage',
+  '.venv',
+  'venv',
+  '__pycache__',
+  '.mypy_cache',
+  '.pytest_cache',
+  '.tox',
+  '.next',
+  '.cache',
+  'cdk.out',
+  '.aws-sam',
+  '.serverless',
 ]);
 
 export interface FileList {

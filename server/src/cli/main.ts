@@ -25,11 +25,25 @@ export function checkFile(file: string, options: Pick<CheckOptions, 'maxFileByte
   try {
     const size = fs.statSync(file).size;
     if (size > options.maxFileBytes * 4) {
-      return { file, language, accesses: [], findings: [], skipped: `larger than ${Math.round(options.maxFileBytes / 1024)} KB`, syntaxErrors: false };
+      return {
+        file,
+        language,
+        accesses: [],
+        findings: [],
+        skipped: `larger than ${Math.round(options.maxFileBytes / 1024)} KB`,
+        syntaxErrors: false,
+      };
     }
     buf = fs.readFileSync(file);
   } catch (e) {
-    return { file, language, accesses: [], findings: [], skipped: `unreadable: ${(e as Error).message}`, syntaxErrors: false };
+    return {
+      file,
+      language,
+      accesses: [],
+      findings: [],
+      skipped: `unreadable: ${(e as Error).message}`,
+      syntaxErrors: false,
+    };
   }
   if (buf.subarray(0, 8192).includes(0)) {
     return { file, language, accesses: [], findings: [], skipped: 'binary file', syntaxErrors: false };
@@ -38,7 +52,11 @@ export function checkFile(file: string, options: Pick<CheckOptions, 'maxFileByte
   return analyzeSource(file, text, language, { maxBytes: options.maxFileBytes });
 }
 
-export async function check(options: CheckOptions, out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
+export async function check(
+  options: CheckOptions,
+  out: NodeJS.WritableStream,
+  err: NodeJS.WritableStream,
+): Promise<number> {
   const { files, missing } = collectFiles(options.paths);
   for (const m of missing) err.write(`shardlens: ${m}: no such file, or not a TypeScript/JavaScript/Python file\n`);
   if (missing.length > 0 && files.length === 0) return 2;

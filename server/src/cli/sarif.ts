@@ -56,7 +56,13 @@ export function toSarif(results: FileAnalysis[], version: string): object {
               .map((r) => ({
                 level: 'note',
                 message: { text: `skipped: ${r.skipped}` },
-                locations: [{ physicalLocation: { artifactLocation: { uri: encodeURI(displayPath(r.file)), uriBaseId: '%SRCROOT%' } } }],
+                locations: [
+                  {
+                    physicalLocation: {
+                      artifactLocation: { uri: encodeURI(displayPath(r.file)), uriBaseId: '%SRCROOT%' },
+                    },
+                  },
+                ],
               })),
           },
         ],

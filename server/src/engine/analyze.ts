@@ -39,7 +39,12 @@ function empty(file: string, language: SourceLanguage, skipped: string | null): 
  * Never throws: what cannot be analysed comes back with a reason in `skipped`.
  * `initParsers()` must have finished first.
  */
-export function analyzeSource(file: string, text: string, language: SourceLanguage, options: AnalyzeOptions = {}): FileAnalysis {
+export function analyzeSource(
+  file: string,
+  text: string,
+  language: SourceLanguage,
+  options: AnalyzeOptions = {},
+): FileAnalysis {
   const skip = reasonToSkip(text, options.maxBytes ?? DEFAULT_MAX_BYTES);
   if (skip) return empty(file, language, skip);
   if (!mayContainDynamoDbCalls(text)) return empty(file, language, null);
@@ -57,7 +62,13 @@ export function analyzeSource(file: string, text: string, language: SourceLangua
 }
 
 /** Extraction and rules over an already parsed tree (the language server keeps trees). */
-export function analyzeTree(tree: Tree, file: string, language: SourceLanguage, text: string, options: AnalyzeOptions = {}): FileAnalysis {
+export function analyzeTree(
+  tree: Tree,
+  file: string,
+  language: SourceLanguage,
+  text: string,
+  options: AnalyzeOptions = {},
+): FileAnalysis {
   try {
     const sites = findCallSites(tree, file, language);
     const hints = learnKeySchemas(sites);

@@ -73,9 +73,12 @@ export function loopElementValue(n: Node, items: Value[], generated: boolean): V
   if (nums.every((x): x is number => x !== null)) {
     return shardValue(n, { method: generated ? 'loop' : 'list', values: nums });
   }
-  if (items.length > 0 && items.length <= 32 && items.every((i) => i.kind === 'scalar' && literalText(i.template) !== null)) {
+  if (
+    items.length > 0 &&
+    items.length <= 32 &&
+    items.every((i) => i.kind === 'scalar' && literalText(i.template) !== null)
+  ) {
     return holeValue(n, { kind: 'low-cardinality' });
   }
   return unknownValue(n);
 }
-

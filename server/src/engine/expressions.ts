@@ -16,7 +16,8 @@ type Token = { type: 'name' | 'value' | 'op' | 'punct' | 'number'; text: string 
 
 function tokenize(src: string): Token[] | null {
   const tokens: Token[] = [];
-  const re = /\s*(?:(#[A-Za-z0-9_]+)|(:[A-Za-z0-9_]+)|(<=|>=|<>|=|<|>|\+|-)|([(),])|(\d+(?:\.\d+)?)|([A-Za-z_][A-Za-z0-9_.[\]]*))/y;
+  const re =
+    /\s*(?:(#[A-Za-z0-9_]+)|(:[A-Za-z0-9_]+)|(<=|>=|<>|=|<|>|\+|-)|([(),])|(\d+(?:\.\d+)?)|([A-Za-z_][A-Za-z0-9_.[\]]*))/y;
   let pos = 0;
   while (pos < src.length) {
     if (/^\s*$/.test(src.slice(pos))) break;
@@ -56,7 +57,8 @@ export function parseKeyCondition(src: string): KeyClause[] | null {
     if (isWord(i, 'begins_with') && t[i + 1]?.text === '(') {
       const attr = t[i + 2];
       const val = t[i + 4];
-      if (attr?.type !== 'name' || t[i + 3]?.text !== ',' || val?.type !== 'value' || t[i + 5]?.text !== ')') return null;
+      if (attr?.type !== 'name' || t[i + 3]?.text !== ',' || val?.type !== 'value' || t[i + 5]?.text !== ')')
+        return null;
       clauses.push({ attribute: attr.text, op: 'begins_with', values: [val.text] });
       i += 6;
     } else if (t[i]?.type === 'name' && isWord(i + 1, 'between')) {
@@ -65,10 +67,20 @@ export function parseKeyCondition(src: string): KeyClause[] | null {
       if (lo?.type !== 'value' || !isWord(i + 3, 'and') || hi?.type !== 'value') return null;
       clauses.push({ attribute: t[i].text, op: 'between', values: [lo.text, hi.text] });
       i += 5;
-    } else if (t[i]?.type === 'name' && t[i + 1]?.type === 'op' && COMPARISONS.has(t[i + 1].text) && t[i + 2]?.type === 'value') {
+    } else if (
+      t[i]?.type === 'name' &&
+      t[i + 1]?.type === 'op' &&
+      COMPARISONS.has(t[i + 1].text) &&
+      t[i + 2]?.type === 'value'
+    ) {
       clauses.push({ attribute: t[i].text, op: t[i + 1].text as KeyClause['op'], values: [t[i + 2].text] });
       i += 3;
-    } else if (t[i]?.type === 'value' && t[i + 1]?.type === 'op' && COMPARISONS.has(t[i + 1].text) && t[i + 2]?.type === 'name') {
+    } else if (
+      t[i]?.type === 'value' &&
+      t[i + 1]?.type === 'op' &&
+      COMPARISONS.has(t[i + 1].text) &&
+      t[i + 2]?.type === 'name'
+    ) {
       const flipped = { '=': '=', '<': '>', '<=': '>=', '>': '<', '>=': '<=' }[t[i + 1].text] as KeyClause['op'];
       clauses.push({ attribute: t[i + 2].text, op: flipped, values: [t[i].text] });
       i += 3;

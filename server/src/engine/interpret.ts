@@ -30,7 +30,9 @@ function tableOf(input: Value | undefined, fallback: TableRef): TableRef {
   const text = literalText(v.template);
   if (text !== null) return { kind: 'literal', name: text };
   const h = v.template.parts.length === 1 && 'hole' in v.template.parts[0] ? v.template.parts[0].hole : null;
-  const env = h?.source.match(/(?:process\.env\.|environ\[["']|getenv\(["']|environ\.get\(["'])([A-Za-z_][A-Za-z0-9_]*)/);
+  const env = h?.source.match(
+    /(?:process\.env\.|environ\[["']|getenv\(["']|environ\.get\(["'])([A-Za-z_][A-Za-z0-9_]*)/,
+  );
   return env ? { kind: 'env', name: env[1] } : { kind: 'unknown' };
 }
 
@@ -42,8 +44,10 @@ function keyValue(attribute: string, v: Value, call: Span): KeyValue | null {
 
 function within(inner: Span, outer: Span): boolean {
   const before = (l1: number, c1: number, l2: number, c2: number) => l1 < l2 || (l1 === l2 && c1 <= c2);
-  return before(outer.startLine, outer.startColumn, inner.startLine, inner.startColumn) &&
-    before(inner.endLine, inner.endColumn, outer.endLine, outer.endColumn);
+  return (
+    before(outer.startLine, outer.startColumn, inner.startLine, inner.startColumn) &&
+    before(inner.endLine, inner.endColumn, outer.endLine, outer.endColumn)
+  );
 }
 
 /**
@@ -51,7 +55,12 @@ function within(inner: Span, outer: Span): boolean {
  * A `Key` names only key attributes, so its first is the partition key unless names
  * say otherwise; an `Item` needs a conventional name (`pk`) or a schema hint.
  */
-function keysOf(obj: Value | undefined, isItem: boolean, hint: { partition: string; sort?: string } | undefined, call: Span) {
+function keysOf(
+  obj: Value | undefined,
+  isItem: boolean,
+  hint: { partition: string; sort?: string } | undefined,
+  call: Span,
+) {
   if (obj?.kind !== 'object' || obj.entries.length === 0) return { pk: null, sk: null };
   const names = obj.entries.map(([k]) => k);
   const pkName =
@@ -91,8 +100,7 @@ function keysOfQuery(input: Value, call: Span) {
     }));
   }
   const equal = clauses.filter((c) => c.op === '=');
-  const pkClause =
-    equal.length > 1 ? (equal.find((c) => isPartitionKeyName(c.attribute)) ?? equal[0]) : equal[0];
+  const pkClause = equal.length > 1 ? (equal.find((c) => isPartitionKeyName(c.attribute)) ?? equal[0]) : equal[0];
   const skClause = clauses.find((c) => c !== pkClause);
   const pk = pkClause?.value ? keyValue(pkClause.attribute, pkClause.value, call) : null;
   const sk = skClause?.value ? keyValue(skClause.attribute, skClause.value, call) : null;
@@ -183,7 +191,13 @@ export function interpret(site: CallSite, hints: KeySchemaHints = new Map()): Ac
           const inner = entry(item, field);
           if (inner) {
             const a = single(site, op, inner, tableOf(inner, table), hints);
-            return [{ ...a, kind: site.operation === 'TransactGetItems' ? 'read' : 'write', increments: op === 'UpdateItem' && increments(inner) } as Access];
+            return [
+              {
+                ...a,
+                kind: site.operation === 'TransactGetItems' ? 'read' : 'write',
+                increments: op === 'UpdateItem' && increments(inner),
+              } as Access,
+            ];
           }
         }
         return [];
@@ -206,4 +220,3 @@ export function learnKeySchemas(sites: CallSite[]): KeySchemaHints {
   }
   return hints;
 }
-

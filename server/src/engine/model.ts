@@ -15,14 +15,7 @@ export interface Span {
 
 /** Where a key part's value comes from. */
 export type HoleClass =
-  | 'constant'
-  | 'time'
-  | 'random'
-  | 'entity-id'
-  | 'low-cardinality'
-  | 'shard'
-  | 'counter'
-  | 'unknown';
+  'constant' | 'time' | 'random' | 'entity-id' | 'low-cardinality' | 'shard' | 'counter' | 'unknown';
 
 /**
  * A recognised shard expression. `random`: a random suffix; `hash`: a calculated
@@ -56,10 +49,7 @@ export interface KeyTemplate {
   parts: TemplatePart[];
 }
 
-export type TableRef =
-  | { kind: 'literal'; name: string }
-  | { kind: 'env'; name: string }
-  | { kind: 'unknown' };
+export type TableRef = { kind: 'literal'; name: string } | { kind: 'env'; name: string } | { kind: 'unknown' };
 
 export type Operation =
   | 'PutItem'
@@ -74,12 +64,7 @@ export type Operation =
   | 'ExecuteStatement';
 
 export type SdkStyle =
-  | 'aws-sdk-v3'
-  | 'lib-dynamodb'
-  | 'aws-sdk-v2'
-  | 'aws-sdk-v2-document-client'
-  | 'boto3-resource'
-  | 'boto3-client';
+  'aws-sdk-v3' | 'lib-dynamodb' | 'aws-sdk-v2' | 'aws-sdk-v2-document-client' | 'boto3-resource' | 'boto3-client';
 
 export interface KeyValue {
   attribute: string;
@@ -109,13 +94,7 @@ export interface Access {
 }
 
 export type Classification =
-  | 'constant'
-  | 'time-bucket'
-  | 'low-cardinality'
-  | 'counter'
-  | 'sharded'
-  | 'high-cardinality'
-  | 'unknown';
+  'constant' | 'time-bucket' | 'low-cardinality' | 'counter' | 'sharded' | 'high-cardinality' | 'unknown';
 
 export type Severity = 'error' | 'warning' | 'info';
 

@@ -2,7 +2,8 @@
  * The cheap literal pre-scan: only files that mention DynamoDB, an AWS SDK, boto3 or
  * the shapes of a DynamoDB request can hold a call worth parsing.
  */
-const MARKERS = /dynamodb|@aws-sdk\/|aws-sdk|boto3|TableName|KeyConditionExpression|_item\(|batch_writer|ExecuteStatement/i;
+const MARKERS =
+  /dynamodb|@aws-sdk\/|aws-sdk|boto3|TableName|KeyConditionExpression|_item\(|batch_writer|ExecuteStatement/i;
 
 export function mayContainDynamoDbCalls(text: string): boolean {
   return MARKERS.test(text);
@@ -14,7 +15,7 @@ export function reasonToSkip(text: string, maxBytes: number): string | null {
   const head = text.slice(0, 8192);
   if (head.includes('\u0000')) return 'binary file';
   let longest = 0;
-  for (let start = 0; start < text.length && longest <= 10_000; ) {
+  for (let start = 0; start < text.length && longest <= 10_000;) {
     const end = text.indexOf('\n', start);
     const stop = end < 0 ? text.length : end;
     longest = Math.max(longest, stop - start);

@@ -69,7 +69,9 @@ function importsFromLib(tree: Tree): boolean {
 function usesAttributeValues(v: Value): boolean {
   const probe = entry(v, 'Item') ?? entry(v, 'Key') ?? entry(v, 'ExpressionAttributeValues');
   if (probe?.kind !== 'object') return false;
-  return probe.entries.some(([, x]) => x.kind === 'object' && x.entries.length === 1 && /^(S|N|B|BOOL)$/.test(x.entries[0][0]));
+  return probe.entries.some(
+    ([, x]) => x.kind === 'object' && x.entries.length === 1 && /^(S|N|B|BOOL)$/.test(x.entries[0][0]),
+  );
 }
 
 function emptyInput(n: Node): Value {
@@ -100,7 +102,17 @@ export function findJsCallSites(tree: Tree, file: string, language: SourceLangua
       if (fn?.text === 'paginateQuery') {
         const input = evaluate(args?.namedChild(1) ?? null, newContext()) ?? emptyInput(n);
         lib ??= importsFromLib(tree);
-        sites.push(site(file, language, 'Query', lib && !usesAttributeValues(input) ? 'lib-dynamodb' : 'aws-sdk-v3', n, input, true));
+        sites.push(
+          site(
+            file,
+            language,
+            'Query',
+            lib && !usesAttributeValues(input) ? 'lib-dynamodb' : 'aws-sdk-v3',
+            n,
+            input,
+            true,
+          ),
+        );
         continue;
       }
       if (fn?.type !== 'member_expression') continue;
@@ -109,7 +121,14 @@ export function findJsCallSites(tree: Tree, file: string, language: SourceLangua
       if (!operation || !arg || (arg.type !== 'object' && arg.type !== 'identifier')) continue;
       const input = evaluate(arg, newContext());
       if (input?.kind !== 'object' || !entry(input, REQUIRED_FIELD[operation])) continue;
-      if (operation !== 'BatchWriteItem' && operation !== 'BatchGetItem' && operation !== 'TransactWriteItems' && operation !== 'TransactGetItems' && !entry(input, 'TableName')) continue;
+      if (
+        operation !== 'BatchWriteItem' &&
+        operation !== 'BatchGetItem' &&
+        operation !== 'TransactWriteItems' &&
+        operation !== 'TransactGetItems' &&
+        !entry(input, 'TableName')
+      )
+        continue;
       const sdk = usesAttributeValues(input) ? 'aws-sdk-v2' : 'aws-sdk-v2-document-client';
       sites.push(site(file, language, operation, sdk, n, input, false));
     }
@@ -117,7 +136,15 @@ export function findJsCallSites(tree: Tree, file: string, language: SourceLangua
   return sites;
 }
 
-function site(file: string, language: SourceLanguage, operation: Operation, sdk: SdkStyle, n: Node, input: Value, paginated: boolean): CallSite {
+function site(
+  file: string,
+  language: SourceLanguage,
+  operation: Operation,
+  sdk: SdkStyle,
+  n: Node,
+  input: Value,
+  paginated: boolean,
+): CallSite {
   return {
     file,
     language,

@@ -44,14 +44,30 @@ const PASS_THROUGH = new Set([
   'type_assertion',
 ]);
 
-const SAME_VALUE_METHODS = new Set(['toString', 'toLowerCase', 'toUpperCase', 'trim', 'valueOf', 'padStart', 'padEnd', 'normalize']);
+const SAME_VALUE_METHODS = new Set([
+  'toString',
+  'toLowerCase',
+  'toUpperCase',
+  'trim',
+  'valueOf',
+  'padStart',
+  'padEnd',
+  'normalize',
+]);
 const RANDOM_FUNCTIONS = /^(uuid|uuidv4|v4|randomUUID|nanoid|ulid|cuid|createId|ksuid|uuid\.v4|crypto\.randomUUID)$/;
 
 function evaluateNode(n: Node, ctx: EvalContext): Value {
   if (PASS_THROUGH.has(n.type)) return evaluate(n.namedChild(0), ctx) ?? unknownValue(n);
   switch (n.type) {
     case 'string':
-      return scalar(n, literal(n.namedChildren.map((c) => (c?.type === 'string_fragment' || c?.type === 'escape_sequence' ? unescape(c.text) : '')).join('')));
+      return scalar(
+        n,
+        literal(
+          n.namedChildren
+            .map((c) => (c?.type === 'string_fragment' || c?.type === 'escape_sequence' ? unescape(c.text) : ''))
+            .join(''),
+        ),
+      );
     case 'template_string':
       return scalar(n, concat(...n.namedChildren.map((c) => templatePart(c, ctx))));
     case 'number':
@@ -64,7 +80,13 @@ function evaluateNode(n: Node, ctx: EvalContext): Value {
     case 'object':
       return objectValue(n, ctx);
     case 'array':
-      return { kind: 'array', items: n.namedChildren.flatMap((c) => (c && c.type !== 'spread_element' ? [evaluate(c, ctx) ?? unknownValue(c)] : [])), span: spanOf(n) };
+      return {
+        kind: 'array',
+        items: n.namedChildren.flatMap((c) =>
+          c && c.type !== 'spread_element' ? [evaluate(c, ctx) ?? unknownValue(c)] : [],
+        ),
+        span: spanOf(n),
+      };
     case 'identifier':
     case 'shorthand_property_identifier':
       return identifierValue(n, ctx);
@@ -119,7 +141,10 @@ function propertyKey(k: Node, ctx: EvalContext): string {
   if (k.type === 'string') return k.text.slice(1, -1);
   if (k.type === 'computed_property_name') {
     const v = evaluate(k.namedChild(0), ctx);
-    const t = v?.kind === 'scalar' && v.template.parts.length === 1 && 'literal' in v.template.parts[0] ? v.template.parts[0].literal : null;
+    const t =
+      v?.kind === 'scalar' && v.template.parts.length === 1 && 'literal' in v.template.parts[0]
+        ? v.template.parts[0].literal
+        : null;
     return t ?? `[${k.text.slice(1, -1)}]`;
   }
   return k.text;
@@ -166,13 +191,17 @@ function loopValue(n: Node, loop: Node, ctx: EvalContext): Value | null {
     const items = arrayItems(loop.childForFieldName('right'), ctx);
     return items ? loopElementValue(n, items.items, items.generated) : null;
   }
-  const init = loop.childForFieldName('initializer')?.descendantsOfType('variable_declarator')[0]?.childForFieldName('value');
+  const init = loop
+    .childForFieldName('initializer')
+    ?.descendantsOfType('variable_declarator')[0]
+    ?.childForFieldName('value');
   const cond = loop.childForFieldName('condition');
   const cmp = cond?.type === 'binary_expression' ? cond : cond?.namedChild(0);
   const start = numberOf(evaluate(init ?? null, ctx));
   const op = cmp?.childForFieldName('operator')?.text;
   const bound = numberOf(evaluate(cmp?.childForFieldName('right') ?? null, ctx));
-  if (start === null || bound === null || (op !== '<' && op !== '<=')) return shardValue(n, { method: 'loop', values: null });
+  if (start === null || bound === null || (op !== '<' && op !== '<='))
+    return shardValue(n, { method: 'loop', values: null });
   return shardValue(n, { method: 'loop', values: shardRange(start, bound - start + (op === '<=' ? 1 : 0)) });
 }
 
@@ -198,7 +227,9 @@ function generatedLength(n: Node, ctx: EvalContext): { start: number; length: nu
   // [...Array(N).keys()] / Array.from(Array(N).keys())
   const keys = text.match(/^(?:\[\.\.\.|Array\.from\()(?:new)?Array\((.+)\)\.keys\(\)(?:\]|\))$/);
   if (keys) {
-    const inner = n.descendantsOfType('call_expression').find((c) => c?.childForFieldName('function')?.text === 'Array');
+    const inner = n
+      .descendantsOfType('call_expression')
+      .find((c) => c?.childForFieldName('function')?.text === 'Array');
     const len = numberOf(evaluate(inner?.childForFieldName('arguments')?.namedChild(0) ?? null, ctx));
     return len === null ? null : { start: 0, length: len };
   }
@@ -247,18 +278,28 @@ function paramValue(n: Node, fn: Node, index: number, ctx: EvalContext): Value |
       const len = lengthOf(args!.namedChild(0), ctx) ?? arrayItems(args!.namedChild(0), ctx)?.items.length ?? null;
       return shardValue(n, { method: 'loop', values: len === null ? null : shardRange(0, len) });
     }
-    if (callee?.type === 'member_expression' && index === 0 && /^(map|forEach|flatMap|filter|reduce)$/.test(callee.childForFieldName('property')?.text ?? '')) {
+    if (
+      callee?.type === 'member_expression' &&
+      index === 0 &&
+      /^(map|forEach|flatMap|filter|reduce)$/.test(callee.childForFieldName('property')?.text ?? '')
+    ) {
       const items = arrayItems(callee.childForFieldName('object'), ctx);
       return items ? loopElementValue(n, items.items, items.generated) : null;
     }
-    if (callee?.type === 'member_expression' && index === 1 && callee.childForFieldName('property')?.text === 'forEach') {
+    if (
+      callee?.type === 'member_expression' &&
+      index === 1 &&
+      callee.childForFieldName('property')?.text === 'forEach'
+    ) {
       const items = arrayItems(callee.childForFieldName('object'), ctx);
       return items ? shardValue(n, { method: 'loop', values: shardRange(0, items.items.length) }) : null;
     }
     return null;
   }
   // A named function: look at how this file calls it.
-  const name = fn.childForFieldName('name')?.text ?? (fn.parent?.type === 'variable_declarator' ? fn.parent.childForFieldName('name')?.text : undefined);
+  const name =
+    fn.childForFieldName('name')?.text ??
+    (fn.parent?.type === 'variable_declarator' ? fn.parent.childForFieldName('name')?.text : undefined);
   if (!name) return null;
   const root = fn.tree.rootNode;
   for (const c of root.descendantsOfType('call_expression')) {
@@ -271,7 +312,12 @@ function paramValue(n: Node, fn: Node, index: number, ctx: EvalContext): Value |
       const v = evaluate(arg, ctx);
       if (v && soleHole(v)?.kind !== 'unknown') return v;
     }
-    if (f?.type === 'member_expression' && /^(map|forEach|flatMap)$/.test(f.childForFieldName('property')?.text ?? '') && cargs?.namedChild(0)?.text === name && index === 0) {
+    if (
+      f?.type === 'member_expression' &&
+      /^(map|forEach|flatMap)$/.test(f.childForFieldName('property')?.text ?? '') &&
+      cargs?.namedChild(0)?.text === name &&
+      index === 0
+    ) {
       const items = arrayItems(f.childForFieldName('object'), ctx);
       if (items) return loopElementValue(n, items.items, items.generated);
     }
@@ -366,11 +412,13 @@ function callValue(n: Node, ctx: EvalContext): Value {
   const arg = (i: number) => args?.namedChild(i) ?? null;
   const callee = fn?.text.replace(/\s+/g, '') ?? '';
   if (callee === 'Math.random') return holeValue(n, { kind: 'random' });
-  if (callee === 'Date.now' || /^(dayjs|moment|DateTime\.now|DateTime\.utc)$/.test(callee)) return holeValue(n, { kind: 'time', time: 'instant' });
+  if (callee === 'Date.now' || /^(dayjs|moment|DateTime\.now|DateTime\.utc)$/.test(callee))
+    return holeValue(n, { kind: 'time', time: 'instant' });
   if (RANDOM_FUNCTIONS.test(callee)) return holeValue(n, { kind: 'random' });
   if (/^(Math\.(floor|trunc|round|ceil)|parseInt|Number)$/.test(callee)) {
     const inner = arg(0);
-    const product = inner?.type === 'binary_expression' && inner.childForFieldName('operator')?.text === '*' ? inner : null;
+    const product =
+      inner?.type === 'binary_expression' && inner.childForFieldName('operator')?.text === '*' ? inner : null;
     if (product) {
       const l = evaluate(product.childForFieldName('left'), ctx);
       const r = evaluate(product.childForFieldName('right'), ctx);
@@ -385,7 +433,13 @@ function callValue(n: Node, ctx: EvalContext): Value {
   if (/^(crypto\.)?randomInt$/.test(callee)) {
     const a = numberOf(evaluate(arg(0), ctx));
     const b = arg(1) ? numberOf(evaluate(arg(1), ctx)) : null;
-    const values = arg(1) ? (a !== null && b !== null ? shardRange(a, b - a) : null) : a !== null ? shardRange(0, a) : null;
+    const values = arg(1)
+      ? a !== null && b !== null
+        ? shardRange(a, b - a)
+        : null
+      : a !== null
+        ? shardRange(0, a)
+        : null;
     return shardValue(n, { method: 'random', values });
   }
   if (/^_\.random$/.test(callee)) {
@@ -393,9 +447,18 @@ function callValue(n: Node, ctx: EvalContext): Value {
     const b = numberOf(evaluate(arg(1), ctx));
     return shardValue(n, { method: 'random', values: a !== null && b !== null ? shardRange(a, b - a + 1) : null });
   }
-  if (callee === 'String' || callee === 'marshall' || callee === 'encodeURIComponent') return evaluate(arg(0), ctx) ?? unknownValue(n);
+  if (callee === 'String' || callee === 'marshall' || callee === 'encodeURIComponent')
+    return evaluate(arg(0), ctx) ?? unknownValue(n);
   if (fn?.type === 'member_expression') return methodValue(n, fn, ctx);
-  return fn ? namedValue(n, fn.text.split('.').pop()!.replace(/^(get|compute|make|build|current)(?=[A-Z])/, '')) : unknownValue(n);
+  return fn
+    ? namedValue(
+        n,
+        fn.text
+          .split('.')
+          .pop()!
+          .replace(/^(get|compute|make|build|current)(?=[A-Z])/, ''),
+      )
+    : unknownValue(n);
 }
 
 /** Methods on a value: string methods keep it, date methods make time. */
@@ -413,7 +476,8 @@ function methodValue(n: Node, fn: Node, ctx: EvalContext): Value {
   const recv = evaluate(recvNode, ctx);
   const h = recv ? soleHole(recv) : null;
   if (h?.kind === 'time') {
-    if (/^(toISOString|toJSON|getTime|valueOf|toString|unix|toMillis)$/.test(method)) return holeValue(n, { kind: 'time', time: h.time });
+    if (/^(toISOString|toJSON|getTime|valueOf|toString|unix|toMillis)$/.test(method))
+      return holeValue(n, { kind: 'time', time: h.time });
     if (/^(slice|substring|substr)$/.test(method)) {
       const end = numberOf(evaluate(args?.namedChild(1) ?? null, ctx));
       return holeValue(n, { kind: 'time', time: end !== null && end < 19 ? 'bucket' : h.time });

@@ -67,7 +67,8 @@ function declaredIn(stmt: Node, name: string): Binding | null {
       const source = stmt.childForFieldName('source')?.text.slice(1, -1) ?? '';
       for (const spec of stmt.descendantsOfType(['import_specifier', 'namespace_import', 'identifier'])) {
         if (!spec) continue;
-        const local = spec.type === 'import_specifier' ? (spec.childForFieldName('alias') ?? spec.childForFieldName('name')) : spec;
+        const local =
+          spec.type === 'import_specifier' ? (spec.childForFieldName('alias') ?? spec.childForFieldName('name')) : spec;
         if (local?.text === name) return { kind: 'import', source };
       }
       return null;
@@ -96,7 +97,10 @@ export function resolve(id: Node): Binding | null {
     }
     if (scope.type === 'for_statement') {
       const init = scope.childForFieldName('initializer');
-      if (init && init.descendantsOfType('variable_declarator').some((d) => d?.childForFieldName('name')?.text === name)) {
+      if (
+        init &&
+        init.descendantsOfType('variable_declarator').some((d) => d?.childForFieldName('name')?.text === name)
+      ) {
         return { kind: 'loop', loop: scope };
       }
     }

@@ -4,7 +4,7 @@ export const timeBucketPartitionKey: Rule = {
   code: 'SL002',
   category: 'time-bucket-partition-key',
   defaultSeverity: 'warning',
-  summary: "Every write in the current time bucket hits one key.",
+  summary: 'Every write in the current time bucket hits one key.',
   check({ access, classification, keyTemplate, tableName }) {
     if (classification !== 'time-bucket' || access.kind !== 'write') return null;
     return (

@@ -19,7 +19,11 @@ export const RULES: Rule[] = [
 ];
 
 export function tableLabel(a: Access): string {
-  return a.table.kind === 'literal' ? `table "${a.table.name}"` : a.table.kind === 'env' ? `table $${a.table.name}` : 'this table';
+  return a.table.kind === 'literal'
+    ? `table "${a.table.name}"`
+    : a.table.kind === 'env'
+      ? `table $${a.table.name}`
+      : 'this table';
 }
 
 /** Per-rule severity overrides; `off` disables a rule. */
@@ -42,7 +46,8 @@ export function checkAccesses(accesses: Access[], overrides: SeverityOverrides =
       const message = rule.check(input);
       if (!message) continue;
       const pk = access.partitionKey;
-      const span = rule.code === 'SL005' && access.sortKey?.inline ? access.sortKey.span : pk.inline ? pk.span : access.span;
+      const span =
+        rule.code === 'SL005' && access.sortKey?.inline ? access.sortKey.span : pk.inline ? pk.span : access.span;
       findings.push({ file: access.file, span, rule: rule.code, category: rule.category, severity, message, access });
     }
   }
