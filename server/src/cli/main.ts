@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import { analyzeSource, type FileAnalysis } from '../engine/analyze';
 import type { Severity, SourceLanguage } from '../engine/model';
 import { initParsers, languageForFile } from '../engine/parser';
+import { formatBytes } from '../engine/prescan';
 import { parseArgs, UsageError, USAGE, type CheckOptions, type FailOn } from './args';
 import { collectFiles, decode } from './files';
 import { toJsonReport } from './report';
@@ -30,7 +31,7 @@ export function checkFile(file: string, options: Pick<CheckOptions, 'maxFileByte
         language,
         accesses: [],
         findings: [],
-        skipped: `larger than ${Math.round(options.maxFileBytes / 1024)} KB`,
+        skipped: `larger than ${formatBytes(options.maxFileBytes)} (${formatBytes(size)})`,
         syntaxErrors: false,
       };
     }

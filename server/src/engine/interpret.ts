@@ -212,7 +212,9 @@ export function interpret(site: CallSite, hints: KeySchemaHints = new Map()): Ac
 export function learnKeySchemas(sites: CallSite[]): KeySchemaHints {
   const hints: KeySchemaHints = new Map();
   for (const s of sites) {
-    if (s.operation === 'PutItem' || s.operation.startsWith('Batch') || s.operation.startsWith('Transact')) continue;
+    // Index queries name the index's keys, not the table's.
+    const namesOnlyKeys = ['GetItem', 'UpdateItem', 'DeleteItem', 'Query'].includes(s.operation);
+    if (!namesOnlyKeys || entry(s.input, 'IndexName')) continue;
     const a = single(s, s.operation, s.input, tableOf(s.input, s.table), new Map());
     if (a.partitionKey && a.table.kind !== 'unknown' && !hints.has(tableKey(a.table))) {
       hints.set(tableKey(a.table), { partition: a.partitionKey.attribute, sort: a.sortKey?.attribute });
