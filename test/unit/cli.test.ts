@@ -11,24 +11,31 @@ const BIN = path.join(ROOT, 'bin', 'shardlens.js');
 
 /** Runs the built CLI (`npm test` builds first) as a user would. */
 function run(args: string[], cwd = ROOT) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** The findings every example is written to show, and nothing on its good patterns. */
 const EXPECTED_FINDINGS = [
-  'examples/event-log/py/events.py:18 SL002',
-  'examples/event-log/py/events.py:34 SL003',
+  'examples/event-log/py/events.py:17 SL002',
+  'examples/event-log/py/events.py:33 SL003',
   'examples/event-log/py/events.py:42 SL001',
   'examples/event-log/py/events.py:43 SL005',
+  'examples/event-log/src/events.ts:32 SL008',
   'examples/event-log/src/events.ts:43 SL002',
   'examples/event-log/src/events.ts:54 SL003',
   'examples/leaderboard/py/leaderboard.py:45 SL001',
+  'examples/leaderboard/py/leaderboard.py:45 SL006',
   'examples/leaderboard/src/match-ids.ts:12 SL004',
   'examples/leaderboard/src/scores.ts:19 SL001',
   'examples/leaderboard/src/scores.ts:75 SL001',
   'examples/leaderboard/src/scores.ts:75 SL005',
   'examples/leaderboard/src/scores.ts:85 SL003',
+  'examples/leaderboard/src/top-players.ts:20 SL007',
 ];
 
 test('check examples --format json: the intended findings, exactly, in the version 1 contract', () => {
@@ -42,7 +49,19 @@ test('check examples --format json: the intended findings, exactly, in the versi
     EXPECTED_FINDINGS,
   );
   for (const f of report.findings) {
-    assert.deepEqual(Object.keys(f), ['file', 'line', 'column', 'endLine', 'endColumn', 'rule', 'category', 'severity', 'message', 'table', 'keyTemplate']);
+    assert.deepEqual(Object.keys(f), [
+      'file',
+      'line',
+      'column',
+      'endLine',
+      'endColumn',
+      'rule',
+      'category',
+      'severity',
+      'message',
+      'table',
+      'keyTemplate',
+    ]);
     assert.ok(f.column >= 1 && f.endLine >= f.line);
   }
   for (const a of report.accesses) {
@@ -51,11 +70,12 @@ test('check examples --format json: the intended findings, exactly, in the versi
   }
 });
 
-test('the seeds\' shapes in the examples are classified as the seeds intend', () => {
+test("the seeds' shapes in the examples are classified as the seeds intend", () => {
   const report = JSON.parse(run(['check', 'examples', '--format', 'json']).stdout) as JsonReport;
-  const at = (file: string, line: number) => report.accesses.find((a) => a.file === file && a.line === line)?.partitionKey;
+  const at = (file: string, line: number) =>
+    report.accesses.find((a) => a.file === file && a.line === line)?.partitionKey;
   // Python writer: LEADERBOARD#GLOBAL#<random 1..10>; reader: executor.map over range(1, 11).
-  assert.deepEqual(at('examples/leaderboard/py/leaderboard.py', 19), {
+  assert.deepEqual(at('examples/leaderboard/py/leaderboard.py', 18), {
     attribute: 'PK',
     template: 'LEADERBOARD#GLOBAL#{shard 1..10}',
     classification: 'sharded',
@@ -68,13 +88,13 @@ test('the seeds\' shapes in the examples are classified as the seeds intend', ()
     shards: 10,
   });
   // TypeScript writeEvent / readEvents: random 0..9 and Array.from over 10.
-  assert.deepEqual(at('examples/event-log/src/events.ts', 20), {
+  assert.deepEqual(at('examples/event-log/src/events.ts', 19), {
     attribute: 'pk',
     template: '{time}#{shard 0..9}',
     classification: 'sharded',
     shards: 10,
   });
-  assert.deepEqual(at('examples/event-log/src/events.ts', 33), {
+  assert.deepEqual(at('examples/event-log/src/events.ts', 32), {
     attribute: 'pk',
     template: '{time}#{shard 0..9}',
     classification: 'sharded',
@@ -91,10 +111,13 @@ test('text output reads like a compiler and ends with a summary', () => {
   assert.equal(r.code, 1);
   const lines = r.stdout.trim().split('\n');
   assert.match(lines[0], /^examples\/\S+:\d+:\d+ (error|warning|info) SL00\d .+/);
-  assert.match(lines[lines.length - 1], /^12 findings \(3 errors, 5 warnings, 2 info\) in \d+ DynamoDB calls across 5 files\.$/);
+  assert.match(
+    lines[lines.length - 1],
+    /^15 findings \(6 errors, 7 warnings, 2 info\) in 21 DynamoDB calls across 6 files\.$/,
+  );
   assert.ok(!r.stdout.includes('\x1b['), 'no colour when not a TTY');
   const quiet = run(['check', 'examples', '--quiet']);
-  assert.equal(quiet.stdout.trim().split('\n').length, 12);
+  assert.equal(quiet.stdout.trim().split('\n').length, 15);
 });
 
 test('--fail-on sets the exit code', () => {
@@ -121,11 +144,14 @@ test('SARIF 2.1.0 with rule metadata and one result per finding', () => {
   const sarif = JSON.parse(r.stdout);
   assert.equal(sarif.version, '2.1.0');
   const run0 = sarif.runs[0];
-  assert.deepEqual(run0.tool.driver.rules.map((x: { id: string }) => x.id), ['SL001', 'SL002', 'SL003', 'SL004', 'SL005']);
+  assert.deepEqual(
+    run0.tool.driver.rules.map((x: { id: string }) => x.id),
+    ['SL001', 'SL002', 'SL003', 'SL004', 'SL005', 'SL006', 'SL007', 'SL008'],
+  );
   assert.equal(run0.results.length, EXPECTED_FINDINGS.length);
   const first = run0.results[0];
   assert.equal(first.locations[0].physicalLocation.artifactLocation.uri, 'examples/event-log/py/events.py');
-  assert.equal(first.locations[0].physicalLocation.region.startLine, 18);
+  assert.equal(first.locations[0].physicalLocation.region.startLine, 17);
   assert.ok(['error', 'warning', 'note'].includes(first.level));
   for (const rule of run0.tool.driver.rules) assert.match(rule.helpUri, /docs\/rules\/SL00\d\.md$/);
 });
@@ -136,7 +162,10 @@ test('binary, oversized and non-UTF-8 files: skipped or analysed, and the CLI sa
   fs.writeFileSync(path.join(dir, 'huge.js'), `// DynamoDB\n${'x'.repeat(3 * 1024 * 1024)}`);
   fs.writeFileSync(
     path.join(dir, 'latin1.ts'),
-    Buffer.concat([Buffer.from('// caf\xe9 DynamoDB\n', 'latin1'), Buffer.from("ddb.put({ TableName: 'x', Item: { pk: 'ONE' } });\n")]),
+    Buffer.concat([
+      Buffer.from('// caf\xe9 DynamoDB\n', 'latin1'),
+      Buffer.from("ddb.put({ TableName: 'x', Item: { pk: 'ONE' } });\n"),
+    ]),
   );
   fs.mkdirSync(path.join(dir, 'node_modules'));
   fs.writeFileSync(path.join(dir, 'node_modules', 'dep.js'), "ddb.put({ TableName: 'x', Item: { pk: 'DEP' } });");
@@ -144,6 +173,9 @@ test('binary, oversized and non-UTF-8 files: skipped or analysed, and the CLI sa
   assert.match(r.stderr, /skipped blob\.py: binary file/);
   assert.match(r.stderr, /skipped huge\.js: larger than 2\.0 MB/);
   const report = JSON.parse(r.stdout) as JsonReport;
-  assert.deepEqual(report.findings.map((f) => `${f.file}:${f.line} ${f.rule}`), ['latin1.ts:2 SL001']);
+  assert.deepEqual(
+    report.findings.map((f) => `${f.file}:${f.line} ${f.rule}`),
+    ['latin1.ts:2 SL001'],
+  );
   fs.rmSync(dir, { recursive: true, force: true });
 });

@@ -65,7 +65,8 @@ test('pathological nesting is analysed without overflowing the stack', async () 
 
 test('a 5 MB minified bundle is skipped with a reason, quickly', async () => {
   await initParsers();
-  const chunk = 'var a=function(){return new DynamoDBClient({}).send(new PutItemCommand({TableName:"t",Item:{pk:{S:"X"}}}))};';
+  const chunk =
+    'var a=function(){return new DynamoDBClient({}).send(new PutItemCommand({TableName:"t",Item:{pk:{S:"X"}}}))};';
   const bundle = chunk.repeat(Math.ceil((5 * 1024 * 1024) / chunk.length));
   const big = analyzeSource('bundle.js', bundle, 'javascript');
   assert.match(big.skipped ?? '', /larger than 2\.0 MB/);

@@ -4,7 +4,8 @@ import type { Severity, SourceLanguage } from '../engine/model';
 import { initParsers, languageForFile } from '../engine/parser';
 import { formatBytes } from '../engine/prescan';
 import { parseArgs, UsageError, USAGE, type CheckOptions, type FailOn } from './args';
-import { collectFiles, decode } from './files';
+import { collectFiles } from '../engine/workspace/files';
+import { WorkspaceIndex } from '../engine/workspace/index';
 import { toJsonReport } from './report';
 import { toSarif } from './sarif';
 import { formatSkipped, formatText } from './text';
@@ -49,7 +50,8 @@ export function checkFile(file: string, options: Pick<CheckOptions, 'maxFileByte
   if (buf.subarray(0, 8192).includes(0)) {
     return { file, language, accesses: [], findings: [], skipped: 'binary file', syntaxErrors: false };
   }
-  const { text } = decode(buf);
+  // Invalid UTF-8 becomes U+FFFD: the rest of the file is still worth analysing.
+  const text = new TextDecoder('utf-8').decode(buf);
   return analyzeSource(file, text, language, { maxBytes: options.maxFileBytes });
 }
 
@@ -58,18 +60,25 @@ export async function check(
   out: NodeJS.WritableStream,
   err: NodeJS.WritableStream,
 ): Promise<number> {
-  const { files, missing } = collectFiles(options.paths);
-  for (const m of missing) err.write(`shardlens: ${m}: no such file, or not a TypeScript/JavaScript/Python file\n`);
-  if (missing.length > 0 && files.length === 0) return 2;
+  const list = collectFiles(options.paths);
+  for (const m of list.missing)
+    err.write(`shardlens: ${m}: no such file, or not a TypeScript/JavaScript/Python file\n`);
+  if (list.missing.length > 0 && list.files.length === 0) return 2;
   await initParsers();
-  const results = files.map((f) => checkFile(f, options));
+  const index = new WorkspaceIndex({ root: process.cwd(), maxBytes: options.maxFileBytes });
+  for (const f of list.files) index.set(checkFile(f, options));
+  const results = index.results();
   if (options.format === 'json') out.write(JSON.stringify(toJsonReport(results), null, 2) + '\n');
   else if (options.format === 'sarif') out.write(JSON.stringify(toSarif(results, VERSION), null, 2) + '\n');
   else {
     const color = options.color ?? ((out as NodeJS.WriteStream).isTTY === true && !process.env.NO_COLOR);
     out.write(formatText(results, color, options.quiet));
   }
-  if (!options.quiet) err.write(formatSkipped(results));
+  if (!options.quiet) {
+    err.write(formatSkipped(results));
+    if (list.gitignored > 0)
+      err.write(`shardlens: left out ${list.gitignored} files and folders named in .gitignore\n`);
+  }
   return reachesFailOn(results, options.failOn) ? 1 : 0;
 }
 

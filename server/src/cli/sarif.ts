@@ -1,5 +1,5 @@
 import type { FileAnalysis } from '../engine/analyze';
-import { RULES, docsUrl } from '../engine/rules';
+import { ALL_RULES, docsUrl } from '../engine/rules';
 import { displayPath, toJsonFinding } from './report';
 
 const LEVEL = { error: 'error', warning: 'warning', info: 'note' } as const;
@@ -16,7 +16,7 @@ export function toSarif(results: FileAnalysis[], version: string): object {
             name: 'ShardLens',
             informationUri: 'https://github.com/shardlens/shardlens',
             version,
-            rules: RULES.map((r) => ({
+            rules: ALL_RULES.map((r) => ({
               id: r.code,
               name: r.category.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase()),
               shortDescription: { text: r.summary },
@@ -33,7 +33,7 @@ export function toSarif(results: FileAnalysis[], version: string): object {
             const j = toJsonFinding(f);
             return {
               ruleId: f.rule,
-              ruleIndex: RULES.findIndex((x) => x.code === f.rule),
+              ruleIndex: ALL_RULES.findIndex((x) => x.code === f.rule),
               level: LEVEL[f.severity],
               message: { text: f.message },
               locations: [

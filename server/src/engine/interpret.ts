@@ -145,6 +145,7 @@ function single(site: CallSite, operation: Operation, input: Value, table: Table
     sortKey: keys.sk,
     increments: operation === 'UpdateItem' && increments(input),
     paginated: site.paginated,
+    limited: operation === 'Query' && !!entry(input, 'Limit'),
   };
 }
 

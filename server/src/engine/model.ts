@@ -91,6 +91,8 @@ export interface Access {
   increments: boolean;
   /** A paginator (`paginateQuery`) or a loop over `LastEvaluatedKey`. */
   paginated: boolean;
+  /** The query asks for at most `Limit` items: a top-N read, not a read of everything. */
+  limited: boolean;
 }
 
 export type Classification =

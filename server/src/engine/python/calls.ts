@@ -1,6 +1,228 @@
-import type { Tree } from 'web-tree-sitter';
+import type { Node, Tree } from 'web-tree-sitter';
+import { deeper, newContext, soleHole, type EvalContext } from '../evaluation';
 import type { CallSite } from '../interpret';
+import type { Operation, SdkStyle, TableRef } from '../model';
+import { spanOf, walk } from '../span';
+import { literalText } from '../template';
+import { entry, type Value } from '../value';
+import { evaluate, kwargsValue } from './evaluate';
+import { argumentAt, argumentSources, attributeValueNode, forgetTree, methodNode, resolve } from './scope';
 
-export function findPythonCallSites(_tree: Tree, _file: string): CallSite[] {
-  return [];
+/** Methods of a boto3 `Table` resource (the batch writer has `put_item` and `delete_item`). */
+const TABLE_METHODS: Record<string, Operation> = {
+  put_item: 'PutItem',
+  get_item: 'GetItem',
+  update_item: 'UpdateItem',
+  delete_item: 'DeleteItem',
+  query: 'Query',
+};
+
+/** Methods only the low-level client (and, for batches, the service resource) has. */
+const CLIENT_METHODS: Record<string, Operation> = {
+  batch_write_item: 'BatchWriteItem',
+  batch_get_item: 'BatchGetItem',
+  transact_write_items: 'TransactWriteItems',
+  transact_get_items: 'TransactGetItems',
+};
+
+/** The keyword a call must carry when its receiver is unknown, so `d.get(k)`-likes never match. */
+const REQUIRED_FIELD: Partial<Record<Operation, string>> = {
+  PutItem: 'Item',
+  GetItem: 'Key',
+  UpdateItem: 'Key',
+  DeleteItem: 'Key',
+  Query: 'KeyConditionExpression',
+  BatchWriteItem: 'RequestItems',
+  BatchGetItem: 'RequestItems',
+  TransactWriteItems: 'TransactItems',
+  TransactGetItems: 'TransactItems',
+};
+
+/** What a method's receiver turned out to be. */
+type Receiver =
+  | { kind: 'table'; table: TableRef }
+  | { kind: 'batch'; table: TableRef }
+  | { kind: 'client' }
+  | { kind: 'resource' }
+  | { kind: 'paginator'; operation: string }
+  | { kind: 'unresolved' };
+
+const UNRESOLVED: Receiver = { kind: 'unresolved' };
+
+/** A table name's value as a table: a literal, an environment variable, or unknown. */
+function tableRef(v: Value | null): TableRef {
+  if (v?.kind !== 'scalar') return { kind: 'unknown' };
+  const text = literalText(v.template);
+  if (text !== null) return { kind: 'literal', name: text };
+  const env = soleHole(v)?.source.match(/(?:environ\[["']|getenv\(["']|environ\.get\(["'])([A-Za-z_][A-Za-z0-9_]*)/);
+  return env ? { kind: 'env', name: env[1] } : { kind: 'unknown' };
+}
+
+/** The service a `boto3.client("dynamodb")` / `session.resource(service_name="dynamodb")` call names. */
+function serviceOf(call: Node, ctx: EvalContext): string | null {
+  const v = evaluate(argumentAt(call, 0, 'service_name'), ctx);
+  return v?.kind === 'scalar' ? literalText(v.template) : null;
+}
+
+/** Follows a receiver expression to the boto3 object it was made from, within the ctx budget. */
+function receiverOf(n: Node | null, ctx: EvalContext): Receiver {
+  const next = n ? deeper(ctx) : null;
+  if (!n || !next) return UNRESOLVED;
+  switch (n.type) {
+    case 'parenthesized_expression':
+    case 'await':
+      return receiverOf(n.namedChild(0), next);
+    case 'identifier':
+      return identifierReceiver(n, next);
+    case 'attribute': {
+      if (
+        n.childForFieldName('attribute')?.text === 'client' &&
+        /\.meta$/.test(n.childForFieldName('object')?.text ?? '')
+      ) {
+        return { kind: 'client' };
+      }
+      const assigned = attributeValueNode(n);
+      return assigned ? receiverOf(assigned, next) : UNRESOLVED;
+    }
+    case 'call':
+      return callReceiver(n, next);
+    default:
+      return UNRESOLVED;
+  }
+}
+
+function identifierReceiver(n: Node, ctx: EvalContext): Receiver {
+  const b = resolve(n);
+  if (b?.kind === 'value' || b?.kind === 'with') return receiverOf(b.node, ctx);
+  if (b?.kind === 'function') return returnedReceiver(b.node, ctx);
+  // `def save(table, item)` called as `save(dynamodb.Table("x"), item)`.
+  for (const source of b?.kind === 'param' ? argumentSources(b.fn, b.param) : []) {
+    const got = source.element ? UNRESOLVED : receiverOf(source.node, ctx);
+    if (got.kind !== 'unresolved') return got;
+  }
+  return UNRESOLVED;
+}
+
+function callReceiver(call: Node, ctx: EvalContext): Receiver {
+  const fn = call.childForFieldName('function');
+  const name = fn?.type === 'attribute' ? fn.childForFieldName('attribute')?.text : fn?.text;
+  switch (name) {
+    case 'Table':
+      return { kind: 'table', table: tableRef(evaluate(argumentAt(call, 0, 'name'), ctx)) };
+    case 'batch_writer': {
+      const owner = receiverOf(fn?.childForFieldName('object') ?? null, ctx);
+      return { kind: 'batch', table: owner.kind === 'table' ? owner.table : { kind: 'unknown' } };
+    }
+    case 'client':
+    case 'resource':
+      return serviceOf(call, ctx) === 'dynamodb' ? { kind: name } : UNRESOLVED;
+    case 'get_paginator': {
+      const op = evaluate(argumentAt(call, 0, 'operation_name'), ctx);
+      return { kind: 'paginator', operation: (op?.kind === 'scalar' ? literalText(op.template) : null) ?? '?' };
+    }
+  }
+  if (fn?.type === 'identifier') return identifierReceiver(fn, ctx);
+  const own = fn?.type === 'attribute' ? methodNode(fn) : null;
+  return own ? returnedReceiver(own, ctx) : UNRESOLVED;
+}
+
+/** `def get_table(): return dynamodb.Table("x")`: the receiver a helper returns. */
+function returnedReceiver(fn: Node, ctx: EvalContext): Receiver {
+  for (const r of fn.descendantsOfType('return_statement')) {
+    const got = receiverOf(r?.namedChild(0) ?? null, ctx);
+    if (got.kind !== 'unresolved') return got;
+  }
+  return UNRESOLVED;
+}
+
+/** Whether an input uses the low-level client's typed values (`{"S": "x"}`). */
+function usesAttributeValues(v: Value | undefined, depth = 0): boolean {
+  if (!v || depth > 6) return false;
+  if (v.kind === 'object') {
+    if (v.entries.length === 1 && /^(S|N|B|BOOL|M|L|SS|NS|BS|NULL)$/.test(v.entries[0][0])) return true;
+    return v.entries.some(([, x]) => usesAttributeValues(x, depth + 1));
+  }
+  return v.kind === 'array' && v.items.some((x) => usesAttributeValues(x, depth + 1));
+}
+
+/** A query reading page after page: inside a loop that follows `LastEvaluatedKey`. */
+function inPagingLoop(n: Node): boolean {
+  for (let p = n.parent; p && p.type !== 'function_definition' && p.type !== 'module'; p = p.parent) {
+    if ((p.type === 'while_statement' || p.type === 'for_statement') && p.text.includes('LastEvaluatedKey'))
+      return true;
+  }
+  return false;
+}
+
+interface Recognised {
+  operation: Operation;
+  sdk: SdkStyle;
+  table: TableRef;
+  paginated: boolean;
+}
+
+/** Decides whether `recv.method(**input)` is a DynamoDB call, and which. */
+function recognise(method: string, recv: Receiver, input: Value): Recognised | null {
+  const unknownTable: TableRef = { kind: 'unknown' };
+  const known = recv.kind !== 'unresolved';
+  if (method === 'paginate') {
+    const isQuery =
+      recv.kind === 'paginator'
+        ? recv.operation === 'query'
+        : !!entry(input, 'KeyConditionExpression') && !!entry(input, 'TableName');
+    return isQuery ? { operation: 'Query', sdk: 'boto3-client', table: unknownTable, paginated: true } : null;
+  }
+  const tableOp = TABLE_METHODS[method];
+  const clientOp = CLIENT_METHODS[method];
+  const operation = tableOp ?? clientOp;
+  if (!operation || recv.kind === 'paginator') return null;
+  if (recv.kind === 'batch') {
+    return operation === 'PutItem' || operation === 'DeleteItem'
+      ? { operation, sdk: 'boto3-resource', table: recv.table, paginated: false }
+      : null;
+  }
+  if (recv.kind === 'table')
+    return tableOp ? { operation, sdk: 'boto3-resource', table: recv.table, paginated: false } : null;
+  if (recv.kind === 'resource') {
+    return operation === 'BatchWriteItem' || operation === 'BatchGetItem'
+      ? { operation, sdk: 'boto3-resource', table: unknownTable, paginated: false }
+      : null;
+  }
+  if (!known && !entry(input, REQUIRED_FIELD[operation] ?? '')) return null;
+  const client =
+    recv.kind === 'client' ||
+    !!entry(input, 'TableName') ||
+    usesAttributeValues(input) ||
+    operation.startsWith('Transact');
+  return { operation, sdk: client ? 'boto3-client' : 'boto3-resource', table: unknownTable, paginated: false };
+}
+
+/** Finds every boto3 DynamoDB data-plane call in a Python tree. */
+export function findPythonCallSites(tree: Tree, file: string): CallSite[] {
+  forgetTree(tree);
+  const sites: CallSite[] = [];
+  for (const n of walk(tree.rootNode)) {
+    if (n.type !== 'call') continue;
+    const fn = n.childForFieldName('function');
+    if (fn?.type !== 'attribute') continue;
+    const method = fn.childForFieldName('attribute')?.text ?? '';
+    if (!TABLE_METHODS[method] && !CLIENT_METHODS[method] && method !== 'paginate') continue;
+    const ctx = newContext();
+    const input = kwargsValue(n, ctx);
+    const found = recognise(method, receiverOf(fn.childForFieldName('object'), ctx), input);
+    if (!found) continue;
+    const paginated =
+      found.paginated || !!entry(input, 'ExclusiveStartKey') || (found.operation === 'Query' && inPagingLoop(n));
+    sites.push({
+      file,
+      language: 'python',
+      operation: found.operation,
+      sdk: found.sdk,
+      span: spanOf(n),
+      input,
+      table: found.table,
+      paginated,
+    });
+  }
+  return sites;
 }

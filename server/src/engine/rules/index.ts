@@ -6,8 +6,14 @@ import { timeBucketPartitionKey } from './SL002-time-bucket-partition-key';
 import { lowCardinalityPartitionKey } from './SL003-low-cardinality-partition-key';
 import { counterItem } from './SL004-counter-item';
 import { monotonicSortKey } from './SL005-monotonic-sort-key';
+import { unshardedReadOfShardedKey } from './SL006-unsharded-read-of-sharded-key';
+import { shardRangeMismatch } from './SL007-shard-range-mismatch';
+import { scatterGatherPagination } from './SL008-scatter-gather-pagination';
+import type { GroupRule } from './group';
+import { tableLabel } from './table-label';
 
 export type { Rule } from './rule';
+export type { GroupRule, KeyGroup } from './group';
 export { docsUrl } from './rule';
 
 export const RULES: Rule[] = [
@@ -18,13 +24,14 @@ export const RULES: Rule[] = [
   monotonicSortKey,
 ];
 
-export function tableLabel(a: Access): string {
-  return a.table.kind === 'literal'
-    ? `table "${a.table.name}"`
-    : a.table.kind === 'env'
-      ? `table $${a.table.name}`
-      : 'this table';
-}
+/** Rules over every access of one logical key, across files. */
+export const GROUP_RULES: GroupRule[] = [unshardedReadOfShardedKey, shardRangeMismatch, scatterGatherPagination];
+
+/** Every rule's code, category, default severity and summary, for docs, SARIF and settings. */
+export const ALL_RULES: Array<Pick<Rule, 'code' | 'category' | 'defaultSeverity' | 'summary'>> = [
+  ...RULES,
+  ...GROUP_RULES,
+];
 
 /** Per-rule severity overrides; `off` disables a rule. */
 export type SeverityOverrides = Record<string, Severity | 'off'>;

@@ -1,0 +1,472 @@
+import type { Node, Tree } from 'web-tree-sitter';
+import { walk } from '../span';
+
+/** What a Python identifier refers to, as far as one file shows. */
+export type Binding =
+  /** `x = expr`, `x: int = expr`, `a, b = 1, 2` (the matching element), `(x := expr)`. */
+  | { kind: 'value'; node: Node }
+  /** `x += expr`: the value before it, combined with `expr`. */
+  | { kind: 'augmented'; node: Node }
+  | { kind: 'param'; fn: Node; param: Param }
+  /** `for x in it`, `[... for x in it]`; `path` picks the name out of a tuple target. */
+  | { kind: 'loop'; iter: Node; path: number[] }
+  /** `with expr as x`. */
+  | { kind: 'with'; node: Node }
+  | { kind: 'function'; node: Node }
+  | { kind: 'class'; node: Node }
+  | { kind: 'import'; module: string; name: string }
+  /** Bound to something the analyzer does not follow (`except E as e`, `x: int`). */
+  | { kind: 'opaque' };
+
+export interface Param {
+  name: string;
+  /** Position among the positional parameters, or -1 for keyword-only and `*args`. */
+  index: number;
+  default: Node | null;
+}
+
+interface Entry {
+  /** Where the binding takes effect: an assignment after its right side, a loop at its start. */
+  pos: number;
+  /** The assignment itself: a use inside it (`x = x + 1`) reads an earlier binding. */
+  within: Node | null;
+  binding: Binding;
+}
+
+/** Per-tree caches, so resolving many names costs one pass per scope, not one per name. */
+interface TreeIndex {
+  scopes: Map<number, Map<string, Entry[]>>;
+  classes: Map<number, Map<string, Node[]>>;
+  calls: Map<string, Node[]> | null;
+}
+
+const indexes = new WeakMap<Tree, TreeIndex>();
+
+function indexOf(tree: Tree): TreeIndex {
+  let ix = indexes.get(tree);
+  if (!ix) {
+    ix = { scopes: new Map(), classes: new Map(), calls: null };
+    indexes.set(tree, ix);
+  }
+  return ix;
+}
+
+/** Drops what was learned about a tree (it may have been edited since). */
+export function forgetTree(tree: Tree): void {
+  indexes.delete(tree);
+}
+
+const COMPREHENSIONS = new Set([
+  'list_comprehension',
+  'set_comprehension',
+  'dictionary_comprehension',
+  'generator_expression',
+]);
+/** Nodes whose names do not leak into the enclosing block. */
+const OWN_SCOPE = new Set(['function_definition', 'class_definition', 'lambda', ...COMPREHENSIONS]);
+const PATTERNS = new Set(['pattern_list', 'tuple_pattern', 'list_pattern', 'tuple', 'list', 'expression_list']);
+
+export function isFunction(n: Node): boolean {
+  return n.type === 'function_definition' || n.type === 'lambda';
+}
+
+/** The parameters of a `def` or `lambda`, with their positions. */
+export function parametersOf(fn: Node): Param[] {
+  const list = fn.childForFieldName('parameters');
+  if (!list) return [];
+  const out: Param[] = [];
+  let positional = true;
+  for (const param of list.namedChildren) {
+    // `*args: int` is a typed parameter around the splat.
+    const p =
+      param?.type === 'typed_parameter' && param.namedChild(0)?.type !== 'identifier' ? param.namedChild(0) : param;
+    if (!p) continue;
+    if (p.type === 'keyword_separator' || p.type === 'list_splat_pattern' || p.type === 'dictionary_splat_pattern') {
+      const inner = p.namedChild(0);
+      if (inner?.type === 'identifier') out.push({ name: inner.text, index: -1, default: null });
+      positional = false;
+      continue;
+    }
+    const name = p.type === 'identifier' ? p : (p.childForFieldName('name') ?? p.namedChild(0));
+    if (name?.type !== 'identifier') continue;
+    out.push({
+      name: name.text,
+      index: positional ? out.filter((x) => x.index >= 0).length : -1,
+      default: p.childForFieldName('value'),
+    });
+  }
+  return out;
+}
+
+/** `def name` or `name = lambda ...`. */
+export function functionName(fn: Node): string | null {
+  if (fn.type === 'function_definition') return fn.childForFieldName('name')?.text ?? null;
+  const p = fn.parent;
+  return p?.type === 'assignment' && p.childForFieldName('left')?.type === 'identifier'
+    ? p.childForFieldName('left')!.text
+    : null;
+}
+
+/** A `def` directly in a class body whose first parameter is `self` or `cls`. */
+export function isMethod(fn: Node): boolean {
+  const owner = fn.parent?.type === 'decorated_definition' ? fn.parent.parent : fn.parent;
+  return (
+    owner?.type === 'block' &&
+    owner.parent?.type === 'class_definition' &&
+    /^(self|cls)$/.test(parametersOf(fn)[0]?.name ?? '')
+  );
+}
+
+/** Where `name` sits in a target (`s`, `i, s`, `(i, (a, b))`), as child positions; a few levels deep at most. */
+function pathTo(target: Node, name: string, depth = 0): number[] | null {
+  if (target.type === 'identifier') return target.text === name ? [] : null;
+  if (!PATTERNS.has(target.type) || depth > 4) return null;
+  const items = target.namedChildren;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    if (!item) continue;
+    if (item.type === 'identifier' && item.text === name) return [i];
+    if (PATTERNS.has(item.type) && item.descendantsOfType('identifier').some((d) => d?.text === name)) {
+      const inner = pathTo(item, name, depth + 1);
+      return inner ? [i, ...inner] : null;
+    }
+  }
+  return null;
+}
+
+function add(table: Map<string, Entry[]>, name: string, entry: Entry): void {
+  const list = table.get(name);
+  if (list) list.push(entry);
+  else table.set(name, [entry]);
+}
+
+/** Names an assignment target binds: `x`, or each name of `a, b = 1, 2`. */
+function addAssignment(table: Map<string, Entry[]>, a: Node, left: Node, right: Node | null): void {
+  const at = { pos: a.endIndex, within: a };
+  if (left.type === 'identifier') {
+    add(table, left.text, {
+      ...at,
+      binding: right
+        ? a.type === 'augmented_assignment'
+          ? { kind: 'augmented', node: a }
+          : { kind: 'value', node: right }
+        : { kind: 'opaque' },
+    });
+    return;
+  }
+  if (!PATTERNS.has(left.type)) return;
+  const targets = left.namedChildren;
+  const values = right && PATTERNS.has(right.type) ? right.namedChildren : null;
+  targets.forEach((t, i) => {
+    if (t?.type !== 'identifier') return;
+    const v = values && values.length === targets.length ? values[i] : null;
+    add(table, t.text, { ...at, binding: v ? { kind: 'value', node: v } : { kind: 'opaque' } });
+  });
+}
+
+function addTarget(table: Map<string, Entry[]>, target: Node, pos: number, binding: (path: number[]) => Binding): void {
+  // A loop unpacks a handful of names; a cap keeps a pathological target from costing n².
+  const ids = target.type === 'identifier' ? [target] : target.descendantsOfType('identifier').slice(0, 32);
+  for (const id of ids) {
+    const path = id ? pathTo(target, id.text) : null;
+    if (id && path) add(table, id.text, { pos, within: null, binding: binding(path) });
+  }
+}
+
+function addImport(table: Map<string, Entry[]>, n: Node): void {
+  const module = n.childForFieldName('module_name')?.text ?? '';
+  for (const item of n.childrenForFieldName('name')) {
+    if (!item) continue;
+    const original = item.type === 'aliased_import' ? (item.childForFieldName('name')?.text ?? '') : item.text;
+    const local =
+      item.type === 'aliased_import' ? (item.childForFieldName('alias')?.text ?? '') : item.text.split('.')[0];
+    const imported = n.type === 'import_from_statement' ? { module, name: original } : { module: original, name: '' };
+    add(table, local, { pos: n.startIndex, within: null, binding: { kind: 'import', ...imported } });
+  }
+}
+
+/** Registers what one node binds in its block; returns whether to look inside it. */
+function collect(table: Map<string, Entry[]>, n: Node): boolean {
+  switch (n.type) {
+    case 'assignment':
+    case 'augmented_assignment': {
+      const left = n.childForFieldName('left');
+      if (left) addAssignment(table, n, left, n.childForFieldName('right'));
+      return true;
+    }
+    case 'named_expression': {
+      const name = n.childForFieldName('name');
+      const value = n.childForFieldName('value');
+      if (name && value) add(table, name.text, { pos: n.endIndex, within: n, binding: { kind: 'value', node: value } });
+      return true;
+    }
+    case 'for_statement': {
+      const left = n.childForFieldName('left');
+      const iter = n.childForFieldName('right');
+      if (left && iter) addTarget(table, left, n.startIndex, (path) => ({ kind: 'loop', iter, path }));
+      return true;
+    }
+    case 'as_pattern': {
+      const alias = n.childForFieldName('alias')?.namedChild(0);
+      const value = n.namedChild(0);
+      if (alias && value)
+        addTarget(table, alias, n.startIndex, () =>
+          n.parent?.type === 'with_item' ? { kind: 'with', node: value } : { kind: 'opaque' },
+        );
+      return true;
+    }
+    case 'import_statement':
+    case 'import_from_statement':
+      addImport(table, n);
+      return false;
+    case 'function_definition':
+    case 'class_definition': {
+      const name = n.childForFieldName('name');
+      const kind = n.type === 'function_definition' ? 'function' : 'class';
+      if (name) add(table, name.text, { pos: n.startIndex, within: null, binding: { kind, node: n } });
+      return false;
+    }
+    default:
+      return !OWN_SCOPE.has(n.type);
+  }
+}
+
+/** Every binding made directly in a module, function or class body, by name. */
+function bindingsOf(scope: Node): Map<string, Entry[]> {
+  const ix = indexOf(scope.tree);
+  const cached = ix.scopes.get(scope.id);
+  if (cached) return cached;
+  const table = new Map<string, Entry[]>();
+  const body = scope.type === 'module' ? scope : scope.childForFieldName('body');
+  // An explicit stack: blocks may nest arbitrarily deep.
+  const stack: Node[] = body ? [...body.namedChildren].filter((c): c is Node => c !== null).reverse() : [];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (!collect(table, n)) continue;
+    for (let i = n.namedChildCount - 1; i >= 0; i--) {
+      const c = n.namedChild(i);
+      if (c) stack.push(c);
+    }
+  }
+  for (const list of table.values()) list.sort((a, b) => a.pos - b.pos);
+  ix.scopes.set(scope.id, table);
+  return table;
+}
+
+function inside(outer: Node, inner: Node): boolean {
+  return outer.startIndex <= inner.startIndex && inner.endIndex <= outer.endIndex;
+}
+
+/** The last binding before the use, else (for functions) the parameter, else the first after. */
+function pick(entries: Entry[] | undefined, id: Node): { before: Binding | null; after: Binding | null } {
+  let before: Binding | null = null;
+  let after: Binding | null = null;
+  for (const e of entries ?? []) {
+    if (e.within && inside(e.within, id)) continue;
+    if (e.pos <= id.startIndex) before = e.binding;
+    else after ??= e.binding;
+  }
+  return { before, after };
+}
+
+function comprehensionBinding(scope: Node, name: string): Binding | null {
+  for (const clause of scope.namedChildren) {
+    if (clause?.type !== 'for_in_clause') continue;
+    const left = clause.childForFieldName('left');
+    const iter = clause.childForFieldName('right');
+    const path = left ? pathTo(left, name) : null;
+    if (path && iter) return { kind: 'loop', iter, path };
+  }
+  return null;
+}
+
+/**
+ * Finds the binding of an identifier by walking out through comprehensions,
+ * lambdas, functions, class bodies (not seen from their methods) and the module.
+ */
+export function resolve(id: Node): Binding | null {
+  const name = id.text;
+  let inFunction = false;
+  for (let scope = id.parent; scope; scope = scope.parent) {
+    if (COMPREHENSIONS.has(scope.type)) {
+      const b = comprehensionBinding(scope, name);
+      if (b) return b;
+    } else if (isFunction(scope)) {
+      const param = parametersOf(scope).find((p) => p.name === name) ?? null;
+      const { before, after } =
+        scope.type === 'lambda' ? { before: null, after: null } : pick(bindingsOf(scope).get(name), id);
+      const b = before ?? (param ? { kind: 'param', fn: scope, param } : null) ?? after;
+      if (b) return b as Binding;
+      inFunction = true;
+    } else if ((scope.type === 'class_definition' && !inFunction) || scope.type === 'module') {
+      const { before, after } = pick(bindingsOf(scope).get(name), id);
+      if (before ?? after) return before ?? after;
+    }
+  }
+  return null;
+}
+
+function enclosingClass(n: Node): Node | null {
+  for (let p = n.parent; p; p = p.parent) if (p.type === 'class_definition') return p;
+  return null;
+}
+
+/** `self.x = ...` anywhere in the class and `x = ...` in its body, by attribute name. */
+function classAttributes(cls: Node): Map<string, Node[]> {
+  const ix = indexOf(cls.tree);
+  const cached = ix.classes.get(cls.id);
+  if (cached) return cached;
+  const table = new Map<string, Node[]>();
+  const push = (k: string, v: Node) => (table.get(k) ?? table.set(k, []).get(k)!).push(v);
+  for (const a of cls.descendantsOfType('assignment')) {
+    const left = a?.childForFieldName('left');
+    const right = a?.childForFieldName('right');
+    if (!left || !right) continue;
+    const m = /^(?:self|cls)\.([A-Za-z_]\w*)$/.exec(left.text);
+    if (m) push(m[1], right);
+    else if (left.type === 'identifier' && a!.parent?.parent?.parent?.equals(cls)) push(left.text, right);
+  }
+  for (const f of cls.descendantsOfType('function_definition')) {
+    const name = f?.childForFieldName('name')?.text;
+    if (f && name && enclosingClass(f)?.equals(cls)) push(`def ${name}`, f);
+  }
+  ix.classes.set(cls.id, table);
+  return table;
+}
+
+/** The value assigned to `self.x` (or `Cls.x` for a class in this file); `None` placeholders lose. */
+export function attributeValueNode(attr: Node): Node | null {
+  const obj = attr.childForFieldName('object');
+  const name = attr.childForFieldName('attribute')?.text ?? '';
+  let cls: Node | null = null;
+  if (obj?.type === 'identifier' && /^(self|cls)$/.test(obj.text)) cls = enclosingClass(attr);
+  else if (obj?.type === 'identifier') {
+    const b = resolve(obj);
+    cls = b?.kind === 'class' ? b.node : null;
+  }
+  const values = cls ? (classAttributes(cls).get(name) ?? []) : [];
+  return values.find((v) => v.type !== 'none') ?? values[0] ?? null;
+}
+
+/** The method `self.name` refers to, when the class defines it. */
+export function methodNode(attr: Node): Node | null {
+  const obj = attr.childForFieldName('object');
+  const cls = obj && /^(self|cls)$/.test(obj.text) ? enclosingClass(attr) : null;
+  return cls ? (classAttributes(cls).get(`def ${attr.childForFieldName('attribute')?.text}`)?.[0] ?? null) : null;
+}
+
+/** The last name of a callee or argument: `f`, `self.f`, `executor.map` → `map`. */
+export function lastName(n: Node | null): string | null {
+  if (n?.type === 'identifier') return n.text;
+  if (n?.type === 'attribute') return n.childForFieldName('attribute')?.text ?? null;
+  return null;
+}
+
+/** Calls that name `name` as their callee or pass it as an argument, built once per tree. */
+export function callsMentioning(tree: Tree, name: string): Node[] {
+  const ix = indexOf(tree);
+  if (!ix.calls) {
+    const calls = new Map<string, Node[]>();
+    const push = (k: string | null, c: Node) => {
+      if (!k) return;
+      const list = calls.get(k) ?? calls.set(k, []).get(k)!;
+      if (list[list.length - 1] !== c) list.push(c);
+    };
+    for (const c of walk(tree.rootNode)) {
+      if (c.type !== 'call') continue;
+      push(lastName(c.childForFieldName('function')), c);
+      for (const a of c.childForFieldName('arguments')?.namedChildren ?? []) {
+        push(lastName(a?.type === 'keyword_argument' ? a.childForFieldName('value') : a), c);
+      }
+    }
+    ix.calls = calls;
+  }
+  return ix.calls.get(name) ?? [];
+}
+
+/** The positional argument at `pos` (none past a `*args`), else the keyword argument `name`. */
+export function argumentAt(call: Node, pos: number, name: string | null): Node | null {
+  const list = call.childForFieldName('arguments');
+  if (list?.type !== 'argument_list') return null;
+  let i = 0;
+  for (const a of list.namedChildren) {
+    if (!a || a.type === 'comment') continue;
+    if (a.type === 'keyword_argument') {
+      if (name !== null && a.childForFieldName('name')?.text === name) return a.childForFieldName('value');
+      continue;
+    }
+    if (a.type === 'list_splat' || a.type === 'dictionary_splat') {
+      if (a.type === 'list_splat') i = Number.NaN;
+      continue;
+    }
+    if (i === pos) return a;
+    i++;
+  }
+  return null;
+}
+
+/** Where a parameter's values come from: an argument, or the elements of an iterable. */
+export interface ArgumentSource {
+  node: Node;
+  element: boolean;
+}
+
+/** `pool.map(fn, xs)` and `executor.map(fn, xs, ys)` pass each element of the iterables. */
+const MAPPERS = /^(map|imap|imap_unordered|map_async|starmap_unordered)$/;
+/** `executor.submit(fn, x)`, `loop.run_in_executor(None, fn, x)` pass the arguments after fn. */
+const SUBMITTERS =
+  /^(submit|run_in_executor|to_thread|call_soon|call_soon_threadsafe|apply_async|spawn|start_soon|run_sync)$/;
+
+/** A call that passes the function on (`executor.map(fn, xs)`, `Thread(target=fn, args=(x,))`). */
+function fedBy(call: Node, refersToFn: (a: Node | null) => boolean, k: number, out: ArgumentSource[]): void {
+  const list = call.childForFieldName('arguments');
+  if (list?.type !== 'argument_list' || k < 0) return;
+  const positional = list.namedChildren.filter(
+    (a): a is Node => !!a && a.type !== 'keyword_argument' && a.type !== 'comment',
+  );
+  const fnPos = positional.findIndex(refersToFn);
+  const method = lastName(call.childForFieldName('function')) ?? '';
+  if (fnPos >= 0 && MAPPERS.test(method) && positional[fnPos + 1 + k]) {
+    out.push({ node: positional[fnPos + 1 + k], element: true });
+  } else if (fnPos >= 0 && SUBMITTERS.test(method) && positional[fnPos + 1 + k]) {
+    out.push({ node: positional[fnPos + 1 + k], element: false });
+  } else if (refersToFn(argumentAt(call, -1, 'target'))) {
+    const args = argumentAt(call, -1, 'args');
+    const item =
+      args && (args.type === 'tuple' || args.type === 'list')
+        ? args.namedChildren.filter((c) => c?.type !== 'comment')[k]
+        : null;
+    if (item) out.push({ node: item, element: false });
+  }
+}
+
+/**
+ * The expressions that feed a parameter in this file: arguments at the function's
+ * call sites, iterables it is mapped over, and last its default value.
+ */
+export function argumentSources(fn: Node, param: Param): ArgumentSource[] {
+  const out: ArgumentSource[] = [];
+  if (fn.type === 'lambda') {
+    const call = fn.parent?.type === 'argument_list' ? fn.parent.parent : null;
+    if (call) fedBy(call, (a) => !!a && a.equals(fn), param.index, out);
+  } else {
+    // `Repo("orders")` calls `Repo.__init__(self, "orders")`.
+    const constructs = fn.childForFieldName('name')?.text === '__init__' && isMethod(fn);
+    const name = constructs ? (enclosingClass(fn)?.childForFieldName('name')?.text ?? null) : functionName(fn);
+    const offset = isMethod(fn) ? 1 : 0;
+    const refersToFn = (a: Node | null) =>
+      lastName(a) === name && (a?.type === 'identifier' || a?.type === 'attribute');
+    for (const call of name ? callsMentioning(fn.tree, name) : []) {
+      const callee = call.childForFieldName('function');
+      if (refersToFn(callee)) {
+        const pos = param.index < 0 ? -1 : param.index - (callee?.type === 'attribute' || constructs ? offset : 0);
+        const arg = argumentAt(call, pos, param.name);
+        if (arg) out.push({ node: arg, element: false });
+      } else {
+        fedBy(call, refersToFn, param.index < 0 ? -1 : param.index - offset, out);
+      }
+    }
+  }
+  if (param.default) out.push({ node: param.default, element: false });
+  return out;
+}

@@ -1,0 +1,104 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { languageForFile } from '../parser';
+import { isIgnored, parseGitignore, type IgnoreRule } from './gitignore';
+
+/** Folders that never hold the project's own source. */
+export const SKIPPED_DIRS = new Set([
+  'node_modules',
+  '.git',
+  '.hg',
+  '.svn',
+  'dist',
+  'out',
+  'build',
+  'coverage',
+  '.venv',
+  'venv',
+  '__pycache__',
+  '.mypy_cache',
+  '.pytest_cache',
+  '.tox',
+  '.next',
+  '.cache',
+  'cdk.out',
+  '.aws-sam',
+  '.serverless',
+]);
+
+export interface FileList {
+  files: string[];
+  /** Paths given that do not exist or are not source files. */
+  missing: string[];
+  /** Folders skipped by name (`node_modules`, `dist`, ...). */
+  skippedDirs: string[];
+  /** Files and folders left out because a .gitignore names them. */
+  gitignored: number;
+}
+
+interface IgnoreScope {
+  base: string;
+  rules: IgnoreRule[];
+}
+
+/** Source files under the given paths, sorted, each once; .gitignore files are honoured. */
+export function collectFiles(paths: string[]): FileList {
+  const out: FileList = { files: [], missing: [], skippedDirs: [], gitignored: 0 };
+  const files = new Set<string>();
+  for (const p of paths) {
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(p);
+    } catch {
+      out.missing.push(p);
+      continue;
+    }
+    if (stat.isDirectory()) walkDir(p, files, out);
+    else if (languageForFile(p)) files.add(path.normalize(p));
+    else out.missing.push(p);
+  }
+  out.files = [...files].sort();
+  return out;
+}
+
+function readIgnore(dir: string): IgnoreScope | null {
+  try {
+    return { base: dir, rules: parseGitignore(fs.readFileSync(path.join(dir, '.gitignore'), 'utf8')) };
+  } catch {
+    return null;
+  }
+}
+
+function ignoredBy(scopes: IgnoreScope[], full: string, isDir: boolean): boolean {
+  for (const s of scopes) {
+    const rel = path.relative(s.base, full).split(path.sep).join('/');
+    if (isIgnored(s.rules, rel, isDir)) return true;
+  }
+  return false;
+}
+
+function walkDir(root: string, files: Set<string>, out: FileList): void {
+  const stack: Array<{ dir: string; scopes: IgnoreScope[] }> = [{ dir: root, scopes: [] }];
+  while (stack.length > 0) {
+    const { dir, scopes: parent } = stack.pop()!;
+    const own = readIgnore(dir);
+    const scopes = own ? [...parent, own] : parent;
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      const full = path.join(dir, e.name);
+      if (e.isDirectory()) {
+        if (SKIPPED_DIRS.has(e.name)) out.skippedDirs.push(full);
+        else if (ignoredBy(scopes, full, true)) out.gitignored++;
+        else stack.push({ dir: full, scopes });
+      } else if (e.isFile() && languageForFile(e.name)) {
+        if (ignoredBy(scopes, full, false)) out.gitignored++;
+        else files.add(path.normalize(full));
+      }
+    }
+  }
+}
