@@ -70,7 +70,7 @@ export function analyzeTree(
   options: AnalyzeOptions = {},
 ): FileAnalysis {
   try {
-    const sites = findCallSites(tree, file, language);
+    const sites = findCallSites(tree, text, file, language);
     const hints = learnKeySchemas(sites);
     const accesses = sites.flatMap((s) => interpret(s, hints));
     const ignored = suppressions(tree, text);
@@ -82,6 +82,6 @@ export function analyzeTree(
   }
 }
 
-export function findCallSites(tree: Tree, file: string, language: SourceLanguage): CallSite[] {
-  return language === 'python' ? findPythonCallSites(tree, file) : findJsCallSites(tree, file, language);
+export function findCallSites(tree: Tree, text: string, file: string, language: SourceLanguage): CallSite[] {
+  return language === 'python' ? findPythonCallSites(tree, text, file) : findJsCallSites(tree, text, file, language);
 }

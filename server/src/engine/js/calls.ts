@@ -2,7 +2,8 @@ import type { Node, Tree } from 'web-tree-sitter';
 import { newContext } from '../evaluation';
 import type { CallSite } from '../interpret';
 import type { Operation, SdkStyle, SourceLanguage } from '../model';
-import { spanOf, walk } from '../span';
+import { candidateCalls } from '../candidates';
+import { spanOf } from '../span';
 import { entry, type Value } from '../value';
 import { evaluate } from './evaluate';
 
@@ -79,10 +80,19 @@ function emptyInput(n: Node): Value {
 }
 
 /** Finds every DynamoDB data-plane call in a JavaScript or TypeScript tree. */
-export function findJsCallSites(tree: Tree, file: string, language: SourceLanguage): CallSite[] {
+/** Where a DynamoDB call can start: `new XCommand(`, `paginateQuery(`, `.put(` and the other v2 methods. */
+const CALL_START = new RegExp(
+  String.raw`\bnew\s+(?<name>[A-Za-z]+Command)\b|\b(?<name2>paginateQuery)\s*\(|\.\s*(?<name3>` +
+    Object.keys(V2_METHODS).join('|') +
+    String.raw`)\s*\(`,
+  'g',
+);
+const CALL_TYPES = new Set(['new_expression', 'call_expression']);
+
+export function findJsCallSites(tree: Tree, text: string, file: string, language: SourceLanguage): CallSite[] {
   const sites: CallSite[] = [];
   let lib: boolean | null = null;
-  for (const n of walk(tree.rootNode)) {
+  for (const n of candidateCalls(tree, text, CALL_START, CALL_TYPES)) {
     if (n.type === 'new_expression') {
       const name = n.childForFieldName('constructor')?.text ?? '';
       const command = COMMANDS[name];

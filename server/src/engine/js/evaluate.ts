@@ -16,7 +16,7 @@ import { spanOf } from '../span';
 import { concat, literal, shardRange } from '../template';
 import type { KeyTemplate } from '../model';
 import type { Value } from '../value';
-import { isFunction, parametersOf, resolve } from './scope';
+import { callsNaming, isFunction, parametersOf, resolve } from './scope';
 
 /**
  * Evaluates a JavaScript/TypeScript expression into a Value: object literals into
@@ -301,9 +301,7 @@ function paramValue(n: Node, fn: Node, index: number, ctx: EvalContext): Value |
     fn.childForFieldName('name')?.text ??
     (fn.parent?.type === 'variable_declarator' ? fn.parent.childForFieldName('name')?.text : undefined);
   if (!name) return null;
-  const root = fn.tree.rootNode;
-  for (const c of root.descendantsOfType('call_expression')) {
-    if (!c) continue;
+  for (const c of callsNaming(fn.tree, name)) {
     const f = c.childForFieldName('function');
     const cargs = c.childForFieldName('arguments');
     if (f?.text === name && cargs) {

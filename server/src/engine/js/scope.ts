@@ -1,4 +1,4 @@
-import type { Node } from 'web-tree-sitter';
+import type { Node, Tree } from 'web-tree-sitter';
 
 /** What an identifier refers to, as far as one file shows. */
 export type Binding =
@@ -6,7 +6,8 @@ export type Binding =
   | { kind: 'param'; fn: Node; index: number; name: string }
   | { kind: 'loop'; loop: Node }
   | { kind: 'function'; node: Node }
-  | { kind: 'import'; source: string };
+  /** `import { name as local } from 'source'`. */
+  | { kind: 'import'; source: string; name: string };
 
 const FUNCTIONS = new Set([
   'arrow_function',
@@ -17,6 +18,8 @@ const FUNCTIONS = new Set([
   'generator_function_declaration',
   'method_definition',
 ]);
+
+const BLOCKS = new Set(['statement_block', 'program', 'switch_case']);
 
 export function isFunction(n: Node): boolean {
   return FUNCTIONS.has(n.type);
@@ -37,45 +40,66 @@ export function parametersOf(fn: Node): Node[] {
   return params ? params.namedChildren.filter((c): c is Node => c !== null && c.type !== 'comment') : [];
 }
 
-function declaredIn(stmt: Node, name: string): Binding | null {
+/** Every name one statement declares, with what it binds the name to. */
+function declarationsOf(stmt: Node): Array<[string, Binding]> {
   switch (stmt.type) {
     case 'export_statement': {
       const d = stmt.childForFieldName('declaration');
-      return d ? declaredIn(d, name) : null;
+      return d ? declarationsOf(d) : [];
     }
     case 'lexical_declaration':
     case 'variable_declaration':
-      for (const d of stmt.namedChildren) {
-        if (d?.type === 'variable_declarator' && d.childForFieldName('name')?.text === name) {
-          const value = d.childForFieldName('value');
-          return value ? { kind: 'value', node: value } : null;
-        }
-      }
-      return null;
+      return stmt.namedChildren.flatMap((d): Array<[string, Binding]> => {
+        const name = d?.type === 'variable_declarator' ? d.childForFieldName('name') : null;
+        const value = d?.childForFieldName('value');
+        return name?.type === 'identifier' && value ? [[name.text, { kind: 'value', node: value }]] : [];
+      });
     case 'function_declaration':
-    case 'generator_function_declaration':
-      return stmt.childForFieldName('name')?.text === name ? { kind: 'function', node: stmt } : null;
+    case 'generator_function_declaration': {
+      const name = stmt.childForFieldName('name')?.text;
+      return name ? [[name, { kind: 'function', node: stmt }]] : [];
+    }
     case 'expression_statement': {
       const e = stmt.namedChild(0);
-      if (e?.type === 'assignment_expression' && e.childForFieldName('left')?.text === name) {
-        const right = e.childForFieldName('right');
-        return right ? { kind: 'value', node: right } : null;
-      }
-      return null;
+      const left = e?.type === 'assignment_expression' ? e.childForFieldName('left') : null;
+      const right = e?.childForFieldName('right');
+      return left?.type === 'identifier' && right ? [[left.text, { kind: 'value', node: right }]] : [];
     }
     case 'import_statement': {
       const source = stmt.childForFieldName('source')?.text.slice(1, -1) ?? '';
-      for (const spec of stmt.descendantsOfType(['import_specifier', 'namespace_import', 'identifier'])) {
-        if (!spec) continue;
-        const local =
-          spec.type === 'import_specifier' ? (spec.childForFieldName('alias') ?? spec.childForFieldName('name')) : spec;
-        if (local?.text === name) return { kind: 'import', source };
-      }
-      return null;
+      return stmt.descendantsOfType(['import_specifier']).flatMap((spec): Array<[string, Binding]> => {
+        const name = spec?.childForFieldName('name')?.text;
+        const local = spec?.childForFieldName('alias')?.text ?? name;
+        return name && local ? [[local, { kind: 'import', source, name }]] : [];
+      });
     }
     default:
-      return null;
+      return [];
   }
+}
+
+type Declarations = Map<string, Array<{ at: number; binding: Binding }>>;
+
+/** Per tree: each block's declarations by name, built the first time the block is searched. */
+const blockCache = new WeakMap<Tree, Map<number, Declarations>>();
+
+function declarationsIn(block: Node): Declarations {
+  let perTree = blockCache.get(block.tree);
+  if (!perTree) blockCache.set(block.tree, (perTree = new Map()));
+  let decls = perTree.get(block.id);
+  if (!decls) {
+    decls = new Map();
+    for (const stmt of block.namedChildren) {
+      if (!stmt) continue;
+      for (const [name, binding] of declarationsOf(stmt)) {
+        const list = decls.get(name) ?? [];
+        list.push({ at: stmt.startIndex, binding });
+        decls.set(name, list);
+      }
+    }
+    perTree.set(block.id, decls);
+  }
+  return decls;
 }
 
 /**
@@ -97,25 +121,43 @@ export function resolve(id: Node): Binding | null {
     }
     if (scope.type === 'for_statement') {
       const init = scope.childForFieldName('initializer');
-      if (
-        init &&
-        init.descendantsOfType('variable_declarator').some((d) => d?.childForFieldName('name')?.text === name)
-      ) {
+      if (init?.descendantsOfType('variable_declarator').some((d) => d?.childForFieldName('name')?.text === name)) {
         return { kind: 'loop', loop: scope };
       }
     }
-    if (scope.type === 'statement_block' || scope.type === 'program' || scope.type === 'switch_case') {
-      let before: Binding | null = null;
-      let after: Binding | null = null;
-      for (const stmt of scope.namedChildren) {
-        if (!stmt) continue;
-        const b = declaredIn(stmt, name);
-        if (!b) continue;
-        if (stmt.startIndex <= child.startIndex) before = b;
-        else after ??= b;
+    if (BLOCKS.has(scope.type)) {
+      const found = declarationsIn(scope).get(name);
+      if (found) {
+        const before = found.filter((d) => d.at <= child.startIndex).pop();
+        return (before ?? found[0]).binding;
       }
-      if (before ?? after) return before ?? after;
     }
   }
   return null;
+}
+
+/** Per tree: calls by the name they call (`f(...)`) or pass first (`xs.map(f)`). */
+const callCache = new WeakMap<Tree, Map<string, Node[]>>();
+
+export function callsNaming(tree: Tree, name: string): Node[] {
+  let calls = callCache.get(tree);
+  if (!calls) {
+    calls = new Map();
+    for (const c of tree.rootNode.descendantsOfType('call_expression')) {
+      if (!c) continue;
+      const fn = c.childForFieldName('function');
+      const first = c.childForFieldName('arguments')?.namedChild(0);
+      for (const key of [
+        fn?.type === 'identifier' ? fn.text : null,
+        first?.type === 'identifier' ? first.text : null,
+      ]) {
+        if (!key) continue;
+        const list = calls.get(key) ?? [];
+        if (list[list.length - 1] !== c) list.push(c);
+        calls.set(key, list);
+      }
+    }
+    callCache.set(tree, calls);
+  }
+  return calls.get(name) ?? [];
 }

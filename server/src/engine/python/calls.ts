@@ -2,7 +2,8 @@ import type { Node, Tree } from 'web-tree-sitter';
 import { deeper, newContext, soleHole, type EvalContext } from '../evaluation';
 import type { CallSite } from '../interpret';
 import type { Operation, SdkStyle, TableRef } from '../model';
-import { spanOf, walk } from '../span';
+import { candidateCalls } from '../candidates';
+import { spanOf } from '../span';
 import { literalText } from '../template';
 import { entry, type Value } from '../value';
 import { evaluate, kwargsValue } from './evaluate';
@@ -198,11 +199,19 @@ function recognise(method: string, recv: Receiver, input: Value): Recognised | n
 }
 
 /** Finds every boto3 DynamoDB data-plane call in a Python tree. */
-export function findPythonCallSites(tree: Tree, file: string): CallSite[] {
+/** Where a boto3 call can start: `.put_item(`, `.query(`, `.paginate(`, ... */
+const CALL_START = new RegExp(
+  String.raw`\.\s*(?<name>` +
+    [...Object.keys(TABLE_METHODS), ...Object.keys(CLIENT_METHODS), 'paginate'].join('|') +
+    String.raw`)\s*\(`,
+  'g',
+);
+const CALL_TYPES = new Set(['call']);
+
+export function findPythonCallSites(tree: Tree, text: string, file: string): CallSite[] {
   forgetTree(tree);
   const sites: CallSite[] = [];
-  for (const n of walk(tree.rootNode)) {
-    if (n.type !== 'call') continue;
+  for (const n of candidateCalls(tree, text, CALL_START, CALL_TYPES)) {
     const fn = n.childForFieldName('function');
     if (fn?.type !== 'attribute') continue;
     const method = fn.childForFieldName('attribute')?.text ?? '';
