@@ -6,6 +6,7 @@ import { parse, ParseTimeout } from './parser';
 import { mayContainDynamoDbCalls, reasonToSkip } from './prescan';
 import { findPythonCallSites } from './python/calls';
 import { checkAccesses, type SeverityOverrides } from './rules';
+import type { SiteCache } from './site-cache';
 import { suppressions, isSuppressed } from './suppress';
 
 export interface AnalyzeOptions {
@@ -14,6 +15,8 @@ export interface AnalyzeOptions {
   /** Files larger than this (in characters) are skipped. */
   maxBytes?: number;
   severity?: SeverityOverrides;
+  /** Call sites kept from the previous version of an edited document. */
+  siteCache?: SiteCache;
 }
 
 export interface FileAnalysis {
@@ -70,7 +73,7 @@ export function analyzeTree(
   options: AnalyzeOptions = {},
 ): FileAnalysis {
   try {
-    const sites = findCallSites(tree, text, file, language);
+    const sites = findCallSites(tree, text, file, language, options.siteCache);
     const hints = learnKeySchemas(sites);
     const accesses = sites.flatMap((s) => interpret(s, hints));
     const ignored = suppressions(tree, text);
@@ -82,6 +85,14 @@ export function analyzeTree(
   }
 }
 
-export function findCallSites(tree: Tree, text: string, file: string, language: SourceLanguage): CallSite[] {
-  return language === 'python' ? findPythonCallSites(tree, text, file) : findJsCallSites(tree, text, file, language);
+export function findCallSites(
+  tree: Tree,
+  text: string,
+  file: string,
+  language: SourceLanguage,
+  cache?: SiteCache,
+): CallSite[] {
+  return language === 'python'
+    ? findPythonCallSites(tree, text, file, cache)
+    : findJsCallSites(tree, text, file, language, cache);
 }

@@ -2,6 +2,7 @@ import { Edit, type Point, type Tree } from 'web-tree-sitter';
 import { analyzeTree, DEFAULT_BUDGET_MS, DEFAULT_MAX_BYTES, type AnalyzeOptions, type FileAnalysis } from './analyze';
 import type { SourceLanguage } from './model';
 import { parse, ParseTimeout } from './parser';
+import { SiteCache } from './site-cache';
 import { mayContainDynamoDbCalls, reasonToSkip } from './prescan';
 
 /** A text edit by UTF-16 offsets into the text before the edit. */
@@ -22,6 +23,35 @@ function pointAt(text: string, offset: number): Point {
   return { row, column: offset - lineStart };
 }
 
+/** The whole lines of `text` that the range [start, end] touches. */
+function linesAround(text: string, start: number, end: number): string {
+  const from = text.lastIndexOf('\n', start - 1) + 1;
+  const to = text.indexOf('\n', end);
+  return text.slice(from, to < 0 ? text.length : to);
+}
+
+const IDENT = /[A-Za-z_$][A-Za-z0-9_$]*/g;
+/** Lines that bind names in ways too varied to pick out: parameters, imports, loops. */
+const BINDS_MANY = /=>|\bfunction\b|\bdef\b|\blambda\b|\bimport\b|\bfor\b|\bclass\b|\bwith\b|\bexcept\b|\bcatch\b/;
+const BOUND =
+  /\b(?:const|let|var|as|global|nonlocal)\s+([A-Za-z_$][\w$]*)|([A-Za-z_$][\w$]*)\s*(?:[-+*/%|&^]|\*\*|\/\/|<<|>>)?=(?![=>])|([A-Za-z_$][\w$]*)(?=\s*\()|(?<=[(,[]\s*)([A-Za-z_$][\w$]*)(?=\s*[,)\]])/g;
+
+/**
+ * The names an edit could re-bind, from the lines it touched: declared or assigned
+ * names, called names (a new caller feeds a parameter) and names passed bare as
+ * arguments (`xs.map(f)`). Other call sites keep their values unless they resolved
+ * one of these names.
+ */
+function boundNames(text: string): Set<string> {
+  if (BINDS_MANY.test(text)) return new Set(text.match(IDENT) ?? []);
+  const out = new Set<string>();
+  for (const m of text.matchAll(BOUND)) {
+    const name = m[1] ?? m[2] ?? m[3] ?? m[4];
+    if (name) out.add(name);
+  }
+  return out;
+}
+
 /**
  * An open document that keeps its syntax tree between edits: each edit is applied to
  * the tree (`tree.edit`) and the reparse reuses every unchanged subtree.
@@ -29,6 +59,7 @@ function pointAt(text: string, offset: number): Point {
 export class AnalyzedDocument {
   private tree: Tree | null = null;
   private current: FileAnalysis;
+  readonly sites = new SiteCache();
 
   constructor(
     readonly file: string,
@@ -52,8 +83,21 @@ export class AnalyzedDocument {
     for (const e of edits) {
       const startPosition = pointAt(this.text, e.start);
       const oldEndPosition = pointAt(this.text, e.end);
+      const oldLines = linesAround(this.text, e.start, e.end);
+      const removed = this.text.slice(e.start, e.end);
       this.text = this.text.slice(0, e.start) + e.text + this.text.slice(e.end);
       const newEnd = e.start + e.text.length;
+      const newEndPosition = pointAt(this.text, newEnd);
+      this.sites.applyEdit({
+        start: e.start,
+        end: e.end,
+        removed,
+        inserted: e.text,
+        startPoint: startPosition,
+        oldEndPoint: oldEndPosition,
+        newEndPoint: newEndPosition,
+        names: boundNames(oldLines + '\n' + linesAround(this.text, e.start, newEnd)),
+      });
       this.tree?.edit(
         new Edit({
           startIndex: e.start,
@@ -61,7 +105,7 @@ export class AnalyzedDocument {
           newEndIndex: newEnd,
           startPosition,
           oldEndPosition,
-          newEndPosition: pointAt(this.text, newEnd),
+          newEndPosition,
         }),
       );
     }
@@ -74,13 +118,20 @@ export class AnalyzedDocument {
     this.text = text;
     this.tree?.delete();
     this.tree = null;
+    this.sites.clear();
     this.current = this.analyze();
     return this.current;
+  }
+
+  /** The current tree analysed with no call site reused: what the cache must agree with. */
+  analyzeWithoutReuse(): FileAnalysis {
+    return this.tree ? analyzeTree(this.tree, this.file, this.language, this.text, this.options) : this.current;
   }
 
   dispose(): void {
     this.tree?.delete();
     this.tree = null;
+    this.sites.clear();
   }
 
   private analyze(): FileAnalysis {
@@ -99,12 +150,14 @@ export class AnalyzedDocument {
     }
     try {
       const next = parse(this.language, this.text, this.options.budgetMs ?? DEFAULT_BUDGET_MS, this.tree ?? undefined);
+      // Error recovery can restructure code away from the edit: drop sites that lie there.
+      if (this.tree) this.sites.invalidateRanges(this.tree.getChangedRanges(next));
       this.tree?.delete();
       this.tree = next;
     } catch (e) {
       this.dispose();
       return none(e instanceof ParseTimeout ? e.message : `parser failed: ${String(e)}`);
     }
-    return analyzeTree(this.tree, this.file, this.language, this.text, this.options);
+    return analyzeTree(this.tree, this.file, this.language, this.text, { ...this.options, siteCache: this.sites });
   }
 }

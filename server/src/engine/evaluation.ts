@@ -82,3 +82,41 @@ export function loopElementValue(n: Node, items: Value[], generated: boolean): V
   }
   return unknownValue(n);
 }
+
+/**
+ * What evaluating one call site consulted: the source ranges of every node evaluated
+ * or bound to, and the names resolved. An edit that touches none of these ranges
+ * and mentions none of these names cannot change the call site's value.
+ */
+export interface Deps {
+  ranges: number[];
+  names: Set<string>;
+}
+
+let recording: Deps | null = null;
+
+/** Notes a node the current evaluation consulted (a no-op when nothing records). */
+export function recordNode(n: Node, name?: string): void {
+  if (!recording) return;
+  recording.ranges.push(n.startIndex, n.endIndex);
+  if (name) recording.names.add(name);
+}
+
+/** Notes a text range (and name) the current evaluation depends on. */
+export function recordRange(start: number, end: number, name?: string): void {
+  if (!recording) return;
+  recording.ranges.push(start, end);
+  if (name) recording.names.add(name);
+}
+
+/** Runs `fn`, returning its result and what it consulted. */
+export function withRecording<T>(fn: () => T): [T, Deps] {
+  const previous = recording;
+  const deps: Deps = { ranges: [], names: new Set() };
+  recording = deps;
+  try {
+    return [fn(), deps];
+  } finally {
+    recording = previous;
+  }
+}

@@ -1,8 +1,9 @@
 import type { Node, Tree } from 'web-tree-sitter';
-import { newContext } from '../evaluation';
+import { newContext, recordRange } from '../evaluation';
 import type { CallSite } from '../interpret';
 import type { Operation, SdkStyle, SourceLanguage } from '../model';
 import { candidateCalls } from '../candidates';
+import type { SiteCache } from '../site-cache';
 import { spanOf } from '../span';
 import { entry, type Value } from '../value';
 import { evaluate } from './evaluate';
@@ -63,10 +64,6 @@ const REQUIRED_FIELD: Record<Operation, string> = {
   ExecuteStatement: 'Statement',
 };
 
-function importsFromLib(tree: Tree): boolean {
-  return /@aws-sdk\/lib-dynamodb/.test(tree.rootNode.text.slice(0, 20000));
-}
-
 function usesAttributeValues(v: Value): boolean {
   const probe = entry(v, 'Item') ?? entry(v, 'Key') ?? entry(v, 'ExpressionAttributeValues');
   if (probe?.kind !== 'object') return false;
@@ -89,62 +86,70 @@ const CALL_START = new RegExp(
 );
 const CALL_TYPES = new Set(['new_expression', 'call_expression']);
 
-export function findJsCallSites(tree: Tree, text: string, file: string, language: SourceLanguage): CallSite[] {
+export function findJsCallSites(
+  tree: Tree,
+  text: string,
+  file: string,
+  language: SourceLanguage,
+  cache?: SiteCache,
+): CallSite[] {
+  let libImports: number[] | null = null;
+  const fromLib = (name: string) => {
+    libImports ??= [...text.matchAll(/@aws-sdk\/lib-dynamodb/g)].map((m) => m.index);
+    // The SDK style depends on the imports: an edit to them or to this name's import re-evaluates.
+    for (const at of libImports) recordRange(at, at + 21);
+    recordRange(0, 0, name);
+    return libImports.length > 0;
+  };
   const sites: CallSite[] = [];
-  let lib: boolean | null = null;
   for (const n of candidateCalls(tree, text, CALL_START, CALL_TYPES)) {
-    if (n.type === 'new_expression') {
-      const name = n.childForFieldName('constructor')?.text ?? '';
-      const command = COMMANDS[name];
-      if (!command) continue;
-      const [operation, pkg] = command;
-      const arg = n.childForFieldName('arguments')?.namedChild(0) ?? null;
-      const input = evaluate(arg, newContext()) ?? emptyInput(n);
-      let sdk: SdkStyle;
-      if (pkg === 'either') {
-        lib ??= importsFromLib(tree);
-        sdk = lib && !usesAttributeValues(input) ? 'lib-dynamodb' : 'aws-sdk-v3';
-      } else sdk = pkg === 'lib' ? 'lib-dynamodb' : 'aws-sdk-v3';
-      sites.push(site(file, language, operation, sdk, n, input, false));
-    } else if (n.type === 'call_expression') {
-      const fn = n.childForFieldName('function');
-      const args = n.childForFieldName('arguments');
-      if (fn?.text === 'paginateQuery') {
-        const input = evaluate(args?.namedChild(1) ?? null, newContext()) ?? emptyInput(n);
-        lib ??= importsFromLib(tree);
-        sites.push(
-          site(
-            file,
-            language,
-            'Query',
-            lib && !usesAttributeValues(input) ? 'lib-dynamodb' : 'aws-sdk-v3',
-            n,
-            input,
-            true,
-          ),
-        );
-        continue;
-      }
-      if (fn?.type !== 'member_expression') continue;
-      const operation = V2_METHODS[fn.childForFieldName('property')?.text ?? ''];
-      const arg = args?.namedChild(0);
-      if (!operation || !arg || (arg.type !== 'object' && arg.type !== 'identifier')) continue;
-      const input = evaluate(arg, newContext());
-      if (input?.kind !== 'object' || !entry(input, REQUIRED_FIELD[operation])) continue;
-      if (
-        operation !== 'BatchWriteItem' &&
-        operation !== 'BatchGetItem' &&
-        operation !== 'TransactWriteItems' &&
-        operation !== 'TransactGetItems' &&
-        !entry(input, 'TableName')
-      )
-        continue;
-      const sdk = usesAttributeValues(input) ? 'aws-sdk-v2' : 'aws-sdk-v2-document-client';
-      sites.push(site(file, language, operation, sdk, n, input, false));
-    }
+    const found = cache
+      ? cache.siteFor(n, () => siteAt(n, file, language, fromLib))
+      : siteAt(n, file, language, fromLib);
+    if (found) sites.push(found);
   }
   return sites;
 }
+
+/** The call site a candidate node is, or null when it is not a DynamoDB call. */
+function siteAt(n: Node, file: string, language: SourceLanguage, fromLib: (name: string) => boolean): CallSite | null {
+  const v3Style = (input: Value, name: string): SdkStyle =>
+    fromLib(name) && !usesAttributeValues(input) ? 'lib-dynamodb' : 'aws-sdk-v3';
+  if (n.type === 'new_expression') {
+    const command = COMMANDS[n.childForFieldName('constructor')?.text ?? ''];
+    if (!command) return null;
+    const [operation, pkg] = command;
+    const arg = n.childForFieldName('arguments')?.namedChild(0) ?? null;
+    const input = evaluate(arg, newContext()) ?? emptyInput(n);
+    const sdk = pkg === 'either' ? v3Style(input, 'QueryCommand') : pkg === 'lib' ? 'lib-dynamodb' : 'aws-sdk-v3';
+    return site(file, language, operation, sdk, n, input, false);
+  }
+  const fn = n.childForFieldName('function');
+  const args = n.childForFieldName('arguments');
+  if (fn?.text === 'paginateQuery') {
+    const input = evaluate(args?.namedChild(1) ?? null, newContext()) ?? emptyInput(n);
+    return site(file, language, 'Query', v3Style(input, 'paginateQuery'), n, input, true);
+  }
+  if (fn?.type !== 'member_expression') return null;
+  const operation = V2_METHODS[fn.childForFieldName('property')?.text ?? ''];
+  const arg = args?.namedChild(0);
+  if (!operation || !arg || (arg.type !== 'object' && arg.type !== 'identifier')) return null;
+  const input = evaluate(arg, newContext());
+  // `map.get(k)` and `cache.put(k, v)` are not DynamoDB calls: the input must look like a request.
+  if (input?.kind !== 'object' || !entry(input, REQUIRED_FIELD[operation])) return null;
+  if (!MULTI_TABLE.has(operation) && !entry(input, 'TableName')) return null;
+  return site(
+    file,
+    language,
+    operation,
+    usesAttributeValues(input) ? 'aws-sdk-v2' : 'aws-sdk-v2-document-client',
+    n,
+    input,
+    false,
+  );
+}
+
+const MULTI_TABLE = new Set<Operation>(['BatchWriteItem', 'BatchGetItem', 'TransactWriteItems', 'TransactGetItems']);
 
 function site(
   file: string,

@@ -5,6 +5,7 @@ import {
   loopElementValue,
   namedValue,
   numberOf,
+  recordNode,
   scalar,
   shardValue,
   shifted,
@@ -25,6 +26,7 @@ import { callsNaming, isFunction, parametersOf, resolve } from './scope';
  */
 export function evaluate(n: Node | null, ctx: EvalContext): Value | null {
   if (!n) return null;
+  recordNode(n, n.type === 'identifier' || n.type === 'shorthand_property_identifier' ? n.text : undefined);
   const next = deeper(ctx);
   if (!next) return unknownValue(n);
   return evaluateNode(n, next);

@@ -1,4 +1,5 @@
 import type { Node, Tree } from 'web-tree-sitter';
+import { recordNode } from '../evaluation';
 
 /** What an identifier refers to, as far as one file shows. */
 export type Binding =
@@ -78,28 +79,48 @@ function declarationsOf(stmt: Node): Array<[string, Binding]> {
   }
 }
 
-type Declarations = Map<string, Array<{ at: number; binding: Binding }>>;
+type Declaration = { at: number; binding: Binding };
 
-/** Per tree: each block's declarations by name, built the first time the block is searched. */
-const blockCache = new WeakMap<Tree, Map<number, Declarations>>();
+/** Per tree: each block's declarations by name, found the first time they are asked for. */
+const blockCache = new WeakMap<Tree, Map<number, Map<string, Declaration[]>>>();
 
-function declarationsIn(block: Node): Declarations {
+/** Blocks this large (a module's top level) are searched by name rather than read whole. */
+const LARGE_BLOCK = 64;
+
+function declarationsIn(block: Node, name: string): Declaration[] {
   let perTree = blockCache.get(block.tree);
   if (!perTree) blockCache.set(block.tree, (perTree = new Map()));
-  let decls = perTree.get(block.id);
-  if (!decls) {
-    decls = new Map();
+  let byName = perTree.get(block.id);
+  if (!byName) perTree.set(block.id, (byName = new Map()));
+  let found = byName.get(name);
+  if (found) return found;
+  found = [];
+  if (block.namedChildCount < LARGE_BLOCK) {
     for (const stmt of block.namedChildren) {
       if (!stmt) continue;
-      for (const [name, binding] of declarationsOf(stmt)) {
-        const list = decls.get(name) ?? [];
-        list.push({ at: stmt.startIndex, binding });
-        decls.set(name, list);
-      }
+      for (const [n, binding] of declarationsOf(stmt)) if (n === name) found.push({ at: stmt.startIndex, binding });
     }
-    perTree.set(block.id, decls);
+  } else {
+    // Only statements that declare or assign the name can bind it: find those in the text.
+    const text = block.text;
+    const n = name.replace(/\$/g, '\\$');
+    const re = new RegExp(
+      `\\b(?:const|let|var|function\\*?|class)\\s+${n}(?![\\w$])|(?<![\\w$.])${n}\\s*=(?![=>])|\\bimport\\b[^;]*?[{,\\s]${n}(?![\\w$])`,
+      'g',
+    );
+    const seen = new Set<number>();
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      let stmt: Node | null = block.tree.rootNode.descendantForIndex(
+        block.startIndex + m.index + m[0].lastIndexOf(name),
+      );
+      while (stmt && stmt.parent && !stmt.parent.equals(block)) stmt = stmt.parent;
+      if (!stmt?.parent || seen.has(stmt.id)) continue;
+      seen.add(stmt.id);
+      for (const [n, binding] of declarationsOf(stmt)) if (n === name) found.push({ at: stmt.startIndex, binding });
+    }
   }
-  return decls;
+  byName.set(name, found);
+  return found;
 }
 
 /**
@@ -108,6 +129,15 @@ function declarationsIn(block: Node): Declarations {
  * statements (the last one before the use wins, else the first after it).
  */
 export function resolve(id: Node): Binding | null {
+  const b = findBinding(id);
+  // Incremental re-analysis must know this call site consulted the binding.
+  const at = b && 'node' in b ? b.node : b?.kind === 'param' ? b.fn : b?.kind === 'loop' ? b.loop : null;
+  if (at) recordNode(at);
+  recordNode(id, id.text);
+  return b;
+}
+
+function findBinding(id: Node): Binding | null {
   const name = id.text;
   let child: Node = id;
   for (let scope = id.parent; scope; child = scope, scope = scope.parent) {
@@ -126,8 +156,8 @@ export function resolve(id: Node): Binding | null {
       }
     }
     if (BLOCKS.has(scope.type)) {
-      const found = declarationsIn(scope).get(name);
-      if (found) {
+      const found = declarationsIn(scope, name);
+      if (found.length > 0) {
         const before = found.filter((d) => d.at <= child.startIndex).pop();
         return (before ?? found[0]).binding;
       }
@@ -136,28 +166,33 @@ export function resolve(id: Node): Binding | null {
   return null;
 }
 
-/** Per tree: calls by the name they call (`f(...)`) or pass first (`xs.map(f)`). */
+/** Per tree: calls by the name they call (`f(...)`) or pass first (`xs.map(f)`), found on demand. */
 const callCache = new WeakMap<Tree, Map<string, Node[]>>();
 
 export function callsNaming(tree: Tree, name: string): Node[] {
   let calls = callCache.get(tree);
-  if (!calls) {
-    calls = new Map();
-    for (const c of tree.rootNode.descendantsOfType('call_expression')) {
-      if (!c) continue;
-      const fn = c.childForFieldName('function');
-      const first = c.childForFieldName('arguments')?.namedChild(0);
-      for (const key of [
-        fn?.type === 'identifier' ? fn.text : null,
-        first?.type === 'identifier' ? first.text : null,
-      ]) {
-        if (!key) continue;
-        const list = calls.get(key) ?? [];
-        if (list[list.length - 1] !== c) list.push(c);
-        calls.set(key, list);
-      }
+  if (!calls) callCache.set(tree, (calls = new Map()));
+  let found = calls.get(name);
+  if (!found) {
+    found = [];
+    // Look only where the name is written, rather than at every call of the file.
+    const text = tree.rootNode.text;
+    const re = new RegExp(`(?<![\\w$.])${name.replace(/\$/g, '\\$')}(?![\\w$])`, 'g');
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      const id = tree.rootNode.descendantForIndex(m.index);
+      if (id?.type !== 'identifier') continue;
+      const parent = id.parent;
+      const call =
+        parent?.type === 'call_expression' && parent.childForFieldName('function')?.equals(id)
+          ? parent
+          : parent?.type === 'arguments' &&
+              parent.namedChild(0)?.equals(id) &&
+              parent.parent?.type === 'call_expression'
+            ? parent.parent
+            : null;
+      if (call) found.push(call);
     }
-    callCache.set(tree, calls);
+    calls.set(name, found);
   }
-  return calls.get(name) ?? [];
+  return found;
 }

@@ -3,6 +3,7 @@ import { deeper, newContext, soleHole, type EvalContext } from '../evaluation';
 import type { CallSite } from '../interpret';
 import type { Operation, SdkStyle, TableRef } from '../model';
 import { candidateCalls } from '../candidates';
+import type { SiteCache } from '../site-cache';
 import { spanOf } from '../span';
 import { literalText } from '../template';
 import { entry, type Value } from '../value';
@@ -198,7 +199,6 @@ function recognise(method: string, recv: Receiver, input: Value): Recognised | n
   return { operation, sdk: client ? 'boto3-client' : 'boto3-resource', table: unknownTable, paginated: false };
 }
 
-/** Finds every boto3 DynamoDB data-plane call in a Python tree. */
 /** Where a boto3 call can start: `.put_item(`, `.query(`, `.paginate(`, ... */
 const CALL_START = new RegExp(
   String.raw`\.\s*(?<name>` +
@@ -208,30 +208,37 @@ const CALL_START = new RegExp(
 );
 const CALL_TYPES = new Set(['call']);
 
-export function findPythonCallSites(tree: Tree, text: string, file: string): CallSite[] {
+/** Finds every boto3 DynamoDB data-plane call in a Python tree. */
+export function findPythonCallSites(tree: Tree, text: string, file: string, cache?: SiteCache): CallSite[] {
   forgetTree(tree);
   const sites: CallSite[] = [];
   for (const n of candidateCalls(tree, text, CALL_START, CALL_TYPES)) {
-    const fn = n.childForFieldName('function');
-    if (fn?.type !== 'attribute') continue;
-    const method = fn.childForFieldName('attribute')?.text ?? '';
-    if (!TABLE_METHODS[method] && !CLIENT_METHODS[method] && method !== 'paginate') continue;
-    const ctx = newContext();
-    const input = kwargsValue(n, ctx);
-    const found = recognise(method, receiverOf(fn.childForFieldName('object'), ctx), input);
-    if (!found) continue;
-    const paginated =
-      found.paginated || !!entry(input, 'ExclusiveStartKey') || (found.operation === 'Query' && inPagingLoop(n));
-    sites.push({
-      file,
-      language: 'python',
-      operation: found.operation,
-      sdk: found.sdk,
-      span: spanOf(n),
-      input,
-      table: found.table,
-      paginated,
-    });
+    const found = cache ? cache.siteFor(n, () => siteAt(n, file)) : siteAt(n, file);
+    if (found) sites.push(found);
   }
   return sites;
+}
+
+/** The call site a candidate node is, or null when it is not a boto3 DynamoDB call. */
+function siteAt(n: Node, file: string): CallSite | null {
+  const fn = n.childForFieldName('function');
+  if (fn?.type !== 'attribute') return null;
+  const method = fn.childForFieldName('attribute')?.text ?? '';
+  if (!TABLE_METHODS[method] && !CLIENT_METHODS[method] && method !== 'paginate') return null;
+  const ctx = newContext();
+  const input = kwargsValue(n, ctx);
+  const found = recognise(method, receiverOf(fn.childForFieldName('object'), ctx), input);
+  if (!found) return null;
+  const paginated =
+    found.paginated || !!entry(input, 'ExclusiveStartKey') || (found.operation === 'Query' && inPagingLoop(n));
+  return {
+    file,
+    language: 'python',
+    operation: found.operation,
+    sdk: found.sdk,
+    span: spanOf(n),
+    input,
+    table: found.table,
+    paginated,
+  };
 }

@@ -5,6 +5,7 @@ import {
   loopElementValue,
   namedValue,
   numberOf,
+  recordNode,
   scalar,
   shardValue,
   shifted,
@@ -26,6 +27,7 @@ import { argumentAt, argumentSources, attributeValueNode, methodNode, resolve, t
  */
 export function evaluate(n: Node | null, ctx: EvalContext): Value | null {
   if (!n) return null;
+  recordNode(n, n.type === 'identifier' ? n.text : undefined);
   const next = deeper(ctx);
   if (!next) return unknownValue(n);
   return evaluateNode(n, next);

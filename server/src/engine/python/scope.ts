@@ -1,4 +1,5 @@
 import type { Node, Tree } from 'web-tree-sitter';
+import { recordNode } from '../evaluation';
 import { walk } from '../span';
 
 /** What a Python identifier refers to, as far as one file shows. */
@@ -285,6 +286,15 @@ function comprehensionBinding(scope: Node, name: string): Binding | null {
  * lambdas, functions, class bodies (not seen from their methods) and the module.
  */
 export function resolve(id: Node): Binding | null {
+  const b = findBinding(id);
+  // Incremental re-analysis must know this call site consulted the binding.
+  const at = b && 'node' in b ? b.node : b?.kind === 'param' ? b.fn : b?.kind === 'loop' ? b.iter : null;
+  if (at) recordNode(at);
+  recordNode(id, id.text);
+  return b;
+}
+
+function findBinding(id: Node): Binding | null {
   const name = id.text;
   let inFunction = false;
   for (let scope = id.parent; scope; scope = scope.parent) {

@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { analyzeSource, type FileAnalysis } from '../../server/src/engine/analyze';
+import { AnalyzedDocument } from '../../server/src/engine/document';
+import type { SourceLanguage } from '../../server/src/engine/model';
+import { initParsers } from '../../server/src/engine/parser';
+
+const FILES: Array<[string, SourceLanguage]> = [
+  ['examples/leaderboard/src/scores.ts', 'typescript'],
+  ['examples/event-log/src/events.ts', 'typescript'],
+  ['examples/leaderboard/src/top-players.ts', 'typescript'],
+  ['examples/leaderboard/py/leaderboard.py', 'python'],
+  ['examples/event-log/py/events.py', 'python'],
+];
+
+/** What a user sees of an analysis: accesses and findings, positions included. */
+function observable(r: FileAnalysis): string {
+  return JSON.stringify({ accesses: r.accesses, findings: r.findings.map(({ access: _, ...f }) => f) });
+}
+
+/** Edits that change what keys mean: renames, new declarations, changed numbers and strings. */
+const SNIPPETS = [
+  'SHARDS',
+  '10',
+  '1',
+  'const x = 1;\n',
+  'x = 2\n',
+  "'GLOBAL'",
+  '"#"',
+  ' ',
+  '\n',
+  'shard',
+  '(',
+  '}',
+  'Date.now()',
+  'random.randint(1, 10)',
+];
+
+test('incremental re-analysis after each edit equals a full analysis', async () => {
+  await initParsers();
+  const sources = FILES.map(([f, lang]) => [fs.readFileSync(f, 'utf8'), lang] as const);
+  const edit = fc.record({
+    at: fc.nat(),
+    cut: fc.nat({ max: 12 }),
+    insert: fc.oneof(fc.constantFrom(...SNIPPETS), fc.string({ maxLength: 4 })),
+  });
+  fc.assert(
+    fc.property(fc.constantFrom(...sources), fc.array(edit, { minLength: 1, maxLength: 8 }), ([text, lang], edits) => {
+      const doc = new AnalyzedDocument('doc', lang, text);
+      try {
+        for (const e of edits) {
+          const start = e.at % (doc.content.length + 1);
+          const end = Math.min(doc.content.length, start + e.cut);
+          const incremental = doc.applyEdits([{ start, end, text: e.insert }]);
+          // Reusing call sites must not change the result for the same tree...
+          assert.equal(observable(incremental), observable(doc.analyzeWithoutReuse()));
+          // ...and, where the text parses cleanly, the incremental tree is the fresh one.
+          // (With syntax errors, tree-sitter's error recovery may differ between the two.)
+          if (!incremental.syntaxErrors)
+            assert.equal(observable(incremental), observable(analyzeSource('doc', doc.content, lang)));
+        }
+      } finally {
+        doc.dispose();
+      }
+    }),
+    { numRuns: Number(process.env.SHARDLENS_PROPERTY_RUNS ?? 150) },
+  );
+});
+
+test('edits shift the positions of call sites after them', async () => {
+  await initParsers();
+  const text = fs.readFileSync('examples/leaderboard/src/scores.ts', 'utf8');
+  const doc = new AnalyzedDocument('scores.ts', 'typescript', text);
+  const before = doc.analysis.findings.map((f) => f.span.startLine);
+  doc.applyEdits([{ start: 0, end: 0, text: '// a\n// b\n' }]);
+  assert.deepEqual(
+    doc.analysis.findings.map((f) => f.span.startLine),
+    before.map((l) => l + 2),
+  );
+  doc.dispose();
+});
