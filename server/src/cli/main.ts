@@ -1,8 +1,6 @@
-import * as fs from 'node:fs';
-import { analyzeSource, type FileAnalysis } from '../engine/analyze';
-import type { Severity, SourceLanguage } from '../engine/model';
-import { initParsers, languageForFile } from '../engine/parser';
-import { formatBytes } from '../engine/prescan';
+import type { FileAnalysis } from '../engine/analyze';
+import type { Severity } from '../engine/model';
+import { initParsers } from '../engine/parser';
 import { parseArgs, UsageError, USAGE, type CheckOptions, type FailOn } from './args';
 import { collectFiles } from '../engine/workspace/files';
 import { WorkspaceIndex } from '../engine/workspace/index';
@@ -20,41 +18,6 @@ export function reachesFailOn(results: FileAnalysis[], failOn: FailOn): boolean 
   return results.some((r) => r.findings.some((f) => RANK[f.severity] >= RANK[failOn]));
 }
 
-/** Reads and analyses one file; unreadable files come back skipped, never thrown. */
-export function checkFile(file: string, options: Pick<CheckOptions, 'maxFileBytes'>): FileAnalysis {
-  const language = languageForFile(file) as SourceLanguage;
-  let buf: Buffer;
-  try {
-    const size = fs.statSync(file).size;
-    if (size > options.maxFileBytes * 4) {
-      return {
-        file,
-        language,
-        accesses: [],
-        findings: [],
-        skipped: `larger than ${formatBytes(options.maxFileBytes)} (${formatBytes(size)})`,
-        syntaxErrors: false,
-      };
-    }
-    buf = fs.readFileSync(file);
-  } catch (e) {
-    return {
-      file,
-      language,
-      accesses: [],
-      findings: [],
-      skipped: `unreadable: ${(e as Error).message}`,
-      syntaxErrors: false,
-    };
-  }
-  if (buf.subarray(0, 8192).includes(0)) {
-    return { file, language, accesses: [], findings: [], skipped: 'binary file', syntaxErrors: false };
-  }
-  // Invalid UTF-8 becomes U+FFFD: the rest of the file is still worth analysing.
-  const text = new TextDecoder('utf-8').decode(buf);
-  return analyzeSource(file, text, language, { maxBytes: options.maxFileBytes });
-}
-
 export async function check(
   options: CheckOptions,
   out: NodeJS.WritableStream,
@@ -66,7 +29,7 @@ export async function check(
   if (list.missing.length > 0 && list.files.length === 0) return 2;
   await initParsers();
   const index = new WorkspaceIndex({ root: process.cwd(), maxBytes: options.maxFileBytes });
-  for (const f of list.files) index.set(checkFile(f, options));
+  for (const f of list.files) index.analyzeFile(f, false);
   const results = index.results();
   if (options.format === 'json') out.write(JSON.stringify(toJsonReport(results), null, 2) + '\n');
   else if (options.format === 'sarif') out.write(JSON.stringify(toSarif(results, VERSION), null, 2) + '\n');

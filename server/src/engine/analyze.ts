@@ -6,7 +6,9 @@ import { parse, ParseTimeout } from './parser';
 import { mayContainDynamoDbCalls, reasonToSkip } from './prescan';
 import { findPythonCallSites } from './python/calls';
 import { checkAccesses, type SeverityOverrides } from './rules';
+import type { ImportLookup } from './evaluation';
 import type { SiteCache } from './site-cache';
+import type { Value } from './value';
 import { suppressions, isSuppressed } from './suppress';
 
 export interface AnalyzeOptions {
@@ -17,7 +19,12 @@ export interface AnalyzeOptions {
   severity?: SeverityOverrides;
   /** Call sites kept from the previous version of an edited document. */
   siteCache?: SiteCache;
+  /** Looks up constants imported from other files of the workspace. */
+  resolveImport?: ImportResolver;
 }
+
+/** The value of `name` exported by module `source`, imported from `fromFile`. */
+export type ImportResolver = (fromFile: string, language: SourceLanguage, source: string, name: string) => Value | null;
 
 export interface FileAnalysis {
   file: string;
@@ -73,7 +80,9 @@ export function analyzeTree(
   options: AnalyzeOptions = {},
 ): FileAnalysis {
   try {
-    const sites = findCallSites(tree, text, file, language, options.siteCache);
+    const resolve = options.resolveImport;
+    const imports = resolve ? (source: string, name: string) => resolve(file, language, source, name) : undefined;
+    const sites = findCallSites(tree, text, file, language, options.siteCache, imports);
     const hints = learnKeySchemas(sites);
     const accesses = sites.flatMap((s) => interpret(s, hints));
     const ignored = suppressions(tree, text);
@@ -91,8 +100,9 @@ export function findCallSites(
   file: string,
   language: SourceLanguage,
   cache?: SiteCache,
+  imports?: ImportLookup,
 ): CallSite[] {
   return language === 'python'
-    ? findPythonCallSites(tree, text, file, cache)
-    : findJsCallSites(tree, text, file, language, cache);
+    ? findPythonCallSites(tree, text, file, cache, imports)
+    : findJsCallSites(tree, text, file, language, cache, imports);
 }

@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import type { Hole, KeyTemplate, ShardSet } from './model';
+import type { Hole, KeyTemplate, ShardSet, Span } from './model';
 import { classifyName } from './names';
 import { spanOf } from './span';
 import { hole, literalText } from './template';
@@ -13,17 +13,41 @@ export interface EvalContext {
   depth: number;
   /** Steps left for this call site; resolution across the file spends them. */
   budget: { steps: number };
+  /** Values of names imported from other modules of the workspace (`export const SHARDS = 10`). */
+  imports?: ImportLookup;
 }
+
+/** The value `name` has in module `source` as imported by the file being analysed. */
+export type ImportLookup = (source: string, name: string) => Value | null;
 
 export const MAX_DEPTH = 24;
 
-export function newContext(): EvalContext {
-  return { depth: 0, budget: { steps: 2000 } };
+export function newContext(imports?: ImportLookup): EvalContext {
+  return { depth: 0, budget: { steps: 2000 }, imports };
 }
 
 export function deeper(ctx: EvalContext): EvalContext | null {
   if (ctx.depth >= MAX_DEPTH || --ctx.budget.steps <= 0) return null;
-  return { depth: ctx.depth + 1, budget: ctx.budget };
+  return { depth: ctx.depth + 1, budget: ctx.budget, imports: ctx.imports };
+}
+
+/** An imported value, placed at the name that imports it (its own spans are in another file). */
+export function importedValue(n: Node, source: string, name: string, ctx: EvalContext): Value | null {
+  const v = ctx.imports?.(source, name);
+  return v ? relocate(v, spanOf(n)) : null;
+}
+
+function relocate(v: Value, span: Span): Value {
+  switch (v.kind) {
+    case 'object':
+      return { ...v, span, entries: v.entries.map(([k, x]) => [k, relocate(x, span)] as [string, Value]) };
+    case 'array':
+      return { ...v, span, items: v.items.map((x) => relocate(x, span)) };
+    case 'condition':
+      return { ...v, span, clauses: v.clauses.map((c) => ({ ...c, value: relocate(c.value, span) })) };
+    default:
+      return { ...v, span };
+  }
 }
 
 export function scalar(n: Node, template: KeyTemplate): Value {

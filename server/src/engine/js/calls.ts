@@ -1,5 +1,5 @@
 import type { Node, Tree } from 'web-tree-sitter';
-import { newContext, recordRange } from '../evaluation';
+import { newContext, recordRange, type ImportLookup } from '../evaluation';
 import type { CallSite } from '../interpret';
 import type { Operation, SdkStyle, SourceLanguage } from '../model';
 import { candidateCalls } from '../candidates';
@@ -92,6 +92,7 @@ export function findJsCallSites(
   file: string,
   language: SourceLanguage,
   cache?: SiteCache,
+  imports?: ImportLookup,
 ): CallSite[] {
   let libImports: number[] | null = null;
   const fromLib = (name: string) => {
@@ -104,15 +105,21 @@ export function findJsCallSites(
   const sites: CallSite[] = [];
   for (const n of candidateCalls(tree, text, CALL_START, CALL_TYPES)) {
     const found = cache
-      ? cache.siteFor(n, () => siteAt(n, file, language, fromLib))
-      : siteAt(n, file, language, fromLib);
+      ? cache.siteFor(n, () => siteAt(n, file, language, fromLib, imports))
+      : siteAt(n, file, language, fromLib, imports);
     if (found) sites.push(found);
   }
   return sites;
 }
 
 /** The call site a candidate node is, or null when it is not a DynamoDB call. */
-function siteAt(n: Node, file: string, language: SourceLanguage, fromLib: (name: string) => boolean): CallSite | null {
+function siteAt(
+  n: Node,
+  file: string,
+  language: SourceLanguage,
+  fromLib: (name: string) => boolean,
+  imports?: ImportLookup,
+): CallSite | null {
   const v3Style = (input: Value, name: string): SdkStyle =>
     fromLib(name) && !usesAttributeValues(input) ? 'lib-dynamodb' : 'aws-sdk-v3';
   if (n.type === 'new_expression') {
@@ -120,21 +127,21 @@ function siteAt(n: Node, file: string, language: SourceLanguage, fromLib: (name:
     if (!command) return null;
     const [operation, pkg] = command;
     const arg = n.childForFieldName('arguments')?.namedChild(0) ?? null;
-    const input = evaluate(arg, newContext()) ?? emptyInput(n);
+    const input = evaluate(arg, newContext(imports)) ?? emptyInput(n);
     const sdk = pkg === 'either' ? v3Style(input, 'QueryCommand') : pkg === 'lib' ? 'lib-dynamodb' : 'aws-sdk-v3';
     return site(file, language, operation, sdk, n, input, false);
   }
   const fn = n.childForFieldName('function');
   const args = n.childForFieldName('arguments');
   if (fn?.text === 'paginateQuery') {
-    const input = evaluate(args?.namedChild(1) ?? null, newContext()) ?? emptyInput(n);
+    const input = evaluate(args?.namedChild(1) ?? null, newContext(imports)) ?? emptyInput(n);
     return site(file, language, 'Query', v3Style(input, 'paginateQuery'), n, input, true);
   }
   if (fn?.type !== 'member_expression') return null;
   const operation = V2_METHODS[fn.childForFieldName('property')?.text ?? ''];
   const arg = args?.namedChild(0);
   if (!operation || !arg || (arg.type !== 'object' && arg.type !== 'identifier')) return null;
-  const input = evaluate(arg, newContext());
+  const input = evaluate(arg, newContext(imports));
   // `map.get(k)` and `cache.put(k, v)` are not DynamoDB calls: the input must look like a request.
   if (input?.kind !== 'object' || !entry(input, REQUIRED_FIELD[operation])) return null;
   if (!MULTI_TABLE.has(operation) && !entry(input, 'TableName')) return null;

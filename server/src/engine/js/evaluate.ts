@@ -2,6 +2,7 @@ import type { Node } from 'web-tree-sitter';
 import {
   deeper,
   holeValue,
+  importedValue,
   loopElementValue,
   namedValue,
   numberOf,
@@ -181,6 +182,8 @@ function identifierValue(n: Node, ctx: EvalContext): Value {
       return paramValue(n, b.fn, b.index, ctx) ?? namedValue(n, n.text);
     case 'loop':
       return loopValue(n, b.loop, ctx) ?? namedValue(n, n.text);
+    case 'import':
+      return importedValue(n, b.source, b.name, ctx) ?? namedValue(n, n.text);
     default:
       return namedValue(n, n.text);
   }

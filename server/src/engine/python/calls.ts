@@ -1,5 +1,5 @@
 import type { Node, Tree } from 'web-tree-sitter';
-import { deeper, newContext, soleHole, type EvalContext } from '../evaluation';
+import { deeper, newContext, soleHole, type EvalContext, type ImportLookup } from '../evaluation';
 import type { CallSite } from '../interpret';
 import type { Operation, SdkStyle, TableRef } from '../model';
 import { candidateCalls } from '../candidates';
@@ -209,23 +209,29 @@ const CALL_START = new RegExp(
 const CALL_TYPES = new Set(['call']);
 
 /** Finds every boto3 DynamoDB data-plane call in a Python tree. */
-export function findPythonCallSites(tree: Tree, text: string, file: string, cache?: SiteCache): CallSite[] {
+export function findPythonCallSites(
+  tree: Tree,
+  text: string,
+  file: string,
+  cache?: SiteCache,
+  imports?: ImportLookup,
+): CallSite[] {
   forgetTree(tree);
   const sites: CallSite[] = [];
   for (const n of candidateCalls(tree, text, CALL_START, CALL_TYPES)) {
-    const found = cache ? cache.siteFor(n, () => siteAt(n, file)) : siteAt(n, file);
+    const found = cache ? cache.siteFor(n, () => siteAt(n, file, imports)) : siteAt(n, file, imports);
     if (found) sites.push(found);
   }
   return sites;
 }
 
 /** The call site a candidate node is, or null when it is not a boto3 DynamoDB call. */
-function siteAt(n: Node, file: string): CallSite | null {
+function siteAt(n: Node, file: string, imports: ImportLookup | undefined): CallSite | null {
   const fn = n.childForFieldName('function');
   if (fn?.type !== 'attribute') return null;
   const method = fn.childForFieldName('attribute')?.text ?? '';
   if (!TABLE_METHODS[method] && !CLIENT_METHODS[method] && method !== 'paginate') return null;
-  const ctx = newContext();
+  const ctx = newContext(imports);
   const input = kwargsValue(n, ctx);
   const found = recognise(method, receiverOf(fn.childForFieldName('object'), ctx), input);
   if (!found) return null;

@@ -2,6 +2,7 @@ import type { Node } from 'web-tree-sitter';
 import {
   deeper,
   holeValue,
+  importedValue,
   loopElementValue,
   namedValue,
   numberOf,
@@ -191,6 +192,8 @@ function identifierValue(n: Node, ctx: EvalContext): Value {
       return paramValue(n, b, ctx) ?? namedValue(n, n.text);
     case 'loop':
       return loopValue(n, b.iter, b.path, ctx) ?? namedValue(n, n.text);
+    case 'import':
+      return (b.name ? importedValue(n, b.module, b.name, ctx) : null) ?? namedValue(n, n.text);
     default:
       return namedValue(n, n.text);
   }

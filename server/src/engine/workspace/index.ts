@@ -1,12 +1,17 @@
 import * as path from 'node:path';
-import { analyzeSource, type AnalyzeOptions, type FileAnalysis } from '../analyze';
+import { analyzeSource, DEFAULT_MAX_BYTES, type AnalyzeOptions, type FileAnalysis } from '../analyze';
+import { languageForFile } from '../parser';
+import { ModuleConstants, readFromDisk } from './modules';
+import { readSource } from './source';
 import type { Access, Finding, SourceLanguage } from '../model';
 import { GROUP_RULES, type KeyGroup } from '../rules';
 import { logicalKeysOf } from './logical-key';
 
 export interface IndexOptions extends AnalyzeOptions {
-  /** Messages name other files relative to this folder. */
+  /** Messages name other files relative to this folder; Python imports resolve up to it. */
   root: string;
+  /** A file's current text when it is open in an editor, else null (then it is read from disk). */
+  openText?: (file: string) => string | null;
 }
 
 /**
@@ -20,11 +25,57 @@ export class WorkspaceIndex {
   private readonly filesOfKey = new Map<string, Set<string>>();
   private readonly groupFindings = new Map<string, Finding[]>();
 
-  constructor(private readonly options: IndexOptions) {}
+  private readonly modules: ModuleConstants;
+  private readonly analyzeOptions: AnalyzeOptions;
 
-  /** Analyses one file's text and re-checks the keys it touches; returns those keys. */
-  update(file: string, text: string, language: SourceLanguage): Set<string> {
-    return this.set(analyzeSource(file, text, language, this.options));
+  constructor(private readonly options: IndexOptions) {
+    this.modules = new ModuleConstants(options.root, (f) => options.openText?.(f) ?? readFromDisk(f));
+    this.analyzeOptions = { ...options, resolveImport: this.modules.resolve };
+  }
+
+  /** The options to analyse a file of this workspace with (imports resolve across files). */
+  get fileOptions(): AnalyzeOptions {
+    return this.analyzeOptions;
+  }
+
+  /**
+   * Reads and analyses one file from disk (or its open buffer); returns the keys
+   * re-checked. A first pass over the workspace passes `refresh = false`: modules are
+   * read when first imported, so there is nothing stale to refresh yet.
+   */
+  analyzeFile(file: string, refresh = true): Set<string> {
+    const language = languageForFile(file);
+    if (!language) return new Set();
+    const open = this.options.openText?.(file);
+    const source = open != null ? { text: open } : readSource(file, this.options.maxBytes ?? DEFAULT_MAX_BYTES);
+    if ('skipped' in source) {
+      return this.set({ file, language, accesses: [], findings: [], skipped: source.skipped, syntaxErrors: false });
+    }
+    return this.update(file, source.text, language, refresh);
+  }
+
+  /**
+   * Analyses one file's text and re-checks the keys it touches; files that import
+   * constants from it are analysed again. Returns the keys re-checked.
+   */
+  update(file: string, text: string, language: SourceLanguage, refresh = true): Set<string> {
+    const touched = this.set(analyzeSource(file, text, language, this.analyzeOptions));
+    if (refresh) for (const key of this.refreshDependents(file)) touched.add(key);
+    return touched;
+  }
+
+  /** A module changed: forget its constants and re-analyse the files that used them. */
+  private refreshDependents(file: string): Set<string> {
+    this.modules.forget(file);
+    const touched = new Set<string>();
+    for (const dependent of this.modules.dependentsOf(file)) {
+      if (dependent === file || !this.files.has(dependent)) continue;
+      const language = languageForFile(dependent);
+      const text = this.options.openText?.(dependent) ?? readFromDisk(dependent);
+      if (!language || text === null) continue;
+      for (const key of this.set(analyzeSource(dependent, text, language, this.analyzeOptions))) touched.add(key);
+    }
+    return touched;
   }
 
   /** Stores an analysis made elsewhere (the CLI's worker, the editor's open document). */
@@ -40,6 +91,7 @@ export class WorkspaceIndex {
   }
 
   remove(file: string): Set<string> {
+    this.modules.forget(file);
     const before = this.keysOfFile.get(file) ?? [];
     this.files.delete(file);
     this.relink(file, before, []);
@@ -89,9 +141,16 @@ export class WorkspaceIndex {
 
   /** One file's findings: its own and the cross-file ones placed in it, sorted by position. */
   findingsFor(file: string): Finding[] {
-    const own = this.files.get(file)?.findings ?? [];
-    const cross = (this.keysOfFile.get(file) ?? []).flatMap((k) => this.groupFindings.get(k) ?? []);
-    return dedupe([...own, ...cross.filter((f) => f.file === file)]).sort(byPosition);
+    const cross = (this.keysOfFile.get(file) ?? [])
+      .flatMap((k) => this.groupFindings.get(k) ?? [])
+      .filter((f) => f.file === file);
+    // A read that misses the shards of a sharded key (SL006) is not also a constant key (SL001):
+    // the fix is to scatter-gather, not to shard again.
+    const missesShards = new Set(cross.filter((f) => f.rule === 'SL006').map((f) => f.access));
+    const own = (this.files.get(file)?.findings ?? []).filter(
+      (f) => !(f.rule === 'SL001' && missesShards.has(f.access)),
+    );
+    return dedupe([...own, ...cross]).sort(byPosition);
   }
 
   /** Every file's analysis with cross-file findings merged in, in path order. */

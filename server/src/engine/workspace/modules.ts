@@ -1,0 +1,148 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Node, Tree } from 'web-tree-sitter';
+import { newContext, withRecording, type ImportLookup } from '../evaluation';
+import { evaluate as evaluateJs } from '../js/evaluate';
+import type { SourceLanguage } from '../model';
+import { languageForFile, parse } from '../parser';
+import { evaluate as evaluatePython } from '../python/evaluate';
+import type { Value } from '../value';
+
+/** Reads a file's current text (an open editor's buffer first), or null. */
+export type ReadText = (file: string) => string | null;
+
+export function readFromDisk(file: string): string | null {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+const JS_SUFFIXES = ['', '.ts', '.tsx', '.mts', '.js', '.mjs', '.cjs', '/index.ts', '/index.js'];
+
+/** The file a JS/TS relative import names, or null for packages and missing files. */
+function resolveJsModule(fromFile: string, source: string, exists: (f: string) => boolean): string | null {
+  if (!source.startsWith('.')) return null;
+  const base = path.resolve(path.dirname(fromFile), source.replace(/\.js$/, ''));
+  for (const suffix of JS_SUFFIXES) if (exists(base + suffix) && languageForFile(base + suffix)) return base + suffix;
+  return null;
+}
+
+/** The file `from config import X` or `from .pkg.config import X` names, searched up to the root. */
+function resolvePythonModule(
+  fromFile: string,
+  source: string,
+  root: string,
+  exists: (f: string) => boolean,
+): string | null {
+  const dots = source.match(/^\.*/)![0].length;
+  const rel = source.slice(dots).split('.').filter(Boolean).join(path.sep);
+  const candidates = (dir: string) => [path.join(dir, `${rel}.py`), path.join(dir, rel, '__init__.py')];
+  if (dots > 0) {
+    let dir = path.dirname(fromFile);
+    for (let i = 1; i < dots; i++) dir = path.dirname(dir);
+    return candidates(dir).find(exists) ?? null;
+  }
+  const stop = path.resolve(root);
+  for (let dir = path.dirname(path.resolve(fromFile)); ; dir = path.dirname(dir)) {
+    const hit = candidates(dir).find(exists);
+    if (hit) return hit;
+    if (dir === stop || path.dirname(dir) === dir || !dir.startsWith(stop)) return null;
+  }
+}
+
+/** Module-level constant declarations: `export const X = ...`, `X = ...`. */
+function topLevelDeclarations(tree: Tree, language: SourceLanguage): Map<string, Node> {
+  const out = new Map<string, Node>();
+  for (let stmt of tree.rootNode.namedChildren) {
+    if (!stmt) continue;
+    if (language === 'python') {
+      const a = stmt.type === 'expression_statement' ? stmt.namedChild(0) : null;
+      const left = a?.type === 'assignment' ? a.childForFieldName('left') : null;
+      const right = a?.childForFieldName('right');
+      if (left?.type === 'identifier' && right) out.set(left.text, right);
+      continue;
+    }
+    if (stmt.type === 'export_statement') stmt = stmt.childForFieldName('declaration') ?? stmt;
+    if (stmt.type !== 'lexical_declaration' && stmt.type !== 'variable_declaration') continue;
+    for (const d of stmt.namedChildren) {
+      const name = d?.type === 'variable_declarator' ? d.childForFieldName('name') : null;
+      const value = d?.childForFieldName('value');
+      if (name?.type === 'identifier' && value) out.set(name.text, value);
+    }
+  }
+  return out;
+}
+
+const MAX_MODULE_BYTES = 512 * 1024;
+
+/**
+ * Constants that cross files: `export const SHARDS = 10` imported by a writer and a
+ * reader, `from config import SHARD_COUNT`. Modules are parsed on demand, once, and
+ * their constants kept as values; `forget` drops a module when it changes.
+ */
+export class ModuleConstants {
+  private readonly values = new Map<string, Map<string, Value | null>>();
+  /** Module file → the files whose analysis used one of its constants. */
+  private readonly dependents = new Map<string, Set<string>>();
+  private depth = 0;
+
+  constructor(
+    private readonly root: string,
+    private readonly read: ReadText = readFromDisk,
+  ) {}
+
+  readonly resolve = (fromFile: string, language: SourceLanguage, source: string, name: string): Value | null => {
+    const exists = (f: string) => this.read(f) !== null;
+    const module =
+      language === 'python'
+        ? resolvePythonModule(fromFile, source, this.root, exists)
+        : resolveJsModule(fromFile, source, exists);
+    if (!module) return null;
+    let users = this.dependents.get(module);
+    if (!users) this.dependents.set(module, (users = new Set()));
+    users.add(fromFile);
+    return this.constantsOf(module).get(name) ?? null;
+  };
+
+  /** Files whose analysis read a constant from `module`. */
+  dependentsOf(module: string): string[] {
+    return [...(this.dependents.get(module) ?? [])];
+  }
+
+  forget(module: string): void {
+    this.values.delete(module);
+  }
+
+  private constantsOf(module: string): Map<string, Value | null> {
+    const cached = this.values.get(module);
+    if (cached) return cached;
+    const result = new Map<string, Value | null>();
+    this.values.set(module, result); // set first: an import cycle sees an empty module
+    const language = languageForFile(module);
+    const text = this.read(module);
+    if (!language || text === null || text.length > MAX_MODULE_BYTES || this.depth > 4) return result;
+    let tree: Tree;
+    try {
+      tree = parse(language, text, 1000);
+    } catch {
+      return result;
+    }
+    this.depth++;
+    try {
+      const imports: ImportLookup = (source, name) => this.resolve(module, language, source, name);
+      const evaluate = language === 'python' ? evaluatePython : evaluateJs;
+      // Recorded separately: another file's ranges mean nothing to the caller's call site.
+      withRecording(() => {
+        for (const [name, node] of topLevelDeclarations(tree, language)) {
+          result.set(name, evaluate(node, newContext(imports)));
+        }
+      });
+    } finally {
+      this.depth--;
+      tree.delete();
+    }
+    return result;
+  }
+}

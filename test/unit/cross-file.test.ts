@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import type { JsonReport } from '../../protocol/src/report';
+import { initParsers } from '../../server/src/engine/parser';
+import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'cross');
+
+/** `shardlens check . --format json` inside one fixture workspace. */
+function check(fixture: string): JsonReport {
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'shardlens.js'), 'check', '.', '--format', 'json'], {
+    cwd: path.join(FIXTURES, fixture),
+    encoding: 'utf8',
+  });
+  assert.ok(r.status === 0 || r.status === 1, r.stderr);
+  return JSON.parse(r.stdout) as JsonReport;
+}
+
+const lines = (r: JsonReport) => r.findings.map((f) => `${f.file}:${f.line} ${f.rule}`);
+
+test('a TypeScript writer (1..10, constants from ./config) and a Python reader (range(SHARD_COUNT)) disagree', () => {
+  const r = check('ts-writer-py-reader');
+  assert.deepEqual(lines(r), ['reader.py:14 SL007']);
+  assert.equal(
+    r.findings[0].message,
+    'This reader loops over shard 0..9 but writer.ts:6 writes shard 1..10: it misses shard 10 and queries shard 0 ' +
+      'that no writer writes. Use one shard constant for both sides.',
+  );
+  const writer = r.accesses.find((a) => a.file === 'writer.ts')!;
+  assert.equal(writer.table, 'leaderboard', 'the table name comes from the imported constant');
+  assert.equal(writer.partitionKey.shards, 10);
+});
+
+test('reads of the bare key or of one literal shard miss the other shards (SL006, not SL001)', () => {
+  const r = check('unsharded-read');
+  assert.deepEqual(lines(r), ['reader.ts:4 SL006', 'reader.ts:7 SL006', 'reader.ts:9 SL006']);
+  assert.match(
+    r.findings[0].message,
+    /reads "BOARD#global" without the shard suffix.*BOARD#global#\{shard 0\.\.7\} \(writer\.py:9\)/,
+  );
+  assert.match(r.findings[1].message, /Query reads only shard 0/);
+  assert.match(r.findings[2].message, /GetItem reads only shard 3/);
+});
+
+test('a hard-coded reader list that misses a shard is SL007 naming the missing shard', () => {
+  const r = check('list-missing');
+  assert.deepEqual(lines(r), ['reader.ts:6 SL007']);
+  assert.match(
+    r.findings[0].message,
+    /loops over shard 0\.\.2 but writer\.ts:6 writes shard 0\.\.3: it misses shard 3\./,
+  );
+});
+
+test('two writers of one key with different shard ranges are SL007 on the second', () => {
+  const r = check('writers-disagree');
+  assert.deepEqual(lines(r), ['w2.py:9 SL007']);
+  assert.match(r.findings[0].message, /uses shard 1\.\.10 but w1\.ts:4 writes the same key with shard 0\.\.9/);
+});
+
+test('scatter-gather without pagination is SL008; a Limit (top-N) read is not', () => {
+  const r = check('pagination');
+  assert.deepEqual(lines(r), ['reads.ts:11 SL008']);
+});
+
+test('clean: matching writers and paginated readers across files, constants imported in both languages', () => {
+  const r = check('clean');
+  assert.deepEqual(lines(r), []);
+  assert.deepEqual(
+    r.accesses.map((a) => `${a.file}:${a.line} ${a.partitionKey.template} ${a.partitionKey.classification}`),
+    [
+      'events.ts:5 {time}#{shard 0..5} sharded',
+      'events.ts:11 {time}#{shard 0..5} sharded',
+      'scores.py:12 TOP#{shard 1..10} sharded',
+      'scores.py:20 TOP#{shard 1..10} sharded',
+    ],
+  );
+});
+
+test('a bare read of a key sharded only in another table is not a cross-file finding', () => {
+  assert.deepEqual(lines(check('other-table')), ['a.ts:6 SL001']);
+});
+
+test('index: changing an imported constant re-analyses its importers; only touched keys are re-checked', async () => {
+  await initParsers();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-index-'));
+  fs.cpSync(path.join(FIXTURES, 'ts-writer-py-reader'), dir, { recursive: true });
+  const index = new WorkspaceIndex({ root: dir });
+  for (const f of ['config.ts', 'writer.ts', 'settings.py', 'reader.py']) index.analyzeFile(path.join(dir, f), false);
+  const rules = () => index.results().flatMap((r) => r.findings.map((f) => `${path.basename(f.file)} ${f.rule}`));
+  assert.deepEqual(rules(), ['reader.py SL007']);
+
+  // The Python side moves to 1..10: the mismatch is gone.
+  const reader = path.join(dir, 'reader.py');
+  const fixed = fs.readFileSync(reader, 'utf8').replace('range(SHARD_COUNT)', 'range(1, SHARD_COUNT + 1)');
+  const touched = index.update(reader, fixed, 'python');
+  assert.deepEqual([...touched], ['LEADERBOARD#GLOBAL']);
+  assert.deepEqual(rules(), []);
+
+  // The shared TypeScript constant changes to 12: the writer (not the edited file) now writes 1..12.
+  const config = path.join(dir, 'config.ts');
+  fs.writeFileSync(config, "export const SHARDS = 12;\nexport const TABLE = 'leaderboard';\n");
+  index.analyzeFile(config);
+  assert.deepEqual(rules(), ['reader.py SL007']);
+  assert.match(index.findingsFor(reader)[0].message, /misses shards 11, 12/);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
