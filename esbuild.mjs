@@ -1,5 +1,5 @@
-// Builds every bundle into dist/: the CLI (and, with the editor, the server,
-// client and webview). `--watch` rebuilds on change; `--production` minifies.
+// Builds every bundle into dist/: the CLI, the language server and the
+// VS Code client. `--watch` rebuilds on change; `--production` minifies.
 import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -37,7 +37,11 @@ const node = {
   banner: { js: "const __importMetaUrl = require('url').pathToFileURL(__filename).href;" },
 };
 
-const builds = [{ ...node, entryPoints: { cli: 'server/src/cli/main.ts' }, outdir: 'dist' }];
+const builds = [
+  { ...node, entryPoints: { cli: 'server/src/cli/main.ts', server: 'server/src/lsp/server.ts' }, outdir: 'dist' },
+  // The extension runs in VS Code's extension host, which provides `vscode`.
+  { ...node, entryPoints: { extension: 'client/src/extension.ts' }, outdir: 'dist', external: ['vscode'] },
+];
 
 copyGrammars();
 if (watch) {

@@ -109,3 +109,57 @@ test('index: changing an imported constant re-analyses its importers; only touch
   assert.match(index.findingsFor(reader)[0].message, /misses shards 11, 12/);
   fs.rmSync(dir, { recursive: true, force: true });
 });
+
+/** Analyses files written to a temp folder with the workspace index; returns `file:line rule` per finding. */
+async function indexFindings(files: Record<string, string>): Promise<string[]> {
+  await initParsers();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-cross-'));
+  try {
+    const index = new WorkspaceIndex({ root: dir });
+    for (const [name, text] of Object.entries(files)) {
+      fs.writeFileSync(path.join(dir, name), text);
+      index.analyzeFile(path.join(dir, name), false);
+    }
+    return index
+      .results()
+      .flatMap((r) => r.findings.map((f) => `${path.basename(f.file)}:${f.span.startLine + 1} ${f.rule}`));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const WRITER =
+  "ddb.send(new PutCommand({ TableName: 't', Item: { pk: `K#${Math.floor(Math.random() * 4)}`, sk: id } }));\n";
+const bareRead = (prefix = '') =>
+  `${prefix}ddb.send(new QueryCommand({ TableName: 't', KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': 'K' } }));\n`;
+
+test('shardlens-ignore silences cross-file findings too', async () => {
+  assert.deepEqual(await indexFindings({ 'w.ts': WRITER, 'r.ts': bareRead() }), ['r.ts:1 SL006']);
+  assert.deepEqual(await indexFindings({ 'w.ts': WRITER, 'r.ts': `// shardlens-ignore SL006\n${bareRead()}` }), []);
+  assert.deepEqual(await indexFindings({ 'w.ts': WRITER, 'r.ts': `// shardlens-ignore SL007\n${bareRead()}` }), [
+    'r.ts:2 SL006',
+  ]);
+});
+
+test('a shard from a helper known only by name is not reported as one random shard', async () => {
+  const read =
+    "ddb.send(new QueryCommand({ TableName: 't', KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `K#${shardOf(id)}` } }));\n";
+  assert.deepEqual(await indexFindings({ 'w.ts': WRITER, 'r.ts': read }), []);
+  const random =
+    "ddb.send(new QueryCommand({ TableName: 't', KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `K#${Math.floor(Math.random() * 4)}` } }));\n";
+  assert.deepEqual(await indexFindings({ 'w.ts': WRITER, 'r.ts': random }), ['r.ts:1 SL006']);
+});
+
+test('pagination through a conditional spread of ExclusiveStartKey counts', async () => {
+  const reader = (spread: string) =>
+    `for (let s = 0; s < 4; s++) { let lek; do { const p = await ddb.send(new QueryCommand({ TableName: 't', KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': \`K#\${s}\` }${spread} })); lek = p.LastEvaluatedKey; } while (lek); }\n`;
+  assert.deepEqual(await indexFindings({ 'w.ts': WRITER, 'r.ts': reader('') }), ['r.ts:1 SL008']);
+  assert.deepEqual(
+    await indexFindings({ 'w.ts': WRITER, 'r.ts': reader(', ...(lek && { ExclusiveStartKey: lek })') }),
+    [],
+  );
+  assert.deepEqual(
+    await indexFindings({ 'w.ts': WRITER, 'r.ts': reader(', ...(lek ? { ExclusiveStartKey: lek } : {})') }),
+    [],
+  );
+});

@@ -35,6 +35,8 @@ export interface FileAnalysis {
   skipped: string | null;
   /** The file has syntax errors; what parsed was still analysed. */
   syntaxErrors: boolean;
+  /** `shardlens-ignore` comments: line → rule codes (none: every rule), for cross-file findings too. */
+  ignores?: Array<[number, string[]]>;
 }
 
 export const DEFAULT_MAX_BYTES = 2 * 1024 * 1024;
@@ -87,7 +89,15 @@ export function analyzeTree(
     const accesses = sites.flatMap((s) => interpret(s, hints));
     const ignored = suppressions(tree, text);
     const findings = checkAccesses(accesses, options.severity).filter((f) => !isSuppressed(f, ignored));
-    return { file, language, accesses, findings, skipped: null, syntaxErrors: tree.rootNode.hasError };
+    return {
+      file,
+      language,
+      accesses,
+      findings,
+      skipped: null,
+      syntaxErrors: tree.rootNode.hasError,
+      ignores: [...ignored].map(([line, codes]) => [line, [...codes]]),
+    };
   } catch (e) {
     // A bug in a front-end must not take the run down: say which file and why.
     return empty(file, language, `analysis failed: ${e instanceof Error ? e.message : String(e)}`);

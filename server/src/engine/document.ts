@@ -59,6 +59,7 @@ function boundNames(text: string): Set<string> {
 export class AnalyzedDocument {
   private tree: Tree | null = null;
   private current: FileAnalysis;
+  private stale = false;
   readonly sites = new SiteCache();
 
   constructor(
@@ -78,8 +79,12 @@ export class AnalyzedDocument {
     return this.text;
   }
 
-  /** Applies edits in order (each against the text left by the previous one). */
-  applyEdits(edits: TextEdit[]): FileAnalysis {
+  /**
+   * Applies edits in order (each against the text left by the previous one) to the
+   * text and the tree. With `analyze` false the reparse waits for `refresh()`, so an
+   * editor can apply every keystroke at once and analyse after a pause in typing.
+   */
+  applyEdits(edits: TextEdit[], analyze = true): FileAnalysis {
     for (const e of edits) {
       const startPosition = pointAt(this.text, e.start);
       const oldEndPosition = pointAt(this.text, e.end);
@@ -109,7 +114,21 @@ export class AnalyzedDocument {
         }),
       );
     }
-    this.current = this.analyze();
+    this.stale = true;
+    return analyze ? this.refresh() : this.current;
+  }
+
+  /** Whether edits were applied since the last analysis. */
+  get pending(): boolean {
+    return this.stale;
+  }
+
+  /** Reparses (incrementally) and analyses the current text if it changed. */
+  refresh(): FileAnalysis {
+    if (this.stale) {
+      this.current = this.analyze();
+      this.stale = false;
+    }
     return this.current;
   }
 
@@ -120,6 +139,7 @@ export class AnalyzedDocument {
     this.tree = null;
     this.sites.clear();
     this.current = this.analyze();
+    this.stale = false;
     return this.current;
   }
 

@@ -123,6 +123,32 @@ function increments(input: Value): boolean {
   });
 }
 
+/** Bytes a value of unknown content is counted as: an id, a short string or a number. */
+const HOLE_BYTES = 16;
+
+/**
+ * DynamoDB's item size: attribute names plus values (strings by UTF-8 length,
+ * numbers up to 21 bytes). Spread-in or computed attributes are not seen, so the
+ * estimate is a lower bound of what the code writes.
+ */
+function estimateBytes(v: Value | undefined, depth = 0): number | null {
+  if (!v || depth > 8) return null;
+  const u = unwrapAttributeValue(v);
+  switch (u.kind) {
+    case 'object': {
+      let sum = 3;
+      for (const [k, x] of u.entries) sum += Buffer.byteLength(k) + (estimateBytes(x, depth + 1) ?? HOLE_BYTES);
+      return sum;
+    }
+    case 'array':
+      return u.items.reduce((n, x) => n + 1 + (estimateBytes(x, depth + 1) ?? HOLE_BYTES), 3);
+    case 'scalar':
+      return u.template.parts.reduce((n, p) => n + ('literal' in p ? Buffer.byteLength(p.literal) : HOLE_BYTES), 0);
+    default:
+      return HOLE_BYTES;
+  }
+}
+
 const READS: Operation[] = ['GetItem', 'Query', 'BatchGetItem', 'TransactGetItems'];
 
 function single(site: CallSite, operation: Operation, input: Value, table: TableRef, hints: KeySchemaHints): Access {
@@ -146,6 +172,7 @@ function single(site: CallSite, operation: Operation, input: Value, table: Table
     increments: operation === 'UpdateItem' && increments(input),
     paginated: site.paginated,
     limited: operation === 'Query' && !!entry(input, 'Limit'),
+    itemBytes: operation === 'PutItem' ? estimateBytes(entry(input, 'Item')) : null,
   };
 }
 

@@ -93,6 +93,8 @@ export interface Access {
   paginated: boolean;
   /** The query asks for at most `Limit` items: a top-N read, not a read of everything. */
   limited: boolean;
+  /** For a put, the item's approximate size in bytes from what the code shows, else null. */
+  itemBytes: number | null;
 }
 
 export type Classification =

@@ -165,11 +165,30 @@ function objectValue(n: Node, ctx: EvalContext): Value {
       entries.push([c.text, evaluate(c, ctx) ?? unknownValue(c)]);
     } else if (c.type === 'spread_element') {
       // `...defaults`: merge what we can see; later keys override earlier ones.
-      const v = evaluate(c.namedChild(0), ctx);
-      if (v?.kind === 'object') entries.push(...v.entries);
+      for (const v of spreadObjects(c.namedChild(0), ctx)) entries.push(...v.entries);
     }
   }
   return { kind: 'object', entries, span: spanOf(n) };
+}
+
+/**
+ * The objects a spread may bring in: `...base`, and the conditional forms
+ * `...(lastKey && { ExclusiveStartKey: lastKey })` and `...(c ? { a } : {})`.
+ */
+function spreadObjects(n: Node | null, ctx: EvalContext): Array<Extract<Value, { kind: 'object' }>> {
+  let inner = n;
+  while (inner?.type === 'parenthesized_expression') inner = inner.namedChild(0);
+  if (!inner) return [];
+  const parts =
+    inner.type === 'binary_expression' && /^(&&|\?\?|\|\|)$/.test(inner.childForFieldName('operator')?.text ?? '')
+      ? [inner.childForFieldName('right')]
+      : inner.type === 'ternary_expression'
+        ? [inner.childForFieldName('consequence'), inner.childForFieldName('alternative')]
+        : [inner];
+  return parts.flatMap((p) => {
+    const v = evaluate(p, ctx);
+    return v?.kind === 'object' ? [v] : [];
+  });
 }
 
 function identifierValue(n: Node, ctx: EvalContext): Value {

@@ -25,7 +25,9 @@ export const unshardedReadOfShardedKey: GroupRule = {
       let what: string | null = null;
       if (!hole && literal === null) what = `reads "${keyOf(read)}" without the shard suffix`;
       else if (literal !== null) what = `reads only shard ${literal} ("${keyOf(read)}")`;
-      else if (read.operation === 'Query' && hole?.shards?.method === 'random') what = 'queries one random shard';
+      // Only a recognised random expression: a helper known by its name alone (`shardOf(id)`) may be a hash.
+      else if (read.operation === 'Query' && hole?.shards?.method === 'random' && hole.shards.values)
+        what = 'queries one random shard';
       if (!what) continue;
       out.push(
         finding(

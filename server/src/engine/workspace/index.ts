@@ -5,6 +5,7 @@ import { ModuleConstants, readFromDisk } from './modules';
 import { readSource } from './source';
 import type { Access, Finding, SourceLanguage } from '../model';
 import { GROUP_RULES, type KeyGroup } from '../rules';
+import { isSuppressed, type Suppressions } from '../suppress';
 import { logicalKeysOf } from './logical-key';
 
 export interface IndexOptions extends AnalyzeOptions {
@@ -141,12 +142,14 @@ export class WorkspaceIndex {
 
   /** One file's findings: its own and the cross-file ones placed in it, sorted by position. */
   findingsFor(file: string): Finding[] {
-    const cross = (this.keysOfFile.get(file) ?? [])
+    let cross = (this.keysOfFile.get(file) ?? [])
       .flatMap((k) => this.groupFindings.get(k) ?? [])
       .filter((f) => f.file === file);
     // A read that misses the shards of a sharded key (SL006) is not also a constant key (SL001):
     // the fix is to scatter-gather, not to shard again.
     const missesShards = new Set(cross.filter((f) => f.rule === 'SL006').map((f) => f.access));
+    const ignores: Suppressions = new Map((this.files.get(file)?.ignores ?? []).map(([l, c]) => [l, new Set(c)]));
+    cross = cross.filter((f) => !isSuppressed(f, ignores));
     const own = (this.files.get(file)?.findings ?? []).filter(
       (f) => !(f.rule === 'SL001' && missesShards.has(f.access)),
     );
@@ -158,6 +161,22 @@ export class WorkspaceIndex {
     return [...this.files.keys()]
       .sort()
       .map((file) => ({ ...this.files.get(file)!, findings: this.findingsFor(file) }));
+  }
+
+  /** The files holding accesses of these logical keys: whose findings a change may alter. */
+  filesOf(keys: Iterable<string>): Set<string> {
+    const out = new Set<string>();
+    for (const k of keys) for (const f of this.filesOfKey.get(k) ?? []) out.add(f);
+    return out;
+  }
+
+  /** Every file analysed, with its analysis (own findings only). */
+  analyses(): IterableIterator<FileAnalysis> {
+    return this.files.values();
+  }
+
+  has(file: string): boolean {
+    return this.files.has(file);
   }
 
   get size(): number {

@@ -1,0 +1,69 @@
+/**
+ * The ShardLens extension: starts the language server, registers the commands and
+ * shows the workspace's finding count. Everything else happens in the server.
+ */
+import * as vscode from 'vscode';
+import {
+  LanguageClient,
+  TransportKind,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from 'vscode-languageclient/node';
+import { StatusNotification } from '../../protocol/src/lsp';
+import { registerCommands } from './commands';
+import { createStatusItem } from './status';
+
+const LANGUAGES = ['typescript', 'typescriptreact', 'javascript', 'javascriptreact', 'python'];
+
+let client: LanguageClient | null = null;
+
+export async function activate(context: vscode.ExtensionContext): Promise<{ activationMs: number }> {
+  const started = performance.now();
+  const output = vscode.window.createOutputChannel('ShardLens', { log: true });
+  const status = createStatusItem();
+  const serverModule = context.asAbsolutePath('dist/server.js');
+  const serverOptions: ServerOptions = {
+    run: { module: serverModule, transport: TransportKind.ipc },
+    debug: {
+      module: serverModule,
+      transport: TransportKind.ipc,
+      options: { execArgv: ['--nolazy', '--inspect=6011'] },
+    },
+  };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: LANGUAGES.flatMap((language) => [
+      { scheme: 'file', language },
+      { scheme: 'untitled', language },
+    ]),
+    synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs,py}') },
+    outputChannel: output,
+  };
+
+  const start = async () => {
+    client = new LanguageClient('shardlens', 'ShardLens', serverOptions, clientOptions);
+    client.onNotification(StatusNotification, status.update);
+    await client.start();
+  };
+  const restart = async () => {
+    status.update(null);
+    await client?.stop().catch(() => undefined);
+    await start();
+  };
+
+  context.subscriptions.push(output, status.item, ...registerCommands({ client: () => client, restart, output }), {
+    dispose: () => void client?.stop(),
+  });
+  // The server starts in the background: activation returns at once.
+  start().catch((e) => {
+    status.update(null);
+    output.error(`The language server failed to start: ${e instanceof Error ? e.message : String(e)}`);
+  });
+  const activationMs = Math.round((performance.now() - started) * 10) / 10;
+  output.info(`ShardLens activated in ${activationMs} ms`);
+  return { activationMs };
+}
+
+export async function deactivate(): Promise<void> {
+  await client?.stop();
+  client = null;
+}

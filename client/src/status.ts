@@ -1,0 +1,28 @@
+import * as vscode from 'vscode';
+import type { WorkspaceStatus } from '../../protocol/src/lsp';
+
+/** The workspace's finding count in the status bar; a click opens the Problems view. */
+export function createStatusItem(): { item: vscode.StatusBarItem; update(s: WorkspaceStatus | null): void } {
+  const item = vscode.window.createStatusBarItem('shardlens.status', vscode.StatusBarAlignment.Left, 10);
+  item.name = 'ShardLens';
+  item.command = 'workbench.actions.view.problems';
+  const update = (s: WorkspaceStatus | null) => {
+    if (!s) {
+      item.text = '$(circle-slash) ShardLens';
+      item.tooltip = 'ShardLens: the language server is not running';
+    } else if (s.indexing) {
+      item.text = '$(sync~spin) ShardLens';
+      item.tooltip = 'ShardLens: indexing the workspace';
+    } else {
+      const total = s.errors + s.warnings + s.infos;
+      item.text = `${total > 0 ? '$(warning)' : '$(check)'} ShardLens: ${total}`;
+      item.tooltip = new vscode.MarkdownString(
+        `**ShardLens** — hot-partition findings in ${s.files} files\n\n` +
+          `${s.errors} errors · ${s.warnings} warnings · ${s.infos} info\n\nClick to open the Problems view.`,
+      );
+    }
+    item.show();
+  };
+  update({ indexing: true, files: 0, errors: 0, warnings: 0, infos: 0 });
+  return { item, update };
+}

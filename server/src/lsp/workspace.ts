@@ -1,0 +1,159 @@
+import * as path from 'node:path';
+import { minimatch } from 'minimatch';
+import type { Connection, Diagnostic } from 'vscode-languageserver';
+import { DiagnosticSeverity } from 'vscode-languageserver';
+import { StatusNotification, type CheckWorkspaceResult, type WorkspaceStatus } from '../../../protocol/src/lsp';
+import type { FileAnalysis } from '../engine/analyze';
+import { collectFiles } from '../engine/workspace/files';
+import { WorkspaceIndex } from '../engine/workspace/index';
+import { pathToUri } from './convert';
+import { toDiagnostics } from './diagnostics';
+import { OpenDocuments } from './open-documents';
+import type { SettingsStore } from './settings';
+
+const BATCH = 25;
+const yieldToEvents = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * The workspace as the server sees it: one index per folder (cross-file rules need
+ * every file), the open documents layered on top, and the diagnostics published.
+ */
+export class Workspace {
+  private readonly indexes = new Map<string, WorkspaceIndex>();
+  private readonly published = new Map<string, { errors: number; warnings: number; infos: number }>();
+  private indexing = false;
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly settings: SettingsStore,
+    private readonly docs: OpenDocuments,
+    private folders: string[],
+  ) {}
+
+  setFolders(folders: string[]): void {
+    this.folders = folders;
+    for (const f of [...this.indexes.keys()]) if (!folders.includes(f)) this.indexes.delete(f);
+  }
+
+  /** The index of the folder holding `file` (the deepest), or one for loose files. */
+  indexFor(file: string): WorkspaceIndex {
+    const folder =
+      this.folders.filter((f) => file === f || file.startsWith(f + path.sep)).sort((a, b) => b.length - a.length)[0] ??
+      (path.isAbsolute(file) ? path.dirname(file) : '');
+    let index = this.indexes.get(folder);
+    if (!index) {
+      index = new WorkspaceIndex({ root: folder || process.cwd(), openText: (f) => this.docs.textOf(f) });
+      this.indexes.set(folder, index);
+    }
+    return index;
+  }
+
+  uriOf(key: string): string {
+    return path.isAbsolute(key) ? pathToUri(key) : key;
+  }
+
+  private async excluded(key: string): Promise<boolean> {
+    const s = await this.settings.get(this.uriOf(key));
+    if (!s.enable) return true;
+    const folder = this.folders.find((f) => key.startsWith(f + path.sep));
+    const rel = folder ? path.relative(folder, key).split(path.sep).join('/') : key;
+    return s.exclude.some((g) => minimatch(rel, g, { dot: true }));
+  }
+
+  /** Indexes every folder from disk (open documents keep their buffers), with progress. */
+  async indexAll(): Promise<CheckWorkspaceResult> {
+    const started = performance.now();
+    this.indexing = true;
+    this.sendStatus();
+    const progress = await this.connection.window.createWorkDoneProgress();
+    const skipped: CheckWorkspaceResult['skipped'] = [];
+    try {
+      const files = this.folders.flatMap((folder) => collectFiles([folder]).files);
+      progress.begin('ShardLens: indexing', 0, `${files.length} files`, false);
+      for (let i = 0; i < files.length; i++) {
+        const file = files[i];
+        if (!(await this.excluded(file))) this.indexFor(file).analyzeFile(file, false);
+        if (i % BATCH === BATCH - 1) {
+          progress.report(Math.round(((i + 1) / files.length) * 100), `${i + 1} of ${files.length} files`);
+          await yieldToEvents();
+        }
+      }
+      for (const index of this.indexes.values()) {
+        for (const a of index.analyses()) if (a.skipped) skipped.push({ file: a.file, reason: a.skipped });
+      }
+    } finally {
+      this.indexing = false;
+      progress.done();
+    }
+    await this.publishAll();
+    return { ...this.status(), skipped, durationMs: Math.round(performance.now() - started) };
+  }
+
+  /** Stores a fresh analysis of one file and republishes every file whose findings it may change. */
+  async update(analysis: FileAnalysis): Promise<void> {
+    const index = this.indexFor(analysis.file);
+    const keys = index.set(analysis);
+    await this.publish([analysis.file, ...index.filesOf(keys)]);
+  }
+
+  /** A file changed on disk (or was closed): analyse it from its current text. */
+  async refreshFile(key: string): Promise<void> {
+    if (await this.excluded(key)) return this.forget(key);
+    const index = this.indexFor(key);
+    const keys = index.analyzeFile(key);
+    await this.publish([key, ...index.filesOf(keys)]);
+  }
+
+  async forget(key: string): Promise<void> {
+    const index = this.indexFor(key);
+    const keys = index.remove(key);
+    await this.publish([key, ...index.filesOf(keys)]);
+  }
+
+  findingsFor(key: string) {
+    return this.indexFor(key).findingsFor(key);
+  }
+
+  async publishAll(): Promise<void> {
+    const files = new Set<string>(this.published.keys());
+    for (const index of this.indexes.values()) for (const a of index.analyses()) files.add(a.file);
+    await this.publish(files);
+  }
+
+  async publish(files: Iterable<string>): Promise<void> {
+    for (const key of new Set(files)) {
+      const uri = this.uriOf(key);
+      const diagnostics = (await this.excluded(key))
+        ? []
+        : toDiagnostics(this.indexFor(key).findingsFor(key), await this.settings.get(uri));
+      if (diagnostics.length === 0 && !this.published.has(key)) continue;
+      await this.connection.sendDiagnostics({ uri, diagnostics });
+      if (diagnostics.length > 0) this.published.set(key, count(diagnostics));
+      else this.published.delete(key);
+    }
+    this.sendStatus();
+  }
+
+  status(): WorkspaceStatus {
+    const s: WorkspaceStatus = { indexing: this.indexing, files: 0, errors: 0, warnings: 0, infos: 0 };
+    for (const index of this.indexes.values()) s.files += index.size;
+    for (const c of this.published.values()) {
+      s.errors += c.errors;
+      s.warnings += c.warnings;
+      s.infos += c.infos;
+    }
+    return s;
+  }
+
+  private sendStatus(): void {
+    void this.connection.sendNotification(StatusNotification, this.status());
+  }
+}
+
+function count(ds: Diagnostic[]) {
+  return {
+    errors: ds.filter((d) => d.severity === DiagnosticSeverity.Error).length,
+    warnings: ds.filter((d) => d.severity === DiagnosticSeverity.Warning).length,
+    infos: ds.filter((d) => d.severity === DiagnosticSeverity.Information).length,
+  };
+}

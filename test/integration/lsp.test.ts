@@ -1,0 +1,225 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import {
+  createProtocolConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type Diagnostic,
+  type ProtocolConnection,
+  type PublishDiagnosticsParams,
+} from 'vscode-languageserver-protocol/node';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+
+/** The real server bundle (`npm test` builds it), driven over stdio by a real LSP client. */
+let server: ChildProcess;
+let conn: ProtocolConnection;
+let workspace: string;
+const diagnostics = new Map<string, Diagnostic[]>();
+const statuses: Array<{ indexing: boolean; errors: number; warnings: number; infos: number }> = [];
+let settings: Record<string, unknown> = {};
+
+const uri = (rel: string) => pathToFileURL(path.join(workspace, rel)).toString();
+
+/** Polls until `check` holds (never a fixed sleep); fails with what was last seen. */
+async function until<T>(what: string, check: () => T | undefined | false, ms = 20000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = check();
+    if (v) return v;
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}; last status ${JSON.stringify(statuses.at(-1))}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+before(async () => {
+  workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-lsp-'));
+  fs.cpSync(path.join(ROOT, 'examples'), workspace, { recursive: true });
+  server = spawn(process.execPath, [path.join(ROOT, 'dist', 'server.js'), '--stdio'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  conn = createProtocolConnection(new StreamMessageReader(server.stdout!), new StreamMessageWriter(server.stdin!));
+  conn.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
+    diagnostics.set(p.uri, p.diagnostics);
+  });
+  conn.onNotification('shardlens/status', (s: (typeof statuses)[number]) => {
+    statuses.push(s);
+  });
+  conn.onRequest('workspace/configuration', (p: { items: unknown[] }) => p.items.map(() => settings));
+  conn.onRequest('window/workDoneProgress/create', () => null);
+  conn.onRequest('client/registerCapability', () => null);
+  conn.onNotification('$/progress', () => undefined);
+  conn.onNotification('window/logMessage', () => undefined);
+  conn.listen();
+  await conn.sendRequest('initialize', {
+    processId: process.pid,
+    rootUri: pathToFileURL(workspace).toString(),
+    workspaceFolders: [{ uri: pathToFileURL(workspace).toString(), name: 'examples' }],
+    capabilities: {
+      workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true } },
+      window: { workDoneProgress: true },
+    },
+  });
+  await conn.sendNotification('initialized', {});
+});
+
+after(() => {
+  conn?.dispose();
+  server?.kill();
+  fs.rmSync(workspace, { recursive: true, force: true });
+});
+
+test('indexing the workspace publishes every finding, cross-file ones included', async () => {
+  await until('indexing to finish', () => statuses.some((s) => !s.indexing && s.errors + s.warnings + s.infos === 14));
+  const scores = diagnostics.get(uri('leaderboard/src/scores.ts'))!;
+  assert.deepEqual(
+    scores.map((d) => `${d.range.start.line + 1} ${d.code} ${d.severity}`),
+    ['19 SL001 1', '75 SL001 1', '75 SL005 3', '85 SL003 2'],
+  );
+  assert.equal(scores[0].source, 'shardlens');
+  assert.match(scores[0].codeDescription!.href, /docs\/rules\/SL001\.md$/);
+  const reader = diagnostics.get(uri('leaderboard/src/top-players.ts'))!;
+  assert.deepEqual(
+    reader.map((d) => d.code),
+    ['SL007'],
+  );
+});
+
+test('hover over a hot key shows its template, verdict and ceiling', async () => {
+  const file = path.join(workspace, 'leaderboard/src/scores.ts');
+  const text = fs.readFileSync(file, 'utf8');
+  await conn.sendNotification('textDocument/didOpen', {
+    textDocument: { uri: uri('leaderboard/src/scores.ts'), languageId: 'typescript', version: 1, text },
+  });
+  const hover = (await conn.sendRequest('textDocument/hover', {
+    textDocument: { uri: uri('leaderboard/src/scores.ts') },
+    position: { line: 18, character: 25 },
+  })) as { contents: { value: string } };
+  const md = hover.contents.value;
+  assert.match(md, /^\*\*ShardLens\*\* · PutItem · `PK` = `BOARD#global` on table `leaderboard`/);
+  assert.match(md, /Constant key: every request for it lands on one partition\./);
+  assert.match(md, /\*\*1,000 WCU\/s\*\* for writes/);
+  assert.match(md, /about \d+ bytes .* 1 WCU per write → at most \*\*1,000 writes\/s\*\*/);
+  assert.match(md, /\*\*SL001\*\* \[constant-partition-key\]/);
+
+  const sharded = (await conn.sendRequest('textDocument/hover', {
+    textDocument: { uri: uri('leaderboard/src/scores.ts') },
+    position: { line: 29, character: 25 },
+  })) as { contents: { value: string } };
+  assert.match(sharded.contents.value, /`BOARD#global#\{shard 0\.\.9\}`/);
+  assert.match(sharded.contents.value, /10 keys × 1,000 WCU\/s = \*\*10,000 WCU\/s\*\*/);
+});
+
+test('code actions: ignore the line and open the rule docs; fix-all offered on request', async () => {
+  const d = diagnostics.get(uri('leaderboard/src/scores.ts'))![0];
+  const actions = (await conn.sendRequest('textDocument/codeAction', {
+    textDocument: { uri: uri('leaderboard/src/scores.ts') },
+    range: d.range,
+    context: { diagnostics: [d] },
+  })) as Array<{
+    title: string;
+    edit?: { changes: Record<string, Array<{ newText: string; range: { start: { line: number } } }>> };
+    command?: { command: string; arguments: string[] };
+  }>;
+  assert.deepEqual(
+    actions.map((a) => a.title),
+    ['Ignore SL001 on this line', 'Open documentation for SL001'],
+  );
+  const edit = actions[0].edit!.changes[uri('leaderboard/src/scores.ts')][0];
+  assert.equal(edit.newText, '      // shardlens-ignore SL001\n');
+  assert.equal(edit.range.start.line, 18);
+  assert.equal(actions[1].command!.command, 'shardlens.openRuleDocs');
+  const fixAll = (await conn.sendRequest('textDocument/codeAction', {
+    textDocument: { uri: uri('leaderboard/src/scores.ts') },
+    range: d.range,
+    context: { diagnostics: [], only: ['source.fixAll.shardlens'] },
+  })) as Array<{ kind: string }>;
+  assert.deepEqual(
+    fixAll.map((a) => a.kind),
+    ['source.fixAll.shardlens'],
+  );
+});
+
+test('editing the document updates its diagnostics (incrementally, debounced)', async () => {
+  const u = uri('leaderboard/src/scores.ts');
+  const line = 18;
+  const text = fs.readFileSync(path.join(workspace, 'leaderboard/src/scores.ts'), 'utf8').split('\n')[line];
+  const start = text.indexOf("'BOARD#global'");
+  await conn.sendNotification('textDocument/didChange', {
+    textDocument: { uri: u, version: 2 },
+    contentChanges: [
+      {
+        range: { start: { line, character: start }, end: { line, character: start + "'BOARD#global'".length } },
+        text: '`BOARD#global#${Math.floor(Math.random() * 10)}`',
+      },
+    ],
+  });
+  const after = await until('SL001 on line 19 to go', () => {
+    const ds = diagnostics.get(u)!;
+    return !ds.some((d) => d.range.start.line === line) && ds;
+  });
+  assert.deepEqual(
+    after.map((d) => `${d.range.start.line + 1} ${d.code}`),
+    ['75 SL001', '75 SL005', '85 SL003'],
+  );
+  // Typing the ignore comment the quick fix would insert silences the next line's finding.
+  await conn.sendNotification('textDocument/didChange', {
+    textDocument: { uri: u, version: 3 },
+    contentChanges: [
+      {
+        range: { start: { line: 74, character: 0 }, end: { line: 74, character: 0 } },
+        text: '      // shardlens-ignore SL001\n',
+      },
+    ],
+  });
+  const ignored = await until('SL001 on the feed key to be ignored', () => {
+    const ds = diagnostics.get(u)!;
+    return !ds.some((d) => d.code === 'SL001') && ds;
+  });
+  assert.deepEqual(
+    ignored.map((d) => `${d.range.start.line + 1} ${d.code}`),
+    ['76 SL005', '86 SL003'],
+  );
+});
+
+test('settings apply live: a rule turned off disappears, a severity override changes the level', async () => {
+  settings = { rules: { SL003: 'off', SL005: 'warning' } };
+  await conn.sendNotification('workspace/didChangeConfiguration', { settings: null });
+  const ds = await until('SL003 to go', () => {
+    const d = diagnostics.get(uri('leaderboard/src/scores.ts'))!;
+    return !d.some((x) => x.code === 'SL003') && d;
+  });
+  assert.deepEqual(
+    ds.map((d) => `${d.code} ${d.severity}`),
+    ['SL005 2'],
+  );
+  settings = { enable: false };
+  await conn.sendNotification('workspace/didChangeConfiguration', { settings: null });
+  await until('every diagnostic to be cleared', () => [...diagnostics.values()].every((d) => d.length === 0));
+  settings = {};
+  await conn.sendNotification('workspace/didChangeConfiguration', { settings: null });
+  await until(
+    'diagnostics to come back',
+    () => (diagnostics.get(uri('leaderboard/src/top-players.ts')) ?? []).length === 1,
+  );
+});
+
+test('shardlens/checkWorkspace re-indexes and reports counts and skipped files', async () => {
+  fs.writeFileSync(path.join(workspace, 'blob.py'), Buffer.from([0x62, 0x6f, 0x74, 0x6f, 0x33, 0, 1]));
+  const r = (await conn.sendRequest('shardlens/checkWorkspace')) as {
+    files: number;
+    skipped: Array<{ file: string; reason: string }>;
+    durationMs: number;
+  };
+  assert.ok(r.files >= 7);
+  assert.deepEqual(
+    r.skipped.map((s) => [path.basename(s.file), s.reason]),
+    [['blob.py', 'binary file']],
+  );
+});
