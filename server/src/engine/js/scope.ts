@@ -41,6 +41,26 @@ export function parametersOf(fn: Node): Node[] {
   return params ? params.namedChildren.filter((c): c is Node => c !== null && c.type !== 'comment') : [];
 }
 
+/** Per tree: each function's parameter names, read once. */
+const paramCache = new WeakMap<Tree, Map<number, Array<string | null>>>();
+
+function paramNames(fn: Node): Array<string | null> {
+  let perTree = paramCache.get(fn.tree);
+  if (!perTree) paramCache.set(fn.tree, (perTree = new Map()));
+  let names = perTree.get(fn.id);
+  if (!names) perTree.set(fn.id, (names = parametersOf(fn).map(paramName)));
+  return names;
+}
+
+/** The source text of a tree, read once: `rootNode.text` copies it out of the parser each time. */
+const textCache = new WeakMap<Tree, string>();
+
+export function treeText(tree: Tree): string {
+  let text = textCache.get(tree);
+  if (text === undefined) textCache.set(tree, (text = tree.rootNode.text));
+  return text;
+}
+
 /** Every name one statement declares, with what it binds the name to. */
 function declarationsOf(stmt: Node): Array<[string, Binding]> {
   switch (stmt.type) {
@@ -86,38 +106,45 @@ const blockCache = new WeakMap<Tree, Map<number, Map<string, Declaration[]>>>();
 
 /** Blocks this large (a module's top level) are searched by name rather than read whole. */
 const LARGE_BLOCK = 64;
+/** Marks a block whose declarations were all read, so an absent name has none. */
+const COMPLETE = '\u0000complete';
 
 function declarationsIn(block: Node, name: string): Declaration[] {
   let perTree = blockCache.get(block.tree);
   if (!perTree) blockCache.set(block.tree, (perTree = new Map()));
   let byName = perTree.get(block.id);
-  if (!byName) perTree.set(block.id, (byName = new Map()));
-  let found = byName.get(name);
-  if (found) return found;
-  found = [];
-  if (block.namedChildCount < LARGE_BLOCK) {
-    for (const stmt of block.namedChildren) {
-      if (!stmt) continue;
-      for (const [n, binding] of declarationsOf(stmt)) if (n === name) found.push({ at: stmt.startIndex, binding });
+  if (!byName) {
+    perTree.set(block.id, (byName = new Map()));
+    // A small block (a function body) is read whole, once: most of its names get asked for.
+    if (block.namedChildCount < LARGE_BLOCK) {
+      for (const stmt of block.namedChildren) {
+        if (!stmt) continue;
+        for (const [n, binding] of declarationsOf(stmt)) {
+          byName.set(n, [...(byName.get(n) ?? []), { at: stmt.startIndex, binding }]);
+        }
+      }
+      byName.set(COMPLETE, []);
     }
-  } else {
-    // Only statements that declare or assign the name can bind it: find those in the text.
-    const text = block.text;
-    const n = name.replace(/\$/g, '\\$');
-    const re = new RegExp(
-      `\\b(?:const|let|var|function\\*?|class)\\s+${n}(?![\\w$])|(?<![\\w$.])${n}\\s*=(?![=>])|\\bimport\\b[^;]*?[{,\\s]${n}(?![\\w$])`,
-      'g',
-    );
-    const seen = new Set<number>();
-    for (let m = re.exec(text); m; m = re.exec(text)) {
-      let stmt: Node | null = block.tree.rootNode.descendantForIndex(
-        block.startIndex + m.index + m[0].lastIndexOf(name),
-      );
-      while (stmt && stmt.parent && !stmt.parent.equals(block)) stmt = stmt.parent;
-      if (!stmt?.parent || seen.has(stmt.id)) continue;
-      seen.add(stmt.id);
-      for (const [n, binding] of declarationsOf(stmt)) if (n === name) found.push({ at: stmt.startIndex, binding });
-    }
+  }
+  const cached = byName.get(name);
+  if (cached) return cached;
+  if (byName.has(COMPLETE)) return [];
+  // A large block (a module's top level): only statements that declare or assign the
+  // name can bind it, so find those from the text.
+  const found: Declaration[] = [];
+  const text = block.parent ? block.text : treeText(block.tree);
+  const n = name.replace(/\$/g, '\\$');
+  const re = new RegExp(
+    `\\b(?:const|let|var|function\\*?|class)\\s+${n}(?![\\w$])|(?<![\\w$.])${n}\\s*=(?![=>])|\\bimport\\b[^;]*?[{,\\s]${n}(?![\\w$])`,
+    'g',
+  );
+  const seen = new Set<number>();
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    let stmt: Node | null = block.tree.rootNode.descendantForIndex(block.startIndex + m.index + m[0].lastIndexOf(name));
+    while (stmt && stmt.parent && !stmt.parent.equals(block)) stmt = stmt.parent;
+    if (!stmt?.parent || seen.has(stmt.id)) continue;
+    seen.add(stmt.id);
+    for (const [d, binding] of declarationsOf(stmt)) if (d === name) found.push({ at: stmt.startIndex, binding });
   }
   byName.set(name, found);
   return found;
@@ -142,8 +169,7 @@ function findBinding(id: Node): Binding | null {
   let child: Node = id;
   for (let scope = id.parent; scope; child = scope, scope = scope.parent) {
     if (isFunction(scope)) {
-      const params = parametersOf(scope);
-      const index = params.findIndex((p) => paramName(p) === name);
+      const index = paramNames(scope).indexOf(name);
       if (index >= 0) return { kind: 'param', fn: scope, index, name };
     }
     if (scope.type === 'for_in_statement' && scope.childForFieldName('left')?.text === name) {
@@ -176,7 +202,7 @@ export function callsNaming(tree: Tree, name: string): Node[] {
   if (!found) {
     found = [];
     // Look only where the name is written, rather than at every call of the file.
-    const text = tree.rootNode.text;
+    const text = treeText(tree);
     const re = new RegExp(`(?<![\\w$.])${name.replace(/\$/g, '\\$')}(?![\\w$])`, 'g');
     for (let m = re.exec(text); m; m = re.exec(text)) {
       const id = tree.rootNode.descendantForIndex(m.index);
