@@ -2,11 +2,13 @@
  * The cheap literal pre-scan: only files that mention DynamoDB, an AWS SDK, boto3 or
  * the shapes of a DynamoDB request can hold a call worth parsing.
  */
-const MARKERS =
-  /dynamodb|@aws-sdk\/|aws-sdk|boto3|TableName|KeyConditionExpression|_item\(|batch_writer|ExecuteStatement/i;
+const LIBRARIES = /dynamodb|aws-sdk|boto3/i;
+/** Request fields and methods as the SDKs spell them (`tableName`, `add_item(` are not). */
+const API_NAMES =
+  /TableName|KeyConditionExpression|ExecuteStatement|RequestItems|TransactItems|batch_writer|\.(?:put|get|update|delete)_item\(/;
 
 export function mayContainDynamoDbCalls(text: string): boolean {
-  return MARKERS.test(text);
+  return LIBRARIES.test(text) || API_NAMES.test(text);
 }
 
 /** Why a file's text is not worth parsing, or null when it is. */

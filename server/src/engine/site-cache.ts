@@ -27,6 +27,13 @@ interface Entry {
   deps: Deps;
 }
 
+const NAMED_FUNCTIONS = new Set([
+  'function_declaration',
+  'generator_function_declaration',
+  'method_definition',
+  'function_definition',
+]);
+
 const FUNCTION_NAMES = new Set([
   'function_declaration',
   'generator_function_declaration',
@@ -56,9 +63,13 @@ export class SiteCache {
     this.stats.evaluated++;
     const [site, deps] = withRecording(evaluate);
     if (!site) return null;
-    let outer = n;
+    // The call's context: its outermost named function or method (an edit in one method
+    // leaves the sites of the others alone), else its top-level statement.
+    let statement = n;
+    let namedFunction: Node | null = null;
     for (let p = n.parent; p?.parent; p = p.parent) {
-      outer = p;
+      statement = p;
+      if (NAMED_FUNCTIONS.has(p.type)) namedFunction = p;
       // A parameter's values come from callers of the enclosing function: new callers mention its name.
       const name = FUNCTION_NAMES.has(p.type)
         ? p.childForFieldName('name')?.text
@@ -67,6 +78,7 @@ export class SiteCache {
           : undefined;
       if (name) deps.names.add(name);
     }
+    const outer = namedFunction ?? statement;
     this.entries.set(n.startIndex, {
       start: n.startIndex,
       end: n.endIndex,

@@ -28,7 +28,11 @@ import { argumentAt, argumentSources, attributeValueNode, methodNode, resolve, t
  */
 export function evaluate(n: Node | null, ctx: EvalContext): Value | null {
   if (!n) return null;
-  recordNode(n, n.type === 'identifier' ? n.text : undefined);
+  // `self.table` is bound by assignments elsewhere in the class: an edit naming it must re-evaluate.
+  recordNode(
+    n,
+    n.type === 'identifier' ? n.text : n.type === 'attribute' ? n.childForFieldName('attribute')?.text : undefined,
+  );
   const next = deeper(ctx);
   if (!next) return unknownValue(n);
   return evaluateNode(n, next);

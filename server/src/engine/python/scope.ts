@@ -1,6 +1,5 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import { recordNode } from '../evaluation';
-import { walk } from '../span';
 
 /** What a Python identifier refers to, as far as one file shows. */
 export type Binding =
@@ -39,6 +38,7 @@ interface TreeIndex {
   scopes: Map<number, Map<string, Entry[]>>;
   classes: Map<number, Map<string, Node[]>>;
   calls: Map<string, Node[]> | null;
+  text?: string;
 }
 
 const indexes = new WeakMap<Tree, TreeIndex>();
@@ -375,23 +375,33 @@ export function lastName(n: Node | null): string | null {
 /** Calls that name `name` as their callee or pass it as an argument, built once per tree. */
 export function callsMentioning(tree: Tree, name: string): Node[] {
   const ix = indexOf(tree);
-  if (!ix.calls) {
-    const calls = new Map<string, Node[]>();
-    const push = (k: string | null, c: Node) => {
-      if (!k) return;
-      const list = calls.get(k) ?? calls.set(k, []).get(k)!;
-      if (list[list.length - 1] !== c) list.push(c);
-    };
-    for (const c of walk(tree.rootNode)) {
-      if (c.type !== 'call') continue;
-      push(lastName(c.childForFieldName('function')), c);
-      for (const a of c.childForFieldName('arguments')?.namedChildren ?? []) {
-        push(lastName(a?.type === 'keyword_argument' ? a.childForFieldName('value') : a), c);
-      }
-    }
-    ix.calls = calls;
+  ix.calls ??= new Map();
+  let found = ix.calls.get(name);
+  if (found) return found;
+  found = [];
+  // Look only where the name is written, rather than at every call of the file.
+  ix.text ??= tree.rootNode.text;
+  const re = new RegExp(`(?<![\\w.])${name}(?!\\w)|(?<=\\.)${name}(?!\\w)`, 'g');
+  for (let m = re.exec(ix.text); m; m = re.exec(ix.text)) {
+    let n: Node | null = tree.rootNode.descendantForIndex(m.index);
+    if (n?.type !== 'identifier') continue;
+    // The name itself, or `obj.name`, as the callee or as an argument (`executor.map(name, ...)`).
+    if (n.parent?.type === 'attribute' && n.parent.childForFieldName('attribute')?.equals(n)) n = n.parent;
+    const parent = n.parent;
+    const call =
+      parent?.type === 'call' && parent.childForFieldName('function')?.equals(n)
+        ? parent
+        : parent?.type === 'argument_list' && parent.parent?.type === 'call'
+          ? parent.parent
+          : parent?.type === 'keyword_argument' &&
+              parent.parent?.type === 'argument_list' &&
+              parent.parent.parent?.type === 'call'
+            ? parent.parent.parent
+            : null;
+    if (call && found[found.length - 1]?.equals(call) !== true) found.push(call);
   }
-  return ix.calls.get(name) ?? [];
+  ix.calls.set(name, found);
+  return found;
 }
 
 /** The positional argument at `pos` (none past a `*args`), else the keyword argument `name`. */

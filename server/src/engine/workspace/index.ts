@@ -22,9 +22,12 @@ export interface IndexOptions extends AnalyzeOptions {
  */
 export class WorkspaceIndex {
   private readonly files = new Map<string, FileAnalysis>();
-  private readonly keysOfFile = new Map<string, string[]>();
+  /** File → its accesses by logical key, computed once when the file is set. */
+  private readonly keysOfFile = new Map<string, Map<string, Access[]>>();
   private readonly filesOfKey = new Map<string, Set<string>>();
   private readonly groupFindings = new Map<string, Finding[]>();
+  /** Keys whose group changed and whose cross-file findings are not computed yet. */
+  private readonly dirty = new Set<string>();
 
   private readonly modules: ModuleConstants;
   private readonly analyzeOptions: AnalyzeOptions;
@@ -40,8 +43,8 @@ export class WorkspaceIndex {
   }
 
   /**
-   * Reads and analyses one file from disk (or its open buffer); returns the keys
-   * re-checked. A first pass over the workspace passes `refresh = false`: modules are
+   * Reads and analyses one file from disk (or its open buffer); returns the keys it
+   * touches. A first pass over the workspace passes `refresh = false`: modules are
    * read when first imported, so there is nothing stale to refresh yet.
    */
   analyzeFile(file: string, refresh = true): Set<string> {
@@ -56,8 +59,8 @@ export class WorkspaceIndex {
   }
 
   /**
-   * Analyses one file's text and re-checks the keys it touches; files that import
-   * constants from it are analysed again. Returns the keys re-checked.
+   * Analyses one file's text; with `refresh`, files that import constants from it
+   * are analysed again. Returns the logical keys touched.
    */
   update(file: string, text: string, language: SourceLanguage, refresh = true): Set<string> {
     const touched = this.set(analyzeSource(file, text, language, this.analyzeOptions));
@@ -79,52 +82,62 @@ export class WorkspaceIndex {
     return touched;
   }
 
-  /** Stores an analysis made elsewhere (the CLI's worker, the editor's open document). */
+  /**
+   * Stores an analysis made elsewhere (the editor's open document) and marks the
+   * logical keys it touched before or touches now for re-checking; returns them.
+   */
   set(analysis: FileAnalysis): Set<string> {
     const file = analysis.file;
-    const before = this.keysOfFile.get(file) ?? [];
-    const after = [...new Set(analysis.accesses.flatMap(logicalKeysOf))];
+    const before = [...(this.keysOfFile.get(file)?.keys() ?? [])];
+    const byKey = new Map<string, Access[]>();
+    for (const a of analysis.accesses) {
+      for (const k of logicalKeysOf(a)) byKey.set(k, [...(byKey.get(k) ?? []), a]);
+    }
     this.files.set(file, analysis);
-    this.relink(file, before, after);
-    const touched = new Set([...before, ...after]);
-    for (const key of touched) this.recheck(key);
+    this.relink(file, before, byKey);
+    const touched = new Set([...before, ...byKey.keys()]);
+    for (const key of touched) this.dirty.add(key);
     return touched;
   }
 
   remove(file: string): Set<string> {
     this.modules.forget(file);
-    const before = this.keysOfFile.get(file) ?? [];
+    const before = [...(this.keysOfFile.get(file)?.keys() ?? [])];
     this.files.delete(file);
-    this.relink(file, before, []);
-    const touched = new Set(before);
-    for (const key of touched) this.recheck(key);
-    return touched;
+    this.relink(file, before, new Map());
+    for (const key of before) this.dirty.add(key);
+    return new Set(before);
   }
 
-  private relink(file: string, before: string[], after: string[]): void {
+  private relink(file: string, before: string[], after: Map<string, Access[]>): void {
     for (const k of before) {
       const set = this.filesOfKey.get(k);
       set?.delete(file);
       if (set?.size === 0) this.filesOfKey.delete(k);
     }
-    for (const k of after) {
+    for (const k of after.keys()) {
       let set = this.filesOfKey.get(k);
       if (!set) this.filesOfKey.set(k, (set = new Set()));
       set.add(file);
     }
-    if (after.length) this.keysOfFile.set(file, after);
+    if (after.size) this.keysOfFile.set(file, after);
     else this.keysOfFile.delete(file);
+  }
+
+  /** Computes the cross-file findings of every key changed since the last read. */
+  private flush(): void {
+    for (const key of this.dirty) this.recheck(key);
+    this.dirty.clear();
   }
 
   private recheck(key: string): void {
     const files = this.filesOfKey.get(key);
-    if (!files) {
+    const accesses = [...(files ?? [])].flatMap((f) => this.keysOfFile.get(f)?.get(key) ?? []);
+    // Every cross-file rule needs a shard part somewhere in the group: most keys have none.
+    if (!accesses.some((a) => a.partitionKey?.template.parts.some((p) => 'hole' in p && p.hole.kind === 'shard'))) {
       this.groupFindings.delete(key);
       return;
     }
-    const accesses = [...files].flatMap((f) =>
-      (this.files.get(f)?.accesses ?? []).filter((a) => logicalKeysOf(a).includes(key)),
-    );
     const group: KeyGroup = { key, accesses, where: (a) => this.where(a) };
     const severity = this.options.severity ?? {};
     const found: Finding[] = [];
@@ -142,7 +155,8 @@ export class WorkspaceIndex {
 
   /** One file's findings: its own and the cross-file ones placed in it, sorted by position. */
   findingsFor(file: string): Finding[] {
-    let cross = (this.keysOfFile.get(file) ?? [])
+    this.flush();
+    let cross = [...(this.keysOfFile.get(file)?.keys() ?? [])]
       .flatMap((k) => this.groupFindings.get(k) ?? [])
       .filter((f) => f.file === file);
     // A read that misses the shards of a sharded key (SL006) is not also a constant key (SL001):
