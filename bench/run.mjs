@@ -1,0 +1,383 @@
+#!/usr/bin/env node
+// The ShardLens benchmark: every measurement side by side in one run, on one machine,
+// against its baselines, printed as a Markdown table and written to bench/results.md.
+// `npm run bench` builds first (dist/cli.js), then runs this.
+//
+//   node bench/run.mjs [--reps N] [--naive-reps N] [--edits N] [--updates N] [--quick]
+//
+// --quick generates a 500-file workspace and does 3 repetitions: for trying the harness,
+// not for numbers.
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.dirname(HERE);
+/** Scratch space outside the repository: baseline bundles (with the grammars beside them), the report. */
+const OUT = path.join(os.tmpdir(), 'shardlens-bench');
+const WORKSPACE = 'bench/workspace';
+const NODE = process.execPath;
+
+const argv = process.argv.slice(2);
+const QUICK = argv.includes('--quick');
+function flag(name, fallback) {
+  const i = argv.indexOf(name);
+  return i >= 0 ? Number(argv[i + 1]) : fallback;
+}
+const REPS = flag('--reps', QUICK ? 3 : 5);
+const NAIVE_REPS = flag('--naive-reps', REPS);
+const RSS_REPS = QUICK ? 1 : 3;
+const EDITS = flag('--edits', 300);
+const UPDATES = flag('--updates', 200);
+
+const TARGETS = { cliOverFloor: 2, naiveOverCli: 5, incrementalP99: 10, indexP99: 20, rssMb: 300 };
+
+const started = performance.now();
+const log = (msg) => process.stderr.write(`bench: ${msg}\n`);
+
+function fail(msg, detail = '') {
+  process.stderr.write(`bench: ${msg}\n${detail}\n`);
+  process.exit(1);
+}
+
+// ---------------------------------------------------------------- processes
+
+/**
+ * Runs one process and measures its wall time from spawn to exit. stdout goes to a
+ * file when `stdoutFile` is given (the CLI's report: no pipe to drain), else is kept.
+ */
+function timed(cmd, args, { stdoutFile = null, okCodes = [0], env = process.env } = {}) {
+  return new Promise((resolve) => {
+    const fd = stdoutFile ? fs.openSync(stdoutFile, 'w') : null;
+    const out = [];
+    const err = [];
+    const t0 = performance.now();
+    const child = spawn(cmd, args, { cwd: ROOT, env, stdio: ['ignore', fd ?? 'pipe', 'pipe'] });
+    child.stdout?.on('data', (d) => out.push(d));
+    child.stderr.on('data', (d) => err.push(d));
+    let ms = 0;
+    let code = null;
+    child.on('exit', (c, signal) => {
+      ms = performance.now() - t0;
+      code = c ?? signal;
+    });
+    child.on('close', () => {
+      if (fd !== null) fs.closeSync(fd);
+      const stdout = out.map(String).join('');
+      const stderr = err.map(String).join('');
+      if (!okCodes.includes(code)) fail(`${cmd} ${args.join(' ')} exited with ${code}`, stderr.slice(-4000));
+      resolve({ ms, code, stdout, stderr });
+    });
+  });
+}
+
+function jsonLine(text, what) {
+  const line = text.trim().split('\n').pop();
+  try {
+    return JSON.parse(line);
+  } catch {
+    return fail(`${what} printed no JSON`, text.slice(-2000));
+  }
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+// ---------------------------------------------------------------- preparation
+
+function generate() {
+  const args = [path.join(HERE, 'generate.mjs'), ...(QUICK ? ['--files', '500', '--mb', '6'] : [])];
+  const r = spawnSync(NODE, args, { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (r.status !== 0) fail('bench/generate.mjs failed');
+  return JSON.parse(fs.readFileSync(path.join(ROOT, WORKSPACE, '.shardlens-bench.json'), 'utf8'));
+}
+
+/**
+ * The floor and the naive parser are bundled the way esbuild.mjs bundles the CLI, so
+ * all three whole-process rows start the same way (one CommonJS file, no TypeScript
+ * loader). Falls back to `node --import tsx` when esbuild cannot be loaded.
+ */
+async function bundleBaselines() {
+  fs.mkdirSync(path.join(OUT, 'grammars'), { recursive: true });
+  // parser.ts looks for the grammars in grammars/ beside the bundle, as dist/cli.js has them.
+  for (const w of fs.readdirSync(path.join(ROOT, 'dist', 'grammars')))
+    fs.copyFileSync(path.join(ROOT, 'dist', 'grammars', w), path.join(OUT, 'grammars', w));
+  try {
+    const esbuild = await import('esbuild');
+    await esbuild.build({
+      entryPoints: { floor: path.join(HERE, 'floor.ts'), naive: path.join(HERE, 'naive.ts') },
+      outdir: OUT,
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      logLevel: 'warning',
+      define: { 'import.meta.url': '__importMetaUrl' },
+      banner: { js: "const __importMetaUrl = require('url').pathToFileURL(__filename).href;" },
+    });
+    return {
+      how: 'esbuild bundles (CommonJS, grammars beside them), like dist/cli.js',
+      floor: [path.join(OUT, 'floor.js')],
+      naive: [path.join(OUT, 'naive.js')],
+    };
+  } catch (e) {
+    log(`esbuild unavailable (${e.message}); running the baselines with tsx`);
+    return {
+      how: '`node --import tsx` (esbuild was unavailable: includes the TypeScript loader start-up)',
+      floor: ['--import', 'tsx', path.join(HERE, 'floor.ts')],
+      naive: ['--import', 'tsx', path.join(HERE, 'naive.ts')],
+    };
+  }
+}
+
+function gnuTime() {
+  const r = spawnSync('/usr/bin/time', ['-v', 'true'], { encoding: 'utf8' });
+  return r.status === 0 && /Maximum resident set size/.test(r.stderr ?? '');
+}
+
+function gitDescribe() {
+  const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' });
+  const dirty = spawnSync('git', ['status', '--porcelain', '--', 'server', 'protocol', 'esbuild.mjs'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  if (head.status !== 0) return 'unknown';
+  return `${head.stdout.trim()}${dirty.stdout.trim() ? ' + uncommitted changes under server/' : ''}`;
+}
+
+// ---------------------------------------------------------------- the run
+
+async function main() {
+  const marker = generate();
+  const ws = marker.stats;
+  const cliBundle = path.join(ROOT, 'dist', 'cli.js');
+  if (!fs.existsSync(cliBundle) || !fs.existsSync(path.join(ROOT, 'dist', 'grammars')))
+    fail('dist/cli.js is missing: run `npm run bench` (it builds first)');
+  const baselines = await bundleBaselines();
+  const cli = [path.join(ROOT, 'bin', 'shardlens.js'), 'check', WORKSPACE, '--format', 'json'];
+  const report = path.join(OUT, 'report.json');
+  const rows = { a: [], b: [], c: [] };
+  const last = {};
+
+  // Warm-up (untimed): the page cache holds the workspace before any row is measured.
+  log('warm-up: floor and CLI once each');
+  last.b = jsonLine((await timed(NODE, [...baselines.floor, WORKSPACE])).stdout, 'floor');
+  const warm = await timed(NODE, cli, { stdoutFile: report, okCodes: [0, 1] });
+  const sanity = checkReport(report, warm.stderr, last.b);
+
+  // (a), (b), (c) interleaved, rotating the order each repetition so that drift in the
+  // machine's load falls on every row alike.
+  const runs = {
+    a: async () => (await timed(NODE, cli, { stdoutFile: report, okCodes: [0, 1] })).ms,
+    b: async () => {
+      const r = await timed(NODE, [...baselines.floor, WORKSPACE]);
+      last.b = jsonLine(r.stdout, 'floor');
+      return r.ms;
+    },
+    c: async () => {
+      const r = await timed(NODE, [...baselines.naive, WORKSPACE]);
+      last.c = jsonLine(r.stdout, 'naive');
+      return r.ms;
+    },
+  };
+  const order = ['a', 'b', 'c'];
+  for (let i = 0; i < REPS; i++) {
+    const turn = order.slice(i % 3).concat(order.slice(0, i % 3));
+    for (const row of turn) {
+      if (row === 'c' && i >= NAIVE_REPS) continue;
+      const ms = await runs[row]();
+      rows[row].push(ms);
+      log(`(${row}) rep ${i + 1}/${row === 'c' ? NAIVE_REPS : REPS}: ${Math.round(ms)} ms`);
+    }
+  }
+
+  // (e) peak RSS of (a).
+  const rss = [];
+  const haveTime = gnuTime();
+  for (let i = 0; i < RSS_REPS; i++) {
+    const file = path.join(OUT, 'rss.txt');
+    if (haveTime) {
+      await timed('/usr/bin/time', ['-v', '-o', file, NODE, ...cli], { stdoutFile: report, okCodes: [0, 1] });
+      const m = fs.readFileSync(file, 'utf8').match(/Maximum resident set size \(kbytes\): (\d+)/);
+      if (!m) fail('no "Maximum resident set size" in /usr/bin/time -v output');
+      rss.push(Number(m[1]) / 1024);
+    } else {
+      const probe = path.join(HERE, 'rss-probe.cjs');
+      await timed(NODE, ['--require', probe, ...cli], {
+        stdoutFile: report,
+        okCodes: [0, 1],
+        env: { ...process.env, SHARDLENS_RSS_FILE: file },
+      });
+      rss.push(Number(fs.readFileSync(file, 'utf8')) / 1024);
+    }
+    log(`(e) rep ${i + 1}/${RSS_REPS}: ${Math.round(rss[i])} MB`);
+  }
+
+  // (d) and (f) in process.
+  log(`(d) ${EDITS} one-character edits of ${ws.incrementalFile}`);
+  const incFile = path.join(WORKSPACE, ws.incrementalFile);
+  const d = jsonLine(
+    (await timed(NODE, ['--import', 'tsx', path.join(HERE, 'incremental.ts'), incFile, String(EDITS)])).stdout,
+    'incremental',
+  );
+  log(`(d) p50 ${d.p50.toFixed(2)} ms, p99 ${d.p99.toFixed(2)} ms`);
+  log(`(f) index of ${ws.sourceFiles} files, ${UPDATES} updates`);
+  const f = jsonLine(
+    (await timed(NODE, ['--import', 'tsx', path.join(HERE, 'index-update.ts'), WORKSPACE, String(UPDATES)])).stdout,
+    'index-update',
+  );
+  log(`(f) p50 ${f.p50.toFixed(2)} ms, p99 ${f.p99.toFixed(2)} ms`);
+
+  const md = await render({ ws, rows, last, rss, haveTime, d, f, sanity, baselines });
+  fs.writeFileSync(path.join(HERE, 'results.md'), md);
+  process.stdout.write('\n' + md);
+  log(`wrote bench/results.md (${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
+}
+
+/** What the CLI's report says: it must have found the planted traps and skipped what it should. */
+function checkReport(file, stderr, floor) {
+  const r = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const byRule = {};
+  for (const x of r.findings) byRule[x.rule] = (byRule[x.rule] ?? 0) + 1;
+  const leaked = [...r.findings, ...(r.accesses ?? [])].filter((x) =>
+    /(^|\/)(node_modules|generated)\//.test(x.file),
+  ).length;
+  if (leaked) fail(`the CLI reported ${leaked} findings/accesses in node_modules/ or the gitignored generated/`);
+  if (r.findings.length === 0) fail('the CLI found nothing in the workspace');
+  return {
+    findings: r.findings.length,
+    accesses: r.accesses?.length ?? 0,
+    byRule,
+    skippedLines: stderr.split('\n').filter((l) => /skipped/.test(l)).length,
+    gitignoredLine: stderr.split('\n').find((l) => /gitignore/.test(l)) ?? '',
+    files: floor.files,
+  };
+}
+
+// ---------------------------------------------------------------- the report
+
+const fmt = (ms) => (ms >= 100 ? Math.round(ms).toLocaleString('en-US') : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
+const spread = (xs) => `${fmt(Math.min(...xs))}–${fmt(Math.max(...xs))} ms`;
+const mb = (bytes) => (bytes / 1024 / 1024).toFixed(1);
+
+async function render({ ws, rows, last, rss, haveTime, d, f, sanity, baselines }) {
+  const a = median(rows.a);
+  const b = median(rows.b);
+  const c = median(rows.c);
+  const e = median(rss);
+  const verdict = [];
+  const target = (ok, yes, no) => {
+    verdict.push(ok);
+    return ok ? `**met**: ${yes}` : `**missed**: ${no}`;
+  };
+  const t1 = target(
+    a <= TARGETS.cliOverFloor * b,
+    `(a) = ${(a / b).toFixed(2)} × (b)`,
+    `(a) = ${(a / b).toFixed(2)} × (b); over the ${fmt(2 * b)} ms limit by ${fmt(a - 2 * b)} ms (${(((a - 2 * b) / (2 * b)) * 100).toFixed(0)}%)`,
+  );
+  const t2 = target(
+    c / a >= TARGETS.naiveOverCli,
+    `(a) is ${(c / a).toFixed(1)}× faster than (c)`,
+    `(a) is only ${(c / a).toFixed(1)}× faster than (c); it would need ≤ ${fmt(c / 5)} ms, over by ${fmt(a - c / 5)} ms`,
+  );
+  const t3 = target(
+    d.p99 <= TARGETS.incrementalP99,
+    `p99 ${fmt(d.p99)} ms`,
+    `p99 ${fmt(d.p99)} ms, ${fmt(d.p99 - TARGETS.incrementalP99)} ms over (${(d.p99 / TARGETS.incrementalP99).toFixed(1)}× the limit)`,
+  );
+  const t4 = target(
+    f.p99 <= TARGETS.indexP99,
+    `p99 ${fmt(f.p99)} ms`,
+    `p99 ${fmt(f.p99)} ms, ${fmt(f.p99 - TARGETS.indexP99)} ms over (${(f.p99 / TARGETS.indexP99).toFixed(1)}× the limit)`,
+  );
+  const t5 = target(
+    e <= TARGETS.rssMb,
+    `${e.toFixed(0)} MB`,
+    `${e.toFixed(0)} MB, ${(e - TARGETS.rssMb).toFixed(0)} MB over`,
+  );
+
+  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+  const lines = [
+    '# ShardLens benchmark results',
+    '',
+    `Generated by \`npm run bench\` (bench/run.mjs) on ${new Date().toISOString()}, code at ${gitDescribe()}.`,
+    '',
+    `- **Machine:** ${cpu}, ${os.cpus().length} cores, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB memory, ` +
+      `${os.type()} ${os.release()} (${os.arch()}), Node ${process.version}. Shared and noisy: rows (a)–(c) ran interleaved, ` +
+      `median of the repetitions.`,
+    `- **Workspace:** \`bench/workspace\` (seed ${ws.seed}, generator v${ws.version}): ${ws.sourceFiles.toLocaleString('en-US')} source files, ` +
+      `${mb(ws.sourceBytes)} MB (TS ${ws.byLanguage.ts}, JS ${ws.byLanguage.js}, Python ${ws.byLanguage.py}); ` +
+      `${ws.dynamoFiles} DynamoDB files (${((ws.dynamoFiles / ws.sourceFiles) * 100).toFixed(1)}%) with ${ws.dynamoCalls} SDK calls, ` +
+      `${ws.crossFilePairs} cross-file writer/reader keys (${ws.mismatchedPairs} with mismatched shard ranges); ` +
+      `${ws.prescanPositives} files pass the literal pre-scan; ${ws.bigFiles.length} files of 200–500 KB; ` +
+      `${ws.ignoredFiles} files in the gitignored \`generated/\` and in \`node_modules/\` that must be (and were) skipped.`,
+    '',
+    '| Row | What is measured | Result | Spread | Reps | Target | Verdict |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    `| (a) | \`shardlens check bench/workspace --format json\`, whole process, fresh \`node\` each time | **${fmt(a)} ms** median | ${spread(rows.a)} | ${rows.a.length} | (a) ≤ 2 × (b) | ${t1} |`,
+    `| (b) | floor: the same walk, read and literal pre-scan, nothing parsed (\`bench/floor.ts\`) | **${fmt(b)} ms** median | ${spread(rows.b)} | ${rows.b.length} | — | — |`,
+    `| (c) | naive: tree-sitter-parse every collected file, no pre-scan (\`bench/naive.ts\`) | **${fmt(c)} ms** median | ${spread(rows.c)} | ${rows.c.length} | (a) ≥ 5× faster than (c) | ${t2} |`,
+    `| (d) | incremental re-analysis of the ${d.lines.toLocaleString('en-US')}-line file after a one-character edit (\`AnalyzedDocument.applyEdits\`) | p50 **${fmt(d.p50)} ms**, p99 **${fmt(d.p99)} ms** | p90 ${fmt(d.p90)}, max ${fmt(d.max)} ms | ${d.n} | p99 ≤ 10 ms | ${t3} |`,
+    `| (e) | peak RSS of (a) (${haveTime ? '`/usr/bin/time -v`' : '`process.resourceUsage().maxRSS`'}) | **${e.toFixed(0)} MB** median | ${Math.min(...rss).toFixed(0)}–${Math.max(...rss).toFixed(0)} MB | ${rss.length} | ≤ 300 MB | ${t5} |`,
+    `| (f) | index update after one file changes (\`WorkspaceIndex.update\`, ${ws.sourceFiles.toLocaleString('en-US')}-file index) | p50 **${fmt(f.p50)} ms**, p99 **${fmt(f.p99)} ms** | p90 ${fmt(f.p90)}, max ${fmt(f.max)} ms | ${f.n} | p99 ≤ 20 ms | ${t4} |`,
+    '',
+    `**${verdict.filter(Boolean).length} of ${verdict.length} targets met.**`,
+    '',
+    '## Details',
+    '',
+    `- (a) reported ${sanity.findings} findings (${Object.entries(sanity.byRule)
+      .sort()
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}) over ${sanity.accesses} accesses; ${sanity.skippedLines} file(s) named as skipped on stderr; ` +
+      `"${sanity.gitignoredLine.replace(/^shardlens: /, '')}"; nothing from \`node_modules/\` or \`generated/\`.`,
+    `- (b) inside the process (last repetition): walk ${fmt(last.b.walkMs)} ms, read ${fmt(last.b.readMs)} ms, ` +
+      `pre-scan ${fmt(last.b.prescanMs)} ms over ${last.b.files} files / ${mb(last.b.bytes)} MB; ${last.b.prescanPositives} pass the pre-scan. ` +
+      `The rest of the wall time is Node start-up and exit.`,
+    `- (c) inside the process: parsers loaded in ${fmt(last.c.initMs)} ms, parsing ${fmt(last.c.parseMs)} ms; ` +
+      `slowest file ${last.c.slowest.file.replace(/^bench\/workspace\//, '')} (${fmt(last.c.slowest.ms)} ms); ${last.c.withErrors} trees with syntax errors.`,
+    `- (d) ${d.accesses} accesses in the file; opening it (first full parse and analysis) ${fmt(d.openMs)} ms; ` +
+      `a fresh full analysis of it ${fmt(d.fullAnalysisMs)} ms (median of 5); mean edit ${fmt(d.mean)} ms. Slowest edits: ` +
+      d.slowest
+        .slice(0, 4)
+        .map((s) => `line ${s.line} col ${s.column} ${s.kind} \`${s.char === '`' ? "'" : s.char}\` ${fmt(s.ms)} ms`)
+        .join('; ') +
+      '.',
+    `- (f) building the index (every file, as the CLI does) ${fmt(f.buildMs)} ms; ${f.dynamoFiles} files with accesses to pick from; ` +
+      `the file's analysis alone (analyzeSource) p50 ${fmt(f.analyzeOnly.p50)} ms, p99 ${fmt(f.analyzeOnly.p99)} ms; ` +
+      `logical keys re-checked per update p50 ${f.touchedKeys.p50}, max ${f.touchedKeys.max}. Slowest updates: ` +
+      f.slowest
+        .slice(0, 4)
+        .map(
+          (s) =>
+            `${s.file.replace(/^bench\/workspace\//, '')}:${s.line} (${s.lines} lines, ${s.touched} keys) ${fmt(s.ms)} ms`,
+        )
+        .join('; ') +
+      '.',
+    `- Baselines (b) and (c) ran as ${baselines.how}. Rows (d) and (f) ran in process under \`node --import tsx\` ` +
+      `after 10 untimed warm-up edits/updates.`,
+    '',
+    'See bench/README.md for what each row measures and the caveats.',
+    '',
+  ];
+  return formatMarkdown(lines.join('\n'));
+}
+
+/** Formats with the project's prettier when it is there, so the file passes `prettier --check`. */
+async function formatMarkdown(md) {
+  try {
+    const prettier = await import('prettier');
+    const file = path.join(HERE, 'results.md');
+    const config = (await prettier.resolveConfig(file)) ?? {};
+    return await prettier.format(md, { ...config, filepath: file });
+  } catch {
+    return md;
+  }
+}
+
+await main();
