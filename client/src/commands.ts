@@ -37,10 +37,12 @@ export const COMMANDS: Record<string, Factory> = {
   },
   [Commands.restartServer]: (ctx) => () => ctx.restart(),
   [Commands.showOutput]: (ctx) => () => ctx.output.show(true),
-  [Commands.openPanel]: () => () =>
-    vscode.window.showInformationMessage(
+  [Commands.openPanel]: () => () => {
+    // Not awaited: the command is done once the message is shown, not when it is dismissed.
+    void vscode.window.showInformationMessage(
       'The ShardLens key heat panel (live Contributor Insights data) is not available in this version yet.',
-    ),
+    );
+  },
   [Commands.openRuleDocs]: () => (url: unknown) => {
     if (typeof url !== 'string' || !/^https:\/\//.test(url)) throw new Error('No rule documentation link given.');
     return vscode.env.openExternal(vscode.Uri.parse(url));

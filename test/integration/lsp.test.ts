@@ -104,7 +104,8 @@ test('hover over a hot key shows its template, verdict and ceiling', async () =>
   const md = hover.contents.value;
   assert.match(md, /^\*\*ShardLens\*\* · PutItem · `PK` = `BOARD#global` on table `leaderboard`/);
   assert.match(md, /Constant key: every request for it lands on one partition\./);
-  assert.match(md, /\*\*1,000 WCU\/s\*\* for writes/);
+  assert.match(md, /Ceiling: \*\*1,000 WCU\/s\*\* for writes, \*\*3,000 RCU\/s\*\* for strongly consistent reads\./);
+  assert.match(md, /Sharded over 10 keys \(`shardlens\.shards\.defaultCount`\) it would take 10,000 WCU\/s/);
   assert.match(md, /about \d+ bytes .* 1 WCU per write → at most \*\*1,000 writes\/s\*\*/);
   assert.match(md, /\*\*SL001\*\* \[constant-partition-key\]/);
 

@@ -1,6 +1,6 @@
 import type { MarkupContent } from 'vscode-languageserver';
 import type { ShardLensSettings } from '../../../protocol/src/settings';
-import type { Access, Classification, Finding } from '../engine/model';
+import type { Access, Classification, Finding, Span } from '../engine/model';
 import { docsUrl } from '../engine/rules';
 import { classifyAccess, render, shardSetOf } from '../engine/template';
 import { contains } from './convert';
@@ -51,10 +51,10 @@ function ceilingLines(a: Access, c: Classification, settings: ShardLensSettings)
       `Ceiling: ${n(WCU_PER_KEY)} WCU/s and ${n(RCU_PER_KEY)} RCU/s per shard (the shard count is not known here).`,
     );
   } else if (c !== 'unknown') {
-    const times = keys > 1 ? `${keys} keys × ` : '';
+    const total = (perKey: number, unit: string) =>
+      keys > 1 ? `${keys} keys × ${n(perKey)} ${unit} = **${n(keys * perKey)} ${unit}**` : `**${n(perKey)} ${unit}**`;
     lines.push(
-      `Ceiling: ${times}${n(WCU_PER_KEY)} WCU/s = **${n(keys * WCU_PER_KEY)} WCU/s** for writes, ` +
-        `${times}${n(RCU_PER_KEY)} RCU/s = **${n(keys * RCU_PER_KEY)} RCU/s** for strongly consistent reads.`,
+      `Ceiling: ${total(WCU_PER_KEY, 'WCU/s')} for writes, ${total(RCU_PER_KEY, 'RCU/s')} for strongly consistent reads.`,
     );
     if (a.itemBytes !== null) {
       const wcu = Math.max(1, Math.ceil(a.itemBytes / 1024));
@@ -65,6 +65,13 @@ function ceilingLines(a: Access, c: Classification, settings: ShardLensSettings)
     }
   }
   const peak = settings.shards.peakWriteUnits;
+  const suggested = settings.shards.defaultCount;
+  if (peak === 0 && keys === 1 && (c === 'constant' || c === 'time-bucket' || c === 'counter')) {
+    lines.push(
+      `Sharded over ${suggested} keys (\`shardlens.shards.defaultCount\`) it would take ` +
+        `${n(suggested * WCU_PER_KEY)} WCU/s; set \`shardlens.shards.peakWriteUnits\` to size the shard count.`,
+    );
+  }
   if (peak > 0 && c !== 'high-cardinality') {
     const needed = Math.ceil(peak / 800);
     const have = keys ?? 0;
@@ -74,6 +81,15 @@ function ceilingLines(a: Access, c: Classification, settings: ShardLensSettings)
     );
   }
   return lines;
+}
+
+function sameSpan(x: Span, y: Span): boolean {
+  return (
+    x.startLine === y.startLine &&
+    x.startColumn === y.startColumn &&
+    x.endLine === y.endLine &&
+    x.endColumn === y.endColumn
+  );
 }
 
 /** Markdown for the hover over a key expression. */
@@ -93,7 +109,9 @@ export function hoverMarkdown(a: Access, findings: Finding[], settings: ShardLen
   ];
   if (a.sortKey) lines.push(`Sort key \`${a.sortKey.attribute}\` = \`${render(a.sortKey.template)}\``);
   lines.push('', VERDICT[c], '', ...ceilingLines(a, c, settings));
-  const mine = findings.filter((f) => f.access === a && settings.rules[f.rule] !== 'off');
+  // The index may hold another analysis of the same text: match the access by position.
+  const same = (b: Access) => b === a || (b.file === a.file && sameSpan(b.span, a.span));
+  const mine = findings.filter((f) => same(f.access) && settings.rules[f.rule] !== 'off');
   for (const f of mine) lines.push('', `**${f.rule}** [${f.category}](${docsUrl(f.rule)}) — ${f.message}`);
   return { kind: 'markdown', value: lines.join('\n\n').replace(/\n\n\n\n/g, '\n\n') };
 }

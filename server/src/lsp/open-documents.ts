@@ -74,6 +74,12 @@ export class OpenDocuments {
     return null;
   }
 
+  /** The open document's current analysis for an engine key, if it is open. */
+  analysisOf(key: string): FileAnalysis | null {
+    for (const d of this.docs.values()) if (d.analyzed.file === key) return d.analyzed.refresh();
+    return null;
+  }
+
   uris(): string[] {
     return [...this.docs.keys()];
   }

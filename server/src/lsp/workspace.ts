@@ -72,7 +72,11 @@ export class Workspace {
       progress.begin('ShardLens: indexing', 0, `${files.length} files`, false);
       for (let i = 0; i < files.length; i++) {
         const file = files[i];
-        if (!(await this.excluded(file))) this.indexFor(file).analyzeFile(file, false);
+        if (await this.excluded(file)) continue;
+        // An open document's own (incrementally kept) analysis stands for the file.
+        const open = this.docs.analysisOf(file);
+        if (open) this.indexFor(file).set(open);
+        else this.indexFor(file).analyzeFile(file, false);
         if (i % BATCH === BATCH - 1) {
           progress.report(Math.round(((i + 1) / files.length) * 100), `${i + 1} of ${files.length} files`);
           await yieldToEvents();
