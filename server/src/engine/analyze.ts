@@ -1,5 +1,6 @@
 import type { Tree } from 'web-tree-sitter';
-import { learnKeySchemas, interpret, type CallSite } from './interpret';
+import type { CallSite } from './interpret';
+import { interpretMemo, learnKeySchemasMemo } from './interpret-memo';
 import { findJsCallSites } from './js/calls';
 import type { Access, Finding, SourceLanguage } from './model';
 import { parse, ParseTimeout } from './parser';
@@ -85,8 +86,8 @@ export function analyzeTree(
     const resolve = options.resolveImport;
     const imports = resolve ? (source: string, name: string) => resolve(file, language, source, name) : undefined;
     const sites = findCallSites(tree, text, file, language, options.siteCache, imports);
-    const hints = learnKeySchemas(sites);
-    const accesses = sites.flatMap((s) => interpret(s, hints));
+    const hints = learnKeySchemasMemo(sites);
+    const accesses = sites.flatMap((s) => interpretMemo(s, hints));
     const ignored = suppressions(tree, text);
     const findings = checkAccesses(accesses, options.severity).filter((f) => !isSuppressed(f, ignored));
     return {

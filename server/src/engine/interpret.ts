@@ -237,16 +237,21 @@ export function interpret(site: CallSite, hints: KeySchemaHints = new Map()): Ac
 }
 
 /** Learns each table's key attribute names from calls that name only keys. */
-export function learnKeySchemas(sites: CallSite[]): KeySchemaHints {
+export function learnKeySchemas(sites: CallSite[], hintOf = schemaHintOf): KeySchemaHints {
   const hints: KeySchemaHints = new Map();
   for (const s of sites) {
-    // Index queries name the index's keys, not the table's.
-    const namesOnlyKeys = ['GetItem', 'UpdateItem', 'DeleteItem', 'Query'].includes(s.operation);
-    if (!namesOnlyKeys || entry(s.input, 'IndexName')) continue;
-    const a = single(s, s.operation, s.input, tableOf(s.input, s.table), new Map());
-    if (a.partitionKey && a.table.kind !== 'unknown' && !hints.has(tableKey(a.table))) {
-      hints.set(tableKey(a.table), { partition: a.partitionKey.attribute, sort: a.sortKey?.attribute });
-    }
+    const h = hintOf(s);
+    if (h && !hints.has(h[0])) hints.set(h[0], h[1]);
   }
   return hints;
+}
+
+/** What one call site says of its table's key names: a `Key` or a key condition names only keys. */
+export function schemaHintOf(s: CallSite): [string, { partition: string; sort?: string }] | null {
+  // Index queries name the index's keys, not the table's.
+  const namesOnlyKeys = ['GetItem', 'UpdateItem', 'DeleteItem', 'Query'].includes(s.operation);
+  if (!namesOnlyKeys || entry(s.input, 'IndexName')) return null;
+  const a = single(s, s.operation, s.input, tableOf(s.input, s.table), new Map());
+  if (!a.partitionKey || a.table.kind === 'unknown') return null;
+  return [tableKey(a.table), { partition: a.partitionKey.attribute, sort: a.sortKey?.attribute }];
 }

@@ -1,6 +1,7 @@
 import type { Node, Point } from 'web-tree-sitter';
 import { withRecording, type Deps } from './evaluation';
 import type { CallSite } from './interpret';
+import { carryOver } from './interpret-memo';
 import type { Span } from './model';
 import type { Value } from './value';
 
@@ -171,12 +172,18 @@ function shiftValue(v: Value, e: EditRecord): Value {
 
 function shiftEntry(entry: Entry, e: EditRecord, delta: number): Entry {
   const r = entry.deps.ranges.map((i) => shiftIndex(i, e, delta));
+  const moved: CallSite = {
+    ...entry.site,
+    span: shiftSpan(entry.site.span, e),
+    input: shiftValue(entry.site.input, e),
+  };
+  carryOver(entry.site, moved, (s) => shiftSpan(s, e));
   return {
     start: shiftIndex(entry.start, e, delta),
     end: shiftIndex(entry.end, e, delta),
     outerStart: shiftIndex(entry.outerStart, e, delta),
     outerEnd: shiftIndex(entry.outerEnd, e, delta),
-    site: { ...entry.site, span: shiftSpan(entry.site.span, e), input: shiftValue(entry.site.input, e) },
+    site: moved,
     deps: { ranges: r, names: entry.deps.names },
   };
 }

@@ -1,0 +1,45 @@
+import { interpret, learnKeySchemas, schemaHintOf, type CallSite, type KeySchemaHints } from './interpret';
+import type { Access, Span } from './model';
+
+/**
+ * Interpreting a call site is pure: the same site and the same key-schema hints give
+ * the same accesses. An edited document keeps most of its sites, so their accesses
+ * are kept too — and carried over, with their positions moved, when an edit above
+ * them shifts the site.
+ */
+const accessesOf = new WeakMap<CallSite, { hints: string; accesses: Access[] }>();
+const hintOf = new WeakMap<CallSite, ReturnType<typeof schemaHintOf>>();
+
+function hintsKey(h: KeySchemaHints): string {
+  return JSON.stringify([...h]);
+}
+
+export function learnKeySchemasMemo(sites: CallSite[]): KeySchemaHints {
+  return learnKeySchemas(sites, (s) => {
+    if (!hintOf.has(s)) hintOf.set(s, schemaHintOf(s));
+    return hintOf.get(s)!;
+  });
+}
+
+export function interpretMemo(site: CallSite, hints: KeySchemaHints): Access[] {
+  const key = hintsKey(hints);
+  const cached = accessesOf.get(site);
+  if (cached?.hints === key) return cached.accesses;
+  const accesses = interpret(site, hints);
+  accessesOf.set(site, { hints: key, accesses });
+  return accesses;
+}
+
+/** A site moved by an edit keeps what was computed for it, at its new position. */
+export function carryOver(from: CallSite, to: CallSite, shift: (s: Span) => Span): void {
+  if (hintOf.has(from)) hintOf.set(to, hintOf.get(from)!);
+  const cached = accessesOf.get(from);
+  if (!cached) return;
+  const move = (a: Access): Access => ({
+    ...a,
+    span: shift(a.span),
+    partitionKey: a.partitionKey && { ...a.partitionKey, span: shift(a.partitionKey.span) },
+    sortKey: a.sortKey && { ...a.sortKey, span: shift(a.sortKey.span) },
+  });
+  accessesOf.set(to, { hints: cached.hints, accesses: cached.accesses.map(move) });
+}
