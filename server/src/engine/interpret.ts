@@ -4,6 +4,23 @@ import { isPartitionKeyName, isSortKeyName } from './names';
 import { literalText } from './template';
 import { entry, unwrapAttributeValue, type Value } from './value';
 
+/**
+ * The input field a request must carry to be a DynamoDB call: where the receiver is
+ * unknown, this tells `table.put(...)` from `map.get(k)` or `cache.put(k, v)`.
+ */
+export const REQUIRED_FIELD: Record<Operation, string> = {
+  PutItem: 'Item',
+  GetItem: 'Key',
+  UpdateItem: 'Key',
+  DeleteItem: 'Key',
+  Query: 'KeyConditionExpression',
+  BatchWriteItem: 'RequestItems',
+  BatchGetItem: 'RequestItems',
+  TransactWriteItems: 'TransactItems',
+  TransactGetItems: 'TransactItems',
+  ExecuteStatement: 'Statement',
+};
+
 /** What a front-end found: one SDK call and its input, before the SDK shape is read. */
 export interface CallSite {
   file: string;

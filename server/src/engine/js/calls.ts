@@ -1,6 +1,6 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import { newContext, recordRange, type ImportLookup } from '../evaluation';
-import type { CallSite } from '../interpret';
+import { REQUIRED_FIELD, type CallSite } from '../interpret';
 import type { Operation, SdkStyle, SourceLanguage } from '../model';
 import { candidateCalls } from '../candidates';
 import type { SiteCache } from '../site-cache';
@@ -48,20 +48,6 @@ const V2_METHODS: Record<string, Operation> = {
   batchGetItem: 'BatchGetItem',
   transactWriteItems: 'TransactWriteItems',
   transactGetItems: 'TransactGetItems',
-};
-
-/** The input field a v2 call must carry to be a DynamoDB call rather than `map.get(k)`. */
-const REQUIRED_FIELD: Record<Operation, string> = {
-  PutItem: 'Item',
-  GetItem: 'Key',
-  UpdateItem: 'Key',
-  DeleteItem: 'Key',
-  Query: 'KeyConditionExpression',
-  BatchWriteItem: 'RequestItems',
-  BatchGetItem: 'RequestItems',
-  TransactWriteItems: 'TransactItems',
-  TransactGetItems: 'TransactItems',
-  ExecuteStatement: 'Statement',
 };
 
 function usesAttributeValues(v: Value): boolean {

@@ -1,6 +1,6 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import { deeper, newContext, soleHole, type EvalContext, type ImportLookup } from '../evaluation';
-import type { CallSite } from '../interpret';
+import { REQUIRED_FIELD, type CallSite } from '../interpret';
 import type { Operation, SdkStyle, TableRef } from '../model';
 import { candidateCalls } from '../candidates';
 import type { SiteCache } from '../site-cache';
@@ -25,19 +25,6 @@ const CLIENT_METHODS: Record<string, Operation> = {
   batch_get_item: 'BatchGetItem',
   transact_write_items: 'TransactWriteItems',
   transact_get_items: 'TransactGetItems',
-};
-
-/** The keyword a call must carry when its receiver is unknown, so `d.get(k)`-likes never match. */
-const REQUIRED_FIELD: Partial<Record<Operation, string>> = {
-  PutItem: 'Item',
-  GetItem: 'Key',
-  UpdateItem: 'Key',
-  DeleteItem: 'Key',
-  Query: 'KeyConditionExpression',
-  BatchWriteItem: 'RequestItems',
-  BatchGetItem: 'RequestItems',
-  TransactWriteItems: 'TransactItems',
-  TransactGetItems: 'TransactItems',
 };
 
 /** What a method's receiver turned out to be. */
