@@ -18,7 +18,9 @@ import { spanOf } from '../span';
 import { concat, literal, shardRange } from '../template';
 import type { KeyTemplate } from '../model';
 import type { Value } from '../value';
-import { callsNaming, isFunction, parametersOf, resolve } from './scope';
+import { callValue, isRandom, newValue } from './library';
+import { loopValue, paramValue } from './loops';
+import { resolve } from './scope';
 
 /**
  * Evaluates a JavaScript/TypeScript expression into a Value: object literals into
@@ -34,7 +36,7 @@ export function evaluate(n: Node | null, ctx: EvalContext): Value | null {
 }
 
 /** The key template of a value; objects and arrays inside a key are unknown parts. */
-function scalarTemplate(v: Value | null, n: Node): KeyTemplate {
+export function scalarTemplate(v: Value | null, n: Node): KeyTemplate {
   const s = v && v.kind === 'scalar' ? v : unknownValue(n);
   return s.kind === 'scalar' ? s.template : literal('');
 }
@@ -46,18 +48,6 @@ const PASS_THROUGH = new Set([
   'non_null_expression',
   'type_assertion',
 ]);
-
-const SAME_VALUE_METHODS = new Set([
-  'toString',
-  'toLowerCase',
-  'toUpperCase',
-  'trim',
-  'valueOf',
-  'padStart',
-  'padEnd',
-  'normalize',
-]);
-const RANDOM_FUNCTIONS = /^(uuid|uuidv4|v4|randomUUID|nanoid|ulid|cuid|createId|ksuid|uuid\.v4|crypto\.randomUUID)$/;
 
 function evaluateNode(n: Node, ctx: EvalContext): Value {
   if (PASS_THROUGH.has(n.type)) return evaluate(n.namedChild(0), ctx) ?? unknownValue(n);
@@ -112,18 +102,6 @@ function evaluateNode(n: Node, ctx: EvalContext): Value {
     default:
       return unknownValue(n);
   }
-}
-
-/** `new Date()` is now; `new Set([...])` is a collection, never a number to add. */
-function newValue(n: Node, ctx: EvalContext): Value {
-  const ctor = n.childForFieldName('constructor')?.text;
-  const args = n.childForFieldName('arguments');
-  if (ctor === 'Date' && !args?.namedChildCount) return holeValue(n, { kind: 'time', time: 'instant' });
-  if (ctor === 'Set') {
-    const items = evaluate(args?.namedChild(0) ?? null, ctx);
-    return { kind: 'array', items: items?.kind === 'array' ? items.items : [], span: spanOf(n) };
-  }
-  return unknownValue(n);
 }
 
 function unescape(s: string): string {
@@ -208,145 +186,6 @@ function identifierValue(n: Node, ctx: EvalContext): Value {
   }
 }
 
-/** `for (const s of SHARDS)`, `for (let i = 0; i < N; i++)`. */
-function loopValue(n: Node, loop: Node, ctx: EvalContext): Value | null {
-  if (loop.type === 'for_in_statement') {
-    if (loop.childForFieldName('operator')?.text !== 'of') return null;
-    const items = arrayItems(loop.childForFieldName('right'), ctx);
-    return items ? loopElementValue(n, items.items, items.generated) : null;
-  }
-  const init = loop
-    .childForFieldName('initializer')
-    ?.descendantsOfType('variable_declarator')[0]
-    ?.childForFieldName('value');
-  const cond = loop.childForFieldName('condition');
-  const cmp = cond?.type === 'binary_expression' ? cond : cond?.namedChild(0);
-  const start = numberOf(evaluate(init ?? null, ctx));
-  const op = cmp?.childForFieldName('operator')?.text;
-  const bound = numberOf(evaluate(cmp?.childForFieldName('right') ?? null, ctx));
-  if (start === null || bound === null || (op !== '<' && op !== '<='))
-    return shardValue(n, { method: 'loop', values: null });
-  return shardValue(n, { method: 'loop', values: shardRange(start, bound - start + (op === '<=' ? 1 : 0)) });
-}
-
-/**
- * The elements of an array expression: literals, `Array.from({length: N}, (_, i) => i + k)`,
- * `[...Array(N).keys()]`, or a constant holding one of those.
- */
-function arrayItems(n: Node | null, ctx: EvalContext): { items: Value[]; generated: boolean } | null {
-  if (!n) return null;
-  const target = n.type === 'identifier' ? resolve(n) : null;
-  if (target?.kind === 'value') return arrayItems(target.node, ctx);
-  const count = generatedLength(n, ctx);
-  if (count !== null) {
-    const range = shardRange(count.start, count.length);
-    return range ? { items: range.map((x) => scalar(n, literal(String(x)))), generated: true } : null;
-  }
-  const v = n.type === 'array' && !n.namedChildren.some((c) => c?.type === 'spread_element') ? evaluate(n, ctx) : null;
-  return v?.kind === 'array' ? { items: v.items, generated: false } : null;
-}
-
-function generatedLength(n: Node, ctx: EvalContext): { start: number; length: number } | null {
-  const text = n.text.replace(/\s+/g, '');
-  // [...Array(N).keys()] / Array.from(Array(N).keys())
-  const keys = text.match(/^(?:\[\.\.\.|Array\.from\()(?:new)?Array\((.+)\)\.keys\(\)(?:\]|\))$/);
-  if (keys) {
-    const inner = n
-      .descendantsOfType('call_expression')
-      .find((c) => c?.childForFieldName('function')?.text === 'Array');
-    const len = numberOf(evaluate(inner?.childForFieldName('arguments')?.namedChild(0) ?? null, ctx));
-    return len === null ? null : { start: 0, length: len };
-  }
-  if (n.type === 'call_expression' && n.childForFieldName('function')?.text === 'Array.from') {
-    const args = n.childForFieldName('arguments');
-    const len = lengthOf(args?.namedChild(0) ?? null, ctx);
-    const mapper = args?.namedChild(1);
-    if (len === null) return null;
-    const offset = mapper ? mapperOffset(mapper) : null;
-    return offset === null ? null : { start: offset, length: len };
-  }
-  return null;
-}
-
-function lengthOf(n: Node | null, ctx: EvalContext): number | null {
-  if (n?.type !== 'object') return null;
-  const pair = n.namedChildren.find((c) => c?.type === 'pair' && c.childForFieldName('key')?.text === 'length');
-  if (pair) return numberOf(evaluate(pair.childForFieldName('value'), ctx));
-  const short = n.namedChildren.find((c) => c?.type === 'shorthand_property_identifier' && c.text === 'length');
-  return short ? numberOf(evaluate(short, ctx)) : null;
-}
-
-/** `(_, i) => i` gives 0, `(_, i) => i + 1` gives 1. */
-function mapperOffset(fn: Node): number | null {
-  if (!isFunction(fn)) return null;
-  const index = parametersOf(fn)[1]?.text.replace(/:.*/, '').trim();
-  const body = fn.childForFieldName('body')?.text.replace(/\s+/g, '');
-  if (!index || !body) return null;
-  if (body === index) return 0;
-  const m = body.match(new RegExp(`^\\(?${index}\\+(\\d+)\\)?$`));
-  return m ? Number(m[1]) : null;
-}
-
-/**
- * A parameter's value: a callback's element (`SHARDS.map((s) => ...)`,
- * `Array.from({length: N}, (_, i) => ...)`) or the arguments at the function's call
- * sites in this file.
- */
-function paramValue(n: Node, fn: Node, index: number, ctx: EvalContext): Value | null {
-  const args = fn.parent;
-  const call = args?.type === 'arguments' ? args.parent : null;
-  if (call?.type === 'call_expression') {
-    const callee = call.childForFieldName('function');
-    const argIndex = args!.namedChildren.findIndex((c) => c?.equals(fn));
-    if (callee?.text === 'Array.from' && argIndex === 1 && index === 1) {
-      const len = lengthOf(args!.namedChild(0), ctx) ?? arrayItems(args!.namedChild(0), ctx)?.items.length ?? null;
-      return shardValue(n, { method: 'loop', values: len === null ? null : shardRange(0, len) });
-    }
-    if (
-      callee?.type === 'member_expression' &&
-      index === 0 &&
-      /^(map|forEach|flatMap|filter|reduce)$/.test(callee.childForFieldName('property')?.text ?? '')
-    ) {
-      const items = arrayItems(callee.childForFieldName('object'), ctx);
-      return items ? loopElementValue(n, items.items, items.generated) : null;
-    }
-    if (
-      callee?.type === 'member_expression' &&
-      index === 1 &&
-      callee.childForFieldName('property')?.text === 'forEach'
-    ) {
-      const items = arrayItems(callee.childForFieldName('object'), ctx);
-      return items ? shardValue(n, { method: 'loop', values: shardRange(0, items.items.length) }) : null;
-    }
-    return null;
-  }
-  // A named function: look at how this file calls it.
-  const name =
-    fn.childForFieldName('name')?.text ??
-    (fn.parent?.type === 'variable_declarator' ? fn.parent.childForFieldName('name')?.text : undefined);
-  if (!name) return null;
-  for (const c of callsNaming(fn.tree, name)) {
-    const f = c.childForFieldName('function');
-    const cargs = c.childForFieldName('arguments');
-    if (f?.text === name && cargs) {
-      const arg = cargs.namedChild(index);
-      if (!arg) continue;
-      const v = evaluate(arg, ctx);
-      if (v && soleHole(v)?.kind !== 'unknown') return v;
-    }
-    if (
-      f?.type === 'member_expression' &&
-      /^(map|forEach|flatMap)$/.test(f.childForFieldName('property')?.text ?? '') &&
-      cargs?.namedChild(0)?.text === name &&
-      index === 0
-    ) {
-      const items = arrayItems(f.childForFieldName('object'), ctx);
-      if (items) return loopElementValue(n, items.items, items.generated);
-    }
-  }
-  return null;
-}
-
 function memberValue(n: Node, ctx: EvalContext): Value {
   const obj = n.childForFieldName('object');
   const prop = n.childForFieldName('property')?.text ?? '';
@@ -415,99 +254,10 @@ function binaryValue(n: Node, ctx: EvalContext): Value {
   return unknownValue(n);
 }
 
-function isRandom(v: Value | null): boolean {
-  const h = v ? soleHole(v) : null;
-  return h?.kind === 'random' && h.source === 'Math.random()';
-}
-
 /** `a ? 'x' : 'y'`: a value from a small literal set is low-cardinality. */
 function choiceValue(n: Node, options: Array<Node | null>, ctx: EvalContext): Value {
   const values = options.map((o) => evaluate(o, ctx));
   const allLiteral = values.every((v) => v?.kind === 'scalar' && soleHole(v) === null);
   if (allLiteral) return holeValue(n, { kind: 'low-cardinality' });
   return values.find((v) => v && soleHole(v)?.kind !== 'unknown') ?? values[0] ?? unknownValue(n);
-}
-
-function callValue(n: Node, ctx: EvalContext): Value {
-  const fn = n.childForFieldName('function');
-  const args = n.childForFieldName('arguments');
-  const arg = (i: number) => args?.namedChild(i) ?? null;
-  const callee = fn?.text.replace(/\s+/g, '') ?? '';
-  if (callee === 'Math.random') return holeValue(n, { kind: 'random' });
-  if (callee === 'Date.now' || /^(dayjs|moment|DateTime\.now|DateTime\.utc)$/.test(callee))
-    return holeValue(n, { kind: 'time', time: 'instant' });
-  if (RANDOM_FUNCTIONS.test(callee)) return holeValue(n, { kind: 'random' });
-  if (/^(Math\.(floor|trunc|round|ceil)|parseInt|Number)$/.test(callee)) {
-    const inner = arg(0);
-    const product =
-      inner?.type === 'binary_expression' && inner.childForFieldName('operator')?.text === '*' ? inner : null;
-    if (product) {
-      const l = evaluate(product.childForFieldName('left'), ctx);
-      const r = evaluate(product.childForFieldName('right'), ctx);
-      if (isRandom(l) || isRandom(r)) {
-        const count = numberOf(isRandom(l) ? r : l);
-        const start = callee === 'Math.ceil' ? 1 : 0;
-        return shardValue(n, { method: 'random', values: count === null ? null : shardRange(start, count) });
-      }
-    }
-    return evaluate(inner, ctx) ?? unknownValue(n);
-  }
-  if (/^(crypto\.)?randomInt$/.test(callee)) {
-    const a = numberOf(evaluate(arg(0), ctx));
-    const b = arg(1) ? numberOf(evaluate(arg(1), ctx)) : null;
-    const values = arg(1)
-      ? a !== null && b !== null
-        ? shardRange(a, b - a)
-        : null
-      : a !== null
-        ? shardRange(0, a)
-        : null;
-    return shardValue(n, { method: 'random', values });
-  }
-  if (/^_\.random$/.test(callee)) {
-    const a = numberOf(evaluate(arg(0), ctx));
-    const b = numberOf(evaluate(arg(1), ctx));
-    return shardValue(n, { method: 'random', values: a !== null && b !== null ? shardRange(a, b - a + 1) : null });
-  }
-  if (callee === 'String' || callee === 'marshall' || callee === 'encodeURIComponent')
-    return evaluate(arg(0), ctx) ?? unknownValue(n);
-  if (fn?.type === 'member_expression') return methodValue(n, fn, ctx);
-  return fn
-    ? namedValue(
-        n,
-        fn.text
-          .split('.')
-          .pop()!
-          .replace(/^(get|compute|make|build|current)(?=[A-Z])/, ''),
-      )
-    : unknownValue(n);
-}
-
-/** Methods on a value: string methods keep it, date methods make time. */
-function methodValue(n: Node, fn: Node, ctx: EvalContext): Value {
-  const method = fn.childForFieldName('property')?.text ?? '';
-  const recvNode = fn.childForFieldName('object');
-  const args = n.childForFieldName('arguments');
-  if (method === 'join' && recvNode?.type === 'array') {
-    const sep = evaluate(args?.namedChild(0) ?? null, ctx);
-    const sepT = sep?.kind === 'scalar' ? sep.template : literal(',');
-    const items = recvNode.namedChildren.map((c) => scalarTemplate(evaluate(c, ctx), c!));
-    const parts = items.flatMap((t, i) => (i === 0 ? [t] : [sepT, t]));
-    return scalar(n, concat(...parts));
-  }
-  const recv = evaluate(recvNode, ctx);
-  const h = recv ? soleHole(recv) : null;
-  if (h?.kind === 'time') {
-    if (/^(toISOString|toJSON|getTime|valueOf|toString|unix|toMillis)$/.test(method))
-      return holeValue(n, { kind: 'time', time: h.time });
-    if (/^(slice|substring|substr)$/.test(method)) {
-      const end = numberOf(evaluate(args?.namedChild(1) ?? null, ctx));
-      return holeValue(n, { kind: 'time', time: end !== null && end < 19 ? 'bucket' : h.time });
-    }
-    return holeValue(n, { kind: 'time', time: 'bucket' });
-  }
-  if (SAME_VALUE_METHODS.has(method) && recv?.kind === 'scalar') return recv;
-  if (h?.kind === 'random' && /^(toString|slice|substring|replace)$/.test(method)) return recv!;
-  if (method === 'randomUUID') return holeValue(n, { kind: 'random' });
-  return namedValue(n, method.replace(/^(get|compute|make|build|current)(?=[A-Z])/, ''));
 }

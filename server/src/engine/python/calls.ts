@@ -7,8 +7,9 @@ import type { SiteCache } from '../site-cache';
 import { spanOf } from '../span';
 import { literalText } from '../template';
 import { entry, type Value } from '../value';
+import { forgetTree } from './bindings';
 import { evaluate, kwargsValue } from './evaluate';
-import { argumentAt, argumentSources, attributeValueNode, forgetTree, methodNode, resolve } from './scope';
+import { argumentAt, argumentSources, attributeValueNode, methodNode, resolve } from './scope';
 
 /** Methods of a boto3 `Table` resource (the batch writer has `put_item` and `delete_item`). */
 const TABLE_METHODS: Record<string, Operation> = {

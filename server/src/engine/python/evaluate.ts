@@ -14,11 +14,14 @@ import {
   unknownValue,
   type EvalContext,
 } from '../evaluation';
-import type { KeyTemplate, TimeGranularity } from '../model';
+import type { KeyTemplate } from '../model';
 import { spanOf } from '../span';
 import { concat, literal, literalText, shardRange } from '../template';
-import type { ConditionClause, Value } from '../value';
-import { argumentAt, argumentSources, attributeValueNode, methodNode, resolve, type Binding } from './scope';
+import type { Value } from '../value';
+import { callValue } from './library';
+import { loopValue, paramValue } from './loops';
+import { attributeValueNode, resolve } from './scope';
+import { percentFormat, stringTemplate } from './strings';
 
 /**
  * Evaluates a Python expression into a Value: dicts into objects, lists and tuples
@@ -100,56 +103,6 @@ export function templateOf(v: Value | null, n: Node): KeyTemplate {
   return s.kind === 'scalar' ? s.template : literal('');
 }
 
-const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '0': '\0', a: '\x07', b: '\b', f: '\f', v: '\v' };
-
-function unescape(text: string): string {
-  return text.replace(
-    /\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^}]*\}|[0-7]{1,3}|\n|.)/g,
-    (m, e: string) => {
-      // `\UFFFFFFFF` is not a code point: keep the escape as written rather than throw.
-      if (/^[xuU]/.test(e))
-        return parseInt(e.slice(1), 16) <= 0x10ffff ? String.fromCodePoint(parseInt(e.slice(1), 16)) : m;
-      if (/^[0-7]+$/.test(e) && e !== '0') return String.fromCodePoint(parseInt(e, 8));
-      if (e === '\n') return '';
-      return e.startsWith('N{') ? m : (ESCAPES[e] ?? e);
-    },
-  );
-}
-
-/** One string literal: its prefix says raw (`r`) or formatted (`f`). */
-function stringTemplate(n: Node, ctx: EvalContext): KeyTemplate {
-  let prefix = '';
-  const parts: KeyTemplate[] = [];
-  for (const c of n.children) {
-    if (!c) continue;
-    if (c.type === 'string_start') prefix = c.text.replace(/['"]+$/, '').toLowerCase();
-    else if (c.type === 'string_content') {
-      const raw = prefix.includes('r') ? c.text : unescape(c.text);
-      parts.push(literal(prefix.includes('f') ? raw.replace(/\{\{/g, '{').replace(/\}\}/g, '}') : raw));
-    } else if (c.type === 'interpolation') parts.push(interpolation(c, ctx));
-  }
-  return concat(...parts);
-}
-
-/** `{x}`, `{n:02d}` (keeps the hole), `{now:%Y-%m-%d}` (a time formatted into a bucket). */
-function interpolation(c: Node, ctx: EvalContext): KeyTemplate {
-  const expr = c.childForFieldName('expression');
-  if (!expr) return literal('');
-  const v = evaluate(expr, ctx);
-  const spec = c.childForFieldName('format_specifier')?.text.replace(/^:/, '') ?? '';
-  return templateOf(withSpec(v, spec, expr), expr);
-}
-
-function withSpec(v: Value | null, spec: string, n: Node): Value | null {
-  const h = v ? soleHole(v) : null;
-  return h?.kind === 'time' && spec.includes('%') ? holeValue(n, { kind: 'time', time: strftimeGranularity(spec) }) : v;
-}
-
-/** A formatted time changes every second only when the format shows seconds. */
-function strftimeGranularity(format: string | null): TimeGranularity {
-  return format !== null && /%[SfsTcXr]/.test(format) ? 'instant' : 'bucket';
-}
-
 function dictValue(n: Node, ctx: EvalContext): Value {
   const entries: Array<[string, Value]> = [];
   for (const c of n.namedChildren) {
@@ -217,88 +170,6 @@ function augmentedValue(n: Node, a: Node, ctx: EvalContext): Value {
     return scalar(a, sum);
   }
   return namedValue(n, n.text);
-}
-
-/**
- * A parameter's value: the first argument in this file that says something, or each
- * element of what the function is mapped over (`executor.map(query_shard, range(1, 11))`).
- */
-function paramValue(n: Node, b: Extract<Binding, { kind: 'param' }>, ctx: EvalContext): Value | null {
-  for (const source of argumentSources(b.fn, b.param)) {
-    if (source.element) {
-      const v = elementValue(n, source.node, ctx);
-      if (v) return v;
-      continue;
-    }
-    const v = evaluate(source.node, ctx);
-    if (v && (soleHole(v)?.kind !== 'unknown' || ENV_ACCESS.test(soleHole(v)!.source))) return v;
-  }
-  return null;
-}
-
-/** An environment variable read: unknown, but its source names the variable (a table name). */
-const ENV_ACCESS = /(^|\.)(environ\[|environ\.get\(|getenv\()/;
-
-/** A loop target: the element of its iterable, or a part of it for `for i, x in enumerate(xs)`. */
-function loopValue(n: Node, iter: Node, path: number[], ctx: EvalContext): Value | null {
-  if (path.length === 0) return elementValue(n, iter, ctx);
-  const callee = iter.type === 'call' ? iter.childForFieldName('function')?.text : null;
-  const arg = (i: number) => argumentAt(iter, i, null);
-  if (callee === 'enumerate' && path.length === 1) {
-    if (path[0] === 1) return elementValue(n, arg(0), ctx);
-    const items = iterableItems(arg(0), ctx);
-    const start = numberOf(evaluate(argumentAt(iter, 1, 'start'), ctx)) ?? 0;
-    return shardValue(n, { method: 'loop', values: items?.items ? shardRange(start, items.items.length) : null });
-  }
-  if (callee === 'zip' && path.length === 1) return elementValue(n, arg(path[0]), ctx);
-  return null;
-}
-
-/** The value of one element of an iterable, as a reader's loop sees it. */
-function elementValue(n: Node, iter: Node | null, ctx: EvalContext): Value | null {
-  const items = iterableItems(iter, ctx);
-  if (!items) return null;
-  return items.items
-    ? loopElementValue(n, items.items, items.generated)
-    : shardValue(n, { method: 'loop', values: null });
-}
-
-interface Items {
-  /** Null for a `range` whose bound is not known. */
-  items: Value[] | null;
-  generated: boolean;
-}
-
-/** The elements of `range(...)`, a list or tuple, or a name bound to one. */
-function iterableItems(n: Node | null, ctx: EvalContext): Items | null {
-  const next = n ? deeper(ctx) : null;
-  if (!n || !next) return null;
-  if (n.type === 'parenthesized_expression') return iterableItems(n.namedChild(0), next);
-  if (n.type === 'identifier') {
-    const b = resolve(n);
-    return b?.kind === 'value' ? iterableItems(b.node, next) : null;
-  }
-  if (n.type === 'call') {
-    const callee = n.childForFieldName('function')?.text;
-    if (callee === 'range') return rangeItems(n, next);
-    if (/^(list|tuple|sorted|reversed|set|frozenset)$/.test(callee ?? ''))
-      return iterableItems(argumentAt(n, 0, null), next);
-    return null;
-  }
-  const v = evaluate(n, next);
-  return v?.kind === 'array' ? { items: v.items, generated: false } : null;
-}
-
-/** `range(n)`, `range(a, b)`, `range(a, b, step)` as shard numbers. */
-function rangeItems(n: Node, ctx: EvalContext): Items {
-  const nums = [0, 1, 2].map((i) =>
-    argumentAt(n, i, null) ? numberOf(evaluate(argumentAt(n, i, null), ctx)) : undefined,
-  );
-  const [a, b, step] = nums[1] === undefined ? [0, nums[0], 1] : [nums[0], nums[1], nums[2] ?? 1];
-  if (a === null || a === undefined || b === null || b === undefined || !step || step < 0)
-    return { items: null, generated: true };
-  const values = shardRange(0, Math.ceil((b - a) / step))?.map((i) => a + i * step) ?? null;
-  return { items: values?.map((x) => scalar(n, literal(String(x)))) ?? null, generated: true };
 }
 
 const TIME_PARTS = /^(year|month|day|hour|minute|isocalendar|weekday)$/;
@@ -412,149 +283,12 @@ function binaryValue(n: Node, ctx: EvalContext): Value {
   return unknownValue(n);
 }
 
-/** `"%s#%02d" % (a, b)` and `"%(pk)s" % {"pk": x}`. */
-function percentFormat(n: Node, format: string, argsNode: Node | null, ctx: EvalContext): Value {
-  const inner = argsNode?.type === 'parenthesized_expression' ? argsNode.namedChild(0) : argsNode;
-  const positional =
-    inner?.type === 'tuple'
-      ? inner.namedChildren.filter((c): c is Node => !!c && c.type !== 'comment')
-      : inner
-        ? [inner]
-        : [];
-  const named = inner?.type === 'dictionary' ? evaluate(inner, ctx) : null;
-  let next = 0;
-  const parts: KeyTemplate[] = [];
-  let last = 0;
-  const re = /%(?:\(([^)]*)\))?[-#0 +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?([diouxXeEfFgGcrsa%])/g;
-  for (let m = re.exec(format); m; m = re.exec(format)) {
-    parts.push(literal(format.slice(last, m.index)));
-    last = m.index + m[0].length;
-    if (m[2] === '%') parts.push(literal('%'));
-    else if (m[1] !== undefined) {
-      const v = named?.kind === 'object' ? named.entries.filter(([k]) => k === m![1]).pop()?.[1] : undefined;
-      parts.push(v?.kind === 'scalar' ? v.template : templateOf(null, n));
-    } else {
-      const arg = positional[next++];
-      parts.push(arg ? templateOf(evaluate(arg, ctx), arg) : templateOf(null, n));
-    }
-  }
-  parts.push(literal(format.slice(last)));
-  return scalar(n, concat(...parts));
-}
-
-/** `"{}#{:02d}".format(a, b)`, `"{0}#{name}".format(a, name=b)`. */
-function formatMethod(n: Node, format: string, ctx: EvalContext): Value {
-  const parts: KeyTemplate[] = [];
-  let auto = 0;
-  let last = 0;
-  const re = /\{\{|\}\}|\{([^{}!:]*)(?:![rsa])?(?::([^{}]*))?\}/g;
-  for (let m = re.exec(format); m; m = re.exec(format)) {
-    parts.push(literal(format.slice(last, m.index)));
-    last = m.index + m[0].length;
-    if (m[0] === '{{' || m[0] === '}}') {
-      parts.push(literal(m[0][0]));
-      continue;
-    }
-    const field = m[1].split(/[.[]/)[0];
-    const arg =
-      field === ''
-        ? argumentAt(n, auto++, null)
-        : /^\d+$/.test(field)
-          ? argumentAt(n, Number(field), null)
-          : argumentAt(n, -1, field);
-    const v = arg && field.length === m[1].length ? withSpec(evaluate(arg, ctx), m[2] ?? '', arg) : null;
-    parts.push(arg ? templateOf(v ?? namedValue(arg, m[1].split('.').pop() ?? ''), arg) : templateOf(null, n));
-  }
-  parts.push(literal(format.slice(last)));
-  return scalar(n, concat(...parts));
-}
-
 /** `a if c else b`, `a or b`: a value from a small literal set is low-cardinality. */
-function choiceValue(n: Node, options: Array<Node | null>, ctx: EvalContext): Value {
+export function choiceValue(n: Node, options: Array<Node | null>, ctx: EvalContext): Value {
   const values = options.map((o) => evaluate(o, ctx));
   if (values.every((v) => v?.kind === 'scalar' && soleHole(v) === null))
     return holeValue(n, { kind: 'low-cardinality' });
   return values.find((v) => v && soleHole(v)?.kind !== 'unknown') ?? values[0] ?? unknownValue(n);
-}
-
-const INSTANT =
-  /^((\w+\.)?datetime\.(now|utcnow|today)|(time\.)?time(_ns)?|time\.(monotonic|perf_counter)(_ns)?|arrow\.(now|utcnow)|pendulum\.now|(\w+\.)?timezone\.now)$/;
-const BUCKET = /^((\w+\.)?date\.today|pendulum\.today)$/;
-const RANDOM =
-  /^((uuid\.)?uuid[14]|ulid\.(new|ulid|create|generate|ULID)|(ulid\.)?ULID|(secrets\.)?token_(hex|urlsafe|bytes)|os\.urandom|nanoid\.generate|shortuuid\.uuid|(ksuid\.)?Ksuid|random\.(random|getrandbits|sample|choices))$/;
-/** Calls that keep the class of their first argument: conversions and hashes. */
-const PASS_ARG =
-  /^(str|int|float|round|abs|bytes|hash|repr|Decimal|decimal\.Decimal|math\.(floor|ceil|trunc)|zlib\.(crc32|adler32)|binascii\.crc32|mmh3\.hash\w*|hashlib\.\w+|xxhash\.\w+|(urllib\.parse\.)?quote)$/;
-/** Methods that keep the class of their receiver. */
-const SAME_VALUE =
-  /^(lower|upper|strip|lstrip|rstrip|zfill|rjust|ljust|center|encode|decode|hexdigest|digest|casefold|title|capitalize|removeprefix|removesuffix|intdigest)$/;
-/** Methods of a time that keep its granularity; any other (`date`, `replace`) makes a bucket. */
-const TIME_KEEPING = /^(isoformat|timestamp|astimezone|__str__|ctime|utcnow|now|to_iso8601_string|int_timestamp)$/;
-const KEY_OPS: Record<string, string> = {
-  eq: '=',
-  begins_with: 'begins_with',
-  between: 'between',
-  lt: '<',
-  lte: '<=',
-  gt: '>',
-  gte: '>=',
-};
-
-function callValue(n: Node, ctx: EvalContext): Value {
-  const fn = n.childForFieldName('function');
-  const callee = fn?.text.replace(/\s+/g, '') ?? '';
-  const arg = (i: number) => argumentAt(n, i, null);
-  if (/(^|\.)(getenv|environ\.get)$/.test(callee)) return unknownValue(n);
-  if (INSTANT.test(callee)) return holeValue(n, { kind: 'time', time: 'instant' });
-  if (BUCKET.test(callee)) return holeValue(n, { kind: 'time', time: 'bucket' });
-  if (RANDOM.test(callee)) return holeValue(n, { kind: 'random' });
-  const shard = randomShard(n, callee, ctx);
-  if (shard) return shard;
-  if (PASS_ARG.test(callee)) return randomProduct(n, callee, arg(0), ctx) ?? evaluate(arg(0), ctx) ?? unknownValue(n);
-  if (callee === 'format')
-    return (
-      withSpec(evaluate(arg(0), ctx), literalText(templateOf(evaluate(arg(1), ctx), n)) ?? '', n) ?? unknownValue(n)
-    );
-  if (callee === 'dict') return kwargsValue(n, ctx);
-  if (fn?.type === 'attribute') return methodValue(n, fn, ctx);
-  const target = fn?.type === 'identifier' ? resolve(fn) : null;
-  if (target?.kind === 'function') return returnValue(n, target.node, ctx);
-  return namedValue(n, callee.split('.').pop() ?? callee);
-}
-
-/** `random.randint(1, 10)` (inclusive), `random.randrange(n)`, `random.choice(range(n))`. */
-function randomShard(n: Node, callee: string, ctx: EvalContext): Value | null {
-  const num = (i: number) => numberOf(evaluate(argumentAt(n, i, null), ctx));
-  const has = (i: number) => argumentAt(n, i, null) !== null;
-  const from = (a: number | null, b: number | null) =>
-    shardValue(n, { method: 'random', values: a !== null && b !== null ? shardRange(a, b - a) : null });
-  if (/^(random\.)?randint$/.test(callee)) {
-    const b = num(1);
-    return from(num(0), b === null ? null : b + 1);
-  }
-  // numpy's randint excludes its upper bound, like randrange.
-  if (/^((random\.)?randrange|(np|numpy)\.random\.randint|secrets\.randbelow|randbelow)$/.test(callee)) {
-    return has(1) ? from(num(0), num(1)) : from(0, num(0));
-  }
-  if (/^(random|secrets)\.choice$|^choice$/.test(callee)) {
-    const items = iterableItems(argumentAt(n, 0, null), ctx);
-    if (!items) return holeValue(n, { kind: 'random' });
-    const values = items.items?.map(numberOf);
-    return shardValue(n, { method: 'random', values: values?.every((x): x is number => x !== null) ? values : null });
-  }
-  return null;
-}
-
-/** `int(random.random() * N)` picks one of N shards (`math.ceil` picks 1..N). */
-function randomProduct(n: Node, callee: string, inner: Node | null, ctx: EvalContext): Value | null {
-  if (inner?.type !== 'binary_operator' || inner.childForFieldName('operator')?.text !== '*') return null;
-  const [l, r] = [inner.childForFieldName('left'), inner.childForFieldName('right')];
-  const isRandom = (x: Node | null) =>
-    x?.type === 'call' && /^random\.random$|^random$/.test(x.childForFieldName('function')?.text ?? '');
-  if (!isRandom(l) && !isRandom(r)) return null;
-  const count = numberOf(evaluate(isRandom(l) ? r : l, ctx));
-  const start = callee === 'math.ceil' ? 1 : 0;
-  return shardValue(n, { method: 'random', values: count === null ? null : shardRange(start, count) });
 }
 
 /** Keyword arguments as an object: `dict(pk=x)`; `**spread` merges a dict it can see. */
@@ -572,78 +306,4 @@ export function kwargsValue(call: Node, ctx: EvalContext): Value {
     }
   }
   return { kind: 'object', entries, span: spanOf(list ?? call) };
-}
-
-function methodValue(n: Node, fn: Node, ctx: EvalContext): Value {
-  const method = fn.childForFieldName('attribute')?.text ?? '';
-  const recvNode = fn.childForFieldName('object');
-  const condition = conditionValue(n, method, recvNode, ctx);
-  if (condition) return condition;
-  const own = methodNode(fn);
-  if (own) return returnValue(n, own, ctx);
-  const recv = evaluate(recvNode, ctx);
-  const recvText = recv?.kind === 'scalar' ? literalText(recv.template) : null;
-  if (method === 'format' && recvText !== null) return formatMethod(n, recvText, ctx);
-  if (method === 'join' && recvText !== null) return joinValue(n, recvText, ctx);
-  const h = recv ? soleHole(recv) : null;
-  if (h?.kind === 'time') {
-    if (method === 'strftime')
-      return holeValue(n, {
-        kind: 'time',
-        time: strftimeGranularity(literalText(templateOf(evaluate(argumentAt(n, 0, null), ctx), n))),
-      });
-    return holeValue(n, { kind: 'time', time: TIME_KEEPING.test(method) ? h.time : 'bucket' });
-  }
-  if (SAME_VALUE.test(method) && recv?.kind === 'scalar') return recv;
-  if (method === 'get') {
-    const key = argumentAt(n, 0, null);
-    const keyText = key ? literalText(templateOf(evaluate(key, ctx), key)) : null;
-    const found =
-      recv?.kind === 'object' && keyText !== null ? recv.entries.filter(([k]) => k === keyText).pop() : undefined;
-    if (found) return found[1];
-    if (keyText !== null) return namedValue(n, keyText);
-  }
-  return namedValue(n, method);
-}
-
-/** `Key("pk").eq(x)` (boto3.dynamodb.conditions) as one key condition clause. */
-function conditionValue(n: Node, method: string, recvNode: Node | null, ctx: EvalContext): Value | null {
-  const op = KEY_OPS[method];
-  if (!op || recvNode?.type !== 'call' || !/^(\w+\.)*Key$/.test(recvNode.childForFieldName('function')?.text ?? ''))
-    return null;
-  const nameNode = argumentAt(recvNode, 0, 'name');
-  const name = nameNode ? literalText(templateOf(evaluate(nameNode, ctx), nameNode)) : null;
-  const valueNode = argumentAt(n, 0, 'value');
-  const clause: ConditionClause = {
-    attribute: name ?? nameNode?.text ?? '?',
-    op,
-    value: evaluate(valueNode, ctx) ?? unknownValue(n),
-  };
-  return { kind: 'condition', clauses: [clause], span: spanOf(n) };
-}
-
-/** `"#".join([a, b])`. */
-function joinValue(n: Node, separator: string, ctx: EvalContext): Value {
-  const items = evaluate(argumentAt(n, 0, null), ctx);
-  if (items?.kind !== 'array') return unknownValue(n);
-  const parts = items.items.flatMap((v, i) => [
-    literal(i === 0 ? '' : separator),
-    v.kind === 'scalar' ? v.template : templateOf(null, n),
-  ]);
-  return scalar(n, concat(...parts));
-}
-
-/** A call to a function of this file: what it returns (a choice when it returns several things). */
-function returnValue(n: Node, fn: Node, ctx: EvalContext): Value {
-  const returns = fn
-    .descendantsOfType('return_statement')
-    .filter((r): r is Node => !!r && nearestFunction(r)?.equals(fn) === true)
-    .map((r) => r.namedChild(0));
-  if (returns.length === 0 || returns.length > 6) return namedValue(n, fn.childForFieldName('name')?.text ?? '');
-  return returns.length === 1 ? (evaluate(returns[0], ctx) ?? unknownValue(n)) : choiceValue(n, returns, ctx);
-}
-
-function nearestFunction(n: Node): Node | null {
-  for (let p = n.parent; p; p = p.parent) if (p.type === 'function_definition' || p.type === 'lambda') return p;
-  return null;
 }

@@ -1,0 +1,133 @@
+/**
+ * What well-known calls make in a JavaScript/TypeScript key: clocks (`Date.now()`,
+ * `new Date()`, dayjs), random sources (`Math.random()`, uuid, nanoid, `crypto.randomInt`),
+ * conversions that keep their argument, and methods on strings and dates.
+ */
+import type { Node } from 'web-tree-sitter';
+import {
+  holeValue,
+  namedValue,
+  numberOf,
+  scalar,
+  shardValue,
+  soleHole,
+  unknownValue,
+  type EvalContext,
+} from '../evaluation';
+import { spanOf } from '../span';
+import { concat, literal, shardRange } from '../template';
+import type { Value } from '../value';
+import { evaluate, scalarTemplate } from './evaluate';
+
+const SAME_VALUE_METHODS = new Set([
+  'toString',
+  'toLowerCase',
+  'toUpperCase',
+  'trim',
+  'valueOf',
+  'padStart',
+  'padEnd',
+  'normalize',
+]);
+const RANDOM_FUNCTIONS = /^(uuid|uuidv4|v4|randomUUID|nanoid|ulid|cuid|createId|ksuid|uuid\.v4|crypto\.randomUUID)$/;
+
+/** `new Date()` is now; `new Set([...])` is a collection, never a number to add. */
+export function newValue(n: Node, ctx: EvalContext): Value {
+  const ctor = n.childForFieldName('constructor')?.text;
+  const args = n.childForFieldName('arguments');
+  if (ctor === 'Date' && !args?.namedChildCount) return holeValue(n, { kind: 'time', time: 'instant' });
+  if (ctor === 'Set') {
+    const items = evaluate(args?.namedChild(0) ?? null, ctx);
+    return { kind: 'array', items: items?.kind === 'array' ? items.items : [], span: spanOf(n) };
+  }
+  return unknownValue(n);
+}
+
+export function isRandom(v: Value | null): boolean {
+  const h = v ? soleHole(v) : null;
+  return h?.kind === 'random' && h.source === 'Math.random()';
+}
+
+export function callValue(n: Node, ctx: EvalContext): Value {
+  const fn = n.childForFieldName('function');
+  const args = n.childForFieldName('arguments');
+  const arg = (i: number) => args?.namedChild(i) ?? null;
+  const callee = fn?.text.replace(/\s+/g, '') ?? '';
+  if (callee === 'Math.random') return holeValue(n, { kind: 'random' });
+  if (callee === 'Date.now' || /^(dayjs|moment|DateTime\.now|DateTime\.utc)$/.test(callee))
+    return holeValue(n, { kind: 'time', time: 'instant' });
+  if (RANDOM_FUNCTIONS.test(callee)) return holeValue(n, { kind: 'random' });
+  if (/^(Math\.(floor|trunc|round|ceil)|parseInt|Number)$/.test(callee)) {
+    const inner = arg(0);
+    const product =
+      inner?.type === 'binary_expression' && inner.childForFieldName('operator')?.text === '*' ? inner : null;
+    if (product) {
+      const l = evaluate(product.childForFieldName('left'), ctx);
+      const r = evaluate(product.childForFieldName('right'), ctx);
+      if (isRandom(l) || isRandom(r)) {
+        const count = numberOf(isRandom(l) ? r : l);
+        const start = callee === 'Math.ceil' ? 1 : 0;
+        return shardValue(n, { method: 'random', values: count === null ? null : shardRange(start, count) });
+      }
+    }
+    return evaluate(inner, ctx) ?? unknownValue(n);
+  }
+  if (/^(crypto\.)?randomInt$/.test(callee)) {
+    const a = numberOf(evaluate(arg(0), ctx));
+    const b = arg(1) ? numberOf(evaluate(arg(1), ctx)) : null;
+    const values = arg(1)
+      ? a !== null && b !== null
+        ? shardRange(a, b - a)
+        : null
+      : a !== null
+        ? shardRange(0, a)
+        : null;
+    return shardValue(n, { method: 'random', values });
+  }
+  if (/^_\.random$/.test(callee)) {
+    const a = numberOf(evaluate(arg(0), ctx));
+    const b = numberOf(evaluate(arg(1), ctx));
+    return shardValue(n, { method: 'random', values: a !== null && b !== null ? shardRange(a, b - a + 1) : null });
+  }
+  if (callee === 'String' || callee === 'marshall' || callee === 'encodeURIComponent')
+    return evaluate(arg(0), ctx) ?? unknownValue(n);
+  if (fn?.type === 'member_expression') return methodValue(n, fn, ctx);
+  return fn
+    ? namedValue(
+        n,
+        fn.text
+          .split('.')
+          .pop()!
+          .replace(/^(get|compute|make|build|current)(?=[A-Z])/, ''),
+      )
+    : unknownValue(n);
+}
+
+/** Methods on a value: string methods keep it, date methods make time. */
+function methodValue(n: Node, fn: Node, ctx: EvalContext): Value {
+  const method = fn.childForFieldName('property')?.text ?? '';
+  const recvNode = fn.childForFieldName('object');
+  const args = n.childForFieldName('arguments');
+  if (method === 'join' && recvNode?.type === 'array') {
+    const sep = evaluate(args?.namedChild(0) ?? null, ctx);
+    const sepT = sep?.kind === 'scalar' ? sep.template : literal(',');
+    const items = recvNode.namedChildren.map((c) => scalarTemplate(evaluate(c, ctx), c!));
+    const parts = items.flatMap((t, i) => (i === 0 ? [t] : [sepT, t]));
+    return scalar(n, concat(...parts));
+  }
+  const recv = evaluate(recvNode, ctx);
+  const h = recv ? soleHole(recv) : null;
+  if (h?.kind === 'time') {
+    if (/^(toISOString|toJSON|getTime|valueOf|toString|unix|toMillis)$/.test(method))
+      return holeValue(n, { kind: 'time', time: h.time });
+    if (/^(slice|substring|substr)$/.test(method)) {
+      const end = numberOf(evaluate(args?.namedChild(1) ?? null, ctx));
+      return holeValue(n, { kind: 'time', time: end !== null && end < 19 ? 'bucket' : h.time });
+    }
+    return holeValue(n, { kind: 'time', time: 'bucket' });
+  }
+  if (SAME_VALUE_METHODS.has(method) && recv?.kind === 'scalar') return recv;
+  if (h?.kind === 'random' && /^(toString|slice|substring|replace)$/.test(method)) return recv!;
+  if (method === 'randomUUID') return holeValue(n, { kind: 'random' });
+  return namedValue(n, method.replace(/^(get|compute|make|build|current)(?=[A-Z])/, ''));
+}

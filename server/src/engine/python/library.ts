@@ -1,0 +1,158 @@
+/**
+ * What calls make in a Python key: clocks (`datetime.now()`, `time.time()`), random
+ * sources (uuid, secrets, `random.randint`), conversions and hashes that keep their
+ * argument, methods on strings and times, boto3 `Key(...)` conditions, and calls to
+ * the file's own functions.
+ */
+import type { Node } from 'web-tree-sitter';
+import { holeValue, namedValue, numberOf, shardValue, soleHole, unknownValue, type EvalContext } from '../evaluation';
+import { spanOf } from '../span';
+import { literalText, shardRange } from '../template';
+import type { ConditionClause, Value } from '../value';
+import { choiceValue, evaluate, kwargsValue, templateOf } from './evaluate';
+import { iterableItems } from './loops';
+import { argumentAt, methodNode, resolve } from './scope';
+import { formatMethod, joinValue, strftimeGranularity, withSpec } from './strings';
+
+const INSTANT =
+  /^((\w+\.)?datetime\.(now|utcnow|today)|(time\.)?time(_ns)?|time\.(monotonic|perf_counter)(_ns)?|arrow\.(now|utcnow)|pendulum\.now|(\w+\.)?timezone\.now)$/;
+const BUCKET = /^((\w+\.)?date\.today|pendulum\.today)$/;
+const RANDOM =
+  /^((uuid\.)?uuid[14]|ulid\.(new|ulid|create|generate|ULID)|(ulid\.)?ULID|(secrets\.)?token_(hex|urlsafe|bytes)|os\.urandom|nanoid\.generate|shortuuid\.uuid|(ksuid\.)?Ksuid|random\.(random|getrandbits|sample|choices))$/;
+/** Calls that keep the class of their first argument: conversions and hashes. */
+const PASS_ARG =
+  /^(str|int|float|round|abs|bytes|hash|repr|Decimal|decimal\.Decimal|math\.(floor|ceil|trunc)|zlib\.(crc32|adler32)|binascii\.crc32|mmh3\.hash\w*|hashlib\.\w+|xxhash\.\w+|(urllib\.parse\.)?quote)$/;
+/** Methods that keep the class of their receiver. */
+const SAME_VALUE =
+  /^(lower|upper|strip|lstrip|rstrip|zfill|rjust|ljust|center|encode|decode|hexdigest|digest|casefold|title|capitalize|removeprefix|removesuffix|intdigest)$/;
+/** Methods of a time that keep its granularity; any other (`date`, `replace`) makes a bucket. */
+const TIME_KEEPING = /^(isoformat|timestamp|astimezone|__str__|ctime|utcnow|now|to_iso8601_string|int_timestamp)$/;
+const KEY_OPS: Record<string, string> = {
+  eq: '=',
+  begins_with: 'begins_with',
+  between: 'between',
+  lt: '<',
+  lte: '<=',
+  gt: '>',
+  gte: '>=',
+};
+
+export function callValue(n: Node, ctx: EvalContext): Value {
+  const fn = n.childForFieldName('function');
+  const callee = fn?.text.replace(/\s+/g, '') ?? '';
+  const arg = (i: number) => argumentAt(n, i, null);
+  if (/(^|\.)(getenv|environ\.get)$/.test(callee)) return unknownValue(n);
+  if (INSTANT.test(callee)) return holeValue(n, { kind: 'time', time: 'instant' });
+  if (BUCKET.test(callee)) return holeValue(n, { kind: 'time', time: 'bucket' });
+  if (RANDOM.test(callee)) return holeValue(n, { kind: 'random' });
+  const shard = randomShard(n, callee, ctx);
+  if (shard) return shard;
+  if (PASS_ARG.test(callee)) return randomProduct(n, callee, arg(0), ctx) ?? evaluate(arg(0), ctx) ?? unknownValue(n);
+  if (callee === 'format')
+    return (
+      withSpec(evaluate(arg(0), ctx), literalText(templateOf(evaluate(arg(1), ctx), n)) ?? '', n) ?? unknownValue(n)
+    );
+  if (callee === 'dict') return kwargsValue(n, ctx);
+  if (fn?.type === 'attribute') return methodValue(n, fn, ctx);
+  const target = fn?.type === 'identifier' ? resolve(fn) : null;
+  if (target?.kind === 'function') return returnValue(n, target.node, ctx);
+  return namedValue(n, callee.split('.').pop() ?? callee);
+}
+
+/** `random.randint(1, 10)` (inclusive), `random.randrange(n)`, `random.choice(range(n))`. */
+function randomShard(n: Node, callee: string, ctx: EvalContext): Value | null {
+  const num = (i: number) => numberOf(evaluate(argumentAt(n, i, null), ctx));
+  const has = (i: number) => argumentAt(n, i, null) !== null;
+  const from = (a: number | null, b: number | null) =>
+    shardValue(n, { method: 'random', values: a !== null && b !== null ? shardRange(a, b - a) : null });
+  if (/^(random\.)?randint$/.test(callee)) {
+    const b = num(1);
+    return from(num(0), b === null ? null : b + 1);
+  }
+  // numpy's randint excludes its upper bound, like randrange.
+  if (/^((random\.)?randrange|(np|numpy)\.random\.randint|secrets\.randbelow|randbelow)$/.test(callee)) {
+    return has(1) ? from(num(0), num(1)) : from(0, num(0));
+  }
+  if (/^(random|secrets)\.choice$|^choice$/.test(callee)) {
+    const items = iterableItems(argumentAt(n, 0, null), ctx);
+    if (!items) return holeValue(n, { kind: 'random' });
+    const values = items.items?.map(numberOf);
+    return shardValue(n, { method: 'random', values: values?.every((x): x is number => x !== null) ? values : null });
+  }
+  return null;
+}
+
+/** `int(random.random() * N)` picks one of N shards (`math.ceil` picks 1..N). */
+function randomProduct(n: Node, callee: string, inner: Node | null, ctx: EvalContext): Value | null {
+  if (inner?.type !== 'binary_operator' || inner.childForFieldName('operator')?.text !== '*') return null;
+  const [l, r] = [inner.childForFieldName('left'), inner.childForFieldName('right')];
+  const isRandom = (x: Node | null) =>
+    x?.type === 'call' && /^random\.random$|^random$/.test(x.childForFieldName('function')?.text ?? '');
+  if (!isRandom(l) && !isRandom(r)) return null;
+  const count = numberOf(evaluate(isRandom(l) ? r : l, ctx));
+  const start = callee === 'math.ceil' ? 1 : 0;
+  return shardValue(n, { method: 'random', values: count === null ? null : shardRange(start, count) });
+}
+
+function methodValue(n: Node, fn: Node, ctx: EvalContext): Value {
+  const method = fn.childForFieldName('attribute')?.text ?? '';
+  const recvNode = fn.childForFieldName('object');
+  const condition = conditionValue(n, method, recvNode, ctx);
+  if (condition) return condition;
+  const own = methodNode(fn);
+  if (own) return returnValue(n, own, ctx);
+  const recv = evaluate(recvNode, ctx);
+  const recvText = recv?.kind === 'scalar' ? literalText(recv.template) : null;
+  if (method === 'format' && recvText !== null) return formatMethod(n, recvText, ctx);
+  if (method === 'join' && recvText !== null) return joinValue(n, recvText, ctx);
+  const h = recv ? soleHole(recv) : null;
+  if (h?.kind === 'time') {
+    if (method === 'strftime')
+      return holeValue(n, {
+        kind: 'time',
+        time: strftimeGranularity(literalText(templateOf(evaluate(argumentAt(n, 0, null), ctx), n))),
+      });
+    return holeValue(n, { kind: 'time', time: TIME_KEEPING.test(method) ? h.time : 'bucket' });
+  }
+  if (SAME_VALUE.test(method) && recv?.kind === 'scalar') return recv;
+  if (method === 'get') {
+    const key = argumentAt(n, 0, null);
+    const keyText = key ? literalText(templateOf(evaluate(key, ctx), key)) : null;
+    const found =
+      recv?.kind === 'object' && keyText !== null ? recv.entries.filter(([k]) => k === keyText).pop() : undefined;
+    if (found) return found[1];
+    if (keyText !== null) return namedValue(n, keyText);
+  }
+  return namedValue(n, method);
+}
+
+/** `Key("pk").eq(x)` (boto3.dynamodb.conditions) as one key condition clause. */
+function conditionValue(n: Node, method: string, recvNode: Node | null, ctx: EvalContext): Value | null {
+  const op = KEY_OPS[method];
+  if (!op || recvNode?.type !== 'call' || !/^(\w+\.)*Key$/.test(recvNode.childForFieldName('function')?.text ?? ''))
+    return null;
+  const nameNode = argumentAt(recvNode, 0, 'name');
+  const name = nameNode ? literalText(templateOf(evaluate(nameNode, ctx), nameNode)) : null;
+  const valueNode = argumentAt(n, 0, 'value');
+  const clause: ConditionClause = {
+    attribute: name ?? nameNode?.text ?? '?',
+    op,
+    value: evaluate(valueNode, ctx) ?? unknownValue(n),
+  };
+  return { kind: 'condition', clauses: [clause], span: spanOf(n) };
+}
+
+/** A call to a function of this file: what it returns (a choice when it returns several things). */
+function returnValue(n: Node, fn: Node, ctx: EvalContext): Value {
+  const returns = fn
+    .descendantsOfType('return_statement')
+    .filter((r): r is Node => !!r && nearestFunction(r)?.equals(fn) === true)
+    .map((r) => r.namedChild(0));
+  if (returns.length === 0 || returns.length > 6) return namedValue(n, fn.childForFieldName('name')?.text ?? '');
+  return returns.length === 1 ? (evaluate(returns[0], ctx) ?? unknownValue(n)) : choiceValue(n, returns, ctx);
+}
+
+function nearestFunction(n: Node): Node | null {
+  for (let p = n.parent; p; p = p.parent) if (p.type === 'function_definition' || p.type === 'lambda') return p;
+  return null;
+}

@@ -1,0 +1,94 @@
+/**
+ * Values that vary over a loop in a Python file: loop targets (with `enumerate` and
+ * `zip`), the elements of `range(...)`, lists and tuples, and the arguments a file
+ * passes to its own functions (or maps them over).
+ */
+import type { Node } from 'web-tree-sitter';
+import { deeper, loopElementValue, numberOf, scalar, shardValue, soleHole, type EvalContext } from '../evaluation';
+import { literal, shardRange } from '../template';
+import type { Value } from '../value';
+import type { Binding } from './bindings';
+import { evaluate } from './evaluate';
+import { argumentAt, argumentSources, resolve } from './scope';
+
+/**
+ * A parameter's value: the first argument in this file that says something, or each
+ * element of what the function is mapped over (`executor.map(query_shard, range(1, 11))`).
+ */
+export function paramValue(n: Node, b: Extract<Binding, { kind: 'param' }>, ctx: EvalContext): Value | null {
+  for (const source of argumentSources(b.fn, b.param)) {
+    if (source.element) {
+      const v = elementValue(n, source.node, ctx);
+      if (v) return v;
+      continue;
+    }
+    const v = evaluate(source.node, ctx);
+    if (v && (soleHole(v)?.kind !== 'unknown' || ENV_ACCESS.test(soleHole(v)!.source))) return v;
+  }
+  return null;
+}
+
+/** An environment variable read: unknown, but its source names the variable (a table name). */
+const ENV_ACCESS = /(^|\.)(environ\[|environ\.get\(|getenv\()/;
+
+/** A loop target: the element of its iterable, or a part of it for `for i, x in enumerate(xs)`. */
+export function loopValue(n: Node, iter: Node, path: number[], ctx: EvalContext): Value | null {
+  if (path.length === 0) return elementValue(n, iter, ctx);
+  const callee = iter.type === 'call' ? iter.childForFieldName('function')?.text : null;
+  const arg = (i: number) => argumentAt(iter, i, null);
+  if (callee === 'enumerate' && path.length === 1) {
+    if (path[0] === 1) return elementValue(n, arg(0), ctx);
+    const items = iterableItems(arg(0), ctx);
+    const start = numberOf(evaluate(argumentAt(iter, 1, 'start'), ctx)) ?? 0;
+    return shardValue(n, { method: 'loop', values: items?.items ? shardRange(start, items.items.length) : null });
+  }
+  if (callee === 'zip' && path.length === 1) return elementValue(n, arg(path[0]), ctx);
+  return null;
+}
+
+/** The value of one element of an iterable, as a reader's loop sees it. */
+function elementValue(n: Node, iter: Node | null, ctx: EvalContext): Value | null {
+  const items = iterableItems(iter, ctx);
+  if (!items) return null;
+  return items.items
+    ? loopElementValue(n, items.items, items.generated)
+    : shardValue(n, { method: 'loop', values: null });
+}
+
+interface Items {
+  /** Null for a `range` whose bound is not known. */
+  items: Value[] | null;
+  generated: boolean;
+}
+
+/** The elements of `range(...)`, a list or tuple, or a name bound to one. */
+export function iterableItems(n: Node | null, ctx: EvalContext): Items | null {
+  const next = n ? deeper(ctx) : null;
+  if (!n || !next) return null;
+  if (n.type === 'parenthesized_expression') return iterableItems(n.namedChild(0), next);
+  if (n.type === 'identifier') {
+    const b = resolve(n);
+    return b?.kind === 'value' ? iterableItems(b.node, next) : null;
+  }
+  if (n.type === 'call') {
+    const callee = n.childForFieldName('function')?.text;
+    if (callee === 'range') return rangeItems(n, next);
+    if (/^(list|tuple|sorted|reversed|set|frozenset)$/.test(callee ?? ''))
+      return iterableItems(argumentAt(n, 0, null), next);
+    return null;
+  }
+  const v = evaluate(n, next);
+  return v?.kind === 'array' ? { items: v.items, generated: false } : null;
+}
+
+/** `range(n)`, `range(a, b)`, `range(a, b, step)` as shard numbers. */
+function rangeItems(n: Node, ctx: EvalContext): Items {
+  const nums = [0, 1, 2].map((i) =>
+    argumentAt(n, i, null) ? numberOf(evaluate(argumentAt(n, i, null), ctx)) : undefined,
+  );
+  const [a, b, step] = nums[1] === undefined ? [0, nums[0], 1] : [nums[0], nums[1], nums[2] ?? 1];
+  if (a === null || a === undefined || b === null || b === undefined || !step || step < 0)
+    return { items: null, generated: true };
+  const values = shardRange(0, Math.ceil((b - a) / step))?.map((i) => a + i * step) ?? null;
+  return { items: values?.map((x) => scalar(n, literal(String(x)))) ?? null, generated: true };
+}
