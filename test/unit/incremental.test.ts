@@ -22,6 +22,8 @@ function observable(r: FileAnalysis): string {
 
 /** Edits that change what keys mean: renames, new declarations, changed numbers and strings. */
 const SNIPPETS = [
+  'function topScores(shard: number) {\n',
+  'def query_shard(shard_id):\n',
   'SHARDS',
   '10',
   '1',

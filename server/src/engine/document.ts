@@ -31,6 +31,9 @@ function linesAround(text: string, start: number, end: number): string {
 }
 
 const IDENT = /[A-Za-z_$][A-Za-z0-9_$]*/g;
+/** A whole line that is only a function's header: `export async function f(a: T): R {`, `def f(a):`. */
+const FUNCTION_HEADER =
+  /^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\*?\s+([A-Za-z_$][\w$]*)\s*(?:<[^>()]*>)?\([^()]*\)\s*(?::\s*[^{}=()]+)?\{?\s*$|^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\([^()]*\)\s*(?:->\s*[^:]+)?:\s*$/;
 /** Lines that bind names in ways too varied to pick out: parameters, imports, loops. */
 const BINDS_MANY = /=>|\bfunction\b|\bdef\b|\blambda\b|\bimport\b|\bfor\b|\bclass\b|\bwith\b|\bexcept\b|\bcatch\b/;
 const BOUND =
@@ -43,11 +46,22 @@ const BOUND =
  * one of these names.
  */
 function boundNames(text: string): Set<string> {
-  if (BINDS_MANY.test(text)) return new Set(text.match(IDENT) ?? []);
   const out = new Set<string>();
-  for (const m of text.matchAll(BOUND)) {
-    const name = m[1] ?? m[2] ?? m[3] ?? m[4];
-    if (name) out.add(name);
+  for (const line of text.split('\n')) {
+    const header = FUNCTION_HEADER.exec(line);
+    if (header) {
+      // Parameters bind only inside the function, whose own sites the edit re-evaluates anyway.
+      out.add(header[1] ?? header[2]);
+      continue;
+    }
+    if (BINDS_MANY.test(line)) {
+      for (const name of line.match(IDENT) ?? []) out.add(name);
+      continue;
+    }
+    for (const m of line.matchAll(BOUND)) {
+      const name = m[1] ?? m[2] ?? m[3] ?? m[4];
+      if (name) out.add(name);
+    }
   }
   return out;
 }
@@ -171,7 +185,12 @@ export class AnalyzedDocument {
     try {
       const next = parse(this.language, this.text, this.options.budgetMs ?? DEFAULT_BUDGET_MS, this.tree ?? undefined);
       // Error recovery can restructure code away from the edit: drop sites that lie there.
-      if (this.tree) this.sites.invalidateRanges(this.tree.getChangedRanges(next));
+      if (this.tree) {
+        const changed = this.tree.getChangedRanges(next);
+        // A declaration can appear or vanish there too: names written in those ranges count as re-bound.
+        const names = new Set(changed.flatMap((r) => [...boundNames(linesAround(this.text, r.startIndex, r.endIndex))]));
+        this.sites.invalidateRanges(changed, names);
+      }
       this.tree?.delete();
       this.tree = next;
     } catch (e) {

@@ -104,16 +104,19 @@ export class SiteCache {
   }
 
   /** Drops sites whose context lies in ranges (new coordinates) the reparse restructured. */
-  invalidateRanges(ranges: Array<{ startIndex: number; endIndex: number }>): void {
+  invalidateRanges(ranges: Array<{ startIndex: number; endIndex: number }>, names: Set<string>): void {
     if (ranges.length === 0) return;
     for (const [key, entry] of this.entries) {
-      const hit = ranges.some((r) => {
-        const e = { start: r.startIndex, end: r.endIndex };
-        if (entry.outerStart <= e.end && e.start <= entry.outerEnd) return true;
-        const d = entry.deps.ranges;
-        for (let i = 0; i < d.length; i += 2) if (d[i] <= e.end && e.start <= d[i + 1]) return true;
-        return false;
-      });
+      const renamed = [...entry.deps.names].some((n) => names.has(n));
+      const hit =
+        renamed ||
+        ranges.some((r) => {
+          const e = { start: r.startIndex, end: r.endIndex };
+          if (entry.outerStart <= e.end && e.start <= entry.outerEnd) return true;
+          const d = entry.deps.ranges;
+          for (let i = 0; i < d.length; i += 2) if (d[i] <= e.end && e.start <= d[i + 1]) return true;
+          return false;
+        });
       if (hit) this.entries.delete(key);
     }
   }

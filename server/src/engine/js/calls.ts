@@ -81,11 +81,10 @@ export function findJsCallSites(
   imports?: ImportLookup,
 ): CallSite[] {
   let libImports: number[] | null = null;
-  const fromLib = (name: string) => {
+  const fromLib = () => {
     libImports ??= [...text.matchAll(/@aws-sdk\/lib-dynamodb/g)].map((m) => m.index);
-    // The SDK style depends on the imports: an edit to them or to this name's import re-evaluates.
+    // The SDK style depends on the imports: an edit to them re-evaluates the site.
     for (const at of libImports) recordRange(at, at + 21);
-    recordRange(0, 0, name);
     return libImports.length > 0;
   };
   const sites: CallSite[] = [];
@@ -103,25 +102,25 @@ function siteAt(
   n: Node,
   file: string,
   language: SourceLanguage,
-  fromLib: (name: string) => boolean,
+  fromLib: () => boolean,
   imports?: ImportLookup,
 ): CallSite | null {
-  const v3Style = (input: Value, name: string): SdkStyle =>
-    fromLib(name) && !usesAttributeValues(input) ? 'lib-dynamodb' : 'aws-sdk-v3';
+  const v3Style = (input: Value): SdkStyle =>
+    fromLib() && !usesAttributeValues(input) ? 'lib-dynamodb' : 'aws-sdk-v3';
   if (n.type === 'new_expression') {
     const command = COMMANDS[n.childForFieldName('constructor')?.text ?? ''];
     if (!command) return null;
     const [operation, pkg] = command;
     const arg = n.childForFieldName('arguments')?.namedChild(0) ?? null;
     const input = evaluate(arg, newContext(imports)) ?? emptyInput(n);
-    const sdk = pkg === 'either' ? v3Style(input, 'QueryCommand') : pkg === 'lib' ? 'lib-dynamodb' : 'aws-sdk-v3';
+    const sdk = pkg === 'either' ? v3Style(input) : pkg === 'lib' ? 'lib-dynamodb' : 'aws-sdk-v3';
     return site(file, language, operation, sdk, n, input, false);
   }
   const fn = n.childForFieldName('function');
   const args = n.childForFieldName('arguments');
   if (fn?.text === 'paginateQuery') {
     const input = evaluate(args?.namedChild(1) ?? null, newContext(imports)) ?? emptyInput(n);
-    return site(file, language, 'Query', v3Style(input, 'paginateQuery'), n, input, true);
+    return site(file, language, 'Query', v3Style(input), n, input, true);
   }
   if (fn?.type !== 'member_expression') return null;
   const operation = V2_METHODS[fn.childForFieldName('property')?.text ?? ''];
