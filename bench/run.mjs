@@ -234,7 +234,7 @@ async function main() {
   );
   log(`(f) p50 ${f.p50.toFixed(2)} ms, p99 ${f.p99.toFixed(2)} ms`);
 
-  const md = await render({ ws, rows, last, rss, haveTime, d, f, sanity, baselines });
+  const md = (await render({ ws, rows, last, rss, haveTime, d, f, sanity, baselines })) + labSection();
   fs.writeFileSync(path.join(HERE, 'results.md'), md);
   process.stdout.write('\n' + md);
   log(`wrote bench/results.md (${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
@@ -381,3 +381,17 @@ async function formatMarkdown(md) {
 }
 
 await main();
+
+/**
+ * The local lab's own bench (`node --import tsx lab/bench.ts`, lab vs dynalite alone) runs
+ * apart: it needs the machine for minutes. Its latest results are carried into results.md.
+ */
+function labSection() {
+  const file = path.join(HERE, '..', 'lab', 'bench-results.md');
+  if (!fs.existsSync(file)) return '';
+  const body = fs
+    .readFileSync(file, 'utf8')
+    .replace(/^# .*\n/, '')
+    .replace(/^## /gm, '### ');
+  return `\n## Local lab (from lab/bench-results.md, produced by \`node --import tsx lab/bench.ts\`)\n${body}`;
+}

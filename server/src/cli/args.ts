@@ -15,6 +15,8 @@ export type Parsed = { command: 'check'; options: CheckOptions } | { command: 'h
 export class UsageError extends Error {}
 
 export const USAGE = `Usage: shardlens check [paths...] [options]
+       shardlens lab [options]        a local DynamoDB + CloudWatch endpoint that throttles hot keys
+       shardlens lab demo             a hot partition and its cure, in numbers (see docs/lab.md)
 
 Finds DynamoDB hot-partition risks in TypeScript, JavaScript and Python code.
 Paths are files or folders (default: the current folder).

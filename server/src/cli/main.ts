@@ -2,6 +2,7 @@ import type { FileAnalysis } from '../engine/analyze';
 import type { Severity } from '../engine/model';
 import { initParsers } from '../engine/parser';
 import { parseArgs, UsageError, USAGE, type CheckOptions, type FailOn } from './args';
+import { labMain } from './lab';
 import { collectFiles } from '../engine/workspace/files';
 import { WorkspaceIndex } from '../engine/workspace/index';
 import { toJsonReport } from './report';
@@ -47,6 +48,7 @@ export async function check(
 
 export async function main(argv: string[]): Promise<number> {
   try {
+    if (argv[0] === 'lab') return await labMain(argv.slice(1));
     const parsed = parseArgs(argv);
     if (parsed.command === 'help') {
       process.stdout.write(USAGE + '\n');

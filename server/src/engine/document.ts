@@ -188,7 +188,9 @@ export class AnalyzedDocument {
       if (this.tree) {
         const changed = this.tree.getChangedRanges(next);
         // A declaration can appear or vanish there too: names written in those ranges count as re-bound.
-        const names = new Set(changed.flatMap((r) => [...boundNames(linesAround(this.text, r.startIndex, r.endIndex))]));
+        const names = new Set(
+          changed.flatMap((r) => [...boundNames(linesAround(this.text, r.startIndex, r.endIndex))]),
+        );
         this.sites.invalidateRanges(changed, names);
       }
       this.tree?.delete();

@@ -1,0 +1,158 @@
+// `shardlens lab` as a command: arguments, serving until SIGTERM, failing to
+// start, and the demo's measured output. Child processes are stopped by PID.
+
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { LabUsageError, parseLabArgs } from '../../lab/cli-args';
+import { CREDENTIALS } from './helpers';
+
+const RUNNER = path.join(__dirname, 'run-lab-main.ts');
+
+function launch(args: string[]) {
+  const child = spawn(process.execPath, ['--import', 'tsx', RUNNER, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+  const exited = new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? -1)));
+  const waitFor = async (re: RegExp, ms: number) => {
+    const end = Date.now() + ms;
+    while (!re.test(out)) {
+      if (Date.now() > end || child.exitCode !== null) throw new Error(`no ${re} in output:\n${out}\n${err}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return re.exec(out)!;
+  };
+  return { child, exited, waitFor, output: () => out, errors: () => err };
+}
+
+describe('lab arguments', () => {
+  test('defaults: port 8000 on loopback, the service ceilings, a 60 s period', () => {
+    assert.deepEqual(parseLabArgs([]), {
+      command: 'serve',
+      options: {
+        port: 8000,
+        host: '127.0.0.1',
+        hostGiven: false,
+        writeLimit: 1000,
+        readLimit: 3000,
+        periodSeconds: 60,
+      },
+    });
+  });
+
+  test('flags, with separate or inline values', () => {
+    const p = parseLabArgs([
+      '--port=9000',
+      '--data',
+      '/tmp/x',
+      '--write-limit',
+      '500',
+      '--read-limit=1500',
+      '--period',
+      '5',
+      '--host',
+      '0.0.0.0',
+    ]);
+    assert.deepEqual(p, {
+      command: 'serve',
+      options: {
+        port: 9000,
+        host: '0.0.0.0',
+        hostGiven: true,
+        dataDir: '/tmp/x',
+        writeLimit: 500,
+        readLimit: 1500,
+        periodSeconds: 5,
+      },
+    });
+    assert.deepEqual(parseLabArgs(['demo', '--rate', '2000', '--phase=4']), {
+      command: 'demo',
+      options: { port: 0, host: '127.0.0.1', rate: 2000, phaseSeconds: 4, shards: 10 },
+    });
+  });
+
+  test('bad input is a usage error', () => {
+    for (const argv of [
+      ['--port', 'x'],
+      ['--port', '70000'],
+      ['--period', '0'],
+      ['--write-limit'],
+      ['--rate', '5'],
+      ['demo', '--data', 'x'],
+      ['--nope'],
+      ['extra'],
+      ['demo', '--phase', '60'],
+    ]) {
+      assert.throws(() => parseLabArgs(argv), LabUsageError, argv.join(' '));
+    }
+  });
+});
+
+describe('shardlens lab (through server/src/cli/lab.ts)', () => {
+  test('--help prints the usage; a bad flag exits 2', async () => {
+    const help = launch(['--help']);
+    assert.equal(await help.exited, 0);
+    assert.match(help.output(), /Usage: shardlens lab \[options\]/);
+    const bad = launch(['--port', 'nope']);
+    assert.equal(await bad.exited, 2);
+    assert.match(bad.errors(), /--port needs 0\.\.65535/);
+  });
+
+  test('serves the SDKs until SIGTERM, then exits 0', async () => {
+    const lab = launch(['--port', '0', '--period', '1']);
+    const [, url] = await lab.waitFor(/ShardLens lab on (http:\/\/127\.0\.0\.1:\d+)/, 15_000);
+    const client = new DynamoDBClient({ endpoint: url, region: 'us-east-1', credentials: CREDENTIALS });
+    assert.deepEqual((await client.send(new ListTablesCommand({}))).TableNames, []);
+    client.destroy();
+    lab.child.kill('SIGTERM');
+    assert.equal(await lab.exited, 0);
+    assert.match(lab.output(), /stopping/);
+  });
+
+  test('exits 1 when the port is taken', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    const port = (blocker.address() as net.AddressInfo).port;
+    const lab = launch(['--port', String(port)]);
+    assert.equal(await lab.exited, 1);
+    assert.match(lab.errors(), /EADDRINUSE/);
+    await new Promise((r) => blocker.close(r));
+  });
+
+  test('the demo shows the hot key throttled near 1,000 WCU/s and the shards not at all', async () => {
+    const demo = launch(['demo', '--phase', '3', '--rate', '2000']);
+    assert.equal(await demo.exited, 0, demo.errors());
+    const out = demo.output();
+    const row = (title: string) => {
+      const line = out.split('\n').find((l) => l.startsWith(title));
+      assert.ok(line, `no "${title}" row in:\n${out}`);
+      return line
+        .slice(34)
+        .trim()
+        .split(/\s{2,}/)
+        .map((v) => Number(v.replace(/,/g, '')));
+    };
+    const [hotAccepted, shardAccepted] = row('accepted writes/s');
+    const [hotThrottled, shardThrottled] = row('throttled writes/s');
+    const [hotOffered] = row('offered writes/s');
+    assert.ok(hotOffered > 1300, `the demo offered only ${hotOffered} writes/s`);
+    assert.ok(
+      hotAccepted > 900 && hotAccepted < 1450,
+      `hot key accepted ${hotAccepted}/s (ceiling 1,000/s plus one second of burst over 3 s)`,
+    );
+    assert.ok(hotThrottled > 0);
+    assert.equal(shardThrottled, 0);
+    assert.ok(shardAccepted > 1300);
+    assert.match(
+      out,
+      /throttling reasons\s+TableWriteKeyRangeThroughputExceeded: [\d,]+ events(, [\d,]+ exceptions)?\s+none/,
+    );
+    assert.match(out, /Contributor Insights PKC top 3\s+BOARD#global\s+[\d,]+\s+BOARD#global#\d/);
+    assert.match(out, /Contributor Insights PKT top 3\s+BOARD#global\s+[\d,]+\s+none/);
+  });
+});

@@ -1,0 +1,119 @@
+// Shared set-up for the lab tests: a lab on a free loopback port with a
+// 1-second period, real SDK clients pointed at it, and small helpers that read
+// numbers back through the public CloudWatch API.
+
+import http from 'node:http';
+import { CreateTableCommand, DynamoDBClient, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
+import { CloudWatchClient, GetMetricStatisticsCommand } from '@aws-sdk/client-cloudwatch';
+import { startLab, type Lab, type LabOptions } from '../../lab/lab';
+
+export interface TestLab {
+  lab: Lab;
+  ddb: DynamoDBClient;
+  /** Same endpoint with SDK retries off, so every throttle is visible. */
+  ddbNoRetry: DynamoDBClient;
+  cw: CloudWatchClient;
+  close(): Promise<void>;
+}
+
+export const CREDENTIALS = { accessKeyId: 'lab', secretAccessKey: 'lab' };
+
+export async function startTestLab(options: LabOptions = {}): Promise<TestLab> {
+  const lab = await startLab({ port: 0, periodSeconds: 1, tableStateMs: 0, insightsTransitionMs: 50, ...options });
+  const base = { endpoint: lab.url, region: 'us-east-1', credentials: CREDENTIALS };
+  const ddb = new DynamoDBClient(base);
+  const ddbNoRetry = new DynamoDBClient({ ...base, maxAttempts: 1 });
+  const cw = new CloudWatchClient(base);
+  return {
+    lab,
+    ddb,
+    ddbNoRetry,
+    cw,
+    async close() {
+      ddb.destroy();
+      ddbNoRetry.destroy();
+      cw.destroy();
+      await lab.close();
+    },
+  };
+}
+
+export function boardTable(name: string, extra: Partial<CreateTableCommandInput> = {}): CreateTableCommandInput {
+  return {
+    TableName: name,
+    BillingMode: 'PAY_PER_REQUEST',
+    KeySchema: [
+      { AttributeName: 'PK', KeyType: 'HASH' },
+      { AttributeName: 'SK', KeyType: 'RANGE' },
+    ],
+    AttributeDefinitions: [
+      { AttributeName: 'PK', AttributeType: 'S' },
+      { AttributeName: 'SK', AttributeType: 'S' },
+    ],
+    ...extra,
+  };
+}
+
+export async function createTable(client: DynamoDBClient, input: CreateTableCommandInput): Promise<void> {
+  await client.send(new CreateTableCommand(input));
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The Sum of a metric over [startMs, endMs + 1 period), read through GetMetricStatistics. */
+export async function metricSum(
+  cw: CloudWatchClient,
+  name: string,
+  dims: Record<string, string>,
+  startMs: number,
+  endMs: number,
+): Promise<number> {
+  const res = await cw.send(
+    new GetMetricStatisticsCommand({
+      Namespace: 'AWS/DynamoDB',
+      MetricName: name,
+      Dimensions: Object.entries(dims).map(([Name, Value]) => ({ Name, Value })),
+      StartTime: new Date(startMs - 1000),
+      EndTime: new Date(endMs + 2000),
+      Period: 1,
+      Statistics: ['Sum'],
+    }),
+  );
+  return (res.Datapoints ?? []).reduce((s, d) => s + (d.Sum ?? 0), 0);
+}
+
+export interface RawReply {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** A raw POST, for inputs no SDK would send. */
+export function rawPost(
+  url: string,
+  headers: Record<string, string | number>,
+  body: string | Buffer,
+): Promise<RawReply> {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: u.hostname, port: u.port, method: 'POST', path: u.pathname + u.search, headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+export const DDB_HEADERS = (op: string) => ({
+  'content-type': 'application/x-amz-json-1.0',
+  'x-amz-target': `DynamoDB_20120810.${op}`,
+});
+
+export const THROTTLE_NAMES = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException']);
