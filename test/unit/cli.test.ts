@@ -178,3 +178,16 @@ test('binary, oversized and non-UTF-8 files: skipped or analysed, and the CLI sa
   );
   fs.rmSync(dir, { recursive: true, force: true });
 });
+
+test('the two-thread path (used for large workspaces) reports exactly what the one-thread path does', () => {
+  const sequential = run(['check', 'examples', 'test/fixtures/cross', '--format', 'json']);
+  const env = { ...process.env, NO_COLOR: '1', SHARDLENS_PARALLEL_FROM: '1' };
+  const r = spawnSync(process.execPath, [BIN, 'check', 'examples', 'test/fixtures/cross', '--format', 'json'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env,
+  });
+  assert.equal(r.status, sequential.code, r.stderr);
+  assert.ok(JSON.parse(r.stdout).findings.length > 20);
+  assert.equal(r.stdout, sequential.stdout);
+});

@@ -2,7 +2,9 @@ import type { FileAnalysis } from '../engine/analyze';
 import type { Severity } from '../engine/model';
 import { initParsers } from '../engine/parser';
 import { parseArgs, UsageError, USAGE, type CheckOptions, type FailOn } from './args';
+import { isMainThread } from 'node:worker_threads';
 import { labMain } from './lab';
+import { indexInParallel } from './parallel';
 import { collectFiles } from '../engine/workspace/files';
 import { WorkspaceIndex } from '../engine/workspace/index';
 import { toJsonReport } from './report';
@@ -11,6 +13,9 @@ import { formatSkipped, formatText } from './text';
 
 declare const SHARDLENS_VERSION: string | undefined;
 const VERSION = typeof SHARDLENS_VERSION === 'string' ? SHARDLENS_VERSION : '0.0.0-dev';
+
+/** Below this many files, starting a second thread costs more than it saves. */
+const PARALLEL_FROM = Number(process.env.SHARDLENS_PARALLEL_FROM ?? 400);
 
 const RANK: Record<Severity, number> = { info: 1, warning: 2, error: 3 };
 
@@ -28,9 +33,13 @@ export async function check(
   for (const m of list.missing)
     err.write(`shardlens: ${m}: no such file, or not a TypeScript/JavaScript/Python file\n`);
   if (list.missing.length > 0 && list.files.length === 0) return 2;
-  await initParsers();
   const index = new WorkspaceIndex({ root: process.cwd(), maxBytes: options.maxFileBytes });
-  for (const f of list.files) index.analyzeFile(f, false);
+  if (list.files.length >= PARALLEL_FROM) {
+    await indexInParallel(index, list.files, process.cwd(), options.maxFileBytes);
+  } else {
+    await initParsers();
+    for (const f of list.files) index.analyzeFile(f, false);
+  }
   const results = index.results();
   if (options.format === 'json') out.write(JSON.stringify(toJsonReport(results), null, 2) + '\n');
   else if (options.format === 'sarif') out.write(JSON.stringify(toSarif(results, VERSION), null, 2) + '\n');
@@ -69,7 +78,8 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-if (require.main === module) {
+// The analysis thread loads this same bundle: only the main thread runs the command.
+if (require.main === module && isMainThread) {
   void main(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });

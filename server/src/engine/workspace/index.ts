@@ -132,7 +132,8 @@ export class WorkspaceIndex {
 
   private recheck(key: string): void {
     const files = this.filesOfKey.get(key);
-    const accesses = [...(files ?? [])].flatMap((f) => this.keysOfFile.get(f)?.get(key) ?? []);
+    // In path order, so which writer a message names does not depend on the order files arrived in.
+    const accesses = [...(files ?? [])].sort().flatMap((f) => this.keysOfFile.get(f)?.get(key) ?? []);
     // Every cross-file rule needs a shard part somewhere in the group: most keys have none.
     if (!accesses.some((a) => a.partitionKey?.template.parts.some((p) => 'hole' in p && p.hole.kind === 'shard'))) {
       this.groupFindings.delete(key);

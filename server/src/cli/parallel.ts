@@ -1,0 +1,81 @@
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { analyzeSource, type FileAnalysis } from '../engine/analyze';
+import type { SourceLanguage } from '../engine/model';
+import { initParsers, languageForFile } from '../engine/parser';
+import { mayContainDynamoDbCalls, reasonToSkip } from '../engine/prescan';
+import type { WorkspaceIndex } from '../engine/workspace/index';
+import { ModuleConstants } from '../engine/workspace/modules';
+import { readSource } from '../engine/workspace/source';
+
+interface Job {
+  file: string;
+  text: string;
+  language: SourceLanguage;
+}
+
+interface WorkerConfig {
+  shardlensAnalyzer: true;
+  root: string;
+  maxBytes: number;
+}
+
+/**
+ * Indexes many files on both cores: this thread walks, reads and pre-scans (most files
+ * stop there), and a worker thread parses and analyses the few that can hold DynamoDB
+ * calls. Results are stored as they come; the index sorts its output, so the order in
+ * which the worker finishes does not show.
+ */
+export async function indexInParallel(
+  index: WorkspaceIndex,
+  files: string[],
+  root: string,
+  maxBytes: number,
+): Promise<void> {
+  const config: WorkerConfig = { shardlensAnalyzer: true, root, maxBytes };
+  const worker = new Worker(__filename, { workerData: config });
+  let pending = 0;
+  let reading = true;
+  const finished = new Promise<void>((resolve, reject) => {
+    worker.on('message', (analysis: FileAnalysis) => {
+      index.set(analysis);
+      if (--pending === 0 && !reading) resolve();
+    });
+    worker.on('error', reject);
+    worker.on('exit', (code) => {
+      if (pending > 0) reject(new Error(`the analysis thread stopped (exit ${code}) with ${pending} files left`));
+    });
+    for (const file of files) {
+      const language = languageForFile(file);
+      if (!language) continue;
+      const source = readSource(file, maxBytes);
+      const skipped = 'skipped' in source ? source.skipped : reasonToSkip(source.text, maxBytes);
+      if (skipped || !('text' in source) || !mayContainDynamoDbCalls(source.text)) {
+        index.set({ file, language, accesses: [], findings: [], skipped, syntaxErrors: false });
+        continue;
+      }
+      pending++;
+      worker.postMessage({ file, text: source.text, language } satisfies Job);
+    }
+    reading = false;
+    if (pending === 0) resolve();
+  });
+  try {
+    await finished;
+  } finally {
+    await worker.terminate();
+  }
+}
+
+/** The worker's side: analyse each file it is sent, with cross-file constants resolved from disk. */
+function serveAnalyses(config: WorkerConfig): void {
+  const modules = new ModuleConstants(config.root);
+  const ready = initParsers();
+  parentPort!.on('message', (job: Job) => {
+    void ready.then(() => {
+      const options = { maxBytes: config.maxBytes, resolveImport: modules.resolve };
+      parentPort!.postMessage(analyzeSource(job.file, job.text, job.language, options));
+    });
+  });
+}
+
+if (!isMainThread && (workerData as WorkerConfig | undefined)?.shardlensAnalyzer) serveAnalyses(workerData);
