@@ -10,8 +10,13 @@ import type { Access, Span } from './model';
 const accessesOf = new WeakMap<CallSite, { hints: string; accesses: Access[] }>();
 const hintOf = new WeakMap<CallSite, ReturnType<typeof schemaHintOf>>();
 
+/** Hints are compared by content; computed once per set of hints, not once per site. */
+const keyOf = new WeakMap<KeySchemaHints, string>();
+
 function hintsKey(h: KeySchemaHints): string {
-  return JSON.stringify([...h]);
+  let key = keyOf.get(h);
+  if (key === undefined) keyOf.set(h, (key = JSON.stringify([...h])));
+  return key;
 }
 
 export function learnKeySchemasMemo(sites: CallSite[]): KeySchemaHints {

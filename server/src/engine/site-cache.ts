@@ -153,34 +153,53 @@ function shiftPoint(line: number, column: number, e: EditRecord): [number, numbe
   return [line + (e.newEndPoint.row - end.row), column];
 }
 
+/** The span after the edit; the same object when the edit does not move it. */
 function shiftSpan(s: Span, e: EditRecord): Span {
   const [startLine, startColumn] = shiftPoint(s.startLine, s.startColumn, e);
   const [endLine, endColumn] = shiftPoint(s.endLine, s.endColumn, e);
+  if (
+    startLine === s.startLine &&
+    startColumn === s.startColumn &&
+    endLine === s.endLine &&
+    endColumn === s.endColumn
+  ) {
+    return s;
+  }
   return { startLine, startColumn, endLine, endColumn };
 }
 
+/**
+ * The value after the edit, rebuilt only where a span moves: typing inside a line
+ * moves nothing on the other lines, so most values come back as they were.
+ */
 function shiftValue(v: Value, e: EditRecord): Value {
   const span = shiftSpan(v.span, e);
   switch (v.kind) {
-    case 'object':
-      return { ...v, span, entries: v.entries.map(([k, x]) => [k, shiftValue(x, e)] as [string, Value]) };
-    case 'array':
-      return { ...v, span, items: v.items.map((x) => shiftValue(x, e)) };
-    case 'condition':
-      return { ...v, span, clauses: v.clauses.map((c) => ({ ...c, value: shiftValue(c.value, e) })) };
+    case 'object': {
+      const entries = v.entries.map(([k, x]) => [k, shiftValue(x, e)] as [string, Value]);
+      return span === v.span && entries.every(([, x], i) => x === v.entries[i][1]) ? v : { ...v, span, entries };
+    }
+    case 'array': {
+      const items = v.items.map((x) => shiftValue(x, e));
+      return span === v.span && items.every((x, i) => x === v.items[i]) ? v : { ...v, span, items };
+    }
+    case 'condition': {
+      const clauses = v.clauses.map((c) => ({ ...c, value: shiftValue(c.value, e) }));
+      return span === v.span && clauses.every((c, i) => c.value === v.clauses[i].value) ? v : { ...v, span, clauses };
+    }
     default:
-      return { ...v, span };
+      return span === v.span ? v : { ...v, span };
   }
 }
 
 function shiftEntry(entry: Entry, e: EditRecord, delta: number): Entry {
   const r = entry.deps.ranges.map((i) => shiftIndex(i, e, delta));
-  const moved: CallSite = {
-    ...entry.site,
-    span: shiftSpan(entry.site.span, e),
-    input: shiftValue(entry.site.input, e),
-  };
-  carryOver(entry.site, moved, (s) => shiftSpan(s, e));
+  const span = shiftSpan(entry.site.span, e);
+  const input = shiftValue(entry.site.input, e);
+  // Unmoved sites stay the same object, and keep what was computed for them.
+  const moved: CallSite =
+    span === entry.site.span && input === entry.site.input ? entry.site : { ...entry.site, span, input };
+  if (moved !== entry.site) carryOver(entry.site, moved, (s) => shiftSpan(s, e));
   return {
     start: shiftIndex(entry.start, e, delta),
     end: shiftIndex(entry.end, e, delta),
