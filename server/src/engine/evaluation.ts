@@ -126,6 +126,15 @@ export function recordNode(n: Node, name?: string): void {
   if (name) recording.names.add(name);
 }
 
+/**
+ * Notes that the current evaluation resolved `id` to the binding at `at` (or to
+ * nothing): an edit to that binding, or one that re-binds the name, must re-evaluate it.
+ */
+export function recordResolution(id: Node, at: Node | null): void {
+  if (at) recordNode(at);
+  recordNode(id, id.text);
+}
+
 /** Notes a text range (and name) the current evaluation depends on. */
 export function recordRange(start: number, end: number, name?: string): void {
   if (!recording) return;

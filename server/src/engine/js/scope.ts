@@ -1,5 +1,5 @@
 import type { Node, Tree } from 'web-tree-sitter';
-import { recordNode } from '../evaluation';
+import { recordResolution } from '../evaluation';
 
 /** What an identifier refers to, as far as one file shows. */
 export type Binding =
@@ -157,10 +157,7 @@ function declarationsIn(block: Node, name: string): Declaration[] {
  */
 export function resolve(id: Node): Binding | null {
   const b = findBinding(id);
-  // Incremental re-analysis must know this call site consulted the binding.
-  const at = b && 'node' in b ? b.node : b?.kind === 'param' ? b.fn : b?.kind === 'loop' ? b.loop : null;
-  if (at) recordNode(at);
-  recordNode(id, id.text);
+  recordResolution(id, b && 'node' in b ? b.node : b?.kind === 'param' ? b.fn : b?.kind === 'loop' ? b.loop : null);
   return b;
 }
 

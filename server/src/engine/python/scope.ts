@@ -1,5 +1,5 @@
 import type { Node, Tree } from 'web-tree-sitter';
-import { recordNode } from '../evaluation';
+import { recordResolution } from '../evaluation';
 import { bindingsOf, COMPREHENSIONS, indexOf, pathTo, type Binding, type Entry, type Param } from './bindings';
 
 export function isFunction(n: Node): boolean {
@@ -86,10 +86,7 @@ function comprehensionBinding(scope: Node, name: string): Binding | null {
  */
 export function resolve(id: Node): Binding | null {
   const b = findBinding(id);
-  // Incremental re-analysis must know this call site consulted the binding.
-  const at = b && 'node' in b ? b.node : b?.kind === 'param' ? b.fn : b?.kind === 'loop' ? b.iter : null;
-  if (at) recordNode(at);
-  recordNode(id, id.text);
+  recordResolution(id, b && 'node' in b ? b.node : b?.kind === 'param' ? b.fn : b?.kind === 'loop' ? b.iter : null);
   return b;
 }
 
