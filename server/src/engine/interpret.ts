@@ -1,7 +1,8 @@
 import { parseIncrements, parseKeyCondition } from './expressions';
 import type { Access, KeyValue, Operation, SdkStyle, SourceLanguage, Span, TableRef } from './model';
 import { isPartitionKeyName, isSortKeyName } from './names';
-import { literalText } from './template';
+import { parsePartiql, type PartiqlValue } from './partiql';
+import { literal, literalText } from './template';
 import { entry, unwrapAttributeValue, type Value } from './value';
 
 /**
@@ -248,9 +249,41 @@ export function interpret(site: CallSite, hints: KeySchemaHints = new Map()): Ac
         return [];
       });
     }
+    case 'ExecuteStatement':
+      return [partiqlAccess(site, input, table, hints)];
     default:
       return [single(site, site.operation, input, table, hints)];
   }
+}
+
+const PARTIQL_OPERATION = { insert: 'PutItem', select: 'GetItem', update: 'UpdateItem', delete: 'DeleteItem' } as const;
+
+/**
+ * A PartiQL statement read as the item operation it performs: its key values are
+ * literals in the statement or the `Parameters` at the `?` positions.
+ */
+function partiqlAccess(site: CallSite, input: Value, fallback: TableRef, hints: KeySchemaHints): Access {
+  const statement = entry(input, 'Statement');
+  const text = statement?.kind === 'scalar' ? literalText(statement.template) : null;
+  const parsed = text === null ? null : parsePartiql(text);
+  if (!statement || !parsed)
+    return single(site, 'GetItem', { kind: 'object', entries: [], span: site.span }, fallback, hints);
+  const params = entry(input, 'Parameters');
+  const valueOf = (v: PartiqlValue): Value =>
+    'literal' in v
+      ? { kind: 'scalar', template: literal(v.literal), span: statement.span }
+      : params?.kind === 'array' && params.items[v.parameter]
+        ? params.items[v.parameter]
+        : { kind: 'scalar', template: { parts: [{ hole: { kind: 'unknown', source: '?' } }] }, span: statement.span };
+  const key: Value = {
+    kind: 'object',
+    entries: parsed.attributes.map(([a, v]) => [a, valueOf(v)]),
+    span: statement.span,
+  };
+  const operation = PARTIQL_OPERATION[parsed.kind];
+  const field = operation === 'PutItem' ? 'Item' : 'Key';
+  const table: TableRef = { kind: 'literal', name: parsed.table.split('.')[0] };
+  return single(site, operation, { kind: 'object', entries: [[field, key]], span: site.span }, table, hints);
 }
 
 /** Learns each table's key attribute names from calls that name only keys. */

@@ -19,6 +19,7 @@ const COMMANDS: Record<string, [Operation, 'client' | 'lib' | 'either']> = {
   TransactWriteItemsCommand: ['TransactWriteItems', 'client'],
   TransactGetItemsCommand: ['TransactGetItems', 'client'],
   QueryCommand: ['Query', 'either'],
+  ExecuteStatementCommand: ['ExecuteStatement', 'either'],
   PutCommand: ['PutItem', 'lib'],
   GetCommand: ['GetItem', 'lib'],
   UpdateCommand: ['UpdateItem', 'lib'],

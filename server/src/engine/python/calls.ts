@@ -26,6 +26,7 @@ const CLIENT_METHODS: Record<string, Operation> = {
   batch_get_item: 'BatchGetItem',
   transact_write_items: 'TransactWriteItems',
   transact_get_items: 'TransactGetItems',
+  execute_statement: 'ExecuteStatement',
 };
 
 /** What a method's receiver turned out to be. */
