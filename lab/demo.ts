@@ -14,6 +14,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { CloudWatchClient, GetInsightRuleReportCommand, GetMetricDataCommand } from '@aws-sdk/client-cloudwatch';
 import type { DemoOptions } from './cli-args';
+import { boardTable } from './board-table';
 import { startLab } from './lab';
 import { hash32 } from './metrics/hyperloglog';
 import { runPacedLoad, type LoadResult, type Outcome } from './load/paced-load';
@@ -193,20 +194,7 @@ export async function runDemo(o: DemoOptions, out: NodeJS.WritableStream, err: N
         `lab ${lab.url}, per-key ceiling 1,000 WCU/s, metric period ${period} s; ` +
         `BatchWriteItem of ${BATCH} scores (1 WCU each), SDK retries off\n\n`,
     );
-    await c.ddb.send(
-      new CreateTableCommand({
-        TableName: TABLE,
-        BillingMode: 'PAY_PER_REQUEST',
-        KeySchema: [
-          { AttributeName: 'PK', KeyType: 'HASH' },
-          { AttributeName: 'SK', KeyType: 'RANGE' },
-        ],
-        AttributeDefinitions: [
-          { AttributeName: 'PK', AttributeType: 'S' },
-          { AttributeName: 'SK', AttributeType: 'S' },
-        ],
-      }),
-    );
+    await c.ddb.send(new CreateTableCommand(boardTable(TABLE)));
     await c.ddb.send(new UpdateContributorInsightsCommand({ TableName: TABLE, ContributorInsightsAction: 'ENABLE' }));
     const rules =
       (await c.ddb.send(new DescribeContributorInsightsCommand({ TableName: TABLE }))).ContributorInsightsRuleList ??

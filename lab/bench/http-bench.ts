@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { boardTable } from '../board-table';
 import { percentile } from '../load/paced-load';
 
 export interface HttpRound {
@@ -136,18 +137,7 @@ export function mixRequest(i: number): [string, unknown] {
 
 /** Creates the bench table and loads its 10,000 items through `call`. */
 export async function setUpTable(call: (op: string, body: unknown) => Promise<unknown>): Promise<void> {
-  await call('CreateTable', {
-    TableName: TABLE,
-    BillingMode: 'PAY_PER_REQUEST',
-    KeySchema: [
-      { AttributeName: 'PK', KeyType: 'HASH' },
-      { AttributeName: 'SK', KeyType: 'RANGE' },
-    ],
-    AttributeDefinitions: [
-      { AttributeName: 'PK', AttributeType: 'S' },
-      { AttributeName: 'SK', AttributeType: 'S' },
-    ],
-  });
+  await call('CreateTable', boardTable(TABLE));
   await new Promise((r) => setTimeout(r, 100));
   for (let b = 0; b < KEYS / 25; b++) {
     const items = Array.from({ length: 25 }, (_, j) => ({

@@ -5,6 +5,7 @@
 import http from 'node:http';
 import { CreateTableCommand, DynamoDBClient, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { CloudWatchClient, GetMetricStatisticsCommand } from '@aws-sdk/client-cloudwatch';
+import { boardTable } from '../../lab/board-table';
 import { startLab, type Lab, type LabOptions } from '../../lab/lab';
 
 export interface TestLab {
@@ -38,21 +39,7 @@ export async function startTestLab(options: LabOptions = {}): Promise<TestLab> {
   };
 }
 
-export function boardTable(name: string, extra: Partial<CreateTableCommandInput> = {}): CreateTableCommandInput {
-  return {
-    TableName: name,
-    BillingMode: 'PAY_PER_REQUEST',
-    KeySchema: [
-      { AttributeName: 'PK', KeyType: 'HASH' },
-      { AttributeName: 'SK', KeyType: 'RANGE' },
-    ],
-    AttributeDefinitions: [
-      { AttributeName: 'PK', AttributeType: 'S' },
-      { AttributeName: 'SK', AttributeType: 'S' },
-    ],
-    ...extra,
-  };
-}
+export { boardTable };
 
 export async function createTable(client: DynamoDBClient, input: CreateTableCommandInput): Promise<void> {
   await client.send(new CreateTableCommand(input));
