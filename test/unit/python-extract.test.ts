@@ -48,7 +48,7 @@ test('seed: sharded leaderboard writer and its scatter-gather reader', async () 
     ),
   );
   assert.deepEqual(summarize(r), [
-    '10 PutItem leaderboard PK=LEADERBOARD#GLOBAL#{shard 1..10} SK=SCORE#{entity-id} (sharded)',
+    '11 PutItem leaderboard PK=LEADERBOARD#GLOBAL#{shard 1..10} SK=SCORE#{entity-id} (sharded)',
     '21 Query leaderboard PK=LEADERBOARD#GLOBAL#{shard 1..10} (sharded)',
   ]);
   assert.deepEqual(findingLines(r), []);

@@ -1,8 +1,9 @@
 import type { Node } from 'web-tree-sitter';
-import type { Hole, KeyTemplate, ShardSet, Span } from './model';
+import type { Declaration, Hole, KeyTemplate, Origin, ShardCount, ShardSet } from './model';
+import { moveSpans } from './positions';
 import { classifyName } from './names';
 import { spanOf } from './span';
-import { hole, literalText } from './template';
+import { hole, literalText, through } from './template';
 import type { Value } from './value';
 
 /**
@@ -31,27 +32,68 @@ export function deeper(ctx: EvalContext): EvalContext | null {
   return { depth: ctx.depth + 1, budget: ctx.budget, imports: ctx.imports };
 }
 
-/** An imported value, placed at the name that imports it (its own spans are in another file). */
+/**
+ * An imported value, placed at the name that imports it. Its own positions are in
+ * another file; the origins and declarations inside it say which, so they stay.
+ */
 export function importedValue(n: Node, source: string, name: string, ctx: EvalContext): Value | null {
   const v = ctx.imports?.(source, name);
-  return v ? relocate(v, spanOf(n)) : null;
+  if (!v) return null;
+  const at = spanOf(n);
+  return moveSpans(v, () => at, '');
 }
 
-function relocate(v: Value, span: Span): Value {
-  switch (v.kind) {
-    case 'object':
-      return { ...v, span, entries: v.entries.map(([k, x]) => [k, relocate(x, span)] as [string, Value]) };
-    case 'array':
-      return { ...v, span, items: v.items.map((x) => relocate(x, span)) };
-    case 'condition':
-      return { ...v, span, clauses: v.clauses.map((c) => ({ ...c, value: relocate(c.value, span) })) };
-    default:
-      return { ...v, span };
-  }
+/**
+ * Origins and declarations made while evaluating a file name no file (`''`): the
+ * evaluators do not know it. The call site's reader fills it in, and a module's
+ * constants are filled with the module's file before another file imports them.
+ */
+export function placeOrigins<T>(x: T, file: string): T {
+  return moveSpans(x, (s) => s, '', file);
+}
+
+/** Where `n` is, as the origin of a part written there. */
+export function originAt(n: Node): Origin {
+  return { file: '', span: spanOf(n), via: [] };
+}
+
+/** Gives every part that does not say where it came from the origin `n`. */
+function stamped(t: KeyTemplate, n: Node): KeyTemplate {
+  if (t.parts.every((p) => p.origin)) return t;
+  let o: Origin | undefined;
+  return { parts: t.parts.map((p) => (p.origin ? p : { ...p, origin: (o ??= originAt(n)) })) };
 }
 
 export function scalar(n: Node, template: KeyTemplate): Value {
-  return { kind: 'scalar', template, span: spanOf(n) };
+  return { kind: 'scalar', template: stamped(template, n), span: spanOf(n) };
+}
+
+/** The declaration `name = value` binds (the declarator is the value's parent). */
+export function declarationOf(name: string, value: Node): Declaration {
+  const declarator = value.parent ?? value;
+  return { name, file: '', span: spanOf(declarator), valueSpan: spanOf(value) };
+}
+
+/**
+ * A value reached through a name: used where the name is written, and noting the
+ * declaration it passed through (objects keep their own positions: their entries
+ * are where the keys are written).
+ */
+export function reachedThrough(v: Value, use: Node, d: Declaration): Value {
+  if (v.kind !== 'scalar') return v;
+  return { kind: 'scalar', template: through(v.template, d), span: spanOf(use), via: [d, ...(v.via ?? [])] };
+}
+
+/** How many shards a count expression says, and the constant it names. */
+export function shardCountOf(n: Node | null, v: Value | null | undefined): ShardCount | undefined {
+  if (!n) return undefined;
+  const d = v?.kind === 'scalar' ? v.via?.[0] : undefined;
+  return {
+    expression: n.text.slice(0, 200),
+    name: d?.name ?? null,
+    declaration: d ? { file: d.file, span: d.span } : null,
+    value: numberOf(v),
+  };
 }
 
 export function holeValue(n: Node, h: Omit<Hole, 'source'>): Value {
@@ -152,4 +194,15 @@ export function withRecording<T>(fn: () => T): [T, Deps] {
   } finally {
     recording = previous;
   }
+}
+
+/**
+ * A module constant as other files import it: reached through its declaration in
+ * `file`, with every origin inside naming that file.
+ */
+export function exportedValue(v: Value | null, name: string, value: Node, file: string): Value | null {
+  if (!v) return null;
+  const d = declarationOf(name, value);
+  const through = v.kind === 'scalar' ? reachedThrough(v, value, d) : v;
+  return placeOrigins(through, file);
 }

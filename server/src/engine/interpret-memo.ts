@@ -1,5 +1,6 @@
 import { interpret, learnKeySchemas, schemaHintOf, type CallSite, type KeySchemaHints } from './interpret';
 import type { Access, Span } from './model';
+import { moveSpans } from './positions';
 
 /**
  * Interpreting a call site is pure: the same site and the same key-schema hints give
@@ -40,11 +41,5 @@ export function carryOver(from: CallSite, to: CallSite, shift: (s: Span) => Span
   if (hintOf.has(from)) hintOf.set(to, hintOf.get(from)!);
   const cached = accessesOf.get(from);
   if (!cached) return;
-  const move = (a: Access): Access => ({
-    ...a,
-    span: shift(a.span),
-    partitionKey: a.partitionKey && { ...a.partitionKey, span: shift(a.partitionKey.span) },
-    sortKey: a.sortKey && { ...a.sortKey, span: shift(a.sortKey.span) },
-  });
-  accessesOf.set(to, { hints: cached.hints, accesses: cached.accesses.map(move) });
+  accessesOf.set(to, { hints: cached.hints, accesses: moveSpans(cached.accesses, shift, from.file) });
 }

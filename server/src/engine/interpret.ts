@@ -1,9 +1,23 @@
 import { parseIncrements, parseKeyCondition } from './expressions';
-import type { Access, KeyValue, Operation, SdkStyle, SourceLanguage, Span, TableRef } from './model';
+import type {
+  Access,
+  CallStyle,
+  KeyOperator,
+  KeyValue,
+  Operation,
+  ReadShape,
+  SdkStyle,
+  SortKeyCondition,
+  SourceLanguage,
+  Span,
+  TableRef,
+} from './model';
 import { isPartitionKeyName, isSortKeyName } from './names';
 import { parsePartiql, type PartiqlValue } from './partiql';
+import { envVariableOf } from './env';
+import { placeOrigins } from './evaluation';
 import { literal, literalText } from './template';
-import { entry, unwrapAttributeValue, type Value } from './value';
+import { entry, entryOf, unwrapAttributeValue, type Value } from './value';
 
 /**
  * The input field a request must carry to be a DynamoDB call: where the receiver is
@@ -32,7 +46,12 @@ export interface CallSite {
   input: Value;
   /** The table when the call's receiver names it (boto3 `Table("x")`), else unknown. */
   table: TableRef;
+  /** Reads every page: a paginator, or a loop over `LastEvaluatedKey`. */
   paginated: boolean;
+  /** Read through a paginator (`paginateQuery`, `get_paginator('query')`). */
+  paginator: boolean;
+  /** How the call is written, for generated code that must look like it. */
+  call: CallStyle;
 }
 
 /** Known key attribute names per table, learned from `Key` objects and key conditions. */
@@ -44,20 +63,37 @@ function tableKey(t: TableRef): string {
 
 function tableOf(input: Value | undefined, fallback: TableRef): TableRef {
   const v = entry(input, 'TableName');
-  if (v?.kind !== 'scalar') return fallback;
-  const text = literalText(v.template);
-  if (text !== null) return { kind: 'literal', name: text };
-  const h = v.template.parts.length === 1 && 'hole' in v.template.parts[0] ? v.template.parts[0].hole : null;
-  const env = h?.source.match(
-    /(?:process\.env\.|environ\[["']|getenv\(["']|environ\.get\(["'])([A-Za-z_][A-Za-z0-9_]*)/,
-  );
-  return env ? { kind: 'env', name: env[1] } : { kind: 'unknown' };
+  return v ? tableRefOf(v) : fallback;
 }
 
-function keyValue(attribute: string, v: Value, call: Span): KeyValue | null {
+/** A table-name value as a table: a literal (maybe through constants), an environment variable, or unknown. */
+export function tableRefOf(v: Value | null | undefined): TableRef {
+  if (v?.kind !== 'scalar') return { kind: 'unknown', span: v?.span };
+  const via = v.via ?? [];
+  const text = literalText(v.template);
+  if (text !== null) return { kind: 'literal', name: text, span: v.span, via };
+  const env = envVariableOf(v.template);
+  return env ? { kind: 'env', name: env, span: v.span, via } : { kind: 'unknown', span: v.span };
+}
+
+/** A key attribute's value; `use` is the property or clause that carries it into the request. */
+function keyValue(attribute: string, v: Value, call: Span, use?: Span): KeyValue | null {
   const u = unwrapAttributeValue(v);
   if (u.kind !== 'scalar') return null;
-  return { attribute, template: u.template, span: u.span, inline: within(u.span, call) };
+  return {
+    attribute,
+    template: u.template,
+    span: u.span,
+    inline: within(u.span, call),
+    use: use ?? u.span,
+    via: u.via ?? (v.kind === 'scalar' ? (v.via ?? []) : []),
+  };
+}
+
+/** A key attribute of an object (`Key`, `Item`), used at its `name: value` pair. */
+function keyEntry(obj: Value | undefined, name: string, call: Span): KeyValue | null {
+  const e = entryOf(obj, name);
+  return e ? keyValue(name, e[1], call, e[2]) : null;
 }
 
 function within(inner: Span, outer: Span): boolean {
@@ -79,7 +115,7 @@ function keysOf(
   hint: { partition: string; sort?: string } | undefined,
   call: Span,
 ) {
-  if (obj?.kind !== 'object' || obj.entries.length === 0) return { pk: null, sk: null };
+  if (obj?.kind !== 'object' || obj.entries.length === 0) return NO_KEYS;
   const names = obj.entries.map(([k]) => k);
   const pkName =
     (hint && names.includes(hint.partition) ? hint.partition : undefined) ??
@@ -89,10 +125,18 @@ function keysOf(
     (hint?.sort && names.includes(hint.sort) ? hint.sort : undefined) ??
     names.find(isSortKeyName) ??
     (!isItem && names.length === 2 ? names.find((n) => n !== pkName) : undefined);
-  const pk = keyValue(pkName, entry(obj, pkName)!, call);
-  const sk = skName ? keyValue(skName, entry(obj, skName)!, call) : null;
-  return { pk, sk };
+  const pk = keyEntry(obj, pkName, call);
+  const sk = skName ? keyEntry(obj, skName, call) : null;
+  return { pk, sk, condition: sk ? { attribute: sk.attribute, operator: '=' as const, operands: [sk] } : null };
 }
+
+interface Keys {
+  pk: KeyValue | null;
+  sk: KeyValue | null;
+  condition: SortKeyCondition | null;
+}
+
+const NO_KEYS: Keys = { pk: null, sk: null, condition: null };
 
 function resolveName(name: string, names: Value | undefined): string {
   if (!name.startsWith('#')) return name;
@@ -101,28 +145,91 @@ function resolveName(name: string, names: Value | undefined): string {
   return text ?? name;
 }
 
-function keysOfQuery(input: Value, call: Span) {
+const OPERATORS: Record<string, KeyOperator> = {
+  '=': '=',
+  '<': '<',
+  '<=': '<=',
+  '>': '>',
+  '>=': '>=',
+  between: 'BETWEEN',
+  begins_with: 'begins_with',
+};
+
+interface Clause {
+  attribute: string;
+  op: string;
+  /** Each operand with the place it is used at (the `":p": x` pair, or the boto3 clause). */
+  operands: Array<{ value: Value | undefined; use?: Span }>;
+}
+
+function keysOfQuery(input: Value, call: Span): Keys {
   const kce = entry(input, 'KeyConditionExpression');
   const names = entry(input, 'ExpressionAttributeNames');
   const values = entry(input, 'ExpressionAttributeValues');
-  let clauses: Array<{ attribute: string; op: string; value: Value | undefined }> = [];
+  let clauses: Clause[] = [];
   if (kce?.kind === 'condition') {
-    clauses = kce.clauses;
+    clauses = kce.clauses.map((c) => ({
+      attribute: c.attribute,
+      op: c.op,
+      operands: [c.value, ...(c.value2 ? [c.value2] : [])].map((value) => ({ value, use: c.use })),
+    }));
   } else if (kce?.kind === 'scalar') {
     const text = literalText(kce.template);
     const parsed = text === null ? null : parseKeyCondition(text);
     clauses = (parsed ?? []).map((c) => ({
       attribute: resolveName(c.attribute, names),
       op: c.op,
-      value: entry(values, c.values[0]),
+      operands: c.values.map((name) => {
+        const e = entryOf(values, name);
+        return { value: e?.[1], use: e?.[2] };
+      }),
     }));
   }
   const equal = clauses.filter((c) => c.op === '=');
   const pkClause = equal.length > 1 ? (equal.find((c) => isPartitionKeyName(c.attribute)) ?? equal[0]) : equal[0];
   const skClause = clauses.find((c) => c !== pkClause);
-  const pk = pkClause?.value ? keyValue(pkClause.attribute, pkClause.value, call) : null;
-  const sk = skClause?.value ? keyValue(skClause.attribute, skClause.value, call) : null;
-  return { pk, sk };
+  const operand = (c: Clause | undefined, i: number) => {
+    const o = c?.operands[i];
+    return o?.value ? keyValue(c!.attribute, o.value, call, o.use) : null;
+  };
+  const pk = operand(pkClause, 0);
+  const sk = operand(skClause, 0);
+  const operator = skClause ? OPERATORS[skClause.op] : undefined;
+  const operands = skClause ? skClause.operands.map((_, i) => operand(skClause, i)) : [];
+  const condition =
+    skClause && operator && operands.every((o): o is KeyValue => o !== null)
+      ? { attribute: skClause.attribute, operator, operands }
+      : null;
+  return { pk, sk, condition };
+}
+
+/** A Query's options beyond its key condition. */
+function readShape(input: Value, paginator: boolean): ReadShape {
+  const text = (name: string) => {
+    const v = entry(input, name);
+    return v?.kind === 'scalar' ? literalText(v.template) : null;
+  };
+  const limitValue = entry(input, 'Limit');
+  const limitText = text('Limit');
+  const names: Record<string, string> = {};
+  const nameMap = entry(input, 'ExpressionAttributeNames');
+  if (nameMap?.kind === 'object') {
+    for (const [alias, v] of nameMap.entries) {
+      const t = v.kind === 'scalar' ? literalText(v.template) : null;
+      if (t !== null) names[alias] = t;
+    }
+  }
+  const forward = text('ScanIndexForward');
+  return {
+    limit: !limitValue ? null : limitText !== null && /^\d+$/.test(limitText) ? Number(limitText) : 'dynamic',
+    scanIndexForward:
+      forward === 'true' || forward === 'True' ? true : forward === 'false' || forward === 'False' ? false : null,
+    projection: text('ProjectionExpression'),
+    names,
+    exclusiveStartKey: !!entry(input, 'ExclusiveStartKey'),
+    paginator,
+    consistent: /^(true|True)$/.test(text('ConsistentRead') ?? ''),
+  };
 }
 
 function increments(input: Value): boolean {
@@ -177,6 +284,8 @@ function single(site: CallSite, operation: Operation, input: Value, table: Table
       : operation === 'PutItem'
         ? keysOf(entry(input, 'Item'), true, hint, site.span)
         : keysOf(entry(input, 'Key'), false, hint, site.span);
+  const index = entry(input, 'IndexName');
+  const read = operation === 'Query' ? readShape(input, site.paginator) : null;
   return {
     file: site.file,
     language: site.language,
@@ -184,12 +293,16 @@ function single(site: CallSite, operation: Operation, input: Value, table: Table
     kind: READS.includes(operation) ? 'read' : 'write',
     sdk: site.sdk,
     table,
+    index: index?.kind === 'scalar' ? literalText(index.template) : null,
     span: site.span,
     partitionKey: keys.pk,
     sortKey: keys.sk,
+    sortCondition: keys.condition,
+    read,
+    call: site.call,
     increments: operation === 'UpdateItem' && increments(input),
-    paginated: site.paginated,
-    limited: operation === 'Query' && !!entry(input, 'Limit'),
+    paginated: site.paginated || !!read?.exclusiveStartKey,
+    limited: read?.limit != null,
     itemBytes: operation === 'PutItem' ? estimateBytes(entry(input, 'Item')) : null,
   };
 }
@@ -198,8 +311,15 @@ function itemsOf(v: Value | undefined): Value[] {
   return v?.kind === 'array' ? v.items : v ? [v] : [];
 }
 
-/** Reads one call site's input as one access per item collection it touches. */
+/**
+ * Reads one call site's input as one access per item collection it touches, with
+ * every origin and declaration made in this file naming it.
+ */
 export function interpret(site: CallSite, hints: KeySchemaHints = new Map()): Access[] {
+  return placeOrigins(accessesOf(site, hints), site.file);
+}
+
+function accessesOf(site: CallSite, hints: KeySchemaHints): Access[] {
   const input = site.input;
   const table = tableOf(input, site.table);
   switch (site.operation) {

@@ -14,6 +14,36 @@ export interface Span {
 }
 
 /** Where a key part's value comes from. */
+/** A place in a file. */
+export interface SourceRange {
+  file: string;
+  span: Span;
+}
+
+/**
+ * A declaration a value passed through on its way to a key: `const GLOBAL_BOARD =
+ * "LEADERBOARD#GLOBAL"`, a module constant imported from another file, an assignment.
+ */
+export interface Declaration {
+  name: string;
+  file: string;
+  /** The whole declarator (`GLOBAL_BOARD = "LEADERBOARD#GLOBAL"`). */
+  span: Span;
+  /** The value expression it binds (`"LEADERBOARD#GLOBAL"`). */
+  valueSpan: Span;
+}
+
+/**
+ * Where a template part's text came from: the expression in `file` at `span`, reached
+ * through `via` (the declarations passed through, the one nearest the use first).
+ * Parts of one template may come from different files.
+ */
+export interface Origin {
+  file: string;
+  span: Span;
+  via: Declaration[];
+}
+
 export type HoleClass =
   'constant' | 'time' | 'random' | 'entity-id' | 'low-cardinality' | 'shard' | 'counter' | 'unknown';
 
@@ -26,6 +56,20 @@ export interface ShardSet {
   method: 'random' | 'hash' | 'loop' | 'list';
   /** The shard numbers, when known: 0..N-1 or 1..N or a literal list. */
   values: number[] | null;
+  /** The expression that fixes how many shards there are, when the code names one. */
+  count?: ShardCount;
+}
+
+/** `BOARD_SHARDS` in `Math.floor(Math.random() * BOARD_SHARDS)`, or the literal `10`. */
+export interface ShardCount {
+  /** The count expression's source text. */
+  expression: string;
+  /** The constant it names (`BOARD_SHARDS`), or null for a literal. */
+  name: string | null;
+  /** Where that constant is declared (`BOARD_SHARDS = 10`). */
+  declaration: SourceRange | null;
+  /** Its value, when known. */
+  value: number | null;
 }
 
 /**
@@ -42,14 +86,27 @@ export interface Hole {
   time?: TimeGranularity;
 }
 
-export type TemplatePart = { literal: string } | { hole: Hole };
+/**
+ * A piece of a key. `origin` is where its text came from; neighbouring literals
+ * from different places stay separate parts so no origin is lost (`render` and
+ * `literalText` join them for display).
+ */
+export type TemplatePart = { literal: string; origin?: Origin } | { hole: Hole; origin?: Origin };
 
 /** A key value as literal text with holes, e.g. `BOARD#global#{shard 0..9}`. */
 export interface KeyTemplate {
   parts: TemplatePart[];
 }
 
-export type TableRef = { kind: 'literal'; name: string } | { kind: 'env'; name: string } | { kind: 'unknown' };
+/**
+ * The table a call names: a literal (written in place or through a constant, then
+ * `via` holds the declarations), an environment variable's name, or unknown. `span`
+ * is the table expression in the call, when there is one.
+ */
+export type TableRef =
+  | { kind: 'literal'; name: string; span?: Span; via?: Declaration[] }
+  | { kind: 'env'; name: string; span?: Span; via?: Declaration[] }
+  | { kind: 'unknown'; span?: Span };
 
 export type Operation =
   | 'PutItem'
@@ -72,6 +129,73 @@ export interface KeyValue {
   /** The value expression's span; `inline` when it is written inside the call. */
   span: Span;
   inline: boolean;
+  /**
+   * Where the key enters the request: the property or argument in the call (`PK:
+   * GLOBAL_BOARD`, `":p": kind`, `Key("pk").eq(x)`); the whole call when the request
+   * object was built elsewhere.
+   */
+  use: Span;
+  /** The declarations the whole value passed through, nearest the use first. */
+  via: Declaration[];
+}
+
+export type KeyOperator = '=' | '<' | '<=' | '>' | '>=' | 'BETWEEN' | 'begins_with';
+
+/** A query's sort-key condition: `sk BETWEEN :a AND :b` has two operands. */
+export interface SortKeyCondition {
+  attribute: string;
+  operator: KeyOperator;
+  operands: KeyValue[];
+}
+
+/** What a read asks for beyond its key. */
+export interface ReadShape {
+  /** `Limit`: its value when literal, `dynamic` when computed, null when absent. */
+  limit: number | 'dynamic' | null;
+  /** `ScanIndexForward` when written as a literal, else null. */
+  scanIndexForward: boolean | null;
+  projection: string | null;
+  /** `ExpressionAttributeNames` with literal values (`#pk` → `pk`). */
+  names: Record<string, string>;
+  /** Passes `ExclusiveStartKey` (a loop over `LastEvaluatedKey`). */
+  exclusiveStartKey: boolean;
+  /** Reads through a paginator (`paginateQuery`, `get_paginator('query')`). */
+  paginator: boolean;
+  /** `ConsistentRead: true`. */
+  consistent: boolean;
+}
+
+/**
+ * How a call is written, for code that must look like the code around it: the
+ * client receiver, the call's form, whether the enclosing function is async, and the
+ * statement it stands in.
+ */
+export interface CallStyle {
+  /** `ddb`, `docClient`, `table`, `self.table`; null when there is none (`paginateQuery`). */
+  receiver: string | null;
+  form:
+    | 'send-command'
+    | 'paginator'
+    | 'v2-promise'
+    | 'v2-callback'
+    | 'v2-call'
+    | 'boto3-table'
+    | 'boto3-client'
+    | 'boto3-batch-writer'
+    | 'boto3-paginator';
+  /** The command class (`QueryCommand`) or method name (`query`, `put_item`). */
+  callee: string;
+  async: boolean;
+  /** The statement holding the call, and its indentation. */
+  statement: Span;
+  indent: string;
+}
+
+/** One import of a file: `import { X, Y } from "m"`, `const { X } = require("m")`, `from m import X`. */
+export interface ImportInfo {
+  module: string;
+  names: string[];
+  span: Span;
 }
 
 /** One read or write of one item collection at one call site. */
@@ -83,10 +207,17 @@ export interface Access {
   kind: 'read' | 'write';
   sdk: SdkStyle;
   table: TableRef;
+  /** The secondary index a read goes through (`IndexName`), else null. */
+  index: string | null;
   /** The whole call expression. */
   span: Span;
   partitionKey: KeyValue | null;
   sortKey: KeyValue | null;
+  /** A query's sort-key condition with its operator; for item operations, `=` on the sort key. */
+  sortCondition: SortKeyCondition | null;
+  /** A Query's options; null for other operations. */
+  read: ReadShape | null;
+  call: CallStyle;
   /** An update that increments a number attribute (`ADD n :one`, `SET n = n + :one`). */
   increments: boolean;
   /** A paginator (`paginateQuery`) or a loop over `LastEvaluatedKey`. */
@@ -102,17 +233,54 @@ export type Classification =
 
 export type Severity = 'error' | 'warning' | 'info';
 
+/** Another place that explains a finding: the constant's declaration, the writer of a key. */
+export interface RelatedLocation {
+  file: string;
+  span: Span;
+  message: string;
+}
+
+/**
+ * What could be done about a finding, as plain data; the features layer turns it
+ * into edits. `key` names the logical key (its display form).
+ */
+export type FixDescriptor =
+  | {
+      kind: 'add-shard-suffix';
+      key: string;
+      /** Where to append the shard: the key's last literal part at its origin. */
+      at: SourceRange;
+      separator: string;
+      /** The shard count the workspace already uses for this key, if any. */
+      shardCount: ShardCount | null;
+    }
+  | { kind: 'scatter-gather-reader'; key: string; shards: ShardSet; writer: SourceRange }
+  | { kind: 'align-shard-range'; key: string; want: number[]; have: number[]; writer: SourceRange }
+  | { kind: 'paginate-shards'; key: string };
+
 export interface Finding {
   file: string;
+  /** The finding's own range: the key expression at its use site by default. */
   span: Span;
   rule: string;
   category: string;
   severity: Severity;
   message: string;
   access: Access;
+  related: RelatedLocation[];
+  fixes: FixDescriptor[];
 }
 
-export interface SkippedFile {
-  file: string;
-  reason: string;
+/**
+ * A logical key: one item collection as the code addresses it, whatever the shard.
+ * `template` is the partition-key template without its shard part; `shards` the
+ * shard set when the key is sharded. `id` is the one display form (and grouping id).
+ */
+export interface LogicalKey {
+  table: string | null;
+  index: string | null;
+  attribute: string;
+  template: KeyTemplate;
+  shards: ShardSet | null;
+  id: string;
 }

@@ -3,7 +3,7 @@ import { withRecording, type Deps } from './evaluation';
 import type { CallSite } from './interpret';
 import { carryOver } from './interpret-memo';
 import type { Span } from './model';
-import type { Value } from './value';
+import { lineExtent, moveSpans } from './positions';
 
 /** An edit in the coordinates of the text before it, with the text it removed and inserted. */
 export interface EditRecord {
@@ -26,6 +26,8 @@ interface Entry {
   outerEnd: number;
   site: CallSite;
   deps: Deps;
+  /** The first and last line any position in the site is on. */
+  lines: [number, number];
 }
 
 const NAMED_FUNCTIONS = new Set([
@@ -51,17 +53,10 @@ const FUNCTION_NAMES = new Set([
  */
 export class SiteCache {
   private entries = new Map<number, Entry>();
-  /** Sites reused and evaluated since the cache was made (for benchmarks and tests). */
-  readonly stats = { reused: 0, evaluated: 0 };
-
   /** The cached site for this call node, or the site `evaluate` makes (then cached). */
   siteFor(n: Node, evaluate: () => CallSite | null): CallSite | null {
     const hit = this.entries.get(n.startIndex);
-    if (hit && hit.end === n.endIndex) {
-      this.stats.reused++;
-      return hit.site;
-    }
-    this.stats.evaluated++;
+    if (hit && hit.end === n.endIndex) return hit.site;
     const [site, deps] = withRecording(evaluate);
     if (!site) return null;
     // The call's context: its outermost named function or method (an edit in one method
@@ -87,6 +82,7 @@ export class SiteCache {
       outerEnd: outer.endIndex,
       site,
       deps,
+      lines: lineExtent(site, site.file),
     });
     return site;
   }
@@ -168,38 +164,18 @@ function shiftSpan(s: Span, e: EditRecord): Span {
   return { startLine, startColumn, endLine, endColumn };
 }
 
-/**
- * The value after the edit, rebuilt only where a span moves: typing inside a line
- * moves nothing on the other lines, so most values come back as they were.
- */
-function shiftValue(v: Value, e: EditRecord): Value {
-  const span = shiftSpan(v.span, e);
-  switch (v.kind) {
-    case 'object': {
-      const entries = v.entries.map(([k, x]) => [k, shiftValue(x, e)] as [string, Value]);
-      return span === v.span && entries.every(([, x], i) => x === v.entries[i][1]) ? v : { ...v, span, entries };
-    }
-    case 'array': {
-      const items = v.items.map((x) => shiftValue(x, e));
-      return span === v.span && items.every((x, i) => x === v.items[i]) ? v : { ...v, span, items };
-    }
-    case 'condition': {
-      const clauses = v.clauses.map((c) => ({ ...c, value: shiftValue(c.value, e) }));
-      return span === v.span && clauses.every((c, i) => c.value === v.clauses[i].value) ? v : { ...v, span, clauses };
-    }
-    default:
-      return span === v.span ? v : { ...v, span };
-  }
-}
-
 function shiftEntry(entry: Entry, e: EditRecord, delta: number): Entry {
   const r = entry.deps.ranges.map((i) => shiftIndex(i, e, delta));
-  const span = shiftSpan(entry.site.span, e);
-  const input = shiftValue(entry.site.input, e);
+  const rows = e.newEndPoint.row - e.oldEndPoint.row;
+  // Positions before the edit's end never move; without new lines, only those on its last line do.
+  const still = entry.lines[1] < e.oldEndPoint.row || (rows === 0 && entry.lines[0] > e.oldEndPoint.row);
   // Unmoved sites stay the same object, and keep what was computed for them.
-  const moved: CallSite =
-    span === entry.site.span && input === entry.site.input ? entry.site : { ...entry.site, span, input };
+  const moved: CallSite = still ? entry.site : moveSpans(entry.site, (s) => shiftSpan(s, e), entry.site.file);
   if (moved !== entry.site) carryOver(entry.site, moved, (s) => shiftSpan(s, e));
+  const lines: [number, number] =
+    still || rows === 0
+      ? entry.lines
+      : [entry.lines[0] + (entry.lines[0] > e.oldEndPoint.row ? rows : 0), entry.lines[1] + rows];
   return {
     start: shiftIndex(entry.start, e, delta),
     end: shiftIndex(entry.end, e, delta),
@@ -207,5 +183,6 @@ function shiftEntry(entry: Entry, e: EditRecord, delta: number): Entry {
     outerEnd: shiftIndex(entry.outerEnd, e, delta),
     site: moved,
     deps: { ranges: r, names: entry.deps.names },
+    lines,
   };
 }

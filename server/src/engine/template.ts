@@ -1,27 +1,51 @@
-import type { Access, Classification, Hole, KeyTemplate, ShardSet, TemplatePart } from './model';
+import type { Access, Classification, Declaration, Hole, KeyTemplate, Origin, ShardSet, TemplatePart } from './model';
 
-export function literal(text: string): KeyTemplate {
-  return { parts: [{ literal: text }] };
+export function literal(text: string, origin?: Origin): KeyTemplate {
+  return { parts: [origin ? { literal: text, origin } : { literal: text }] };
 }
 
-export function hole(h: Hole): KeyTemplate {
-  return { parts: [{ hole: h }] };
+export function hole(h: Hole, origin?: Origin): KeyTemplate {
+  return { parts: [origin ? { hole: h, origin } : { hole: h }] };
 }
 
-/** Joins templates, merging adjacent literal parts. */
+/**
+ * Joins templates. Adjacent literals merge only when neither says where it came
+ * from: a literal from a constant and one written inline stay two parts, so each
+ * keeps its origin (`render` and `literalText` join them anyway).
+ */
 export function concat(...templates: KeyTemplate[]): KeyTemplate {
   const parts: TemplatePart[] = [];
   for (const t of templates) {
     for (const p of t.parts) {
       const last = parts[parts.length - 1];
-      if ('literal' in p && last && 'literal' in last) {
+      if ('literal' in p && p.literal === '') continue;
+      if ('literal' in p && last && 'literal' in last && !p.origin && !last.origin) {
         parts[parts.length - 1] = { literal: last.literal + p.literal };
-      } else if (!('literal' in p) || p.literal !== '') {
+      } else {
         parts.push(p);
       }
     }
   }
   return { parts };
+}
+
+/** The template as reached through a declaration: each part's origin notes it. */
+export function through(t: KeyTemplate, d: Declaration): KeyTemplate {
+  return {
+    parts: t.parts.map((p) => (p.origin ? { ...p, origin: { ...p.origin, via: [d, ...p.origin.via] } } : p)),
+  };
+}
+
+/** Neighbouring literals joined, for display; each joined part keeps the first part's origin. */
+export function displayParts(t: KeyTemplate): TemplatePart[] {
+  const out: TemplatePart[] = [];
+  for (const p of t.parts) {
+    const last = out[out.length - 1];
+    if ('literal' in p && last && 'literal' in last)
+      out[out.length - 1] = { ...last, literal: last.literal + p.literal };
+    else out.push(p);
+  }
+  return out;
 }
 
 export function holes(t: KeyTemplate): Hole[] {
@@ -30,6 +54,7 @@ export function holes(t: KeyTemplate): Hole[] {
 
 /** The literal text when the template has no holes, else null. */
 export function literalText(t: KeyTemplate): string | null {
+  if (t.parts.length === 1) return 'literal' in t.parts[0] ? t.parts[0].literal : null;
   return holes(t).length === 0 ? t.parts.map((p) => ('literal' in p ? p.literal : '')).join('') : null;
 }
 
@@ -58,7 +83,7 @@ export function render(t: KeyTemplate): string {
 const TODAY_TOKEN = /(^|[^A-Za-z])(TODAY|YESTERDAY|CURRENT_?DATE|CURRENT_?DAY|THIS_?HOUR|NOW)([^A-Za-z]|$)/;
 
 export function hasTodayToken(t: KeyTemplate): boolean {
-  return t.parts.some((p) => 'literal' in p && TODAY_TOKEN.test(p.literal));
+  return displayParts(t).some((p) => 'literal' in p && TODAY_TOKEN.test(p.literal));
 }
 
 /** The shard set of the key's shard part, if it has one. */

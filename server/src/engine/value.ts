@@ -1,4 +1,4 @@
-import type { KeyTemplate, Span } from './model';
+import type { Declaration, KeyTemplate, Span } from './model';
 
 /**
  * What a front-end makes of an SDK call's input: the object literals, dicts and
@@ -7,22 +7,38 @@ import type { KeyTemplate, Span } from './model';
  * Every scalar is a key template: literal text with classified holes.
  */
 export type Value =
-  | { kind: 'object'; entries: Array<[string, Value]>; span: Span }
+  | { kind: 'object'; entries: Entry[]; span: Span }
   | { kind: 'array'; items: Value[]; span: Span }
-  | { kind: 'scalar'; template: KeyTemplate; span: Span }
+  /**
+   * `span` is where the value is used; `via` the declarations it was reached
+   * through (`PK: GLOBAL_BOARD` is used at `GLOBAL_BOARD`, via its `const`).
+   */
+  | { kind: 'scalar'; template: KeyTemplate; span: Span; via?: Declaration[] }
   /** boto3 `Key("pk").eq(x) & Key("sk").begins_with(y)`. */
   | { kind: 'condition'; clauses: ConditionClause[]; span: Span };
+
+/** An object's property: its name, its value, and the whole `name: value` pair when written. */
+export type Entry = [name: string, value: Value, pair?: Span];
 
 export interface ConditionClause {
   attribute: string;
   op: string;
   value: Value;
+  /** The second operand of `between`. */
+  value2?: Value;
+  /** The clause as written (`Key("pk").eq(x)`). */
+  use?: Span;
 }
 
 export function entry(v: Value | undefined, name: string): Value | undefined {
+  return entryOf(v, name)?.[1];
+}
+
+/** The last property of that name (later ones override earlier ones), with its pair. */
+export function entryOf(v: Value | undefined, name: string): Entry | undefined {
   if (v?.kind !== 'object') return undefined;
   for (let i = v.entries.length - 1; i >= 0; i--) {
-    if (v.entries[i][0] === name) return v.entries[i][1];
+    if (v.entries[i][0] === name) return v.entries[i];
   }
   return undefined;
 }

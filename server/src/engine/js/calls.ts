@@ -1,7 +1,8 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import { newContext, recordRange, type ImportLookup } from '../evaluation';
 import { REQUIRED_FIELD, type CallSite } from '../interpret';
-import type { Operation, SdkStyle, SourceLanguage } from '../model';
+import type { CallStyle, Operation, SdkStyle, SourceLanguage } from '../model';
+import { callStyle } from '../call-style';
 import { candidateCalls } from '../candidates';
 import type { SiteCache } from '../site-cache';
 import { spanOf } from '../span';
@@ -91,8 +92,8 @@ export function findJsCallSites(
   const sites: CallSite[] = [];
   for (const n of candidateCalls(tree, text, CALL_START, CALL_TYPES)) {
     const found = cache
-      ? cache.siteFor(n, () => siteAt(n, file, language, fromLib, imports))
-      : siteAt(n, file, language, fromLib, imports);
+      ? cache.siteFor(n, () => siteAt(n, text, file, language, fromLib, imports))
+      : siteAt(n, text, file, language, fromLib, imports);
     if (found) sites.push(found);
   }
   return sites;
@@ -101,6 +102,7 @@ export function findJsCallSites(
 /** The call site a candidate node is, or null when it is not a DynamoDB call. */
 function siteAt(
   n: Node,
+  text: string,
   file: string,
   language: SourceLanguage,
   fromLib: () => boolean,
@@ -115,13 +117,15 @@ function siteAt(
     const arg = n.childForFieldName('arguments')?.namedChild(0) ?? null;
     const input = evaluate(arg, newContext(imports)) ?? emptyInput(n);
     const sdk = pkg === 'either' ? v3Style(input) : pkg === 'lib' ? 'lib-dynamodb' : 'aws-sdk-v3';
-    return site(file, language, operation, sdk, n, input, false);
+    const call = sendStyle(n, text);
+    return site(file, language, operation, sdk, n, input, false, call);
   }
   const fn = n.childForFieldName('function');
   const args = n.childForFieldName('arguments');
   if (fn?.text === 'paginateQuery') {
     const input = evaluate(args?.namedChild(1) ?? null, newContext(imports)) ?? emptyInput(n);
-    return site(file, language, 'Query', v3Style(input), n, input, true);
+    const call = callStyle(n, text, 'paginator', 'paginateQuery', configClientText(args?.namedChild(0) ?? null));
+    return site(file, language, 'Query', v3Style(input), n, input, true, call);
   }
   if (fn?.type !== 'member_expression') return null;
   const operation = V2_METHODS[fn.childForFieldName('property')?.text ?? ''];
@@ -139,7 +143,45 @@ function siteAt(
     n,
     input,
     false,
+    v2Style(n, text, fn),
   );
+}
+
+/** `ddb.send(new QueryCommand(...))`: the client is the receiver of the `send` around the command. */
+function sendStyle(command: Node, text: string): CallStyle {
+  const callee = command.childForFieldName('constructor')?.text ?? '';
+  let p = command.parent;
+  while (p?.type === 'parenthesized_expression') p = p.parent;
+  const call = p?.type === 'arguments' ? p.parent : null;
+  const fn = call?.type === 'call_expression' ? call.childForFieldName('function') : null;
+  if (fn?.type === 'member_expression' && fn.childForFieldName('property')?.text === 'send') {
+    return callStyle(call!, text, 'send-command', callee, fn.childForFieldName('object')?.text ?? null);
+  }
+  return callStyle(command, text, 'send-command', callee, null);
+}
+
+/** SDK v2: `doc.query(params).promise()`, `doc.query(params, callback)`, or a bare call. */
+function v2Style(n: Node, text: string, fn: Node): CallStyle {
+  const method = fn.childForFieldName('property')?.text ?? '';
+  const receiver = fn.childForFieldName('object')?.text ?? null;
+  const outer = n.parent?.type === 'member_expression' ? n.parent : null;
+  if (outer?.childForFieldName('property')?.text === 'promise' && outer.parent?.type === 'call_expression') {
+    return callStyle(outer.parent, text, 'v2-promise', method, receiver);
+  }
+  const callback = n.childForFieldName('arguments')?.namedChild(1);
+  const form = callback && /function|arrow_function/.test(callback.type) ? 'v2-callback' : 'v2-call';
+  return callStyle(n, text, form, method, receiver);
+}
+
+/** `paginateQuery({ client: ddb }, input)`: the client named in the paginator's config. */
+function configClientText(config: Node | null): string | null {
+  if (config?.type !== 'object') return null;
+  for (const c of config.namedChildren) {
+    if (c?.type === 'pair' && c.childForFieldName('key')?.text === 'client')
+      return c.childForFieldName('value')?.text ?? null;
+    if (c?.type === 'shorthand_property_identifier' && c.text === 'client') return 'client';
+  }
+  return null;
 }
 
 const MULTI_TABLE = new Set<Operation>(['BatchWriteItem', 'BatchGetItem', 'TransactWriteItems', 'TransactGetItems']);
@@ -151,7 +193,8 @@ function site(
   sdk: SdkStyle,
   n: Node,
   input: Value,
-  paginated: boolean,
+  paginator: boolean,
+  call: CallStyle,
 ): CallSite {
   return {
     file,
@@ -161,6 +204,8 @@ function site(
     span: spanOf(n),
     input,
     table: { kind: 'unknown' },
-    paginated: paginated || !!entry(input, 'ExclusiveStartKey'),
+    paginated: paginator || !!entry(input, 'ExclusiveStartKey'),
+    paginator,
+    call,
   };
 }

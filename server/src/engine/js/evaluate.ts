@@ -1,7 +1,11 @@
 import type { Node } from 'web-tree-sitter';
 import {
+  declarationOf,
   deeper,
   holeValue,
+  originAt,
+  reachedThrough,
+  shardCountOf,
   importedValue,
   loopElementValue,
   namedValue,
@@ -15,9 +19,9 @@ import {
   type EvalContext,
 } from '../evaluation';
 import { spanOf } from '../span';
-import { concat, literal, shardRange } from '../template';
+import { concat, literal, literalText, shardRange } from '../template';
 import type { KeyTemplate } from '../model';
-import type { Value } from '../value';
+import type { Entry, Value } from '../value';
 import { callValue, isRandom, newValue } from './library';
 import { loopValue, paramValue } from './loops';
 import { resolve } from './scope';
@@ -110,7 +114,7 @@ function unescape(s: string): string {
 
 function templatePart(c: Node | null, ctx: EvalContext) {
   if (!c) return literal('');
-  if (c.type === 'string_fragment' || c.type === 'escape_sequence') return literal(unescape(c.text));
+  if (c.type === 'string_fragment' || c.type === 'escape_sequence') return literal(unescape(c.text), originAt(c));
   if (c.type === 'template_substitution') {
     const inner = c.namedChild(0);
     return scalarTemplate(evaluate(inner, ctx), inner ?? c);
@@ -122,25 +126,21 @@ function propertyKey(k: Node, ctx: EvalContext): string {
   if (k.type === 'string') return k.text.slice(1, -1);
   if (k.type === 'computed_property_name') {
     const v = evaluate(k.namedChild(0), ctx);
-    const t =
-      v?.kind === 'scalar' && v.template.parts.length === 1 && 'literal' in v.template.parts[0]
-        ? v.template.parts[0].literal
-        : null;
-    return t ?? `[${k.text.slice(1, -1)}]`;
+    return (v?.kind === 'scalar' ? literalText(v.template) : null) ?? `[${k.text.slice(1, -1)}]`;
   }
   return k.text;
 }
 
 function objectValue(n: Node, ctx: EvalContext): Value {
-  const entries: Array<[string, Value]> = [];
+  const entries: Entry[] = [];
   for (const c of n.namedChildren) {
     if (!c) continue;
     if (c.type === 'pair') {
       const k = c.childForFieldName('key');
       const v = c.childForFieldName('value');
-      if (k && v) entries.push([propertyKey(k, ctx), evaluate(v, ctx) ?? unknownValue(v)]);
+      if (k && v) entries.push([propertyKey(k, ctx), evaluate(v, ctx) ?? unknownValue(v), spanOf(c)]);
     } else if (c.type === 'shorthand_property_identifier') {
-      entries.push([c.text, evaluate(c, ctx) ?? unknownValue(c)]);
+      entries.push([c.text, evaluate(c, ctx) ?? unknownValue(c), spanOf(c)]);
     } else if (c.type === 'spread_element') {
       // `...defaults`: merge what we can see; later keys override earlier ones.
       for (const v of spreadObjects(c.namedChild(0), ctx)) entries.push(...v.entries);
@@ -174,7 +174,7 @@ function identifierValue(n: Node, ctx: EvalContext): Value {
   if (!b) return namedValue(n, n.text);
   switch (b.kind) {
     case 'value':
-      return evaluate(b.node, ctx) ?? unknownValue(n);
+      return reachedThrough(evaluate(b.node, ctx) ?? unknownValue(n), n, declarationOf(n.text, b.node));
     case 'param':
       return paramValue(n, b.fn, b.index, ctx) ?? namedValue(n, n.text);
     case 'loop':
@@ -236,7 +236,11 @@ function binaryValue(n: Node, ctx: EvalContext): Value {
   const right = evaluate(rightNode, ctx);
   if (op === '%') {
     const mod = numberOf(right);
-    return shardValue(n, { method: 'hash', values: mod === null ? null : shardRange(0, mod) });
+    return shardValue(n, {
+      method: 'hash',
+      values: mod === null ? null : shardRange(0, mod),
+      count: shardCountOf(rightNode, right),
+    });
   }
   if (op === '*' && (isRandom(left) || isRandom(right))) {
     return holeValue(n, { kind: 'random' });

@@ -9,6 +9,7 @@ import {
   namedValue,
   numberOf,
   scalar,
+  shardCountOf,
   shardValue,
   soleHole,
   unknownValue,
@@ -65,15 +66,22 @@ export function callValue(n: Node, ctx: EvalContext): Value {
       const l = evaluate(product.childForFieldName('left'), ctx);
       const r = evaluate(product.childForFieldName('right'), ctx);
       if (isRandom(l) || isRandom(r)) {
-        const count = numberOf(isRandom(l) ? r : l);
+        const countValue = isRandom(l) ? r : l;
+        const countNode = product.childForFieldName(isRandom(l) ? 'right' : 'left');
+        const count = numberOf(countValue);
         const start = callee === 'Math.ceil' ? 1 : 0;
-        return shardValue(n, { method: 'random', values: count === null ? null : shardRange(start, count) });
+        return shardValue(n, {
+          method: 'random',
+          values: count === null ? null : shardRange(start, count),
+          count: shardCountOf(countNode, countValue),
+        });
       }
     }
     return evaluate(inner, ctx) ?? unknownValue(n);
   }
   if (/^(crypto\.)?randomInt$/.test(callee)) {
-    const a = numberOf(evaluate(arg(0), ctx));
+    const first = evaluate(arg(0), ctx);
+    const a = numberOf(first);
     const b = arg(1) ? numberOf(evaluate(arg(1), ctx)) : null;
     const values = arg(1)
       ? a !== null && b !== null
@@ -82,7 +90,7 @@ export function callValue(n: Node, ctx: EvalContext): Value {
       : a !== null
         ? shardRange(0, a)
         : null;
-    return shardValue(n, { method: 'random', values });
+    return shardValue(n, { method: 'random', values, count: arg(1) ? undefined : shardCountOf(arg(0), first) });
   }
   if (/^_\.random$/.test(callee)) {
     const a = numberOf(evaluate(arg(0), ctx));

@@ -4,7 +4,15 @@
  * file passes to its own functions.
  */
 import type { Node } from 'web-tree-sitter';
-import { loopElementValue, numberOf, scalar, shardValue, soleHole, type EvalContext } from '../evaluation';
+import {
+  loopElementValue,
+  numberOf,
+  scalar,
+  shardCountOf,
+  shardValue,
+  soleHole,
+  type EvalContext,
+} from '../evaluation';
 import { literal, shardRange } from '../template';
 import type { Value } from '../value';
 import { evaluate } from './evaluate';
@@ -25,10 +33,14 @@ export function loopValue(n: Node, loop: Node, ctx: EvalContext): Value | null {
   const cmp = cond?.type === 'binary_expression' ? cond : cond?.namedChild(0);
   const start = numberOf(evaluate(init ?? null, ctx));
   const op = cmp?.childForFieldName('operator')?.text;
-  const bound = numberOf(evaluate(cmp?.childForFieldName('right') ?? null, ctx));
+  const boundNode = cmp?.childForFieldName('right') ?? null;
+  const boundValue = evaluate(boundNode, ctx);
+  const bound = numberOf(boundValue);
+  const count = shardCountOf(boundNode, boundValue);
   if (start === null || bound === null || (op !== '<' && op !== '<='))
-    return shardValue(n, { method: 'loop', values: null });
-  return shardValue(n, { method: 'loop', values: shardRange(start, bound - start + (op === '<=' ? 1 : 0)) });
+    return shardValue(n, { method: 'loop', values: null, count });
+  const values = shardRange(start, bound - start + (op === '<=' ? 1 : 0));
+  return shardValue(n, { method: 'loop', values, count });
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { Node, Tree } from 'web-tree-sitter';
-import { deeper, newContext, soleHole, type EvalContext, type ImportLookup } from '../evaluation';
-import { REQUIRED_FIELD, type CallSite } from '../interpret';
-import type { Operation, SdkStyle, TableRef } from '../model';
+import { deeper, newContext, type EvalContext, type ImportLookup } from '../evaluation';
+import { REQUIRED_FIELD, tableRefOf, type CallSite } from '../interpret';
+import { callStyle } from '../call-style';
+import type { CallStyle, Operation, SdkStyle, TableRef } from '../model';
 import { candidateCalls } from '../candidates';
 import type { SiteCache } from '../site-cache';
 import { spanOf } from '../span';
@@ -39,15 +40,6 @@ type Receiver =
   | { kind: 'unresolved' };
 
 const UNRESOLVED: Receiver = { kind: 'unresolved' };
-
-/** A table name's value as a table: a literal, an environment variable, or unknown. */
-function tableRef(v: Value | null): TableRef {
-  if (v?.kind !== 'scalar') return { kind: 'unknown' };
-  const text = literalText(v.template);
-  if (text !== null) return { kind: 'literal', name: text };
-  const env = soleHole(v)?.source.match(/(?:environ\[["']|getenv\(["']|environ\.get\(["'])([A-Za-z_][A-Za-z0-9_]*)/);
-  return env ? { kind: 'env', name: env[1] } : { kind: 'unknown' };
-}
 
 /** The service a `boto3.client("dynamodb")` / `session.resource(service_name="dynamodb")` call names. */
 function serviceOf(call: Node, ctx: EvalContext): string | null {
@@ -99,7 +91,7 @@ function callReceiver(call: Node, ctx: EvalContext): Receiver {
   const name = fn?.type === 'attribute' ? fn.childForFieldName('attribute')?.text : fn?.text;
   switch (name) {
     case 'Table':
-      return { kind: 'table', table: tableRef(evaluate(argumentAt(call, 0, 'name'), ctx)) };
+      return { kind: 'table', table: tableRefOf(evaluate(argumentAt(call, 0, 'name'), ctx)) };
     case 'batch_writer': {
       const owner = receiverOf(fn?.childForFieldName('object') ?? null, ctx);
       return { kind: 'batch', table: owner.kind === 'table' ? owner.table : { kind: 'unknown' } };
@@ -208,21 +200,22 @@ export function findPythonCallSites(
   forgetTree(tree);
   const sites: CallSite[] = [];
   for (const n of candidateCalls(tree, text, CALL_START, CALL_TYPES)) {
-    const found = cache ? cache.siteFor(n, () => siteAt(n, file, imports)) : siteAt(n, file, imports);
+    const found = cache ? cache.siteFor(n, () => siteAt(n, text, file, imports)) : siteAt(n, text, file, imports);
     if (found) sites.push(found);
   }
   return sites;
 }
 
 /** The call site a candidate node is, or null when it is not a boto3 DynamoDB call. */
-function siteAt(n: Node, file: string, imports: ImportLookup | undefined): CallSite | null {
+function siteAt(n: Node, text: string, file: string, imports: ImportLookup | undefined): CallSite | null {
   const fn = n.childForFieldName('function');
   if (fn?.type !== 'attribute') return null;
   const method = fn.childForFieldName('attribute')?.text ?? '';
   if (!TABLE_METHODS[method] && !CLIENT_METHODS[method] && method !== 'paginate') return null;
   const ctx = newContext(imports);
   const input = kwargsValue(n, ctx);
-  const found = recognise(method, receiverOf(fn.childForFieldName('object'), ctx), input);
+  const recv = receiverOf(fn.childForFieldName('object'), ctx);
+  const found = recognise(method, recv, input);
   if (!found) return null;
   const paginated =
     found.paginated || !!entry(input, 'ExclusiveStartKey') || (found.operation === 'Query' && inPagingLoop(n));
@@ -235,5 +228,17 @@ function siteAt(n: Node, file: string, imports: ImportLookup | undefined): CallS
     input,
     table: found.table,
     paginated,
+    paginator: method === 'paginate',
+    call: callStyle(n, text, FORMS[recv.kind], method, fn.childForFieldName('object')?.text ?? null),
   };
 }
+
+/** How a boto3 call is written, by what its receiver is. */
+const FORMS: Record<Receiver['kind'], CallStyle['form']> = {
+  table: 'boto3-table',
+  batch: 'boto3-batch-writer',
+  client: 'boto3-client',
+  resource: 'boto3-client',
+  paginator: 'boto3-paginator',
+  unresolved: 'boto3-table',
+};

@@ -1,6 +1,9 @@
 import type { Node } from 'web-tree-sitter';
 import {
+  declarationOf,
   deeper,
+  reachedThrough,
+  shardCountOf,
   holeValue,
   importedValue,
   loopElementValue,
@@ -17,7 +20,7 @@ import {
 import type { KeyTemplate } from '../model';
 import { spanOf } from '../span';
 import { concat, literal, literalText, shardRange } from '../template';
-import type { Value } from '../value';
+import type { Entry, Value } from '../value';
 import { callValue } from './library';
 import { loopValue, paramValue } from './loops';
 import { attributeValueNode, resolve } from './scope';
@@ -104,12 +107,12 @@ export function templateOf(v: Value | null, n: Node): KeyTemplate {
 }
 
 function dictValue(n: Node, ctx: EvalContext): Value {
-  const entries: Array<[string, Value]> = [];
+  const entries: Entry[] = [];
   for (const c of n.namedChildren) {
     if (c?.type === 'pair') {
       const k = c.childForFieldName('key');
       const v = c.childForFieldName('value');
-      if (k && v) entries.push([keyName(k, ctx), evaluate(v, ctx) ?? unknownValue(v)]);
+      if (k && v) entries.push([keyName(k, ctx), evaluate(v, ctx) ?? unknownValue(v), spanOf(c)]);
     } else if (c?.type === 'dictionary_splat') {
       // `{**defaults, "pk": x}`: merge what we can see; later keys win.
       const v = evaluate(c.namedChild(0), ctx);
@@ -142,7 +145,7 @@ function identifierValue(n: Node, ctx: EvalContext): Value {
   if (!b) return namedValue(n, n.text);
   switch (b.kind) {
     case 'value':
-      return evaluate(b.node, ctx) ?? unknownValue(n);
+      return reachedThrough(evaluate(b.node, ctx) ?? unknownValue(n), n, declarationOf(n.text, b.node));
     case 'augmented':
       return augmentedValue(n, b.node, ctx);
     case 'param':
@@ -263,7 +266,10 @@ function binaryValue(n: Node, ctx: EvalContext): Value {
   const [ln, rn] = [numberOf(left), numberOf(right)];
   if (ln !== null && rn !== null && ARITHMETIC[op] && !(rn === 0 && (op === '//' || op === '%')))
     return scalar(n, literal(String(ARITHMETIC[op](ln, rn))));
-  if (op === '%') return shardValue(n, { method: 'hash', values: rn === null ? null : shardRange(0, rn) });
+  if (op === '%') {
+    const count = shardCountOf(n.childForFieldName('right'), right);
+    return shardValue(n, { method: 'hash', values: rn === null ? null : shardRange(0, rn), count });
+  }
   if (op === '&' && left?.kind === 'condition' && right?.kind === 'condition') {
     return { kind: 'condition', clauses: [...left.clauses, ...right.clauses], span: spanOf(n) };
   }
@@ -294,12 +300,12 @@ export function choiceValue(n: Node, options: Array<Node | null>, ctx: EvalConte
 /** Keyword arguments as an object: `dict(pk=x)`; `**spread` merges a dict it can see. */
 export function kwargsValue(call: Node, ctx: EvalContext): Value {
   const list = call.childForFieldName('arguments');
-  const entries: Array<[string, Value]> = [];
+  const entries: Entry[] = [];
   for (const a of list?.type === 'argument_list' ? list.namedChildren : []) {
     if (a?.type === 'keyword_argument') {
       const name = a.childForFieldName('name')?.text;
       const value = a.childForFieldName('value');
-      if (name && value) entries.push([name, evaluate(value, ctx) ?? unknownValue(value)]);
+      if (name && value) entries.push([name, evaluate(value, ctx) ?? unknownValue(value), spanOf(a)]);
     } else if (a?.type === 'dictionary_splat' || a?.type === 'dictionary') {
       const v = evaluate(a.type === 'dictionary' ? a : a.namedChild(0), ctx);
       if (v?.kind === 'object') entries.push(...v.entries);

@@ -5,7 +5,16 @@
  * the file's own functions.
  */
 import type { Node } from 'web-tree-sitter';
-import { holeValue, namedValue, numberOf, shardValue, soleHole, unknownValue, type EvalContext } from '../evaluation';
+import {
+  holeValue,
+  namedValue,
+  numberOf,
+  shardCountOf,
+  shardValue,
+  soleHole,
+  unknownValue,
+  type EvalContext,
+} from '../evaluation';
 import { spanOf } from '../span';
 import { literalText, shardRange } from '../template';
 import type { ConditionClause, Value } from '../value';
@@ -71,7 +80,11 @@ function randomShard(n: Node, callee: string, ctx: EvalContext): Value | null {
   }
   // numpy's randint excludes its upper bound, like randrange.
   if (/^((random\.)?randrange|(np|numpy)\.random\.randint|secrets\.randbelow|randbelow)$/.test(callee)) {
-    return has(1) ? from(num(0), num(1)) : from(0, num(0));
+    if (has(1)) return from(num(0), num(1));
+    const bound = argumentAt(n, 0, null);
+    const v = evaluate(bound, ctx);
+    const h = soleHole(from(0, numberOf(v)));
+    return shardValue(n, { ...h!.shards!, count: shardCountOf(bound, v) });
   }
   if (/^(random|secrets)\.choice$|^choice$/.test(callee)) {
     const items = iterableItems(argumentAt(n, 0, null), ctx);
@@ -89,9 +102,15 @@ function randomProduct(n: Node, callee: string, inner: Node | null, ctx: EvalCon
   const isRandom = (x: Node | null) =>
     x?.type === 'call' && /^random\.random$|^random$/.test(x.childForFieldName('function')?.text ?? '');
   if (!isRandom(l) && !isRandom(r)) return null;
-  const count = numberOf(evaluate(isRandom(l) ? r : l, ctx));
+  const countNode = isRandom(l) ? r : l;
+  const countValue = evaluate(countNode, ctx);
+  const count = numberOf(countValue);
   const start = callee === 'math.ceil' ? 1 : 0;
-  return shardValue(n, { method: 'random', values: count === null ? null : shardRange(start, count) });
+  return shardValue(n, {
+    method: 'random',
+    values: count === null ? null : shardRange(start, count),
+    count: shardCountOf(countNode, countValue),
+  });
 }
 
 function methodValue(n: Node, fn: Node, ctx: EvalContext): Value {
@@ -133,11 +152,14 @@ function conditionValue(n: Node, method: string, recvNode: Node | null, ctx: Eva
     return null;
   const nameNode = argumentAt(recvNode, 0, 'name');
   const name = nameNode ? literalText(templateOf(evaluate(nameNode, ctx), nameNode)) : null;
-  const valueNode = argumentAt(n, 0, 'value');
+  const valueNode = argumentAt(n, 0, op === 'between' ? 'low_value' : 'value');
+  const second = op === 'between' ? argumentAt(n, 1, 'high_value') : null;
   const clause: ConditionClause = {
     attribute: name ?? nameNode?.text ?? '?',
     op,
     value: evaluate(valueNode, ctx) ?? unknownValue(n),
+    ...(second ? { value2: evaluate(second, ctx) ?? unknownValue(second) } : {}),
+    use: spanOf(n),
   };
   return { kind: 'condition', clauses: [clause], span: spanOf(n) };
 }

@@ -4,7 +4,17 @@
  * passes to its own functions (or maps them over).
  */
 import type { Node } from 'web-tree-sitter';
-import { deeper, loopElementValue, numberOf, scalar, shardValue, soleHole, type EvalContext } from '../evaluation';
+import {
+  deeper,
+  loopElementValue,
+  numberOf,
+  scalar,
+  shardCountOf,
+  shardValue,
+  soleHole,
+  type EvalContext,
+} from '../evaluation';
+import type { ShardCount } from '../model';
 import { literal, shardRange } from '../template';
 import type { Value } from '../value';
 import type { Binding } from './bindings';
@@ -50,14 +60,17 @@ export function loopValue(n: Node, iter: Node, path: number[], ctx: EvalContext)
 function elementValue(n: Node, iter: Node | null, ctx: EvalContext): Value | null {
   const items = iterableItems(iter, ctx);
   if (!items) return null;
-  return items.items
-    ? loopElementValue(n, items.items, items.generated)
-    : shardValue(n, { method: 'loop', values: null });
+  if (!items.items) return shardValue(n, { method: 'loop', values: null, count: items.count });
+  const v = loopElementValue(n, items.items, items.generated);
+  const h = soleHole(v);
+  return h?.kind === 'shard' && items.count ? shardValue(n, { ...h.shards!, count: items.count }) : v;
 }
 
 interface Items {
   /** Null for a `range` whose bound is not known. */
   items: Value[] | null;
+  /** The bound of a `range(N)`: the shard count a reader's loop names. */
+  count?: ShardCount;
   generated: boolean;
 }
 
@@ -87,8 +100,10 @@ function rangeItems(n: Node, ctx: EvalContext): Items {
     argumentAt(n, i, null) ? numberOf(evaluate(argumentAt(n, i, null), ctx)) : undefined,
   );
   const [a, b, step] = nums[1] === undefined ? [0, nums[0], 1] : [nums[0], nums[1], nums[2] ?? 1];
+  const boundNode = argumentAt(n, nums[1] === undefined ? 0 : 1, null);
+  const count = nums[1] === undefined || nums[0] === 0 ? shardCountOf(boundNode, evaluate(boundNode, ctx)) : undefined;
   if (a === null || a === undefined || b === null || b === undefined || !step || step < 0)
-    return { items: null, generated: true };
+    return { items: null, generated: true, count };
   const values = shardRange(0, Math.ceil((b - a) / step))?.map((i) => a + i * step) ?? null;
-  return { items: values?.map((x) => scalar(n, literal(String(x)))) ?? null, generated: true };
+  return { items: values?.map((x) => scalar(n, literal(String(x)))) ?? null, generated: true, count };
 }

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Node, Tree } from 'web-tree-sitter';
-import { newContext, withRecording, type ImportLookup } from '../evaluation';
+import { exportedValue, newContext, withRecording, type ImportLookup } from '../evaluation';
 import { evaluate as evaluateJs } from '../js/evaluate';
 import type { SourceLanguage } from '../model';
 import { languageForFile, parse } from '../parser';
@@ -136,7 +136,7 @@ export class ModuleConstants {
       // Recorded separately: another file's ranges mean nothing to the caller's call site.
       withRecording(() => {
         for (const [name, node] of topLevelDeclarations(tree, language)) {
-          result.set(name, evaluate(node, newContext(imports)));
+          result.set(name, exportedValue(evaluate(node, newContext(imports)), name, node, module));
         }
       });
     } finally {
