@@ -1,77 +1,34 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import {
-  createProtocolConnection,
-  StreamMessageReader,
-  StreamMessageWriter,
-  type Diagnostic,
-  type ProtocolConnection,
-  type PublishDiagnosticsParams,
-} from 'vscode-languageserver-protocol/node';
+import { ROOT, startServer, until as waitFor, type Session } from './lsp-client';
 
-const ROOT = path.resolve(__dirname, '..', '..');
-
-/** The real server bundle (`npm test` builds it), driven over stdio by a real LSP client. */
-let server: ChildProcess;
-let conn: ProtocolConnection;
+/** The real server bundle (`npm test` builds it) on a copy of examples/, driven over stdio by a real LSP client. */
+let session: Session;
 let workspace: string;
-const diagnostics = new Map<string, Diagnostic[]>();
-const statuses: Array<{ indexing: boolean; errors: number; warnings: number; infos: number }> = [];
-let settings: Record<string, unknown> = {};
+let conn: Session['conn'];
+let diagnostics: Session['diagnostics'];
+let statuses: Session['statuses'];
 
 const uri = (rel: string) => pathToFileURL(path.join(workspace, rel)).toString();
-
-/** Polls until `check` holds (never a fixed sleep); fails with what was last seen. */
-async function until<T>(what: string, check: () => T | undefined | false, ms = 20000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = check();
-    if (v) return v;
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}; last status ${JSON.stringify(statuses.at(-1))}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const until = <T>(what: string, check: () => T | undefined | false) =>
+  waitFor(what, check, () => session.statuses.at(-1));
 
 before(async () => {
   workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-lsp-'));
   fs.cpSync(path.join(ROOT, 'examples'), workspace, { recursive: true });
-  server = spawn(process.execPath, [path.join(ROOT, 'dist', 'server.js'), '--stdio'], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  conn = createProtocolConnection(new StreamMessageReader(server.stdout!), new StreamMessageWriter(server.stdin!));
-  conn.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
-    diagnostics.set(p.uri, p.diagnostics);
-  });
-  conn.onNotification('shardlens/status', (s: (typeof statuses)[number]) => {
-    statuses.push(s);
-  });
-  conn.onRequest('workspace/configuration', (p: { items: unknown[] }) => p.items.map(() => settings));
-  conn.onRequest('window/workDoneProgress/create', () => null);
-  conn.onRequest('client/registerCapability', () => null);
-  conn.onNotification('$/progress', () => undefined);
-  conn.onNotification('window/logMessage', () => undefined);
-  conn.listen();
-  await conn.sendRequest('initialize', {
-    processId: process.pid,
-    rootUri: pathToFileURL(workspace).toString(),
-    workspaceFolders: [{ uri: pathToFileURL(workspace).toString(), name: 'examples' }],
-    capabilities: {
-      workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true } },
-      window: { workDoneProgress: true },
-    },
-  });
-  await conn.sendNotification('initialized', {});
+  session = startServer(workspace);
+  conn = session.conn;
+  diagnostics = session.diagnostics;
+  statuses = session.statuses;
+  await session.initialize();
 });
 
 after(() => {
-  conn?.dispose();
-  server?.kill();
+  session?.stop();
   fs.rmSync(workspace, { recursive: true, force: true });
 });
 
@@ -127,6 +84,7 @@ test('code actions: ignore the line and open the rule docs; fix-all offered on r
     title: string;
     edit?: { changes: Record<string, Array<{ newText: string; range: { start: { line: number } } }>> };
     command?: { command: string; arguments: string[] };
+    diagnostics?: unknown[];
   }>;
   assert.deepEqual(
     actions.map((a) => a.title),
@@ -136,14 +94,33 @@ test('code actions: ignore the line and open the rule docs; fix-all offered on r
   assert.equal(edit.newText, '      // shardlens-ignore SL001\n');
   assert.equal(edit.range.start.line, 18);
   assert.equal(actions[1].command!.command, 'shardlens.openRuleDocs');
-  const fixAll = (await conn.sendRequest('textDocument/codeAction', {
-    textDocument: { uri: uri('leaderboard/src/scores.ts') },
-    range: d.range,
-    context: { diagnostics: [], only: ['source.fixAll.shardlens'] },
-  })) as Array<{ kind: string }>;
+  assert.deepEqual(actions[0].diagnostics, [d], 'the diagnostic the client sent is the one attached');
+
+  // Fix-all is asked for by its kind or a parent kind (`editor.codeActionsOnSave` names one),
+  // never offered among the quick fixes, and inserts no ignore comment: hiding a finding is not
+  // fixing it. No rule has a fix safe to apply unasked yet, so it edits nothing.
+  const ask = async (only?: string[]) =>
+    (await conn.sendRequest('textDocument/codeAction', {
+      textDocument: { uri: uri('leaderboard/src/scores.ts') },
+      range: d.range,
+      context: { diagnostics: [d], only },
+    })) as Array<{ kind: string; title: string; edit?: unknown }>;
+  for (const only of [['source.fixAll.shardlens'], ['source.fixAll'], ['source']]) {
+    const fixAll = await ask(only);
+    assert.deepEqual(
+      fixAll.map((a) => `${a.kind}: ${a.title}`),
+      ['source.fixAll.shardlens: Fix all safe ShardLens problems'],
+      `only: ${only}`,
+    );
+    assert.deepEqual(fixAll[0].edit, { changes: {} });
+  }
   assert.deepEqual(
-    fixAll.map((a) => a.kind),
-    ['source.fixAll.shardlens'],
+    (await ask(['quickfix'])).map((a) => a.kind),
+    ['quickfix', 'quickfix'],
+  );
+  assert.deepEqual(
+    (await ask()).map((a) => a.title),
+    ['Ignore SL001 on this line', 'Open documentation for SL001'],
   );
 });
 
@@ -190,7 +167,7 @@ test('editing the document updates its diagnostics (incrementally, debounced)', 
 });
 
 test('settings apply live: a rule turned off disappears, a severity override changes the level', async () => {
-  settings = { rules: { SL003: 'off', SL005: 'warning' } };
+  session.settings = { rules: { SL003: 'off', SL005: 'warning' } };
   await conn.sendNotification('workspace/didChangeConfiguration', { settings: null });
   const ds = await until('SL003 to go', () => {
     const d = diagnostics.get(uri('leaderboard/src/scores.ts'))!;
@@ -200,10 +177,10 @@ test('settings apply live: a rule turned off disappears, a severity override cha
     ds.map((d) => `${d.code} ${d.severity}`),
     ['SL005 2'],
   );
-  settings = { enable: false };
+  session.settings = { enable: false };
   await conn.sendNotification('workspace/didChangeConfiguration', { settings: null });
   await until('every diagnostic to be cleared', () => [...diagnostics.values()].every((d) => d.length === 0));
-  settings = {};
+  session.settings = {};
   await conn.sendNotification('workspace/didChangeConfiguration', { settings: null });
   await until(
     'diagnostics to come back',

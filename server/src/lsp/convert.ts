@@ -12,6 +12,11 @@ export function pathToUri(file: string): string {
   return pathToFileURL(file).toString();
 }
 
+/** The URI of an engine key: a file path, or (for an unsaved buffer) the URI it was keyed by. */
+export function keyToUri(key: string): string {
+  return path.isAbsolute(key) ? pathToUri(key) : key;
+}
+
 export function spanToRange(s: Span): Range {
   return { start: { line: s.startLine, character: s.startColumn }, end: { line: s.endLine, character: s.endColumn } };
 }

@@ -2,7 +2,7 @@ import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver';
 import type { ShardLensSettings } from '../../../protocol/src/settings';
 import type { Finding, Severity } from '../engine/model';
 import { docsUrl } from '../engine/rules';
-import { spanToRange } from './convert';
+import { keyToUri, spanToRange } from './convert';
 
 const SEVERITY: Record<Severity, DiagnosticSeverity> = {
   error: DiagnosticSeverity.Error,
@@ -10,28 +10,34 @@ const SEVERITY: Record<Severity, DiagnosticSeverity> = {
   info: DiagnosticSeverity.Information,
 };
 
-/** What a code action needs to know about a diagnostic it was asked about. */
-export interface DiagnosticData {
-  rule: string;
+/**
+ * One finding as the user configured it: null when its rule is `off`, its severity
+ * overridden otherwise. The range is the finding's own (the key expression where it
+ * enters the call), and the places that explain it (the constant's declaration, the
+ * writer of a key) travel as related information, so an editor can link to them.
+ */
+export function toDiagnostic(f: Finding, settings: ShardLensSettings): Diagnostic | null {
+  const severity = settings.rules[f.rule] ?? f.severity;
+  if (severity === 'off') return null;
+  const d: Diagnostic = {
+    range: spanToRange(f.span),
+    severity: SEVERITY[severity],
+    source: 'shardlens',
+    code: f.rule,
+    codeDescription: { href: docsUrl(f.rule) },
+    message: f.message,
+  };
+  if (f.related.length > 0) {
+    d.relatedInformation = f.related.map((r) => ({
+      location: { uri: keyToUri(r.file), range: spanToRange(r.span) },
+      message: r.message,
+    }));
+  }
+  return d;
 }
 
-/** Findings as the user configured them: rules set to `off` dropped, severities overridden. */
+/** A file's findings as the diagnostics to publish; none when ShardLens is disabled. */
 export function toDiagnostics(findings: Finding[], settings: ShardLensSettings): Diagnostic[] {
   if (!settings.enable) return [];
-  const out: Diagnostic[] = [];
-  for (const f of findings) {
-    const severity = settings.rules[f.rule] ?? f.severity;
-    if (severity === 'off') continue;
-    const data: DiagnosticData = { rule: f.rule };
-    out.push({
-      range: spanToRange(f.span),
-      severity: SEVERITY[severity],
-      source: 'shardlens',
-      code: f.rule,
-      codeDescription: { href: docsUrl(f.rule) },
-      message: f.message,
-      data,
-    });
-  }
-  return out;
+  return findings.map((f) => toDiagnostic(f, settings)).filter((d): d is Diagnostic => d !== null);
 }

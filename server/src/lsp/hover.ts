@@ -1,12 +1,18 @@
+import * as path from 'node:path';
 import type { MarkupContent } from 'vscode-languageserver';
 import type { ShardLensSettings } from '../../../protocol/src/settings';
-import type { Access, Classification, Finding, Span } from '../engine/model';
+import {
+  formatUnits as n,
+  PLANNED_WRITE_UNITS_PER_SHARD,
+  READ_UNITS_PER_PARTITION as RCU_PER_KEY,
+  shardsForPeak,
+  WRITE_UNITS_PER_PARTITION as WCU_PER_KEY,
+  writeUnitsPerItem,
+} from '../engine/capacity';
+import type { Access, Classification, Finding, KeyValue, Span } from '../engine/model';
 import { docsUrl } from '../engine/rules';
 import { classifyAccess, render, shardSetOf } from '../engine/template';
 import { contains } from './convert';
-
-const WCU_PER_KEY = 1000;
-const RCU_PER_KEY = 3000;
 
 const VERDICT: Record<Classification, string> = {
   constant: 'Constant key: every request for it lands on one partition.',
@@ -18,15 +24,14 @@ const VERDICT: Record<Classification, string> = {
   unknown: 'ShardLens could not tell where this key’s value comes from.',
 };
 
-const n = (x: number) => x.toLocaleString('en-US');
-
 /** The access whose key (or, failing that, whose call) is under the cursor. */
 export function accessAt(accesses: Access[], line: number, character: number): Access | null {
-  const onKey = accesses.find(
-    (a) =>
-      (a.partitionKey?.inline && contains(a.partitionKey.span, line, character)) ||
-      (a.sortKey?.inline && contains(a.sortKey.span, line, character)),
-  );
+  // On the value written in the call, or on the property it enters by (`PK: GLOBAL_BOARD`);
+  // a `use` that is the whole call (the request was built elsewhere) says nothing more.
+  const under = (a: Access, k: KeyValue | null) =>
+    !!k &&
+    ((k.inline && contains(k.span, line, character)) || (!sameSpan(k.use, a.span) && contains(k.use, line, character)));
+  const onKey = accesses.find((a) => under(a, a.partitionKey) || under(a, a.sortKey));
   if (onKey) return onKey;
   // The innermost call containing the cursor.
   const calls = accesses.filter((a) => contains(a.span, line, character));
@@ -57,7 +62,7 @@ function ceilingLines(a: Access, c: Classification, settings: ShardLensSettings)
       `Ceiling: ${total(WCU_PER_KEY, 'WCU/s')} for writes, ${total(RCU_PER_KEY, 'RCU/s')} for strongly consistent reads.`,
     );
     if (a.itemBytes !== null) {
-      const wcu = Math.max(1, Math.ceil(a.itemBytes / 1024));
+      const wcu = writeUnitsPerItem(a.itemBytes);
       lines.push(
         `This item is about ${n(a.itemBytes)} bytes (what the code shows) → ${wcu} WCU per write → at most ` +
           `**${n(Math.floor((keys * WCU_PER_KEY) / wcu))} writes/s** of it.`,
@@ -73,11 +78,11 @@ function ceilingLines(a: Access, c: Classification, settings: ShardLensSettings)
     );
   }
   if (peak > 0 && c !== 'high-cardinality') {
-    const needed = Math.ceil(peak / 800);
+    const needed = shardsForPeak(peak);
     const have = keys ?? 0;
     lines.push(
       `Your expected peak of ${n(peak)} WCU/s needs at least **${needed} shard${needed === 1 ? '' : 's'}** ` +
-        `(ceil(${n(peak)} / 800))${have ? `; this key has ${have}` : ''}.`,
+        `(ceil(${n(peak)} / ${PLANNED_WRITE_UNITS_PER_SHARD}))${have ? `; this key has ${have}` : ''}.`,
     );
   }
   return lines;
@@ -92,22 +97,43 @@ function sameSpan(x: Span, y: Span): boolean {
   );
 }
 
+/** `= \`X\``, `begins_with \`PLAYER#\``, `BETWEEN \`a\` AND \`b\``: a sort-key condition's right-hand side. */
+function condition(a: Access): string | null {
+  const c = a.sortCondition;
+  if (!c) return a.sortKey ? `= \`${render(a.sortKey.template)}\`` : null;
+  if (c.operands.length === 0) return null;
+  const operands = c.operands.map((o) => `\`${render(o.template)}\``);
+  return c.operator === 'BETWEEN' ? `BETWEEN ${operands.join(' AND ')}` : `${c.operator} ${operands.join(', ')}`;
+}
+
+/** The declaration the key came through, the nearest the call: `GLOBAL_BOARD` (line 6). */
+function declaredAs(pk: KeyValue, file: string): string | null {
+  const d = pk.via[0];
+  if (!d) return null;
+  const where = d.file === file ? `line ${d.span.startLine + 1}` : `${path.basename(d.file)}:${d.span.startLine + 1}`;
+  return `Partition key from \`${d.name}\` (${where})`;
+}
+
 /** Markdown for the hover over a key expression. */
 export function hoverMarkdown(a: Access, findings: Finding[], settings: ShardLensSettings): MarkupContent {
   const c = classifyAccess(a);
   const pk = a.partitionKey;
   const table =
-    a.table.kind === 'literal'
+    (a.table.kind === 'literal'
       ? ` on table \`${a.table.name}\``
       : a.table.kind === 'env'
         ? ` on table \`$${a.table.name}\``
-        : '';
+        : '') + (a.index ? ` · index \`${a.index}\`` : '');
   const lines = [
     pk
       ? `**ShardLens** · ${a.operation} · \`${pk.attribute}\` = \`${render(pk.template)}\`${table}`
       : `**ShardLens** · ${a.operation}${table}: the partition key could not be read.`,
   ];
-  if (a.sortKey) lines.push(`Sort key \`${a.sortKey.attribute}\` = \`${render(a.sortKey.template)}\``);
+  const sortKey = a.sortCondition?.attribute ?? a.sortKey?.attribute;
+  const sortCondition = condition(a);
+  if (sortKey && sortCondition) lines.push(`Sort key \`${sortKey}\` ${sortCondition}`);
+  const via = pk && declaredAs(pk, a.file);
+  if (via) lines.push(via);
   lines.push('', VERDICT[c], '', ...ceilingLines(a, c, settings));
   // The index may hold another analysis of the same text: match the access by position.
   const same = (b: Access) => b === a || (b.file === a.file && sameSpan(b.span, a.span));

@@ -2,34 +2,68 @@ import type { DidChangeTextDocumentParams, DidOpenTextDocumentParams } from 'vsc
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { AnalyzeOptions, FileAnalysis } from '../engine/analyze';
 import { AnalyzedDocument, type TextEdit } from '../engine/document';
-import { languageForId } from '../engine/parser';
+import type { SourceLanguage } from '../engine/model';
+import { languageForFile, languageForId } from '../engine/parser';
 import { uriToPath } from './convert';
 
 interface Open {
+  /** The engine's key (`keyOf(uri)`). */
+  key: string;
   text: TextDocument;
-  analyzed: AnalyzedDocument;
+  language: SourceLanguage;
+  options: AnalyzeOptions;
+  /** Null until the grammars are loaded; then built from the text as it is by then. */
+  analyzed: AnalyzedDocument | null;
 }
 
 /**
  * The documents open in the editor: their text (kept in sync incrementally) and
  * their syntax trees, edited in place on every change and analysed on demand.
+ *
+ * A document is registered the moment it opens, even while the grammars are still
+ * loading: its text takes every change in order from the start, and its tree is
+ * built from that text once they are loaded. (Waiting for the grammars before
+ * registering it lost the edits sent meanwhile, and every later incremental edit
+ * then landed on the wrong text.)
  */
 export class OpenDocuments {
   private readonly docs = new Map<string, Open>();
+  private parsersLoaded = false;
+
+  /** `parsersReady` is `initParsers()`: no tree is built before it settles. */
+  constructor(parsersReady: Promise<void>) {
+    void parsersReady.then(() => (this.parsersLoaded = true));
+  }
 
   /** The engine's key for a document: its file path, or the URI when it has none. */
   static keyOf(uri: string): string {
     return uriToPath(uri) ?? uri;
   }
 
-  open(p: DidOpenTextDocumentParams, options: AnalyzeOptions): FileAnalysis | null {
-    const language = languageForId(p.textDocument.languageId);
-    if (!language) return null;
+  /**
+   * The language to analyse a document as: its language id, or, when that is empty or
+   * one ShardLens does not know (a client without TypeScript support, a plain-text
+   * buffer), its file extension.
+   */
+  static languageFor(uri: string, languageId: string): SourceLanguage | null {
+    return languageForId(languageId) ?? languageForFile(OpenDocuments.keyOf(uri));
+  }
+
+  /** Registers the document; false when it is not a language ShardLens reads. */
+  open(p: DidOpenTextDocumentParams, options: AnalyzeOptions): boolean {
     const { uri, languageId, version, text } = p.textDocument;
+    const language = OpenDocuments.languageFor(uri, languageId);
+    if (!language) return false;
     this.close(uri);
-    const analyzed = new AnalyzedDocument(OpenDocuments.keyOf(uri), language, text, options);
-    this.docs.set(uri, { text: TextDocument.create(uri, languageId, version, text), analyzed });
-    return analyzed.analysis;
+    const key = OpenDocuments.keyOf(uri);
+    this.docs.set(uri, {
+      key,
+      text: TextDocument.create(uri, languageId, version, text),
+      language,
+      options,
+      analyzed: null,
+    });
+    return true;
   }
 
   /** Applies the changes to the text and the tree; the analysis waits for `refresh`. */
@@ -44,23 +78,25 @@ export class OpenDocuments {
           text: change.text,
         };
         doc.text = TextDocument.update(doc.text, [change], p.textDocument.version);
-        doc.analyzed.applyEdits([edit], false);
+        doc.analyzed?.applyEdits([edit], false);
       } else {
         doc.text = TextDocument.update(doc.text, [change], p.textDocument.version);
-        doc.analyzed.setText(change.text);
+        doc.analyzed?.setText(change.text);
       }
     }
     return true;
   }
 
-  /** The document's analysis, brought up to date first. */
+  /** The document's analysis, brought up to date first; null until the grammars are loaded. */
   refresh(uri: string): FileAnalysis | null {
-    return this.docs.get(uri)?.analyzed.refresh() ?? null;
+    const doc = this.docs.get(uri);
+    if (!doc || !this.parsersLoaded) return null;
+    doc.analyzed ??= new AnalyzedDocument(doc.key, doc.language, doc.text.getText(), doc.options);
+    return doc.analyzed.refresh();
   }
 
   close(uri: string): boolean {
-    const doc = this.docs.get(uri);
-    doc?.analyzed.dispose();
+    this.docs.get(uri)?.analyzed?.dispose();
     return this.docs.delete(uri);
   }
 
@@ -68,19 +104,19 @@ export class OpenDocuments {
     return this.docs.get(uri)?.text;
   }
 
+  languageOf(uri: string): SourceLanguage | null {
+    return this.docs.get(uri)?.language ?? null;
+  }
+
   /** The open buffer's text for an engine key, so other files' imports see unsaved edits. */
   textOf(key: string): string | null {
-    for (const d of this.docs.values()) if (d.analyzed.file === key) return d.text.getText();
+    for (const d of this.docs.values()) if (d.key === key) return d.text.getText();
     return null;
   }
 
-  /** The open document's current analysis for an engine key, if it is open. */
+  /** The open document's current analysis for an engine key, if it is open (and the grammars loaded). */
   analysisOf(key: string): FileAnalysis | null {
-    for (const d of this.docs.values()) if (d.analyzed.file === key) return d.analyzed.refresh();
+    for (const [uri, d] of this.docs) if (d.key === key) return this.refresh(uri);
     return null;
-  }
-
-  uris(): string[] {
-    return [...this.docs.keys()];
   }
 }

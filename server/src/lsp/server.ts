@@ -23,11 +23,12 @@ import { Workspace } from './workspace';
 const DEBOUNCE_MS = 150;
 
 const connection = createConnection(ProposedFeatures.all);
-const docs = new OpenDocuments();
+const parsersReady = initParsers();
+const docs = new OpenDocuments(parsersReady);
 let settings: SettingsStore;
 let workspace: Workspace;
+/** Each open document's pending (debounced) analysis. */
 const timers = new Map<string, NodeJS.Timeout>();
-const parsersReady = initParsers();
 /** What the client said it supports, from `initialize`. */
 const capabilities = { configuration: false, workspaceFolders: false };
 
@@ -78,11 +79,28 @@ connection.onDidChangeConfiguration(async () => {
   await workspace.publishAll();
 });
 
-connection.onDidOpenTextDocument(async (p) => {
+/**
+ * Analyses an open document as it is now and publishes what changed. Waits for the
+ * grammars first: documents are registered (and take their edits) before they load.
+ */
+async function analyse(uri: string): Promise<void> {
   await parsersReady;
-  const key = OpenDocuments.keyOf(p.textDocument.uri);
-  const analysis = docs.open(p, workspace.indexFor(key).fileOptions);
+  const analysis = docs.refresh(uri);
   if (analysis) await workspace.update(analysis);
+}
+
+/** Runs a document's pending (debounced) analysis now, for a request that needs its findings current. */
+async function flush(uri: string): Promise<void> {
+  const timer = timers.get(uri);
+  if (!timer) return;
+  clearTimeout(timer);
+  timers.delete(uri);
+  await analyse(uri);
+}
+
+connection.onDidOpenTextDocument(async (p) => {
+  const key = OpenDocuments.keyOf(p.textDocument.uri);
+  if (docs.open(p, workspace.indexFor(key).fileOptions)) await analyse(p.textDocument.uri);
 });
 
 connection.onDidChangeTextDocument((p) => {
@@ -93,8 +111,7 @@ connection.onDidChangeTextDocument((p) => {
     uri,
     setTimeout(() => {
       timers.delete(uri);
-      const analysis = docs.refresh(uri);
-      if (analysis) void workspace.update(analysis);
+      void analyse(uri);
     }, DEBOUNCE_MS),
   );
 });
@@ -119,6 +136,7 @@ connection.onDidChangeWatchedFiles(async (p) => {
 });
 
 connection.onHover(async (p) => {
+  await parsersReady;
   const analysis = docs.refresh(p.textDocument.uri);
   if (!analysis) return null;
   const access = accessAt(analysis.accesses, p.position.line, p.position.character);
@@ -127,9 +145,15 @@ connection.onHover(async (p) => {
   return { contents: hoverMarkdown(access, workspace.findingsFor(key), await settings.get(p.textDocument.uri)) };
 });
 
-connection.onCodeAction((p) => {
-  const doc = docs.get(p.textDocument.uri);
-  return doc ? codeActions(doc, p) : [];
+connection.onCodeAction(async (p) => {
+  const uri = p.textDocument.uri;
+  // The actions come from the findings, whose ranges must match the text the client has.
+  await flush(uri);
+  const doc = docs.get(uri);
+  const language = docs.languageOf(uri);
+  if (!doc || !language) return [];
+  const findings = workspace.findingsFor(OpenDocuments.keyOf(uri));
+  return codeActions({ doc, language, findings, settings: await settings.get(uri) }, p);
 });
 
 connection.onRequest(CheckWorkspaceRequest, () => workspace.indexAll());

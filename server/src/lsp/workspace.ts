@@ -6,7 +6,7 @@ import { StatusNotification, type CheckWorkspaceResult, type WorkspaceStatus } f
 import type { FileAnalysis } from '../engine/analyze';
 import { collectFiles } from '../engine/workspace/files';
 import { WorkspaceIndex } from '../engine/workspace/index';
-import { pathToUri } from './convert';
+import { keyToUri } from './convert';
 import { toDiagnostics } from './diagnostics';
 import { OpenDocuments } from './open-documents';
 import type { SettingsStore } from './settings';
@@ -48,12 +48,8 @@ export class Workspace {
     return index;
   }
 
-  uriOf(key: string): string {
-    return path.isAbsolute(key) ? pathToUri(key) : key;
-  }
-
   private async excluded(key: string): Promise<boolean> {
-    const s = await this.settings.get(this.uriOf(key));
+    const s = await this.settings.get(keyToUri(key));
     if (!s.enable) return true;
     const folder = this.folders.find((f) => key.startsWith(f + path.sep));
     const rel = folder ? path.relative(folder, key).split(path.sep).join('/') : key;
@@ -124,9 +120,9 @@ export class Workspace {
     await this.publish(files);
   }
 
-  async publish(files: Iterable<string>): Promise<void> {
+  private async publish(files: Iterable<string>): Promise<void> {
     for (const key of new Set(files)) {
-      const uri = this.uriOf(key);
+      const uri = keyToUri(key);
       const diagnostics = (await this.excluded(key))
         ? []
         : toDiagnostics(this.indexFor(key).findingsFor(key), await this.settings.get(uri));
@@ -138,7 +134,7 @@ export class Workspace {
     this.sendStatus();
   }
 
-  status(): WorkspaceStatus {
+  private status(): WorkspaceStatus {
     const s: WorkspaceStatus = { indexing: this.indexing, files: 0, errors: 0, warnings: 0, infos: 0 };
     for (const index of this.indexes.values()) s.files += index.size;
     for (const c of this.published.values()) {

@@ -1,0 +1,129 @@
+/**
+ * A real LSP client for the language-server tests: it spawns the built server bundle
+ * (dist/server.js) over stdio, answers what the server asks of a client, and keeps
+ * what the server publishes. No part of the server is mocked.
+ */
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  createProtocolConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type Diagnostic,
+  type ProtocolConnection,
+  type PublishDiagnosticsParams,
+} from 'vscode-languageserver-protocol/node';
+
+export const ROOT = path.resolve(__dirname, '..', '..');
+const BUNDLE = path.join(ROOT, 'dist', 'server.js');
+
+export interface Status {
+  indexing: boolean;
+  errors: number;
+  warnings: number;
+  infos: number;
+}
+
+export interface Session {
+  conn: ProtocolConnection;
+  /** The last diagnostics published per URI. */
+  diagnostics: Map<string, Diagnostic[]>;
+  statuses: Status[];
+  /** What `workspace/configuration` answers; tests change it, then notify the server. */
+  settings: Record<string, unknown>;
+  /** Sends `initialize` (with `folder` as the workspace) and `initialized`. */
+  initialize(): Promise<void>;
+  stop(): void;
+}
+
+function newestMtime(dir: string): { file: string; mtime: number } {
+  let newest = { file: dir, mtime: 0 };
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    const mtime = fs.statSync(file).mtimeMs;
+    if (mtime > newest.mtime) newest = { file, mtime };
+  }
+  return newest;
+}
+
+/**
+ * These tests drive the bundle, not the sources: one older than a source file tests
+ * old code and passes or fails for the wrong reason. Throws, naming the newer file.
+ */
+export function assertFreshBundle(): void {
+  if (!fs.existsSync(BUNDLE)) throw new Error(`${BUNDLE} is missing: run npm run build first`);
+  const built = fs.statSync(BUNDLE).mtimeMs;
+  for (const dir of ['server/src', 'protocol/src']) {
+    const newest = newestMtime(path.join(ROOT, dir));
+    if (newest.mtime > built) {
+      throw new Error(
+        `dist/server.js is older than ${path.relative(ROOT, newest.file)}: run npm run build, then the tests again`,
+      );
+    }
+  }
+}
+
+/** Starts the server on `folder`; `initialize()` is left to the test, which may race it. */
+export function startServer(folder: string): Session {
+  assertFreshBundle();
+  const server = spawn(process.execPath, [BUNDLE, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const conn = createProtocolConnection(
+    new StreamMessageReader(server.stdout!),
+    new StreamMessageWriter(server.stdin!),
+  );
+  const session: Session = {
+    conn,
+    diagnostics: new Map(),
+    statuses: [],
+    settings: {},
+    async initialize() {
+      const root = pathToFileURL(folder).toString();
+      await conn.sendRequest('initialize', {
+        processId: process.pid,
+        rootUri: root,
+        workspaceFolders: [{ uri: root, name: path.basename(folder) }],
+        capabilities: {
+          workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true } },
+          window: { workDoneProgress: true },
+        },
+      });
+      await conn.sendNotification('initialized', {});
+    },
+    stop() {
+      conn.dispose();
+      server.kill();
+    },
+  };
+  conn.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
+    session.diagnostics.set(p.uri, p.diagnostics);
+  });
+  conn.onNotification('shardlens/status', (s: Status) => {
+    session.statuses.push(s);
+  });
+  conn.onRequest('workspace/configuration', (p: { items: unknown[] }) => p.items.map(() => session.settings));
+  conn.onRequest('window/workDoneProgress/create', () => null);
+  conn.onRequest('client/registerCapability', () => null);
+  conn.onNotification('$/progress', () => undefined);
+  conn.onNotification('window/logMessage', () => undefined);
+  conn.listen();
+  return session;
+}
+
+/** Polls until `check` holds (never a fixed sleep); fails with `last()` when it does not. */
+export async function until<T>(
+  what: string,
+  check: () => T | undefined | false,
+  last: () => unknown = () => undefined,
+  ms = 20000,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = check();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last seen: ${JSON.stringify(last())}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
