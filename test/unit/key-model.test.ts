@@ -246,3 +246,38 @@ test('moveSpans moves every span of plain data, keeps identity where nothing mov
     data,
   );
 });
+
+test("a file's imports: ES modules, require destructuring, Python from-imports", async () => {
+  const ts = await analyze('repo.ts', REPOSITORY_TS);
+  assert.deepEqual(
+    ts.imports.map((i) => [i.module, i.names]),
+    [
+      ['@aws-sdk/lib-dynamodb', ['DynamoDBDocumentClient', 'PutCommand', 'QueryCommand']],
+      ['@aws-sdk/client-dynamodb', ['DynamoDBClient']],
+    ],
+  );
+  const js = await analyze(
+    'h.js',
+    `const { DynamoDBClient } = require("@aws-sdk/client-dynamodb");
+const AWS = require("aws-sdk");
+const doc = new AWS.DynamoDB.DocumentClient();
+exports.h = () => doc.put({ TableName: "t", Item: { pk: "X" } }).promise();`,
+  );
+  assert.deepEqual(
+    js.imports.map((i) => [i.module, i.names, i.span.startLine]),
+    [
+      ['@aws-sdk/client-dynamodb', ['DynamoDBClient'], 0],
+      ['aws-sdk', ['default as AWS'], 1],
+    ],
+  );
+  const py = await analyze('dao.py', DAO_PY);
+  assert.deepEqual(
+    py.imports.map((i) => [i.module, i.names]),
+    [
+      ['os', []],
+      ['random', []],
+      ['boto3', []],
+      ['boto3.dynamodb.conditions', ['Key']],
+    ],
+  );
+});

@@ -2,7 +2,8 @@ import type { Tree } from 'web-tree-sitter';
 import type { CallSite } from './interpret';
 import { interpretMemo, learnKeySchemasMemo } from './interpret-memo';
 import { findJsCallSites } from './js/calls';
-import type { Access, Finding, SourceLanguage } from './model';
+import { importsOf } from './imports';
+import type { Access, Finding, ImportInfo, SourceLanguage } from './model';
 import { parse, ParseTimeout } from './parser';
 import { mayContainDynamoDbCalls, reasonToSkip } from './prescan';
 import { findPythonCallSites } from './python/calls';
@@ -38,13 +39,16 @@ export interface FileAnalysis {
   syntaxErrors: boolean;
   /** `shardlens-ignore` comments: line → rule codes (none: every rule), for cross-file findings too. */
   ignores?: Array<[number, string[]]>;
+  /** The file's imports (for code generated into it); empty when it was not parsed. */
+  imports: ImportInfo[];
 }
 
 export const DEFAULT_MAX_BYTES = 2 * 1024 * 1024;
 export const DEFAULT_BUDGET_MS = 3000;
 
-function empty(file: string, language: SourceLanguage, skipped: string | null): FileAnalysis {
-  return { file, language, accesses: [], findings: [], skipped, syntaxErrors: false };
+/** The analysis of a file with nothing to report: not parsed (`skipped` says why) or without calls. */
+export function emptyAnalysis(file: string, language: SourceLanguage, skipped: string | null): FileAnalysis {
+  return { file, language, accesses: [], findings: [], skipped, syntaxErrors: false, imports: [] };
 }
 
 /**
@@ -59,13 +63,13 @@ export function analyzeSource(
   options: AnalyzeOptions = {},
 ): FileAnalysis {
   const skip = reasonToSkip(text, options.maxBytes ?? DEFAULT_MAX_BYTES);
-  if (skip) return empty(file, language, skip);
-  if (!mayContainDynamoDbCalls(text)) return empty(file, language, null);
+  if (skip) return emptyAnalysis(file, language, skip);
+  if (!mayContainDynamoDbCalls(text)) return emptyAnalysis(file, language, null);
   let tree: Tree;
   try {
     tree = parse(language, text, options.budgetMs ?? DEFAULT_BUDGET_MS);
   } catch (e) {
-    return empty(file, language, e instanceof ParseTimeout ? e.message : `parser failed: ${String(e)}`);
+    return emptyAnalysis(file, language, e instanceof ParseTimeout ? e.message : `parser failed: ${String(e)}`);
   }
   try {
     return analyzeTree(tree, file, language, text, options);
@@ -98,10 +102,11 @@ export function analyzeTree(
       skipped: null,
       syntaxErrors: tree.rootNode.hasError,
       ignores: [...ignored].map(([line, codes]) => [line, [...codes]]),
+      imports: importsOf(tree, language),
     };
   } catch (e) {
     // A bug in a front-end must not take the run down: say which file and why.
-    return empty(file, language, `analysis failed: ${e instanceof Error ? e.message : String(e)}`);
+    return emptyAnalysis(file, language, `analysis failed: ${e instanceof Error ? e.message : String(e)}`);
   }
 }
 

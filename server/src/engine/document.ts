@@ -1,5 +1,12 @@
 import { Edit, type Point, type Tree } from 'web-tree-sitter';
-import { analyzeTree, DEFAULT_BUDGET_MS, DEFAULT_MAX_BYTES, type AnalyzeOptions, type FileAnalysis } from './analyze';
+import {
+  analyzeTree,
+  emptyAnalysis,
+  DEFAULT_BUDGET_MS,
+  DEFAULT_MAX_BYTES,
+  type AnalyzeOptions,
+  type FileAnalysis,
+} from './analyze';
 import type { SourceLanguage } from './model';
 import { parse, ParseTimeout } from './parser';
 import { SiteCache } from './site-cache';
@@ -132,11 +139,6 @@ export class AnalyzedDocument {
     return analyze ? this.refresh() : this.current;
   }
 
-  /** Whether edits were applied since the last analysis. */
-  get pending(): boolean {
-    return this.stale;
-  }
-
   /** Reparses (incrementally) and analyses the current text if it changed. */
   refresh(): FileAnalysis {
     if (this.stale) {
@@ -169,14 +171,7 @@ export class AnalyzedDocument {
   }
 
   private analyze(): FileAnalysis {
-    const none = (skipped: string | null): FileAnalysis => ({
-      file: this.file,
-      language: this.language,
-      accesses: [],
-      findings: [],
-      skipped,
-      syntaxErrors: false,
-    });
+    const none = (skipped: string | null) => emptyAnalysis(this.file, this.language, skipped);
     const skip = reasonToSkip(this.text, this.options.maxBytes ?? DEFAULT_MAX_BYTES);
     if (skip || !mayContainDynamoDbCalls(this.text)) {
       this.dispose();

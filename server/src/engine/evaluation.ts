@@ -16,20 +16,40 @@ export interface EvalContext {
   budget: { steps: number };
   /** Values of names imported from other modules of the workspace (`export const SHARDS = 10`). */
   imports?: ImportLookup;
+  /** Where this evaluation notes what it consulted, for incremental reuse; null when nothing records. */
+  deps: Deps | null;
+  /** The front-end's evaluator: its helper modules call back through it rather than import it. */
+  evaluate: Evaluator;
 }
+
+export type Evaluator = (n: Node | null, ctx: EvalContext) => Value | null;
 
 /** The value `name` has in module `source` as imported by the file being analysed. */
 export type ImportLookup = (source: string, name: string) => Value | null;
 
 export const MAX_DEPTH = 24;
 
-export function newContext(imports?: ImportLookup): EvalContext {
-  return { depth: 0, budget: { steps: 2000 }, imports };
+export function newContext(evaluate: Evaluator, imports?: ImportLookup, deps: Deps | null = null): EvalContext {
+  return { depth: 0, budget: { steps: 2000 }, imports, deps, evaluate };
 }
 
 export function deeper(ctx: EvalContext): EvalContext | null {
   if (ctx.depth >= MAX_DEPTH || --ctx.budget.steps <= 0) return null;
-  return { depth: ctx.depth + 1, budget: ctx.budget, imports: ctx.imports };
+  return { depth: ctx.depth + 1, budget: ctx.budget, imports: ctx.imports, deps: ctx.deps, evaluate: ctx.evaluate };
+}
+
+/** The key template of a value; objects and arrays inside a key are unknown parts. */
+export function templateOf(v: Value | null, n: Node): KeyTemplate {
+  const s = v?.kind === 'scalar' ? v : unknownValue(n);
+  return s.kind === 'scalar' ? s.template : { parts: [] };
+}
+
+/** `a ? 'x' : 'y'`, `a or b`: a value from a small literal set is low-cardinality. */
+export function choiceValue(n: Node, options: Array<Node | null>, ctx: EvalContext): Value {
+  const values = options.map((o) => ctx.evaluate(o, ctx));
+  if (values.every((v) => v?.kind === 'scalar' && soleHole(v) === null))
+    return holeValue(n, { kind: 'low-cardinality' });
+  return values.find((v) => v && soleHole(v)?.kind !== 'unknown') ?? values[0] ?? unknownValue(n);
 }
 
 /**
@@ -159,41 +179,29 @@ export interface Deps {
   names: Set<string>;
 }
 
-let recording: Deps | null = null;
+export function newDeps(): Deps {
+  return { ranges: [], names: new Set() };
+}
 
-/** Notes a node the current evaluation consulted (a no-op when nothing records). */
-export function recordNode(n: Node, name?: string): void {
-  if (!recording) return;
-  recording.ranges.push(n.startIndex, n.endIndex);
-  if (name) recording.names.add(name);
+/** Notes a node the evaluation consulted (a no-op when nothing records). */
+export function recordNode(ctx: EvalContext, n: Node, name?: string): void {
+  recordRange(ctx.deps, n.startIndex, n.endIndex, name);
 }
 
 /**
- * Notes that the current evaluation resolved `id` to the binding at `at` (or to
- * nothing): an edit to that binding, or one that re-binds the name, must re-evaluate it.
+ * Notes that the evaluation resolved `id` to the binding at `at` (or to nothing):
+ * an edit to that binding, or one that re-binds the name, must re-evaluate it.
  */
-export function recordResolution(id: Node, at: Node | null): void {
-  if (at) recordNode(at);
-  recordNode(id, id.text);
+export function recordResolution(ctx: EvalContext, id: Node, at: Node | null): void {
+  if (at) recordNode(ctx, at);
+  recordNode(ctx, id, id.text);
 }
 
-/** Notes a text range (and name) the current evaluation depends on. */
-export function recordRange(start: number, end: number, name?: string): void {
-  if (!recording) return;
-  recording.ranges.push(start, end);
-  if (name) recording.names.add(name);
-}
-
-/** Runs `fn`, returning its result and what it consulted. */
-export function withRecording<T>(fn: () => T): [T, Deps] {
-  const previous = recording;
-  const deps: Deps = { ranges: [], names: new Set() };
-  recording = deps;
-  try {
-    return [fn(), deps];
-  } finally {
-    recording = previous;
-  }
+/** Notes a text range (and name) an evaluation depends on. */
+export function recordRange(deps: Deps | null, start: number, end: number, name?: string): void {
+  if (!deps) return;
+  deps.ranges.push(start, end);
+  if (name) deps.names.add(name);
 }
 
 /**

@@ -84,6 +84,8 @@ export interface Hole {
   source: string;
   shards?: ShardSet;
   time?: TimeGranularity;
+  /** A uniform random number in [0, 1) (`Math.random()`): times N, it picks one of N shards. */
+  unit?: boolean;
 }
 
 /**

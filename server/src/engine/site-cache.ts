@@ -1,5 +1,5 @@
 import type { Node, Point } from 'web-tree-sitter';
-import { withRecording, type Deps } from './evaluation';
+import { newDeps, type Deps } from './evaluation';
 import type { CallSite } from './interpret';
 import { carryOver } from './interpret-memo';
 import type { Span } from './model';
@@ -54,10 +54,11 @@ const FUNCTION_NAMES = new Set([
 export class SiteCache {
   private entries = new Map<number, Entry>();
   /** The cached site for this call node, or the site `evaluate` makes (then cached). */
-  siteFor(n: Node, evaluate: () => CallSite | null): CallSite | null {
+  siteFor(n: Node, evaluate: (deps: Deps) => CallSite | null): CallSite | null {
     const hit = this.entries.get(n.startIndex);
     if (hit && hit.end === n.endIndex) return hit.site;
-    const [site, deps] = withRecording(evaluate);
+    const deps = newDeps();
+    const site = evaluate(deps);
     if (!site) return null;
     // The call's context: its outermost named function or method (an edit in one method
     // leaves the sites of the others alone), else its top-level statement.

@@ -1,5 +1,5 @@
 import type { Node, Tree } from 'web-tree-sitter';
-import { newContext, recordRange, type ImportLookup } from '../evaluation';
+import { newContext, recordRange, type Deps, type ImportLookup } from '../evaluation';
 import { REQUIRED_FIELD, type CallSite } from '../interpret';
 import type { CallStyle, Operation, SdkStyle, SourceLanguage } from '../model';
 import { callStyle } from '../call-style';
@@ -83,17 +83,17 @@ export function findJsCallSites(
   imports?: ImportLookup,
 ): CallSite[] {
   let libImports: number[] | null = null;
-  const fromLib = () => {
+  const fromLib = (deps: Deps | null) => {
     libImports ??= [...text.matchAll(/@aws-sdk\/lib-dynamodb/g)].map((m) => m.index);
     // The SDK style depends on the imports: an edit to them re-evaluates the site.
-    for (const at of libImports) recordRange(at, at + 21);
+    for (const at of libImports) recordRange(deps, at, at + 21);
     return libImports.length > 0;
   };
   const sites: CallSite[] = [];
   for (const n of candidateCalls(tree, text, CALL_START, CALL_TYPES)) {
     const found = cache
-      ? cache.siteFor(n, () => siteAt(n, text, file, language, fromLib, imports))
-      : siteAt(n, text, file, language, fromLib, imports);
+      ? cache.siteFor(n, (deps) => siteAt(n, text, file, language, fromLib, imports, deps))
+      : siteAt(n, text, file, language, fromLib, imports, null);
     if (found) sites.push(found);
   }
   return sites;
@@ -105,17 +105,19 @@ function siteAt(
   text: string,
   file: string,
   language: SourceLanguage,
-  fromLib: () => boolean,
-  imports?: ImportLookup,
+  fromLib: (deps: Deps | null) => boolean,
+  imports: ImportLookup | undefined,
+  deps: Deps | null,
 ): CallSite | null {
   const v3Style = (input: Value): SdkStyle =>
-    fromLib() && !usesAttributeValues(input) ? 'lib-dynamodb' : 'aws-sdk-v3';
+    fromLib(deps) && !usesAttributeValues(input) ? 'lib-dynamodb' : 'aws-sdk-v3';
+  const ctx = () => newContext(evaluate, imports, deps);
   if (n.type === 'new_expression') {
     const command = COMMANDS[n.childForFieldName('constructor')?.text ?? ''];
     if (!command) return null;
     const [operation, pkg] = command;
     const arg = n.childForFieldName('arguments')?.namedChild(0) ?? null;
-    const input = evaluate(arg, newContext(imports)) ?? emptyInput(n);
+    const input = evaluate(arg, ctx()) ?? emptyInput(n);
     const sdk = pkg === 'either' ? v3Style(input) : pkg === 'lib' ? 'lib-dynamodb' : 'aws-sdk-v3';
     const call = sendStyle(n, text);
     return site(file, language, operation, sdk, n, input, false, call);
@@ -123,7 +125,7 @@ function siteAt(
   const fn = n.childForFieldName('function');
   const args = n.childForFieldName('arguments');
   if (fn?.text === 'paginateQuery') {
-    const input = evaluate(args?.namedChild(1) ?? null, newContext(imports)) ?? emptyInput(n);
+    const input = evaluate(args?.namedChild(1) ?? null, ctx()) ?? emptyInput(n);
     const call = callStyle(n, text, 'paginator', 'paginateQuery', configClientText(args?.namedChild(0) ?? null));
     return site(file, language, 'Query', v3Style(input), n, input, true, call);
   }
@@ -131,7 +133,7 @@ function siteAt(
   const operation = V2_METHODS[fn.childForFieldName('property')?.text ?? ''];
   const arg = args?.namedChild(0);
   if (!operation || !arg || (arg.type !== 'object' && arg.type !== 'identifier')) return null;
-  const input = evaluate(arg, newContext(imports));
+  const input = evaluate(arg, ctx());
   // `map.get(k)` and `cache.put(k, v)` are not DynamoDB calls: the input must look like a request.
   if (input?.kind !== 'object' || !entry(input, REQUIRED_FIELD[operation])) return null;
   if (!MULTI_TABLE.has(operation) && !entry(input, 'TableName')) return null;

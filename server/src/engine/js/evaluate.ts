@@ -1,5 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import {
+  choiceValue,
   declarationOf,
   deeper,
   holeValue,
@@ -15,12 +16,12 @@ import {
   shardValue,
   shifted,
   soleHole,
+  templateOf,
   unknownValue,
   type EvalContext,
 } from '../evaluation';
 import { spanOf } from '../span';
 import { concat, literal, literalText, shardRange } from '../template';
-import type { KeyTemplate } from '../model';
 import type { Entry, Value } from '../value';
 import { callValue, isRandom, newValue } from './library';
 import { loopValue, paramValue } from './loops';
@@ -33,16 +34,10 @@ import { resolve } from './scope';
  */
 export function evaluate(n: Node | null, ctx: EvalContext): Value | null {
   if (!n) return null;
-  recordNode(n, n.type === 'identifier' || n.type === 'shorthand_property_identifier' ? n.text : undefined);
+  recordNode(ctx, n, n.type === 'identifier' || n.type === 'shorthand_property_identifier' ? n.text : undefined);
   const next = deeper(ctx);
   if (!next) return unknownValue(n);
   return evaluateNode(n, next);
-}
-
-/** The key template of a value; objects and arrays inside a key are unknown parts. */
-export function scalarTemplate(v: Value | null, n: Node): KeyTemplate {
-  const s = v && v.kind === 'scalar' ? v : unknownValue(n);
-  return s.kind === 'scalar' ? s.template : literal('');
 }
 
 const PASS_THROUGH = new Set([
@@ -117,7 +112,7 @@ function templatePart(c: Node | null, ctx: EvalContext) {
   if (c.type === 'string_fragment' || c.type === 'escape_sequence') return literal(unescape(c.text), originAt(c));
   if (c.type === 'template_substitution') {
     const inner = c.namedChild(0);
-    return scalarTemplate(evaluate(inner, ctx), inner ?? c);
+    return templateOf(evaluate(inner, ctx), inner ?? c);
   }
   return literal('');
 }
@@ -170,7 +165,7 @@ function spreadObjects(n: Node | null, ctx: EvalContext): Array<Extract<Value, {
 }
 
 function identifierValue(n: Node, ctx: EvalContext): Value {
-  const b = resolve(n);
+  const b = resolve(n, ctx);
   if (!b) return namedValue(n, n.text);
   switch (b.kind) {
     case 'value':
@@ -256,12 +251,4 @@ function binaryValue(n: Node, ctx: EvalContext): Value {
     }
   }
   return unknownValue(n);
-}
-
-/** `a ? 'x' : 'y'`: a value from a small literal set is low-cardinality. */
-function choiceValue(n: Node, options: Array<Node | null>, ctx: EvalContext): Value {
-  const values = options.map((o) => evaluate(o, ctx));
-  const allLiteral = values.every((v) => v?.kind === 'scalar' && soleHole(v) === null);
-  if (allLiteral) return holeValue(n, { kind: 'low-cardinality' });
-  return values.find((v) => v && soleHole(v)?.kind !== 'unknown') ?? values[0] ?? unknownValue(n);
 }

@@ -12,13 +12,13 @@ import {
   shardCountOf,
   shardValue,
   soleHole,
+  templateOf,
   unknownValue,
   type EvalContext,
 } from '../evaluation';
 import { spanOf } from '../span';
 import { concat, literal, shardRange } from '../template';
 import type { Value } from '../value';
-import { evaluate, scalarTemplate } from './evaluate';
 
 const SAME_VALUE_METHODS = new Set([
   'toString',
@@ -38,7 +38,7 @@ export function newValue(n: Node, ctx: EvalContext): Value {
   const args = n.childForFieldName('arguments');
   if (ctor === 'Date' && !args?.namedChildCount) return holeValue(n, { kind: 'time', time: 'instant' });
   if (ctor === 'Set') {
-    const items = evaluate(args?.namedChild(0) ?? null, ctx);
+    const items = ctx.evaluate(args?.namedChild(0) ?? null, ctx);
     return { kind: 'array', items: items?.kind === 'array' ? items.items : [], span: spanOf(n) };
   }
   return unknownValue(n);
@@ -46,7 +46,7 @@ export function newValue(n: Node, ctx: EvalContext): Value {
 
 export function isRandom(v: Value | null): boolean {
   const h = v ? soleHole(v) : null;
-  return h?.kind === 'random' && h.source === 'Math.random()';
+  return h?.kind === 'random' && h.unit === true;
 }
 
 export function callValue(n: Node, ctx: EvalContext): Value {
@@ -54,7 +54,7 @@ export function callValue(n: Node, ctx: EvalContext): Value {
   const args = n.childForFieldName('arguments');
   const arg = (i: number) => args?.namedChild(i) ?? null;
   const callee = fn?.text.replace(/\s+/g, '') ?? '';
-  if (callee === 'Math.random') return holeValue(n, { kind: 'random' });
+  if (callee === 'Math.random') return holeValue(n, { kind: 'random', unit: true });
   if (callee === 'Date.now' || /^(dayjs|moment|DateTime\.now|DateTime\.utc)$/.test(callee))
     return holeValue(n, { kind: 'time', time: 'instant' });
   if (RANDOM_FUNCTIONS.test(callee)) return holeValue(n, { kind: 'random' });
@@ -63,8 +63,8 @@ export function callValue(n: Node, ctx: EvalContext): Value {
     const product =
       inner?.type === 'binary_expression' && inner.childForFieldName('operator')?.text === '*' ? inner : null;
     if (product) {
-      const l = evaluate(product.childForFieldName('left'), ctx);
-      const r = evaluate(product.childForFieldName('right'), ctx);
+      const l = ctx.evaluate(product.childForFieldName('left'), ctx);
+      const r = ctx.evaluate(product.childForFieldName('right'), ctx);
       if (isRandom(l) || isRandom(r)) {
         const countValue = isRandom(l) ? r : l;
         const countNode = product.childForFieldName(isRandom(l) ? 'right' : 'left');
@@ -77,12 +77,12 @@ export function callValue(n: Node, ctx: EvalContext): Value {
         });
       }
     }
-    return evaluate(inner, ctx) ?? unknownValue(n);
+    return ctx.evaluate(inner, ctx) ?? unknownValue(n);
   }
   if (/^(crypto\.)?randomInt$/.test(callee)) {
-    const first = evaluate(arg(0), ctx);
+    const first = ctx.evaluate(arg(0), ctx);
     const a = numberOf(first);
-    const b = arg(1) ? numberOf(evaluate(arg(1), ctx)) : null;
+    const b = arg(1) ? numberOf(ctx.evaluate(arg(1), ctx)) : null;
     const values = arg(1)
       ? a !== null && b !== null
         ? shardRange(a, b - a)
@@ -93,12 +93,12 @@ export function callValue(n: Node, ctx: EvalContext): Value {
     return shardValue(n, { method: 'random', values, count: arg(1) ? undefined : shardCountOf(arg(0), first) });
   }
   if (/^_\.random$/.test(callee)) {
-    const a = numberOf(evaluate(arg(0), ctx));
-    const b = numberOf(evaluate(arg(1), ctx));
+    const a = numberOf(ctx.evaluate(arg(0), ctx));
+    const b = numberOf(ctx.evaluate(arg(1), ctx));
     return shardValue(n, { method: 'random', values: a !== null && b !== null ? shardRange(a, b - a + 1) : null });
   }
   if (callee === 'String' || callee === 'marshall' || callee === 'encodeURIComponent')
-    return evaluate(arg(0), ctx) ?? unknownValue(n);
+    return ctx.evaluate(arg(0), ctx) ?? unknownValue(n);
   if (fn?.type === 'member_expression') return methodValue(n, fn, ctx);
   return fn
     ? namedValue(
@@ -117,19 +117,19 @@ function methodValue(n: Node, fn: Node, ctx: EvalContext): Value {
   const recvNode = fn.childForFieldName('object');
   const args = n.childForFieldName('arguments');
   if (method === 'join' && recvNode?.type === 'array') {
-    const sep = evaluate(args?.namedChild(0) ?? null, ctx);
+    const sep = ctx.evaluate(args?.namedChild(0) ?? null, ctx);
     const sepT = sep?.kind === 'scalar' ? sep.template : literal(',');
-    const items = recvNode.namedChildren.map((c) => scalarTemplate(evaluate(c, ctx), c!));
+    const items = recvNode.namedChildren.map((c) => templateOf(ctx.evaluate(c, ctx), c!));
     const parts = items.flatMap((t, i) => (i === 0 ? [t] : [sepT, t]));
     return scalar(n, concat(...parts));
   }
-  const recv = evaluate(recvNode, ctx);
+  const recv = ctx.evaluate(recvNode, ctx);
   const h = recv ? soleHole(recv) : null;
   if (h?.kind === 'time') {
     if (/^(toISOString|toJSON|getTime|valueOf|toString|unix|toMillis)$/.test(method))
       return holeValue(n, { kind: 'time', time: h.time });
     if (/^(slice|substring|substr)$/.test(method)) {
-      const end = numberOf(evaluate(args?.namedChild(1) ?? null, ctx));
+      const end = numberOf(ctx.evaluate(args?.namedChild(1) ?? null, ctx));
       return holeValue(n, { kind: 'time', time: end !== null && end < 19 ? 'bucket' : h.time });
     }
     return holeValue(n, { kind: 'time', time: 'bucket' });

@@ -15,7 +15,6 @@ import {
 } from '../evaluation';
 import { literal, shardRange } from '../template';
 import type { Value } from '../value';
-import { evaluate } from './evaluate';
 import { callsNaming, isFunction, parametersOf, resolve } from './scope';
 
 /** `for (const s of SHARDS)`, `for (let i = 0; i < N; i++)`. */
@@ -31,10 +30,10 @@ export function loopValue(n: Node, loop: Node, ctx: EvalContext): Value | null {
     ?.childForFieldName('value');
   const cond = loop.childForFieldName('condition');
   const cmp = cond?.type === 'binary_expression' ? cond : cond?.namedChild(0);
-  const start = numberOf(evaluate(init ?? null, ctx));
+  const start = numberOf(ctx.evaluate(init ?? null, ctx));
   const op = cmp?.childForFieldName('operator')?.text;
   const boundNode = cmp?.childForFieldName('right') ?? null;
-  const boundValue = evaluate(boundNode, ctx);
+  const boundValue = ctx.evaluate(boundNode, ctx);
   const bound = numberOf(boundValue);
   const count = shardCountOf(boundNode, boundValue);
   if (start === null || bound === null || (op !== '<' && op !== '<='))
@@ -49,14 +48,15 @@ export function loopValue(n: Node, loop: Node, ctx: EvalContext): Value | null {
  */
 function arrayItems(n: Node | null, ctx: EvalContext): { items: Value[]; generated: boolean } | null {
   if (!n) return null;
-  const target = n.type === 'identifier' ? resolve(n) : null;
+  const target = n.type === 'identifier' ? resolve(n, ctx) : null;
   if (target?.kind === 'value') return arrayItems(target.node, ctx);
   const count = generatedLength(n, ctx);
   if (count !== null) {
     const range = shardRange(count.start, count.length);
     return range ? { items: range.map((x) => scalar(n, literal(String(x)))), generated: true } : null;
   }
-  const v = n.type === 'array' && !n.namedChildren.some((c) => c?.type === 'spread_element') ? evaluate(n, ctx) : null;
+  const v =
+    n.type === 'array' && !n.namedChildren.some((c) => c?.type === 'spread_element') ? ctx.evaluate(n, ctx) : null;
   return v?.kind === 'array' ? { items: v.items, generated: false } : null;
 }
 
@@ -68,7 +68,7 @@ function generatedLength(n: Node, ctx: EvalContext): { start: number; length: nu
     const inner = n
       .descendantsOfType('call_expression')
       .find((c) => c?.childForFieldName('function')?.text === 'Array');
-    const len = numberOf(evaluate(inner?.childForFieldName('arguments')?.namedChild(0) ?? null, ctx));
+    const len = numberOf(ctx.evaluate(inner?.childForFieldName('arguments')?.namedChild(0) ?? null, ctx));
     return len === null ? null : { start: 0, length: len };
   }
   if (n.type === 'call_expression' && n.childForFieldName('function')?.text === 'Array.from') {
@@ -85,9 +85,9 @@ function generatedLength(n: Node, ctx: EvalContext): { start: number; length: nu
 function lengthOf(n: Node | null, ctx: EvalContext): number | null {
   if (n?.type !== 'object') return null;
   const pair = n.namedChildren.find((c) => c?.type === 'pair' && c.childForFieldName('key')?.text === 'length');
-  if (pair) return numberOf(evaluate(pair.childForFieldName('value'), ctx));
+  if (pair) return numberOf(ctx.evaluate(pair.childForFieldName('value'), ctx));
   const short = n.namedChildren.find((c) => c?.type === 'shorthand_property_identifier' && c.text === 'length');
-  return short ? numberOf(evaluate(short, ctx)) : null;
+  return short ? numberOf(ctx.evaluate(short, ctx)) : null;
 }
 
 /** `(_, i) => i` gives 0, `(_, i) => i + 1` gives 1. */
@@ -145,7 +145,7 @@ export function paramValue(n: Node, fn: Node, index: number, ctx: EvalContext): 
     if (f?.text === name && cargs) {
       const arg = cargs.namedChild(index);
       if (!arg) continue;
-      const v = evaluate(arg, ctx);
+      const v = ctx.evaluate(arg, ctx);
       if (v && soleHole(v)?.kind !== 'unknown') return v;
     }
     if (

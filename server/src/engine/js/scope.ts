@@ -1,5 +1,5 @@
 import type { Node, Tree } from 'web-tree-sitter';
-import { recordResolution } from '../evaluation';
+import { recordResolution, type EvalContext } from '../evaluation';
 
 /** What an identifier refers to, as far as one file shows. */
 export type Binding =
@@ -155,9 +155,14 @@ function declarationsIn(block: Node, name: string): Declaration[] {
  * of enclosing functions, loop variables, then declarations among each block's
  * statements (the last one before the use wins, else the first after it).
  */
-export function resolve(id: Node): Binding | null {
+/** The binding `id` refers to, noted in `ctx` as a dependency of the evaluation. */
+export function resolve(id: Node, ctx: EvalContext): Binding | null {
   const b = findBinding(id);
-  recordResolution(id, b && 'node' in b ? b.node : b?.kind === 'param' ? b.fn : b?.kind === 'loop' ? b.loop : null);
+  recordResolution(
+    ctx,
+    id,
+    b && 'node' in b ? b.node : b?.kind === 'param' ? b.fn : b?.kind === 'loop' ? b.loop : null,
+  );
   return b;
 }
 

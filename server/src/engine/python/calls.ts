@@ -1,5 +1,5 @@
 import type { Node, Tree } from 'web-tree-sitter';
-import { deeper, newContext, type EvalContext, type ImportLookup } from '../evaluation';
+import { deeper, newContext, type Deps, type EvalContext, type ImportLookup } from '../evaluation';
 import { REQUIRED_FIELD, tableRefOf, type CallSite } from '../interpret';
 import { callStyle } from '../call-style';
 import type { CallStyle, Operation, SdkStyle, TableRef } from '../model';
@@ -9,7 +9,8 @@ import { spanOf } from '../span';
 import { literalText } from '../template';
 import { entry, type Value } from '../value';
 import { forgetTree } from './bindings';
-import { evaluate, kwargsValue } from './evaluate';
+import { evaluate } from './evaluate';
+import { kwargsValue } from './structures';
 import { argumentAt, argumentSources, attributeValueNode, methodNode, resolve } from './scope';
 
 /** Methods of a boto3 `Table` resource (the batch writer has `put_item` and `delete_item`). */
@@ -64,7 +65,7 @@ function receiverOf(n: Node | null, ctx: EvalContext): Receiver {
       ) {
         return { kind: 'client' };
       }
-      const assigned = attributeValueNode(n);
+      const assigned = attributeValueNode(n, ctx);
       return assigned ? receiverOf(assigned, next) : UNRESOLVED;
     }
     case 'call':
@@ -75,7 +76,7 @@ function receiverOf(n: Node | null, ctx: EvalContext): Receiver {
 }
 
 function identifierReceiver(n: Node, ctx: EvalContext): Receiver {
-  const b = resolve(n);
+  const b = resolve(n, ctx);
   if (b?.kind === 'value' || b?.kind === 'with') return receiverOf(b.node, ctx);
   if (b?.kind === 'function') return returnedReceiver(b.node, ctx);
   // `def save(table, item)` called as `save(dynamodb.Table("x"), item)`.
@@ -200,19 +201,27 @@ export function findPythonCallSites(
   forgetTree(tree);
   const sites: CallSite[] = [];
   for (const n of candidateCalls(tree, text, CALL_START, CALL_TYPES)) {
-    const found = cache ? cache.siteFor(n, () => siteAt(n, text, file, imports)) : siteAt(n, text, file, imports);
+    const found = cache
+      ? cache.siteFor(n, (deps) => siteAt(n, text, file, imports, deps))
+      : siteAt(n, text, file, imports, null);
     if (found) sites.push(found);
   }
   return sites;
 }
 
 /** The call site a candidate node is, or null when it is not a boto3 DynamoDB call. */
-function siteAt(n: Node, text: string, file: string, imports: ImportLookup | undefined): CallSite | null {
+function siteAt(
+  n: Node,
+  text: string,
+  file: string,
+  imports: ImportLookup | undefined,
+  deps: Deps | null,
+): CallSite | null {
   const fn = n.childForFieldName('function');
   if (fn?.type !== 'attribute') return null;
   const method = fn.childForFieldName('attribute')?.text ?? '';
   if (!TABLE_METHODS[method] && !CLIENT_METHODS[method] && method !== 'paginate') return null;
-  const ctx = newContext(imports);
+  const ctx = newContext(evaluate, imports, deps);
   const input = kwargsValue(n, ctx);
   const recv = receiverOf(fn.childForFieldName('object'), ctx);
   const found = recognise(method, recv, input);

@@ -1,5 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import {
+  choiceValue,
   declarationOf,
   deeper,
   reachedThrough,
@@ -17,7 +18,6 @@ import {
   unknownValue,
   type EvalContext,
 } from '../evaluation';
-import type { KeyTemplate } from '../model';
 import { spanOf } from '../span';
 import { concat, literal, literalText, shardRange } from '../template';
 import type { Entry, Value } from '../value';
@@ -36,6 +36,7 @@ export function evaluate(n: Node | null, ctx: EvalContext): Value | null {
   if (!n) return null;
   // `self.table` is bound by assignments elsewhere in the class: an edit naming it must re-evaluate.
   recordNode(
+    ctx,
     n,
     n.type === 'identifier' ? n.text : n.type === 'attribute' ? n.childForFieldName('attribute')?.text : undefined,
   );
@@ -100,12 +101,6 @@ function evaluateNode(n: Node, ctx: EvalContext): Value {
   }
 }
 
-/** The key template of a value; dicts and lists inside a key are unknown parts. */
-export function templateOf(v: Value | null, n: Node): KeyTemplate {
-  const s = v?.kind === 'scalar' ? v : unknownValue(n);
-  return s.kind === 'scalar' ? s.template : literal('');
-}
-
 function dictValue(n: Node, ctx: EvalContext): Value {
   const entries: Entry[] = [];
   for (const c of n.namedChildren) {
@@ -141,7 +136,7 @@ function itemsOf(n: Node, ctx: EvalContext): Value[] {
 }
 
 function identifierValue(n: Node, ctx: EvalContext): Value {
-  const b = resolve(n);
+  const b = resolve(n, ctx);
   if (!b) return namedValue(n, n.text);
   switch (b.kind) {
     case 'value':
@@ -181,7 +176,7 @@ function attributeValue(n: Node, ctx: EvalContext): Value {
   const obj = n.childForFieldName('object');
   const attr = n.childForFieldName('attribute')?.text ?? '';
   if (!obj) return unknownValue(n);
-  const assigned = attributeValueNode(n);
+  const assigned = attributeValueNode(n, ctx);
   if (assigned) return evaluate(assigned, ctx) ?? unknownValue(n);
   // `Status.OPEN` (and its `.value`): an enum member is one fixed value.
   if (/^[A-Z][A-Za-z0-9]*$/.test(obj.text) && /^[A-Z][A-Z0-9_]*$/.test(attr)) return scalar(n, literal(n.text));
@@ -287,29 +282,4 @@ function binaryValue(n: Node, ctx: EvalContext): Value {
   if (op === '+' && left?.kind === 'scalar' && right?.kind === 'scalar')
     return scalar(n, concat(left.template, right.template));
   return unknownValue(n);
-}
-
-/** `a if c else b`, `a or b`: a value from a small literal set is low-cardinality. */
-export function choiceValue(n: Node, options: Array<Node | null>, ctx: EvalContext): Value {
-  const values = options.map((o) => evaluate(o, ctx));
-  if (values.every((v) => v?.kind === 'scalar' && soleHole(v) === null))
-    return holeValue(n, { kind: 'low-cardinality' });
-  return values.find((v) => v && soleHole(v)?.kind !== 'unknown') ?? values[0] ?? unknownValue(n);
-}
-
-/** Keyword arguments as an object: `dict(pk=x)`; `**spread` merges a dict it can see. */
-export function kwargsValue(call: Node, ctx: EvalContext): Value {
-  const list = call.childForFieldName('arguments');
-  const entries: Entry[] = [];
-  for (const a of list?.type === 'argument_list' ? list.namedChildren : []) {
-    if (a?.type === 'keyword_argument') {
-      const name = a.childForFieldName('name')?.text;
-      const value = a.childForFieldName('value');
-      if (name && value) entries.push([name, evaluate(value, ctx) ?? unknownValue(value), spanOf(a)]);
-    } else if (a?.type === 'dictionary_splat' || a?.type === 'dictionary') {
-      const v = evaluate(a.type === 'dictionary' ? a : a.namedChild(0), ctx);
-      if (v?.kind === 'object') entries.push(...v.entries);
-    }
-  }
-  return { kind: 'object', entries, span: spanOf(list ?? call) };
 }

@@ -6,19 +6,21 @@
  */
 import type { Node } from 'web-tree-sitter';
 import {
+  choiceValue,
   holeValue,
   namedValue,
   numberOf,
   shardCountOf,
   shardValue,
   soleHole,
+  templateOf,
   unknownValue,
   type EvalContext,
 } from '../evaluation';
 import { spanOf } from '../span';
 import { literalText, shardRange } from '../template';
 import type { ConditionClause, Value } from '../value';
-import { choiceValue, evaluate, kwargsValue, templateOf } from './evaluate';
+import { kwargsValue } from './structures';
 import { iterableItems } from './loops';
 import { argumentAt, methodNode, resolve } from './scope';
 import { formatMethod, joinValue, strftimeGranularity, withSpec } from './strings';
@@ -56,21 +58,23 @@ export function callValue(n: Node, ctx: EvalContext): Value {
   if (RANDOM.test(callee)) return holeValue(n, { kind: 'random' });
   const shard = randomShard(n, callee, ctx);
   if (shard) return shard;
-  if (PASS_ARG.test(callee)) return randomProduct(n, callee, arg(0), ctx) ?? evaluate(arg(0), ctx) ?? unknownValue(n);
+  if (PASS_ARG.test(callee))
+    return randomProduct(n, callee, arg(0), ctx) ?? ctx.evaluate(arg(0), ctx) ?? unknownValue(n);
   if (callee === 'format')
     return (
-      withSpec(evaluate(arg(0), ctx), literalText(templateOf(evaluate(arg(1), ctx), n)) ?? '', n) ?? unknownValue(n)
+      withSpec(ctx.evaluate(arg(0), ctx), literalText(templateOf(ctx.evaluate(arg(1), ctx), n)) ?? '', n) ??
+      unknownValue(n)
     );
   if (callee === 'dict') return kwargsValue(n, ctx);
   if (fn?.type === 'attribute') return methodValue(n, fn, ctx);
-  const target = fn?.type === 'identifier' ? resolve(fn) : null;
+  const target = fn?.type === 'identifier' ? resolve(fn, ctx) : null;
   if (target?.kind === 'function') return returnValue(n, target.node, ctx);
   return namedValue(n, callee.split('.').pop() ?? callee);
 }
 
 /** `random.randint(1, 10)` (inclusive), `random.randrange(n)`, `random.choice(range(n))`. */
 function randomShard(n: Node, callee: string, ctx: EvalContext): Value | null {
-  const num = (i: number) => numberOf(evaluate(argumentAt(n, i, null), ctx));
+  const num = (i: number) => numberOf(ctx.evaluate(argumentAt(n, i, null), ctx));
   const has = (i: number) => argumentAt(n, i, null) !== null;
   const from = (a: number | null, b: number | null) =>
     shardValue(n, { method: 'random', values: a !== null && b !== null ? shardRange(a, b - a) : null });
@@ -82,7 +86,7 @@ function randomShard(n: Node, callee: string, ctx: EvalContext): Value | null {
   if (/^((random\.)?randrange|(np|numpy)\.random\.randint|secrets\.randbelow|randbelow)$/.test(callee)) {
     if (has(1)) return from(num(0), num(1));
     const bound = argumentAt(n, 0, null);
-    const v = evaluate(bound, ctx);
+    const v = ctx.evaluate(bound, ctx);
     const h = soleHole(from(0, numberOf(v)));
     return shardValue(n, { ...h!.shards!, count: shardCountOf(bound, v) });
   }
@@ -103,7 +107,7 @@ function randomProduct(n: Node, callee: string, inner: Node | null, ctx: EvalCon
     x?.type === 'call' && /^random\.random$|^random$/.test(x.childForFieldName('function')?.text ?? '');
   if (!isRandom(l) && !isRandom(r)) return null;
   const countNode = isRandom(l) ? r : l;
-  const countValue = evaluate(countNode, ctx);
+  const countValue = ctx.evaluate(countNode, ctx);
   const count = numberOf(countValue);
   const start = callee === 'math.ceil' ? 1 : 0;
   return shardValue(n, {
@@ -120,7 +124,7 @@ function methodValue(n: Node, fn: Node, ctx: EvalContext): Value {
   if (condition) return condition;
   const own = methodNode(fn);
   if (own) return returnValue(n, own, ctx);
-  const recv = evaluate(recvNode, ctx);
+  const recv = ctx.evaluate(recvNode, ctx);
   const recvText = recv?.kind === 'scalar' ? literalText(recv.template) : null;
   if (method === 'format' && recvText !== null) return formatMethod(n, recvText, ctx);
   if (method === 'join' && recvText !== null) return joinValue(n, recvText, ctx);
@@ -129,14 +133,14 @@ function methodValue(n: Node, fn: Node, ctx: EvalContext): Value {
     if (method === 'strftime')
       return holeValue(n, {
         kind: 'time',
-        time: strftimeGranularity(literalText(templateOf(evaluate(argumentAt(n, 0, null), ctx), n))),
+        time: strftimeGranularity(literalText(templateOf(ctx.evaluate(argumentAt(n, 0, null), ctx), n))),
       });
     return holeValue(n, { kind: 'time', time: TIME_KEEPING.test(method) ? h.time : 'bucket' });
   }
   if (SAME_VALUE.test(method) && recv?.kind === 'scalar') return recv;
   if (method === 'get') {
     const key = argumentAt(n, 0, null);
-    const keyText = key ? literalText(templateOf(evaluate(key, ctx), key)) : null;
+    const keyText = key ? literalText(templateOf(ctx.evaluate(key, ctx), key)) : null;
     const found =
       recv?.kind === 'object' && keyText !== null ? recv.entries.filter(([k]) => k === keyText).pop() : undefined;
     if (found) return found[1];
@@ -151,14 +155,14 @@ function conditionValue(n: Node, method: string, recvNode: Node | null, ctx: Eva
   if (!op || recvNode?.type !== 'call' || !/^(\w+\.)*Key$/.test(recvNode.childForFieldName('function')?.text ?? ''))
     return null;
   const nameNode = argumentAt(recvNode, 0, 'name');
-  const name = nameNode ? literalText(templateOf(evaluate(nameNode, ctx), nameNode)) : null;
+  const name = nameNode ? literalText(templateOf(ctx.evaluate(nameNode, ctx), nameNode)) : null;
   const valueNode = argumentAt(n, 0, op === 'between' ? 'low_value' : 'value');
   const second = op === 'between' ? argumentAt(n, 1, 'high_value') : null;
   const clause: ConditionClause = {
     attribute: name ?? nameNode?.text ?? '?',
     op,
-    value: evaluate(valueNode, ctx) ?? unknownValue(n),
-    ...(second ? { value2: evaluate(second, ctx) ?? unknownValue(second) } : {}),
+    value: ctx.evaluate(valueNode, ctx) ?? unknownValue(n),
+    ...(second ? { value2: ctx.evaluate(second, ctx) ?? unknownValue(second) } : {}),
     use: spanOf(n),
   };
   return { kind: 'condition', clauses: [clause], span: spanOf(n) };
@@ -171,7 +175,7 @@ function returnValue(n: Node, fn: Node, ctx: EvalContext): Value {
     .filter((r): r is Node => !!r && nearestFunction(r)?.equals(fn) === true)
     .map((r) => r.namedChild(0));
   if (returns.length === 0 || returns.length > 6) return namedValue(n, fn.childForFieldName('name')?.text ?? '');
-  return returns.length === 1 ? (evaluate(returns[0], ctx) ?? unknownValue(n)) : choiceValue(n, returns, ctx);
+  return returns.length === 1 ? (ctx.evaluate(returns[0], ctx) ?? unknownValue(n)) : choiceValue(n, returns, ctx);
 }
 
 function nearestFunction(n: Node): Node | null {

@@ -18,7 +18,6 @@ import type { ShardCount } from '../model';
 import { literal, shardRange } from '../template';
 import type { Value } from '../value';
 import type { Binding } from './bindings';
-import { evaluate } from './evaluate';
 import { argumentAt, argumentSources, resolve } from './scope';
 
 /**
@@ -32,7 +31,7 @@ export function paramValue(n: Node, b: Extract<Binding, { kind: 'param' }>, ctx:
       if (v) return v;
       continue;
     }
-    const v = evaluate(source.node, ctx);
+    const v = ctx.evaluate(source.node, ctx);
     if (v && (soleHole(v)?.kind !== 'unknown' || ENV_ACCESS.test(soleHole(v)!.source))) return v;
   }
   return null;
@@ -49,7 +48,7 @@ export function loopValue(n: Node, iter: Node, path: number[], ctx: EvalContext)
   if (callee === 'enumerate' && path.length === 1) {
     if (path[0] === 1) return elementValue(n, arg(0), ctx);
     const items = iterableItems(arg(0), ctx);
-    const start = numberOf(evaluate(argumentAt(iter, 1, 'start'), ctx)) ?? 0;
+    const start = numberOf(ctx.evaluate(argumentAt(iter, 1, 'start'), ctx)) ?? 0;
     return shardValue(n, { method: 'loop', values: items?.items ? shardRange(start, items.items.length) : null });
   }
   if (callee === 'zip' && path.length === 1) return elementValue(n, arg(path[0]), ctx);
@@ -80,7 +79,7 @@ export function iterableItems(n: Node | null, ctx: EvalContext): Items | null {
   if (!n || !next) return null;
   if (n.type === 'parenthesized_expression') return iterableItems(n.namedChild(0), next);
   if (n.type === 'identifier') {
-    const b = resolve(n);
+    const b = resolve(n, ctx);
     return b?.kind === 'value' ? iterableItems(b.node, next) : null;
   }
   if (n.type === 'call') {
@@ -90,18 +89,19 @@ export function iterableItems(n: Node | null, ctx: EvalContext): Items | null {
       return iterableItems(argumentAt(n, 0, null), next);
     return null;
   }
-  const v = evaluate(n, next);
+  const v = ctx.evaluate(n, next);
   return v?.kind === 'array' ? { items: v.items, generated: false } : null;
 }
 
 /** `range(n)`, `range(a, b)`, `range(a, b, step)` as shard numbers. */
 function rangeItems(n: Node, ctx: EvalContext): Items {
   const nums = [0, 1, 2].map((i) =>
-    argumentAt(n, i, null) ? numberOf(evaluate(argumentAt(n, i, null), ctx)) : undefined,
+    argumentAt(n, i, null) ? numberOf(ctx.evaluate(argumentAt(n, i, null), ctx)) : undefined,
   );
   const [a, b, step] = nums[1] === undefined ? [0, nums[0], 1] : [nums[0], nums[1], nums[2] ?? 1];
   const boundNode = argumentAt(n, nums[1] === undefined ? 0 : 1, null);
-  const count = nums[1] === undefined || nums[0] === 0 ? shardCountOf(boundNode, evaluate(boundNode, ctx)) : undefined;
+  const count =
+    nums[1] === undefined || nums[0] === 0 ? shardCountOf(boundNode, ctx.evaluate(boundNode, ctx)) : undefined;
   if (a === null || a === undefined || b === null || b === undefined || !step || step < 0)
     return { items: null, generated: true, count };
   const values = shardRange(0, Math.ceil((b - a) / step))?.map((i) => a + i * step) ?? null;

@@ -1,5 +1,5 @@
 import type { Node, Tree } from 'web-tree-sitter';
-import { recordResolution } from '../evaluation';
+import { recordResolution, type EvalContext } from '../evaluation';
 import { bindingsOf, COMPREHENSIONS, indexOf, pathTo, type Binding, type Entry, type Param } from './bindings';
 
 export function isFunction(n: Node): boolean {
@@ -84,9 +84,14 @@ function comprehensionBinding(scope: Node, name: string): Binding | null {
  * Finds the binding of an identifier by walking out through comprehensions,
  * lambdas, functions, class bodies (not seen from their methods) and the module.
  */
-export function resolve(id: Node): Binding | null {
+/** The binding `id` refers to, noted in `ctx` as a dependency of the evaluation. */
+export function resolve(id: Node, ctx: EvalContext): Binding | null {
   const b = findBinding(id);
-  recordResolution(id, b && 'node' in b ? b.node : b?.kind === 'param' ? b.fn : b?.kind === 'loop' ? b.iter : null);
+  recordResolution(
+    ctx,
+    id,
+    b && 'node' in b ? b.node : b?.kind === 'param' ? b.fn : b?.kind === 'loop' ? b.iter : null,
+  );
   return b;
 }
 
@@ -141,13 +146,13 @@ function classAttributes(cls: Node): Map<string, Node[]> {
 }
 
 /** The value assigned to `self.x` (or `Cls.x` for a class in this file); `None` placeholders lose. */
-export function attributeValueNode(attr: Node): Node | null {
+export function attributeValueNode(attr: Node, ctx: EvalContext): Node | null {
   const obj = attr.childForFieldName('object');
   const name = attr.childForFieldName('attribute')?.text ?? '';
   let cls: Node | null = null;
   if (obj?.type === 'identifier' && /^(self|cls)$/.test(obj.text)) cls = enclosingClass(attr);
   else if (obj?.type === 'identifier') {
-    const b = resolve(obj);
+    const b = resolve(obj, ctx);
     cls = b?.kind === 'class' ? b.node : null;
   }
   const values = cls ? (classAttributes(cls).get(name) ?? []) : [];

@@ -3,11 +3,10 @@
  * f-string interpolations, `%` formatting, `str.format` and `str.join`.
  */
 import type { Node } from 'web-tree-sitter';
-import { holeValue, namedValue, scalar, soleHole, unknownValue, type EvalContext } from '../evaluation';
+import { holeValue, namedValue, scalar, soleHole, templateOf, unknownValue, type EvalContext } from '../evaluation';
 import type { KeyTemplate, TimeGranularity } from '../model';
 import { concat, literal } from '../template';
 import type { Value } from '../value';
-import { evaluate, templateOf } from './evaluate';
 import { argumentAt } from './scope';
 
 const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '0': '\0', a: '\x07', b: '\b', f: '\f', v: '\v' };
@@ -45,7 +44,7 @@ export function stringTemplate(n: Node, ctx: EvalContext): KeyTemplate {
 function interpolation(c: Node, ctx: EvalContext): KeyTemplate {
   const expr = c.childForFieldName('expression');
   if (!expr) return literal('');
-  const v = evaluate(expr, ctx);
+  const v = ctx.evaluate(expr, ctx);
   const spec = c.childForFieldName('format_specifier')?.text.replace(/^:/, '') ?? '';
   return templateOf(withSpec(v, spec, expr), expr);
 }
@@ -69,7 +68,7 @@ export function percentFormat(n: Node, format: string, argsNode: Node | null, ct
       : inner
         ? [inner]
         : [];
-  const named = inner?.type === 'dictionary' ? evaluate(inner, ctx) : null;
+  const named = inner?.type === 'dictionary' ? ctx.evaluate(inner, ctx) : null;
   let next = 0;
   const parts: KeyTemplate[] = [];
   let last = 0;
@@ -83,7 +82,7 @@ export function percentFormat(n: Node, format: string, argsNode: Node | null, ct
       parts.push(v?.kind === 'scalar' ? v.template : templateOf(null, n));
     } else {
       const arg = positional[next++];
-      parts.push(arg ? templateOf(evaluate(arg, ctx), arg) : templateOf(null, n));
+      parts.push(arg ? templateOf(ctx.evaluate(arg, ctx), arg) : templateOf(null, n));
     }
   }
   parts.push(literal(format.slice(last)));
@@ -110,7 +109,7 @@ export function formatMethod(n: Node, format: string, ctx: EvalContext): Value {
         : /^\d+$/.test(field)
           ? argumentAt(n, Number(field), null)
           : argumentAt(n, -1, field);
-    const v = arg && field.length === m[1].length ? withSpec(evaluate(arg, ctx), m[2] ?? '', arg) : null;
+    const v = arg && field.length === m[1].length ? withSpec(ctx.evaluate(arg, ctx), m[2] ?? '', arg) : null;
     parts.push(arg ? templateOf(v ?? namedValue(arg, m[1].split('.').pop() ?? ''), arg) : templateOf(null, n));
   }
   parts.push(literal(format.slice(last)));
@@ -119,7 +118,7 @@ export function formatMethod(n: Node, format: string, ctx: EvalContext): Value {
 
 /** `"#".join([a, b])`. */
 export function joinValue(n: Node, separator: string, ctx: EvalContext): Value {
-  const items = evaluate(argumentAt(n, 0, null), ctx);
+  const items = ctx.evaluate(argumentAt(n, 0, null), ctx);
   if (items?.kind !== 'array') return unknownValue(n);
   const parts = items.items.flatMap((v, i) => [
     literal(i === 0 ? '' : separator),
