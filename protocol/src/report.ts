@@ -1,6 +1,7 @@
 /**
  * The `shardlens check --format json` contract, version 1. Other tools read it:
- * change it only by adding a new version.
+ * within a version fields are only added; renaming, removing or changing what a
+ * field means takes a new version.
  */
 export type Classification =
   'constant' | 'time-bucket' | 'low-cardinality' | 'counter' | 'sharded' | 'high-cardinality' | 'unknown';
@@ -19,7 +20,46 @@ export interface JsonFinding {
   message: string;
   table: string | null;
   keyTemplate: string;
+  /** Other places that explain the finding: the key's constants, the writer of a key a reader misreads. */
+  related: JsonRelated[];
+  /** What could be done about it, as data (see docs/json-format.md). */
+  fixes: JsonFix[];
 }
+
+/** A range in a file, 1-based; `endColumn` exclusive. */
+export interface JsonLocation {
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+}
+
+export interface JsonRelated extends JsonLocation {
+  message: string;
+}
+
+export interface JsonShardCount {
+  /** The count expression's source text (`BOARD_SHARDS`, `10`). */
+  expression: string;
+  /** The constant it names, or null for a literal. */
+  name: string | null;
+  declaration: JsonLocation | null;
+  value: number | null;
+}
+
+export interface JsonShardSet {
+  method: 'random' | 'hash' | 'loop' | 'list';
+  values: number[] | null;
+  count: JsonShardCount | null;
+}
+
+/** `key` is the logical key's display form (`leaderboard · PK = BOARD#global`). */
+export type JsonFix =
+  | { kind: 'add-shard-suffix'; key: string; at: JsonLocation; separator: string; shardCount: JsonShardCount | null }
+  | { kind: 'scatter-gather-reader'; key: string; shards: JsonShardSet; writer: JsonLocation }
+  | { kind: 'align-shard-range'; key: string; want: number[]; have: number[]; writer: JsonLocation }
+  | { kind: 'paginate-shards'; key: string };
 
 export interface JsonAccess {
   file: string;
@@ -33,10 +73,74 @@ export interface JsonAccess {
     classification: Classification;
     shards: number | null;
   };
+  /** The secondary index a read goes through (`IndexName`), else null. */
+  index: string | null;
+  /** The logical key's display form: `leaderboard · PK = BOARD#global`; null when the key is unknown. */
+  logicalKey: string | null;
+  /** The sort-key condition (`=` for an item operation), or null. */
+  sortKey: { attribute: string; operator: string; template: string } | null;
+  /** Where the key enters the call (`PK: GLOBAL_BOARD`), 1-based. */
+  use: { line: number; column: number } | null;
 }
 
 export interface JsonReport {
   version: 1;
   findings: JsonFinding[];
   accesses: JsonAccess[];
+}
+
+/** `shardlens keys --format json`: the workspace's logical keys and their call sites. */
+export interface JsonKeysReport {
+  version: 1;
+  tables: Array<{
+    /** As in `JsonFinding.table`; null when the calls do not say. */
+    table: string | null;
+    indexes: Array<{
+      /** The GSI/LSI name, or null for the table's own key. */
+      index: string | null;
+      keys: JsonLogicalKey[];
+    }>;
+  }>;
+}
+
+export interface JsonLogicalKey {
+  /** The display form: `leaderboard · PK = BOARD#global`. */
+  logicalKey: string;
+  table: string | null;
+  index: string | null;
+  attribute: string;
+  /** The key template without its shard part. */
+  template: string;
+  /** The shard set of the first sharded call site, when one is sharded. */
+  shards: { method: 'random' | 'hash' | 'loop' | 'list'; values: number[] | null } | null;
+  sites: JsonKeySite[];
+}
+
+export interface JsonKeySite extends JsonLocation {
+  kind: 'read' | 'write';
+  operation: string;
+  /** This call's own template, shard part included. */
+  template: string;
+  shards: number[] | null;
+  findings: Array<{ rule: string; severity: 'error' | 'warning' | 'info'; message: string }>;
+}
+
+/** `shardlens keys --match KEY... --format json`. */
+export interface JsonMatchReport {
+  version: 1;
+  matches: Array<{
+    /** The concrete key as given. */
+    key: string;
+    /** Empty when no template of the workspace matches it. */
+    logicalKeys: Array<{
+      logicalKey: string;
+      table: string | null;
+      index: string | null;
+      attribute: string;
+      /** The shard the key is, for a sharded template; else null. */
+      shard: number | null;
+      /** The templates that matched, e.g. `BOARD#global#{shard 0..9}`. */
+      templates: string[];
+    }>;
+  }>;
 }

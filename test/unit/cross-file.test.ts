@@ -1,31 +1,53 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
+import { Writable } from 'node:stream';
 import type { JsonReport } from '../../protocol/src/report';
+import type { CheckOptions } from '../../server/src/cli/args';
+import { check as runCheck } from '../../server/src/cli/main';
 import { initParsers } from '../../server/src/engine/parser';
 import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'cross');
 
-/** `shardlens check . --format json` inside one fixture workspace. */
-function check(fixture: string): JsonReport {
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'shardlens.js'), 'check', '.', '--format', 'json'], {
-    cwd: path.join(FIXTURES, fixture),
-    encoding: 'utf8',
-  });
-  assert.ok(r.status === 0 || r.status === 1, r.stderr);
-  return JSON.parse(r.stdout) as JsonReport;
+/** `shardlens check . --format json` inside one fixture workspace, run in this process. */
+async function check(fixture: string): Promise<JsonReport> {
+  const cwd = process.cwd();
+  let out = '';
+  let err = '';
+  const sink = (add: (s: string) => void) =>
+    new Writable({ write: (chunk, _enc, done) => (add(String(chunk)), done()) });
+  process.chdir(path.join(FIXTURES, fixture));
+  try {
+    const options: CheckOptions = {
+      paths: ['.'],
+      format: 'json',
+      failOn: 'error',
+      quiet: false,
+      color: false,
+      maxFileBytes: 2 << 20,
+    };
+    const code = await runCheck(
+      options,
+      sink((s) => (out += s)),
+      sink((s) => (err += s)),
+    );
+    assert.ok(code === 0 || code === 1, err);
+  } finally {
+    process.chdir(cwd);
+  }
+  return JSON.parse(out) as JsonReport;
 }
 
 const lines = (r: JsonReport) => r.findings.map((f) => `${f.file}:${f.line} ${f.rule}`);
 
-test('a TypeScript writer (1..10, constants from ./config) and a Python reader (range(SHARD_COUNT)) disagree', () => {
-  const r = check('ts-writer-py-reader');
-  assert.deepEqual(lines(r), ['reader.py:14 SL007']);
+test('a TypeScript writer (1..10, constants from ./config) and a Python reader (range(SHARD_COUNT)) disagree', async () => {
+  const r = await check('ts-writer-py-reader');
+  // On the key expression (`Key("PK").eq(...)` on line 12), not on `table.query(**kwargs)` (line 14).
+  assert.deepEqual(lines(r), ['reader.py:12 SL007']);
   assert.equal(
     r.findings[0].message,
     'This reader loops over shard 0..9 but writer.ts:6 writes shard 1..10: it misses shard 10 and queries shard 0 ' +
@@ -36,8 +58,8 @@ test('a TypeScript writer (1..10, constants from ./config) and a Python reader (
   assert.equal(writer.partitionKey.shards, 10);
 });
 
-test('reads of the bare key or of one literal shard miss the other shards (SL006, not SL001)', () => {
-  const r = check('unsharded-read');
+test('reads of the bare key or of one literal shard miss the other shards (SL006, not SL001)', async () => {
+  const r = await check('unsharded-read');
   assert.deepEqual(lines(r), ['reader.ts:4 SL006', 'reader.ts:7 SL006', 'reader.ts:9 SL006']);
   assert.match(
     r.findings[0].message,
@@ -47,8 +69,8 @@ test('reads of the bare key or of one literal shard miss the other shards (SL006
   assert.match(r.findings[2].message, /GetItem reads only shard 3/);
 });
 
-test('a hard-coded reader list that misses a shard is SL007 naming the missing shard', () => {
-  const r = check('list-missing');
+test('a hard-coded reader list that misses a shard is SL007 naming the missing shard', async () => {
+  const r = await check('list-missing');
   assert.deepEqual(lines(r), ['reader.ts:6 SL007']);
   assert.match(
     r.findings[0].message,
@@ -56,19 +78,19 @@ test('a hard-coded reader list that misses a shard is SL007 naming the missing s
   );
 });
 
-test('two writers of one key with different shard ranges are SL007 on the second', () => {
-  const r = check('writers-disagree');
+test('two writers of one key with different shard ranges are SL007 on the second', async () => {
+  const r = await check('writers-disagree');
   assert.deepEqual(lines(r), ['w2.py:9 SL007']);
   assert.match(r.findings[0].message, /uses shard 1\.\.10 but w1\.ts:4 writes the same key with shard 0\.\.9/);
 });
 
-test('scatter-gather without pagination is SL008; a Limit (top-N) read is not', () => {
-  const r = check('pagination');
+test('scatter-gather without pagination is SL008; a Limit (top-N) read is not', async () => {
+  const r = await check('pagination');
   assert.deepEqual(lines(r), ['reads.ts:11 SL008']);
 });
 
-test('clean: matching writers and paginated readers across files, constants imported in both languages', () => {
-  const r = check('clean');
+test('clean: matching writers and paginated readers across files, constants imported in both languages', async () => {
+  const r = await check('clean');
   assert.deepEqual(lines(r), []);
   assert.deepEqual(
     r.accesses.map((a) => `${a.file}:${a.line} ${a.partitionKey.template} ${a.partitionKey.classification}`),
@@ -81,8 +103,8 @@ test('clean: matching writers and paginated readers across files, constants impo
   );
 });
 
-test('a bare read of a key sharded only in another table is not a cross-file finding', () => {
-  assert.deepEqual(lines(check('other-table')), ['a.ts:6 SL001']);
+test('a bare read of a key sharded only in another table is not a cross-file finding', async () => {
+  assert.deepEqual(lines(await check('other-table')), ['a.ts:6 SL001']);
 });
 
 test('index: changing an imported constant re-analyses its importers; only touched keys are re-checked', async () => {
@@ -98,7 +120,7 @@ test('index: changing an imported constant re-analyses its importers; only touch
   const reader = path.join(dir, 'reader.py');
   const fixed = fs.readFileSync(reader, 'utf8').replace('range(SHARD_COUNT)', 'range(1, SHARD_COUNT + 1)');
   const touched = index.update(reader, fixed, 'python');
-  assert.deepEqual([...touched], ['LEADERBOARD#GLOBAL']);
+  assert.deepEqual([...touched], ['PK = LEADERBOARD#GLOBAL']);
   assert.deepEqual(rules(), []);
 
   // The shared TypeScript constant changes to 12: the writer (not the edited file) now writes 1..12.

@@ -10,11 +10,28 @@ export interface CheckOptions {
   maxFileBytes: number;
 }
 
-export type Parsed = { command: 'check'; options: CheckOptions } | { command: 'help' } | { command: 'version' };
+export interface KeysOptions {
+  paths: string[];
+  format: 'text' | 'json';
+  /** Concrete keys to link to their templates; null lists the keys instead. */
+  match: string[] | null;
+  maxFileBytes: number;
+}
+
+export type Parsed =
+  | { command: 'check'; options: CheckOptions }
+  | { command: 'keys'; options: KeysOptions }
+  | { command: 'help' }
+  | { command: 'version' };
 
 export class UsageError extends Error {}
 
 export const USAGE = `Usage: shardlens check [paths...] [options]
+       shardlens keys [paths...] [--format text|json]
+                                      list tables, indexes and logical keys with their call sites
+       shardlens keys [paths...] --match KEY... [--format text|json]
+                                      the logical key and shard each concrete key belongs to
+                                      (e.g. a key Contributor Insights reports: BOARD#global#7)
        shardlens lab [options]        a local DynamoDB + CloudWatch endpoint that throttles hot keys
        shardlens lab demo             a hot partition and its cure, in numbers (see docs/lab.md)
 
@@ -22,17 +39,19 @@ Finds DynamoDB hot-partition risks in TypeScript, JavaScript and Python code.
 Paths are files or folders (default: the current folder).
 
 Options:
-  --format text|json|sarif      output format (default: text)
+  --format text|json|sarif      output format (default: text; keys: text or json)
   --fail-on error|warning|info|never
                                 exit 1 when a finding has at least this severity
                                 (default: error)
   --max-file-size <KB>          skip files larger than this (default: 2048)
   --quiet                       print findings only: no summary, no skipped files
+  --match KEY...                keys: the concrete keys to match (after the paths)
   --color, --no-color           force or disable coloured text output
   -h, --help                    show this help
   -v, --version                 show the version
 
-Exit codes: 0 no finding reached --fail-on, 1 one did, 2 usage error.`;
+Exit codes: 0 no finding reached --fail-on, 1 one did, 2 usage error.
+keys exits 0 (also when a key matches no template; the output says "no template").`;
 
 function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[]): T {
   if (value === undefined) throw new UsageError(`${flag} needs a value: ${allowed.join(', ')}`);
@@ -42,10 +61,25 @@ function oneOf<T extends string>(flag: string, value: string | undefined, allowe
   return value as T;
 }
 
+/** Splits `--flag=value` and gives the flag and a reader for its value. */
+function flagOf(argv: string[], i: number) {
+  const raw = argv[i];
+  const eq = raw.startsWith('--') ? raw.indexOf('=') : -1;
+  return { raw, flag: eq > 0 ? raw.slice(0, eq) : raw, inline: eq > 0 ? raw.slice(eq + 1) : undefined };
+}
+
+function maxFileSize(v: string | undefined): number {
+  const kb = Number(v);
+  if (!v || !Number.isFinite(kb) || kb <= 0)
+    throw new UsageError(`--max-file-size needs a positive number of KB (got "${v ?? ''}")`);
+  return Math.round(kb * 1024);
+}
+
 /** Parses argv (without node and the script). Throws UsageError on bad input. */
 export function parseArgs(argv: string[]): Parsed {
   if (argv.length === 0 || argv[0] === '-h' || argv[0] === '--help' || argv[0] === 'help') return { command: 'help' };
   if (argv[0] === '-v' || argv[0] === '--version') return { command: 'version' };
+  if (argv[0] === 'keys') return parseKeys(argv);
   if (argv[0] !== 'check') throw new UsageError(`unknown command "${argv[0]}"; did you mean "shardlens check"?`);
   const options: CheckOptions = {
     paths: [],
@@ -56,10 +90,7 @@ export function parseArgs(argv: string[]): Parsed {
     maxFileBytes: 2048 * 1024,
   };
   for (let i = 1; i < argv.length; i++) {
-    const raw = argv[i];
-    const eq = raw.startsWith('--') ? raw.indexOf('=') : -1;
-    const flag = eq > 0 ? raw.slice(0, eq) : raw;
-    const inline = eq > 0 ? raw.slice(eq + 1) : undefined;
+    const { raw, flag, inline } = flagOf(argv, i);
     const value = () => inline ?? argv[++i];
     switch (flag) {
       case '--format':
@@ -68,14 +99,9 @@ export function parseArgs(argv: string[]): Parsed {
       case '--fail-on':
         options.failOn = oneOf(flag, value(), ['error', 'warning', 'info', 'never'] as const);
         break;
-      case '--max-file-size': {
-        const v = value();
-        const kb = Number(v);
-        if (!v || !Number.isFinite(kb) || kb <= 0)
-          throw new UsageError(`--max-file-size needs a positive number of KB (got "${v ?? ''}")`);
-        options.maxFileBytes = Math.round(kb * 1024);
+      case '--max-file-size':
+        options.maxFileBytes = maxFileSize(value());
         break;
-      }
       case '--quiet':
       case '-q':
         options.quiet = true;
@@ -96,4 +122,40 @@ export function parseArgs(argv: string[]): Parsed {
   }
   if (options.paths.length === 0) options.paths.push('.');
   return { command: 'check', options };
+}
+
+/**
+ * `keys [paths...] [--format text|json] [--match KEY...]`. `--match` takes every word
+ * after it up to the next `--option`: concrete keys look like anything (`LOGS#2026-11-30#3`),
+ * so they cannot be told from paths; the paths come first.
+ */
+function parseKeys(argv: string[]): Parsed {
+  const options: KeysOptions = { paths: [], format: 'text', match: null, maxFileBytes: 2048 * 1024 };
+  for (let i = 1; i < argv.length; i++) {
+    const { raw, flag, inline } = flagOf(argv, i);
+    const value = () => inline ?? argv[++i];
+    switch (flag) {
+      case '--format':
+        options.format = oneOf(flag, value(), ['text', 'json'] as const);
+        break;
+      case '--max-file-size':
+        options.maxFileBytes = maxFileSize(value());
+        break;
+      case '--match': {
+        const keys = (options.match ??= []);
+        if (inline !== undefined) keys.push(inline);
+        else while (i + 1 < argv.length && !argv[i + 1].startsWith('--')) keys.push(argv[++i]);
+        if (keys.length === 0) throw new UsageError('--match needs at least one key (e.g. --match BOARD#global#7)');
+        break;
+      }
+      case '-h':
+      case '--help':
+        return { command: 'help' };
+      default:
+        if (raw.startsWith('-')) throw new UsageError(`unknown option "${raw}" for keys`);
+        options.paths.push(raw);
+    }
+  }
+  if (options.paths.length === 0) options.paths.push('.');
+  return { command: 'keys', options };
 }

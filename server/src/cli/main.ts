@@ -1,8 +1,9 @@
 import type { FileAnalysis } from '../engine/analyze';
 import type { Severity } from '../engine/model';
 import { initParsers } from '../engine/parser';
-import { parseArgs, UsageError, USAGE, type CheckOptions, type FailOn } from './args';
+import { parseArgs, UsageError, USAGE, type CheckOptions, type FailOn, type KeysOptions } from './args';
 import { isMainThread } from 'node:worker_threads';
+import { formatKeysText, formatMatchText, toJsonKeys, toJsonMatches } from './keys';
 import { labMain } from './lab';
 import { indexInParallel } from './parallel';
 import { collectFiles } from '../engine/workspace/files';
@@ -24,23 +25,34 @@ export function reachesFailOn(results: FileAnalysis[], failOn: FailOn): boolean 
   return results.some((r) => r.findings.some((f) => RANK[f.severity] >= RANK[failOn]));
 }
 
+/** Collects and indexes the files under `paths`; null when none of the paths exists. */
+async function indexPaths(
+  paths: string[],
+  maxFileBytes: number,
+  err: NodeJS.WritableStream,
+): Promise<{ index: WorkspaceIndex; gitignored: number } | null> {
+  const list = collectFiles(paths);
+  for (const m of list.missing)
+    err.write(`shardlens: ${m}: no such file, or not a TypeScript/JavaScript/Python file\n`);
+  if (list.missing.length > 0 && list.files.length === 0) return null;
+  const index = new WorkspaceIndex({ root: process.cwd(), maxBytes: maxFileBytes });
+  if (list.files.length >= PARALLEL_FROM) {
+    await indexInParallel(index, list.files, process.cwd(), maxFileBytes);
+  } else {
+    await initParsers();
+    for (const f of list.files) index.analyzeFile(f, false);
+  }
+  return { index, gitignored: list.gitignored };
+}
+
 export async function check(
   options: CheckOptions,
   out: NodeJS.WritableStream,
   err: NodeJS.WritableStream,
 ): Promise<number> {
-  const list = collectFiles(options.paths);
-  for (const m of list.missing)
-    err.write(`shardlens: ${m}: no such file, or not a TypeScript/JavaScript/Python file\n`);
-  if (list.missing.length > 0 && list.files.length === 0) return 2;
-  const index = new WorkspaceIndex({ root: process.cwd(), maxBytes: options.maxFileBytes });
-  if (list.files.length >= PARALLEL_FROM) {
-    await indexInParallel(index, list.files, process.cwd(), options.maxFileBytes);
-  } else {
-    await initParsers();
-    for (const f of list.files) index.analyzeFile(f, false);
-  }
-  const results = index.results();
+  const indexed = await indexPaths(options.paths, options.maxFileBytes, err);
+  if (!indexed) return 2;
+  const results = indexed.index.results();
   if (options.format === 'json') out.write(JSON.stringify(toJsonReport(results), null, 2) + '\n');
   else if (options.format === 'sarif') out.write(JSON.stringify(toSarif(results, VERSION), null, 2) + '\n');
   else {
@@ -49,10 +61,33 @@ export async function check(
   }
   if (!options.quiet) {
     err.write(formatSkipped(results));
-    if (list.gitignored > 0)
-      err.write(`shardlens: left out ${list.gitignored} files and folders named in .gitignore\n`);
+    if (indexed.gitignored > 0)
+      err.write(`shardlens: left out ${indexed.gitignored} files and folders named in .gitignore\n`);
   }
   return reachesFailOn(results, options.failOn) ? 1 : 0;
+}
+
+/** `shardlens keys`: lists the logical keys, or links concrete keys to them (`--match`). */
+export async function keys(
+  options: KeysOptions,
+  out: NodeJS.WritableStream,
+  err: NodeJS.WritableStream,
+): Promise<number> {
+  const indexed = await indexPaths(options.paths, options.maxFileBytes, err);
+  if (!indexed) return 2;
+  const { index } = indexed;
+  const json = options.format === 'json';
+  if (options.match) {
+    out.write(
+      json
+        ? JSON.stringify(toJsonMatches(options.match, index), null, 2) + '\n'
+        : formatMatchText(options.match, index),
+    );
+  } else {
+    const tables = index.keys();
+    out.write(json ? JSON.stringify(toJsonKeys(tables), null, 2) + '\n' : formatKeysText(tables));
+  }
+  return 0;
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -67,6 +102,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(VERSION + '\n');
       return 0;
     }
+    if (parsed.command === 'keys') return await keys(parsed.options, process.stdout, process.stderr);
     return await check(parsed.options, process.stdout, process.stderr);
   } catch (e) {
     if (e instanceof UsageError) {

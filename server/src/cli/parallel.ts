@@ -5,7 +5,7 @@ import { initParsers, languageForFile } from '../engine/parser';
 import { mayContainDynamoDbCalls, reasonToSkip } from '../engine/prescan';
 import type { WorkspaceIndex } from '../engine/workspace/index';
 import { ModuleConstants } from '../engine/workspace/modules';
-import { readSource } from '../engine/workspace/source';
+import { readSource, skippedAnalysis } from '../engine/workspace/source';
 
 interface Job {
   file: string;
@@ -50,7 +50,7 @@ export async function indexInParallel(
       const source = readSource(file, maxBytes);
       const skipped = 'skipped' in source ? source.skipped : reasonToSkip(source.text, maxBytes);
       if (skipped || !('text' in source) || !mayContainDynamoDbCalls(source.text)) {
-        index.set({ file, language, accesses: [], findings: [], skipped, syntaxErrors: false });
+        index.set(skippedAnalysis(file, language, skipped));
         continue;
       }
       pending++;

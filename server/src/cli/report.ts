@@ -1,7 +1,16 @@
 import * as path from 'node:path';
-import type { JsonAccess, JsonFinding, JsonReport } from '../../../protocol/src/report';
+import type {
+  JsonAccess,
+  JsonFinding,
+  JsonFix,
+  JsonLocation,
+  JsonReport,
+  JsonShardCount,
+} from '../../../protocol/src/report';
 import type { FileAnalysis } from '../engine/analyze';
-import type { Access, Finding } from '../engine/model';
+import { logicalKeyOf } from '../engine/keys/logical-key';
+import { tableName } from '../engine/keys/table';
+import type { Access, Finding, FixDescriptor, ShardCount, SortKeyCondition, Span } from '../engine/model';
 import { classifyAccess, render, shardSetOf } from '../engine/template';
 
 /** `file` as the contract wants it: relative to the current folder, with `/`. */
@@ -10,28 +19,69 @@ export function displayPath(file: string): string {
   return (rel.startsWith('..') || path.isAbsolute(rel) ? path.resolve(file) : rel).split(path.sep).join('/');
 }
 
-export function tableName(a: Access): string | null {
-  return a.table.kind === 'literal' ? a.table.name : a.table.kind === 'env' ? `$${a.table.name}` : null;
+/** A zero-based span in a file as the contract's 1-based location. */
+export function location(file: string, span: Span): JsonLocation {
+  return {
+    file: displayPath(file),
+    line: span.startLine + 1,
+    column: span.startColumn + 1,
+    endLine: span.endLine + 1,
+    endColumn: span.endColumn + 1,
+  };
+}
+
+function shardCount(c: ShardCount | null | undefined): JsonShardCount | null {
+  if (!c) return null;
+  const declaration = c.declaration ? location(c.declaration.file, c.declaration.span) : null;
+  return { expression: c.expression, name: c.name, declaration, value: c.value };
+}
+
+export function toJsonFix(f: FixDescriptor): JsonFix {
+  switch (f.kind) {
+    case 'add-shard-suffix':
+      return { ...f, at: location(f.at.file, f.at.span), shardCount: shardCount(f.shardCount) };
+    case 'scatter-gather-reader':
+      return {
+        ...f,
+        shards: { method: f.shards.method, values: f.shards.values, count: shardCount(f.shards.count) },
+        writer: location(f.writer.file, f.writer.span),
+      };
+    case 'align-shard-range':
+      return { ...f, writer: location(f.writer.file, f.writer.span) };
+    case 'paginate-shards':
+      return { ...f };
+  }
 }
 
 export function toJsonFinding(f: Finding): JsonFinding {
   return {
-    file: displayPath(f.file),
-    line: f.span.startLine + 1,
-    column: f.span.startColumn + 1,
-    endLine: f.span.endLine + 1,
-    endColumn: f.span.endColumn + 1,
+    ...location(f.file, f.span),
     rule: f.rule,
     category: f.category,
     severity: f.severity,
     message: f.message,
-    table: tableName(f.access),
+    table: tableName(f.access.table),
     keyTemplate: f.access.partitionKey ? render(f.access.partitionKey.template) : '',
+    related: (f.related ?? []).map((r) => ({ ...location(r.file, r.span), message: r.message })),
+    fixes: (f.fixes ?? []).map(toJsonFix),
+  };
+}
+
+/** `sk BETWEEN :a AND :b` as `{ attribute, operator: 'BETWEEN', template: 'A AND B' }`. */
+function sortKey(a: Access): JsonAccess['sortKey'] {
+  const c: SortKeyCondition | null =
+    a.sortCondition ?? (a.sortKey ? { attribute: a.sortKey.attribute, operator: '=', operands: [a.sortKey] } : null);
+  if (!c) return null;
+  return {
+    attribute: c.attribute,
+    operator: c.operator,
+    template: c.operands.map((o) => render(o.template)).join(' AND '),
   };
 }
 
 export function toJsonAccess(a: Access): JsonAccess {
   const pk = a.partitionKey;
+  // The version 1 meaning of `line`: the key where it is written in the call, else the call.
   const at = pk?.inline ? pk.span : a.span;
   const shards = pk ? shardSetOf(pk.template) : null;
   return {
@@ -39,13 +89,17 @@ export function toJsonAccess(a: Access): JsonAccess {
     line: at.startLine + 1,
     column: at.startColumn + 1,
     operation: a.operation,
-    table: tableName(a),
+    table: tableName(a.table),
     partitionKey: {
       attribute: pk?.attribute ?? null,
       template: pk ? render(pk.template) : null,
       classification: classifyAccess(a),
       shards: shards?.values ? shards.values.length : null,
     },
+    index: a.index ?? null,
+    logicalKey: logicalKeyOf(a)?.id ?? null,
+    sortKey: sortKey(a),
+    use: pk?.use ? { line: pk.use.startLine + 1, column: pk.use.startColumn + 1 } : null,
   };
 }
 

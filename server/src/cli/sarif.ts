@@ -44,6 +44,14 @@ export function toSarif(results: FileAnalysis[], version: string): object {
                   },
                 },
               ],
+              relatedLocations: j.related.map((r, id) => ({
+                id,
+                message: { text: r.message },
+                physicalLocation: {
+                  artifactLocation: { uri: encodeURI(r.file), uriBaseId: '%SRCROOT%' },
+                  region: { startLine: r.line, startColumn: r.column, endLine: r.endLine, endColumn: r.endColumn },
+                },
+              })),
               partialFingerprints: { 'shardlens/v1': `${f.rule}:${j.file}:${j.keyTemplate}` },
             };
           }),

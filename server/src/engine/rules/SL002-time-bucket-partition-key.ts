@@ -1,16 +1,22 @@
-import type { Rule } from './rule';
+import { capText } from '../capacity';
+import { addShardSuffix } from './finding';
+import type { AccessRule } from './rule';
 
-export const timeBucketPartitionKey: Rule = {
+export const timeBucketPartitionKey: AccessRule = {
+  scope: 'access',
   code: 'SL002',
   category: 'time-bucket-partition-key',
   defaultSeverity: 'warning',
   summary: 'Every write in the current time bucket hits one key.',
-  check({ access, classification, keyTemplate, tableName }) {
+  check({ access, key, classification, keyTemplate, tableName, shardCount }) {
     if (classification !== 'time-bucket' || access.kind !== 'write') return null;
-    return (
-      `Partition key "${keyTemplate}" on ${tableName} is built from the current date/time with no shard part: ` +
-      `every write in this period lands on one partition (1,000 WCU/s) while older ones sit idle. ` +
-      `Append a shard suffix ("${keyTemplate}#<shard>") and read by querying every shard.`
-    );
+    return {
+      access,
+      message:
+        `Partition key "${keyTemplate}" on ${tableName} is built from the current date/time with no shard part: ` +
+        `every write in this period lands on one partition (${capText('write')}) while older ones sit idle. ` +
+        `Append a shard suffix ("${keyTemplate}#<shard>") and read by querying every shard.`,
+      fixes: [addShardSuffix(access, key, shardCount)],
+    };
   },
 };

@@ -1,22 +1,27 @@
 import { holes } from '../template';
-import type { Rule } from './rule';
+import { addShardSuffix } from './finding';
+import type { AccessRule } from './rule';
 
-export const lowCardinalityPartitionKey: Rule = {
+export const lowCardinalityPartitionKey: AccessRule = {
+  scope: 'access',
   code: 'SL003',
   category: 'low-cardinality-partition-key',
   defaultSeverity: 'warning',
   summary: 'A key made only of low-cardinality values concentrates traffic on its most common value.',
-  check({ access, classification, keyTemplate, tableName }) {
+  check({ access, key, classification, keyTemplate, tableName, shardCount }) {
     if (classification !== 'low-cardinality') return null;
     const from = holes(access.partitionKey!.template)
       .filter((h) => h.kind === 'low-cardinality')
       .map((h) => h.source.replace(/\s+/g, ' '))
       .filter((s) => s.length <= 40);
     const what = from.length > 0 ? `\`${from.join('`, `')}\`` : 'a status, type, flag or small set';
-    return (
-      `Partition key "${keyTemplate}" on ${tableName} takes only a few distinct values (${what}): the most ` +
-      `common value takes most of the traffic on one partition. Lead with a high-cardinality attribute ` +
-      `(an entity id) or add a shard suffix.`
-    );
+    return {
+      access,
+      message:
+        `Partition key "${keyTemplate}" on ${tableName} takes only a few distinct values (${what}): the most ` +
+        `common value takes most of the traffic on one partition. Lead with a high-cardinality attribute ` +
+        `(an entity id) or add a shard suffix.`,
+      fixes: access.kind === 'write' ? [addShardSuffix(access, key, shardCount)] : [],
+    };
   },
 };

@@ -1,16 +1,20 @@
-import type { Rule } from './rule';
+import { capText } from '../capacity';
+import type { AccessRule } from './rule';
 
-export const counterItem: Rule = {
+export const counterItem: AccessRule = {
+  scope: 'access',
   code: 'SL004',
   category: 'counter-item',
   defaultSeverity: 'warning',
   summary: 'An atomic counter item that every request passes through is one hot key.',
-  check({ classification, keyTemplate, tableName }) {
+  check({ access, classification, keyTemplate, tableName }) {
     if (classification !== 'counter') return null;
-    return (
-      `This update increments a counter on the single item "${keyTemplate}" on ${tableName}: every caller ` +
-      `passes through that one item, capped at 1,000 WCU/s. Generate ids client-side (UUID/ULID), or ` +
-      `spread the count over N counter items with a random suffix and sum them on read.`
-    );
+    return {
+      access,
+      message:
+        `This update increments a counter on the single item "${keyTemplate}" on ${tableName}: every caller ` +
+        `passes through that one item, capped at ${capText('write')}. Generate ids client-side (UUID/ULID), or ` +
+        `spread the count over N counter items with a random suffix and sum them on read.`,
+    };
   },
 };

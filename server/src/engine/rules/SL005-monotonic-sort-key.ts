@@ -1,9 +1,12 @@
+import { capText } from '../capacity';
 import { holes } from '../template';
-import type { Rule } from './rule';
+import { declarationLocations, declarationsOf } from './finding';
+import type { AccessRule } from './rule';
 
 const CONCENTRATED = new Set(['constant', 'time-bucket', 'low-cardinality', 'counter']);
 
-export const monotonicSortKey: Rule = {
+export const monotonicSortKey: AccessRule = {
+  scope: 'access',
   code: 'SL005',
   category: 'monotonic-sort-key',
   defaultSeverity: 'info',
@@ -15,11 +18,16 @@ export const monotonicSortKey: Rule = {
       (h) => (h.kind === 'time' && h.time === 'instant') || h.kind === 'counter',
     );
     if (!monotonic) return null;
-    return (
-      `Sort key ${sk.attribute} grows monotonically (a timestamp or sequence) under partition key ` +
-      `"${keyTemplate}" on ${tableName}: every new write goes to the same end of one item collection, so ` +
-      `split-for-heat cannot split it and it stays capped at 1,000 WCU/s. Shard the partition key or lead it ` +
-      `with a high-cardinality value.`
-    );
+    return {
+      access,
+      // The sort key is what grows: the finding sits on it.
+      span: sk.span,
+      related: declarationLocations(declarationsOf(sk)),
+      message:
+        `Sort key ${sk.attribute} grows monotonically (a timestamp or sequence) under partition key ` +
+        `"${keyTemplate}" on ${tableName}: every new write goes to the same end of one item collection, so ` +
+        `split-for-heat cannot split it and it stays capped at ${capText('write')}. Shard the partition key or lead it ` +
+        `with a high-cardinality value.`,
+    };
   },
 };

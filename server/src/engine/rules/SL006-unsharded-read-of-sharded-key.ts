@@ -1,25 +1,33 @@
-import { literalShardOf } from '../workspace/logical-key';
-import { finding, isScatterGather, keyOf, sameTable, shardHoleOf, shardedWriters, type GroupRule } from './group';
+import type { Access } from '../model';
+import { literalShardOf, logicalKeyOf, type ShardShape } from '../keys/logical-key';
+import { tableKey } from '../keys/table';
+import { shardSetOf } from '../template';
+import { isScatterGather, keyOf, keySite, shardHoleOf, shardedWriters, writerLocation } from './group';
+import type { KeyRule, Report } from './rule';
+
+type Writer = { access: Access; shape: ShardShape };
 
 /**
  * A key written with a shard suffix but read without it (or through one shard only):
  * the read silently misses every other shard's items.
  */
-export const unshardedReadOfShardedKey: GroupRule = {
+export const unshardedReadOfShardedKey: KeyRule = {
+  scope: 'key',
   code: 'SL006',
   category: 'unsharded-read-of-sharded-key',
   defaultSeverity: 'error',
   summary: 'A read of a sharded key that queries the bare key or a single shard misses most of the data.',
-  check(group, severity) {
+  supersedes: ['SL001'],
+  check(group) {
     const writers = shardedWriters(group);
     if (writers.length === 0) return [];
-    const out = [];
+    const firstWriterOf = firstWriterByTable(writers);
+    const out: Report[] = [];
     for (const read of group.accesses) {
       if (read.kind !== 'read' || !read.partitionKey || isScatterGather(read)) continue;
-      const writer = writers.find((w) => sameTable(w.access, read));
+      const writer = firstWriterOf(read);
       if (!writer) continue;
       const w = writer.access;
-      const written = `${keyOf(w)} (${group.where(w)})`;
       const hole = shardHoleOf(read);
       const literal = hole ? null : literalShardOf(read.partitionKey.template, writer.shape);
       let what: string | null = null;
@@ -29,16 +37,40 @@ export const unshardedReadOfShardedKey: GroupRule = {
       else if (read.operation === 'Query' && hole?.shards?.method === 'random' && hole.shards.values)
         what = 'queries one random shard';
       if (!what) continue;
-      out.push(
-        finding(
-          this,
-          severity,
-          read,
-          `This ${read.operation} ${what}, but the key is written sharded as ${written}: it silently ` +
-            `misses the items on the other shards. Query every shard and merge the results.`,
-        ),
-      );
+      const key = logicalKeyOf(w)!.id;
+      out.push({
+        access: read,
+        message:
+          `This ${read.operation} ${what}, but the key is written sharded as ${keyOf(w)} (${group.where(w)}): it ` +
+          `silently misses the items on the other shards. Query every shard and merge the results.`,
+        related: [writerLocation(w, `written sharded as ${keyOf(w)} here`)],
+        fixes: [
+          { kind: 'scatter-gather-reader', key, shards: shardSetOf(w.partitionKey!.template)!, writer: keySite(w) },
+        ],
+      });
     }
     return out;
   },
 };
+
+/**
+ * The first sharded writer (in group order) a read may meet: of its own table, or
+ * of an unknown table; any writer for a read of an unknown table. One pass over the
+ * writers, then a lookup per read.
+ */
+function firstWriterByTable(writers: Writer[]): (read: Access) => Writer | undefined {
+  const order = new Map<Writer, number>(writers.map((w, i) => [w, i]));
+  const byTable = new Map<string, Writer>();
+  for (const w of writers) {
+    const k = tableKey(w.access.table);
+    if (!byTable.has(k)) byTable.set(k, w);
+  }
+  return (read) => {
+    const k = tableKey(read.table);
+    if (k === '*') return writers[0];
+    const own = byTable.get(k);
+    const any = byTable.get('*');
+    if (!own || !any) return own ?? any;
+    return order.get(own)! < order.get(any)! ? own : any;
+  };
+}

@@ -1,72 +1,93 @@
-import type { Access } from '../model';
-import { finding, isScatterGather, sameTable, shardHoleOf, shardedWriters, shardsText, type GroupRule } from './group';
-
-function values(a: Access): number[] | null {
-  return shardHoleOf(a)?.shards?.values ?? null;
-}
+import type { Access, FixDescriptor } from '../model';
+import { logicalKeyOf } from '../keys/logical-key';
+import { sameTable, tableKey } from '../keys/table';
+import { isScatterGather, keySite, shardValues, shardedWriters, shardsText, writerLocation } from './group';
+import type { KeyRule, Report } from './rule';
 
 function list(xs: number[]): string {
   return xs.length > 8 ? `${xs.slice(0, 8).join(', ')}, …` : xs.join(', ');
 }
 
+/** One shard set as the writers of a key use it: the first writer of each (table, set). */
+interface SetOfWriters {
+  first: Access;
+  values: number[];
+  has: Set<number>;
+  signature: string;
+}
+
 /**
  * Writers and readers of one logical key that disagree on the shard set: a reader
  * looping 0..9 over keys written 1..10 misses shard 10 and queries an empty shard 0.
+ *
+ * Shard sets are compared once per distinct (table, set), not once per writer: a key
+ * written from thousands of files has only a few distinct sets, so the rule is linear
+ * in the number of call sites.
  */
-export const shardRangeMismatch: GroupRule = {
+export const shardRangeMismatch: KeyRule = {
+  scope: 'key',
   code: 'SL007',
   category: 'shard-range-mismatch',
   defaultSeverity: 'error',
   summary: 'Writers and readers of one logical key disagree on the shard set.',
-  check(group, severity) {
-    const writers = shardedWriters(group).filter((w) => values(w.access) !== null);
-    if (writers.length === 0) return [];
-    const out = [];
-    // Readers against every writer they share a table with.
+  check(group) {
+    const out: Report[] = [];
+    // Writers in order; a writer whose set differs from an earlier writer's (same table) is reported.
+    const sets: SetOfWriters[] = [];
+    const seen = new Set<string>();
+    for (const { access: w } of shardedWriters(group)) {
+      const values = shardValues(w);
+      if (!values) continue;
+      const signature = [...values].sort((a, b) => a - b).join(',');
+      const earlier = sets.find((s) => sameTable(s.first.table, w.table) && s.signature !== signature);
+      if (earlier) out.push(writerDisagrees(w, earlier, group.where(earlier.first)));
+      const id = `${tableKey(w.table)}\u0000${signature}`;
+      if (!seen.has(id)) {
+        seen.add(id);
+        sets.push({ first: w, values, has: new Set(values), signature });
+      }
+    }
+    if (sets.length === 0) return out;
+    // Readers against the first writer set (in writer order) they share a table with and disagree with.
     for (const read of group.accesses) {
-      const got = values(read);
+      const got = shardValues(read);
       if (!isScatterGather(read) || !got) continue;
-      for (const { access: w } of writers) {
-        if (!sameTable(w, read)) continue;
-        const want = values(w)!;
-        const missing = want.filter((x) => !got.includes(x));
-        const extra = got.filter((x) => !want.includes(x));
+      const gotSet = new Set(got);
+      for (const s of sets) {
+        if (!sameTable(s.first.table, read.table)) continue;
+        const missing = s.values.filter((x) => !gotSet.has(x));
+        const extra = got.filter((x) => !s.has.has(x));
         if (missing.length === 0 && extra.length === 0) continue;
         const parts = [
           missing.length ? `misses shard${missing.length > 1 ? 's' : ''} ${list(missing)}` : '',
           extra.length ? `queries shard${extra.length > 1 ? 's' : ''} ${list(extra)} that no writer writes` : '',
         ].filter(Boolean);
-        out.push(
-          finding(
-            this,
-            severity,
-            read,
-            `This reader loops over ${shardsText(read)} but ${group.where(w)} writes ${shardsText(w)}: it ` +
-              `${parts.join(' and ')}. Use one shard constant for both sides.`,
-          ),
-        );
+        out.push({
+          access: read,
+          message:
+            `This reader loops over ${shardsText(read)} but ${group.where(s.first)} writes ${shardsText(s.first)}: it ` +
+            `${parts.join(' and ')}. Use one shard constant for both sides.`,
+          related: [writerLocation(s.first, `writes ${shardsText(s.first)} here`)],
+          fixes: [align(s.first, s.values, got)],
+        });
         break;
       }
-    }
-    // Writers that disagree with an earlier writer of the same key.
-    for (let i = 1; i < writers.length; i++) {
-      const w = writers[i].access;
-      const first = writers.slice(0, i).find((x) => sameTable(x.access, w) && !sameSet(values(x.access)!, values(w)!));
-      if (!first) continue;
-      out.push(
-        finding(
-          this,
-          severity,
-          w,
-          `This writer uses ${shardsText(w)} but ${group.where(first.access)} writes the same key with ` +
-            `${shardsText(first.access)}: no single reader loop can match both. Use one shard constant.`,
-        ),
-      );
     }
     return out;
   },
 };
 
-function sameSet(a: number[], b: number[]): boolean {
-  return a.length === b.length && a.every((x) => b.includes(x));
+function writerDisagrees(w: Access, earlier: SetOfWriters, where: string): Report {
+  return {
+    access: w,
+    message:
+      `This writer uses ${shardsText(w)} but ${where} writes the same key with ` +
+      `${shardsText(earlier.first)}: no single reader loop can match both. Use one shard constant.`,
+    related: [writerLocation(earlier.first, `writes ${shardsText(earlier.first)} here`)],
+    fixes: [align(earlier.first, earlier.values, shardValues(w)!)],
+  };
+}
+
+function align(writer: Access, want: number[], have: number[]): FixDescriptor {
+  return { kind: 'align-shard-range', key: logicalKeyOf(writer)!.id, want, have, writer: keySite(writer) };
 }

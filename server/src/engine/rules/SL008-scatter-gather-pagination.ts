@@ -1,26 +1,27 @@
-import { finding, isScatterGather, shardsText, type GroupRule } from './group';
+import { logicalKeyOf } from '../keys/logical-key';
+import { isScatterGather, shardsText } from './group';
+import type { KeyRule } from './rule';
 
 /**
  * A scatter-gather read that wants every item but reads one page per shard: a shard
  * holding more than 1 MB comes back partial, and nothing says so.
  */
-export const scatterGatherPagination: GroupRule = {
+export const scatterGatherPagination: KeyRule = {
+  scope: 'key',
   code: 'SL008',
   category: 'scatter-gather-pagination',
   defaultSeverity: 'warning',
   summary: 'A scatter-gather read that ignores LastEvaluatedKey returns partial shards.',
-  check(group, severity) {
+  check(group) {
     return group.accesses
       .filter((a) => isScatterGather(a) && a.operation === 'Query' && !a.paginated && !a.limited)
-      .map((a) =>
-        finding(
-          this,
-          severity,
-          a,
+      .map((a) => ({
+        access: a,
+        message:
           `This scatter-gather Query over ${shardsText(a)} reads one page per shard and ignores LastEvaluatedKey: ` +
-            `a shard with more than 1 MB of items comes back partial. Loop on LastEvaluatedKey ` +
-            `(ExclusiveStartKey) or use a paginator for each shard.`,
-        ),
-      );
+          `a shard with more than 1 MB of items comes back partial. Loop on LastEvaluatedKey ` +
+          `(ExclusiveStartKey) or use a paginator for each shard.`,
+        fixes: [{ kind: 'paginate-shards' as const, key: logicalKeyOf(a)!.id }],
+      }));
   },
 };

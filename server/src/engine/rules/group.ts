@@ -1,59 +1,35 @@
-import type { Access, Finding, Severity } from '../model';
+import type { Access, Hole, RelatedLocation, ShardCount, SourceRange } from '../model';
+import { shardShape, type ShardShape } from '../keys/logical-key';
 import { describeShards, holes, render } from '../template';
-import { shardShape, tableId, type ShardShape } from '../workspace/logical-key';
-import { tableLabel } from './table-label';
 
 /** The accesses of one logical key across the workspace, as the cross-file rules see them. */
 export interface KeyGroup {
+  /** What the accesses share: the logical key without its table (see `familyOf`). */
   key: string;
+  /** In path order, so which writer a message names does not depend on the order files arrived in. */
   accesses: Access[];
   /** `path:line` for messages, relative to the workspace root. */
   where(a: Access): string;
 }
 
-export interface GroupRule {
-  code: string;
-  category: string;
-  defaultSeverity: Severity;
-  summary: string;
-  check(group: KeyGroup, severity: Severity): Finding[];
-}
-
-export function sameTable(a: Access, b: Access): boolean {
-  const x = tableId(a.table);
-  const y = tableId(b.table);
-  return x === '*' || y === '*' || x === y;
-}
-
-export function shardHoleOf(a: Access) {
+export function shardHoleOf(a: Access): Hole | undefined {
   return a.partitionKey ? holes(a.partitionKey.template).find((h) => h.kind === 'shard') : undefined;
 }
 
 /** Writes that put a shard part into the key. */
 export function shardedWriters(g: KeyGroup): Array<{ access: Access; shape: ShardShape }> {
-  return g.accesses.flatMap((a) => {
+  const out: Array<{ access: Access; shape: ShardShape }> = [];
+  for (const a of g.accesses) {
     const shape = a.kind === 'write' && a.partitionKey ? shardShape(a.partitionKey.template) : null;
-    return shape ? [{ access: a, shape }] : [];
-  });
+    if (shape) out.push({ access: a, shape });
+  }
+  return out;
 }
 
 /** Reads that loop over a shard set: a scatter-gather reader. */
 export function isScatterGather(a: Access): boolean {
   const h = shardHoleOf(a);
   return a.kind === 'read' && !!h && (h.shards?.method === 'loop' || h.shards?.method === 'list');
-}
-
-export function finding(rule: GroupRule, severity: Severity, a: Access, message: string): Finding {
-  const pk = a.partitionKey!;
-  return {
-    file: a.file,
-    span: pk.inline ? pk.span : a.span,
-    rule: rule.code,
-    category: rule.category,
-    severity,
-    message,
-    access: a,
-  };
 }
 
 export function keyOf(a: Access): string {
@@ -64,4 +40,29 @@ export function shardsText(a: Access): string {
   return describeShards(shardHoleOf(a)?.shards);
 }
 
-export { tableLabel };
+/** The shard numbers of an access's shard part, when known. */
+export function shardValues(a: Access): number[] | null {
+  return shardHoleOf(a)?.shards?.values ?? null;
+}
+
+/**
+ * The shard count an access's shard part uses: the count expression when the front-end
+ * found one (`BOARD_SHARDS`), else the size of a known shard set.
+ */
+export function shardCountOf(a: Access): ShardCount | null {
+  const s = shardHoleOf(a)?.shards;
+  if (!s) return null;
+  if (s.count) return s.count;
+  const n = s.values?.length;
+  return n ? { expression: String(n), name: null, declaration: null, value: n } : null;
+}
+
+/** Where an access's key is: its partition key expression, else the call. */
+export function keySite(a: Access): SourceRange {
+  return { file: a.file, span: a.partitionKey?.span ?? a.span };
+}
+
+/** The writer of a key, as a related location of a reader's finding. */
+export function writerLocation(w: Access, message: string): RelatedLocation {
+  return { ...keySite(w), message };
+}

@@ -1,6 +1,10 @@
-import type { Access, Finding, Severity } from '../model';
+import type { Access, Finding, Severity, ShardCount } from '../model';
+import { logicalKeyOf } from '../keys/logical-key';
+import { tableLabel } from '../keys/table';
 import { classifyAccess, render } from '../template';
-import type { Rule } from './rule';
+import { applySupersedes, toFinding } from './finding';
+import { shardCountOf, type KeyGroup } from './group';
+import type { AccessRule, KeyRule, Rule } from './rule';
 import { constantPartitionKey } from './SL001-constant-partition-key';
 import { timeBucketPartitionKey } from './SL002-time-bucket-partition-key';
 import { lowCardinalityPartitionKey } from './SL003-low-cardinality-partition-key';
@@ -9,54 +13,86 @@ import { monotonicSortKey } from './SL005-monotonic-sort-key';
 import { unshardedReadOfShardedKey } from './SL006-unsharded-read-of-sharded-key';
 import { shardRangeMismatch } from './SL007-shard-range-mismatch';
 import { scatterGatherPagination } from './SL008-scatter-gather-pagination';
-import type { GroupRule } from './group';
-import { tableLabel } from './table-label';
 
-export type { Rule } from './rule';
-export type { GroupRule, KeyGroup } from './group';
+export type { AccessInput, AccessRule, KeyRule, Report, Rule, RuleInfo } from './rule';
+export type { KeyGroup } from './group';
 export { docsUrl } from './rule';
 
-export const RULES: Rule[] = [
+/** Every rule, in code order: for docs, SARIF, settings and the runners below. */
+export const ALL_RULES: readonly Rule[] = [
   constantPartitionKey,
   timeBucketPartitionKey,
   lowCardinalityPartitionKey,
   counterItem,
   monotonicSortKey,
+  unshardedReadOfShardedKey,
+  shardRangeMismatch,
+  scatterGatherPagination,
 ];
+
+/** Rules over one access at a time. */
+export const ACCESS_RULES: readonly AccessRule[] = ALL_RULES.filter((r): r is AccessRule => r.scope === 'access');
 
 /** Rules over every access of one logical key, across files. */
-export const GROUP_RULES: GroupRule[] = [unshardedReadOfShardedKey, shardRangeMismatch, scatterGatherPagination];
-
-/** Every rule's code, category, default severity and summary, for docs, SARIF and settings. */
-export const ALL_RULES: Array<Pick<Rule, 'code' | 'category' | 'defaultSeverity' | 'summary'>> = [
-  ...RULES,
-  ...GROUP_RULES,
-];
+export const KEY_RULES: readonly KeyRule[] = ALL_RULES.filter((r): r is KeyRule => r.scope === 'key');
 
 /** Per-rule severity overrides; `off` disables a rule. */
 export type SeverityOverrides = Record<string, Severity | 'off'>;
 
+function severityOf(rule: Rule, overrides: SeverityOverrides): Severity | 'off' {
+  return overrides[rule.code] ?? rule.defaultSeverity;
+}
+
 /** Runs every single-access rule over the accesses of one file. */
 export function checkAccesses(accesses: Access[], overrides: SeverityOverrides = {}): Finding[] {
+  const counts = shardCountsByKey(accesses);
   const findings: Finding[] = [];
   for (const access of accesses) {
     if (!access.partitionKey) continue;
+    const key = logicalKeyOf(access);
+    if (!key) continue;
     const input = {
       access,
+      key,
       classification: classifyAccess(access),
       keyTemplate: render(access.partitionKey.template),
-      tableName: tableLabel(access),
+      tableName: tableLabel(access.table),
+      shardCount: counts.get(key.id) ?? null,
     };
-    for (const rule of RULES) {
-      const severity = overrides[rule.code] ?? rule.defaultSeverity;
+    for (const rule of ACCESS_RULES) {
+      const severity = severityOf(rule, overrides);
       if (severity === 'off') continue;
-      const message = rule.check(input);
-      if (!message) continue;
-      const pk = access.partitionKey;
-      const span =
-        rule.code === 'SL005' && access.sortKey?.inline ? access.sortKey.span : pk.inline ? pk.span : access.span;
-      findings.push({ file: access.file, span, rule: rule.code, category: rule.category, severity, message, access });
+      const report = rule.check(input);
+      if (report) findings.push(toFinding(rule, severity, report));
     }
   }
   return findings;
+}
+
+/** Runs every cross-file rule over one logical key's accesses. */
+export function checkGroup(group: KeyGroup, overrides: SeverityOverrides = {}): Finding[] {
+  const findings: Finding[] = [];
+  for (const rule of KEY_RULES) {
+    const severity = severityOf(rule, overrides);
+    if (severity === 'off') continue;
+    for (const report of rule.check(group)) findings.push(toFinding(rule, severity, report));
+  }
+  return findings;
+}
+
+/** Drops what the rules say another finding on the same access replaces (SL006 over SL001). */
+export function resolveSupersedes(findings: Finding[]): Finding[] {
+  return applySupersedes(findings, ALL_RULES);
+}
+
+/** The shard count the first sharded writer of each logical key (by id) in these accesses uses. */
+function shardCountsByKey(accesses: Access[]): Map<string, ShardCount> {
+  const out = new Map<string, ShardCount>();
+  for (const a of accesses) {
+    if (a.kind !== 'write') continue;
+    const count = shardCountOf(a);
+    const key = count ? logicalKeyOf(a) : null;
+    if (key && count && !out.has(key.id)) out.set(key.id, count);
+  }
+  return out;
 }

@@ -1,23 +1,76 @@
-import type { Access, Classification, Severity } from '../model';
+import type {
+  Access,
+  Classification,
+  FixDescriptor,
+  LogicalKey,
+  RelatedLocation,
+  Severity,
+  ShardCount,
+  Span,
+} from '../model';
+import type { KeyGroup } from './group';
 
-/** What a rule sees of one access: the access and its partition key's classification. */
-export interface RuleInput {
-  access: Access;
-  classification: Classification;
-  /** `BOARD#global#{shard 0..9}`. */
-  keyTemplate: string;
-  tableName: string;
-}
-
-export interface Rule {
+/**
+ * One rule shape for every rule. A rule declares what it is (code, category,
+ * severity, which rules it replaces) and returns reports; the runner turns each
+ * report into a `Finding`, filling what the rule leaves out:
+ *
+ * - `span`: the partition key expression at its use site (`GLOBAL_BOARD` in
+ *   `PK: GLOBAL_BOARD`), not the whole call;
+ * - `related`: the declarations of the constants the key came through.
+ *
+ * Rules differ only in what they look at: one access (`scope: 'access'`) or every
+ * access of one logical key across the workspace (`scope: 'key'`).
+ */
+export interface RuleInfo {
   code: string;
   category: string;
   defaultSeverity: Severity;
   /** One line for rule tables and SARIF. */
   summary: string;
-  /** The message for this access, or null when the rule does not apply. */
-  check(input: RuleInput): string | null;
+  /**
+   * Rules whose findings on the same access this rule's finding replaces: a read that
+   * misses the shards of a sharded key (SL006) is not also a constant key (SL001),
+   * because the fix is to read every shard, not to shard again.
+   */
+  supersedes?: readonly string[];
 }
+
+/** What a rule reports about one access. */
+export interface Report {
+  access: Access;
+  message: string;
+  /** The finding's range in `access.file`; default: the partition key expression. */
+  span?: Span;
+  /** Places that explain it; added after the key's own declarations. */
+  related?: RelatedLocation[];
+  fixes?: FixDescriptor[];
+}
+
+/** What a single-access rule sees of one access. */
+export interface AccessInput {
+  access: Access;
+  key: LogicalKey;
+  classification: Classification;
+  /** `BOARD#global#{shard 0..9}`. */
+  keyTemplate: string;
+  /** `table "leaderboard"`, for messages. */
+  tableName: string;
+  /** The shard count that sharded writers of this logical key in the same file use, if any. */
+  shardCount: ShardCount | null;
+}
+
+export interface AccessRule extends RuleInfo {
+  scope: 'access';
+  check(input: AccessInput): Report | null;
+}
+
+export interface KeyRule extends RuleInfo {
+  scope: 'key';
+  check(group: KeyGroup): Report[];
+}
+
+export type Rule = AccessRule | KeyRule;
 
 export const DOCS_BASE = 'https://github.com/shardlens/shardlens/blob/main/docs/rules/';
 

@@ -1,12 +1,18 @@
 import * as path from 'node:path';
 import { analyzeSource, DEFAULT_MAX_BYTES, type AnalyzeOptions, type FileAnalysis } from '../analyze';
+import { familyOf, logicalKeysOf } from '../keys/logical-key';
+import { compileMatcher, type KeyMatch, type Matcher } from '../keys/matcher';
+import { sameTable, tableKey } from '../keys/table';
+import type { Access, Finding, ShardCount, SourceLanguage, TableRef } from '../model';
+import { checkGroup, resolveSupersedes, type KeyGroup } from '../rules';
+import { keySite, shardCountOf } from '../rules/group';
+import { isSuppressed, type Suppressions } from '../suppress';
 import { languageForFile } from '../parser';
 import { ModuleConstants, readFromDisk } from './modules';
-import { readSource } from './source';
-import type { Access, Finding, SourceLanguage } from '../model';
-import { GROUP_RULES, type KeyGroup } from '../rules';
-import { isSuppressed, type Suppressions } from '../suppress';
-import { logicalKeysOf } from './logical-key';
+import { listKeys, keyPatterns, type TableEntry } from './query';
+import { readSource, skippedAnalysis } from './source';
+
+export type { CallSiteEntry, IndexEntry, KeyEntry, TableEntry } from './query';
 
 export interface IndexOptions extends AnalyzeOptions {
   /** Messages name other files relative to this folder; Python imports resolve up to it. */
@@ -18,16 +24,34 @@ export interface IndexOptions extends AnalyzeOptions {
 /**
  * Every call site of a workspace, grouped by logical key, with the cross-file
  * findings of each key. Updating one file re-extracts that file only and re-checks
- * only the logical keys it touched before or touches now.
+ * only the keys it touched before or touches now.
+ *
+ * The cross-file rules run per key *family*: the logical key without its table
+ * (`familyOf`), because a call whose table is unknown may address any table; the
+ * rules compare tables themselves. The strings `set`, `update` and `remove` return
+ * are these families (`PK = BOARD#global`), to pass to `filesOf`.
+ *
+ * Public queries (plain data, no class of the index leaks out):
+ * - `findingsFor(file)`, `results()`: each file's findings, cross-file ones included;
+ * - `keys()`: tables → indexes → logical keys → call sites (read/write, file, range,
+ *   findings), see `query.ts`;
+ * - `match(concrete)`: the logical key(s) and shard a concrete key as DynamoDB stores it
+ *   belongs to (`BOARD#global#7` → `leaderboard · PK = BOARD#global`, shard 7).
  */
 export class WorkspaceIndex {
   private readonly files = new Map<string, FileAnalysis>();
-  /** File → its accesses by logical key, computed once when the file is set. */
-  private readonly keysOfFile = new Map<string, Map<string, Access[]>>();
-  private readonly filesOfKey = new Map<string, Set<string>>();
-  private readonly groupFindings = new Map<string, Finding[]>();
-  /** Keys whose group changed and whose cross-file findings are not computed yet. */
+  /** File → its accesses by key family, computed once when the file is set. */
+  private readonly familiesOfFile = new Map<string, Map<string, Access[]>>();
+  private readonly filesOfFamily = new Map<string, Set<string>>();
+  /** Family → file → the cross-file findings placed in that file. */
+  private readonly groupFindings = new Map<string, Map<string, Finding[]>>();
+  /** Family → the shard count its sharded writers use, one per table: for the fixes of unsharded writes. */
+  private readonly writerCounts = new Map<string, Array<{ table: TableRef; count: ShardCount }>>();
+  /** Families whose group changed and whose cross-file findings are not computed yet. */
   private readonly dirty = new Set<string>();
+  /** Bumped on every change: the compiled matcher is kept until the next one. */
+  private version = 0;
+  private matcherCache: { version: number; matcher: Matcher } | null = null;
 
   private readonly modules: ModuleConstants;
   private readonly analyzeOptions: AnalyzeOptions;
@@ -52,15 +76,13 @@ export class WorkspaceIndex {
     if (!language) return new Set();
     const open = this.options.openText?.(file);
     const source = open != null ? { text: open } : readSource(file, this.options.maxBytes ?? DEFAULT_MAX_BYTES);
-    if ('skipped' in source) {
-      return this.set({ file, language, accesses: [], findings: [], skipped: source.skipped, syntaxErrors: false });
-    }
+    if ('skipped' in source) return this.set(skippedAnalysis(file, language, source.skipped));
     return this.update(file, source.text, language, refresh);
   }
 
   /**
    * Analyses one file's text; with `refresh`, files that import constants from it
-   * are analysed again. Returns the logical keys touched.
+   * are analysed again. Returns the key families touched.
    */
   update(file: string, text: string, language: SourceLanguage, refresh = true): Set<string> {
     const touched = this.set(analyzeSource(file, text, language, this.analyzeOptions));
@@ -84,91 +106,115 @@ export class WorkspaceIndex {
 
   /**
    * Stores an analysis made elsewhere (the editor's open document) and marks the
-   * logical keys it touched before or touches now for re-checking; returns them.
+   * key families it touched before or touches now for re-checking; returns them.
    */
   set(analysis: FileAnalysis): Set<string> {
     const file = analysis.file;
-    const before = [...(this.keysOfFile.get(file)?.keys() ?? [])];
-    const byKey = new Map<string, Access[]>();
+    const before = [...(this.familiesOfFile.get(file)?.keys() ?? [])];
+    const byFamily = new Map<string, Access[]>();
     for (const a of analysis.accesses) {
-      for (const k of logicalKeysOf(a)) byKey.set(k, [...(byKey.get(k) ?? []), a]);
+      for (const k of logicalKeysOf(a)) {
+        const family = familyOf(k);
+        const list = byFamily.get(family);
+        // A literal-shard read belongs to two keys, but never twice to one.
+        if (!list) byFamily.set(family, [a]);
+        else if (list[list.length - 1] !== a) list.push(a);
+      }
     }
     this.files.set(file, analysis);
-    this.relink(file, before, byKey);
-    const touched = new Set([...before, ...byKey.keys()]);
+    this.relink(file, before, byFamily);
+    const touched = new Set([...before, ...byFamily.keys()]);
     for (const key of touched) this.dirty.add(key);
+    this.version++;
     return touched;
   }
 
   remove(file: string): Set<string> {
     this.modules.forget(file);
-    const before = [...(this.keysOfFile.get(file)?.keys() ?? [])];
+    const before = [...(this.familiesOfFile.get(file)?.keys() ?? [])];
     this.files.delete(file);
     this.relink(file, before, new Map());
     for (const key of before) this.dirty.add(key);
+    this.version++;
     return new Set(before);
   }
 
   private relink(file: string, before: string[], after: Map<string, Access[]>): void {
     for (const k of before) {
-      const set = this.filesOfKey.get(k);
+      const set = this.filesOfFamily.get(k);
       set?.delete(file);
-      if (set?.size === 0) this.filesOfKey.delete(k);
+      if (set?.size === 0) this.filesOfFamily.delete(k);
     }
     for (const k of after.keys()) {
-      let set = this.filesOfKey.get(k);
-      if (!set) this.filesOfKey.set(k, (set = new Set()));
+      let set = this.filesOfFamily.get(k);
+      if (!set) this.filesOfFamily.set(k, (set = new Set()));
       set.add(file);
     }
-    if (after.size) this.keysOfFile.set(file, after);
-    else this.keysOfFile.delete(file);
+    if (after.size) this.familiesOfFile.set(file, after);
+    else this.familiesOfFile.delete(file);
   }
 
-  /** Computes the cross-file findings of every key changed since the last read. */
+  /** Computes the cross-file findings of every family changed since the last read. */
   private flush(): void {
     for (const key of this.dirty) this.recheck(key);
     this.dirty.clear();
   }
 
-  private recheck(key: string): void {
-    const files = this.filesOfKey.get(key);
+  private recheck(family: string): void {
+    const files = this.filesOfFamily.get(family);
     // In path order, so which writer a message names does not depend on the order files arrived in.
-    const accesses = [...(files ?? [])].sort().flatMap((f) => this.keysOfFile.get(f)?.get(key) ?? []);
+    const accesses = [...(files ?? [])].sort().flatMap((f) => this.familiesOfFile.get(f)?.get(family) ?? []);
     // Every cross-file rule needs a shard part somewhere in the group: most keys have none.
     if (!accesses.some((a) => a.partitionKey?.template.parts.some((p) => 'hole' in p && p.hole.kind === 'shard'))) {
-      this.groupFindings.delete(key);
+      this.groupFindings.delete(family);
+      this.writerCounts.delete(family);
       return;
     }
-    const group: KeyGroup = { key, accesses, where: (a) => this.where(a) };
-    const severity = this.options.severity ?? {};
-    const found: Finding[] = [];
-    for (const rule of GROUP_RULES) {
-      const s = severity[rule.code] ?? rule.defaultSeverity;
-      if (s !== 'off') found.push(...rule.check(group, s));
+    const group: KeyGroup = { key: family, accesses, where: (a) => this.where(a) };
+    const byFile = new Map<string, Finding[]>();
+    for (const f of checkGroup(group, this.options.severity ?? {})) {
+      const list = byFile.get(f.file);
+      if (list) list.push(f);
+      else byFile.set(f.file, [f]);
     }
-    this.groupFindings.set(key, found);
+    this.groupFindings.set(family, byFile);
+    this.writerCounts.set(family, firstCountPerTable(accesses));
   }
 
   private where(a: Access): string {
     const rel = path.relative(this.options.root, a.file).split(path.sep).join('/');
-    return `${rel}:${(a.partitionKey?.inline ? a.partitionKey.span : a.span).startLine + 1}`;
+    return `${rel}:${keySite(a).span.startLine + 1}`;
   }
 
   /** One file's findings: its own and the cross-file ones placed in it, sorted by position. */
   findingsFor(file: string): Finding[] {
     this.flush();
-    let cross = [...(this.keysOfFile.get(file)?.keys() ?? [])]
-      .flatMap((k) => this.groupFindings.get(k) ?? [])
-      .filter((f) => f.file === file);
-    // A read that misses the shards of a sharded key (SL006) is not also a constant key (SL001):
-    // the fix is to scatter-gather, not to shard again.
-    const missesShards = new Set(cross.filter((f) => f.rule === 'SL006').map((f) => f.access));
+    const families = this.familiesOfFile.get(file);
     const ignores: Suppressions = new Map((this.files.get(file)?.ignores ?? []).map(([l, c]) => [l, new Set(c)]));
-    cross = cross.filter((f) => !isSuppressed(f, ignores));
-    const own = (this.files.get(file)?.findings ?? []).filter(
-      (f) => !(f.rule === 'SL001' && missesShards.has(f.access)),
-    );
-    return dedupe([...own, ...cross]).sort(byPosition);
+    const cross: Finding[] = [];
+    for (const k of families?.keys() ?? []) for (const f of this.groupFindings.get(k)?.get(file) ?? []) cross.push(f);
+    const own = (this.files.get(file)?.findings ?? []).map((f) => this.withWorkspaceShardCount(f));
+    // A silenced SL006 still means the read's SL001 does not apply: resolve before silencing.
+    const kept = resolveSupersedes([...own, ...cross]).filter((f) => !isSuppressed(f, ignores));
+    return dedupe(kept).sort(byPosition);
+  }
+
+  /**
+   * A file's own add-shard-suffix fix knows only the shard counts of its own file; the
+   * workspace may have a sharded writer of the same key elsewhere, whose count it should use.
+   */
+  private withWorkspaceShardCount(f: Finding): Finding {
+    const i = f.fixes.findIndex((x) => x.kind === 'add-shard-suffix' && x.shardCount === null);
+    if (i < 0) return f;
+    for (const k of logicalKeysOf(f.access)) {
+      const hit = this.writerCounts.get(familyOf(k))?.find((c) => sameTable(c.table, f.access.table));
+      if (!hit) continue;
+      const fixes = f.fixes.map((x, j) =>
+        j === i && x.kind === 'add-shard-suffix' ? { ...x, shardCount: hit.count } : x,
+      );
+      return { ...f, fixes };
+    }
+    return f;
   }
 
   /** Every file's analysis with cross-file findings merged in, in path order. */
@@ -178,10 +224,23 @@ export class WorkspaceIndex {
       .map((file) => ({ ...this.files.get(file)!, findings: this.findingsFor(file) }));
   }
 
-  /** The files holding accesses of these logical keys: whose findings a change may alter. */
+  /** The workspace's tables → indexes → logical keys → call sites, as plain data (see `query.ts`). */
+  keys(): TableEntry[] {
+    return listKeys(this.results());
+  }
+
+  /** The logical key(s) a concrete key belongs to, and its shard; [] when no template matches. */
+  match(concrete: string): KeyMatch[] {
+    if (this.matcherCache?.version !== this.version) {
+      this.matcherCache = { version: this.version, matcher: compileMatcher(keyPatterns(this.files.values())) };
+    }
+    return this.matcherCache.matcher(concrete);
+  }
+
+  /** The files holding accesses of these key families: whose findings a change may alter. */
   filesOf(keys: Iterable<string>): Set<string> {
     const out = new Set<string>();
-    for (const k of keys) for (const f of this.filesOfKey.get(k) ?? []) out.add(f);
+    for (const k of keys) for (const f of this.filesOfFamily.get(k) ?? []) out.add(f);
     return out;
   }
 
@@ -197,6 +256,17 @@ export class WorkspaceIndex {
   get size(): number {
     return this.files.size;
   }
+}
+
+/** The first sharded writer's count for each table of a group, in group order. */
+function firstCountPerTable(accesses: Access[]): Array<{ table: TableRef; count: ShardCount }> {
+  const byTable = new Map<string, { table: TableRef; count: ShardCount }>();
+  for (const a of accesses) {
+    if (a.kind !== 'write' || byTable.has(tableKey(a.table))) continue;
+    const count = shardCountOf(a);
+    if (count) byTable.set(tableKey(a.table), { table: a.table, count });
+  }
+  return [...byTable.values()];
 }
 
 function byPosition(a: Finding, b: Finding): number {

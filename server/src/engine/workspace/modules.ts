@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Node, Tree } from 'web-tree-sitter';
-import { exportedValue, newContext, withRecording, type ImportLookup } from '../evaluation';
+import { exportedValue, newContext, type ImportLookup } from '../evaluation';
 import { evaluate as evaluateJs } from '../js/evaluate';
 import type { SourceLanguage } from '../model';
 import { languageForFile, parse } from '../parser';
@@ -133,12 +133,10 @@ export class ModuleConstants {
     try {
       const imports: ImportLookup = (source, name) => this.resolve(module, language, source, name);
       const evaluate = language === 'python' ? evaluatePython : evaluateJs;
-      // Recorded separately: another file's ranges mean nothing to the caller's call site.
-      withRecording(() => {
-        for (const [name, node] of topLevelDeclarations(tree, language)) {
-          result.set(name, exportedValue(evaluate(node, newContext(imports)), name, node, module));
-        }
-      });
+      // Nothing is recorded: another file's ranges mean nothing to the caller's call site.
+      for (const [name, node] of topLevelDeclarations(tree, language)) {
+        result.set(name, exportedValue(evaluate(node, newContext(evaluate, imports)), name, node, module));
+      }
     } finally {
       this.depth--;
       tree.delete();

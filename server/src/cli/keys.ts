@@ -1,0 +1,112 @@
+import type { JsonKeysReport, JsonMatchReport } from '../../../protocol/src/report';
+import type { KeyMatch } from '../engine/keys/matcher';
+import { describeShards, render } from '../engine/template';
+import type { KeyEntry, TableEntry, WorkspaceIndex } from '../engine/workspace/index';
+import { displayPath, location } from './report';
+
+/**
+ * `shardlens keys`: the workspace's tables → indexes → logical keys → call sites, and
+ * `--match`, which links concrete keys (as Contributor Insights reports them) to the
+ * templates in the code. Shapes in docs/keys.md.
+ */
+
+const pad = (s: string, n: number) => s + ' '.repeat(Math.max(0, n - s.length));
+
+function keyHeader(k: KeyEntry): string {
+  const sharded = k.key.shards ? `  (sharded: ${describeShards(k.key.shards)})` : '';
+  return `${k.key.id}${sharded}`;
+}
+
+/** Indented text: a table, its indexes, its keys, and one line per call site. */
+export function formatKeysText(tables: TableEntry[]): string {
+  const lines: string[] = [];
+  let keys = 0;
+  let sites = 0;
+  for (const t of tables) {
+    lines.push(t.table === null ? 'table unknown' : `table ${t.table}`);
+    for (const ix of t.indexes) {
+      const indent = ix.index === null ? '  ' : '    ';
+      if (ix.index !== null) lines.push(`  index ${ix.index}`);
+      for (const k of ix.keys) {
+        keys++;
+        lines.push(indent + keyHeader(k));
+        const rows = k.sites.map((s) => {
+          const where = `${displayPath(s.file)}:${s.span.startLine + 1}:${s.span.startColumn + 1}`;
+          return [s.kind, s.operation, render(s.template), where, s.findings.map((f) => f.rule).join(' ')];
+        });
+        const widths = [0, 1, 2, 3].map((c) => Math.max(...rows.map((r) => r[c].length)));
+        for (const r of rows) {
+          sites++;
+          lines.push(`${indent}  ${r.map((x, c) => (c < 4 ? pad(x, widths[c]) : x)).join('  ')}`.trimEnd());
+        }
+      }
+    }
+  }
+  const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
+  lines.push(
+    `${lines.length ? '\n' : ''}${plural(keys, 'logical key')} on ${plural(tables.length, 'table')}, ${plural(sites, 'call site')}.`,
+  );
+  return lines.join('\n') + '\n';
+}
+
+export function toJsonKeys(tables: TableEntry[]): JsonKeysReport {
+  return {
+    version: 1,
+    tables: tables.map((t) => ({
+      table: t.table,
+      indexes: t.indexes.map((ix) => ({
+        index: ix.index,
+        keys: ix.keys.map((k) => ({
+          logicalKey: k.key.id,
+          table: k.key.table,
+          index: k.key.index,
+          attribute: k.key.attribute,
+          template: render(k.key.template),
+          shards: k.key.shards ? { method: k.key.shards.method, values: k.key.shards.values } : null,
+          sites: k.sites.map((s) => ({
+            kind: s.kind,
+            operation: s.operation,
+            ...location(s.file, s.span),
+            template: render(s.template),
+            shards: s.shards?.values ?? null,
+            findings: s.findings.map((f) => ({ rule: f.rule, severity: f.severity, message: f.message })),
+          })),
+        })),
+      })),
+    })),
+  };
+}
+
+/** One line per concrete key: `KEY  logical key  shard N  (template)`, or `no template`. */
+export function formatMatchText(keys: string[], index: WorkspaceIndex): string {
+  const width = Math.max(...keys.map((k) => k.length));
+  const lines: string[] = [];
+  for (const k of keys) {
+    const matches = index.match(k);
+    if (matches.length === 0) lines.push(`${pad(k, width)}  no template`);
+    for (const m of matches) lines.push(`${pad(k, width)}  ${describeMatch(m)}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+function describeMatch(m: KeyMatch): string {
+  const shard = m.shard === null ? '' : `  shard ${m.shard}`;
+  return `${m.key.id}${shard}  (${m.templates.join(', ')})`;
+}
+
+export function toJsonMatches(keys: string[], index: WorkspaceIndex): JsonMatchReport {
+  return {
+    version: 1,
+    matches: keys.map((key) => ({
+      key,
+      logicalKeys: index.match(key).map((m) => ({
+        logicalKey: m.key.id,
+        table: m.key.table,
+        index: m.key.index,
+        attribute: m.key.attribute,
+        shard: m.shard,
+        templates: m.templates,
+      })),
+    })),
+  };
+}

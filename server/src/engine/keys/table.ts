@@ -1,0 +1,29 @@
+import type { TableRef } from '../model';
+
+/**
+ * A table as ShardLens names it everywhere (messages, hovers, JSON, the key listing):
+ * the literal name (`leaderboard`), `$NAME` for a name read from environment
+ * variable NAME, or null when the code does not say.
+ */
+export function tableName(t: TableRef): string | null {
+  return t.kind === 'literal' ? t.name : t.kind === 'env' ? `$${t.name}` : null;
+}
+
+/** The table in a sentence: `table "leaderboard"`, `table $EVENTS_TABLE`, `this table`. */
+export function tableLabel(t: TableRef): string {
+  return t.kind === 'literal' ? `table "${t.name}"` : t.kind === 'env' ? `table $${t.name}` : 'this table';
+}
+
+/**
+ * Whether two calls may address the same table. A call whose table is unknown may
+ * be any of them: it meets every table, so a reader that builds its table name
+ * dynamically is still checked against the writers of its key.
+ */
+export function sameTable(a: TableRef, b: TableRef): boolean {
+  return a.kind === 'unknown' || b.kind === 'unknown' || (a.kind === b.kind && a.name === b.name);
+}
+
+/** A comparable id for a table reference; `*` for an unknown table (see `sameTable`). */
+export function tableKey(t: TableRef): string {
+  return t.kind === 'unknown' ? '*' : `${t.kind}:${t.name}`;
+}

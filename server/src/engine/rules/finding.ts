@@ -1,0 +1,100 @@
+import type {
+  Access,
+  Declaration,
+  Finding,
+  FixDescriptor,
+  KeyValue,
+  LogicalKey,
+  RelatedLocation,
+  Severity,
+  ShardCount,
+} from '../model';
+import { SEPARATORS } from '../keys/logical-key';
+import type { Report, RuleInfo } from './rule';
+
+/**
+ * The declarations a key value came through, nearest the use first: the whole value's
+ * (`PK: GLOBAL_BOARD` → `const GLOBAL_BOARD = ...`) and each template part's
+ * (`PREFIX + '#global'` → `const PREFIX = ...`), each once.
+ */
+export function declarationsOf(...values: Array<KeyValue | null | undefined>): Declaration[] {
+  const out: Declaration[] = [];
+  const seen = new Set<string>();
+  const add = (d: Declaration) => {
+    const id = `${d.file}:${d.span.startLine}:${d.span.startColumn}`;
+    if (!seen.has(id)) {
+      seen.add(id);
+      out.push(d);
+    }
+  };
+  for (const v of values) {
+    if (!v) continue;
+    for (const d of v.via ?? []) add(d);
+    for (const p of v.template.parts) for (const d of p.origin?.via ?? []) add(d);
+  }
+  return out;
+}
+
+export function declarationLocations(ds: Declaration[]): RelatedLocation[] {
+  return ds.map((d) => ({ file: d.file, span: d.span, message: `${d.name} is declared here` }));
+}
+
+/** A rule's report as a finding: the default range is the partition key expression at its use site. */
+export function toFinding(rule: RuleInfo, severity: Severity, r: Report): Finding {
+  const a = r.access;
+  const own = declarationLocations(declarationsOf(a.partitionKey));
+  return {
+    file: a.file,
+    span: r.span ?? a.partitionKey?.span ?? a.span,
+    rule: rule.code,
+    category: rule.category,
+    severity,
+    message: r.message,
+    access: a,
+    related: [...own, ...(r.related ?? [])],
+    fixes: r.fixes ?? [],
+  };
+}
+
+/**
+ * Drops the findings another finding on the same access replaces, as the rules
+ * declare it (`supersedes`). Linear: one pass to collect, one to filter.
+ */
+export function applySupersedes(findings: Finding[], rules: readonly RuleInfo[]): Finding[] {
+  const replaces = new Map(rules.filter((r) => r.supersedes?.length).map((r) => [r.code, r.supersedes!]));
+  if (replaces.size === 0) return findings;
+  const gone = new Map<Access, Set<string>>();
+  for (const f of findings) {
+    for (const code of replaces.get(f.rule) ?? []) {
+      let set = gone.get(f.access);
+      if (!set) gone.set(f.access, (set = new Set()));
+      set.add(code);
+    }
+  }
+  return gone.size === 0 ? findings : findings.filter((f) => !gone.get(f.access)?.has(f.rule));
+}
+
+/**
+ * The fix for a hot key that is written unsharded: append a shard suffix. `at` is
+ * where the text to extend lives: the key's last literal part at its origin
+ * (`"BOARD#global"` in `const GLOBAL_BOARD = "BOARD#global"`) when the key ends with
+ * literal text; when it ends with a hole (`LOGS#{time}`), the key expression at its
+ * use, since the suffix goes after the hole.
+ */
+export function addShardSuffix(a: Access, key: LogicalKey, shardCount: ShardCount | null): FixDescriptor {
+  const pk = a.partitionKey!;
+  const parts = pk.template.parts;
+  const last = parts[parts.length - 1];
+  const at =
+    last && 'literal' in last && last.origin
+      ? { file: last.origin.file, span: last.origin.span }
+      : { file: a.file, span: pk.span };
+  return { kind: 'add-shard-suffix', key: key.id, at, separator: separatorOf(a), shardCount };
+}
+
+/** The separator the key already uses (its last one), `#` when it has none. */
+function separatorOf(a: Access): string {
+  const text = a.partitionKey!.template.parts.map((p) => ('literal' in p ? p.literal : '')).join('');
+  for (let i = text.length - 1; i >= 0; i--) if (SEPARATORS.includes(text[i])) return text[i];
+  return '#';
+}
