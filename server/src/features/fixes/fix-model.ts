@@ -1,0 +1,63 @@
+import type { FileAnalysis } from '../../engine/analyze';
+import type { Access, Finding, LogicalKey, Span } from '../../engine/model';
+
+/**
+ * The plain data the fixes exchange. Fixes are pure functions from the engine's
+ * model (a finding, its access, the texts of the files involved) to text changes;
+ * the language server turns a `FixAction` into an LSP `CodeAction` with a
+ * `WorkspaceEdit`, the CLI and tests apply the changes to strings.
+ */
+
+/** One replacement in one file; zero-based positions in the text as it is now. */
+export interface TextChange {
+  file: string;
+  span: Span;
+  newText: string;
+}
+
+/** A choice a fix needs from the user (a quick pick or an input box in VS Code). */
+export type FixQuestion =
+  | { kind: 'shard-count'; suggested: number }
+  | { kind: 'hash-attribute'; options: string[] }
+  | { kind: 'reader-file'; suggested: string };
+
+/** The answers a fix was computed with (defaults when nothing was asked). */
+export interface FixAnswers {
+  shardCount?: number;
+  hashAttribute?: string;
+  readerFile?: string;
+}
+
+export interface FixAction {
+  /** What the light bulb shows: "Add a random write-shard suffix (10 shards)". */
+  title: string;
+  /** A stable id of the fix kind, e.g. `add-random-shard`, `generate-reader`. */
+  id: string;
+  /** The finding it fixes (rule code), when it fixes one. */
+  rule?: string;
+  /** The fix the editor should suggest first. */
+  preferred?: boolean;
+  /** Safe to apply unasked (`source.fixAll.shardlens`): cannot change behaviour unexpectedly. */
+  safe: boolean;
+  /** Questions the command form asks before computing the edit; the code action uses the defaults. */
+  asks: FixQuestion[];
+  /** Changes per file; every change's positions are in that file's current text. */
+  changes: TextChange[];
+  /** Where the change lands for the user's eyes (the generated reader), if somewhere new. */
+  reveal?: { file: string; span: Span };
+}
+
+/** What a fix may read of the workspace. */
+export interface FixContext {
+  /** A file's current text (an open editor's buffer first), or null. */
+  textOf(file: string): string | null;
+  /** The analysis of a file (its accesses, findings, imports). */
+  analysisOf(file: string): FileAnalysis | null;
+  /** Every access of a logical key across the workspace, in path order. */
+  accessesOf(key: LogicalKey): Access[];
+  /** `shardlens.shards.defaultCount` and `shardlens.shards.peakWriteUnits`. */
+  shards: { defaultCount: number; peakWriteUnits: number };
+}
+
+/** The fixes one finding offers, given the answers (or defaults). */
+export type FixProvider = (finding: Finding, ctx: FixContext, answers?: FixAnswers) => FixAction[];
