@@ -197,3 +197,18 @@ test('a document opened with an empty or unknown languageId is analysed by its f
   })) as CodeAction[];
   assert.equal(actions[0].edit!.changes![py][0].newText, '    # shardlens-ignore SL001\n');
 });
+
+test('an excluded file that is open gets neither diagnostics nor quick fixes', async () => {
+  session.settings = { exclude: ['board/**'] };
+  await session.conn.sendNotification('workspace/didChangeConfiguration', { settings: null });
+  await until('the excluded file to lose its diagnostics', () => session.diagnostics.get(scoresUri())?.length === 0);
+  const actions = (await session.conn.sendRequest('textDocument/codeAction', {
+    textDocument: { uri: scoresUri() },
+    range: { start: { line: PUT_LINE, character: 0 }, end: { line: PUT_LINE, character: 0 } },
+    context: { diagnostics: [] },
+  })) as CodeAction[];
+  assert.deepEqual(actions, []);
+  session.settings = {};
+  await session.conn.sendNotification('workspace/didChangeConfiguration', { settings: null });
+  await published(scoresUri(), 'the diagnostics to come back');
+});

@@ -142,7 +142,7 @@ connection.onHover(async (p) => {
   const access = accessAt(analysis.accesses, p.position.line, p.position.character);
   if (!access) return null;
   const key = OpenDocuments.keyOf(p.textDocument.uri);
-  return { contents: hoverMarkdown(access, workspace.findingsFor(key), await settings.get(p.textDocument.uri)) };
+  return { contents: hoverMarkdown(access, await workspace.findingsFor(key), await settings.get(p.textDocument.uri)) };
 });
 
 connection.onCodeAction(async (p) => {
@@ -152,7 +152,7 @@ connection.onCodeAction(async (p) => {
   const doc = docs.get(uri);
   const language = docs.languageOf(uri);
   if (!doc || !language) return [];
-  const findings = workspace.findingsFor(OpenDocuments.keyOf(uri));
+  const findings = await workspace.findingsFor(OpenDocuments.keyOf(uri));
   return codeActions({ doc, language, findings, settings: await settings.get(uri) }, p);
 });
 

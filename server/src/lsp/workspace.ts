@@ -4,6 +4,7 @@ import type { Connection, Diagnostic } from 'vscode-languageserver';
 import { DiagnosticSeverity } from 'vscode-languageserver';
 import { StatusNotification, type CheckWorkspaceResult, type WorkspaceStatus } from '../../../protocol/src/lsp';
 import type { FileAnalysis } from '../engine/analyze';
+import type { Finding } from '../engine/model';
 import { collectFiles } from '../engine/workspace/files';
 import { WorkspaceIndex } from '../engine/workspace/index';
 import { keyToUri } from './convert';
@@ -110,8 +111,9 @@ export class Workspace {
     await this.publish([key, ...index.filesOf(keys)]);
   }
 
-  findingsFor(key: string) {
-    return this.indexFor(key).findingsFor(key);
+  /** A file's findings as published: none when it is excluded (an open document still is analysed). */
+  async findingsFor(key: string): Promise<Finding[]> {
+    return (await this.excluded(key)) ? [] : this.indexFor(key).findingsFor(key);
   }
 
   async publishAll(): Promise<void> {
@@ -123,9 +125,7 @@ export class Workspace {
   private async publish(files: Iterable<string>): Promise<void> {
     for (const key of new Set(files)) {
       const uri = keyToUri(key);
-      const diagnostics = (await this.excluded(key))
-        ? []
-        : toDiagnostics(this.indexFor(key).findingsFor(key), await this.settings.get(uri));
+      const diagnostics = toDiagnostics(await this.findingsFor(key), await this.settings.get(uri));
       if (diagnostics.length === 0 && !this.published.has(key)) continue;
       await this.connection.sendDiagnostics({ uri, diagnostics });
       if (diagnostics.length > 0) this.published.set(key, count(diagnostics));
