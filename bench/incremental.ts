@@ -52,14 +52,22 @@ async function main(): Promise<void> {
 
   const times: number[] = [];
   const slow: Array<{ line: number; column: number; char: string; kind: string; ms: number }> = [];
+  // Each edit's [start, end] on CLOCK_MONOTONIC (µs), the clock of `node --cpu-prof`'s
+  // samples: bench/profile.ts picks out the slowest edits' samples with them.
+  const windows: Array<[number, number, number]> = [];
+  const mono = () => Number(process.hrtime.bigint() / 1000n);
+  const timed = (edit: { start: number; end: number; text: string }) => {
+    const from = mono();
+    const t = performance.now();
+    doc.applyEdits([edit]);
+    const ms = performance.now() - t;
+    windows.push([from, mono(), ms]);
+    return ms;
+  };
   for (let i = 0; i < edits / 2; i++) {
     const e = pickEdit();
-    let t = performance.now();
-    doc.applyEdits([{ start: e.offset, end: e.offset, text: e.char }]);
-    const typed = performance.now() - t;
-    t = performance.now();
-    doc.applyEdits([{ start: e.offset, end: e.offset + 1, text: '' }]);
-    const deleted = performance.now() - t;
+    const typed = timed({ start: e.offset, end: e.offset, text: e.char });
+    const deleted = timed({ start: e.offset, end: e.offset + 1, text: '' });
     times.push(typed, deleted);
     slow.push({ line: e.row + 1, column: e.column, char: e.char, kind: 'type', ms: typed });
     slow.push({ line: e.row + 1, column: e.column, char: e.char, kind: 'delete', ms: deleted });
@@ -77,6 +85,7 @@ async function main(): Promise<void> {
       fullAnalysisMs: summary(full).p50,
       ...summary(times),
       slowest: slow.sort((a, b) => b.ms - a.ms).slice(0, 8),
+      windows,
     }) + '\n',
   );
 }

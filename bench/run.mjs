@@ -4,15 +4,18 @@
 // `npm run bench` builds first (dist/cli.js), then runs this.
 //
 //   node bench/run.mjs [--reps N] [--naive-reps N] [--edits N] [--updates N] [--quick]
+//                      [--only lsp] [--lsp-edits N] [--lsp-idle N] [--lsp-baseline REF|none]
 //
 // --quick generates a 500-file workspace and does 3 repetitions: for trying the harness,
-// not for numbers.
+// not for numbers. --only lsp runs rows (g)–(i) alone and prints their section (to stdout
+// and to the scratch directory), leaving bench/results.md as it is.
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { LSP_BASELINE_REF, lspDetails, lspTableRows, machineLine, runLspRow } from './lsp-row.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.dirname(HERE);
@@ -32,10 +35,19 @@ const NAIVE_REPS = flag('--naive-reps', REPS);
 const RSS_REPS = QUICK ? 1 : 3;
 const EDITS = flag('--edits', 300);
 const UPDATES = flag('--updates', 200);
+const ONLY = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : null;
+const LSP_EDITS = flag('--lsp-edits', 200);
+const LSP_IDLE = flag('--lsp-idle', 200);
+const LSP_BASELINE = argv.includes('--lsp-baseline') ? argv[argv.indexOf('--lsp-baseline') + 1] : LSP_BASELINE_REF;
+const LOAD_AT_START = os.loadavg();
 
 const TARGETS = { cliOverFloor: 2, naiveOverCli: 5, incrementalP99: 10, indexP99: 20, rssMb: 300 };
 
 const started = performance.now();
+if (ONLY !== null && ONLY !== 'lsp') {
+  process.stderr.write(`bench: --only takes \`lsp\` (the other rows run together)\n`);
+  process.exit(1);
+}
 const log = (msg) => process.stderr.write(`bench: ${msg}\n`);
 
 function fail(msg, detail = '') {
@@ -153,9 +165,52 @@ function gitDescribe() {
 
 // ---------------------------------------------------------------- the run
 
+/** Rows (g)–(i): the language server over LSP, against the baseline commit's server. */
+function lsp(ws) {
+  if (!fs.existsSync(path.join(ROOT, 'dist', 'server.js'))) fail('dist/server.js is missing: run `npm run build`');
+  return runLspRow({
+    root: ROOT,
+    workspace: path.join(ROOT, WORKSPACE),
+    file: ws.incrementalFile,
+    out: OUT,
+    edits: LSP_EDITS,
+    idle: LSP_IDLE,
+    baselineRef: LSP_BASELINE,
+    log,
+  }).catch((e) => fail('the LSP row failed', e.message));
+}
+
+/** `--only lsp`: rows (g)–(i) alone, as a section to paste; bench/results.md is left alone. */
+async function onlyLsp(ws) {
+  const g = await lsp(ws);
+  const verdicts = [];
+  const target = (ok, yes, no) => (verdicts.push(ok), ok ? `**met**: ${yes}` : `**missed**: ${no}`);
+  const md = await formatMarkdown(
+    [
+      '## Over LSP: hover and code actions while typing (`node bench/run.mjs --only lsp`)',
+      '',
+      `Measured on ${new Date().toISOString()}, code at ${gitDescribe()}; ${machineLine(LOAD_AT_START)}.`,
+      '',
+      '| Row | What is measured | Result | Spread and baseline | Samples | Target | Verdict |',
+      '| --- | --- | --- | --- | --- | --- | --- |',
+      ...lspTableRows(g, target),
+      '',
+      `**${verdicts.filter(Boolean).length} of ${verdicts.length} targets met.**`,
+      '',
+      ...lspDetails(g),
+      '',
+    ].join('\n'),
+  );
+  fs.mkdirSync(OUT, { recursive: true });
+  fs.writeFileSync(path.join(OUT, 'lsp-results.md'), md);
+  process.stdout.write('\n' + md);
+  log(`wrote ${path.join(OUT, 'lsp-results.md')} (${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
+}
+
 async function main() {
   const marker = generate();
   const ws = marker.stats;
+  if (ONLY === 'lsp') return onlyLsp(ws);
   const cliBundle = path.join(ROOT, 'dist', 'cli.js');
   if (!fs.existsSync(cliBundle) || !fs.existsSync(path.join(ROOT, 'dist', 'grammars')))
     fail('dist/cli.js is missing: run `npm run bench` (it builds first)');
@@ -233,8 +288,10 @@ async function main() {
     'index-update',
   );
   log(`(f) p50 ${f.p50.toFixed(2)} ms, p99 ${f.p99.toFixed(2)} ms`);
+  const g = await lsp(ws);
+  log(`(g) p50 ${g.current.afterEdit.p50.toFixed(2)} ms, p99 ${g.current.afterEdit.p99.toFixed(2)} ms`);
 
-  const md = (await render({ ws, rows, last, rss, haveTime, d, f, sanity, baselines })) + labSection();
+  const md = (await render({ ws, rows, last, rss, haveTime, d, f, g, sanity, baselines })) + labSection();
   fs.writeFileSync(path.join(HERE, 'results.md'), md);
   process.stdout.write('\n' + md);
   log(`wrote bench/results.md (${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
@@ -266,7 +323,7 @@ const fmt = (ms) => (ms >= 100 ? Math.round(ms).toLocaleString('en-US') : ms >= 
 const spread = (xs) => `${fmt(Math.min(...xs))}–${fmt(Math.max(...xs))} ms`;
 const mb = (bytes) => (bytes / 1024 / 1024).toFixed(1);
 
-async function render({ ws, rows, last, rss, haveTime, d, f, sanity, baselines }) {
+async function render({ ws, rows, last, rss, haveTime, d, f, g, sanity, baselines }) {
   const a = median(rows.a);
   const b = median(rows.b);
   const c = median(rows.c);
@@ -326,6 +383,7 @@ async function render({ ws, rows, last, rss, haveTime, d, f, sanity, baselines }
     `| (d) | incremental re-analysis of the ${d.lines.toLocaleString('en-US')}-line file after a one-character edit (\`AnalyzedDocument.applyEdits\`) | p50 **${fmt(d.p50)} ms**, p99 **${fmt(d.p99)} ms** | p90 ${fmt(d.p90)}, max ${fmt(d.max)} ms | ${d.n} | p99 ≤ 10 ms | ${t3} |`,
     `| (e) | peak RSS of (a) (${haveTime ? '`/usr/bin/time -v`' : '`process.resourceUsage().maxRSS`'}) | **${e.toFixed(0)} MB** median | ${Math.min(...rss).toFixed(0)}–${Math.max(...rss).toFixed(0)} MB | ${rss.length} | ≤ 300 MB | ${t5} |`,
     `| (f) | index update after one file changes (\`WorkspaceIndex.update\`, ${ws.sourceFiles.toLocaleString('en-US')}-file index) | p50 **${fmt(f.p50)} ms**, p99 **${fmt(f.p99)} ms** | p90 ${fmt(f.p90)}, max ${fmt(f.max)} ms | ${f.n} | p99 ≤ 20 ms | ${t4} |`,
+    ...lspTableRows(g, target),
     '',
     `**${verdict.filter(Boolean).length} of ${verdict.length} targets met.**`,
     '',
@@ -359,6 +417,7 @@ async function render({ ws, rows, last, rss, haveTime, d, f, sanity, baselines }
         )
         .join('; ') +
       '.',
+    ...lspDetails(g),
     `- Baselines (b) and (c) ran as ${baselines.how}. Rows (d) and (f) ran in process under \`node --import tsx\` ` +
       `after 10 untimed warm-up edits/updates.`,
     '',
