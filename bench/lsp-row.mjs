@@ -101,8 +101,12 @@ export function lspDetails(g) {
     return (
       `${label}: indexing the workspace ${fmt(s.indexMs)} ms, opening the file ${fmt(s.openMs)} ms; ` +
       `the first ${s.cold.length} edits after opening (kept out of the row) p50 ${fmt(median(s.cold))} ms, max ${fmt(Math.max(...s.cold))} ms; ` +
-      `${behind ? `${behind.n} hovers waited behind the debounced re-publish (p50 ${fmt(behind.p50)} ms)` : 'no hover waited behind the debounced re-publish'}; ` +
-      `last didChange → publishDiagnostics ${pub ? `p50 ${fmt(pub.p50)}, p99 ${fmt(pub.p99)} ms (150 ms of it the debounce)` : 'never seen'}; ` +
+      `${behind ? `${behind.n} hovers overlapped a publishDiagnostics burst (p50 ${fmt(behind.p50)} ms, max ${fmt(behind.max)} ms)` : 'no hover overlapped a publishDiagnostics burst'}; ` +
+      `last didChange → the file's publishDiagnostics ${pub ? `p50 ${fmt(pub.p50)}, p99 ${fmt(pub.p99)} ms (150 ms of it the debounce)` : 'never seen'}` +
+      (s.burstMessages
+        ? `, → the update's last publishDiagnostics p50 ${fmt(s.burstAfterLastEdit.p50)}, p99 ${fmt(s.burstAfterLastEdit.p99)} ms, ` +
+          `${s.burstMessages.p50} files republished per update (max ${s.burstMessages.max}); `
+        : '; ') +
       `${s.keyHoverHits} of ${s.keyHovers} hovers on keys answered; ${s.emptyActions} code-action requests answered with nothing; ` +
       `${s.diagnosticsAfter === s.diagnostics ? 'diagnostics back to the opening count after the edits' : `**${s.diagnosticsAfter} diagnostics after the edits, ${s.diagnostics} before**`}. ` +
       `Slowest hovers after an edit: ` +

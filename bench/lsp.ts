@@ -48,7 +48,7 @@ interface Sample {
   kind: string;
   char: string;
   onKey: boolean;
-  /** A publishDiagnostics arrived while this hover was pending: it waited behind the re-publish. */
+  /** A publishDiagnostics (any file) arrived while this hover was pending: it may have waited behind the re-publish. */
   behindPublish: boolean;
   /** From the didChange to the hover's answer, CLOCK_MONOTONIC µs (for the CPU profile). */
   window: [number, number];
@@ -81,6 +81,12 @@ class Session {
   readonly stderr: string[] = [];
   diagnostics: Diagnostic[] = [];
   publishes = 0;
+  /** publishDiagnostics for any file: the server republishes every file sharing a key with the edited one. */
+  anyPublishes = 0;
+  lastAnyPublishAt = 0;
+  /** Per debounced update: from the last didChange to its last publishDiagnostics, and how many it sent. */
+  readonly bursts: Array<{ ms: number; messages: number }> = [];
+  private burst = 0;
   indexing: boolean | null = null;
   indexed = false;
   version = 1;
@@ -113,6 +119,9 @@ class Session {
       new StreamMessageWriter(this.child.stdin!),
     );
     this.conn.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
+      this.anyPublishes++;
+      this.lastAnyPublishAt = performance.now();
+      this.burst++;
       if (p.uri !== URI) return;
       this.diagnostics = p.diagnostics;
       this.publishes++;
@@ -202,6 +211,7 @@ class Session {
   async editAndHover(step: Step): Promise<void> {
     const { line, character } = step.at;
     const end = { line, character: character + (step.kind === 'delete' ? 1 : 0) };
+    this.endBurst();
     const from = monoUs();
     void this.conn.sendNotification('textDocument/didChange', {
       textDocument: { uri: URI, version: ++this.version },
@@ -209,7 +219,7 @@ class Session {
     });
     this.lastChangeAt = performance.now();
     this.awaitingPublish = true;
-    const before = this.publishes;
+    const before = this.anyPublishes;
     const { ms, found } = await this.hover(step.hover);
     if (step.hover.onKey) {
       this.keyHovers++;
@@ -222,7 +232,7 @@ class Session {
       kind: step.kind,
       char: step.char,
       onKey: step.hover.onKey,
-      behindPublish: this.publishes > before,
+      behindPublish: this.anyPublishes > before,
       window: [from, monoUs()],
     });
   }
@@ -230,7 +240,16 @@ class Session {
   /** Waits for the debounced re-publish after the last edit, and a quiet moment after it. */
   async settle(): Promise<void> {
     await this.until('the re-publish after the last edit', () => !this.awaitingPublish, 30_000);
-    await sleep(100);
+    // The rest of the burst (other files sharing a key) follows the edited file's message.
+    while (performance.now() - this.lastAnyPublishAt < 100) await sleep(50);
+    this.endBurst();
+  }
+
+  /** Records the publish burst of the update since the last didChange, if there was one. */
+  private endBurst(): void {
+    if (this.burst > 0 && this.lastChangeAt > 0 && this.lastAnyPublishAt > this.lastChangeAt)
+      this.bursts.push({ ms: this.lastAnyPublishAt - this.lastChangeAt, messages: this.burst });
+    this.burst = 0;
   }
 
   async codeActionAt(d: Diagnostic): Promise<number> {
@@ -326,6 +345,7 @@ async function main(): Promise<void> {
       s.keyHovers = s.keyHoverHits = 0;
       await s.settle();
       s.publishMs.length = 0;
+      s.bursts.length = 0;
     }
     // Edits, in interleaved blocks (a block ends on a delete, so the text is back to the original).
     for (let b = 0; b < steps.length; b += BLOCK) {
@@ -382,6 +402,8 @@ function report(s: Session) {
     keyHovers: s.keyHovers,
     keyHoverHits: s.keyHoverHits,
     publishAfterLastEdit: s.publishMs.length ? summary(s.publishMs) : null,
+    burstAfterLastEdit: s.bursts.length ? summary(s.bursts.map((b) => b.ms)) : null,
+    burstMessages: s.bursts.length ? summary(s.bursts.map((b) => b.messages)) : null,
     idleHover: summary(s.idleHover),
     codeAction: summary(s.codeAction),
     emptyActions: s.emptyActions,
