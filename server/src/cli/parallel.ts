@@ -1,11 +1,11 @@
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { analyzeSource, type FileAnalysis } from '../engine/analyze';
+import { analyzeSource, emptyAnalysis, type FileAnalysis } from '../engine/analyze';
 import type { SourceLanguage } from '../engine/model';
 import { initParsers, languageForFile } from '../engine/parser';
 import { mayContainDynamoDbCalls, reasonToSkip } from '../engine/prescan';
 import type { WorkspaceIndex } from '../engine/workspace/index';
 import { ModuleConstants } from '../engine/workspace/modules';
-import { readSource, skippedAnalysis } from '../engine/workspace/source';
+import { readSource } from '../engine/workspace/source';
 
 interface Job {
   file: string;
@@ -50,7 +50,7 @@ export async function indexInParallel(
       const source = readSource(file, maxBytes);
       const skipped = 'skipped' in source ? source.skipped : reasonToSkip(source.text, maxBytes);
       if (skipped || !('text' in source) || !mayContainDynamoDbCalls(source.text)) {
-        index.set(skippedAnalysis(file, language, skipped));
+        index.set(emptyAnalysis(file, language, skipped));
         continue;
       }
       pending++;

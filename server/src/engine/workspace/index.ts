@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { analyzeSource, DEFAULT_MAX_BYTES, type AnalyzeOptions, type FileAnalysis } from '../analyze';
+import { analyzeSource, DEFAULT_MAX_BYTES, emptyAnalysis, type AnalyzeOptions, type FileAnalysis } from '../analyze';
 import { familyOf, logicalKeysOf } from '../keys/logical-key';
 import { compileMatcher, type KeyMatch, type Matcher } from '../keys/matcher';
 import { sameTable, tableKey } from '../keys/table';
@@ -10,7 +10,7 @@ import { isSuppressed, type Suppressions } from '../suppress';
 import { languageForFile } from '../parser';
 import { ModuleConstants, readFromDisk } from './modules';
 import { listKeys, keyPatterns, type TableEntry } from './query';
-import { readSource, skippedAnalysis } from './source';
+import { readSource } from './source';
 
 export type { CallSiteEntry, IndexEntry, KeyEntry, TableEntry } from './query';
 
@@ -76,7 +76,7 @@ export class WorkspaceIndex {
     if (!language) return new Set();
     const open = this.options.openText?.(file);
     const source = open != null ? { text: open } : readSource(file, this.options.maxBytes ?? DEFAULT_MAX_BYTES);
-    if ('skipped' in source) return this.set(skippedAnalysis(file, language, source.skipped));
+    if ('skipped' in source) return this.set(emptyAnalysis(file, language, source.skipped));
     return this.update(file, source.text, language, refresh);
   }
 

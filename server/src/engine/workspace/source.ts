@@ -1,7 +1,5 @@
 import * as fs from 'node:fs';
 import { formatBytes } from '../prescan';
-import type { FileAnalysis } from '../analyze';
-import type { SourceLanguage } from '../model';
 
 /** A file's text, or why it is not read: too large, binary, unreadable. */
 export type Source = { text: string } | { skipped: string };
@@ -22,9 +20,4 @@ export function readSource(file: string, maxBytes: number): Source {
   }
   if (buf.subarray(0, 8192).includes(0)) return { skipped: 'binary file' };
   return { text: new TextDecoder('utf-8').decode(buf) };
-}
-
-/** The analysis of a file that was not analysed: no accesses, and why. */
-export function skippedAnalysis(file: string, language: SourceLanguage, skipped: string | null): FileAnalysis {
-  return { file, language, accesses: [], findings: [], skipped, syntaxErrors: false, imports: [] };
 }
