@@ -102,17 +102,27 @@ function where(table: string | null, index: string | null): string {
   return `${table ?? '?'}${index ? `/${index}` : ''}`;
 }
 
+/** Each key's family, computed with its id: the index asks for it once per access. */
+const families = new WeakMap<LogicalKey, string>();
+
+function family(index: string | null, attribute: string, text: string): string {
+  return `${index ? `/${index} · ` : ''}${attribute} = ${text}`;
+}
+
 function make(a: Access, text: string, template: KeyTemplate, literalShard: boolean): LogicalKey {
   const table = tableName(a.table);
+  const index = a.index ?? null;
   const attribute = a.partitionKey!.attribute;
-  return {
+  const key: LogicalKey = {
     table,
-    index: a.index ?? null,
+    index,
     attribute,
     template,
     shards: literalShard ? null : shardSetOf(a.partitionKey!.template),
-    id: `${where(table, a.index ?? null)} · ${attribute} = ${text}`,
+    id: `${where(table, index)} · ${attribute} = ${text}`,
   };
+  families.set(key, family(index, attribute, text));
+  return key;
 }
 
 const LITERAL_SHARD = new RegExp(`^(.+)[${SEPARATORS.replace(/[-\]\\]/g, '\\$&')}]\\d{1,6}$`);
@@ -148,5 +158,5 @@ export function logicalKeysOf(a: Access): LogicalKey[] {
  * shape together and compare tables themselves (`sameTable`).
  */
 export function familyOf(k: LogicalKey): string {
-  return `${k.index ? `/${k.index} · ` : ''}${k.attribute} = ${keyText(k.template)}`;
+  return families.get(k) ?? family(k.index, k.attribute, keyText(k.template));
 }
