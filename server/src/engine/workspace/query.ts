@@ -27,7 +27,7 @@ export interface IndexEntry {
 }
 
 export interface KeyEntry {
-  /** The logical key; `shards` is the first sharded call site's set, when one is sharded. */
+  /** The logical key; `shards` is the first sharded writer's set (else the first sharded reader's). */
   key: LogicalKey;
   sites: CallSiteEntry[];
 }
@@ -53,6 +53,7 @@ export function listKeys(results: FileAnalysis[]): TableEntry[] {
   for (const r of results) for (const a of r.accesses) if (logicalKeyOf(a)?.shards) sharded.add(logicalKeyOf(a)!.id);
 
   const keys = new Map<string, KeyEntry>();
+  const shownRank = new Map<KeyEntry, number>();
   for (const r of results) {
     const findingsOf = new Map<Access, Finding[]>();
     for (const f of r.findings) {
@@ -66,7 +67,12 @@ export function listKeys(results: FileAnalysis[]): TableEntry[] {
       const key = parent && sharded.has(parent.id) ? parent : own;
       let entry = keys.get(key.id);
       if (!entry) keys.set(key.id, (entry = { key, sites: [] }));
-      else if (!entry.key.shards && key.shards) entry.key = key;
+      // The key shows the shard set its writers use; a reader's only while no writer shards it.
+      const rank = key.shards ? (a.kind === 'write' ? 2 : 1) : 0;
+      if (rank > (shownRank.get(entry) ?? (entry.key.shards ? 1 : 0))) {
+        entry.key = key;
+        shownRank.set(entry, rank);
+      }
       const template = a.partitionKey!.template;
       entry.sites.push({
         kind: a.kind,
