@@ -15,6 +15,7 @@ import type {
 import { isPartitionKeyName, isSortKeyName } from './names';
 import { parsePartiql, type PartiqlValue } from './partiql';
 import { envVariableOf } from './env';
+import { tableKey } from './keys/table';
 import { placeOrigins } from './evaluation';
 import { literal, literalText } from './template';
 import { entry, entryOf, unwrapAttributeValue, type Value } from './value';
@@ -56,10 +57,6 @@ export interface CallSite {
 
 /** Known key attribute names per table, learned from `Key` objects and key conditions. */
 export type KeySchemaHints = Map<string, { partition: string; sort?: string }>;
-
-function tableKey(t: TableRef): string {
-  return t.kind === 'unknown' ? '?' : `${t.kind}:${t.name}`;
-}
 
 function tableOf(input: Value | undefined, fallback: TableRef): TableRef {
   const v = entry(input, 'TableName');

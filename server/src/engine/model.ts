@@ -250,7 +250,11 @@ export type FixDescriptor =
   | {
       kind: 'add-shard-suffix';
       key: string;
-      /** Where to append the shard: the key's last literal part at its origin. */
+      /**
+       * Where to append the shard: the origin of the key's last literal part when the
+       * key ends in literal text, else the key expression itself (appending after
+       * `LOGS#` in `LOGS#{time}` would be wrong).
+       */
       at: SourceRange;
       separator: string;
       /** The shard count the workspace already uses for this key, if any. */

@@ -1,3 +1,4 @@
+import { tableName } from '../engine/keys/table';
 import * as path from 'node:path';
 import type { MarkupContent } from 'vscode-languageserver';
 import type { ShardLensSettings } from '../../../protocol/src/settings';
@@ -118,12 +119,8 @@ function declaredAs(pk: KeyValue, file: string): string | null {
 export function hoverMarkdown(a: Access, findings: Finding[], settings: ShardLensSettings): MarkupContent {
   const c = classifyAccess(a);
   const pk = a.partitionKey;
-  const table =
-    (a.table.kind === 'literal'
-      ? ` on table \`${a.table.name}\``
-      : a.table.kind === 'env'
-        ? ` on table \`$${a.table.name}\``
-        : '') + (a.index ? ` · index \`${a.index}\`` : '');
+  const name = tableName(a.table);
+  const table = (name ? ` on table \`${name}\`` : '') + (a.index ? ` · index \`${a.index}\`` : '');
   const lines = [
     pk
       ? `**ShardLens** · ${a.operation} · \`${pk.attribute}\` = \`${render(pk.template)}\`${table}`
