@@ -182,6 +182,8 @@ function lsp(ws) {
 
 /** `--only lsp`: rows (g)–(i) alone, as a section to paste; bench/results.md is left alone. */
 async function onlyLsp(ws) {
+  // Named before the run: others may commit while it goes on.
+  const code = gitDescribe();
   const g = await lsp(ws);
   const verdicts = [];
   const target = (ok, yes, no) => (verdicts.push(ok), ok ? `**met**: ${yes}` : `**missed**: ${no}`);
@@ -189,7 +191,7 @@ async function onlyLsp(ws) {
     [
       '## Over LSP: hover and code actions while typing (`node bench/run.mjs --only lsp`)',
       '',
-      `Measured on ${new Date().toISOString()}, code at ${gitDescribe()}; ${machineLine(LOAD_AT_START)}.`,
+      `Measured on ${new Date().toISOString()}, code at ${code}; ${machineLine(LOAD_AT_START)}.`,
       '',
       '| Row | What is measured | Result | Spread and baseline | Samples | Target | Verdict |',
       '| --- | --- | --- | --- | --- | --- | --- |',
