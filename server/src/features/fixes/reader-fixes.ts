@@ -1,0 +1,219 @@
+import * as path from 'node:path';
+import { logicalKeyOf } from '../../engine/keys/logical-key';
+import type { Access, Finding, ShardSet, Span } from '../../engine/model';
+import { languageForFile, parse } from '../../engine/parser';
+import { shardHoleOf } from '../../engine/rules/group';
+import { shardSetOf } from '../../engine/template';
+import { generateReader } from '../generate';
+import { jsImportEdits, pythonImportEdits, type Needed } from '../generate/imports';
+import { applyChanges, offsetAt, positionAt } from './apply';
+import type { FixAction, FixAnswers, FixContext, FixProvider, TextChange } from './fix-model';
+import { isPython, planReader, quoteOf, wholeCall, type ReaderPlan } from './reader-plan';
+import { paginateInPlace } from './reader-paginate';
+
+/**
+ * The scatter-gather reader fixes:
+ * - `generate-reader`: write the reader of a sharded key after the enclosing top-level
+ *   function or class of the site (or into a file the user picks);
+ * - `use-reader` (SL006): replace a read that misses shards with a call to that reader,
+ *   writing the reader first when it does not exist yet;
+ * - `paginate-shards` (SL008): make an existing scatter-gather read follow
+ *   `LastEvaluatedKey` where the call can be rewritten in place, else offer the reader.
+ * A reader is found again by its name, so no fix writes it twice.
+ */
+
+const SITE_FORMS_REPLACEABLE = new Set(['send-command', 'v2-promise', 'boto3-table', 'boto3-client']);
+
+export const readerFixes: FixProvider = (finding, ctx, answers) => {
+  if (finding.rule === 'SL006') return unshardedReadFixes(finding, ctx, answers);
+  if (finding.rule === 'SL008') return paginationFixes(finding, ctx, answers);
+  return [];
+};
+
+/** The fixes on a sharded writer (no finding there): generate its reader beside it or in a picked file. */
+export function writerReaderFixes(writer: Access, ctx: FixContext, answers?: FixAnswers): FixAction[] {
+  const shards = writer.kind === 'write' && writer.partitionKey ? shardSetOf(writer.partitionKey.template) : null;
+  const key = logicalKeyOf(writer);
+  if (!shards || !key || (shards.method !== 'random' && shards.method !== 'hash')) return [];
+  const target = answers?.readerFile ?? writer.file;
+  const plan = planReader({ site: writer, keySource: writer, shards, keyId: key.id, target }, ctx);
+  const gen = plan && generation(plan, target, writer, ctx);
+  return gen && !gen.exists ? [generateAction(plan!, gen, writer, target)] : [];
+}
+
+function writerOf(finding: Finding, ctx: FixContext): { writer: Access; shards: ShardSet; key: string } | null {
+  const fix = finding.fixes.find((f) => f.kind === 'scatter-gather-reader');
+  if (!fix || fix.kind !== 'scatter-gather-reader') return null;
+  const at = fix.writer;
+  const same = (s: Span) =>
+    s.startLine === at.span.startLine &&
+    s.startColumn === at.span.startColumn &&
+    s.endLine === at.span.endLine &&
+    s.endColumn === at.span.endColumn;
+  const writer = ctx
+    .analysisOf(at.file)
+    ?.accesses.find((a) => a.kind === 'write' && same(a.partitionKey?.span ?? a.span));
+  return writer ? { writer, shards: fix.shards, key: fix.key } : null;
+}
+
+function unshardedReadFixes(finding: Finding, ctx: FixContext, answers?: FixAnswers): FixAction[] {
+  const found = writerOf(finding, ctx);
+  if (!found) return [];
+  const read = finding.access;
+  const target = answers?.readerFile ?? read.file;
+  const plan = planReader({ site: read, keySource: found.writer, shards: found.shards, keyId: found.key, target }, ctx);
+  if (!plan) return [];
+  const gen = generation(plan, target, read, ctx);
+  if (!gen) return [];
+  const out: FixAction[] = [];
+  const repair = replaceRead(plan, gen, read, target, ctx);
+  if (repair) out.push(repair);
+  if (!gen.exists) out.push(generateAction(plan, gen, read, target));
+  return out;
+}
+
+function paginationFixes(finding: Finding, ctx: FixContext, answers?: FixAnswers): FixAction[] {
+  const read = finding.access;
+  const inPlace = paginateInPlace(read, ctx);
+  if (inPlace) return [inPlace];
+  const shards = shardHoleOf(read)?.shards;
+  const key = logicalKeyOf(read);
+  if (!shards || !key) return [];
+  const target = answers?.readerFile ?? read.file;
+  const plan = planReader({ site: read, keySource: read, shards, keyId: key.id, target }, ctx);
+  const gen = plan && generation(plan, target, read, ctx);
+  return gen && !gen.exists ? [generateAction(plan!, gen, read, target)] : [];
+}
+
+interface Generation {
+  /** A function of the reader's name is already in the target file. */
+  exists: boolean;
+  /** The changes that write the reader and its imports (none when it exists). */
+  changes: TextChange[];
+}
+
+export function functionExists(text: string, name: string, python: boolean): boolean {
+  return new RegExp(python ? `^\\s*def\\s+${name}\\s*\\(` : `\\bfunction\\s+${name}\\s*\\(`, 'm').test(text);
+}
+
+/** Where a new top-level definition goes: after the top-level statement holding `site`, else at the end. */
+function insertionOffset(text: string, file: string, site: Access | null): number {
+  const language = languageForFile(file);
+  if (!site || site.file !== file || !language) return text.replace(/\s*$/, '').length;
+  const tree = parse(language, text, 2000);
+  try {
+    const at = offsetAt(text, site.span.startLine, site.span.startColumn);
+    const top = tree.rootNode.namedChildren.find((c) => c && c.startIndex <= at && at < c.endIndex);
+    return top ? top.endIndex : text.replace(/\s*$/, '').length;
+  } finally {
+    tree.delete();
+  }
+}
+
+function point(text: string, offset: number): Span {
+  const p = positionAt(text, offset);
+  return { startLine: p.line, startColumn: p.column, endLine: p.line, endColumn: p.column };
+}
+
+function generation(plan: ReaderPlan, target: string, site: Access, ctx: FixContext): Generation | null {
+  const python = isPython(target);
+  const text = ctx.textOf(target) ?? '';
+  if (functionExists(text, plan.spec.name, python)) return { exists: true, changes: [] };
+  const { code, needs } = generateReader(plan.spec);
+  const exported =
+    !python && target !== site.file ? code.replace(/\nasync function /, '\nexport async function ') : code;
+  const offset = insertionOffset(text, target, site);
+  const gap = offset === 0 ? '' : python ? '\n\n\n' : '\n\n';
+  const changes: TextChange[] = [
+    { file: target, span: point(text, offset), newText: gap + exported + (offset === 0 ? '\n' : '') },
+  ];
+  changes.push(...importChanges(target, text, [...needs, ...plan.needs], ctx));
+  return { exists: false, changes };
+}
+
+function importChanges(file: string, text: string, needs: Needed[], ctx: FixContext): TextChange[] {
+  const imports = ctx.analysisOf(file)?.imports ?? [];
+  const edits = isPython(file)
+    ? pythonImportEdits(text, imports, needs)
+    : jsImportEdits(text, imports, needs, quoteOf(text, imports));
+  return edits.map((e) => ({ file, ...e }));
+}
+
+/** Where the reader's name lands once the changes are applied, for the editor to show. */
+function revealOf(plan: ReaderPlan, target: string, changes: TextChange[], ctx: FixContext): FixAction['reveal'] {
+  const before = ctx.textOf(target) ?? '';
+  const after = applyChanges(
+    before,
+    changes.filter((c) => c.file === target),
+  );
+  const m = new RegExp(isPython(target) ? `def (${plan.spec.name})\\(` : `function (${plan.spec.name})\\(`).exec(after);
+  if (!m) return undefined;
+  const start = positionAt(after, m.index + m[0].indexOf(m[1]));
+  return {
+    file: target,
+    span: {
+      startLine: start.line,
+      startColumn: start.column,
+      endLine: start.line,
+      endColumn: start.column + m[1].length,
+    },
+  };
+}
+
+function generateAction(plan: ReaderPlan, gen: Generation, site: Access, target: string): FixAction {
+  return {
+    title: `Generate the scatter-gather reader ${plan.spec.name}() for ${plan.spec.keyId}`,
+    id: 'generate-reader',
+    safe: false,
+    asks: [{ kind: 'reader-file', suggested: site.file }],
+    changes: gen.changes,
+    reveal: { file: target, span: gen.changes[0].span },
+  };
+}
+
+function replaceRead(
+  plan: ReaderPlan,
+  gen: Generation,
+  read: Access,
+  target: string,
+  ctx: FixContext,
+): FixAction | null {
+  if (read.operation !== 'Query' || !plan.args || !SITE_FORMS_REPLACEABLE.has(read.call.form)) return null;
+  const text = ctx.textOf(read.file);
+  if (text === null) return null;
+  const python = isPython(read.file);
+  const whole = wholeCall(read, text);
+  if (!whole) return null;
+  const call = `${plan.spec.name}(${plan.args.join(', ')})`;
+  const changes: TextChange[] = [...gen.changes, { file: read.file, span: whole.span, newText: call }];
+  if (target !== read.file) {
+    let module: string | null = null;
+    if (python) module = path.dirname(target) === path.dirname(read.file) ? path.basename(target, '.py') : null;
+    else {
+      module = path
+        .relative(path.dirname(read.file), target)
+        .split(path.sep)
+        .join('/')
+        .replace(/\.(ts|tsx|js|mjs|jsx|mts|cts)$/, '');
+      if (!module.startsWith('.')) module = `./${module}`;
+    }
+    if (!module) return null;
+    changes.push(...importChanges(read.file, text, [{ module, name: plan.spec.name }], ctx));
+  }
+  const sameFile = changes.filter((c) => c.file === read.file);
+  try {
+    applyChanges(text, sameFile);
+  } catch {
+    return null; // the reader would land inside the replaced call: not this fix
+  }
+  return {
+    title: `Read every shard: replace this read with ${plan.spec.name}()${gen.exists ? '' : ' (generated)'}`,
+    id: 'use-reader',
+    rule: 'SL006',
+    preferred: true,
+    safe: false,
+    asks: gen.exists ? [] : [{ kind: 'reader-file', suggested: read.file }],
+    changes,
+    reveal: revealOf(plan, target, changes, ctx),
+  };
+}

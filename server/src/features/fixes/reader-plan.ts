@@ -1,0 +1,350 @@
+import * as path from 'node:path';
+import type { Access, ImportInfo, ShardSet, Span, TemplatePart } from '../../engine/model';
+import { shardShape } from '../../engine/keys/logical-key';
+import { literalText } from '../../engine/template';
+import type { Needed } from '../generate/imports';
+import { readerName, words, type KeyPiece, type Operand, type Param, type ReaderSpec } from '../generate/reader-spec';
+import { offsetAt, positionAt, textIn } from './apply';
+import type { FixContext } from './fix-model';
+
+/**
+ * Builds a reader's spec from the engine's model: the style, receiver and table of
+ * the read (or of the writer when there is no read), the writers' key shape and shard
+ * set, the read's sort-key condition and Limit. Returns null when something cannot be
+ * written correctly in the target file (a key with non-literal parts around the shard,
+ * a table or client the file cannot name): then no fix is offered rather than a wrong one.
+ */
+
+export interface ReaderPlan {
+  spec: ReaderSpec;
+  /** Imports the reader needs in its file (SDK names, the shard-count constant). */
+  needs: Needed[];
+  /** The arguments a call in place of `read` passes, or null when they cannot be written there. */
+  args: string[] | null;
+}
+
+export const isPython = (file: string) => file.endsWith('.py');
+export const isTyped = (file: string) => /\.(ts|tsx|mts|cts)$/.test(file);
+
+export function indentUnitOf(text: string, python: boolean): string {
+  const m = /^([ \t]+)\S/m.exec(text);
+  if (m?.[1].startsWith('\t')) return '\t';
+  const sizes = [...text.matchAll(/^( +)\S/gm)].slice(0, 50).map((x) => x[1].length);
+  const min = sizes.length ? Math.min(...sizes) : python ? 4 : 2;
+  return ' '.repeat(min >= 2 && min <= 8 ? min : python ? 4 : 2);
+}
+
+export function quoteOf(text: string, imports: ImportInfo[]): "'" | '"' {
+  for (const i of imports) {
+    const line = text.split('\n')[i.span.startLine] ?? '';
+    if (line.includes(`'${i.module}'`)) return "'";
+    if (line.includes(`"${i.module}"`)) return '"';
+  }
+  return "'";
+}
+
+/** Whether `name` is a top-level declaration of `text` or imported by it: usable from a top-level function. */
+export function visibleAtTop(name: string, text: string, imports: ImportInfo[], python: boolean): boolean {
+  if (imports.some((i) => i.names.includes(name) || i.names.includes(`default as ${name}`))) return true;
+  const esc = name.replace(/[$]/g, '\\$');
+  const decl = python
+    ? new RegExp(`^${esc}\\s*(:[^=\\n]*)?=`, 'm')
+    : new RegExp(`^(export\\s+)?(const|let|var|class|function|async\\s+function)\\s+${esc}\\b`, 'm');
+  return decl.test(text);
+}
+
+/** The key before and after the shard part, with whole constants kept by name where the target can see them. */
+function partitionPieces(parts: TemplatePart[], visible: (name: string) => boolean) {
+  const at = parts.findIndex((p) => 'hole' in p && p.hole.kind === 'shard');
+  if (at < 0) return null;
+  const before: KeyPiece[] = [];
+  for (const p of parts.slice(0, at)) {
+    if (!('literal' in p)) return null;
+    const d = p.origin?.via[0];
+    const whole =
+      d &&
+      d.valueSpan.startLine === p.origin!.span.startLine &&
+      d.valueSpan.startColumn === p.origin!.span.startColumn &&
+      d.valueSpan.endLine === p.origin!.span.endLine &&
+      d.valueSpan.endColumn === p.origin!.span.endColumn;
+    before.push(whole && d.file === p.origin!.file && visible(d.name) ? { name: d.name } : { literal: p.literal });
+  }
+  let after = '';
+  for (const p of parts.slice(at + 1)) {
+    if (!('literal' in p)) return null;
+    after += p.literal;
+  }
+  return { before, after };
+}
+
+/** A relative module specifier from one file to another (`./config`), as the target language writes it. */
+function moduleFrom(target: string, declared: string, python: boolean): string | null {
+  if (python) return path.dirname(target) === path.dirname(declared) ? path.basename(declared, '.py') : null;
+  let rel = path
+    .relative(path.dirname(target), declared)
+    .split(path.sep)
+    .join('/')
+    .replace(/\.(ts|tsx|js|mjs|cjs|jsx|mts|cts)$/, '');
+  if (!rel.startsWith('.')) rel = `./${rel}`;
+  return rel;
+}
+
+/** The shard loop and, when its count constant lives in another module, the import it needs. */
+function shardLoop(
+  shards: ShardSet,
+  target: string,
+  text: string,
+  imports: ImportInfo[],
+  ctx: FixContext,
+  python: boolean,
+) {
+  const values = shards.values;
+  if (!values || values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const contiguous = sorted.every((v, i) => v === sorted[0] + i);
+  if (!contiguous) return { loop: { kind: 'list' as const, values: sorted }, needs: [] as Needed[] };
+  const count = shards.count;
+  let expression = String(sorted.length);
+  const needs: Needed[] = [];
+  if (count?.name && count.value === sorted.length && /^[A-Za-z_$][\w$]*$/.test(count.name)) {
+    const decl = count.declaration;
+    if (visibleAtTop(count.name, text, imports, python) || decl?.file === target) expression = count.name;
+    else if (decl) {
+      const declText = ctx.textOf(decl.file);
+      const line = declText?.split('\n')[decl.span.startLine] ?? '';
+      const exported = python || /^\s*export\b/.test(line);
+      const module = exported ? moduleFrom(target, decl.file, python) : null;
+      if (module) {
+        expression = count.name;
+        needs.push({ module, name: count.name });
+      }
+    }
+  }
+  return { loop: { kind: 'range' as const, start: sorted[0], count: expression }, needs };
+}
+
+/** A parameter name from the operand's expression (`prefix`, `this.since` → `since`). */
+function paramName(source: string, fallback: string, python: boolean, taken: Set<string>): string {
+  const last = /([A-Za-z_$][\w$]*)\s*$/.exec(source)?.[1];
+  let name = last && /^[A-Za-z_$][\w$]*$/.test(source.replace(/^(this|self)\./, '')) ? last : fallback;
+  if (python) name = words(name).join('_') || fallback;
+  while (taken.has(name)) name = `${name}_`;
+  taken.add(name);
+  return name;
+}
+
+/** Locals of the generated readers that a parameter must not shadow. */
+const LOCALS = [
+  'shard',
+  'shards',
+  'items',
+  'startKey',
+  'page',
+  'perShard',
+  'sortKey',
+  'heads',
+  'Items',
+  'next',
+  's',
+  'read_shard',
+  'kwargs',
+  'pool',
+  'per_shard',
+  'merged',
+  'ordered',
+  'serializer',
+  'deserializer',
+  'client',
+  'table',
+];
+
+export interface PlanInput {
+  /** The access whose style, receiver and table the reader copies, and whose condition and Limit it keeps. */
+  site: Access;
+  /** The access whose key template holds the shard part (a writer, or the site itself for a scatter-gather read). */
+  keySource: Access;
+  shards: ShardSet;
+  keyId: string;
+  /** The file the reader goes into. */
+  target: string;
+}
+
+export function planReader(input: PlanInput, ctx: FixContext): ReaderPlan | null {
+  const { site, keySource, target } = input;
+  const python = isPython(target);
+  if (python !== (site.language === 'python')) return null;
+  const text = ctx.textOf(target) ?? '';
+  const siteText = ctx.textOf(site.file);
+  if (siteText === null) return null;
+  const imports = ctx.analysisOf(target)?.imports ?? [];
+  const sameFile = target === site.file;
+  const visible = (name: string) => (sameFile ? visibleAtTop(name, text, imports, python) : false);
+  const pieces = keySource.partitionKey ? partitionPieces(keySource.partitionKey.template.parts, visible) : null;
+  const shape = keySource.partitionKey ? shardShape(keySource.partitionKey.template) : null;
+  if (!pieces || !shape) return null;
+  const shardLoopPlan = shardLoop(input.shards, target, text, imports, ctx, python);
+  if (!shardLoopPlan) return null;
+  const needs: Needed[] = [...shardLoopPlan.needs];
+
+  // The client: the receiver itself when the reader can see it, else a parameter the call passes.
+  const receiver = site.call.receiver;
+  if (!receiver) return null;
+  const plainReceiver =
+    /^[A-Za-z_$][\w$]*$/.test(receiver) && sameFile && visibleAtTop(receiver, text, imports, python);
+  const resource = site.sdk === 'boto3-resource';
+  const clientName = resource ? 'table' : 'client';
+  let clientParam: ReaderSpec['clientParam'] = null;
+  if (!plainReceiver) {
+    const typeName = isTyped(target) ? clientType(site, imports, needs) : null;
+    if (typeName === undefined) return null;
+    clientParam = { name: clientName, type: typeName };
+  }
+
+  // The table name: the site's own expression when the reader can see it, else the name itself.
+  let table: string | null = null;
+  if (!resource) {
+    const t = site.table;
+    const expr = t.span ? textIn(siteText, t.span) : null;
+    if (expr && /^[A-Za-z_$][\w$]*$/.test(expr) && visible(expr)) table = expr;
+    else if (t.kind === 'literal') table = python ? JSON.stringify(t.name) : JSON.stringify(t.name);
+    else if (t.kind === 'env') {
+      table = python ? `os.environ[${JSON.stringify(t.name)}]` : `process.env.${t.name}`;
+      if (python) needs.push({ module: 'os' });
+      else if (isTyped(target)) table += '!';
+    } else return null;
+    if (!python && table.startsWith('"')) table = `'${JSON.parse(table).replace(/'/g, "\\'")}'`;
+  }
+
+  // The sort-key condition and Limit of the read, passed through.
+  const taken = new Set(LOCALS);
+  const params: Param[] = [];
+  let args: string[] | null = clientParam ? [receiver] : [];
+  const condition = site.kind === 'read' ? site.sortCondition : null;
+  let sort: ReaderSpec['sort'] = null;
+  if (condition) {
+    const operands: Operand[] = condition.operands.map((o, i) => {
+      const source = o.span ? textIn(siteText, o.span) : '';
+      const lit = literalText(o.template);
+      if (lit !== null && /^['"`]/.test(source.trim())) return { literal: lit };
+      if (lit !== null && /^-?\d+(\.\d+)?$/.test(source.trim())) return { literal: Number(lit) };
+      const name = paramName(source, condition.operands.length > 1 ? (i === 0 ? 'from' : 'to') : 'sk', python, taken);
+      params.push({ name, kind: 'operand' });
+      if (args && source) args.push(source);
+      else args = null;
+      return { param: name };
+    });
+    sort = { attribute: condition.attribute, operator: condition.operator, operands };
+  }
+  let top: ReaderSpec['top'] = null;
+  const limit = site.read?.limit ?? null;
+  if (limit !== null) {
+    const attribute = condition?.attribute ?? keySource.sortKey?.attribute ?? null;
+    if (!attribute) return null;
+    let l: number | { param: string } =
+      typeof limit === 'number' ? limit : { param: paramName('limit', 'limit', python, taken) };
+    if (typeof l !== 'number') {
+      params.push({ name: l.param, kind: 'limit' });
+      const written = limitExpression(textIn(siteText, site.span), python);
+      if (args && written) args.push(written);
+      else args = null;
+    }
+    top = { attribute, limit: l, forward: site.read?.scanIndexForward !== false };
+  }
+  const converter = site.sdk === 'aws-sdk-v2' ? v2Namespace(imports, needs, 'Converter') : undefined;
+  const spec: ReaderSpec = {
+    style: site.sdk,
+    typed: isTyped(target),
+    name: readerName(shape.stem + shape.suffix, { index: site.index, sort, top }, python),
+    keyId: input.keyId,
+    client: clientParam ? clientParam.name : receiver,
+    clientParam,
+    table,
+    index: site.index,
+    consistent: site.read?.consistent ?? false,
+    partition: { attribute: keySource.partitionKey!.attribute, before: pieces.before, after: pieces.after },
+    shards: shardLoopPlan.loop,
+    sort,
+    top,
+    params,
+    indentUnit: indentUnitOf(text || siteText, python),
+    quote: quoteOf(text, imports),
+    converter,
+  };
+  return { spec, needs, args };
+}
+
+/** `Limit: n` / `Limit=n` in the call's text, when it is written there once. */
+function limitExpression(callText: string, python: boolean): string | null {
+  const re = python ? /\bLimit\s*=\s*([^,\n)]+)/g : /\bLimit\s*:\s*([^,\n}]+)/g;
+  const all = [...callText.matchAll(re)];
+  return all.length === 1 ? all[0][1].trim() : null;
+}
+
+/**
+ * How the file names SDK v2's `DynamoDB` namespace (`AWS.DynamoDB`, `DynamoDB`), adding
+ * `import { DynamoDB } from 'aws-sdk'` when it names none.
+ */
+function v2Namespace(imports: ImportInfo[], needs: Needed[], member: string): string {
+  for (const i of imports) {
+    const def = i.names.find((n) => n.startsWith('default as '))?.slice('default as '.length);
+    if (i.module === 'aws-sdk' && i.names.includes('DynamoDB')) return `DynamoDB.${member}`;
+    if (i.module === 'aws-sdk' && def) return `${def}.DynamoDB.${member}`;
+    if (i.module === 'aws-sdk/clients/dynamodb' && def) return `${def}.${member}`;
+  }
+  needs.push({ module: 'aws-sdk', name: 'DynamoDB' });
+  return `DynamoDB.${member}`;
+}
+
+/** The TypeScript type of a client parameter, with the import it needs; undefined when the style has none. */
+function clientType(site: Access, imports: ImportInfo[], needs: Needed[]): string | null | undefined {
+  switch (site.sdk) {
+    case 'lib-dynamodb':
+      needs.push({ module: '@aws-sdk/lib-dynamodb', name: 'DynamoDBDocumentClient' });
+      return 'DynamoDBDocumentClient';
+    case 'aws-sdk-v3':
+      needs.push({ module: '@aws-sdk/client-dynamodb', name: 'DynamoDBClient' });
+      return 'DynamoDBClient';
+    case 'aws-sdk-v2-document-client':
+      return v2Namespace(imports, [], 'DocumentClient').replace(
+        /^DynamoDB\.DocumentClient$/,
+        (x) => (needs.push({ module: 'aws-sdk', name: 'DynamoDB' }), x),
+      );
+    case 'aws-sdk-v2':
+      return v2Namespace(imports, needs, 'X').replace(/\.X$/, '');
+    default:
+      return null;
+  }
+}
+
+/**
+ * The whole call a read stands in, as an expression that resolves to the response:
+ * `ddb.send(new QueryCommand({...}))` (the engine's span is the command), a v2
+ * `docClient.query({...}).promise()`, `table.query(...)`. Null when the text around
+ * the command is not that shape.
+ */
+export function wholeCall(read: Access, text: string): { span: Span; text: string } | null {
+  let start = offsetAt(text, read.span.startLine, read.span.startColumn);
+  let end = offsetAt(text, read.span.endLine, read.span.endColumn);
+  const form = read.call.form;
+  if (form === 'send-command') {
+    const receiver = read.call.receiver;
+    if (!receiver) return null;
+    const before = text.slice(0, start);
+    const esc = receiver.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const open = new RegExp(`(?:^|[^\\w$.])(${esc}\\s*\\.send\\(\\s*)$`).exec(before);
+    const close = /^\s*,?\s*\)/.exec(text.slice(end));
+    if (!open || !close) return null;
+    start -= open[1].length;
+    end += close[0].length;
+  } else if (form === 'v2-promise') {
+    const promise = /^\s*\.promise\(\s*\)/.exec(text.slice(end));
+    if (!promise) return null;
+    end += promise[0].length;
+  } else if (form !== 'boto3-table' && form !== 'boto3-client') return null;
+  const a = positionAt(text, start);
+  const b = positionAt(text, end);
+  return {
+    span: { startLine: a.line, startColumn: a.column, endLine: b.line, endColumn: b.column },
+    text: text.slice(start, end),
+  };
+}

@@ -1,0 +1,206 @@
+import { needsAlias } from './reserved-words';
+import type { Operand, ReaderSpec } from './reader-spec';
+
+/**
+ * The scatter-gather reader in TypeScript or JavaScript, for the four JS SDK styles.
+ * One shape for all: a `for` loop over the writers' shard numbers starts one async
+ * reader per shard (so every shard is read in parallel, and the engine sees the loop
+ * and its count constant), each follows `LastEvaluatedKey` until its shard is done
+ * (or, for a top-N read, has N items), then `Promise.all` and a merge. It returns
+ * `{ Items, Count }`, the part of a Query response callers read, so it can replace
+ * the single-key read in place.
+ */
+
+type Line = [depth: number, text: string];
+
+const v2 = (s: ReaderSpec) => s.style === 'aws-sdk-v2' || s.style === 'aws-sdk-v2-document-client';
+
+/** A string literal in the file's quote style. */
+export function jsString(text: string, quote: "'" | '"'): string {
+  const body = JSON.stringify(text).slice(1, -1);
+  return quote === '"' ? `"${body}"` : `'${body.replace(/\\"/g, '"').replace(/'/g, "\\'")}'`;
+}
+
+/** The shard's key: a template literal with constants by name and the shard number. */
+function keyTemplate(s: ReaderSpec): string {
+  const esc = (t: string) => t.replace(/[`\\]/g, '\\$&').replace(/\$\{/g, '\\${');
+  const before = s.partition.before.map((p) => ('name' in p ? `\${${p.name}}` : esc(p.literal))).join('');
+  return `\`${before}\${shard}${esc(s.partition.after)}\``;
+}
+
+function operandText(o: Operand, s: ReaderSpec): string {
+  if ('param' in o) return o.param;
+  return typeof o.literal === 'number' ? String(o.literal) : jsString(o.literal, s.quote);
+}
+
+/** `KeyConditionExpression`, the aliases it needs and its values (`:pk`, `:sk`, `:sk2`). */
+export function keyCondition(s: ReaderSpec): {
+  expression: string;
+  names: Array<[string, string]>;
+  values: Array<[string, Operand | 'pk']>;
+} {
+  const names: Array<[string, string]> = [];
+  const ref = (attr: string, alias: string) => {
+    if (!needsAlias(attr)) return attr;
+    names.push([alias, attr]);
+    return alias;
+  };
+  const pk = ref(s.partition.attribute, '#pk');
+  const values: Array<[string, Operand | 'pk']> = [[':pk', 'pk']];
+  let expression = `${pk} = :pk`;
+  const sort = s.sort;
+  if (sort) {
+    const sk = ref(sort.attribute, '#sk');
+    const ops = sort.operands.map((o, i) => {
+      const name = i === 0 ? ':sk' : `:sk${i + 1}`;
+      values.push([name, o]);
+      return name;
+    });
+    if (sort.operator === 'BETWEEN') expression += ` AND ${sk} BETWEEN ${ops[0]} AND ${ops[1]}`;
+    else if (sort.operator === 'begins_with') expression += ` AND begins_with(${sk}, ${ops[0]})`;
+    else expression += ` AND ${sk} ${sort.operator} ${ops[0]}`;
+  }
+  return { expression, names, values };
+}
+
+/** The request's properties, one per line. */
+function requestLines(s: ReaderSpec): string[] {
+  const q = s.quote;
+  const { expression, names, values } = keyCondition(s);
+  const value = (v: Operand | 'pk') => {
+    const text = v === 'pk' ? keyTemplate(s) : operandText(v, s);
+    if (s.style !== 'aws-sdk-v2') return text;
+    // SDK v2 low-level: the shard key is a string; other values as the converter types them.
+    return v === 'pk' ? `{ S: ${text} }` : `${s.converter}.input(${text})`;
+  };
+  const valueMap = `{ ${values.map(([k, v]) => `${jsString(k, q)}: ${value(v)}`).join(', ')} }`;
+  const out = [`TableName: ${s.table},`];
+  if (s.index) out.push(`IndexName: ${jsString(s.index, q)},`);
+  out.push(`KeyConditionExpression: ${jsString(expression, q)},`);
+  if (names.length)
+    out.push(
+      `ExpressionAttributeNames: { ${names.map(([a, n]) => `${jsString(a, q)}: ${jsString(n, q)}`).join(', ')} },`,
+    );
+  out.push(`ExpressionAttributeValues: ${s.style === 'aws-sdk-v3' ? `marshall(${valueMap})` : valueMap},`);
+  if (s.top && !s.top.forward) out.push('ScanIndexForward: false,');
+  if (s.top) out.push(`Limit: ${limitText(s)},`);
+  if (s.consistent) out.push('ConsistentRead: true,');
+  out.push('ExclusiveStartKey: startKey,');
+  return out;
+}
+
+function limitText(s: ReaderSpec): string {
+  const l = s.top!.limit;
+  return typeof l === 'number' ? String(l) : l.param;
+}
+
+/** The call that reads one page, in the style's form. */
+function pageCall(s: ReaderSpec, d: number): Line[] {
+  const props = requestLines(s).map((t): Line => [d + 2, t]);
+  if (v2(s))
+    return [
+      [d, `const page = await ${s.client}.query({`],
+      ...props.map(([x, t]): Line => [x - 1, t]),
+      [d, '}).promise();'],
+    ];
+  return [
+    [d, `const page = await ${s.client}.send(`],
+    [d + 1, 'new QueryCommand({'],
+    ...props,
+    [d + 1, '}),'],
+    [d, ');'],
+  ];
+}
+
+/** How a merged item's sort key is read: low-level items hold typed values. */
+function sortKeyOf(s: ReaderSpec, attr: string): string {
+  const a = jsString(attr, s.quote);
+  if (s.style === 'aws-sdk-v3') return `unmarshall(item)[${a}]`;
+  if (s.style === 'aws-sdk-v2') return `${s.converter}.output(item[${a}])`;
+  return `item[${a}]`;
+}
+
+export function jsReader(s: ReaderSpec): string {
+  const T = (t: string) => (s.typed ? t : '');
+  const Item = 'Record<string, any>';
+  const params = [
+    ...(s.clientParam ? [`${s.clientParam.name}${s.clientParam.type ? T(`: ${s.clientParam.type}`) : ''}`] : []),
+    ...s.params.map((p) => `${p.name}${T(p.kind === 'limit' ? ': number' : ': string | number')}`),
+  ];
+  const loop =
+    s.shards.kind === 'range'
+      ? `for (let shard = ${s.shards.start}; shard ${s.shards.start === 1 ? '<=' : '<'} ${s.shards.start > 1 ? `${s.shards.start} + ` : ''}${s.shards.count}; shard++) {`
+      : `for (const shard of [${s.shards.values.join(', ')}]) {`;
+  const what = s.top
+    ? `the ${typeof s.top.limit === 'number' ? s.top.limit : s.top.limit.param} items with the ${s.top.forward ? 'lowest' : 'highest'} ${s.top.attribute}`
+    : 'every item';
+  const L: Line[] = [
+    [0, '/**'],
+    [0, ` * Reads ${what} of ${s.keyId} across all its shards: one`],
+    [0, ' * reader per shard, all in parallel, each following LastEvaluatedKey, then merged.'],
+    [0, ' * Generated by ShardLens (scatter-gather reader).'],
+    [0, ' */'],
+    [0, `async function ${s.name}(${params.join(', ')})${T(`: Promise<{ Items: ${Item}[]; Count: number }>`)} {`],
+    [1, `const shards${T(`: Promise<${Item}[]>[]`)} = [];`],
+    [1, loop],
+    [2, 'shards.push('],
+    [3, '(async () => {'],
+    [4, `const items${T(`: ${Item}[]`)} = [];`],
+    [4, `let startKey${T(`: ${Item} | undefined`)};`],
+    [4, 'do {'],
+    ...pageCall(s, 5),
+    [5, 'items.push(...(page.Items ?? []));'],
+    [
+      5,
+      s.top
+        ? `startKey = items.length < ${limitText(s)} ? page.LastEvaluatedKey : undefined;`
+        : 'startKey = page.LastEvaluatedKey;',
+    ],
+    [4, '} while (startKey);'],
+    [4, s.top ? `return items.slice(0, ${limitText(s)});` : 'return items;'],
+    [3, '})(),'],
+    [2, ');'],
+    [1, '}'],
+    [1, 'const perShard = await Promise.all(shards);'],
+    ...(s.top ? topMerge(s) : allMerge(s)),
+    [1, 'return { Items, Count: Items.length };'],
+    [0, '}'],
+  ];
+  return L.map(([d, t]) => s.indentUnit.repeat(d) + t).join('\n');
+}
+
+function allMerge(s: ReaderSpec): Line[] {
+  return [[1, `const Items = ([]${s.typed ? ' as Record<string, any>[]' : ''}).concat(...perShard);`]];
+}
+
+/** A k-way merge of the shards' sorted lists: repeatedly take the best head, N times. */
+function topMerge(s: ReaderSpec): Line[] {
+  const T = (t: string) => (s.typed ? t : '');
+  const cmp = s.top!.forward ? '<' : '>';
+  return [
+    [1, `const sortKey = (item${T(': Record<string, any>')}) => ${sortKeyOf(s, s.top!.attribute)};`],
+    [1, 'const heads = perShard.map(() => 0);'],
+    [1, `const Items${T(': Record<string, any>[]')} = [];`],
+    [1, `while (Items.length < ${limitText(s)}) {`],
+    [2, 'let next = -1;'],
+    [2, 'for (let s = 0; s < perShard.length; s++) {'],
+    [3, 'if (heads[s] >= perShard[s].length) continue;'],
+    [3, `if (next < 0 || sortKey(perShard[s][heads[s]]) ${cmp} sortKey(perShard[next][heads[next]])) next = s;`],
+    [2, '}'],
+    [2, 'if (next < 0) break;'],
+    [2, 'Items.push(perShard[next][heads[next]++]);'],
+    [1, '}'],
+  ];
+}
+
+/** The names a JS reader needs from each module, by style. */
+export function jsImports(s: ReaderSpec): Array<{ module: string; name: string }> {
+  if (s.style === 'lib-dynamodb') return [{ module: '@aws-sdk/lib-dynamodb', name: 'QueryCommand' }];
+  if (s.style === 'aws-sdk-v3')
+    return [
+      { module: '@aws-sdk/client-dynamodb', name: 'QueryCommand' },
+      { module: '@aws-sdk/util-dynamodb', name: 'marshall' },
+      { module: '@aws-sdk/util-dynamodb', name: 'unmarshall' },
+    ];
+  return [];
+}

@@ -1,0 +1,102 @@
+import type { KeyOperator, SdkStyle } from '../../engine/model';
+
+/**
+ * Everything a scatter-gather reader generator needs, as plain data: the fixes build
+ * it from the engine's model (the read, the writers' shard set, the file's imports),
+ * the generators only print it. Expressions are source text in the target language.
+ */
+export interface ReaderSpec {
+  style: SdkStyle;
+  /** TypeScript: annotate parameters, locals and the return type. */
+  typed: boolean;
+  name: string;
+  /** The logical key's display form, for the doc comment. */
+  keyId: string;
+  /** The expression queries are sent through: `ddb`, or the client parameter's name. */
+  client: string;
+  /** When the reader takes its client as a parameter (`this.docClient`, `self.table`, another file). */
+  clientParam: { name: string; type: string | null } | null;
+  /** The `TableName` expression; null for boto3's `Table` resource. */
+  table: string | null;
+  index: string | null;
+  consistent: boolean;
+  partition: PartitionKeySpec;
+  shards: ShardLoop;
+  sort: SortSpec | null;
+  /** Top-N: the sort attribute the shards are merged by, and N (a number or a parameter). */
+  top: { attribute: string; limit: number | { param: string }; forward: boolean } | null;
+  /** Parameters after the client, in order: the sort-key operands, then the limit. */
+  params: Param[];
+  indentUnit: string;
+  quote: "'" | '"';
+  /** SDK v2 low-level: how the file names `AWS.DynamoDB.Converter`. */
+  converter?: string;
+}
+
+/** The key as the writers build it: the text before the shard (constants by name), the separator, the text after. */
+export interface PartitionKeySpec {
+  attribute: string;
+  before: KeyPiece[];
+  after: string;
+}
+
+export type KeyPiece = { literal: string } | { name: string };
+
+/** Shard numbers: `start .. start+count-1` with `count` an expression (the writers' constant), or a literal list. */
+export type ShardLoop = { kind: 'range'; start: number; count: string } | { kind: 'list'; values: number[] };
+
+export interface SortSpec {
+  attribute: string;
+  operator: KeyOperator;
+  operands: Operand[];
+}
+
+/** A sort-key operand: a literal written into the reader, or one of its parameters. */
+export type Operand = { literal: string | number } | { param: string };
+
+export interface Param {
+  name: string;
+  kind: 'operand' | 'limit';
+}
+
+/** `BOARD#global` → `BoardGlobal`: the key's words for a function name. */
+export function words(text: string): string[] {
+  return text
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w.toLowerCase());
+}
+
+const OPERATOR_WORDS: Record<KeyOperator, string> = {
+  '=': 'eq',
+  '<': 'lt',
+  '<=': 'le',
+  '>': 'gt',
+  '>=': 'ge',
+  BETWEEN: 'between',
+  begins_with: 'begins with',
+};
+
+/**
+ * The reader's name says what it reads, so two reads of one key with different shapes
+ * get two readers and one read finds its reader again (the fixes are idempotent by name):
+ * `queryBoardGlobalShards`, `queryBoardGlobalLast10`, `query_board_global_shards_where_sk_begins_with`.
+ */
+export function readerName(
+  stem: string,
+  shape: { index: string | null; sort: SortSpec | null; top: ReaderSpec['top'] },
+  python: boolean,
+): string {
+  const parts = ['query', ...words(stem).slice(0, 6)];
+  if (parts.length === 1) parts.push('key');
+  if (shape.index) parts.push('on', ...words(shape.index));
+  if (shape.top) {
+    const n = typeof shape.top.limit === 'number' ? String(shape.top.limit) : 'n';
+    parts.push(shape.top.forward ? 'first' : 'last', n);
+  } else parts.push('shards');
+  if (shape.sort)
+    parts.push('where', ...words(shape.sort.attribute), ...OPERATOR_WORDS[shape.sort.operator].split(' '));
+  if (python) return parts.join('_');
+  return parts.map((w, i) => (i === 0 ? w : w[0].toUpperCase() + w.slice(1))).join('');
+}

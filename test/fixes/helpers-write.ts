@@ -1,0 +1,109 @@
+// Shared set-up for the write-side fix tests: copy a fixture workspace into
+// test-output/ (inside the repository, so the fixed code resolves the real SDKs in
+// node_modules), index it with the engine, apply a fix as an editor would, and check
+// the result with the real tools: the engine's parser, the TypeScript compiler,
+// python3 -m py_compile, and the SDKs against dynalite.
+
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import ts from 'typescript';
+import { initParsers } from '../../server/src/engine/parser';
+import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
+import type { Finding } from '../../server/src/engine/model';
+import { applyChanges } from '../../server/src/features/fixes/apply';
+import { fixContextOf } from '../../server/src/features/fixes/context';
+import type { FixAction, FixContext } from '../../server/src/features/fixes/fix-model';
+
+export const ROOT = path.resolve(__dirname, '..', '..');
+export const FIXTURES = path.join(__dirname, 'fixtures', 'write');
+const OUT = path.join(ROOT, 'test-output', 'fixes');
+
+let copies = 0;
+/** A fresh copy of a fixture folder; removed by `cleanup`. */
+export function copyFixture(name: string): string {
+  const dir = path.join(OUT, `${name}-${process.pid}-${copies++}`);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  fs.cpSync(path.join(FIXTURES, name), dir, { recursive: true });
+  return dir;
+}
+
+export function cleanup(dir: string): void {
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+export interface Workspace {
+  dir: string;
+  index: WorkspaceIndex;
+  ctx: FixContext;
+  findings: Finding[];
+}
+
+/** Indexes every source file of a folder, as `shardlens check` would. */
+export async function indexWorkspace(dir: string, shards?: { defaultCount?: number; peakWriteUnits?: number }) {
+  await initParsers();
+  const index = new WorkspaceIndex({ root: dir });
+  for (const f of fs.readdirSync(dir).sort()) index.analyzeFile(path.join(dir, f), false);
+  const ctx = fixContextOf(index, { shards });
+  const findings = index.results().flatMap((r) => r.findings);
+  return { dir, index, ctx, findings } satisfies Workspace;
+}
+
+/** Writes an action's changes to disk, each file's changes against its text before any. */
+export function applyAction(ctx: FixContext, action: FixAction): string[] {
+  const byFile = new Map<string, FixAction['changes']>();
+  for (const c of action.changes) byFile.set(c.file, [...(byFile.get(c.file) ?? []), c]);
+  const texts = [...byFile].map(([file, changes]) => [file, applyChanges(ctx.textOf(file)!, changes)] as const);
+  for (const [file, text] of texts) fs.writeFileSync(file, text);
+  return texts.map(([f]) => f);
+}
+
+/** `rule key` of each finding: what the engine reports, independent of positions. */
+export const findingIds = (fs: Finding[]) =>
+  fs.map((f) => `${f.rule} ${f.fixes[0] && 'key' in f.fixes[0] ? f.fixes[0].key : f.access.partitionKey?.attribute}`);
+
+/**
+ * TypeScript diagnostics of every .ts/.js file in a folder: TypeScript strictly,
+ * JavaScript with checkJs, both against the real SDK typings in node_modules.
+ */
+export function typeErrors(dir: string): string[] {
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => /\.(ts|js)$/.test(f))
+    .map((f) => path.join(dir, f));
+  if (files.length === 0) return [];
+  const program = ts.createProgram(files, {
+    strict: true,
+    noImplicitAny: false,
+    noEmit: true,
+    allowJs: true,
+    checkJs: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.CommonJS,
+    moduleResolution: ts.ModuleResolutionKind.Node10,
+    esModuleInterop: true,
+    skipLibCheck: true,
+    types: ['node'],
+    typeRoots: [path.join(ROOT, 'node_modules', '@types')],
+  });
+  return ts
+    .getPreEmitDiagnostics(program)
+    .map(
+      (d) => `${d.file ? path.basename(d.file.fileName) : ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`,
+    );
+}
+
+/** `python3 -m py_compile` on each .py file; returns the compiler's complaints. */
+export function pythonErrors(dir: string): string[] {
+  const out: string[] = [];
+  for (const f of fs.readdirSync(dir).filter((x) => x.endsWith('.py'))) {
+    try {
+      execFileSync('python3', ['-m', 'py_compile', path.join(dir, f)], { stdio: 'pipe' });
+    } catch (e) {
+      out.push(`${f}: ${String((e as { stderr?: Buffer }).stderr ?? e)}`);
+    }
+  }
+  fs.rmSync(path.join(dir, '__pycache__'), { recursive: true, force: true });
+  return out;
+}

@@ -1,0 +1,210 @@
+// The write fixtures, in the shapes real projects use, and how to run each one's
+// writer K times against an endpoint: a driver in the fixture's own language that
+// calls the fixture's exported function or class the way an application would.
+
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ROOT } from './helpers-write';
+
+export interface WriteFixture {
+  name: string;
+  /** The file with the hot write. */
+  writer: string;
+  table: string;
+  pk: string;
+  sk: string;
+  /** The fixes every finding of this fixture must offer. */
+  fixes: string[];
+  /** Runs the writer `k` times against `endpoint` (in a child process). */
+  drive(dir: string, endpoint: string, k: number): void;
+}
+
+const ENV = (endpoint: string) => ({
+  ...process.env,
+  AWS_ENDPOINT_URL: endpoint,
+  AWS_REGION: 'us-east-1',
+  AWS_DEFAULT_REGION: 'us-east-1',
+  AWS_ACCESS_KEY_ID: 'test',
+  AWS_SECRET_ACCESS_KEY: 'test',
+  EVENTS_TABLE: 'events',
+  K: '0',
+});
+
+/** Runs a Node driver (TypeScript through tsx) placed in the fixture copy. */
+function node(dir: string, endpoint: string, k: number, source: string): void {
+  const file = path.join(dir, 'drive.ts');
+  fs.writeFileSync(file, source);
+  try {
+    execFileSync(process.execPath, ['--import', 'tsx', file], {
+      cwd: ROOT,
+      env: { ...ENV(endpoint), K: String(k) },
+      stdio: 'pipe',
+      timeout: 60_000,
+    });
+  } finally {
+    fs.rmSync(file);
+  }
+}
+
+function python(dir: string, endpoint: string, k: number, source: string): void {
+  execFileSync('python3', ['-c', source], {
+    cwd: dir,
+    env: { ...ENV(endpoint), K: String(k), PYTHONPATH: dir },
+    stdio: 'pipe',
+    timeout: 60_000,
+  });
+}
+
+/** Runs `call(i)` for i in 0..K-1, 20 at a time. */
+const BATCHED = `
+async function times(k: number, call: (i: number) => Promise<unknown>) {
+  for (let i = 0; i < k; i += 20) {
+    await Promise.all(Array.from({ length: Math.min(20, k - i) }, (_, j) => call(i + j)));
+  }
+}
+`;
+
+export const WRITE_FIXTURES: WriteFixture[] = [
+  {
+    name: 'repo-ts',
+    writer: 'leaderboard-repository.ts',
+    table: 'leaderboard',
+    pk: 'PK',
+    sk: 'SK',
+    fixes: ['add-random-shard', 'add-hash-shard'],
+    drive: (dir, endpoint, k) =>
+      node(
+        dir,
+        endpoint,
+        k,
+        `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { LeaderboardRepository } from './leaderboard-repository';
+${BATCHED}
+const repo = new LeaderboardRepository(DynamoDBDocumentClient.from(new DynamoDBClient({})));
+void times(Number(process.env.K), (i) => repo.recordScore('player-' + i, i));
+`,
+      ),
+  },
+  {
+    name: 'lambda-v3',
+    writer: 'handler.js',
+    table: 'events',
+    pk: 'pk',
+    sk: 'sk',
+    fixes: ['add-random-shard', 'add-hash-shard'],
+    drive: (dir, endpoint, k) =>
+      node(
+        dir,
+        endpoint,
+        k,
+        `const { handler } = require('./handler');
+${BATCHED}
+void times(Number(process.env.K), (i) => handler({ body: JSON.stringify({ eventId: 'evt-' + i, kind: 'click' }) }));
+`,
+      ),
+  },
+  {
+    name: 'v2-script',
+    writer: 'import-orders.js',
+    table: 'orders',
+    pk: 'pk',
+    sk: 'sk',
+    fixes: ['add-random-shard', 'add-hash-shard'],
+    // SDK v2 reads its endpoint from the global config, set before the script creates its client.
+    drive: (dir, endpoint, k) =>
+      node(
+        dir,
+        endpoint,
+        k,
+        `const AWS = require('aws-sdk');
+AWS.config.update({ endpoint: process.env.AWS_ENDPOINT_URL, region: 'us-east-1' });
+const { importOrder } = require('./import-orders');
+${BATCHED}
+void times(Number(process.env.K), (i) => importOrder({ orderId: 'order-' + i, total: i }));
+`,
+      ),
+  },
+  {
+    name: 'cross-ts',
+    writer: 'weekly.ts',
+    table: 'leaderboard',
+    pk: 'PK',
+    sk: 'SK',
+    fixes: ['add-random-shard', 'add-hash-shard'],
+    drive: (dir, endpoint, k) =>
+      node(
+        dir,
+        endpoint,
+        k,
+        `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { recordWeekly } from './weekly';
+${BATCHED}
+const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+void times(Number(process.env.K), (i) => recordWeekly(doc, 'player-' + i, i));
+`,
+      ),
+  },
+  {
+    name: 'dao-py',
+    writer: 'score_dao.py',
+    table: 'leaderboard',
+    pk: 'PK',
+    sk: 'SK',
+    fixes: ['add-random-shard', 'add-hash-shard'],
+    drive: (dir, endpoint, k) =>
+      python(
+        dir,
+        endpoint,
+        k,
+        `import os
+from score_dao import ScoreDao
+dao = ScoreDao()
+for i in range(int(os.environ["K"])):
+    dao.record_score(f"player-{i}", i)
+`,
+      ),
+  },
+  {
+    name: 'client-py',
+    writer: 'events.py',
+    table: 'events',
+    pk: 'pk',
+    sk: 'sk',
+    fixes: ['add-random-shard', 'add-hash-shard'],
+    drive: (dir, endpoint, k) =>
+      python(
+        dir,
+        endpoint,
+        k,
+        `import os
+from events import record_event
+for i in range(int(os.environ["K"])):
+    record_event(f"evt-{i}", "click")
+`,
+      ),
+  },
+  {
+    name: 'cross-py',
+    writer: 'weekly.py',
+    table: 'leaderboard',
+    pk: 'PK',
+    sk: 'SK',
+    fixes: ['add-random-shard', 'add-hash-shard'],
+    drive: (dir, endpoint, k) =>
+      python(
+        dir,
+        endpoint,
+        k,
+        `import os
+import boto3
+from weekly import record_weekly
+table = boto3.resource("dynamodb").Table("leaderboard")
+for i in range(int(os.environ["K"])):
+    record_weekly(table, f"player-{i}", i)
+`,
+      ),
+  },
+];
