@@ -144,3 +144,24 @@ export function machineLine(loadAtStart) {
       .join(' / ')} when the run began`
   );
 }
+
+/** `--only lsp`: rows (g)–(i) as a section of their own, with the code and machine they ran on. */
+export function lspSection(g, code, loadAtStart) {
+  const verdicts = [];
+  const target = (ok, yes, no) => (verdicts.push(ok), ok ? `**met**: ${yes}` : `**missed**: ${no}`);
+  const rows = lspTableRows(g, target);
+  return [
+    '## Over LSP: hover and code actions while typing (`node bench/run.mjs --only lsp`)',
+    '',
+    `Measured on ${new Date().toISOString()}, code at ${code}; ${machineLine(loadAtStart)}.`,
+    '',
+    '| Row | What is measured | Result | Spread and baseline | Samples | Target | Verdict |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    ...rows,
+    '',
+    `**${verdicts.filter(Boolean).length} of ${verdicts.length} targets met.**`,
+    '',
+    ...lspDetails(g),
+    '',
+  ].join('\n');
+}

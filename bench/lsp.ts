@@ -28,19 +28,9 @@ import {
   type ProtocolConnection,
   type PublishDiagnosticsParams,
 } from 'vscode-languageserver-protocol/node';
-import { keystroke, rng, summary } from './stats';
+import { plan, type Pos, type Step } from './lsp-plan';
+import { rng, summary } from './stats';
 
-interface Pos {
-  line: number;
-  character: number;
-}
-interface Step {
-  kind: 'type' | 'delete';
-  at: Pos;
-  char: string;
-  hover: Pos & { onKey: boolean };
-  pauseMs: number;
-}
 interface Sample {
   ms: number;
   line: number;
@@ -280,36 +270,6 @@ class Session {
   }
 }
 
-/** The seeded edit plan, the same for every server: pairs of type-then-delete at code positions. */
-function plan(text: string, keys: Pos[], seed: number): Step[] {
-  const next = rng(seed);
-  const lines = text.split('\n');
-  const code = lines.map((l, i) => [l, i] as const).filter(([l]) => l.trim().length > 0);
-  const codePos = (): Pos => {
-    const [l, line] = code[Math.floor(next() * code.length)];
-    return { line, character: Math.floor(next() * (l.length + 1)) };
-  };
-  const hoverPos = () => {
-    // Half on a key expression (a diagnostic's start, one character in), half anywhere in the code.
-    if (next() < 0.5) {
-      const k = keys[Math.floor(next() * keys.length)];
-      return { line: k.line, character: k.character + 1, onKey: true };
-    }
-    return { ...codePos(), onKey: false };
-  };
-  // Typing cadence: 55% of keystrokes follow within the 150 ms debounce, the rest after a
-  // pause long enough for the debounced re-analysis and publish to start.
-  const pause = () => (next() < 0.55 ? 20 + next() * 120 : 160 + next() * 240);
-  const steps: Step[] = [];
-  while (steps.length < EDITS) {
-    const at = codePos();
-    const char = keystroke(next);
-    steps.push({ kind: 'type', at, char, hover: hoverPos(), pauseMs: pause() });
-    steps.push({ kind: 'delete', at, char, hover: hoverPos(), pauseMs: pause() });
-  }
-  return steps;
-}
-
 async function main(): Promise<void> {
   if (SERVERS.length === 0) throw new Error('no --server LABEL=BUNDLE given');
   const sessions: Session[] = [];
@@ -327,7 +287,7 @@ async function main(): Promise<void> {
     const text = fs.readFileSync(FILE, 'utf8');
     const keys = sessions[0].diagnostics.map((d) => d.range.start);
     if (keys.length === 0) throw new Error('the opened file has no diagnostics to hover or act on');
-    const steps = plan(text, keys, SEED);
+    const steps = plan(text, keys, SEED, EDITS);
     const next = rng(SEED + 1);
     const idlePlan = Array.from({ length: IDLE }, () => {
       const k = keys[Math.floor(next() * keys.length)];
@@ -339,7 +299,7 @@ async function main(): Promise<void> {
 
     // Warm-up (kept apart): the first edits after opening pay for JIT compilation.
     for (const s of sessions) {
-      for (const step of plan(text, keys, SEED + 2).slice(0, 10)) await s.editAndHover({ ...step, pauseMs: 0 });
+      for (const step of plan(text, keys, SEED + 2, 10)) await s.editAndHover({ ...step, pauseMs: 0 });
       s.cold.push(...s.afterEdit.map((x) => x.ms));
       s.afterEdit.length = 0;
       s.keyHovers = s.keyHoverHits = 0;

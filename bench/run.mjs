@@ -15,7 +15,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { LSP_BASELINE_REF, lspDetails, lspTableRows, machineLine, runLspRow } from './lsp-row.mjs';
+import { LSP_BASELINE_REF, lspDetails, lspSection, lspTableRows, runLspRow } from './lsp-row.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.dirname(HERE);
@@ -185,24 +185,7 @@ async function onlyLsp(ws) {
   // Named before the run: others may commit while it goes on.
   const code = gitDescribe();
   const g = await lsp(ws);
-  const verdicts = [];
-  const target = (ok, yes, no) => (verdicts.push(ok), ok ? `**met**: ${yes}` : `**missed**: ${no}`);
-  const md = await formatMarkdown(
-    [
-      '## Over LSP: hover and code actions while typing (`node bench/run.mjs --only lsp`)',
-      '',
-      `Measured on ${new Date().toISOString()}, code at ${code}; ${machineLine(LOAD_AT_START)}.`,
-      '',
-      '| Row | What is measured | Result | Spread and baseline | Samples | Target | Verdict |',
-      '| --- | --- | --- | --- | --- | --- | --- |',
-      ...lspTableRows(g, target),
-      '',
-      `**${verdicts.filter(Boolean).length} of ${verdicts.length} targets met.**`,
-      '',
-      ...lspDetails(g),
-      '',
-    ].join('\n'),
-  );
+  const md = await formatMarkdown(lspSection(g, code, LOAD_AT_START));
   fs.mkdirSync(OUT, { recursive: true });
   fs.writeFileSync(path.join(OUT, 'lsp-results.md'), md);
   process.stdout.write('\n' + md);
