@@ -36,7 +36,8 @@ export const USAGE = `Usage: shardlens check [paths...] [options]
        shardlens lab demo             a hot partition and its cure, in numbers (see docs/lab.md)
 
 Finds DynamoDB hot-partition risks in TypeScript, JavaScript and Python code.
-Paths are files or folders (default: the current folder).
+Paths are files or folders (default: the current folder); after \`--\` every
+argument is a path, even one that starts with \`-\`.
 
 Options:
   --format text|json|sarif      output format (default: text; keys: text or json)
@@ -93,6 +94,11 @@ export function parseArgs(argv: string[]): Parsed {
     const { raw, flag, inline } = flagOf(argv, i);
     const value = () => inline ?? argv[++i];
     switch (flag) {
+      case '--':
+        // Everything after `--` is a path, even `-x.ts`.
+        options.paths.push(...argv.slice(i + 1));
+        i = argv.length;
+        break;
       case '--format':
         options.format = oneOf(flag, value(), ['text', 'json', 'sarif'] as const);
         break;
@@ -135,6 +141,10 @@ function parseKeys(argv: string[]): Parsed {
     const { raw, flag, inline } = flagOf(argv, i);
     const value = () => inline ?? argv[++i];
     switch (flag) {
+      case '--':
+        options.paths.push(...argv.slice(i + 1));
+        i = argv.length;
+        break;
       case '--format':
         options.format = oneOf(flag, value(), ['text', 'json'] as const);
         break;

@@ -8,7 +8,7 @@ import { labMain } from './lab';
 import { indexInParallel } from './parallel';
 import { collectFiles } from '../engine/workspace/files';
 import { WorkspaceIndex } from '../engine/workspace/index';
-import { toJsonReport } from './report';
+import { skippedOf, toJsonReport, type SkippedPath } from './report';
 import { toSarif } from './sarif';
 import { formatSkipped, formatText } from './text';
 
@@ -25,12 +25,15 @@ export function reachesFailOn(results: FileAnalysis[], failOn: FailOn): boolean 
   return results.some((r) => r.findings.some((f) => RANK[f.severity] >= RANK[failOn]));
 }
 
+interface Indexed {
+  index: WorkspaceIndex;
+  gitignored: number;
+  /** Folders that could not be listed: reported with the skipped files. */
+  unreadable: SkippedPath[];
+}
+
 /** Collects and indexes the files under `paths`; null when none of the paths exists. */
-async function indexPaths(
-  paths: string[],
-  maxFileBytes: number,
-  err: NodeJS.WritableStream,
-): Promise<{ index: WorkspaceIndex; gitignored: number } | null> {
+async function indexPaths(paths: string[], maxFileBytes: number, err: NodeJS.WritableStream): Promise<Indexed | null> {
   const list = collectFiles(paths);
   for (const m of list.missing)
     err.write(`shardlens: ${m}: no such file, or not a TypeScript/JavaScript/Python file\n`);
@@ -42,7 +45,11 @@ async function indexPaths(
     await initParsers();
     for (const f of list.files) index.analyzeFile(f, false);
   }
-  return { index, gitignored: list.gitignored };
+  return {
+    index,
+    gitignored: list.gitignored,
+    unreadable: list.unreadable.map((u) => ({ file: u.path, reason: u.reason })),
+  };
 }
 
 export async function check(
@@ -53,14 +60,15 @@ export async function check(
   const indexed = await indexPaths(options.paths, options.maxFileBytes, err);
   if (!indexed) return 2;
   const results = indexed.index.results();
-  if (options.format === 'json') out.write(JSON.stringify(toJsonReport(results), null, 2) + '\n');
-  else if (options.format === 'sarif') out.write(JSON.stringify(toSarif(results, VERSION), null, 2) + '\n');
+  const skipped = skippedOf(results, indexed.unreadable);
+  if (options.format === 'json') out.write(JSON.stringify(toJsonReport(results, skipped), null, 2) + '\n');
+  else if (options.format === 'sarif') out.write(JSON.stringify(toSarif(results, VERSION, skipped), null, 2) + '\n');
   else {
     const color = options.color ?? ((out as NodeJS.WriteStream).isTTY === true && !process.env.NO_COLOR);
     out.write(formatText(results, color, options.quiet));
   }
   if (!options.quiet) {
-    err.write(formatSkipped(results));
+    err.write(formatSkipped(skipped));
     if (indexed.gitignored > 0)
       err.write(`shardlens: left out ${indexed.gitignored} files and folders named in .gitignore\n`);
   }
@@ -76,6 +84,7 @@ export async function keys(
   const indexed = await indexPaths(options.paths, options.maxFileBytes, err);
   if (!indexed) return 2;
   const { index } = indexed;
+  err.write(formatSkipped(skippedOf(index.results(), indexed.unreadable)));
   const json = options.format === 'json';
   if (options.match) {
     out.write(

@@ -103,10 +103,34 @@ export function toJsonAccess(a: Access): JsonAccess {
   };
 }
 
-export function toJsonReport(results: FileAnalysis[]): JsonReport {
+/** A file or folder that was not analysed, and why (`binary file`, `not a regular file (a FIFO)`). */
+export interface SkippedPath {
+  /** As `file` elsewhere: relative to the current folder, with `/`. */
+  file: string;
+  reason: string;
+}
+
+/** The skipped files of an analysis and the folders that could not be listed, in path order. */
+export function skippedOf(results: FileAnalysis[], folders: SkippedPath[]): SkippedPath[] {
+  const files = results.filter((r) => r.skipped).map((r) => ({ file: displayPath(r.file), reason: r.skipped! }));
+  const dirs = folders.map((f) => ({ file: displayPath(f.file), reason: f.reason }));
+  return [...files, ...dirs].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+}
+
+/**
+ * Version 1 plus `skipped` (added within the version: readers ignore fields they do not
+ * know). The protocol type does not have it yet, hence the intersection.
+ */
+export type JsonCheckReport = JsonReport & { skipped: SkippedPath[] };
+
+export function toJsonReport(
+  results: FileAnalysis[],
+  skipped: SkippedPath[] = skippedOf(results, []),
+): JsonCheckReport {
   return {
     version: 1,
     findings: results.flatMap((r) => r.findings.map(toJsonFinding)),
     accesses: results.flatMap((r) => r.accesses.map(toJsonAccess)),
+    skipped,
   };
 }

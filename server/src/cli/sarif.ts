@@ -1,11 +1,15 @@
 import type { FileAnalysis } from '../engine/analyze';
 import { ALL_RULES, docsUrl } from '../engine/rules';
-import { displayPath, toJsonFinding } from './report';
+import { skippedOf, toJsonFinding, type SkippedPath } from './report';
 
 const LEVEL = { error: 'error', warning: 'warning', info: 'note' } as const;
 
 /** SARIF 2.1.0 as GitHub code scanning accepts it: one run, rule metadata, relative URIs. */
-export function toSarif(results: FileAnalysis[], version: string): object {
+export function toSarif(
+  results: FileAnalysis[],
+  version: string,
+  skipped: SkippedPath[] = skippedOf(results, []),
+): object {
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
@@ -59,19 +63,13 @@ export function toSarif(results: FileAnalysis[], version: string): object {
         invocations: [
           {
             executionSuccessful: true,
-            toolExecutionNotifications: results
-              .filter((r) => r.skipped)
-              .map((r) => ({
-                level: 'note',
-                message: { text: `skipped: ${r.skipped}` },
-                locations: [
-                  {
-                    physicalLocation: {
-                      artifactLocation: { uri: encodeURI(displayPath(r.file)), uriBaseId: '%SRCROOT%' },
-                    },
-                  },
-                ],
-              })),
+            toolExecutionNotifications: skipped.map((s) => ({
+              level: 'note',
+              message: { text: `skipped: ${s.reason}` },
+              locations: [
+                { physicalLocation: { artifactLocation: { uri: encodeURI(s.file), uriBaseId: '%SRCROOT%' } } },
+              ],
+            })),
           },
         ],
       },

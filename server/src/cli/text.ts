@@ -1,6 +1,6 @@
 import type { FileAnalysis } from '../engine/analyze';
 import type { Severity } from '../engine/model';
-import { displayPath } from './report';
+import { displayPath, type SkippedPath } from './report';
 
 const COLORS: Record<Severity, string> = { error: '\x1b[31m', warning: '\x1b[33m', info: '\x1b[36m' };
 const DIM = '\x1b[2m';
@@ -32,9 +32,7 @@ export function formatText(results: FileAnalysis[], color: boolean, quiet: boole
   return lines.join('\n') + '\n';
 }
 
-export function formatSkipped(results: FileAnalysis[]): string {
-  return results
-    .filter((r) => r.skipped)
-    .map((r) => `shardlens: skipped ${displayPath(r.file)}: ${r.skipped}\n`)
-    .join('');
+/** One stderr line per file or folder that was not analysed, with why. */
+export function formatSkipped(skipped: SkippedPath[]): string {
+  return skipped.map((s) => `shardlens: skipped ${s.file}: ${s.reason}\n`).join('');
 }

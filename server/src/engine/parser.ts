@@ -86,13 +86,24 @@ export class ParseTimeout extends Error {
 }
 
 /**
+ * The text as tree-sitter should see it: a lone CR (old Mac line endings) becomes LF.
+ * tree-sitter counts rows at LF only, so a CR-only file would be one long row and every
+ * finding would sit on line 1, while editors and LSP count CR, LF and CRLF each as one
+ * line break. One character for one keeps every offset; CRLF is left alone (its LF
+ * already ends the row, and the CR stays part of the line as LSP sees it).
+ */
+export function lineBreaksForParsing(text: string): string {
+  return text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text;
+}
+
+/**
  * Parses within a time budget; passing the previous tree (after `tree.edit`) makes
  * the parse incremental. Throws ParseTimeout when the budget runs out.
  */
 export function parse(lang: SourceLanguage, text: string, budgetMs = 5000, oldTree?: Tree): Tree {
   const deadline = performance.now() + budgetMs;
   let timedOut = false;
-  const tree = parserFor(lang).parse(text, oldTree ?? null, {
+  const tree = parserFor(lang).parse(lineBreaksForParsing(text), oldTree ?? null, {
     progressCallback: () => (timedOut = performance.now() > deadline),
   });
   if (!tree || timedOut) {

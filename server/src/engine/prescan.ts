@@ -16,15 +16,22 @@ export function reasonToSkip(text: string, maxBytes: number): string | null {
   if (text.length > maxBytes) return `larger than ${formatBytes(maxBytes)} (${formatBytes(text.length)})`;
   const head = text.slice(0, 8192);
   if (head.includes('\u0000')) return 'binary file';
+  // Lines end at LF or at a lone CR (old Mac files): both are lines to an editor.
   let longest = 0;
   for (let start = 0; start < text.length && longest <= 10_000;) {
-    const end = text.indexOf('\n', start);
-    const stop = end < 0 ? text.length : end;
+    const stop = lineEnd(text, start);
     longest = Math.max(longest, stop - start);
     start = stop + 1;
   }
   if (longest > 10_000 && text.length > 100_000) return `minified or generated (a line of over 10,000 characters)`;
   return null;
+}
+
+function lineEnd(text: string, from: number): number {
+  const lf = text.indexOf('\n', from);
+  const cr = text.indexOf('\r', from);
+  const stop = lf < 0 ? text.length : lf;
+  return cr >= 0 && cr < stop ? cr : stop;
 }
 
 export function formatBytes(n: number): string {

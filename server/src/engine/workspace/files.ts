@@ -34,6 +34,8 @@ export interface FileList {
   skippedDirs: string[];
   /** Files and folders left out because a .gitignore names them. */
   gitignored: number;
+  /** Folders that could not be listed (permissions, vanished), with why: reported, not silently dropped. */
+  unreadable: Array<{ path: string; reason: string }>;
 }
 
 interface IgnoreScope {
@@ -43,7 +45,7 @@ interface IgnoreScope {
 
 /** Source files under the given paths, sorted, each once; .gitignore files are honoured. */
 export function collectFiles(paths: string[]): FileList {
-  const out: FileList = { files: [], missing: [], skippedDirs: [], gitignored: 0 };
+  const out: FileList = { files: [], missing: [], skippedDirs: [], gitignored: 0, unreadable: [] };
   const files = new Set<string>();
   for (const p of paths) {
     let stat: fs.Stats;
@@ -54,6 +56,7 @@ export function collectFiles(paths: string[]): FileList {
       continue;
     }
     if (stat.isDirectory()) walkDir(p, files, out);
+    // A FIFO or device named explicitly is kept: reading it reports it as skipped, with why.
     else if (languageForFile(p)) files.add(path.normalize(p));
     else out.missing.push(p);
   }
@@ -86,7 +89,9 @@ function walkDir(root: string, files: Set<string>, out: FileList): void {
     let entries: fs.Dirent[];
     try {
       entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException;
+      out.unreadable.push({ path: path.normalize(dir), reason: `unreadable folder: ${err.code ?? err.message}` });
       continue;
     }
     for (const e of entries) {

@@ -1,23 +1,76 @@
 import * as fs from 'node:fs';
 import { formatBytes } from '../prescan';
 
-/** A file's text, or why it is not read: too large, binary, unreadable. */
+/** A file's text, or why it is not read: too large, binary, unreadable, not a regular file. */
 export type Source = { text: string } | { skipped: string };
 
 /**
- * Reads a source file as the CLI and the index see it. Invalid UTF-8 becomes U+FFFD:
- * the rest of the file is still worth analysing.
+ * Opening a FIFO for reading blocks until a writer opens it; O_NONBLOCK makes the open
+ * return at once (it changes nothing for regular files), so the type check below runs.
+ * Windows has no FIFOs of this kind and no such flag.
+ */
+const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
+const CHUNK = 64 * 1024;
+
+/** What a non-regular file is, for the reason it is skipped. */
+export function kindOf(stat: fs.Stats): string {
+  if (stat.isFIFO()) return 'a FIFO';
+  if (stat.isCharacterDevice()) return 'a character device';
+  if (stat.isBlockDevice()) return 'a block device';
+  if (stat.isSocket()) return 'a socket';
+  if (stat.isDirectory()) return 'a folder';
+  return 'not a regular file';
+}
+
+/**
+ * Reads a source file as the CLI and the index see it. Only regular files are read
+ * (a FIFO would block forever, `/dev/zero` would never end), the type is checked on the
+ * opened descriptor (the path may change between a stat and the open), and the size
+ * limit is enforced on the bytes actually read, not on what stat said: a file that
+ * grows while it is read stops at the limit too. Invalid UTF-8 becomes U+FFFD: the rest
+ * of the file is still worth analysing.
  */
 export function readSource(file: string, maxBytes: number): Source {
-  let buf: Buffer;
+  let fd: number;
   try {
-    const size = fs.statSync(file).size;
-    // Characters can take up to 4 bytes: leave the exact limit to the analysis.
-    if (size > maxBytes * 4) return { skipped: `larger than ${formatBytes(maxBytes)} (${formatBytes(size)})` };
-    buf = fs.readFileSync(file);
+    // Not even opened when it is not a regular file: opening a device can do things.
+    const before = fs.statSync(file);
+    if (!before.isFile()) return { skipped: `not a regular file (${kindOf(before)})` };
+    if (before.size > maxBytes) return { skipped: tooLarge(maxBytes, formatBytes(before.size)) };
+    fd = fs.openSync(file, OPEN_FLAGS);
   } catch (e) {
     return { skipped: `unreadable: ${(e as Error).message}` };
   }
+  let buf: Buffer;
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) return { skipped: `not a regular file (${kindOf(stat)})` };
+    const read = readUpTo(fd, maxBytes + 1);
+    if (read.length > maxBytes) return { skipped: tooLarge(maxBytes, 'it grew while read') };
+    buf = read;
+  } catch (e) {
+    return { skipped: `unreadable: ${(e as Error).message}` };
+  } finally {
+    fs.closeSync(fd);
+  }
   if (buf.subarray(0, 8192).includes(0)) return { skipped: 'binary file' };
   return { text: new TextDecoder('utf-8').decode(buf) };
+}
+
+function tooLarge(maxBytes: number, size: string): string {
+  return `larger than ${formatBytes(maxBytes)} (${size})`;
+}
+
+/** Up to `limit` bytes from `fd`, read in chunks: never more than `limit` in memory. */
+function readUpTo(fd: number, limit: number): Buffer {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  while (total < limit) {
+    const chunk = Buffer.allocUnsafe(Math.min(CHUNK, limit - total));
+    const n = fs.readSync(fd, chunk, 0, chunk.length, null);
+    if (n === 0) break;
+    chunks.push(n === chunk.length ? chunk : chunk.subarray(0, n));
+    total += n;
+  }
+  return Buffer.concat(chunks, total);
 }
