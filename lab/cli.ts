@@ -8,8 +8,35 @@ import { startLab } from './lab';
 type Out = NodeJS.WritableStream;
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+/** How long a signalled lab may take to close before it exits regardless. */
+export const STOP_DEADLINE_MS = 800;
 
-async function serve(o: ServeOptions, out: Out, err: Out): Promise<number> {
+/**
+ * A writer that gives up on a stream once it has failed. A lab whose output
+ * pipe was closed (its terminal or parent went away) must keep serving and
+ * stop on a signal; writing to the dead pipe only raises EPIPE again, and an
+ * EPIPE raised from the exception handler would call that handler forever.
+ */
+export function safeWriter(stream: Out): (text: string) => void {
+  let broken = false;
+  // Without a listener a failed write becomes an uncaught exception.
+  stream.on('error', () => {
+    broken = true;
+  });
+  return (text) => {
+    const s = stream as NodeJS.WritableStream & { destroyed?: boolean; writableEnded?: boolean };
+    if (broken || s.destroyed || s.writableEnded) return;
+    try {
+      stream.write(text);
+    } catch {
+      broken = true;
+    }
+  };
+}
+
+async function serve(o: ServeOptions, outStream: Out, errStream: Out): Promise<number> {
+  const out = safeWriter(outStream);
+  const err = safeWriter(errStream);
   let lab;
   try {
     lab = await startLab({
@@ -22,18 +49,16 @@ async function serve(o: ServeOptions, out: Out, err: Out): Promise<number> {
     });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    err.write(
-      `shardlens lab: cannot listen on ${o.host}:${o.port}${code ? ` (${code})` : ''}: ${(e as Error).message}\n`,
-    );
+    err(`shardlens lab: cannot listen on ${o.host}:${o.port}${code ? ` (${code})` : ''}: ${(e as Error).message}\n`);
     return 1;
   }
   if (!LOOPBACK.has(o.host)) {
-    err.write(
+    err(
       `shardlens lab: warning: listening on ${o.host}. The lab checks no signatures: anyone who can reach this ` +
         'address can read and change its tables.\n',
     );
   }
-  out.write(
+  out(
     `ShardLens lab on ${lab.url} (DynamoDB + CloudWatch; data ${o.dataDir ? `in ${o.dataDir}` : 'in memory'})\n` +
       `  per-key ceilings: ${o.writeLimit} WCU/s, ${o.readLimit} RCU/s; metric period ${o.periodSeconds} s\n` +
       `  point the SDKs at it: new DynamoDBClient({ endpoint: '${lab.url}' }), ` +
@@ -41,15 +66,33 @@ async function serve(o: ServeOptions, out: Out, err: Out): Promise<number> {
       '  Ctrl-C stops it.\n',
   );
   // A stray exception in a request must not take the lab down mid-experiment.
-  const onUncaught = (e: Error) =>
-    err.write(`shardlens lab: internal error (still serving): ${e.stack ?? e.message}\n`);
+  // The handler only reports, through the writer that goes quiet once stderr
+  // has failed, and never reports while already reporting.
+  let reporting = false;
+  const onUncaught = (e: Error) => {
+    if (reporting) return;
+    reporting = true;
+    try {
+      err(`shardlens lab: internal error (still serving): ${e?.stack ?? e?.message ?? String(e)}\n`);
+    } finally {
+      reporting = false;
+    }
+  };
   process.on('uncaughtException', onUncaught);
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
   });
-  out.write('shardlens lab: stopping\n');
+  // Whatever happens to the streams or to close(), the process ends promptly:
+  // past the deadline (or on a second signal) it exits without waiting.
+  const force = () => process.exit(0);
+  const deadline = setTimeout(force, STOP_DEADLINE_MS);
+  deadline.unref();
+  process.once(signal, force);
+  out('shardlens lab: stopping\n');
   await lab.close();
+  clearTimeout(deadline);
+  process.off(signal, force);
   process.off('uncaughtException', onUncaught);
   return 0;
 }

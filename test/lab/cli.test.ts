@@ -3,6 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, test } from 'node:test';
@@ -112,6 +113,43 @@ describe('shardlens lab (through server/src/cli/lab.ts)', () => {
     lab.child.kill('SIGTERM');
     assert.equal(await lab.exited, 0);
     assert.match(lab.output(), /stopping/);
+  });
+
+  test('stops within a second of SIGTERM when its output pipes are closed, without spinning', async () => {
+    // The parent (a terminal, a CI runner) went away: both pipes are closed.
+    // Writing "stopping" then fails with EPIPE; that failure must not reach
+    // the exception handler, whose own write would fail again, forever.
+    const lab = launch(['--port', '0', '--period', '1']);
+    await lab.waitFor(/ShardLens lab on/, 15_000);
+    lab.child.stdout.destroy();
+    lab.child.stderr.destroy();
+    await new Promise((r) => setTimeout(r, 100));
+    const pid = lab.child.pid!;
+    // utime + stime of the child, in clock ticks (1/100 s), while it is alive.
+    const cpuTicks = () => {
+      try {
+        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+        return Number(fields[11]) + Number(fields[12]);
+      } catch {
+        return undefined;
+      }
+    };
+    const before = cpuTicks();
+    let lastSeen = before;
+    const sent = Date.now();
+    lab.child.kill('SIGTERM');
+    const sampler = setInterval(() => (lastSeen = cpuTicks() ?? lastSeen), 50);
+    const outcome = await Promise.race([
+      lab.exited.then((code) => ({ code, ms: Date.now() - sent })),
+      new Promise<undefined>((r) => setTimeout(() => r(undefined), 2000)),
+    ]);
+    clearInterval(sampler);
+    const spent = before === undefined || lastSeen === undefined ? 0 : lastSeen - before;
+    if (!outcome) lab.child.kill('SIGKILL');
+    assert.ok(outcome, `still running 2 s after SIGTERM, having used ${spent / 100} s of CPU`);
+    assert.equal(outcome.code, 0);
+    assert.ok(outcome.ms < 1500, `took ${outcome.ms} ms to stop`);
+    assert.ok(spent <= 50, `used ${spent / 100} s of CPU while stopping`);
   });
 
   test('exits 1 when the port is taken', async () => {
