@@ -7,11 +7,9 @@ import type { Span } from './model';
  * field with a position needs no new walker.
  */
 
-const SPAN_KEYS = ['startLine', 'startColumn', 'endLine', 'endColumn'];
-
+/** A span is the only shape in the model with a numeric `startLine` and `endColumn`. */
 function isSpan(x: object): x is Span {
-  const keys = Object.keys(x);
-  return keys.length === 4 && SPAN_KEYS.every((k) => typeof (x as Record<string, unknown>)[k] === 'number');
+  return typeof (x as Partial<Span>).startLine === 'number' && typeof (x as Partial<Span>).endColumn === 'number';
 }
 
 /**
@@ -51,19 +49,22 @@ function walk(x: unknown, move: (s: Span) => Span, file: string, fill: string | 
 }
 
 /**
- * The first and last line of the spans `x` holds in `file` (or in no named file),
- * so an edit below them, or on another line without adding lines, can skip it.
+ * The lines the spans of `x` in `file` (or in no named file) start or end on, and the
+ * last of them: an edit that adds no lines moves only positions on its own line, and
+ * an edit below every position moves none.
  */
-export function lineExtent(x: unknown, file: string): [number, number] {
-  const out: [number, number] = [Infinity, -Infinity];
+export function spanLines(x: unknown, file: string): { lines: Set<number>; last: number } {
+  const lines = new Set<number>();
+  let last = -1;
   moveSpans(
     x,
     (s) => {
-      if (s.startLine < out[0]) out[0] = s.startLine;
-      if (s.endLine > out[1]) out[1] = s.endLine;
+      lines.add(s.startLine);
+      lines.add(s.endLine);
+      if (s.endLine > last) last = s.endLine;
       return s;
     },
     file,
   );
-  return out;
+  return { lines, last };
 }

@@ -3,7 +3,7 @@ import { newDeps, type Deps } from './evaluation';
 import type { CallSite } from './interpret';
 import { carryOver } from './interpret-memo';
 import type { Span } from './model';
-import { lineExtent, moveSpans } from './positions';
+import { moveSpans, spanLines } from './positions';
 
 /** An edit in the coordinates of the text before it, with the text it removed and inserted. */
 export interface EditRecord {
@@ -26,8 +26,8 @@ interface Entry {
   outerEnd: number;
   site: CallSite;
   deps: Deps;
-  /** The first and last line any position in the site is on. */
-  lines: [number, number];
+  /** The lines positions in the site start or end on, and the last of them. */
+  lines: { lines: Set<number>; last: number };
 }
 
 const NAMED_FUNCTIONS = new Set([
@@ -83,7 +83,7 @@ export class SiteCache {
       outerEnd: outer.endIndex,
       site,
       deps,
-      lines: lineExtent(site, site.file),
+      lines: spanLines(site, site.file),
     });
     return site;
   }
@@ -169,14 +169,11 @@ function shiftEntry(entry: Entry, e: EditRecord, delta: number): Entry {
   const r = entry.deps.ranges.map((i) => shiftIndex(i, e, delta));
   const rows = e.newEndPoint.row - e.oldEndPoint.row;
   // Positions before the edit's end never move; without new lines, only those on its last line do.
-  const still = entry.lines[1] < e.oldEndPoint.row || (rows === 0 && entry.lines[0] > e.oldEndPoint.row);
+  const still = entry.lines.last < e.oldEndPoint.row || (rows === 0 && !entry.lines.lines.has(e.oldEndPoint.row));
   // Unmoved sites stay the same object, and keep what was computed for them.
   const moved: CallSite = still ? entry.site : moveSpans(entry.site, (s) => shiftSpan(s, e), entry.site.file);
   if (moved !== entry.site) carryOver(entry.site, moved, (s) => shiftSpan(s, e));
-  const lines: [number, number] =
-    still || rows === 0
-      ? entry.lines
-      : [entry.lines[0] + (entry.lines[0] > e.oldEndPoint.row ? rows : 0), entry.lines[1] + rows];
+  const lines = moved === entry.site ? entry.lines : spanLines(moved, moved.file);
   return {
     start: shiftIndex(entry.start, e, delta),
     end: shiftIndex(entry.end, e, delta),

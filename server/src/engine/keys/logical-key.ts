@@ -129,6 +129,18 @@ const LITERAL_SHARD = new RegExp(`^(.+)[${SEPARATORS.replace(/[-\]\\]/g, '\\$&')
 
 /** The access's own logical key, or null when its partition key is unknown. */
 export function logicalKeyOf(a: Access): LogicalKey | null {
+  // Accesses are immutable and kept across edits: their keys are computed once.
+  const known = ownKeys.get(a);
+  if (known !== undefined) return known;
+  const k = computeLogicalKey(a);
+  ownKeys.set(a, k);
+  return k;
+}
+
+const ownKeys = new WeakMap<Access, LogicalKey | null>();
+const allKeys = new WeakMap<Access, LogicalKey[]>();
+
+function computeLogicalKey(a: Access): LogicalKey | null {
   if (!a.partitionKey) return null;
   const t = a.partitionKey.template;
   const text = keyText(t);
@@ -142,6 +154,12 @@ export function logicalKeyOf(a: Access): LogicalKey | null {
  * meets the sharded writers of the whole key.
  */
 export function logicalKeysOf(a: Access): LogicalKey[] {
+  let keys = allKeys.get(a);
+  if (!keys) allKeys.set(a, (keys = computeLogicalKeys(a)));
+  return keys;
+}
+
+function computeLogicalKeys(a: Access): LogicalKey[] {
   const own = logicalKeyOf(a);
   if (!own) return [];
   if (own.shards) return [own];

@@ -43,6 +43,13 @@ function severityOf(rule: Rule, overrides: SeverityOverrides): Severity | 'off' 
   return overrides[rule.code] ?? rule.defaultSeverity;
 }
 
+/**
+ * An access's findings depend only on the access, the shard count its file's writers
+ * use for its key, and the severities: an edited document keeps most accesses as the
+ * same objects, so their findings are kept too.
+ */
+const memo = new WeakMap<Access, { overrides: SeverityOverrides; shardCount: ShardCount | null; found: Finding[] }>();
+
 /** Runs every single-access rule over the accesses of one file. */
 export function checkAccesses(accesses: Access[], overrides: SeverityOverrides = {}): Finding[] {
   const counts = shardCountsByKey(accesses);
@@ -51,13 +58,20 @@ export function checkAccesses(accesses: Access[], overrides: SeverityOverrides =
     if (!access.partitionKey) continue;
     const key = logicalKeyOf(access);
     if (!key) continue;
+    const shardCount = counts.get(key.id) ?? null;
+    const known = memo.get(access);
+    if (known && known.overrides === overrides && known.shardCount === shardCount) {
+      findings.push(...known.found);
+      continue;
+    }
+    const start = findings.length;
     const input = {
       access,
       key,
       classification: classifyAccess(access),
       keyTemplate: render(access.partitionKey.template),
       tableName: tableLabel(access.table),
-      shardCount: counts.get(key.id) ?? null,
+      shardCount,
     };
     for (const rule of ACCESS_RULES) {
       const severity = severityOf(rule, overrides);
@@ -65,6 +79,7 @@ export function checkAccesses(accesses: Access[], overrides: SeverityOverrides =
       const report = rule.check(input);
       if (report) findings.push(toFinding(rule, severity, report));
     }
+    memo.set(access, { overrides, shardCount, found: findings.slice(start) });
   }
   return findings;
 }

@@ -105,12 +105,16 @@ export class WorkspaceIndex {
   }
 
   /**
-   * Stores an analysis made elsewhere (the editor's open document) and marks the
-   * key families it touched before or touches now for re-checking; returns them.
+   * Stores an analysis made elsewhere (the editor's open document), marks the key
+   * families whose accesses in this file changed for re-checking, and returns those
+   * whose change other files can see (an access added, removed or different in any
+   * way, positions included). An edit that leaves every access of a family as it was
+   * touches nothing: typing inside one function does not republish the workspace.
    */
   set(analysis: FileAnalysis): Set<string> {
     const file = analysis.file;
-    const before = [...(this.familiesOfFile.get(file)?.keys() ?? [])];
+    const previous = this.familiesOfFile.get(file);
+    const before = [...(previous?.keys() ?? [])];
     const byFamily = new Map<string, Access[]>();
     for (const a of analysis.accesses) {
       for (const k of logicalKeysOf(a)) {
@@ -123,8 +127,14 @@ export class WorkspaceIndex {
     }
     this.files.set(file, analysis);
     this.relink(file, before, byFamily);
-    const touched = new Set([...before, ...byFamily.keys()]);
-    for (const key of touched) this.dirty.add(key);
+    const touched = new Set<string>();
+    for (const family of new Set([...before, ...byFamily.keys()])) {
+      const old = previous?.get(family);
+      const now = byFamily.get(family);
+      if (sameObjects(old, now)) continue;
+      this.dirty.add(family);
+      if (!sameContent(old, now)) touched.add(family);
+    }
     this.version++;
     return touched;
   }
@@ -282,4 +292,21 @@ function dedupe(fs: Finding[]): Finding[] {
     seen.add(id);
     return true;
   });
+}
+
+function sameObjects(a: Access[] | undefined, b: Access[] | undefined): boolean {
+  return !!a && !!b && a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/** An access as other files' findings may quote it (computed once per access object). */
+const contentOf = new WeakMap<Access, string>();
+
+function content(a: Access): string {
+  let c = contentOf.get(a);
+  if (c === undefined) contentOf.set(a, (c = JSON.stringify(a)));
+  return c;
+}
+
+function sameContent(a: Access[] | undefined, b: Access[] | undefined): boolean {
+  return !!a && !!b && a.length === b.length && a.every((x, i) => x === b[i] || content(x) === content(b[i]));
 }
