@@ -11,7 +11,10 @@ import {
   createProtocolConnection,
   StreamMessageReader,
   StreamMessageWriter,
+  type DataCallback,
   type Diagnostic,
+  type Message,
+  type MessageReader,
   type ProtocolConnection,
   type PublishDiagnosticsParams,
 } from 'vscode-languageserver-protocol/node';
@@ -33,6 +36,11 @@ export interface Session {
   statuses: Status[];
   /** What `workspace/configuration` answers; tests change it, then notify the server. */
   settings: Record<string, unknown>;
+  /**
+   * Sends a request exactly as given, `params: null` included (the connection would
+   * wrap a null in an array), and resolves with the raw response message.
+   */
+  rawRequest(method: string, params: unknown): Promise<{ result?: unknown; error?: { code: number; message: string } }>;
   /** Sends `initialize` (with `folder` as the workspace) and `initialized`. */
   initialize(): Promise<void>;
   stop(): void;
@@ -66,19 +74,31 @@ export function assertFreshBundle(): void {
   }
 }
 
-/** Starts the server on `folder`; `initialize()` is left to the test, which may race it. */
-export function startServer(folder: string): Session {
+/**
+ * Starts the server on `folder`; `initialize()` is left to the test, which may race it.
+ * `testRequests` sets SHARDLENS_TEST_REQUESTS=1, which registers the server's test-only
+ * requests (`shardlens/test/documentText`: the text it holds for a document).
+ */
+export function startServer(folder: string, options: { testRequests?: boolean } = {}): Session {
   assertFreshBundle();
-  const server = spawn(process.execPath, [BUNDLE, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const conn = createProtocolConnection(
-    new StreamMessageReader(server.stdout!),
-    new StreamMessageWriter(server.stdin!),
-  );
+  const env = options.testRequests ? { ...process.env, SHARDLENS_TEST_REQUESTS: '1' } : process.env;
+  const server = spawn(process.execPath, [BUNDLE, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'], env });
+  const writer = new StreamMessageWriter(server.stdin!);
+  const raw = new Map<string, (m: Message) => void>();
+  const conn = createProtocolConnection(tap(new StreamMessageReader(server.stdout!), raw), writer);
+  let rawIds = 0;
   const session: Session = {
     conn,
     diagnostics: new Map(),
     statuses: [],
     settings: {},
+    rawRequest(method, params) {
+      const id = `raw-${++rawIds}`;
+      const answered = new Promise<Message>((resolve) => raw.set(id, resolve));
+      // The connection's own writer: its lock keeps this message whole between others.
+      void writer.write({ jsonrpc: '2.0', id, method, params } as Message);
+      return answered as Promise<{ result?: unknown; error?: { code: number; message: string } }>;
+    },
     async initialize() {
       const root = pathToFileURL(folder).toString();
       await conn.sendRequest('initialize', {
@@ -110,6 +130,25 @@ export function startServer(folder: string): Session {
   conn.onNotification('window/logMessage', () => undefined);
   conn.listen();
   return session;
+}
+
+/** The server's messages, with the responses to `rawRequest` taken out before the connection sees them. */
+function tap(reader: MessageReader, raw: Map<string, (m: Message) => void>): MessageReader {
+  return {
+    onError: reader.onError,
+    onClose: reader.onClose,
+    onPartialMessage: reader.onPartialMessage,
+    dispose: () => reader.dispose(),
+    listen(callback: DataCallback) {
+      return reader.listen((m) => {
+        const id = (m as { id?: unknown }).id;
+        const waiting = typeof id === 'string' ? raw.get(id) : undefined;
+        if (!waiting) return callback(m);
+        raw.delete(id as string);
+        waiting(m);
+      });
+    },
+  };
 }
 
 /** Polls until `check` holds (never a fixed sleep); fails with `last()` when it does not. */

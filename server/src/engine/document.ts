@@ -19,6 +19,20 @@ export interface TextEdit {
   text: string;
 }
 
+/**
+ * An edit cut to the text: integer offsets in [0, length], start before end. The
+ * language server orders and clamps ranges before they get here; this keeps any other
+ * caller's stray edit from duplicating text (a start after the end) or desynchronising
+ * the tree (an offset past the end), at the cost of two comparisons.
+ */
+function inText(e: TextEdit, length: number): TextEdit {
+  const at = (n: number) => Math.min(Math.max(Math.trunc(n) || 0, 0), length);
+  const start = at(e.start);
+  const end = at(e.end);
+  if (start === e.start && end === e.end && start <= end) return e;
+  return { start: Math.min(start, end), end: Math.max(start, end), text: e.text };
+}
+
 /** The row/column (UTF-16 units, as web-tree-sitter counts them) of an offset. */
 function pointAt(text: string, offset: number): Point {
   let row = 0;
@@ -106,7 +120,8 @@ export class AnalyzedDocument {
    * editor can apply every keystroke at once and analyse after a pause in typing.
    */
   applyEdits(edits: TextEdit[], analyze = true): FileAnalysis {
-    for (const e of edits) {
+    for (const given of edits) {
+      const e = inText(given, this.text.length);
       const startPosition = pointAt(this.text, e.start);
       const oldEndPosition = pointAt(this.text, e.end);
       const oldLines = linesAround(this.text, e.start, e.end);
@@ -148,15 +163,17 @@ export class AnalyzedDocument {
     return this.current;
   }
 
-  /** Replaces the whole text (a full-document sync); the next parse starts afresh. */
-  setText(text: string): FileAnalysis {
+  /**
+   * Replaces the whole text (a full-document sync); the next parse starts afresh. With
+   * `analyze` false the analysis waits for `refresh()`, as for `applyEdits`.
+   */
+  setText(text: string, analyze = true): FileAnalysis {
     this.text = text;
     this.tree?.delete();
     this.tree = null;
     this.sites.clear();
-    this.current = this.analyze();
-    this.stale = false;
-    return this.current;
+    this.stale = true;
+    return analyze ? this.refresh() : this.current;
   }
 
   /** The current tree analysed with no call site reused: what the cache must agree with. */

@@ -1,10 +1,11 @@
-import type { DidChangeTextDocumentParams, DidOpenTextDocumentParams } from 'vscode-languageserver';
+import type { DidOpenTextDocumentParams } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { AnalyzeOptions, FileAnalysis } from '../engine/analyze';
 import { AnalyzedDocument, type TextEdit } from '../engine/document';
 import type { SourceLanguage } from '../engine/model';
 import { languageForFile, languageForId } from '../engine/parser';
 import { uriToPath } from './convert';
+import type { ContentChange } from './params';
 
 interface Open {
   /** The engine's key (`keyOf(uri)`). */
@@ -66,9 +67,15 @@ export class OpenDocuments {
     return true;
   }
 
-  /** Applies the changes to the text and the tree; the analysis waits for `refresh`. */
-  change(p: DidChangeTextDocumentParams): boolean {
-    const doc = this.docs.get(p.textDocument.uri);
+  /**
+   * Applies checked changes (`didChangeParams`: ranges already in order) to the text and
+   * the tree; the analysis waits for `refresh`. Each edit's offsets are read from the
+   * text before it, with `TextDocument.offsetAt`, which clamps positions past a line's
+   * end or the last line (and never splits a CRLF) — the same offsets `TextDocument.update`
+   * cuts the text at, so the tree's text and the document's cannot drift apart.
+   */
+  change(p: { uri: string; version: number; contentChanges: ContentChange[] }): boolean {
+    const doc = this.docs.get(p.uri);
     if (!doc) return false;
     for (const change of p.contentChanges) {
       if ('range' in change) {
@@ -77,11 +84,11 @@ export class OpenDocuments {
           end: doc.text.offsetAt(change.range.end),
           text: change.text,
         };
-        doc.text = TextDocument.update(doc.text, [change], p.textDocument.version);
+        doc.text = TextDocument.update(doc.text, [change], p.version);
         doc.analyzed?.applyEdits([edit], false);
       } else {
-        doc.text = TextDocument.update(doc.text, [change], p.textDocument.version);
-        doc.analyzed?.setText(change.text);
+        doc.text = TextDocument.update(doc.text, [change], p.version);
+        doc.analyzed?.setText(change.text, false);
       }
     }
     return true;
@@ -102,6 +109,11 @@ export class OpenDocuments {
 
   get(uri: string): TextDocument | undefined {
     return this.docs.get(uri)?.text;
+  }
+
+  /** The text the document's syntax tree was last edited with (null before it is built): for tests. */
+  treeTextOf(uri: string): string | null {
+    return this.docs.get(uri)?.analyzed?.content ?? null;
   }
 
   languageOf(uri: string): SourceLanguage | null {

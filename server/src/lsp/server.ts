@@ -2,12 +2,17 @@
  * The ShardLens language server: wires the connection to the feature modules, and
  * nothing else. The analysis itself lives in ../engine, shared with the CLI.
  */
+import * as fs from 'node:fs';
 import {
   CodeActionKind,
+  CodeActionRequest,
   createConnection,
   DidChangeConfigurationNotification,
+  ErrorCodes,
   FileChangeType,
+  HoverRequest,
   ProposedFeatures,
+  ResponseError,
   TextDocumentSyncKind,
   type InitializeResult,
 } from 'vscode-languageserver/node';
@@ -17,6 +22,7 @@ import { FIX_ALL_KIND, codeActions } from './code-actions';
 import { uriToPath } from './convert';
 import { accessAt, hoverMarkdown } from './hover';
 import { OpenDocuments } from './open-documents';
+import { codeActionParams, didChangeParams, documentUri, hoverParams } from './params';
 import { SettingsStore } from './settings';
 import { Workspace } from './workspace';
 
@@ -29,6 +35,8 @@ let settings: SettingsStore;
 let workspace: Workspace;
 /** Each open document's pending (debounced) analysis. */
 const timers = new Map<string, NodeJS.Timeout>();
+/** Each document's analysis under way (it awaits settings and publishing), the last one queued. */
+const running = new Map<string, Promise<void>>();
 /** What the client said it supports, from `initialize`. */
 const capabilities = { configuration: false, workspaceFolders: false };
 
@@ -83,29 +91,50 @@ connection.onDidChangeConfiguration(async () => {
  * Analyses an open document as it is now and publishes what changed. Waits for the
  * grammars first: documents are registered (and take their edits) before they load.
  */
-async function analyse(uri: string): Promise<void> {
-  await parsersReady;
-  const analysis = docs.refresh(uri);
-  if (analysis) await workspace.update(analysis);
+function analyse(uri: string): Promise<void> {
+  // One at a time per document, in order: an older analysis that finishes publishing
+  // after a newer one would leave stale diagnostics up.
+  const next = (running.get(uri) ?? parsersReady).then(async () => {
+    const analysis = docs.refresh(uri);
+    if (analysis) await workspace.update(analysis);
+  });
+  const settled = next.catch((e: unknown) => connection.console.error(`analysis of ${uri} failed: ${String(e)}`));
+  running.set(uri, settled);
+  void settled.then(() => running.get(uri) === settled && running.delete(uri));
+  return settled;
 }
 
-/** Runs a document's pending (debounced) analysis now, for a request that needs its findings current. */
+/**
+ * Runs a document's pending (debounced) analysis now and waits for any under way, for
+ * a request that needs its findings current (and published) when it answers.
+ */
 async function flush(uri: string): Promise<void> {
   const timer = timers.get(uri);
-  if (!timer) return;
-  clearTimeout(timer);
-  timers.delete(uri);
-  await analyse(uri);
+  if (timer) {
+    clearTimeout(timer);
+    timers.delete(uri);
+    void analyse(uri);
+  }
+  await running.get(uri);
 }
 
+const invalid = (message: string) => new ResponseError(ErrorCodes.InvalidParams, message);
+
 connection.onDidOpenTextDocument(async (p) => {
-  const key = OpenDocuments.keyOf(p.textDocument.uri);
-  if (docs.open(p, workspace.indexFor(key).fileOptions)) await analyse(p.textDocument.uri);
+  const uri = documentUri(p);
+  if (!uri || typeof p.textDocument.text !== 'string') {
+    return connection.console.error('textDocument/didOpen needs { textDocument: { uri, languageId, version, text } }');
+  }
+  const key = OpenDocuments.keyOf(uri);
+  if (docs.open(p, workspace.indexFor(key).fileOptions)) await analyse(uri);
 });
 
-connection.onDidChangeTextDocument((p) => {
+connection.onDidChangeTextDocument((raw) => {
+  const p = didChangeParams(raw);
+  // Refused whole: applying part of a malformed change would leave a text the client never had.
+  if (typeof p === 'string') return connection.console.error(`${p}; the change is ignored`);
   if (!docs.change(p)) return;
-  const uri = p.textDocument.uri;
+  const uri = p.uri;
   clearTimeout(timers.get(uri));
   timers.set(
     uri,
@@ -117,12 +146,18 @@ connection.onDidChangeTextDocument((p) => {
 });
 
 connection.onDidCloseTextDocument(async (p) => {
-  clearTimeout(timers.get(p.textDocument.uri));
-  timers.delete(p.textDocument.uri);
-  docs.close(p.textDocument.uri);
-  const key = OpenDocuments.keyOf(p.textDocument.uri);
-  // Back to what is on disk (an unsaved buffer's findings go with it).
-  if (uriToPath(p.textDocument.uri)) await workspace.refreshFile(key);
+  const uri = documentUri(p);
+  if (!uri) return connection.console.error('textDocument/didClose needs { textDocument: { uri } }');
+  clearTimeout(timers.get(uri));
+  timers.delete(uri);
+  await running.get(uri);
+  // A document never opened (or in a language ShardLens does not read) changes nothing:
+  // reading it from disk would list a file that may not exist as unreadable.
+  if (!docs.close(uri)) return;
+  const key = OpenDocuments.keyOf(uri);
+  // Back to what is on disk for a workspace file; an unsaved buffer, a file deleted
+  // meanwhile or one outside the workspace takes its findings with it.
+  if (uriToPath(uri) && workspace.inFolders(key) && isFile(key)) await workspace.refreshFile(key);
   else await workspace.forget(key);
 });
 
@@ -135,7 +170,11 @@ connection.onDidChangeWatchedFiles(async (p) => {
   }
 });
 
-connection.onHover(async (p) => {
+// Registered as plain requests, not with onHover/onCodeAction: those read the params'
+// progress tokens before the handler runs, and answer `params: null` with a TypeError.
+connection.onRequest(HoverRequest.type, async (raw: unknown) => {
+  const p = hoverParams(raw);
+  if (typeof p === 'string') return invalid(p);
   await parsersReady;
   const analysis = docs.refresh(p.textDocument.uri);
   if (!analysis) return null;
@@ -145,7 +184,9 @@ connection.onHover(async (p) => {
   return { contents: hoverMarkdown(access, await workspace.findingsFor(key), await settings.get(p.textDocument.uri)) };
 });
 
-connection.onCodeAction(async (p) => {
+connection.onRequest(CodeActionRequest.type, async (raw: unknown) => {
+  const p = codeActionParams(raw);
+  if (typeof p === 'string') return invalid(p);
   const uri = p.textDocument.uri;
   // The actions come from the findings, whose ranges must match the text the client has.
   await flush(uri);
@@ -157,5 +198,27 @@ connection.onCodeAction(async (p) => {
 });
 
 connection.onRequest(CheckWorkspaceRequest, () => workspace.indexAll());
+
+/**
+ * Tests only (registered when SHARDLENS_TEST_REQUESTS=1, never in a release): a
+ * document's text as the server holds it, twice — the text document's and the one its
+ * syntax tree was edited with — after its pending analysis has run and published.
+ */
+if (process.env.SHARDLENS_TEST_REQUESTS === '1') {
+  connection.onRequest('shardlens/test/documentText', async (p: unknown) => {
+    const uri = documentUri(p);
+    if (!uri) return invalid('shardlens/test/documentText needs { textDocument: { uri } }');
+    await flush(uri);
+    return { text: docs.get(uri)?.getText() ?? null, treeText: docs.treeTextOf(uri) };
+  });
+}
+
+function isFile(file: string): boolean {
+  try {
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
 
 connection.listen();

@@ -36,6 +36,11 @@ export class Workspace {
     for (const f of [...this.indexes.keys()]) if (!folders.includes(f)) this.indexes.delete(f);
   }
 
+  /** Whether `file` lies in one of the workspace folders (else it is a loose file, open on its own). */
+  inFolders(file: string): boolean {
+    return this.folders.some((f) => file === f || file.startsWith(f + path.sep));
+  }
+
   /** The index of the folder holding `file` (the deepest), or one for loose files. */
   indexFor(file: string): WorkspaceIndex {
     const folder =
