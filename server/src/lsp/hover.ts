@@ -14,6 +14,7 @@ import type { Access, Classification, Finding, KeyValue, Span } from '../engine/
 import { docsUrl } from '../engine/rules';
 import { classifyAccess, render, shardSetOf } from '../engine/template';
 import { contains } from './convert';
+import { code, text } from './markdown';
 
 const VERDICT: Record<Classification, string> = {
   constant: 'Constant key: every request for it lands on one partition.',
@@ -101,9 +102,10 @@ function sameSpan(x: Span, y: Span): boolean {
 /** `= \`X\``, `begins_with \`PLAYER#\``, `BETWEEN \`a\` AND \`b\``: a sort-key condition's right-hand side. */
 function condition(a: Access): string | null {
   const c = a.sortCondition;
-  if (!c) return a.sortKey ? `= \`${render(a.sortKey.template)}\`` : null;
+  if (!c) return a.sortKey ? `= ${code(render(a.sortKey.template))}` : null;
   if (c.operands.length === 0) return null;
-  const operands = c.operands.map((o) => `\`${render(o.template)}\``);
+  const operands = c.operands.map((o) => code(render(o.template)));
+  // The operator is one of the engine's own (KeyOperator), not text from the code.
   return c.operator === 'BETWEEN' ? `BETWEEN ${operands.join(' AND ')}` : `${c.operator} ${operands.join(', ')}`;
 }
 
@@ -111,30 +113,36 @@ function condition(a: Access): string | null {
 function declaredAs(pk: KeyValue, file: string): string | null {
   const d = pk.via[0];
   if (!d) return null;
-  const where = d.file === file ? `line ${d.span.startLine + 1}` : `${path.basename(d.file)}:${d.span.startLine + 1}`;
-  return `Partition key from \`${d.name}\` (${where})`;
+  const where =
+    d.file === file ? `line ${d.span.startLine + 1}` : `${text(path.basename(d.file))}:${d.span.startLine + 1}`;
+  return `Partition key from ${code(d.name)} (${where})`;
 }
 
-/** Markdown for the hover over a key expression. */
+/**
+ * Markdown for the hover over a key expression. Every value taken from the code (key
+ * values, names, the file a constant is in, messages quoting them) goes through
+ * `code` or `text` (./markdown): inert, whatever characters it holds.
+ */
 export function hoverMarkdown(a: Access, findings: Finding[], settings: ShardLensSettings): MarkupContent {
   const c = classifyAccess(a);
   const pk = a.partitionKey;
   const name = tableName(a.table);
-  const table = (name ? ` on table \`${name}\`` : '') + (a.index ? ` · index \`${a.index}\`` : '');
+  const table = (name ? ` on table ${code(name)}` : '') + (a.index ? ` · index ${code(a.index)}` : '');
+  const operation = a.operation;
   const lines = [
     pk
-      ? `**ShardLens** · ${a.operation} · \`${pk.attribute}\` = \`${render(pk.template)}\`${table}`
-      : `**ShardLens** · ${a.operation}${table}: the partition key could not be read.`,
+      ? `**ShardLens** · ${operation} · ${code(pk.attribute)} = ${code(render(pk.template))}${table}`
+      : `**ShardLens** · ${operation}${table}: the partition key could not be read.`,
   ];
   const sortKey = a.sortCondition?.attribute ?? a.sortKey?.attribute;
   const sortCondition = condition(a);
-  if (sortKey && sortCondition) lines.push(`Sort key \`${sortKey}\` ${sortCondition}`);
+  if (sortKey && sortCondition) lines.push(`Sort key ${code(sortKey)} ${sortCondition}`);
   const via = pk && declaredAs(pk, a.file);
   if (via) lines.push(via);
   lines.push('', VERDICT[c], '', ...ceilingLines(a, c, settings));
   // The index may hold another analysis of the same text: match the access by position.
   const same = (b: Access) => b === a || (b.file === a.file && sameSpan(b.span, a.span));
   const mine = findings.filter((f) => same(f.access) && settings.rules[f.rule] !== 'off');
-  for (const f of mine) lines.push('', `**${f.rule}** [${f.category}](${docsUrl(f.rule)}) — ${f.message}`);
+  for (const f of mine) lines.push('', `**${f.rule}** [${f.category}](${docsUrl(f.rule)}) — ${text(f.message)}`);
   return { kind: 'markdown', value: lines.join('\n\n').replace(/\n\n\n\n/g, '\n\n') };
 }
