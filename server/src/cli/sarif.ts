@@ -1,5 +1,7 @@
 import type { FileAnalysis } from '../engine/analyze';
 import { ALL_RULES, docsUrl } from '../engine/rules';
+import { RULE_DOCS } from './rule-docs.generated';
+import { ruleHelp } from './rule-docs';
 import { skippedOf, toJsonFinding, type SkippedPath } from './report';
 
 const LEVEL = { error: 'error', warning: 'warning', info: 'note' } as const;
@@ -24,8 +26,8 @@ export function toSarif(
               id: r.code,
               name: r.category.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase()),
               shortDescription: { text: r.summary },
+              ...ruleHelp(RULE_DOCS[r.code] ?? '', r.summary, docsUrl(r.code)),
               helpUri: docsUrl(r.code),
-              help: { text: `${r.summary} See ${docsUrl(r.code)}` },
               defaultConfiguration: { level: LEVEL[r.defaultSeverity] },
               properties: { tags: ['dynamodb', 'performance', r.category] },
             })),
