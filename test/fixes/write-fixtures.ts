@@ -2,7 +2,8 @@
 // writer K times against an endpoint: a driver in the fixture's own language that
 // calls the fixture's exported function or class the way an application would.
 
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ROOT } from './helpers-write';
@@ -16,8 +17,11 @@ export interface WriteFixture {
   sk: string;
   /** The fixes every finding of this fixture must offer. */
   fixes: string[];
-  /** Runs the writer `k` times against `endpoint` (in a child process). */
-  drive(dir: string, endpoint: string, k: number): void;
+  /**
+   * Runs the writer `k` times against `endpoint` in a child process; asynchronously,
+   * since the server under test runs in this process's event loop.
+   */
+  drive(dir: string, endpoint: string, k: number): Promise<unknown>;
 }
 
 const ENV = (endpoint: string) => ({
@@ -32,14 +36,15 @@ const ENV = (endpoint: string) => ({
 });
 
 /** Runs a Node driver (TypeScript through tsx) placed in the fixture copy. */
-function node(dir: string, endpoint: string, k: number, source: string): void {
+const run = promisify(execFile);
+
+async function node(dir: string, endpoint: string, k: number, source: string): Promise<unknown> {
   const file = path.join(dir, 'drive.ts');
   fs.writeFileSync(file, source);
   try {
-    execFileSync(process.execPath, ['--import', 'tsx', file], {
+    return await run(process.execPath, ['--import', 'tsx', file], {
       cwd: ROOT,
       env: { ...ENV(endpoint), K: String(k) },
-      stdio: 'pipe',
       timeout: 60_000,
     });
   } finally {
@@ -47,11 +52,10 @@ function node(dir: string, endpoint: string, k: number, source: string): void {
   }
 }
 
-function python(dir: string, endpoint: string, k: number, source: string): void {
-  execFileSync('python3', ['-c', source], {
+function python(dir: string, endpoint: string, k: number, source: string): Promise<unknown> {
+  return run('python3', ['-c', source], {
     cwd: dir,
     env: { ...ENV(endpoint), K: String(k), PYTHONPATH: dir },
-    stdio: 'pipe',
     timeout: 60_000,
   });
 }

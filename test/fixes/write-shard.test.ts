@@ -135,7 +135,7 @@ for (const fx of WRITE_FIXTURES) {
                 ],
               }),
             );
-            fx.drive(dir, db.endpoint, K);
+            await fx.drive(dir, db.endpoint, K);
             const counts = await countsByKey(db.client, fx);
             const total = [...counts.values()].reduce((s, n) => s + n, 0);
             assert.equal(total, K, 'every write landed');

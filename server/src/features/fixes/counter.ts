@@ -1,0 +1,2 @@
+import type { FixProvider } from './fix-model';
+export const spreadCounter: FixProvider = () => [];

@@ -1,0 +1,129 @@
+import type { Access, FixDescriptor, SourceLanguage, SourceRange } from '../../engine/model';
+import { textIn } from './apply';
+import type { FixContext, TextChange } from './fix-model';
+import { enclosingFunction, nodeAt, sameSpan, withTree, within } from './syntax';
+import { walk, spanOf } from '../../engine/span';
+
+/**
+ * Appending a shard part to a key expression, in the expression's own syntax:
+ *
+ *   "BOARD#global"          → `BOARD#global#${shard}`        f"BOARD#global#{shard}"
+ *   `LOGS#${day}`           → `LOGS#${day}#${shard}`          f"LOGS#{day}"  → f"LOGS#{day}#{shard}"
+ *   'X#' + 'y'              → 'X#' + `y#${shard}`             (the last literal only)
+ *   GLOBAL_BOARD, "{}".format(a), anything else
+ *                           → `${GLOBAL_BOARD}#${shard}`      f"{GLOBAL_BOARD}#{shard}"
+ */
+export function appendShard(language: SourceLanguage, expr: string, separator: string, shard: string): string {
+  return language === 'python' ? appendPython(expr, separator, shard) : appendJs(expr, separator, shard);
+}
+
+/** A single string literal: its prefix (Python), quote and body; null for anything else (`'a' + 'b'`). */
+export function stringLiteral(
+  language: SourceLanguage,
+  text: string,
+): { prefix: string; quote: string; body: string } | null {
+  const m =
+    language === 'python'
+      ? /^([rRuUfFbB]{0,2})('\'\'|"""|'|")([\s\S]*)\2$/.exec(text)
+      : /^()(['"`])([\s\S]*)\2$/.exec(text);
+  if (!m || /[bB]/.test(m[1])) return null;
+  const [, prefix, quote, body] = m;
+  for (let i = 0; i < body.length; i++) {
+    if (body[i] === '\\') i++;
+    // A quote inside: two literals joined (`'a' + 'b'`) or a template nested in `${}`.
+    else if (body.startsWith(quote, i)) return null;
+  }
+  return { prefix, quote, body };
+}
+
+function appendJs(expr: string, sep: string, shard: string): string {
+  const e = expr.trim();
+  const lit = stringLiteral('javascript', e);
+  if (lit?.quote === '`') return `${e.slice(0, -1)}${sep}\${${shard}}\``;
+  if (lit) {
+    // Escapes valid in '...' are valid in `...`; a backtick or `${` must be escaped there.
+    const body = lit.body
+      .replace(/\\(['"])/g, '$1')
+      .replace(/`/g, '\\`')
+      .replace(/\$\{/g, '\\${');
+    return `\`${body}${sep}\${${shard}}\``;
+  }
+  return `\`\${${e}}${sep}\${${shard}}\``;
+}
+
+function appendPython(expr: string, sep: string, shard: string): string {
+  const e = expr.trim();
+  const lit = stringLiteral('python', e);
+  if (lit) {
+    const prefix = lit.prefix.replace(/[uU]/, '');
+    if (/[fF]/.test(prefix)) return `${e.slice(0, -lit.quote.length)}${sep}{${shard}}${lit.quote}`;
+    const body = lit.body.replace(/\{/g, '{{').replace(/\}/g, '}}');
+    return `f${prefix}${lit.quote}${body}${sep}{${shard}}${lit.quote}`;
+  }
+  // Before Python 3.12 an f-string's expression may not contain its own quote or a backslash.
+  if (!e.includes('\\')) {
+    if (!e.includes('"')) return `f"{${e}}${sep}{${shard}}"`;
+    if (!e.includes("'")) return `f'{${e}}${sep}{${shard}}'`;
+  }
+  return `${e} + "${sep}" + str(${shard})`;
+}
+
+const isLiteralText = (language: SourceLanguage, t: string) => stringLiteral(language, t) !== null;
+
+/**
+ * The text change that appends `shard` to the key at `target`. When the key's last
+ * literal (`at`) closes the target (`'X#' + 'y'`), only that literal is rewritten,
+ * so the expression keeps its shape.
+ */
+export function keyChange(
+  ctx: FixContext,
+  language: SourceLanguage,
+  target: SourceRange,
+  at: SourceRange | null,
+  separator: string,
+  shard: string,
+): TextChange | null {
+  const text = ctx.textOf(target.file);
+  if (text === null) return null;
+  const whole = textIn(text, target.span);
+  let place = target;
+  if (!isLiteralText(language, whole.trim()) && at && at.file === target.file && within(at.span, target.span)) {
+    const atText = textIn(text, at.span);
+    const endsTogether = at.span.endLine === target.span.endLine && at.span.endColumn === target.span.endColumn;
+    if (endsTogether && isLiteralText(language, atText.trim())) place = at;
+  }
+  const old = textIn(text, place.span);
+  return { file: place.file, span: place.span, newText: appendShard(language, old, separator, shard) };
+}
+
+/**
+ * Where a random suffix may go. A local declaration (`const pk = "X"` inside the
+ * writing function) is evaluated on every call, so when every use of it is the key of
+ * a write, the declaration is rewritten and all those writes are fixed at once. A
+ * module constant is evaluated once per process: a random part there would pick one
+ * shard per process, so the suffix goes at the use site instead.
+ */
+export function randomShardTarget(ctx: FixContext, a: Access, d: Extract<FixDescriptor, { kind: 'add-shard-suffix' }>) {
+  const pk = a.partitionKey!;
+  const use: SourceRange = { file: a.file, span: pk.span };
+  const decl = pk.via[0];
+  if (!decl || decl.file !== a.file) return { target: use, at: d.at };
+  const text = ctx.textOf(a.file);
+  const writes = (ctx.analysisOf(a.file)?.accesses ?? []).filter((x) => x.kind === 'write' && x.partitionKey);
+  if (!text) return { target: use, at: d.at };
+  const local = withTree(a.file, text, (tree) => {
+    const declNode = nodeAt(tree, decl.span);
+    const fn = enclosingFunction(declNode);
+    if (!fn || enclosingFunction(nodeAt(tree, pk.span))?.startIndex !== fn.startIndex) return false;
+    // Every other mention of the name in the function must be the key of a write.
+    for (const n of walk(fn)) {
+      if (n.type !== 'identifier' || n.text !== decl.name) continue;
+      const s = spanOf(n);
+      if (within(s, decl.span) && s.startLine === decl.span.startLine && s.startColumn === decl.span.startColumn)
+        continue;
+      if (!writes.some((w) => sameSpan(w.partitionKey!.span, s))) return false;
+    }
+    return true;
+  });
+  return local ? { target: { file: decl.file, span: decl.valueSpan }, at: d.at } : { target: use, at: d.at };
+}

@@ -1,0 +1,132 @@
+import type { Node, Tree } from 'web-tree-sitter';
+import type { SourceLanguage, Span } from '../../engine/model';
+import { parse } from '../../engine/parser';
+import { spanOf } from '../../engine/span';
+import { languageForFile } from '../../engine/parser';
+
+/**
+ * The few syntax questions the fixes ask that the model does not answer: which
+ * function a declaration lives in (a local `const key = ...` is evaluated on every
+ * call, a module constant once), which attributes sit beside the key in the item,
+ * and where a reader's loop bounds are. Each question parses the file once and frees
+ * the tree before returning, so no tree outlives a call.
+ */
+
+export function withTree<T>(file: string, text: string, use: (tree: Tree, language: SourceLanguage) => T): T | null {
+  const language = languageForFile(file);
+  if (!language) return null;
+  let tree: Tree;
+  try {
+    tree = parse(language, text, 2000);
+  } catch {
+    return null;
+  }
+  try {
+    return use(tree, language);
+  } finally {
+    tree.delete();
+  }
+}
+
+/** The smallest named node covering the span. */
+export function nodeAt(tree: Tree, s: Span): Node | null {
+  return tree.rootNode.namedDescendantForPosition(
+    { row: s.startLine, column: s.startColumn },
+    { row: s.endLine, column: Math.max(s.startColumn, s.endColumn - 1) },
+  );
+}
+
+const FUNCTION_TYPES = new Set([
+  'function_declaration',
+  'function_expression',
+  'function',
+  'arrow_function',
+  'method_definition',
+  'generator_function_declaration',
+  'function_definition',
+  'lambda',
+]);
+
+/** The nearest function around a node, or null at module level. */
+export function enclosingFunction(n: Node | null): Node | null {
+  for (let p = n?.parent ?? null; p; p = p.parent) if (FUNCTION_TYPES.has(p.type)) return p;
+  return null;
+}
+
+export function sameSpan(a: Span, b: Span): boolean {
+  return (
+    a.startLine === b.startLine &&
+    a.startColumn === b.startColumn &&
+    a.endLine === b.endLine &&
+    a.endColumn === b.endColumn
+  );
+}
+
+export function within(inner: Span, outer: Span): boolean {
+  const before = (l1: number, c1: number, l2: number, c2: number) => l1 < l2 || (l1 === l2 && c1 <= c2);
+  return (
+    before(outer.startLine, outer.startColumn, inner.startLine, inner.startColumn) &&
+    before(inner.endLine, inner.endColumn, outer.endLine, outer.endColumn)
+  );
+}
+
+/** One attribute written beside the key in an item or key object. */
+export interface ItemAttribute {
+  name: string;
+  /** The value expression as written (`playerId`, `input.player.id`, `self.player_id`). */
+  expression: string;
+  span: Span;
+}
+
+/** A read of a name or a property chain: evaluating it again gives the same value. */
+const PURE_JS = new Set(['identifier', 'member_expression', 'shorthand_property_identifier', 'this']);
+const PURE_PY = new Set(['identifier', 'attribute']);
+
+/**
+ * The other attributes of the object the key's `use` pair sits in (`{ PK: KEY, playerId,
+ * score }`, a dict, `Item=dict(...)`), whose values are plain reads. A low-level
+ * `{ S: x }` wrapper is looked through.
+ */
+export function siblingAttributes(tree: Tree, language: SourceLanguage, use: Span): ItemAttribute[] {
+  let pair = nodeAt(tree, use);
+  const isPair = (n: Node) => n.type === 'pair' || n.type === 'keyword_argument';
+  while (pair && !isPair(pair)) pair = pair.parent;
+  const container = pair?.parent;
+  if (!pair || !container) return [];
+  const out: ItemAttribute[] = [];
+  for (const c of container.namedChildren) {
+    if (!c || c.startIndex === pair.startIndex) continue;
+    let name: string | null = null;
+    let value: Node | null = null;
+    if (c.type === 'shorthand_property_identifier') [name, value] = [c.text, c];
+    else if (c.type === 'pair') {
+      const k = c.childForFieldName('key');
+      name = k ? k.text.replace(/^['"]|['"]$/g, '') : null;
+      value = c.childForFieldName('value');
+    } else if (c.type === 'keyword_argument') {
+      name = c.childForFieldName('name')?.text ?? null;
+      value = c.childForFieldName('value');
+    }
+    if (!name || !value) continue;
+    value = unwrapTyped(value);
+    const pure = language === 'python' ? PURE_PY : PURE_JS;
+    if (!pure.has(value.type)) continue;
+    out.push({ name, expression: value.text, span: spanOf(value) });
+  }
+  return out;
+}
+
+/** `{ S: x }` / `{"S": x}` → `x`. */
+function unwrapTyped(v: Node): Node {
+  if (v.type !== 'object' && v.type !== 'dictionary') return v;
+  const pairs = v.namedChildren.filter((c): c is Node => !!c && c.type === 'pair');
+  if (pairs.length !== 1) return v;
+  const key = pairs[0].childForFieldName('key')?.text.replace(/^['"]|['"]$/g, '');
+  const value = pairs[0].childForFieldName('value');
+  return key && /^(S|N)$/.test(key) && value ? value : v;
+}
+
+/** The end of the last import statement (zero-based line), or -1 when there is none. */
+export function lastImportLine(imports: Array<{ span: Span }>): number {
+  return imports.reduce((m, i) => Math.max(m, i.span.endLine), -1);
+}
