@@ -66,7 +66,7 @@ test('check examples --format json: the intended findings, exactly, in the versi
   const r = run(['check', 'examples', '--format', 'json']);
   assert.equal(r.code, 1, r.stderr);
   const report = JSON.parse(r.stdout) as JsonReport;
-  assert.deepEqual(Object.keys(report), ['version', 'findings', 'accesses', 'skipped']);
+  assert.deepEqual(Object.keys(report), ['version', 'findings', 'accesses', 'skipped', 'coverage']);
   assert.deepEqual((report as JsonReport & { skipped: unknown[] }).skipped, []);
   assert.equal(report.version, 1);
   assert.deepEqual(

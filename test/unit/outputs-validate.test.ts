@@ -128,6 +128,7 @@ test('check --format json matches docs/schemas/check.schema.json, with every fie
   }
   for (const p of [
     '.skipped[].reason',
+    '.coverage.keysTooDeep',
     '.findings[].related[].message',
     '.findings[].fixes[].shards.count.declaration.line',
     '.findings[].fixes[].shardCount.declaration.line',

@@ -5,6 +5,8 @@ import { parseArgs, UsageError, USAGE, type CheckOptions, type FailOn, type Keys
 import { isMainThread } from 'node:worker_threads';
 import { formatKeysText, formatMatchText, toJsonKeys, toJsonMatches } from './keys';
 import { labMain } from './lab';
+import { keysTooDeep } from './coverage';
+import { MAX_DEPTH } from '../engine/evaluation';
 import { indexInParallel } from './parallel';
 import { collectFiles } from '../engine/workspace/files';
 import { WorkspaceIndex } from '../engine/workspace/index';
@@ -52,6 +54,12 @@ async function indexPaths(paths: string[], maxFileBytes: number, err: NodeJS.Wri
   };
 }
 
+/** The coverage line for keys the evaluators could not follow, or null when there were none. */
+function tooDeepNote(n: number): string | null {
+  if (n === 0) return null;
+  return `${n} key value${n === 1 ? '' : 's'} nest${n === 1 ? 's' : ''} deeper than ${MAX_DEPTH} levels: not followed, judged as {unknown}`;
+}
+
 export async function check(
   options: CheckOptions,
   out: NodeJS.WritableStream,
@@ -61,14 +69,19 @@ export async function check(
   if (!indexed) return 2;
   const results = indexed.index.results();
   const skipped = skippedOf(results, indexed.unreadable);
-  if (options.format === 'json') out.write(JSON.stringify(toJsonReport(results, skipped), null, 2) + '\n');
-  else if (options.format === 'sarif') out.write(JSON.stringify(toSarif(results, VERSION, skipped), null, 2) + '\n');
+  const tooDeep = await keysTooDeep(results);
+  const coverage = { files: results.filter((r) => !r.skipped).length, keysTooDeep: tooDeep };
+  if (options.format === 'json') out.write(JSON.stringify(toJsonReport(results, skipped, coverage), null, 2) + '\n');
+  else if (options.format === 'sarif')
+    out.write(JSON.stringify(toSarif(results, VERSION, skipped, tooDeepNote(tooDeep)), null, 2) + '\n');
   else {
     const color = options.color ?? ((out as NodeJS.WriteStream).isTTY === true && !process.env.NO_COLOR);
     out.write(formatText(results, color, options.quiet));
   }
   if (!options.quiet) {
     err.write(formatSkipped(skipped));
+    const note = tooDeepNote(tooDeep);
+    if (note) err.write(`shardlens: ${note}\n`);
     if (indexed.gitignored > 0)
       err.write(`shardlens: left out ${indexed.gitignored} files and folders named in .gitignore\n`);
   }

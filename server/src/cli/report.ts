@@ -121,16 +121,24 @@ export function skippedOf(results: FileAnalysis[], folders: SkippedPath[]): Skip
  * Version 1 plus `skipped` (added within the version: readers ignore fields they do not
  * know). The protocol type does not have it yet, hence the intersection.
  */
-export type JsonCheckReport = JsonReport & { skipped: SkippedPath[] };
+export type JsonCheckReport = JsonReport & { skipped: SkippedPath[]; coverage?: JsonCoverage };
+
+/** What the analysis could follow: files analysed, key values too deep to follow. */
+export interface JsonCoverage {
+  files: number;
+  keysTooDeep: number;
+}
 
 export function toJsonReport(
   results: FileAnalysis[],
   skipped: SkippedPath[] = skippedOf(results, []),
+  coverage?: JsonCoverage,
 ): JsonCheckReport {
   return {
     version: 1,
     findings: results.flatMap((r) => r.findings.map(toJsonFinding)),
     accesses: results.flatMap((r) => r.accesses.map(toJsonAccess)),
     skipped,
+    ...(coverage ? { coverage } : {}),
   };
 }

@@ -11,6 +11,7 @@ export function toSarif(
   results: FileAnalysis[],
   version: string,
   skipped: SkippedPath[] = skippedOf(results, []),
+  coverageNote: string | null = null,
 ): object {
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
@@ -65,13 +66,16 @@ export function toSarif(
         invocations: [
           {
             executionSuccessful: true,
-            toolExecutionNotifications: skipped.map((s) => ({
-              level: 'note',
-              message: { text: `skipped: ${s.reason}` },
-              locations: [
-                { physicalLocation: { artifactLocation: { uri: encodeURI(s.file), uriBaseId: '%SRCROOT%' } } },
-              ],
-            })),
+            toolExecutionNotifications: [
+              ...(coverageNote ? [{ level: 'warning', message: { text: coverageNote } }] : []),
+              ...skipped.map((s) => ({
+                level: 'note',
+                message: { text: `skipped: ${s.reason}` },
+                locations: [
+                  { physicalLocation: { artifactLocation: { uri: encodeURI(s.file), uriBaseId: '%SRCROOT%' } } },
+                ],
+              })),
+            ],
           },
         ],
       },
