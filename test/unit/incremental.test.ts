@@ -15,9 +15,13 @@ const FILES: Array<[string, SourceLanguage]> = [
   ['examples/event-log/py/events.py', 'python'],
 ];
 
-/** What a user sees of an analysis: accesses and findings, positions included. */
+/** What a user sees of an analysis: accesses, findings and imports, positions included. */
 function observable(r: FileAnalysis): string {
-  return JSON.stringify({ accesses: r.accesses, findings: r.findings.map(({ access: _, ...f }) => f) });
+  return JSON.stringify({
+    accesses: r.accesses,
+    findings: r.findings.map(({ access: _, ...f }) => f),
+    imports: r.imports,
+  });
 }
 
 /** Edits that change what keys mean: renames, new declarations, changed numbers and strings. */
@@ -38,6 +42,8 @@ const SNIPPETS = [
   '}',
   'Date.now()',
   'random.randint(1, 10)',
+  "import { X } from './x';\n",
+  'from settings import SHARDS\n',
 ];
 
 test('incremental re-analysis after each edit equals a full analysis', async () => {

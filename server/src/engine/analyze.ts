@@ -102,7 +102,7 @@ export function analyzeTree(
       skipped: null,
       syntaxErrors: tree.rootNode.hasError,
       ignores: [...ignored].map(([line, codes]) => [line, [...codes]]),
-      imports: importsOf(tree, language),
+      imports: (options.siteCache?.importsOf(() => importsOf(tree, language)) ?? importsOf(tree, language)).imports,
     };
   } catch (e) {
     // A bug in a front-end must not take the run down: say which file and why.

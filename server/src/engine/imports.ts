@@ -7,14 +7,24 @@ import { spanOf } from './span';
  * and under which names, so a fix adds a name to an existing import rather than a
  * second import of the same module.
  */
-export function importsOf(tree: Tree, language: SourceLanguage): ImportInfo[] {
-  const out: ImportInfo[] = [];
+export function importsOf(tree: Tree, language: SourceLanguage): FileImports {
+  const imports: ImportInfo[] = [];
+  let end = -1;
   for (const stmt of tree.rootNode.namedChildren) {
     if (!stmt) continue;
     const found = language === 'python' ? pythonImport(stmt) : jsImport(stmt);
-    if (found) out.push(found);
+    if (found) {
+      imports.push(found);
+      end = stmt.endIndex;
+    }
   }
-  return out;
+  return { imports, end };
+}
+
+/** A file's imports and the offset where the last one ends (an edit after it changes none). */
+export interface FileImports {
+  imports: ImportInfo[];
+  end: number;
 }
 
 function unquote(s: string): string {

@@ -22,15 +22,31 @@ export function reasonToSkip(text: string, maxBytes: number): string | null {
   return hasLineLongerThan(text, 10_000) ? `minified or generated (a line of over 10,000 characters)` : null;
 }
 
-/** One pass over the text, with no per-line searches (a search for CR per line is quadratic). */
+/**
+ * Whether a line is longer than `limit`: jumps from LF to LF (a native search), and
+ * looks for a lone CR only inside a gap that is already too long. One pass, never a
+ * search per line from the current position to the end (that is quadratic).
+ */
 function hasLineLongerThan(text: string, limit: number): boolean {
-  let run = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10 || c === 13) run = 0;
-    else if (++run > limit) return true;
+  let start = 0;
+  while (start <= text.length) {
+    let stop = text.indexOf('\n', start);
+    if (stop < 0) stop = text.length;
+    if (stop - start > limit && longestCrRun(text, start, stop) > limit) return true;
+    start = stop + 1;
   }
   return false;
+}
+
+function longestCrRun(text: string, from: number, to: number): number {
+  let longest = 0;
+  for (let at = from; at < to;) {
+    let cr = text.indexOf('\r', at);
+    if (cr < 0 || cr > to) cr = to;
+    longest = Math.max(longest, cr - at);
+    at = cr + 1;
+  }
+  return longest;
 }
 
 export function formatBytes(n: number): string {

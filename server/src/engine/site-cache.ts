@@ -3,6 +3,7 @@ import { newDeps, type Deps } from './evaluation';
 import type { CallSite } from './interpret';
 import { carryOver } from './interpret-memo';
 import type { Span } from './model';
+import type { FileImports } from './imports';
 import { moveSpans, spanLines } from './positions';
 
 /** An edit in the coordinates of the text before it, with the text it removed and inserted. */
@@ -53,6 +54,13 @@ const FUNCTION_NAMES = new Set([
  */
 export class SiteCache {
   private entries = new Map<number, Entry>();
+  /** The file's imports, kept until an edit reaches the import block. */
+  private imports: FileImports | null = null;
+
+  /** The file's imports: kept from the last analysis unless an edit reached them. */
+  importsOf(read: () => FileImports): FileImports {
+    return (this.imports ??= read());
+  }
   /** The cached site for this call node, or the site `evaluate` makes (then cached). */
   siteFor(n: Node, evaluate: (deps: Deps) => CallSite | null): CallSite | null {
     const hit = this.entries.get(n.startIndex);
@@ -90,6 +98,9 @@ export class SiteCache {
 
   /** Drops the sites an edit may change and moves the rest to the text after it. */
   applyEdit(e: EditRecord): void {
+    // Imports sit at the top: an edit below the last one leaves them, and their positions,
+    // as they were, unless it writes or removes an import itself.
+    if (this.imports && (e.start <= this.imports.end || mentionsImport(e.names))) this.imports = null;
     const delta = e.inserted.length - e.removed.length;
     const next = new Map<number, Entry>();
     for (const entry of this.entries.values()) {
@@ -103,6 +114,8 @@ export class SiteCache {
   /** Drops sites whose context lies in ranges (new coordinates) the reparse restructured. */
   invalidateRanges(ranges: Array<{ startIndex: number; endIndex: number }>, names: Set<string>): void {
     if (ranges.length === 0) return;
+    if (this.imports && (mentionsImport(names) || ranges.some((r) => r.startIndex <= this.imports!.end)))
+      this.imports = null;
     for (const [key, entry] of this.entries) {
       const renamed = [...entry.deps.names].some((n) => names.has(n));
       const hit =
@@ -120,6 +133,7 @@ export class SiteCache {
 
   clear(): void {
     this.entries.clear();
+    this.imports = null;
   }
 
   get size(): number {
@@ -183,4 +197,9 @@ function shiftEntry(entry: Entry, e: EditRecord, delta: number): Entry {
     deps: { ranges: r, names: entry.deps.names },
     lines,
   };
+}
+
+/** Words that start an import in any language the engine reads. */
+function mentionsImport(names: Set<string>): boolean {
+  return names.has('import') || names.has('require') || names.has('from');
 }

@@ -39,6 +39,9 @@ export const KEY_RULES: readonly KeyRule[] = ALL_RULES.filter((r): r is KeyRule 
 /** Per-rule severity overrides; `off` disables a rule. */
 export type SeverityOverrides = Record<string, Severity | 'off'>;
 
+/** One object for "no overrides", so findings memoised under it are found again. */
+const NO_OVERRIDES: SeverityOverrides = Object.freeze({});
+
 function severityOf(rule: Rule, overrides: SeverityOverrides): Severity | 'off' {
   return overrides[rule.code] ?? rule.defaultSeverity;
 }
@@ -51,7 +54,7 @@ function severityOf(rule: Rule, overrides: SeverityOverrides): Severity | 'off' 
 const memo = new WeakMap<Access, { overrides: SeverityOverrides; shardCount: ShardCount | null; found: Finding[] }>();
 
 /** Runs every single-access rule over the accesses of one file. */
-export function checkAccesses(accesses: Access[], overrides: SeverityOverrides = {}): Finding[] {
+export function checkAccesses(accesses: Access[], overrides: SeverityOverrides = NO_OVERRIDES): Finding[] {
   const counts = shardCountsByKey(accesses);
   const findings: Finding[] = [];
   for (const access of accesses) {
