@@ -26,7 +26,9 @@ export function headerChanges(
   // A blank line between the file's imports and a new declaration.
   const lead = lines.length === 0 && imports.length > 0 ? '\n' : '';
   // ...and after it, before the code that follows.
-  const tail = blocks.length && imports.length ? gap.slice(1) : '';
+  const last = imports.reduce((m, i) => Math.max(m, i.span.endLine), -1);
+  const nextBlank = (text.split('\n')[last + 1] ?? '').trim() === '';
+  const tail = blocks.length && imports.length && !nextBlank ? gap.slice(1) : '';
   if (parts.length) out.push(afterImports(file, text, imports, lead + parts.join(gap) + tail));
   return out;
 }
