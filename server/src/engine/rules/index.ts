@@ -63,7 +63,7 @@ export function checkAccesses(accesses: Access[], overrides: SeverityOverrides =
     if (!key) continue;
     const shardCount = counts.get(key.id) ?? null;
     const known = memo.get(access);
-    if (known && known.overrides === overrides && known.shardCount === shardCount) {
+    if (known && known.overrides === overrides && sameCount(known.shardCount, shardCount)) {
       findings.push(...known.found);
       continue;
     }
@@ -113,4 +113,12 @@ function shardCountsByKey(accesses: Access[]): Map<string, ShardCount> {
     if (key && count && !out.has(key.id)) out.set(key.id, count);
   }
   return out;
+}
+
+/** Shard counts compared by what a message or a fix would say of them. */
+function sameCount(a: ShardCount | null, b: ShardCount | null): boolean {
+  if (a === b) return true;
+  if (!a || !b) return false;
+  const d = (c: ShardCount) => (c.declaration ? `${c.declaration.file}:${JSON.stringify(c.declaration.span)}` : '');
+  return a.expression === b.expression && a.name === b.name && a.value === b.value && d(a) === d(b);
 }
