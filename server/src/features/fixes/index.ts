@@ -2,17 +2,18 @@ import type { FixAction, FixProvider } from './fix-model';
 import { alignShardRange } from './align-range';
 import { calculatedWriteShard } from './calculated-shard';
 import { spreadCounter } from './counter';
+import { readerFixes } from './reader-fixes';
 import { randomWriteShard } from './write-shard';
 
 /**
  * Every fix ShardLens offers for a finding, in the order the light bulb lists them.
- * Write-side fixes change the key a writer writes; the reader fixes (generated
- * scatter-gather readers, SL006 repairs) come from ./reader-fixes.
+ * Write-side fixes change the key a writer writes (or align a reader's loop with the
+ * writers'); the reader fixes (generated scatter-gather readers, SL006/SL008 repairs)
+ * come from ./reader-fixes. None is `safe`: see docs/fixes.md.
  */
 export const writeFixes: FixProvider[] = [randomWriteShard, calculatedWriteShard, spreadCounter, alignShardRange];
 
-/** The reader fixes' provider, when that module is present (see docs/fixes.md). */
-export const readerFixSlot: FixProvider[] = [];
-
 export const allFixes: FixProvider = (finding, ctx, answers): FixAction[] =>
-  [...writeFixes, ...readerFixSlot].flatMap((p) => p(finding, ctx, answers));
+  [...writeFixes, readerFixes].flatMap((p) => p(finding, ctx, answers));
+
+export { fixContextOf } from './context';
