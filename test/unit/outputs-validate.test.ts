@@ -88,7 +88,9 @@ test('SARIF Multitool (SARIF and GitHub rules) finds 0 errors, on the examples a
 test('SARIF matches the SARIF 2.1.0 JSON schema, and every rule has fullDescription and help from its docs page', () => {
   const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
   const validate = ajv.compile(readJson(SARIF_SCHEMA));
-  const sarif = JSON.parse(runCli(['check', 'examples', '--format', 'sarif']).stdout);
+  const sarif = JSON.parse(runCli(['check', 'examples', '--format', 'sarif']).stdout) as {
+    runs: Array<{ tool: { driver: { rules: unknown[] } } }>;
+  };
   assert.ok(validate(sarif), ajv.errorsText(validate.errors));
   const rules = sarif.runs[0].tool.driver.rules as Array<Record<string, { text: string; markdown: string }>>;
   assert.equal(rules.length, ALL_RULES.length);
