@@ -174,16 +174,17 @@ test('keys nested deeper than the evaluators follow are counted in the output, n
   const dir = tempDir();
   const nested = (depth: number) => '('.repeat(depth) + '"BOARD#global"' + ')'.repeat(depth);
   const file = (pk: string) => CONSTANT_KEY_PY.replace('"BOARD#global"', pk);
-  fs.writeFileSync(path.join(dir, 'deep.py'), file(nested(40)));
+  fs.writeFileSync(path.join(dir, 'deep.py'), file(nested(100)));
+  fs.writeFileSync(path.join(dir, 'middle.py'), file(nested(40)));
   fs.writeFileSync(path.join(dir, 'shallow.py'), file(nested(5)));
   fs.writeFileSync(path.join(dir, 'opaque.py'), file('make_key()'));
   const r = runCli(['check', '.', '--format', 'json'], { cwd: dir });
   const report = JSON.parse(r.stdout) as CheckJson & { coverage: { files: number; keysTooDeep: number } };
-  assert.deepEqual(report.coverage, { files: 3, keysTooDeep: 1 });
-  // The shallow one is judged (a constant); the deep one is not (it would be the same constant).
+  assert.deepEqual(report.coverage, { files: 4, keysTooDeep: 1 });
+  // 5 and 40 levels are judged (a constant); 100 is not (it would be the same constant).
   assert.deepEqual(
     report.findings.map((f) => `${f.file} ${f.rule}`),
-    ['shallow.py SL001'],
+    ['middle.py SL001', 'shallow.py SL001'],
   );
   assert.match(r.stderr, /1 key value nests deeper than \d+ levels: not followed, judged as \{unknown\}/);
   const sarif = JSON.parse(runCli(['check', '.', '--format', 'sarif'], { cwd: dir }).stdout);

@@ -86,6 +86,11 @@ export interface Hole {
   time?: TimeGranularity;
   /** A uniform random number in [0, 1) (`Math.random()`): times N, it picks one of N shards. */
   unit?: boolean;
+  /**
+   * Why an `unknown` hole is unknown when it is not the code's doing: the value nests
+   * deeper than evaluation follows, or its call site spent its evaluation budget.
+   */
+  limit?: 'depth' | 'budget';
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   reachedThrough,
   shardCountOf,
   importedValue,
+  limitValue,
   loopElementValue,
   namedValue,
   numberOf,
@@ -36,7 +37,7 @@ export function evaluate(n: Node | null, ctx: EvalContext): Value | null {
   if (!n) return null;
   recordNode(ctx, n, n.type === 'identifier' || n.type === 'shorthand_property_identifier' ? n.text : undefined);
   const next = deeper(ctx);
-  if (!next) return unknownValue(n);
+  if (!next) return limitValue(n, ctx);
   return evaluateNode(n, next);
 }
 

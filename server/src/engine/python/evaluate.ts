@@ -7,6 +7,7 @@ import {
   shardCountOf,
   holeValue,
   importedValue,
+  limitValue,
   loopElementValue,
   namedValue,
   numberOf,
@@ -41,7 +42,7 @@ export function evaluate(n: Node | null, ctx: EvalContext): Value | null {
     n.type === 'identifier' ? n.text : n.type === 'attribute' ? n.childForFieldName('attribute')?.text : undefined,
   );
   const next = deeper(ctx);
-  if (!next) return unknownValue(n);
+  if (!next) return limitValue(n, ctx);
   return evaluateNode(n, next);
 }
 

@@ -1,4 +1,5 @@
-import * as fs from 'node:fs';
+import { DEFAULT_MAX_BYTES } from '../analyze';
+import { readSource } from './source';
 import * as path from 'node:path';
 import type { Node, Tree } from 'web-tree-sitter';
 import { exportedValue, newContext, type ImportLookup } from '../evaluation';
@@ -11,12 +12,14 @@ import type { Value } from '../value';
 /** Reads a file's current text (an open editor's buffer first), or null. */
 export type ReadText = (file: string) => string | null;
 
+/**
+ * A module's text as the rest of the workspace is read: regular files only, capped
+ * in size (an import that names a FIFO or a link to /dev/zero must not block or fill
+ * memory), or null.
+ */
 export function readFromDisk(file: string): string | null {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
+  const source = readSource(file, DEFAULT_MAX_BYTES);
+  return 'text' in source ? source.text : null;
 }
 
 const JS_SUFFIXES = ['', '.ts', '.tsx', '.mts', '.js', '.mjs', '.cjs', '/index.ts', '/index.js'];
