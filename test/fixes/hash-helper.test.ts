@@ -106,7 +106,7 @@ test(`the TypeScript, JavaScript and Python helpers agree on ${N.toLocaleString(
   const fromJs = runNode(`${hashHelperSource('javascript')}\n${JS_MAIN}`);
   const fromPy = pyHashes();
   assert.equal(fromTs.length, N);
-  assert.ok(strings.filter((s) => /[^\x00-\x7f]/.test(s)).length > N / 2, 'most inputs are non-ASCII');
+  assert.ok(strings.filter((s) => /[^ -~]/.test(s)).length > N / 2, 'most inputs are non-ASCII');
   assert.ok(
     strings.some((s) => [...s].some((c) => c.codePointAt(0)! > 0xffff)),
     'astral characters included',

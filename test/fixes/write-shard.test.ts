@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import dynalite from 'dynalite';
-import { CreateTableCommand, DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DynamoDBClient, ScanCommand, type ScanCommandOutput } from '@aws-sdk/client-dynamodb';
 import { shardSetOf } from '../../server/src/engine/template';
 import { writeFixes } from '../../server/src/features/fixes/index';
 import type { Finding } from '../../server/src/engine/model';
@@ -52,7 +52,7 @@ async function startDynalite() {
 /** Items per partition-key value after the writer ran. */
 async function countsByKey(client: DynamoDBClient, fx: WriteFixture): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
-  let start: Record<string, any> | undefined;
+  let start: ScanCommandOutput['LastEvaluatedKey'];
   do {
     const page = await client.send(new ScanCommand({ TableName: fx.table, ExclusiveStartKey: start }));
     for (const item of page.Items ?? []) {

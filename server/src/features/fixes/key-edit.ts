@@ -24,7 +24,7 @@ export function stringLiteral(
 ): { prefix: string; quote: string; body: string } | null {
   const m =
     language === 'python'
-      ? /^([rRuUfFbB]{0,2})('\'\'|"""|'|")([\s\S]*)\2$/.exec(text)
+      ? /^([rRuUfFbB]{0,2})('''|"""|'|")([\s\S]*)\2$/.exec(text)
       : /^()(['"`])([\s\S]*)\2$/.exec(text);
   if (!m || /[bB]/.test(m[1])) return null;
   const [, prefix, quote, body] = m;
