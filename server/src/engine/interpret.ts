@@ -22,7 +22,8 @@ import { entry, entryOf, unwrapAttributeValue, type Value } from './value';
 
 /**
  * The input field a request must carry to be a DynamoDB call: where the receiver is
- * unknown, this tells `table.put(...)` from `map.get(k)` or `cache.put(k, v)`.
+ * unknown, this tells `table.put(...)` from `map.get(k)` or `cache.put(k, v)`. A query
+ * may instead use the legacy `KeyConditions` (see `isRequest`).
  */
 export const REQUIRED_FIELD: Record<Operation, string> = {
   PutItem: 'Item',
@@ -36,6 +37,11 @@ export const REQUIRED_FIELD: Record<Operation, string> = {
   TransactGetItems: 'TransactItems',
   ExecuteStatement: 'Statement',
 };
+
+/** Whether an input carries the field that makes it this operation's request. */
+export function isRequest(operation: Operation, input: Value | undefined): boolean {
+  return !!entry(input, REQUIRED_FIELD[operation]) || (operation === 'Query' && !!entry(input, 'KeyConditions'));
+}
 
 /** What a front-end found: one SDK call and its input, before the SDK shape is read. */
 export interface CallSite {
@@ -170,6 +176,8 @@ function keysOfQuery(input: Value, call: Span): Keys {
       op: c.op,
       operands: [c.value, ...(c.value2 ? [c.value2] : [])].map((value) => ({ value, use: c.use })),
     }));
+  } else if (!kce && entry(input, 'KeyConditions')?.kind === 'object') {
+    clauses = legacyKeyConditions(entry(input, 'KeyConditions'));
   } else if (kce?.kind === 'scalar') {
     const text = literalText(kce.template);
     const parsed = text === null ? null : parseKeyCondition(text);
@@ -198,6 +206,28 @@ function keysOfQuery(input: Value, call: Span): Keys {
       ? { attribute: skClause.attribute, operator, operands }
       : null;
   return { pk, sk, condition };
+}
+
+const LEGACY_OPERATORS: Record<string, string> = {
+  EQ: '=',
+  LT: '<',
+  LE: '<=',
+  GT: '>',
+  GE: '>=',
+  BETWEEN: 'between',
+  BEGINS_WITH: 'begins_with',
+};
+
+/** `KeyConditions: { pk: { ComparisonOperator: 'EQ', AttributeValueList: [x] } }` (the legacy parameter). */
+function legacyKeyConditions(v: Value | undefined): Clause[] {
+  if (v?.kind !== 'object') return [];
+  return v.entries.flatMap(([attribute, condition, pair]) => {
+    const opValue = entry(condition, 'ComparisonOperator');
+    const op = opValue?.kind === 'scalar' ? LEGACY_OPERATORS[literalText(opValue.template) ?? ''] : undefined;
+    const list = entry(condition, 'AttributeValueList');
+    if (!op || list?.kind !== 'array') return [];
+    return [{ attribute, op, operands: list.items.map((value) => ({ value, use: pair })) }];
+  });
 }
 
 /** A Query's options beyond its key condition. */
@@ -229,7 +259,22 @@ function readShape(input: Value, paginator: boolean): ReadShape {
   };
 }
 
+/** `AttributeUpdates: { n: { Action: 'ADD', Value: 1 } }` (the legacy parameter) adds to a number. */
+function legacyIncrements(input: Value): boolean {
+  const updates = entry(input, 'AttributeUpdates');
+  if (updates?.kind !== 'object') return false;
+  return updates.entries.some(([, u]) => {
+    const action = entry(u, 'Action');
+    if (action?.kind !== 'scalar' || literalText(action.template) !== 'ADD') return false;
+    const value = entry(u, 'Value');
+    const inner = value ? unwrapAttributeValue(value) : undefined;
+    const t = inner?.kind === 'scalar' ? literalText(inner.template) : null;
+    return inner?.kind === 'scalar' && (t === null || /^-?\d+(\.\d+)?$/.test(t));
+  });
+}
+
 function increments(input: Value): boolean {
+  if (legacyIncrements(input)) return true;
   const ue = entry(input, 'UpdateExpression');
   const text = ue?.kind === 'scalar' ? literalText(ue.template) : null;
   if (!text) return false;

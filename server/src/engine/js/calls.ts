@@ -1,6 +1,6 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import { newContext, recordRange, type Deps, type ImportLookup } from '../evaluation';
-import { REQUIRED_FIELD, type CallSite } from '../interpret';
+import { isRequest, type CallSite } from '../interpret';
 import type { CallStyle, Operation, SdkStyle, SourceLanguage } from '../model';
 import { callStyle } from '../call-style';
 import { candidateCalls } from '../candidates';
@@ -135,7 +135,7 @@ function siteAt(
   if (!operation || !arg || (arg.type !== 'object' && arg.type !== 'identifier')) return null;
   const input = evaluate(arg, ctx());
   // `map.get(k)` and `cache.put(k, v)` are not DynamoDB calls: the input must look like a request.
-  if (input?.kind !== 'object' || !entry(input, REQUIRED_FIELD[operation])) return null;
+  if (input?.kind !== 'object' || !isRequest(operation, input)) return null;
   if (!MULTI_TABLE.has(operation) && !entry(input, 'TableName')) return null;
   return site(
     file,

@@ -238,6 +238,9 @@ function binaryValue(n: Node, ctx: EvalContext): Value {
       count: shardCountOf(rightNode, right),
     });
   }
+  // `Date.now() / (15 * 60 * 1000)` (floored by the caller): a clock divided into slots is a time bucket.
+  const lh0 = left ? soleHole(left) : null;
+  if (op === '/' && lh0?.kind === 'time') return holeValue(n, { kind: 'time', time: 'bucket' });
   if (op === '*' && (isRandom(left) || isRandom(right))) {
     return holeValue(n, { kind: 'random' });
   }

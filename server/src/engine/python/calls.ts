@@ -1,6 +1,6 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import { deeper, newContext, type Deps, type EvalContext, type ImportLookup } from '../evaluation';
-import { REQUIRED_FIELD, tableRefOf, type CallSite } from '../interpret';
+import { isRequest, tableRefOf, type CallSite } from '../interpret';
 import { callStyle } from '../call-style';
 import type { CallStyle, Operation, SdkStyle, TableRef } from '../model';
 import { candidateCalls } from '../candidates';
@@ -172,7 +172,7 @@ function recognise(method: string, recv: Receiver, input: Value): Recognised | n
       ? { operation, sdk: 'boto3-resource', table: unknownTable, paginated: false }
       : null;
   }
-  if (!known && !entry(input, REQUIRED_FIELD[operation] ?? '')) return null;
+  if (!known && !isRequest(operation, input)) return null;
   const client =
     recv.kind === 'client' ||
     !!entry(input, 'TableName') ||

@@ -1,0 +1,61 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { analyze, findingLines, summarize } from './helpers';
+
+test('legacy KeyConditions and AttributeUpdates (SDK v2 era code) are read like their expression forms', async () => {
+  const r = await analyze(
+    'legacy.js',
+    `const AWS = require('aws-sdk');
+const db = new AWS.DynamoDB.DocumentClient();
+
+function recentOrders(callback) {
+  db.query({
+    TableName: 'orders',
+    KeyConditions: {
+      status: { ComparisonOperator: 'EQ', AttributeValueList: ['OPEN'] },
+      createdAt: { ComparisonOperator: 'BETWEEN', AttributeValueList: ['2026-01-01', '2026-12-31'] },
+    },
+    QueryFilter: { total: { ComparisonOperator: 'GT', AttributeValueList: [100] } },
+  }, callback);
+}
+
+function countVisit(callback) {
+  db.update({
+    TableName: 'stats',
+    Key: { id: 'visits' },
+    AttributeUpdates: { hits: { Action: 'ADD', Value: 1 } },
+    Expected: { id: { Exists: true } },
+  }, callback);
+}
+`,
+  );
+  assert.deepEqual(summarize(r), [
+    '8 Query orders status=OPEN createdAt=2026-01-01 (constant)',
+    '18 UpdateItem stats id=visits (counter)',
+  ]);
+  const q = r.accesses[0];
+  assert.equal(q.sortCondition?.operator, 'BETWEEN');
+  assert.equal(q.sortCondition?.operands.length, 2);
+  assert.deepEqual(findingLines(r), ['8 SL001', '18 SL004']);
+});
+
+test('JS clock arithmetic: Date.now() divided into slots is a time bucket', async () => {
+  const r = await analyze(
+    'metrics.ts',
+    `import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+const doc = DynamoDBDocumentClient.from(client);
+const WINDOW_MS = 15 * 60 * 1000;
+
+export async function record(metric: string) {
+  const bucket = Math.floor(Date.now() / WINDOW_MS);
+  await doc.send(new UpdateCommand({
+    TableName: 'metrics',
+    Key: { pk: \`WINDOW#\${bucket}\`, sk: metric },
+    UpdateExpression: 'SET touched = :t',
+    ExpressionAttributeValues: { ':t': true },
+  }));
+}`,
+  );
+  assert.deepEqual(summarize(r), ['9 UpdateItem metrics pk=WINDOW#{time} sk={unknown} (time-bucket)']);
+  assert.deepEqual(findingLines(r), ['9 SL002']);
+});
