@@ -4,6 +4,7 @@
 // to run them, and a dynalite server on a loopback port.
 
 import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import type { Server } from 'node:http';
@@ -128,7 +129,8 @@ export async function loadModule(files: Files, entry: string, outDir: string): P
     `${path.basename(entry).replace(/\W/g, '_')}-${Date.now()}-${Math.random().toString(36).slice(2)}.cjs`,
   );
   fs.writeFileSync(out, result.outputFiles[0].text);
-  return require(out) as Record<string, unknown>;
+  // The bundle is CommonJS written at run time: load it as Node loads any module.
+  return createRequire(__filename)(out) as Record<string, unknown>;
 }
 
 export interface Dynalite {

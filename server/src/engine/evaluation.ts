@@ -160,8 +160,10 @@ export function numberOf(v: Value | null | undefined): number | null {
   return Number(t);
 }
 
+/** The shard set moved by a constant (`random * N + 1` is 1..N); it keeps its count. */
 export function shifted(s: ShardSet | undefined, by: number): ShardSet {
-  return { method: s?.method ?? 'random', values: s?.values ? s.values.map((x) => x + by) : null };
+  const moved: ShardSet = { method: s?.method ?? 'random', values: s?.values ? s.values.map((x) => x + by) : null };
+  return s?.count ? { ...moved, count: s.count } : moved;
 }
 
 /** Values a reader loops over: numbers make a shard loop, strings a small literal set. */

@@ -240,7 +240,7 @@ export function planReader(input: PlanInput, ctx: FixContext): ReaderPlan | null
   if (limit !== null) {
     const attribute = condition?.attribute ?? keySource.sortKey?.attribute ?? null;
     if (!attribute) return null;
-    let l: number | { param: string } =
+    const l: number | { param: string } =
       typeof limit === 'number' ? limit : { param: paramName('limit', 'limit', python, taken) };
     if (typeof l !== 'number') {
       params.push({ name: l.param, kind: 'limit' });
