@@ -5,6 +5,9 @@
 
 const MAX_DEPTH = 64;
 
+/** Maps decode into objects without a prototype: a "__proto__" key is then plain data, not a prototype switch. */
+const newMap = (): Record<string, unknown> => Object.create(null) as Record<string, unknown>;
+
 export class CborError extends Error {}
 
 export function decodeCbor(buf: Uint8Array): unknown {
@@ -35,10 +38,17 @@ export function decodeCbor(buf: Uint8Array): unknown {
         if (v === BREAK) break;
         parts.push(v);
       }
-      if (major === 2) return Buffer.concat(parts as Buffer[]);
-      if (major === 3) return (parts as string[]).join('');
+      // Chunks of an indefinite byte or text string must be strings of the same kind.
+      if (major === 2) {
+        if (!parts.every((p) => Buffer.isBuffer(p))) throw new CborError('bad chunk in an indefinite byte string');
+        return Buffer.concat(parts as Buffer[]);
+      }
+      if (major === 3) {
+        if (!parts.every((p) => typeof p === 'string')) throw new CborError('bad chunk in an indefinite text string');
+        return (parts as string[]).join('');
+      }
       if (major === 4) return parts;
-      const m: Record<string, unknown> = {};
+      const m = newMap();
       for (let i = 0; i + 1 < parts.length; i += 2) m[String(parts[i])] = parts[i + 1];
       return m;
     }
@@ -63,7 +73,7 @@ export function decodeCbor(buf: Uint8Array): unknown {
       }
       case 5: {
         const n = length(info);
-        const m: Record<string, unknown> = {};
+        const m = newMap();
         for (let i = 0; i < n; i++) {
           const k = item(depth + 1);
           m[String(k)] = item(depth + 1);

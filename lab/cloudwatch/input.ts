@@ -53,6 +53,14 @@ export function list(input: Input, name: string): unknown[] {
   return v;
 }
 
+/** A list of strings. Not String(x) on each: a decoded structure has no prototype, hence no toString. */
+export function texts(input: Input, name: string): string[] {
+  return list(input, name).map((x) => {
+    if (typeof x !== 'string') throw invalidParameter(`The parameter ${name} must be a list of strings.`);
+    return x;
+  });
+}
+
 export function object(v: unknown, name: string): Input {
   if (v === null || typeof v !== 'object' || Array.isArray(v))
     throw invalidParameter(`The parameter ${name} must be a structure.`);

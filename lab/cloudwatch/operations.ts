@@ -9,7 +9,7 @@ import { ruleName, type InsightsRegistry } from '../insights/registry';
 import type { Dimensions, MetricStore } from '../metrics/metric-store';
 import { STATISTICS } from '../metrics/stat';
 import { invalidParameter, ruleNotFound, unknownCloudWatchOperation } from './errors';
-import { integer, list, object, required, text, timestamp, type Input } from './input';
+import { integer, list, object, required, text, texts, timestamp, type Input } from './input';
 
 export const NAMESPACE = 'AWS/DynamoDB';
 const MAX_QUERIES = 500;
@@ -60,7 +60,7 @@ function checkStat(stat: string): void {
 function getMetricStatistics(b: CloudWatchBackend, input: Input): Input {
   const namespace = text(input, 'Namespace');
   const name = text(input, 'MetricName');
-  const stats = list(input, 'Statistics').map(String);
+  const stats = texts(input, 'Statistics');
   if (list(input, 'ExtendedStatistics').length > 0) {
     throw invalidParameter('The lab does not support ExtendedStatistics (percentiles).');
   }
@@ -134,7 +134,7 @@ function getInsightRuleReport(b: CloudWatchBackend, input: Input): Input {
   const { startMs, endMs } = timeRange(input, period);
   const max = integer(input, 'MaxContributorCount', MAX_CONTRIBUTORS);
   if (max < 1 || max > 100) throw invalidParameter('The parameter MaxContributorCount must be between 1 and 100.');
-  const metrics = list(input, 'Metrics').map(String);
+  const metrics = texts(input, 'Metrics');
   for (const m of metrics) {
     if (!(REPORT_METRICS as readonly string[]).includes(m)) {
       throw invalidParameter(`The metric ${m} is not one of ${REPORT_METRICS.join(', ')}.`);

@@ -93,9 +93,14 @@ export function writeError(protocol: CwProtocol, err: CloudWatchError, requestId
   return { status: err.status, headers, body: encodeCbor(err.body()) };
 }
 
-/** Turns `A.member.1.B=x` form fields into `{A: [{B: 'x'}]}`; values stay text. */
+/**
+ * Turns `A.member.1.B=x` form fields into `{A: [{B: 'x'}]}`; values stay text.
+ * Field names are the client's, so structures have no prototype: with one,
+ * `__proto__.x=1` would walk into Object.prototype and set `x` on every object
+ * in the process.
+ */
 export function parseQueryForm(form: string): Input {
-  const root: Input = {};
+  const root = Object.create(null) as Input;
   for (const [key, value] of new URLSearchParams(form)) {
     const parts = key.split('.');
     let node: Record<string, unknown> | unknown[] = root;
@@ -110,7 +115,9 @@ export function parseQueryForm(form: string): Input {
         container[slot] = value;
         break;
       }
-      if (container[slot] === undefined) container[slot] = parts[i + 1] === 'member' ? [] : {};
+      if (container[slot] === undefined) container[slot] = parts[i + 1] === 'member' ? [] : Object.create(null);
+      // `A=x&A.B=y`: A is a value already, not a structure; the deeper field is ignored.
+      else if (typeof container[slot] !== 'object') break;
       node = container[slot] as Record<string, unknown> | unknown[];
     }
   }

@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module';
 import * as db from 'dynalite/db';
 import * as validations from 'dynalite/validations';
-import { fromDynalite, type ServiceError } from './errors';
+import { fromDynalite, serializationError, type ServiceError } from './errors';
 
 export type Attrs = Record<string, unknown>;
 type Action = (store: db.Store, data: Attrs, cb: (err: unknown, res?: Attrs) => void) => void;
@@ -78,6 +78,12 @@ export class DynaliteEngine {
       validations.checkValidations(data, v.types, v.custom, this.store);
       return data;
     } catch (e) {
+      // dynalite's validators assume what its type check lets through is
+      // well formed, and throw a TypeError on a JSON null where an attribute
+      // value or a structure belongs (`"Key": {"PK": null}`, `"SS": [null]`,
+      // `"RequestItems": {"t": null}`). That is a malformed request, not a
+      // fault of the service.
+      if (e instanceof TypeError) throw serializationError('Unexpected value type in payload');
       throw fromDynalite(e);
     }
   }

@@ -21,8 +21,14 @@ export function keyLabel(v: unknown): string | undefined {
  * of legacy KeyConditions. Undefined when neither says.
  */
 export function queryPartitionKey(req: Attrs, hashKey: string): string | undefined {
+  return keyLabel(queryPartitionValue(req, hashKey));
+}
+
+/** The attribute value behind queryPartitionKey. */
+export function queryPartitionValue(req: Attrs, hashKey: string): unknown {
   const legacy = req.KeyConditions as Record<string, { ComparisonOperator?: string; AttributeValueList?: unknown[] }>;
-  if (legacy && legacy[hashKey]?.ComparisonOperator === 'EQ') return keyLabel(legacy[hashKey].AttributeValueList?.[0]);
+  if (legacy && Object.hasOwn(legacy, hashKey) && legacy[hashKey]?.ComparisonOperator === 'EQ')
+    return legacy[hashKey].AttributeValueList?.[0];
   const expr = req.KeyConditionExpression;
   if (typeof expr !== 'string') return undefined;
   const names = (req.ExpressionAttributeNames ?? {}) as Record<string, string>;
@@ -33,7 +39,7 @@ export function queryPartitionKey(req: Attrs, hashKey: string): string | undefin
       /^[\s(]*([#\w.-]+)\s*=\s*(:[\w-]+)[\s)]*$/.exec(term) ?? /^[\s(]*(:[\w-]+)\s*=\s*([#\w.-]+)[\s)]*$/.exec(term);
     if (!m) continue;
     const [name, value] = m[1].startsWith(':') ? [m[2], m[1]] : [m[1], m[2]];
-    if (resolve(name) === hashKey) return keyLabel(values[value]);
+    if (resolve(name) === hashKey) return Object.hasOwn(values, value) ? values[value] : undefined;
   }
   return undefined;
 }

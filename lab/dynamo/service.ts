@@ -6,6 +6,7 @@
 import type { OpContext } from './context';
 import type { Attrs } from './dynalite-engine';
 import { fromDynalite, serializationError, unknownOperation } from './errors';
+import { nestingProblem } from './limits';
 import { batchGetItem, batchWriteItem } from './ops/batch-ops';
 import { describeContributorInsights, listContributorInsights, updateContributorInsights } from './ops/insights-ops';
 import { deleteItem, getItem, putItem, updateItem } from './ops/item-ops';
@@ -14,33 +15,37 @@ import { transactGetItems, transactWriteItems } from './ops/transactions';
 
 type Handler = (ctx: OpContext, body: Attrs) => Promise<Attrs>;
 
-/** Reads and writes, run shared through the gate (transactions take it exclusively themselves). */
-const METERED: Record<string, Handler> = {
-  GetItem: getItem,
-  PutItem: putItem,
-  UpdateItem: updateItem,
-  DeleteItem: deleteItem,
-  Query: query,
-  Scan: scan,
-  BatchGetItem: batchGetItem,
-  BatchWriteItem: batchWriteItem,
-};
+// Operation names come from the X-Amz-Target header, so they are looked up
+// in Maps: an object literal would also "find" constructor, __proto__,
+// toString, valueOf ... on its prototype and call them as handlers.
 
-const OWN: Record<string, Handler> = {
-  TransactWriteItems: transactWriteItems,
-  TransactGetItems: transactGetItems,
-  UpdateContributorInsights: updateContributorInsights,
-  DescribeContributorInsights: describeContributorInsights,
-  ListContributorInsights: listContributorInsights,
-  DescribeEndpoints: async () => ({ Endpoints: [{ Address: 'localhost', CachePeriodInMinutes: 1440 }] }),
-};
+/** Reads and writes, run shared through the gate (transactions take it exclusively themselves). */
+const METERED = new Map<string, Handler>([
+  ['GetItem', getItem],
+  ['PutItem', putItem],
+  ['UpdateItem', updateItem],
+  ['DeleteItem', deleteItem],
+  ['Query', query],
+  ['Scan', scan],
+  ['BatchGetItem', batchGetItem],
+  ['BatchWriteItem', batchWriteItem],
+]);
+
+const OWN = new Map<string, Handler>([
+  ['TransactWriteItems', transactWriteItems],
+  ['TransactGetItems', transactGetItems],
+  ['UpdateContributorInsights', updateContributorInsights],
+  ['DescribeContributorInsights', describeContributorInsights],
+  ['ListContributorInsights', listContributorInsights],
+  ['DescribeEndpoints', async () => ({ Endpoints: [{ Address: 'localhost', CachePeriodInMinutes: 1440 }] })],
+]);
 
 /** Passed to dynalite unmetered; the first three change what the catalog caches. */
 const TABLE_CHANGES = new Set(['CreateTable', 'UpdateTable', 'DeleteTable']);
 
 export const SUPPORTED_OPERATIONS = [
-  ...Object.keys(METERED),
-  ...Object.keys(OWN),
+  ...METERED.keys(),
+  ...OWN.keys(),
   'CreateTable',
   'UpdateTable',
   'DeleteTable',
@@ -74,9 +79,12 @@ export class DynamoService {
       throw serializationError('Start of structure or map found where not expected');
     }
     const data = body as Attrs;
-    const metered = METERED[op];
+    // Before anything recursive (dynalite's checks, item sizing) sees a value.
+    const deep = nestingProblem(data);
+    if (deep) throw deep;
+    const metered = METERED.get(op);
     if (metered) return this.ctx.gate.run(false, () => metered(this.ctx, data));
-    const own = OWN[op];
+    const own = OWN.get(op);
     if (own) return own(this.ctx, data);
     if (this.ctx.engine.isDynaliteOperation(op)) {
       const tableName = typeof data.TableName === 'string' ? data.TableName : undefined;

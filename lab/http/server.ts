@@ -18,6 +18,7 @@ import {
   writeOutput,
   type CwProtocol,
 } from '../cloudwatch/protocols';
+import { jsonDeeperThan, MAX_REQUEST_JSON_DEPTH, nestingError } from '../dynamo/limits';
 import type { DynamoService } from '../dynamo/service';
 
 const DDB_TARGET_PREFIX = 'DynamoDB_20120810.';
@@ -124,6 +125,13 @@ export class LabHttpServer {
       });
       return;
     }
+    // No valid request nests deeper than this; refusing it unparsed keeps a
+    // megabytes-deep body from ever becoming an object tree.
+    if (jsonDeeperThan(body!, MAX_REQUEST_JSON_DEPTH)) {
+      const e = nestingError();
+      this.sendDynamo(res, e.status, e.body);
+      return;
+    }
     let parsed: unknown;
     try {
       parsed = JSON.parse(body!.toString('utf8') || 'null');
@@ -158,7 +166,7 @@ export class LabHttpServer {
         );
       }
       const input = parseInput(protocol, body!);
-      if (protocol === 'query') op = String(input.Action ?? '');
+      if (protocol === 'query') op = typeof input.Action === 'string' ? input.Action : '';
       if (!CLOUDWATCH_OPERATIONS.includes(op)) throw unknownCloudWatchOperation(op, CLOUDWATCH_OPERATIONS);
       reply = writeOutput(protocol, op, runCloudWatch(this.cloudwatch, op, input), id);
     } catch (e) {

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { decodeCbor, encodeCbor } from '../../lab/cloudwatch/cbor';
+import { CborError, decodeCbor, encodeCbor } from '../../lab/cloudwatch/cbor';
 import { parseQueryForm } from '../../lab/cloudwatch/protocols';
 import { Gate } from '../../lab/dynamo/gate';
 import { itemSize, readUnits, writeUnits } from '../../lab/dynamo/item-size';
@@ -109,15 +109,27 @@ describe('the partition key of a Query', () => {
   });
 });
 
+/** Decoded structures have no prototype (see cbor.ts); this copies them into plain objects to compare. */
+function plain(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(plain);
+  if (v && typeof v === 'object' && !(v instanceof Date) && !Buffer.isBuffer(v)) {
+    const o: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v))
+      Object.defineProperty(o, k, { value: plain(x), enumerable: true, writable: true, configurable: true });
+    return o;
+  }
+  return v;
+}
+
 describe('CBOR', () => {
   test('round-trips the values the RPC v2 CBOR protocol carries', () => {
     fc.assert(
       fc.property(fc.jsonValue(), (v) => {
-        assert.deepEqual(decodeCbor(encodeCbor(v)), JSON.parse(JSON.stringify(v)));
+        assert.deepEqual(plain(decodeCbor(encodeCbor(v))), JSON.parse(JSON.stringify(v)));
       }),
     );
     const d = new Date(1_700_000_000_500);
-    assert.deepEqual(decodeCbor(encodeCbor({ t: d, big: 2 ** 40, neg: -300, f: 1.5 })), {
+    assert.deepEqual(plain(decodeCbor(encodeCbor({ t: d, big: 2 ** 40, neg: -300, f: 1.5 }))), {
       t: d,
       big: 2 ** 40,
       neg: -300,
@@ -128,21 +140,43 @@ describe('CBOR', () => {
   test('reads indefinite lengths and half floats; rejects truncated input', () => {
     // {_ "a": [_ 1, 2], "b": 1.5 (half)}
     const buf = Buffer.from([0xbf, 0x61, 0x61, 0x9f, 0x01, 0x02, 0xff, 0x61, 0x62, 0xf9, 0x3e, 0x00, 0xff]);
-    assert.deepEqual(decodeCbor(buf), { a: [1, 2], b: 1.5 });
+    assert.deepEqual(plain(decodeCbor(buf)), { a: [1, 2], b: 1.5 });
     assert.throws(() => decodeCbor(Buffer.from([0x78, 0x10, 0x61])), /truncated/);
+  });
+
+  test('a "__proto__" key is data, and bad chunks of indefinite strings are errors, not crashes', () => {
+    // {"__proto__": {"Namespace": "x"}}: with a prototype, Namespace would be inherited.
+    const m = decodeCbor(encodeCbor(JSON.parse('{"__proto__": {"Namespace": "x"}}'))) as Record<string, unknown>;
+    assert.equal(Object.getPrototypeOf(m), null);
+    assert.equal(m.Namespace, undefined);
+    assert.deepEqual(Object.keys(m), ['__proto__']);
+    // (_ 1) as a byte string, (_ h'00') as a text string
+    assert.throws(() => decodeCbor(Buffer.from([0x5f, 0x01, 0xff])), CborError);
+    assert.throws(() => decodeCbor(Buffer.from([0x7f, 0x41, 0x00, 0xff])), CborError);
   });
 });
 
 test('awsQuery forms become nested inputs', () => {
   const form =
     'Action=GetMetricData&MetricDataQueries.member.1.Id=a&MetricDataQueries.member.1.MetricStat.Metric.Dimensions.member.1.Name=TableName&MetricDataQueries.member.1.MetricStat.Metric.Dimensions.member.1.Value=t&MetricDataQueries.member.2.Id=b&Statistics.member.1=Sum';
-  assert.deepEqual(parseQueryForm(form), {
+  assert.deepEqual(plain(parseQueryForm(form)), {
     Action: 'GetMetricData',
     MetricDataQueries: [
       { Id: 'a', MetricStat: { Metric: { Dimensions: [{ Name: 'TableName', Value: 't' }] } } },
       { Id: 'b' },
     ],
     Statistics: ['Sum'],
+  });
+});
+
+test('awsQuery field names cannot reach Object.prototype', () => {
+  const input = parseQueryForm('Action=GetMetricData&__proto__.polluted=yes&constructor.prototype.polluted=yes');
+  assert.equal(({} as Record<string, unknown>).polluted, undefined);
+  assert.equal(Object.getPrototypeOf(input), null);
+  assert.deepEqual(plain(input), {
+    Action: 'GetMetricData',
+    ['__proto__']: { polluted: 'yes' },
+    constructor: { prototype: { polluted: 'yes' } },
   });
 });
 

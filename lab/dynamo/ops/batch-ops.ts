@@ -10,6 +10,7 @@ import { consumedCapacity, type Consumption } from '../consumed';
 import { itemSize, readUnits, writeUnits } from '../item-size';
 import type { Rejection } from '../meter';
 import type { TableInfo } from '../table-catalog';
+import { itemProblem, keySizeProblem } from '../limits';
 import { itemAccess } from './item-ops';
 
 interface KeysAndAttributes {
@@ -48,6 +49,12 @@ export async function batchGetItem(ctx: OpContext, raw: Attrs): Promise<Attrs> {
       r.Keys.every((k) => !ctx.engine.keyProblem(tables.get(n)!.raw, k, false)),
     );
   if (!tables || !keysValid) return ctx.engine.run('BatchGetItem', data);
+  for (const [n, r] of Object.entries(requests)) {
+    for (const k of r.Keys) {
+      const tooBig = keySizeProblem(tables.get(n)!, k);
+      if (tooBig) throw tooBig;
+    }
+  }
 
   const refused: Rejection[] = [];
   const unprocessed: Record<string, KeysAndAttributes> = {};
@@ -106,6 +113,16 @@ export async function batchWriteItem(ctx: OpContext, raw: Attrs): Promise<Attrs>
   const requests = data.RequestItems as Record<string, WriteRequest[]>;
   const tables = await tablesOf(ctx, Object.keys(requests));
   if (!tables || !batchIsValid(ctx, tables, requests)) return ctx.engine.run('BatchWriteItem', data);
+  // Sizes in UTF-8 bytes (dynalite counts characters); nothing is written when one is too big.
+  for (const [name, reqs] of Object.entries(requests)) {
+    for (const req of reqs) {
+      const table = tables.get(name)!;
+      const tooBig = req.PutRequest
+        ? itemProblem(table, req.PutRequest.Item)
+        : keySizeProblem(table, req.DeleteRequest!.Key);
+      if (tooBig) throw tooBig;
+    }
+  }
 
   // Each write costs the larger of its old and new item: admitted on the new
   // one (or the minimum for a delete), settled from the old item dynalite returns.

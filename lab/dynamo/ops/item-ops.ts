@@ -13,6 +13,7 @@ import type { Attrs } from '../dynalite-engine';
 import { ServiceError } from '../errors';
 import { itemSize, readUnits, writeUnits } from '../item-size';
 import { keyLabel } from '../keys';
+import { itemProblem, keySizeProblem, updateValuesProblem } from '../limits';
 import type { Access } from '../meter';
 import { singleConsumedCapacity } from '../consumed';
 import type { TableInfo } from '../table-catalog';
@@ -107,6 +108,8 @@ export async function getItem(ctx: OpContext, raw: Attrs): Promise<Attrs> {
   const p = await prepare(ctx, 'GetItem', raw);
   const { data, table } = p;
   if (!table || ctx.engine.keyProblem(table.raw, data.Key as Attrs, false)) return ctx.engine.run('GetItem', data);
+  const tooBig = keySizeProblem(table, data.Key as Attrs);
+  if (tooBig) throw tooBig;
   const consistent = data.ConsistentRead === true;
   // Without a projection the reply holds the whole item, which sizes the read;
   // with one, dynalite's figure (taken on the whole item) is needed.
@@ -123,6 +126,9 @@ export async function putItem(ctx: OpContext, raw: Attrs): Promise<Attrs> {
   const { data, table } = p;
   const item = data.Item as Attrs;
   if (!table || ctx.engine.keyProblem(table.raw, item, true)) return ctx.engine.run('PutItem', data);
+  // dynalite sizes keys and items in UTF-16 characters; the service counts UTF-8 bytes.
+  const tooBig = itemProblem(table, item);
+  if (tooBig) throw tooBig;
   const newSize = itemSize(item);
   const oldOf = withOldItem(data);
   const a = itemAccess(table, item, 'write', writeUnits(newSize));
@@ -134,6 +140,8 @@ export async function updateItem(ctx: OpContext, raw: Attrs): Promise<Attrs> {
   const { data, table } = p;
   const key = data.Key as Attrs;
   if (!table || ctx.engine.keyProblem(table.raw, key, false)) return ctx.engine.run('UpdateItem', data);
+  const tooBig = keySizeProblem(table, key) ?? updateValuesProblem(data.ExpressionAttributeValues);
+  if (tooBig) throw tooBig;
   data.ReturnConsumedCapacity = 'TOTAL';
   const a = itemAccess(table, key, 'write', writeUnits(0));
   return metered(ctx, 'UpdateItem', p, a, (res) => Math.max(a.units, capacityOf(res, a.units)));
@@ -144,6 +152,8 @@ export async function deleteItem(ctx: OpContext, raw: Attrs): Promise<Attrs> {
   const { data, table } = p;
   const key = data.Key as Attrs;
   if (!table || ctx.engine.keyProblem(table.raw, key, false)) return ctx.engine.run('DeleteItem', data);
+  const tooBig = keySizeProblem(table, key);
+  if (tooBig) throw tooBig;
   const oldOf = withOldItem(data);
   const a = itemAccess(table, key, 'write', writeUnits(0));
   return metered(ctx, 'DeleteItem', p, a, (res) => writeUnits(itemSize(oldOf(res))));

@@ -9,7 +9,8 @@ import type { OpContext } from '../context';
 import type { Attrs } from '../dynalite-engine';
 import { consumedCapacity } from '../consumed';
 import { readUnits } from '../item-size';
-import { queryPartitionKey } from '../keys';
+import { keyLabel, queryPartitionValue } from '../keys';
+import { keySizeProblem } from '../limits';
 import type { Access } from '../meter';
 import type { Resource } from '../table-catalog';
 
@@ -20,6 +21,9 @@ async function readMany(ctx: OpContext, op: 'Query' | 'Scan', raw: Attrs): Promi
   const resource: Resource | undefined = data.IndexName === undefined ? table : index;
   if (!table || !resource) return ctx.engine.run(op, data);
 
+  const pkValue = op === 'Query' ? queryPartitionValue(data, resource.hashKey) : undefined;
+  const tooBig = pkValue === undefined ? null : keySizeProblem(resource, { [resource.hashKey]: pkValue });
+  if (tooBig) throw tooBig;
   const consistent = data.ConsistentRead === true;
   const globalIndex =
     index !== undefined &&
@@ -29,7 +33,7 @@ async function readMany(ctx: OpContext, op: 'Query' | 'Scan', raw: Attrs): Promi
     resource,
     dir: 'read',
     units: readUnits(0, consistent),
-    pk: op === 'Query' ? queryPartitionKey(data, resource.hashKey) : undefined,
+    pk: keyLabel(pkValue),
     globalIndex,
   };
   const refused = ctx.meter.tryAdmit(a);

@@ -14,6 +14,7 @@ import { ServiceError, transactionCanceled, validationError, type CancellationRe
 import { itemSize, readUnits, writeUnits } from '../item-size';
 import type { Access } from '../meter';
 import type { TableInfo } from '../table-catalog';
+import { itemProblem, keySizeProblem, updateValuesProblem } from '../limits';
 import { itemAccess } from './item-ops';
 
 const MAX_ACTIONS = 100;
@@ -78,7 +79,10 @@ async function parseActions(ctx: OpContext, raw: Attrs, kinds: Array<WriteKind |
         message: 'Requested resource not found',
       });
     const key = (kind === 'Put' ? data.Item : data.Key) as Attrs;
-    const problem = ctx.engine.keyProblem(table.raw, key, kind === 'Put');
+    const problem =
+      ctx.engine.keyProblem(table.raw, key, kind === 'Put') ??
+      (kind === 'Put' ? itemProblem(table, key) : keySizeProblem(table, key)) ??
+      (kind === 'Update' ? updateValuesProblem(data.ExpressionAttributeValues) : null);
     if (problem) throw problem;
     const id = `${table.table}\u0000${ctx.engine.keyId(table.raw, key)}`;
     if (seen.has(id)) throw validationError('Transaction request cannot include multiple operations on one item');
