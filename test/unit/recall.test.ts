@@ -59,3 +59,64 @@ export async function record(metric: string) {
   assert.deepEqual(summarize(r), ['9 UpdateItem metrics pk=WINDOW#{time} sk={unknown} (time-bucket)']);
   assert.deepEqual(findingLines(r), ['9 SL002']);
 });
+
+test('JS containers built by mutation: properties set after the declaration, Object.assign, push in a loop', async () => {
+  const r = await analyze(
+    'inbox.ts',
+    `import { DynamoDBDocumentClient, PutCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+const doc = DynamoDBDocumentClient.from(client);
+
+export async function deliver(message: { id: string; body: string }) {
+  const item: Record<string, unknown> = {};
+  item.pk = 'inbox';
+  item['sk'] = message.id;
+  Object.assign(item, { body: message.body });
+  await doc.send(new PutCommand({ TableName: 'mail', Item: item }));
+}
+
+export async function archive(ids: string[]) {
+  const requests = [];
+  for (const id of ids) {
+    requests.push({ PutRequest: { Item: { pk: 'ARCHIVE', sk: id } } });
+  }
+  await doc.send(new BatchWriteCommand({ RequestItems: { mail: requests } }));
+}`,
+  );
+  assert.deepEqual(summarize(r), [
+    '9 PutItem mail pk=inbox sk={entity-id} (constant)',
+    '17 BatchWriteItem mail pk=ARCHIVE sk={entity-id} (constant)',
+  ]);
+  assert.deepEqual(findingLines(r), ['6 SL001', '15 SL001']);
+});
+
+test('Python containers built by mutation: item["pk"] = ..., dict.update, list.append in a loop', async () => {
+  const r = await analyze(
+    'jobs.py',
+    `import boto3
+
+dynamodb = boto3.resource("dynamodb")
+table = dynamodb.Table("jobs")
+
+
+def enqueue(job_id, payload):
+    item = {}
+    item["pk"] = "QUEUE"
+    item["sk"] = job_id
+    item.update({"payload": payload})
+    table.put_item(Item=item)
+
+
+def enqueue_many(jobs):
+    client = boto3.client("dynamodb")
+    requests = []
+    for job in jobs:
+        requests.append({"PutRequest": {"Item": {"pk": {"S": "QUEUE"}, "sk": {"S": job["id"]}}}})
+    client.batch_write_item(RequestItems={"jobs": requests})
+`,
+  );
+  assert.deepEqual(summarize(r), [
+    '12 PutItem jobs pk=QUEUE sk={entity-id} (constant)',
+    '20 BatchWriteItem jobs pk=QUEUE sk={entity-id} (constant)',
+  ]);
+  assert.deepEqual(findingLines(r), ['9 SL001', '19 SL001']);
+});

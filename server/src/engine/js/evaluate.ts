@@ -26,6 +26,7 @@ import { concat, literal, literalText, shardRange } from '../template';
 import type { Entry, Value } from '../value';
 import { callValue, isRandom, newValue } from './library';
 import { loopValue, paramValue } from './loops';
+import { withMutations } from './mutations';
 import { resolve } from './scope';
 
 /**
@@ -169,8 +170,10 @@ function identifierValue(n: Node, ctx: EvalContext): Value {
   const b = resolve(n, ctx);
   if (!b) return namedValue(n, n.text);
   switch (b.kind) {
-    case 'value':
-      return reachedThrough(evaluate(b.node, ctx) ?? unknownValue(n), n, declarationOf(n.text, b.node));
+    case 'value': {
+      const declared = evaluate(b.node, ctx) ?? unknownValue(n);
+      return reachedThrough(withMutations(declared, n.text, b.node, n, ctx), n, declarationOf(n.text, b.node));
+    }
     case 'param':
       return paramValue(n, b.fn, b.index, ctx) ?? namedValue(n, n.text);
     case 'loop':

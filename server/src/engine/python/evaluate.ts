@@ -24,6 +24,7 @@ import { concat, literal, literalText, shardRange } from '../template';
 import type { Entry, Value } from '../value';
 import { callValue } from './library';
 import { loopValue, paramValue } from './loops';
+import { withMutations } from './mutations';
 import { attributeValueNode, resolve } from './scope';
 import { percentFormat, stringTemplate } from './strings';
 
@@ -140,8 +141,10 @@ function identifierValue(n: Node, ctx: EvalContext): Value {
   const b = resolve(n, ctx);
   if (!b) return namedValue(n, n.text);
   switch (b.kind) {
-    case 'value':
-      return reachedThrough(evaluate(b.node, ctx) ?? unknownValue(n), n, declarationOf(n.text, b.node));
+    case 'value': {
+      const assigned = evaluate(b.node, ctx) ?? unknownValue(n);
+      return reachedThrough(withMutations(assigned, n.text, b.node, n, ctx), n, declarationOf(n.text, b.node));
+    }
     case 'augmented':
       return augmentedValue(n, b.node, ctx);
     case 'param':
