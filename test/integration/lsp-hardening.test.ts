@@ -163,3 +163,21 @@ test('closing a document never opened, or one not on disk, leaves no unreadable 
     [],
   );
 });
+
+test('an edit after a lone CR (old Mac line ends) keeps every finding on its line', async () => {
+  const uri = uriOf('cr-only.ts');
+  // Bare statements: a site the edit does not touch is reused, moved by the rows the edit adds.
+  const cr = (HEADER + PUT_A + PUT_B).replace(/export const \w = \(\) => /g, '').replace(/\n/g, '\r');
+  await open(uri, cr);
+  await held(uri);
+  assert.deepEqual(codes(uri), ['2 SL001', '3 SL001']);
+  // Right after the CR that ends line 1: it becomes a CRLF, still one line break.
+  await session.conn.sendNotification('textDocument/didChange', {
+    textDocument: { uri, version: version++ },
+    contentChanges: [{ range: { start: { line: 2, character: 0 }, end: { line: 2, character: 0 } }, text: '\n' }],
+  });
+  const expected = cr.replace('never);\r', 'never);\r\n');
+  assert.deepEqual(await held(uri), { text: expected, treeText: expected });
+  // Read as one more line break, the tree would put the findings on lines 3 and 4.
+  assert.deepEqual(codes(uri), ['2 SL001', '3 SL001']);
+});

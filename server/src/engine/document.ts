@@ -33,7 +33,11 @@ function inText(e: TextEdit, length: number): TextEdit {
   return { start: Math.min(start, end), end: Math.max(start, end), text: e.text };
 }
 
-/** The row/column (UTF-16 units, as web-tree-sitter counts them) of an offset. */
+/**
+ * The row/column (UTF-16 units) of an offset, as tree-sitter counts them in the text it
+ * parses (`lineBreaksForParsing`): a row ends at LF and at a lone CR (one not followed by
+ * LF). Two native scans; the second finds nothing in a file without CR.
+ */
 function pointAt(text: string, offset: number): Point {
   let row = 0;
   let lineStart = 0;
@@ -41,7 +45,23 @@ function pointAt(text: string, offset: number): Point {
     row++;
     lineStart = i + 1;
   }
+  for (let i = text.indexOf('\r'); i >= 0 && i < offset; i = text.indexOf('\r', i + 1)) {
+    if (text.charCodeAt(i + 1) === 10) continue;
+    row++;
+    lineStart = Math.max(lineStart, i + 1);
+  }
   return { row, column: offset - lineStart };
+}
+
+/**
+ * The edit widened to take in a CR just before it: whether that CR ends a row (a lone
+ * CR) depends on the character after it, which the edit may change (`\r|x` → `\r|\n`),
+ * and tree-sitter must be told every character of its text that changes.
+ */
+function withCrBefore(e: TextEdit, text: string): TextEdit {
+  return e.start > 0 && text.charCodeAt(e.start - 1) === 13
+    ? { start: e.start - 1, end: e.end, text: '\r' + e.text }
+    : e;
 }
 
 /** The whole lines of `text` that the range [start, end] touches. */
@@ -121,7 +141,7 @@ export class AnalyzedDocument {
    */
   applyEdits(edits: TextEdit[], analyze = true): FileAnalysis {
     for (const given of edits) {
-      const e = inText(given, this.text.length);
+      const e = withCrBefore(inText(given, this.text.length), this.text);
       const startPosition = pointAt(this.text, e.start);
       const oldEndPosition = pointAt(this.text, e.end);
       const oldLines = linesAround(this.text, e.start, e.end);
