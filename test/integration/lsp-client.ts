@@ -34,6 +34,10 @@ export interface Session {
   /** The last diagnostics published per URI. */
   diagnostics: Map<string, Diagnostic[]>;
   statuses: Status[];
+  /** Errors the server logged (`window/logMessage` of type Error): a handler that threw shows here. */
+  errors: string[];
+  /** The server's exit code or signal once it has exited (it never should while a test runs). */
+  exited: string | null;
   /** What `workspace/configuration` answers; tests change it, then notify the server. */
   settings: Record<string, unknown>;
   /**
@@ -91,6 +95,8 @@ export function startServer(folder: string, options: { testRequests?: boolean } 
     conn,
     diagnostics: new Map(),
     statuses: [],
+    errors: [],
+    exited: null,
     settings: {},
     rawRequest(method, params) {
       const id = `raw-${++rawIds}`;
@@ -127,7 +133,10 @@ export function startServer(folder: string, options: { testRequests?: boolean } 
   conn.onRequest('window/workDoneProgress/create', () => null);
   conn.onRequest('client/registerCapability', () => null);
   conn.onNotification('$/progress', () => undefined);
-  conn.onNotification('window/logMessage', () => undefined);
+  conn.onNotification('window/logMessage', (m: { type: number; message: string }) => {
+    if (m.type === 1) session.errors.push(m.message);
+  });
+  server.on('exit', (code, signal) => (session.exited = `exit ${code ?? signal}`));
   conn.listen();
   return session;
 }

@@ -92,13 +92,23 @@ connection.onDidChangeConfiguration(async () => {
  * grammars first: documents are registered (and take their edits) before they load.
  */
 function analyse(uri: string): Promise<void> {
-  // One at a time per document, in order: an older analysis that finishes publishing
-  // after a newer one would leave stale diagnostics up.
-  const next = (running.get(uri) ?? parsersReady).then(async () => {
+  return inTurn(uri, 'analysis', async () => {
     const analysis = docs.refresh(uri);
     if (analysis) await workspace.update(analysis);
   });
-  const settled = next.catch((e: unknown) => connection.console.error(`analysis of ${uri} failed: ${String(e)}`));
+}
+
+/**
+ * Runs `work` for a document after the work queued before it, once the grammars are
+ * loaded. One at a time per document, in the order the client's messages came: an
+ * older analysis that finished publishing after a newer one would leave stale
+ * diagnostics up, and a close that went back to the disk after a reopen had analysed
+ * the buffer would drop the reopened document's findings.
+ */
+function inTurn(uri: string, what: string, work: () => Promise<void>): Promise<void> {
+  const settled = (running.get(uri) ?? parsersReady)
+    .then(work)
+    .catch((e: unknown) => connection.console.error(`${what} of ${uri} failed: ${String(e)}`));
   running.set(uri, settled);
   void settled.then(() => running.get(uri) === settled && running.delete(uri));
   return settled;
@@ -150,15 +160,18 @@ connection.onDidCloseTextDocument(async (p) => {
   if (!uri) return connection.console.error('textDocument/didClose needs { textDocument: { uri } }');
   clearTimeout(timers.get(uri));
   timers.delete(uri);
-  await running.get(uri);
   // A document never opened (or in a language ShardLens does not read) changes nothing:
   // reading it from disk would list a file that may not exist as unreadable.
   if (!docs.close(uri)) return;
   const key = OpenDocuments.keyOf(uri);
-  // Back to what is on disk for a workspace file; an unsaved buffer, a file deleted
-  // meanwhile or one outside the workspace takes its findings with it.
-  if (uriToPath(uri) && workspace.inFolders(key) && isFile(key)) await workspace.refreshFile(key);
-  else await workspace.forget(key);
+  await inTurn(uri, 'closing', async () => {
+    // Reopened meanwhile: the reopened document's analysis, queued next, stands for it.
+    if (docs.get(uri)) return;
+    // Back to what is on disk for a workspace file; an unsaved buffer, a file deleted
+    // meanwhile or one outside the workspace takes its findings with it.
+    if (uriToPath(uri) && workspace.inFolders(key) && isFile(key)) await workspace.refreshFile(key);
+    else await workspace.forget(key);
+  });
 });
 
 connection.onDidChangeWatchedFiles(async (p) => {
