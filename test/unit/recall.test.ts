@@ -120,3 +120,51 @@ def enqueue_many(jobs):
   ]);
   assert.deepEqual(findingLines(r), ['9 SL001', '19 SL001']);
 });
+
+test('index keys: a write that sets a GSI partition key writes that index partition, judged like any key', async () => {
+  const r = await analyze(
+    'orders.ts',
+    `import { DynamoDBDocumentClient, PutCommand, UpdateCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+const doc = DynamoDBDocumentClient.from(client);
+
+export async function place(order: { id: string; customerId: string }) {
+  await doc.send(new PutCommand({
+    TableName: 'orders',
+    Item: { pk: \`ORDER#\${order.id}\`, sk: 'META', gsi1pk: 'ALL_ORDERS', gsi1sk: Date.now() },
+  }));
+}
+
+export async function setStatus(orderId: string, status: string) {
+  await doc.send(new UpdateCommand({
+    TableName: 'orders',
+    Key: { pk: \`ORDER#\${orderId}\`, sk: 'META' },
+    UpdateExpression: 'SET #s = :s, byStatus = :s',
+    ExpressionAttributeNames: { '#s': 'status' },
+    ExpressionAttributeValues: { ':s': status },
+  }));
+}
+
+export function byStatus(status: string) {
+  return doc.send(new QueryCommand({
+    TableName: 'orders',
+    IndexName: 'status-index',
+    KeyConditionExpression: 'byStatus = :s',
+    ExpressionAttributeValues: { ':s': status },
+  }));
+}`,
+  );
+  const writes = r.accesses
+    .filter((a) => a.kind === 'write')
+    .map((a) => `${a.operation} ${a.index ?? '-'} ${a.partitionKey?.attribute}`);
+  assert.deepEqual(writes, [
+    'PutItem - pk',
+    'PutItem GSI1 gsi1pk',
+    'UpdateItem - pk',
+    'UpdateItem status-index byStatus',
+  ]);
+  // The constant index key is a hot partition of its own; the status index a low-cardinality one.
+  assert.deepEqual(
+    r.findings.map((f) => `${f.span.startLine + 1} ${f.rule} ${f.access.index ?? '-'}`),
+    ['7 SL001 GSI1', '7 SL005 GSI1', '17 SL003 status-index', '26 SL003 status-index'],
+  );
+});

@@ -135,3 +135,24 @@ export function parseIncrements(src: string): Array<{ attribute: string; by: str
   }
   return out;
 }
+
+/** The plain assignments of an UpdateExpression's SET clause: `SET #a = :a, b = :b` (not `n = n + :one`). */
+export function parseSetAssignments(src: string): Array<{ attribute: string; value: string }> {
+  const t = tokenize(src);
+  if (!t) return [];
+  const out: Array<{ attribute: string; value: string }> = [];
+  let clause = '';
+  for (let i = 0; i < t.length; i++) {
+    const word = t[i].type === 'name' ? t[i].text.toUpperCase() : '';
+    if (word === 'SET' || word === 'ADD' || word === 'REMOVE' || word === 'DELETE') {
+      clause = word;
+      continue;
+    }
+    const end = t[i + 3] === undefined || t[i + 3].text === ',' || /^(SET|ADD|REMOVE|DELETE)$/i.test(t[i + 3].text);
+    if (clause === 'SET' && t[i].type === 'name' && t[i + 1]?.text === '=' && t[i + 2]?.type === 'value' && end) {
+      out.push({ attribute: t[i].text, value: t[i + 2].text });
+      i += 2;
+    }
+  }
+  return out;
+}

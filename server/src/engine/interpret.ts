@@ -15,6 +15,7 @@ import type {
 import { isPartitionKeyName, isSortKeyName } from './names';
 import { parsePartiql, type PartiqlValue } from './partiql';
 import { envVariableOf } from './env';
+import { indexWrites } from './index-writes';
 import { tableKey } from './keys/table';
 import { placeOrigins } from './evaluation';
 import { literal, literalText } from './template';
@@ -62,7 +63,20 @@ export interface CallSite {
 }
 
 /** Known key attribute names per table, learned from `Key` objects and key conditions. */
-export type KeySchemaHints = Map<string, { partition: string; sort?: string }>;
+export type KeySchemaHints = Map<string, TableHint>;
+
+export interface KeyNames {
+  partition: string;
+  sort?: string;
+}
+
+/** A table's key names (when a call named only its keys) and its indexes' key names. */
+export interface TableHint {
+  partition?: string;
+  sort?: string;
+  /** Index name → its key names, learned from queries with `IndexName`. */
+  indexes?: Record<string, KeyNames>;
+}
 
 function tableOf(input: Value | undefined, fallback: TableRef): TableRef {
   const v = entry(input, 'TableName');
@@ -112,16 +126,11 @@ function within(inner: Span, outer: Span): boolean {
  * A `Key` names only key attributes, so its first is the partition key unless names
  * say otherwise; an `Item` needs a conventional name (`pk`) or a schema hint.
  */
-function keysOf(
-  obj: Value | undefined,
-  isItem: boolean,
-  hint: { partition: string; sort?: string } | undefined,
-  call: Span,
-) {
+function keysOf(obj: Value | undefined, isItem: boolean, hint: TableHint | undefined, call: Span) {
   if (obj?.kind !== 'object' || obj.entries.length === 0) return NO_KEYS;
   const names = obj.entries.map(([k]) => k);
   const pkName =
-    (hint && names.includes(hint.partition) ? hint.partition : undefined) ??
+    (hint?.partition && names.includes(hint.partition) ? hint.partition : undefined) ??
     names.find(isPartitionKeyName) ??
     (isItem ? names[0] : (names.find((n) => !isSortKeyName(n)) ?? names[0]));
   const skName =
@@ -413,8 +422,13 @@ function accessesOf(site: CallSite, hints: KeySchemaHints): Access[] {
     }
     case 'ExecuteStatement':
       return [partiqlAccess(site, input, table, hints)];
-    default:
-      return [single(site, site.operation, input, table, hints)];
+    default: {
+      const base = single(site, site.operation, input, table, hints);
+      return [
+        base,
+        ...indexWrites(base, input, hints.get(tableKey(table)), (key) => single(site, 'PutItem', key, table, hints)),
+      ];
+    }
   }
 }
 
@@ -448,22 +462,34 @@ function partiqlAccess(site: CallSite, input: Value, fallback: TableRef, hints: 
   return single(site, operation, { kind: 'object', entries: [[field, key]], span: site.span }, table, hints);
 }
 
-/** Learns each table's key attribute names from calls that name only keys. */
+/**
+ * Learns each table's key attribute names from calls that name only keys, and its
+ * indexes' key names from queries through them (the first hint of each kind wins).
+ */
 export function learnKeySchemas(sites: CallSite[], hintOf = schemaHintOf): KeySchemaHints {
   const hints: KeySchemaHints = new Map();
   for (const s of sites) {
     const h = hintOf(s);
-    if (h && !hints.has(h[0])) hints.set(h[0], h[1]);
+    if (!h) continue;
+    const known = hints.get(h[0]) ?? {};
+    hints.set(h[0], {
+      partition: known.partition ?? h[1].partition,
+      sort: known.partition ? known.sort : h[1].sort,
+      ...(known.indexes || h[1].indexes ? { indexes: { ...h[1].indexes, ...known.indexes } } : {}),
+    });
   }
   return hints;
 }
 
-/** What one call site says of its table's key names: a `Key` or a key condition names only keys. */
-export function schemaHintOf(s: CallSite): [string, { partition: string; sort?: string }] | null {
-  // Index queries name the index's keys, not the table's.
+/**
+ * What one call site says of its table's key names: a `Key` or a key condition names
+ * only keys; a query through an index names that index's keys.
+ */
+export function schemaHintOf(s: CallSite): [string, TableHint] | null {
   const namesOnlyKeys = ['GetItem', 'UpdateItem', 'DeleteItem', 'Query'].includes(s.operation);
-  if (!namesOnlyKeys || entry(s.input, 'IndexName')) return null;
+  if (!namesOnlyKeys) return null;
   const a = single(s, s.operation, s.input, tableOf(s.input, s.table), new Map());
   if (!a.partitionKey || a.table.kind === 'unknown') return null;
-  return [tableKey(a.table), { partition: a.partitionKey.attribute, sort: a.sortKey?.attribute }];
+  const names: KeyNames = { partition: a.partitionKey.attribute, sort: a.sortKey?.attribute };
+  return [tableKey(a.table), a.index ? { indexes: { [a.index]: names } } : names];
 }
