@@ -22,7 +22,10 @@ export function suggestedShardCount(peakWriteUnits: number, defaultCount: number
   return peakWriteUnits > 0 ? shardsForPeak(peakWriteUnits) : defaultCount;
 }
 
-export const formatUnits = (x: number): string => x.toLocaleString('en-US');
+/** One formatter for every message: `toLocaleString` builds a new one on each call. */
+const UNITS = new Intl.NumberFormat('en-US');
+
+export const formatUnits = (x: number): string => UNITS.format(x);
 
 /** `1,000 WCU/s` or `3,000 RCU/s`: the cap one key meets for this kind of request. */
 export function capText(kind: 'read' | 'write'): string {
