@@ -32,6 +32,9 @@ export const USAGE = `Usage: shardlens check [paths...] [options]
        shardlens keys [paths...] --match KEY... [--format text|json]
                                       the logical key and shard each concrete key belongs to
                                       (e.g. a key Contributor Insights reports: BOARD#global#7)
+       shardlens expr --pk-attr A --template T (--shards N | --shard-values 1..10) [...]
+                                      per-shard KeyConditionExpressions and query code
+                                      (shardlens expr --help, docs/expr.md)
        shardlens lab [options]        a local DynamoDB + CloudWatch endpoint that throttles hot keys
        shardlens lab demo             a hot partition and its cure, in numbers (see docs/lab.md)
 

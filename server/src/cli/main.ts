@@ -5,6 +5,7 @@ import { parseArgs, UsageError, USAGE, type CheckOptions, type FailOn, type Keys
 import { isMainThread } from 'node:worker_threads';
 import { formatKeysText, formatMatchText, toJsonKeys, toJsonMatches } from './keys';
 import { labMain } from './lab';
+import { exprMain } from './expr';
 import { keysTooDeep } from './coverage';
 import { MAX_DEPTH } from '../engine/evaluation';
 import { indexInParallel } from './parallel';
@@ -115,6 +116,7 @@ export async function keys(
 export async function main(argv: string[]): Promise<number> {
   try {
     if (argv[0] === 'lab') return await labMain(argv.slice(1));
+    if (argv[0] === 'expr') return exprMain(argv.slice(1), process.stdout, process.stderr);
     const parsed = parseArgs(argv);
     if (parsed.command === 'help') {
       process.stdout.write(USAGE + '\n');
