@@ -6,6 +6,8 @@ import { Gate } from './dynamo/gate';
 import { Meter } from './dynamo/meter';
 import { DynamoService } from './dynamo/service';
 import { TableCatalog } from './dynamo/table-catalog';
+import { installFaults } from './faults/install';
+import { FaultSwitch } from './faults/switch';
 import { LabHttpServer } from './http/server';
 import { InsightsRegistry } from './insights/registry';
 import { MetricStore } from './metrics/metric-store';
@@ -41,6 +43,8 @@ export interface Lab {
   metrics: MetricStore;
   insights: InsightsRegistry;
   limiter: Limiter;
+  /** Error answers on demand, for testing clients' error paths (lab/faults). */
+  faults: FaultSwitch;
   close(): Promise<void>;
 }
 
@@ -75,6 +79,8 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
     insights: core.insights,
     periodMs: core.periodMs,
   });
+  const faults = new FaultSwitch();
+  installFaults(http.server, faults);
   const host = options.host ?? '127.0.0.1';
   let port: number;
   try {
@@ -94,6 +100,7 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
     metrics: core.metrics,
     insights: core.insights,
     limiter: core.limiter,
+    faults,
     async close() {
       await http.close();
       core.insights.close();

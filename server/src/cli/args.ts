@@ -1,3 +1,6 @@
+import { isWindow, WINDOWS } from '../heat/window';
+import type { HeatWindow } from '../heat/types';
+
 export type Format = 'text' | 'json' | 'sarif';
 export type FailOn = 'error' | 'warning' | 'info' | 'never';
 
@@ -7,6 +10,26 @@ export interface CheckOptions {
   failOn: FailOn;
   quiet: boolean;
   color: boolean | null;
+  maxFileBytes: number;
+  /** `--heat`: add live evidence from these tables (all the code names when empty); null without --heat. */
+  heat?: (AwsOptions & { tables: string[] }) | null;
+}
+
+/** Where live data comes from (docs/heat.md). Credentials are never options: the SDK's chain supplies them. */
+export interface AwsOptions {
+  endpoint?: string;
+  profile?: string;
+  region?: string;
+  window: HeatWindow;
+  /** Report period in seconds (default by window); the lab with short periods wants 1. */
+  periodSeconds?: number;
+}
+
+export interface HeatOptions extends AwsOptions {
+  paths: string[];
+  table: string;
+  index: string | null;
+  format: 'text' | 'json';
   maxFileBytes: number;
 }
 
@@ -21,6 +44,7 @@ export interface KeysOptions {
 export type Parsed =
   | { command: 'check'; options: CheckOptions }
   | { command: 'keys'; options: KeysOptions }
+  | { command: 'heat'; options: HeatOptions }
   | { command: 'help' }
   | { command: 'version' };
 
@@ -32,6 +56,10 @@ export const USAGE = `Usage: shardlens check [paths...] [options]
        shardlens keys [paths...] --match KEY... [--format text|json]
                                       the logical key and shard each concrete key belongs to
                                       (e.g. a key Contributor Insights reports: BOARD#global#7)
+       shardlens heat [paths...] --table T [--index I] [--window 15m|1h|3h|24h]
+                      [--endpoint URL] [--profile P] [--region R] [--format text|json]
+                                      live Contributor Insights and CloudWatch data for a table,
+                                      linked to the logical keys of the code (see docs/heat.md)
        shardlens expr --pk-attr A --template T (--shards N | --shard-values 1..10) [...]
                                       per-shard KeyConditionExpressions and query code
                                       (shardlens expr --help, docs/expr.md)
@@ -50,12 +78,57 @@ Options:
   --max-file-size <KB>          skip files larger than this (default: 2048)
   --quiet                       print findings only: no summary, no skipped files
   --match KEY...                keys: the concrete keys to match (after the paths)
+  --heat                        check: add live evidence (throttles, share of traffic) from AWS
+                                to findings, and SL009 hot-key-live findings
+  --table T, --index I          heat: the table (and index); check --heat: tables to read
+                                (repeatable; default every table the code names)
+  --window 15m|1h|3h|24h        heat: how far back to look (default 1h)
+  --endpoint URL                heat: one URL for DynamoDB and CloudWatch (e.g. the lab)
+  --profile P, --region R       heat: AWS profile and region (default: the SDK's default
+                                chain; credentials are never taken as options)
   --color, --no-color           force or disable coloured text output
   -h, --help                    show this help
   -v, --version                 show the version
 
 Exit codes: 0 no finding reached --fail-on, 1 one did, 2 usage error.
-keys exits 0 (also when a key matches no template; the output says "no template").`;
+keys exits 0 (also when a key matches no template; the output says "no template").
+heat exits 0 with a report, 1 when AWS gave none (the message says what to do), 2 usage error.`;
+
+/** Reads one AWS/heat flag into `o`; false when `flag` is not one. */
+function awsFlag(flag: string, value: () => string | undefined, o: AwsOptions): boolean {
+  const text = (v: string | undefined) => {
+    if (!v || v.startsWith('--')) throw new UsageError(`${flag} needs a value`);
+    return v;
+  };
+  switch (flag) {
+    case '--endpoint': {
+      const v = text(value());
+      if (!/^https?:\/\/[^/]+/.test(v)) throw new UsageError(`--endpoint must be an http(s) URL (got "${v}")`);
+      o.endpoint = v;
+      return true;
+    }
+    case '--profile':
+      o.profile = text(value());
+      return true;
+    case '--region':
+      o.region = text(value());
+      return true;
+    case '--window': {
+      const v = text(value());
+      if (!isWindow(v)) throw new UsageError(`--window must be one of ${WINDOWS.join(', ')} (got "${v}")`);
+      o.window = v;
+      return true;
+    }
+    case '--period': {
+      const v = Number(value());
+      if (!Number.isInteger(v) || v <= 0) throw new UsageError('--period needs a positive whole number of seconds');
+      o.periodSeconds = v;
+      return true;
+    }
+    default:
+      return false;
+  }
+}
 
 function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[]): T {
   if (value === undefined) throw new UsageError(`${flag} needs a value: ${allowed.join(', ')}`);
@@ -84,6 +157,7 @@ export function parseArgs(argv: string[]): Parsed {
   if (argv.length === 0 || argv[0] === '-h' || argv[0] === '--help' || argv[0] === 'help') return { command: 'help' };
   if (argv[0] === '-v' || argv[0] === '--version') return { command: 'version' };
   if (argv[0] === 'keys') return parseKeys(argv);
+  if (argv[0] === 'heat') return parseHeat(argv);
   if (argv[0] !== 'check') throw new UsageError(`unknown command "${argv[0]}"; did you mean "shardlens check"?`);
   const options: CheckOptions = {
     paths: [],
@@ -92,11 +166,28 @@ export function parseArgs(argv: string[]): Parsed {
     quiet: false,
     color: null,
     maxFileBytes: 2048 * 1024,
+    heat: null,
   };
+  const aws: AwsOptions & { tables: string[] } = { window: '1h', tables: [] };
+  let awsUsed = false;
   for (let i = 1; i < argv.length; i++) {
     const { raw, flag, inline } = flagOf(argv, i);
     const value = () => inline ?? argv[++i];
+    if (awsFlag(flag, value, aws)) {
+      awsUsed = true;
+      continue;
+    }
     switch (flag) {
+      case '--heat':
+        options.heat = aws;
+        break;
+      case '--table': {
+        const t = value();
+        if (!t) throw new UsageError('--table needs a table name');
+        aws.tables.push(t);
+        awsUsed = true;
+        break;
+      }
       case '--':
         // Everything after `--` is a path, even `-x.ts`.
         options.paths.push(...argv.slice(i + 1));
@@ -129,6 +220,8 @@ export function parseArgs(argv: string[]): Parsed {
         options.paths.push(raw);
     }
   }
+  if (awsUsed && !options.heat)
+    throw new UsageError('--table, --window, --endpoint, --profile and --region go with --heat');
   if (options.paths.length === 0) options.paths.push('.');
   return { command: 'check', options };
 }
@@ -171,4 +264,50 @@ function parseKeys(argv: string[]): Parsed {
   }
   if (options.paths.length === 0) options.paths.push('.');
   return { command: 'keys', options };
+}
+
+/** `heat [paths...] --table T [--index I] [--window W] [--endpoint URL] [--profile P] [--region R] [--format text|json]`. */
+function parseHeat(argv: string[]): Parsed {
+  const options: HeatOptions = {
+    paths: [],
+    table: '',
+    index: null,
+    format: 'text',
+    maxFileBytes: 2048 * 1024,
+    window: '1h',
+  };
+  for (let i = 1; i < argv.length; i++) {
+    const { raw, flag, inline } = flagOf(argv, i);
+    const value = () => inline ?? argv[++i];
+    if (awsFlag(flag, value, options)) continue;
+    switch (flag) {
+      case '--':
+        options.paths.push(...argv.slice(i + 1));
+        i = argv.length;
+        break;
+      case '--table':
+        options.table = value() ?? '';
+        if (!options.table) throw new UsageError('--table needs a table name');
+        break;
+      case '--index':
+        options.index = value() ?? '';
+        if (!options.index) throw new UsageError('--index needs an index name');
+        break;
+      case '--format':
+        options.format = oneOf(flag, value(), ['text', 'json'] as const);
+        break;
+      case '--max-file-size':
+        options.maxFileBytes = maxFileSize(value());
+        break;
+      case '-h':
+      case '--help':
+        return { command: 'help' };
+      default:
+        if (raw.startsWith('-')) throw new UsageError(`unknown option "${raw}" for heat`);
+        options.paths.push(raw);
+    }
+  }
+  if (!options.table) throw new UsageError('heat needs --table (the DynamoDB table to read live data for)');
+  if (options.paths.length === 0) options.paths.push('.');
+  return { command: 'heat', options };
 }

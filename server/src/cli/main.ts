@@ -4,6 +4,7 @@ import { initParsers } from '../engine/parser';
 import { parseArgs, UsageError, USAGE, type CheckOptions, type FailOn, type KeysOptions } from './args';
 import { isMainThread } from 'node:worker_threads';
 import { formatKeysText, formatMatchText, toJsonKeys, toJsonMatches } from './keys';
+import { heatCommand, withLiveEvidence } from './heat';
 import { labMain } from './lab';
 import { exprMain } from './expr';
 import { keysTooDeep } from './coverage';
@@ -68,7 +69,8 @@ export async function check(
 ): Promise<number> {
   const indexed = await indexPaths(options.paths, options.maxFileBytes, err);
   if (!indexed) return 2;
-  const results = indexed.index.results();
+  let results = indexed.index.results();
+  if (options.heat) results = await withLiveEvidence(results, indexed.index, options.heat, err);
   const skipped = skippedOf(results, indexed.unreadable);
   const tooDeep = await keysTooDeep(results);
   const coverage = { files: results.filter((r) => !r.skipped).length, keysTooDeep: tooDeep };
@@ -127,6 +129,11 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     if (parsed.command === 'keys') return await keys(parsed.options, process.stdout, process.stderr);
+    if (parsed.command === 'heat') {
+      const indexed = await indexPaths(parsed.options.paths, parsed.options.maxFileBytes, process.stderr);
+      if (!indexed) return 2;
+      return await heatCommand(parsed.options, indexed.index, process.stdout, process.stderr);
+    }
     return await check(parsed.options, process.stdout, process.stderr);
   } catch (e) {
     if (e instanceof UsageError) {

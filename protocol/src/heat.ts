@@ -1,0 +1,106 @@
+import { RequestType } from 'vscode-languageserver-protocol';
+import type { JsonKeysReport } from './report';
+
+/**
+ * The live-heat contract, version 1: `shardlens heat --format json` prints a
+ * `JsonHeatReport`, and the language server answers `shardlens/heat` with the same
+ * shape, so the panel, the CLI and other tools read one thing. Within a version
+ * fields are only added. Documented in docs/heat.md, schema in
+ * docs/schemas/heat.schema.json.
+ */
+
+export type HeatWindow = '15m' | '1h' | '3h' | '24h';
+
+/** Contributor Insights mode of the table or index; null when it is not enabled. */
+export type InsightsMode = 'ACCESSED_AND_THROTTLED_KEYS' | 'THROTTLED_KEYS';
+
+/** One concrete partition key value as Contributor Insights reports it. */
+export interface JsonLiveKey {
+  key: string;
+  /** ConsumedThroughputUnits (3 × write units + read units) over the window; null in THROTTLED_KEYS mode. */
+  consumedUnits: number | null;
+  /** Throttle events over the window (0 when the key is not among the throttled contributors). */
+  throttles: number;
+  /** The highest units per second of one report period; null in THROTTLED_KEYS mode. */
+  peakUnitsPerSecond: number | null;
+}
+
+export interface JsonShardHeat {
+  shard: number;
+  consumedUnits: number | null;
+  throttles: number;
+}
+
+export interface JsonKeyHeat {
+  /** The logical key's display form (docs/keys.md). */
+  logicalKey: string;
+  /** Its template without the shard part. */
+  template: string;
+  sites: Array<{ file: string; line: number }>;
+  /** 1 for the key with the most consumed units (throttles when the mode has no units). */
+  rank: number;
+  consumedUnits: number | null;
+  /** consumedUnits / the table's (or index's) total consumed units over the window, 0..1. */
+  share: number | null;
+  throttles: number;
+  peakUnitsPerSecond: number | null;
+  /** Every shard of the set with its units, for a sharded key; null otherwise. */
+  shards: JsonShardHeat[] | null;
+  /** max and mean units per shard over the set (mean counts idle shards); null when not sharded. */
+  shardBalance: { maxShard: number; max: number; mean: number; ratio: number } | null;
+  topKeys: JsonLiveKey[];
+  /** The hottest items (partition key + sort key) of this key, from the SKC/SKT rules. */
+  topItems: Array<{ key: string; sortKey: string; consumedUnits: number | null; throttles: number }>;
+}
+
+export interface JsonHeatProblem {
+  /** A stable code: insights-disabled, access-denied, expired-token, no-credentials, ... (docs/heat.md). */
+  code: string;
+  /** What went wrong and what to do, in one or two sentences. */
+  message: string;
+  /** A shell command that fixes it, when there is one. */
+  command: string | null;
+}
+
+export interface JsonHeatReport {
+  version: 1;
+  table: string;
+  index: string | null;
+  window: HeatWindow;
+  /** Start and end of the window, ISO 8601. */
+  from: string;
+  to: string;
+  periodSeconds: number;
+  mode: InsightsMode | null;
+  billingMode: 'PAY_PER_REQUEST' | 'PROVISIONED';
+  /** The resource's total consumed units over the window (every contributor, not only the top 25). */
+  totalUnits: number | null;
+  keys: JsonKeyHeat[];
+  unmatched: JsonLiveKey[];
+  /** CloudWatch's figures for the resource over the window; null when they could not be read. */
+  metrics: {
+    consumedReadUnits: number;
+    consumedWriteUnits: number;
+    readThrottleEvents: number;
+    writeThrottleEvents: number;
+    /** Metric name → sum, e.g. WriteKeyRangeThroughputThrottleEvents. */
+    throttlesByReason: Record<string, number>;
+  } | null;
+  problems: JsonHeatProblem[];
+}
+
+export interface HeatParams {
+  table: string;
+  index?: string | null;
+  window?: HeatWindow;
+  /** Skip the cache and ask AWS again. */
+  refresh?: boolean;
+}
+
+/** The answer to `shardlens/heat`: the report, or the one problem that stopped it. */
+export type HeatResult = { ok: true; report: JsonHeatReport } | { ok: false; problem: JsonHeatProblem };
+
+/** Client → server: the workspace's logical keys (the `shardlens keys --format json` shape). */
+export const KeysRequest = new RequestType<Record<string, never>, JsonKeysReport, void>('shardlens/keys');
+/** Client → server: the linked live heat of one table or index. */
+export const HeatRequest = new RequestType<HeatParams, HeatResult, void>('shardlens/heat');

@@ -1,0 +1,121 @@
+import type { FileAnalysis } from '../engine/analyze';
+import type { Finding } from '../engine/model';
+import type { WorkspaceIndex } from '../engine/workspace/index';
+import { evidenceText, getHeat, heatForAccess, hotKeyLiveFindings, toJsonHeat } from '../heat';
+import { problemText, formatHeatText } from '../heat/text';
+import type { HeatConnection, HeatReport } from '../heat/types';
+import type { AwsOptions, HeatOptions } from './args';
+import { displayPath } from './report';
+
+/**
+ * `shardlens heat` prints one table's (or index's) live report linked to the code;
+ * `check --heat` reads the reports of the tables the code uses and adds their
+ * evidence to the findings, plus SL009 hot-key-live findings. Both go through the
+ * heat service (server/src/heat), as the language server does.
+ */
+
+const connectionOf = (o: AwsOptions): HeatConnection => ({
+  endpoint: o.endpoint,
+  profile: o.profile,
+  region: o.region,
+});
+
+export async function heatCommand(
+  options: HeatOptions,
+  index: WorkspaceIndex,
+  out: NodeJS.WritableStream,
+  err: NodeJS.WritableStream,
+): Promise<number> {
+  const outcome = await getHeat(
+    connectionOf(options),
+    { table: options.table, index: options.index, window: options.window, periodSeconds: options.periodSeconds },
+    index,
+  );
+  if (!outcome.ok) {
+    err.write(`shardlens heat: ${outcome.problem.message}\n`);
+    if (outcome.problem.command) err.write(`  ${outcome.problem.command}\n`);
+    if (options.format === 'json') {
+      out.write(
+        JSON.stringify(
+          {
+            version: 1,
+            error: { code: outcome.problem.code, message: outcome.problem.message, command: outcome.problem.command },
+          },
+          null,
+          2,
+        ) + '\n',
+      );
+    }
+    return 1;
+  }
+  if (options.format === 'json') out.write(JSON.stringify(toJsonHeat(outcome.report, displayPath), null, 2) + '\n');
+  else out.write(formatHeatText(outcome.report, displayPath));
+  return 0;
+}
+
+/** The tables and indexes `check --heat` reads: those named, else every literal table of the code with its indexes. */
+function resources(index: WorkspaceIndex, tables: string[]): Array<{ table: string; index: string | null }> {
+  const out: Array<{ table: string; index: string | null }> = [];
+  for (const t of index.keys()) {
+    if (t.table === null || t.table.startsWith('$')) continue;
+    if (tables.length && !tables.includes(t.table)) continue;
+    for (const ix of t.indexes) out.push({ table: t.table, index: ix.index });
+  }
+  // A table named on the command line that the code names only through a variable.
+  for (const table of tables) if (!out.some((r) => r.table === table)) out.push({ table, index: null });
+  return out;
+}
+
+/**
+ * The results with live evidence: a finding whose key has live data gets the
+ * window's throttle count and share appended to its message, and SL009 findings join
+ * their files. Reports that cannot be read are explained on stderr; the findings stay.
+ */
+export async function withLiveEvidence(
+  results: FileAnalysis[],
+  index: WorkspaceIndex,
+  aws: AwsOptions & { tables: string[] },
+  err: NodeJS.WritableStream,
+): Promise<FileAnalysis[]> {
+  const reports: HeatReport[] = [];
+  for (const r of resources(index, aws.tables)) {
+    const outcome = await getHeat(
+      connectionOf(aws),
+      { ...r, window: aws.window, periodSeconds: aws.periodSeconds },
+      index,
+    );
+    if (!outcome.ok) {
+      err.write(
+        `shardlens: live data for ${r.index ? `${r.table}/${r.index}` : r.table}: ${problemText(outcome.problem).replace(/^note: /, '')}\n`,
+      );
+      // One connection: a credentials or network failure would repeat for every table.
+      if (!['table-not-found', 'index-not-found', 'access-denied'].includes(outcome.problem.code)) break;
+      continue;
+    }
+    for (const p of outcome.report.problems)
+      err.write(`shardlens: ${outcome.report.table}: ${problemText(p).replace(/^note: /, '')}\n`);
+    reports.push(outcome.report);
+  }
+  if (reports.length === 0) return results;
+
+  const live = new Map<string, Finding[]>();
+  for (const report of reports)
+    for (const f of hotKeyLiveFindings(report)) live.set(f.file, [...(live.get(f.file) ?? []), f]);
+  return results.map((r) => {
+    const findings = r.findings.map((f) => {
+      for (const report of reports) {
+        const heat = heatForAccess(report, f.access);
+        if (heat) return { ...f, message: f.message + evidenceText(report, heat) };
+      }
+      return f;
+    });
+    const added = live.get(r.file) ?? [];
+    if (added.length === 0 && findings.every((f, i) => f === r.findings[i])) return r;
+    return {
+      ...r,
+      findings: [...findings, ...added].sort(
+        (a, b) => a.span.startLine - b.span.startLine || a.span.startColumn - b.span.startColumn,
+      ),
+    };
+  });
+}

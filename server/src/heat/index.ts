@@ -1,0 +1,18 @@
+/**
+ * The heat service: live Contributor Insights and CloudWatch data for a table or
+ * index, linked to the workspace's logical keys. Used by the CLI (`shardlens heat`,
+ * `check --heat`) and the language server (hover, code lens, diagnostics, the panel).
+ * See docs/heat.md.
+ */
+export type * from './types';
+export { getHeat, newHeatCache, type HeatCache, type HeatCallOptions } from './service';
+export { linkReport, pickMatch, type KeySource } from './link';
+export { fetchLive, ruleKindOf, MAX_CONTRIBUTORS } from './fetch';
+export { classify, isThrottling } from './errors';
+export { withBackoff, backoffDelay, nextPollDelay, startPolling } from './backoff';
+export { enableInsights, enableCommand } from './insights';
+export { heatForKey, heatForAccess, liveLine, codeLensTitle, evidenceText, windowText } from './live-text';
+export { hotKeysLive, hotKeyLiveFindings, PARTITION_CEILING_UNITS, RULE as SL009 } from './hot-key-live';
+export { toJsonHeat, toJsonProblem } from './json';
+export { WINDOWS, WINDOW_SECONDS, isWindow, periodFor } from './window';
+export { isLoopback, makeClients } from './clients';

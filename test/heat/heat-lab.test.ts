@@ -1,0 +1,173 @@
+// The heat service against the lab, over real HTTP with the real SDK clients:
+// traffic with known figures goes in (a constant hot key driven past its
+// ceiling, a key sharded four ways with one shard hot, reads of a per-player
+// key, and a key no code writes), and the linked report must give back
+// exactly what was sent: ranks, units, shares, shards, throttles, unmatched.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { GetItemCommand, UpdateContributorInsightsCommand } from '@aws-sdk/client-dynamodb';
+import { boardTable, createTable, sleep, startTestLab, type TestLab } from '../lab/helpers';
+import {
+  getHeat,
+  heatForKey,
+  hotKeysLive,
+  liveLine,
+  codeLensTitle,
+  PARTITION_CEILING_UNITS,
+} from '../../server/src/heat';
+import type { HeatReport } from '../../server/src/heat/types';
+import type { WorkspaceIndex } from '../../server/src/engine/workspace/index';
+import { fixtureIndex, hammer, writeItems, type Sent } from './helpers';
+
+const GLOBAL = 'scores · PK = BOARD#global';
+const DAILY = 'scores · PK = DAILY#{time}';
+const PLAYER = 'scores · PK = PLAYER#{entity-id}';
+
+describe('heat report from the lab', () => {
+  let t: TestLab;
+  let index: WorkspaceIndex;
+  let report: HeatReport;
+  let hot: Sent;
+  const shardWrites = [20, 20, 20, 400];
+
+  before(async () => {
+    index = await fixtureIndex();
+    t = await startTestLab();
+    await createTable(t.ddb, boardTable('scores'));
+    await t.ddb.send(
+      new UpdateContributorInsightsCommand({ TableName: 'scores', ContributorInsightsAction: 'ENABLE' }),
+    );
+    await sleep(150);
+
+    hot = await hammer(t.ddbNoRetry, 'scores', 'BOARD#global', 2500);
+    for (const [shard, n] of shardWrites.entries()) {
+      const s = await writeItems(t.ddbNoRetry, 'scores', `DAILY#2026-11-30#${shard}`, n);
+      assert.deepEqual(s, { accepted: n, throttled: 0 });
+    }
+    assert.deepEqual(await writeItems(t.ddbNoRetry, 'scores', 'SESSION#abc', 30), { accepted: 30, throttled: 0 });
+    for (let i = 0; i < 10; i++) {
+      await t.ddbNoRetry.send(
+        new GetItemCommand({
+          TableName: 'scores',
+          Key: { PK: { S: 'PLAYER#42' }, SK: { S: 'profile' } },
+          ConsistentRead: true,
+        }),
+      );
+    }
+    await sleep(1100); // the last period closes
+    const outcome = await getHeat({ endpoint: t.lab.url }, { table: 'scores', window: '15m', periodSeconds: 1 }, index);
+    assert.ok(outcome.ok, JSON.stringify(!outcome.ok && outcome.problem));
+    report = outcome.report;
+  });
+  after(() => t?.close());
+
+  test('the hot key was driven past its ceiling (the premise of the rest)', () => {
+    assert.ok(hot.throttled > 100, `throttled ${hot.throttled}`);
+    assert.ok(hot.accepted > 1000, `accepted ${hot.accepted}`);
+  });
+
+  test('keys are ranked by consumed units, each with 3 × WCU + RCU as sent', () => {
+    assert.deepEqual(
+      report.keys.map((k) => [k.rank, k.key.id, k.consumedUnits, k.throttles]),
+      [
+        [1, GLOBAL, 3 * hot.accepted, hot.throttled],
+        [2, DAILY, 3 * 460, 0],
+        [3, PLAYER, 10, 0],
+      ],
+    );
+    assert.equal(report.mode, 'ACCESSED_AND_THROTTLED_KEYS');
+    assert.equal(report.billingMode, 'PAY_PER_REQUEST');
+  });
+
+  test('shares are of every unit the table consumed, the unmatched key included', () => {
+    const total = 3 * hot.accepted + 3 * 460 + 10 + 3 * 30;
+    assert.equal(report.totalUnits, total);
+    assert.equal(heatForKey(report, GLOBAL)!.share, (3 * hot.accepted) / total);
+    assert.equal(heatForKey(report, DAILY)!.share, (3 * 460) / total);
+    assert.equal(heatForKey(report, PLAYER)!.share, 10 / total);
+  });
+
+  test('the sharded key has its per-shard distribution, with max and mean over the set', () => {
+    const daily = heatForKey(report, DAILY)!;
+    assert.deepEqual(
+      daily.shards,
+      shardWrites.map((n, shard) => ({ shard, consumedUnits: 3 * n, throttles: 0 })),
+    );
+    assert.deepEqual(daily.shardBalance, { maxShard: 3, max: 1200, mean: 345, ratio: 1200 / 345 });
+    assert.deepEqual(
+      daily.topKeys.map((k) => [k.key, k.consumedUnits]),
+      [
+        ['DAILY#2026-11-30#3', 1200],
+        ['DAILY#2026-11-30#0', 60],
+        ['DAILY#2026-11-30#1', 60],
+        ['DAILY#2026-11-30#2', 60],
+      ],
+    );
+    assert.deepEqual(
+      daily.sites.map((s) => [s.kind, s.span.startLine + 1]),
+      [
+        ['write', 23],
+        ['read', 33],
+      ],
+    );
+  });
+
+  test('a live key no template matches is listed as unmatched', () => {
+    assert.deepEqual(report.unmatched, [
+      { key: 'SESSION#abc', consumedUnits: 90, throttles: 0, peakUnitsPerSecond: 90 },
+    ]);
+  });
+
+  test('CloudWatch figures agree with what was sent, throttles by reason', () => {
+    assert.deepEqual(report.metrics, {
+      consumedReadUnits: 10,
+      consumedWriteUnits: hot.accepted + 460 + 30,
+      readThrottleEvents: 0,
+      writeThrottleEvents: hot.throttled,
+      throttlesByReason: { WriteKeyRangeThroughputThrottleEvents: hot.throttled },
+    });
+    assert.deepEqual(report.problems, []);
+  });
+
+  test('items (partition + sort key) come from the SKC/SKT rules, under the key they belong to', () => {
+    // Every item was written once (3 units) and the hot key's items come first in the
+    // rules' top 25 (ties go by key), so they are all BOARD#global's.
+    const g = heatForKey(report, GLOBAL)!;
+    assert.ok(g.topItems.length >= 25, `items ${g.topItems.length}`);
+    for (const it of g.topItems) {
+      assert.equal(it.key, 'BOARD#global');
+      assert.match(it.sortKey, /^pr\d+-\d+$/);
+      assert.ok(it.consumedUnits === 3 || it.throttles > 0, JSON.stringify(it));
+    }
+    assert.deepEqual(heatForKey(report, DAILY)!.topItems, []);
+  });
+
+  test('SL009 reports the hot key (near the ceiling) and the uneven shard set, not the others', () => {
+    const hotKeys = hotKeysLive(report);
+    assert.deepEqual(
+      hotKeys.map((h) => [h.key.key.id, h.nearCeiling, h.unevenShards]),
+      [
+        [GLOBAL, true, false],
+        [DAILY, false, true],
+      ],
+    );
+    assert.ok(heatForKey(report, GLOBAL)!.peakUnitsPerSecond! > 0.8 * PARTITION_CEILING_UNITS);
+    assert.match(hotKeys[1].message, /shard 3 took 1,200 units, 3\.5× the mean of its 4 shards/);
+  });
+
+  test('the hover line and the code lens title say rank, share, throttles and balance', () => {
+    const g = heatForKey(report, GLOBAL)!;
+    const share = Math.round(g.share! * 100);
+    assert.equal(
+      liveLine(report, g),
+      `Live (15m): #1 of 3 keys · ${share}% of consumed units · ${hot.throttled.toLocaleString('en-US')} throttles`,
+    );
+    assert.equal(
+      codeLensTitle(report, g),
+      `${share}% of table traffic · ${hot.throttled.toLocaleString('en-US')} throttles (15m)`,
+    );
+    assert.match(liveLine(report, heatForKey(report, DAILY)), /shards: max 3\.5× mean \(shard 3\)$/);
+    assert.equal(liveLine(report, null), 'Live (15m): not among the top contributors of table scores.');
+  });
+});

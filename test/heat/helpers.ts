@@ -1,0 +1,75 @@
+// Set-up shared by the heat tests: a lab on a free loopback port (1-second
+// periods, so a short run has per-second peaks), the workspace index of the
+// fixture code, and traffic drivers that count what the lab accepted and
+// throttled as the client saw it.
+
+import * as path from 'node:path';
+import { BatchWriteItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { initParsers } from '../../server/src/engine/parser';
+import { collectFiles } from '../../server/src/engine/workspace/files';
+import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
+
+export const FIXTURE = path.join(__dirname, 'fixture');
+
+export async function fixtureIndex(): Promise<WorkspaceIndex> {
+  await initParsers();
+  const index = new WorkspaceIndex({ root: FIXTURE, maxBytes: 2 * 1024 * 1024 });
+  for (const f of collectFiles([FIXTURE]).files) index.analyzeFile(f, false);
+  return index;
+}
+
+export interface Sent {
+  accepted: number;
+  throttled: number;
+}
+
+const THROTTLES = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException']);
+
+/**
+ * Writes `count` small items (1 WCU each) under partition key `pk` in batches of 25,
+ * `parallel` batches at a time, with SDK retries off: every throttled item is counted.
+ */
+export async function writeItems(
+  ddb: DynamoDBClient,
+  table: string,
+  pk: string,
+  count: number,
+  parallel = 4,
+  tag = '',
+): Promise<Sent> {
+  const sent: Sent = { accepted: 0, throttled: 0 };
+  let next = 0;
+  const batch = async () => {
+    while (next < count) {
+      const n = Math.min(25, count - next);
+      const start = next;
+      next += n;
+      const items = Array.from({ length: n }, (_, i) => ({
+        PutRequest: { Item: { PK: { S: pk }, SK: { S: `p${tag}${start + i}` } } },
+      }));
+      try {
+        const r = await ddb.send(new BatchWriteItemCommand({ RequestItems: { [table]: items } }));
+        const left = r.UnprocessedItems?.[table]?.length ?? 0;
+        sent.accepted += n - left;
+        sent.throttled += left;
+      } catch (e) {
+        if (!THROTTLES.has((e as Error).name)) throw e;
+        sent.throttled += n;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: parallel }, batch));
+  return sent;
+}
+
+/** Offers far more than a partition takes for `ms`: the key throttles for the whole run. */
+export async function hammer(ddb: DynamoDBClient, table: string, pk: string, ms: number): Promise<Sent> {
+  const total: Sent = { accepted: 0, throttled: 0 };
+  const until = Date.now() + ms;
+  for (let round = 0; Date.now() < until; round++) {
+    const s = await writeItems(ddb, table, pk, 400, 8, `r${round}-`);
+    total.accepted += s.accepted;
+    total.throttled += s.throttled;
+  }
+  return total;
+}
