@@ -71,7 +71,9 @@ export function parseExprArgs(argv: string[]): ExprArgs {
     throw new ExprError(`--format must be one of json, ts, python (got "${format}")`);
   if (got.has('--shards') === got.has('--shard-values'))
     throw new ExprError('give exactly one of --shards N and --shard-values 1..10');
-  const shards = got.has('--shards') ? shardRange(Number(got.get('--shards'))) : parseShardValues(need('--shard-values'));
+  const shards = got.has('--shards')
+    ? shardRange(Number(got.get('--shards')))
+    : parseShardValues(need('--shard-values'));
   const skFlags = ['--sk-attr', '--sk-op', '--sk', '--sk2', '--sk-type'].filter((f) => got.has(f));
   let sort: ExprSpec['sort'] = null;
   if (skFlags.length > 0) {

@@ -95,10 +95,12 @@ export function validateSpec(spec: ExprSpec): void {
   const s = spec.sort;
   if (!s) return;
   if (!s.attribute) throw new ExprError('the sort-key attribute name is empty');
-  if (s.attribute === spec.pkAttribute) throw new ExprError('the sort key must be another attribute than the partition key');
+  if (s.attribute === spec.pkAttribute)
+    throw new ExprError('the sort key must be another attribute than the partition key');
   if (s.op === 'begins_with' && s.type !== 'S') throw new ExprError('begins_with works on string sort keys only');
   if (s.op === 'between' && s.value2 === undefined) throw new ExprError('between needs a second value (--sk2)');
-  if (s.op !== 'between' && s.value2 !== undefined) throw new ExprError(`a second value is only for between, not ${s.op}`);
+  if (s.op !== 'between' && s.value2 !== undefined)
+    throw new ExprError(`a second value is only for between, not ${s.op}`);
   plain(s.value, s.type, 'the sort-key value');
   if (s.value2 !== undefined) plain(s.value2, s.type, 'the second sort-key value');
 }
