@@ -89,6 +89,12 @@ export interface JsonHeatReport {
   problems: JsonHeatProblem[];
 }
 
+/** What `shardlens heat --format json` prints when AWS gave no report (exit code 1). */
+export interface JsonHeatFailure {
+  version: 1;
+  error: JsonHeatProblem;
+}
+
 export interface HeatParams {
   table: string;
   index?: string | null;

@@ -1,7 +1,8 @@
 import type { FileAnalysis } from '../engine/analyze';
 import type { Finding } from '../engine/model';
 import type { WorkspaceIndex } from '../engine/workspace/index';
-import { evidenceText, getHeat, heatForAccess, hotKeyLiveFindings, toJsonHeat } from '../heat';
+import type { JsonHeatFailure } from '../../../protocol/src/heat';
+import { evidenceText, getHeat, heatForAccess, hotKeyLiveFindings, toJsonHeat, toJsonProblem } from '../heat';
 import { problemText, formatHeatText } from '../heat/text';
 import type { HeatConnection, HeatReport } from '../heat/types';
 import type { AwsOptions, HeatOptions } from './args';
@@ -35,16 +36,8 @@ export async function heatCommand(
     err.write(`shardlens heat: ${outcome.problem.message}\n`);
     if (outcome.problem.command) err.write(`  ${outcome.problem.command}\n`);
     if (options.format === 'json') {
-      out.write(
-        JSON.stringify(
-          {
-            version: 1,
-            error: { code: outcome.problem.code, message: outcome.problem.message, command: outcome.problem.command },
-          },
-          null,
-          2,
-        ) + '\n',
-      );
+      const failure: JsonHeatFailure = { version: 1, error: toJsonProblem(outcome.problem) };
+      out.write(JSON.stringify(failure, null, 2) + '\n');
     }
     return 1;
   }

@@ -4,7 +4,6 @@ import { initParsers } from '../engine/parser';
 import { parseArgs, UsageError, USAGE, type CheckOptions, type FailOn, type KeysOptions } from './args';
 import { isMainThread } from 'node:worker_threads';
 import { formatKeysText, formatMatchText, toJsonKeys, toJsonMatches } from './keys';
-import { heatCommand, withLiveEvidence } from './heat';
 import { labMain } from './lab';
 import { exprMain } from './expr';
 import { keysTooDeep } from './coverage';
@@ -62,6 +61,14 @@ function tooDeepNote(n: number): string | null {
   return `${n} key value${n === 1 ? '' : 's'} nest${n === 1 ? 's' : ''} deeper than ${MAX_DEPTH} levels: not followed, judged as {unknown}`;
 }
 
+/** Keeps the findings of the contexts asked for with `--contexts` (a finding without one is app code). */
+function inContexts(results: FileAnalysis[], contexts: CheckOptions['contexts']): FileAnalysis[] {
+  if (!contexts) return results;
+  const keep = (f: FileAnalysis['findings'][number]) =>
+    contexts.includes((f as { context?: (typeof contexts)[number] }).context ?? 'app');
+  return results.map((r) => ({ ...r, findings: r.findings.filter(keep) }));
+}
+
 export async function check(
   options: CheckOptions,
   out: NodeJS.WritableStream,
@@ -70,7 +77,8 @@ export async function check(
   const indexed = await indexPaths(options.paths, options.maxFileBytes, err);
   if (!indexed) return 2;
   let results = indexed.index.results();
-  if (options.heat) results = await withLiveEvidence(results, indexed.index, options.heat, err);
+  // The AWS SDK loads only when live data is asked for: plain checks start as fast as before.
+  if (options.heat) results = await (await import('./heat')).withLiveEvidence(results, indexed.index, options.heat, err);
   const skipped = skippedOf(results, indexed.unreadable);
   const tooDeep = await keysTooDeep(results);
   const coverage = { files: results.filter((r) => !r.skipped).length, keysTooDeep: tooDeep };
@@ -132,6 +140,7 @@ export async function main(argv: string[]): Promise<number> {
     if (parsed.command === 'heat') {
       const indexed = await indexPaths(parsed.options.paths, parsed.options.maxFileBytes, process.stderr);
       if (!indexed) return 2;
+      const { heatCommand } = await import('./heat');
       return await heatCommand(parsed.options, indexed.index, process.stdout, process.stderr);
     }
     return await check(parsed.options, process.stdout, process.stderr);

@@ -1,0 +1,203 @@
+// `shardlens heat` and `check --heat` as a user runs them: the built CLI in a
+// child process (with no AWS configuration at all, so the lab's placeholder
+// credentials are what signs), against a lab in this process. The JSON must
+// match docs/schemas/heat.schema.json; credential failures come from the real
+// SDK credential chain reading a real (temporary) AWS config.
+
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import Ajv from 'ajv';
+import { UpdateContributorInsightsCommand } from '@aws-sdk/client-dynamodb';
+import type { JsonHeatFailure, JsonHeatReport } from '../../protocol/src/heat';
+import type { JsonReport } from '../../protocol/src/report';
+import { boardTable, createTable, sleep, startTestLab, type TestLab } from '../lab/helpers';
+import { FIXTURE, hammer, writeItems, type Sent } from './helpers';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const BIN = path.join(ROOT, 'bin', 'shardlens.js');
+const FIXTURE_REL = path.relative(ROOT, FIXTURE);
+
+function newest(dir: string): number {
+  let t = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    t = Math.max(t, e.isDirectory() ? newest(p) : fs.statSync(p).mtimeMs);
+  }
+  return t;
+}
+
+/** The tests run the bundle a user runs: rebuild it when the sources are newer. */
+function ensureBuilt(): void {
+  const bundle = path.join(ROOT, 'dist', 'cli.js');
+  const sources = Math.max(newest(path.join(ROOT, 'server', 'src')), newest(path.join(ROOT, 'protocol', 'src')));
+  if (fs.existsSync(bundle) && fs.statSync(bundle).mtimeMs >= sources) return;
+  const r = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`npm run build failed:\n${r.stderr}${r.stdout}`);
+}
+
+/** A home with no AWS configuration: the SDK's default chain finds nothing. */
+const HOME = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-heat-home-'));
+function bareEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('AWS_')) env[k] = v;
+  return {
+    ...env,
+    HOME,
+    USERPROFILE: HOME,
+    AWS_CONFIG_FILE: path.join(HOME, 'no-config'),
+    AWS_SHARED_CREDENTIALS_FILE: path.join(HOME, 'no-credentials'),
+    AWS_EC2_METADATA_DISABLED: 'true',
+    NODE_NO_WARNINGS: '1',
+    ...extra,
+  };
+}
+
+/** Runs the CLI without blocking this process (the lab answers from it). */
+function run(args: string[], env = bareEnv()): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const schema = JSON.parse(fs.readFileSync(path.join(ROOT, 'docs', 'schemas', 'heat.schema.json'), 'utf8'));
+const validate = new Ajv({ allErrors: true, strict: true }).compile(schema);
+const assertValid = (json: unknown) => assert.ok(validate(json), JSON.stringify(validate.errors, null, 2));
+
+describe('shardlens heat CLI', () => {
+  let t: TestLab;
+  let hot: Sent;
+  let lab: string[];
+
+  before(async () => {
+    ensureBuilt();
+    t = await startTestLab();
+    lab = ['--endpoint', t.lab.url, '--window', '15m', '--period', '1'];
+    await createTable(t.ddb, boardTable('scores'));
+    await t.ddb.send(
+      new UpdateContributorInsightsCommand({ TableName: 'scores', ContributorInsightsAction: 'ENABLE' }),
+    );
+    await sleep(150);
+    hot = await hammer(t.ddbNoRetry, 'scores', 'BOARD#global', 1500);
+    for (const shard of [0, 1, 2, 3]) await writeItems(t.ddbNoRetry, 'scores', `DAILY#2026-11-30#${shard}`, 10);
+    await writeItems(t.ddbNoRetry, 'scores', 'SESSION#abc', 5);
+    await sleep(1100);
+  });
+  after(() => t?.close());
+
+  test('--format json matches the schema and gives back the traffic, keys by consumed units', async () => {
+    const r = await run(['heat', FIXTURE_REL, '--table', 'scores', ...lab, '--format', 'json']);
+    assert.equal(r.code, 0, r.stderr);
+    const json = JSON.parse(r.stdout) as JsonHeatReport;
+    assertValid(json);
+    assert.deepEqual(
+      json.keys.map((k) => [k.rank, k.logicalKey, k.consumedUnits, k.throttles]),
+      [
+        [1, 'scores · PK = BOARD#global', 3 * hot.accepted, hot.throttled],
+        [2, 'scores · PK = DAILY#{time}', 120, 0],
+      ],
+    );
+    assert.deepEqual(json.keys[0].sites, [{ file: `${FIXTURE_REL}/scores.ts`, line: 13 }]);
+    assert.deepEqual(
+      json.keys[1].shards,
+      [0, 1, 2, 3].map((shard) => ({ shard, consumedUnits: 30, throttles: 0 })),
+    );
+    assert.deepEqual(json.keys[1].shardBalance, { maxShard: 0, max: 30, mean: 30, ratio: 1 });
+    assert.deepEqual(json.unmatched, [{ key: 'SESSION#abc', consumedUnits: 15, throttles: 0, peakUnitsPerSecond: 15 }]);
+    assert.equal(json.totalUnits, 3 * hot.accepted + 120 + 15);
+    assert.equal(json.window, '15m');
+    assert.equal(new Date(json.to).getTime() - new Date(json.from).getTime(), 15 * 60 * 1000);
+  });
+
+  test('text names the keys, their code, their shards and the unmatched key', async () => {
+    const r = await run(['heat', FIXTURE_REL, '--table', 'scores', ...lab]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^table scores · last 15m · Contributor Insights ACCESSED_AND_THROTTLED_KEYS · on-demand$/m);
+    assert.match(r.stdout, /^1 +\d+% +[\d,]+ +[\d,]+ +scores · PK = BOARD#global$/m);
+    assert.match(r.stdout, /^ {4}code: test\/heat\/fixture\/scores\.ts:13$/m);
+    assert.match(r.stdout, /^ {4}shard 0\.\.3, max 1\.0× mean \(shard 0\): 0=30 1=30 2=30 3=30$/m);
+    assert.match(r.stdout, /^ {4}SESSION#abc {2}15 units {2}0 throttles$/m);
+  });
+
+  test('check --heat adds the live evidence to findings and reports SL009', async () => {
+    const r = await run(['check', FIXTURE_REL, '--heat', ...lab, '--format', 'json', '--fail-on', 'never']);
+    assert.equal(r.code, 0, r.stderr);
+    const json = JSON.parse(r.stdout) as JsonReport;
+    const sl001 = json.findings.find((f) => f.rule === 'SL001')!;
+    const share = Math.round(((3 * hot.accepted) / (3 * hot.accepted + 135)) * 100);
+    assert.ok(
+      sl001.message.endsWith(
+        ` Live (15m): ${hot.throttled.toLocaleString('en-US')} throttle events, ${share}% of table scores's consumed units.`,
+      ),
+      sl001.message,
+    );
+    const sl009 = json.findings.filter((f) => f.rule === 'SL009');
+    assert.deepEqual(
+      sl009.map((f) => [f.line, f.severity]),
+      [[13, 'info']],
+    );
+    assert.match(
+      sl009[0].message,
+      /^Live traffic on scores · PK = BOARD#global \(15m\): "BOARD#global" peaked at [\d,]+ consumed units\/s/,
+    );
+  });
+
+  test('a failure prints what to do and exits 1; the JSON failure matches the schema', async () => {
+    const r = await run(['heat', FIXTURE_REL, '--table', 'nope', ...lab, '--format', 'json']);
+    assert.equal(r.code, 1);
+    const json = JSON.parse(r.stdout) as JsonHeatFailure;
+    assertValid(json);
+    assert.equal(json.error.code, 'table-not-found');
+    assert.match(r.stderr, /There is no table "nope" in endpoint/);
+  });
+
+  test('no credentials anywhere, for a real AWS endpoint: says how to provide them', async () => {
+    // 192.0.2.1 (TEST-NET-1) is never contacted: signing needs credentials first.
+    const r = await run([
+      'heat',
+      FIXTURE_REL,
+      '--table',
+      'scores',
+      '--endpoint',
+      'http://192.0.2.1:9',
+      '--region',
+      'us-east-1',
+    ]);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /No AWS credentials found\. Set AWS_PROFILE or pass --profile/);
+  });
+
+  test('an expired SSO session (a real profile and token cache) says: aws sso login --profile', async () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-sso-'));
+    const startUrl = 'https://example.awsapps.com/start';
+    fs.mkdirSync(path.join(home, '.aws', 'sso', 'cache'), { recursive: true });
+    fs.writeFileSync(
+      path.join(home, '.aws', 'config'),
+      `[profile lab-sso]\nsso_start_url = ${startUrl}\nsso_region = us-east-1\nsso_account_id = 000000000000\nsso_role_name = Reader\nregion = us-east-1\n`,
+    );
+    const token = { accessToken: 'expired', expiresAt: '2020-01-01T00:00:00Z', region: 'us-east-1', startUrl };
+    fs.writeFileSync(
+      path.join(home, '.aws', 'sso', 'cache', `${createHash('sha1').update(startUrl).digest('hex')}.json`),
+      JSON.stringify(token),
+    );
+    const env = bareEnv({ HOME: home, USERPROFILE: home, AWS_CONFIG_FILE: path.join(home, '.aws', 'config') });
+    const r = await run(['heat', FIXTURE_REL, '--table', 'scores', ...lab, '--profile', 'lab-sso'], env);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /The SSO session has expired: run `aws sso login --profile lab-sso`/);
+  });
+
+  test('usage errors exit 2', async () => {
+    assert.equal((await run(['heat', FIXTURE_REL])).code, 2);
+    assert.equal((await run(['heat', '--table', 't', '--window', '2h'])).code, 2);
+    assert.equal((await run(['check', '--table', 't'])).code, 2);
+  });
+});
