@@ -24,6 +24,12 @@ export interface JsonFinding {
   related: JsonRelated[];
   /** What could be done about it, as data (see docs/json-format.md). */
   fixes: JsonFix[];
+  /**
+   * Where the code runs: `app` (per request or per item), `test`, `example` or
+   * `script` (once). One-off contexts are reported at `info` at most. Added within
+   * version 1: readers of older output see no field and should assume `app`.
+   */
+  context?: 'app' | 'test' | 'example' | 'script';
 }
 
 /** A range in a file, 1-based; `endColumn` exclusive. */

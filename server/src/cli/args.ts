@@ -13,6 +13,8 @@ export interface CheckOptions {
   maxFileBytes: number;
   /** `--heat`: add live evidence from these tables (all the code names when empty); null without --heat. */
   heat?: (AwsOptions & { tables: string[] }) | null;
+  /** `--contexts`: the code contexts whose findings are reported; absent: all. */
+  contexts?: Array<'app' | 'test' | 'example' | 'script'>;
 }
 
 /** Where live data comes from (docs/heat.md). Credentials are never options: the SDK's chain supplies them. */
@@ -76,6 +78,9 @@ Options:
                                 exit 1 when a finding has at least this severity
                                 (default: error)
   --max-file-size <KB>          skip files larger than this (default: 2048)
+  --contexts app,test,example,script
+                                which code to report on (default: all; test,
+                                example and script code run once: info at most)
   --quiet                       print findings only: no summary, no skipped files
   --match KEY...                keys: the concrete keys to match (after the paths)
   --heat                        check: add live evidence (throttles, share of traffic) from AWS
@@ -152,6 +157,15 @@ function maxFileSize(v: string | undefined): number {
   return Math.round(kb * 1024);
 }
 
+const CONTEXTS = ['app', 'test', 'example', 'script'] as const;
+
+/** `app,script` → the contexts; each must be one of app, test, example, script. */
+function contextsOf(v: string | undefined): NonNullable<CheckOptions['contexts']> {
+  const list = (v ?? '').split(',').map((c) => c.trim()).filter(Boolean);
+  if (list.length === 0) throw new UsageError(`--contexts needs a list of: ${CONTEXTS.join(', ')}`);
+  return list.map((c) => oneOf('--contexts', c, CONTEXTS));
+}
+
 /** Parses argv (without node and the script). Throws UsageError on bad input. */
 export function parseArgs(argv: string[]): Parsed {
   if (argv.length === 0 || argv[0] === '-h' || argv[0] === '--help' || argv[0] === 'help') return { command: 'help' };
@@ -201,6 +215,9 @@ export function parseArgs(argv: string[]): Parsed {
         break;
       case '--max-file-size':
         options.maxFileBytes = maxFileSize(value());
+        break;
+      case '--contexts':
+        options.contexts = contextsOf(value());
         break;
       case '--quiet':
       case '-q':

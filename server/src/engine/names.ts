@@ -94,9 +94,40 @@ const ENTITY_WORDS = new Set([
 /** Words that make `status_code`-like names entities rather than flags. */
 const BOOLEAN_PREFIXES = new Set(['is', 'has', 'can', 'should', 'was']);
 
+/**
+ * Words that say how a value is written, not what it is: `day_str`, `date_iso`,
+ * `created_fmt`, `user_id_str` are a day, a date, a creation time and a user id.
+ */
+const FORMAT_SUFFIXES = new Set([
+  'str',
+  'string',
+  'text',
+  'txt',
+  'iso',
+  'fmt',
+  'formatted',
+  'repr',
+  'val',
+  'value',
+  'raw',
+  'num',
+  'int',
+  'utc',
+  'local',
+  's',
+]);
+
+/** The name's words without its trailing format words (never all of them). */
+export function meaningfulWords(name: string): string[] {
+  const w = words(name);
+  let end = w.length;
+  while (end > 1 && FORMAT_SUFFIXES.has(w[end - 1])) end--;
+  return w.slice(0, end);
+}
+
 /** Class of a value from its name alone, or null when the name says nothing. */
 export function classifyName(name: string): Pick<Hole, 'kind' | 'time'> | null {
-  const w = words(name);
+  const w = meaningfulWords(name);
   if (w.length === 0) return null;
   const last = w[w.length - 1];
   if (w.some((x) => SHARD_WORDS.has(x))) return { kind: 'shard' };
@@ -109,11 +140,14 @@ export function classifyName(name: string): Pick<Hole, 'kind' | 'time'> | null {
   return null;
 }
 
-/** Names that are conventionally partition and sort key attributes. */
+/**
+ * Names that are conventionally partition and sort key attributes: `pk`, `PKEY`,
+ * `partition_key`, `hashKey`, and index keys `GSI1PK`, `gsi1_pk`, `GSI_1_PK`, `lsi2sk`.
+ */
 export function isPartitionKeyName(attr: string): boolean {
-  return /^(pk|partition_?key|hash_?key|gsi\d*_?pk)$/i.test(attr);
+  return /^(?:(?:[gl]si_?\d*_?)?(?:pk|pkey)|partition_?key|hash_?key)$/i.test(attr);
 }
 
 export function isSortKeyName(attr: string): boolean {
-  return /^(sk|sort_?key|range_?key|gsi\d*_?sk)$/i.test(attr);
+  return /^(?:(?:[gl]si_?\d*_?)?(?:sk|skey)|sort_?key|range_?key)$/i.test(attr);
 }

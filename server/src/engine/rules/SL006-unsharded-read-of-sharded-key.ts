@@ -1,8 +1,17 @@
 import type { Access } from '../model';
 import { literalShardOf, logicalKeyOf, type ShardShape } from '../keys/logical-key';
-import { tableKey } from '../keys/table';
+import { projectRootOf } from '../context';
 import { shardSetOf } from '../template';
-import { isScatterGather, keyOf, keySite, shardHoleOf, shardedWriters, writerLocation } from './group';
+import {
+  isScatterGather,
+  keyOf,
+  keySite,
+  linkable,
+  shardHoleOf,
+  shardedWriters,
+  tableScopeKey,
+  writerLocation,
+} from './group';
 import type { KeyRule, Report } from './rule';
 
 type Writer = { access: Access; shape: ShardShape };
@@ -20,7 +29,7 @@ export const unshardedReadOfShardedKey: KeyRule = {
   supersedes: ['SL001'],
   check(group) {
     const writers = shardedWriters(group);
-    if (writers.length === 0) return [];
+    if (writers.length === 0 || !linkable(group)) return [];
     const firstWriterOf = firstWriterByTable(writers);
     const out: Report[] = [];
     for (const read of group.accesses) {
@@ -54,23 +63,27 @@ export const unshardedReadOfShardedKey: KeyRule = {
 };
 
 /**
- * The first sharded writer (in group order) a read may meet: of its own table, or
- * of an unknown table; any writer for a read of an unknown table. One pass over the
- * writers, then a lookup per read.
+ * The first sharded writer (in group order) a read is linked to (see `linked`): of its
+ * literal table anywhere, of its environment-named or unknown table in its project, or
+ * of an unknown table in its project. One pass over the writers, then a few lookups
+ * per read.
  */
 function firstWriterByTable(writers: Writer[]): (read: Access) => Writer | undefined {
   const order = new Map<Writer, number>(writers.map((w, i) => [w, i]));
-  const byTable = new Map<string, Writer>();
+  const first = new Map<string, Writer>();
+  const add = (k: string, w: Writer) => {
+    if (!first.has(k)) first.set(k, w);
+  };
   for (const w of writers) {
-    const k = tableKey(w.access.table);
-    if (!byTable.has(k)) byTable.set(k, w);
+    const project = projectRootOf(w.access.file);
+    const scope = tableScopeKey(w.access);
+    add(scope, w);
+    add(`any@${project}`, w);
   }
   return (read) => {
-    const k = tableKey(read.table);
-    if (k === '*') return writers[0];
-    const own = byTable.get(k);
-    const any = byTable.get('*');
-    if (!own || !any) return own ?? any;
-    return order.get(own)! < order.get(any)! ? own : any;
+    const project = projectRootOf(read.file);
+    if (read.table.kind === 'unknown') return first.get(`any@${project}`);
+    const candidates = [first.get(tableScopeKey(read)), first.get(`*@${project}`)].filter((w): w is Writer => !!w);
+    return candidates.sort((a, b) => order.get(a)! - order.get(b)!)[0];
   };
 }

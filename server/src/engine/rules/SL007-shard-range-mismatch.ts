@@ -1,7 +1,16 @@
 import type { Access, FixDescriptor } from '../model';
 import { logicalKeyOf } from '../keys/logical-key';
-import { sameTable, tableKey } from '../keys/table';
-import { isScatterGather, keySite, shardValues, shardedWriters, shardsText, writerLocation } from './group';
+import {
+  isScatterGather,
+  keySite,
+  linkable,
+  linked,
+  shardValues,
+  shardedWriters,
+  shardsText,
+  tableScopeKey,
+  writerLocation,
+} from './group';
 import type { KeyRule, Report } from './rule';
 
 function list(xs: number[]): string {
@@ -20,7 +29,7 @@ interface SetOfWriters {
  * Writers and readers of one logical key that disagree on the shard set: a reader
  * looping 0..9 over keys written 1..10 misses shard 10 and queries an empty shard 0.
  *
- * Shard sets are compared once per distinct (table, set), not once per writer: a key
+ * Shard sets are compared once per distinct (table or project, set), not once per writer: a key
  * written from thousands of files has only a few distinct sets, so the rule is linear
  * in the number of call sites.
  */
@@ -32,6 +41,7 @@ export const shardRangeMismatch: KeyRule = {
   summary: 'Writers and readers of one logical key disagree on the shard set.',
   check(group) {
     const out: Report[] = [];
+    if (!linkable(group)) return out;
     // Writers in order; a writer whose set differs from an earlier writer's (same table) is reported.
     const sets: SetOfWriters[] = [];
     const seen = new Set<string>();
@@ -39,9 +49,9 @@ export const shardRangeMismatch: KeyRule = {
       const values = shardValues(w);
       if (!values) continue;
       const signature = [...values].sort((a, b) => a - b).join(',');
-      const earlier = sets.find((s) => sameTable(s.first.table, w.table) && s.signature !== signature);
+      const earlier = sets.find((s) => linked(s.first, w) && s.signature !== signature);
       if (earlier) out.push(writerDisagrees(w, earlier, group.where(earlier.first)));
-      const id = `${tableKey(w.table)}\u0000${signature}`;
+      const id = `${tableScopeKey(w)}\u0000${signature}`;
       if (!seen.has(id)) {
         seen.add(id);
         sets.push({ first: w, values, has: new Set(values), signature });
@@ -54,7 +64,7 @@ export const shardRangeMismatch: KeyRule = {
       if (!isScatterGather(read) || !got) continue;
       const gotSet = new Set(got);
       for (const s of sets) {
-        if (!sameTable(s.first.table, read.table)) continue;
+        if (!linked(s.first, read)) continue;
         const missing = s.values.filter((x) => !gotSet.has(x));
         const extra = got.filter((x) => !s.has.has(x));
         if (missing.length === 0 && extra.length === 0) continue;

@@ -1,5 +1,7 @@
 import type { Access, Hole, RelatedLocation, ShardCount, SourceRange } from '../model';
-import { shardShape, type ShardShape } from '../keys/logical-key';
+import { projectRootOf, sameProject } from '../context';
+import { logicalKeyOf, shardShape, type ShardShape } from '../keys/logical-key';
+import { sameTable } from '../keys/table';
 import { describeShards, holes, render } from '../template';
 
 /** The accesses of one logical key across the workspace, as the cross-file rules see them. */
@@ -65,4 +67,35 @@ export function keySite(a: Access): SourceRange {
 /** The writer of a key, as a related location of a reader's finding. */
 export function writerLocation(w: Access, message: string): RelatedLocation {
   return { ...keySite(w), message };
+}
+
+/**
+ * Whether two call sites of one key shape address the same item collection, as the
+ * code links them: both name the same literal table; or they may address the same
+ * table (one unknown, or the same environment variable) and sit in the same project
+ * (nearest package.json, pyproject.toml, requirements.txt or setup.py). Another
+ * service's unnamed table, or its `$TABLE`, is another table.
+ */
+export function linked(a: Access, b: Access): boolean {
+  if (!sameTable(a.table, b.table)) return false;
+  // A literal table name is the table; an environment variable is set by each service's own deployment.
+  return (a.table.kind === 'literal' && b.table.kind === 'literal') || sameProject(a.file, b.file);
+}
+
+/** An id for where an access's table lives: the literal table, else the table in its project. */
+export function tableScopeKey(a: Access): string {
+  const t = a.table;
+  const table = t.kind === 'unknown' ? '*' : `${t.kind}:${t.name}`;
+  return t.kind === 'literal' ? table : `${table}@${projectRootOf(a.file)}`;
+}
+
+/**
+ * Whether a key shape says enough to link call sites through it: a template made
+ * only of holes (`{entity-id}#{shard}`) matches every key of its shape in every
+ * service, which is no evidence that two calls share a key.
+ */
+export function linkable(g: KeyGroup): boolean {
+  const first = g.accesses.find((a) => a.partitionKey);
+  const key = first ? logicalKeyOf(first) : null;
+  return !!key && key.template.parts.some((p) => 'literal' in p && p.literal.trim() !== '');
 }

@@ -2,6 +2,7 @@ import type { Access, Finding, Severity, ShardCount } from '../model';
 import { logicalKeyOf } from '../keys/logical-key';
 import { tableLabel } from '../keys/table';
 import { classifyAccess, render } from '../template';
+import { fileRoleOf, isPlaceholderKey, placeInContext, roleOfAccess, type ContextScope } from './context';
 import { applySupersedes, toFinding } from './finding';
 import { shardCountOf, type KeyGroup } from './group';
 import type { AccessRule, KeyRule, Rule } from './rule';
@@ -16,6 +17,7 @@ import { scatterGatherPagination } from './SL008-scatter-gather-pagination';
 
 export type { AccessInput, AccessRule, KeyRule, Report, Rule, RuleInfo } from './rule';
 export type { KeyGroup } from './group';
+export type { ContextFinding, ContextScope } from './context';
 export { docsUrl } from './rule';
 
 /** Every rule, in code order: for docs, SARIF, settings and the runners below. */
@@ -51,19 +53,34 @@ function severityOf(rule: Rule, overrides: SeverityOverrides): Severity | 'off' 
  * use for its key, and the severities: an edited document keeps most accesses as the
  * same objects, so their findings are kept too.
  */
-const memo = new WeakMap<Access, { overrides: SeverityOverrides; shardCount: ShardCount | null; found: Finding[] }>();
+const memo = new WeakMap<
+  Access,
+  { overrides: SeverityOverrides; shardCount: ShardCount | null; role: string; found: Finding[] }
+>();
 
-/** Runs every single-access rule over the accesses of one file. */
-export function checkAccesses(accesses: Access[], overrides: SeverityOverrides = NO_OVERRIDES): Finding[] {
+/**
+ * Runs every single-access rule over the accesses of one file. `scope` says which
+ * contexts (app, test, example, script) are checked and may carry the file's text,
+ * from which its role is read (see `context.ts`).
+ */
+export function checkAccesses(
+  accesses: Access[],
+  overrides: SeverityOverrides = NO_OVERRIDES,
+  scope?: ContextScope,
+): Finding[] {
   const counts = shardCountsByKey(accesses);
   const findings: Finding[] = [];
+  const fileRole = accesses.length > 0 ? fileRoleOf(accesses[0], scope) : 'app';
+  const checked = scope?.contexts ? scope.contexts.join(',') : '*';
   for (const access of accesses) {
-    if (!access.partitionKey) continue;
+    if (!access.partitionKey || isPlaceholderKey(access)) continue;
     const key = logicalKeyOf(access);
     if (!key) continue;
     const shardCount = counts.get(key.id) ?? null;
+    const role = roleOfAccess(access, fileRole);
+    const roleId = `${role}:${checked}`;
     const known = memo.get(access);
-    if (known && known.overrides === overrides && sameCount(known.shardCount, shardCount)) {
+    if (known && known.overrides === overrides && known.role === roleId && sameCount(known.shardCount, shardCount)) {
       findings.push(...known.found);
       continue;
     }
@@ -80,20 +97,29 @@ export function checkAccesses(accesses: Access[], overrides: SeverityOverrides =
       const severity = severityOf(rule, overrides);
       if (severity === 'off') continue;
       const report = rule.check(input);
-      if (report) findings.push(toFinding(rule, severity, report));
+      const found = report ? placeInContext(toFinding(rule, severity, report), role, scope) : null;
+      if (found) findings.push(found);
     }
-    memo.set(access, { overrides, shardCount, found: findings.slice(start) });
+    memo.set(access, { overrides, shardCount, role: roleId, found: findings.slice(start) });
   }
   return findings;
 }
 
-/** Runs every cross-file rule over one logical key's accesses. */
-export function checkGroup(group: KeyGroup, overrides: SeverityOverrides = {}): Finding[] {
+/**
+ * Runs every cross-file rule over one logical key's accesses. Each finding is placed
+ * in the context of the access it sits on (its file's role, read from disk).
+ */
+export function checkGroup(group: KeyGroup, overrides: SeverityOverrides = {}, scope?: ContextScope): Finding[] {
   const findings: Finding[] = [];
   for (const rule of KEY_RULES) {
     const severity = severityOf(rule, overrides);
     if (severity === 'off') continue;
-    for (const report of rule.check(group)) findings.push(toFinding(rule, severity, report));
+    for (const report of rule.check(group)) {
+      const f = toFinding(rule, severity, report);
+      const role = roleOfAccess(f.access, fileRoleOf(f.access, { contexts: scope?.contexts }));
+      const found = placeInContext(f, role, scope);
+      if (found) findings.push(found);
+    }
   }
   return findings;
 }

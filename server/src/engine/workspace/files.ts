@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { languageForFile } from '../parser';
@@ -43,7 +44,12 @@ interface IgnoreScope {
   rules: IgnoreRule[];
 }
 
-/** Source files under the given paths, sorted, each once; .gitignore files are honoured. */
+/**
+ * Source files under the given paths, sorted, each once. In a git work tree the list
+ * is git's: every tracked file (a tracked file is source even when a .gitignore
+ * pattern matches it) and every untracked file not ignored. Elsewhere, or when git
+ * is not there, the folders are walked and .gitignore files honoured.
+ */
 export function collectFiles(paths: string[]): FileList {
   const out: FileList = { files: [], missing: [], skippedDirs: [], gitignored: 0, unreadable: [] };
   const files = new Set<string>();
@@ -55,7 +61,9 @@ export function collectFiles(paths: string[]): FileList {
       out.missing.push(p);
       continue;
     }
-    if (stat.isDirectory()) walkDir(p, files, out);
+    if (stat.isDirectory()) {
+      if (!gitFiles(p, files)) walkDir(p, files, out);
+    }
     // A FIFO or device named explicitly is kept: reading it reports it as skipped, with why.
     else if (languageForFile(p)) files.add(path.normalize(p));
     else out.missing.push(p);
@@ -106,4 +114,40 @@ function walkDir(root: string, files: Set<string>, out: FileList): void {
       }
     }
   }
+}
+
+/**
+ * The source files git knows under `dir`: tracked, and untracked but not ignored.
+ * False when `dir` is not in a git work tree, git cannot be run or lists nothing:
+ * then the caller walks the folder. Folders skipped by name (`node_modules`, `dist`, ...) stay
+ * skipped: a vendored or built copy committed to the repository is not its source.
+ */
+function gitFiles(dir: string, files: Set<string>): boolean {
+  let listed: string;
+  try {
+    listed = execFileSync(
+      'git',
+      ['-c', 'core.quotepath=off', 'ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', '.'],
+      { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 256 * 1024 * 1024 },
+    );
+  } catch {
+    return false;
+  }
+  // Nothing listed: the folder itself is ignored (a generated workspace, a vendored
+  // tree) or empty. The user named it, so it is walked as any folder outside git.
+  if (!listed) return false;
+  for (const rel of listed.split('\0')) {
+    if (!rel || !languageForFile(rel)) continue;
+    const parts = rel.split('/');
+    if (parts.slice(0, -1).some((d) => SKIPPED_DIRS.has(d))) continue;
+    const full = path.join(dir, ...parts);
+    // A tracked file deleted from the work tree, or a submodule, is not there to read.
+    try {
+      if (!fs.statSync(full).isFile()) continue;
+    } catch {
+      continue;
+    }
+    files.add(path.normalize(full));
+  }
+  return true;
 }

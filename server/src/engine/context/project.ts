@@ -1,0 +1,55 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+/**
+ * The project a file belongs to: the nearest folder above it with a package.json,
+ * pyproject.toml, requirements.txt or setup.py. Two services of one monorepo are two
+ * projects; a call whose table the code does not name can only be linked to calls of
+ * its own project, since another service's unnamed table is another table.
+ */
+const MARKERS = ['package.json', 'pyproject.toml', 'requirements.txt', 'setup.py', 'setup.cfg', 'Pipfile'];
+
+/** Folder → its project root ('' when none up to the filesystem root). Folders rarely gain a marker mid-run. */
+const rootOfDir = new Map<string, string>();
+
+export function projectRootOf(file: string): string {
+  const start = path.dirname(path.resolve(file));
+  const seen: string[] = [];
+  let dir = start;
+  let root = '';
+  for (;;) {
+    const known = rootOfDir.get(dir);
+    if (known !== undefined) {
+      root = known;
+      break;
+    }
+    seen.push(dir);
+    if (MARKERS.some((m) => isFile(path.join(dir, m)))) {
+      root = dir;
+      break;
+    }
+    const up = path.dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  for (const d of seen) rootOfDir.set(d, root);
+  return root;
+}
+
+function isFile(p: string): boolean {
+  try {
+    return fs.statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Whether two files belong to one project (both without one count as one). */
+export function sameProject(a: string, b: string): boolean {
+  return a === b || projectRootOf(a) === projectRootOf(b);
+}
+
+/** Forgets what is known of folders (a test that creates projects on the fly). */
+export function forgetProjects(): void {
+  rootOfDir.clear();
+}

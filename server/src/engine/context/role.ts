@@ -1,0 +1,106 @@
+/**
+ * What a file is for: application code that runs per request or per item (`app`),
+ * a test, an SDK usage example, or a one-off script. A constant key is a hot
+ * partition only where the code runs many times; in a test, a how-to snippet or a
+ * data loader it touches one sample item once.
+ *
+ * The file's content decides first (test-framework imports, a request-handler
+ * signature, a `__main__` guard, calls at module top level), its path second: a
+ * request handler in a folder named `examples/` is still application code, and a
+ * module of service functions under `examples/` is a library someone calls per
+ * request. Plain text patterns, not a parse: the role is read once per file and
+ * must cost nothing next to the analysis itself.
+ */
+
+export type FileRole = 'app' | 'test' | 'example' | 'script';
+
+export const FILE_ROLES: readonly FileRole[] = ['app', 'test', 'example', 'script'];
+
+/** What the content alone says; null when it says nothing either way. */
+export type ContentRole = 'test' | 'handler' | 'script' | 'library' | null;
+
+const TEST_JS =
+  /(?:from\s+|require\(\s*)['"](?:vitest|@jest\/globals|jest|mocha|chai|node:test|ava|tap|uvu|supertest|aws-sdk-client-mock(?:-jest)?|@aws-sdk\/client-mock)['"]|^\s*(?:describe|it|test)(?:\.\w+)?\(\s*['"`]/m;
+const TEST_PY =
+  /^\s*(?:import\s+(?:pytest|unittest)\b|from\s+(?:pytest|unittest|moto)\b|import\s+moto\b|class\s+\w+\(\s*(?:unittest\.)?TestCase\s*\)|def\s+test_\w+\s*\()/m;
+
+/** Lambda and web-framework entry points: code that runs once per request. */
+const HANDLER_JS =
+  /(?:exports\.\w*[hH]andler\s*=|export\s+(?:const|let|async\s+function|function)\s+\w*[hH]andler\b|\b(?:app|router|server|fastify)\.(?:get|post|put|patch|delete|all|route|use)\(\s*['"`/]|\(\s*(?:req|request)\s*(?::[^,)]*)?,\s*(?:res|response|reply|h)\b|APIGatewayProxy\w*|(?:SQS|SNS|DynamoDBStream|EventBridge|S3)Event\b)/;
+const HANDLER_PY =
+  /(?:^\s*def\s+\w*handler\s*\(\s*event\b|^\s*@\w+\.(?:route|get|post|put|patch|delete|api_route|websocket)\(|^\s*(?:from|import)\s+(?:flask|fastapi|django|chalice|aws_lambda_powertools|starlette|tornado|aiohttp|sanic|bottle|pyramid|falcon)\b)/m;
+
+/** A program run by hand: a `__main__` guard, `require.main === module`, top-level await or main(). */
+const SCRIPT_JS =
+  /(?:require\.main\s*===\s*module|import\.meta\.url\s*===|process\.argv\[1\]\s*===|^(?:await\s|\(async\s*(?:\(\s*\)|function\b)|(?:void\s+)?main\(\s*\))|export\s+const\s+(?:main|run)\s*=\s*async\s*\(\s*\)|export\s+async\s+function\s+(?:main|run)\s*\(\s*\))/m;
+const SCRIPT_PY = /^if\s+__name__\s*==\s*['"]__main__['"]\s*:|^(?:main|run)\(\s*\)\s*$|^asyncio\.run\(/m;
+
+/** Functions a module offers to others: a library, run by whoever calls it. */
+const LIBRARY_JS = /(?:^export\s|module\.exports\b|^exports\.\w+\s*=|^\s*(?:export\s+)?(?:default\s+)?class\s+\w+)/m;
+const LIBRARY_PY = /^(?:def|async\s+def|class)\s+\w+/m;
+
+export function contentRole(text: string, python: boolean): ContentRole {
+  if ((python ? TEST_PY : TEST_JS).test(text)) return 'test';
+  if ((python ? HANDLER_PY : HANDLER_JS).test(text)) return 'handler';
+  if ((python ? SCRIPT_PY : SCRIPT_JS).test(text)) return 'script';
+  if ((python ? LIBRARY_PY : LIBRARY_JS).test(text)) return 'library';
+  return null;
+}
+
+const TEST_DIRS = new Set(['test', 'tests', '__tests__', 'spec', 'specs', 'fixtures', '__fixtures__', 'testing', 'e2e']);
+const EXAMPLE_DIRS = new Set(['examples', 'example', 'samples', 'sample', 'demo', 'demos', 'tutorial', 'tutorials']);
+const SCRIPT_DIRS = new Set(['scripts', 'script', 'seed', 'seeds', 'seeders', 'migrations', 'migrate', 'bin', 'tools']);
+const TEST_FILE = /(?:\.(?:test|spec)\.[cm]?[jt]sx?$|^test_.*\.py$|_test\.py$|^conftest\.py$)/;
+
+/** A test by its file name alone: `*.test.ts`, `*.spec.js`, `test_*.py`, `*_test.py`, `conftest.py`. */
+export function isTestFileName(file: string): boolean {
+  return TEST_FILE.test(file.split(/[\\/]+/).pop()!.toLowerCase());
+}
+
+/**
+ * What the folders say; null for an ordinary source path. Only the folders below the
+ * file's project root count (the nearest package.json, pyproject.toml, ...): a
+ * workspace that itself sits in a folder named `test` is not all tests.
+ */
+export function pathRole(file: string): Exclude<FileRole, 'app'> | null {
+  if (isTestFileName(file)) return 'test';
+  const parts = file.split(/[\\/]+/).map((p) => p.toLowerCase());
+  const name = parts.pop() ?? '';
+  // The folder nearest the file wins: `tests/examples/x.py` is an example used by tests.
+  for (let i = parts.length - 1; i >= 0; i--) {
+    if (TEST_DIRS.has(parts[i])) return 'test';
+    if (EXAMPLE_DIRS.has(parts[i])) return 'example';
+    if (SCRIPT_DIRS.has(parts[i])) return 'script';
+  }
+  if (/^(?:seed|seed[-_]\w+|populate[-_]?\w*|load[-_]?data|migrate\w*)\.(?:py|[cm]?[jt]s)$/.test(name)) return 'script';
+  return null;
+}
+
+/**
+ * The role of a file from its path (relative to its project) and, when known, its
+ * text. Content decides whether code runs per request or once: a test framework or a
+ * test file name makes a test; a request handler, or a library of functions that
+ * others call, is application code wherever it sits (a service module under
+ * `examples/`, a helper under `test/fixtures/`); a program run by hand is one-off.
+ * The folders then say which one-off it is (an example, a test, a script), and decide
+ * alone only when the content says nothing.
+ */
+export function fileRole(file: string, text: string | null): FileRole {
+  const python = /\.py$/i.test(file);
+  const byContent = text === null ? null : contentRole(text, python);
+  const byPath = pathRole(file);
+  if (byContent === 'test' || isTestFileName(file)) return 'test';
+  if (byContent === 'handler' || byContent === 'library') return 'app';
+  if (byContent === 'script') return byPath ?? 'script';
+  return byPath ?? 'app';
+}
+
+/** Roles that run once rather than per request or per item. */
+export function isOneOff(role: FileRole): boolean {
+  return role !== 'app';
+}
+
+/** The word a message carries for a role. */
+export function roleWords(role: FileRole): string {
+  return role === 'test' ? 'test code' : role === 'example' ? 'an example' : role === 'script' ? 'a script' : 'app code';
+}

@@ -1,0 +1,79 @@
+import { isOneOff, roleOfFile, roleWords, valueShape, type FileRole } from '../context';
+import type { Access, Finding, Severity } from '../model';
+import { literalText } from '../template';
+
+/**
+ * Where a finding's code runs decides whether its key is hot. A constant key in a
+ * request handler or a service method is hit per request; the same key in a test,
+ * an SDK how-to or a script that loads one sample item is hit once. One-off code
+ * gets at most `info`, and nothing at all when the key names one sample item
+ * (`alice@example.com`, `USER#1001`, `"Somewhat Famous"`); a shared-partition token
+ * (`ALL`, `GLOBAL`, `config`) there is still noted, at `info`.
+ */
+
+/** Which contexts are checked, and the file's text when the caller has it. */
+export interface ContextScope {
+  /** Contexts whose findings are reported; default all of them. */
+  contexts?: readonly FileRole[];
+  /** The file's text: its role is read from it (else from the file on disk, else its path). */
+  text?: string | null;
+}
+
+/** A finding with the role of the code it sits in. */
+export type ContextFinding = Finding & { context: FileRole };
+
+/**
+ * The role of the code around one access: its file's role, except that a call
+ * written at the top level of an application module runs once, when the module loads.
+ */
+export function roleOfAccess(a: Access, fileRole: FileRole): FileRole {
+  if (fileRole !== 'app') return fileRole;
+  if (a.call.statement.startColumn === 0) return 'script';
+  return roleOfValue(a) ?? fileRole;
+}
+
+/**
+ * A key whose literal text was written in one-off code elsewhere (a test or a
+ * `__main__` caller passing a sample id to a service function) is as hot as that
+ * code: once. The value's context, when any literal part of the key comes from a
+ * one-off file.
+ */
+function roleOfValue(a: Access): FileRole | null {
+  for (const p of a.partitionKey?.template.parts ?? []) {
+    const from = 'literal' in p ? p.origin?.file : undefined;
+    if (!from || from === a.file) continue;
+    const role = roleOfFile(from);
+    if (isOneOff(role)) return role;
+  }
+  return null;
+}
+
+export function fileRoleOf(a: Access, scope: ContextScope | undefined): FileRole {
+  return roleOfFile(a.file, scope?.text);
+}
+
+/** The constant key text of an access, when its partition key has no holes. */
+function constantText(a: Access): string | null {
+  return a.partitionKey ? literalText(a.partitionKey.template) : null;
+}
+
+/** An empty string is a placeholder (`pk = ""` filled in later), not a key every call shares. */
+export function isPlaceholderKey(a: Access): boolean {
+  return constantText(a) === '';
+}
+
+const RANK: Record<Severity, number> = { info: 1, warning: 2, error: 3 };
+
+/**
+ * The finding as its context reports it, or null when the context drops it: a
+ * context the user does not check, or a one-off read or write of one sample item.
+ */
+export function placeInContext(f: Finding, role: FileRole, scope: ContextScope | undefined): ContextFinding | null {
+  if (scope?.contexts && !scope.contexts.includes(role)) return null;
+  if (!isOneOff(role)) return { ...f, context: role };
+  const text = constantText(f.access);
+  if (text !== null && valueShape(text) === 'entity') return null;
+  const severity: Severity = RANK[f.severity] > RANK.info ? 'info' : f.severity;
+  const message = `${f.message} Context: ${roleWords(role)}, which runs once rather than per request.`;
+  return { ...f, severity, message, context: role };
+}
