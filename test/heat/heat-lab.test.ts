@@ -6,7 +6,12 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { GetItemCommand, UpdateContributorInsightsCommand } from '@aws-sdk/client-dynamodb';
+import {
+  GetItemCommand,
+  PutItemCommand,
+  QueryCommand,
+  UpdateContributorInsightsCommand,
+} from '@aws-sdk/client-dynamodb';
 import { boardTable, createTable, sleep, startTestLab, type TestLab } from '../lab/helpers';
 import {
   getHeat,
@@ -169,5 +174,99 @@ describe('heat report from the lab', () => {
     );
     assert.match(liveLine(report, heatForKey(report, DAILY)), /shards: max 3\.5× mean \(shard 3\)$/);
     assert.equal(liveLine(report, null), 'Live (15m): not among the top contributors of table scores.');
+  });
+});
+
+describe('heat report of a global secondary index', () => {
+  let t: TestLab;
+  let report: HeatReport;
+  const STATUS = 'events/byStatus · status = {low-cardinality}';
+
+  before(async () => {
+    const index = await fixtureIndex();
+    t = await startTestLab();
+    await createTable(t.ddb, {
+      TableName: 'events',
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+      AttributeDefinitions: [
+        { AttributeName: 'id', AttributeType: 'S' },
+        { AttributeName: 'status', AttributeType: 'S' },
+      ],
+      GlobalSecondaryIndexes: [
+        {
+          IndexName: 'byStatus',
+          KeySchema: [{ AttributeName: 'status', KeyType: 'HASH' }],
+          Projection: { ProjectionType: 'ALL' },
+        },
+      ],
+    });
+    await t.ddb.send(
+      new UpdateContributorInsightsCommand({
+        TableName: 'events',
+        IndexName: 'byStatus',
+        ContributorInsightsAction: 'ENABLE',
+      }),
+    );
+    await sleep(150);
+    for (let i = 0; i < 6; i++) {
+      await t.ddb.send(
+        new PutItemCommand({
+          TableName: 'events',
+          Item: { id: { S: `e${i}` }, status: { S: i < 4 ? 'open' : 'closed' } },
+        }),
+      );
+    }
+    // Eventually consistent queries of a few tiny items: 0.5 read units each.
+    for (const [status, n] of [
+      ['open', 12],
+      ['closed', 4],
+      ['archived', 2],
+    ] as const) {
+      for (let i = 0; i < n; i++) {
+        await t.ddb.send(
+          new QueryCommand({
+            TableName: 'events',
+            IndexName: 'byStatus',
+            KeyConditionExpression: '#s = :s',
+            ExpressionAttributeNames: { '#s': 'status' },
+            ExpressionAttributeValues: { ':s': { S: status } },
+          }),
+        );
+      }
+    }
+    await sleep(1100);
+    const outcome = await getHeat(
+      { endpoint: t.lab.url },
+      { table: 'events', index: 'byStatus', window: '1h', periodSeconds: 1 },
+      index,
+    );
+    assert.ok(outcome.ok, JSON.stringify(!outcome.ok && outcome.problem));
+    report = outcome.report;
+  });
+  after(() => t?.close());
+
+  test('index keys link to the index read of the code; the metrics are the index’s own', () => {
+    assert.equal(report.index, 'byStatus');
+    assert.deepEqual(
+      report.keys.map((k) => [k.key.id, k.consumedUnits, k.topKeys.map((x) => [x.key, x.consumedUnits])]),
+      [
+        [
+          STATUS,
+          9,
+          [
+            ['open', 6],
+            ['closed', 2],
+            ['archived', 1],
+          ],
+        ],
+      ],
+    );
+    assert.equal(report.totalUnits, 9);
+    assert.equal(report.keys[0].share, 1);
+    assert.deepEqual(report.unmatched, []);
+    // GlobalSecondaryIndexName dimension: the table's own writes are not counted here.
+    assert.equal(report.metrics?.consumedReadUnits, 9);
+    assert.equal(report.metrics?.consumedWriteUnits, 0);
   });
 });
