@@ -1,0 +1,127 @@
+import type { Case } from '../case';
+
+/** Names with format suffixes, key attribute names, JS clock arithmetic, schema hints through env templates. */
+export const cases: Case[] = [
+  {
+    name: 'day_str parameter as the partition',
+    files: {
+      'requirements.txt': 'boto3\n',
+      'app/visits.py': `import uuid
+import boto3
+
+table = boto3.resource("dynamodb").Table("visits")
+
+
+def log_visit(day_str, page):
+    table.put_item(Item={"pk": f"VISITS#{day_str}", "sk": str(uuid.uuid4()), "page": page})  # expect SL002
+`,
+    },
+  },
+  {
+    name: 'date_iso argument in TS',
+    files: {
+      'package.json': '{ "name": "sales" }\n',
+      'src/sales.ts': `import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
+import { randomUUID } from "node:crypto";
+
+const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+
+export async function recordSale(dateIso: string, amount: number) {
+  await doc.send(
+    new PutCommand({
+      TableName: "sales",
+      Item: { pk: \`SALES#\${dateIso}\`, sk: randomUUID(), amount }, // expect SL002
+    }),
+  );
+}
+`,
+    },
+  },
+  {
+    name: 'PKEY/SKEY attribute names with a constant',
+    files: {
+      'requirements.txt': 'boto3\n',
+      'app/catalog.py': `import boto3
+
+client = boto3.client("dynamodb")
+
+
+def categories():
+    return client.query(
+        TableName="catalog",
+        KeyConditionExpression="PKEY = :p",
+        ExpressionAttributeValues={":p": {"S": "CATEGORIES"}},  # expect SL001
+    )["Items"]
+`,
+    },
+  },
+  {
+    name: 'JS clock arithmetic: a 15-minute bucket',
+    files: {
+      'package.json': '{ "name": "ticks" }\n',
+      'src/ticks.js': `const { DynamoDBClient } = require("@aws-sdk/client-dynamodb");
+const { DynamoDBDocumentClient, PutCommand } = require("@aws-sdk/lib-dynamodb");
+const { randomUUID } = require("crypto");
+
+const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+
+exports.tick = async (value) => {
+  const bucket = Math.floor(Date.now() / (15 * 60 * 1000));
+  await doc.send(
+    new PutCommand({ TableName: "ticks", Item: { pk: \`TICK#\${bucket}\`, sk: randomUUID(), value } }), // expect SL002
+  );
+};
+`,
+    },
+  },
+  {
+    name: 'a formatted signup date as the partition',
+    files: {
+      'requirements.txt': 'boto3\n',
+      'app/signups.py': `import uuid
+import boto3
+
+table = boto3.resource("dynamodb").Table("signups")
+
+
+def add_signup(signup_date_fmt, email):
+    table.put_item(Item={"pk": signup_date_fmt, "sk": str(uuid.uuid4()), "email": email})  # expect SL002
+`,
+    },
+  },
+  {
+    name: 'table named by an f-string with an environment hole',
+    files: {
+      'requirements.txt': 'boto3\n',
+      'app/stock.py': `import os
+import boto3
+
+STAGE = os.environ["STAGE"]
+client = boto3.client("dynamodb")
+
+
+def stock_levels():
+    return client.query(
+        TableName=f"inventory-{STAGE}",
+        KeyConditionExpression="PK = :pk",
+        ExpressionAttributeValues={":pk": {"S": "STOCK"}},  # expect SL001
+    )["Items"]
+`,
+    },
+  },
+  {
+    name: 'user_id_str is an entity (no finding)',
+    files: {
+      'requirements.txt': 'boto3\n',
+      'app/prefs.py': `import boto3
+
+table = boto3.resource("dynamodb").Table("prefs")
+
+
+def prefs(user_id_str):
+    return table.get_item(Key={"pk": user_id_str}).get("Item")
+`,
+    },
+  },
+];

@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { fileRole, pathRole, valueShape } from '../../server/src/engine/context';
+import { projectRootOf, sameProject } from '../../server/src/engine/context/project';
+import { classifyName, isPartitionKeyName, isSortKeyName } from '../../server/src/engine/names';
+
+test('content decides before the path: a handler under examples/ is app code, a main() there an example', () => {
+  const handler = 'export const handler = async (event) => { await doc.send(cmd); };\n';
+  assert.equal(fileRole('examples/api/handler.ts', handler), 'app');
+  assert.equal(
+    fileRole('examples/get.js', 'export const main = async () => {\n  await doc.send(cmd);\n};\n'),
+    'example',
+  );
+  assert.equal(fileRole('src/seed.py', 'import boto3\n\nif __name__ == "__main__":\n    seed()\n'), 'script');
+  assert.equal(fileRole('src/repo.ts', 'import { describe, it } from "vitest";\n'), 'test');
+  assert.equal(fileRole('lib/dao.py', 'import boto3\n\n\ndef put(pk):\n    table.put_item(Item={"pk": pk})\n'), 'app');
+});
+
+test('the path decides when the content says nothing; test file names always make a test', () => {
+  assert.equal(pathRole('tests/helpers/load.py'), 'test');
+  assert.equal(pathRole('scripts/backfill.ts'), 'script');
+  assert.equal(pathRole('samples/query.js'), 'example');
+  assert.equal(pathRole('src/app.ts'), null);
+  assert.equal(fileRole('src/orders.test.ts', 'export function f() {}\n'), 'test');
+  assert.equal(fileRole('conftest.py', 'def f():\n    pass\n'), 'test');
+  assert.equal(fileRole('migrations/001.ts', 'await doc.send(cmd);\n'), 'script');
+});
+
+test('value shapes: sample items versus shared partitions', () => {
+  for (const v of [
+    'alice@example.com',
+    '3f2b9a1e-6c1d-4e0b-9a55-0f5d2c7e8b11',
+    '01HZX3K9Q2M4N5P6R7S8T9V0WX',
+    '2015',
+    'USER#1001',
+    'Somewhat Famous',
+    'John Smith',
+    'USER#alice',
+  ])
+    assert.equal(valueShape(v), 'entity', v);
+  for (const v of ['ALL', 'LEADERBOARD#GLOBAL', 'config', 'FEED#recent', 'STREAM#main', 'default', 'COUNTER#match'])
+    assert.equal(valueShape(v), 'collection', v);
+  assert.equal(valueShape(''), 'empty');
+  assert.equal(valueShape('Allowed_CIDRs'), 'other');
+});
+
+test('projects: the nearest package.json or requirements.txt; two services are two projects', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-projects-'));
+  try {
+    for (const [f, t] of Object.entries({
+      'a/package.json': '{}',
+      'a/src/x.ts': '',
+      'b/requirements.txt': '',
+      'b/app/y.py': '',
+      'a/src/z.ts': '',
+    }))
+      (fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true }), fs.writeFileSync(path.join(dir, f), t));
+    assert.equal(projectRootOf(path.join(dir, 'a/src/x.ts')), path.join(dir, 'a'));
+    assert.equal(projectRootOf(path.join(dir, 'b/app/y.py')), path.join(dir, 'b'));
+    assert.ok(sameProject(path.join(dir, 'a/src/x.ts'), path.join(dir, 'a/src/z.ts')));
+    assert.ok(!sameProject(path.join(dir, 'a/src/x.ts'), path.join(dir, 'b/app/y.py')));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('names: format suffixes are dropped before classifying; PKEY, SKEY and GSI_1_PK are key attributes', () => {
+  assert.deepEqual(classifyName('day_str'), { kind: 'time', time: 'bucket' });
+  assert.deepEqual(classifyName('dateIso'), { kind: 'time', time: 'bucket' });
+  assert.deepEqual(classifyName('created_fmt'), { kind: 'time', time: 'instant' });
+  assert.deepEqual(classifyName('user_id_str'), { kind: 'entity-id' });
+  for (const n of ['PKEY', 'GSI_1_PK', 'gsi1pk', 'GSI1PK', 'lsi2_pk']) assert.ok(isPartitionKeyName(n), n);
+  for (const n of ['SKEY', 'GSI_1_SK', 'gsi1_sk']) assert.ok(isSortKeyName(n), n);
+  assert.ok(!isPartitionKeyName('PK1') && !isSortKeyName('pkey'));
+});
+
+test('--contexts takes a comma list of app, test, example, script and refuses other words', async () => {
+  const { parseArgs, UsageError } = await import('../../server/src/cli/args');
+  const parsed = parseArgs(['check', 'src', '--contexts', 'app,script']);
+  assert.equal(parsed.command, 'check');
+  assert.deepEqual(parsed.command === 'check' ? parsed.options.contexts : null, ['app', 'script']);
+  assert.throws(() => parseArgs(['check', '--contexts', 'app,prod']), UsageError);
+});
