@@ -78,7 +78,10 @@ export async function check(
   if (!indexed) return 2;
   let results = indexed.index.results();
   // The AWS SDK loads only when live data is asked for: plain checks start as fast as before.
-  if (options.heat) results = await (await import('./heat')).withLiveEvidence(results, indexed.index, options.heat, err);
+  if (options.heat) {
+    const { withLiveEvidence } = await import('./heat');
+    results = await withLiveEvidence(results, indexed.index, options.heat, err);
+  }
   const skipped = skippedOf(results, indexed.unreadable);
   const tooDeep = await keysTooDeep(results);
   const coverage = { files: results.filter((r) => !r.skipped).length, keysTooDeep: tooDeep };
