@@ -180,7 +180,6 @@ export function parseArgs(argv: string[]): Parsed {
     quiet: false,
     color: null,
     maxFileBytes: 2048 * 1024,
-    heat: null,
   };
   const aws: AwsOptions & { tables: string[] } = { window: '1h', tables: [] };
   let awsUsed = false;
