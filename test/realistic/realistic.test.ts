@@ -39,7 +39,15 @@ const SUITE: Array<[string, Case[]]> = [
   ['p4-cross-file', p4_cross_file],
 ];
 
-const THRESHOLD = 0.9;
+/**
+ * The bar is 90% for both. `npm test` runs the suite with the levels reached so far
+ * (SHARDLENS_REALISTIC_RECALL / _PRECISION) so it catches a step back; `npm run
+ * test:realistic` holds it to the 90% it must reach.
+ */
+const BAR = {
+  recall: Number(process.env.SHARDLENS_REALISTIC_RECALL ?? 0.9),
+  precision: Number(process.env.SHARDLENS_REALISTIC_PRECISION ?? 0.9),
+};
 
 test('realistic suite: recall and precision per category', async () => {
   const outcomes: Outcome[] = [];
@@ -60,9 +68,10 @@ test('realistic suite: recall and precision per category', async () => {
   }
   console.log(lines.join('\n'));
   assert.ok(outcomes.length >= 80, `at least 80 cases (${outcomes.length})`);
-  assert.ok((total.recall ?? 0) >= THRESHOLD, `recall ${(100 * (total.recall ?? 0)).toFixed(1)}% is under 90%`);
+  const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+  assert.ok((total.recall ?? 0) >= BAR.recall, `recall ${pct(total.recall ?? 0)} is under ${pct(BAR.recall)}`);
   assert.ok(
-    (total.precision ?? 1) >= THRESHOLD,
-    `precision ${(100 * (total.precision ?? 0)).toFixed(1)}% is under 90%`,
+    (total.precision ?? 1) >= BAR.precision,
+    `precision ${pct(total.precision ?? 0)} is under ${pct(BAR.precision)}`,
   );
 });

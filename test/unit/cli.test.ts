@@ -88,6 +88,7 @@ test('check examples --format json: the intended findings, exactly, in the versi
       'keyTemplate',
       'related',
       'fixes',
+      'context',
     ]);
     assert.ok(f.column >= 1 && f.endLine >= f.line);
   }

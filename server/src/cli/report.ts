@@ -64,6 +64,7 @@ export function toJsonFinding(f: Finding): JsonFinding {
     keyTemplate: f.access.partitionKey ? render(f.access.partitionKey.template) : '',
     related: (f.related ?? []).map((r) => ({ ...location(r.file, r.span), message: r.message })),
     fixes: (f.fixes ?? []).map(toJsonFix),
+    context: f.context ?? 'app',
   };
 }
 

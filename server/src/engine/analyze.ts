@@ -11,6 +11,7 @@ import { checkAccesses, type SeverityOverrides } from './rules';
 import type { ImportLookup } from './evaluation';
 import type { SiteCache } from './site-cache';
 import type { Value } from './value';
+import type { FileRole } from './context/role';
 import { suppressions, isSuppressed } from './suppress';
 
 export interface AnalyzeOptions {
@@ -23,6 +24,8 @@ export interface AnalyzeOptions {
   siteCache?: SiteCache;
   /** Looks up constants imported from other files of the workspace. */
   resolveImport?: ImportResolver;
+  /** Contexts (app, test, example, script) whose findings are reported; default all. */
+  contexts?: readonly FileRole[];
 }
 
 /** The value of `name` exported by module `source`, imported from `fromFile`. */
@@ -93,7 +96,9 @@ export function analyzeTree(
     const hints = learnKeySchemasMemo(sites);
     const accesses = sites.flatMap((s) => interpretMemo(s, hints));
     const ignored = suppressions(tree, text);
-    const findings = checkAccesses(accesses, options.severity).filter((f) => !isSuppressed(f, ignored));
+    const findings = checkAccesses(accesses, options.severity, { text, contexts: options.contexts }).filter(
+      (f) => !isSuppressed(f, ignored),
+    );
     return {
       file,
       language,

@@ -280,6 +280,8 @@ export interface Finding {
   access: Access;
   related: RelatedLocation[];
   fixes: FixDescriptor[];
+  /** The role of the code the finding sits in (`app` when not said). */
+  context?: 'app' | 'test' | 'example' | 'script';
 }
 
 /**

@@ -182,7 +182,7 @@ export class WorkspaceIndex {
     }
     const group: KeyGroup = { key: family, accesses, where: (a) => this.where(a) };
     const byFile = new Map<string, Finding[]>();
-    for (const f of checkGroup(group, this.options.severity ?? {})) {
+    for (const f of checkGroup(group, this.options.severity ?? {}, { contexts: this.options.contexts })) {
       const list = byFile.get(f.file);
       if (list) list.push(f);
       else byFile.set(f.file, [f]);
