@@ -199,25 +199,34 @@ describe('errors and back-off', () => {
     );
   });
 
-  test('polling runs one refresh at a time and stops', async () => {
+  test('polling runs one refresh at a time, slows down while throttled, and stops', async () => {
     let running = 0;
     let most = 0;
-    let runs = 0;
-    const poller = startPolling(async () => {
-      running++;
-      most = Math.max(most, running);
-      await new Promise((r) => setTimeout(r, 15));
-      running--;
-      runs++;
-      return { throttled: false };
-    }, 5);
-    await new Promise((r) => setTimeout(r, 120));
+    const starts: number[] = [];
+    let stop!: () => void;
+    const done = new Promise<void>((resolve) => (stop = resolve));
+    const poller = startPolling(
+      async () => {
+        running++;
+        most = Math.max(most, running);
+        starts.push(Date.now());
+        await new Promise((r) => setTimeout(r, 10));
+        running--;
+        if (starts.length === 4) stop();
+        // The first two refreshes were throttled: the next pauses are 4× and 8× 20 ms.
+        return { throttled: starts.length <= 2 };
+      },
+      20,
+      () => 0.5,
+    );
+    await done;
     poller.stop();
-    const after = runs;
-    await new Promise((r) => setTimeout(r, 60));
+    await new Promise((r) => setTimeout(r, 150));
     assert.equal(most, 1);
-    assert.ok(after >= 3, `runs ${after}`);
-    assert.ok(runs <= after + 1);
+    assert.equal(starts.length, 4);
+    const gaps = starts.slice(1).map((t, i) => t - starts[i] - 10);
+    assert.ok(gaps[0] >= 40 - 2 && gaps[1] >= 80 - 2, `gaps ${gaps}`);
+    assert.ok(gaps[1] > gaps[2], `gaps ${gaps}`);
   });
 });
 
