@@ -7,7 +7,7 @@ import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { UpdateContributorInsightsCommand } from '@aws-sdk/client-dynamodb';
 import { boardTable, createTable, sleep, startTestLab, type TestLab } from '../lab/helpers';
-import { getHeat, newHeatCache } from '../../server/src/heat';
+import { answerHeatRequest, getHeat, newHeatCache } from '../../server/src/heat';
 import type { HeatOutcome, HeatTarget } from '../../server/src/heat/types';
 import type { WorkspaceIndex } from '../../server/src/engine/workspace/index';
 import { fixtureIndex, writeItems } from './helpers';
@@ -185,5 +185,21 @@ describe('heat errors', () => {
     const refreshed = await getHeat({ endpoint: t.lab.url }, TARGET, index, { cache, backoff, refresh: true });
     assert.equal(problemOf(refreshed)?.code, 'access-denied');
     t.lab.faults.clear();
+  });
+
+  test('the shardlens/heat answer: the JSON contract, or the problem', async () => {
+    t.lab.faults.clear();
+    const settings = { endpoint: t.lab.url, window: '1h' as const };
+    const cache = newHeatCache();
+    const ok = await answerHeatRequest({ table: 'scores' }, settings, index, cache, (f) => f);
+    assert.ok(ok.ok);
+    assert.equal(ok.report.version, 1);
+    assert.equal(ok.report.window, '1h');
+    assert.deepEqual(
+      ok.report.keys.map((k) => [k.logicalKey, k.consumedUnits]),
+      [['scores · PK = BOARD#global', 150]],
+    );
+    const missing = await answerHeatRequest({ table: 'nope', window: '15m' }, settings, index, cache, (f) => f);
+    assert.deepEqual(missing.ok ? null : missing.problem.code, 'table-not-found');
   });
 });

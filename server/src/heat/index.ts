@@ -14,5 +14,6 @@ export { enableInsights, enableCommand } from './insights';
 export { heatForKey, heatForAccess, liveLine, codeLensTitle, evidenceText, windowText } from './live-text';
 export { hotKeysLive, hotKeyLiveFindings, PARTITION_CEILING_UNITS, RULE as SL009 } from './hot-key-live';
 export { toJsonHeat, toJsonProblem } from './json';
+export { answerHeatRequest } from './request';
 export { WINDOWS, WINDOW_SECONDS, isWindow, periodFor } from './window';
 export { isLoopback, makeClients } from './clients';

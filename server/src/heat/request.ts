@@ -1,0 +1,30 @@
+import type { HeatParams, HeatResult } from '../../../protocol/src/heat';
+import { toJsonHeat, toJsonProblem } from './json';
+import type { KeySource } from './link';
+import { getHeat, type HeatCache } from './service';
+import type { HeatConnection, HeatWindow } from './types';
+
+/**
+ * The language server's answer to `shardlens/heat` (protocol/src/heat.ts), so the
+ * panel reads the same JSON as `shardlens heat --format json`. The connection comes
+ * from the settings (`shardlens.aws.*`, `shardlens.heat.window`); an untrusted
+ * workspace must not call this at all (it makes AWS calls).
+ */
+export async function answerHeatRequest(
+  params: HeatParams,
+  settings: HeatConnection & { window: HeatWindow },
+  source: KeySource,
+  cache: HeatCache,
+  pathOf: (file: string) => string,
+): Promise<HeatResult> {
+  const { window, ...connection } = settings;
+  const outcome = await getHeat(
+    connection,
+    { table: params.table, index: params.index ?? null, window: params.window ?? window },
+    source,
+    { cache, refresh: params.refresh === true },
+  );
+  return outcome.ok
+    ? { ok: true, report: toJsonHeat(outcome.report, pathOf) }
+    : { ok: false, problem: toJsonProblem(outcome.problem) };
+}
