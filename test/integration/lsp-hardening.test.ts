@@ -181,3 +181,17 @@ test('an edit after a lone CR (old Mac line ends) keeps every finding on its lin
   // Read as one more line break, the tree would put the findings on lines 3 and 4.
   assert.deepEqual(codes(uri), ['2 SL001', '3 SL001']);
 });
+
+test('a file URI naming another host, and watched-file events without changes, are handled without errors', async () => {
+  const uri = 'file://other-host/share/remote.ts';
+  const logged = session.errors.length;
+  await open(uri, TEXT);
+  await session.conn.sendNotification('workspace/didChangeWatchedFiles', { changes: null });
+  await session.conn.sendNotification('workspace/didChangeWatchedFiles', {
+    changes: [{ uri: 'file:%zz', type: 1 }, null],
+  });
+  // Keyed by its URI, like an unsaved buffer: analysed, and its findings published to it.
+  assert.deepEqual(await held(uri), { text: TEXT, treeText: TEXT });
+  assert.deepEqual(codes(uri), ['2 SL001', '3 SL001']);
+  assert.deepEqual(session.errors.slice(logged), []);
+});

@@ -3,9 +3,18 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Range } from 'vscode-languageserver';
 import type { Span } from '../engine/model';
 
-/** Files are keyed by absolute path in the engine and by URI on the wire. */
+/**
+ * Files are keyed by absolute path in the engine and by URI on the wire. Null for a URI
+ * that names no local file: another scheme, or a `file:` URI that does not parse or
+ * names another host (the document is then keyed by its URI, like an unsaved buffer).
+ */
 export function uriToPath(uri: string): string | null {
-  return uri.startsWith('file:') ? path.normalize(fileURLToPath(uri)) : null;
+  if (!uri.startsWith('file:')) return null;
+  try {
+    return path.normalize(fileURLToPath(uri));
+  } catch {
+    return null;
+  }
 }
 
 export function pathToUri(file: string): string {

@@ -175,10 +175,13 @@ connection.onDidCloseTextDocument(async (p) => {
 });
 
 connection.onDidChangeWatchedFiles(async (p) => {
-  for (const change of p.changes) {
-    const key = uriToPath(change.uri);
-    if (!key || docs.get(change.uri)) continue;
-    if (change.type === FileChangeType.Deleted) await workspace.forget(key);
+  const changes: unknown[] = Array.isArray(p?.changes) ? p.changes : [];
+  for (const change of changes) {
+    const uri = documentUri({ textDocument: change });
+    const key = uri && uriToPath(uri);
+    if (!key || docs.get(uri)) continue;
+    const type = (change as { type?: unknown }).type;
+    if (type === FileChangeType.Deleted) await workspace.forget(key);
     else await workspace.refreshFile(key);
   }
 });
