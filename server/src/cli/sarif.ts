@@ -1,5 +1,5 @@
 import type { FileAnalysis } from '../engine/analyze';
-import { ALL_RULES, docsUrl } from '../engine/rules';
+import { RULE_INFO, docsUrl } from '../engine/rules';
 import { RULE_DOCS } from './rule-docs.generated';
 import { ruleHelp } from './rule-docs';
 import { skippedOf, toJsonFinding, type SkippedPath } from './report';
@@ -23,7 +23,7 @@ export function toSarif(
             name: 'ShardLens',
             informationUri: 'https://github.com/shardlens/shardlens',
             version,
-            rules: ALL_RULES.map((r) => ({
+            rules: RULE_INFO.map((r) => ({
               id: r.code,
               name: r.category.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase()),
               shortDescription: { text: r.summary },
@@ -40,7 +40,7 @@ export function toSarif(
             const j = toJsonFinding(f);
             return {
               ruleId: f.rule,
-              ruleIndex: ALL_RULES.findIndex((x) => x.code === f.rule),
+              ruleIndex: RULE_INFO.findIndex((x) => x.code === f.rule),
               level: LEVEL[f.severity],
               message: { text: f.message },
               locations: [

@@ -5,7 +5,7 @@ import { classifyAccess, render } from '../template';
 import { fileRoleOf, isPlaceholderKey, placeInContext, roleOfAccess, type ContextScope } from './context';
 import { applySupersedes, toFinding } from './finding';
 import { shardCountOf, type KeyGroup } from './group';
-import type { AccessRule, KeyRule, Rule } from './rule';
+import type { AccessRule, KeyRule, Rule, RuleInfo } from './rule';
 import { constantPartitionKey } from './SL001-constant-partition-key';
 import { timeBucketPartitionKey } from './SL002-time-bucket-partition-key';
 import { lowCardinalityPartitionKey } from './SL003-low-cardinality-partition-key';
@@ -14,6 +14,7 @@ import { monotonicSortKey } from './SL005-monotonic-sort-key';
 import { unshardedReadOfShardedKey } from './SL006-unsharded-read-of-sharded-key';
 import { shardRangeMismatch } from './SL007-shard-range-mismatch';
 import { scatterGatherPagination } from './SL008-scatter-gather-pagination';
+import { hotKeyLive } from './SL009-hot-key-live';
 
 export type { AccessInput, AccessRule, KeyRule, Report, Rule, RuleInfo } from './rule';
 export type { KeyGroup } from './group';
@@ -31,6 +32,9 @@ export const ALL_RULES: readonly Rule[] = [
   shardRangeMismatch,
   scatterGatherPagination,
 ];
+
+/** Every rule's metadata, the live one (SL009, reported by the heat service) included. */
+export const RULE_INFO: readonly RuleInfo[] = [...ALL_RULES, hotKeyLive];
 
 /** Rules over one access at a time. */
 export const ACCESS_RULES: readonly AccessRule[] = ALL_RULES.filter((r): r is AccessRule => r.scope === 'access');
