@@ -88,7 +88,7 @@ export async function run(options: PartOptions): Promise<PartResult> {
       let failure: string | null;
       let hang = false;
       try {
-        failure = await play(s, folder, `fuzz-${n}.ts`, scenario, { racing, timeoutMs: INPUT_TIMEOUT_MS });
+        failure = await play(s, folder, `fuzz-${n}`, scenario, { racing, timeoutMs: INPUT_TIMEOUT_MS });
       } catch (e) {
         failure = String(e);
         hang = e instanceof Hang;

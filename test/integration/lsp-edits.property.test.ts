@@ -59,7 +59,7 @@ test('random edit sequences: the server keeps the client’s text, and the diagn
   let n = 0;
   await fc.assert(
     fc.asyncProperty(scenario, async (s) => {
-      const wrong = await play(session, folder, `edit-${n++}.ts`, s);
+      const wrong = await play(session, folder, `edit-${n++}`, s);
       assert.equal(wrong, null, wrong ?? undefined);
     }),
     { numRuns: 50, seed: 20260101 },
@@ -71,7 +71,7 @@ test('random edits sent while the server is still starting land in order', async
     fc.asyncProperty(scenario, async (s) => {
       const session = start();
       await session.initialize();
-      const wrong = await play(session, folder, 'starting.ts', s, { racing: true });
+      const wrong = await play(session, folder, 'starting', s, { racing: true });
       session.stop();
       assert.equal(wrong, null, wrong ?? undefined);
     }),

@@ -37,7 +37,8 @@ export interface Scenario {
 }
 
 const HEADER = `import { DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';\nconst ddb = DynamoDBDocumentClient.from({} as never);\n`;
-export const INITIAL_TEXTS = [
+/** The texts a scenario starts from, with the language they are opened as. */
+export const INITIAL_TEXTS: Array<{ language: 'typescript' | 'python'; text: string }> = [
   HEADER +
     `const BOARD = 'BOARD#global';\nexport const put = (id: string) =>\n  ddb.send(new PutCommand({ TableName: 'scores', Item: { PK: BOARD, SK: id, n: 1 } }));\n`,
   (
@@ -46,8 +47,17 @@ export const INITIAL_TEXTS = [
   ).replace(/\n/g, '\r\n'),
   HEADER +
     `const shard = () => Math.floor(Math.random() * 10);\nexport const w = () => ddb.send(new PutCommand({ TableName: 'e', Item: { PK: \`EVT#\${shard()}\`, SK: Date.now() } }));\nexport const r = () => ddb.send(new QueryCommand({ TableName: 'e', KeyConditionExpression: 'PK = :p', ExpressionAttributeValues: { ':p': 'EVT' } }));\n`,
+  // A CR-only file (old Mac line ends): the parser reads a lone CR as a line break.
+  (
+    HEADER + `const K = 'K';\nexport const p = () => ddb.send(new PutCommand({ TableName: 'k', Item: { PK: K } }));\n`
+  ).replace(/\n/g, '\r'),
   '',
-];
+]
+  .map((text): { language: 'typescript' | 'python'; text: string } => ({ language: 'typescript', text }))
+  .concat({
+    language: 'python',
+    text: "import random\nimport boto3\ntable = boto3.resource('dynamodb').Table('scores')\nBOARD = 'BOARD#global'\n\ndef put(pid):\n    table.put_item(Item={'PK': BOARD, 'SK': pid})\n\ndef sharded(pid):\n    table.put_item(Item={'PK': f'B#{random.randint(0, 9)}', 'SK': pid})\n",
+  });
 
 /** Pieces of inserted text: code that makes or breaks findings, line breaks of every kind, surrogates whole and split. */
 export const FRAGMENTS = [
@@ -78,6 +88,9 @@ export const FRAGMENTS = [
   "ddb.send(new QueryCommand({ TableName: 'e', KeyConditionExpression: 'PK = :p', ExpressionAttributeValues: { ':p': 'EVT' } }))",
   'const BOARD = `B#${new Date().toISOString().slice(0, 10)}`;\r\n',
   'naïve ',
+  "    table.put_item(Item={'PK': 'HOT', 'SK': 1})\n",
+  "f'K#{random.randint(0, 9)}'",
+  ':\n    ',
 ];
 
 /** An edit's range and text against the reference document as it is now. */
@@ -137,7 +150,7 @@ interface Held {
 
 /**
  * Plays a scenario on a session (its server started with `testRequests`) as document
- * `name` in `folder`, then checks it. Returns what went wrong (null when nothing did);
+ * `name` (plus the extension of its language) in `folder`, then checks it. Returns what went wrong (null when nothing did);
  * throws Hang when the server stops answering. With `racing`, nothing is awaited
  * between the open and the edits (the server may still be loading its grammars).
  */
@@ -149,8 +162,10 @@ export async function play(
   options: { racing?: boolean; timeoutMs?: number } = {},
 ): Promise<string | null> {
   const ms = options.timeoutMs ?? 10000;
-  const uri = pathToFileURL(path.join(folder, name)).toString();
-  const reference = TextDocument.create(uri, 'typescript', 1, INITIAL_TEXTS[scenario.initial] ?? '');
+  const initial = INITIAL_TEXTS[scenario.initial] ?? INITIAL_TEXTS[0];
+  const languageId = initial.language;
+  const uri = pathToFileURL(path.join(folder, `${name}.${languageId === 'python' ? 'py' : 'ts'}`)).toString();
+  const reference = TextDocument.create(uri, languageId, 1, initial.text);
   const held = (): Promise<Held> =>
     within(
       ms,
@@ -169,7 +184,7 @@ export async function play(
     return options.racing ? undefined : sent;
   };
   await send('textDocument/didOpen', {
-    textDocument: { uri, languageId: 'typescript', version: 1, text: reference.getText() },
+    textDocument: { uri, languageId, version: 1, text: reference.getText() },
   });
   let version = 1;
   for (const [i, batch] of scenario.batches.entries()) {
@@ -191,7 +206,7 @@ export async function play(
   // The same final text, opened afresh: its diagnostics must be the same.
   await session.conn.sendNotification('textDocument/didClose', { textDocument: { uri } });
   await session.conn.sendNotification('textDocument/didOpen', {
-    textDocument: { uri, languageId: 'typescript', version: 1, text: reference.getText() },
+    textDocument: { uri, languageId, version: 1, text: reference.getText() },
   });
   await held();
   const fresh = shape(session.diagnostics.get(uri) ?? []);
