@@ -64,4 +64,5 @@ for (const part of parts) {
 
 fs.mkdirSync(path.join(ROOT, '.cache', 'fuzz'), { recursive: true });
 fs.writeFileSync(path.join(ROOT, '.cache', 'fuzz', 'last-run.json'), JSON.stringify(report, null, 2) + '\n');
-process.exitCode = failed ? 1 : 0;
+// Exit outright: helper processes (esbuild's service) can outlive the run and keep it alive.
+process.exit(failed ? 1 : 0);
