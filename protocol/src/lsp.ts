@@ -1,8 +1,10 @@
-import { NotificationType, RequestType0 } from 'vscode-languageserver-protocol';
+import { NotificationType, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
+import type { HeatWindow, JsonHeatProblem } from './heat';
 
 /**
  * The custom messages between the ShardLens client and language server: one
- * definition both sides import (method names `shardlens/...`).
+ * definition both sides import (method names `shardlens/...`). The live-heat and
+ * key requests (`shardlens/heat`, `shardlens/keys`) are in ./heat.ts.
  */
 export interface WorkspaceStatus {
   /** True while the workspace is being indexed. */
@@ -23,3 +25,60 @@ export interface CheckWorkspaceResult extends WorkspaceStatus {
 export const StatusNotification = new NotificationType<WorkspaceStatus>('shardlens/status');
 /** Client → server: index the workspace again now. */
 export const CheckWorkspaceRequest = new RequestType0<CheckWorkspaceResult, void>('shardlens/checkWorkspace');
+
+/**
+ * `initializationOptions` of the `initialize` request. Live heat calls AWS, so the
+ * server makes no AWS call unless the client says the workspace is trusted: an
+ * absent `workspaceTrusted` counts as untrusted (other editors pass `true` to opt in).
+ */
+export interface InitializationOptions {
+  workspaceTrusted?: boolean;
+}
+
+/** Client → server when the user grants trust after start (VS Code's `onDidGrantWorkspaceTrust`). */
+export const TrustNotification = new NotificationType<{ trusted: boolean }>('shardlens/trust');
+
+/**
+ * The live-heat connection as the status bar shows it:
+ * - `off`: no `shardlens.aws.*` setting names a connection;
+ * - `untrusted`: a connection is set but the workspace is not trusted (no AWS call made);
+ * - `refreshing`: a fetch is under way;
+ * - `ok`: every table answered (`problem` may still hold a note, e.g. Contributor Insights off);
+ * - `problem`: a fetch failed; `problem` says what to do.
+ */
+export interface HeatStatus {
+  state: 'off' | 'untrusted' | 'refreshing' | 'ok' | 'problem';
+  /** `profile · region`, `lab` for a loopback endpoint, the endpoint's host otherwise; null when off. */
+  label: string | null;
+  window: HeatWindow;
+  /** When the last fetch finished, ISO 8601; null before the first. */
+  lastRefresh: string | null;
+  /** The tables (and indexes) read, as `table` or `table/index`. */
+  tables: string[];
+  /** The first problem of the last refresh, if any (the others are in the server log). */
+  problem: JsonHeatProblem | null;
+}
+
+/** Server → client whenever the heat status changes (after every refresh, settings change, trust change). */
+export const HeatStatusNotification = new NotificationType<HeatStatus>('shardlens/heatStatus');
+
+export interface CursorParams {
+  textDocument: { uri: string };
+  /** Zero-based, as LSP positions are. */
+  position: { line: number; character: number };
+}
+
+/**
+ * The logical key under the cursor, for the panel to follow the editor. The client asks
+ * on selection changes (debounced); null when the cursor is on no key expression.
+ * `logicalKey` is the display form the panel's `shardlens/keys` tree uses.
+ */
+export interface CursorResult {
+  logicalKey: string;
+  table: string | null;
+  index: string | null;
+  attribute: string;
+}
+
+/** Client → server: which logical key is at this position. */
+export const CursorRequest = new RequestType<CursorParams, CursorResult | null, void>('shardlens/cursor');

@@ -1,3 +1,5 @@
+import type { HeatWindow } from './heat';
+
 /** The `shardlens.*` settings, as the server pulls them per resource. */
 export type RuleSeverity = 'error' | 'warning' | 'info' | 'off';
 
@@ -23,7 +25,28 @@ export interface ShardLensSettings {
     /** Expected peak write units per second on a hot logical key; 0 when unknown. */
     peakWriteUnits: number;
   };
+  /**
+   * Where live heat is read from. Credentials never appear in settings: the SDK's default
+   * provider chain supplies them. Live heat is on when at least one of the three is set
+   * (and the workspace is trusted); null means "not set" (the SDK's default).
+   */
+  aws: {
+    /** `shardlens.aws.profile`: a profile of the shared config files. */
+    profile: string | null;
+    /** `shardlens.aws.region`. */
+    region: string | null;
+    /** `shardlens.aws.endpoint`: one URL for DynamoDB and CloudWatch (the lab: `http://127.0.0.1:4599`). */
+    endpoint: string | null;
+  };
+  heat: {
+    /** `shardlens.heat.window`: the period live figures cover. */
+    window: HeatWindow;
+    /** `shardlens.heat.refreshSeconds`: background refresh interval; 0 = only on demand (the refresh command). */
+    refreshSeconds: number;
+  };
 }
+
+const HEAT_WINDOW_VALUES: readonly HeatWindow[] = ['15m', '1h', '3h', '24h'];
 
 export const DEFAULT_SETTINGS: ShardLensSettings = {
   enable: true,
@@ -31,12 +54,23 @@ export const DEFAULT_SETTINGS: ShardLensSettings = {
   exclude: [],
   contexts: [...CODE_CONTEXTS],
   shards: { defaultCount: 10, peakWriteUnits: 0 },
+  aws: { profile: null, region: null, endpoint: null },
+  heat: { window: '1h', refreshSeconds: 300 },
 };
+
+/** Whether the settings name an AWS connection (any of profile, region, endpoint). */
+export function heatConfigured(s: ShardLensSettings): boolean {
+  return s.aws.profile !== null || s.aws.region !== null || s.aws.endpoint !== null;
+}
 
 /** Fills what a partial (or malformed) settings object leaves out with the defaults. */
 export function normalizeSettings(raw: unknown): ShardLensSettings {
   const r = (raw && typeof raw === 'object' ? raw : {}) as Partial<ShardLensSettings>;
   const shards = (r.shards && typeof r.shards === 'object' ? r.shards : {}) as Partial<ShardLensSettings['shards']>;
+  const aws = (r.aws && typeof r.aws === 'object' ? r.aws : {}) as Partial<Record<string, unknown>>;
+  const heat = (r.heat && typeof r.heat === 'object' ? r.heat : {}) as Partial<Record<string, unknown>>;
+  // An empty or blank string in a settings file means "not set", as VS Code writes it.
+  const text = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
   const positive = (v: unknown, d: number) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : d);
   const rules: Record<string, RuleSeverity> = {};
   if (r.rules && typeof r.rules === 'object') {
@@ -54,6 +88,13 @@ export function normalizeSettings(raw: unknown): ShardLensSettings {
     shards: {
       defaultCount: Math.max(1, Math.round(positive(shards.defaultCount, DEFAULT_SETTINGS.shards.defaultCount))),
       peakWriteUnits: positive(shards.peakWriteUnits, 0),
+    },
+    aws: { profile: text(aws.profile), region: text(aws.region), endpoint: text(aws.endpoint) },
+    heat: {
+      window: HEAT_WINDOW_VALUES.includes(heat.window as HeatWindow)
+        ? (heat.window as HeatWindow)
+        : DEFAULT_SETTINGS.heat.window,
+      refreshSeconds: Math.round(positive(heat.refreshSeconds, DEFAULT_SETTINGS.heat.refreshSeconds)),
     },
   };
 }
