@@ -43,6 +43,20 @@ const builds = [
   { ...node, entryPoints: { lab: 'lab/cli.ts' }, outdir: 'dist', external: ['dynalite'] },
   // The extension runs in VS Code's extension host, which provides `vscode`.
   { ...node, entryPoints: { extension: 'client/src/extension.ts' }, outdir: 'dist', external: ['vscode'] },
+  // The side panel: a browser bundle (dist/webview.js + dist/webview.css) loaded by the
+  // webview under a strict CSP; everything it needs is in these two files.
+  {
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    sourcemap: false,
+    minify: production,
+    logLevel: 'info',
+    entryPoints: { webview: 'webview/src/main.ts' },
+    outdir: 'dist',
+    legalComments: 'eof',
+  },
 ];
 
 copyGrammars();

@@ -12,6 +12,7 @@ import {
 import { StatusNotification } from '../../protocol/src/lsp';
 import { registerCommands } from './commands';
 import { createStatusItem } from './status';
+import { registerPanel } from './panel/provider';
 
 const LANGUAGES = ['typescript', 'typescriptreact', 'javascript', 'javascriptreact', 'python'];
 
@@ -50,6 +51,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ acti
     await start();
   };
 
+  // The side panel (webview view + editor tab); `openTab` is what `shardlens.openPanel` should call.
+  const panel = registerPanel(context, () => client);
+  context.subscriptions.push(...panel.disposables);
   context.subscriptions.push(output, status.item, ...registerCommands({ client: () => client, restart, output }), {
     dispose: () => void client?.stop(),
   });

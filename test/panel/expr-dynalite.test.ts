@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
@@ -216,7 +217,7 @@ async function loadTs(
     logLevel: 'silent',
     packages: 'external',
   });
-  return require(out);
+  return createRequire(__filename)(out) as Awaited<ReturnType<typeof loadTs>>;
 }
 
 async function runPython(script: string): Promise<string> {

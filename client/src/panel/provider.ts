@@ -1,0 +1,191 @@
+/**
+ * The extension's side of the panel: the webview view in the ShardLens activity-bar
+ * container and the same page as an editor tab. It serves the bundle under a strict CSP
+ * (html.ts) with local resources limited to dist/, validates every message from the page
+ * (protocol/src/panel.ts), answers with the language server's `shardlens/keys` and
+ * `shardlens/heat`, reveals call sites inside the workspace only, and tells the page
+ * which key the editor's cursor is on.
+ */
+import { randomBytes } from 'node:crypto';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import { HeatRequest, KeysRequest, type HeatResult } from '../../../protocol/src/heat';
+import { parsePanelMessage, type HostMessage, type PanelMessage } from '../../../protocol/src/panel';
+import type { JsonKeysReport } from '../../../protocol/src/report';
+import { makeNonce, panelHtml } from './html';
+import { keyAt } from './cursor';
+
+export const VIEW_ID = 'shardlens.panel';
+/** The server request that switches Contributor Insights on (to be answered by the heat service). */
+export const ENABLE_INSIGHTS_METHOD = 'shardlens/enableInsights';
+
+export interface PanelHost {
+  /** Opens (or reveals) the panel as an editor tab. */
+  openTab(): void;
+  disposables: vscode.Disposable[];
+}
+
+export function registerPanel(context: vscode.ExtensionContext, client: () => LanguageClient | null): PanelHost {
+  const pages = new Set<vscode.Webview>();
+  let keys: JsonKeysReport | null = null;
+  let tab: vscode.WebviewPanel | null = null;
+  const dist = vscode.Uri.joinPath(context.extensionUri, 'dist');
+
+  const post = (w: vscode.Webview, m: HostMessage) => void w.postMessage(m);
+  const broadcast = (m: HostMessage) => pages.forEach((w) => post(w, m));
+  const running = () => {
+    const c = client();
+    return c?.isRunning() ? c : null;
+  };
+
+  async function sendKeys(w: vscode.Webview) {
+    const c = running();
+    if (!c) return post(w, { type: 'keys', report: null, problem: 'The ShardLens language server is not running.' });
+    try {
+      keys = await c.sendRequest(KeysRequest, {});
+      post(w, { type: 'keys', report: keys, problem: null });
+    } catch (e) {
+      post(w, { type: 'keys', report: null, problem: `The keys could not be listed: ${String(e)}` });
+    }
+  }
+
+  async function reveal(file: string, line: number, column: number) {
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+      const root = folder.uri.fsPath;
+      const full = path.resolve(root, file);
+      // Only files inside the workspace: the page's data must not open arbitrary paths.
+      if (full !== root && !full.startsWith(root + path.sep)) continue;
+      const pos = new vscode.Position(line - 1, column - 1);
+      await vscode.window.showTextDocument(vscode.Uri.file(full), {
+        selection: new vscode.Range(pos, pos),
+        preview: true,
+      });
+      return;
+    }
+    throw new Error(`${file} is not in the workspace`);
+  }
+
+  async function handle(w: vscode.Webview, m: PanelMessage) {
+    switch (m.type) {
+      case 'ready':
+      case 'refreshKeys':
+        return sendKeys(w);
+      case 'reveal':
+        return reveal(m.file, m.line, m.column);
+      case 'heat': {
+        const c = running();
+        let result: HeatResult;
+        if (!c)
+          result = {
+            ok: false,
+            problem: {
+              code: 'server-not-running',
+              message: 'The ShardLens language server is not running.',
+              command: null,
+            },
+          };
+        else {
+          try {
+            result = await c.sendRequest(HeatRequest, {
+              table: m.table,
+              index: m.index,
+              window: m.window,
+              refresh: m.refresh,
+            });
+          } catch (e) {
+            result = { ok: false, problem: { code: 'failed', message: String(e), command: null } };
+          }
+        }
+        return post(w, { type: 'heat', requestId: m.requestId, result, series: null });
+      }
+      case 'enableInsights': {
+        const c = running();
+        if (!c) throw new Error('The ShardLens language server is not running.');
+        await c.sendRequest(ENABLE_INSIGHTS_METHOD, { table: m.table, index: m.index, mode: m.mode });
+        return post(w, {
+          type: 'notice',
+          level: 'info',
+          message: `Contributor Insights (${m.mode}) is being enabled on ${m.table}.`,
+        });
+      }
+      case 'copy':
+        await vscode.env.clipboard.writeText(m.text);
+        return post(w, { type: 'notice', level: 'info', message: 'Copied.' });
+      case 'insert': {
+        const editor =
+          vscode.window.visibleTextEditors.find((e) => e === vscode.window.activeTextEditor) ??
+          vscode.window.visibleTextEditors[0];
+        if (!editor) throw new Error('No editor to insert into: open a file and put the cursor where the code goes.');
+        await editor.edit((b) => b.replace(editor.selection, m.text));
+        return post(w, {
+          type: 'notice',
+          level: 'info',
+          message: `Inserted into ${path.basename(editor.document.fileName)}.`,
+        });
+      }
+    }
+  }
+
+  function setup(w: vscode.Webview): vscode.Disposable[] {
+    w.options = { enableScripts: true, localResourceRoots: [dist] };
+    w.html = panelHtml({
+      cspSource: w.cspSource,
+      nonce: makeNonce((n) => randomBytes(n)),
+      scriptUri: w.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js')).toString(),
+      styleUri: w.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.css')).toString(),
+    });
+    pages.add(w);
+    return [
+      w.onDidReceiveMessage((raw: unknown) => {
+        const m = parsePanelMessage(raw);
+        if (!m) return; // not a message the page can send: dropped
+        handle(w, m).catch((e: unknown) =>
+          post(w, { type: 'notice', level: 'error', message: e instanceof Error ? e.message : String(e) }),
+        );
+      }),
+      { dispose: () => pages.delete(w) },
+    ];
+  }
+
+  const provider: vscode.WebviewViewProvider = {
+    resolveWebviewView(view) {
+      const subs = setup(view.webview);
+      view.onDidDispose(() => subs.forEach((d) => d.dispose()));
+    },
+  };
+
+  // The key under the cursor, debounced: selection events come on every keystroke.
+  let timer: NodeJS.Timeout | undefined;
+  const follow = vscode.window.onDidChangeTextEditorSelection((e) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      const folder = vscode.workspace.getWorkspaceFolder(e.textEditor.document.uri);
+      if (!folder || !keys || pages.size === 0) return;
+      const rel = path.relative(folder.uri.fsPath, e.textEditor.document.uri.fsPath).split(path.sep).join('/');
+      const p = e.selections[0].active;
+      broadcast({ type: 'cursor', logicalKey: keyAt(keys, rel, p.line + 1, p.character + 1) });
+    }, 150);
+  });
+
+  return {
+    openTab() {
+      if (tab) return tab.reveal();
+      tab = vscode.window.createWebviewPanel('shardlens.panelTab', 'ShardLens', vscode.ViewColumn.Beside, {
+        enableScripts: true,
+        localResourceRoots: [dist],
+        retainContextWhenHidden: false,
+      });
+      const subs = setup(tab.webview);
+      tab.onDidDispose(() => {
+        subs.forEach((d) => d.dispose());
+        tab = null;
+      });
+    },
+    disposables: [
+      vscode.window.registerWebviewViewProvider(VIEW_ID, provider),
+      follow,
+      { dispose: () => clearTimeout(timer) },
+    ],
+  };
+}
