@@ -33,6 +33,12 @@ export const CheckWorkspaceRequest = new RequestType0<CheckWorkspaceResult, void
  */
 export interface InitializationOptions {
   workspaceTrusted?: boolean;
+  /**
+   * The client implements `shardlens.fix.ask` (protocol/src/commands.ts): fixes that ask
+   * something (shard count, attribute, reader file) are then also offered in their
+   * asking form. Without it only the default form (an edit) is offered.
+   */
+  askFix?: boolean;
 }
 
 /** Client → server when the user grants trust after start (VS Code's `onDidGrantWorkspaceTrust`). */
