@@ -56,8 +56,10 @@ test('projects: the nearest package.json or requirements.txt; two services are t
       'b/requirements.txt': '',
       'b/app/y.py': '',
       'a/src/z.ts': '',
-    }))
-      (fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true }), fs.writeFileSync(path.join(dir, f), t));
+    })) {
+      fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
+      fs.writeFileSync(path.join(dir, f), t);
+    }
     assert.equal(projectRootOf(path.join(dir, 'a/src/x.ts')), path.join(dir, 'a'));
     assert.equal(projectRootOf(path.join(dir, 'b/app/y.py')), path.join(dir, 'b'));
     assert.ok(sameProject(path.join(dir, 'a/src/x.ts'), path.join(dir, 'a/src/z.ts')));

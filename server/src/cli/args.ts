@@ -161,7 +161,10 @@ const CONTEXTS = ['app', 'test', 'example', 'script'] as const;
 
 /** `app,script` → the contexts; each must be one of app, test, example, script. */
 function contextsOf(v: string | undefined): NonNullable<CheckOptions['contexts']> {
-  const list = (v ?? '').split(',').map((c) => c.trim()).filter(Boolean);
+  const list = (v ?? '')
+    .split(',')
+    .map((c) => c.trim())
+    .filter(Boolean);
   if (list.length === 0) throw new UsageError(`--contexts needs a list of: ${CONTEXTS.join(', ')}`);
   return list.map((c) => oneOf('--contexts', c, CONTEXTS));
 }

@@ -82,6 +82,7 @@ export async function check(
     const { withLiveEvidence } = await import('./heat');
     results = await withLiveEvidence(results, indexed.index, options.heat, err);
   }
+  results = inContexts(results, options.contexts);
   const skipped = skippedOf(results, indexed.unreadable);
   const tooDeep = await keysTooDeep(results);
   const coverage = { files: results.filter((r) => !r.skipped).length, keysTooDeep: tooDeep };

@@ -47,14 +47,29 @@ export function contentRole(text: string, python: boolean): ContentRole {
   return null;
 }
 
-const TEST_DIRS = new Set(['test', 'tests', '__tests__', 'spec', 'specs', 'fixtures', '__fixtures__', 'testing', 'e2e']);
+const TEST_DIRS = new Set([
+  'test',
+  'tests',
+  '__tests__',
+  'spec',
+  'specs',
+  'fixtures',
+  '__fixtures__',
+  'testing',
+  'e2e',
+]);
 const EXAMPLE_DIRS = new Set(['examples', 'example', 'samples', 'sample', 'demo', 'demos', 'tutorial', 'tutorials']);
 const SCRIPT_DIRS = new Set(['scripts', 'script', 'seed', 'seeds', 'seeders', 'migrations', 'migrate', 'bin', 'tools']);
 const TEST_FILE = /(?:\.(?:test|spec)\.[cm]?[jt]sx?$|^test_.*\.py$|_test\.py$|^conftest\.py$)/;
 
 /** A test by its file name alone: `*.test.ts`, `*.spec.js`, `test_*.py`, `*_test.py`, `conftest.py`. */
 export function isTestFileName(file: string): boolean {
-  return TEST_FILE.test(file.split(/[\\/]+/).pop()!.toLowerCase());
+  return TEST_FILE.test(
+    file
+      .split(/[\\/]+/)
+      .pop()!
+      .toLowerCase(),
+  );
 }
 
 /**
@@ -102,5 +117,11 @@ export function isOneOff(role: FileRole): boolean {
 
 /** The word a message carries for a role. */
 export function roleWords(role: FileRole): string {
-  return role === 'test' ? 'test code' : role === 'example' ? 'an example' : role === 'script' ? 'a script' : 'app code';
+  return role === 'test'
+    ? 'test code'
+    : role === 'example'
+      ? 'an example'
+      : role === 'script'
+        ? 'a script'
+        : 'app code';
 }

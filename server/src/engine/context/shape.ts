@@ -70,7 +70,7 @@ const ULID = /(?:^|[^0-9A-Z])[0-7][0-9A-HJKMNP-TV-Z]{25}(?:$|[^0-9A-Z])/;
 /** An id with digits: `1`, `2012`, `USER#1001`, `cust-00042`, `order_17`, `a1b2c3`. */
 const NUMBERED = /(?:^|[#:_\-/.|])[A-Za-z]{0,12}\d+[A-Za-z0-9]*$/;
 /** Capitalised words: a person, a product, an album (`Somewhat Famous`, `John Smith`, `Cappuccino`). */
-const PROPER_NAME = /^(?:[A-Z][a-z'’]+(?:[ \-][A-Z0-9][\w'’]*)*|(?:The|A|An) [\w' ’-]+)$/;
+const PROPER_NAME = /^(?:[A-Z][a-z'’]+(?:[ -][A-Z0-9][\w'’]*)*|(?:The|A|An) [\w' ’-]+)$/;
 
 export function valueShape(text: string): ValueShape {
   const t = text.trim();
