@@ -235,8 +235,8 @@ export interface Access {
   itemBytes: number | null;
 }
 
-export type Classification =
-  'constant' | 'time-bucket' | 'low-cardinality' | 'counter' | 'sharded' | 'high-cardinality' | 'unknown';
+/** How a partition key spreads traffic: one definition, shared with the JSON contract. */
+export type { Classification } from '../../../protocol/src/report';
 
 export type Severity = 'error' | 'warning' | 'info';
 
