@@ -1,13 +1,18 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { Commands } from '../../protocol/src/commands';
+import { ExecuteCommandRequest } from 'vscode-languageclient/node';
+import { Commands, type ShowKeyArgs } from '../../protocol/src/commands';
 import { CheckWorkspaceRequest } from '../../protocol/src/lsp';
+import { SELECT_CONNECTION, selectConnection } from './connection';
+import { askAndApplyFix } from './fix-ask';
 
 /** What the commands act on; `client` is null while the server is down. */
 export interface Context {
   client(): LanguageClient | null;
   restart(): Promise<void>;
   output: vscode.OutputChannel;
+  /** The side panel, once it is registered: `openTab` opens it, `showKey` selects a key in it. */
+  panel?: { openTab(): void; showKey?(args: ShowKeyArgs): void };
 }
 
 type Factory = (ctx: Context) => (...args: unknown[]) => unknown;
@@ -37,17 +42,40 @@ export const COMMANDS: Record<string, Factory> = {
   },
   [Commands.restartServer]: (ctx) => () => ctx.restart(),
   [Commands.showOutput]: (ctx) => () => ctx.output.show(true),
-  [Commands.openPanel]: () => () => {
+  [Commands.openPanel]: (ctx) => () => {
+    if (ctx.panel) return ctx.panel.openTab();
     // Not awaited: the command is done once the message is shown, not when it is dismissed.
     void vscode.window.showInformationMessage(
       'The ShardLens key heat panel (live Contributor Insights data) is not available in this version yet.',
     );
   },
+  [Commands.askFix]: (ctx) => (args: unknown) => askAndApplyFix(needsServer(ctx), args),
+  [Commands.showKey]: (ctx) => (args: unknown) => showKey(ctx, args as ShowKeyArgs),
+  [SELECT_CONNECTION]: (ctx) => () => selectConnection(() => refreshHeat(ctx)),
   [Commands.openRuleDocs]: () => (url: unknown) => {
     if (typeof url !== 'string' || !/^https:\/\//.test(url)) throw new Error('No rule documentation link given.');
     return vscode.env.openExternal(vscode.Uri.parse(url));
   },
 };
+
+/** The server's refresh (a server command, so sent as workspace/executeCommand rather than registered here). */
+export function refreshHeat(ctx: Context): Promise<unknown> {
+  return needsServer(ctx).sendRequest(ExecuteCommandRequest.type, { command: Commands.refreshHeat, arguments: [] });
+}
+
+/** The code lens's click: the key in the panel when there is one, else the hover at the key. */
+async function showKey(ctx: Context, args: ShowKeyArgs): Promise<void> {
+  if (!args || typeof args.uri !== 'string' || !args.range) throw new Error('No key given.');
+  if (ctx.panel?.showKey) return ctx.panel.showKey(args);
+  const r = args.range;
+  const at = new vscode.Position(r.start.line, r.start.character);
+  const editor = await vscode.window.showTextDocument(vscode.Uri.parse(args.uri), {
+    selection: new vscode.Range(at, at),
+    preserveFocus: false,
+  });
+  editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  await vscode.commands.executeCommand('editor.action.showHover');
+}
 
 export function registerCommands(ctx: Context): vscode.Disposable[] {
   return Object.entries(COMMANDS).map(([id, make]) => {

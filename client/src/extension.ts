@@ -1,6 +1,7 @@
 /**
  * The ShardLens extension: starts the language server, registers the commands and
- * shows the workspace's finding count. Everything else happens in the server.
+ * shows the workspace's finding count and the live-heat connection. Everything else
+ * happens in the server.
  */
 import * as vscode from 'vscode';
 import {
@@ -9,8 +10,14 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
 } from 'vscode-languageclient/node';
-import { StatusNotification } from '../../protocol/src/lsp';
+import {
+  HeatStatusNotification,
+  StatusNotification,
+  TrustNotification,
+  type InitializationOptions,
+} from '../../protocol/src/lsp';
 import { registerCommands } from './commands';
+import { createConnectionItem } from './connection';
 import { createStatusItem } from './status';
 import { registerPanel } from './panel/provider';
 
@@ -22,6 +29,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ acti
   const started = performance.now();
   const output = vscode.window.createOutputChannel('ShardLens', { log: true });
   const status = createStatusItem();
+  const connection = createConnectionItem();
   const serverModule = context.asAbsolutePath('dist/server.js');
   const serverOptions: ServerOptions = {
     run: { module: serverModule, transport: TransportKind.ipc },
@@ -38,11 +46,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ acti
     ]),
     synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs,py}') },
     outputChannel: output,
+    // Read at each start: a restarted server learns the trust granted since. Untrusted
+    // workspaces get no AWS calls (the server's rule; absent counts as untrusted). `askFix`: this
+    // client asks a fix's questions (fix-ask.ts), so the server also offers the asking forms.
+    initializationOptions: (): InitializationOptions => ({
+      workspaceTrusted: vscode.workspace.isTrusted,
+      askFix: true,
+    }),
   };
 
   const start = async () => {
     client = new LanguageClient('shardlens', 'ShardLens', serverOptions, clientOptions);
     client.onNotification(StatusNotification, status.update);
+    client.onNotification(HeatStatusNotification, connection.update);
     await client.start();
   };
   const restart = async () => {
@@ -54,9 +70,20 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ acti
   // The side panel (webview view + editor tab); `openTab` is what `shardlens.openPanel` should call.
   const panel = registerPanel(context, () => client);
   context.subscriptions.push(...panel.disposables);
-  context.subscriptions.push(output, status.item, ...registerCommands({ client: () => client, restart, output }), {
-    dispose: () => void client?.stop(),
-  });
+  context.subscriptions.push(
+    output,
+    status.item,
+    connection.item,
+    ...registerCommands({ client: () => client, restart, output, panel }),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      if (client?.isRunning()) void client.sendNotification(TrustNotification, { trusted: true });
+      connection.update(null);
+    }),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('shardlens.aws') || e.affectsConfiguration('shardlens.heat')) connection.update(null);
+    }),
+    { dispose: () => void client?.stop() },
+  );
   // The server starts in the background: activation returns at once.
   start().catch((e) => {
     status.update(null);

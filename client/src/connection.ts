@@ -1,0 +1,202 @@
+/**
+ * The live-heat connection in the status bar ("ShardLens: lab", "prod · eu-west-1")
+ * with the last problem in its tooltip, and the quick pick that switches profile,
+ * region or endpoint by writing the `shardlens.aws.*` settings (the server re-reads
+ * them and refreshes). What it shows comes from the server's `shardlens/heatStatus`;
+ * before the first one arrives, a label worked out from the settings here.
+ */
+import * as vscode from 'vscode';
+import { Commands } from '../../protocol/src/commands';
+import type { HeatStatus } from '../../protocol/src/lsp';
+import { listProfiles } from './aws-profiles';
+
+export const SELECT_CONNECTION = 'shardlens.selectConnection';
+/** Where `shardlens lab` listens unless told otherwise. */
+export const LAB_ENDPOINT = 'http://127.0.0.1:8000';
+
+/** Commercial regions offered in the pick; any other is typed in. */
+export const REGIONS = [
+  'us-east-1', 'us-east-2', 'us-west-1', 'us-west-2', 'ca-central-1', 'sa-east-1',
+  'eu-west-1', 'eu-west-2', 'eu-west-3', 'eu-central-1', 'eu-central-2', 'eu-north-1', 'eu-south-1',
+  'ap-south-1', 'ap-southeast-1', 'ap-southeast-2', 'ap-northeast-1', 'ap-northeast-2', 'ap-northeast-3',
+  'ap-east-1', 'me-south-1', 'af-south-1',
+]; // prettier-ignore
+
+export interface AwsSettings {
+  profile: string;
+  region: string;
+  endpoint: string;
+}
+
+export function readAwsSettings(): AwsSettings {
+  const c = vscode.workspace.getConfiguration('shardlens.aws');
+  const s = (k: string) => (c.get<string>(k) ?? '').trim();
+  return { profile: s('profile'), region: s('region'), endpoint: s('endpoint') };
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+
+/** The label for settings alone, as the server words it: `lab`, the endpoint's host, or `profile · region`. */
+export function connectionLabel(s: AwsSettings, env: NodeJS.ProcessEnv = process.env): string | null {
+  if (s.endpoint) {
+    try {
+      const u = new URL(s.endpoint);
+      return LOOPBACK.has(u.hostname) ? 'lab' : u.host;
+    } catch {
+      return s.endpoint;
+    }
+  }
+  if (!s.profile && !s.region) return null;
+  const profile = s.profile || env.AWS_PROFILE || 'default';
+  const region = s.region || env.AWS_REGION || env.AWS_DEFAULT_REGION || 'default region';
+  return `${profile} · ${region}`;
+}
+
+/** Text, tooltip (markdown) and whether to flag it, for one heat status. */
+export function describeStatus(h: HeatStatus): { text: string; tooltip: string; warn: boolean } {
+  const label = h.label ?? 'no AWS connection';
+  const icon = {
+    off: '$(cloud)',
+    untrusted: '$(shield)',
+    refreshing: '$(sync~spin)',
+    ok: '$(cloud)',
+    problem: '$(warning)',
+  }[h.state];
+  const lines = [`**ShardLens live heat** — ${label}`];
+  if (h.state === 'off') lines.push('Live heat is off: choose a profile and region, or the lab endpoint.');
+  if (h.state === 'untrusted')
+    lines.push('This workspace is not trusted: ShardLens makes no AWS calls until you trust it.');
+  if (h.tables.length) lines.push(`Tables: ${h.tables.map((t) => `\`${t}\``).join(', ')} · window ${h.window}`);
+  if (h.lastRefresh) lines.push(`Last refresh: ${new Date(h.lastRefresh).toLocaleTimeString()}`);
+  if (h.problem) {
+    lines.push(`$(warning) ${escapeMarkdown(h.problem.message)}`);
+    if (h.problem.command) lines.push(`Run: \`${h.problem.command.replace(/`/g, "'")}\``);
+  }
+  lines.push('Click to switch profile, region or endpoint, or to refresh.');
+  return { text: `${icon} ShardLens: ${label}`, tooltip: lines.join('\n\n'), warn: h.state === 'problem' };
+}
+
+function escapeMarkdown(s: string): string {
+  return s.replace(/[\\`*_{}[\]<>()#+!|]/g, (c) => `\\${c}`);
+}
+
+export function createConnectionItem(): { item: vscode.StatusBarItem; update(h: HeatStatus | null): void } {
+  const item = vscode.window.createStatusBarItem('shardlens.connection', vscode.StatusBarAlignment.Left, 9);
+  item.name = 'ShardLens AWS Connection';
+  item.command = SELECT_CONNECTION;
+  let last: HeatStatus | null = null;
+  const update = (h: HeatStatus | null) => {
+    last = h ?? last;
+    const status: HeatStatus = last ?? {
+      state: vscode.workspace.isTrusted ? 'off' : 'untrusted',
+      label: connectionLabel(readAwsSettings()),
+      window: vscode.workspace.getConfiguration('shardlens.heat').get('window', '1h'),
+      lastRefresh: null,
+      tables: [],
+      problem: null,
+    };
+    if (!last && status.label && status.state === 'off') status.state = 'ok';
+    const d = describeStatus(status);
+    item.text = d.text;
+    const md = new vscode.MarkdownString(d.tooltip, true);
+    item.tooltip = md;
+    item.backgroundColor = d.warn ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    item.show();
+  };
+  update(null);
+  return { item, update };
+}
+
+type Pick = vscode.QuickPickItem & { run?: () => PromiseLike<unknown> };
+
+/**
+ * The connection quick pick: refresh, the profiles of the shared files (names only),
+ * the region, the lab endpoint or AWS. Each choice writes one setting where the user
+ * keeps them: the workspace when one is open, else the user settings.
+ */
+export async function selectConnection(refresh: () => PromiseLike<unknown>): Promise<void> {
+  const cfg = () => vscode.workspace.getConfiguration('shardlens.aws');
+  const target = vscode.workspace.workspaceFolders?.length
+    ? vscode.ConfigurationTarget.Workspace
+    : vscode.ConfigurationTarget.Global;
+  const set = (key: string, value: string | undefined) => cfg().update(key, value || undefined, target);
+  const s = readAwsSettings();
+  const profiles = await listProfiles();
+  const current = (on: boolean) => (on ? '$(check) current' : undefined);
+  const items: Pick[] = [
+    { label: '$(refresh) Refresh live heat', run: refresh },
+    { label: 'AWS profile', kind: vscode.QuickPickItemKind.Separator },
+    ...profiles.map((p) => ({
+      label: p,
+      description: current(!s.endpoint && s.profile === p),
+      detail: s.endpoint ? 'Connects to AWS with this profile (the endpoint setting is cleared)' : undefined,
+      run: async () => {
+        await set('endpoint', undefined);
+        await set('profile', p);
+      },
+    })),
+    {
+      label: "SDK's default profile",
+      description: current(!s.endpoint && !s.profile),
+      detail: 'AWS_PROFILE, else default',
+      run: async () => {
+        await set('endpoint', undefined);
+        await set('profile', undefined);
+      },
+    },
+    { label: 'Region', kind: vscode.QuickPickItemKind.Separator },
+    {
+      label: `$(globe) Region: ${s.region || "SDK's default"}…`,
+      run: () => pickRegion(s.region, (r) => set('region', r)),
+    },
+    { label: 'Endpoint', kind: vscode.QuickPickItemKind.Separator },
+    {
+      label: `$(beaker) The ShardLens lab at ${s.endpoint || LAB_ENDPOINT}`,
+      description: current(!!s.endpoint),
+      detail: 'One local URL for DynamoDB and CloudWatch (start it with: shardlens lab)',
+      run: () => set('endpoint', s.endpoint || LAB_ENDPOINT),
+    },
+    { label: '$(edit) Another endpoint URL…', run: () => pickEndpoint(s.endpoint, (e) => set('endpoint', e)) },
+  ];
+  if (!profiles.length) {
+    items.splice(2, 0, { label: 'No profiles in ~/.aws/config or ~/.aws/credentials', description: '' });
+  }
+  const pick = await vscode.window.showQuickPick(items, {
+    title: 'ShardLens: live heat connection',
+    placeHolder: 'Choose a profile, region or endpoint (credentials always come from the AWS SDK)',
+  });
+  await pick?.run?.();
+}
+
+async function pickRegion(current: string, save: (r: string | undefined) => Thenable<void>): Promise<void> {
+  const items: vscode.QuickPickItem[] = [
+    { label: "SDK's default", description: 'AWS_REGION, else the profile’s region' },
+    ...REGIONS.map((r) => ({ label: r, description: r === current ? '$(check) current' : undefined })),
+    { label: 'Another region…' },
+  ];
+  const pick = await vscode.window.showQuickPick(items, { title: 'ShardLens: AWS region' });
+  if (!pick) return;
+  if (pick.label === "SDK's default") return void (await save(undefined));
+  if (pick.label !== 'Another region…') return void (await save(pick.label));
+  const typed = await vscode.window.showInputBox({
+    title: 'ShardLens: AWS region',
+    prompt: 'A region code, e.g. eu-south-2',
+    value: current,
+    validateInput: (v) => (/^[a-z]{2}(-[a-z]+)+-\d+$/.test(v.trim()) ? null : 'A region code such as eu-west-1.'),
+  });
+  if (typed !== undefined) await save(typed.trim());
+}
+
+async function pickEndpoint(current: string, save: (e: string | undefined) => Thenable<void>): Promise<void> {
+  const typed = await vscode.window.showInputBox({
+    title: 'ShardLens: endpoint for DynamoDB and CloudWatch',
+    prompt: 'An http(s) URL, e.g. http://127.0.0.1:8000; empty to use AWS',
+    value: current || LAB_ENDPOINT,
+    validateInput: (v) =>
+      v.trim() === '' || /^https?:\/\/[^\s/]+/.test(v.trim()) ? null : 'An http:// or https:// URL.',
+  });
+  if (typed !== undefined) await save(typed.trim() || undefined);
+}
+
+/** The server's refresh command, through workspace/executeCommand. */
+export const REFRESH_COMMAND = Commands.refreshHeat;
