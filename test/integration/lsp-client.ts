@@ -45,8 +45,16 @@ export interface Session {
    * wrap a null in an array), and resolves with the raw response message.
    */
   rawRequest(method: string, params: unknown): Promise<{ result?: unknown; error?: { code: number; message: string } }>;
-  /** Sends `initialize` (with `folder` as the workspace) and `initialized`. */
-  initialize(): Promise<void>;
+  /** `shardlens/heatStatus` notifications, in order. */
+  heatStatuses: Array<{ state: string; label: string | null; lastRefresh: string | null; problem: unknown }>;
+  /** `workspace/applyEdit` requests the server sent; each is answered with `applyEdits` (default: applied). */
+  appliedEdits: Array<{ label?: string; edit: unknown }>;
+  applyEdits: boolean;
+  /**
+   * Sends `initialize` (with `folder` as the workspace) and `initialized`; `options` adds
+   * `initializationOptions` and client capabilities (merged into `workspace`).
+   */
+  initialize(options?: { initializationOptions?: unknown; workspace?: Record<string, unknown> }): Promise<unknown>;
   stop(): void;
 }
 
@@ -98,6 +106,9 @@ export function startServer(folder: string, options: { testRequests?: boolean } 
     errors: [],
     exited: null,
     settings: {},
+    heatStatuses: [],
+    appliedEdits: [],
+    applyEdits: true,
     rawRequest(method, params) {
       const id = `raw-${++rawIds}`;
       const answered = new Promise<Message>((resolve) => raw.set(id, resolve));
@@ -105,18 +116,26 @@ export function startServer(folder: string, options: { testRequests?: boolean } 
       void writer.write({ jsonrpc: '2.0', id, method, params } as Message);
       return answered as Promise<{ result?: unknown; error?: { code: number; message: string } }>;
     },
-    async initialize() {
+    async initialize(options = {}) {
       const root = pathToFileURL(folder).toString();
-      await conn.sendRequest('initialize', {
+      const result = await conn.sendRequest('initialize', {
         processId: process.pid,
         rootUri: root,
         workspaceFolders: [{ uri: root, name: path.basename(folder) }],
         capabilities: {
-          workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true } },
+          workspace: {
+            configuration: true,
+            didChangeConfiguration: { dynamicRegistration: true },
+            ...options.workspace,
+          },
           window: { workDoneProgress: true },
         },
+        ...(options.initializationOptions !== undefined
+          ? { initializationOptions: options.initializationOptions }
+          : {}),
       });
       await conn.sendNotification('initialized', {});
+      return result;
     },
     stop() {
       conn.dispose();
@@ -129,6 +148,14 @@ export function startServer(folder: string, options: { testRequests?: boolean } 
   conn.onNotification('shardlens/status', (s: Status) => {
     session.statuses.push(s);
   });
+  conn.onNotification('shardlens/heatStatus', (s: Session['heatStatuses'][number]) => {
+    session.heatStatuses.push(s);
+  });
+  conn.onRequest('workspace/applyEdit', (p: { label?: string; edit: unknown }) => {
+    session.appliedEdits.push(p);
+    return session.applyEdits ? { applied: true } : { applied: false, failureReason: 'refused by the test' };
+  });
+  conn.onRequest('workspace/codeLens/refresh', () => null);
   conn.onRequest('workspace/configuration', (p: { items: unknown[] }) => p.items.map(() => session.settings));
   conn.onRequest('window/workDoneProgress/create', () => null);
   conn.onRequest('client/registerCapability', () => null);

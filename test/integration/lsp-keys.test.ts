@@ -146,13 +146,13 @@ test('code actions at the diagnostic line come with no context.diagnostics (as N
   const actions = await at(PUT_LINE);
   assert.deepEqual(
     actions.map((a) => a.title),
-    ['Ignore SL001 on this line', 'Open documentation for SL001'],
+    ['Add a random write-shard suffix (10 shards)', 'Ignore SL001 on this line', 'Open documentation for SL001'],
   );
-  const edit = actions[0].edit!.changes![scoresUri()][0];
+  const edit = actions[1].edit!.changes![scoresUri()][0];
   assert.equal(edit.newText, '        // shardlens-ignore SL001\n');
   assert.equal(edit.range.start.line, PUT_LINE);
   // With none sent, the server attaches its own diagnostic, as it published it.
-  assert.deepEqual(actions[0].diagnostics, [put]);
+  for (const a of actions) assert.deepEqual(a.diagnostics, [put]);
   assert.deepEqual(await at(PUT_LINE - 1), [], 'a line without a finding gets no quick fix');
 });
 

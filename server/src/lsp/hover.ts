@@ -121,9 +121,16 @@ function declaredAs(pk: KeyValue, file: string): string | null {
 /**
  * Markdown for the hover over a key expression. Every value taken from the code (key
  * values, names, the file a constant is in, messages quoting them) goes through
- * `code` or `text` (./markdown): inert, whatever characters it holds.
+ * `code` or `text` (./markdown): inert, whatever characters it holds. `live` is the
+ * heat service's live line for the key (`Live (1h): #1 of 4 keys · ...`), shown after
+ * the heading; its values come from AWS and go through `text` too.
  */
-export function hoverMarkdown(a: Access, findings: Finding[], settings: ShardLensSettings): MarkupContent {
+export function hoverMarkdown(
+  a: Access,
+  findings: Finding[],
+  settings: ShardLensSettings,
+  live: string | null = null,
+): MarkupContent {
   const c = classifyAccess(a);
   const pk = a.partitionKey;
   const name = tableName(a.table);
@@ -139,6 +146,8 @@ export function hoverMarkdown(a: Access, findings: Finding[], settings: ShardLen
   if (sortKey && sortCondition) lines.push(`Sort key ${code(sortKey)} ${sortCondition}`);
   const via = pk && declaredAs(pk, a.file);
   if (via) lines.push(via);
+  // The live line quotes table and index names from AWS: text, never markdown.
+  if (live) lines.push('', `**${text(live.replace(/:.*$/s, ''))}**${text(live.replace(/^[^:]*/, ''))}`);
   lines.push('', VERDICT[c], '', ...ceilingLines(a, c, settings));
   // The index may hold another analysis of the same text: match the access by position.
   const same = (b: Access) => b === a || (b.file === a.file && sameSpan(b.span, a.span));

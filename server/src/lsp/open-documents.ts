@@ -102,6 +102,15 @@ export class OpenDocuments {
     return doc.analyzed.refresh();
   }
 
+  /** New analysis options for every document (a folder's contexts changed): each is analysed afresh. */
+  setOptions(optionsOf: (key: string) => AnalyzeOptions): void {
+    for (const d of this.docs.values()) {
+      d.analyzed?.dispose();
+      d.analyzed = null;
+      d.options = optionsOf(d.key);
+    }
+  }
+
   close(uri: string): boolean {
     this.docs.get(uri)?.analyzed?.dispose();
     return this.docs.delete(uri);

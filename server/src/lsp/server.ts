@@ -6,9 +6,12 @@ import * as fs from 'node:fs';
 import {
   CodeActionKind,
   CodeActionRequest,
+  CodeLensRefreshRequest,
+  CodeLensRequest,
   createConnection,
   DidChangeConfigurationNotification,
   ErrorCodes,
+  ExecuteCommandRequest,
   FileChangeType,
   HoverRequest,
   ProposedFeatures,
@@ -16,11 +19,26 @@ import {
   TextDocumentSyncKind,
   type InitializeResult,
 } from 'vscode-languageserver/node';
-import { CheckWorkspaceRequest } from '../../../protocol/src/lsp';
+import { Commands, SERVER_COMMANDS } from '../../../protocol/src/commands';
+import { HeatRequest, KeysRequest } from '../../../protocol/src/heat';
+import {
+  CheckWorkspaceRequest,
+  CursorRequest,
+  HeatStatusNotification,
+  TrustNotification,
+  type InitializationOptions,
+} from '../../../protocol/src/lsp';
 import { initParsers } from '../engine/parser';
-import { FIX_ALL_KIND, codeActions } from './code-actions';
+import { fixContextOf } from '../features/fixes/context';
+import { allFixes } from '../features/fixes/index';
+import { writerReaderFixes } from '../features/fixes/reader-fixes';
+import { FIX_ALL_ADVERTISED, FIX_ALL_KIND, codeActions } from './code-actions';
 import { uriToPath } from './convert';
+import type { ClientEdits } from './fix-actions';
+import { answerCursor, answerHeat, answerKeys, applyFix, enableInsightsCommand, type Handlers } from './handlers';
 import { accessAt, hoverMarkdown } from './hover';
+import { combinedSource, LiveHeat } from './live-heat';
+import { heatLenses, hoverLiveLine } from './live-view';
 import { OpenDocuments } from './open-documents';
 import { codeActionParams, didChangeParams, documentUri, hoverParams } from './params';
 import { SettingsStore } from './settings';
@@ -37,24 +55,54 @@ let workspace: Workspace;
 const timers = new Map<string, NodeJS.Timeout>();
 /** Each document's analysis under way (it awaits settings and publishing), the last one queued. */
 const running = new Map<string, Promise<void>>();
+let live: LiveHeat;
+let handlers: Handlers;
 /** What the client said it supports, from `initialize`. */
-const capabilities = { configuration: false, workspaceFolders: false };
+const capabilities = { configuration: false, workspaceFolders: false, codeLensRefresh: false };
+const clientEdits: ClientEdits = { createFiles: false, askFix: false };
+let folders: string[] = [];
 
 connection.onInitialize((params): InitializeResult => {
   capabilities.configuration = !!params.capabilities.workspace?.configuration;
   capabilities.workspaceFolders = !!params.capabilities.workspace?.workspaceFolders;
+  capabilities.codeLensRefresh = !!params.capabilities.workspace?.codeLens?.refreshSupport;
+  const edits = params.capabilities.workspace?.workspaceEdit;
+  clientEdits.createFiles = !!edits?.documentChanges && !!edits.resourceOperations?.includes('create');
+  const init = (params.initializationOptions ?? {}) as InitializationOptions;
+  clientEdits.askFix = init.askFix === true;
   settings = new SettingsStore(connection, capabilities.configuration);
-  const folders = (params.workspaceFolders ?? []).map((f) => uriToPath(f.uri)).filter((p): p is string => !!p);
+  folders = (params.workspaceFolders ?? []).map((f) => uriToPath(f.uri)).filter((p): p is string => !!p);
   if (folders.length === 0 && params.rootUri) {
     const root = uriToPath(params.rootUri);
     if (root) folders.push(root);
   }
   workspace = new Workspace(connection, settings, docs, folders);
+  live = new LiveHeat(
+    {
+      settings: () => settings.get(),
+      source: () => combinedSource(workspace.allIndexes()),
+      changed: async () => {
+        await workspace.publishAll();
+        if (capabilities.codeLensRefresh)
+          await connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+      },
+      status: (s) => void connection.sendNotification(HeatStatusNotification, s),
+      log: (m) => connection.console.info(m),
+    },
+    // Absent counts as untrusted: no AWS call unless the client says the workspace is trusted.
+    init.workspaceTrusted === true,
+  );
+  workspace.setLive(live);
+  handlers = { connection, workspace, docs, settings, live, client: clientEdits, folders: () => folders, flush };
   return {
     capabilities: {
       textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
       hoverProvider: true,
-      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND] },
+      codeActionProvider: {
+        codeActionKinds: FIX_ALL_ADVERTISED ? [CodeActionKind.QuickFix, FIX_ALL_KIND] : [CodeActionKind.QuickFix],
+      },
+      codeLensProvider: { resolveProvider: false },
+      executeCommandProvider: { commands: [...SERVER_COMMANDS] },
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
     },
     serverInfo: { name: 'shardlens' },
@@ -67,25 +115,48 @@ connection.onInitialized(async () => {
   }
   if (capabilities.workspaceFolders) {
     connection.workspace.onDidChangeWorkspaceFolders(async () => {
-      const folders = (await connection.workspace.getWorkspaceFolders()) ?? [];
-      workspace.setFolders(folders.map((f) => uriToPath(f.uri)).filter((p): p is string => !!p));
+      const now = (await connection.workspace.getWorkspaceFolders()) ?? [];
+      folders = now.map((f) => uriToPath(f.uri)).filter((p): p is string => !!p);
+      workspace.setFolders(folders);
+      await applyContexts();
       await workspace.indexAll();
     });
   }
   await parsersReady;
+  await applyContexts();
   const result = await workspace.indexAll();
   connection.console.info(
     `ShardLens indexed ${result.files} files in ${result.durationMs} ms: ${result.errors} errors, ` +
       `${result.warnings} warnings, ${result.infos} info; ${result.skipped.length} skipped.`,
   );
   for (const s of result.skipped) connection.console.info(`skipped ${s.file}: ${s.reason}`);
+  // After the index: live heat reads the tables the code names.
+  await live.configure();
 });
 
 connection.onDidChangeConfiguration(async () => {
-  // Settings apply live: severities and exclusions change what is published.
+  // Settings apply live: severities and exclusions change what is published, contexts
+  // what is analysed, the AWS settings where live heat comes from.
   settings.clear();
-  await workspace.publishAll();
+  if (await applyContexts()) await workspace.indexAll();
+  else await workspace.publishAll();
+  await live.configure();
 });
+
+connection.onNotification(TrustNotification, async (p: unknown) => {
+  const trusted = (p as { trusted?: unknown } | null)?.trusted;
+  if (typeof trusted === 'boolean') await live.setTrusted(trusted);
+});
+
+/**
+ * Reads each folder's `shardlens.contexts`; when one changed, its index is rebuilt
+ * (by the caller's `indexAll`) and the open documents are analysed afresh with it.
+ */
+async function applyContexts(): Promise<boolean> {
+  if (!(await workspace.applyContexts())) return false;
+  docs.setOptions((key) => workspace.indexFor(key).fileOptions);
+  return true;
+}
 
 /**
  * Analyses an open document as it is now and publishes what changed. Waits for the
@@ -197,7 +268,10 @@ connection.onRequest(HoverRequest.type, async (raw: unknown) => {
   const access = accessAt(analysis.accesses, p.position.line, p.position.character);
   if (!access) return null;
   const key = OpenDocuments.keyOf(p.textDocument.uri);
-  return { contents: hoverMarkdown(access, await workspace.findingsFor(key), await settings.get(p.textDocument.uri)) };
+  const liveText = hoverLiveLine(await live.reports(), access);
+  return {
+    contents: hoverMarkdown(access, await workspace.findingsFor(key), await settings.get(p.textDocument.uri), liveText),
+  };
 });
 
 connection.onRequest(CodeActionRequest.type, async (raw: unknown) => {
@@ -209,11 +283,43 @@ connection.onRequest(CodeActionRequest.type, async (raw: unknown) => {
   const doc = docs.get(uri);
   const language = docs.languageOf(uri);
   if (!doc || !language) return [];
-  const findings = await workspace.findingsFor(OpenDocuments.keyOf(uri));
-  return codeActions({ doc, language, findings, settings: await settings.get(uri) }, p);
+  const key = OpenDocuments.keyOf(uri);
+  const findings = await workspace.findingsFor(key);
+  const s = await settings.get(uri);
+  const ctx = fixContextOf(workspace.indexFor(key), { openText: (f) => docs.textOf(f), shards: s.shards });
+  const fixes = { ctx, client: clientEdits, ofFinding: allFixes, ofWriter: writerReaderFixes };
+  const accesses = ctx.analysisOf(key)?.accesses ?? [];
+  return codeActions({ doc, language, findings, settings: s, accesses, fixes }, p);
+});
+
+connection.onRequest(CodeLensRequest.type, async (raw: unknown) => {
+  const uri = documentUri(raw);
+  if (!uri) return invalid('textDocument/codeLens needs { textDocument: { uri } }');
+  await flush(uri);
+  const analysis = docs.refresh(uri);
+  if (!analysis || !(await settings.get(uri)).enable) return [];
+  return heatLenses(uri, analysis.accesses, await live.reports());
+});
+
+connection.onRequest(ExecuteCommandRequest.type, async (raw: unknown) => {
+  const p = raw as { command?: unknown; arguments?: unknown[] } | null;
+  const arg = Array.isArray(p?.arguments) ? p.arguments[0] : undefined;
+  switch (p?.command) {
+    case Commands.applyFix:
+      return applyFix(handlers, arg);
+    case Commands.refreshHeat:
+      return live.refresh();
+    case Commands.enableInsights:
+      return enableInsightsCommand(handlers, arg);
+    default:
+      return invalid(`unknown command ${String(p?.command)}`);
+  }
 });
 
 connection.onRequest(CheckWorkspaceRequest, () => workspace.indexAll());
+connection.onRequest(KeysRequest, () => answerKeys(handlers));
+connection.onRequest(HeatRequest, (p: unknown) => answerHeat(handlers, p));
+connection.onRequest(CursorRequest, (p: unknown) => answerCursor(handlers, p));
 
 /**
  * Tests only (registered when SHARDLENS_TEST_REQUESTS=1, never in a release): a

@@ -14,12 +14,13 @@ export class SettingsStore {
     private readonly pull: boolean,
   ) {}
 
-  get(uri: string): Promise<ShardLensSettings> {
+  /** The settings for a resource; without one, the workspace-wide settings (live heat reads those). */
+  get(uri = ''): Promise<ShardLensSettings> {
     let s = this.cache.get(uri);
     if (!s) {
       s = this.pull
         ? this.connection.workspace
-            .getConfiguration({ scopeUri: uri, section: 'shardlens' })
+            .getConfiguration(uri ? { scopeUri: uri, section: 'shardlens' } : { section: 'shardlens' })
             .then(normalizeSettings, () => normalizeSettings({}))
         : Promise.resolve(normalizeSettings({}));
       this.cache.set(uri, s);

@@ -5,9 +5,12 @@ import { DiagnosticSeverity } from 'vscode-languageserver';
 import { StatusNotification, type CheckWorkspaceResult, type WorkspaceStatus } from '../../../protocol/src/lsp';
 import type { FileAnalysis } from '../engine/analyze';
 import type { Finding } from '../engine/model';
+import { CODE_CONTEXTS, type CodeContext } from '../../../protocol/src/settings';
 import { collectFiles } from '../engine/workspace/files';
 import { WorkspaceIndex } from '../engine/workspace/index';
-import { keyToUri } from './convert';
+import { keyToUri, pathToUri } from './convert';
+import { withLiveFindings } from './live-findings';
+import type { LiveHeat } from './live-heat';
 import { toDiagnostics } from './diagnostics';
 import { OpenDocuments } from './open-documents';
 import type { SettingsStore } from './settings';
@@ -23,6 +26,9 @@ export class Workspace {
   private readonly indexes = new Map<string, WorkspaceIndex>();
   private readonly published = new Map<string, { errors: number; warnings: number; infos: number }>();
   private indexing = false;
+  /** Each folder's `shardlens.contexts`, which its index analyses with (absent: all contexts). */
+  private readonly contexts = new Map<string, CodeContext[]>();
+  private live: LiveHeat | null = null;
 
   constructor(
     private readonly connection: Connection,
@@ -30,6 +36,39 @@ export class Workspace {
     private readonly docs: OpenDocuments,
     private folders: string[],
   ) {}
+
+  /** Live heat adds evidence and SL009 findings to what is published. */
+  setLive(live: LiveHeat): void {
+    this.live = live;
+  }
+
+  /** The folder indexes (one per workspace folder, and one per folder of loose files). */
+  allIndexes(): WorkspaceIndex[] {
+    return [...this.indexes.values()];
+  }
+
+  /**
+   * Reads every folder's `shardlens.contexts`; a folder whose contexts changed drops its
+   * index (the next `indexFor` builds it with them). True when one changed: the caller
+   * then re-analyses the open documents and indexes again.
+   */
+  async applyContexts(): Promise<boolean> {
+    let changed = false;
+    for (const folder of this.folders) {
+      const wanted = (await this.settings.get(pathToUri(folder))).contexts;
+      const had = this.contexts.get(folder);
+      if (had && had.join() === wanted.join()) continue;
+      // A folder read for the first time with every context needs no new index.
+      if (!had && wanted.length === CODE_CONTEXTS.length) {
+        this.contexts.set(folder, wanted);
+        continue;
+      }
+      this.contexts.set(folder, wanted);
+      this.indexes.delete(folder);
+      changed = true;
+    }
+    return changed;
+  }
 
   setFolders(folders: string[]): void {
     this.folders = folders;
@@ -48,7 +87,11 @@ export class Workspace {
       (path.isAbsolute(file) ? path.dirname(file) : '');
     let index = this.indexes.get(folder);
     if (!index) {
-      index = new WorkspaceIndex({ root: folder || process.cwd(), openText: (f) => this.docs.textOf(f) });
+      index = new WorkspaceIndex({
+        root: folder || process.cwd(),
+        openText: (f) => this.docs.textOf(f),
+        contexts: this.contexts.get(folder),
+      });
       this.indexes.set(folder, index);
     }
     return index;
@@ -91,12 +134,14 @@ export class Workspace {
       this.indexing = false;
       progress.done();
     }
+    this.live?.invalidate();
     await this.publishAll();
     return { ...this.status(), skipped, durationMs: Math.round(performance.now() - started) };
   }
 
   /** Stores a fresh analysis of one file and republishes every file whose findings it may change. */
   async update(analysis: FileAnalysis): Promise<void> {
+    this.live?.invalidate();
     const index = this.indexFor(analysis.file);
     const keys = index.set(analysis);
     await this.publish([analysis.file, ...index.filesOf(keys)]);
@@ -104,6 +149,7 @@ export class Workspace {
 
   /** A file changed on disk (or was closed): analyse it from its current text. */
   async refreshFile(key: string): Promise<void> {
+    this.live?.invalidate();
     if (await this.excluded(key)) return this.forget(key);
     const index = this.indexFor(key);
     const keys = index.analyzeFile(key);
@@ -111,14 +157,20 @@ export class Workspace {
   }
 
   async forget(key: string): Promise<void> {
+    this.live?.invalidate();
     const index = this.indexFor(key);
     const keys = index.remove(key);
     await this.publish([key, ...index.filesOf(keys)]);
   }
 
-  /** A file's findings as published: none when it is excluded (an open document still is analysed). */
+  /**
+   * A file's findings as published: none when it is excluded (an open document still is
+   * analysed); with live heat, the evidence and SL009 findings added.
+   */
   async findingsFor(key: string): Promise<Finding[]> {
-    return (await this.excluded(key)) ? [] : this.indexFor(key).findingsFor(key);
+    if (await this.excluded(key)) return [];
+    const own = this.indexFor(key).findingsFor(key);
+    return this.live ? withLiveFindings(key, own, await this.live.reports()) : own;
   }
 
   async publishAll(): Promise<void> {

@@ -1,0 +1,267 @@
+import type { HeatStatus } from '../../../protocol/src/lsp';
+import { heatConfigured, type ShardLensSettings } from '../../../protocol/src/settings';
+import type { KeyMatch } from '../engine/keys/matcher';
+import type { TableEntry } from '../engine/workspace/query';
+import {
+  getHeat,
+  isLoopback,
+  newHeatCache,
+  startPolling,
+  toJsonProblem,
+  type HeatCache,
+  type HeatConnection,
+  type HeatProblem,
+  type HeatReport,
+  type KeySource,
+} from '../heat/index';
+
+/**
+ * Live heat in the language server: which tables to read, when to read them, and the
+ * last linked reports that the hover, code lens and diagnostics show. Those never
+ * fetch: only `refresh` does (at start, on the refresh command, on a settings or trust
+ * change, and from the poller), so an editor action never waits on AWS and a failing
+ * connection is asked once per refresh, not once per keystroke.
+ *
+ * No AWS call is made unless the settings name a connection and the client said the
+ * workspace is trusted.
+ */
+
+/** Fetches are kept until the next refresh asks again (linking reuses them against the current code). */
+const NEVER_STALE_MS = Number.MAX_SAFE_INTEGER;
+
+/** Problems of one table that say nothing about the others (the connection itself works). */
+const PER_RESOURCE = new Set(['table-not-found', 'index-not-found', 'access-denied', 'insights-disabled']);
+
+export interface Resource {
+  table: string;
+  index: string | null;
+}
+
+export interface LiveHeatHost {
+  /** The workspace-wide settings (`shardlens.aws.*` and `shardlens.heat.*`). */
+  settings(): Promise<ShardLensSettings>;
+  /** The workspace's keys, for linking and for the tables to read. */
+  source(): KeySource;
+  /** Called after each refresh: republish diagnostics, refresh code lenses. */
+  changed(): Promise<void>;
+  status(s: HeatStatus): void;
+  log(message: string): void;
+}
+
+/** One KeySource over several workspace folders' indexes. */
+export function combinedSource(sources: KeySource[]): KeySource {
+  if (sources.length === 1) return sources[0];
+  return {
+    match: (concrete: string): KeyMatch[] => sources.flatMap((s) => s.match(concrete)),
+    keys: (): TableEntry[] => sources.flatMap((s) => s.keys()),
+  };
+}
+
+/** The tables and indexes the code names literally (an environment variable names none we can read). */
+export function resourcesOf(source: KeySource): Resource[] {
+  const out: Resource[] = [];
+  for (const t of source.keys()) {
+    if (t.table === null || t.table.startsWith('$')) continue;
+    for (const ix of t.indexes) {
+      if (!out.some((r) => r.table === t.table && r.index === ix.index)) out.push({ table: t.table, index: ix.index });
+    }
+  }
+  return out;
+}
+
+export function connectionOf(s: ShardLensSettings): HeatConnection {
+  return {
+    ...(s.aws.profile ? { profile: s.aws.profile } : {}),
+    ...(s.aws.region ? { region: s.aws.region } : {}),
+    ...(s.aws.endpoint ? { endpoint: s.aws.endpoint } : {}),
+  };
+}
+
+/** `lab` for a loopback endpoint, the endpoint's host for another, else `profile · region`. */
+export function connectionLabel(s: ShardLensSettings): string | null {
+  if (!heatConfigured(s)) return null;
+  if (s.aws.endpoint) {
+    if (isLoopback(s.aws.endpoint)) return 'lab';
+    try {
+      return new URL(s.aws.endpoint).host;
+    } catch {
+      return s.aws.endpoint;
+    }
+  }
+  return `${s.aws.profile ?? 'default'} · ${s.aws.region ?? 'default region'}`;
+}
+
+const signature = (s: ShardLensSettings) => JSON.stringify([s.aws, s.heat]);
+
+export class LiveHeat {
+  private trusted: boolean;
+  private cache: HeatCache = newHeatCache(NEVER_STALE_MS);
+  /** The resources fetched by the last refresh, with the settings they were fetched with. */
+  private fetched: { settings: ShardLensSettings; resources: Resource[]; cache: HeatCache } | null = null;
+  private linked: Promise<HeatReport[]> | null = null;
+  private running: Promise<HeatStatus> | null = null;
+  private poller: { stop(): void } | null = null;
+  private applied: string | null = null;
+  private last: HeatStatus = { state: 'off', label: null, window: '1h', lastRefresh: null, tables: [], problem: null };
+
+  constructor(
+    private readonly host: LiveHeatHost,
+    trusted: boolean,
+  ) {
+    this.trusted = trusted;
+  }
+
+  get status(): HeatStatus {
+    return this.last;
+  }
+
+  /** The cache `shardlens/heat` answers from; null when no AWS call may be made. */
+  async requestCache(): Promise<{ cache: HeatCache; settings: ShardLensSettings } | null> {
+    const settings = await this.host.settings();
+    return this.trusted && heatConfigured(settings) ? { cache: this.cache, settings } : null;
+  }
+
+  setTrusted(trusted: boolean): Promise<void> {
+    if (trusted === this.trusted) return Promise.resolve();
+    this.trusted = trusted;
+    this.applied = null;
+    return this.configure();
+  }
+
+  /**
+   * Applies the settings: when the connection, window or interval changed (or on the
+   * first call), forgets what was fetched and starts over — polling when
+   * `refreshSeconds` > 0, else one refresh.
+   */
+  async configure(): Promise<void> {
+    const settings = await this.host.settings();
+    const sig = `${this.trusted}${signature(settings)}`;
+    if (sig === this.applied) return;
+    this.applied = sig;
+    this.poller?.stop();
+    this.poller = null;
+    this.cache = newHeatCache(NEVER_STALE_MS);
+    const hadData = this.fetched !== null;
+    this.fetched = null;
+    this.linked = null;
+    if (!heatConfigured(settings) || !this.trusted) {
+      this.setStatus({
+        state: heatConfigured(settings) ? 'untrusted' : 'off',
+        label: connectionLabel(settings),
+        window: settings.heat.window,
+        lastRefresh: null,
+        tables: [],
+        problem: null,
+      });
+      if (hadData) await this.host.changed();
+      return;
+    }
+    if (settings.heat.refreshSeconds > 0) {
+      this.poller = startPolling(async () => {
+        const s = await this.refresh();
+        return { throttled: s.problem?.code === 'throttled' };
+      }, settings.heat.refreshSeconds * 1000);
+    } else {
+      await this.refresh();
+    }
+  }
+
+  /** Reads every table again now (one refresh at a time: a second call joins the one under way). */
+  refresh(): Promise<HeatStatus> {
+    this.running ??= this.fetchAll().finally(() => (this.running = null));
+    return this.running;
+  }
+
+  stop(): void {
+    this.poller?.stop();
+    this.poller = null;
+  }
+
+  private async fetchAll(): Promise<HeatStatus> {
+    const settings = await this.host.settings();
+    const label = connectionLabel(settings);
+    const base = { label, window: settings.heat.window, tables: [] as string[] };
+    if (!heatConfigured(settings) || !this.trusted) {
+      return this.setStatus({
+        ...base,
+        state: heatConfigured(settings) ? 'untrusted' : 'off',
+        lastRefresh: null,
+        problem: null,
+      });
+    }
+    const source = this.host.source();
+    const resources = resourcesOf(source);
+    base.tables = resources.map((r) => (r.index ? `${r.table}/${r.index}` : r.table));
+    this.setStatus({ ...base, state: 'refreshing', lastRefresh: this.last.lastRefresh, problem: null });
+    const connection = connectionOf(settings);
+    // A settings change during the fetch starts over with a new cache: this result is then dropped.
+    const cache = this.cache;
+    let failure: HeatProblem | null = null;
+    let note: HeatProblem | null = null;
+    const ok: Resource[] = [];
+    for (const r of resources) {
+      const outcome = await getHeat(connection, { ...r, window: settings.heat.window }, source, {
+        cache,
+        refresh: true,
+      });
+      if (cache !== this.cache) return this.last;
+      const name = r.index ? `${r.table}/${r.index}` : r.table;
+      if (outcome.ok) {
+        ok.push(r);
+        for (const p of outcome.report.problems) {
+          this.host.log(`live heat, ${name}: ${p.message}`);
+          note ??= p;
+        }
+        continue;
+      }
+      this.host.log(`live heat, ${name}: ${outcome.problem.message}`);
+      failure ??= outcome.problem;
+      // A credentials or network failure would repeat for every table: stop at the first.
+      if (!PER_RESOURCE.has(outcome.problem.code)) break;
+    }
+    this.fetched = { settings, resources: ok, cache };
+    this.linked = null;
+    const status = this.setStatus({
+      ...base,
+      state: failure ? 'problem' : 'ok',
+      lastRefresh: new Date().toISOString(),
+      problem: failure || note ? toJsonProblem((failure ?? note)!) : null,
+    });
+    await this.host.changed();
+    return status;
+  }
+
+  /** The code changed: link the fetched data again when next asked. */
+  invalidate(): void {
+    this.linked = null;
+  }
+
+  /**
+   * The last fetched reports, linked to the code as it is now. Linking reuses the
+   * cached fetch (never a new call: the cache holds every fetched resource until the
+   * next refresh).
+   */
+  reports(): Promise<HeatReport[]> {
+    const fetched = this.fetched;
+    if (!fetched || fetched.resources.length === 0) return Promise.resolve([]);
+    this.linked ??= (async () => {
+      const source = this.host.source();
+      const connection = connectionOf(fetched.settings);
+      const out: HeatReport[] = [];
+      for (const r of fetched.resources) {
+        const o = await getHeat(connection, { ...r, window: fetched.settings.heat.window }, source, {
+          cache: fetched.cache,
+        });
+        if (o.ok) out.push(o.report);
+      }
+      return out;
+    })();
+    return this.linked;
+  }
+
+  private setStatus(s: HeatStatus): HeatStatus {
+    this.last = s;
+    this.host.status(s);
+    return s;
+  }
+}

@@ -1,0 +1,58 @@
+import type { CodeLens } from 'vscode-languageserver';
+import { Commands, type ShowKeyArgs } from '../../../protocol/src/commands';
+import { tableName } from '../engine/keys/table';
+import type { Access } from '../engine/model';
+import { codeLensTitle, liveLine, type HeatReport } from '../heat/index';
+import { spanToRange } from './convert';
+import { liveOf } from './live-findings';
+
+/**
+ * What the editor shows of live heat on the code: the hover's live line and the code
+ * lens above a key with live data. Plain functions of the accesses and the last
+ * linked reports; they never fetch.
+ */
+
+/** The report of the table (and index) an access addresses, if one was read. */
+function reportOf(reports: HeatReport[], a: Access): HeatReport | null {
+  const table = tableName(a.table);
+  return reports.find((r) => r.table === table && r.index === (a.index ?? null)) ?? null;
+}
+
+/**
+ * The hover's live line for an access: its key's figures, or — when its table was read
+ * but the key is not among the contributors — that it is not. Null without a report.
+ */
+export function hoverLiveLine(reports: HeatReport[], a: Access): string | null {
+  const live = liveOf(reports, a);
+  if (live) return liveLine(live.report, live.heat);
+  const report = reportOf(reports, a);
+  return report ? liveLine(report, null) : null;
+}
+
+/** One code lens per key with live data, above its partition-key expression; one per key and line. */
+export function heatLenses(uri: string, accesses: Access[], reports: HeatReport[]): CodeLens[] {
+  if (reports.length === 0) return [];
+  const lenses: CodeLens[] = [];
+  const seen = new Set<string>();
+  for (const a of accesses) {
+    if (!a.partitionKey) continue;
+    const live = liveOf(reports, a);
+    if (!live) continue;
+    const range = spanToRange(a.partitionKey.span);
+    const id = `${range.start.line}:${live.heat.key.id}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const args: ShowKeyArgs = {
+      logicalKey: live.heat.key.id,
+      table: live.report.table,
+      index: live.report.index,
+      uri,
+      range,
+    };
+    lenses.push({
+      range,
+      command: { title: codeLensTitle(live.report, live.heat), command: Commands.showKey, arguments: [args] },
+    });
+  }
+  return lenses;
+}
