@@ -151,8 +151,8 @@ export function startServer(folder: string, options: { testRequests?: boolean } 
   conn.onNotification('shardlens/heatStatus', (s: Session['heatStatuses'][number]) => {
     session.heatStatuses.push(s);
   });
-  conn.onRequest('workspace/applyEdit', (p: { label?: string; edit: unknown }) => {
-    session.appliedEdits.push(p);
+  conn.onRequest('workspace/applyEdit', (p: unknown): { applied: boolean; failureReason?: string } => {
+    session.appliedEdits.push(p as { label?: string; edit: unknown });
     return session.applyEdits ? { applied: true } : { applied: false, failureReason: 'refused by the test' };
   });
   conn.onRequest('workspace/codeLens/refresh', () => null);
