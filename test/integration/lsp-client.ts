@@ -91,9 +91,13 @@ export function assertFreshBundle(): void {
  * `testRequests` sets SHARDLENS_TEST_REQUESTS=1, which registers the server's test-only
  * requests (`shardlens/test/documentText`: the text it holds for a document).
  */
-export function startServer(folder: string, options: { testRequests?: boolean } = {}): Session {
+export function startServer(
+  folder: string,
+  options: { testRequests?: boolean; env?: NodeJS.ProcessEnv } = {},
+): Session {
   assertFreshBundle();
-  const env = options.testRequests ? { ...process.env, SHARDLENS_TEST_REQUESTS: '1' } : process.env;
+  const base = options.env ?? process.env;
+  const env = options.testRequests ? { ...base, SHARDLENS_TEST_REQUESTS: '1' } : base;
   const server = spawn(process.execPath, [BUNDLE, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'], env });
   const writer = new StreamMessageWriter(server.stdin!);
   const raw = new Map<string, (m: Message) => void>();
