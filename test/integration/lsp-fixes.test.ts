@@ -46,7 +46,6 @@ export async function readDaily() {
 const HOT_LINE = 7;
 const WRITER_LINE = 12;
 const READ_LINE = 16;
-const GLOBAL_KEY = 'leaderboard · PK = LEADERBOARD#GLOBAL';
 
 let session: Session;
 let folder: string;
@@ -97,9 +96,8 @@ before(async () => {
   await session.conn.sendNotification('textDocument/didOpen', {
     textDocument: { uri, languageId: 'typescript', version: 1, text: TEXT },
   });
-  const ds = await until(
-    'the diagnostics of scores.ts',
-    () => session.diagnostics.get(uri)?.length && session.diagnostics.get(uri),
+  const ds = await until('the diagnostics of scores.ts', () =>
+    session.diagnostics.get(uri)?.length ? session.diagnostics.get(uri) : undefined,
   );
   hot = ds.find((d) => d.code === 'SL001' && d.range.start.line === HOT_LINE)!;
   assert.ok(hot, JSON.stringify(ds));

@@ -201,11 +201,11 @@ describe('live heat in the language server', () => {
     test('diagnostics gain the live evidence, and SL009 is published on the uneven shard set', async () => {
       const ds = await until('SL009', () => {
         const d = s.diagnostics.get(uri);
-        return d?.some((x) => x.code === 'SL009') && d;
+        return d?.some((x) => x.code === 'SL009') ? d : undefined;
       });
       const sl001 = ds.find((d) => d.code === 'SL001')!;
       assert.match(
-        sl001.message,
+        sl001.message as string,
         new RegExp(
           `Live \\(15m\\): ${hot.throttled.toLocaleString('en-US')} throttle events, \\d+% of table scores's consumed units\\.$`,
         ),
@@ -216,7 +216,7 @@ describe('live heat in the language server', () => {
         [lineOf('DAILY#${day}#${shard}')],
         'at the writer, where a shard suffix goes',
       );
-      assert.match(sl009[0].message, /shard 3 took 1,200 units, 3\.5× the mean of its 4 shards/);
+      assert.match(sl009[0].message as string, /shard 3 took 1,200 units, 3\.5× the mean of its 4 shards/);
     });
 
     test('shardlens/heat answers with the linked report; shardlens/keys with the code keys', async () => {
