@@ -39,6 +39,8 @@ const node = {
 
 const builds = [
   { ...node, entryPoints: { cli: 'server/src/cli/main.ts', server: 'server/src/lsp/server.ts' }, outdir: 'dist' },
+  // Live heat (the AWS SDK), loaded by the CLI only for `check --heat` and `heat`.
+  { ...node, entryPoints: { 'cli-heat': 'server/src/cli/heat.ts' }, outdir: 'dist' },
   // `shardlens lab`, loaded by the CLI only when asked for; dynalite's disk store is native.
   { ...node, entryPoints: { lab: 'lab/cli.ts' }, outdir: 'dist', external: ['dynalite'] },
   // The extension runs in VS Code's extension host, which provides `vscode`.

@@ -1,3 +1,4 @@
+import { loadHeat } from './load-heat';
 import type { FileAnalysis } from '../engine/analyze';
 import type { Severity } from '../engine/model';
 import { initParsers } from '../engine/parser';
@@ -79,7 +80,7 @@ export async function check(
   let results = indexed.index.results();
   // The AWS SDK loads only when live data is asked for: plain checks start as fast as before.
   if (options.heat) {
-    const { withLiveEvidence } = await import('./heat');
+    const { withLiveEvidence } = loadHeat();
     results = await withLiveEvidence(results, indexed.index, options.heat, err);
   }
   results = inContexts(results, options.contexts);
@@ -144,7 +145,7 @@ export async function main(argv: string[]): Promise<number> {
     if (parsed.command === 'heat') {
       const indexed = await indexPaths(parsed.options.paths, parsed.options.maxFileBytes, process.stderr);
       if (!indexed) return 2;
-      const { heatCommand } = await import('./heat');
+      const { heatCommand } = loadHeat();
       return await heatCommand(parsed.options, indexed.index, process.stdout, process.stderr);
     }
     return await check(parsed.options, process.stdout, process.stderr);
