@@ -195,7 +195,11 @@ test('a document opened with an empty or unknown languageId is analysed by its f
     range: pyDs[0].range,
     context: { diagnostics: [] },
   })) as CodeAction[];
-  assert.equal(actions[0].edit!.changes![py][0].newText, '    # shardlens-ignore SL001\n');
+  const ignore = actions.find((a) => a.title === 'Ignore SL001 on this line')!;
+  assert.equal(ignore.edit!.changes![py][0].newText, '    # shardlens-ignore SL001\n');
+  // The write-shard fix writes Python too (random.randrange, `import random`).
+  const shard = actions.find((a) => a.title.startsWith('Add a random write-shard suffix'))!;
+  assert.match(shard.edit!.changes![py].map((e) => e.newText).join('\n'), /random\.randrange\(GLOBAL_BOARD_SHARDS\)/);
 });
 
 test('an excluded file that is open gets neither diagnostics nor quick fixes', async () => {
