@@ -38,10 +38,14 @@ function statementsBetween(declared: Node, use: Node): Node[] {
   for (const stmt of block.namedChildren) {
     if (!stmt || stmt.startIndex <= declStmt.startIndex) continue;
     if (stmt.startIndex >= useStmt.startIndex) break;
-    out.push(stmt);
+    if (!DEFINES_CODE.test(stmt.type) && !DEFINES_CODE.test(stmt.namedChild(0)?.type ?? '')) out.push(stmt);
   }
   return out;
 }
+
+/** Statements that define code rather than run it where they stand: no mutation happens there. */
+const DEFINES_CODE =
+  /^(function_declaration|generator_function_declaration|class_declaration|abstract_class_declaration|interface_declaration|type_alias_declaration|comment)$/;
 
 function isBlock(n: Node): boolean {
   return n.type === 'statement_block' || n.type === 'program' || n.type === 'class_body';

@@ -36,10 +36,13 @@ function statementsBetween(assigned: Node, use: Node): Node[] {
   for (const stmt of block.namedChildren) {
     if (!stmt || stmt.startIndex <= declStmt.startIndex) continue;
     if (stmt.startIndex >= useStmt.startIndex) break;
-    out.push(stmt);
+    if (!DEFINES_CODE.has(stmt.type)) out.push(stmt);
   }
   return out;
 }
+
+/** Statements that define code rather than run it where they stand: no mutation happens there. */
+const DEFINES_CODE = new Set(['function_definition', 'class_definition', 'decorated_definition', 'comment']);
 
 function apply(v: Value, m: Node, name: string, ctx: EvalContext): Value {
   if (m.type === 'assignment') {
