@@ -27,6 +27,35 @@ import { keyToUri, spanToRange, uriToPath } from './convert';
  * one fix they name. Nothing here writes code: `features/fixes` does.
  */
 
+/**
+ * The fixes of a finding, kept until the workspace changes: an editor asks for code
+ * actions on every cursor move, and computing a reader's fixes on a large file takes
+ * tens of milliseconds (it parses the file again). Keyed by the workspace's generation,
+ * the finding's rule and range and the shard settings; the whole map goes when the
+ * generation moves on.
+ */
+export class FixCache {
+  private generation = -1;
+  private readonly entries = new Map<string, FixAction[]>();
+
+  get(generation: number, key: string, compute: () => FixAction[]): FixAction[] {
+    if (generation !== this.generation) {
+      this.entries.clear();
+      this.generation = generation;
+    }
+    let fixes = this.entries.get(key);
+    if (!fixes) {
+      fixes = compute();
+      this.entries.set(key, fixes);
+    }
+    return fixes;
+  }
+}
+
+/** The cache key of a finding's (or a writer's) default fixes. */
+export const fixKey = (file: string, what: string, span: Span, shards: object) =>
+  JSON.stringify([file, what, span.startLine, span.startColumn, span.endLine, span.endColumn, shards]);
+
 /** What the client can take: `documentChanges` with `create` resource operations, the asking command. */
 export interface ClientEdits {
   createFiles: boolean;

@@ -28,13 +28,14 @@ import {
   TrustNotification,
   type InitializationOptions,
 } from '../../../protocol/src/lsp';
+import type { Access, Finding } from '../engine/model';
 import { initParsers } from '../engine/parser';
 import { fixContextOf } from '../features/fixes/context';
 import { allFixes } from '../features/fixes/index';
 import { writerReaderFixes } from '../features/fixes/reader-fixes';
 import { FIX_ALL_ADVERTISED, FIX_ALL_KIND, codeActions } from './code-actions';
 import { uriToPath } from './convert';
-import type { ClientEdits } from './fix-actions';
+import { FixCache, fixKey, type ClientEdits } from './fix-actions';
 import { answerCursor, answerHeat, answerKeys, applyFix, enableInsightsCommand, type Handlers } from './handlers';
 import { accessAt, hoverMarkdown } from './hover';
 import { combinedSource, LiveHeat } from './live-heat';
@@ -61,6 +62,7 @@ let handlers: Handlers;
 const capabilities = { configuration: false, workspaceFolders: false, codeLensRefresh: false };
 const clientEdits: ClientEdits = { createFiles: false, askFix: false };
 let folders: string[] = [];
+const fixCache = new FixCache();
 
 connection.onInitialize((params): InitializeResult => {
   capabilities.configuration = !!params.capabilities.workspace?.configuration;
@@ -287,7 +289,14 @@ connection.onRequest(CodeActionRequest.type, async (raw: unknown) => {
   const findings = await workspace.findingsFor(key);
   const s = await settings.get(uri);
   const ctx = fixContextOf(workspace.indexFor(key), { openText: (f) => docs.textOf(f), shards: s.shards });
-  const fixes = { ctx, client: clientEdits, ofFinding: allFixes, ofWriter: writerReaderFixes };
+  const gen = workspace.generation;
+  const fixes = {
+    ctx,
+    client: clientEdits,
+    ofFinding: (f: Finding) => fixCache.get(gen, fixKey(f.file, f.rule, f.span, s.shards), () => allFixes(f, ctx)),
+    ofWriter: (w: Access) =>
+      fixCache.get(gen, fixKey(w.file, 'writer', w.partitionKey!.span, s.shards), () => writerReaderFixes(w, ctx)),
+  };
   const accesses = ctx.analysisOf(key)?.accesses ?? [];
   return codeActions({ doc, language, findings, settings: s, accesses, fixes }, p);
 });

@@ -29,6 +29,8 @@ export class Workspace {
   /** Each folder's `shardlens.contexts`, which its index analyses with (absent: all contexts). */
   private readonly contexts = new Map<string, CodeContext[]>();
   private live: LiveHeat | null = null;
+  /** Bumped on every change of any file's analysis: what was computed from the workspace before is stale. */
+  generation = 0;
 
   constructor(
     private readonly connection: Connection,
@@ -135,6 +137,7 @@ export class Workspace {
       progress.done();
     }
     this.live?.invalidate();
+    this.generation++;
     await this.publishAll();
     return { ...this.status(), skipped, durationMs: Math.round(performance.now() - started) };
   }
@@ -142,6 +145,7 @@ export class Workspace {
   /** Stores a fresh analysis of one file and republishes every file whose findings it may change. */
   async update(analysis: FileAnalysis): Promise<void> {
     this.live?.invalidate();
+    this.generation++;
     const index = this.indexFor(analysis.file);
     const keys = index.set(analysis);
     await this.publish([analysis.file, ...index.filesOf(keys)]);
@@ -150,6 +154,7 @@ export class Workspace {
   /** A file changed on disk (or was closed): analyse it from its current text. */
   async refreshFile(key: string): Promise<void> {
     this.live?.invalidate();
+    this.generation++;
     if (await this.excluded(key)) return this.forget(key);
     const index = this.indexFor(key);
     const keys = index.analyzeFile(key);
@@ -158,6 +163,7 @@ export class Workspace {
 
   async forget(key: string): Promise<void> {
     this.live?.invalidate();
+    this.generation++;
     const index = this.indexFor(key);
     const keys = index.remove(key);
     await this.publish([key, ...index.filesOf(keys)]);
