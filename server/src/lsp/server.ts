@@ -145,6 +145,9 @@ connection.onDidChangeConfiguration(async () => {
   await live.configure();
 });
 
+// No AWS call after the client asked the server to stop.
+connection.onShutdown(() => live?.stop());
+
 connection.onNotification(TrustNotification, async (p: unknown) => {
   const trusted = (p as { trusted?: unknown } | null)?.trusted;
   if (typeof trusted === 'boolean') await live.setTrusted(trusted);
