@@ -268,6 +268,30 @@ describe('live heat in the language server', () => {
     });
   });
 
+  test('an endpoint nobody answers on is a problem in the status, not a crash', async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const s = startServer(folder, { env: bareEnv() });
+    sessions.push(s);
+    s.settings = { aws: { endpoint: `http://127.0.0.1:${port}` }, heat: { window: '1h', refreshSeconds: 0 } };
+    await s.initialize({ initializationOptions: { workspaceTrusted: true } });
+    const status = await until(
+      'the failed refresh',
+      () => s.heatStatuses.find((x) => x.state === 'problem'),
+      () => s.heatStatuses,
+    );
+    assert.equal((status.problem as { code: string }).code, 'endpoint-unreachable');
+    assert.match((status.problem as { message: string }).message, new RegExp(`127\\.0\\.0\\.1:${port}`));
+    await s.conn.sendNotification('textDocument/didOpen', {
+      textDocument: { uri, languageId: 'typescript', version: 1, text },
+    });
+    assert.doesNotMatch((await hover(s, "'BOARD#global'")).value, /Live/);
+    assert.deepEqual(await lenses(s), []);
+    assert.equal(s.exited, null);
+  });
+
   test('an untrusted workspace makes no AWS call, until trust is granted', async () => {
     const s = await open(undefined);
     const status = await until(
