@@ -142,7 +142,10 @@ test('a reader written into a new file is a CreateFile and its edit; a client th
     options: { ignoreIfExists: true },
   });
   assert.equal(write.textDocument.uri, 'file:///project/src/daily-reader.ts');
-  assert.match(write.edits.map((e) => ('newText' in e ? e.newText : '')).join(''), /export async function queryBoardDailyShards\(/);
+  assert.match(
+    write.edits.map((e) => ('newText' in e ? e.newText : '')).join(''),
+    /export async function queryBoardDailyShards\(/,
+  );
   assert.equal(workspaceEdit(fix, base.fixes!.ctx, { createFiles: false, askFix: false }), null);
 });
 
