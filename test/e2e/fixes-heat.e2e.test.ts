@@ -1,0 +1,336 @@
+// End-to-end: the quick fixes and live heat in a real VS Code (code-server + Chromium), with
+// the packaged VSIX installed. On a copy of examples/: Ctrl+. on the constant 'BOARD#global'
+// key → "Add a random write-shard suffix" → the key rewritten, the SL001 gone, one undo
+// restores the file byte for byte; then "Generate the scatter-gather reader…" through its
+// real quick pick. Then the lab (started here on a loopback port, stopped by PID) gets
+// traffic from the real SDK, the endpoint is chosen from the connection status bar item,
+// and the hover's live line and the code lens appear. Screenshots: test-output/e2e-fixes/.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, before, describe, it } from 'node:test';
+import {
+  BatchWriteItemCommand,
+  CreateTableCommand,
+  DynamoDBClient,
+  UpdateContributorInsightsCommand,
+} from '@aws-sdk/client-dynamodb';
+import type { Browser, Page } from 'playwright-core';
+import {
+  ROOT,
+  ensureCodeServer,
+  installVsix,
+  launchChromium,
+  makeStateDir,
+  packageVsix,
+  startCodeServer,
+  type CodeServer,
+} from './vscode';
+
+const SHOTS = path.join(ROOT, 'test-output', 'e2e-fixes');
+const UI_TIMEOUT = 60_000;
+const SCORES = path.join('leaderboard', 'src', 'scores.ts');
+const RANDOM_FIX = 'Add a random write-shard suffix (10 shards, BOARD_SHARDS)';
+const FIXED_KEY = 'PK: `BOARD#global#${Math.floor(Math.random() * BOARD_SHARDS)}`';
+
+let server: CodeServer | undefined;
+let browser: Browser | undefined;
+let lab: { child: ChildProcess; url: string } | undefined;
+let page: Page;
+let workspace: string;
+let original: string;
+let failed = false;
+const t0 = Date.now();
+const log = (msg: string) => console.log(`[e2e-fixes ${((Date.now() - t0) / 1000).toFixed(1)} s] ${msg}`);
+
+const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+async function step(name: string, fn: () => Promise<void>): Promise<void> {
+  try {
+    await fn();
+  } catch (e) {
+    failed = true;
+    await shot(`failed-${name}`).catch(() => undefined);
+    throw e;
+  }
+}
+
+const explorerRow = (name: string) => page.locator(`.explorer-folders-view .monaco-list-row[aria-label="${name}"]`);
+const statusItem = () => page.locator('[id="shardlens.shardlens.shardlens.status"]');
+const connectionItem = () => page.locator('[id="shardlens.shardlens.shardlens.connection"]');
+const viewLine = (text: string) => page.locator('.monaco-editor .view-line', { hasText: text }).first();
+const token = (text: string) => page.locator('.monaco-editor .view-line span span', { hasText: text }).first();
+const onDisk = () => readFileSync(path.join(workspace, SCORES), 'utf8');
+
+/** Polls a condition on this side (the file on disk) until it holds. */
+async function until(what: string, check: () => boolean, ms = UI_TIMEOUT): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+/** The lab as a user runs it (`shardlens lab`, the built CLI) on a free loopback port; 1 s periods. */
+async function startLab(): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, 'bin', 'shardlens.js'), 'lab', '--port', '0', '--period', '1', '--write-limit', '100'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let out = '';
+  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+  const end = Date.now() + 20_000;
+  for (;;) {
+    const m = /ShardLens lab on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+    if (m) return { child, url: m[1] };
+    if (child.exitCode !== null || Date.now() > end) {
+      child.kill('SIGKILL');
+      throw new Error(`the lab did not start:\n${out}`);
+    }
+    await sleep(50);
+  }
+}
+
+/** The table scores.ts uses, Contributor Insights on, and traffic: a hot FEED#recent, a sharded board. */
+async function driveTraffic(url: string): Promise<{ feed: number; board: number }> {
+  const ddb = new DynamoDBClient({
+    endpoint: url,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'lab', secretAccessKey: 'lab' },
+    maxAttempts: 1,
+  });
+  try {
+    await ddb.send(
+      new CreateTableCommand({
+        TableName: 'leaderboard',
+        BillingMode: 'PAY_PER_REQUEST',
+        KeySchema: [
+          { AttributeName: 'PK', KeyType: 'HASH' },
+          { AttributeName: 'SK', KeyType: 'RANGE' },
+        ],
+        AttributeDefinitions: [
+          { AttributeName: 'PK', AttributeType: 'S' },
+          { AttributeName: 'SK', AttributeType: 'S' },
+        ],
+      }),
+    );
+    await ddb.send(
+      new UpdateContributorInsightsCommand({ TableName: 'leaderboard', ContributorInsightsAction: 'ENABLE' }),
+    );
+    await sleep(500);
+    const write = async (pk: string, n: number) => {
+      let accepted = 0;
+      for (let i = 0; i < n; i += 25) {
+        const items = Array.from({ length: Math.min(25, n - i) }, (_, j) => ({
+          PutRequest: { Item: { PK: { S: pk }, SK: { S: `ACT#${i + j}` } } },
+        }));
+        const r = await ddb
+          .send(new BatchWriteItemCommand({ RequestItems: { leaderboard: items } }))
+          .catch(() => ({ UnprocessedItems: { leaderboard: items } }));
+        accepted += items.length - (r.UnprocessedItems?.leaderboard?.length ?? 0);
+      }
+      return accepted;
+    };
+    const feed = await write('FEED#recent', 400);
+    let board = 0;
+    for (let shard = 0; shard < 10; shard++) board += await write(`BOARD#global#${shard}`, 10);
+    await sleep(1200); // the last one-second period closes
+    return { feed, board };
+  } finally {
+    ddb.destroy();
+  }
+}
+
+/** Presses Ctrl+. until the code action menu lists `title` (another provider may answer empty first). */
+async function quickFixMenu(title: string) {
+  const menu = page.locator('.action-widget');
+  const deadline = Date.now() + UI_TIMEOUT;
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('Control+.');
+    const ok = await menu
+      .locator('.monaco-list-row.action', { hasText: title })
+      .first()
+      .waitFor({ timeout: 15_000 })
+      .then(() => true)
+      .catch(() => false);
+    if (ok) return menu;
+    if (Date.now() > deadline) throw new Error(`no "${title}" in the quick-fix menu after ${attempt} tries`);
+    log(`Ctrl+. attempt ${attempt}: no "${title}" yet; pressing again`);
+    await page.keyboard.press('Escape');
+    await sleep(500);
+  }
+}
+
+/** Moves the menu's focus to the row whose text is `title` (the menu is keyboard-driven) and takes it. */
+async function choose(menu: ReturnType<Page['locator']>, title: string): Promise<void> {
+  const rows = await menu.locator('.monaco-list-row.action').allInnerTexts();
+  const focused = menu.locator('.monaco-list-row.action.focused');
+  for (let i = 0; i <= rows.length && (await focused.innerText()) !== title; i++)
+    await page.keyboard.press('ArrowDown');
+  assert.equal(await focused.innerText(), title, `menu rows: ${JSON.stringify(rows)}`);
+  await page.keyboard.press('Enter');
+}
+
+describe('quick fixes and live heat in a real VS Code', { timeout: 600_000 }, () => {
+  before(async () => {
+    await ensureCodeServer();
+    const vsix = process.env.SHARDLENS_VSIX ? path.resolve(process.env.SHARDLENS_VSIX) : packageVsix();
+    rmSync(SHOTS, { recursive: true, force: true });
+    mkdirSync(SHOTS, { recursive: true });
+    workspace = mkdtempSync(path.join(os.tmpdir(), 'shardlens-e2e-fixes-'));
+    cpSync(path.join(ROOT, 'examples'), workspace, { recursive: true });
+    mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
+    writeFileSync(path.join(workspace, '.vscode', 'settings.json'), JSON.stringify({ 'shardlens.heat.window': '15m' }));
+    original = onDisk();
+
+    lab = await startLab();
+    log(`lab at ${lab.url} (pid ${lab.child.pid})`);
+    const stateDir = makeStateDir('shardlens-e2e-fixes-');
+    installVsix(vsix, path.join(stateDir, 'ext'), path.join(stateDir, 'ud'));
+    server = await startCodeServer({
+      stateDir,
+      settings: { 'typescript.validate.enable': false, 'javascript.validate.enable': false },
+    });
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    page.setDefaultTimeout(UI_TIMEOUT);
+    await page.goto(server.workbenchUrl(workspace));
+    await explorerRow('leaderboard').waitFor();
+    await explorerRow('leaderboard').click();
+    await explorerRow('src').click();
+    await explorerRow('scores.ts').click();
+    await viewLine('BOARD#global').waitFor();
+    await statusItem().filter({ hasText: 'ShardLens: 14' }).waitFor();
+    log('scores.ts open, 14 findings');
+  });
+
+  after(async () => {
+    await browser?.close().catch(() => undefined);
+    await server?.stop();
+    if (lab?.child.pid && lab.child.exitCode === null) {
+      process.kill(lab.child.pid, 'SIGTERM');
+      await new Promise((r) => lab!.child.once('exit', r));
+    }
+    if (server && failed) {
+      cpSync(server.logFile, path.join(SHOTS, 'code-server.log'));
+      cpSync(path.join(server.userDataDir, 'logs'), path.join(SHOTS, 'logs'), { recursive: true });
+    }
+    if (server) rmSync(server.stateDir, { recursive: true, force: true });
+    if (workspace) rmSync(workspace, { recursive: true, force: true });
+  });
+
+  it('"Add a random write-shard suffix" from the quick-fix menu rewrites the key; one undo restores the file exactly', () =>
+    step('random-shard', async () => {
+      await token("'BOARD#global'").click();
+      await page.keyboard.press('Escape');
+      const menu = await quickFixMenu(RANDOM_FIX);
+      await shot('01-fix-menu');
+      await choose(menu, RANDOM_FIX);
+      await viewLine(FIXED_KEY).waitFor();
+      await statusItem().filter({ hasText: 'ShardLens: 13' }).waitFor(); // the SL001 on line 19 is gone
+      await shot('02-fixed');
+      await page.keyboard.press('Control+S');
+      const fixed = original.replace("PK: 'BOARD#global'", FIXED_KEY);
+      await until('the fixed text on disk', () => onDisk() === fixed);
+      log('fix applied and saved; 13 findings');
+
+      await page.keyboard.press('Control+Z');
+      await viewLine("PK: 'BOARD#global'").waitFor();
+      await page.keyboard.press('Control+S');
+      await until('the original text on disk after one undo', () => onDisk() === original);
+      await statusItem().filter({ hasText: 'ShardLens: 14' }).waitFor();
+      await shot('03-undone');
+      log('one undo restored the file byte for byte; 14 findings');
+    }));
+
+  it('"Generate the scatter-gather reader…" asks where in a quick pick and writes the reader beside the writer', () =>
+    step('reader', async () => {
+      await page.keyboard.press('Control+Shift+Z'); // redo: the writer is sharded again
+      await viewLine(FIXED_KEY).waitFor();
+      const title = 'Generate the scatter-gather reader queryBoardGlobalShards() for leaderboard · PK = BOARD#global…';
+      const menu = await quickFixMenu(title);
+      await choose(menu, title);
+      const pick = page.locator('.quick-input-widget');
+      await pick.locator('.monaco-list-row', { hasText: 'Beside the writer' }).waitFor();
+      await shot('04-reader-pick');
+      assert.match(await pick.innerText(), /In a new file…/);
+      await page.keyboard.press('Enter'); // the first row: beside the writer
+      await viewLine('async function queryBoardGlobalShards(').waitFor();
+      await page.keyboard.press('Control+S');
+      await until('the reader on disk', () => /async function queryBoardGlobalShards\(/.test(onDisk()));
+      assert.match(onDisk(), /Promise\.all\(/);
+      await shot('05-reader');
+      log('reader generated and revealed');
+    }));
+
+  it('with the lab endpoint chosen in the status bar, the hover shows the live line and a code lens appears', () =>
+    step('heat', async () => {
+      const sent = await driveTraffic(lab!.url);
+      log(`traffic: ${sent.feed} FEED#recent writes, ${sent.board} over BOARD#global's 10 shards`);
+      assert.ok(sent.feed > 0 && sent.board === 100, JSON.stringify(sent));
+
+      await connectionItem().click();
+      const pick = page.locator('.quick-input-widget');
+      await pick.locator('.monaco-list-row', { hasText: 'Another endpoint URL' }).waitFor();
+      await shot('06-connection-pick');
+      await page.keyboard.type('Another endpoint');
+      await page.keyboard.press('Enter');
+      const box = pick.locator('input.input');
+      await box.waitFor();
+      await box.fill(lab!.url);
+      await page.keyboard.press('Enter');
+      await connectionItem().filter({ hasText: 'ShardLens: lab' }).waitFor();
+      log('connection: lab');
+
+      // The feed's writer is below the reader now: go to its line as a user would (Ctrl+G).
+      const feedLine =
+        onDisk()
+          .split('\n')
+          .findIndex((l) => l.includes("PK: 'FEED#recent'")) + 1;
+      assert.ok(feedLine > 0);
+      await page.keyboard.press('Control+G');
+      await page.locator('.quick-input-widget input.input').waitFor();
+      await page.keyboard.type(String(feedLine));
+      await page.keyboard.press('Enter');
+      // The first refresh may still be under way when the pointer arrives: point again, as a
+      // user would, until the hover carries the live line (bounded).
+      const hover = page.locator('.monaco-hover .markdown-hover', { hasText: 'Live (15m)' }).first();
+      const deadline = Date.now() + 90_000;
+      for (;;) {
+        await token("'FEED#recent'").hover();
+        const shown = await hover
+          .waitFor({ timeout: 8_000 })
+          .then(() => true)
+          .catch(() => false);
+        if (shown) break;
+        if (Date.now() > deadline) throw new Error('no live line in the hover of FEED#recent');
+        await page.mouse.move(150, 600);
+        await page.keyboard.press('Escape');
+      }
+      const text = await hover.innerText();
+      assert.match(text, /Live \(15m\): #1 of \d+ keys · \d+% of consumed units/);
+      log(`hover: ${/Live \(15m\)[^\n]*/.exec(text)?.[0]}`);
+      await shot('07-live-hover');
+      await page.mouse.move(150, 600);
+      await page.keyboard.press('Escape');
+
+      // The lens above the feed's writer (the line before it): the hot key, with its throttles.
+      // Visible lenses only: the one above the sharded board writer is scrolled out of view.
+      const lens = page.locator('.monaco-editor .codelens-decoration:visible', { hasText: /of table traffic/ });
+      await lens.first().waitFor();
+      const lenses = await lens.allInnerTexts();
+      for (const l of lenses) assert.match(l, /^\d+% of table traffic · [\d,]+ throttles? \(15m\)$/);
+      assert.ok(
+        lenses.some((l) => !/ 0 throttles/.test(l)),
+        `no lens with throttles: ${JSON.stringify(lenses)}`,
+      );
+      await connectionItem().hover();
+      await page.locator('.monaco-hover, .workbench-hover', { hasText: 'live heat' }).first().waitFor();
+      await shot('08-code-lens');
+      log(`code lenses: ${JSON.stringify(lenses)}`);
+    }));
+});
