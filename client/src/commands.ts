@@ -1,8 +1,13 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { ExecuteCommandRequest } from 'vscode-languageclient/node';
-import { Commands, type ShowKeyArgs } from '../../protocol/src/commands';
-import { CheckWorkspaceRequest } from '../../protocol/src/lsp';
+import {
+  Commands,
+  type EnableInsightsArgs,
+  type EnableInsightsResult,
+  type ShowKeyArgs,
+} from '../../protocol/src/commands';
+import { CheckWorkspaceRequest, type HeatStatus } from '../../protocol/src/lsp';
 import { SELECT_CONNECTION, selectConnection } from './connection';
 import { askAndApplyFix } from './fix-ask';
 
@@ -13,6 +18,8 @@ export interface Context {
   output: vscode.OutputChannel;
   /** The side panel, once it is registered: `openTab` opens it, `showKey` selects a key in it. */
   panel?: { openTab(): void; showKey?(args: ShowKeyArgs): void };
+  /** The server's last live-heat status (for the connection pick). */
+  heatStatus?: () => HeatStatus | null;
 }
 
 type Factory = (ctx: Context) => (...args: unknown[]) => unknown;
@@ -51,7 +58,12 @@ export const COMMANDS: Record<string, Factory> = {
   },
   [Commands.askFix]: (ctx) => (args: unknown) => askAndApplyFix(needsServer(ctx), args),
   [Commands.showKey]: (ctx) => (args: unknown) => showKey(ctx, args as ShowKeyArgs),
-  [SELECT_CONNECTION]: (ctx) => () => selectConnection(() => refreshHeat(ctx)),
+  [SELECT_CONNECTION]: (ctx) => () =>
+    selectConnection(
+      () => refreshHeat(ctx),
+      ctx.heatStatus?.() ?? null,
+      (args) => enableInsights(ctx, args),
+    ),
   [Commands.openRuleDocs]: () => (url: unknown) => {
     if (typeof url !== 'string' || !/^https:\/\//.test(url)) throw new Error('No rule documentation link given.');
     return vscode.env.openExternal(vscode.Uri.parse(url));
@@ -61,6 +73,24 @@ export const COMMANDS: Record<string, Factory> = {
 /** The server's refresh (a server command, so sent as workspace/executeCommand rather than registered here). */
 export function refreshHeat(ctx: Context): Promise<unknown> {
   return needsServer(ctx).sendRequest(ExecuteCommandRequest.type, { command: Commands.refreshHeat, arguments: [] });
+}
+
+/** Switches Contributor Insights on through the server (which holds the connection), and says how it went. */
+export async function enableInsights(ctx: Context, args: EnableInsightsArgs): Promise<EnableInsightsResult> {
+  const r = (await needsServer(ctx).sendRequest(ExecuteCommandRequest.type, {
+    command: Commands.enableInsights,
+    arguments: [args],
+  })) as EnableInsightsResult;
+  const where = args.index ? `${args.table}/${args.index}` : args.table;
+  if (r?.ok)
+    void vscode.window.showInformationMessage(
+      `ShardLens: Contributor Insights (${args.mode}) is being enabled on ${where}.`,
+    );
+  else
+    void vscode.window.showWarningMessage(
+      `ShardLens: Contributor Insights was not enabled on ${where}: ${r?.message ?? 'no answer'}`,
+    );
+  return r;
 }
 
 /** The code lens's click: the key in the panel when there is one, else the hover at the key. */

@@ -6,7 +6,7 @@
  * before the first one arrives, a label worked out from the settings here.
  */
 import * as vscode from 'vscode';
-import { Commands } from '../../protocol/src/commands';
+import { Commands, type EnableInsightsArgs } from '../../protocol/src/commands';
 import type { HeatStatus } from '../../protocol/src/lsp';
 import { listProfiles } from './aws-profiles';
 
@@ -80,7 +80,15 @@ function escapeMarkdown(s: string): string {
   return s.replace(/[\\`*_{}[\]<>()#+!|]/g, (c) => `\\${c}`);
 }
 
-export function createConnectionItem(): { item: vscode.StatusBarItem; update(h: HeatStatus | null): void } {
+export interface ConnectionItem {
+  item: vscode.StatusBarItem;
+  /** A new status from the server, or null to redraw the last one (settings or trust changed). */
+  update(h: HeatStatus | null): void;
+  /** The server's last status, null before the first. */
+  current(): HeatStatus | null;
+}
+
+export function createConnectionItem(): ConnectionItem {
   const item = vscode.window.createStatusBarItem('shardlens.connection', vscode.StatusBarAlignment.Left, 9);
   item.name = 'ShardLens AWS Connection';
   item.command = SELECT_CONNECTION;
@@ -104,7 +112,7 @@ export function createConnectionItem(): { item: vscode.StatusBarItem; update(h: 
     item.show();
   };
   update(null);
-  return { item, update };
+  return { item, update, current: () => last };
 }
 
 type Pick = vscode.QuickPickItem & { run?: () => PromiseLike<unknown> };
@@ -114,7 +122,11 @@ type Pick = vscode.QuickPickItem & { run?: () => PromiseLike<unknown> };
  * the region, the lab endpoint or AWS. Each choice writes one setting where the user
  * keeps them: the workspace when one is open, else the user settings.
  */
-export async function selectConnection(refresh: () => PromiseLike<unknown>): Promise<void> {
+export async function selectConnection(
+  refresh: () => PromiseLike<unknown>,
+  status: HeatStatus | null,
+  enable: (args: EnableInsightsArgs) => PromiseLike<unknown>,
+): Promise<void> {
   const cfg = () => vscode.workspace.getConfiguration('shardlens.aws');
   const target = vscode.workspace.workspaceFolders?.length
     ? vscode.ConfigurationTarget.Workspace
@@ -158,6 +170,19 @@ export async function selectConnection(refresh: () => PromiseLike<unknown>): Pro
     },
     { label: '$(edit) Another endpoint URL…', run: () => pickEndpoint(s.endpoint, (e) => set('endpoint', e)) },
   ];
+  // Offered once the server has read tables: switching Contributor Insights on is an AWS
+  // change the user asks for by name, table and mode, never something done for them.
+  const tables = status && (status.state === 'ok' || status.state === 'problem') ? status.tables : [];
+  if (tables.length) {
+    items.push(
+      { label: 'Contributor Insights', kind: vscode.QuickPickItemKind.Separator },
+      {
+        label: '$(graph) Enable Contributor Insights…',
+        detail: status?.problem?.code === 'insights-disabled' ? status.problem.message : 'Per-key heat needs it',
+        run: () => pickInsights(tables, enable),
+      },
+    );
+  }
   if (!profiles.length) {
     items.splice(2, 0, { label: 'No profiles in ~/.aws/config or ~/.aws/credentials', description: '' });
   }
@@ -166,6 +191,42 @@ export async function selectConnection(refresh: () => PromiseLike<unknown>): Pro
     placeHolder: 'Choose a profile, region or endpoint (credentials always come from the AWS SDK)',
   });
   await pick?.run?.();
+}
+
+/** The two modes, in the words of the pick: what each shows, no prices. */
+export const INSIGHTS_MODES: Array<vscode.QuickPickItem & { mode: EnableInsightsArgs['mode'] }> = [
+  {
+    label: 'Throttled keys only',
+    description: 'THROTTLED_KEYS',
+    detail: 'Reports only keys that are throttled: the cheap always-on choice. No per-key units or shares.',
+    mode: 'THROTTLED_KEYS',
+  },
+  {
+    label: 'Accessed and throttled keys',
+    description: 'ACCESSED_AND_THROTTLED_KEYS',
+    detail: 'Every key’s consumed units and throttles: shares, ranks and the shard balance.',
+    mode: 'ACCESSED_AND_THROTTLED_KEYS',
+  },
+];
+
+/** `table` or `table/index`, as HeatStatus lists them. */
+export function splitTable(name: string): { table: string; index: string | null } {
+  const slash = name.indexOf('/');
+  return slash < 0 ? { table: name, index: null } : { table: name.slice(0, slash), index: name.slice(slash + 1) };
+}
+
+async function pickInsights(tables: string[], enable: (args: EnableInsightsArgs) => PromiseLike<unknown>) {
+  const table = await vscode.window.showQuickPick(tables, {
+    title: 'ShardLens: enable Contributor Insights',
+    placeHolder: 'On which table or index (table/index)?',
+  });
+  if (!table) return;
+  const mode = await vscode.window.showQuickPick(INSIGHTS_MODES, {
+    title: `ShardLens: Contributor Insights on ${table}`,
+    placeHolder: 'Which mode?',
+  });
+  if (!mode) return;
+  await enable({ ...splitTable(table), mode: mode.mode });
 }
 
 async function pickRegion(current: string, save: (r: string | undefined) => Thenable<void>): Promise<void> {

@@ -74,7 +74,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ acti
     output,
     status.item,
     connection.item,
-    ...registerCommands({ client: () => client, restart, output, panel }),
+    ...registerCommands({ client: () => client, restart, output, panel, heatStatus: connection.current }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => {
       if (client?.isRunning()) void client.sendNotification(TrustNotification, { trusted: true });
       connection.update(null);

@@ -15,8 +15,10 @@ import { after, before, describe, it } from 'node:test';
 import {
   BatchWriteItemCommand,
   CreateTableCommand,
+  DescribeContributorInsightsCommand,
   DynamoDBClient,
   UpdateContributorInsightsCommand,
+  type CreateTableCommandInput,
 } from '@aws-sdk/client-dynamodb';
 import type { Browser, Page } from 'playwright-core';
 import {
@@ -95,29 +97,32 @@ async function startLab(): Promise<{ child: ChildProcess; url: string }> {
   }
 }
 
-/** The table scores.ts uses, Contributor Insights on, and traffic: a hot FEED#recent, a sharded board. */
-async function driveTraffic(url: string): Promise<{ feed: number; board: number }> {
-  const ddb = new DynamoDBClient({
+const labClient = (url: string) =>
+  new DynamoDBClient({
     endpoint: url,
     region: 'us-east-1',
     credentials: { accessKeyId: 'lab', secretAccessKey: 'lab' },
     maxAttempts: 1,
   });
+
+const table = (name: string): CreateTableCommandInput => ({
+  TableName: name,
+  BillingMode: 'PAY_PER_REQUEST',
+  KeySchema: [
+    { AttributeName: 'PK', KeyType: 'HASH' },
+    { AttributeName: 'SK', KeyType: 'RANGE' },
+  ],
+  AttributeDefinitions: [
+    { AttributeName: 'PK', AttributeType: 'S' },
+    { AttributeName: 'SK', AttributeType: 'S' },
+  ],
+});
+
+/** The table scores.ts uses, Contributor Insights on, and traffic: a hot FEED#recent, a sharded board. */
+async function driveTraffic(url: string): Promise<{ feed: number; board: number }> {
+  const ddb = labClient(url);
   try {
-    await ddb.send(
-      new CreateTableCommand({
-        TableName: 'leaderboard',
-        BillingMode: 'PAY_PER_REQUEST',
-        KeySchema: [
-          { AttributeName: 'PK', KeyType: 'HASH' },
-          { AttributeName: 'SK', KeyType: 'RANGE' },
-        ],
-        AttributeDefinitions: [
-          { AttributeName: 'PK', AttributeType: 'S' },
-          { AttributeName: 'SK', AttributeType: 'S' },
-        ],
-      }),
-    );
+    await ddb.send(new CreateTableCommand(table('leaderboard')));
     await ddb.send(
       new UpdateContributorInsightsCommand({ TableName: 'leaderboard', ContributorInsightsAction: 'ENABLE' }),
     );
@@ -332,5 +337,53 @@ describe('quick fixes and live heat in a real VS Code', { timeout: 600_000 }, ()
       await page.locator('.monaco-hover, .workbench-hover', { hasText: 'live heat' }).first().waitFor();
       await shot('08-code-lens');
       log(`code lenses: ${JSON.stringify(lenses)}`);
+    }));
+
+  it('the connection pick enables Contributor Insights on a table the code uses, in the mode chosen', () =>
+    step('insights', async () => {
+      // The event-log example's table, created without Contributor Insights.
+      const ddb = labClient(lab!.url);
+      const mode = () =>
+        ddb
+          .send(new DescribeContributorInsightsCommand({ TableName: 'events' }))
+          .then((r) => `${r.ContributorInsightsStatus} ${r.ContributorInsightsMode ?? ''}`.trim());
+      try {
+        await ddb.send(new CreateTableCommand(table('events')));
+        assert.equal(await mode(), 'DISABLED');
+        await connectionItem().click();
+        const pick = page.locator('.quick-input-widget');
+        await pick.locator('.monaco-list-row', { hasText: 'Enable Contributor Insights' }).waitFor();
+        await page.keyboard.type('Enable Contributor Insights');
+        await page.keyboard.press('Enter');
+        // The tables the server read; filter to "events" and take exactly that row.
+        await pick.locator('.monaco-list-row', { hasText: 'user-events' }).waitFor();
+        await page.keyboard.type('events');
+        const focused = pick.locator('.monaco-list-row.focused');
+        for (let i = 0; i < 5 && (await focused.getAttribute('aria-label')) !== 'events'; i++) {
+          await page.keyboard.press('ArrowDown');
+        }
+        assert.equal(await focused.getAttribute('aria-label'), 'events');
+        await page.keyboard.press('Enter');
+        await pick.locator('.monaco-list-row', { hasText: 'the cheap always-on choice' }).waitFor();
+        await shot('09-insights-mode');
+        await page.keyboard.type('Throttled keys only');
+        await page.keyboard.press('Enter');
+        await page
+          .locator('.notifications-toasts', {
+            hasText: 'Contributor Insights (THROTTLED_KEYS) is being enabled on events',
+          })
+          .waitFor();
+        const end = Date.now() + 10_000;
+        let seen = await mode();
+        while (!/^ENABL(ED|ING) THROTTLED_KEYS$/.test(seen) && Date.now() < end) {
+          await sleep(100);
+          seen = await mode();
+        }
+        assert.match(seen, /^ENABL(ED|ING) THROTTLED_KEYS$/);
+        await shot('10-insights-enabled');
+        log(`Contributor Insights on events: ${seen}`);
+      } finally {
+        ddb.destroy();
+      }
     }));
 });
