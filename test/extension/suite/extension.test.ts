@@ -234,6 +234,18 @@ describe('ShardLens extension', function () {
     await vscode.window.showTextDocument(doc, { preview: false });
   });
 
+  it('"Refresh Live Heat" is the server\'s command and answers with the heat status (off: no connection set)', async () => {
+    // Registered by the language client from the server's executeCommandProvider.
+    const status = await until('shardlens.heat.refresh to answer', async () =>
+      vscode.commands.executeCommand<{ state: string; label: string | null; problem: unknown }>(
+        'shardlens.heat.refresh',
+      ),
+    );
+    assert.equal(status.state, 'off');
+    assert.equal(status.label, null);
+    assert.equal(status.problem, null);
+  });
+
   it('shows the live-heat connection in the status bar (off until a profile, region or endpoint is set)', async () => {
     // The connection item has no API to read back: the command it runs is registered and
     // the pick it opens lists the lab endpoint (stubbed to record, not to choose).
