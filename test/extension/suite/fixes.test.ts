@@ -205,7 +205,7 @@ describe('quick fixes in VS Code', function () {
     );
     const target = fileUri('leaderboard/src/board-reader.ts');
     try {
-      await stubbed(
+      const { calls } = await stubbed(
         {
           showQuickPick: async (items: unknown) =>
             (items as vscode.QuickPickItem[]).find((i) => i.label === 'In a new file…'),
@@ -213,6 +213,8 @@ describe('quick fixes in VS Code', function () {
         },
         () => runCommand(fix) as Promise<unknown>,
       );
+      const dialog = calls.find((c) => c.name === 'showSaveDialog')!.args[0] as vscode.SaveDialogOptions;
+      assert.match(dialog.defaultUri!.path, /\/leaderboard\/src\/scores-reader\.ts$/, 'proposed beside the writer');
       const reader = await vscode.workspace.openTextDocument(target);
       assert.match(reader.getText(), /export async function queryBoardGlobalShards\(/);
     } finally {
@@ -223,5 +225,38 @@ describe('quick fixes in VS Code', function () {
       doc = await vscode.workspace.openTextDocument(scores);
       await vscode.window.showTextDocument(doc, { preview: false });
     }
+  });
+
+  it('"Generate the scatter-gather reader" into an existing file picked in the open dialog', async () => {
+    const line = 29;
+    const col = doc.lineAt(line).text.indexOf('`BOARD#global#${shard}`');
+    const fix = pick(
+      await actionsAt(new vscode.Range(line, col + 2, line, col + 2)),
+      'Generate the scatter-gather reader',
+      true,
+    );
+    const target = fileUri('leaderboard/src/top-players.ts');
+    const before = (await vscode.workspace.openTextDocument(target)).getText();
+    try {
+      const { calls } = await stubbed(
+        {
+          showQuickPick: async (items: unknown) =>
+            (items as vscode.QuickPickItem[]).find((i) => i.label === 'In an existing file…'),
+          showOpenDialog: async () => [target],
+        },
+        () => runCommand(fix) as Promise<unknown>,
+      );
+      const dialog = calls.find((c) => c.name === 'showOpenDialog')!.args[0] as vscode.OpenDialogOptions;
+      assert.deepEqual(dialog.filters, { '.ts files': ['ts'] }, 'files of the writer’s language');
+      const reader = await vscode.workspace.openTextDocument(target);
+      assert.ok(reader.getText().startsWith(before.slice(0, 40)), 'the file kept its own code');
+      assert.match(reader.getText(), /export async function queryBoardGlobalShards\(/);
+    } finally {
+      for (const u of [target, scores]) await vscode.commands.executeCommand('workbench.action.files.revert', u);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      doc = await vscode.workspace.openTextDocument(scores);
+      await vscode.window.showTextDocument(doc, { preview: false });
+    }
+    assert.equal((await vscode.workspace.openTextDocument(target)).getText(), before);
   });
 });
