@@ -212,10 +212,12 @@ export function loopElementValue(n: Node, items: Value[], generated: boolean): V
 export interface Deps {
   ranges: number[];
   names: Set<string>;
+  /** Where each resolved name was bound (the binding's start; -1 when unbound). */
+  bindings: Map<string, number[]>;
 }
 
 export function newDeps(): Deps {
-  return { ranges: [], names: new Set() };
+  return { ranges: [], names: new Set(), bindings: new Map() };
 }
 
 /** Notes a node the evaluation consulted (a no-op when nothing records). */
@@ -230,6 +232,11 @@ export function recordNode(ctx: EvalContext, n: Node, name?: string): void {
 export function recordResolution(ctx: EvalContext, id: Node, at: Node | null): void {
   if (at) recordNode(ctx, at);
   recordNode(ctx, id, id.text);
+  const seen = ctx.deps?.bindings;
+  if (!seen) return;
+  const list = seen.get(id.text);
+  if (list) list.push(at ? at.startIndex : -1);
+  else seen.set(id.text, [at ? at.startIndex : -1]);
 }
 
 /** Notes a text range (and name) an evaluation depends on. */

@@ -72,6 +72,7 @@ export class SiteCache {
     // leaves the sites of the others alone), else its top-level statement.
     let statement = n;
     let namedFunction: Node | null = null;
+    const callers: string[] = [];
     for (let p = n.parent; p?.parent; p = p.parent) {
       statement = p;
       if (NAMED_FUNCTIONS.has(p.type)) namedFunction = p;
@@ -81,9 +82,21 @@ export class SiteCache {
         : p.type === 'variable_declarator'
           ? p.childForFieldName('name')?.text
           : undefined;
-      if (name) deps.names.add(name);
+      if (name) callers.push(name);
     }
     const outer = namedFunction ?? statement;
+    // A name bound only inside the site's own context (a local, a parameter, a loop
+    // variable) cannot be re-bound by an edit elsewhere: an edit inside the context
+    // drops the site anyway. Common local names (`shard`, `item`) then stop dropping
+    // the sites of every other function that uses them.
+    for (const [name, at] of deps.bindings) {
+      if (at.every((s) => s >= outer.startIndex && s < outer.endIndex)) deps.names.delete(name);
+    }
+    for (const name of callers) deps.names.add(name);
+    // The call style's indentation is the text before its statement on that line.
+    const st = site.call.statement;
+    const at = n.tree.rootNode.descendantForPosition({ row: st.startLine, column: st.startColumn });
+    if (at) deps.ranges.push(at.startIndex - st.startColumn, at.startIndex);
     this.entries.set(n.startIndex, {
       start: n.startIndex,
       end: n.endIndex,
@@ -194,7 +207,7 @@ function shiftEntry(entry: Entry, e: EditRecord, delta: number): Entry {
     outerStart: shiftIndex(entry.outerStart, e, delta),
     outerEnd: shiftIndex(entry.outerEnd, e, delta),
     site: moved,
-    deps: { ranges: r, names: entry.deps.names },
+    deps: { ranges: r, names: entry.deps.names, bindings: entry.deps.bindings },
     lines,
   };
 }
