@@ -35,7 +35,7 @@ export interface ShardLensSettings {
     profile: string | null;
     /** `shardlens.aws.region`. */
     region: string | null;
-    /** `shardlens.aws.endpoint`: one URL for DynamoDB and CloudWatch (the lab: `http://127.0.0.1:4599`). */
+    /** `shardlens.aws.endpoint`: one URL for DynamoDB and CloudWatch (the lab: `http://127.0.0.1:8000`). */
     endpoint: string | null;
   };
   heat: {
