@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import { logicalKeyOf } from '../../engine/keys/logical-key';
 import type { Access, Finding, ShardSet, Span } from '../../engine/model';
-import { languageForFile, parse } from '../../engine/parser';
+import { languageForFile } from '../../engine/parser';
+import { withTree } from './syntax';
 import { shardHoleOf } from '../../engine/rules/group';
 import { shardSetOf } from '../../engine/template';
 import { generateReader } from '../generate';
@@ -100,14 +101,18 @@ export function functionExists(text: string, name: string, python: boolean): boo
 function insertionOffset(text: string, file: string, site: Access | null): number {
   const language = languageForFile(file);
   if (!site || site.file !== file || !language) return text.replace(/\s*$/, '').length;
-  const tree = parse(language, text, 2000);
-  try {
-    const at = offsetAt(text, site.span.startLine, site.span.startColumn);
-    const top = tree.rootNode.namedChildren.find((c) => c && c.startIndex <= at && at < c.endIndex);
-    return top ? top.endIndex : text.replace(/\s*$/, '').length;
-  } finally {
-    tree.delete();
-  }
+  const at = offsetAt(text, site.span.startLine, site.span.startColumn);
+  const top = topLevelRanges(file, text).find(([start, end]) => start <= at && at < end);
+  return top ? top[1] : text.replace(/\s*$/, '').length;
+}
+
+/** The [start, end) of each top-level statement (the tree comes from the fixes' shared cache). */
+function topLevelRanges(file: string, text: string): Array<[number, number]> {
+  return (
+    withTree(file, text, (tree) =>
+      tree.rootNode.namedChildren.flatMap((c): Array<[number, number]> => (c ? [[c.startIndex, c.endIndex]] : [])),
+    ) ?? []
+  );
 }
 
 function point(text: string, offset: number): Span {
