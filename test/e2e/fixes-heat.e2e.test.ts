@@ -6,7 +6,6 @@
 // traffic from the real SDK, the endpoint is chosen from the connection status bar item,
 // and the hover's live line and the code lens appear. Screenshots: test-output/e2e-fixes/.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,9 +15,7 @@ import {
   BatchWriteItemCommand,
   CreateTableCommand,
   DescribeContributorInsightsCommand,
-  DynamoDBClient,
   UpdateContributorInsightsCommand,
-  type CreateTableCommandInput,
 } from '@aws-sdk/client-dynamodb';
 import type { Browser, Page } from 'playwright-core';
 import {
@@ -31,6 +28,7 @@ import {
   startCodeServer,
   type CodeServer,
 } from './vscode';
+import { labClient, startLab, stopLab, table, type Lab } from './lab';
 
 const SHOTS = path.join(ROOT, 'test-output', 'e2e-fixes');
 const UI_TIMEOUT = 60_000;
@@ -40,7 +38,7 @@ const FIXED_KEY = 'PK: `BOARD#global#${Math.floor(Math.random() * BOARD_SHARDS)}
 
 let server: CodeServer | undefined;
 let browser: Browser | undefined;
-let lab: { child: ChildProcess; url: string } | undefined;
+let lab: Lab | undefined;
 let page: Page;
 let workspace: string;
 let original: string;
@@ -74,49 +72,6 @@ async function until(what: string, check: () => boolean, ms = UI_TIMEOUT): Promi
     await sleep(100);
   }
 }
-
-/** The lab as a user runs it (`shardlens lab`, the built CLI) on a free loopback port; 1 s periods. */
-async function startLab(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(
-    process.execPath,
-    [path.join(ROOT, 'bin', 'shardlens.js'), 'lab', '--port', '0', '--period', '1', '--write-limit', '100'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let out = '';
-  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-  const end = Date.now() + 20_000;
-  for (;;) {
-    const m = /ShardLens lab on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-    if (m) return { child, url: m[1] };
-    if (child.exitCode !== null || Date.now() > end) {
-      child.kill('SIGKILL');
-      throw new Error(`the lab did not start:\n${out}`);
-    }
-    await sleep(50);
-  }
-}
-
-const labClient = (url: string) =>
-  new DynamoDBClient({
-    endpoint: url,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'lab', secretAccessKey: 'lab' },
-    maxAttempts: 1,
-  });
-
-const table = (name: string): CreateTableCommandInput => ({
-  TableName: name,
-  BillingMode: 'PAY_PER_REQUEST',
-  KeySchema: [
-    { AttributeName: 'PK', KeyType: 'HASH' },
-    { AttributeName: 'SK', KeyType: 'RANGE' },
-  ],
-  AttributeDefinitions: [
-    { AttributeName: 'PK', AttributeType: 'S' },
-    { AttributeName: 'SK', AttributeType: 'S' },
-  ],
-});
 
 /** The table scores.ts uses, Contributor Insights on, and traffic: a hot FEED#recent, a sharded board. */
 async function driveTraffic(url: string): Promise<{ feed: number; board: number }> {
@@ -216,10 +171,7 @@ describe('quick fixes and live heat in a real VS Code', { timeout: 600_000 }, ()
   after(async () => {
     await browser?.close().catch(() => undefined);
     await server?.stop();
-    if (lab?.child.pid && lab.child.exitCode === null) {
-      process.kill(lab.child.pid, 'SIGTERM');
-      await new Promise((r) => lab!.child.once('exit', r));
-    }
+    await stopLab(lab);
     if (server && failed) {
       cpSync(server.logFile, path.join(SHOTS, 'code-server.log'));
       cpSync(path.join(server.userDataDir, 'logs'), path.join(SHOTS, 'logs'), { recursive: true });

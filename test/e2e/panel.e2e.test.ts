@@ -1,0 +1,236 @@
+// End-to-end: the side panel in a real VS Code (code-server + Chromium), with the packaged VSIX
+// installed. The lab (started here on a loopback port, stopped by PID) holds the leaderboard
+// table with Contributor Insights on and traffic written with the real SDK (a hot BOARD#global,
+// colder FEED#recent and PLAYER# keys); the workspace's `shardlens.aws.endpoint` points at it.
+// "ShardLens: Open Key Heat Panel" opens the panel; inside its webview we select the key
+// `leaderboard · PK = BOARD#global`, see its live bars on the heat tab with the hot key first,
+// then click one of its call sites and see the editor open scores.ts at that line.
+// Screenshots: test-output/e2e-panel/.
+import assert from 'node:assert/strict';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, before, describe, it } from 'node:test';
+import { BatchWriteItemCommand, CreateTableCommand, UpdateContributorInsightsCommand } from '@aws-sdk/client-dynamodb';
+import type { Browser, FrameLocator, Page } from 'playwright-core';
+import {
+  ROOT,
+  ensureCodeServer,
+  installVsix,
+  launchChromium,
+  makeStateDir,
+  packageVsix,
+  startCodeServer,
+  type CodeServer,
+} from './vscode';
+import { READ_UNITS_PER_PARTITION, WRITE_UNITS_PER_PARTITION, formatUnits } from '../../server/src/engine/capacity';
+import { labClient, startLab, stopLab, table, type Lab } from './lab';
+
+const SHOTS = path.join(ROOT, 'test-output', 'e2e-panel');
+const UI_TIMEOUT = 60_000;
+/** Writes sent to BOARD#global: three times what the lab's 100 WCU partition takes in a second. */
+const BOARD_WRITES = 300;
+const KEY = 'leaderboard · PK = BOARD#global';
+/** The key's second call site in `shardlens keys examples` (scores.ts:30:19): not where any editor starts. */
+const SITE = { file: 'examples/leaderboard/src/scores.ts', line: 30, column: 19, text: 'PK: `BOARD#global#${shard}`' };
+
+let server: CodeServer | undefined;
+let browser: Browser | undefined;
+let lab: Lab | undefined;
+let page: Page;
+let workspace: string;
+let sent: Record<string, number> = {};
+let failed = false;
+const t0 = Date.now();
+const log = (msg: string) => console.log(`[e2e-panel ${((Date.now() - t0) / 1000).toFixed(1)} s] ${msg}`);
+
+const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+async function step(name: string, fn: () => Promise<void>): Promise<void> {
+  try {
+    await fn();
+  } catch (e) {
+    failed = true;
+    await shot(`failed-${name}`).catch(() => undefined);
+    throw e;
+  }
+}
+
+const explorerRow = (name: string) => page.locator(`.explorer-folders-view .monaco-list-row[aria-label="${name}"]`);
+const statusItem = () => page.locator('[id="shardlens.shardlens.shardlens.status"]');
+/** The page inside the panel: VS Code hosts a webview in an iframe that loads the page in another. */
+const panel = (): FrameLocator => page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+
+/** Writes `n` small items under one partition key; returns how many the lab accepted (the rest throttled). */
+async function write(url: string, pk: string, n: number): Promise<number> {
+  const ddb = labClient(url);
+  try {
+    let accepted = 0;
+    for (let i = 0; i < n; i += 25) {
+      const items = Array.from({ length: Math.min(25, n - i) }, (_, j) => ({
+        PutRequest: { Item: { PK: { S: pk }, SK: { S: `SCORE#${i + j}` } } },
+      }));
+      const r = await ddb
+        .send(new BatchWriteItemCommand({ RequestItems: { leaderboard: items } }))
+        .catch(() => ({ UnprocessedItems: { leaderboard: items } }));
+      accepted += items.length - (r.UnprocessedItems?.leaderboard?.length ?? 0);
+    }
+    return accepted;
+  } finally {
+    ddb.destroy();
+  }
+}
+
+/** The leaderboard table with Contributor Insights on, and traffic where BOARD#global is the hottest key. */
+async function driveTraffic(url: string): Promise<Record<string, number>> {
+  const ddb = labClient(url);
+  try {
+    await ddb.send(new CreateTableCommand(table('leaderboard')));
+    await ddb.send(
+      new UpdateContributorInsightsCommand({ TableName: 'leaderboard', ContributorInsightsAction: 'ENABLE' }),
+    );
+  } finally {
+    ddb.destroy();
+  }
+  await sleep(500);
+  const out: Record<string, number> = {};
+  out['BOARD#global'] = await write(url, 'BOARD#global', BOARD_WRITES);
+  out['FEED#recent'] = await write(url, 'FEED#recent', 40);
+  for (let p = 1; p <= 3; p++) out[`PLAYER#${p}`] = await write(url, `PLAYER#${p}`, 10);
+  await sleep(1200); // the last one-second period closes
+  return out;
+}
+
+describe('the side panel in a real VS Code, against the lab', { timeout: 600_000 }, () => {
+  before(async () => {
+    await ensureCodeServer();
+    const vsix = process.env.SHARDLENS_VSIX ? path.resolve(process.env.SHARDLENS_VSIX) : packageVsix();
+    rmSync(SHOTS, { recursive: true, force: true });
+    mkdirSync(SHOTS, { recursive: true });
+
+    lab = await startLab();
+    log(`lab at ${lab.url} (pid ${lab.child.pid})`);
+    // Traffic first: the server's first refresh, right after indexing, already sees it.
+    sent = await driveTraffic(lab.url);
+    log(`traffic accepted: ${JSON.stringify(sent)}`);
+    assert.ok(sent['BOARD#global'] > sent['FEED#recent'] && sent['FEED#recent'] > 0, JSON.stringify(sent));
+
+    workspace = mkdtempSync(path.join(os.tmpdir(), 'shardlens-e2e-panel-'));
+    cpSync(path.join(ROOT, 'examples'), path.join(workspace, 'examples'), { recursive: true });
+    mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
+    writeFileSync(
+      path.join(workspace, '.vscode', 'settings.json'),
+      JSON.stringify({ 'shardlens.aws.endpoint': lab.url, 'shardlens.heat.window': '15m' }),
+    );
+
+    const stateDir = makeStateDir('shardlens-e2e-panel-');
+    installVsix(vsix, path.join(stateDir, 'ext'), path.join(stateDir, 'ud'));
+    server = await startCodeServer({
+      stateDir,
+      settings: { 'typescript.validate.enable': false, 'javascript.validate.enable': false },
+    });
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    page.setDefaultTimeout(UI_TIMEOUT);
+    await page.goto(server.workbenchUrl(workspace));
+    // Another file of the project activates the extension; scores.ts stays closed until the reveal.
+    for (const row of ['examples', 'leaderboard', 'src', 'top-players.ts']) {
+      await explorerRow(row).waitFor();
+      await explorerRow(row).click();
+    }
+    // The examples' 14 findings: indexing is done.
+    await statusItem().filter({ hasText: 'ShardLens: 14' }).waitFor();
+    log(`extension active: ${await statusItem().innerText()}`);
+  });
+
+  after(async () => {
+    await browser?.close().catch(() => undefined);
+    await server?.stop();
+    await stopLab(lab);
+    if (server && failed) {
+      cpSync(server.logFile, path.join(SHOTS, 'code-server.log'));
+      cpSync(path.join(server.userDataDir, 'logs'), path.join(SHOTS, 'logs'), { recursive: true });
+    }
+    if (server) rmSync(server.stateDir, { recursive: true, force: true });
+    if (workspace) rmSync(workspace, { recursive: true, force: true });
+  });
+
+  it('"Open Key Heat Panel" lists the tables and keys; selecting BOARD#global shows its call sites', () =>
+    step('keys', async () => {
+      await page.keyboard.press('F1');
+      await page.locator('.quick-input-widget input.input').waitFor();
+      await page.keyboard.type('ShardLens: Open Key Heat Panel');
+      await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Open Key Heat Panel' }).first().waitFor();
+      await page.keyboard.press('Enter');
+
+      const key = panel().locator(`li.key[data-key="${KEY}"]`);
+      await key.waitFor(); // the keys report arrived from the language server
+      const tables = await panel().locator('details.table > summary').allInnerTexts();
+      assert.ok(tables.includes('table leaderboard'), JSON.stringify(tables));
+      await key.locator('> button.key-button').click();
+      await key.locator('button.site').first().waitFor();
+      const sites = await key.locator('button.site .where').allInnerTexts();
+      assert.deepEqual(
+        sites,
+        [19, 30, 46].map((l) => `${SITE.file}:${l}`),
+      );
+      assert.equal(await key.locator('> button.key-button').getAttribute('aria-pressed'), 'true');
+      await shot('01-keys');
+      log(`panel open; ${KEY} selected, sites ${JSON.stringify(sites)}`);
+    }));
+
+  it('the heat tab shows the live bars of the selected key, the hot key first', () =>
+    step('heat', async () => {
+      await panel().locator('vscode-tab-header[data-tab="heat"]').click();
+      // The heat view's first bar chart: the key's top contributors (the Partitions tab has its own).
+      const heat = panel().locator('#view-heat');
+      const contributors = heat.locator('figure.bars').first();
+      const bars = contributors.locator('li');
+      // The server's first refresh may still be under way: press the panel's refresh, bounded.
+      const deadline = Date.now() + 90_000;
+      while (!(await bars.first().isVisible())) {
+        if (Date.now() > deadline) throw new Error('no live bars on the heat tab');
+        const refresh = heat.locator('#heat-refresh');
+        if (await refresh.isVisible()) await refresh.click().catch(() => undefined);
+        await bars
+          .first()
+          .waitFor({ timeout: 5_000 })
+          .catch(() => undefined);
+      }
+      assert.equal(await contributors.locator('figcaption').innerText(), 'Most accessed live keys');
+      const labels = await bars.locator('.bar-label').allInnerTexts();
+      const values = await bars.locator('.bar-value').allInnerTexts();
+      log(`bars: ${JSON.stringify(labels)} ${JSON.stringify(values)}`);
+      assert.equal(labels[0], 'BOARD#global');
+      const summary = await heat.locator('p.summary').innerText();
+      log(`summary: ${summary}`);
+      // The hottest key of the table. Contributor Insights counts consumed throughput units, in
+      // which a write unit weighs 3 (a partition's 3,000 read units = its 1,000 write units): the
+      // bar is the accepted writes × 3, and every write the lab refused is a throttle.
+      const units = sent['BOARD#global'] * (READ_UNITS_PER_PARTITION / WRITE_UNITS_PER_PARTITION);
+      assert.equal(Number(values[0].replace(/,/g, '')), units);
+      const throttles = BOARD_WRITES - sent['BOARD#global'];
+      assert.ok(throttles > 0, 'the hot key was meant to throttle');
+      assert.match(
+        summary,
+        new RegExp(`^#1 on the table · ${formatUnits(units)} units .* · ${formatUnits(throttles)} throttles$`),
+      );
+      await shot('02-heat');
+    }));
+
+  it('clicking a call site reveals that file and line in the editor', () =>
+    step('reveal', async () => {
+      await panel().locator('vscode-tab-header[data-tab="keys"]').click();
+      const site = panel()
+        .locator(`li.key[data-key="${KEY}"] button.site`)
+        .filter({ hasText: `${SITE.file}:${SITE.line}` });
+      await site.click();
+      await page.locator('.tabs-container .tab.active', { hasText: 'scores.ts' }).waitFor();
+      await page
+        .locator('[id="status.editor.selection"]', { hasText: `Ln ${SITE.line}, Col ${SITE.column}` })
+        .waitFor();
+      await page.locator('.monaco-editor .view-line', { hasText: SITE.text }).first().waitFor();
+      await shot('03-revealed');
+      log(`scores.ts revealed at Ln ${SITE.line}, Col ${SITE.column}`);
+    }));
+});
