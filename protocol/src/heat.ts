@@ -103,8 +103,26 @@ export interface HeatParams {
   refresh?: boolean;
 }
 
-/** The answer to `shardlens/heat`: the report, or the one problem that stopped it. */
-export type HeatResult = { ok: true; report: JsonHeatReport } | { ok: false; problem: JsonHeatProblem };
+/**
+ * CloudWatch's figures for the resource per report period over the window: the same
+ * metrics `metrics` sums, kept per period so the panel can draw them over time. Not in
+ * `JsonHeatReport`, whose JSON stays sums; `shardlens/heat` sends it beside the report.
+ */
+export interface HeatSeries {
+  /** Period starts, epoch seconds, ascending. */
+  times: number[];
+  consumedReadUnits: number[];
+  consumedWriteUnits: number[];
+  /** Metric name (e.g. WriteKeyRangeThroughputThrottleEvents) → events per period; reasons with no event left out. */
+  throttlesByReason: Record<string, number[]>;
+}
+
+/**
+ * The answer to `shardlens/heat`: the report (with its series, null when CloudWatch's
+ * figures could not be read), or the one problem that stopped it.
+ */
+export type HeatResult =
+  { ok: true; report: JsonHeatReport; series?: HeatSeries | null } | { ok: false; problem: JsonHeatProblem };
 
 /** Client → server: the workspace's logical keys (the `shardlens keys --format json` shape). */
 export const KeysRequest = new RequestType<Record<string, never>, JsonKeysReport, void>('shardlens/keys');

@@ -7,25 +7,17 @@
  *
  * Kept free of runtime imports so the browser bundle can include it.
  */
-import type { HeatResult, HeatWindow, InsightsMode, JsonHeatReport } from './heat';
+import type { HeatResult, HeatSeries, HeatWindow, InsightsMode, JsonHeatReport } from './heat';
 import type { JsonKeysReport } from './report';
 
 export const HEAT_WINDOWS: readonly HeatWindow[] = ['15m', '1h', '3h', '24h'];
 export const INSIGHTS_MODES: readonly InsightsMode[] = ['THROTTLED_KEYS', 'ACCESSED_AND_THROTTLED_KEYS'];
 
 /**
- * Consumed capacity and throttle events over the window, one value per report period.
- * Not in `JsonHeatReport` (which holds sums) yet: defined here so the panel can draw it
- * when the heat service sends it; `null` draws the "no series" note.
+ * Consumed capacity and throttle events over the window, one value per report period
+ * (`shardlens/heat` sends it beside the report); `null` draws the window's sums instead.
  */
-export interface HeatSeries {
-  /** Period starts, epoch seconds, ascending. */
-  times: number[];
-  consumedReadUnits: number[];
-  consumedWriteUnits: number[];
-  /** Metric name (e.g. WriteKeyRangeThroughputThrottleEvents) → events per period. */
-  throttlesByReason: Record<string, number[]>;
-}
+export type { HeatSeries };
 
 /** Extension → panel. */
 export type HostMessage =

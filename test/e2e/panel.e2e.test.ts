@@ -3,8 +3,9 @@
 // table with Contributor Insights on and traffic written with the real SDK (a hot BOARD#global,
 // colder FEED#recent and PLAYER# keys); the workspace's `shardlens.aws.endpoint` points at it.
 // "ShardLens: Open Key Heat Panel" opens the panel; inside its webview we select the key
-// `leaderboard · PK = BOARD#global`, see its live bars on the heat tab with the hot key first,
-// then click one of its call sites and see the editor open scores.ts at that line.
+// `leaderboard · PK = BOARD#global`, see its live bars on the heat tab with the hot key first
+// and CloudWatch's figures drawn over time, then click one of its call sites and see the
+// editor open scores.ts at that line.
 // Screenshots: test-output/e2e-panel/.
 import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -215,6 +216,16 @@ describe('the side panel in a real VS Code, against the lab', { timeout: 600_000
         summary,
         new RegExp(`^#1 on the table · ${formatUnits(units)} units .* · ${formatUnits(throttles)} throttles$`),
       );
+      // CloudWatch's figures over the window as time series (uPlot), not the window's sums.
+      const charts = heat.locator('figure.series');
+      await charts.first().waitFor();
+      assert.deepEqual(await charts.locator('figcaption').allInnerTexts(), [
+        'Consumed capacity (units per period)',
+        'Throttle events per reason',
+      ]);
+      const legend = await charts.locator('.u-legend .u-label').allInnerTexts();
+      assert.ok(legend.includes('write') && legend.includes('WriteKeyRangeThroughputThrottleEvents'), legend.join());
+      assert.equal(await heat.locator('dl.metrics').count(), 0);
       await shot('02-heat');
     }));
 

@@ -135,6 +135,26 @@ describe('heat report from the lab', () => {
     assert.deepEqual(report.problems, []);
   });
 
+  test('the time series per one-second period sums to what was sent, on one ascending axis', () => {
+    const s = report.series;
+    assert.ok(s, 'no series');
+    const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+    assert.equal(sum(s.consumedWriteUnits), hot.accepted + 460 + 30);
+    assert.equal(sum(s.consumedReadUnits), 10);
+    assert.deepEqual(Object.keys(s.throttlesByReason), ['WriteKeyRangeThroughputThrottleEvents']);
+    assert.equal(sum(s.throttlesByReason.WriteKeyRangeThroughputThrottleEvents), hot.throttled);
+    // Every one-second period of the 15-minute window, each once, in order.
+    assert.ok(Math.abs(s.times.length - 900) <= 1, `${s.times.length} periods`);
+    for (let i = 1; i < s.times.length; i++) assert.equal(s.times[i] - s.times[i - 1], 1);
+    assert.ok(s.times[0] * 1000 <= report.startMs && s.times.at(-1)! * 1000 < report.endMs);
+    // The hammering spans periods: writes in more than one.
+    assert.ok(s.consumedWriteUnits.filter((v) => v > 0).length > 1, 'all writes in one period');
+    for (const line of [s.consumedReadUnits, s.consumedWriteUnits, ...Object.values(s.throttlesByReason)])
+      assert.equal(line.length, s.times.length);
+    // No single period took all the accepted writes: the lab's ceiling spreads them over time.
+    assert.ok(Math.max(...s.consumedWriteUnits) < hot.accepted, JSON.stringify(s.consumedWriteUnits));
+  });
+
   test('items (partition + sort key) come from the SKC/SKT rules, under the key they belong to', () => {
     // Every item was written once (3 units) and the hot key's items come first in the
     // rules' top 25 (ties go by key), so they are all BOARD#global's.

@@ -19,6 +19,7 @@ import {
 } from '../../server/src/heat';
 import type { HeatReport, KeyHeat, LiveData, RuleReport } from '../../server/src/heat/types';
 import { READ_UNITS_PER_PARTITION, WRITE_UNITS_PER_PARTITION } from '../../server/src/engine/capacity';
+import { seriesOf } from '../../server/src/heat/metrics';
 import { startTestLab } from '../lab/helpers';
 import { fixtureIndex } from './helpers';
 
@@ -41,6 +42,7 @@ function live(mode: LiveData['mode'], reports: RuleReport[]): LiveData {
     mode,
     reports,
     metrics: null,
+    series: null,
     problems: [],
   };
 }
@@ -252,4 +254,43 @@ test("the lab's fault switch is reachable over HTTP for a lab started from the c
   } finally {
     await t.close();
   }
+});
+
+describe('the metrics per period (seriesOf)', () => {
+  test('one ascending axis over the window, 0 where a metric has no datapoint, quiet reasons left out', () => {
+    const at = (s: number) => s * 1000;
+    // Four one-minute periods from 0 s; the window starts mid-period, as "now - 1h" does.
+    const window = { startMs: at(30), endMs: at(200), periodSeconds: 60 };
+    const points = new Map([
+      // CloudWatch returns newest first and leaves out periods with no data.
+      [
+        'ConsumedWriteCapacityUnits',
+        [
+          { t: at(120), v: 5 },
+          { t: at(60), v: 7 },
+        ],
+      ],
+      ['ConsumedReadCapacityUnits', [{ t: at(0), v: 2 }]],
+      ['WriteKeyRangeThroughputThrottleEvents', [{ t: at(120), v: 3 }]],
+      ['WriteThrottleEvents', [{ t: at(120), v: 3 }]],
+      ['ReadKeyRangeThroughputThrottleEvents', [{ t: at(60), v: 0 }]],
+    ]);
+    assert.deepEqual(seriesOf(points, window), {
+      times: [0, 60, 120, 180],
+      consumedReadUnits: [2, 0, 0, 0],
+      consumedWriteUnits: [0, 7, 5, 0],
+      throttlesByReason: { WriteKeyRangeThroughputThrottleEvents: [0, 0, 3, 0] },
+    });
+    // No datapoint at all: the quiet window still has its periods; one off the grid is kept.
+    assert.deepEqual(seriesOf(new Map(), window), {
+      times: [0, 60, 120, 180],
+      consumedReadUnits: [0, 0, 0, 0],
+      consumedWriteUnits: [0, 0, 0, 0],
+      throttlesByReason: {},
+    });
+    assert.deepEqual(
+      seriesOf(new Map([['ConsumedWriteCapacityUnits', [{ t: at(90), v: 1 }]]]), window).consumedWriteUnits,
+      [0, 0, 1, 0, 0],
+    );
+  });
 });

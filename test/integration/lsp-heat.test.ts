@@ -222,6 +222,14 @@ describe('live heat in the language server', () => {
     test('shardlens/heat answers with the linked report; shardlens/keys with the code keys', async () => {
       const heat = (await s.conn.sendRequest('shardlens/heat', { table: 'scores' })) as HeatResult;
       assert.ok(heat.ok, JSON.stringify(heat));
+      // Beside the report, its CloudWatch figures per period: they add up to the report's sums.
+      const sum = (xs: number[] = []) => xs.reduce((x, y) => x + y, 0);
+      assert.ok(heat.series && heat.report.metrics && heat.series.times.length > 0, JSON.stringify(heat.series));
+      assert.deepEqual(
+        [sum(heat.series.consumedWriteUnits), sum(heat.series.throttlesByReason.WriteKeyRangeThroughputThrottleEvents)],
+        [heat.report.metrics.consumedWriteUnits, hot.throttled],
+      );
+      assert.ok(hot.throttled > 0);
       assert.deepEqual(
         heat.report.keys.map((k) => [k.rank, k.logicalKey, k.throttles, k.sites.map((x) => x.file)]),
         [

@@ -97,7 +97,10 @@ export function registerPanel(context: vscode.ExtensionContext, client: () => La
             result = { ok: false, problem: { code: 'failed', message: String(e), command: null } };
           }
         }
-        return post(w, { type: 'heat', requestId: m.requestId, result, series: null });
+        // The series travels beside the report (its JSON holds sums): the page draws it over time.
+        const series = result.ok ? (result.series ?? null) : null;
+        if (result.ok) result = { ok: true, report: result.report };
+        return post(w, { type: 'heat', requestId: m.requestId, result, series });
       }
       case 'enableInsights': {
         const c = running();

@@ -8,7 +8,7 @@ import { withBackoff, type BackoffOptions } from './backoff';
 import type { HeatClients } from './clients';
 import { classify, type CallContext } from './errors';
 import { insightsProblem } from './insights';
-import { THROTTLE_METRICS, metricQueries, sumMetrics } from './metrics';
+import { THROTTLE_METRICS, metricQueries, seriesOf, sumMetrics, valuesOf, type MetricPoint } from './metrics';
 import type {
   Contributor,
   HeatProblem,
@@ -127,10 +127,12 @@ export async function fetchLive(
   }
 
   let metrics = null;
+  let series = null;
   try {
     const queries = metricQueries(target.table, indexInfo?.kind === 'global' ? index : null, periodSeconds);
-    const values = await metricData(clients, queries, startMs, endMs, backoff);
-    metrics = sumMetrics(values);
+    const points = await metricData(clients, queries, startMs, endMs, backoff);
+    metrics = sumMetrics(valuesOf(points));
+    series = seriesOf(points, { startMs, endMs, periodSeconds });
   } catch (e) {
     problems.push(classify(e, ctx('cloudwatch:GetMetricData')));
   }
@@ -147,6 +149,7 @@ export async function fetchLive(
       mode,
       reports,
       metrics,
+      series,
       problems: dedupe(problems),
     },
   };
@@ -183,15 +186,15 @@ async function ruleReport(
   return { kind, rule, keyLabels: r.KeyLabels ?? [], aggregateValue: r.AggregateValue ?? 0, contributors };
 }
 
-/** Metric id → its datapoints' values, following NextToken. */
+/** Metric name → its datapoints (period start, Sum), following NextToken. */
 async function metricData(
   clients: HeatClients,
   queries: MetricDataQuery[],
   startMs: number,
   endMs: number,
   backoff: BackoffOptions,
-): Promise<Map<string, number[]>> {
-  const out = new Map<string, number[]>();
+): Promise<Map<string, MetricPoint[]>> {
+  const out = new Map<string, MetricPoint[]>();
   let token: string | undefined;
   do {
     const r = await withBackoff(
@@ -208,7 +211,9 @@ async function metricData(
     );
     for (const m of r.MetricDataResults ?? []) {
       const label = queries.find((q) => q.Id === m.Id)?.MetricStat?.Metric?.MetricName ?? m.Id ?? '';
-      out.set(label, [...(out.get(label) ?? []), ...(m.Values ?? [])]);
+      const values = m.Values ?? [];
+      const points = (m.Timestamps ?? []).map((t, i) => ({ t: t.getTime(), v: values[i] ?? 0 }));
+      out.set(label, [...(out.get(label) ?? []), ...points]);
     }
     token = r.NextToken;
   } while (token);

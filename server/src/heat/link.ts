@@ -184,6 +184,7 @@ export function linkReport(live: LiveData, source: KeySource): HeatReport {
     keys,
     unmatched: unmatched.sort(byHeat),
     metrics: live.metrics,
+    series: live.series,
     problems: live.problems,
   };
 }

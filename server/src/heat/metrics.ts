@@ -1,5 +1,5 @@
 import type { MetricDataQuery } from '@aws-sdk/client-cloudwatch';
-import type { MetricTotals } from './types';
+import type { MetricSeries, MetricTotals } from './types';
 
 /**
  * The AWS/DynamoDB metrics a heat report reads, summed over the window. Throttle
@@ -31,6 +31,57 @@ export function metricQueries(table: string, globalIndex: string | null, periodS
     },
     ReturnData: true,
   }));
+}
+
+/** One datapoint of a metric: its period's start (epoch ms) and the period's Sum. */
+export interface MetricPoint {
+  t: number;
+  v: number;
+}
+
+/** Metric name → its values, in any order: what the sums need. */
+export function valuesOf(points: Map<string, MetricPoint[]>): Map<string, number[]> {
+  return new Map([...points].map(([name, ps]) => [name, ps.map((p) => p.v)]));
+}
+
+/** The window a series covers: [startMs, endMs) in periods of `periodSeconds`. */
+export interface SeriesWindow {
+  startMs: number;
+  endMs: number;
+  periodSeconds: number;
+}
+
+/**
+ * The metrics per period on one time axis over the whole window: every period from the
+ * window's start to its end (quiet ones too, so a chart shows when the traffic came, not
+ * one lone point), plus any datapoint CloudWatch placed off that grid; 0 where a metric
+ * has no datapoint (CloudWatch leaves out periods with no events). Throttle reasons that
+ * never fired are left out, as in `sumMetrics`; the Read/Write totals are too (the
+ * reasons split them).
+ */
+export function seriesOf(points: Map<string, MetricPoint[]>, w: SeriesWindow): MetricSeries {
+  const step = w.periodSeconds * 1000;
+  const grid: number[] = [];
+  for (let t = Math.floor(w.startMs / step) * step; step > 0 && t < w.endMs; t += step) grid.push(t);
+  const times = [...new Set([...grid, ...[...points.values()].flat().map((p) => p.t)])].sort((a, b) => a - b);
+  const at = new Map(times.map((t, i) => [t, i]));
+  const line = (name: string) => {
+    const out = times.map(() => 0);
+    for (const p of points.get(name) ?? []) out[at.get(p.t)!] += p.v;
+    return out;
+  };
+  const throttlesByReason: Record<string, number[]> = {};
+  for (const name of THROTTLE_METRICS) {
+    if (name === 'ReadThrottleEvents' || name === 'WriteThrottleEvents') continue;
+    const values = line(name);
+    if (values.some((v) => v > 0)) throttlesByReason[name] = values;
+  }
+  return {
+    times: times.map((t) => Math.floor(t / 1000)),
+    consumedReadUnits: line('ConsumedReadCapacityUnits'),
+    consumedWriteUnits: line('ConsumedWriteCapacityUnits'),
+    throttlesByReason,
+  };
 }
 
 const total = (xs: number[] | undefined) => (xs ?? []).reduce((s, x) => s + x, 0);

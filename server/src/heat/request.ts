@@ -25,6 +25,6 @@ export async function answerHeatRequest(
     { cache, refresh: params.refresh === true },
   );
   return outcome.ok
-    ? { ok: true, report: toJsonHeat(outcome.report, pathOf) }
+    ? { ok: true, report: toJsonHeat(outcome.report, pathOf), series: outcome.report.series }
     : { ok: false, problem: toJsonProblem(outcome.problem) };
 }

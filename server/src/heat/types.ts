@@ -1,4 +1,4 @@
-import type { HeatWindow, InsightsMode } from '../../../protocol/src/heat';
+import type { HeatSeries, HeatWindow, InsightsMode } from '../../../protocol/src/heat';
 import type { Access, LogicalKey, Span } from '../engine/model';
 
 export type { HeatWindow, InsightsMode };
@@ -65,6 +65,9 @@ export interface TableInfo {
   indexes: IndexInfo[];
 }
 
+/** The same metrics per report period (the panel's time series): protocol/src/heat.ts. */
+export type MetricSeries = HeatSeries;
+
 export interface MetricTotals {
   consumedReadUnits: number;
   consumedWriteUnits: number;
@@ -108,6 +111,8 @@ export interface LiveData {
   mode: InsightsMode | null;
   reports: RuleReport[];
   metrics: MetricTotals | null;
+  /** Null when GetMetricData failed (as `metrics`). */
+  series: MetricSeries | null;
   problems: HeatProblem[];
 }
 
@@ -169,6 +174,7 @@ export interface HeatReport {
   keys: KeyHeat[];
   unmatched: LiveKey[];
   metrics: MetricTotals | null;
+  series: MetricSeries | null;
   problems: HeatProblem[];
 }
 
