@@ -354,3 +354,25 @@ test('screenshots in light and dark themes (test-output/panel/)', async () => {
     await p.page.close();
   }
 });
+
+test('live heat: a sharded key whose shards had no traffic says so instead of drawing an empty chart', async () => {
+  const p = await withBoard();
+  await tab(p, 'heat');
+  const key = HOT_REPORT.keys[0];
+  const quiet = {
+    ...HOT_REPORT,
+    keys: [
+      {
+        ...key,
+        shards: key.shards!.map((s) => ({ ...s, consumedUnits: 0, throttles: 0 })),
+        shardBalance: { maxShard: 0, max: 0, mean: 0, ratio: 0 },
+      },
+    ],
+  };
+  await p.send({ type: 'heat', requestId: 1, result: { ok: true, report: quiet }, series: null });
+  const view = p.page.locator('#view-heat');
+  await view.locator('figure.shards.empty').waitFor();
+  assert.equal(await view.locator('.shards li').count(), 0);
+  assert.match(await view.locator('figure.shards .empty-state').innerText(), /No live traffic on any of the 10 shards/);
+  await p.page.close();
+});

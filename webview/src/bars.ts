@@ -42,6 +42,15 @@ export function shardColumns(
   mean: number,
   alertRatio: number,
 ): HTMLElement {
+  if (shards.every((s) => s.value === 0)) {
+    // An empty chart with a line at 0 reads as broken: say what it means instead.
+    return el(
+      'figure',
+      { class: 'shards empty' },
+      el('figcaption', {}, 'Per-shard balance'),
+      el('p', { class: 'empty-state' }, `No live traffic on any of the ${shards.length} shards in this window.`),
+    );
+  }
   const max = Math.max(1, mean, ...shards.map((s) => s.value));
   const cols = shards.map((s) => {
     const alert = mean > 0 && s.value > alertRatio * mean;

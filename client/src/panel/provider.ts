@@ -57,9 +57,13 @@ export function registerPanel(context: vscode.ExtensionContext, client: () => La
       // Only files inside the workspace: the page's data must not open arbitrary paths.
       if (full !== root && !full.startsWith(root + path.sep)) continue;
       const pos = new vscode.Position(line - 1, column - 1);
+      // Where the code is shown, not over the panel: the column of a visible editor, else
+      // beside the panel (when the panel is an editor tab with no editor next to it).
+      const target = vscode.window.visibleTextEditors[0]?.viewColumn ?? vscode.ViewColumn.Beside;
       await vscode.window.showTextDocument(vscode.Uri.file(full), {
         selection: new vscode.Range(pos, pos),
         preview: true,
+        viewColumn: target,
       });
       return;
     }
