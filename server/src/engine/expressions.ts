@@ -96,6 +96,12 @@ export function parseKeyCondition(src: string): KeyClause[] | null {
   return clauses.length > 0 && clauses.length <= 2 ? clauses : null;
 }
 
+/** `SET`, `ADD`, `REMOVE` or `DELETE` when the token starts an UpdateExpression clause. */
+function clauseKeyword(token: Token): string | null {
+  const word = token.type === 'name' ? token.text.toUpperCase() : '';
+  return word === 'SET' || word === 'ADD' || word === 'REMOVE' || word === 'DELETE' ? word : null;
+}
+
 /**
  * The attributes an UpdateExpression increments, with the placeholder added:
  * `ADD #n :one` and `SET #n = #n + :one` / `SET #n = if_not_exists(#n, :z) + :one`.
@@ -106,8 +112,8 @@ export function parseIncrements(src: string): Array<{ attribute: string; by: str
   const out: Array<{ attribute: string; by: string }> = [];
   let clause = '';
   for (let i = 0; i < t.length; i++) {
-    const word = t[i].type === 'name' ? t[i].text.toUpperCase() : '';
-    if (word === 'SET' || word === 'ADD' || word === 'REMOVE' || word === 'DELETE') {
+    const word = clauseKeyword(t[i]);
+    if (word) {
       clause = word;
       continue;
     }
@@ -143,12 +149,12 @@ export function parseSetAssignments(src: string): Array<{ attribute: string; val
   const out: Array<{ attribute: string; value: string }> = [];
   let clause = '';
   for (let i = 0; i < t.length; i++) {
-    const word = t[i].type === 'name' ? t[i].text.toUpperCase() : '';
-    if (word === 'SET' || word === 'ADD' || word === 'REMOVE' || word === 'DELETE') {
+    const word = clauseKeyword(t[i]);
+    if (word) {
       clause = word;
       continue;
     }
-    const end = t[i + 3] === undefined || t[i + 3].text === ',' || /^(SET|ADD|REMOVE|DELETE)$/i.test(t[i + 3].text);
+    const end = t[i + 3] === undefined || t[i + 3].text === ',' || clauseKeyword(t[i + 3]) !== null;
     if (clause === 'SET' && t[i].type === 'name' && t[i + 1]?.text === '=' && t[i + 2]?.type === 'value' && end) {
       out.push({ attribute: t[i].text, value: t[i + 2].text });
       i += 2;

@@ -1,6 +1,7 @@
 import type { Access, Span } from './model';
 import type { KeyNames, TableHint } from './interpret';
 import { parseSetAssignments } from './expressions';
+import { literalText } from './template';
 import { entry, type Entry, type Value } from './value';
 
 /**
@@ -57,19 +58,13 @@ function writtenAttributes(base: Access, input: Value): Written | null {
   }
   if (base.operation === 'UpdateItem') {
     const ue = entry(input, 'UpdateExpression');
-    const text =
-      ue?.kind === 'scalar' && ue.template.parts.every((p) => 'literal' in p)
-        ? ue.template.parts.map((p) => ('literal' in p ? p.literal : '')).join('')
-        : null;
+    const text = ue?.kind === 'scalar' ? literalText(ue.template) : null;
     if (text === null) return null;
     const names = entry(input, 'ExpressionAttributeNames');
     const values = entry(input, 'ExpressionAttributeValues');
     for (const { attribute, value } of parseSetAssignments(text)) {
       const alias = attribute.startsWith('#') ? entry(names, attribute) : undefined;
-      const name =
-        alias?.kind === 'scalar' && alias.template.parts.every((p) => 'literal' in p)
-          ? alias.template.parts.map((p) => ('literal' in p ? p.literal : '')).join('')
-          : attribute;
+      const name = (alias?.kind === 'scalar' ? literalText(alias.template) : null) ?? attribute;
       const v = entry(values, value);
       if (v) out.set(name, { value: v });
     }

@@ -15,19 +15,18 @@ function isSpan(x: object): x is Span {
 /**
  * `x` with every span moved by `move`; the same object wherever nothing moved, so
  * memoised results stay attached. Objects that name another `file` than `file`
- * (an origin in an imported module) keep their positions. When `fill` is given,
- * objects whose `file` is empty get that file.
+ * (an origin in an imported module) keep their positions.
  */
-export function moveSpans<T>(x: T, move: (s: Span) => Span, file: string, fill?: string): T {
-  return walk(x, move, file, fill, 0) as T;
+export function moveSpans<T>(x: T, move: (s: Span) => Span, file: string): T {
+  return walk(x, move, file, 0) as T;
 }
 
-function walk(x: unknown, move: (s: Span) => Span, file: string, fill: string | undefined, depth: number): unknown {
+function walk(x: unknown, move: (s: Span) => Span, file: string, depth: number): unknown {
   if (typeof x !== 'object' || x === null || depth > 200) return x;
   if (Array.isArray(x)) {
     let out: unknown[] | null = null;
     for (let i = 0; i < x.length; i++) {
-      const y = walk(x[i], move, file, fill, depth + 1);
+      const y = walk(x[i], move, file, depth + 1);
       if (y !== x[i]) (out ??= x.slice())[i] = y;
     }
     return out ?? x;
@@ -36,13 +35,12 @@ function walk(x: unknown, move: (s: Span) => Span, file: string, fill: string | 
   if (isSpan(x)) return move(x);
   const record = x as Record<string, unknown>;
   const own = typeof record.file === 'string' ? record.file : undefined;
-  if (own !== undefined && own !== '' && own !== file && own !== fill) return x;
+  if (own !== undefined && own !== '' && own !== file) return x;
   let out: Record<string, unknown> | null = null;
-  if (fill !== undefined && own === '') out = { ...record, file: fill };
   for (const k in record) {
     if (k === 'file') continue;
     const v = record[k];
-    const y = walk(v, move, file, fill, depth + 1);
+    const y = walk(v, move, file, depth + 1);
     if (y !== v) (out ??= { ...record })[k] = y;
   }
   return out ?? x;
