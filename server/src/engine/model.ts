@@ -91,6 +91,12 @@ export interface Hole {
    * deeper than evaluation follows, or its call site spent its evaluation budget.
    */
   limit?: 'depth' | 'budget';
+  /**
+   * The value is a function's parameter that nothing in the analysis gave a value: its
+   * name and position (0-based, `self` not counted). A wrapper's summary replaces these
+   * holes with the arguments at each caller; coverage reports keys left this way.
+   */
+  param?: { name: string; index: number };
 }
 
 /**
@@ -144,6 +150,11 @@ export interface KeyValue {
   use: Span;
   /** The declarations the whole value passed through, nearest the use first. */
   via: Declaration[];
+  /**
+   * The value is one of several that reach the use (an `if`/`else`, a ternary, a
+   * `try`/`except` fallback): this is the one the rules judged, taken on some paths only.
+   */
+  someOfPaths?: boolean;
 }
 
 export type KeyOperator = '=' | '<' | '<=' | '>' | '>=' | 'BETWEEN' | 'begins_with';

@@ -21,6 +21,7 @@ export function keyValue(attribute: string, v: Value, call: Span, use?: Span): K
     inline: within(u.span, call),
     use: use ?? u.span,
     via: u.via ?? (v.kind === 'scalar' ? (v.via ?? []) : []),
+    ...(u.someOfPaths ? { someOfPaths: true } : {}),
   };
 }
 

@@ -11,9 +11,10 @@ export type Value =
   | { kind: 'array'; items: Value[]; span: Span }
   /**
    * `span` is where the value is used; `via` the declarations it was reached
-   * through (`PK: GLOBAL_BOARD` is used at `GLOBAL_BOARD`, via its `const`).
+   * through (`PK: GLOBAL_BOARD` is used at `GLOBAL_BOARD`, via its `const`);
+   * `someOfPaths` that it is one of several values reaching the use (see KeyValue).
    */
-  | { kind: 'scalar'; template: KeyTemplate; span: Span; via?: Declaration[] }
+  | { kind: 'scalar'; template: KeyTemplate; span: Span; via?: Declaration[]; someOfPaths?: boolean }
   /** boto3 `Key("pk").eq(x) & Key("sk").begins_with(y)`. */
   | { kind: 'condition'; clauses: ConditionClause[]; span: Span };
 
