@@ -61,7 +61,7 @@ export async function runCase(c: Case, category: string): Promise<Outcome> {
   try {
     writeCase(c, dir);
     const index = new WorkspaceIndex({ root: dir });
-    for (const f of collectFiles([dir]).files) index.analyzeFile(f, false);
+    index.analyzeAll(collectFiles([dir]).files);
     const expected = expectationsOf(c);
     const want = new Set(expected);
     const reported: string[] = [];

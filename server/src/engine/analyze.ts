@@ -8,7 +8,11 @@ import { parse, ParseTimeout } from './parser';
 import { mayContainDynamoDbCalls, reasonToSkip } from './prescan';
 import { findPythonCallSites } from './python/calls';
 import { checkAccesses, type SeverityOverrides } from './rules';
-import type { ImportLookup } from './evaluation';
+import type { Lookups } from './evaluation';
+import { functionOf } from './wrappers/resolve';
+import { wrapperCalls } from './wrappers/callers';
+import { hasParamHole } from './wrappers/instantiate';
+import type { ModuleSummary } from './wrappers/summary';
 import type { SiteCache } from './site-cache';
 import type { Value } from './value';
 import type { FileRole } from './context/role';
@@ -24,12 +28,33 @@ export interface AnalyzeOptions {
   siteCache?: SiteCache;
   /** Looks up constants imported from other files of the workspace. */
   resolveImport?: ImportResolver;
+  /** Summarises a module another file imports (its wrappers and returns); absent: nothing across files. */
+  resolveModule?: ModuleResolver;
   /** Contexts (app, test, example, script) whose findings are reported; default all. */
   contexts?: readonly FileRole[];
+  /**
+   * Whether a file the pre-scan finds no DynamoDB call in may still call a wrapper
+   * module of the workspace (it imports one), and so must be parsed.
+   */
+  mayCallWrappers?: (text: string) => boolean;
+}
+
+/** Whether a file's text is worth parsing: it may call DynamoDB directly or through a wrapper. */
+export function worthParsing(text: string, options: AnalyzeOptions): boolean {
+  return mayContainDynamoDbCalls(text) || options.mayCallWrappers?.(text) === true;
 }
 
 /** The value of `name` exported by module `source`, imported from `fromFile`. */
 export type ImportResolver = (fromFile: string, language: SourceLanguage, source: string, name: string) => Value | null;
+
+/** The summary of module `source` as `fromFile` imports it, or null (a package, a missing file). */
+export type ModuleResolver = (
+  fromFile: string,
+  language: SourceLanguage,
+  source: string,
+  /** Only a module with DynamoDB calls (its wrappers): others are not parsed for this. */
+  sites?: boolean,
+) => ModuleSummary | null;
 
 export interface FileAnalysis {
   file: string;
@@ -44,6 +69,8 @@ export interface FileAnalysis {
   ignores?: Array<[number, string[]]>;
   /** The file's imports (for code generated into it); empty when it was not parsed. */
   imports: ImportInfo[];
+  /** Some DynamoDB call in the file takes its key from a function's parameter: other files may call it. */
+  wraps?: boolean;
 }
 
 export const DEFAULT_MAX_BYTES = 2 * 1024 * 1024;
@@ -67,7 +94,7 @@ export function analyzeSource(
 ): FileAnalysis {
   const skip = reasonToSkip(text, options.maxBytes ?? DEFAULT_MAX_BYTES);
   if (skip) return emptyAnalysis(file, language, skip);
-  if (!mayContainDynamoDbCalls(text)) return emptyAnalysis(file, language, null);
+  if (!worthParsing(text, options)) return emptyAnalysis(file, language, null);
   let tree: Tree;
   try {
     tree = parse(language, text, options.budgetMs ?? DEFAULT_BUDGET_MS);
@@ -90,9 +117,10 @@ export function analyzeTree(
   options: AnalyzeOptions = {},
 ): FileAnalysis {
   try {
-    const resolve = options.resolveImport;
-    const imports = resolve ? (source: string, name: string) => resolve(file, language, source, name) : undefined;
-    const sites = findCallSites(tree, text, file, language, options.siteCache, imports);
+    const lookups = lookupsFor(file, language, options);
+    const sites = findCallSites(tree, text, file, language, options.siteCache, lookups);
+    if (options.resolveModule) sites.push(...wrapperCalls(tree, file, language, lookups, options.resolveModule));
+    const wraps = sites.some((s) => !s.through && hasParamHole(s.input));
     const hints = learnKeySchemasMemo(sites);
     const accesses = sites.flatMap((s) => interpretMemo(s, hints));
     const ignored = suppressions(tree, text);
@@ -108,6 +136,7 @@ export function analyzeTree(
       syntaxErrors: tree.rootNode.hasError,
       ignores: [...ignored].map(([line, codes]) => [line, [...codes]]),
       imports: (options.siteCache?.importsOf(() => importsOf(tree, language)) ?? importsOf(tree, language)).imports,
+      ...(wraps ? { wraps } : {}),
     };
   } catch (e) {
     // A bug in a front-end must not take the run down: say which file and why.
@@ -121,9 +150,20 @@ export function findCallSites(
   file: string,
   language: SourceLanguage,
   cache?: SiteCache,
-  imports?: ImportLookup,
+  lookups: Lookups = {},
 ): CallSite[] {
   return language === 'python'
-    ? findPythonCallSites(tree, text, file, cache, imports)
-    : findJsCallSites(tree, text, file, language, cache, imports);
+    ? findPythonCallSites(tree, text, file, cache, lookups)
+    : findJsCallSites(tree, text, file, language, cache, lookups);
+}
+
+/** What evaluating `file` can look up in the rest of the workspace: constants and functions of its imports. */
+function lookupsFor(file: string, language: SourceLanguage, options: AnalyzeOptions): Lookups {
+  const { resolveImport, resolveModule } = options;
+  return {
+    imports: resolveImport ? (source, name) => resolveImport(file, language, source, name) : undefined,
+    functions: resolveModule
+      ? (source, name) => functionOf(resolveModule(file, language, source, false), name)
+      : undefined,
+  };
 }

@@ -5,6 +5,7 @@ import { classifyName } from './names';
 import { spanOf } from './span';
 import { hole, literalText, through } from './template';
 import type { Value } from './value';
+import type { FunctionSummary } from './wrappers/summary';
 
 /**
  * Shared by the language evaluators: the limits that keep evaluation finite on any
@@ -14,8 +15,8 @@ export interface EvalContext {
   depth: number;
   /** Steps left for this call site; resolution across the file spends them. */
   budget: { steps: number };
-  /** Values of names imported from other modules of the workspace (`export const SHARDS = 10`). */
-  imports?: ImportLookup;
+  /** What can be looked up beyond the file: other modules' constants and functions. */
+  lookups: Lookups;
   /** Where this evaluation notes what it consulted, for incremental reuse; null when nothing records. */
   deps: Deps | null;
   /** The front-end's evaluator: its helper modules call back through it rather than import it. */
@@ -28,6 +29,26 @@ export type Evaluator = (n: Node | null, ctx: EvalContext) => Value | null;
 export type ImportLookup = (source: string, name: string) => Value | null;
 
 /**
+ * A function of module `source` as the file being analysed imports it: `name` is the
+ * function (`save`) or a class's method (`Repo.list`). Null when it is not known.
+ */
+export type FunctionLookup = (source: string, name: string) => FunctionSummary | null;
+
+/** What evaluation can look up beyond the file being analysed. */
+export interface Lookups {
+  /** Values of names imported from other modules of the workspace (`export const SHARDS = 10`). */
+  imports?: ImportLookup;
+  /** Functions other modules export, summarised (what they return, the DynamoDB calls they make). */
+  functions?: FunctionLookup;
+  /**
+   * The file is read for its functions' summaries: a parameter stays a marked hole
+   * (`Hole.param`) instead of taking the values this file's own callers pass, so each
+   * caller elsewhere puts in its own arguments.
+   */
+  summary?: boolean;
+}
+
+/**
  * How deep evaluation follows nested expressions and declarations. Each call site
  * also has a budget of steps, which bounds the work whatever the depth, so a deep
  * limit costs nothing on ordinary code (measured: the bench workspace at 24 and 64
@@ -35,8 +56,8 @@ export type ImportLookup = (source: string, name: string) => Value | null;
  */
 export const MAX_DEPTH = 64;
 
-export function newContext(evaluate: Evaluator, imports?: ImportLookup, deps: Deps | null = null): EvalContext {
-  return { depth: 0, budget: { steps: 2000 }, imports, deps, evaluate };
+export function newContext(evaluate: Evaluator, lookups: Lookups = {}, deps: Deps | null = null): EvalContext {
+  return { depth: 0, budget: { steps: 2000 }, lookups, deps, evaluate };
 }
 
 /** The value of an expression evaluation stopped at: unknown, saying which limit stopped it. */
@@ -46,7 +67,7 @@ export function limitValue(n: Node, ctx: EvalContext): Value {
 
 export function deeper(ctx: EvalContext): EvalContext | null {
   if (ctx.depth >= MAX_DEPTH || --ctx.budget.steps <= 0) return null;
-  return { depth: ctx.depth + 1, budget: ctx.budget, imports: ctx.imports, deps: ctx.deps, evaluate: ctx.evaluate };
+  return { depth: ctx.depth + 1, budget: ctx.budget, lookups: ctx.lookups, deps: ctx.deps, evaluate: ctx.evaluate };
 }
 
 /** The key template of a value; objects and arrays inside a key are unknown parts. */
@@ -68,7 +89,7 @@ export function choiceValue(n: Node, options: Array<Node | null>, ctx: EvalConte
  * another file; the origins and declarations inside it say which, so they stay.
  */
 export function importedValue(n: Node, source: string, name: string, ctx: EvalContext): Value | null {
-  const v = ctx.imports?.(source, name);
+  const v = ctx.lookups.imports?.(source, name);
   if (!v) return null;
   const at = spanOf(n);
   return moveSpans(v, () => at, '');
@@ -162,6 +183,21 @@ export function namedValue(n: Node, name: string): Value {
   const c = classifyName(name);
   if (!c) return unknownValue(n);
   return holeValue(n, c.kind === 'shard' ? { kind: 'shard', shards: { method: 'random', values: null } } : c);
+}
+
+/**
+ * A function parameter that nothing in the analysis gave a value: judged by its name
+ * like any named value, and marked so a wrapper's summary can put each caller's
+ * argument in its place (and coverage can say why the key is not known).
+ */
+export function parameterValue(n: Node, name: string, index: number): Value {
+  const c = classifyName(name);
+  const h: Omit<Hole, 'source'> = !c
+    ? { kind: 'unknown' }
+    : c.kind === 'shard'
+      ? { kind: 'shard', shards: { method: 'random', values: null } }
+      : c;
+  return holeValue(n, { ...h, param: { name, index } });
 }
 
 export function shardValue(n: Node, shards: ShardSet): Value {

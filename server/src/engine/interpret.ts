@@ -1,6 +1,6 @@
 import { estimateBytes, increments, readShape } from './request-fields';
 import { keysOf, keysOfQuery } from './request-keys';
-import type { Access, CallStyle, Operation, SdkStyle, SourceLanguage, Span, TableRef } from './model';
+import type { Access, CallStyle, Operation, SdkStyle, SourceLanguage, SourceRange, Span, TableRef } from './model';
 import { parsePartiql, type PartiqlValue } from './partiql';
 import { envVariableOf } from './env';
 import { indexWrites } from './index-writes';
@@ -48,6 +48,8 @@ export interface CallSite {
   paginator: boolean;
   /** How the call is written, for generated code that must look like it. */
   call: CallStyle;
+  /** A call to a wrapper in another module: where the DynamoDB call it makes is written. */
+  through?: SourceRange;
 }
 
 /** Known key attribute names per table, learned from `Key` objects and key conditions. */
@@ -111,6 +113,7 @@ function single(site: CallSite, operation: Operation, input: Value, table: Table
     paginated: site.paginated || !!read?.exclusiveStartKey,
     limited: read?.limit != null,
     itemBytes: operation === 'PutItem' ? estimateBytes(entry(input, 'Item')) : null,
+    ...(site.through ? { through: site.through } : {}),
   };
 }
 

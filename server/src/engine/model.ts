@@ -244,6 +244,11 @@ export interface Access {
   limited: boolean;
   /** For a put, the item's approximate size in bytes from what the code shows, else null. */
   itemBytes: number | null;
+  /**
+   * The access is made by a wrapper this call reaches in another module (`save(...)`
+   * in `lib/db.js`): where the DynamoDB call inside it is written.
+   */
+  through?: SourceRange;
 }
 
 /** How a partition key spreads traffic: one definition, shared with the JSON contract. */

@@ -1,5 +1,5 @@
 import type { Node, Tree } from 'web-tree-sitter';
-import { newContext, recordRange, type Deps, type ImportLookup } from '../evaluation';
+import { newContext, recordRange, type Deps, type Lookups } from '../evaluation';
 import { isRequest, type CallSite } from '../interpret';
 import type { CallStyle, Operation, SdkStyle, SourceLanguage } from '../model';
 import { callStyle } from '../call-style';
@@ -80,7 +80,7 @@ export function findJsCallSites(
   file: string,
   language: SourceLanguage,
   cache?: SiteCache,
-  imports?: ImportLookup,
+  lookups: Lookups = {},
 ): CallSite[] {
   let libImports: number[] | null = null;
   const fromLib = (deps: Deps | null) => {
@@ -92,8 +92,8 @@ export function findJsCallSites(
   const sites: CallSite[] = [];
   for (const n of candidateCalls(tree, text, CALL_START, CALL_TYPES)) {
     const found = cache
-      ? cache.siteFor(n, (deps) => siteAt(n, text, file, language, fromLib, imports, deps))
-      : siteAt(n, text, file, language, fromLib, imports, null);
+      ? cache.siteFor(n, (deps) => siteAt(n, text, file, language, fromLib, lookups, deps))
+      : siteAt(n, text, file, language, fromLib, lookups, null);
     if (found) sites.push(found);
   }
   return sites;
@@ -106,12 +106,12 @@ function siteAt(
   file: string,
   language: SourceLanguage,
   fromLib: (deps: Deps | null) => boolean,
-  imports: ImportLookup | undefined,
+  lookups: Lookups,
   deps: Deps | null,
 ): CallSite | null {
   const v3Style = (input: Value): SdkStyle =>
     fromLib(deps) && !usesAttributeValues(input) ? 'lib-dynamodb' : 'aws-sdk-v3';
-  const ctx = () => newContext(evaluate, imports, deps);
+  const ctx = () => newContext(evaluate, lookups, deps);
   if (n.type === 'new_expression') {
     const command = COMMANDS[n.childForFieldName('constructor')?.text ?? ''];
     if (!command) return null;

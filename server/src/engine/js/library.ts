@@ -19,6 +19,7 @@ import {
 import { spanOf } from '../span';
 import { concat, literal, shardRange } from '../template';
 import type { Value } from '../value';
+import { ownFunctionValue } from './returns';
 
 const SAME_VALUE_METHODS = new Set([
   'toString',
@@ -99,6 +100,8 @@ export function callValue(n: Node, ctx: EvalContext): Value {
   }
   if (callee === 'String' || callee === 'marshall' || callee === 'encodeURIComponent')
     return ctx.evaluate(arg(0), ctx) ?? unknownValue(n);
+  const own = fn ? ownFunctionValue(n, fn, ctx) : null;
+  if (own) return own;
   if (fn?.type === 'member_expression') return methodValue(n, fn, ctx);
   return fn
     ? namedValue(

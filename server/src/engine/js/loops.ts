@@ -7,6 +7,7 @@ import type { Node } from 'web-tree-sitter';
 import {
   loopElementValue,
   numberOf,
+  parameterValue,
   scalar,
   shardCountOf,
   shardValue,
@@ -134,11 +135,12 @@ export function paramValue(n: Node, fn: Node, index: number, ctx: EvalContext): 
     }
     return null;
   }
-  // A named function: look at how this file calls it.
+  // A named function: look at how this file calls it (not when summarising it for callers elsewhere).
   const name =
     fn.childForFieldName('name')?.text ??
     (fn.parent?.type === 'variable_declarator' ? fn.parent.childForFieldName('name')?.text : undefined);
-  if (!name) return null;
+  const own = () => parameterValue(n, n.text, index);
+  if (!name || ctx.lookups.summary) return own();
   for (const c of callsNaming(fn.tree, name)) {
     const f = c.childForFieldName('function');
     const cargs = c.childForFieldName('arguments');
@@ -158,5 +160,5 @@ export function paramValue(n: Node, fn: Node, index: number, ctx: EvalContext): 
       if (items) return loopElementValue(n, items.items, items.generated);
     }
   }
-  return null;
+  return own();
 }

@@ -1,5 +1,5 @@
 import type { Node, Tree } from 'web-tree-sitter';
-import { deeper, newContext, type Deps, type EvalContext, type ImportLookup } from '../evaluation';
+import { deeper, newContext, type Deps, type EvalContext, type Lookups } from '../evaluation';
 import { isRequest, tableRefOf, type CallSite } from '../interpret';
 import { callStyle } from '../call-style';
 import type { CallStyle, Operation, SdkStyle, TableRef } from '../model';
@@ -196,32 +196,26 @@ export function findPythonCallSites(
   text: string,
   file: string,
   cache?: SiteCache,
-  imports?: ImportLookup,
+  lookups: Lookups = {},
 ): CallSite[] {
   forgetTree(tree);
   const sites: CallSite[] = [];
   for (const n of candidateCalls(tree, text, CALL_START, CALL_TYPES)) {
     const found = cache
-      ? cache.siteFor(n, (deps) => siteAt(n, text, file, imports, deps))
-      : siteAt(n, text, file, imports, null);
+      ? cache.siteFor(n, (deps) => siteAt(n, text, file, lookups, deps))
+      : siteAt(n, text, file, lookups, null);
     if (found) sites.push(found);
   }
   return sites;
 }
 
 /** The call site a candidate node is, or null when it is not a boto3 DynamoDB call. */
-function siteAt(
-  n: Node,
-  text: string,
-  file: string,
-  imports: ImportLookup | undefined,
-  deps: Deps | null,
-): CallSite | null {
+function siteAt(n: Node, text: string, file: string, lookups: Lookups, deps: Deps | null): CallSite | null {
   const fn = n.childForFieldName('function');
   if (fn?.type !== 'attribute') return null;
   const method = fn.childForFieldName('attribute')?.text ?? '';
   if (!TABLE_METHODS[method] && !CLIENT_METHODS[method] && method !== 'paginate') return null;
-  const ctx = newContext(evaluate, imports, deps);
+  const ctx = newContext(evaluate, lookups, deps);
   const input = kwargsValue(n, ctx);
   const recv = receiverOf(fn.childForFieldName('object'), ctx);
   const found = recognise(method, recv, input);

@@ -20,6 +20,9 @@ import {
 import { spanOf } from '../span';
 import { literalText, shardRange } from '../template';
 import type { ConditionClause, Value } from '../value';
+import { callArguments } from '../wrappers/arguments';
+import { pythonFunction } from '../wrappers/functions';
+import { hasParamHole, instantiate, substitute } from '../wrappers/instantiate';
 import { kwargsValue } from './structures';
 import { iterableItems } from './loops';
 import { argumentAt, methodNode, resolve } from './scope';
@@ -69,6 +72,7 @@ export function callValue(n: Node, ctx: EvalContext): Value {
   if (fn?.type === 'attribute') return methodValue(n, fn, ctx);
   const target = fn?.type === 'identifier' ? resolve(fn, ctx) : null;
   if (target?.kind === 'function') return returnValue(n, target.node, ctx);
+  if (target?.kind === 'import') return importedReturn(n, target.module, target.name, ctx) ?? namedValue(n, callee);
   return namedValue(n, callee.split('.').pop() ?? callee);
 }
 
@@ -175,7 +179,17 @@ function returnValue(n: Node, fn: Node, ctx: EvalContext): Value {
     .filter((r): r is Node => !!r && nearestFunction(r)?.equals(fn) === true)
     .map((r) => r.namedChild(0));
   if (returns.length === 0 || returns.length > 6) return namedValue(n, fn.childForFieldName('name')?.text ?? '');
-  return returns.length === 1 ? (ctx.evaluate(returns[0], ctx) ?? unknownValue(n)) : choiceValue(n, returns, ctx);
+  const v = returns.length === 1 ? (ctx.evaluate(returns[0], ctx) ?? unknownValue(n)) : choiceValue(n, returns, ctx);
+  if (!hasParamHole(v)) return v;
+  const params = pythonFunction(fn)?.params ?? [];
+  return substitute(v, callArguments(n, params, ctx));
+}
+
+/** `from keys import cart_key` then `cart_key("SHARED")`: what the module's function returns to this call. */
+function importedReturn(n: Node, module: string, name: string, ctx: EvalContext): Value | null {
+  const fn = ctx.lookups.functions?.(module, name);
+  if (!fn?.returns) return null;
+  return instantiate(fn.returns, callArguments(n, fn.params, ctx), spanOf(n));
 }
 
 function nearestFunction(n: Node): Node | null {

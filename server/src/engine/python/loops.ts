@@ -8,6 +8,7 @@ import {
   deeper,
   loopElementValue,
   numberOf,
+  parameterValue,
   scalar,
   shardCountOf,
   shardValue,
@@ -18,13 +19,16 @@ import type { ShardCount } from '../model';
 import { literal, shardRange } from '../template';
 import type { Value } from '../value';
 import type { Binding } from './bindings';
-import { argumentAt, argumentSources, resolve } from './scope';
+import { argumentAt, argumentSources, isMethod, resolve } from './scope';
 
 /**
  * A parameter's value: the first argument in this file that says something, or each
  * element of what the function is mapped over (`executor.map(query_shard, range(1, 11))`).
  */
 export function paramValue(n: Node, b: Extract<Binding, { kind: 'param' }>, ctx: EvalContext): Value | null {
+  const own = () => parameterValue(n, b.param.name, b.param.index < 0 ? -1 : b.param.index - (isMethod(b.fn) ? 1 : 0));
+  // Summarised for callers in other files: each of them puts its own argument here.
+  if (ctx.lookups.summary && b.fn.type === 'function_definition') return own();
   for (const source of argumentSources(b.fn, b.param)) {
     if (source.element) {
       const v = elementValue(n, source.node, ctx);
@@ -34,7 +38,7 @@ export function paramValue(n: Node, b: Extract<Binding, { kind: 'param' }>, ctx:
     const v = ctx.evaluate(source.node, ctx);
     if (v && (soleHole(v)?.kind !== 'unknown' || ENV_ACCESS.test(soleHole(v)!.source))) return v;
   }
-  return null;
+  return b.fn.type === 'function_definition' ? own() : null;
 }
 
 /** An environment variable read: unknown, but its source names the variable (a table name). */

@@ -8,6 +8,8 @@ import { checkGroup, resolveSupersedes, type KeyGroup } from '../rules';
 import { keySite, shardCountOf } from '../rules/group';
 import { isSuppressed, type Suppressions } from '../suppress';
 import { languageForFile } from '../parser';
+import { mayContainDynamoDbCalls } from '../prescan';
+import { importGate } from '../wrappers/gate';
 import { ModuleConstants, readFromDisk } from './modules';
 import { listKeys, keyPatterns, type TableEntry } from './query';
 import { readSource } from './source';
@@ -58,7 +60,50 @@ export class WorkspaceIndex {
 
   constructor(private readonly options: IndexOptions) {
     this.modules = new ModuleConstants(options.root, (f) => options.openText?.(f) ?? readFromDisk(f));
-    this.analyzeOptions = { ...options, resolveImport: this.modules.resolve };
+    this.analyzeOptions = {
+      ...options,
+      resolveImport: this.modules.resolve,
+      resolveModule: this.modules.summary,
+      mayCallWrappers: (text) => this.wrapperGate()(text),
+    };
+  }
+
+  /** Files some of whose DynamoDB calls take their key from a parameter: the wrappers others call. */
+  private readonly wrapperModules = new Set<string>();
+  /** Bumped when a file becomes or stops being a wrapper module. */
+  private wrapperVersion = 0;
+  private gate: { version: number; test: (text: string) => boolean } | null = null;
+
+  private wrapperGate(): (text: string) => boolean {
+    if (this.gate?.version !== this.wrapperVersion) {
+      this.gate = { version: this.wrapperVersion, test: importGate(this.wrapperModules) };
+    }
+    return this.gate.test;
+  }
+
+  /** Analyses a whole workspace's files: each file, then the files that call its wrappers. */
+  analyzeAll(files: readonly string[]): void {
+    for (const f of files) this.analyzeFile(f, false);
+    this.analyzeWrapperCallers(files);
+  }
+
+  /**
+   * The second pass over a workspace: files the pre-scan passed over that import a
+   * wrapper module found in the first pass are analysed for the calls they make
+   * through it. Returns the key families touched.
+   */
+  analyzeWrapperCallers(files: Iterable<string>): Set<string> {
+    const touched = new Set<string>();
+    if (this.wrapperModules.size === 0) return touched;
+    for (const file of files) {
+      const done = this.files.get(file);
+      if (!done || done.accesses.length > 0 || done.skipped) continue;
+      const language = languageForFile(file);
+      const text = this.options.openText?.(file) ?? readFromDisk(file);
+      if (!language || text === null || mayContainDynamoDbCalls(text) || !this.wrapperGate()(text)) continue;
+      for (const key of this.update(file, text, language, false)) touched.add(key);
+    }
+    return touched;
   }
 
   /** The options to analyse a file of this workspace with (imports resolve across files). */
@@ -126,6 +171,11 @@ export class WorkspaceIndex {
       }
     }
     this.files.set(file, analysis);
+    if (!!analysis.wraps !== this.wrapperModules.has(file)) {
+      if (analysis.wraps) this.wrapperModules.add(file);
+      else this.wrapperModules.delete(file);
+      this.wrapperVersion++;
+    }
     this.relink(file, before, byFamily);
     const touched = new Set<string>();
     for (const family of new Set([...before, ...byFamily.keys()])) {
@@ -141,6 +191,7 @@ export class WorkspaceIndex {
 
   remove(file: string): Set<string> {
     this.modules.forget(file);
+    if (this.wrapperModules.delete(file)) this.wrapperVersion++;
     const before = [...(this.familiesOfFile.get(file)?.keys() ?? [])];
     this.files.delete(file);
     this.relink(file, before, new Map());

@@ -8,6 +8,9 @@ import type { SourceLanguage } from '../model';
 import { languageForFile, parse } from '../parser';
 import { evaluate as evaluatePython } from '../python/evaluate';
 import type { Value } from '../value';
+import { functionOf } from '../wrappers/resolve';
+import type { ModuleSummary } from '../wrappers/summary';
+import { ModuleSummaries } from './summaries';
 
 /** Reads a file's current text (an open editor's buffer first), or null. */
 export type ReadText = (file: string) => string | null;
@@ -90,13 +93,40 @@ export class ModuleConstants {
   /** Module file → the files whose analysis used one of its constants. */
   private readonly dependents = new Map<string, Set<string>>();
   private depth = 0;
+  private readonly summaries: ModuleSummaries;
 
   constructor(
     private readonly root: string,
     private readonly read: ReadText = readFromDisk,
-  ) {}
+  ) {
+    this.summaries = new ModuleSummaries(read, (module, language) => ({
+      imports: (source, name) => this.resolve(module, language, source, name),
+      functions: (source, name) => functionOf(this.summary(module, language, source, false), name),
+    }));
+  }
 
   readonly resolve = (fromFile: string, language: SourceLanguage, source: string, name: string): Value | null => {
+    const module = this.moduleFile(fromFile, language, source);
+    return module ? (this.constantsOf(module).get(name) ?? null) : null;
+  };
+
+  /**
+   * The summary of the module `fromFile` imports as `source`: its functions' returns
+   * and the DynamoDB calls its wrappers make. A module the pre-scan finds no DynamoDB
+   * call in is summarised (parsed) only when a caller needs what a function returns.
+   */
+  readonly summary = (
+    fromFile: string,
+    language: SourceLanguage,
+    source: string,
+    sites = true,
+  ): ModuleSummary | null => {
+    const module = this.moduleFile(fromFile, language, source);
+    return module ? this.summaries.of(module, sites) : null;
+  };
+
+  /** The workspace file `source` names from `fromFile`, noted as used by `fromFile`; null for packages. */
+  private moduleFile(fromFile: string, language: SourceLanguage, source: string): string | null {
     const exists = (f: string) => this.read(f) !== null;
     const module =
       language === 'python'
@@ -106,8 +136,8 @@ export class ModuleConstants {
     let users = this.dependents.get(module);
     if (!users) this.dependents.set(module, (users = new Set()));
     users.add(fromFile);
-    return this.constantsOf(module).get(name) ?? null;
-  };
+    return module;
+  }
 
   /** Files whose analysis read a constant from `module`. */
   dependentsOf(module: string): string[] {
@@ -116,6 +146,7 @@ export class ModuleConstants {
 
   forget(module: string): void {
     this.values.delete(module);
+    this.summaries.forget(module);
   }
 
   private constantsOf(module: string): Map<string, Value | null> {
@@ -138,7 +169,7 @@ export class ModuleConstants {
       const evaluate = language === 'python' ? evaluatePython : evaluateJs;
       // Nothing is recorded: another file's ranges mean nothing to the caller's call site.
       for (const [name, node] of topLevelDeclarations(tree, language)) {
-        result.set(name, exportedValue(evaluate(node, newContext(evaluate, imports)), name, node, module));
+        result.set(name, exportedValue(evaluate(node, newContext(evaluate, { imports })), name, node, module));
       }
     } finally {
       this.depth--;

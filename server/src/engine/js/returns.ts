@@ -1,0 +1,64 @@
+/**
+ * What a call to one of the code's own functions gives: the value it returns, with the
+ * call's arguments in place of its parameters — `Item: toItem(user)` in the same file,
+ * `Key: cartKey("SHARED")` imported from another module (through its summary).
+ */
+import type { Node } from 'web-tree-sitter';
+import { choiceValue, soleHole, type EvalContext } from '../evaluation';
+import { spanOf } from '../span';
+import type { Value } from '../value';
+import { callArguments } from '../wrappers/arguments';
+import { hasParamHole, instantiate, substitute } from '../wrappers/instantiate';
+import { jsFunction } from '../wrappers/functions';
+import { isFunction, resolve } from './scope';
+
+/** At most this many `return`s are taken as alternatives; more is a dispatcher, not a key builder. */
+const MAX_RETURNS = 6;
+
+export function ownFunctionValue(call: Node, callee: Node, ctx: EvalContext): Value | null {
+  if (callee.type === 'identifier') {
+    const b = resolve(callee, ctx);
+    if (b?.kind === 'function') return returned(call, b.node, ctx);
+    if (b?.kind === 'value' && isFunction(b.node)) return returned(call, b.node, ctx);
+    if (b?.kind === 'import') return importedReturn(call, b.source, b.name, ctx);
+    return null;
+  }
+  // `keys.cart(x)` on `import * as keys`, `Keys.cart(x)` on an imported class's static method.
+  const object = callee.type === 'member_expression' ? callee.childForFieldName('object') : null;
+  const property = callee.childForFieldName('property')?.text;
+  if (object?.type !== 'identifier' || !property) return null;
+  const b = resolve(object, ctx);
+  if (b?.kind !== 'import') return null;
+  return importedReturn(call, b.source, b.name === '*' ? property : `${b.name}.${property}`, ctx);
+}
+
+function importedReturn(call: Node, source: string, name: string, ctx: EvalContext): Value | null {
+  const fn = ctx.lookups.functions?.(source, name);
+  if (!fn?.returns) return null;
+  return instantiate(fn.returns, callArguments(call, fn.params, ctx), spanOf(call));
+}
+
+/** The value a function of this file returns to this call. */
+function returned(call: Node, fn: Node, ctx: EvalContext): Value | null {
+  const body = fn.childForFieldName('body');
+  if (!body) return null;
+  const exprs =
+    body.type === 'statement_block'
+      ? body
+          .descendantsOfType('return_statement')
+          .filter((r): r is Node => !!r && nearestFunction(r)?.equals(fn) === true)
+          .map((r) => r.namedChild(0))
+      : [body];
+  if (exprs.length === 0 || exprs.length > MAX_RETURNS || exprs.some((e) => !e)) return null;
+  const v = exprs.length === 1 ? ctx.evaluate(exprs[0], ctx) : choiceValue(call, exprs, ctx);
+  // Nothing known comes back: the function's name (`getUserId()`) says more.
+  if (!v || soleHole(v)?.kind === 'unknown') return null;
+  if (!hasParamHole(v)) return v;
+  const params = jsFunction(fn)?.params ?? [];
+  return substitute(v, callArguments(call, params, ctx));
+}
+
+function nearestFunction(n: Node): Node | null {
+  for (let p = n.parent; p; p = p.parent) if (isFunction(p)) return p;
+  return null;
+}

@@ -1,0 +1,65 @@
+import type { Tree } from 'web-tree-sitter';
+import type { Lookups } from '../evaluation';
+import type { SourceLanguage } from '../model';
+import { languageForFile, parse } from '../parser';
+import { mayContainDynamoDbCalls } from '../prescan';
+import { importedNames } from '../wrappers/imports';
+import { summarizeModule, type ModuleSummary } from '../wrappers/summary';
+import type { ReadText } from './modules';
+
+const MAX_MODULE_BYTES = 512 * 1024;
+/** Summaries being made inside summaries (a module's function returns another module's): bounded. */
+const MAX_NESTING = 4;
+
+/**
+ * Module summaries, made on demand and kept until the module changes. A module is
+ * parsed once for its summary; what its calls need from further modules is looked up
+ * through `lookupsFor` (bounded in depth; an import cycle sees an empty summary).
+ */
+export class ModuleSummaries {
+  private readonly cache = new Map<string, ModuleSummary | null>();
+  private nesting = 0;
+
+  constructor(
+    private readonly read: ReadText,
+    private readonly lookupsFor: (module: string, language: SourceLanguage) => Lookups,
+  ) {}
+
+  /**
+   * `module`'s summary; with `sites`, its wrappers' DynamoDB calls too. A module the
+   * pre-scan finds no DynamoDB call in has none, and is not parsed just to say so.
+   */
+  of(module: string, sites: boolean): ModuleSummary | null {
+    const cached = this.cache.get(module);
+    if (cached !== undefined) return cached;
+    const language = languageForFile(module);
+    const text = this.read(module);
+    if (!language || text === null || text.length > MAX_MODULE_BYTES || this.nesting >= MAX_NESTING) return null;
+    const withSites = mayContainDynamoDbCalls(text);
+    if (sites && !withSites) return null;
+    this.cache.set(module, null); // an import cycle sees no summary
+    let tree: Tree;
+    try {
+      tree = parse(language, text, 1000);
+    } catch {
+      return null;
+    }
+    this.nesting++;
+    try {
+      const lookups = this.lookupsFor(module, language);
+      const summary = summarizeModule(tree, text, module, language, lookups, importedNames(tree, language), withSites);
+      this.cache.set(module, summary);
+      return summary;
+    } catch {
+      this.cache.delete(module);
+      return null;
+    } finally {
+      this.nesting--;
+      tree.delete();
+    }
+  }
+
+  forget(module: string): void {
+    this.cache.delete(module);
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * Calls in this file to wrappers summarised in other modules: the DynamoDB request a
+ * wrapper makes, with this caller's arguments put in, becomes a call site of this
+ * file at the call — the hot value is judged (and reported) where it is written.
+ *
+ * Recognised callees: an imported function (`save(...)`, `db.save(...)`), a static
+ * method of an imported class (`Post.inPartition(...)`), a method on an instance of
+ * an imported class (`const repo = new Repo(); repo.list(...)`, `dao = ItemDao(...)`),
+ * and an inherited method called on `this`/`self`/`super` in a subclass of one.
+ */
+import type { Node, Tree } from 'web-tree-sitter';
+import { newContext, type EvalContext, type Lookups } from '../evaluation';
+import type { CallSite } from '../interpret';
+import { evaluate as evaluateJs } from '../js/evaluate';
+import { resolve as resolveJs } from '../js/scope';
+import type { SourceLanguage } from '../model';
+import { moveSpans } from '../positions';
+import { evaluate as evaluatePython } from '../python/evaluate';
+import { resolve as resolvePython } from '../python/scope';
+import { spanOf } from '../span';
+import type { Value } from '../value';
+import { baseNames, enclosingClass } from './functions';
+import { importedNames, type ImportedName } from './imports';
+import { callArguments } from './arguments';
+import { instantiate, type Arguments } from './instantiate';
+import { baseMethod, methodOf, type ModulesFrom } from './resolve';
+import type { FunctionSummary, ModuleSummary } from './summary';
+
+export function wrapperCalls(
+  tree: Tree,
+  file: string,
+  language: SourceLanguage,
+  lookups: Lookups,
+  modulesFrom: ModulesFrom,
+): CallSite[] {
+  const imported = importedNames(tree, language);
+  const modules = new Map<string, ModuleSummary | null>();
+  const moduleOf = (source: string) => {
+    if (!modules.has(source)) modules.set(source, modulesFrom(file, language, source));
+    return modules.get(source)!;
+  };
+  const wrapping = new Map<string, { module: ModuleSummary; name: ImportedName }>();
+  for (const [local, name] of imported) {
+    const m = moduleOf(name.source) ?? (language === 'python' ? moduleOf(`${name.source}.${name.name}`) : null);
+    if (m && (m.wraps || inheritsWrappers(m))) wrapping.set(local, { module: m, name });
+  }
+  if (wrapping.size === 0) return [];
+  const evaluate = language === 'python' ? evaluatePython : evaluateJs;
+  const ctx = newContext(evaluate, lookups);
+  const finder: Finder = { language, wrapping, modulesFrom, ctx };
+  const out: CallSite[] = [];
+  for (const call of tree.rootNode.descendantsOfType(language === 'python' ? 'call' : 'call_expression')) {
+    if (!call) continue;
+    const fn = calleeOf(call, finder);
+    if (!fn || fn.sites.length === 0) continue;
+    const args = callArguments(call, fn.params, ctx);
+    for (const site of fn.sites) out.push(siteAtCaller(site, call, file, args));
+  }
+  return out;
+}
+
+/** A module whose classes may extend wrappers elsewhere: followed only when a caller names them. */
+function inheritsWrappers(m: ModuleSummary): boolean {
+  for (const c of m.classes.values()) if (c.bases.length > 0) return true;
+  return false;
+}
+
+interface Finder {
+  language: SourceLanguage;
+  wrapping: Map<string, { module: ModuleSummary; name: ImportedName }>;
+  modulesFrom: ModulesFrom;
+  ctx: EvalContext;
+}
+
+/** The summarised function a call reaches, or null. */
+function calleeOf(call: Node, f: Finder): FunctionSummary | null {
+  const callee = call.childForFieldName('function');
+  if (!callee) return null;
+  if (callee.type === 'identifier') {
+    const w = f.wrapping.get(callee.text);
+    return w ? exported(w.module, w.name.name) : null;
+  }
+  const member = f.language === 'python' ? callee.type === 'attribute' : callee.type === 'member_expression';
+  if (!member) return null;
+  const object = callee.childForFieldName('object');
+  const method = callee.childForFieldName(f.language === 'python' ? 'attribute' : 'property')?.text;
+  if (!object || !method) return null;
+  if (object.type === 'this' || object.type === 'super' || /^(self|cls|super\(\))$/.test(object.text)) {
+    return inherited(call, method, f);
+  }
+  if (object.type !== 'identifier') return null;
+  const w = f.wrapping.get(object.text);
+  if (w) {
+    if (w.name.name === '*') return exported(w.module, method);
+    const cls = className(w.module, w.name.name);
+    return cls ? methodOf(w.module, cls, method, f.modulesFrom, 0) : null;
+  }
+  const cls = instanceClass(object, f);
+  return cls ? methodOf(cls.module, cls.name, method, f.modulesFrom, 0) : null;
+}
+
+function exported(m: ModuleSummary, name: string): FunctionSummary | null {
+  const own = name === 'default' ? (m.defaultExport ?? '') : name;
+  return m.functions.get(own) ?? null;
+}
+
+function className(m: ModuleSummary, name: string): string | null {
+  const own = name === 'default' ? (m.defaultExport ?? '') : name;
+  return m.classes.has(own) ? own : null;
+}
+
+/** `this.write(...)` in a class extending an imported one (and not defining `write` itself). */
+function inherited(call: Node, method: string, f: Finder): FunctionSummary | null {
+  const cls = enclosingClass(call, f.language);
+  if (!cls || definesMethod(cls, method)) return null;
+  for (const base of baseNames(cls, f.language)) {
+    const [head] = base.split('.');
+    const w = f.wrapping.get(head);
+    if (!w) continue;
+    const name = w.name.name === '*' ? base.split('.').slice(1).join('.') : w.name.name;
+    const found = baseMethod(
+      w.module,
+      name === 'default' ? (w.module.defaultExport ?? '') : name,
+      method,
+      f.modulesFrom,
+      0,
+    );
+    if (found) return found;
+  }
+  return null;
+}
+
+function definesMethod(cls: Node, method: string): boolean {
+  for (const m of cls.childForFieldName('body')?.namedChildren ?? []) {
+    const def = m?.type === 'decorated_definition' ? m.childForFieldName('definition') : m;
+    const isMethod = def?.type === 'method_definition' || def?.type === 'function_definition';
+    if (isMethod && def.childForFieldName('name')?.text === method) return true;
+  }
+  return false;
+}
+
+/** `repo` bound to `new Repo(...)` / `Repo(...)` where `Repo` is an imported class. */
+function instanceClass(id: Node, f: Finder): { module: ModuleSummary; name: string } | null {
+  const b = f.language === 'python' ? resolvePython(id, f.ctx) : resolveJs(id, f.ctx);
+  const node = b?.kind === 'value' ? b.node : null;
+  const made =
+    node?.type === 'new_expression'
+      ? node.childForFieldName('constructor')
+      : node?.type === 'call' && f.language === 'python'
+        ? node.childForFieldName('function')
+        : null;
+  if (made?.type !== 'identifier') return null;
+  const w = f.wrapping.get(made.text);
+  const name = w ? className(w.module, w.name.name) : null;
+  return w && name ? { module: w.module, name } : null;
+}
+
+/** A wrapper's call site as this caller makes it: at the call, with the caller's arguments. */
+function siteAtCaller(site: CallSite, call: Node, file: string, args: Arguments): CallSite {
+  const at = spanOf(call);
+  const placed = moveSpans({ ...site, file: '', input: null as Value | null }, () => at, '');
+  return {
+    ...placed,
+    file,
+    span: at,
+    input: instantiate(site.input, args, at),
+    through: { file: site.file, span: site.span },
+  };
+}

@@ -1,0 +1,212 @@
+/**
+ * A module's functions summarised once, so a call in another file can be judged
+ * without reading the module again: which DynamoDB requests a function makes from
+ * its parameters (a wrapper: `save(pk, sk)`, `BaseRepo.write(item)`), and what it
+ * returns (`cartKey(owner)` returns `{ pk: owner, sk: "CART" }`). Parameters stay
+ * marked holes (`Hole.param`); each caller puts in its own arguments.
+ */
+import type { Node, Tree } from 'web-tree-sitter';
+import { findJsCallSites } from '../js/calls';
+import { findPythonCallSites } from '../python/calls';
+import { newContext, placeOrigins, type Lookups } from '../evaluation';
+import type { CallSite } from '../interpret';
+import { evaluate as evaluateJs } from '../js/evaluate';
+import type { SourceLanguage } from '../model';
+import { evaluate as evaluatePython } from '../python/evaluate';
+import type { Value } from '../value';
+import { hasParamHole } from './instantiate';
+import { baseNames, enclosingNamedFunction, jsFunction, pythonFunction, type NamedFunction } from './functions';
+
+export interface FunctionSummary {
+  name: string;
+  /** The class it is a method of, or null. */
+  owner: string | null;
+  /** Parameter names in call order (`self` left out). */
+  params: string[];
+  /** The DynamoDB calls in its body whose request holds one of its parameters, in this module's positions. */
+  sites: CallSite[];
+  /** What it returns, parameters marked; null when there is nothing to follow. */
+  returns: Value | null;
+}
+
+export interface ClassSummary {
+  name: string;
+  /** The names it extends, as written (resolved through the module's imports by the caller). */
+  bases: string[];
+  methods: Map<string, FunctionSummary>;
+}
+
+export interface ModuleSummary {
+  file: string;
+  language: SourceLanguage;
+  /** Top-level functions by the names importers use (an export alias included). */
+  functions: Map<string, FunctionSummary>;
+  classes: Map<string, ClassSummary>;
+  /** How this module names what it imports: local name → module and name (for base classes). */
+  imports: Map<string, { source: string; name: string }>;
+  /** Whether some function (or method) makes a DynamoDB request from its parameters. */
+  wraps: boolean;
+  /** The name `export default` / `module.exports =` gives (a class or function of the module). */
+  defaultExport?: string;
+}
+
+/** At most this many functions of a module have their returns followed (a generated module has thousands). */
+const MAX_RETURNS = 300;
+
+export function summarizeModule(
+  tree: Tree,
+  text: string,
+  file: string,
+  language: SourceLanguage,
+  lookups: Lookups,
+  imports: Map<string, { source: string; name: string }>,
+  withSites: boolean,
+): ModuleSummary {
+  const summary: ModuleSummary = { file, language, functions: new Map(), classes: new Map(), imports, wraps: false };
+  const evaluate = language === 'python' ? evaluatePython : evaluateJs;
+  const ctx = () => newContext(evaluate, { ...lookups, summary: true });
+  const summaryOf = (f: NamedFunction): FunctionSummary => {
+    const table = f.owner ? classOf(summary, f.owner, null).methods : summary.functions;
+    let s = table.get(f.name);
+    if (!s) table.set(f.name, (s = { name: f.name, owner: f.owner, params: f.params, sites: [], returns: null }));
+    return s;
+  };
+  let followed = 0;
+  for (const f of namedFunctions(tree, language)) {
+    const s = summaryOf(f);
+    if (followed++ < MAX_RETURNS) s.returns = returnOf(f.node, language, ctx());
+    if (s.returns) s.returns = placeOrigins(s.returns, file);
+  }
+  for (const cls of classes(tree, language)) {
+    const name = cls.childForFieldName('name')?.text;
+    if (name) classOf(summary, name, baseNames(cls, language));
+  }
+  if (withSites) {
+    const own = { ...lookups, summary: true };
+    const sites =
+      language === 'python'
+        ? findPythonCallSites(tree, text, file, undefined, own)
+        : findJsCallSites(tree, text, file, language, undefined, own);
+    for (const site of sites) {
+      if (!hasParamHole(site.input)) continue;
+      const at = { row: site.span.startLine, column: site.span.startColumn };
+      const node = tree.rootNode.descendantForPosition(at);
+      const f = node ? enclosingNamedFunction(node, language) : null;
+      if (!f) continue;
+      summaryOf(f).sites.push(placeOrigins(site, file));
+      summary.wraps = true;
+    }
+  }
+  for (const [local, target] of exportAliases(tree, language)) {
+    if (local === 'default') summary.defaultExport = target;
+    const f = summary.functions.get(target);
+    if (f && !summary.functions.has(local)) summary.functions.set(local, f);
+  }
+  return summary;
+}
+
+function classOf(summary: ModuleSummary, name: string, bases: string[] | null): ClassSummary {
+  let c = summary.classes.get(name);
+  if (!c) summary.classes.set(name, (c = { name, bases: [], methods: new Map() }));
+  if (bases) c.bases = bases;
+  return c;
+}
+
+/** Every function of the tree an importer can name (top-level functions and class methods). */
+function namedFunctions(tree: Tree, language: SourceLanguage): NamedFunction[] {
+  const types =
+    language === 'python'
+      ? ['function_definition']
+      : ['function_declaration', 'method_definition', 'arrow_function', 'function_expression', 'function'];
+  const out: NamedFunction[] = [];
+  for (const n of tree.rootNode.descendantsOfType(types)) {
+    const f = n ? (language === 'python' ? pythonFunction(n) : jsFunction(n)) : null;
+    if (f && topLevelOrMethod(f.node, language)) out.push(f);
+  }
+  return out;
+}
+
+/** Importers reach module-level functions and methods of module-level classes, not inner helpers. */
+function topLevelOrMethod(fn: Node, language: SourceLanguage): boolean {
+  for (let p = fn.parent; p; p = p.parent) {
+    if (language === 'python' ? p.type === 'function_definition' : jsFunction(p) !== null) return false;
+  }
+  return true;
+}
+
+function classes(tree: Tree, language: SourceLanguage): Node[] {
+  const types =
+    language === 'python' ? ['class_definition'] : ['class_declaration', 'abstract_class_declaration', 'class'];
+  return tree.rootNode.descendantsOfType(types).filter((n): n is Node => !!n);
+}
+
+/** What a function returns: the expression of its only return (or an arrow's body), evaluated. */
+function returnOf(fn: Node, language: SourceLanguage, ctx: ReturnType<typeof newContext>): Value | null {
+  const body = fn.childForFieldName('body');
+  if (!body) return null;
+  if (language !== 'python' && body.type !== 'statement_block') return worthKeeping(ctx.evaluate(body, ctx));
+  const returns = body
+    .descendantsOfType('return_statement')
+    .filter((r): r is Node => !!r && ownerOf(r, language)?.equals(fn) === true);
+  if (returns.length !== 1) return null;
+  const expr = returns[0].namedChild(0);
+  return expr ? worthKeeping(ctx.evaluate(expr, ctx)) : null;
+}
+
+function ownerOf(n: Node, language: SourceLanguage): Node | null {
+  for (let p = n.parent; p; p = p.parent) {
+    if (
+      language === 'python'
+        ? p.type === 'function_definition' || p.type === 'lambda'
+        : jsFunction(p) || p.type === 'arrow_function' || p.type === 'function_expression'
+    )
+      return p;
+  }
+  return null;
+}
+
+/** A returned object, or a scalar that is more than one unknown: enough to build a key from. */
+function worthKeeping(v: Value | null): Value | null {
+  if (!v) return null;
+  if (v.kind === 'object' || v.kind === 'condition') return v;
+  if (v.kind !== 'scalar') return null;
+  const parts = v.template.parts;
+  return parts.some((p) => 'literal' in p || p.hole.kind !== 'unknown' || p.hole.param) ? v : null;
+}
+
+/** `module.exports = { save: saveItem }`, `exports.save = saveItem`, `export { saveItem as save }`. */
+function exportAliases(tree: Tree, language: SourceLanguage): Array<[string, string]> {
+  if (language === 'python') return [];
+  const out: Array<[string, string]> = [];
+  for (const stmt of tree.rootNode.namedChildren) {
+    const e = stmt?.type === 'expression_statement' ? stmt.namedChild(0) : null;
+    if (e?.type === 'assignment_expression') {
+      const left = e.childForFieldName('left')?.text ?? '';
+      const right = e.childForFieldName('right');
+      if (left === 'module.exports' && right?.type === 'object') {
+        for (const c of right.namedChildren) {
+          const key = c?.type === 'pair' ? c.childForFieldName('key')?.text : null;
+          const value = c?.type === 'pair' ? c.childForFieldName('value') : null;
+          if (key && value?.type === 'identifier') out.push([key, value.text]);
+        }
+      }
+      const m = left.match(/^(?:module\.)?exports\.(\w+)$/);
+      if (m && right?.type === 'identifier') out.push([m[1], right.text]);
+      if (left === 'module.exports' && right?.type === 'identifier') out.push(['default', right.text]);
+    }
+    // `export default class Post {}`, `export default Post`.
+    if (stmt?.type === 'export_statement' && /^export\s+default\b/.test(stmt.text)) {
+      const d = stmt.childForFieldName('declaration') ?? stmt.childForFieldName('value');
+      const name = d?.type === 'identifier' ? d.text : d?.childForFieldName('name')?.text;
+      if (name) out.push(['default', name]);
+    }
+    if (stmt?.type === 'export_statement' && !stmt.childForFieldName('source')) {
+      for (const spec of stmt.descendantsOfType('export_specifier')) {
+        const name = spec?.childForFieldName('name')?.text;
+        const alias = spec?.childForFieldName('alias')?.text;
+        if (name && alias) out.push([alias, name]);
+      }
+    }
+  }
+  return out;
+}
