@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { WorkspaceStatus } from '../../protocol/src/lsp';
+import { coverageSummary, type WorkspaceStatus } from '../../protocol/src/lsp';
 
 /** The workspace's finding count in the status bar; a click opens the Problems view. */
 export function createStatusItem(): { item: vscode.StatusBarItem; update(s: WorkspaceStatus | null): void } {
@@ -18,11 +18,12 @@ export function createStatusItem(): { item: vscode.StatusBarItem; update(s: Work
       item.text = `${total > 0 ? '$(warning)' : '$(check)'} ShardLens: ${total}`;
       item.tooltip = new vscode.MarkdownString(
         `**ShardLens** — hot-partition findings in ${s.files} files\n\n` +
-          `${s.errors} errors · ${s.warnings} warnings · ${s.infos} info\n\nClick to open the Problems view.`,
+          `${s.errors} errors · ${s.warnings} warnings · ${s.infos} info\n\n${coverageSummary(s)}\n\n` +
+          'Click to open the Problems view.',
       );
     }
     item.show();
   };
-  update({ indexing: true, files: 0, errors: 0, warnings: 0, infos: 0 });
+  update({ indexing: true, files: 0, errors: 0, warnings: 0, infos: 0, calls: 0, resolved: 0 });
   return { item, update };
 }

@@ -1,5 +1,6 @@
 import { NotificationType, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
 import type { HeatWindow, JsonHeatProblem } from './heat';
+import { percentUnderstood } from './report';
 
 /**
  * The custom messages between the ShardLens client and language server: one
@@ -13,6 +14,28 @@ export interface WorkspaceStatus {
   errors: number;
   warnings: number;
   infos: number;
+  /**
+   * DynamoDB calls seen (each request of a batch or transact call counts) and how many
+   * of them were understood (partition key resolved, table known), as `shardlens check`
+   * counts them in `coverage`; the rest have no findings because they were not read.
+   */
+  calls: number;
+  resolved: number;
+}
+
+/**
+ * The status tooltip's coverage line: a count of findings means little without how much
+ * of the code was read (`92% of 140 DynamoDB calls understood: ...`).
+ */
+export function coverageSummary(s: Pick<WorkspaceStatus, 'calls' | 'resolved'>): string {
+  if (s.calls === 0) return 'No DynamoDB calls found.';
+  const seen = `${s.calls} DynamoDB call${s.calls === 1 ? '' : 's'}`;
+  if (s.resolved === s.calls) return `All ${seen} understood.`;
+  const not = s.calls - s.resolved;
+  return (
+    `${percentUnderstood(s.resolved, s.calls)}% of ${seen} understood: ${not} could not be read, so no ` +
+    'finding there says nothing (hover one to see why; `shardlens check --stats` lists them).'
+  );
 }
 
 export interface CheckWorkspaceResult extends WorkspaceStatus {

@@ -95,6 +95,42 @@ export interface JsonReport {
   accesses: JsonAccess[];
 }
 
+/**
+ * `coverage` of `check --format json`: what the analysis could follow, so "no finding"
+ * can be told from "not understood" (docs/json-format.md). `calls` counts the entries of
+ * `accesses`; `calls = resolved + the sum of unresolved[].count`.
+ */
+export interface JsonCoverage {
+  /** Files analysed. */
+  files: number;
+  /** Key values (partition or sort) nested deeper than evaluation follows. */
+  keysTooDeep: number;
+  /** Added within version 1: absent in older output. */
+  calls?: number;
+  /** Accesses whose partition key is resolved (classified, not `unknown`) and whose table is known. */
+  resolved?: number;
+  /** The others, by reason, most frequent first. */
+  unresolved?: JsonUnresolved[];
+}
+
+/**
+ * The share of calls understood, in whole percent, rounded down: one call not understood
+ * among 1,000 shows 99%, never 100%. Null when there are no calls.
+ */
+export function percentUnderstood(resolved: number, calls: number): number | null {
+  return calls === 0 ? null : Math.floor((resolved * 100) / calls);
+}
+
+export interface JsonUnresolved {
+  /** A stable code: `parameter-without-callers`, `table-unknown`, ... */
+  reason: string;
+  /** The reason in words. */
+  label: string;
+  count: number;
+  /** 1-based; the key expression when there is one, else the call (or its table). */
+  sites: Array<{ file: string; line: number; column: number; detail: string }>;
+}
+
 /** `shardlens keys --format json`: the workspace's logical keys and their call sites. */
 export interface JsonKeysReport {
   version: 1;

@@ -15,6 +15,8 @@ export interface CheckOptions {
   heat?: (AwsOptions & { tables: string[] }) | null;
   /** `--contexts`: the code contexts whose findings are reported; absent: all. */
   contexts?: Array<'app' | 'test' | 'example' | 'script'>;
+  /** `--stats`: after the summary, how many calls were understood and why the others were not. */
+  stats?: boolean;
 }
 
 /** Where live data comes from (docs/heat.md). Credentials are never options: the SDK's chain supplies them. */
@@ -82,6 +84,9 @@ Options:
                                 which code to report on (default: all; test,
                                 example and script code run once: info at most)
   --quiet                       print findings only: no summary, no skipped files
+  --stats                       check: after the summary, how many DynamoDB calls were
+                                understood and why the others were not (text output;
+                                JSON always has it in "coverage")
   --match KEY...                keys: the concrete keys to match (after the paths)
   --heat                        check: add live evidence (throttles, share of traffic) from AWS
                                 to findings, and SL009 hot-key-live findings
@@ -224,6 +229,9 @@ export function parseArgs(argv: string[]): Parsed {
       case '--quiet':
       case '-q':
         options.quiet = true;
+        break;
+      case '--stats':
+        options.stats = true;
         break;
       case '--color':
         options.color = true;

@@ -1,5 +1,8 @@
+import type { JsonCoverage } from '../../../protocol/src/report';
 import type { FileAnalysis } from '../engine/analyze';
+import { coverageOf, REASONS } from '../engine/coverage';
 import type { KeyValue } from '../engine/model';
+import { displayPath } from './report';
 
 /**
  * How many key values the evaluators gave up on because they nest deeper than
@@ -20,4 +23,29 @@ export async function keysTooDeep(results: FileAnalysis[]): Promise<number> {
 
 function stoppedByDepth(k: KeyValue): boolean {
   return k.template.parts.some((p) => 'hole' in p && p.hole.kind === 'unknown' && p.hole.limit === 'depth');
+}
+
+/**
+ * The JSON `coverage` object: the fields it always had (files, keys too deep) and what
+ * the engine's `coverageOf` says of the calls, with 1-based sites and each reason's words.
+ */
+export function toJsonCoverage(results: FileAnalysis[], tooDeep: number): JsonCoverage {
+  const c = coverageOf(results.filter((r) => !r.skipped));
+  return {
+    files: results.filter((r) => !r.skipped).length,
+    keysTooDeep: tooDeep,
+    calls: c.calls,
+    resolved: c.resolved,
+    unresolved: c.unresolved.map((u) => ({
+      reason: u.reason,
+      label: REASONS[u.reason].label,
+      count: u.count,
+      sites: u.sites.map((s) => ({
+        file: displayPath(s.file),
+        line: s.span.startLine + 1,
+        column: s.span.startColumn + 1,
+        detail: s.detail,
+      })),
+    })),
+  };
 }

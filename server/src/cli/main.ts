@@ -7,14 +7,14 @@ import { isMainThread } from 'node:worker_threads';
 import { formatKeysText, formatMatchText, toJsonKeys, toJsonMatches } from './keys';
 import { labMain } from './lab';
 import { exprMain } from './expr';
-import { keysTooDeep } from './coverage';
+import { keysTooDeep, toJsonCoverage } from './coverage';
 import { MAX_DEPTH } from '../engine/evaluation';
 import { indexInParallel } from './parallel';
 import { collectFiles } from '../engine/workspace/files';
 import { WorkspaceIndex } from '../engine/workspace/index';
 import { skippedOf, toJsonReport, type SkippedPath } from './report';
 import { toSarif } from './sarif';
-import { formatSkipped, formatText } from './text';
+import { formatSkipped, formatStats, formatText } from './text';
 
 declare const SHARDLENS_VERSION: string | undefined;
 const VERSION = typeof SHARDLENS_VERSION === 'string' ? SHARDLENS_VERSION : '0.0.0-dev';
@@ -86,13 +86,15 @@ export async function check(
   results = inContexts(results, options.contexts);
   const skipped = skippedOf(results, indexed.unreadable);
   const tooDeep = await keysTooDeep(results);
-  const coverage = { files: results.filter((r) => !r.skipped).length, keysTooDeep: tooDeep };
+  const coverage = toJsonCoverage(results, tooDeep);
   if (options.format === 'json') out.write(JSON.stringify(toJsonReport(results, skipped, coverage), null, 2) + '\n');
   else if (options.format === 'sarif')
-    out.write(JSON.stringify(toSarif(results, VERSION, skipped, tooDeepNote(tooDeep)), null, 2) + '\n');
+    out.write(JSON.stringify(toSarif(results, VERSION, skipped, tooDeepNote(tooDeep), coverage), null, 2) + '\n');
   else {
     const color = options.color ?? ((out as NodeJS.WriteStream).isTTY === true && !process.env.NO_COLOR);
     out.write(formatText(results, color, options.quiet));
+    // Asked for by name, the block shows even with --quiet.
+    if (options.stats) out.write('\n' + formatStats(coverage, color));
   }
   if (!options.quiet) {
     err.write(formatSkipped(skipped));

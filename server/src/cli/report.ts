@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type {
   JsonAccess,
+  JsonCoverage,
   JsonFinding,
   JsonFix,
   JsonLocation,
@@ -119,16 +120,11 @@ export function skippedOf(results: FileAnalysis[], folders: SkippedPath[]): Skip
 }
 
 /**
- * Version 1 plus `skipped` (added within the version: readers ignore fields they do not
- * know). The protocol type does not have it yet, hence the intersection.
+ * Version 1 plus `skipped` and `coverage` (both added within the version: readers ignore
+ * fields they do not know).
  */
 export type JsonCheckReport = JsonReport & { skipped: SkippedPath[]; coverage?: JsonCoverage };
-
-/** What the analysis could follow: files analysed, key values too deep to follow. */
-export interface JsonCoverage {
-  files: number;
-  keysTooDeep: number;
-}
+export type { JsonCoverage };
 
 export function toJsonReport(
   results: FileAnalysis[],

@@ -1,3 +1,4 @@
+import type { JsonCoverage } from '../../../protocol/src/report';
 import type { FileAnalysis } from '../engine/analyze';
 import { RULE_INFO, docsUrl } from '../engine/rules';
 import { RULE_DOCS } from './rule-docs.generated';
@@ -12,6 +13,7 @@ export function toSarif(
   version: string,
   skipped: SkippedPath[] = skippedOf(results, []),
   coverageNote: string | null = null,
+  coverage: JsonCoverage | null = null,
 ): object {
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
@@ -34,6 +36,9 @@ export function toSarif(
             })),
           },
         },
+        // The run's coverage as counts (the sites are in the JSON output): a property bag,
+        // which SARIF leaves to the tool.
+        ...(coverage ? { properties: { coverage: sarifCoverage(coverage) } } : {}),
         originalUriBaseIds: { '%SRCROOT%': { uri: `file://${process.cwd().replace(/\/?$/, '/')}` } },
         results: results.flatMap((r) =>
           r.findings.map((f) => {
@@ -80,5 +85,13 @@ export function toSarif(
         ],
       },
     ],
+  };
+}
+
+function sarifCoverage(c: JsonCoverage) {
+  return {
+    calls: c.calls ?? 0,
+    resolved: c.resolved ?? 0,
+    unresolved: (c.unresolved ?? []).map((u) => ({ reason: u.reason, label: u.label, count: u.count })),
   };
 }

@@ -1,5 +1,6 @@
 import type { FileAnalysis } from '../engine/analyze';
 import type { Severity } from '../engine/model';
+import { percentUnderstood, type JsonCoverage } from '../../../protocol/src/report';
 import { displayPath, type SkippedPath } from './report';
 
 const COLORS: Record<Severity, string> = { error: '\x1b[31m', warning: '\x1b[33m', info: '\x1b[36m' };
@@ -35,4 +36,37 @@ export function formatText(results: FileAnalysis[], color: boolean, quiet: boole
 /** One stderr line per file or folder that was not analysed, with why. */
 export function formatSkipped(skipped: SkippedPath[]): string {
   return skipped.map((s) => `shardlens: skipped ${s.file}: ${s.reason}\n`).join('');
+}
+
+/** Sites listed per reason in text; JSON lists them all. */
+const SITES_SHOWN = 5;
+
+/**
+ * `--stats`: how many calls were understood, then each reason with its count and its
+ * first sites (`file:line:col  pk from event.pk`), so a quiet run can be told from a
+ * run that could not read the code.
+ */
+export function formatStats(c: JsonCoverage, color: boolean): string {
+  const paint = (code: string, s: string) => (color ? `${code}${s}${RESET}` : s);
+  const calls = c.calls ?? 0;
+  const resolved = c.resolved ?? 0;
+  const unresolved = c.unresolved ?? [];
+  const plural = (n: number) => `${n} DynamoDB call${n === 1 ? '' : 's'}`;
+  if (calls === 0) return 'Coverage: no DynamoDB calls found.\n';
+  if (unresolved.length === 0) return `Coverage: all ${plural(calls)} understood.\n`;
+  const lines = [
+    `Coverage: ${resolved} of ${plural(calls)} understood (${percentUnderstood(resolved, calls)}%); not understood:`,
+  ];
+  const width = String(Math.max(...unresolved.map((u) => u.count))).length;
+  for (const u of unresolved) {
+    lines.push(`  ${String(u.count).padStart(width)}  ${u.label}`);
+    for (const s of u.sites.slice(0, SITES_SHOWN))
+      lines.push(
+        `  ${' '.repeat(width)}    ${paint(BOLD, `${s.file}:${s.line}:${s.column}`)}  ${paint(DIM, s.detail)}`,
+      );
+    const more = u.sites.length - SITES_SHOWN;
+    if (more > 0)
+      lines.push(`  ${' '.repeat(width)}    ${paint(DIM, `… and ${more} more (--format json lists them all)`)}`);
+  }
+  return lines.join('\n') + '\n';
 }

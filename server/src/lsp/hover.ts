@@ -10,6 +10,7 @@ import {
   WRITE_UNITS_PER_PARTITION as WCU_PER_KEY,
   writeUnitsPerItem,
 } from '../engine/capacity';
+import { REASONS, whyUnresolved } from '../engine/coverage';
 import type { Access, Classification, Finding, KeyValue, Span } from '../engine/model';
 import { docsUrl } from '../engine/rules';
 import { classifyAccess, render, shardSetOf } from '../engine/template';
@@ -119,17 +120,37 @@ function declaredAs(pk: KeyValue, file: string): string | null {
 }
 
 /**
+ * Why the call was not understood and what would help, so a call without findings that
+ * was not read is not mistaken for a safe one: `Not understood: key from a parameter with
+ * no callers in the workspace — pk from parameter userKey`. Null when it was understood.
+ */
+function notUnderstood(a: Access, reached: boolean): string[] {
+  if (reached) return ['Its key comes from the callers of this function: each is checked where it passes the value.'];
+  const why = whyUnresolved(a);
+  if (!why) return [];
+  const { label, help } = REASONS[why.reason];
+  const from = why.source === null ? '' : ` from ${why.parameter ? 'parameter ' : ''}${code(why.source)}`;
+  const subject = why.subject.startsWith('the ') ? text(why.subject) : code(why.subject);
+  // A key judged on an unknown table is understood but for its table.
+  const heading = why.reason === 'table-unknown' ? 'Table not known' : 'Not understood';
+  // The label and help are ShardLens's own words (markdown); only the code's values are escaped.
+  return [`**${heading}:** ${label} — ${subject}${from}.`, help];
+}
+
+/**
  * Markdown for the hover over a key expression. Every value taken from the code (key
  * values, names, the file a constant is in, messages quoting them) goes through
  * `code` or `text` (./markdown): inert, whatever characters it holds. `live` is the
  * heat service's live line for the key (`Live (1h): #1 of 4 keys · ...`), shown after
- * the heading; its values come from AWS and go through `text` too.
+ * the heading; its values come from AWS and go through `text` too. `reached`: callers in
+ * other modules reach this call through a wrapper (`Workspace.reachedFromCallers`).
  */
 export function hoverMarkdown(
   a: Access,
   findings: Finding[],
   settings: ShardLensSettings,
   live: string | null = null,
+  reached = false,
 ): MarkupContent {
   const c = classifyAccess(a);
   const pk = a.partitionKey;
@@ -148,7 +169,7 @@ export function hoverMarkdown(
   if (via) lines.push(via);
   // The live line quotes table and index names from AWS: text, never markdown.
   if (live) lines.push('', `**${text(live.replace(/:.*$/s, ''))}**${text(live.replace(/^[^:]*/, ''))}`);
-  lines.push('', VERDICT[c], '', ...ceilingLines(a, c, settings));
+  lines.push('', VERDICT[c], ...notUnderstood(a, reached), '', ...ceilingLines(a, c, settings));
   // The index may hold another analysis of the same text: match the access by position.
   const same = (b: Access) => b === a || (b.file === a.file && sameSpan(b.span, a.span));
   const mine = findings.filter((f) => same(f.access) && settings.rules[f.rule] !== 'off');

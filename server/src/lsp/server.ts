@@ -274,9 +274,9 @@ connection.onRequest(HoverRequest.type, async (raw: unknown) => {
   if (!access) return null;
   const key = OpenDocuments.keyOf(p.textDocument.uri);
   const liveText = hoverLiveLine(await live.reports(), access);
-  return {
-    contents: hoverMarkdown(access, await workspace.findingsFor(key), await settings.get(p.textDocument.uri), liveText),
-  };
+  const findings = await workspace.findingsFor(key);
+  const reached = workspace.reachedFromCallers(access);
+  return { contents: hoverMarkdown(access, findings, await settings.get(p.textDocument.uri), liveText, reached) };
 });
 
 connection.onRequest(CodeActionRequest.type, async (raw: unknown) => {

@@ -4,7 +4,8 @@ import type { Connection, Diagnostic } from 'vscode-languageserver';
 import { DiagnosticSeverity } from 'vscode-languageserver';
 import { StatusNotification, type CheckWorkspaceResult, type WorkspaceStatus } from '../../../protocol/src/lsp';
 import type { FileAnalysis } from '../engine/analyze';
-import type { Finding } from '../engine/model';
+import { coverageOf, reachedBy, reachedSites } from '../engine/coverage';
+import type { Access, Finding } from '../engine/model';
 import { CODE_CONTEXTS, type CodeContext } from '../../../protocol/src/settings';
 import { collectFiles } from '../engine/workspace/files';
 import { WorkspaceIndex } from '../engine/workspace/index';
@@ -179,6 +180,14 @@ export class Workspace {
     return this.live ? withLiveFindings(key, own, await this.live.reports()) : own;
   }
 
+  /**
+   * Whether callers in other modules reach this call through a wrapper (their accesses
+   * name it in `through`): its key is then judged at them, and the hover says so.
+   */
+  reachedFromCallers(a: Access): boolean {
+    return reachedBy(reachedSites(this.allIndexes().flatMap((i) => [...i.analyses()])), a);
+  }
+
   async publishAll(): Promise<void> {
     const files = new Set<string>(this.published.keys());
     for (const index of this.indexes.values()) for (const a of index.analyses()) files.add(a.file);
@@ -198,8 +207,23 @@ export class Workspace {
   }
 
   private status(): WorkspaceStatus {
-    const s: WorkspaceStatus = { indexing: this.indexing, files: 0, errors: 0, warnings: 0, infos: 0 };
-    for (const index of this.indexes.values()) s.files += index.size;
+    const s: WorkspaceStatus = {
+      indexing: this.indexing,
+      files: 0,
+      errors: 0,
+      warnings: 0,
+      infos: 0,
+      calls: 0,
+      resolved: 0,
+    };
+    for (const index of this.indexes.values()) {
+      s.files += index.size;
+      for (const a of index.analyses()) {
+        const c = coverageCounts(a.accesses);
+        s.calls += c.calls;
+        s.resolved += c.resolved;
+      }
+    }
     for (const c of this.published.values()) {
       s.errors += c.errors;
       s.warnings += c.warnings;
@@ -211,6 +235,21 @@ export class Workspace {
   private sendStatus(): void {
     void this.connection.sendNotification(StatusNotification, this.status());
   }
+}
+
+/**
+ * One file's calls and calls understood. The status is sent after every publish (each
+ * keystroke in an open file): a file's counts are computed once per analysis, keyed by
+ * its accesses array, which a new analysis replaces.
+ */
+const countsOf = new WeakMap<Access[], { calls: number; resolved: number }>();
+function coverageCounts(accesses: Access[]): { calls: number; resolved: number } {
+  let c = countsOf.get(accesses);
+  if (!c) {
+    const { calls, resolved } = coverageOf([{ file: '', accesses }]);
+    countsOf.set(accesses, (c = { calls, resolved }));
+  }
+  return c;
 }
 
 function count(ds: Diagnostic[]) {

@@ -1,0 +1,283 @@
+import { envVariableIn } from './env';
+import type { Access, Hole, KeyValue, Operation, Span } from './model';
+import { classifyAccess, holes } from './template';
+import { entry, entryOf, type Value } from './value';
+
+/**
+ * What the analysis understood, so "no finding" can be told from "not understood".
+ *
+ * An access (one entry of a file's `accesses`: one request of a batch or transact call,
+ * one index partition a write also writes) is **understood** when
+ * - its partition key is resolved: its classification is anything but `unknown`, i.e.
+ *   every part is literal text or a classified hole, or one part already decides how the
+ *   key spreads (a shard, an entity id, a random or counter value, an instant) whatever
+ *   the rest is. `USER#{unknown}` is not resolved: the rules cannot tell whether it is
+ *   hot, so its silence says nothing;
+ * - and its table is known: a literal name or an environment variable (`$TABLE`). The
+ *   cross-file rules link call sites by table.
+ * Every access that is not understood gets exactly one reason: the partition key's when
+ * the key is unresolved (the first of its unknown parts, by the order of `HOLE_ORDER`),
+ * else `table-unknown`. So `calls = resolved + Σ unresolved[].count`.
+ */
+export type CoverageReason =
+  | 'parameter-without-callers'
+  | 'request-passed-in'
+  | 'external-function'
+  | 'environment-or-config'
+  | 'input-field'
+  | 'evaluation-limit'
+  | 'no-key-in-request'
+  | 'unknown-value'
+  | 'table-unknown';
+
+/** Each reason's label (CLI, JSON readers) and what would help (hover). */
+export const REASONS: Record<CoverageReason, { label: string; help: string }> = {
+  'parameter-without-callers': {
+    label: 'key from a parameter with no callers in the workspace',
+    help: 'Open or add the code that calls this function (or a test calling it with a realistic value); its arguments give the key.',
+  },
+  'request-passed-in': {
+    label: 'request object passed in from elsewhere',
+    help: 'Build the request (TableName, Key/Item, key condition) where the call is, or keep the code that builds it in the workspace.',
+  },
+  'external-function': {
+    label: 'request or key built by a function outside the workspace',
+    help: 'Include the module that defines the function in the analysed paths, or build the key inline.',
+  },
+  'environment-or-config': {
+    label: 'key from an environment variable or a configuration object',
+    help: 'The value is only known at run time: if it is one fixed key, every request hits one partition; name it as a literal constant to have it checked.',
+  },
+  'input-field': {
+    label: 'key from a field of an input the code receives (an event, a request body)',
+    help: 'Name the value after what it identifies (`userId`, `orderId`, `status`) so its cardinality can be judged.',
+  },
+  'evaluation-limit': {
+    label: 'evaluation limit reached (nesting depth or step budget)',
+    help: 'The expression nests deeper, or takes more steps, than evaluation follows: simplify it or split it into named parts.',
+  },
+  'no-key-in-request': {
+    label: 'no partition key in the request',
+    help: 'Pass the key in the request (Key, Item, or a literal KeyConditionExpression with its values) so it can be read.',
+  },
+  'unknown-value': {
+    label: 'key from a value ShardLens does not follow',
+    help: 'Name the value after what it identifies (`userId`, `status`), or build it from constants the workspace declares.',
+  },
+  'table-unknown': {
+    label: 'table unknown',
+    help: 'Name the table with a literal, a constant or an environment variable (process.env.TABLE, os.environ["TABLE"]).',
+  },
+};
+
+/** One access that was not understood: why, where (zero-based), and what it was (`pk` from `event.pk`). */
+export interface Unresolved {
+  reason: CoverageReason;
+  /** The key expression when there is one, else the call (or its table). */
+  span: Span;
+  /** What was not read: the key attribute (`pk`), `the request`, a request field (`Item`). */
+  subject: string;
+  /** Where its value came from, as the code writes it (`event.pk`), or the parameter's name; null when nothing stood there. */
+  source: string | null;
+  /** `source` names a parameter nothing gave a value. */
+  parameter: boolean;
+  /** The same as one line of plain text: `pk from event.pk`, `pk from parameter userKey`, `no Item`. */
+  detail: string;
+}
+
+export interface CoverageSite {
+  file: string;
+  span: Span;
+  detail: string;
+}
+
+export interface Coverage {
+  calls: number;
+  resolved: number;
+  /** Most frequent reason first; sites in file and position order. */
+  unresolved: Array<{ reason: CoverageReason; count: number; sites: CoverageSite[] }>;
+}
+
+/**
+ * Why an access's partition key is null, as `interpret` saw it: `field` is the request
+ * field that should have held it (`request` for the whole input, `Item`, `Key`,
+ * `KeyConditionExpression`, `ExpressionAttributeValues`), `hole` the value that stood
+ * there when it was one unread value (its source, `param`, `limit`), else null.
+ */
+export interface KeyGap {
+  field: string;
+  hole: Hole | null;
+}
+
+/** The partition key's gap, when the model carries one (see `keyGapOf`). */
+type WithGap = Access & { keyGap?: KeyGap };
+
+/** Order in which an unread key part explains the key: the tool's own limit first, then what the code says. */
+const HOLE_ORDER: CoverageReason[] = [
+  'evaluation-limit',
+  'parameter-without-callers',
+  'environment-or-config',
+  'external-function',
+  'input-field',
+  'unknown-value',
+];
+
+/** Roots that name configuration rather than input: `config.key`, `settings.TABLE`, `self.cfg["pk"]`. */
+const CONFIG_ROOT =
+  /^(?:this\.|self\.)?(?:app\.)?(?:config|conf|cfg|settings|options|opts|env|environment|constants)\b/i;
+/** A call: `buildParams(x)`, `await make_key(a, b)`, `keys.forUser(id)`. */
+const CALL = /^(?:await\s+)?[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*\s*\(/;
+/** A field read off something: `event.pk`, `event['pk']`, `req.body.id`, `body.get("k")`. */
+const FIELD = /^[A-Za-z_$][\w$]*\s*(?:\?\.|\.|\[)/;
+
+/** Why one unread value is unread, from what the evaluator kept of it. */
+function holeReason(h: Hole): CoverageReason {
+  if (h.limit) return 'evaluation-limit';
+  if (h.param) return 'parameter-without-callers';
+  const source = h.source.trim();
+  if (envVariableIn(source) || CONFIG_ROOT.test(source)) return 'environment-or-config';
+  if (CALL.test(source)) return 'external-function';
+  if (FIELD.test(source) && !/^(?:this|self)\b/.test(source)) return 'input-field';
+  return 'unknown-value';
+}
+
+/** An unread value (a hole) of `subject` as an `Unresolved`: `pk from event.pk`, `pk from parameter userKey`. */
+function fromHole(reason: CoverageReason, span: Span, subject: string, h: Hole): Unresolved {
+  if (h.param) {
+    const detail = `${subject} from parameter ${h.param.name}`;
+    return { reason, span, subject, source: h.param.name, parameter: true, detail };
+  }
+  if (h.limit) {
+    const detail = `${subject} (${h.limit === 'depth' ? 'nested too deep' : 'evaluation budget spent'})`;
+    return { reason, span, subject, source: h.source, parameter: false, detail };
+  }
+  return { reason, span, subject, source: h.source, parameter: false, detail: `${subject} from ${h.source}` };
+}
+
+function nothing(reason: CoverageReason, span: Span, subject: string, detail: string): Unresolved {
+  return { reason, span, subject, source: null, parameter: false, detail };
+}
+
+function keyUnresolved(pk: KeyValue): Unresolved {
+  const unread = holes(pk.template).filter((h) => h.kind === 'unknown');
+  const rank = (h: Hole) => HOLE_ORDER.indexOf(holeReason(h));
+  const first = [...unread].sort((x, y) => rank(x) - rank(y))[0];
+  if (!first) return nothing('unknown-value', pk.span, pk.attribute, pk.attribute);
+  return fromHole(holeReason(first), pk.span, pk.attribute, first);
+}
+
+/** Why a request with no readable partition key has none, from the gap interpret noted. */
+function gapUnresolved(a: Access, gap: KeyGap | undefined): Unresolved {
+  if (!gap) return nothing('no-key-in-request', a.span, 'the partition key', 'no partition key read');
+  const subject = gap.field === 'request' ? 'the request' : gap.field;
+  if (!gap.hole) {
+    // An input with no fields at all was spread in (`**req`, `{...params}`): built elsewhere.
+    return gap.field === 'request'
+      ? nothing('request-passed-in', a.span, subject, subject)
+      : nothing('no-key-in-request', a.span, subject, `no ${gap.field}`);
+  }
+  const byHole = holeReason(gap.hole);
+  const reason: CoverageReason =
+    byHole === 'evaluation-limit' || byHole === 'external-function' || byHole === 'environment-or-config'
+      ? byHole
+      : 'request-passed-in';
+  return fromHole(reason, a.span, subject, gap.hole);
+}
+
+/**
+ * Why this access was not understood, or null when it was (see the module comment).
+ * `reached`: callers in other modules reach this call through a wrapper (`reachedSites`);
+ * it is then judged at each of them, with their arguments, and counts as understood here.
+ */
+export function whyUnresolved(a: Access, reached = false): Unresolved | null {
+  if (reached) return null;
+  const pk = a.partitionKey;
+  if (!pk) return gapUnresolved(a, (a as WithGap).keyGap);
+  if (classifyAccess(a) === 'unknown') return keyUnresolved(pk);
+  if (a.table.kind === 'unknown')
+    return nothing('table-unknown', a.table.span ?? a.span, 'the table', 'TableName not read');
+  return null;
+}
+
+function siteKey(file: string, span: Span): string {
+  return `${file}\0${span.startLine}:${span.startColumn}`;
+}
+
+/**
+ * The call sites inside wrappers that callers in other modules reach: their accesses at
+ * the callers name them in `through`. Pass `reachedBy(set, a)` to `whyUnresolved`.
+ */
+export function reachedSites(analyses: Iterable<{ accesses: Access[] }>): Set<string> {
+  const out = new Set<string>();
+  for (const r of analyses) for (const a of r.accesses) if (a.through) out.add(siteKey(a.through.file, a.through.span));
+  return out;
+}
+
+export function reachedBy(sites: Set<string>, a: Access): boolean {
+  return sites.size > 0 && sites.has(siteKey(a.file, a.span));
+}
+
+/**
+ * The workspace's coverage: every access of every analysis, unresolved ones grouped by
+ * reason. A wrapper's own call that callers reach counts as understood; each caller's
+ * access counts on its own, understood or not.
+ */
+export function coverageOf(analyses: ReadonlyArray<{ file: string; accesses: Access[] }>): Coverage {
+  let calls = 0;
+  const reached = reachedSites(analyses);
+  const groups = new Map<CoverageReason, CoverageSite[]>();
+  for (const r of analyses) {
+    for (const a of r.accesses) {
+      calls++;
+      const why = whyUnresolved(a, reachedBy(reached, a));
+      if (!why) continue;
+      const sites = groups.get(why.reason) ?? [];
+      sites.push({ file: a.file, span: why.span, detail: why.detail });
+      groups.set(why.reason, sites);
+    }
+  }
+  const unresolved = [...groups].map(([reason, sites]) => ({ reason, count: sites.length, sites: sites.sort(bySite) }));
+  // Ties in the order REASONS lists them, so the output is the same from run to run.
+  const order = Object.keys(REASONS);
+  unresolved.sort((x, y) => y.count - x.count || order.indexOf(x.reason) - order.indexOf(y.reason));
+  return { calls, resolved: calls - unresolved.reduce((n, u) => n + u.count, 0), unresolved };
+}
+
+function bySite(x: CoverageSite, y: CoverageSite): number {
+  if (x.file !== y.file) return x.file < y.file ? -1 : 1;
+  return x.span.startLine - y.span.startLine || x.span.startColumn - y.span.startColumn;
+}
+
+/** The single hole a value is, when it is one unread value (`params`, `make_item(x)`). */
+function soleHole(v: Value | undefined): Hole | null {
+  if (v?.kind !== 'scalar' || v.template.parts.length !== 1) return null;
+  const p = v.template.parts[0];
+  return 'hole' in p ? p.hole : null;
+}
+
+/**
+ * Why a request shows no partition key, for `interpret` to note on the access when it
+ * reads none: the whole request unread, its `Item`/`Key`/key condition unread or
+ * absent, or a key condition whose `:value` is missing.
+ */
+export function keyGapOf(operation: Operation, input: Value): KeyGap {
+  if (input.kind !== 'object') return { field: 'request', hole: soleHole(input) };
+  if (input.entries.length === 0) return { field: 'request', hole: null };
+  // The field `interpret` reads the key from (it reads batch and transact requests one by one).
+  const field =
+    operation === 'Query'
+      ? !entry(input, 'KeyConditionExpression') && entry(input, 'KeyConditions')
+        ? 'KeyConditions'
+        : 'KeyConditionExpression'
+      : operation === 'PutItem'
+        ? 'Item'
+        : 'Key';
+  const value = entry(input, field);
+  if (!value) return { field, hole: null };
+  if (value.kind === 'scalar' && field === 'KeyConditionExpression' && soleHole(value) === null) {
+    // A literal condition whose values are not there: the values map is what is missing.
+    const values = entryOf(input, 'ExpressionAttributeValues');
+    return { field: 'ExpressionAttributeValues', hole: soleHole(values?.[1]) };
+  }
+  return { field, hole: soleHole(value) };
+}
