@@ -19,6 +19,7 @@ import { evaluate as evaluatePython } from '../python/evaluate';
 import { resolve as resolvePython } from '../python/scope';
 import { spanOf } from '../span';
 import type { Value } from '../value';
+import { fieldClassName } from './fields';
 import { baseNames, enclosingClass } from './functions';
 import { importedNames, type ImportedName } from './imports';
 import { callArguments } from './arguments';
@@ -41,8 +42,13 @@ export function wrapperCalls(
   };
   const wrapping = new Map<string, { module: ModuleSummary; name: ImportedName }>();
   for (const [local, name] of imported) {
-    const m = moduleOf(name.source) ?? (language === 'python' ? moduleOf(`${name.source}.${name.name}`) : null);
+    const m = moduleOf(name.source);
     if (m && (m.wraps || inheritsWrappers(m))) wrapping.set(local, { module: m, name });
+    // `from events import repo`: the name is a module of the package.
+    const sub = !m && language === 'python' && name.name !== '*' ? `${name.source}.${name.name}` : null;
+    const whole = sub ? moduleOf(sub) : null;
+    if (whole && (whole.wraps || inheritsWrappers(whole)))
+      wrapping.set(local, { module: whole, name: { source: sub!, name: '*' } });
   }
   if (wrapping.size === 0) return [];
   const evaluate = language === 'python' ? evaluatePython : evaluateJs;
@@ -88,6 +94,12 @@ function calleeOf(call: Node, f: Finder): FunctionSummary | null {
   if (object.type === 'this' || object.type === 'super' || /^(self|cls|super\(\))$/.test(object.text)) {
     return inherited(call, method, f);
   }
+  if (isOwnField(object, f.language)) {
+    const name = fieldClassName(object, f.language, f.ctx);
+    const w = name ? f.wrapping.get(name) : undefined;
+    const cls = w ? className(w.module, w.name.name) : null;
+    return w && cls ? methodOf(w.module, cls, method, f.modulesFrom, 0) : null;
+  }
   if (object.type !== 'identifier') return null;
   const w = f.wrapping.get(object.text);
   if (w) {
@@ -97,6 +109,12 @@ function calleeOf(call: Node, f: Finder): FunctionSummary | null {
   }
   const cls = instanceClass(object, f);
   return cls ? methodOf(cls.module, cls.name, method, f.modulesFrom, 0) : null;
+}
+
+/** `this.repo` / `self.repo`: a field of the enclosing class. */
+function isOwnField(n: Node, language: SourceLanguage): boolean {
+  if (language === 'python') return n.type === 'attribute' && n.childForFieldName('object')?.text === 'self';
+  return n.type === 'member_expression' && n.childForFieldName('object')?.type === 'this';
 }
 
 function exported(m: ModuleSummary, name: string): FunctionSummary | null {

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 
 /**
  * Whether a file the pre-scan passed over may call a wrapper: it imports one of the
- * modules that wrap DynamoDB calls (`require("./db")`, `from app.dao import ItemDao`).
+ * modules that wrap DynamoDB calls (`require("./db")`, `from app.dao import ItemDao`, `from app import dao`).
  * Such a file names no SDK at all, so without this it would never be parsed; with it,
  * only the files that import a wrapper module are.
  */
@@ -18,6 +18,6 @@ export function importGate(moduleFiles: Iterable<string>): (text: string) => boo
   const js = new RegExp(
     String.raw`(?:\bfrom|\brequire\s*\()\s*['"][^'"\n]*?\b(?:${alternatives})(?:\.[cm]?[jt]sx?)?['"]`,
   );
-  const python = new RegExp(String.raw`^[ \t]*(?:from|import)[ \t]+[\w.]*\b(?:${alternatives})\b`, 'm');
+  const python = new RegExp(String.raw`^[ \t]*(?:from|import)[ \t][^\n]*\b(?:${alternatives})\b`, 'm');
   return (text) => js.test(text) || python.test(text);
 }

@@ -1,0 +1,240 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { initParsers } from '../../server/src/engine/parser';
+import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
+
+/** Writes a small repository to a temporary folder and indexes it as the CLI does. */
+async function workspace(files: Record<string, string>): Promise<{ index: WorkspaceIndex; dir: string }> {
+  await initParsers();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-wrappers-'));
+  for (const [name, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    fs.writeFileSync(path.join(dir, name), text);
+  }
+  const index = new WorkspaceIndex({ root: dir });
+  index.analyzeAll(Object.keys(files).map((f) => path.join(dir, f)));
+  return { index, dir };
+}
+
+/** `file:line rule severity` for every finding of the workspace, 1-based lines. */
+function findings(index: WorkspaceIndex, dir: string): string[] {
+  return index
+    .results()
+    .flatMap((r) =>
+      r.findings.map((f) => `${path.relative(dir, f.file)}:${f.span.startLine + 1} ${f.rule} ${f.severity}`),
+    )
+    .sort();
+}
+
+const V3 = `import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient, QueryCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+`;
+
+test('a repository injected through a constructor parameter property: the hot status is reported in the service', async () => {
+  const { index, dir } = await workspace({
+    'package.json': '{ "name": "orders" }\n',
+    'src/orders.repository.ts': `${V3}
+export class OrdersRepository {
+  async byStatus(status: string) {
+    const out = await doc.send(new QueryCommand({
+      TableName: process.env.ORDERS_TABLE,
+      IndexName: "status-index",
+      KeyConditionExpression: "#s = :s",
+      ExpressionAttributeNames: { "#s": "status" },
+      ExpressionAttributeValues: { ":s": status },
+    }));
+    return out.Items ?? [];
+  }
+}
+`,
+    'src/orders.service.ts': `import { OrdersRepository } from "./orders.repository";
+
+export class OrdersService {
+  constructor(private readonly orders: OrdersRepository) {}
+
+  pending() {
+    return this.orders.byStatus("PENDING");
+  }
+
+  forCustomer(customerId: string) {
+    return this.orders.byStatus(\`CUSTOMER#\${customerId}\`);
+  }
+}
+`,
+  });
+  // The repository's own query by a parameter named `status` is a low-cardinality read wherever it is called from.
+  assert.deepEqual(findings(index, dir), [
+    'src/orders.repository.ts:12 SL003 warning',
+    'src/orders.service.ts:7 SL001 error',
+  ]);
+  const f = index.findingsFor(path.join(dir, 'src/orders.service.ts'))[0];
+  assert.equal(f.span.startLine + 1, 7);
+  assert.equal(f.span.startColumn, 32, 'on the argument the caller writes');
+  assert.match(f.message, /"PENDING"/);
+  const access = index
+    .results()
+    .flatMap((r) => r.accesses)
+    .find((a) => a.file.endsWith('orders.service.ts'))!;
+  assert.equal(access.index, 'status-index', 'the request fields the wrapper sets itself are kept');
+  assert.equal(access.through?.file, path.join(dir, 'src/orders.repository.ts'));
+  assert.equal(access.through!.span.startLine + 1, 7, 'through names the DynamoDB call inside the wrapper');
+});
+
+test('a namespace import and a CommonJS export alias reach the wrapped put; an entity argument stays quiet', async () => {
+  const { index, dir } = await workspace({
+    'package.json': '{ "name": "feed" }\n',
+    'lib/store.js': `const AWS = require("aws-sdk");
+const client = new AWS.DynamoDB.DocumentClient();
+
+function putEntry(partition, entryId, body) {
+  return client.put({ TableName: "feed", Item: { pk: partition, sk: entryId, body } }).promise();
+}
+
+module.exports = { record: putEntry };
+`,
+    'lib/global-feed.js': `const store = require("./store");
+
+module.exports.publish = async (id, body) => {
+  await store.record("FEED#global", id, body);
+};
+`,
+    'lib/user-feed.mjs': `import * as store from "./store.js";
+
+export async function publishFor(userId, id, body) {
+  await store.record(\`FEED#\${userId}\`, id, body);
+}
+`,
+  });
+  assert.deepEqual(findings(index, dir), ['lib/global-feed.js:4 SL001 error']);
+});
+
+test('a default-exported model class: a static counter bump is a counter item at the route that names it', async () => {
+  const { index, dir } = await workspace({
+    'package.json': '{ "name": "stats" }\n',
+    'src/counter.ts': `${V3}
+export default class Counter {
+  static bump(name: string) {
+    return doc.send(new UpdateCommand({
+      TableName: "counters",
+      Key: { pk: name },
+      UpdateExpression: "ADD hits :one",
+      ExpressionAttributeValues: { ":one": 1 },
+    }));
+  }
+}
+`,
+    'src/routes.ts': `import Counter from "./counter";
+
+export async function onPageView(req: { path: string }) {
+  await Counter.bump("pageviews");
+  return req.path;
+}
+`,
+  });
+  assert.deepEqual(findings(index, dir), ['src/routes.ts:4 SL004 warning']);
+});
+
+test('Python: a module imported whole, and a store kept in self by __init__', async () => {
+  const { index, dir } = await workspace({
+    'requirements.txt': 'boto3\n',
+    'events/repo.py': `import boto3
+
+_table = boto3.resource("dynamodb").Table("events")
+
+
+def put_event(stream, event_id, payload):
+    _table.put_item(Item={"stream": stream, "event_id": event_id, "payload": payload})
+`,
+    'events/audit.py': `from events import repo
+
+
+def audit(event_id, payload):
+    repo.put_event("AUDIT", event_id, payload)
+`,
+    'events/store.py': `import boto3
+
+
+class Store:
+    def __init__(self):
+        self._t = boto3.resource("dynamodb").Table("settings")
+
+    def load(self, scope):
+        return self._t.get_item(Key={"scope": scope}).get("Item")
+`,
+    'events/settings.py': `from events.store import Store
+
+
+class Settings:
+    def __init__(self):
+        self.store = Store()
+
+    def current(self):
+        return self.store.load("GLOBAL")
+`,
+  });
+  assert.deepEqual(findings(index, dir), ['events/audit.py:5 SL001 error', 'events/settings.py:9 SL001 error']);
+});
+
+test('a wrapper called from a test with a sample id is not an error; a caller that shadows the name is not a call', async () => {
+  const { index, dir } = await workspace({
+    'requirements.txt': 'boto3\n',
+    'app/users.py': `import boto3
+
+table = boto3.resource("dynamodb").Table("users")
+
+
+def get_user(user_id):
+    return table.get_item(Key={"pk": user_id}).get("Item")
+`,
+    'tests/test_users.py': `import unittest
+from app.users import get_user
+
+
+class UsersTest(unittest.TestCase):
+    def test_get(self):
+        self.assertIsNone(get_user("u-123"))
+`,
+    'app/other.py': `def get_user(name):
+    return {"name": name}
+
+
+def hello():
+    return get_user("ALL")
+`,
+  });
+  assert.deepEqual(
+    findings(index, dir).filter((f) => !f.endsWith(' info')),
+    [],
+  );
+  const other = index.results().find((r) => r.file.endsWith('other.py'));
+  assert.equal(other?.accesses.length ?? 0, 0, 'a module that does not import the wrapper is not parsed for it');
+});
+
+test('changing the wrapper module re-judges its callers', async () => {
+  const { index, dir } = await workspace({
+    'package.json': '{ "name": "chat" }\n',
+    'lib/db.js': `const AWS = require("aws-sdk");
+const client = new AWS.DynamoDB.DocumentClient();
+async function save(pk, sk, body) {
+  return client.put({ TableName: "messages", Item: { pk, sk, body } }).promise();
+}
+module.exports = { save };
+`,
+    'lib/lobby.js': `const { save } = require("./db");
+exports.post = async (messageId, text) => {
+  await save("ROOM#lobby", messageId, text);
+};
+`,
+  });
+  assert.deepEqual(findings(index, dir), ['lib/lobby.js:3 SL001 error']);
+  // The wrapper now builds its own per-room key from the message: the caller's constant no longer is the key.
+  const db = path.join(dir, 'lib/db.js');
+  const text = fs.readFileSync(db, 'utf8').replace('Item: { pk, sk, body }', 'Item: { pk: `MSG#${sk}`, sk, body }');
+  fs.writeFileSync(db, text);
+  index.update(db, text, 'javascript');
+  assert.deepEqual(findings(index, dir), []);
+});
