@@ -1,11 +1,10 @@
 import type { Node } from 'web-tree-sitter';
+import { chooseAmong, chooseArms, joinPaths, parameterValue, throughName } from '../alternatives';
 import {
-  choiceValue,
   declarationOf,
   deeper,
   holeValue,
   originAt,
-  reachedThrough,
   shardCountOf,
   importedValue,
   limitValue,
@@ -27,7 +26,8 @@ import type { Entry, Value } from '../value';
 import { callValue, isRandom, newValue } from './library';
 import { loopValue, paramValue } from './loops';
 import { withMutations } from './mutations';
-import { resolve } from './scope';
+import { reachingBindings } from './reaching-bindings';
+import { resolve, type Binding } from './scope';
 
 /**
  * Evaluates a JavaScript/TypeScript expression into a Value: object literals into
@@ -63,7 +63,7 @@ function evaluateNode(n: Node, ctx: EvalContext): Value {
         ),
       );
     case 'template_string':
-      return scalar(n, concat(...n.namedChildren.map((c) => templatePart(c, ctx))));
+      return templateValue(n, ctx);
     case 'number':
       return scalar(n, literal(n.text.replace(/_/g, '')));
     case 'true':
@@ -91,7 +91,9 @@ function evaluateNode(n: Node, ctx: EvalContext): Value {
     case 'binary_expression':
       return binaryValue(n, ctx);
     case 'ternary_expression':
-      return choiceValue(n, [n.childForFieldName('consequence'), n.childForFieldName('alternative')], ctx);
+      return chooseArms(n, [n.childForFieldName('consequence'), n.childForFieldName('alternative')], (a) =>
+        evaluate(a, ctx),
+      );
     case 'call_expression':
       return callValue(n, ctx);
     case 'new_expression':
@@ -109,14 +111,19 @@ function unescape(s: string): string {
   return s.startsWith('\\') ? ({ '\\n': '\n', '\\t': '\t' }[s] ?? s.slice(1)) : s;
 }
 
-function templatePart(c: Node | null, ctx: EvalContext) {
-  if (!c) return literal('');
-  if (c.type === 'string_fragment' || c.type === 'escape_sequence') return literal(unescape(c.text), originAt(c));
-  if (c.type === 'template_substitution') {
+/** `` `USER#${id}` ``: literal fragments and the templates of the substitutions. */
+function templateValue(n: Node, ctx: EvalContext): Value {
+  const values: Array<Value | null> = [];
+  const parts = n.namedChildren.map((c) => {
+    if (!c) return literal('');
+    if (c.type === 'string_fragment' || c.type === 'escape_sequence') return literal(unescape(c.text), originAt(c));
+    if (c.type !== 'template_substitution') return literal('');
     const inner = c.namedChild(0);
-    return templateOf(evaluate(inner, ctx), inner ?? c);
-  }
-  return literal('');
+    const v = evaluate(inner, ctx);
+    values.push(v);
+    return templateOf(v, inner ?? c);
+  });
+  return joinPaths(scalar(n, concat(...parts)), ...values);
 }
 
 function propertyKey(k: Node, ctx: EvalContext): string {
@@ -168,14 +175,30 @@ function spreadObjects(n: Node | null, ctx: EvalContext): Array<Extract<Value, {
 
 function identifierValue(n: Node, ctx: EvalContext): Value {
   const b = resolve(n, ctx);
-  if (!b) return namedValue(n, n.text);
+  // `let pk = ...; if (c) { pk = "DEFAULT"; }`: each assignment that may reach is an alternative.
+  const alternatives = b?.kind === 'loop' ? null : reachingBindings(n, b);
+  if (alternatives?.every((a) => a.kind === 'value' || a.kind === 'param')) {
+    const values = alternatives.map((a) =>
+      a.kind === 'value' ? assignedValue(n, a.node, ctx) : bindingValue(n, a, ctx),
+    );
+    const choice = chooseAmong(values, n, values.length - 1);
+    const from = choice.index >= 0 ? alternatives[choice.index] : null;
+    return from?.kind === 'value' ? throughName(choice.value, n, declarationOf(n.text, from.node)) : choice.value;
+  }
+  return b ? bindingValue(n, b, ctx) : namedValue(n, n.text);
+}
+
+/** What a declaration or assignment gives the name at `n`, with later container writes folded in. */
+function assignedValue(n: Node, value: Node, ctx: EvalContext): Value {
+  return withMutations(evaluate(value, ctx) ?? unknownValue(n), n.text, value, n, ctx);
+}
+
+function bindingValue(n: Node, b: Binding, ctx: EvalContext): Value {
   switch (b.kind) {
-    case 'value': {
-      const declared = evaluate(b.node, ctx) ?? unknownValue(n);
-      return reachedThrough(withMutations(declared, n.text, b.node, n, ctx), n, declarationOf(n.text, b.node));
-    }
+    case 'value':
+      return throughName(assignedValue(n, b.node, ctx), n, declarationOf(n.text, b.node));
     case 'param':
-      return paramValue(n, b.fn, b.index, ctx) ?? namedValue(n, n.text);
+      return parameterValue(n, n.text, paramValue(n, b.fn, b.index, ctx));
     case 'loop':
       return loopValue(n, b.loop, ctx) ?? namedValue(n, n.text);
     case 'import':
@@ -189,6 +212,12 @@ function memberValue(n: Node, ctx: EvalContext): Value {
   const obj = n.childForFieldName('object');
   const prop = n.childForFieldName('property')?.text ?? '';
   if (obj?.text === 'process.env') return unknownValue(n);
+  // `db.TABLE` with `import * as db from "./db"` or `const db = require("./db")`.
+  const module = obj?.type === 'identifier' ? resolve(obj, ctx) : null;
+  if (module?.kind === 'import' && module.name === '*') {
+    const v = importedValue(n, module.source, prop, ctx);
+    if (v) return v;
+  }
   const base = obj ? evaluate(obj, ctx) : null;
   if (base?.kind === 'object') {
     const found = base.entries.filter(([k]) => k === prop).pop();
@@ -227,7 +256,7 @@ function binaryValue(n: Node, ctx: EvalContext): Value {
   const op = n.childForFieldName('operator')?.text;
   const leftNode = n.childForFieldName('left');
   const rightNode = n.childForFieldName('right');
-  if (op === '??' || op === '||') return choiceValue(n, [leftNode, rightNode], ctx);
+  if (op === '??' || op === '||') return chooseArms(n, [leftNode, rightNode], (a) => evaluate(a, ctx));
   if (op === '===' || op === '!==' || op === '==' || op === '!=' || op === '<' || op === '>' || op === '&&') {
     return holeValue(n, { kind: 'low-cardinality' });
   }
@@ -254,7 +283,7 @@ function binaryValue(n: Node, ctx: EvalContext): Value {
     if (op === '+' && left?.kind === 'scalar' && right?.kind === 'scalar') {
       const ln = numberOf(left);
       if (ln !== null && rn !== null) return scalar(n, literal(String(ln + rn)));
-      return scalar(n, concat(left.template, right.template));
+      return joinPaths(scalar(n, concat(left.template, right.template)), left, right);
     }
   }
   return unknownValue(n);

@@ -7,7 +7,11 @@ export type Binding =
   | { kind: 'param'; fn: Node; index: number; name: string }
   | { kind: 'loop'; loop: Node }
   | { kind: 'function'; node: Node }
-  /** `import { name as local } from 'source'`. */
+  /**
+   * `import { name as local } from 'source'`, `const { name: local } = require('source')`;
+   * `name` is `'*'` for the whole module (`import * as db`, `const db = require(...)`)
+   * and `'default'` for a default import.
+   */
   | { kind: 'import'; source: string; name: string };
 
 const FUNCTIONS = new Set([
@@ -73,7 +77,10 @@ function declarationsOf(stmt: Node): Array<[string, Binding]> {
       return stmt.namedChildren.flatMap((d): Array<[string, Binding]> => {
         const name = d?.type === 'variable_declarator' ? d.childForFieldName('name') : null;
         const value = d?.childForFieldName('value');
-        return name?.type === 'identifier' && value ? [[name.text, { kind: 'value', node: value }]] : [];
+        if (!name || !value) return [];
+        const source = requiredModule(value);
+        if (source !== null) return requireBindings(name, source);
+        return name.type === 'identifier' ? [[name.text, { kind: 'value', node: value }]] : [];
       });
     case 'function_declaration':
     case 'generator_function_declaration': {
@@ -88,15 +95,44 @@ function declarationsOf(stmt: Node): Array<[string, Binding]> {
     }
     case 'import_statement': {
       const source = stmt.childForFieldName('source')?.text.slice(1, -1) ?? '';
-      return stmt.descendantsOfType(['import_specifier']).flatMap((spec): Array<[string, Binding]> => {
-        const name = spec?.childForFieldName('name')?.text;
-        const local = spec?.childForFieldName('alias')?.text ?? name;
-        return name && local ? [[local, { kind: 'import', source, name }]] : [];
+      const clause = stmt.namedChildren.find((c) => c?.type === 'import_clause');
+      return (clause?.namedChildren ?? []).flatMap((c): Array<[string, Binding]> => {
+        if (c?.type === 'identifier') return [[c.text, { kind: 'import', source, name: 'default' }]];
+        const all = c?.type === 'namespace_import' ? c.namedChild(0) : null;
+        if (all) return [[all.text, { kind: 'import', source, name: '*' }]];
+        return (c?.type === 'named_imports' ? c.namedChildren : []).flatMap((spec): Array<[string, Binding]> => {
+          const name = spec?.type === 'import_specifier' ? spec.childForFieldName('name')?.text : undefined;
+          const local = spec?.childForFieldName('alias')?.text ?? name;
+          return name && local ? [[local, { kind: 'import', source, name }]] : [];
+        });
       });
     }
     default:
       return [];
   }
+}
+
+/** `require("./db")` (also behind `await`): the module it loads. */
+function requiredModule(value: Node): string | null {
+  const call = value.type === 'await_expression' ? value.namedChild(0) : value;
+  if (call?.type !== 'call_expression' || call.childForFieldName('function')?.text !== 'require') return null;
+  const arg = call.childForFieldName('arguments')?.namedChild(0);
+  return arg?.type === 'string' ? arg.text.slice(1, -1) : null;
+}
+
+/** `const db = require(m)` binds the module; `const { save, load: loadIt } = require(m)` its members. */
+function requireBindings(target: Node, source: string): Array<[string, Binding]> {
+  if (target.type === 'identifier') return [[target.text, { kind: 'import', source, name: '*' }]];
+  if (target.type !== 'object_pattern') return [];
+  return target.namedChildren.flatMap((p): Array<[string, Binding]> => {
+    if (p?.type === 'shorthand_property_identifier_pattern')
+      return [[p.text, { kind: 'import', source, name: p.text }]];
+    // `{ load: loadIt }`, and `{ load: loadIt = fallback }` whose local is the pattern's left side.
+    const key = p?.type === 'pair_pattern' ? p.childForFieldName('key') : null;
+    let local = p?.childForFieldName('value') ?? null;
+    if (local?.type === 'assignment_pattern') local = local.childForFieldName('left');
+    return key && local?.type === 'identifier' ? [[local.text, { kind: 'import', source, name: key.text }]] : [];
+  });
 }
 
 type Declaration = { at: number; binding: Binding };
@@ -135,7 +171,8 @@ function declarationsIn(block: Node, name: string): Declaration[] {
   const text = block.parent ? block.text : treeText(block.tree);
   const n = name.replace(/\$/g, '\\$');
   const re = new RegExp(
-    `\\b(?:const|let|var|function\\*?|class)\\s+${n}(?![\\w$])|(?<![\\w$.])${n}\\s*=(?![=>])|\\bimport\\b[^;]*?[{,\\s]${n}(?![\\w$])`,
+    `\\b(?:const|let|var|function\\*?|class)\\s+${n}(?![\\w$])|(?<![\\w$.])${n}\\s*=(?![=>])|\\bimport\\b[^;]*?[{,\\s]${n}(?![\\w$])` +
+      `|\\b(?:const|let|var)\\s*\\{(?:[^}]*?[,:\\s])?${n}(?![\\w$])`,
     'g',
   );
   const seen = new Set<number>();
@@ -166,7 +203,8 @@ export function resolve(id: Node, ctx: EvalContext): Binding | null {
   return b;
 }
 
-function findBinding(id: Node): Binding | null {
+/** The binding of `id`, without noting it anywhere (see `resolve`). */
+export function findBinding(id: Node): Binding | null {
   const name = id.text;
   let child: Node = id;
   for (let scope = id.parent; scope; child = scope, scope = scope.parent) {

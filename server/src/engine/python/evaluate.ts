@@ -1,9 +1,8 @@
 import type { Node } from 'web-tree-sitter';
+import { chooseAmong, chooseArms, joinPaths, parameterValue, throughName } from '../alternatives';
 import {
-  choiceValue,
   declarationOf,
   deeper,
-  reachedThrough,
   shardCountOf,
   holeValue,
   importedValue,
@@ -25,6 +24,8 @@ import type { Entry, Value } from '../value';
 import { callValue } from './library';
 import { loopValue, paramValue } from './loops';
 import { withMutations } from './mutations';
+import type { Binding } from './bindings';
+import { reachingBindings } from './reaching-bindings';
 import { attributeValueNode, resolve } from './scope';
 import { percentFormat, stringTemplate } from './strings';
 
@@ -86,9 +87,9 @@ function evaluateNode(n: Node, ctx: EvalContext): Value {
     case 'binary_operator':
       return binaryValue(n, ctx);
     case 'conditional_expression':
-      return choiceValue(n, [n.namedChild(0), n.namedChild(2)], ctx);
+      return chooseArms(n, [n.namedChild(0), n.namedChild(2)], (a) => evaluate(a, ctx));
     case 'boolean_operator':
-      return choiceValue(n, [n.childForFieldName('left'), n.childForFieldName('right')], ctx);
+      return chooseArms(n, [n.childForFieldName('left'), n.childForFieldName('right')], (a) => evaluate(a, ctx));
     case 'comparison_operator':
     case 'not_operator':
       return holeValue(n, { kind: 'low-cardinality' });
@@ -140,15 +141,32 @@ function itemsOf(n: Node, ctx: EvalContext): Value[] {
 function identifierValue(n: Node, ctx: EvalContext): Value {
   const b = resolve(n, ctx);
   if (!b) return namedValue(n, n.text);
+  // `if`/`else` (or `try`/`except`) assigning the name: each assignment is an alternative.
+  const alternatives = b.kind === 'value' || b.kind === 'param' ? reachingBindings(n) : null;
+  if (alternatives?.every((a) => a.kind === 'value' || a.kind === 'param')) {
+    const values = alternatives.map((a) =>
+      a.kind === 'value' ? assignedValue(n, a.node, ctx) : bindingValue(n, a, ctx),
+    );
+    const choice = chooseAmong(values, n, values.length - 1);
+    const from = choice.index >= 0 ? alternatives[choice.index] : null;
+    return from?.kind === 'value' ? throughName(choice.value, n, declarationOf(n.text, from.node)) : choice.value;
+  }
+  return bindingValue(n, b, ctx);
+}
+
+/** What an assignment gives the name at `n`, with the container writes between them folded in. */
+function assignedValue(n: Node, value: Node, ctx: EvalContext): Value {
+  return withMutations(evaluate(value, ctx) ?? unknownValue(n), n.text, value, n, ctx);
+}
+
+function bindingValue(n: Node, b: Binding, ctx: EvalContext): Value {
   switch (b.kind) {
-    case 'value': {
-      const assigned = evaluate(b.node, ctx) ?? unknownValue(n);
-      return reachedThrough(withMutations(assigned, n.text, b.node, n, ctx), n, declarationOf(n.text, b.node));
-    }
+    case 'value':
+      return throughName(assignedValue(n, b.node, ctx), n, declarationOf(n.text, b.node));
     case 'augmented':
       return augmentedValue(n, b.node, ctx);
     case 'param':
-      return paramValue(n, b, ctx) ?? namedValue(n, n.text);
+      return parameterValue(n, n.text, paramValue(n, b, ctx));
     case 'loop':
       return loopValue(n, b.iter, b.path, ctx) ?? namedValue(n, n.text);
     case 'import':
@@ -284,6 +302,6 @@ function binaryValue(n: Node, ctx: EvalContext): Value {
   if (lh?.kind === 'time' && (op === '*' || ((op === '+' || op === '-') && shiftsTime))) return holeValue(n, { ...lh });
   if (op === '*' && (lh?.kind === 'random' || rh?.kind === 'random')) return holeValue(n, { kind: 'random' });
   if (op === '+' && left?.kind === 'scalar' && right?.kind === 'scalar')
-    return scalar(n, concat(left.template, right.template));
+    return joinPaths(scalar(n, concat(left.template, right.template)), left, right);
   return unknownValue(n);
 }

@@ -53,7 +53,7 @@ export function isMethod(fn: Node): boolean {
   );
 }
 
-function inside(outer: Node, inner: Node): boolean {
+export function inside(outer: Node, inner: Node): boolean {
   return outer.startIndex <= inner.startIndex && inner.endIndex <= outer.endIndex;
 }
 
@@ -69,7 +69,7 @@ function pick(entries: Entry[] | undefined, id: Node): { before: Binding | null;
   return { before, after };
 }
 
-function comprehensionBinding(scope: Node, name: string): Binding | null {
+export function comprehensionBinding(scope: Node, name: string): Binding | null {
   for (const clause of scope.namedChildren) {
     if (clause?.type !== 'for_in_clause') continue;
     const left = clause.childForFieldName('left');
@@ -263,10 +263,13 @@ function fedBy(call: Node, refersToFn: (a: Node | null) => boolean, k: number, o
 
 /**
  * The expressions that feed a parameter in this file: arguments at the function's
- * call sites, iterables it is mapped over, and last its default value.
+ * call sites, iterables it is mapped over, and last its default value, when a call
+ * leaves it out or no call is seen. A `None` default is no value: it says the
+ * parameter is optional, not that the key is `"None"`.
  */
 export function argumentSources(fn: Node, param: Param): ArgumentSource[] {
   const out: ArgumentSource[] = [];
+  let omitted = false;
   if (fn.type === 'lambda') {
     const call = fn.parent?.type === 'argument_list' ? fn.parent.parent : null;
     if (call) fedBy(call, (a) => !!a && a.equals(fn), param.index, out);
@@ -275,19 +278,101 @@ export function argumentSources(fn: Node, param: Param): ArgumentSource[] {
     const constructs = fn.childForFieldName('name')?.text === '__init__' && isMethod(fn);
     const name = constructs ? (enclosingClass(fn)?.childForFieldName('name')?.text ?? null) : functionName(fn);
     const offset = isMethod(fn) ? 1 : 0;
+    const owner = constructs ? null : ownerClass(fn);
+    const family = owner ? classFamily(owner) : null;
+    // `x.name(...)` calls this function only when `x` is its class or an instance of it
+    // (`self.table.get_item(...).get("Item")` does not call a method named `get`).
     const refersToFn = (a: Node | null) =>
-      lastName(a) === name && (a?.type === 'identifier' || a?.type === 'attribute');
+      lastName(a) === name &&
+      (a?.type === 'identifier' ||
+        (a?.type === 'attribute' && (constructs || (!!family && isInstance(a.childForFieldName('object'), family)))));
     for (const call of name ? callsMentioning(fn.tree, name) : []) {
       const callee = call.childForFieldName('function');
       if (refersToFn(callee)) {
         const pos = param.index < 0 ? -1 : param.index - (callee?.type === 'attribute' || constructs ? offset : 0);
         const arg = argumentAt(call, pos, param.name);
         if (arg) out.push({ node: arg, element: false });
+        else omitted ||= !hasSplat(call);
       } else {
         fedBy(call, refersToFn, param.index < 0 ? -1 : param.index - offset, out);
       }
     }
   }
-  if (param.default) out.push({ node: param.default, element: false });
+  if (param.default && param.default.type !== 'none' && (out.length === 0 || omitted)) {
+    out.push({ node: param.default, element: false });
+  }
   return out;
+}
+
+/** `f(*args)`, `f(**kwargs)`: which argument lands where is not known. */
+function hasSplat(call: Node): boolean {
+  const list = call.childForFieldName('arguments');
+  return !!list?.namedChildren.some((a) => a?.type === 'list_splat' || a?.type === 'dictionary_splat');
+}
+
+/** The class a `def` is written in (directly in its body), if any. */
+function ownerClass(fn: Node): Node | null {
+  const owner = fn.parent?.type === 'decorated_definition' ? fn.parent.parent : fn.parent;
+  return owner?.type === 'block' && owner.parent?.type === 'class_definition' ? owner.parent : null;
+}
+
+/** A class's name and the names of the classes of its file that extend it, directly or not. */
+function classFamily(cls: Node): Set<string> {
+  const names = new Set([cls.childForFieldName('name')?.text ?? '']);
+  const classes = cls.tree.rootNode.descendantsOfType('class_definition');
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const c of classes) {
+      const name = c?.childForFieldName('name')?.text;
+      if (!c || !name || names.has(name)) continue;
+      const bases = c.childForFieldName('superclasses')?.namedChildren ?? [];
+      if (bases.some((b) => names.has(lastName(b) ?? ''))) {
+        names.add(name);
+        grew = true;
+      }
+    }
+  }
+  return names;
+}
+
+/**
+ * Whether `x` (of `x.method(...)`) is one of `classes` or an instance of one: `self`
+ * or `cls` inside them, the class itself, `Albums()`, a name bound to `Albums()`, a
+ * parameter annotated `Albums`, or `self.repo` assigned `Albums()`.
+ */
+function isInstance(x: Node | null, classes: Set<string>, depth = 0): boolean {
+  if (!x || depth > 4) return false;
+  switch (x.type) {
+    case 'parenthesized_expression':
+      return isInstance(x.namedChild(0), classes, depth + 1);
+    case 'call':
+      return classes.has(lastName(x.childForFieldName('function')) ?? '');
+    case 'identifier': {
+      if (/^(self|cls)$/.test(x.text)) return classes.has(enclosingClass(x)?.childForFieldName('name')?.text ?? '');
+      if (classes.has(x.text)) return true;
+      const b = findBinding(x);
+      if (b?.kind === 'value' || b?.kind === 'with') return isInstance(b.node, classes, depth + 1);
+      return b?.kind === 'param' && classes.has(annotation(b.fn, b.param.name));
+    }
+    case 'attribute': {
+      const obj = x.childForFieldName('object');
+      const cls = obj && /^(self|cls)$/.test(obj.text) ? enclosingClass(x) : null;
+      const assigned = cls ? (classAttributes(cls).get(x.childForFieldName('attribute')?.text ?? '') ?? []) : [];
+      return assigned.some((v) => isInstance(v, classes, depth + 1));
+    }
+    default:
+      return false;
+  }
+}
+
+/** The class name a parameter is annotated with (`repo: Albums`, `repo: "Albums"`, `Optional[Albums]`). */
+function annotation(fn: Node, name: string): string {
+  for (const p of fn.childForFieldName('parameters')?.namedChildren ?? []) {
+    if (p?.type !== 'typed_parameter' && p?.type !== 'typed_default_parameter') continue;
+    const id = p.childForFieldName('name') ?? p.namedChild(0);
+    if (id?.text !== name) continue;
+    const type = p.childForFieldName('type')?.text ?? '';
+    return /([A-Za-z_]\w*)["'\]]*\s*$/.exec(type.replace(/\s*\|\s*None$/, ''))?.[1] ?? '';
+  }
+  return '';
 }

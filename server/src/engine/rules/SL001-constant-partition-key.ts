@@ -1,5 +1,5 @@
 import { capText } from '../capacity';
-import { addShardSuffix } from './finding';
+import { addShardSuffix, partitionKeyClaim } from './finding';
 import type { AccessRule } from './rule';
 
 export const constantPartitionKey: AccessRule = {
@@ -8,7 +8,8 @@ export const constantPartitionKey: AccessRule = {
   category: 'constant-partition-key',
   defaultSeverity: 'error',
   summary: 'Every request for this logical key lands on one partition.',
-  check({ access, key, classification, keyTemplate, tableName, shardCount }) {
+  check(input) {
+    const { access, key, classification, keyTemplate, shardCount } = input;
     if (classification !== 'constant') return null;
     const write = access.kind === 'write';
     const cap = `all ${write ? 'writes' : 'reads'} of it hit one partition, capped at ${capText(access.kind)}`;
@@ -17,7 +18,7 @@ export const constantPartitionKey: AccessRule = {
       : 'Cache it if it is read-hot, or shard the key and query every shard.';
     return {
       access,
-      message: `Partition key "${keyTemplate}" on ${tableName} is a constant: ${cap}. ${fix}`,
+      message: `${partitionKeyClaim(input, 'is a constant')}: ${cap}. ${fix}`,
       fixes: write ? [addShardSuffix(access, key, shardCount)] : [],
     };
   },

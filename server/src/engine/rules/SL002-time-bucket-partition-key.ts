@@ -1,5 +1,5 @@
 import { capText } from '../capacity';
-import { addShardSuffix } from './finding';
+import { addShardSuffix, partitionKeyClaim } from './finding';
 import type { AccessRule } from './rule';
 
 export const timeBucketPartitionKey: AccessRule = {
@@ -8,12 +8,13 @@ export const timeBucketPartitionKey: AccessRule = {
   category: 'time-bucket-partition-key',
   defaultSeverity: 'warning',
   summary: 'Every write in the current time bucket hits one key.',
-  check({ access, key, classification, keyTemplate, tableName, shardCount }) {
+  check(input) {
+    const { access, key, classification, keyTemplate, shardCount } = input;
     if (classification !== 'time-bucket' || access.kind !== 'write') return null;
     return {
       access,
       message:
-        `Partition key "${keyTemplate}" on ${tableName} is built from the current date/time with no shard part: ` +
+        `${partitionKeyClaim(input, 'is built from the current date/time with no shard part')}: ` +
         `every write in this period lands on one partition (${capText('write')}) while older ones sit idle. ` +
         `Append a shard suffix ("${keyTemplate}#<shard>") and read by querying every shard.`,
       fixes: [addShardSuffix(access, key, shardCount)],

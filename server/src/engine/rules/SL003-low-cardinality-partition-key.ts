@@ -1,5 +1,5 @@
 import { holes } from '../template';
-import { addShardSuffix } from './finding';
+import { addShardSuffix, partitionKeyClaim } from './finding';
 import type { AccessRule } from './rule';
 
 export const lowCardinalityPartitionKey: AccessRule = {
@@ -8,7 +8,8 @@ export const lowCardinalityPartitionKey: AccessRule = {
   category: 'low-cardinality-partition-key',
   defaultSeverity: 'warning',
   summary: 'A key made only of low-cardinality values concentrates traffic on its most common value.',
-  check({ access, key, classification, keyTemplate, tableName, shardCount }) {
+  check(input) {
+    const { access, key, classification, shardCount } = input;
     if (classification !== 'low-cardinality') return null;
     const from = holes(access.partitionKey!.template)
       .filter((h) => h.kind === 'low-cardinality')
@@ -18,7 +19,7 @@ export const lowCardinalityPartitionKey: AccessRule = {
     return {
       access,
       message:
-        `Partition key "${keyTemplate}" on ${tableName} takes only a few distinct values (${what}): the most ` +
+        `${partitionKeyClaim(input, 'takes only a few distinct values')} (${what}): the most ` +
         `common value takes most of the traffic on one partition. Lead with a high-cardinality attribute ` +
         `(an entity id) or add a shard suffix.`,
       fixes: access.kind === 'write' ? [addShardSuffix(access, key, shardCount)] : [],

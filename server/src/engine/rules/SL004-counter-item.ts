@@ -1,4 +1,5 @@
 import { capText } from '../capacity';
+import { onSomePaths } from './finding';
 import type { AccessRule } from './rule';
 
 export const counterItem: AccessRule = {
@@ -12,7 +13,8 @@ export const counterItem: AccessRule = {
     return {
       access,
       message:
-        `This update increments a counter on the single item "${keyTemplate}" on ${tableName}: every caller ` +
+        `This update increments a counter on the single item "${keyTemplate}" on ${tableName}` +
+        `${onSomePaths(access.partitionKey)}: every caller ` +
         `passes through that one item, capped at ${capText('write')}. Generate ids client-side (UUID/ULID), or ` +
         `spread the count over N counter items with a random suffix and sum them on read.`,
     };

@@ -1,6 +1,6 @@
 import { capText } from '../capacity';
 import { holes } from '../template';
-import { declarationLocations, declarationsOf } from './finding';
+import { declarationLocations, declarationsOf, onSomePaths } from './finding';
 import type { AccessRule } from './rule';
 
 const CONCENTRATED = new Set(['constant', 'time-bucket', 'low-cardinality', 'counter']);
@@ -25,7 +25,8 @@ export const monotonicSortKey: AccessRule = {
       related: declarationLocations(declarationsOf(sk)),
       message:
         `Sort key ${sk.attribute} grows monotonically (a timestamp or sequence) under partition key ` +
-        `"${keyTemplate}" on ${tableName}: every new write goes to the same end of one item collection, so ` +
+        `"${keyTemplate}" on ${tableName}${onSomePaths(access.partitionKey)}: every new write goes to the same end ` +
+        `of one item collection, so ` +
         `split-for-heat cannot split it and it stays capped at ${capText('write')}. Shard the partition key or lead it ` +
         `with a high-cardinality value.`,
     };

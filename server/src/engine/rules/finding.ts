@@ -35,6 +35,25 @@ export function declarationsOf(...values: Array<KeyValue | null | undefined>): D
   return out;
 }
 
+/**
+ * How a message names the partition key it is about: `Partition key "PUBLIC" on table
+ * "posts"`. When the key is one of several values reaching the request (a branch, a
+ * fallback, a default), the claim the rule makes holds on those paths only, and the
+ * message says so: `... is a constant on some paths: ...`. Every key rule words it
+ * through here, so the wording is one.
+ */
+export function partitionKeyClaim(
+  input: { access: Access; keyTemplate: string; tableName: string },
+  claim: string,
+): string {
+  return `Partition key "${input.keyTemplate}" on ${input.tableName} ${claim}${onSomePaths(input.access.partitionKey)}`;
+}
+
+/** ` on some paths` for a key value that is one of several reaching its use, else nothing. */
+export function onSomePaths(key: KeyValue | null | undefined): string {
+  return key?.someOfPaths ? ' on some paths' : '';
+}
+
 export function declarationLocations(ds: Declaration[]): RelatedLocation[] {
   return ds.map((d) => ({ file: d.file, span: d.span, message: `${d.name} is declared here` }));
 }

@@ -1,0 +1,78 @@
+import type { Node, Tree } from 'web-tree-sitter';
+import { reachingDefinitions } from '../reaching';
+import { findBinding, isFunction, type Binding } from './scope';
+
+/** Per tree: the assignments `name = value` of each name (not `+=`), found once. */
+const assignmentCache = new WeakMap<Tree, Map<string, Node[]>>();
+
+function assignmentsOf(tree: Tree, name: string): Node[] {
+  let byName = assignmentCache.get(tree);
+  if (!byName) {
+    assignmentCache.set(tree, (byName = new Map()));
+    for (const a of tree.rootNode.descendantsOfType('assignment_expression')) {
+      const left = a?.childForFieldName('left');
+      if (!a || left?.type !== 'identifier') continue;
+      const list = byName.get(left.text);
+      if (list) list.push(a);
+      else byName.set(left.text, [a]);
+    }
+  }
+  return byName.get(name) ?? [];
+}
+
+/** The function (or the module) whose code `n` runs in. */
+function ownScope(n: Node): Node | null {
+  let s = n.parent;
+  while (s && !isFunction(s) && s.type !== 'program') s = s.parent;
+  return s;
+}
+
+function inside(outer: Node, inner: Node): boolean {
+  return outer.startIndex <= inner.startIndex && inner.endIndex <= outer.endIndex;
+}
+
+/** Whether a block between `a` and `root` that does not hold `use` declares its own `name` (`{ let pk = 1; pk = 2; }`). */
+function shadowed(a: Node, root: Node, use: Node, name: string): boolean {
+  for (let b = a.parent; b && b.id !== root.id; b = b.parent) {
+    if (b.type !== 'statement_block' || inside(b, use)) continue;
+    const declares = b.namedChildren.some(
+      (s) =>
+        s?.type === 'lexical_declaration' &&
+        s.descendantsOfType('variable_declarator').some((d) => d?.childForFieldName('name')?.text === name),
+    );
+    if (declares) return true;
+  }
+  return false;
+}
+
+/**
+ * Every binding of `id` that may reach it, when more than one may: the declaration
+ * (or parameter) and the assignments in branches after it (`let pk = "A" + x;
+ * if (c) { pk = "DEFAULT"; }`), or the assignments of an `if`/`else` after a bare
+ * `let pk;`. In source order; null when one binding reaches (the one `resolve` gives),
+ * which the caller may pass as `b`.
+ */
+export function reachingBindings(id: Node, b: Binding | null = findBinding(id)): Binding[] | null {
+  const name = id.text;
+  const root = ownScope(id);
+  if (!root) return null;
+  if (b?.kind === 'loop' || b?.kind === 'function') return null;
+  // Assignments after the declaration `resolve` found (it is on the path to the use), before the use.
+  const before = b?.kind !== 'value' || b.node.endIndex <= id.startIndex ? b : null;
+  const from = Math.max(root.startIndex, before?.kind === 'value' ? before.node.endIndex : 0);
+  const assignments = assignmentsOf(id.tree, name).filter(
+    (a) =>
+      a.startIndex >= from &&
+      a.endIndex <= id.startIndex &&
+      ownScope(a)?.id === root.id &&
+      !shadowed(a, root, id, name),
+  );
+  if (assignments.length === 0) return null;
+  const r = reachingDefinitions(assignments, (a) => a, id);
+  const found: Binding[] = r.reaching.flatMap((a): Binding[] => {
+    const right = a.childForFieldName('right');
+    return right ? [{ kind: 'value', node: right }] : [];
+  });
+  if (!r.complete && before) found.unshift(before);
+  return found.length > 1 ? found : null;
+}
