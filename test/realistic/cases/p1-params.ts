@@ -130,4 +130,47 @@ if __name__ == "__main__":
 `,
     },
   },
+  {
+    name: 'Python DAO method named get next to dict and HTTP .get calls',
+    files: {
+      'requirements.txt': 'boto3\nrequests\n',
+      'orders/dao.py': `import os
+
+import boto3
+import requests
+
+
+class Orders:
+    def __init__(self):
+        self.table = boto3.resource("dynamodb").Table(os.environ.get("ORDERS_TABLE", "orders"))
+
+    def get(self, order_id):
+        item = self.table.get_item(Key={"order_id": order_id}).get("Item")
+        return item or {}
+
+    def with_rates(self, order_id):
+        order = self.get(order_id)
+        rates = requests.get("https://rates.example.com/latest").json()
+        return {**order, "rate": rates.get("EUR")}
+`,
+    },
+  },
+  {
+    name: 'Python optional filters defaulting to None',
+    files: {
+      'requirements.txt': 'boto3\n',
+      'app/history.py': `import boto3
+from boto3.dynamodb.conditions import Key
+
+table = boto3.resource("dynamodb").Table("history")
+
+
+def history(user_id=None, since=None):
+    cond = Key("pk").eq(f"USER#{user_id}")
+    if since:
+        cond = cond & Key("sk").gte(since)
+    return table.query(KeyConditionExpression=cond)["Items"]
+`,
+    },
+  },
 ];

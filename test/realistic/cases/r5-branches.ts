@@ -96,4 +96,138 @@ def region_for(ip_lookup, ip):
 `,
     },
   },
+  {
+    name: 'TS Lambda handler defaulting a missing query parameter to a catch-all partition',
+    files: {
+      'package.json': '{ "name": "catalog" }\n',
+      'src/handlers/list.ts': `import type { APIGatewayProxyEvent } from "aws-lambda";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient, QueryCommand } from "@aws-sdk/lib-dynamodb";
+
+const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+
+export const handler = async (event: APIGatewayProxyEvent) => {
+  const category = event.queryStringParameters?.category ?? "ALL"; // expect SL001
+  const out = await doc.send(
+    new QueryCommand({
+      TableName: process.env.PRODUCTS_TABLE,
+      KeyConditionExpression: "category = :c",
+      ExpressionAttributeValues: { ":c": category },
+    }),
+  );
+  return { statusCode: 200, body: JSON.stringify(out.Items) };
+};
+`,
+    },
+  },
+  {
+    name: 'JS switch whose default case writes a shared partition',
+    files: {
+      'package.json': '{ "name": "audit" }\n',
+      'lib/audit.js': `const { DynamoDBClient } = require("@aws-sdk/client-dynamodb");
+const { DynamoDBDocumentClient, PutCommand } = require("@aws-sdk/lib-dynamodb");
+
+const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+
+async function record(actor, action) {
+  let pk;
+  switch (actor.kind) {
+    case "user":
+      pk = \`USER#\${actor.userId}\`;
+      break;
+    case "service":
+      pk = \`SERVICE#\${actor.serviceId}\`;
+      break;
+    default:
+      pk = "AUDIT#SYSTEM"; // expect SL001
+  }
+  await doc.send(new PutCommand({ TableName: "audit", Item: { pk, sk: \`\${Date.now()}#\${action}\` } }));
+}
+
+module.exports = { record };
+`,
+    },
+  },
+  {
+    name: 'Python elif chain with a global scope',
+    files: {
+      'requirements.txt': 'boto3\n',
+      'svc/quotas.py': `import boto3
+
+table = boto3.resource("dynamodb").Table("quotas")
+
+
+def consume(scope, org_id, user_id):
+    if scope == "org":
+        pk = f"ORG#{org_id}"
+    elif scope == "user":
+        pk = f"USER#{user_id}"
+    else:
+        pk = "QUOTA#GLOBAL"  # expect SL004
+    table.update_item(
+        Key={"pk": pk},
+        UpdateExpression="ADD used :one",
+        ExpressionAttributeValues={":one": 1},
+    )
+`,
+    },
+  },
+  {
+    name: 'Python tenant falling back to a default tenant with or',
+    files: {
+      'requirements.txt': 'boto3\n',
+      'api/settings.py': `import boto3
+from boto3.dynamodb.conditions import Key
+
+table = boto3.resource("dynamodb").Table("settings")
+
+
+def load_settings(request):
+    tenant = request.headers.get("X-Tenant-Id") or "default"  # expect SL001
+    resp = table.query(KeyConditionExpression=Key("tenant").eq(tenant))
+    return {item["name"]: item["value"] for item in resp["Items"]}
+`,
+    },
+  },
+  {
+    name: 'TS if/else choosing between two entity keys (no finding)',
+    files: {
+      'package.json': '{ "name": "sessions" }\n',
+      'src/sessions.ts': `import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
+
+const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+
+export async function session(token: string | undefined, deviceId: string) {
+  let key: Record<string, string>;
+  if (token) {
+    key = { pk: \`TOKEN#\${token}\` };
+  } else {
+    key = { pk: \`DEVICE#\${deviceId}\` };
+  }
+  const out = await doc.send(new GetCommand({ TableName: "sessions", Key: key }));
+  return out.Item;
+}
+`,
+    },
+  },
+  {
+    name: 'Python default assigned before an if/else that always replaces it (no finding)',
+    files: {
+      'requirements.txt': 'boto3\n',
+      'app/inbox.py': `import boto3
+
+table = boto3.resource("dynamodb").Table("inbox")
+
+
+def unread(user_id, team_id, for_team):
+    pk = "INBOX#ALL"
+    if for_team:
+        pk = f"TEAM#{team_id}"
+    else:
+        pk = f"USER#{user_id}"
+    return table.get_item(Key={"pk": pk}).get("Item")
+`,
+    },
+  },
 ];
