@@ -73,7 +73,7 @@ test('check --stats prints what was understood and why the rest was not, after t
       '1 finding (1 error, 0 warnings, 0 info) in 5 DynamoDB calls across 2 files.',
       '',
       'Coverage: 2 of 5 DynamoDB calls understood (40%); not understood:',
-      '  1  key from a parameter with no callers in the workspace',
+      '  1  key from a parameter no caller in the workspace gives a value',
       '       handler.ts:9:67  pk from parameter partition',
       '  1  key from an environment variable or a configuration object',
       '       settings.py:8:38  pk from os.environ["DEFAULTS_KEY"]',
@@ -111,6 +111,41 @@ test('the JSON coverage adds the counts and the sites by reason; SARIF carries t
   });
 });
 
+test('a helper that a caller in another module reaches counts as understood: its key is judged at the caller', () => {
+  const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-coverage-wrapper-'));
+  try {
+    fs.mkdirSync(path.join(repo, 'lib'));
+    fs.writeFileSync(path.join(repo, 'package.json'), '{ "name": "chat" }\n');
+    const db = [
+      'const AWS = require("aws-sdk");',
+      'const client = new AWS.DynamoDB.DocumentClient();',
+      'function save(pk, sk, body) {',
+      '  return client.put({ TableName: "messages", Item: { pk, sk, body } }).promise();',
+      '}',
+      'module.exports = { save };',
+      '',
+    ].join('\n');
+    fs.writeFileSync(path.join(repo, 'lib', 'db.js'), db);
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, [path.join(ROOT, 'bin', 'shardlens.js'), 'check', '.', '--stats', ...args], {
+        cwd: repo,
+        encoding: 'utf8',
+        env: { ...process.env, NO_COLOR: '1' },
+      }).stdout;
+    // Alone, the helper's key is a parameter nothing gives a value.
+    assert.match(run(), /0 of 1 DynamoDB call understood \(0%\)[\s\S]*lib\/db\.js:4:54 {2}pk from parameter pk/);
+    fs.writeFileSync(
+      path.join(repo, 'lib', 'lobby.js'),
+      'const { save } = require("./db");\nexports.post = async (id, text) => {\n  await save("ROOM#lobby", id, text);\n};\n',
+    );
+    const out = run();
+    assert.match(out, /lib\/lobby\.js:3:14 error SL001/);
+    assert.match(out, /Coverage: all 2 DynamoDB calls understood\./);
+  } finally {
+    fs.rmSync(repo, { recursive: true, force: true });
+  }
+});
+
 test('the server sends the counts with its status, and the hover on an unread call says why', async (t) => {
   const session: Session = startServer(dir);
   t.after(() => session.stop());
@@ -144,9 +179,9 @@ test('the server sends the counts with its status, and the hover on an unread ca
   const onParam = await hover(8, 70); // on `partition`
   assert.match(
     onParam,
-    /\*\*Not understood:\*\* key from a parameter with no callers in the workspace — `pk` from parameter `partition`\./,
+    /\*\*Not understood:\*\* key from a parameter no caller in the workspace gives a value — `pk` from parameter `partition`\./,
   );
-  assert.match(onParam, /Open or add the code that calls this function/);
+  assert.match(onParam, /Include the code that calls this function in the analysed paths/);
   const onConstant = await hover(11, 90); // on 'BOARD#global': understood, and a finding
   assert.doesNotMatch(onConstant, /Not understood/);
   assert.match(onConstant, /SL001/);

@@ -1,7 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyze } from './helpers';
-import { coverageOf, keyGapOf, whyUnresolved, type KeyGap } from '../../server/src/engine/coverage';
+import {
+  countCoverage,
+  coverageOf,
+  fileCoverage,
+  keyGapOf,
+  whyUnresolved,
+  type KeyGap,
+} from '../../server/src/engine/coverage';
 import { findCallSites } from '../../server/src/engine/analyze';
 import { interpret } from '../../server/src/engine/interpret';
 import { initParsers, parse } from '../../server/src/engine/parser';
@@ -205,4 +212,7 @@ test('a wrapper call that callers in other modules reach is judged at them, not 
     { file: 'lib/lobby.js', accesses: [caller] },
   ]);
   assert.deepEqual([both.calls, both.resolved, both.unresolved], [2, 2, []]);
+  // The language server keeps each file's part and joins them: the same counts.
+  assert.deepEqual(countCoverage([fileCoverage([wrapper])]), { calls: 1, resolved: 0 });
+  assert.deepEqual(countCoverage([fileCoverage([wrapper]), fileCoverage([caller])]), { calls: 2, resolved: 2 });
 });

@@ -49,6 +49,9 @@ async function indexPaths(paths: string[], maxFileBytes: number, err: NodeJS.Wri
     await initParsers();
     for (const f of list.files) index.analyzeFile(f, false);
   }
+  // The second pass (`analyzeAll`'s): files that call a wrapper found above, in this thread.
+  await initParsers();
+  index.analyzeWrapperCallers(list.files);
   return {
     index,
     gitignored: list.gitignored,

@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { envVariableIn } from './env';
 import type { Access, Hole, KeyValue, Operation, Span } from './model';
 import { classifyAccess, holes } from './template';
@@ -33,8 +34,8 @@ export type CoverageReason =
 /** Each reason's label (CLI, JSON readers) and what would help (hover). */
 export const REASONS: Record<CoverageReason, { label: string; help: string }> = {
   'parameter-without-callers': {
-    label: 'key from a parameter with no callers in the workspace',
-    help: 'Open or add the code that calls this function (or a test calling it with a realistic value); its arguments give the key.',
+    label: 'key from a parameter no caller in the workspace gives a value',
+    help: 'Include the code that calls this function in the analysed paths: the key is then judged at each caller, with the value it passes.',
   },
   'request-passed-in': {
     label: 'request object passed in from elsewhere',
@@ -66,7 +67,7 @@ export const REASONS: Record<CoverageReason, { label: string; help: string }> = 
   },
   'table-unknown': {
     label: 'table unknown',
-    help: 'Name the table with a literal, a constant or an environment variable (process.env.TABLE, os.environ["TABLE"]).',
+    help: 'Name the table with a literal, a constant or an environment variable (`process.env.TABLE`, `os.environ["TABLE"]`).',
   },
 };
 
@@ -199,8 +200,9 @@ export function whyUnresolved(a: Access, reached = false): Unresolved | null {
   return null;
 }
 
+/** A call site by file and start; `through` names files absolute where accesses may not. */
 function siteKey(file: string, span: Span): string {
-  return `${file}\0${span.startLine}:${span.startColumn}`;
+  return `${path.resolve(file)}\0${span.startLine}:${span.startColumn}`;
 }
 
 /**
@@ -241,6 +243,36 @@ export function coverageOf(analyses: ReadonlyArray<{ file: string; accesses: Acc
   const order = Object.keys(REASONS);
   unresolved.sort((x, y) => y.count - x.count || order.indexOf(x.reason) - order.indexOf(y.reason));
   return { calls, resolved: calls - unresolved.reduce((n, u) => n + u.count, 0), unresolved };
+}
+
+/**
+ * One file's part of the counts, for a caller that keeps it per analysis (the language
+ * server's status, sent after every edit): its calls, the call sites not understood on
+ * their own, and the wrapper sites its calls reach in other files. `countCoverage` joins
+ * them: a site some file reaches is understood.
+ */
+export interface FileCoverage {
+  calls: number;
+  unread: string[];
+  reaches: string[];
+}
+
+export function fileCoverage(accesses: Access[]): FileCoverage {
+  const unread = accesses.filter((a) => whyUnresolved(a) !== null).map((a) => siteKey(a.file, a.span));
+  const reaches = accesses.flatMap((a) => (a.through ? [siteKey(a.through.file, a.through.span)] : []));
+  return { calls: accesses.length, unread, reaches };
+}
+
+export function countCoverage(files: Iterable<FileCoverage>): { calls: number; resolved: number } {
+  const all = [...files];
+  const reached = new Set(all.flatMap((f) => f.reaches));
+  let calls = 0;
+  let unread = 0;
+  for (const f of all) {
+    calls += f.calls;
+    unread += f.unread.filter((k) => !reached.has(k)).length;
+  }
+  return { calls, resolved: calls - unread };
 }
 
 function bySite(x: CoverageSite, y: CoverageSite): number {

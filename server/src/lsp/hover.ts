@@ -121,8 +121,8 @@ function declaredAs(pk: KeyValue, file: string): string | null {
 
 /**
  * Why the call was not understood and what would help, so a call without findings that
- * was not read is not mistaken for a safe one: `Not understood: key from a parameter with
- * no callers in the workspace — pk from parameter userKey`. Null when it was understood.
+ * was not read is not mistaken for a safe one: `Not understood: key from a parameter no caller
+ * in the workspace gives a value — pk from parameter userKey`. Null when it was understood.
  */
 function notUnderstood(a: Access, reached: boolean): string[] {
   if (reached) return ['Its key comes from the callers of this function: each is checked where it passes the value.'];

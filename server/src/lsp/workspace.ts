@@ -4,7 +4,7 @@ import type { Connection, Diagnostic } from 'vscode-languageserver';
 import { DiagnosticSeverity } from 'vscode-languageserver';
 import { StatusNotification, type CheckWorkspaceResult, type WorkspaceStatus } from '../../../protocol/src/lsp';
 import type { FileAnalysis } from '../engine/analyze';
-import { coverageOf, reachedBy, reachedSites } from '../engine/coverage';
+import { countCoverage, fileCoverage, reachedBy, reachedSites, type FileCoverage } from '../engine/coverage';
 import type { Access, Finding } from '../engine/model';
 import { CODE_CONTEXTS, type CodeContext } from '../../../protocol/src/settings';
 import { collectFiles } from '../engine/workspace/files';
@@ -216,14 +216,12 @@ export class Workspace {
       calls: 0,
       resolved: 0,
     };
+    const files: FileCoverage[] = [];
     for (const index of this.indexes.values()) {
       s.files += index.size;
-      for (const a of index.analyses()) {
-        const c = coverageCounts(a.accesses);
-        s.calls += c.calls;
-        s.resolved += c.resolved;
-      }
+      for (const a of index.analyses()) files.push(coverageFor(a.accesses));
     }
+    Object.assign(s, countCoverage(files));
     for (const c of this.published.values()) {
       s.errors += c.errors;
       s.warnings += c.warnings;
@@ -238,17 +236,14 @@ export class Workspace {
 }
 
 /**
- * One file's calls and calls understood. The status is sent after every publish (each
- * keystroke in an open file): a file's counts are computed once per analysis, keyed by
- * its accesses array, which a new analysis replaces.
+ * One file's part of the coverage counts. The status is sent after every publish (each
+ * edit of an open file): it is computed once per analysis, keyed by its accesses array,
+ * which a new analysis replaces.
  */
-const countsOf = new WeakMap<Access[], { calls: number; resolved: number }>();
-function coverageCounts(accesses: Access[]): { calls: number; resolved: number } {
-  let c = countsOf.get(accesses);
-  if (!c) {
-    const { calls, resolved } = coverageOf([{ file: '', accesses }]);
-    countsOf.set(accesses, (c = { calls, resolved }));
-  }
+const coverageOfFile = new WeakMap<Access[], FileCoverage>();
+function coverageFor(accesses: Access[]): FileCoverage {
+  let c = coverageOfFile.get(accesses);
+  if (!c) coverageOfFile.set(accesses, (c = fileCoverage(accesses)));
   return c;
 }
 
