@@ -96,3 +96,37 @@ test('analysing a file that requires a helper module keeps its call sites', asyn
   );
   assert.deepEqual(summarize(r), ['4 PutItem lobby pk=LOBBY sk={entity-id} (constant)']);
 });
+
+test('callers of a method are calls through its class or an instance, not namesakes', async () => {
+  await initParsers();
+  const { callersOf } = await import('../../server/src/engine/js/callers');
+  const tree = parse(
+    'typescript',
+    [
+      'import { get } from "lodash";',
+      'class Users {',
+      '  get(userId: string) { return userId; }',
+      '  me() { return this.get("from this"); }',
+      '  static of(id: string) { return Users.get(id); }',
+      '}',
+      'class Admins extends Users {}',
+      'function find(id: string) { return id; }',
+      'export function route(repo: Users, cache: Map<string, string>) {',
+      '  const u = new Users();',
+      '  get(settings, "lodash");',
+      '  cache.get("a map");',
+      '  u.get("bound");',
+      '  repo.get("annotated");',
+      '  new Admins().get("subclass");',
+      '  return ["x"].map(find), find("free");',
+      '}',
+    ].join('\n'),
+  );
+  const fn = (name: string) =>
+    tree.rootNode
+      .descendantsOfType(['method_definition', 'function_declaration'])
+      .find((d): d is Node => d?.childForFieldName('name')?.text === name)!;
+  const args = (name: string) => callersOf(fn(name)).map((c) => c.childForFieldName('arguments')?.text);
+  assert.deepEqual(args('get'), ['("from this")', '(id)', '("bound")', '("annotated")', '("subclass")']);
+  assert.deepEqual(args('find'), ['(find)', '("free")']);
+});
