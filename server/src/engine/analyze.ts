@@ -12,6 +12,7 @@ import type { Lookups } from './evaluation';
 import { functionOf } from './wrappers/resolve';
 import { wrapperCalls } from './wrappers/callers';
 import { hasParamHole } from './wrappers/instantiate';
+import { tableDefinitions, withDefinitions, type TableDefinition } from './schemas';
 import type { ModuleSummary } from './wrappers/summary';
 import type { SiteCache } from './site-cache';
 import type { Value } from './value';
@@ -37,6 +38,8 @@ export interface AnalyzeOptions {
    * module of the workspace (it imports one), and so must be parsed.
    */
   mayCallWrappers?: (text: string) => boolean;
+  /** Tables defined elsewhere in the workspace (`create_table`, the CDK): their indexes' key names. */
+  tableDefinitions?: () => readonly TableDefinition[];
 }
 
 /** Whether a file's text is worth parsing: it may call DynamoDB directly or through a wrapper. */
@@ -71,6 +74,8 @@ export interface FileAnalysis {
   imports: ImportInfo[];
   /** Some DynamoDB call in the file takes its key from a function's parameter: other files may call it. */
   wraps?: boolean;
+  /** The tables the file defines (`create_table`, the CDK), with their key and index attributes. */
+  definitions?: TableDefinition[];
 }
 
 export const DEFAULT_MAX_BYTES = 2 * 1024 * 1024;
@@ -121,7 +126,9 @@ export function analyzeTree(
     const sites = findCallSites(tree, text, file, language, options.siteCache, lookups);
     if (options.resolveModule) sites.push(...wrapperCalls(tree, file, language, lookups, options.resolveModule));
     const wraps = sites.some((s) => !s.through && hasParamHole(s.input));
-    const hints = learnKeySchemasMemo(sites);
+    const definitions = tableDefinitions(tree, text, language, lookups);
+    const elsewhere = options.tableDefinitions?.() ?? [];
+    const hints = withDefinitions(learnKeySchemasMemo(sites), [...definitions, ...elsewhere]);
     const accesses = sites.flatMap((s) => interpretMemo(s, hints));
     const ignored = suppressions(tree, text);
     const findings = checkAccesses(accesses, options.severity, { text, contexts: options.contexts }).filter(
@@ -137,6 +144,7 @@ export function analyzeTree(
       ignores: [...ignored].map(([line, codes]) => [line, [...codes]]),
       imports: (options.siteCache?.importsOf(() => importsOf(tree, language)) ?? importsOf(tree, language)).imports,
       ...(wraps ? { wraps } : {}),
+      ...(definitions.length ? { definitions } : {}),
     };
   } catch (e) {
     // A bug in a front-end must not take the run down: say which file and why.

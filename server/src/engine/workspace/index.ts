@@ -9,7 +9,8 @@ import { keySite, shardCountOf } from '../rules/group';
 import { isSuppressed, type Suppressions } from '../suppress';
 import { languageForFile } from '../parser';
 import { mayContainDynamoDbCalls } from '../prescan';
-import { importGate } from '../wrappers/gate';
+import type { TableDefinition } from '../schemas';
+import { CrossModuleFacts } from './cross-module';
 import { ModuleConstants, readFromDisk } from './modules';
 import { listKeys, keyPatterns, type TableEntry } from './query';
 import { readSource } from './source';
@@ -56,6 +57,7 @@ export class WorkspaceIndex {
   private matcherCache: { version: number; matcher: Matcher } | null = null;
 
   private readonly modules: ModuleConstants;
+  private readonly facts = new CrossModuleFacts();
   private readonly analyzeOptions: AnalyzeOptions;
 
   constructor(private readonly options: IndexOptions) {
@@ -64,27 +66,40 @@ export class WorkspaceIndex {
       ...options,
       resolveImport: this.modules.resolve,
       resolveModule: this.modules.summary,
-      mayCallWrappers: (text) => this.wrapperGate()(text),
+      mayCallWrappers: (text) => this.facts.importsWrapper(text),
+      tableDefinitions: () => this.facts.tableDefinitions(),
     };
   }
 
-  /** Files some of whose DynamoDB calls take their key from a parameter: the wrappers others call. */
-  private readonly wrapperModules = new Set<string>();
-  /** Bumped when a file becomes or stops being a wrapper module. */
-  private wrapperVersion = 0;
-  private gate: { version: number; test: (text: string) => boolean } | null = null;
-
-  private wrapperGate(): (text: string) => boolean {
-    if (this.gate?.version !== this.wrapperVersion) {
-      this.gate = { version: this.wrapperVersion, test: importGate(this.wrapperModules) };
+  /**
+   * Files that write `tables` are analysed again: a table definition elsewhere may name
+   * an index whose key attribute their writes set. Returns the key families touched.
+   */
+  private refreshWriters(tables: Set<string>, except: string): Set<string> {
+    const touched = new Set<string>();
+    if (tables.size === 0) return touched;
+    for (const [file, analysis] of [...this.files]) {
+      if (file === except) continue;
+      const writes = analysis.accesses.some((a) => a.kind === 'write' && tables.has(tableKey(a.table)));
+      const language = languageForFile(file);
+      const text = writes && language ? (this.options.openText?.(file) ?? readFromDisk(file)) : null;
+      if (text === null || !language) continue;
+      for (const key of this.set(analyzeSource(file, text, language, this.analyzeOptions))) touched.add(key);
     }
-    return this.gate.test;
+    return touched;
   }
 
   /** Analyses a whole workspace's files: each file, then the files that call its wrappers. */
   analyzeAll(files: readonly string[]): void {
     for (const f of files) this.analyzeFile(f, false);
     this.analyzeWrapperCallers(files);
+    this.afterFirstPass();
+  }
+
+  /** Once every file is in: writers of tables defined in files analysed after them are judged again. */
+  afterFirstPass(): Set<string> {
+    const tables = new Set(this.facts.tableDefinitions().map(([t]) => t));
+    return this.refreshWriters(tables, '');
   }
 
   /**
@@ -94,13 +109,13 @@ export class WorkspaceIndex {
    */
   analyzeWrapperCallers(files: Iterable<string>): Set<string> {
     const touched = new Set<string>();
-    if (this.wrapperModules.size === 0) return touched;
+    if (!this.facts.hasWrappers) return touched;
     for (const file of files) {
       const done = this.files.get(file);
       if (!done || done.accesses.length > 0 || done.skipped) continue;
       const language = languageForFile(file);
       const text = this.options.openText?.(file) ?? readFromDisk(file);
-      if (!language || text === null || mayContainDynamoDbCalls(text) || !this.wrapperGate()(text)) continue;
+      if (!language || text === null || mayContainDynamoDbCalls(text) || !this.facts.importsWrapper(text)) continue;
       for (const key of this.update(file, text, language, false)) touched.add(key);
     }
     return touched;
@@ -130,8 +145,15 @@ export class WorkspaceIndex {
    * are analysed again. Returns the key families touched.
    */
   update(file: string, text: string, language: SourceLanguage, refresh = true): Set<string> {
+    const before = JSON.stringify(this.files.get(file)?.definitions ?? []);
     const touched = this.set(analyzeSource(file, text, language, this.analyzeOptions));
-    if (refresh) for (const key of this.refreshDependents(file)) touched.add(key);
+    if (!refresh) return touched;
+    for (const key of this.refreshDependents(file)) touched.add(key);
+    const after = this.files.get(file)?.definitions ?? [];
+    if (JSON.stringify(after) !== before) {
+      const tables = new Set([...(JSON.parse(before) as TableDefinition[]), ...after].map(([t]) => t));
+      for (const key of this.refreshWriters(tables, file)) touched.add(key);
+    }
     return touched;
   }
 
@@ -171,11 +193,7 @@ export class WorkspaceIndex {
       }
     }
     this.files.set(file, analysis);
-    if (!!analysis.wraps !== this.wrapperModules.has(file)) {
-      if (analysis.wraps) this.wrapperModules.add(file);
-      else this.wrapperModules.delete(file);
-      this.wrapperVersion++;
-    }
+    this.facts.note(analysis);
     this.relink(file, before, byFamily);
     const touched = new Set<string>();
     for (const family of new Set([...before, ...byFamily.keys()])) {
@@ -191,7 +209,7 @@ export class WorkspaceIndex {
 
   remove(file: string): Set<string> {
     this.modules.forget(file);
-    if (this.wrapperModules.delete(file)) this.wrapperVersion++;
+    this.facts.forget(file);
     const before = [...(this.familiesOfFile.get(file)?.keys() ?? [])];
     this.files.delete(file);
     this.relink(file, before, new Map());

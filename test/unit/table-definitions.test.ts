@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { initParsers } from '../../server/src/engine/parser';
+import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
+
+async function workspace(files: Record<string, string>): Promise<{ index: WorkspaceIndex; dir: string }> {
+  await initParsers();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-tables-'));
+  for (const [name, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    fs.writeFileSync(path.join(dir, name), text);
+  }
+  const index = new WorkspaceIndex({ root: dir });
+  // The writer first: the definition arrives after it, as it may in any walk order.
+  index.analyzeAll(Object.keys(files).map((f) => path.join(dir, f)));
+  return { index, dir };
+}
+
+const findings = (index: WorkspaceIndex, dir: string) =>
+  index
+    .results()
+    .flatMap((r) => r.findings.map((f) => `${path.relative(dir, f.file)}:${f.span.startLine + 1} ${f.rule}`))
+    .sort();
+
+const indexAccesses = (index: WorkspaceIndex) =>
+  index
+    .results()
+    .flatMap((r) => r.accesses)
+    .filter((a) => a.index)
+    .map((a) => `${a.index} ${a.partitionKey?.attribute}`);
+
+test('a CDK stack names the index: a writer that sets its key to one value writes one index partition', async () => {
+  const { index, dir } = await workspace({
+    'package.json': '{ "name": "jobs" }\n',
+    'src/enqueue.ts': `import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
+const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+
+export async function enqueue(jobId: string, body: string) {
+  await doc.send(new PutCommand({ TableName: "jobs", Item: { jobId, state: "WAITING", body } }));
+}
+`,
+    'infra/stack.ts': `import { Stack } from "aws-cdk-lib";
+import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
+
+export class JobsStack extends Stack {
+  build() {
+    const table = new dynamodb.Table(this, "Jobs", {
+      tableName: "jobs",
+      partitionKey: { name: "jobId", type: dynamodb.AttributeType.STRING },
+    });
+    table.addGlobalSecondaryIndex({
+      indexName: "by-state",
+      partitionKey: { name: "state", type: dynamodb.AttributeType.STRING },
+    });
+  }
+}
+`,
+  });
+  assert.deepEqual(indexAccesses(index), ['by-state state']);
+  assert.deepEqual(findings(index, dir), ['src/enqueue.ts:6 SL001']);
+});
+
+test('create_table in a setup script; changing the index key there re-judges the writer', async () => {
+  const { index, dir } = await workspace({
+    'requirements.txt': 'boto3\n',
+    'svc/notes.py': `import boto3
+
+notes = boto3.resource("dynamodb").Table("notes")
+
+
+def add(note_id, text):
+    notes.put_item(Item={"note_id": note_id, "board": "MAIN", "text": text})
+`,
+    'setup_tables.py': `import boto3
+
+boto3.client("dynamodb").create_table(
+    TableName="notes",
+    KeySchema=[{"AttributeName": "note_id", "KeyType": "HASH"}],
+    AttributeDefinitions=[{"AttributeName": "note_id", "AttributeType": "S"}, {"AttributeName": "board", "AttributeType": "S"}],
+    GlobalSecondaryIndexes=[{"IndexName": "by-board", "KeySchema": [{"AttributeName": "board", "KeyType": "HASH"}], "Projection": {"ProjectionType": "ALL"}}],
+    BillingMode="PAY_PER_REQUEST",
+)
+`,
+  });
+  assert.deepEqual(findings(index, dir), ['svc/notes.py:7 SL001']);
+  // The index moves to the note's id: nothing is written to one board partition any more.
+  const setup = path.join(dir, 'setup_tables.py');
+  const text = fs
+    .readFileSync(setup, 'utf8')
+    .replace('"KeySchema": [{"AttributeName": "board"', '"KeySchema": [{"AttributeName": "text"');
+  fs.writeFileSync(setup, text);
+  index.update(setup, text, 'python');
+  assert.deepEqual(indexAccesses(index), ['by-board text']);
+  assert.deepEqual(findings(index, dir), []);
+});
+
+test('a definition of another table changes nothing', async () => {
+  const { index } = await workspace({
+    'package.json': '{ "name": "x" }\n',
+    'src/put.js': `const AWS = require("aws-sdk");
+const db = new AWS.DynamoDB.DocumentClient();
+exports.put = (id) => db.put({ TableName: "a", Item: { id, kind: "ONE" } }).promise();
+`,
+    'scripts/create.js': `const { DynamoDBClient, CreateTableCommand } = require("@aws-sdk/client-dynamodb");
+new DynamoDBClient({}).send(new CreateTableCommand({
+  TableName: "b",
+  KeySchema: [{ AttributeName: "id", KeyType: "HASH" }],
+  GlobalSecondaryIndexes: [{ IndexName: "by-kind", KeySchema: [{ AttributeName: "kind", KeyType: "HASH" }] }],
+}));
+`,
+  });
+  assert.deepEqual(indexAccesses(index), []);
+});
