@@ -115,3 +115,25 @@ new DynamoDBClient({}).send(new CreateTableCommand({
   });
   assert.deepEqual(indexAccesses(index), []);
 });
+
+test('a query through an index in one file names the index key for a writer in another', async () => {
+  const { index, dir } = await workspace({
+    'package.json': '{ "name": "tickets" }\n',
+    'src/open.js': `const AWS = require("aws-sdk");
+const db = new AWS.DynamoDB.DocumentClient();
+exports.open = (id, title) => db.put({ TableName: "tickets", Item: { id, title, queue: "triage" } }).promise();
+`,
+    'src/list.js': `const AWS = require("aws-sdk");
+const db = new AWS.DynamoDB.DocumentClient();
+exports.list = (queue) =>
+  db.query({
+    TableName: "tickets",
+    IndexName: "by-queue",
+    KeyConditionExpression: "queue = :q",
+    ExpressionAttributeValues: { ":q": queue },
+  }).promise();
+`,
+  });
+  assert.ok(indexAccesses(index).includes('by-queue queue'));
+  assert.ok(findings(index, dir).includes('src/open.js:3 SL001'), findings(index, dir).join('\n'));
+});

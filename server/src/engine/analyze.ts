@@ -12,7 +12,7 @@ import type { Lookups } from './evaluation';
 import { functionOf } from './wrappers/resolve';
 import { wrapperCalls } from './wrappers/callers';
 import { hasParamHole } from './wrappers/instantiate';
-import { tableDefinitions, withDefinitions, type TableDefinition } from './schemas';
+import { indexQueries, tableDefinitions, withDefinitions, type TableDefinition } from './schemas';
 import type { ModuleSummary } from './wrappers/summary';
 import type { SiteCache } from './site-cache';
 import type { Value } from './value';
@@ -74,7 +74,10 @@ export interface FileAnalysis {
   imports: ImportInfo[];
   /** Some DynamoDB call in the file takes its key from a function's parameter: other files may call it. */
   wraps?: boolean;
-  /** The tables the file defines (`create_table`, the CDK), with their key and index attributes. */
+  /**
+   * What the file tells of tables' keys for the rest of the workspace: the tables it
+   * defines (`create_table`, the CDK) and the index keys its queries through an index use.
+   */
   definitions?: TableDefinition[];
 }
 
@@ -130,6 +133,7 @@ export function analyzeTree(
     const elsewhere = options.tableDefinitions?.() ?? [];
     const hints = withDefinitions(learnKeySchemasMemo(sites), [...definitions, ...elsewhere]);
     const accesses = sites.flatMap((s) => interpretMemo(s, hints));
+    const told = [...definitions, ...indexQueries(accesses)];
     const ignored = suppressions(tree, text);
     const findings = checkAccesses(accesses, options.severity, { text, contexts: options.contexts }).filter(
       (f) => !isSuppressed(f, ignored),
@@ -144,7 +148,7 @@ export function analyzeTree(
       ignores: [...ignored].map(([line, codes]) => [line, [...codes]]),
       imports: (options.siteCache?.importsOf(() => importsOf(tree, language)) ?? importsOf(tree, language)).imports,
       ...(wraps ? { wraps } : {}),
-      ...(definitions.length ? { definitions } : {}),
+      ...(told.length ? { definitions: told } : {}),
     };
   } catch (e) {
     // A bug in a front-end must not take the run down: say which file and why.

@@ -11,7 +11,8 @@ import { candidateCalls } from './candidates';
 import { newContext, type Lookups } from './evaluation';
 import type { KeyNames, KeySchemaHints, TableHint } from './interpret';
 import { evaluate as evaluateJs } from './js/evaluate';
-import type { SourceLanguage } from './model';
+import type { Access, SourceLanguage } from './model';
+import { tableKey } from './keys/table';
 import { evaluate as evaluatePython } from './python/evaluate';
 import { kwargsValue } from './python/structures';
 import { literalText } from './template';
@@ -167,6 +168,17 @@ export function withDefinitions(hints: KeySchemaHints, definitions: readonly Tab
       sort: known.partition ? known.sort : def.sort,
       ...(Object.keys(indexes).length ? { indexes } : {}),
     });
+  }
+  return out;
+}
+
+/** `IndexName: "by-state"` with `state = :s`: the index's key names, for writers of the table in other files. */
+export function indexQueries(accesses: readonly Access[]): TableDefinition[] {
+  const out: TableDefinition[] = [];
+  for (const a of accesses) {
+    if (a.operation !== 'Query' || !a.index || !a.partitionKey || a.table.kind === 'unknown' || a.through) continue;
+    const keys: KeyNames = { partition: a.partitionKey.attribute, ...(a.sortKey ? { sort: a.sortKey.attribute } : {}) };
+    out.push([tableKey(a.table), { indexes: { [a.index]: keys } }]);
   }
   return out;
 }
