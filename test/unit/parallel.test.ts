@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import * as esbuild from 'esbuild';
+import { initParsers } from '../../server/src/engine/parser';
+import { collectFiles } from '../../server/src/engine/workspace/files';
+import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
+
+const PATHS = ['examples', 'test/fixtures/cross'];
+const MAX_BYTES = 2048 * 1024;
+const GRAMMARS = [
+  'web-tree-sitter/web-tree-sitter.wasm',
+  'tree-sitter-typescript/tree-sitter-typescript.wasm',
+  'tree-sitter-typescript/tree-sitter-tsx.wasm',
+  'tree-sitter-javascript/tree-sitter-javascript.wasm',
+  'tree-sitter-python/tree-sitter-python.wasm',
+];
+
+/**
+ * The worker thread runs the file it was started from, so it needs a real bundle (as
+ * dist/cli.js is): parallel-run.ts bundled the way esbuild.mjs bundles the CLI, with
+ * the grammars beside it.
+ */
+async function bundle(): Promise<string> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-parallel-'));
+  fs.mkdirSync(path.join(dir, 'grammars'));
+  for (const g of GRAMMARS) fs.copyFileSync(require.resolve(g), path.join(dir, 'grammars', path.basename(g)));
+  await esbuild.build({
+    entryPoints: [path.join(__dirname, 'parallel-run.ts')],
+    outfile: path.join(dir, 'run.js'),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    logLevel: 'warning',
+    define: { 'import.meta.url': '__importMetaUrl' },
+    banner: { js: "const __importMetaUrl = require('url').pathToFileURL(__filename).href;" },
+  });
+  return path.join(dir, 'run.js');
+}
+
+/** The index as the one-thread path builds it. */
+async function sequential(): Promise<string> {
+  await initParsers();
+  const index = new WorkspaceIndex({ root: process.cwd(), maxBytes: MAX_BYTES });
+  for (const f of collectFiles(PATHS).files) index.analyzeFile(f, false);
+  return JSON.stringify(index.results());
+}
+
+test('the analysis thread, started before the walk or after it, indexes exactly what one thread does', async () => {
+  const expected = await sequential();
+  assert.ok((JSON.parse(expected) as Array<{ findings: unknown[] }>).filter((r) => r.findings.length > 0).length > 5);
+  const run = await bundle();
+  try {
+    for (const mode of ['late', 'early', 'mismatch']) {
+      const r = spawnSync(process.execPath, [run, mode, String(MAX_BYTES), ...PATHS], {
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      assert.equal(r.status, 0, `${mode}: ${r.stderr}`);
+      assert.equal(r.stdout, expected, mode);
+    }
+  } finally {
+    fs.rmSync(path.dirname(run), { recursive: true, force: true });
+  }
+});
