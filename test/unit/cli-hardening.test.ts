@@ -179,8 +179,22 @@ test('keys nested deeper than the evaluators follow are counted in the output, n
   fs.writeFileSync(path.join(dir, 'shallow.py'), file(nested(5)));
   fs.writeFileSync(path.join(dir, 'opaque.py'), file('make_key()'));
   const r = runCli(['check', '.', '--format', 'json'], { cwd: dir });
-  const report = JSON.parse(r.stdout) as CheckJson & { coverage: { files: number; keysTooDeep: number } };
-  assert.deepEqual(report.coverage, { files: 4, keysTooDeep: 1 });
+  const report = JSON.parse(r.stdout) as CheckJson & {
+    coverage: {
+      files: number;
+      keysTooDeep: number;
+      calls: number;
+      resolved: number;
+      unresolved: Array<{ reason: string; sites: Array<{ file: string }> }>;
+    };
+  };
+  const { files, keysTooDeep, calls, resolved, unresolved } = report.coverage;
+  assert.deepEqual({ files, keysTooDeep, calls, resolved }, { files: 4, keysTooDeep: 1, calls: 4, resolved: 3 });
+  // The call cut off by depth is the one not understood, and says why.
+  assert.deepEqual(
+    unresolved.map((u) => `${u.reason} ${u.sites.map((s) => s.file).join(',')}`),
+    ['evaluation-limit deep.py'],
+  );
   // 5 and 40 levels are judged (a constant); 100 is not (it would be the same constant).
   assert.deepEqual(
     report.findings.map((f) => `${f.file} ${f.rule}`),

@@ -49,9 +49,9 @@ async function indexPaths(paths: string[], maxFileBytes: number, err: NodeJS.Wri
     await initParsers();
     for (const f of list.files) index.analyzeFile(f, false);
   }
-  // The second pass (`analyzeAll`'s): files that call a wrapper found above, in this thread.
+  // The passes that need every file in (`analyzeAll`'s): wrapper callers, writers of tables defined later.
   await initParsers();
-  index.analyzeWrapperCallers(list.files);
+  index.completePasses(list.files);
   return {
     index,
     gitignored: list.gitignored,

@@ -118,9 +118,14 @@ export class Workspace {
     try {
       const files = this.folders.flatMap((folder) => collectFiles([folder]).files);
       progress.begin('ShardLens: indexing', 0, `${files.length} files`, false);
+      const perIndex = new Map<WorkspaceIndex, string[]>();
       for (let i = 0; i < files.length; i++) {
         const file = files[i];
         if (await this.excluded(file)) continue;
+        const index = this.indexFor(file);
+        const own = perIndex.get(index);
+        if (own) own.push(file);
+        else perIndex.set(index, [file]);
         // An open document's own (incrementally kept) analysis stands for the file.
         const open = this.docs.analysisOf(file);
         if (open) this.indexFor(file).set(open);
@@ -130,6 +135,9 @@ export class Workspace {
           await yieldToEvents();
         }
       }
+      // What needs every file in: callers of wrappers the pre-scan passed over, writers of tables defined later.
+      progress.report(100, 'following wrappers and table definitions');
+      for (const [index, own] of perIndex) index.completePasses(own);
       for (const index of this.indexes.values()) {
         for (const a of index.analyses()) if (a.skipped) skipped.push({ file: a.file, reason: a.skipped });
       }

@@ -92,14 +92,19 @@ export class WorkspaceIndex {
   /** Analyses a whole workspace's files: each file, then the files that call its wrappers. */
   analyzeAll(files: readonly string[]): void {
     for (const f of files) this.analyzeFile(f, false);
-    this.analyzeWrapperCallers(files);
-    this.afterFirstPass();
+    this.completePasses(files);
   }
 
-  /** Once every file is in: writers of tables defined in files analysed after them are judged again. */
-  afterFirstPass(): Set<string> {
+  /**
+   * Once every file of `files` is in (analysed one by one, in any order): the files that
+   * call a wrapper found among them, then the writers of tables defined in files that
+   * came after them. Returns the key families touched.
+   */
+  completePasses(files: Iterable<string>): Set<string> {
+    const touched = this.analyzeWrapperCallers(files);
     const tables = new Set(this.facts.tableDefinitions().map(([t]) => t));
-    return this.refreshWriters(tables, '');
+    for (const key of this.refreshWriters(tables, '')) touched.add(key);
+    return touched;
   }
 
   /**
@@ -107,7 +112,7 @@ export class WorkspaceIndex {
    * wrapper module found in the first pass are analysed for the calls they make
    * through it. Returns the key families touched.
    */
-  analyzeWrapperCallers(files: Iterable<string>): Set<string> {
+  private analyzeWrapperCallers(files: Iterable<string>): Set<string> {
     const touched = new Set<string>();
     if (!this.facts.hasWrappers) return touched;
     for (const file of files) {
