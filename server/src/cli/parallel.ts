@@ -112,7 +112,8 @@ function serveAnalyses(config: WorkerConfig): void {
   const ready = initParsers();
   parentPort!.on('message', (job: Job) => {
     void ready.then(() => {
-      const options = { maxBytes: config.maxBytes, resolveImport: modules.resolve };
+      // Imports resolve across files: constants, and the wrappers and returns of other modules.
+      const options = { maxBytes: config.maxBytes, resolveImport: modules.resolve, resolveModule: modules.summary };
       parentPort!.postMessage(analyzeSource(job.file, job.text, job.language, options));
     });
   });
