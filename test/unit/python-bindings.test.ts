@@ -105,6 +105,9 @@ test('an entity-named parameter given a sample id stays an entity id; a shared t
     '4 GetItem teams pk={entity-id} (high-cardinality)',
     '6 GetItem teams pk=signups (constant)',
   ]);
+  // Still the parameter nothing gave a value, for callers in other modules to fill in.
+  const part = r.accesses[0].partitionKey?.template.parts[0];
+  assert.deepEqual(part && 'hole' in part ? part.hole.param : null, { name: 'team_id', index: 0 });
 });
 
 test('reaching bindings: both arms of an if/else, the parameter when a branch may keep it', async () => {

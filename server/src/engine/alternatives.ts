@@ -1,6 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import { valueShape } from './context/shape';
-import { holeValue, namedValue, reachedThrough, soleHole } from './evaluation';
+import { holeValue, reachedThrough, soleHole } from './evaluation';
 import type { Declaration } from './model';
 import { classifyName } from './names';
 import { literalText } from './template';
@@ -168,10 +168,11 @@ export function joinPaths(joined: Value, ...parts: Array<Value | null | undefine
  * (`team_id`, `userId`) stays one when a caller passes a sample of one (`"team-42"`,
  * `"alice@example.com"`): a test or a demo reading one item does not make every
  * caller's key that item. A shared token (`_bump("signups")`) is still the constant.
+ * `own` is the parameter's value when no caller gives one.
  */
-export function parameterValue(n: Node, name: string, fromCallers: Value | null): Value {
-  if (!fromCallers) return namedValue(n, name);
+export function callersOrOwn(name: string, fromCallers: Value | null, own: () => Value): Value {
+  if (!fromCallers) return own();
   const text = fromCallers.kind === 'scalar' ? literalText(fromCallers.template) : null;
   const sample = text !== null && valueShape(text) === 'entity';
-  return sample && classifyName(name)?.kind === 'entity-id' ? namedValue(n, name) : fromCallers;
+  return sample && classifyName(name)?.kind === 'entity-id' ? own() : fromCallers;
 }

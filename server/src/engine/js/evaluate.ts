@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import { chooseAmong, chooseArms, joinPaths, parameterValue, throughName } from '../alternatives';
+import { callersOrOwn, chooseAmong, chooseArms, joinPaths, throughName } from '../alternatives';
 import {
   declarationOf,
   deeper,
@@ -11,6 +11,7 @@ import {
   loopElementValue,
   namedValue,
   numberOf,
+  parameterValue,
   recordNode,
   scalar,
   shardValue,
@@ -198,7 +199,7 @@ function bindingValue(n: Node, b: Binding, ctx: EvalContext): Value {
     case 'value':
       return throughName(assignedValue(n, b.node, ctx), n, declarationOf(n.text, b.node));
     case 'param':
-      return parameterValue(n, n.text, paramValue(n, b.fn, b.index, ctx));
+      return callersOrOwn(n.text, paramValue(n, b.fn, b.index, ctx), () => parameterValue(n, n.text, b.index));
     case 'loop':
       return loopValue(n, b.loop, ctx) ?? namedValue(n, n.text);
     case 'import':

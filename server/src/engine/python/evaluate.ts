@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import { chooseAmong, chooseArms, joinPaths, parameterValue, throughName } from '../alternatives';
+import { callersOrOwn, chooseAmong, chooseArms, joinPaths, throughName } from '../alternatives';
 import {
   declarationOf,
   deeper,
@@ -10,6 +10,7 @@ import {
   loopElementValue,
   namedValue,
   numberOf,
+  parameterValue,
   recordNode,
   scalar,
   shardValue,
@@ -26,7 +27,7 @@ import { loopValue, paramValue } from './loops';
 import { withMutations } from './mutations';
 import type { Binding } from './bindings';
 import { reachingBindings } from './reaching-bindings';
-import { attributeValueNode, resolve } from './scope';
+import { attributeValueNode, isMethod, resolve } from './scope';
 import { percentFormat, stringTemplate } from './strings';
 
 /**
@@ -166,7 +167,9 @@ function bindingValue(n: Node, b: Binding, ctx: EvalContext): Value {
     case 'augmented':
       return augmentedValue(n, b.node, ctx);
     case 'param':
-      return parameterValue(n, n.text, paramValue(n, b, ctx));
+      return callersOrOwn(n.text, paramValue(n, b, ctx), () =>
+        parameterValue(n, b.param.name, b.param.index < 0 ? -1 : b.param.index - (isMethod(b.fn) ? 1 : 0)),
+      );
     case 'loop':
       return loopValue(n, b.iter, b.path, ctx) ?? namedValue(n, n.text);
     case 'import':
