@@ -262,3 +262,72 @@ test("cancel", async () => {
     .find((a) => a.through);
   assert.ok(access, 'the call through the wrapper is still read (and counted as understood)');
 });
+
+test('two layers: a controller passes a constant to a service that passes it on to the repository', async () => {
+  const { index, dir } = await workspace({
+    'package.json': '{ "name": "records" }\n',
+    'src/records.repository.ts': `${V3}
+export class RecordsRepository {
+  async add(day: string, id: string) {
+    await doc.send(new PutCommand({ TableName: "records", Item: { pk: day, sk: id } }));
+  }
+}
+`,
+    'src/records.service.ts': `import { RecordsRepository } from "./records.repository";
+
+export class RecordsService {
+  constructor(private readonly repo: RecordsRepository) {}
+
+  add(day: string, id: string) {
+    return this.repo.add(day, id);
+  }
+}
+`,
+    'src/records.controller.ts': `import { RecordsService } from "./records.service";
+
+export class RecordsController {
+  constructor(private readonly records: RecordsService) {}
+
+  post(body: { id: string }) {
+    return this.records.add("2024-01-01", body.id);
+  }
+}
+`,
+  });
+  // The repository's key is a day (a time bucket) wherever it is called from: judged once, there;
+  // the service passing its own parameter on adds no second finding; the controller's fixed day is a constant.
+  assert.deepEqual(findings(index, dir), [
+    'src/records.controller.ts:7 SL001 error',
+    'src/records.repository.ts:7 SL002 warning',
+  ]);
+});
+
+test('Python: an exported function reaches the query through a private helper of its module', async () => {
+  const { index, dir } = await workspace({
+    'requirements.txt': 'boto3\n',
+    'catalog/dal.py': `import boto3
+from boto3.dynamodb.conditions import Key
+
+table = boto3.resource("dynamodb").Table("catalog")
+
+
+def _query_partition(pk):
+    return table.query(KeyConditionExpression=Key("pk").eq(pk))["Items"]
+
+
+def list_products(tenant):
+    return _query_partition(f"PRODUCTS#{tenant}")
+`,
+    'catalog/handler.py': `from catalog import dal
+
+
+def featured(event, context):
+    return dal.list_products("featured")
+
+
+def for_tenant(event, context):
+    return dal.list_products(event["tenant"])
+`,
+  });
+  assert.deepEqual(findings(index, dir), ['catalog/handler.py:5 SL001 error']);
+});

@@ -42,6 +42,10 @@ export interface AnalyzeOptions {
   tableDefinitions?: () => readonly TableDefinition[];
 }
 
+function keyFromParameter(a: Access): boolean {
+  return !!a.partitionKey?.template.parts.some((p) => 'hole' in p && p.hole.param);
+}
+
 /** Whether a file's text is worth parsing: it may call DynamoDB directly or through a wrapper. */
 export function worthParsing(text: string, options: AnalyzeOptions): boolean {
   return mayContainDynamoDbCalls(text) || options.mayCallWrappers?.(text) === true;
@@ -128,11 +132,14 @@ export function analyzeTree(
     const lookups = lookupsFor(file, language, options);
     const sites = findCallSites(tree, text, file, language, options.siteCache, lookups);
     if (options.resolveModule) sites.push(...wrapperCalls(tree, file, language, lookups, options.resolveModule));
-    const wraps = sites.some((s) => !s.through && hasParamHole(s.input));
+    // A call through another module's wrapper that still depends on a parameter makes this module one too.
+    const wraps = sites.some((s) => hasParamHole(s.input));
     const definitions = tableDefinitions(tree, text, language, lookups);
     const elsewhere = options.tableDefinitions?.() ?? [];
     const hints = withDefinitions(learnKeySchemasMemo(sites), [...definitions, ...elsewhere]);
-    const accesses = sites.flatMap((s) => interpretMemo(s, hints));
+    // A call through a wrapper whose key is still this file's own parameter adds nothing to judge
+    // here (the wrapper's own access judges the same key); it only makes this file a wrapper too.
+    const accesses = sites.flatMap((s) => interpretMemo(s, hints)).filter((a) => !(a.through && keyFromParameter(a)));
     const told = [...definitions, ...indexQueries(accesses)];
     const ignored = suppressions(tree, text);
     const findings = checkAccesses(accesses, options.severity, { text, contexts: options.contexts }).filter(

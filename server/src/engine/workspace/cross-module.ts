@@ -37,6 +37,10 @@ export class CrossModuleFacts {
     return this.wrappers.size > 0;
   }
 
+  get wrapperCount(): number {
+    return this.wrappers.size;
+  }
+
   /** Whether a file's text imports one of the wrapper modules. */
   importsWrapper(text: string): boolean {
     this.gate ??= importGate(this.wrappers);

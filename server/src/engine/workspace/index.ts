@@ -15,6 +15,9 @@ import { ModuleConstants, readFromDisk } from './modules';
 import { listKeys, keyPatterns, type TableEntry } from './query';
 import { readSource } from './source';
 
+/** Rounds of the wrapper-caller pass: each may find callers of the wrappers the last one found. */
+const WRAPPER_ROUNDS = 3;
+
 export type { CallSiteEntry, IndexEntry, KeyEntry, TableEntry } from './query';
 
 export interface IndexOptions extends AnalyzeOptions {
@@ -61,7 +64,11 @@ export class WorkspaceIndex {
   private readonly analyzeOptions: AnalyzeOptions;
 
   constructor(private readonly options: IndexOptions) {
-    this.modules = new ModuleConstants(options.root, (f) => options.openText?.(f) ?? readFromDisk(f));
+    this.modules = new ModuleConstants(
+      options.root,
+      (f) => options.openText?.(f) ?? readFromDisk(f),
+      (text) => this.facts.importsWrapper(text),
+    );
     this.analyzeOptions = {
       ...options,
       resolveImport: this.modules.resolve,
@@ -114,14 +121,23 @@ export class WorkspaceIndex {
    */
   private analyzeWrapperCallers(files: Iterable<string>): Set<string> {
     const touched = new Set<string>();
-    if (!this.facts.hasWrappers) return touched;
-    for (const file of files) {
-      const done = this.files.get(file);
-      if (!done || done.accesses.length > 0 || done.skipped) continue;
-      const language = languageForFile(file);
-      const text = this.options.openText?.(file) ?? readFromDisk(file);
-      if (!language || text === null || mayContainDynamoDbCalls(text) || !this.facts.importsWrapper(text)) continue;
-      for (const key of this.update(file, text, language, false)) touched.add(key);
+    // Files the pre-scan passed over: only they can have been left out.
+    const pending = new Set(
+      [...files].filter((f) => this.files.get(f)?.accesses.length === 0 && !this.files.get(f)?.skipped),
+    );
+    // A caller may wrap in turn (a service between a controller and a repository): a few rounds.
+    for (let round = 0; round < WRAPPER_ROUNDS && this.facts.hasWrappers; round++) {
+      const before = this.facts.wrapperCount;
+      for (const file of pending) {
+        const language = languageForFile(file);
+        const text = this.options.openText?.(file) ?? readFromDisk(file);
+        if (!language || text === null || mayContainDynamoDbCalls(text)) pending.delete(file);
+        else if (this.facts.importsWrapper(text)) {
+          pending.delete(file);
+          for (const key of this.update(file, text, language, false)) touched.add(key);
+        }
+      }
+      if (this.facts.wrapperCount === before) break;
     }
     return touched;
   }

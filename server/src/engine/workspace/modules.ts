@@ -98,11 +98,18 @@ export class ModuleConstants {
   constructor(
     private readonly root: string,
     private readonly read: ReadText = readFromDisk,
+    /** Whether a module's text imports a known wrapper module (then it is summarised for the wrappers it calls). */
+    importsWrapper?: (text: string) => boolean,
   ) {
-    this.summaries = new ModuleSummaries(read, (module, language) => ({
-      imports: (source, name) => this.resolve(module, language, source, name),
-      functions: (source, name) => functionOf(this.summary(module, language, source, false), name),
-    }));
+    this.summaries = new ModuleSummaries(
+      read,
+      (module, language) => ({
+        imports: (source, name) => this.resolve(module, language, source, name),
+        functions: (source, name) => functionOf(this.summary(module, language, source, false), name),
+      }),
+      this.summary,
+      importsWrapper,
+    );
   }
 
   readonly resolve = (fromFile: string, language: SourceLanguage, source: string, name: string): Value | null => {

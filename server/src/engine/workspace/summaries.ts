@@ -4,6 +4,7 @@ import type { SourceLanguage } from '../model';
 import { languageForFile, parse } from '../parser';
 import { mayContainDynamoDbCalls } from '../prescan';
 import { importedNames } from '../wrappers/imports';
+import type { ModulesFrom } from '../wrappers/resolve';
 import { summarizeModule, type ModuleSummary } from '../wrappers/summary';
 import type { ReadText } from './modules';
 
@@ -23,6 +24,10 @@ export class ModuleSummaries {
   constructor(
     private readonly read: ReadText,
     private readonly lookupsFor: (module: string, language: SourceLanguage) => Lookups,
+    /** Summaries of the modules a module imports: its functions may call their wrappers. */
+    private readonly modulesFrom: ModulesFrom,
+    /** Whether a module without DynamoDB calls imports a wrapper module (so it may wrap one in turn). */
+    private readonly importsWrapper: (text: string) => boolean = () => false,
   ) {}
 
   /**
@@ -35,7 +40,7 @@ export class ModuleSummaries {
     const language = languageForFile(module);
     const text = this.read(module);
     if (!language || text === null || text.length > MAX_MODULE_BYTES || this.nesting >= MAX_NESTING) return null;
-    const withSites = mayContainDynamoDbCalls(text);
+    const withSites = mayContainDynamoDbCalls(text) || this.importsWrapper(text);
     if (sites && !withSites) return null;
     this.cache.set(module, null); // an import cycle sees no summary
     let tree: Tree;
@@ -47,7 +52,8 @@ export class ModuleSummaries {
     this.nesting++;
     try {
       const lookups = this.lookupsFor(module, language);
-      const summary = summarizeModule(tree, text, module, language, lookups, importedNames(tree, language), withSites);
+      const imports = importedNames(tree, language);
+      const summary = summarizeModule(tree, text, module, language, lookups, imports, withSites, this.modulesFrom);
       this.cache.set(module, summary);
       return summary;
     } catch {

@@ -14,7 +14,10 @@ import { evaluate as evaluateJs } from '../js/evaluate';
 import type { SourceLanguage } from '../model';
 import { evaluate as evaluatePython } from '../python/evaluate';
 import type { Value } from '../value';
+import { wrapperCalls } from './callers';
 import { hasParamHole } from './instantiate';
+import { followLocalCalls } from './local-calls';
+import type { ModulesFrom } from './resolve';
 import { baseNames, enclosingNamedFunction, jsFunction, pythonFunction, type NamedFunction } from './functions';
 
 export interface FunctionSummary {
@@ -61,6 +64,8 @@ export function summarizeModule(
   lookups: Lookups,
   imports: Map<string, { source: string; name: string }>,
   withSites: boolean,
+  /** Other modules' summaries, to follow wrappers this module's functions call (a service calling a repository). */
+  modulesFrom?: ModulesFrom,
 ): ModuleSummary {
   const summary: ModuleSummary = { file, language, functions: new Map(), classes: new Map(), imports, wraps: false };
   const evaluate = language === 'python' ? evaluatePython : evaluateJs;
@@ -83,10 +88,12 @@ export function summarizeModule(
   }
   if (withSites) {
     const own = { ...lookups, summary: true };
-    const sites =
-      language === 'python'
+    const sites = [
+      ...(language === 'python'
         ? findPythonCallSites(tree, text, file, undefined, own)
-        : findJsCallSites(tree, text, file, language, undefined, own);
+        : findJsCallSites(tree, text, file, language, undefined, own)),
+      ...(modulesFrom ? wrapperCalls(tree, file, language, own, modulesFrom) : []),
+    ];
     for (const site of sites) {
       if (!hasParamHole(site.input)) continue;
       const at = { row: site.span.startLine, column: site.span.startColumn };
@@ -96,6 +103,7 @@ export function summarizeModule(
       summaryOf(f).sites.push(placeOrigins(site, file));
       summary.wraps = true;
     }
+    followLocalCalls(tree, file, language, summary, summaryOf, ctx);
   }
   for (const [local, target] of exportAliases(tree, language)) {
     if (local === 'default') summary.defaultExport = target;
