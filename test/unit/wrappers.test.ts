@@ -331,3 +331,23 @@ def for_tenant(event, context):
   });
   assert.deepEqual(findings(index, dir), ['catalog/handler.py:5 SL001 error']);
 });
+
+test("a method's parameter is fed by calls to the method, not by a free function of the same name", async () => {
+  const { index, dir } = await workspace({
+    'package.json': '{ "name": "cfg" }\n',
+    'src/store.ts': `${V3}
+import { load } from "./settings";
+
+export class Store {
+  async load(id: string) {
+    return doc.send(new QueryCommand({ TableName: "store", KeyConditionExpression: "pk = :p", ExpressionAttributeValues: { ":p": id } }));
+  }
+}
+
+export const defaults = () => load("CONFIG");
+export const one = (s: Store, userId: string) => s.load(\`USER#\${userId}\`);
+`,
+    'src/settings.ts': 'export function load(name: string) { return name; }\n',
+  });
+  assert.deepEqual(findings(index, dir), []);
+});

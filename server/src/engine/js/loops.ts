@@ -16,7 +16,8 @@ import {
 } from '../evaluation';
 import { literal, shardRange } from '../template';
 import type { Value } from '../value';
-import { callsNaming, isFunction, parametersOf, resolve } from './scope';
+import { callersOf } from './callers';
+import { isFunction, parametersOf, resolve } from './scope';
 
 /** `for (const s of SHARDS)`, `for (let i = 0; i < N; i++)`. */
 export function loopValue(n: Node, loop: Node, ctx: EvalContext): Value | null {
@@ -141,10 +142,13 @@ export function paramValue(n: Node, fn: Node, index: number, ctx: EvalContext): 
     (fn.parent?.type === 'variable_declarator' ? fn.parent.childForFieldName('name')?.text : undefined);
   const own = () => parameterValue(n, n.text, index);
   if (!name || ctx.lookups.summary) return own();
-  for (const c of callsNaming(fn.tree, name)) {
+  // Only the calls that really call it: not a namesake (`cache.get(...)` for a method `get`).
+  for (const c of callersOf(fn)) {
     const f = c.childForFieldName('function');
     const cargs = c.childForFieldName('arguments');
-    if (f?.text === name && cargs) {
+    const calls =
+      f?.text === name || (f?.type === 'member_expression' && f.childForFieldName('property')?.text === name);
+    if (calls && cargs) {
       const arg = cargs.namedChild(index);
       if (!arg) continue;
       const v = ctx.evaluate(arg, ctx);
