@@ -227,3 +227,12 @@ test('a counter item on some paths says so too', async () => {
   assert.deepEqual(findingLines(r), ['5 SL004']);
   assert.match(r.findings[0].message, /single item "COUNTER" on table "app" on some paths: /);
 });
+
+test('Python: an f-string around a value taken on some paths is one of several values too', async () => {
+  const f = await only(
+    'fstring.py',
+    py('def get(tenant=None):', '    return table.get_item(Key={"pk": f"T#{tenant or \'ALL\'}"})'),
+  );
+  assert.deepEqual([f.line, f.rule, f.someOfPaths], [5, 'SL001', true]);
+  assert.match(f.message, /"T#ALL" .* on some paths/);
+});

@@ -28,7 +28,7 @@ import { withMutations } from './mutations';
 import type { Binding } from './bindings';
 import { reachingBindings } from './reaching-bindings';
 import { attributeValueNode, isMethod, resolve } from './scope';
-import { percentFormat, stringTemplate } from './strings';
+import { percentFormat, stringTemplate, stringValue } from './strings';
 
 /**
  * Evaluates a Python expression into a Value: dicts into objects, lists and tuples
@@ -55,7 +55,7 @@ function evaluateNode(n: Node, ctx: EvalContext): Value {
     case 'await':
       return evaluate(n.namedChild(0), ctx) ?? unknownValue(n);
     case 'string':
-      return scalar(n, stringTemplate(n, ctx));
+      return stringValue(n, ctx);
     case 'concatenated_string':
       return scalar(
         n,

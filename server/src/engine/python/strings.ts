@@ -7,6 +7,7 @@ import { holeValue, namedValue, scalar, soleHole, templateOf, unknownValue, type
 import type { KeyTemplate, TimeGranularity } from '../model';
 import { concat, literal } from '../template';
 import type { Value } from '../value';
+import { joinPaths } from '../alternatives';
 import { argumentAt } from './scope';
 
 const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '0': '\0', a: '\x07', b: '\b', f: '\f', v: '\v' };
@@ -25,8 +26,14 @@ function unescape(text: string): string {
   );
 }
 
-/** One string literal: its prefix says raw (`r`) or formatted (`f`). */
-export function stringTemplate(n: Node, ctx: EvalContext): KeyTemplate {
+/** A string literal as a value: an f-string holding a value taken on some paths only is one too. */
+export function stringValue(n: Node, ctx: EvalContext): Value {
+  const values: Value[] = [];
+  return joinPaths(scalar(n, stringTemplate(n, ctx, values)), ...values);
+}
+
+/** One string literal: its prefix says raw (`r`) or formatted (`f`); `values` collects what it interpolates. */
+export function stringTemplate(n: Node, ctx: EvalContext, values?: Value[]): KeyTemplate {
   let prefix = '';
   const parts: KeyTemplate[] = [];
   for (const c of n.children) {
@@ -35,16 +42,17 @@ export function stringTemplate(n: Node, ctx: EvalContext): KeyTemplate {
     else if (c.type === 'string_content') {
       const raw = prefix.includes('r') ? c.text : unescape(c.text);
       parts.push(literal(prefix.includes('f') ? raw.replace(/\{\{/g, '{').replace(/\}\}/g, '}') : raw));
-    } else if (c.type === 'interpolation') parts.push(interpolation(c, ctx));
+    } else if (c.type === 'interpolation') parts.push(interpolation(c, ctx, values));
   }
   return concat(...parts);
 }
 
 /** `{x}`, `{n:02d}` (keeps the hole), `{now:%Y-%m-%d}` (a time formatted into a bucket). */
-function interpolation(c: Node, ctx: EvalContext): KeyTemplate {
+function interpolation(c: Node, ctx: EvalContext, values?: Value[]): KeyTemplate {
   const expr = c.childForFieldName('expression');
   if (!expr) return literal('');
   const v = ctx.evaluate(expr, ctx);
+  if (v) values?.push(v);
   const spec = c.childForFieldName('format_specifier')?.text.replace(/^:/, '') ?? '';
   return templateOf(withSpec(v, spec, expr), expr);
 }
