@@ -5,6 +5,8 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { initParsers } from '../../server/src/engine/parser';
 import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
+import { hoverMarkdown } from '../../server/src/lsp/hover';
+import { normalizeSettings } from '../../protocol/src/settings';
 
 /** Writes a small repository to a temporary folder and indexes it as the CLI does. */
 async function workspace(files: Record<string, string>): Promise<{ index: WorkspaceIndex; dir: string }> {
@@ -350,4 +352,26 @@ export const one = (s: Store, userId: string) => s.load(\`USER#\${userId}\`);
     'src/settings.ts': 'export function load(name: string) { return name; }\n',
   });
   assert.deepEqual(findings(index, dir), []);
+});
+
+test('the hover on a call through a wrapper says where the DynamoDB call inside it is', async () => {
+  const { index } = await workspace({
+    'package.json': '{ "name": "chat" }\n',
+    'lib/db.js': `const AWS = require("aws-sdk");
+const client = new AWS.DynamoDB.DocumentClient();
+async function save(pk, sk, body) {
+  return client.put({ TableName: "messages", Item: { pk, sk, body } }).promise();
+}
+module.exports = { save };
+`,
+    'lib/lobby.js': `const { save } = require("./db");
+exports.post = async (messageId, text) => {
+  await save("ROOM#lobby", messageId, text);
+};
+`,
+  });
+  const r = index.results().find((x) => x.file.endsWith('lobby.js'))!;
+  const md = hoverMarkdown(r.accesses[0], r.findings, normalizeSettings({})).value;
+  assert.match(md, /Through a wrapper: the key goes into `put` at db\\\.js:4/);
+  assert.match(md, /`ROOM#lobby`/);
 });

@@ -110,6 +110,11 @@ function condition(a: Access): string | null {
   return c.operator === 'BETWEEN' ? `BETWEEN ${operands.join(' AND ')}` : `${c.operator} ${operands.join(', ')}`;
 }
 
+/** A call through a wrapper: the DynamoDB call it makes, which the key is put into. */
+function throughLine(file: string, span: Span, callee: string): string {
+  return `Through a wrapper: the key goes into ${code(callee)} at ${text(path.basename(file))}:${span.startLine + 1}`;
+}
+
 /** The declaration the key came through, the nearest the call: `GLOBAL_BOARD` (line 6). */
 function declaredAs(pk: KeyValue, file: string): string | null {
   const d = pk.via[0];
@@ -167,6 +172,7 @@ export function hoverMarkdown(
   if (sortKey && sortCondition) lines.push(`Sort key ${code(sortKey)} ${sortCondition}`);
   const via = pk && declaredAs(pk, a.file);
   if (via) lines.push(via);
+  if (a.through) lines.push(throughLine(a.through.file, a.through.span, a.call.callee));
   // The live line quotes table and index names from AWS: text, never markdown.
   if (live) lines.push('', `**${text(live.replace(/:.*$/s, ''))}**${text(live.replace(/^[^:]*/, ''))}`);
   lines.push('', VERDICT[c], ...notUnderstood(a, reached), '', ...ceilingLines(a, c, settings));
