@@ -84,6 +84,10 @@ export class OrdersService {
   assert.equal(access.index, 'status-index', 'the request fields the wrapper sets itself are kept');
   assert.equal(access.through?.file, path.join(dir, 'src/orders.repository.ts'));
   assert.equal(access.through!.span.startLine + 1, 7, 'through names the DynamoDB call inside the wrapper');
+  assert.deepEqual(
+    f.related.map((r) => `${path.relative(dir, r.file)}:${r.span.startLine + 1} ${r.message}`),
+    ['src/orders.repository.ts:7 the QueryCommand call this key goes into'],
+  );
 });
 
 test('a namespace import and a CommonJS export alias reach the wrapped put; an entity argument stays quiet', async () => {

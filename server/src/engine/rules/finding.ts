@@ -62,6 +62,8 @@ export function declarationLocations(ds: Declaration[]): RelatedLocation[] {
 export function toFinding(rule: RuleInfo, severity: Severity, r: Report): Finding {
   const a = r.access;
   const own = declarationLocations(declarationsOf(a.partitionKey));
+  // Through a wrapper: the DynamoDB call the key goes into, in the wrapper's module.
+  if (a.through) own.push({ ...a.through, message: `the ${a.call.callee} call this key goes into` });
   return {
     file: a.file,
     span: r.span ?? a.partitionKey?.span ?? a.span,
