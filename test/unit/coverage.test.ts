@@ -1,18 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyze } from './helpers';
-import {
-  countCoverage,
-  coverageOf,
-  fileCoverage,
-  keyGapOf,
-  whyUnresolved,
-  type KeyGap,
-} from '../../server/src/engine/coverage';
+import { countCoverage, coverageOf, fileCoverage, whyUnresolved } from '../../server/src/engine/coverage';
 import { findCallSites } from '../../server/src/engine/analyze';
 import { interpret } from '../../server/src/engine/interpret';
 import { initParsers, parse } from '../../server/src/engine/parser';
-import type { Access, Hole, SourceLanguage } from '../../server/src/engine/model';
+import type { Access, Hole, KeyGap, SourceLanguage } from '../../server/src/engine/model';
 
 /** `line reason detail` per access of a snippet (1-based lines), `ok` for an understood one. */
 async function reasons(file: string, text: string): Promise<string[]> {
@@ -92,9 +85,7 @@ async function withGaps(file: string, language: SourceLanguage, text: string): P
   await initParsers();
   const tree = parse(language, text, 3000);
   try {
-    return findCallSites(tree, text, file, language).flatMap((s) =>
-      interpret(s).map((a) => (a.partitionKey ? a : { ...a, keyGap: keyGapOf(s.operation, s.input) })),
-    );
+    return findCallSites(tree, text, file, language).flatMap((s) => interpret(s));
   } finally {
     tree.delete();
   }

@@ -1,8 +1,7 @@
 import * as path from 'node:path';
 import { envVariableIn } from './env';
-import type { Access, Hole, KeyValue, Operation, Span } from './model';
+import type { Access, Hole, KeyGap, KeyValue, Span } from './model';
 import { classifyAccess, holes } from './template';
-import { entry, entryOf, type Value } from './value';
 
 /**
  * What the analysis understood, so "no finding" can be told from "not understood".
@@ -99,20 +98,6 @@ export interface Coverage {
   unresolved: Array<{ reason: CoverageReason; count: number; sites: CoverageSite[] }>;
 }
 
-/**
- * Why an access's partition key is null, as `interpret` saw it: `field` is the request
- * field that should have held it (`request` for the whole input, `Item`, `Key`,
- * `KeyConditionExpression`, `ExpressionAttributeValues`), `hole` the value that stood
- * there when it was one unread value (its source, `param`, `limit`), else null.
- */
-export interface KeyGap {
-  field: string;
-  hole: Hole | null;
-}
-
-/** The partition key's gap, when the model carries one (see `keyGapOf`). */
-type WithGap = Access & { keyGap?: KeyGap };
-
 /** Order in which an unread key part explains the key: the tool's own limit first, then what the code says. */
 const HOLE_ORDER: CoverageReason[] = [
   'evaluation-limit',
@@ -193,7 +178,7 @@ function gapUnresolved(a: Access, gap: KeyGap | undefined): Unresolved {
 export function whyUnresolved(a: Access, reached = false): Unresolved | null {
   if (reached) return null;
   const pk = a.partitionKey;
-  if (!pk) return gapUnresolved(a, (a as WithGap).keyGap);
+  if (!pk) return gapUnresolved(a, a.keyGap);
   if (classifyAccess(a) === 'unknown') return keyUnresolved(pk);
   if (a.table.kind === 'unknown')
     return nothing('table-unknown', a.table.span ?? a.span, 'the table', 'TableName not read');
@@ -278,38 +263,4 @@ export function countCoverage(files: Iterable<FileCoverage>): { calls: number; r
 function bySite(x: CoverageSite, y: CoverageSite): number {
   if (x.file !== y.file) return x.file < y.file ? -1 : 1;
   return x.span.startLine - y.span.startLine || x.span.startColumn - y.span.startColumn;
-}
-
-/** The single hole a value is, when it is one unread value (`params`, `make_item(x)`). */
-function soleHole(v: Value | undefined): Hole | null {
-  if (v?.kind !== 'scalar' || v.template.parts.length !== 1) return null;
-  const p = v.template.parts[0];
-  return 'hole' in p ? p.hole : null;
-}
-
-/**
- * Why a request shows no partition key, for `interpret` to note on the access when it
- * reads none: the whole request unread, its `Item`/`Key`/key condition unread or
- * absent, or a key condition whose `:value` is missing.
- */
-export function keyGapOf(operation: Operation, input: Value): KeyGap {
-  if (input.kind !== 'object') return { field: 'request', hole: soleHole(input) };
-  if (input.entries.length === 0) return { field: 'request', hole: null };
-  // The field `interpret` reads the key from (it reads batch and transact requests one by one).
-  const field =
-    operation === 'Query'
-      ? !entry(input, 'KeyConditionExpression') && entry(input, 'KeyConditions')
-        ? 'KeyConditions'
-        : 'KeyConditionExpression'
-      : operation === 'PutItem'
-        ? 'Item'
-        : 'Key';
-  const value = entry(input, field);
-  if (!value) return { field, hole: null };
-  if (value.kind === 'scalar' && field === 'KeyConditionExpression' && soleHole(value) === null) {
-    // A literal condition whose values are not there: the values map is what is missing.
-    const values = entryOf(input, 'ExpressionAttributeValues');
-    return { field: 'ExpressionAttributeValues', hole: soleHole(values?.[1]) };
-  }
-  return { field, hole: soleHole(value) };
 }

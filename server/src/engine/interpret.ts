@@ -1,5 +1,5 @@
 import { estimateBytes, increments, readShape } from './request-fields';
-import { keysOf, keysOfQuery } from './request-keys';
+import { keyGapOf, keysOf, keysOfQuery } from './request-keys';
 import type { Access, CallStyle, Operation, SdkStyle, SourceLanguage, SourceRange, Span, TableRef } from './model';
 import { parsePartiql, type PartiqlValue } from './partiql';
 import { envVariableOf } from './env';
@@ -113,6 +113,7 @@ function single(site: CallSite, operation: Operation, input: Value, table: Table
     paginated: site.paginated || !!read?.exclusiveStartKey,
     limited: read?.limit != null,
     itemBytes: operation === 'PutItem' ? estimateBytes(entry(input, 'Item')) : null,
+    ...(keys.pk ? {} : { keyGap: keyGapOf(operation, input) }),
     ...(site.through ? { through: site.through } : {}),
   };
 }

@@ -244,11 +244,24 @@ export interface Access {
   limited: boolean;
   /** For a put, the item's approximate size in bytes from what the code shows, else null. */
   itemBytes: number | null;
+  /** Why the partition key is null, when it is: what stood where the key should be. */
+  keyGap?: KeyGap;
   /**
    * The access is made by a wrapper this call reaches in another module (`save(...)`
    * in `lib/db.js`): where the DynamoDB call inside it is written.
    */
   through?: SourceRange;
+}
+
+/**
+ * Why an access's partition key is null, as `interpret` saw it: `field` is the request
+ * field that should have held it (`request` for the whole input, `Item`, `Key`,
+ * `KeyConditionExpression`, `ExpressionAttributeValues`), `hole` the value that stood
+ * there when it was one unread value (its source, `param`, `limit`), else null.
+ */
+export interface KeyGap {
+  field: string;
+  hole: Hole | null;
 }
 
 /** How a partition key spreads traffic: one definition, shared with the JSON contract. */

@@ -1,6 +1,6 @@
 import { parseKeyCondition } from './expressions';
 import type { TableHint } from './interpret';
-import type { KeyOperator, KeyValue, SortKeyCondition, Span } from './model';
+import type { Hole, KeyGap, KeyOperator, KeyValue, Operation, SortKeyCondition, Span } from './model';
 import { isPartitionKeyName, isSortKeyName } from './names';
 import { literalText } from './template';
 import { entry, entryOf, unwrapAttributeValue, type Value } from './value';
@@ -155,4 +155,38 @@ function legacyKeyConditions(v: Value | undefined): Clause[] {
     if (!op || list?.kind !== 'array') return [];
     return [{ attribute, op, operands: list.items.map((value) => ({ value, use: pair })) }];
   });
+}
+
+/**
+ * Why a request shows no partition key, for `interpret` to note on the access when it
+ * reads none: the whole request unread, its `Item`/`Key`/key condition unread or
+ * absent, or a key condition whose `:value` is missing.
+ */
+export function keyGapOf(operation: Operation, input: Value): KeyGap {
+  if (input.kind !== 'object') return { field: 'request', hole: soleHole(input) };
+  if (input.entries.length === 0) return { field: 'request', hole: null };
+  // The field `interpret` reads the key from (it reads batch and transact requests one by one).
+  const field =
+    operation === 'Query'
+      ? !entry(input, 'KeyConditionExpression') && entry(input, 'KeyConditions')
+        ? 'KeyConditions'
+        : 'KeyConditionExpression'
+      : operation === 'PutItem'
+        ? 'Item'
+        : 'Key';
+  const value = entry(input, field);
+  if (!value) return { field, hole: null };
+  if (value.kind === 'scalar' && field === 'KeyConditionExpression' && soleHole(value) === null) {
+    // A literal condition whose values are not there: the values map is what is missing.
+    const values = entryOf(input, 'ExpressionAttributeValues');
+    return { field: 'ExpressionAttributeValues', hole: soleHole(values?.[1]) };
+  }
+  return { field, hole: soleHole(value) };
+}
+
+/** The single hole a value is, when it is one unread value (`params`, `make_item(x)`). */
+function soleHole(v: Value | undefined): Hole | null {
+  if (v?.kind !== 'scalar' || v.template.parts.length !== 1) return null;
+  const p = v.template.parts[0];
+  return 'hole' in p ? p.hole : null;
 }
