@@ -18,3 +18,24 @@ export function envVariableOf(t: KeyTemplate): string | null {
   const p = t.parts.length === 1 ? t.parts[0] : null;
   return p && 'hole' in p ? envVariableIn(p.hole.source) : null;
 }
+
+/**
+ * A name made of literal text and environment variables only (`inventory-{$STAGE}`):
+ * fixed once deployed, so every call naming it names one table. Null when any part
+ * is something else (a tenant id makes a table per tenant) or there is no literal text.
+ */
+export function deployTimeName(t: KeyTemplate): string | null {
+  let out = '';
+  let literal = false;
+  for (const p of t.parts) {
+    if ('literal' in p) {
+      out += p.literal;
+      literal ||= p.literal.length > 0;
+      continue;
+    }
+    const env = envVariableIn(p.hole.source);
+    if (!env) return null;
+    out += `{$${env}}`;
+  }
+  return literal && out.includes('{$') ? out : null;
+}

@@ -2,7 +2,7 @@ import { estimateBytes, increments, readShape } from './request-fields';
 import { keyGapOf, keysOf, keysOfQuery } from './request-keys';
 import type { Access, CallStyle, Operation, SdkStyle, SourceLanguage, SourceRange, Span, TableRef } from './model';
 import { parsePartiql, type PartiqlValue } from './partiql';
-import { envVariableOf } from './env';
+import { deployTimeName, envVariableOf } from './env';
 import { indexWrites } from './index-writes';
 import { tableKey } from './keys/table';
 import { placeOrigins } from './evaluation';
@@ -80,7 +80,9 @@ export function tableRefOf(v: Value | null | undefined): TableRef {
   const text = literalText(v.template);
   if (text !== null) return { kind: 'literal', name: text, span: v.span, via };
   const env = envVariableOf(v.template);
-  return env ? { kind: 'env', name: env, span: v.span, via } : { kind: 'unknown', span: v.span };
+  if (env) return { kind: 'env', name: env, span: v.span, via };
+  const deployed = deployTimeName(v.template);
+  return deployed ? { kind: 'template', name: deployed, span: v.span, via } : { kind: 'unknown', span: v.span };
 }
 
 const READS: Operation[] = ['GetItem', 'Query', 'BatchGetItem', 'TransactGetItems'];

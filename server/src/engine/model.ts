@@ -119,6 +119,11 @@ export interface KeyTemplate {
 export type TableRef =
   | { kind: 'literal'; name: string; span?: Span; via?: Declaration[] }
   | { kind: 'env'; name: string; span?: Span; via?: Declaration[] }
+  /**
+   * A name fixed at deploy time: literal text around environment variables
+   * (`f"inventory-{STAGE}"`, `` `orders-${process.env.STAGE}` ``), shown `inventory-{$STAGE}`.
+   */
+  | { kind: 'template'; name: string; span?: Span; via?: Declaration[] }
   | { kind: 'unknown'; span?: Span };
 
 export type Operation =

@@ -6,11 +6,12 @@ import type { TableRef } from '../model';
  * variable NAME, or null when the code does not say.
  */
 export function tableName(t: TableRef): string | null {
-  return t.kind === 'literal' ? t.name : t.kind === 'env' ? `$${t.name}` : null;
+  return t.kind === 'literal' || t.kind === 'template' ? t.name : t.kind === 'env' ? `$${t.name}` : null;
 }
 
 /** The table in a sentence: `table "leaderboard"`, `table $EVENTS_TABLE`, `this table`. */
 export function tableLabel(t: TableRef): string {
+  if (t.kind === 'template') return `table ${t.name}`;
   return t.kind === 'literal' ? `table "${t.name}"` : t.kind === 'env' ? `table $${t.name}` : 'this table';
 }
 
