@@ -120,6 +120,10 @@ describe('linking', () => {
     const literalShard = m(key('scores · PK = K#3', 'scores'));
     const shard3 = m(key('scores · PK = K', 'scores'), 3);
     assert.equal(pickMatch([literalShard, shard3], 'scores', null, 'PK'), shard3);
+    // A deploy-time name fits the tables it can stand for, as well as the exact name, and no other.
+    const staged = m(key('scores-{$STAGE} · PK = K', 'scores-{$STAGE}'));
+    assert.equal(pickMatch([unknown, env, staged], 'scores-prod', null, 'PK'), staged);
+    assert.equal(pickMatch([staged], 'orders-prod', null, 'PK'), null);
   });
 });
 

@@ -36,9 +36,16 @@ const position = (r: RuleReport, attribute: string | null, fallback: number) => 
  */
 function tableFit(key: LogicalKey, table: string): number {
   if (key.table === table) return 3;
+  // `inventory-{$STAGE}` fits `inventory-prod`: the variables stand for any text.
+  if (key.table?.includes('{$')) return deployedName(key.table).test(table) ? 3 : 0;
   if (key.table?.startsWith('$')) return 2;
   if (key.table === null) return 1;
   return 0;
+}
+
+function deployedName(template: string): RegExp {
+  const parts = template.split(/\{\$[A-Za-z_][A-Za-z0-9_]*\}/).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${parts.join('.+')}$`);
 }
 
 /**
