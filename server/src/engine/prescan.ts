@@ -3,12 +3,28 @@
  * the shapes of a DynamoDB request can hold a call worth parsing.
  */
 const LIBRARIES = /dynamodb|aws-sdk|boto3/i;
-/** Request fields and methods as the SDKs spell them (`tableName`, `add_item(` are not). */
-const API_NAMES =
-  /TableName|KeyConditionExpression|ExecuteStatement|RequestItems|TransactItems|batch_writer|\.(?:put|get|update|delete)_item\(/;
+/**
+ * Request fields as the SDKs spell them (`tableName` is not one). Each is looked for
+ * with a native substring search: one regular expression of these alternatives tries
+ * every one of them at every position of every file, and took twice as long.
+ */
+const API_NAMES = [
+  'TableName',
+  'KeyConditionExpression',
+  'ExecuteStatement',
+  'RequestItems',
+  'TransactItems',
+  'batch_writer',
+];
+/** boto3's item methods (`add_item(` is not one), checked only where `_item(` is written at all. */
+const ITEM_METHOD = /\.(?:put|get|update|delete)_item\(/;
 
 export function mayContainDynamoDbCalls(text: string): boolean {
-  return LIBRARIES.test(text) || API_NAMES.test(text);
+  return (
+    LIBRARIES.test(text) ||
+    API_NAMES.some((name) => text.includes(name)) ||
+    (text.includes('_item(') && ITEM_METHOD.test(text))
+  );
 }
 
 /** Why a file's text is not worth parsing, or null when it is. */
