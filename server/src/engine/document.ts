@@ -11,6 +11,7 @@ import type { SourceLanguage } from './model';
 import { parse, ParseTimeout } from './parser';
 import { SiteCache } from './site-cache';
 import { mayContainDynamoDbCalls, reasonToSkip } from './prescan';
+import { blockIn, editNames, mergeNames, type EditNames } from './edit-names';
 
 /** A text edit by UTF-16 offsets into the text before the edit. */
 export interface TextEdit {
@@ -64,47 +65,24 @@ function withCrBefore(e: TextEdit, text: string): TextEdit {
     : e;
 }
 
-/** The whole lines of `text` that the range [start, end] touches. */
-function linesAround(text: string, start: number, end: number): string {
+/** The whole lines of `text` that the range [start, end] touches, and the offset of the first. */
+function linesAround(text: string, start: number, end: number): { lines: string; from: number } {
   const from = text.lastIndexOf('\n', start - 1) + 1;
   const to = text.indexOf('\n', end);
-  return text.slice(from, to < 0 ? text.length : to);
+  return { lines: text.slice(from, to < 0 ? text.length : to), from };
 }
 
-const IDENT = /[A-Za-z_$][A-Za-z0-9_$]*/g;
-/** A whole line that is only a function's header: `export async function f(a: T): R {`, `def f(a):`. */
-const FUNCTION_HEADER =
-  /^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\*?\s+([A-Za-z_$][\w$]*)\s*(?:<[^>()]*>)?\([^()]*\)\s*(?::\s*[^{}=()]+)?\{?\s*$|^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\([^()]*\)\s*(?:->\s*[^:]+)?:\s*$/;
-/** Lines that bind names in ways too varied to pick out: parameters, imports, loops. */
-const BINDS_MANY = /=>|\bfunction\b|\bdef\b|\blambda\b|\bimport\b|\bfor\b|\bclass\b|\bwith\b|\bexcept\b|\bcatch\b/;
-const BOUND =
-  /\b(?:const|let|var|as|global|nonlocal)\s+([A-Za-z_$][\w$]*)|([A-Za-z_$][\w$]*)\s*(?:[-+*/%|&^]|\*\*|\/\/|<<|>>)?=(?![=>])|([A-Za-z_$][\w$]*)(?=\s*\()|(?<=[(,[]\s*)([A-Za-z_$][\w$]*)(?=\s*[,)\]])/g;
-
 /**
- * The names an edit could re-bind, from the lines it touched: declared or assigned
- * names, called names (a new caller feeds a parameter) and names passed bare as
- * arguments (`xs.map(f)`). Other call sites keep their values unless they resolved
- * one of these names.
+ * Block ranges read in the text after an edit, moved to the text before it: offsets
+ * after the inserted text shift back, and one inside it becomes the edit's own end.
  */
-function boundNames(text: string): Set<string> {
-  const out = new Set<string>();
-  for (const line of text.split('\n')) {
-    const header = FUNCTION_HEADER.exec(line);
-    if (header) {
-      // Parameters bind only inside the function, whose own sites the edit re-evaluates anyway.
-      out.add(header[1] ?? header[2]);
-      continue;
-    }
-    if (BINDS_MANY.test(line)) {
-      for (const name of line.match(IDENT) ?? []) out.add(name);
-      continue;
-    }
-    for (const m of line.matchAll(BOUND)) {
-      const name = m[1] ?? m[2] ?? m[3] ?? m[4];
-      if (name) out.add(name);
-    }
-  }
-  return out;
+function inOldCoordinates(n: EditNames, e: TextEdit, newEnd: number): EditNames {
+  const delta = newEnd - e.end;
+  const back = (i: number, inside: number) => (i <= e.start ? i : i >= newEnd ? i - delta : inside);
+  return {
+    names: n.names,
+    scoped: n.scoped.map((s) => ({ ...s, start: back(s.start, e.start), end: back(s.end, e.end) })),
+  };
 }
 
 /**
@@ -144,21 +122,13 @@ export class AnalyzedDocument {
       const e = withCrBefore(inText(given, this.text.length), this.text);
       const startPosition = pointAt(this.text, e.start);
       const oldEndPosition = pointAt(this.text, e.end);
-      const oldLines = linesAround(this.text, e.start, e.end);
+      // Names on the lines before the edit, read against the tree before it...
+      const old = linesAround(this.text, e.start, e.end);
+      const names = editNames(old.lines, old.from, blockIn(this.tree));
       const removed = this.text.slice(e.start, e.end);
       this.text = this.text.slice(0, e.start) + e.text + this.text.slice(e.end);
       const newEnd = e.start + e.text.length;
       const newEndPosition = pointAt(this.text, newEnd);
-      this.sites.applyEdit({
-        start: e.start,
-        end: e.end,
-        removed,
-        inserted: e.text,
-        startPoint: startPosition,
-        oldEndPoint: oldEndPosition,
-        newEndPoint: newEndPosition,
-        names: boundNames(oldLines + '\n' + linesAround(this.text, e.start, newEnd)),
-      });
       this.tree?.edit(
         new Edit({
           startIndex: e.start,
@@ -169,6 +139,22 @@ export class AnalyzedDocument {
           newEndPosition,
         }),
       );
+      // ...and after it, against the edited tree, with blocks put back in the coordinates
+      // before the edit (the cache's). A declaration the edit moves out of a block is
+      // caught after the reparse: the restructured ranges are checked in both trees.
+      const now = linesAround(this.text, e.start, newEnd);
+      mergeNames(names, inOldCoordinates(editNames(now.lines, now.from, blockIn(this.tree)), e, newEnd));
+      this.sites.applyEdit({
+        start: e.start,
+        end: e.end,
+        removed,
+        inserted: e.text,
+        startPoint: startPosition,
+        oldEndPoint: oldEndPosition,
+        newEndPoint: newEndPosition,
+        names: names.names,
+        scoped: names.scoped,
+      });
     }
     this.stale = true;
     return analyze ? this.refresh() : this.current;
@@ -219,10 +205,14 @@ export class AnalyzedDocument {
       // Error recovery can restructure code away from the edit: drop sites that lie there.
       if (this.tree) {
         const changed = this.tree.getChangedRanges(next);
-        // A declaration can appear or vanish there too: names written in those ranges count as re-bound.
-        const names = new Set(
-          changed.flatMap((r) => [...boundNames(linesAround(this.text, r.startIndex, r.endIndex))]),
-        );
+        // A declaration can appear or vanish there too: names written in those ranges count
+        // as re-bound, unless declared in one function's body before and after the reparse.
+        const blocks = blockIn(this.tree, next);
+        const names: EditNames = { names: new Set(), scoped: [] };
+        for (const r of changed) {
+          const { lines, from } = linesAround(this.text, r.startIndex, r.endIndex);
+          mergeNames(names, editNames(lines, from, blocks));
+        }
         this.sites.invalidateRanges(changed, names);
       }
       this.tree?.delete();

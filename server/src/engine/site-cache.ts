@@ -3,6 +3,7 @@ import { newDeps, type Deps } from './evaluation';
 import type { CallSite } from './interpret';
 import { carryOver } from './interpret-memo';
 import type { Span } from './model';
+import type { EditNames, ScopedName } from './edit-names';
 import type { FileImports } from './imports';
 import { moveSpans, spanLines } from './positions';
 
@@ -17,6 +18,8 @@ export interface EditRecord {
   newEndPoint: Point;
   /** Identifiers on the lines the edit touched, before and after it. */
   names: Set<string>;
+  /** Of those, the ones declared inside a block (its range in the text before the edit). */
+  scoped: ScopedName[];
 }
 
 interface Entry {
@@ -125,12 +128,12 @@ export class SiteCache {
   }
 
   /** Drops sites whose context lies in ranges (new coordinates) the reparse restructured. */
-  invalidateRanges(ranges: Array<{ startIndex: number; endIndex: number }>, names: Set<string>): void {
+  invalidateRanges(ranges: Array<{ startIndex: number; endIndex: number }>, { names, scoped }: EditNames): void {
     if (ranges.length === 0) return;
     if (this.imports && (mentionsImport(names) || ranges.some((r) => r.startIndex <= this.imports!.end)))
       this.imports = null;
     for (const [key, entry] of this.entries) {
-      const renamed = [...entry.deps.names].some((n) => names.has(n));
+      const renamed = [...entry.deps.names].some((n) => names.has(n)) || scoped.some((s) => seesScoped(entry, s));
       const hit =
         renamed ||
         ranges.some((r) => {
@@ -163,7 +166,21 @@ function survives(entry: Entry, e: EditRecord): boolean {
   const r = entry.deps.ranges;
   for (let i = 0; i < r.length; i += 2) if (touches(r[i], r[i + 1], e)) return false;
   for (const name of e.names) if (entry.deps.names.has(name)) return false;
+  for (const s of e.scoped) if (seesScoped(entry, s)) return false;
   return true;
+}
+
+/**
+ * Whether a declaration inside a block can change a site: only a site that resolved
+ * the name somewhere inside that block (its call, or a caller's argument, or any
+ * node its evaluation consulted there) can see it.
+ */
+function seesScoped(entry: Entry, s: ScopedName): boolean {
+  if (!entry.deps.names.has(s.name)) return false;
+  if (entry.outerStart <= s.end && s.start <= entry.outerEnd) return true;
+  const r = entry.deps.ranges;
+  for (let i = 0; i < r.length; i += 2) if (r[i] <= s.end && s.start <= r[i + 1]) return true;
+  return false;
 }
 
 function shiftIndex(i: number, e: EditRecord, delta: number): number {
