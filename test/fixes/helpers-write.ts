@@ -44,7 +44,12 @@ export interface Workspace {
 export async function indexWorkspace(dir: string, shards?: { defaultCount?: number; peakWriteUnits?: number }) {
   await initParsers();
   const index = new WorkspaceIndex({ root: dir });
-  for (const f of fs.readdirSync(dir).sort()) index.analyzeFile(path.join(dir, f), false);
+  index.analyzeAll(
+    fs
+      .readdirSync(dir)
+      .sort()
+      .map((f) => path.join(dir, f)),
+  );
   const ctx = fixContextOf(index, { shards });
   const findings = index.results().flatMap((r) => r.findings);
   return { dir, index, ctx, findings } satisfies Workspace;

@@ -92,6 +92,25 @@ void times(Number(process.env.K), (i) => repo.recordScore('player-' + i, i));
       ),
   },
   {
+    // The key is written in the caller and put by a helper in another module: the fix edits the caller.
+    name: 'wrapper-ts',
+    writer: 'lobby.ts',
+    table: 'messages',
+    pk: 'room',
+    sk: 'messageId',
+    fixes: ['add-random-shard', 'add-hash-shard'],
+    drive: (dir, endpoint, k) =>
+      node(
+        dir,
+        endpoint,
+        k,
+        `import { postToLobby } from './lobby';
+${BATCHED}
+void times(Number(process.env.K), (i) => postToLobby('m-' + i, 'hello'));
+`,
+      ),
+  },
+  {
     name: 'lambda-v3',
     writer: 'handler.js',
     table: 'events',

@@ -236,3 +236,20 @@ test('Python: an f-string around a value taken on some paths is one of several v
   assert.deepEqual([f.line, f.rule, f.someOfPaths], [5, 'SL001', true]);
   assert.match(f.message, /"T#ALL" .* on some paths/);
 });
+
+test('an accumulator (a hash loop) is not a constant on some paths', async () => {
+  const r = await analyze(
+    'hash.py',
+    py(
+      'def fnv(value):',
+      '    h = 0x811C9DC5',
+      '    for byte in value.encode("utf-8"):',
+      '        h = ((h ^ byte) * 0x01000193) & 0xFFFFFFFF',
+      '    return h',
+      'def put(player_id):',
+      '    table.put_item(Item={"pk": f"BOARD#{fnv(player_id) % 10}", "sk": player_id})',
+    ),
+  );
+  assert.deepEqual(findingLines(r), []);
+  assert.deepEqual(summarize(r), ['10 PutItem app pk=BOARD#{shard 0..9} sk={entity-id} (sharded)']);
+});

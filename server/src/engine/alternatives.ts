@@ -176,3 +176,13 @@ export function callersOrOwn(name: string, fromCallers: Value | null, own: () =>
   const sample = text !== null && valueShape(text) === 'entity';
   return sample && classifyName(name)?.kind === 'entity-id' ? own() : fromCallers;
 }
+
+/**
+ * A name some reaching assignment computes from itself (`h = ((h ^ b) * P) & M` in a
+ * hash loop, `total = total + x`): an accumulator, whose first value is no alternative
+ * of its own: the name is judged by what it names, not as a choice of its assignments.
+ */
+export function accumulates(name: string, alternatives: ReadonlyArray<{ kind: string; node?: Node }>): boolean {
+  const self = new RegExp(`(?<![\\w$.])${name.replace(/\$/g, '\\$')}(?![\\w$])`);
+  return alternatives.some((a) => a.kind === 'value' && !!a.node && self.test(a.node.text));
+}

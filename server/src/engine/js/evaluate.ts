@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import { callersOrOwn, chooseAmong, chooseArms, joinPaths, throughName } from '../alternatives';
+import { accumulates, callersOrOwn, chooseAmong, chooseArms, joinPaths, throughName } from '../alternatives';
 import {
   declarationOf,
   deeper,
@@ -178,6 +178,7 @@ function identifierValue(n: Node, ctx: EvalContext): Value {
   const b = resolve(n, ctx);
   // `let pk = ...; if (c) { pk = "DEFAULT"; }`: each assignment that may reach is an alternative.
   const alternatives = b?.kind === 'loop' ? null : reachingBindings(n, b);
+  if (alternatives && accumulates(n.text, alternatives)) return namedValue(n, n.text);
   if (alternatives?.every((a) => a.kind === 'value' || a.kind === 'param')) {
     const values = alternatives.map((a) =>
       a.kind === 'value' ? assignedValue(n, a.node, ctx) : bindingValue(n, a, ctx),

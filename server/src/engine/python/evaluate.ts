@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import { callersOrOwn, chooseAmong, chooseArms, joinPaths, throughName } from '../alternatives';
+import { accumulates, callersOrOwn, chooseAmong, chooseArms, joinPaths, throughName } from '../alternatives';
 import {
   declarationOf,
   deeper,
@@ -144,6 +144,7 @@ function identifierValue(n: Node, ctx: EvalContext): Value {
   if (!b) return namedValue(n, n.text);
   // `if`/`else` (or `try`/`except`) assigning the name: each assignment is an alternative.
   const alternatives = b.kind === 'value' || b.kind === 'param' ? reachingBindings(n) : null;
+  if (alternatives && accumulates(n.text, alternatives)) return namedValue(n, n.text);
   if (alternatives?.every((a) => a.kind === 'value' || a.kind === 'param')) {
     const values = alternatives.map((a) =>
       a.kind === 'value' ? assignedValue(n, a.node, ctx) : bindingValue(n, a, ctx),

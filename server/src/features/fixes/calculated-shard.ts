@@ -1,4 +1,6 @@
+import type { Node } from 'web-tree-sitter';
 import type { Access } from '../../engine/model';
+import { spanOf } from '../../engine/span';
 import { classifyName } from '../../engine/names';
 import { classifyTemplate } from '../../engine/template';
 import type { FixAction, FixAnswers, FixContext, FixProvider } from './fix-model';
@@ -18,8 +20,9 @@ import { countQuestion, suffixDescriptor } from './write-shard';
 export function hashCandidates(ctx: FixContext, a: Access): ItemAttribute[] {
   const text = ctx.textOf(a.file);
   if (!text || !a.partitionKey) return [];
-  const found =
-    withTree(a.file, text, (tree, language) => siblingAttributes(tree, language, a.partitionKey!.use)) ?? [];
+  const found = a.through
+    ? passedAttributes(a, text)
+    : (withTree(a.file, text, (tree, language) => siblingAttributes(tree, language, a.partitionKey!.use)) ?? []);
   const sk = a.sortKey;
   const high = (x: ItemAttribute) =>
     (sk?.attribute === x.name && classifyTemplate(sk.template) === 'high-cardinality') ||
@@ -27,6 +30,28 @@ export function hashCandidates(ctx: FixContext, a: Access): ItemAttribute[] {
     classifyName(x.expression.split('.').pop() ?? '')?.kind === 'entity-id';
   const out = found.filter(high);
   return out.sort((x, y) => Number(y.name === sk?.attribute) - Number(x.name === sk?.attribute));
+}
+
+/**
+ * At a wrapper's caller the item is built in the wrapper: the arguments the caller
+ * passes as plain reads of an id (`messageId`, `input.user.id`) can be hashed there.
+ */
+function passedAttributes(a: Access, text: string): ItemAttribute[] {
+  return (
+    withTree(a.file, text, (tree) => {
+      const at = { row: a.span.startLine, column: a.span.startColumn };
+      let call: Node | null = tree.rootNode.descendantForPosition(at);
+      while (call && call.type !== 'call_expression' && call.type !== 'call') call = call.parent;
+      const args = call?.childForFieldName('arguments')?.namedChildren ?? [];
+      return args.flatMap((arg): ItemAttribute[] => {
+        if (!arg || !/^(identifier|member_expression|attribute)$/.test(arg.type)) return [];
+        const last = arg.text.split('.').pop() ?? '';
+        return classifyName(last)?.kind === 'entity-id'
+          ? [{ name: last, expression: arg.text, span: spanOf(arg) }]
+          : [];
+      });
+    }) ?? []
+  );
 }
 
 /**

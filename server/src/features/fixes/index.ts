@@ -13,7 +13,14 @@ import { randomWriteShard } from './write-shard';
  */
 export const writeFixes: FixProvider[] = [randomWriteShard, calculatedWriteShard, spreadCounter, alignShardRange];
 
+/**
+ * At a wrapper's caller only the key text the caller writes can be changed here: the
+ * request itself (its receiver, its update expression, the reader around it) is in the
+ * wrapper's module, so fixes that rewrite or generate calls are not offered.
+ */
+const keyTextFixes: FixProvider[] = [randomWriteShard, calculatedWriteShard];
+
 export const allFixes: FixProvider = (finding, ctx, answers): FixAction[] =>
-  [...writeFixes, readerFixes].flatMap((p) => p(finding, ctx, answers));
+  (finding.access.through ? keyTextFixes : [...writeFixes, readerFixes]).flatMap((p) => p(finding, ctx, answers));
 
 export { fixContextOf } from './context';
