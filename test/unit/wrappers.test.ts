@@ -379,3 +379,48 @@ exports.post = async (messageId, text) => {
   assert.match(md, /Through a wrapper: the key goes into `put` at db\\\.js:4/);
   assert.match(md, /`ROOM#lobby`/);
 });
+
+test('a DynamoDB helper library outside the workspace is read by the call shape, conservatively', async () => {
+  const { index, dir } = await workspace({
+    'package.json': '{ "name": "feed" }\n',
+    'src/feed.ts': `import { db } from "@acme/dynamo-helpers";
+import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+
+export async function publish(id: string, body: string) {
+  await db.putItem({ pk: "FEED#global", sk: id, body });
+}
+
+export async function byUser(userId: string) {
+  return db.query("pk = :pk", { ":pk": \`USER#\${userId}\` });
+}
+
+export async function everything() {
+  return db.query("pk = :pk", { ":pk": "ALL" });
+}
+
+export async function notDynamo(m: Map<string, string>, http: { put(url: string, body: unknown): Promise<void> }) {
+  await http.put("/items", { pk: "X" });
+  return m.get("pk");
+}
+`,
+    'src/bound.js': `const AWS = require("aws-sdk");
+const docs = new AWS.DynamoDB.DocumentClient({ params: { TableName: "settings" } });
+exports.load = () => docs.get({ Key: { pk: "GLOBAL" } }).promise();
+`,
+  });
+  assert.deepEqual(findings(index, dir), [
+    'src/bound.js:3 SL001 error',
+    'src/feed.ts:13 SL001 error',
+    'src/feed.ts:5 SL001 error',
+  ]);
+  const guessed = index
+    .results()
+    .flatMap((r) => r.accesses)
+    .filter((a) => a.guessed);
+  assert.deepEqual(guessed.map((a) => `${a.operation} ${a.call.callee}`).sort(), [
+    'GetItem get',
+    'PutItem putItem',
+    'Query query',
+    'Query query',
+  ]);
+});

@@ -11,6 +11,7 @@ import { checkAccesses, type SeverityOverrides } from './rules';
 import type { Lookups } from './evaluation';
 import { functionOf } from './wrappers/resolve';
 import { wrapperCalls } from './wrappers/callers';
+import { outsideWrapperCalls } from './wrappers/outside';
 import { hasParamHole } from './wrappers/instantiate';
 import { indexQueries, tableDefinitions, withDefinitions, type TableDefinition } from './schemas';
 import type { ModuleSummary } from './wrappers/summary';
@@ -132,6 +133,16 @@ export function analyzeTree(
     const lookups = lookupsFor(file, language, options);
     const sites = findCallSites(tree, text, file, language, options.siteCache, lookups);
     if (options.resolveModule) sites.push(...wrapperCalls(tree, file, language, lookups, options.resolveModule));
+    sites.push(
+      ...outsideWrapperCalls(
+        tree,
+        text,
+        file,
+        language,
+        lookups,
+        sites.map((s) => s.span),
+      ),
+    );
     // A call through another module's wrapper that still depends on a parameter makes this module one too.
     const wraps = sites.some((s) => hasParamHole(s.input));
     const definitions = tableDefinitions(tree, text, language, lookups);

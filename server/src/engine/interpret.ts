@@ -50,6 +50,8 @@ export interface CallSite {
   call: CallStyle;
   /** A call to a wrapper in another module: where the DynamoDB call it makes is written. */
   through?: SourceRange;
+  /** A call to a wrapper outside the workspace, read by its shape (`db.putItem({ pk: ... })`). */
+  guessed?: boolean;
 }
 
 /** Known key attribute names per table, learned from `Key` objects and key conditions. */
@@ -117,6 +119,7 @@ function single(site: CallSite, operation: Operation, input: Value, table: Table
     itemBytes: operation === 'PutItem' ? estimateBytes(entry(input, 'Item')) : null,
     ...(keys.pk ? {} : { keyGap: keyGapOf(operation, input) }),
     ...(site.through ? { through: site.through } : {}),
+    ...(site.guessed ? { guessed: true } : {}),
   };
 }
 

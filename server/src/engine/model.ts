@@ -256,6 +256,12 @@ export interface Access {
    * in `lib/db.js`): where the DynamoDB call inside it is written.
    */
   through?: SourceRange;
+  /**
+   * Read by the call's shape: a method with a DynamoDB-like name of a library outside
+   * the workspace, given a key condition with `:` values or a key object with a
+   * partition-key attribute (`db.putItem({ pk: "FEED", sk })`).
+   */
+  guessed?: boolean;
 }
 
 /**

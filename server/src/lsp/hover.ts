@@ -173,6 +173,10 @@ export function hoverMarkdown(
   const via = pk && declaredAs(pk, a.file);
   if (via) lines.push(via);
   if (a.through) lines.push(throughLine(a.through.file, a.through.span, a.call.callee));
+  if (a.guessed)
+    lines.push(
+      `Read by the call's shape: ${code(a.call.callee)} looks like a DynamoDB helper whose code is not in the workspace`,
+    );
   // The live line quotes table and index names from AWS: text, never markdown.
   if (live) lines.push('', `**${text(live.replace(/:.*$/s, ''))}**${text(live.replace(/^[^:]*/, ''))}`);
   lines.push('', VERDICT[c], ...notUnderstood(a, reached), '', ...ceilingLines(a, c, settings));

@@ -16,11 +16,14 @@ export const writeFixes: FixProvider[] = [randomWriteShard, calculatedWriteShard
 /**
  * At a wrapper's caller only the key text the caller writes can be changed here: the
  * request itself (its receiver, its update expression, the reader around it) is in the
- * wrapper's module, so fixes that rewrite or generate calls are not offered.
+ * wrapper's module, or in a library whose API is not known (a call read by its shape),
+ * so fixes that rewrite or generate calls are not offered.
  */
 const keyTextFixes: FixProvider[] = [randomWriteShard, calculatedWriteShard];
 
 export const allFixes: FixProvider = (finding, ctx, answers): FixAction[] =>
-  (finding.access.through ? keyTextFixes : [...writeFixes, readerFixes]).flatMap((p) => p(finding, ctx, answers));
+  (finding.access.through || finding.access.guessed ? keyTextFixes : [...writeFixes, readerFixes]).flatMap((p) =>
+    p(finding, ctx, answers),
+  );
 
 export { fixContextOf } from './context';

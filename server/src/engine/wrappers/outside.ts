@@ -1,0 +1,139 @@
+/**
+ * Wrappers whose code is not in the workspace (a company's DynamoDB helper package, a
+ * thin client library): judged by the call's shape alone, conservatively. A method with
+ * a DynamoDB-like name that receives
+ * - a key condition string with `:`-named values (`db.query("pk = :pk", { ":pk": "ALL" })`), or
+ * - a key or item object with a partition-key attribute name (`store.putItem({ pk: "FEED", sk })`)
+ * is read as that request. Anything the workspace defines or imports from a file of its
+ * own is left to the wrapper summaries, and calls the SDK front-ends recognised are
+ * never read twice.
+ */
+import type { Node, Tree } from 'web-tree-sitter';
+import { callStyle } from '../call-style';
+import { candidateCalls } from '../candidates';
+import { newContext, type Lookups } from '../evaluation';
+import { parseKeyCondition } from '../expressions';
+import { isRequest, type CallSite } from '../interpret';
+import { evaluate as evaluateJs } from '../js/evaluate';
+import { resolve as resolveJs } from '../js/scope';
+import type { Operation, SourceLanguage, Span } from '../model';
+import { isPartitionKeyName } from '../names';
+import { evaluate as evaluatePython } from '../python/evaluate';
+import { resolve as resolvePython } from '../python/scope';
+import { spanOf } from '../span';
+import { literalText } from '../template';
+import type { Entry, Value } from '../value';
+
+const METHOD =
+  /\.\s*(?<name>put_?[Ii]tem|get_?[Ii]tem|update_?[Ii]tem|delete_?[Ii]tem|query(?:_?[Ii]tems)?|save_?[Ii]tem|find_?[Ii]tem|load_?[Ii]tem|put|get|update|delete|query)\s*\(/g;
+/** Bare names (`put`, `get`) say little: only a whole request object (`{ Item }`, `{ Key }`) makes them one. */
+const BARE = /^(put|get|update|delete|query)$/;
+
+function operationOf(method: string): Operation | null {
+  const m = method.toLowerCase().replace(/_/g, '');
+  if (m.startsWith('query')) return 'Query';
+  if (/^(put|save)/.test(m)) return 'PutItem';
+  if (/^(get|find|load)/.test(m)) return 'GetItem';
+  if (m.startsWith('update')) return 'UpdateItem';
+  if (m.startsWith('delete')) return 'DeleteItem';
+  return null;
+}
+
+export function outsideWrapperCalls(
+  tree: Tree,
+  text: string,
+  file: string,
+  language: SourceLanguage,
+  lookups: Lookups,
+  known: readonly Span[],
+): CallSite[] {
+  const types = new Set([language === 'python' ? 'call' : 'call_expression']);
+  const evaluate = language === 'python' ? evaluatePython : evaluateJs;
+  const out: CallSite[] = [];
+  for (const call of candidateCalls(tree, text, METHOD, types)) {
+    const at = spanOf(call);
+    if (known.some((k) => contains(at, k) || contains(k, at))) continue;
+    const callee = call.childForFieldName('function');
+    const method = callee?.childForFieldName(language === 'python' ? 'attribute' : 'property')?.text ?? '';
+    const receiver = callee?.childForFieldName('object') ?? null;
+    const operation = operationOf(method);
+    const ctx = newContext(evaluate, lookups);
+    if (!operation || !receiver || definedHere(receiver, language, ctx)) continue;
+    const args = (call.childForFieldName('arguments')?.namedChildren ?? []).filter(
+      (a): a is Node => !!a && a.type !== 'comment' && a.type !== 'keyword_argument',
+    );
+    const values = args.slice(0, 3).map((a) => ctx.evaluate(a, ctx));
+    const input = requestOf(operation, values, at, BARE.test(method));
+    if (!input) continue;
+    out.push({
+      file,
+      language,
+      operation,
+      sdk: language === 'python' ? 'boto3-resource' : 'lib-dynamodb',
+      span: at,
+      input,
+      table: { kind: 'unknown' },
+      paginated: false,
+      paginator: false,
+      call: callStyle(call, text, language === 'python' ? 'boto3-table' : 'v2-call', method, receiver.text),
+      guessed: true,
+    });
+  }
+  return out;
+}
+
+/** The receiver is this file's own code or a workspace module's: the summaries read it, not its shape. */
+function definedHere(receiver: Node, language: SourceLanguage, ctx: ReturnType<typeof newContext>): boolean {
+  const root = rootName(receiver);
+  if (!root) return false;
+  if (language === 'python') {
+    const b = resolvePython(root, ctx);
+    return b?.kind === 'class' || b?.kind === 'function' || (b?.kind === 'import' && b.module.startsWith('.'));
+  }
+  if (root.type === 'this') return true;
+  const b = resolveJs(root, ctx);
+  return b?.kind === 'function' || (b?.kind === 'import' && b.source.startsWith('.'));
+}
+
+function rootName(n: Node): Node | null {
+  let x: Node | null = n;
+  while (
+    x &&
+    (x.type === 'member_expression' || x.type === 'attribute' || x.type === 'call_expression' || x.type === 'call')
+  )
+    x = x.childForFieldName('object') ?? x.childForFieldName('function');
+  return x && (x.type === 'identifier' || x.type === 'this') ? x : null;
+}
+
+/** The request a call's arguments spell, when they look like one. */
+function requestOf(operation: Operation, values: Array<Value | null>, span: Span, bare: boolean): Value | null {
+  const object = (entries: Entry[]): Value => ({ kind: 'object', entries, span });
+  // A DocumentClient made with its table bound (`params: { TableName }`) takes the request without it.
+  if (values[0]?.kind === 'object' && isRequest(operation, values[0])) return values[0];
+  if (operation === 'Query') {
+    const condition = values.find((v) => v?.kind === 'scalar' && keyCondition(v));
+    const names = values.find((v) => v?.kind === 'object' && v.entries.some(([k]) => k.startsWith(':')));
+    return condition && names
+      ? object([
+          ['KeyConditionExpression', condition],
+          ['ExpressionAttributeValues', names],
+        ])
+      : null;
+  }
+  const key = values[0];
+  if (bare || key?.kind !== 'object' || !key.entries.some(([k]) => isPartitionKeyName(k))) return null;
+  return object([[operation === 'PutItem' ? 'Item' : 'Key', key]]);
+}
+
+function keyCondition(v: Value): boolean {
+  const text = v.kind === 'scalar' ? literalText(v.template) : null;
+  return text !== null && /:\w/.test(text) && (parseKeyCondition(text)?.length ?? 0) > 0;
+}
+
+function contains(outer: Span, inner: Span): boolean {
+  const le = (l1: number, c1: number, l2: number, c2: number) => l1 < l2 || (l1 === l2 && c1 <= c2);
+  return (
+    le(outer.startLine, outer.startColumn, inner.startLine, inner.startColumn) &&
+    le(inner.endLine, inner.endColumn, outer.endLine, outer.endColumn)
+  );
+}
