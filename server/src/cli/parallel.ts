@@ -90,7 +90,10 @@ export async function indexInParallel(
       const source = readSource(file, maxBytes);
       const skipped = 'skipped' in source ? source.skipped : reasonToSkip(source.text, maxBytes);
       if (skipped || !('text' in source) || !mayContainDynamoDbCalls(source.text)) {
-        index.set(emptyAnalysis(file, language, skipped));
+        const none = emptyAnalysis(file, language, skipped);
+        // What it imports, while its text is in hand: the wrapper-caller pass reads only importers.
+        if ('text' in source) index.noteImports(none, source.text);
+        index.set(none);
         continue;
       }
       pending++;

@@ -47,6 +47,13 @@ export function indexWrites(
 
 type Written = Map<string, { value: Value; pair?: Span }>;
 
+/** The attribute names a put's item or an update's `SET` writes (what an index may be keyed by). */
+export function writtenNames(base: Access, input: Value): string[] | null {
+  if (base.kind !== 'write' || base.index) return null;
+  const written = writtenAttributes(base, input);
+  return written ? [...written.keys()] : null;
+}
+
 /** The attributes a put's item or an update's `SET` gives values to. */
 function writtenAttributes(base: Access, input: Value): Written | null {
   const out: Written = new Map();

@@ -3,7 +3,7 @@ import { keyGapOf, keysOf, keysOfQuery } from './request-keys';
 import type { Access, CallStyle, Operation, SdkStyle, SourceLanguage, SourceRange, Span, TableRef } from './model';
 import { parsePartiql, type PartiqlValue } from './partiql';
 import { deployTimeName, envVariableOf } from './env';
-import { indexWrites } from './index-writes';
+import { indexWrites, writtenNames } from './index-writes';
 import { tableKey } from './keys/table';
 import { placeOrigins } from './evaluation';
 import { literal, literalText } from './template';
@@ -189,6 +189,8 @@ function accessesOf(site: CallSite, hints: KeySchemaHints): Access[] {
       return [partiqlAccess(site, input, table, hints)];
     default: {
       const base = single(site, site.operation, input, table, hints);
+      const written = writtenNames(base, input);
+      if (written) base.written = written;
       return [
         base,
         ...indexWrites(base, input, hints.get(tableKey(table)), (key) => single(site, 'PutItem', key, table, hints)),

@@ -251,6 +251,8 @@ export interface Access {
   itemBytes: number | null;
   /** Why the partition key is null, when it is: what stood where the key should be. */
   keyGap?: KeyGap;
+  /** For a put or update: the attribute names it writes (an index keyed by one of them is written too). */
+  written?: string[];
   /**
    * The access is made by a wrapper this call reaches in another module (`save(...)`
    * in `lib/db.js`): where the DynamoDB call inside it is written.

@@ -1,6 +1,6 @@
 import type { FileAnalysis } from '../analyze';
 import type { TableDefinition } from '../schemas';
-import { importGate } from '../wrappers/gate';
+import { importedModuleNames, importsAny, moduleName } from '../wrappers/gate';
 
 /**
  * What the workspace learns from some files that changes how others are read: the
@@ -10,7 +10,7 @@ import { importGate } from '../wrappers/gate';
 export class CrossModuleFacts {
   private readonly wrappers = new Set<string>();
   private readonly definitions = new Map<string, TableDefinition[]>();
-  private gate: ((text: string) => boolean) | null = null;
+  private names: Set<string> | null = null;
   private all: TableDefinition[] | null = null;
 
   /** Notes what a file's new analysis says. */
@@ -18,7 +18,7 @@ export class CrossModuleFacts {
     if (!!analysis.wraps !== this.wrappers.has(analysis.file)) {
       if (analysis.wraps) this.wrappers.add(analysis.file);
       else this.wrappers.delete(analysis.file);
-      this.gate = null;
+      this.names = null;
     }
     const before = this.definitions.get(analysis.file);
     if (before || analysis.definitions) {
@@ -29,7 +29,7 @@ export class CrossModuleFacts {
   }
 
   forget(file: string): void {
-    if (this.wrappers.delete(file)) this.gate = null;
+    if (this.wrappers.delete(file)) this.names = null;
     if (this.definitions.delete(file)) this.all = null;
   }
 
@@ -43,8 +43,13 @@ export class CrossModuleFacts {
 
   /** Whether a file's text imports one of the wrapper modules. */
   importsWrapper(text: string): boolean {
-    this.gate ??= importGate(this.wrappers);
-    return this.gate(text);
+    return this.importsWrapperNamed(importedModuleNames(text));
+  }
+
+  /** Whether module names a file imports (`importedModuleNames`) include a wrapper module's. */
+  importsWrapperNamed(imported: Iterable<string>): boolean {
+    this.names ??= new Set([...this.wrappers].map(moduleName));
+    return importsAny(imported, this.names);
   }
 
   /** Every table definition of the workspace, in file order (so the result does not depend on arrival order). */

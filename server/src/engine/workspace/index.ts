@@ -3,20 +3,23 @@ import { analyzeSource, DEFAULT_MAX_BYTES, emptyAnalysis, type AnalyzeOptions, t
 import { familyOf, logicalKeysOf } from '../keys/logical-key';
 import { compileMatcher, type KeyMatch, type Matcher } from '../keys/matcher';
 import { sameTable, tableKey } from '../keys/table';
-import type { Access, Finding, ShardCount, SourceLanguage, TableRef } from '../model';
+import type { Access, Finding, ShardCount, SourceLanguage, Span, TableRef } from '../model';
 import { checkGroup, resolveSupersedes, type KeyGroup } from '../rules';
 import { keySite, shardCountOf } from '../rules/group';
 import { isSuppressed, type Suppressions } from '../suppress';
 import { languageForFile } from '../parser';
 import { mayContainDynamoDbCalls } from '../prescan';
 import type { TableDefinition } from '../schemas';
+import { importedModuleNames } from '../wrappers/gate';
 import { CrossModuleFacts } from './cross-module';
 import { ModuleConstants, readFromDisk } from './modules';
 import { listKeys, keyPatterns, type TableEntry } from './query';
-import { readSource } from './source';
+import { readHead, readSource } from './source';
 
 /** Rounds of the wrapper-caller pass: each may find callers of the wrappers the last one found. */
 const WRAPPER_ROUNDS = 3;
+/** How much of a file the caller pass reads to look at its imports. */
+const IMPORTS_HEAD = 16 * 1024;
 
 export type { CallSiteEntry, IndexEntry, KeyEntry, TableEntry } from './query';
 
@@ -80,20 +83,48 @@ export class WorkspaceIndex {
 
   /**
    * Files that write `tables` are analysed again: a table definition elsewhere may name
-   * an index whose key attribute their writes set. Returns the key families touched.
+   * an index whose key attribute their writes set. With `onlyMissing`, only the writes
+   * that set an index key without an access to that index yet (a writer analysed before
+   * the definition arrived); else every writer of those tables (a definition changed).
+   * Returns the key families touched.
    */
-  private refreshWriters(tables: Set<string>, except: string): Set<string> {
+  private refreshWriters(tables: Set<string>, except: string, onlyMissing = false): Set<string> {
     const touched = new Set<string>();
     if (tables.size === 0) return touched;
+    const keys = onlyMissing ? indexKeysByTable(this.facts.tableDefinitions()) : null;
+    const stale = (a: Access, all: Access[]) => {
+      if (a.kind !== 'write' || !tables.has(tableKey(a.table))) return false;
+      if (!keys) return true;
+      return (keys.get(tableKey(a.table)) ?? []).some(
+        ([index, attr]) =>
+          a.written?.includes(attr) &&
+          attr !== a.partitionKey?.attribute &&
+          !all.some((b) => b.index === index && sameSpan(b.span, a.span)),
+      );
+    };
     for (const [file, analysis] of [...this.files]) {
-      if (file === except) continue;
-      const writes = analysis.accesses.some((a) => a.kind === 'write' && tables.has(tableKey(a.table)));
+      if (file === except || !analysis.accesses.some((a) => stale(a, analysis.accesses))) continue;
       const language = languageForFile(file);
-      const text = writes && language ? (this.options.openText?.(file) ?? readFromDisk(file)) : null;
+      const text = language ? (this.options.openText?.(file) ?? readFromDisk(file)) : null;
       if (text === null || !language) continue;
       for (const key of this.set(analyzeSource(file, text, language, this.analyzeOptions))) touched.add(key);
     }
     return touched;
+  }
+
+  /** Module names imported by files the pre-scan passed over: the caller pass reads only those that import a wrapper. */
+  private readonly importNames = new Map<string, string[]>();
+
+  /**
+   * Notes what a file the pre-scan passed over imports, from its text in hand (the
+   * parallel indexer calls this for the files it does not send to be analysed).
+   */
+  noteImports(analysis: FileAnalysis, text: string): void {
+    if (analysis.accesses.length > 0 || analysis.skipped || mayContainDynamoDbCalls(text)) {
+      this.importNames.delete(analysis.file);
+      return;
+    }
+    this.importNames.set(analysis.file, [...importedModuleNames(text.slice(0, IMPORTS_HEAD))]);
   }
 
   /** Analyses a whole workspace's files: each file, then the files that call its wrappers. */
@@ -110,7 +141,7 @@ export class WorkspaceIndex {
   completePasses(files: Iterable<string>): Set<string> {
     const touched = this.analyzeWrapperCallers(files);
     const tables = new Set(this.facts.tableDefinitions().map(([t]) => t));
-    for (const key of this.refreshWriters(tables, '')) touched.add(key);
+    for (const key of this.refreshWriters(tables, '', true)) touched.add(key);
     return touched;
   }
 
@@ -130,9 +161,15 @@ export class WorkspaceIndex {
       const before = this.facts.wrapperCount;
       for (const file of pending) {
         const language = languageForFile(file);
+        // What it imports, noted when it was read; else its head (imports sit at the top).
+        const head = this.importNames.has(file)
+          ? null
+          : (this.options.openText?.(file) ?? readHead(file, IMPORTS_HEAD));
+        const imported = this.importNames.get(file) ?? (head === null ? [] : importedModuleNames(head));
+        if (!language || !this.facts.importsWrapperNamed(imported)) continue;
         const text = this.options.openText?.(file) ?? readFromDisk(file);
-        if (!language || text === null || mayContainDynamoDbCalls(text)) pending.delete(file);
-        else if (this.facts.importsWrapper(text)) {
+        if (text === null || mayContainDynamoDbCalls(text)) pending.delete(file);
+        else {
           pending.delete(file);
           for (const key of this.update(file, text, language, false)) touched.add(key);
         }
@@ -167,7 +204,9 @@ export class WorkspaceIndex {
    */
   update(file: string, text: string, language: SourceLanguage, refresh = true): Set<string> {
     const before = JSON.stringify(this.files.get(file)?.definitions ?? []);
-    const touched = this.set(analyzeSource(file, text, language, this.analyzeOptions));
+    const analysis = analyzeSource(file, text, language, this.analyzeOptions);
+    this.noteImports(analysis, text);
+    const touched = this.set(analysis);
     if (!refresh) return touched;
     for (const key of this.refreshDependents(file)) touched.add(key);
     const after = this.files.get(file)?.definitions ?? [];
@@ -231,6 +270,7 @@ export class WorkspaceIndex {
   remove(file: string): Set<string> {
     this.modules.forget(file);
     this.facts.forget(file);
+    this.importNames.delete(file);
     const before = [...(this.familiesOfFile.get(file)?.keys() ?? [])];
     this.files.delete(file);
     this.relink(file, before, new Map());
@@ -399,4 +439,26 @@ function content(a: Access): string {
 
 function sameContent(a: Access[] | undefined, b: Access[] | undefined): boolean {
   return !!a && !!b && a.length === b.length && a.every((x, i) => x === b[i] || content(x) === content(b[i]));
+}
+
+/** Table → its indexes' partition-key attributes, as `[index, attribute]`. */
+function indexKeysByTable(definitions: readonly TableDefinition[]): Map<string, Array<[string, string]>> {
+  const out = new Map<string, Array<[string, string]>>();
+  for (const [table, hint] of definitions) {
+    for (const [index, names] of Object.entries(hint.indexes ?? {})) {
+      const list = out.get(table) ?? [];
+      list.push([index, names.partition]);
+      out.set(table, list);
+    }
+  }
+  return out;
+}
+
+function sameSpan(a: Span, b: Span): boolean {
+  return (
+    a.startLine === b.startLine &&
+    a.startColumn === b.startColumn &&
+    a.endLine === b.endLine &&
+    a.endColumn === b.endColumn
+  );
 }

@@ -83,3 +83,26 @@ function readUpTo(fd: number, limit: number, size: number): Buffer {
   }
   return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
 }
+
+/**
+ * The first `bytes` of a regular file as text (imports sit at the top), or null when it
+ * cannot be read: a cheap look before reading the whole file.
+ */
+export function readHead(file: string, bytes: number): string | null {
+  let fd: number;
+  try {
+    if (!fs.statSync(file).isFile()) return null;
+    fd = fs.openSync(file, OPEN_FLAGS);
+  } catch {
+    return null;
+  }
+  try {
+    const buf = Buffer.allocUnsafe(bytes);
+    const n = fs.readSync(fd, buf, 0, bytes, 0);
+    return buf.subarray(0, n).toString('utf8');
+  } catch {
+    return null;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
