@@ -424,3 +424,53 @@ exports.load = () => docs.get({ Key: { pk: "GLOBAL" } }).promise();
     'Query query',
   ]);
 });
+
+test('keys read from a parameter object: a property, a destructured parameter, a Python subscript', async () => {
+  const { index, dir } = await workspace({
+    'package.json': '{ "name": "shop" }\n',
+    'src/products.ts': `${V3}
+export async function saveProduct(product: { id: string; name: string }) {
+  await doc.send(new PutCommand({ TableName: "products", Item: { pk: \`PRODUCT#\${product.id}\`, name: product.name } }));
+}
+
+export async function getOrder({ customerId, orderId }: { customerId: string; orderId: string }) {
+  return doc.send(new QueryCommand({ TableName: "orders", KeyConditionExpression: "pk = :c AND sk = :o", ExpressionAttributeValues: { ":c": customerId, ":o": orderId } }));
+}
+`,
+    'src/routes.ts': `import { getOrder, saveProduct } from "./products";
+
+export async function featured(name: string) {
+  await saveProduct({ id: "FEATURED", name });
+}
+
+export async function guestOrder(orderId: string) {
+  return getOrder({ customerId: "GUEST", orderId });
+}
+
+export async function own(req: { user: string; order: string; sku: string }) {
+  await saveProduct({ id: req.sku, name: "x" });
+  return getOrder({ customerId: req.user, orderId: req.order });
+}
+`,
+    'requirements.txt': 'boto3\n',
+    'py/store.py': `import boto3
+
+table = boto3.resource("dynamodb").Table("events")
+
+
+def put(record):
+    table.put_item(Item={"pk": record["stream"], "sk": record["id"]})
+`,
+    'py/audit.py': `from py.store import put
+
+
+def audit(event_id):
+    put({"stream": "AUDIT", "id": event_id})
+`,
+  });
+  assert.deepEqual(findings(index, dir), [
+    'py/audit.py:5 SL001 error',
+    'src/routes.ts:4 SL001 error',
+    'src/routes.ts:8 SL001 error',
+  ]);
+});

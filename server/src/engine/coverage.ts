@@ -119,7 +119,8 @@ const FIELD = /^[A-Za-z_$][\w$]*\s*(?:\?\.|\.|\[)/;
 /** Why one unread value is unread, from what the evaluator kept of it. */
 function holeReason(h: Hole): CoverageReason {
   if (h.limit) return 'evaluation-limit';
-  if (h.param) return 'parameter-without-callers';
+  // A field of a parameter (`event.pk` in a handler) is a field of its input, read like one.
+  if (h.param && !h.param.path?.length) return 'parameter-without-callers';
   const source = h.source.trim();
   if (envVariableIn(source) || CONFIG_ROOT.test(source)) return 'environment-or-config';
   if (CALL.test(source)) return 'external-function';
@@ -129,7 +130,7 @@ function holeReason(h: Hole): CoverageReason {
 
 /** An unread value (a hole) of `subject` as an `Unresolved`: `pk from event.pk`, `pk from parameter userKey`. */
 function fromHole(reason: CoverageReason, span: Span, subject: string, h: Hole): Unresolved {
-  if (h.param) {
+  if (h.param && !h.param.path?.length) {
     const detail = `${subject} from parameter ${h.param.name}`;
     return { reason, span, subject, source: h.param.name, parameter: true, detail };
   }

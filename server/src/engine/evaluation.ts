@@ -190,14 +190,22 @@ export function namedValue(n: Node, name: string): Value {
  * like any named value, and marked so a wrapper's summary can put each caller's
  * argument in its place (and coverage can say why the key is not known).
  */
-export function parameterValue(n: Node, name: string, index: number): Value {
-  const c = classifyName(name);
+export function parameterValue(n: Node, name: string, index: number, path?: string[]): Value {
+  // Judged by the last name read: `product.id` is an id, whatever the parameter is called.
+  const c = classifyName(path?.length ? path[path.length - 1] : name);
   const h: Omit<Hole, 'source'> = !c
     ? { kind: 'unknown' }
     : c.kind === 'shard'
       ? { kind: 'shard', shards: { method: 'random', values: null } }
       : c;
-  return holeValue(n, { ...h, param: { name, index } });
+  return holeValue(n, { ...h, param: path?.length ? { name, index, path } : { name, index } });
+}
+
+/** `product.id` where `product` is a marked parameter: the parameter, one property further in. */
+export function parameterProperty(n: Node, base: Value | null, property: string): Value | null {
+  const h = base ? soleHole(base) : null;
+  if (!h?.param) return null;
+  return parameterValue(n, h.param.name, h.param.index, [...(h.param.path ?? []), property]);
 }
 
 export function shardValue(n: Node, shards: ShardSet): Value {

@@ -93,10 +93,12 @@ export interface Hole {
   limit?: 'depth' | 'budget';
   /**
    * The value is a function's parameter that nothing in the analysis gave a value: its
-   * name and position (0-based, `self` not counted). A wrapper's summary replaces these
-   * holes with the arguments at each caller; coverage reports keys left this way.
+   * name and position (0-based, `self` not counted), and the properties read from it
+   * (`product.id` is `product` with path `["id"]`; a destructured `{ id }` parameter is
+   * `#0` with path `["id"]`). A wrapper's summary replaces these holes with the
+   * arguments at each caller; coverage reports keys left this way.
    */
-  param?: { name: string; index: number };
+  param?: { name: string; index: number; path?: string[] };
 }
 
 /**

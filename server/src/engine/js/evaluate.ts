@@ -1,6 +1,7 @@
 import type { Node } from 'web-tree-sitter';
 import { accumulates, callersOrOwn, chooseAmong, chooseArms, joinPaths, throughName } from '../alternatives';
 import {
+  parameterProperty,
   declarationOf,
   deeper,
   holeValue,
@@ -200,7 +201,9 @@ function bindingValue(n: Node, b: Binding, ctx: EvalContext): Value {
     case 'value':
       return throughName(assignedValue(n, b.node, ctx), n, declarationOf(n.text, b.node));
     case 'param':
-      return callersOrOwn(n.text, paramValue(n, b.fn, b.index, ctx), () => parameterValue(n, n.text, b.index));
+      return callersOrOwn(n.text, paramValue(n, b.fn, b.index, ctx, b.path), () =>
+        parameterValue(n, b.name, b.index, b.path),
+      );
     case 'loop':
       return loopValue(n, b.loop, ctx) ?? namedValue(n, n.text);
     case 'import':
@@ -225,6 +228,8 @@ function memberValue(n: Node, ctx: EvalContext): Value {
     const found = base.entries.filter(([k]) => k === prop).pop();
     if (found) return found[1];
   }
+  const fromParam = parameterProperty(n, base, prop);
+  if (fromParam) return fromParam;
   // `Status.OPEN`: an enum member is one fixed value.
   if (obj && /^[A-Z][A-Za-z0-9]*$/.test(obj.text) && /^[A-Z][A-Z0-9_]*$/.test(prop)) return scalar(n, literal(n.text));
   if (prop === 'length') return unknownValue(n);
@@ -250,7 +255,8 @@ function subscriptValue(n: Node, ctx: EvalContext): Value {
     const found = base.entries.filter(([k]) => k === key).pop();
     if (found) return found[1];
   }
-  if (index?.type === 'string') return namedValue(n, index.text.slice(1, -1));
+  if (index?.type === 'string')
+    return parameterProperty(n, base, index.text.slice(1, -1)) ?? namedValue(n, index.text.slice(1, -1));
   return unknownValue(n);
 }
 

@@ -15,7 +15,7 @@ import {
   type EvalContext,
 } from '../evaluation';
 import { literal, shardRange } from '../template';
-import type { Value } from '../value';
+import { entry, type Value } from '../value';
 import { callersOf } from './callers';
 import { isFunction, parametersOf, resolve } from './scope';
 
@@ -108,7 +108,18 @@ function mapperOffset(fn: Node): number | null {
  * `Array.from({length: N}, (_, i) => ...)`) or the arguments at the function's call
  * sites in this file.
  */
-export function paramValue(n: Node, fn: Node, index: number, ctx: EvalContext): Value | null {
+export function paramValue(n: Node, fn: Node, index: number, ctx: EvalContext, path?: string[]): Value | null {
+  // A destructured parameter (`{ id }`): its callers' objects give the property.
+  if (path) return pathOf(callersValue(n, fn, index, ctx), path) ?? parameterValue(n, `#${index}`, index, path);
+  return callersValue(n, fn, index, ctx);
+}
+
+function pathOf(v: Value | null, path: string[]): Value | null {
+  for (const key of path) v = v?.kind === 'object' ? (entry(v, key) ?? null) : null;
+  return v;
+}
+
+function callersValue(n: Node, fn: Node, index: number, ctx: EvalContext): Value | null {
   const args = fn.parent;
   const call = args?.type === 'arguments' ? args.parent : null;
   if (call?.type === 'call_expression') {

@@ -4,7 +4,8 @@ import { recordResolution, type EvalContext } from '../evaluation';
 /** What an identifier refers to, as far as one file shows. */
 export type Binding =
   | { kind: 'value'; node: Node }
-  | { kind: 'param'; fn: Node; index: number; name: string }
+  /** `path`: a name destructured out of the parameter (`{ id }` is parameter `#0`, path `["id"]`). */
+  | { kind: 'param'; fn: Node; index: number; name: string; path?: string[] }
   | { kind: 'loop'; loop: Node }
   | { kind: 'function'; node: Node }
   /**
@@ -203,6 +204,30 @@ export function resolve(id: Node, ctx: EvalContext): Binding | null {
   return b;
 }
 
+/** `name` destructured from a parameter (`{ customerId, id: orderId = "x" }`): which one, and the property. */
+function destructured(fn: Node, name: string): { index: number; key: string } | null {
+  const params = parametersOf(fn);
+  for (let index = 0; index < params.length; index++) {
+    let p: Node | null = params[index];
+    p = p.childForFieldName('pattern') ?? p;
+    if (p.type === 'assignment_pattern') p = p.childForFieldName('left');
+    if (p?.type !== 'object_pattern') continue;
+    for (const c of p.namedChildren) {
+      if (!c) continue;
+      if (c.type === 'shorthand_property_identifier_pattern' && c.text === name) return { index, key: name };
+      if (c.type === 'object_assignment_pattern' && c.childForFieldName('left')?.text === name)
+        return { index, key: name };
+      if (c.type === 'pair_pattern') {
+        let v = c.childForFieldName('value');
+        if (v?.type === 'assignment_pattern') v = v.childForFieldName('left');
+        const key = c.childForFieldName('key')?.text.replace(/^['"]|['"]$/g, '');
+        if (v?.type === 'identifier' && v.text === name && key) return { index, key };
+      }
+    }
+  }
+  return null;
+}
+
 /** The binding of `id`, without noting it anywhere (see `resolve`). */
 export function findBinding(id: Node): Binding | null {
   const name = id.text;
@@ -211,6 +236,8 @@ export function findBinding(id: Node): Binding | null {
     if (isFunction(scope)) {
       const index = paramNames(scope).indexOf(name);
       if (index >= 0) return { kind: 'param', fn: scope, index, name };
+      const d = destructured(scope, name);
+      if (d) return { kind: 'param', fn: scope, index: d.index, name: `#${d.index}`, path: [d.key] };
     }
     if (scope.type === 'for_in_statement' && scope.childForFieldName('left')?.text === name) {
       return { kind: 'loop', loop: scope };

@@ -1,6 +1,7 @@
 import type { Node } from 'web-tree-sitter';
 import { accumulates, callersOrOwn, chooseAmong, chooseArms, joinPaths, throughName } from '../alternatives';
 import {
+  parameterProperty,
   declarationOf,
   deeper,
   shardCountOf,
@@ -214,6 +215,8 @@ function attributeValue(n: Node, ctx: EvalContext): Value {
     const found = base.entries.filter(([k]) => k === attr).pop();
     if (found) return found[1];
   }
+  const fromParam = parameterProperty(n, base, attr);
+  if (fromParam) return fromParam;
   const h = base ? soleHole(base) : null;
   if (h?.kind === 'time' && TIME_PARTS.test(attr)) return holeValue(n, { kind: 'time', time: 'bucket' });
   if ((h?.kind === 'random' || h?.kind === 'time') && /^(hex|int|urn|bytes)$/.test(attr)) return base!;
@@ -243,6 +246,8 @@ function subscriptValue(n: Node, ctx: EvalContext): Value {
     if (found) return found[1];
   }
   if (key === null) return unknownValue(n);
+  const fromParam = TYPED.test(key) ? null : parameterProperty(n, base, key);
+  if (fromParam) return fromParam;
   // `record["NewImage"]["pk"]["S"]` is named by the attribute, not by its type tag.
   const outer = obj.type === 'subscript' ? obj.childForFieldName('subscript') : null;
   const name = TYPED.test(key) && outer?.type === 'string' ? literalText(stringTemplate(outer, ctx)) : key;

@@ -31,7 +31,7 @@ export function enclosingNamedFunction(n: Node, language: SourceLanguage): Named
 /** `p` as a named JavaScript/TypeScript function, or null when it is anonymous or not a function. */
 export function jsFunction(p: Node): NamedFunction | null {
   if (!isJsFunction(p)) return null;
-  const params = jsParameters(p).map(jsParamName);
+  const params = jsParameters(p).map((x, i) => jsParamName(x, i));
   if (p.type === 'method_definition') {
     const cls = p.parent?.type === 'class_body' ? p.parent.parent : null;
     const name = p.childForFieldName('name')?.text;
@@ -55,10 +55,11 @@ export function jsFunction(p: Node): NamedFunction | null {
   return null;
 }
 
-function jsParamName(p: Node): string {
+/** A parameter's name; a destructured one (`{ id }`) is `#i`, as its marked holes name it. */
+function jsParamName(p: Node, i: number): string {
   if (p.type === 'identifier') return p.text;
   const inner = p.childForFieldName('pattern') ?? p.childForFieldName('left');
-  return inner ? jsParamName(inner) : p.text;
+  return inner ? jsParamName(inner, i) : `#${i}`;
 }
 
 /** `p` as a Python `def` (a method when it sits in a class body), or null. */

@@ -6,7 +6,7 @@
  */
 import type { Span, TemplatePart } from '../model';
 import { moveSpans } from '../positions';
-import type { Value } from '../value';
+import { entry, type Value } from '../value';
 
 /** The caller's arguments by parameter name. */
 export type Arguments = Map<string, Value>;
@@ -61,8 +61,12 @@ export function substitute(v: Value, args: Arguments, depth = 0): Value {
   }
 }
 
+/** The argument a marked parameter hole stands for, down its path (`product.id` → the caller's `{ id: ... }`'s `id`). */
 function argumentFor(p: TemplatePart, args: Arguments): Value | undefined {
-  return 'hole' in p && p.hole.param ? args.get(p.hole.param.name) : undefined;
+  if (!('hole' in p) || !p.hole.param) return undefined;
+  let v = args.get(p.hole.param.name);
+  for (const key of p.hole.param.path ?? []) v = v?.kind === 'object' ? entry(v, key) : undefined;
+  return v;
 }
 
 function substituteScalar(v: Extract<Value, { kind: 'scalar' }>, args: Arguments): Value {
