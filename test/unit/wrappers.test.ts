@@ -474,3 +474,40 @@ def audit(event_id):
     'src/routes.ts:8 SL001 error',
   ]);
 });
+
+test('a repository reached through a tsconfig path alias and a barrel index re-exporting it', async () => {
+  const { index, dir } = await workspace({
+    'package.json': '{ "name": "hex" }\n',
+    'tsconfig.json': `{
+  // Path aliases, as a hexagonal layout uses them.
+  "compilerOptions": {
+    "baseUrl": ".",
+    "paths": { "@adapters": ["src/adapters"], "@adapters/*": ["src/adapters/*"], },
+  },
+}
+`,
+    'src/adapters/dynamo/orders-adapter.ts': `${V3}
+export class OrdersAdapter {
+  async byStatus(status: string) {
+    return doc.send(new QueryCommand({ TableName: "orders", KeyConditionExpression: "pk = :s", ExpressionAttributeValues: { ":s": \`STATUS#\${status}\` } }));
+  }
+}
+`,
+    'src/adapters/index.ts': 'export * from "./dynamo/orders-adapter";\n',
+    'src/use-cases/pending.ts': `import { OrdersAdapter } from "@adapters";
+
+const orders = new OrdersAdapter();
+
+export async function pendingOrders() {
+  return orders.byStatus("PENDING");
+}
+`,
+    'src/use-cases/shipped.ts': `import { OrdersAdapter } from "@adapters/dynamo/orders-adapter";
+
+export const shipped = () => new OrdersAdapter().byStatus("SHIPPED");
+`,
+  });
+  const found = findings(index, dir);
+  assert.ok(found.includes('src/use-cases/pending.ts:6 SL001 error'), found.join('\n'));
+  assert.ok(found.includes('src/use-cases/shipped.ts:3 SL001 error'), found.join('\n'));
+});

@@ -1,6 +1,6 @@
 import type { FileAnalysis } from '../analyze';
 import type { TableDefinition } from '../schemas';
-import { importedModuleNames, importsAny, moduleName } from '../wrappers/gate';
+import { importedModuleNames, importNamesOf, importsAny } from '../wrappers/gate';
 
 /**
  * What the workspace learns from some files that changes how others are read: the
@@ -48,7 +48,7 @@ export class CrossModuleFacts {
 
   /** Whether module names a file imports (`importedModuleNames`) include a wrapper module's. */
   importsWrapperNamed(imported: Iterable<string>): boolean {
-    this.names ??= new Set([...this.wrappers].map(moduleName));
+    this.names ??= new Set([...this.wrappers].flatMap(importNamesOf));
     return importsAny(imported, this.names);
   }
 

@@ -10,6 +10,7 @@ import { evaluate as evaluatePython } from '../python/evaluate';
 import type { Value } from '../value';
 import { functionOf } from '../wrappers/resolve';
 import type { ModuleSummary } from '../wrappers/summary';
+import { PathAliases } from './path-aliases';
 import { ModuleSummaries } from './summaries';
 
 /** Reads a file's current text (an open editor's buffer first), or null. */
@@ -27,11 +28,23 @@ export function readFromDisk(file: string): string | null {
 
 const JS_SUFFIXES = ['', '.ts', '.tsx', '.mts', '.js', '.mjs', '.cjs', '/index.ts', '/index.js'];
 
-/** The file a JS/TS relative import names, or null for packages and missing files. */
-function resolveJsModule(fromFile: string, source: string, exists: (f: string) => boolean): string | null {
-  if (!source.startsWith('.')) return null;
-  const base = path.resolve(path.dirname(fromFile), source.replace(/\.js$/, ''));
-  for (const suffix of JS_SUFFIXES) if (exists(base + suffix) && languageForFile(base + suffix)) return base + suffix;
+/**
+ * The file a JS/TS import names: a relative path, or a path alias of the nearest
+ * tsconfig (`@adapters/db`); null for packages and missing files.
+ */
+function resolveJsModule(
+  fromFile: string,
+  source: string,
+  exists: (f: string) => boolean,
+  aliases: PathAliases,
+): string | null {
+  const bases = source.startsWith('.')
+    ? [path.resolve(path.dirname(fromFile), source)]
+    : aliases.candidates(fromFile, source);
+  for (const b of bases) {
+    const base = b.replace(/\.js$/, '');
+    for (const suffix of JS_SUFFIXES) if (exists(base + suffix) && languageForFile(base + suffix)) return base + suffix;
+  }
   return null;
 }
 
@@ -94,6 +107,7 @@ export class ModuleConstants {
   private readonly dependents = new Map<string, Set<string>>();
   private depth = 0;
   private readonly summaries: ModuleSummaries;
+  private readonly aliases: PathAliases;
 
   constructor(
     private readonly root: string,
@@ -101,6 +115,7 @@ export class ModuleConstants {
     /** Whether a module's text imports a known wrapper module (then it is summarised for the wrappers it calls). */
     importsWrapper?: (text: string) => boolean,
   ) {
+    this.aliases = new PathAliases(root);
     this.summaries = new ModuleSummaries(
       read,
       (module, language) => ({
@@ -138,7 +153,7 @@ export class ModuleConstants {
     const module =
       language === 'python'
         ? resolvePythonModule(fromFile, source, this.root, exists)
-        : resolveJsModule(fromFile, source, exists);
+        : resolveJsModule(fromFile, source, exists, this.aliases);
     if (!module) return null;
     let users = this.dependents.get(module);
     if (!users) this.dependents.set(module, (users = new Set()));

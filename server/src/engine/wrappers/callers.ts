@@ -24,7 +24,7 @@ import { baseNames, enclosingClass } from './functions';
 import { importedNames, type ImportedName } from './imports';
 import { callArguments } from './arguments';
 import { instantiate, type Arguments } from './instantiate';
-import { baseMethod, methodOf, type ModulesFrom } from './resolve';
+import { baseMethod, definitionOf, methodOf, type ModulesFrom } from './resolve';
 import type { FunctionSummary, ModuleSummary } from './summary';
 
 export function wrapperCalls(
@@ -43,7 +43,7 @@ export function wrapperCalls(
   const wrapping = new Map<string, { module: ModuleSummary; name: ImportedName }>();
   for (const [local, name] of imported) {
     const m = moduleOf(name.source);
-    if (m && (m.wraps || inheritsWrappers(m))) wrapping.set(local, { module: m, name });
+    if (m && (m.wraps || inheritsWrappers(m) || m.reexports.length > 0)) wrapping.set(local, { module: m, name });
     // `from events import repo`: the name is a module of the package.
     const sub = !m && language === 'python' && name.name !== '*' ? `${name.source}.${name.name}` : null;
     const whole = sub ? moduleOf(sub) : null;
@@ -84,7 +84,7 @@ function calleeOf(call: Node, f: Finder): FunctionSummary | null {
   if (!callee) return null;
   if (callee.type === 'identifier') {
     const w = f.wrapping.get(callee.text);
-    return w ? exported(w.module, w.name.name) : null;
+    return w ? exported(w.module, w.name.name, f) : null;
   }
   const member = f.language === 'python' ? callee.type === 'attribute' : callee.type === 'member_expression';
   if (!member) return null;
@@ -97,15 +97,27 @@ function calleeOf(call: Node, f: Finder): FunctionSummary | null {
   if (isOwnField(object, f.language)) {
     const name = fieldClassName(object, f.language, f.ctx);
     const w = name ? f.wrapping.get(name) : undefined;
-    const cls = w ? className(w.module, w.name.name) : null;
-    return w && cls ? methodOf(w.module, cls, method, f.modulesFrom, 0) : null;
+    const cls = w ? classRef(w.module, w.name.name, f) : null;
+    return cls ? methodOf(cls.module, cls.name, method, f.modulesFrom, 0) : null;
+  }
+  // `new Repo().list(...)`, Python `Repo().list(...)`.
+  const made =
+    object.type === 'new_expression'
+      ? object.childForFieldName('constructor')
+      : object.type === 'call'
+        ? object.childForFieldName('function')
+        : null;
+  if (made?.type === 'identifier') {
+    const w = f.wrapping.get(made.text);
+    const cls = w ? classRef(w.module, w.name.name, f) : null;
+    return cls ? methodOf(cls.module, cls.name, method, f.modulesFrom, 0) : null;
   }
   if (object.type !== 'identifier') return null;
   const w = f.wrapping.get(object.text);
   if (w) {
-    if (w.name.name === '*') return exported(w.module, method);
-    const cls = className(w.module, w.name.name);
-    return cls ? methodOf(w.module, cls, method, f.modulesFrom, 0) : null;
+    if (w.name.name === '*') return exported(w.module, method, f);
+    const cls = classRef(w.module, w.name.name, f);
+    return cls ? methodOf(cls.module, cls.name, method, f.modulesFrom, 0) : null;
   }
   const cls = instanceClass(object, f);
   return cls ? methodOf(cls.module, cls.name, method, f.modulesFrom, 0) : null;
@@ -117,14 +129,16 @@ function isOwnField(n: Node, language: SourceLanguage): boolean {
   return n.type === 'member_expression' && n.childForFieldName('object')?.type === 'this';
 }
 
-function exported(m: ModuleSummary, name: string): FunctionSummary | null {
-  const own = name === 'default' ? (m.defaultExport ?? '') : name;
-  return m.functions.get(own) ?? null;
+/** The function a module exports as `name` (itself or through its re-exports). */
+function exported(m: ModuleSummary, name: string, f: Finder): FunctionSummary | null {
+  const d = definitionOf(m, name, f.modulesFrom);
+  return d?.module.functions.get(d.name) ?? null;
 }
 
-function className(m: ModuleSummary, name: string): string | null {
-  const own = name === 'default' ? (m.defaultExport ?? '') : name;
-  return m.classes.has(own) ? own : null;
+/** The class a module exports as `name`, with the module that defines it. */
+function classRef(m: ModuleSummary, name: string, f: Finder): { module: ModuleSummary; name: string } | null {
+  const d = definitionOf(m, name, f.modulesFrom);
+  return d && d.module.classes.has(d.name) ? d : null;
 }
 
 /** `this.write(...)` in a class extending an imported one (and not defining `write` itself). */
@@ -169,8 +183,7 @@ function instanceClass(id: Node, f: Finder): { module: ModuleSummary; name: stri
         : null;
   if (made?.type !== 'identifier') return null;
   const w = f.wrapping.get(made.text);
-  const name = w ? className(w.module, w.name.name) : null;
-  return w && name ? { module: w.module, name } : null;
+  return w ? classRef(w.module, w.name.name, f) : null;
 }
 
 /** A wrapper's call site as this caller makes it: at the call, with the caller's arguments. */

@@ -16,7 +16,17 @@ export function importsAny(imported: Iterable<string>, names: ReadonlySet<string
 /** How importers name a module: its file name without extension; `index.ts`, `__init__.py` by their folder. */
 export function moduleName(file: string): string {
   const base = path.basename(file).replace(/\.(d\.)?[cm]?[jt]sx?$|\.py$/, '');
-  return base === 'index' || base === '__init__' ? path.basename(path.dirname(file)) : base;
+  const name = base === 'index' || base === '__init__' ? path.basename(path.dirname(file)) : base;
+  return name.replace(/^@/, '');
+}
+
+/**
+ * The names a wrapper module may be imported by: its own, and its two folders' (a
+ * barrel `adapters/index.ts` re-exporting it, a path alias `@adapters`).
+ */
+export function importNamesOf(file: string): string[] {
+  const dir = path.dirname(file);
+  return [moduleName(file), path.basename(dir), path.basename(path.dirname(dir))];
 }
 
 const JS_SPECIFIER = /(?:\bfrom|\brequire\s*\(|\bimport\s*\()\s*['"]([^'"\n]+)['"]/g;

@@ -58,3 +58,27 @@ export function baseMethod(
   const name = imported.name === '*' ? rest.join('.') : rest.length === 0 ? imported.name : null;
   return name ? methodOf(other, name === 'default' ? (other.defaultExport ?? '') : name, method, modules, depth) : null;
 }
+
+const MAX_REEXPORTS = 4;
+
+/**
+ * Where a module's export `name` is defined: in the module itself, or down its
+ * re-exports (`export * from "./impl"` in a barrel `index.ts`). A function or a class.
+ */
+export function definitionOf(
+  m: ModuleSummary,
+  name: string,
+  modules: ModulesFrom | null,
+  depth = 0,
+): { module: ModuleSummary; name: string } | null {
+  const own = name === 'default' ? (m.defaultExport ?? '') : name;
+  if (m.functions.has(own) || m.classes.has(own)) return { module: m, name: own };
+  if (!modules || depth >= MAX_REEXPORTS) return null;
+  for (const r of m.reexports) {
+    const target = r.names === '*' ? own : r.names.get(own);
+    const other = target ? modules(m.file, m.language, r.source) : null;
+    const found = other && target ? definitionOf(other, target, modules, depth + 1) : null;
+    if (found) return found;
+  }
+  return null;
+}

@@ -51,6 +51,8 @@ export interface ModuleSummary {
   wraps: boolean;
   /** The name `export default` / `module.exports =` gives (a class or function of the module). */
   defaultExport?: string;
+  /** What it exports from other modules: `export * from "./impl"` (`*`), `export { a as b } from "./impl"` (b → a). */
+  reexports: Array<{ source: string; names: '*' | Map<string, string> }>;
 }
 
 /** At most this many functions of a module have their returns followed (a generated module has thousands). */
@@ -67,7 +69,15 @@ export function summarizeModule(
   /** Other modules' summaries, to follow wrappers this module's functions call (a service calling a repository). */
   modulesFrom?: ModulesFrom,
 ): ModuleSummary {
-  const summary: ModuleSummary = { file, language, functions: new Map(), classes: new Map(), imports, wraps: false };
+  const summary: ModuleSummary = {
+    file,
+    language,
+    functions: new Map(),
+    classes: new Map(),
+    imports,
+    wraps: false,
+    reexports: language === 'python' ? [] : reexportsOf(tree),
+  };
   const evaluate = language === 'python' ? evaluatePython : evaluateJs;
   const ctx = () => newContext(evaluate, { ...lookups, summary: true });
   const summaryOf = (f: NamedFunction): FunctionSummary => {
@@ -215,6 +225,28 @@ function exportAliases(tree: Tree, language: SourceLanguage): Array<[string, str
         if (name && alias) out.push([alias, name]);
       }
     }
+  }
+  return out;
+}
+
+/** `export * from "./impl"` and `export { save, load as fetch } from "./impl"` (a barrel `index.ts`). */
+function reexportsOf(tree: Tree): ModuleSummary['reexports'] {
+  const out: ModuleSummary['reexports'] = [];
+  for (const stmt of tree.rootNode.namedChildren) {
+    const from = stmt?.type === 'export_statement' ? stmt.childForFieldName('source') : null;
+    if (!stmt || !from) continue;
+    const source = from.text.slice(1, -1);
+    const specifiers = stmt.descendantsOfType('export_specifier');
+    if (specifiers.length === 0) {
+      out.push({ source, names: '*' });
+      continue;
+    }
+    const names = new Map<string, string>();
+    for (const spec of specifiers) {
+      const name = spec?.childForFieldName('name')?.text;
+      if (name) names.set(spec!.childForFieldName('alias')?.text ?? name, name);
+    }
+    out.push({ source, names });
   }
   return out;
 }
