@@ -87,6 +87,10 @@ export interface JsonAccess {
   sortKey: { attribute: string; operator: string; template: string } | null;
   /** Where the key enters the call (`PK: GLOBAL_BOARD`), 1-based. */
   use: { line: number; column: number } | null;
+  /** A call to a wrapper in another module: where the DynamoDB call inside it is (added within version 1). */
+  through?: { file: string; line: number; column: number };
+  /** Read by the call's shape (a DynamoDB helper library outside the workspace); added within version 1. */
+  guessed?: true;
 }
 
 export interface JsonReport {

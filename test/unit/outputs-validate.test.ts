@@ -44,6 +44,20 @@ function fixtureDir(): string {
     ].join('\n'),
   );
   fs.writeFileSync(path.join(dir, 'blob.py'), 'x\0y');
+  // A call through a wrapper in another module (`through`) and one read by its shape (`guessed`).
+  fs.writeFileSync(
+    path.join(dir, 'store.ts'),
+    "import { ddb } from './client';\nimport { PutCommand } from '@aws-sdk/lib-dynamodb';\n" +
+      "export const put = (pk: string, sk: string) => ddb.send(new PutCommand({ TableName: 'feed', Item: { pk, sk } }));\n",
+  );
+  fs.writeFileSync(
+    path.join(dir, 'feed.ts'),
+    "import { put } from './store';\nexport const post = (id: string) => put('FEED', id);\n",
+  );
+  fs.writeFileSync(
+    path.join(dir, 'flags.ts'),
+    "import { db } from '@acme/dynamodb-helpers';\nexport const flags = () => db.getItem({ pk: 'FLAGS' });\n",
+  );
   return dir;
 }
 
@@ -138,6 +152,8 @@ test('check --format json matches docs/schemas/check.schema.json, with every fie
     '.accesses[].index',
     '.accesses[].use.column',
     '.accesses[].partitionKey.shards',
+    '.accesses[].through.line',
+    '.accesses[].guessed',
     ...['add-shard-suffix', 'scatter-gather-reader', 'align-shard-range', 'paginate-shards'].map(
       (k) => `.findings[].fixes[]<${k}>`,
     ),

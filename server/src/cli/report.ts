@@ -102,6 +102,16 @@ export function toJsonAccess(a: Access): JsonAccess {
     logicalKey: logicalKeyOf(a)?.id ?? null,
     sortKey: sortKey(a),
     use: pk?.use ? { line: pk.use.startLine + 1, column: pk.use.startColumn + 1 } : null,
+    ...(a.through
+      ? {
+          through: {
+            file: displayPath(a.through.file),
+            line: a.through.span.startLine + 1,
+            column: a.through.span.startColumn + 1,
+          },
+        }
+      : {}),
+    ...(a.guessed ? { guessed: true as const } : {}),
   };
 }
 
