@@ -10,10 +10,12 @@ import { cases as r5_branches } from './cases/r5-branches';
 import { cases as r6_names } from './cases/r6-names';
 import { cases as r7_anchor } from './cases/r7-anchor';
 import { cases as r8_git } from './cases/r8-git';
+import { cases as r9_layers } from './cases/r9-layers';
 import { cases as p1_params } from './cases/p1-params';
 import { cases as p2_context } from './cases/p2-context';
 import { cases as p3_values } from './cases/p3-values';
 import { cases as p4_cross_file } from './cases/p4-cross-file';
+import { cases as p5_layers_quiet } from './cases/p5-layers-quiet';
 import { runCase, score, table, type Outcome } from './score';
 
 /**
@@ -33,10 +35,12 @@ const SUITE: Array<[string, Case[]]> = [
   ['r6-names', r6_names],
   ['r7-anchor', r7_anchor],
   ['r8-git', r8_git],
+  ['r9-layers', r9_layers],
   ['p1-params', p1_params],
   ['p2-context', p2_context],
   ['p3-values', p3_values],
   ['p4-cross-file', p4_cross_file],
+  ['p5-layers-quiet', p5_layers_quiet],
 ];
 
 /**
