@@ -17,6 +17,7 @@ import { indexQueries, tableDefinitions, withDefinitions, type TableDefinition }
 import type { ModuleSummary } from './wrappers/summary';
 import type { SiteCache } from './site-cache';
 import type { Value } from './value';
+import { classifyAccess } from './template';
 import type { FileRole } from './context/role';
 import { suppressions, isSuppressed } from './suppress';
 
@@ -43,8 +44,17 @@ export interface AnalyzeOptions {
   tableDefinitions?: () => readonly TableDefinition[];
 }
 
-function keyFromParameter(a: Access): boolean {
-  return !!a.partitionKey?.template.parts.some((p) => 'hole' in p && p.hole.param);
+/**
+ * Whether a call through a wrapper is judged here. Only when the caller has a part in the
+ * key (a key the wrapper builds alone is judged at the wrapper, once) and the part says
+ * something the wrapper's own judgement does not: a parameter of this file passed on
+ * (`day` to a repository whose key is a `day`) is the same finding twice.
+ */
+function judgedAtCaller(a: Access, site: CallSite): boolean {
+  const parts = a.partitionKey?.template.parts ?? [];
+  if (!parts.some((p) => p.origin?.file === a.file)) return false;
+  const passedOn = parts.some((p) => 'hole' in p && p.hole.param);
+  return !passedOn || !(site.wrapperClasses ?? []).includes(classifyAccess(a));
 }
 
 /** Whether a file's text is worth parsing: it may call DynamoDB directly or through a wrapper. */
@@ -148,9 +158,10 @@ export function analyzeTree(
     const definitions = tableDefinitions(tree, text, language, lookups);
     const elsewhere = options.tableDefinitions?.() ?? [];
     const hints = withDefinitions(learnKeySchemasMemo(sites), [...definitions, ...elsewhere]);
-    // A call through a wrapper whose key is still this file's own parameter adds nothing to judge
-    // here (the wrapper's own access judges the same key); it only makes this file a wrapper too.
-    const accesses = sites.flatMap((s) => interpretMemo(s, hints)).filter((a) => !(a.through && keyFromParameter(a)));
+    // A call through a wrapper may still make this file a wrapper (above) without being judged here.
+    const accesses = sites.flatMap((s) =>
+      s.through ? interpretMemo(s, hints).filter((a) => judgedAtCaller(a, s)) : interpretMemo(s, hints),
+    );
     const told = [...definitions, ...indexQueries(accesses)];
     const ignored = suppressions(tree, text);
     const findings = checkAccesses(accesses, options.severity, { text, contexts: options.contexts }).filter(

@@ -1,6 +1,16 @@
 import { estimateBytes, increments, readShape } from './request-fields';
 import { keyGapOf, keysOf, keysOfQuery } from './request-keys';
-import type { Access, CallStyle, Operation, SdkStyle, SourceLanguage, SourceRange, Span, TableRef } from './model';
+import type {
+  Access,
+  CallStyle,
+  Classification,
+  Operation,
+  SdkStyle,
+  SourceLanguage,
+  SourceRange,
+  Span,
+  TableRef,
+} from './model';
 import { parsePartiql, type PartiqlValue } from './partiql';
 import { deployTimeName, envVariableOf } from './env';
 import { indexWrites, writtenNames } from './index-writes';
@@ -50,6 +60,8 @@ export interface CallSite {
   call: CallStyle;
   /** A call to a wrapper in another module: where the DynamoDB call it makes is written. */
   through?: SourceRange;
+  /** How the wrapper's own call is judged (its key with its parameters unknown), for a call through it. */
+  wrapperClasses?: Classification[];
   /** A call to a wrapper outside the workspace, read by its shape (`db.putItem({ pk: ... })`). */
   guessed?: boolean;
 }

@@ -10,10 +10,11 @@
  */
 import type { Node, Tree } from 'web-tree-sitter';
 import { newContext, type EvalContext, type Lookups } from '../evaluation';
-import type { CallSite } from '../interpret';
+import { interpret, type CallSite } from '../interpret';
 import { evaluate as evaluateJs } from '../js/evaluate';
 import { resolve as resolveJs } from '../js/scope';
-import type { SourceLanguage } from '../model';
+import type { Classification, SourceLanguage } from '../model';
+import { classifyAccess } from '../template';
 import { moveSpans } from '../positions';
 import { evaluate as evaluatePython } from '../python/evaluate';
 import { resolve as resolvePython } from '../python/scope';
@@ -196,5 +197,15 @@ function siteAtCaller(site: CallSite, call: Node, file: string, args: Arguments)
     span: at,
     input: instantiate(site.input, args, at),
     through: { file: site.file, span: site.span },
+    wrapperClasses: ownClasses(site),
   };
+}
+
+const judged = new WeakMap<CallSite, Classification[]>();
+
+/** How the wrapper's call is judged on its own, once per summarised site. */
+function ownClasses(site: CallSite): Classification[] {
+  let c = judged.get(site);
+  if (!c) judged.set(site, (c = interpret(site).map(classifyAccess)));
+  return c;
 }
