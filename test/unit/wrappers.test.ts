@@ -511,3 +511,19 @@ export const shipped = () => new OrdersAdapter().byStatus("SHIPPED");
   assert.ok(found.includes('src/use-cases/pending.ts:6 SL001 error'), found.join('\n'));
   assert.ok(found.includes('src/use-cases/shipped.ts:3 SL001 error'), found.join('\n'));
 });
+
+test('a file that starts with blank lines still finds the callers that feed a parameter', async () => {
+  const { index, dir } = await workspace({
+    'package.json': '{ "name": "touch" }\n',
+    'src/touch.js': `
+
+const AWS = require("aws-sdk");
+const db = new AWS.DynamoDB.DocumentClient();
+function touch(id) {
+  return db.update({ TableName: "t", Key: { pk: "TOUCH#" + id }, UpdateExpression: "SET n = :n", ExpressionAttributeValues: { ":n": 1 } }).promise();
+}
+exports.config = () => touch("CONFIG");
+`,
+  });
+  assert.deepEqual(findings(index, dir), ['src/touch.js:6 SL001 error']);
+});

@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import { loadHeat } from './load-heat';
 import type { FileAnalysis } from '../engine/analyze';
 import type { Severity } from '../engine/model';
@@ -9,7 +10,7 @@ import { labMain } from './lab';
 import { exprMain } from './expr';
 import { keysTooDeep, toJsonCoverage } from './coverage';
 import { MAX_DEPTH } from '../engine/evaluation';
-import { indexInParallel } from './parallel';
+import { indexInParallel, prestartAnalysis } from './parallel';
 import { collectFiles } from '../engine/workspace/files';
 import { WorkspaceIndex } from '../engine/workspace/index';
 import { skippedOf, toJsonReport, type SkippedPath } from './report';
@@ -38,6 +39,8 @@ interface Indexed {
 
 /** Collects and indexes the files under `paths`; null when none of the paths exists. */
 async function indexPaths(paths: string[], maxFileBytes: number, err: NodeJS.WritableStream): Promise<Indexed | null> {
+  // A folder may hold many files: the analysis thread loads its grammars while the walk runs.
+  if (paths.some(isDirectory)) prestartAnalysis(process.cwd(), maxFileBytes);
   const list = collectFiles(paths);
   for (const m of list.missing)
     err.write(`shardlens: ${m}: no such file, or not a TypeScript/JavaScript/Python file\n`);
@@ -169,4 +172,12 @@ if (require.main === module && isMainThread) {
   void main(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
 }

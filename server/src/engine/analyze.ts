@@ -39,7 +39,7 @@ export interface AnalyzeOptions {
    * Whether a file the pre-scan finds no DynamoDB call in may still call a wrapper
    * module of the workspace (it imports one), and so must be parsed.
    */
-  mayCallWrappers?: (text: string) => boolean;
+  mayCallWrappers?: (text: string, language: SourceLanguage) => boolean;
   /** Tables defined elsewhere in the workspace (`create_table`, the CDK): their indexes' key names. */
   tableDefinitions?: () => readonly TableDefinition[];
 }
@@ -58,8 +58,8 @@ function judgedAtCaller(a: Access, site: CallSite): boolean {
 }
 
 /** Whether a file's text is worth parsing: it may call DynamoDB directly or through a wrapper. */
-export function worthParsing(text: string, options: AnalyzeOptions): boolean {
-  return mayContainDynamoDbCalls(text) || options.mayCallWrappers?.(text) === true;
+export function worthParsing(text: string, language: SourceLanguage, options: AnalyzeOptions): boolean {
+  return mayContainDynamoDbCalls(text) || options.mayCallWrappers?.(text, language) === true;
 }
 
 /** The value of `name` exported by module `source`, imported from `fromFile`. */
@@ -117,7 +117,7 @@ export function analyzeSource(
 ): FileAnalysis {
   const skip = reasonToSkip(text, options.maxBytes ?? DEFAULT_MAX_BYTES);
   if (skip) return emptyAnalysis(file, language, skip);
-  if (!worthParsing(text, options)) return emptyAnalysis(file, language, null);
+  if (!worthParsing(text, language, options)) return emptyAnalysis(file, language, null);
   let tree: Tree;
   try {
     tree = parse(language, text, options.budgetMs ?? DEFAULT_BUDGET_MS);

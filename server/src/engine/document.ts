@@ -1,6 +1,7 @@
 import { Edit, type Point, type Tree } from 'web-tree-sitter';
 import {
   analyzeTree,
+  worthParsing,
   emptyAnalysis,
   DEFAULT_BUDGET_MS,
   DEFAULT_MAX_BYTES,
@@ -10,7 +11,7 @@ import {
 import type { SourceLanguage } from './model';
 import { parse, ParseTimeout } from './parser';
 import { SiteCache } from './site-cache';
-import { mayContainDynamoDbCalls, reasonToSkip } from './prescan';
+import { reasonToSkip } from './prescan';
 import { blockIn, editNames, mergeNames, type EditNames } from './edit-names';
 
 /** A text edit by UTF-16 offsets into the text before the edit. */
@@ -196,7 +197,8 @@ export class AnalyzedDocument {
   private analyze(): FileAnalysis {
     const none = (skipped: string | null) => emptyAnalysis(this.file, this.language, skipped);
     const skip = reasonToSkip(this.text, this.options.maxBytes ?? DEFAULT_MAX_BYTES);
-    if (skip || !mayContainDynamoDbCalls(this.text)) {
+    // A file naming no SDK may still call a wrapper module it imports.
+    if (skip || !worthParsing(this.text, this.language, this.options)) {
       this.dispose();
       return none(skip);
     }

@@ -1,4 +1,4 @@
-import { interpret, learnKeySchemas, schemaHintOf, type CallSite, type KeySchemaHints } from './interpret';
+import { hintTableOf, interpret, learnKeySchemas, schemaHintOf, type CallSite, type KeySchemaHints } from './interpret';
 import type { Access, Span } from './model';
 import { moveSpans } from './positions';
 
@@ -28,7 +28,9 @@ export function learnKeySchemasMemo(sites: CallSite[]): KeySchemaHints {
 }
 
 export function interpretMemo(site: CallSite, hints: KeySchemaHints): Access[] {
-  const key = hintsKey(hints);
+  // A single-table call reads only its table's hints: a change to another table's calls keeps its accesses.
+  const own = hintTableOf(site);
+  const key = own === null ? hintsKey(hints) : JSON.stringify(hints.get(own) ?? null);
   const cached = accessesOf.get(site);
   if (cached?.hints === key) return cached.accesses;
   const accesses = interpret(site, hints);

@@ -272,3 +272,14 @@ export function schemaHintOf(s: CallSite): [string, TableHint] | null {
   const names: KeyNames = { partition: a.partitionKey.attribute, sort: a.sortKey?.attribute };
   return [tableKey(a.table), a.index ? { indexes: { [a.index]: names } } : names];
 }
+
+const ONE_TABLE = new Set<Operation>(['PutItem', 'GetItem', 'UpdateItem', 'DeleteItem', 'Query']);
+
+/**
+ * The one table whose key-schema hints reading this site can use (`tableKey` form), or
+ * null when it may use several (batches, transactions, PartiQL): what interpreting it
+ * depends on, so an edit to another table's calls need not read it again.
+ */
+export function hintTableOf(site: CallSite): string | null {
+  return ONE_TABLE.has(site.operation) ? tableKey(tableOf(site.input, site.table)) : null;
+}

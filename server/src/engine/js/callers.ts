@@ -91,8 +91,9 @@ function callsOfMember(tree: Tree, name: string): Node[] {
   found = [];
   const text = treeText(tree);
   const re = new RegExp(`(?<=\\.\\s*)${name.replace(/\$/g, '\\$')}(?![\\w$])`, 'g');
+  const base = tree.rootNode.startIndex;
   for (let m = re.exec(text); m; m = re.exec(text)) {
-    const prop = tree.rootNode.descendantForIndex(m.index);
+    const prop = tree.rootNode.descendantForIndex(base + m.index);
     const member = prop?.parent;
     const call = member?.parent;
     if (

@@ -271,8 +271,10 @@ export function callsNaming(tree: Tree, name: string): Node[] {
     // Look only where the name is written, rather than at every call of the file.
     const text = treeText(tree);
     const re = new RegExp(`(?<![\\w$.])${name.replace(/\$/g, '\\$')}(?![\\w$])`, 'g');
+    // The root's text starts at its first token: offsets into it are relative to that.
+    const base = tree.rootNode.startIndex;
     for (let m = re.exec(text); m; m = re.exec(text)) {
-      const id = tree.rootNode.descendantForIndex(m.index);
+      const id = tree.rootNode.descendantForIndex(base + m.index);
       if (id?.type !== 'identifier') continue;
       const parent = id.parent;
       const call =

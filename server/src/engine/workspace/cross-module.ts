@@ -43,7 +43,7 @@ export class CrossModuleFacts {
 
   /** Whether a file's text imports one of the wrapper modules. */
   importsWrapper(text: string): boolean {
-    return this.importsWrapperNamed(importedModuleNames(text));
+    return this.hasWrappers && this.importsWrapperNamed(importedModuleNames(text.slice(0, 8192)));
   }
 
   /** Whether module names a file imports (`importedModuleNames`) include a wrapper module's. */

@@ -19,7 +19,7 @@ import { readHead, readSource } from './source';
 /** Rounds of the wrapper-caller pass: each may find callers of the wrappers the last one found. */
 const WRAPPER_ROUNDS = 3;
 /** How much of a file the caller pass reads to look at its imports. */
-const IMPORTS_HEAD = 16 * 1024;
+const IMPORTS_HEAD = 8 * 1024;
 
 export type { CallSiteEntry, IndexEntry, KeyEntry, TableEntry } from './query';
 
@@ -76,7 +76,8 @@ export class WorkspaceIndex {
       ...options,
       resolveImport: this.modules.resolve,
       resolveModule: this.modules.summary,
-      mayCallWrappers: (text) => this.facts.importsWrapper(text),
+      mayCallWrappers: (text, language) =>
+        this.facts.hasWrappers && this.facts.importsWrapperNamed(this.importsOf(text, language)),
       tableDefinitions: () => this.facts.tableDefinitions(),
     };
   }
@@ -115,6 +116,17 @@ export class WorkspaceIndex {
   /** Module names imported by files the pre-scan passed over: the caller pass reads only those that import a wrapper. */
   private readonly importNames = new Map<string, string[]>();
 
+  private lastImports: { text: string; names: string[] } | null = null;
+
+  /** The module names a file's head imports; the last text's kept, since the gate and the note ask in turn. */
+  private importsOf(text: string, language: SourceLanguage): string[] {
+    if (this.lastImports?.text !== text) {
+      const names = [...importedModuleNames(text.slice(0, IMPORTS_HEAD), language === 'python')];
+      this.lastImports = { text, names };
+    }
+    return this.lastImports.names;
+  }
+
   /**
    * Notes what a file the pre-scan passed over imports, from its text in hand (the
    * parallel indexer calls this for the files it does not send to be analysed).
@@ -124,7 +136,7 @@ export class WorkspaceIndex {
       this.importNames.delete(analysis.file);
       return;
     }
-    this.importNames.set(analysis.file, [...importedModuleNames(text.slice(0, IMPORTS_HEAD))]);
+    this.importNames.set(analysis.file, this.importsOf(text, analysis.language));
   }
 
   /** Analyses a whole workspace's files: each file, then the files that call its wrappers. */
@@ -165,7 +177,8 @@ export class WorkspaceIndex {
         const head = this.importNames.has(file)
           ? null
           : (this.options.openText?.(file) ?? readHead(file, IMPORTS_HEAD));
-        const imported = this.importNames.get(file) ?? (head === null ? [] : importedModuleNames(head));
+        const imported =
+          this.importNames.get(file) ?? (head === null ? [] : importedModuleNames(head, language === 'python'));
         if (!language || !this.facts.importsWrapperNamed(imported)) continue;
         const text = this.options.openText?.(file) ?? readFromDisk(file);
         if (text === null || mayContainDynamoDbCalls(text)) pending.delete(file);

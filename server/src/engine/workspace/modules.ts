@@ -1,5 +1,6 @@
 import { DEFAULT_MAX_BYTES } from '../analyze';
 import { readSource } from './source';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Node, Tree } from 'web-tree-sitter';
 import { exportedValue, newContext, type ImportLookup } from '../evaluation';
@@ -106,6 +107,9 @@ export class ModuleConstants {
   /** Module file → the files whose analysis used one of its constants. */
   private readonly dependents = new Map<string, Set<string>>();
   private depth = 0;
+  private readonly existing = new Map<string, boolean>();
+  /** Folder, language and import → the module file (or null), until any file changes. */
+  private readonly resolved = new Map<string, string | null>();
   private readonly summaries: ModuleSummaries;
   private readonly aliases: PathAliases;
 
@@ -149,11 +153,17 @@ export class ModuleConstants {
 
   /** The workspace file `source` names from `fromFile`, noted as used by `fromFile`; null for packages. */
   private moduleFile(fromFile: string, language: SourceLanguage, source: string): string | null {
-    const exists = (f: string) => this.read(f) !== null;
-    const module =
-      language === 'python'
-        ? resolvePythonModule(fromFile, source, this.root, exists)
-        : resolveJsModule(fromFile, source, exists, this.aliases);
+    // Files of one folder import the same modules: resolved once per folder (a Python name is searched up to the root).
+    const key = `${language === 'python' ? 'py' : 'js'}\0${path.dirname(fromFile)}\0${source}`;
+    let module = this.resolved.get(key);
+    if (module === undefined) {
+      const exists = (f: string) => this.exists(f);
+      module =
+        language === 'python'
+          ? resolvePythonModule(fromFile, source, this.root, exists)
+          : resolveJsModule(fromFile, source, exists, this.aliases);
+      this.resolved.set(key, module);
+    }
     if (!module) return null;
     let users = this.dependents.get(module);
     if (!users) this.dependents.set(module, (users = new Set()));
@@ -166,7 +176,24 @@ export class ModuleConstants {
     return [...(this.dependents.get(module) ?? [])];
   }
 
+  /** Whether a module file is there: a stat, remembered until the file changes (reading it would cost its size). */
+  private exists(file: string): boolean {
+    let known = this.existing.get(file);
+    if (known === undefined) {
+      try {
+        known = fs.statSync(file).isFile();
+      } catch {
+        known = false;
+      }
+      this.existing.set(file, known);
+    }
+    return known;
+  }
+
   forget(module: string): void {
+    this.existing.delete(module);
+    // A file that appears or goes may change what any import names.
+    this.resolved.clear();
     this.values.delete(module);
     this.summaries.forget(module);
   }

@@ -29,18 +29,25 @@ export function importNamesOf(file: string): string[] {
   return [moduleName(file), path.basename(dir), path.basename(path.dirname(dir))];
 }
 
-const JS_SPECIFIER = /(?:\bfrom|\brequire\s*\(|\bimport\s*\()\s*['"]([^'"\n]+)['"]/g;
-const PY_FROM = /^[ \t]*from[ \t]+([\w.]+)[ \t]+import[ \t]+\(?([^\n)]*)/gm;
-const PY_IMPORT = /^[ \t]*import[ \t]+([\w., \t]+)/gm;
+// Each pattern starts with a literal word, which the regular expression engine finds by a fast
+// search: a look at every import line of 5,000 files must cost little next to reading them.
+const JS_FROM = /from\s*['"]([^'"\n]+)['"]/g;
+const JS_REQUIRE = /require\s*\(\s*['"]([^'"\n]+)['"]/g;
+const JS_DYNAMIC = /import\s*\(\s*['"]([^'"\n]+)['"]/g;
+const PY_FROM = /from[ \t]+([\w.]+)[ \t]+import[ \t]+\(?([^\n)]*)/g;
+const PY_IMPORT = /import[ \t]+([\w., \t]+)/g;
 
 /**
  * The module names a file's imports mention: the last part of each JS specifier
  * (`./db.js` → `db`, `../models` → `models`), each part of a Python module path and the
  * names imported from it (`from app import dao` may import the module `dao`).
  */
-export function importedModuleNames(text: string): Set<string> {
+export function importedModuleNames(text: string, python?: boolean): Set<string> {
   const out = new Set<string>();
-  for (const m of text.matchAll(JS_SPECIFIER)) out.add(moduleName(m[1]));
+  if (python !== true) {
+    for (const re of [JS_FROM, JS_REQUIRE, JS_DYNAMIC]) for (const m of text.matchAll(re)) out.add(moduleName(m[1]));
+  }
+  if (python === false) return out;
   for (const m of text.matchAll(PY_FROM)) {
     for (const part of m[1].split('.')) if (part) out.add(part);
     for (const name of m[2].split(',')) {
