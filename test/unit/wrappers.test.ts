@@ -527,3 +527,87 @@ exports.config = () => touch("CONFIG");
   });
   assert.deepEqual(findings(index, dir), ['src/touch.js:6 SL001 error']);
 });
+
+test('instances and factories other modules make: singletons, module.exports = new, factory functions and methods', async () => {
+  const { index, dir } = await workspace({
+    'package.json': '{ "name": "inv" }\n',
+    'src/stock-store.ts': `${V3}
+export class StockStore {
+  reserve(sku: string) {
+    return doc.send(new UpdateCommand({ TableName: "stock", Key: { pk: sku }, UpdateExpression: "ADD held :one", ExpressionAttributeValues: { ":one": 1 } }));
+  }
+  static open(): StockStore {
+    return new StockStore();
+  }
+}
+export const stock = new StockStore();
+export function stockStore() {
+  return new StockStore();
+}
+`,
+    'src/flash-sale.ts': `import { stock, stockStore, StockStore } from "./stock-store";
+
+export const hold = () => stock.reserve("SKU#flash");
+export const holdAgain = () => stockStore().reserve("SKU#flash2");
+export const holdStatic = async () => {
+  const s = StockStore.open();
+  return s.reserve("SKU#flash3");
+};
+export const perItem = (sku: string) => stock.reserve(sku);
+`,
+    'lib/presence.js': `const AWS = require("aws-sdk");
+class Presence {
+  constructor() { this.db = new AWS.DynamoDB.DocumentClient(); }
+  mark(room, user) { return this.db.put({ TableName: "presence", Item: { pk: room, sk: user } }).promise(); }
+}
+module.exports = new Presence();
+`,
+    'lib/lobby.js': `const presence = require("./presence");
+exports.join = (user) => presence.mark("ROOM#lobby", user);
+`,
+  });
+  assert.deepEqual(findings(index, dir), [
+    'lib/lobby.js:2 SL001 error',
+    'src/flash-sale.ts:3 SL004 warning',
+    'src/flash-sale.ts:4 SL004 warning',
+    'src/flash-sale.ts:7 SL004 warning',
+  ]);
+});
+
+test('Python: an instance built in a deps module, and a repository injected by its annotation', async () => {
+  const { index, dir } = await workspace({
+    'requirements.txt': 'boto3\n',
+    'svc/ledger.py': `import boto3
+
+
+class Ledger:
+    def __init__(self, table_name):
+        self.table = boto3.resource("dynamodb").Table(table_name)
+
+    def append(self, account, entry_id, amount):
+        self.table.put_item(Item={"pk": account, "sk": entry_id, "amount": amount})
+`,
+    'svc/deps.py': `import os
+from svc.ledger import Ledger
+
+ledger = Ledger(os.environ["LEDGER_TABLE"])
+`,
+    'svc/fees.py': `from svc.deps import ledger
+
+
+def charge_fee(entry_id, amount):
+    ledger.append("ACCOUNT#fees", entry_id, amount)
+`,
+    'svc/payouts.py': `from svc.ledger import Ledger
+
+
+class Payouts:
+    def __init__(self, ledger: Ledger):
+        self._ledger = ledger
+
+    def pay(self, entry_id, amount):
+        self._ledger.append("ACCOUNT#payouts", entry_id, amount)
+`,
+  });
+  assert.deepEqual(findings(index, dir), ['svc/fees.py:5 SL001 error', 'svc/payouts.py:9 SL001 error']);
+});

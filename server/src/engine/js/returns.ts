@@ -4,7 +4,8 @@
  * `Key: cartKey("SHARED")` imported from another module (through its summary).
  */
 import type { Node } from 'web-tree-sitter';
-import { choiceValue, soleHole, type EvalContext } from '../evaluation';
+import { chooseAmong } from '../alternatives';
+import { soleHole, unknownValue, type EvalContext } from '../evaluation';
 import { spanOf } from '../span';
 import type { Value } from '../value';
 import { callArguments } from '../wrappers/arguments';
@@ -50,12 +51,16 @@ function returned(call: Node, fn: Node, ctx: EvalContext): Value | null {
           .map((r) => r.namedChild(0))
       : [body];
   if (exprs.length === 0 || exprs.length > MAX_RETURNS || exprs.some((e) => !e)) return null;
-  const v = exprs.length === 1 ? ctx.evaluate(exprs[0], ctx) : choiceValue(call, exprs, ctx);
-  // Nothing known comes back: the function's name (`getUserId()`) says more.
-  if (!v || soleHole(v)?.kind === 'unknown') return null;
-  if (!hasParamHole(v)) return v;
   const params = jsFunction(fn)?.params ?? [];
-  return substitute(v, callArguments(call, params, ctx));
+  const args = () => callArguments(call, params, ctx);
+  // Each `return` is an alternative, with this call's arguments in place of the parameters.
+  const values = exprs.map((e) => {
+    const v = ctx.evaluate(e, ctx) ?? unknownValue(e!);
+    return hasParamHole(v) ? substitute(v, args()) : v;
+  });
+  const v = chooseAmong(values, call, values.length - 1).value;
+  // Nothing known comes back: the function's name (`getUserId()`) says more.
+  return soleHole(v)?.kind === 'unknown' ? null : v;
 }
 
 function nearestFunction(n: Node): Node | null {

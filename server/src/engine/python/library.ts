@@ -5,8 +5,8 @@
  * the file's own functions.
  */
 import type { Node } from 'web-tree-sitter';
+import { chooseAmong } from '../alternatives';
 import {
-  choiceValue,
   holeValue,
   namedValue,
   numberOf,
@@ -179,10 +179,13 @@ function returnValue(n: Node, fn: Node, ctx: EvalContext): Value {
     .filter((r): r is Node => !!r && nearestFunction(r)?.equals(fn) === true)
     .map((r) => r.namedChild(0));
   if (returns.length === 0 || returns.length > 6) return namedValue(n, fn.childForFieldName('name')?.text ?? '');
-  const v = returns.length === 1 ? (ctx.evaluate(returns[0], ctx) ?? unknownValue(n)) : choiceValue(n, returns, ctx);
-  if (!hasParamHole(v)) return v;
   const params = pythonFunction(fn)?.params ?? [];
-  return substitute(v, callArguments(n, params, ctx));
+  // Each `return` is an alternative, with this call's arguments in place of the parameters.
+  const values = returns.map((r) => {
+    const v = ctx.evaluate(r, ctx) ?? unknownValue(n);
+    return hasParamHole(v) ? substitute(v, callArguments(n, params, ctx)) : v;
+  });
+  return chooseAmong(values, n, values.length - 1).value;
 }
 
 /** `from keys import cart_key` then `cart_key("SHARED")`: what the module's function returns to this call. */

@@ -25,7 +25,7 @@ import { baseNames, enclosingClass } from './functions';
 import { importedNames, type ImportedName } from './imports';
 import { callArguments } from './arguments';
 import { instantiate, type Arguments } from './instantiate';
-import { baseMethod, definitionOf, methodOf, type ModulesFrom } from './resolve';
+import { baseMethod, classNamedIn, definitionOf, instanceClassOf, methodOf, type ModulesFrom } from './resolve';
 import type { FunctionSummary, ModuleSummary } from './summary';
 
 export function wrapperCalls(
@@ -44,7 +44,16 @@ export function wrapperCalls(
   const wrapping = new Map<string, { module: ModuleSummary; name: ImportedName }>();
   for (const [local, name] of imported) {
     const m = moduleOf(name.source);
-    if (m && (m.wraps || inheritsWrappers(m) || m.reexports.length > 0)) wrapping.set(local, { module: m, name });
+    if (
+      m &&
+      (m.wraps ||
+        inheritsWrappers(m) ||
+        m.reexports.length > 0 ||
+        makesObjects(m) ||
+        m.instances.has(name.name === '*' ? 'default' : name.name) ||
+        m.reexports.length > 0)
+    )
+      wrapping.set(local, { module: m, name });
     // `from events import repo`: the name is a module of the package.
     const sub = !m && language === 'python' && name.name !== '*' ? `${name.source}.${name.name}` : null;
     const whole = sub ? moduleOf(sub) : null;
@@ -64,6 +73,13 @@ export function wrapperCalls(
     for (const site of fn.sites) out.push(siteAtCaller(site, call, file, args));
   }
   return out;
+}
+
+/** A module with factories (`createRepo()`, a `RepositoryFactory`): what they make may wrap calls. */
+function makesObjects(m: ModuleSummary): boolean {
+  for (const fn of m.functions.values()) if (fn.makes) return true;
+  for (const c of m.classes.values()) for (const fn of c.methods.values()) if (fn.makes) return true;
+  return false;
 }
 
 /** A module whose classes may extend wrappers elsewhere: followed only when a caller names them. */
@@ -113,11 +129,23 @@ function calleeOf(call: Node, f: Finder): FunctionSummary | null {
     const cls = w ? classRef(w.module, w.name.name, f) : null;
     return cls ? methodOf(cls.module, cls.name, method, f.modulesFrom, 0) : null;
   }
+  if (object.type === 'call' || object.type === 'call_expression') {
+    // `factory.createRoomRepository().addMember(...)`.
+    const made = classOfExpression(object, f, 0);
+    return made ? methodOf(made.module, made.name, method, f.modulesFrom, 0) : null;
+  }
   if (object.type !== 'identifier') return null;
   const w = f.wrapping.get(object.text);
   if (w) {
-    if (w.name.name === '*') return exported(w.module, method, f);
-    const cls = classRef(w.module, w.name.name, f);
+    if (w.name.name === '*') {
+      // `const presence = require("./presence")` of a module that is `module.exports = new PresenceStore()`.
+      const whole = instanceClassOf(w.module, 'default', f.modulesFrom);
+      return (
+        exported(w.module, method, f) ?? (whole ? methodOf(whole.module, whole.name, method, f.modulesFrom, 0) : null)
+      );
+    }
+    // A class (a static method) or an instance the module made (`export const counters = new Counters()`).
+    const cls = classRef(w.module, w.name.name, f) ?? instanceClassOf(w.module, w.name.name, f.modulesFrom);
     return cls ? methodOf(cls.module, cls.name, method, f.modulesFrom, 0) : null;
   }
   const cls = instanceClass(object, f);
@@ -173,18 +201,54 @@ function definesMethod(cls: Node, method: string): boolean {
 }
 
 /** `repo` bound to `new Repo(...)` / `Repo(...)` where `Repo` is an imported class. */
-function instanceClass(id: Node, f: Finder): { module: ModuleSummary; name: string } | null {
+function instanceClass(id: Node, f: Finder): ClassRef | null {
   const b = f.language === 'python' ? resolvePython(id, f.ctx) : resolveJs(id, f.ctx);
-  const node = b?.kind === 'value' ? b.node : null;
+  return b?.kind === 'value' ? classOfExpression(b.node, f, 0) : null;
+}
+
+type ClassRef = { module: ModuleSummary; name: string };
+
+/**
+ * The class of the object an expression makes: `new Repo()`, Python `Repo()`, or what a
+ * factory returns (`createRepo()`, `Allocator.from_env()`, `factory.createRoomRepository()`).
+ */
+function classOfExpression(n: Node, f: Finder, depth: number): ClassRef | null {
+  if (depth > 3) return null;
+  const e = n.type === 'await_expression' || n.type === 'await' ? n.namedChild(0) : n;
+  if (!e) return null;
   const made =
-    node?.type === 'new_expression'
-      ? node.childForFieldName('constructor')
-      : node?.type === 'call' && f.language === 'python'
-        ? node.childForFieldName('function')
+    e.type === 'new_expression'
+      ? e.childForFieldName('constructor')
+      : e.type === 'call' && f.language === 'python'
+        ? e.childForFieldName('function')
         : null;
-  if (made?.type !== 'identifier') return null;
-  const w = f.wrapping.get(made.text);
-  return w ? classRef(w.module, w.name.name, f) : null;
+  if (made?.type === 'identifier') {
+    const w = f.wrapping.get(made.text);
+    if (w && classRef(w.module, w.name.name, f)) return classRef(w.module, w.name.name, f);
+  }
+  if (e.type !== 'call' && e.type !== 'call_expression') return null;
+  const factory = factoryOf(e, f, depth);
+  return factory?.fn.makes ? classNamedIn(factory.module, factory.fn.makes, f.modulesFrom) : null;
+}
+
+/** The summarised function a call calls, with the module it is in (for the class names it writes). */
+function factoryOf(call: Node, f: Finder, depth: number): { fn: FunctionSummary; module: ModuleSummary } | null {
+  const callee = call.childForFieldName('function');
+  if (callee?.type === 'identifier') {
+    const w = f.wrapping.get(callee.text);
+    const d = w ? definitionOf(w.module, w.name.name, f.modulesFrom) : null;
+    const fn = d?.module.functions.get(d.name);
+    return d && fn ? { fn, module: d.module } : null;
+  }
+  const object = callee?.childForFieldName('object');
+  const method = callee?.childForFieldName(f.language === 'python' ? 'attribute' : 'property')?.text;
+  if (!object || !method) return null;
+  const w = object.type === 'identifier' ? f.wrapping.get(object.text) : undefined;
+  const cls =
+    (w && classRef(w.module, w.name.name, f)) ??
+    (object.type === 'identifier' ? instanceClass(object, f) : classOfExpression(object, f, depth + 1));
+  const fn = cls ? methodOf(cls.module, cls.name, method, f.modulesFrom, 0) : null;
+  return cls && fn ? { fn, module: cls.module } : null;
 }
 
 /** A wrapper's call site as this caller makes it: at the call, with the caller's arguments. */

@@ -15,7 +15,9 @@ export function fieldClassName(member: Node, language: SourceLanguage, ctx: Eval
   if (language === 'python') {
     const made = attributeValueNode(member, ctx);
     const fn = made?.type === 'call' ? made.childForFieldName('function') : null;
-    return fn?.type === 'identifier' ? fn.text : null;
+    if (fn?.type === 'identifier') return fn.text;
+    // `def __init__(self, repository: JobRepository): self._repository = repository`.
+    return made?.type === 'identifier' ? annotatedParameter(made) : null;
   }
   const field = member.childForFieldName('property')?.text;
   const cls = enclosingClass(member, language);
@@ -56,4 +58,17 @@ function constructed(n: Node | null): string | null {
 function typeName(annotation: Node | null): string | null {
   const t = annotation?.type === 'type_annotation' ? annotation.namedChild(0) : annotation;
   return t?.type === 'type_identifier' || t?.type === 'identifier' ? t.text : null;
+}
+
+/** The class a Python parameter is annotated with (`repository: JobRepository`), for the name `id` reads. */
+function annotatedParameter(id: Node): string | null {
+  let fn: Node | null = id.parent;
+  while (fn && fn.type !== 'function_definition') fn = fn.parent;
+  for (const p of fn?.childForFieldName('parameters')?.namedChildren ?? []) {
+    if (p?.type !== 'typed_parameter' && p?.type !== 'typed_default_parameter') continue;
+    const name = p.type === 'typed_parameter' ? p.namedChild(0) : p.childForFieldName('name');
+    const type = p.childForFieldName('type')?.namedChild(0) ?? p.childForFieldName('type');
+    if (name?.text === id.text && type?.type === 'identifier') return type.text;
+  }
+  return null;
 }

@@ -82,3 +82,40 @@ export function definitionOf(
   }
   return null;
 }
+
+/**
+ * The class of an instance a module exports as `name` (`export const counters = new
+ * CounterRepository()`): defined in that module or imported into it.
+ */
+export function instanceClassOf(
+  m: ModuleSummary,
+  name: string,
+  modules: ModulesFrom | null,
+  depth = 0,
+): { module: ModuleSummary; name: string } | null {
+  const cls = m.instances.get(name);
+  if (cls) return classNamedIn(m, cls, modules);
+  // Re-exported by a barrel (`export { notificationsTable } from "./tables"`).
+  if (!modules || depth >= MAX_REEXPORTS) return null;
+  for (const r of m.reexports) {
+    const target = r.names === '*' ? name : r.names.get(name);
+    const other = target ? modules(m.file, m.language, r.source) : null;
+    const found = other && target ? instanceClassOf(other, target, modules, depth + 1) : null;
+    if (found) return found;
+  }
+  return null;
+}
+
+/** The class module `m` writes as `cls`: its own, or the one it imports under that name. */
+export function classNamedIn(
+  m: ModuleSummary,
+  cls: string,
+  modules: ModulesFrom | null,
+): { module: ModuleSummary; name: string } | null {
+  if (m.classes.has(cls)) return { module: m, name: cls };
+  const imported = m.imports.get(cls);
+  const other = imported && modules ? modules(m.file, m.language, imported.source) : null;
+  if (!other || !imported) return null;
+  const d = definitionOf(other, imported.name === '*' ? cls : imported.name, modules);
+  return d && d.module.classes.has(d.name) ? d : null;
+}

@@ -16,6 +16,7 @@ import { evaluate as evaluatePython } from '../python/evaluate';
 import type { Value } from '../value';
 import { wrapperCalls } from './callers';
 import { hasParamHole } from './instantiate';
+import { moduleInstances } from './instances';
 import { followLocalCalls } from './local-calls';
 import type { ModulesFrom } from './resolve';
 import { baseNames, enclosingNamedFunction, jsFunction, pythonFunction, type NamedFunction } from './functions';
@@ -30,6 +31,8 @@ export interface FunctionSummary {
   sites: CallSite[];
   /** What it returns, parameters marked; null when there is nothing to follow. */
   returns: Value | null;
+  /** A factory: the class it returns a new instance of, as this module writes it (`new RoomRepository(...)`, `cls(...)`). */
+  makes?: string;
 }
 
 export interface ClassSummary {
@@ -53,6 +56,8 @@ export interface ModuleSummary {
   defaultExport?: string;
   /** What it exports from other modules: `export * from "./impl"` (`*`), `export { a as b } from "./impl"` (b → a). */
   reexports: Array<{ source: string; names: '*' | Map<string, string> }>;
+  /** Module-level instances (`export const repo = new Repo()`): name → class as written here (`default` for `module.exports = new X()`). */
+  instances: Map<string, string>;
 }
 
 /** At most this many functions of a module have their returns followed (a generated module has thousands). */
@@ -77,6 +82,7 @@ export function summarizeModule(
     imports,
     wraps: false,
     reexports: language === 'python' ? [] : reexportsOf(tree),
+    instances: moduleInstances(tree, language),
   };
   const evaluate = language === 'python' ? evaluatePython : evaluateJs;
   const ctx = () => newContext(evaluate, { ...lookups, summary: true });
@@ -91,6 +97,8 @@ export function summarizeModule(
     const s = summaryOf(f);
     if (followed++ < MAX_RETURNS) s.returns = returnOf(f.node, language, ctx());
     if (s.returns) s.returns = placeOrigins(s.returns, file);
+    const made = madeClass(f, language);
+    if (made) s.makes = made;
   }
   for (const cls of classes(tree, language)) {
     const name = cls.childForFieldName('name')?.text;
@@ -249,4 +257,29 @@ function reexportsOf(tree: Tree): ModuleSummary['reexports'] {
     out.push({ source, names });
   }
   return out;
+}
+
+/** The class a function returns a new instance of: its one `return new X(...)` (`new this()`, Python `cls(...)`: its own class). */
+function madeClass(f: NamedFunction, language: SourceLanguage): string | null {
+  const body = f.node.childForFieldName('body');
+  if (!body) return null;
+  const returns =
+    language !== 'python' && body.type !== 'statement_block'
+      ? [body]
+      : body
+          .descendantsOfType('return_statement')
+          .filter((r): r is Node => !!r && ownerOf(r, language)?.equals(f.node) === true)
+          .map((r) => r.namedChild(0));
+  if (returns.length !== 1 || !returns[0]) return null;
+  const e = returns[0].type === 'await_expression' ? returns[0].namedChild(0) : returns[0];
+  const ctor =
+    language === 'python'
+      ? e?.type === 'call'
+        ? e.childForFieldName('function')
+        : null
+      : e?.type === 'new_expression'
+        ? e.childForFieldName('constructor')
+        : null;
+  if (ctor?.type === 'this' || (language === 'python' && ctor?.text === 'cls')) return f.owner;
+  return ctor?.type === 'identifier' && /^[A-Z]/.test(ctor.text) ? ctor.text : null;
 }
