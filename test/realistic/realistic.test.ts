@@ -44,9 +44,9 @@ const SUITE: Array<[string, Case[]]> = [
 ];
 
 /**
- * The bar is 90% for both. `npm test` runs the suite with the levels reached so far
- * (SHARDLENS_REALISTIC_RECALL / _PRECISION) so it catches a step back; `npm run
- * test:realistic` holds it to the 90% it must reach.
+ * The bar is 90% for both, in `npm test` and `npm run test:realistic` alike.
+ * SHARDLENS_REALISTIC_RECALL / _PRECISION set another level (a new case file written
+ * ahead of the engine can be measured without failing the run).
  */
 const BAR = {
   recall: Number(process.env.SHARDLENS_REALISTIC_RECALL ?? 0.9),
