@@ -9,11 +9,13 @@ import { findBinding, isFunction, treeText, type Binding } from './scope';
  */
 function assignmentsOf(tree: Tree, name: string, from: number, to: number): Node[] {
   const base = tree.rootNode.startIndex;
-  const text = treeText(tree).slice(Math.max(0, from - base), Math.max(0, to - base));
+  const text = treeText(tree);
   const re = new RegExp(`(?<![\\w$.])${name.replace(/\$/g, '\\$')}\\s*=(?![=>])`, 'g');
   const out: Node[] = [];
-  for (let m = re.exec(text); m; m = re.exec(text)) {
-    const id = tree.rootNode.descendantForIndex(Math.max(from, base) + m.index);
+  // Searched in place from `from` (no copy of the text for each name a module-level use asks about).
+  re.lastIndex = Math.max(0, from - base);
+  for (let m = re.exec(text); m && m.index + base < to; m = re.exec(text)) {
+    const id = tree.rootNode.descendantForIndex(base + m.index);
     const a = id?.parent;
     if (id?.type === 'identifier' && a?.type === 'assignment_expression' && a.childForFieldName('left')?.equals(id))
       out.push(a);

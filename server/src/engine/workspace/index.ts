@@ -266,7 +266,9 @@ export class WorkspaceIndex {
       }
     }
     this.files.set(file, analysis);
+    const wrappers = this.facts.wrapperCount;
     this.facts.note(analysis);
+    if (this.facts.wrapperCount !== wrappers) this.modules.wrappersChanged();
     this.relink(file, before, byFamily);
     const touched = new Set<string>();
     for (const family of new Set([...before, ...byFamily.keys()])) {

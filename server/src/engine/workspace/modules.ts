@@ -190,6 +190,11 @@ export class ModuleConstants {
     return known;
   }
 
+  /** The set of wrapper modules changed: modules that import one are summarised again when asked. */
+  wrappersChanged(): void {
+    this.summaries.wrappersChanged();
+  }
+
   forget(module: string): void {
     this.existing.delete(module);
     // A file that appears or goes may change what any import names.

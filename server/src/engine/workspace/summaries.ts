@@ -20,6 +20,8 @@ const MAX_NESTING = 4;
 export class ModuleSummaries {
   private readonly cache = new Map<string, ModuleSummary | null>();
   private nesting = 0;
+  /** Modules read and found to hold no DynamoDB call nor import a wrapper, until any module changes. */
+  private readonly withoutSites = new Set<string>();
 
   constructor(
     private readonly read: ReadText,
@@ -37,11 +39,16 @@ export class ModuleSummaries {
   of(module: string, sites: boolean): ModuleSummary | null {
     const cached = this.cache.get(module);
     if (cached !== undefined) return cached;
+    // A module known to make no DynamoDB call: not read again on every keystroke of its importers.
+    if (sites && this.withoutSites.has(module)) return null;
     const language = languageForFile(module);
     const text = this.read(module);
     if (!language || text === null || text.length > MAX_MODULE_BYTES || this.nesting >= MAX_NESTING) return null;
     const withSites = mayContainDynamoDbCalls(text) || this.importsWrapper(text);
-    if (sites && !withSites) return null;
+    if (sites && !withSites) {
+      this.withoutSites.add(module);
+      return null;
+    }
     this.cache.set(module, null); // an import cycle sees no summary
     let tree: Tree;
     try {
@@ -65,7 +72,13 @@ export class ModuleSummaries {
     }
   }
 
+  /** Another module became (or stopped being) a wrapper: a module that imports it may wrap it in turn. */
+  wrappersChanged(): void {
+    this.withoutSites.clear();
+  }
+
   forget(module: string): void {
     this.cache.delete(module);
+    this.withoutSites.clear();
   }
 }

@@ -57,11 +57,15 @@ export function outsideWrapperCalls(
     const method = callee?.childForFieldName(language === 'python' ? 'attribute' : 'property')?.text ?? '';
     const receiver = callee?.childForFieldName('object') ?? null;
     const operation = operationOf(method);
-    const ctx = newContext(evaluate, lookups);
-    if (!operation || !receiver || definedHere(receiver, language, ctx)) continue;
+    if (!operation || !receiver) continue;
     const args = (call.childForFieldName('arguments')?.namedChildren ?? []).filter(
       (a): a is Node => !!a && a.type !== 'comment' && a.type !== 'keyword_argument',
     );
+    // The shape is written at the call (a literal object or condition), or there is nothing to read:
+    // `cache.get(id)`, `map.put(k, v)` cost no evaluation, in a file edited keystroke by keystroke.
+    if (!args.slice(0, 3).some(looksLikeRequest)) continue;
+    const ctx = newContext(evaluate, lookups);
+    if (definedHere(receiver, language, ctx)) continue;
     const values = args.slice(0, 3).map((a) => ctx.evaluate(a, ctx));
     const input = requestOf(operation, values, at, BARE.test(method));
     if (!input) continue;
@@ -136,4 +140,23 @@ function contains(outer: Span, inner: Span): boolean {
     le(outer.startLine, outer.startColumn, inner.startLine, inner.startColumn) &&
     le(inner.endLine, inner.endColumn, outer.endLine, outer.endColumn)
   );
+}
+
+const KEYISH =
+  /^['"]?(?:Item|Key|KeyConditionExpression|(?:[gl]si_?\d*_?)?(?:pk|pkey)|partition_?key|hash_?key)['"]?$/i;
+
+/** A literal object with a key-like or request property, or a literal string with `:` values. */
+function looksLikeRequest(a: Node): boolean {
+  if (a.type === 'object' || a.type === 'dictionary') {
+    return a.namedChildren.some((p) => {
+      const key =
+        p?.type === 'pair'
+          ? p.childForFieldName('key')?.text
+          : p?.type === 'shorthand_property_identifier'
+            ? p.text
+            : null;
+      return !!key && KEYISH.test(key);
+    });
+  }
+  return (a.type === 'string' || a.type === 'template_string') && /:\w/.test(a.text) && /=/.test(a.text);
 }
