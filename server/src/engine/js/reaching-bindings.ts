@@ -10,18 +10,26 @@ import { findBinding, isFunction, treeText, type Binding } from './scope';
 function assignmentsOf(tree: Tree, name: string, from: number, to: number): Node[] {
   const base = tree.rootNode.startIndex;
   const text = treeText(tree);
-  const re = new RegExp(`(?<![\\w$.])${name.replace(/\$/g, '\\$')}\\s*=(?![=>])`, 'g');
   const out: Node[] = [];
-  // Searched in place from `from` (no copy of the text for each name a module-level use asks about).
-  re.lastIndex = Math.max(0, from - base);
-  for (let m = re.exec(text); m && m.index + base < to; m = re.exec(text)) {
-    const id = tree.rootNode.descendantForIndex(base + m.index);
+  // A plain search bounded by `to`: a regular expression would scan to the end of the file
+  // for each name a use asks about whenever nothing matches before the use.
+  for (
+    let at = text.indexOf(name, Math.max(0, from - base));
+    at >= 0 && at + base < to;
+    at = text.indexOf(name, at + 1)
+  ) {
+    if (/[\w$.]/.test(text[at - 1] ?? '') || !ASSIGNS.test(text.slice(at + name.length, at + name.length + 8)))
+      continue;
+    const id = tree.rootNode.descendantForIndex(base + at);
     const a = id?.parent;
     if (id?.type === 'identifier' && a?.type === 'assignment_expression' && a.childForFieldName('left')?.equals(id))
       out.push(a);
   }
   return out;
 }
+
+/** What follows a name assigned to: `=`, not `==`, `===` or `=>` (spaces allowed before it). */
+const ASSIGNS = /^\s*=(?![=>])/;
 
 /** The function (or the module) whose code `n` runs in. */
 function ownScope(n: Node): Node | null {
