@@ -1,7 +1,11 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { analyzeSource, type FileAnalysis } from '../../server/src/engine/analyze';
 import type { SourceLanguage } from '../../server/src/engine/model';
 import { initParsers, languageForFile } from '../../server/src/engine/parser';
 import { classifyAccess, render } from '../../server/src/engine/template';
+import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
 
 /** Analyses a snippet as if it were a file with this name. */
 export async function analyze(file: string, text: string): Promise<FileAnalysis> {
@@ -23,4 +27,20 @@ export function summarize(r: FileAnalysis): string[] {
 /** `line rule` per finding, 1-based lines. */
 export function findingLines(r: FileAnalysis): string[] {
   return r.findings.map((f) => `${f.span.startLine + 1} ${f.rule}`);
+}
+
+/**
+ * Writes a small repository (path → text) to a temporary folder and indexes it as the
+ * CLI does, every pass included; files are analysed in the order given.
+ */
+export async function indexedWorkspace(files: Record<string, string>): Promise<{ index: WorkspaceIndex; dir: string }> {
+  await initParsers();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-workspace-'));
+  for (const [name, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    fs.writeFileSync(path.join(dir, name), text);
+  }
+  const index = new WorkspaceIndex({ root: dir });
+  index.analyzeAll(Object.keys(files).map((f) => path.join(dir, f)));
+  return { index, dir };
 }

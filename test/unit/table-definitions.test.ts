@@ -1,23 +1,12 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { initParsers } from '../../server/src/engine/parser';
-import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
+import type { WorkspaceIndex } from '../../server/src/engine/workspace/index';
+import { indexedWorkspace } from './helpers';
 
-async function workspace(files: Record<string, string>): Promise<{ index: WorkspaceIndex; dir: string }> {
-  await initParsers();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-tables-'));
-  for (const [name, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
-    fs.writeFileSync(path.join(dir, name), text);
-  }
-  const index = new WorkspaceIndex({ root: dir });
-  // The writer first: the definition arrives after it, as it may in any walk order.
-  index.analyzeAll(Object.keys(files).map((f) => path.join(dir, f)));
-  return { index, dir };
-}
+/** The writer first where it matters: a definition may arrive after it, as in any walk order. */
+const workspace = indexedWorkspace;
 
 const findings = (index: WorkspaceIndex, dir: string) =>
   index

@@ -1,25 +1,13 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { initParsers } from '../../server/src/engine/parser';
-import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
+import type { WorkspaceIndex } from '../../server/src/engine/workspace/index';
+import { indexedWorkspace } from './helpers';
 import { hoverMarkdown } from '../../server/src/lsp/hover';
 import { normalizeSettings } from '../../protocol/src/settings';
 
-/** Writes a small repository to a temporary folder and indexes it as the CLI does. */
-async function workspace(files: Record<string, string>): Promise<{ index: WorkspaceIndex; dir: string }> {
-  await initParsers();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-wrappers-'));
-  for (const [name, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
-    fs.writeFileSync(path.join(dir, name), text);
-  }
-  const index = new WorkspaceIndex({ root: dir });
-  index.analyzeAll(Object.keys(files).map((f) => path.join(dir, f)));
-  return { index, dir };
-}
+const workspace = indexedWorkspace;
 
 /** `file:line rule severity` for every finding of the workspace, 1-based lines. */
 function findings(index: WorkspaceIndex, dir: string): string[] {
@@ -220,22 +208,25 @@ def hello():
   assert.equal(other?.accesses.length ?? 0, 0, 'a module that does not import the wrapper is not parsed for it');
 });
 
-test('changing the wrapper module re-judges its callers', async () => {
-  const { index, dir } = await workspace({
-    'package.json': '{ "name": "chat" }\n',
-    'lib/db.js': `const AWS = require("aws-sdk");
+/** A CommonJS helper module and a handler passing it the lobby's constant room key. */
+const CHAT = {
+  'package.json': '{ "name": "chat" }\n',
+  'lib/db.js': `const AWS = require("aws-sdk");
 const client = new AWS.DynamoDB.DocumentClient();
 async function save(pk, sk, body) {
   return client.put({ TableName: "messages", Item: { pk, sk, body } }).promise();
 }
 module.exports = { save };
 `,
-    'lib/lobby.js': `const { save } = require("./db");
+  'lib/lobby.js': `const { save } = require("./db");
 exports.post = async (messageId, text) => {
   await save("ROOM#lobby", messageId, text);
 };
 `,
-  });
+};
+
+test('changing the wrapper module re-judges its callers', async () => {
+  const { index, dir } = await workspace(CHAT);
   assert.deepEqual(findings(index, dir), ['lib/lobby.js:3 SL001 error']);
   // The wrapper now builds its own per-room key from the message: the caller's constant no longer is the key.
   const db = path.join(dir, 'lib/db.js');
@@ -359,21 +350,7 @@ export const one = (s: Store, userId: string) => s.load(\`USER#\${userId}\`);
 });
 
 test('the hover on a call through a wrapper says where the DynamoDB call inside it is', async () => {
-  const { index } = await workspace({
-    'package.json': '{ "name": "chat" }\n',
-    'lib/db.js': `const AWS = require("aws-sdk");
-const client = new AWS.DynamoDB.DocumentClient();
-async function save(pk, sk, body) {
-  return client.put({ TableName: "messages", Item: { pk, sk, body } }).promise();
-}
-module.exports = { save };
-`,
-    'lib/lobby.js': `const { save } = require("./db");
-exports.post = async (messageId, text) => {
-  await save("ROOM#lobby", messageId, text);
-};
-`,
-  });
+  const { index } = await workspace(CHAT);
   const r = index.results().find((x) => x.file.endsWith('lobby.js'))!;
   const md = hoverMarkdown(r.accesses[0], r.findings, normalizeSettings({})).value;
   assert.match(md, /Through a wrapper: the key goes into `put` at db\\\.js:4/);

@@ -1,6 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import { valueShape } from './context/shape';
-import { holeValue, reachedThrough, soleHole } from './evaluation';
+import { declarationOf, holeValue, namedValue, reachedThrough, soleHole } from './evaluation';
 import type { Declaration } from './model';
 import { classifyName } from './names';
 import { literalText } from './template';
@@ -185,4 +185,24 @@ export function callersOrOwn(name: string, fromCallers: Value | null, own: () =>
 export function accumulates(name: string, alternatives: ReadonlyArray<{ kind: string; node?: Node }>): boolean {
   const self = new RegExp(`(?<![\\w$.])${name.replace(/\$/g, '\\$')}(?![\\w$])`);
   return alternatives.some((a) => a.kind === 'value' && !!a.node && self.test(a.node.text));
+}
+
+/**
+ * The value of a name several bindings may reach (`let pk = "A"; if (c) pk = "B";`), both
+ * front-ends' way: an accumulator is judged by its name; values and parameters are
+ * weighed together (`chooseAmong`), the chosen assignment noted as the declaration the
+ * value came through. Null when some binding is of another kind (the caller resolves it).
+ */
+export function valueOfAlternatives<B extends { kind: string; node?: Node }>(
+  n: Node,
+  alternatives: readonly B[],
+  valueOf: (b: B) => Value,
+): Value | null {
+  if (accumulates(n.text, alternatives)) return namedValue(n, n.text);
+  if (!alternatives.every((a) => a.kind === 'value' || a.kind === 'param')) return null;
+  const choice = chooseAmong(alternatives.map(valueOf), n, alternatives.length - 1);
+  const from = choice.index >= 0 ? alternatives[choice.index] : null;
+  return from?.kind === 'value' && from.node
+    ? throughName(choice.value, n, declarationOf(n.text, from.node))
+    : choice.value;
 }

@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import { accumulates, callersOrOwn, chooseAmong, chooseArms, joinPaths, throughName } from '../alternatives';
+import { callersOrOwn, chooseArms, joinPaths, throughName, valueOfAlternatives } from '../alternatives';
 import {
   parameterProperty,
   declarationOf,
@@ -179,15 +179,12 @@ function identifierValue(n: Node, ctx: EvalContext): Value {
   const b = resolve(n, ctx);
   // `let pk = ...; if (c) { pk = "DEFAULT"; }`: each assignment that may reach is an alternative.
   const alternatives = b?.kind === 'loop' ? null : reachingBindings(n, b);
-  if (alternatives && accumulates(n.text, alternatives)) return namedValue(n, n.text);
-  if (alternatives?.every((a) => a.kind === 'value' || a.kind === 'param')) {
-    const values = alternatives.map((a) =>
-      a.kind === 'value' ? assignedValue(n, a.node, ctx) : bindingValue(n, a, ctx),
-    );
-    const choice = chooseAmong(values, n, values.length - 1);
-    const from = choice.index >= 0 ? alternatives[choice.index] : null;
-    return from?.kind === 'value' ? throughName(choice.value, n, declarationOf(n.text, from.node)) : choice.value;
-  }
+  const chosen = alternatives
+    ? valueOfAlternatives(n, alternatives, (a) =>
+        a.kind === 'value' ? assignedValue(n, a.node, ctx) : bindingValue(n, a, ctx),
+      )
+    : null;
+  if (chosen) return chosen;
   return b ? bindingValue(n, b, ctx) : namedValue(n, n.text);
 }
 

@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import { accumulates, callersOrOwn, chooseAmong, chooseArms, joinPaths, throughName } from '../alternatives';
+import { callersOrOwn, chooseArms, joinPaths, throughName, valueOfAlternatives } from '../alternatives';
 import {
   parameterProperty,
   declarationOf,
@@ -145,15 +145,12 @@ function identifierValue(n: Node, ctx: EvalContext): Value {
   if (!b) return namedValue(n, n.text);
   // `if`/`else` (or `try`/`except`) assigning the name: each assignment is an alternative.
   const alternatives = b.kind === 'value' || b.kind === 'param' ? reachingBindings(n) : null;
-  if (alternatives && accumulates(n.text, alternatives)) return namedValue(n, n.text);
-  if (alternatives?.every((a) => a.kind === 'value' || a.kind === 'param')) {
-    const values = alternatives.map((a) =>
-      a.kind === 'value' ? assignedValue(n, a.node, ctx) : bindingValue(n, a, ctx),
-    );
-    const choice = chooseAmong(values, n, values.length - 1);
-    const from = choice.index >= 0 ? alternatives[choice.index] : null;
-    return from?.kind === 'value' ? throughName(choice.value, n, declarationOf(n.text, from.node)) : choice.value;
-  }
+  const chosen = alternatives
+    ? valueOfAlternatives(n, alternatives, (a) =>
+        a.kind === 'value' ? assignedValue(n, a.node, ctx) : bindingValue(n, a, ctx),
+      )
+    : null;
+  if (chosen) return chosen;
   return bindingValue(n, b, ctx);
 }
 
