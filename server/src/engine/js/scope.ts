@@ -170,15 +170,12 @@ function declarationsIn(block: Node, name: string): Declaration[] {
   // name can bind it, so find those from the text.
   const found: Declaration[] = [];
   const text = block.parent ? block.text : treeText(block.tree);
-  const n = name.replace(/\$/g, '\\$');
-  const re = new RegExp(
-    `\\b(?:const|let|var|function\\*?|class)\\s+${n}(?![\\w$])|(?<![\\w$.])${n}\\s*=(?![=>])|\\bimport\\b[^;]*?[{,\\s]${n}(?![\\w$])` +
-      `|\\b(?:const|let|var)\\s*\\{(?:[^}]*?[,:\\s])?${n}(?![\\w$])`,
-    'g',
-  );
   const seen = new Set<number>();
-  for (let m = re.exec(text); m; m = re.exec(text)) {
-    let stmt: Node | null = block.tree.rootNode.descendantForIndex(block.startIndex + m.index + m[0].lastIndexOf(name));
+  // Each place the name is written, kept when its surroundings declare or assign it: a plain
+  // search (a regular expression of alternatives scanned the whole module for every name).
+  for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + name.length)) {
+    if (!bindsAt(text, at, name)) continue;
+    let stmt: Node | null = block.tree.rootNode.descendantForIndex(block.startIndex + at);
     while (stmt && stmt.parent && !stmt.parent.equals(block)) stmt = stmt.parent;
     if (!stmt?.parent || seen.has(stmt.id)) continue;
     seen.add(stmt.id);
@@ -186,6 +183,27 @@ function declarationsIn(block: Node, name: string): Declaration[] {
   }
   byName.set(name, found);
   return found;
+}
+
+const DECLARED_BEFORE = /(?:\b(?:const|let|var|class)|\bfunction\*?)\s+$/;
+const ASSIGNED_AFTER = /^\s*=(?![=>])/;
+const DESTRUCTURED_BEFORE = /\b(?:const|let|var)\s*\{(?:[^}]*?[,:\s])?$/;
+
+/**
+ * Whether the name written at `at` may be bound there: `const NAME`, `function NAME`,
+ * `NAME = ...`, `import { NAME }`, `const { NAME } = ...` (what `declarationsOf` then reads).
+ */
+function bindsAt(text: string, at: number, name: string): boolean {
+  const before = text[at - 1] ?? '';
+  const after = text[at + name.length] ?? '';
+  if (/[\w$]/.test(before) || /[\w$]/.test(after)) return false;
+  if (before !== '.' && ASSIGNED_AFTER.test(text.slice(at + name.length, at + name.length + 8))) return true;
+  // An import statement before it with no `;` in between (a long import list spans lines).
+  const imp = text.lastIndexOf('import', at);
+  const word = imp >= 0 && !/[\w$]/.test(text[imp - 1] ?? '') && !/[\w$]/.test(text[imp + 6] ?? '');
+  if (word && at - imp < 2000 && /[{,\s]/.test(before) && !text.slice(imp, at).includes(';')) return true;
+  const back = text.slice(Math.max(0, at - 400), at);
+  return DECLARED_BEFORE.test(back) || DESTRUCTURED_BEFORE.test(back);
 }
 
 /**
