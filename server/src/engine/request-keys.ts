@@ -2,6 +2,7 @@ import { parseKeyCondition } from './expressions';
 import type { TableHint } from './interpret';
 import type { Hole, KeyGap, KeyOperator, KeyValue, Operation, SortKeyCondition, Span } from './model';
 import { isPartitionKeyName, isSortKeyName } from './names';
+import { spanWithin } from './span';
 import { literalText } from './template';
 import { entry, entryOf, unwrapAttributeValue, type Value } from './value';
 
@@ -18,7 +19,7 @@ export function keyValue(attribute: string, v: Value, call: Span, use?: Span): K
     attribute,
     template: u.template,
     span: u.span,
-    inline: within(u.span, call),
+    inline: spanWithin(u.span, call),
     use: use ?? u.span,
     via: u.via ?? (v.kind === 'scalar' ? (v.via ?? []) : []),
     ...(u.someOfPaths ? { someOfPaths: true } : {}),
@@ -29,14 +30,6 @@ export function keyValue(attribute: string, v: Value, call: Span, use?: Span): K
 function keyEntry(obj: Value | undefined, name: string, call: Span): KeyValue | null {
   const e = entryOf(obj, name);
   return e ? keyValue(name, e[1], call, e[2]) : null;
-}
-
-function within(inner: Span, outer: Span): boolean {
-  const before = (l1: number, c1: number, l2: number, c2: number) => l1 < l2 || (l1 === l2 && c1 <= c2);
-  return (
-    before(outer.startLine, outer.startColumn, inner.startLine, inner.startColumn) &&
-    before(inner.endLine, inner.endColumn, outer.endLine, outer.endColumn)
-  );
 }
 
 /**

@@ -34,3 +34,22 @@ export function* walk(root: Node): Generator<Node> {
 export function contains(outer: Node, inner: Node): boolean {
   return outer.startIndex <= inner.startIndex && inner.endIndex <= outer.endIndex;
 }
+
+/** Whether two spans cover the same text. */
+export function sameSpan(a: Span, b: Span): boolean {
+  return (
+    a.startLine === b.startLine &&
+    a.startColumn === b.startColumn &&
+    a.endLine === b.endLine &&
+    a.endColumn === b.endColumn
+  );
+}
+
+/** Whether span `inner` lies inside `outer` (or is it). */
+export function spanWithin(inner: Span, outer: Span): boolean {
+  const before = (l1: number, c1: number, l2: number, c2: number) => l1 < l2 || (l1 === l2 && c1 <= c2);
+  return (
+    before(outer.startLine, outer.startColumn, inner.startLine, inner.startColumn) &&
+    before(inner.endLine, inner.endColumn, outer.endLine, outer.endColumn)
+  );
+}

@@ -14,6 +14,7 @@ import { REASONS, whyUnresolved } from '../engine/coverage';
 import type { Access, Classification, Finding, KeyValue, Span } from '../engine/model';
 import { docsUrl } from '../engine/rules';
 import { classifyAccess, render, shardSetOf } from '../engine/template';
+import { sameSpan } from '../engine/span';
 import { contains } from './convert';
 import { code, text } from './markdown';
 
@@ -89,15 +90,6 @@ function ceilingLines(a: Access, c: Classification, settings: ShardLensSettings)
     );
   }
   return lines;
-}
-
-function sameSpan(x: Span, y: Span): boolean {
-  return (
-    x.startLine === y.startLine &&
-    x.startColumn === y.startColumn &&
-    x.endLine === y.endLine &&
-    x.endColumn === y.endColumn
-  );
 }
 
 /** `= \`X\``, `begins_with \`PLAYER#\``, `BETWEEN \`a\` AND \`b\``: a sort-key condition's right-hand side. */

@@ -20,7 +20,7 @@ import type { Operation, SourceLanguage, Span } from '../model';
 import { isPartitionKeyName } from '../names';
 import { evaluate as evaluatePython } from '../python/evaluate';
 import { resolve as resolvePython } from '../python/scope';
-import { spanOf } from '../span';
+import { spanOf, spanWithin } from '../span';
 import { literalText } from '../template';
 import type { Entry, Value } from '../value';
 
@@ -52,7 +52,7 @@ export function outsideWrapperCalls(
   const out: CallSite[] = [];
   for (const call of candidateCalls(tree, text, METHOD, types)) {
     const at = spanOf(call);
-    if (known.some((k) => contains(at, k) || contains(k, at))) continue;
+    if (known.some((k) => spanWithin(k, at) || spanWithin(at, k))) continue;
     const callee = call.childForFieldName('function');
     const method = callee?.childForFieldName(language === 'python' ? 'attribute' : 'property')?.text ?? '';
     const receiver = callee?.childForFieldName('object') ?? null;
@@ -132,14 +132,6 @@ function requestOf(operation: Operation, values: Array<Value | null>, span: Span
 function keyCondition(v: Value): boolean {
   const text = v.kind === 'scalar' ? literalText(v.template) : null;
   return text !== null && /:\w/.test(text) && (parseKeyCondition(text)?.length ?? 0) > 0;
-}
-
-function contains(outer: Span, inner: Span): boolean {
-  const le = (l1: number, c1: number, l2: number, c2: number) => l1 < l2 || (l1 === l2 && c1 <= c2);
-  return (
-    le(outer.startLine, outer.startColumn, inner.startLine, inner.startColumn) &&
-    le(inner.endLine, inner.endColumn, outer.endLine, outer.endColumn)
-  );
 }
 
 const KEYISH =

@@ -57,22 +57,7 @@ export function enclosingFunction(n: Node | null): Node | null {
   return null;
 }
 
-export function sameSpan(a: Span, b: Span): boolean {
-  return (
-    a.startLine === b.startLine &&
-    a.startColumn === b.startColumn &&
-    a.endLine === b.endLine &&
-    a.endColumn === b.endColumn
-  );
-}
-
-export function within(inner: Span, outer: Span): boolean {
-  const before = (l1: number, c1: number, l2: number, c2: number) => l1 < l2 || (l1 === l2 && c1 <= c2);
-  return (
-    before(outer.startLine, outer.startColumn, inner.startLine, inner.startColumn) &&
-    before(inner.endLine, inner.endColumn, outer.endLine, outer.endColumn)
-  );
-}
+export { sameSpan, spanWithin as within } from '../../engine/span';
 
 /** One attribute written beside the key in an item or key object. */
 export interface ItemAttribute {
