@@ -10,7 +10,7 @@ import { spanOf } from '../span';
 import type { Value } from '../value';
 import { callArguments } from '../wrappers/arguments';
 import { hasParamHole, instantiate, substitute } from '../wrappers/instantiate';
-import { jsFunction } from '../wrappers/functions';
+import { jsFunction, returnedExpressions } from '../wrappers/functions';
 import { isFunction, resolve } from './scope';
 
 /** At most this many `return`s are taken as alternatives; more is a dispatcher, not a key builder. */
@@ -41,15 +41,7 @@ function importedReturn(call: Node, source: string, name: string, ctx: EvalConte
 
 /** The value a function of this file returns to this call. */
 function returned(call: Node, fn: Node, ctx: EvalContext): Value | null {
-  const body = fn.childForFieldName('body');
-  if (!body) return null;
-  const exprs =
-    body.type === 'statement_block'
-      ? body
-          .descendantsOfType('return_statement')
-          .filter((r): r is Node => !!r && nearestFunction(r)?.equals(fn) === true)
-          .map((r) => r.namedChild(0))
-      : [body];
+  const exprs = returnedExpressions(fn, 'typescript');
   if (exprs.length === 0 || exprs.length > MAX_RETURNS || exprs.some((e) => !e)) return null;
   const params = jsFunction(fn)?.params ?? [];
   const args = () => callArguments(call, params, ctx);
@@ -61,9 +53,4 @@ function returned(call: Node, fn: Node, ctx: EvalContext): Value | null {
   const v = chooseAmong(values, call, values.length - 1).value;
   // Nothing known comes back: the function's name (`getUserId()`) says more.
   return soleHole(v)?.kind === 'unknown' ? null : v;
-}
-
-function nearestFunction(n: Node): Node | null {
-  for (let p = n.parent; p; p = p.parent) if (isFunction(p)) return p;
-  return null;
 }

@@ -21,7 +21,7 @@ import { spanOf } from '../span';
 import { literalText, shardRange } from '../template';
 import type { ConditionClause, Value } from '../value';
 import { callArguments } from '../wrappers/arguments';
-import { pythonFunction } from '../wrappers/functions';
+import { pythonFunction, returnedExpressions } from '../wrappers/functions';
 import { hasParamHole, instantiate, substitute } from '../wrappers/instantiate';
 import { kwargsValue } from './structures';
 import { iterableItems } from './loops';
@@ -174,10 +174,7 @@ function conditionValue(n: Node, method: string, recvNode: Node | null, ctx: Eva
 
 /** A call to a function of this file: what it returns (a choice when it returns several things). */
 function returnValue(n: Node, fn: Node, ctx: EvalContext): Value {
-  const returns = fn
-    .descendantsOfType('return_statement')
-    .filter((r): r is Node => !!r && nearestFunction(r)?.equals(fn) === true)
-    .map((r) => r.namedChild(0));
+  const returns = returnedExpressions(fn, 'python');
   if (returns.length === 0 || returns.length > 6) return namedValue(n, fn.childForFieldName('name')?.text ?? '');
   const params = pythonFunction(fn)?.params ?? [];
   // Each `return` is an alternative, with this call's arguments in place of the parameters.
@@ -193,9 +190,4 @@ function importedReturn(n: Node, module: string, name: string, ctx: EvalContext)
   const fn = ctx.lookups.functions?.(module, name);
   if (!fn?.returns) return null;
   return instantiate(fn.returns, callArguments(n, fn.params, ctx), spanOf(n));
-}
-
-function nearestFunction(n: Node): Node | null {
-  for (let p = n.parent; p; p = p.parent) if (p.type === 'function_definition' || p.type === 'lambda') return p;
-  return null;
 }

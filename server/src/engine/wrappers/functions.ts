@@ -96,3 +96,26 @@ export function baseNames(cls: Node, language: SourceLanguage): string[] {
   const value = clause?.childForFieldName('value') ?? clause?.namedChild(0);
   return value && (value.type === 'identifier' || value.type === 'member_expression') ? [value.text] : [];
 }
+
+/**
+ * What a function hands back: the expressions of its own `return` statements (null for
+ * a bare `return`; those of nested functions left out), or an arrow function's
+ * expression body. Empty when it has no body.
+ */
+export function returnedExpressions(fn: Node, language: SourceLanguage): Array<Node | null> {
+  const body = fn.childForFieldName('body');
+  if (!body) return [];
+  if (language !== 'python' && body.type !== 'statement_block') return [body];
+  return body
+    .descendantsOfType('return_statement')
+    .filter((r): r is Node => !!r && ownFunction(r, language)?.equals(fn) === true)
+    .map((r) => r.namedChild(0));
+}
+
+/** The function whose code `n` runs in (a nested one, an arrow, a lambda count too). */
+function ownFunction(n: Node, language: SourceLanguage): Node | null {
+  for (let p = n.parent; p; p = p.parent) {
+    if (language === 'python' ? p.type === 'function_definition' || p.type === 'lambda' : isJsFunction(p)) return p;
+  }
+  return null;
+}

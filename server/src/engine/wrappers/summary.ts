@@ -19,7 +19,14 @@ import { hasParamHole } from './instantiate';
 import { moduleInstances } from './instances';
 import { followLocalCalls } from './local-calls';
 import type { ModulesFrom } from './resolve';
-import { baseNames, enclosingNamedFunction, jsFunction, pythonFunction, type NamedFunction } from './functions';
+import {
+  baseNames,
+  enclosingNamedFunction,
+  jsFunction,
+  pythonFunction,
+  returnedExpressions,
+  type NamedFunction,
+} from './functions';
 
 export interface FunctionSummary {
   name: string;
@@ -168,27 +175,8 @@ function classes(tree: Tree, language: SourceLanguage): Node[] {
 
 /** What a function returns: the expression of its only return (or an arrow's body), evaluated. */
 function returnOf(fn: Node, language: SourceLanguage, ctx: ReturnType<typeof newContext>): Value | null {
-  const body = fn.childForFieldName('body');
-  if (!body) return null;
-  if (language !== 'python' && body.type !== 'statement_block') return worthKeeping(ctx.evaluate(body, ctx));
-  const returns = body
-    .descendantsOfType('return_statement')
-    .filter((r): r is Node => !!r && ownerOf(r, language)?.equals(fn) === true);
-  if (returns.length !== 1) return null;
-  const expr = returns[0].namedChild(0);
-  return expr ? worthKeeping(ctx.evaluate(expr, ctx)) : null;
-}
-
-function ownerOf(n: Node, language: SourceLanguage): Node | null {
-  for (let p = n.parent; p; p = p.parent) {
-    if (
-      language === 'python'
-        ? p.type === 'function_definition' || p.type === 'lambda'
-        : jsFunction(p) || p.type === 'arrow_function' || p.type === 'function_expression'
-    )
-      return p;
-  }
-  return null;
+  const returns = returnedExpressions(fn, language);
+  return returns.length === 1 && returns[0] ? worthKeeping(ctx.evaluate(returns[0], ctx)) : null;
 }
 
 /** A returned object, or a scalar that is more than one unknown: enough to build a key from. */
@@ -261,15 +249,7 @@ function reexportsOf(tree: Tree): ModuleSummary['reexports'] {
 
 /** The class a function returns a new instance of: its one `return new X(...)` (`new this()`, Python `cls(...)`: its own class). */
 function madeClass(f: NamedFunction, language: SourceLanguage): string | null {
-  const body = f.node.childForFieldName('body');
-  if (!body) return null;
-  const returns =
-    language !== 'python' && body.type !== 'statement_block'
-      ? [body]
-      : body
-          .descendantsOfType('return_statement')
-          .filter((r): r is Node => !!r && ownerOf(r, language)?.equals(f.node) === true)
-          .map((r) => r.namedChild(0));
+  const returns = returnedExpressions(f.node, language);
   if (returns.length !== 1 || !returns[0]) return null;
   const e = returns[0].type === 'await_expression' ? returns[0].namedChild(0) : returns[0];
   const ctor =
