@@ -1,6 +1,10 @@
 import type { FileAnalysis } from '../analyze';
 import type { TableDefinition } from '../schemas';
-import { importedModuleNames, importNamesOf, importsAny } from '../wrappers/gate';
+import { tableKey } from '../keys/table';
+import type { Access, SourceLanguage } from '../model';
+import { mayContainDynamoDbCalls } from '../prescan';
+import { sameSpan } from '../span';
+import { headImports, importNamesOf, importsAny } from '../wrappers/gate';
 
 /**
  * What the workspace learns from some files that changes how others are read: the
@@ -28,7 +32,32 @@ export class CrossModuleFacts {
     }
   }
 
+  /** Module names imported by files the pre-scan passed over: the caller pass reads only those that import a wrapper. */
+  private readonly importNames = new Map<string, string[]>();
+  private lastImports: { text: string; names: string[] } | null = null;
+
+  /** The module names a file's head imports; the last text's kept, since the gate and the note ask in turn. */
+  importsOf(text: string, language: SourceLanguage): string[] {
+    if (this.lastImports?.text !== text) this.lastImports = { text, names: headImports(text, language === 'python') };
+    return this.lastImports.names;
+  }
+
+  /** Notes what a file the pre-scan passed over imports (nothing for a file that was analysed). */
+  noteImports(analysis: FileAnalysis, text: string): void {
+    if (analysis.accesses.length > 0 || analysis.skipped || mayContainDynamoDbCalls(text)) {
+      this.importNames.delete(analysis.file);
+      return;
+    }
+    this.importNames.set(analysis.file, this.importsOf(text, analysis.language));
+  }
+
+  /** What a skipped file imports, when it was noted while it was read. */
+  importsNoted(file: string): string[] | undefined {
+    return this.importNames.get(file);
+  }
+
   forget(file: string): void {
+    this.importNames.delete(file);
     if (this.wrappers.delete(file)) this.names = null;
     if (this.definitions.delete(file)) this.all = null;
   }
@@ -42,8 +71,8 @@ export class CrossModuleFacts {
   }
 
   /** Whether a file's text imports one of the wrapper modules. */
-  importsWrapper(text: string): boolean {
-    return this.hasWrappers && this.importsWrapperNamed(importedModuleNames(text.slice(0, 8192)));
+  importsWrapper(text: string, language: SourceLanguage): boolean {
+    return this.hasWrappers && this.importsWrapperNamed(headImports(text, language === 'python'));
   }
 
   /** Whether module names a file imports (`importedModuleNames`) include a wrapper module's. */
@@ -57,4 +86,40 @@ export class CrossModuleFacts {
     this.all ??= [...this.definitions.keys()].sort().flatMap((f) => this.definitions.get(f)!);
     return this.all;
   }
+}
+
+/**
+ * Whether a file's writes must be read again for table definitions: every write of
+ * `tables` when `keys` is null (a definition changed); else only a write that sets an
+ * index key (`indexKeysByTable`) and has no access to that index yet (a writer analysed
+ * before the definition arrived).
+ */
+export function writesStale(
+  accesses: readonly Access[],
+  tables: ReadonlySet<string>,
+  keys: ReadonlyMap<string, Array<[string, string]>> | null,
+): boolean {
+  return accesses.some((a) => {
+    if (a.kind !== 'write' || !tables.has(tableKey(a.table))) return false;
+    if (!keys) return true;
+    return (keys.get(tableKey(a.table)) ?? []).some(
+      ([index, attr]) =>
+        a.written?.includes(attr) &&
+        attr !== a.partitionKey?.attribute &&
+        !accesses.some((b) => b.index === index && sameSpan(b.span, a.span)),
+    );
+  });
+}
+
+/** Table → its indexes' partition-key attributes, as `[index, attribute]`. */
+export function indexKeysByTable(definitions: readonly TableDefinition[]): Map<string, Array<[string, string]>> {
+  const out = new Map<string, Array<[string, string]>>();
+  for (const [table, hint] of definitions) {
+    for (const [index, names] of Object.entries(hint.indexes ?? {})) {
+      const list = out.get(table) ?? [];
+      list.push([index, names.partition]);
+      out.set(table, list);
+    }
+  }
+  return out;
 }

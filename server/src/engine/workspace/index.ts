@@ -3,23 +3,21 @@ import { analyzeSource, DEFAULT_MAX_BYTES, emptyAnalysis, type AnalyzeOptions, t
 import { familyOf, logicalKeysOf } from '../keys/logical-key';
 import { compileMatcher, type KeyMatch, type Matcher } from '../keys/matcher';
 import { sameTable, tableKey } from '../keys/table';
-import type { Access, Finding, ShardCount, SourceLanguage, Span, TableRef } from '../model';
+import type { Access, Finding, ShardCount, SourceLanguage, TableRef } from '../model';
 import { checkGroup, resolveSupersedes, type KeyGroup } from '../rules';
 import { keySite, shardCountOf } from '../rules/group';
 import { isSuppressed, type Suppressions } from '../suppress';
 import { languageForFile } from '../parser';
 import { mayContainDynamoDbCalls } from '../prescan';
 import type { TableDefinition } from '../schemas';
-import { importedModuleNames } from '../wrappers/gate';
-import { CrossModuleFacts } from './cross-module';
+import { headImports, IMPORTS_HEAD } from '../wrappers/gate';
+import { CrossModuleFacts, indexKeysByTable, writesStale } from './cross-module';
 import { ModuleConstants, readFromDisk } from './modules';
 import { listKeys, keyPatterns, type TableEntry } from './query';
 import { readHead, readSource } from './source';
 
 /** Rounds of the wrapper-caller pass: each may find callers of the wrappers the last one found. */
 const WRAPPER_ROUNDS = 3;
-/** How much of a file the caller pass reads to look at its imports. */
-const IMPORTS_HEAD = 8 * 1024;
 
 export type { CallSiteEntry, IndexEntry, KeyEntry, TableEntry } from './query';
 
@@ -70,14 +68,14 @@ export class WorkspaceIndex {
     this.modules = new ModuleConstants(
       options.root,
       (f) => options.openText?.(f) ?? readFromDisk(f),
-      (text) => this.facts.importsWrapper(text),
+      (text, language) => this.facts.importsWrapper(text, language),
     );
     this.analyzeOptions = {
       ...options,
       resolveImport: this.modules.resolve,
       resolveModule: this.modules.summary,
       mayCallWrappers: (text, language) =>
-        this.facts.hasWrappers && this.facts.importsWrapperNamed(this.importsOf(text, language)),
+        this.facts.hasWrappers && this.facts.importsWrapperNamed(this.facts.importsOf(text, language)),
       tableDefinitions: () => this.facts.tableDefinitions(),
     };
   }
@@ -93,18 +91,8 @@ export class WorkspaceIndex {
     const touched = new Set<string>();
     if (tables.size === 0) return touched;
     const keys = onlyMissing ? indexKeysByTable(this.facts.tableDefinitions()) : null;
-    const stale = (a: Access, all: Access[]) => {
-      if (a.kind !== 'write' || !tables.has(tableKey(a.table))) return false;
-      if (!keys) return true;
-      return (keys.get(tableKey(a.table)) ?? []).some(
-        ([index, attr]) =>
-          a.written?.includes(attr) &&
-          attr !== a.partitionKey?.attribute &&
-          !all.some((b) => b.index === index && sameSpan(b.span, a.span)),
-      );
-    };
     for (const [file, analysis] of [...this.files]) {
-      if (file === except || !analysis.accesses.some((a) => stale(a, analysis.accesses))) continue;
+      if (file === except || !writesStale(analysis.accesses, tables, keys)) continue;
       const language = languageForFile(file);
       const text = language ? (this.options.openText?.(file) ?? readFromDisk(file)) : null;
       if (text === null || !language) continue;
@@ -113,30 +101,12 @@ export class WorkspaceIndex {
     return touched;
   }
 
-  /** Module names imported by files the pre-scan passed over: the caller pass reads only those that import a wrapper. */
-  private readonly importNames = new Map<string, string[]>();
-
-  private lastImports: { text: string; names: string[] } | null = null;
-
-  /** The module names a file's head imports; the last text's kept, since the gate and the note ask in turn. */
-  private importsOf(text: string, language: SourceLanguage): string[] {
-    if (this.lastImports?.text !== text) {
-      const names = [...importedModuleNames(text.slice(0, IMPORTS_HEAD), language === 'python')];
-      this.lastImports = { text, names };
-    }
-    return this.lastImports.names;
-  }
-
   /**
    * Notes what a file the pre-scan passed over imports, from its text in hand (the
    * parallel indexer calls this for the files it does not send to be analysed).
    */
   noteImports(analysis: FileAnalysis, text: string): void {
-    if (analysis.accesses.length > 0 || analysis.skipped || mayContainDynamoDbCalls(text)) {
-      this.importNames.delete(analysis.file);
-      return;
-    }
-    this.importNames.set(analysis.file, this.importsOf(text, analysis.language));
+    this.facts.noteImports(analysis, text);
   }
 
   /** Analyses a whole workspace's files: each file, then the files that call its wrappers. */
@@ -174,11 +144,9 @@ export class WorkspaceIndex {
       for (const file of pending) {
         const language = languageForFile(file);
         // What it imports, noted when it was read; else its head (imports sit at the top).
-        const head = this.importNames.has(file)
-          ? null
-          : (this.options.openText?.(file) ?? readHead(file, IMPORTS_HEAD));
         const imported =
-          this.importNames.get(file) ?? (head === null ? [] : importedModuleNames(head, language === 'python'));
+          this.facts.importsNoted(file) ??
+          headImports(this.options.openText?.(file) ?? readHead(file, IMPORTS_HEAD) ?? '', language === 'python');
         if (!language || !this.facts.importsWrapperNamed(imported)) continue;
         const text = this.options.openText?.(file) ?? readFromDisk(file);
         if (text === null || mayContainDynamoDbCalls(text)) pending.delete(file);
@@ -285,7 +253,6 @@ export class WorkspaceIndex {
   remove(file: string): Set<string> {
     this.modules.forget(file);
     this.facts.forget(file);
-    this.importNames.delete(file);
     const before = [...(this.familiesOfFile.get(file)?.keys() ?? [])];
     this.files.delete(file);
     this.relink(file, before, new Map());
@@ -454,26 +421,4 @@ function content(a: Access): string {
 
 function sameContent(a: Access[] | undefined, b: Access[] | undefined): boolean {
   return !!a && !!b && a.length === b.length && a.every((x, i) => x === b[i] || content(x) === content(b[i]));
-}
-
-/** Table → its indexes' partition-key attributes, as `[index, attribute]`. */
-function indexKeysByTable(definitions: readonly TableDefinition[]): Map<string, Array<[string, string]>> {
-  const out = new Map<string, Array<[string, string]>>();
-  for (const [table, hint] of definitions) {
-    for (const [index, names] of Object.entries(hint.indexes ?? {})) {
-      const list = out.get(table) ?? [];
-      list.push([index, names.partition]);
-      out.set(table, list);
-    }
-  }
-  return out;
-}
-
-function sameSpan(a: Span, b: Span): boolean {
-  return (
-    a.startLine === b.startLine &&
-    a.startColumn === b.startColumn &&
-    a.endLine === b.endLine &&
-    a.endColumn === b.endColumn
-  );
 }

@@ -117,7 +117,7 @@ export class ModuleConstants {
     private readonly root: string,
     private readonly read: ReadText = readFromDisk,
     /** Whether a module's text imports a known wrapper module (then it is summarised for the wrappers it calls). */
-    importsWrapper?: (text: string) => boolean,
+    importsWrapper?: (text: string, language: SourceLanguage) => boolean,
   ) {
     this.aliases = new PathAliases(root);
     this.summaries = new ModuleSummaries(

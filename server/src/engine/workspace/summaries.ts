@@ -29,7 +29,7 @@ export class ModuleSummaries {
     /** Summaries of the modules a module imports: its functions may call their wrappers. */
     private readonly modulesFrom: ModulesFrom,
     /** Whether a module without DynamoDB calls imports a wrapper module (so it may wrap one in turn). */
-    private readonly importsWrapper: (text: string) => boolean = () => false,
+    private readonly importsWrapper: (text: string, language: SourceLanguage) => boolean = () => false,
   ) {}
 
   /**
@@ -44,7 +44,7 @@ export class ModuleSummaries {
     const language = languageForFile(module);
     const text = this.read(module);
     if (!language || text === null || text.length > MAX_MODULE_BYTES || this.nesting >= MAX_NESTING) return null;
-    const withSites = mayContainDynamoDbCalls(text) || this.importsWrapper(text);
+    const withSites = mayContainDynamoDbCalls(text) || this.importsWrapper(text, language);
     if (sites && !withSites) {
       this.withoutSites.add(module);
       return null;

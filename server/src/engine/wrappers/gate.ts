@@ -61,3 +61,11 @@ export function importedModuleNames(text: string, python?: boolean): Set<string>
   }
   return out;
 }
+
+/** How much of a file is read for its imports: they sit at the top. */
+export const IMPORTS_HEAD = 8 * 1024;
+
+/** The module names a file's head imports, read with its own language's patterns. */
+export function headImports(text: string, python: boolean): string[] {
+  return [...importedModuleNames(text.slice(0, IMPORTS_HEAD), python)];
+}
