@@ -92,7 +92,7 @@ export async function indexInParallel(
       if (skipped || !('text' in source) || !mayContainDynamoDbCalls(source.text)) {
         const none = emptyAnalysis(file, language, skipped);
         // What it imports, while its text is in hand: the wrapper-caller pass reads only importers.
-        if ('text' in source) index.noteImports(none, source.text);
+        if ('text' in source) index.noteImports(none, source.text, false);
         index.set(none);
         continue;
       }

@@ -105,8 +105,8 @@ export class WorkspaceIndex {
    * Notes what a file the pre-scan passed over imports, from its text in hand (the
    * parallel indexer calls this for the files it does not send to be analysed).
    */
-  noteImports(analysis: FileAnalysis, text: string): void {
-    this.facts.noteImports(analysis, text);
+  noteImports(analysis: FileAnalysis, text: string, passed?: boolean): void {
+    this.facts.noteImports(analysis, text, passed);
   }
 
   /** Analyses a whole workspace's files: each file, then the files that call its wrappers. */
