@@ -13,6 +13,9 @@ const FILES: Array<[string, SourceLanguage]> = [
   ['examples/leaderboard/src/top-players.ts', 'typescript'],
   ['examples/leaderboard/py/leaderboard.py', 'python'],
   ['examples/event-log/py/events.py', 'python'],
+  // Helpers whose parameters feed keys, results named `out`/`res`, arrow callbacks, computed keys.
+  ['test/fixtures/incremental/orders.ts', 'typescript'],
+  ['test/fixtures/incremental/orders.py', 'python'],
 ];
 
 /** What a user sees of an analysis: accesses, findings and imports, positions included. */
@@ -44,6 +47,22 @@ const SNIPPETS = [
   'random.randint(1, 10)',
   "import { X } from './x';\n",
   'from settings import SHARDS\n',
+  // New callers of a helper, and names only called or used as keys.
+  "\nrecordDaily('GLOBAL', 1);\n",
+  '\nrecord_daily("GLOBAL", 1)\n',
+  'recordDaily(',
+  'record_daily(',
+  'saveOrder(',
+  '\ncounterKey(process.env.NAME);\n',
+  '\ncounter_key(os.environ["NAME"])\n',
+  'counterKey(',
+  'counter_key(',
+  '(day) => ',
+  '[ORDERS_TABLE]: ',
+  'const out = ',
+  'res = ',
+  'ORDERS_TABLE',
+  'customerId',
 ];
 
 test('incremental re-analysis after each edit equals a full analysis', async () => {

@@ -82,6 +82,7 @@ function inOldCoordinates(n: EditNames, e: TextEdit, newEnd: number): EditNames 
   const back = (i: number, inside: number) => (i <= e.start ? i : i >= newEnd ? i - delta : inside);
   return {
     names: n.names,
+    called: n.called,
     scoped: n.scoped.map((s) => ({ ...s, start: back(s.start, e.start), end: back(s.end, e.end) })),
   };
 }
@@ -154,6 +155,7 @@ export class AnalyzedDocument {
         oldEndPoint: oldEndPosition,
         newEndPoint: newEndPosition,
         names: names.names,
+        called: names.called,
         scoped: names.scoped,
       });
     }
@@ -210,7 +212,7 @@ export class AnalyzedDocument {
         // A declaration can appear or vanish there too: names written in those ranges count
         // as re-bound, unless declared in one function's body before and after the reparse.
         const blocks = blockIn(this.tree, next);
-        const names: EditNames = { names: new Set(), scoped: [] };
+        const names: EditNames = { names: new Set(), called: new Set(), scoped: [] };
         for (const r of changed) {
           const { lines, from } = linesAround(this.text, r.startIndex, r.endIndex);
           mergeNames(names, editNames(lines, from, blocks));

@@ -16,6 +16,12 @@ export interface ScopedName {
 export interface EditNames {
   /** Names that may be re-bound anywhere in the file. */
   names: Set<string>;
+  /**
+   * Names only called on those lines (`f(...)`): a new call feeds f's parameters, so it
+   * matters only to a site that read them (`Deps.callers`), not to every site that
+   * resolved `f` as the function it calls.
+   */
+  called: Set<string>;
   /** Names declared inside a block: they can change only what was resolved inside it. */
   scoped: ScopedName[];
 }
@@ -27,10 +33,16 @@ const IDENT = /[A-Za-z_$][A-Za-z0-9_$]*/g;
 /** A whole line that is only a function's header: `export async function f(a: T): R {`, `def f(a):`. */
 const FUNCTION_HEADER =
   /^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\*?\s+([A-Za-z_$][\w$]*)\s*(?:<[^>()]*>)?\([^()]*\)\s*(?::\s*[^{}=()]+)?\{?\s*$|^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\([^()]*\)\s*(?:->\s*[^:]+)?:\s*$/;
-/** Lines that bind names in ways too varied to pick out: parameters, imports, loops. */
-const BINDS_MANY = /=>|\bfunction\b|\bdef\b|\blambda\b|\bimport\b|\bfor\b|\bclass\b|\bwith\b|\bexcept\b|\bcatch\b/;
+/**
+ * Lines that bind names in ways too varied to pick out: parameters, imports, loops. An
+ * arrow function's line is not one: its parameters bind only inside it, and a site
+ * there, or one that consulted it, is dropped by the range the edit touches (as for a
+ * function header's parameters); what else the line binds, `BOUND` reads.
+ */
+const BINDS_MANY = /\bfunction\b|\bdef\b|\blambda\b|\bimport\b|\bfor\b|\bclass\b|\bwith\b|\bexcept\b|\bcatch\b/;
+/** Declared, assigned, called, or bare in a list (`f(x)`, `[a, b] = ...`; not a computed key `[NAME]: v`). */
 const BOUND =
-  /\b(?:const|let|var|as|global|nonlocal)\s+([A-Za-z_$][\w$]*)|([A-Za-z_$][\w$]*)\s*(?:[-+*/%|&^]|\*\*|\/\/|<<|>>)?=(?![=>])|([A-Za-z_$][\w$]*)(?=\s*\()|(?<=[(,[]\s*)([A-Za-z_$][\w$]*)(?=\s*[,)\]])/g;
+  /\b(?:const|let|var|as|global|nonlocal)\s+([A-Za-z_$][\w$]*)|([A-Za-z_$][\w$]*)\s*(?:[-+*/%|&^]|\*\*|\/\/|<<|>>)?=(?![=>])|([A-Za-z_$][\w$]*)(?=\s*\()|(?<=[(,[]\s*)([A-Za-z_$][\w$]*)(?=\s*[,)\]])(?!\s*\]\s*:)/g;
 /** The declarations a block confines (not `global`, `nonlocal` or `as`). */
 const DECLARES = /^(?:const|let|var)\s/;
 
@@ -43,6 +55,7 @@ const DECLARES = /^(?:const|let|var)\s/;
  */
 export function editNames(text: string, from = 0, blockOf: BlockOf = () => null): EditNames {
   const names = new Set<string>();
+  const called = new Set<string>();
   const scoped: ScopedName[] = [];
   let at = from;
   for (const line of text.split('\n')) {
@@ -64,10 +77,11 @@ export function editNames(text: string, from = 0, blockOf: BlockOf = () => null)
       if (!name) continue;
       if (m[1] && DECLARES.test(m[0]) && (block ??= blockOf(lineStart, lineStart + line.length)))
         scoped.push({ name, ...block });
+      else if (m[3]) called.add(name);
       else names.add(name);
     }
   }
-  return { names, scoped };
+  return { names, called, scoped };
 }
 
 /**
@@ -104,6 +118,7 @@ export function blockIn(...trees: Array<Tree | null>): BlockOf {
 /** Both sets of names together. */
 export function mergeNames(into: EditNames, more: EditNames): EditNames {
   for (const n of more.names) into.names.add(n);
+  for (const n of more.called) into.called.add(n);
   into.scoped.push(...more.scoped);
   return into;
 }

@@ -258,10 +258,21 @@ export interface Deps {
   names: Set<string>;
   /** Where each resolved name was bound (the binding's start; -1 when unbound). */
   bindings: Map<string, number[]>;
+  /**
+   * Functions whose calls in the file fed a parameter (the site's own enclosing
+   * functions, a helper whose parameter its callers give): a call written anywhere
+   * to one of them may change the value. A call to any other name cannot.
+   */
+  callers: Set<string>;
 }
 
 export function newDeps(): Deps {
-  return { ranges: [], names: new Set(), bindings: new Map() };
+  return { ranges: [], names: new Set(), bindings: new Map(), callers: new Set() };
+}
+
+/** Notes that the value read a parameter of `name` from the calls to it (see `Deps.callers`). */
+export function recordCallers(ctx: EvalContext, name: string | null | undefined): void {
+  if (name) ctx.deps?.callers.add(name);
 }
 
 /** Notes a node the evaluation consulted (a no-op when nothing records). */

@@ -8,6 +8,7 @@ import {
   loopElementValue,
   numberOf,
   parameterValue,
+  recordCallers,
   scalar,
   shardCountOf,
   shardValue,
@@ -153,6 +154,7 @@ function callersValue(n: Node, fn: Node, index: number, ctx: EvalContext): Value
     (fn.parent?.type === 'variable_declarator' ? fn.parent.childForFieldName('name')?.text : undefined);
   const own = () => parameterValue(n, n.text, index);
   if (!name || ctx.lookups.summary) return own();
+  recordCallers(ctx, name);
   // Only the calls that really call it: not a namesake (`cache.get(...)` for a method `get`).
   for (const c of callersOf(fn)) {
     const f = c.childForFieldName('function');

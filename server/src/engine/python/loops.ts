@@ -9,6 +9,7 @@ import {
   loopElementValue,
   numberOf,
   parameterValue,
+  recordCallers,
   scalar,
   shardCountOf,
   shardValue,
@@ -19,7 +20,7 @@ import type { ShardCount } from '../model';
 import { literal, shardRange } from '../template';
 import type { Value } from '../value';
 import type { Binding } from './bindings';
-import { argumentAt, argumentSources, isMethod, resolve } from './scope';
+import { argumentAt, argumentSources, callerNameOf, isMethod, resolve } from './scope';
 
 /**
  * A parameter's value: the first argument in this file that says something, or each
@@ -29,6 +30,7 @@ export function paramValue(n: Node, b: Extract<Binding, { kind: 'param' }>, ctx:
   const own = () => parameterValue(n, b.param.name, b.param.index < 0 ? -1 : b.param.index - (isMethod(b.fn) ? 1 : 0));
   // Summarised for callers in other files: each of them puts its own argument here.
   if (ctx.lookups.summary && b.fn.type === 'function_definition') return own();
+  recordCallers(ctx, callerNameOf(b.fn));
   for (const source of argumentSources(b.fn, b.param)) {
     if (source.element) {
       const v = elementValue(n, source.node, ctx);

@@ -261,6 +261,17 @@ function fedBy(call: Node, refersToFn: (a: Node | null) => boolean, k: number, o
   }
 }
 
+/** `__init__` of a class: `Repo("orders")` calls `Repo.__init__(self, "orders")`. */
+function isConstructor(fn: Node): boolean {
+  return fn.childForFieldName('name')?.text === '__init__' && isMethod(fn);
+}
+
+/** The name calls of `fn` are written with: its own, or its class's for `__init__`; null for a lambda. */
+export function callerNameOf(fn: Node): string | null {
+  if (fn.type === 'lambda') return null;
+  return isConstructor(fn) ? (enclosingClass(fn)?.childForFieldName('name')?.text ?? null) : functionName(fn);
+}
+
 /**
  * The expressions that feed a parameter in this file: arguments at the function's
  * call sites, iterables it is mapped over, and last its default value, when a call
@@ -274,9 +285,8 @@ export function argumentSources(fn: Node, param: Param): ArgumentSource[] {
     const call = fn.parent?.type === 'argument_list' ? fn.parent.parent : null;
     if (call) fedBy(call, (a) => !!a && a.equals(fn), param.index, out);
   } else {
-    // `Repo("orders")` calls `Repo.__init__(self, "orders")`.
-    const constructs = fn.childForFieldName('name')?.text === '__init__' && isMethod(fn);
-    const name = constructs ? (enclosingClass(fn)?.childForFieldName('name')?.text ?? null) : functionName(fn);
+    const constructs = isConstructor(fn);
+    const name = callerNameOf(fn);
     const offset = isMethod(fn) ? 1 : 0;
     const owner = constructs ? null : ownerClass(fn);
     const family = owner ? classFamily(owner) : null;
