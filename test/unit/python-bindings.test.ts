@@ -35,6 +35,13 @@ test("a call on another object's result is not a caller of a method with the sam
   assert.deepEqual(await sources(py(...ALBUMS), 'get', 'artist'), ['"Self Caller"']);
 });
 
+test('callers are found in a module whose first token is not at offset 0 (leading blank lines, indentation)', async () => {
+  // The root node starts at the first token: offsets into its text are relative to that.
+  const body = ['def record(day):', '    return day', '', 'def close():', '    record("2026-01-01")'];
+  assert.deepEqual(await sources('\n\n' + py(...body), 'record', 'day'), ['"2026-01-01"']);
+  assert.deepEqual(await sources('  ' + py(...body), 'record', 'day'), ['"2026-01-01"']);
+});
+
 test('callers through the class, an instance, a bound name, an annotated parameter and a subclass', async () => {
   const text = py(
     ...ALBUMS,

@@ -183,8 +183,10 @@ export function callsMentioning(tree: Tree, name: string): Node[] {
   // Look only where the name is written, rather than at every call of the file.
   ix.text ??= tree.rootNode.text;
   const re = new RegExp(`(?<![\\w.])${name}(?!\\w)|(?<=\\.)${name}(?!\\w)`, 'g');
+  // The root's text starts at its first token (not at 0 after leading blank lines or spaces).
+  const base = tree.rootNode.startIndex;
   for (let m = re.exec(ix.text); m; m = re.exec(ix.text)) {
-    let n: Node | null = tree.rootNode.descendantForIndex(m.index);
+    let n: Node | null = tree.rootNode.descendantForIndex(base + m.index);
     if (n?.type !== 'identifier') continue;
     // The name itself, or `obj.name`, as the callee or as an argument (`executor.map(name, ...)`).
     if (n.parent?.type === 'attribute' && n.parent.childForFieldName('attribute')?.equals(n)) n = n.parent;
