@@ -1,7 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Language, Node, Parser, type Tree } from 'web-tree-sitter';
+import { Language, Parser, type Tree } from 'web-tree-sitter';
 import type { SourceLanguage } from './model';
+// Side effect: node types and parents are kept instead of asked of wasm again.
+import './node-cache';
 
 /**
  * web-tree-sitter with the grammar .wasm files that the npm grammar packages ship.
@@ -20,26 +22,6 @@ function locate(id: keyof typeof WASM): string {
   const bundled = path.join(__dirname, 'grammars', path.basename(WASM[id]));
   return fs.existsSync(bundled) ? bundled : require.resolve(WASM[id]);
 }
-
-/**
- * A node's type is read from wasm memory on every `.type` (a call across the boundary);
- * the evaluators ask it ~2.6 times per node object (546,000 asks on 212,000 nodes in a
- * check of bench/workspace). A node object is a snapshot whose type never changes, so
- * the first answer is kept on the object.
- */
-function keepNodeTypes(): void {
-  const proto = Node.prototype as unknown as Record<string, unknown>;
-  const read = Object.getOwnPropertyDescriptor(proto, 'type')?.get;
-  if (!read || proto.keepsType) return;
-  Object.defineProperty(proto, 'keepsType', { value: true });
-  Object.defineProperty(proto, 'type', {
-    configurable: true,
-    get(this: { knownType?: string }) {
-      return (this.knownType ??= read.call(this) as string);
-    },
-  });
-}
-keepNodeTypes();
 
 let ready: Promise<void> | null = null;
 const languages = new Map<SourceLanguage, Language>();
