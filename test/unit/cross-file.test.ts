@@ -185,3 +185,34 @@ test('pagination through a conditional spread of ExclusiveStartKey counts', asyn
     [],
   );
 });
+
+test('a module created after an import failed to resolve is found once it is announced', async () => {
+  const { ModuleConstants } = await import('../../server/src/engine/workspace/modules');
+  await initParsers();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-modules-'));
+  try {
+    const app = path.join(dir, 'app', 'handler.py');
+    const ts = path.join(dir, 'web', 'writer.ts');
+    fs.mkdirSync(path.dirname(app), { recursive: true });
+    fs.mkdirSync(path.dirname(ts), { recursive: true });
+    fs.writeFileSync(app, 'from settings.dynamo import SHARDS\n');
+    fs.writeFileSync(ts, "import { SHARDS } from './config/dynamo';\n");
+    const modules = new ModuleConstants(dir);
+    assert.equal(modules.resolve(app, 'python', 'settings.dynamo', 'SHARDS'), null);
+    assert.equal(modules.resolve(ts, 'typescript', './config/dynamo', 'SHARDS'), null);
+    // A new package folder and a new folder of modules, each with its module file.
+    const py = path.join(dir, 'app', 'settings', 'dynamo.py');
+    const js = path.join(dir, 'web', 'config', 'dynamo.ts');
+    fs.mkdirSync(path.dirname(py));
+    fs.mkdirSync(path.dirname(js));
+    fs.writeFileSync(py, 'SHARDS = 4\n');
+    fs.writeFileSync(js, 'export const SHARDS = 6;\n');
+    modules.forget(py);
+    modules.forget(js);
+    const value = (v: unknown) => JSON.stringify(v).match(/"literal":"(\d+)"/)?.[1];
+    assert.equal(value(modules.resolve(app, 'python', 'settings.dynamo', 'SHARDS')), '4');
+    assert.equal(value(modules.resolve(ts, 'typescript', './config/dynamo', 'SHARDS')), '6');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
