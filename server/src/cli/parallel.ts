@@ -1,5 +1,5 @@
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { analyzeSource, emptyAnalysis, type FileAnalysis } from '../engine/analyze';
+import { analyzeSource, emptyAnalysis, judgeAnalysis, type FileAnalysis } from '../engine/analyze';
 import type { SourceLanguage } from '../engine/model';
 import { initParsers, languageForFile } from '../engine/parser';
 import { mayContainDynamoDbCalls, reasonToSkip } from '../engine/prescan';
@@ -73,16 +73,19 @@ export async function indexInParallel(
 ): Promise<void> {
   const worker = takePrestarted(root, maxBytes) ?? startWorker(root, maxBytes);
   worker.ref();
-  let pending = 0;
   let reading = true;
+  // The texts the worker has: the rules run here, over its extraction, while it parses the next file.
+  const texts = new Map<string, string>();
   const finished = new Promise<void>((resolve, reject) => {
     worker.on('message', (analysis: FileAnalysis) => {
-      index.set(analysis);
-      if (--pending === 0 && !reading) resolve();
+      const text = texts.get(analysis.file) ?? '';
+      texts.delete(analysis.file);
+      index.set(judgeAnalysis(analysis, text));
+      if (texts.size === 0 && !reading) resolve();
     });
     worker.on('error', reject);
     worker.on('exit', (code) => {
-      if (pending > 0) reject(new Error(`the analysis thread stopped (exit ${code}) with ${pending} files left`));
+      if (texts.size > 0) reject(new Error(`the analysis thread stopped (exit ${code}) with ${texts.size} files left`));
     });
     for (const file of files) {
       const language = languageForFile(file);
@@ -96,11 +99,11 @@ export async function indexInParallel(
         index.set(none);
         continue;
       }
-      pending++;
+      texts.set(file, source.text);
       worker.postMessage({ file, text: source.text, language } satisfies Job);
     }
     reading = false;
-    if (pending === 0) resolve();
+    if (texts.size === 0) resolve();
   });
   try {
     await finished;
@@ -116,7 +119,12 @@ function serveAnalyses(config: WorkerConfig): void {
   parentPort!.on('message', (job: Job) => {
     void ready.then(() => {
       // Imports resolve across files: constants, and the wrappers and returns of other modules.
-      const options = { maxBytes: config.maxBytes, resolveImport: modules.resolve, resolveModule: modules.summary };
+      const options = {
+        maxBytes: config.maxBytes,
+        resolveImport: modules.resolve,
+        resolveModule: modules.summary,
+        judge: false,
+      };
       parentPort!.postMessage(analyzeSource(job.file, job.text, job.language, options));
     });
   });

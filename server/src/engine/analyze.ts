@@ -19,7 +19,7 @@ import type { SiteCache } from './site-cache';
 import type { Value } from './value';
 import { classifyAccess } from './template';
 import type { FileRole } from './context/role';
-import { suppressions, isSuppressed } from './suppress';
+import { suppressions, isSuppressed, type Suppressions } from './suppress';
 
 export interface AnalyzeOptions {
   /** Parse time budget per file. */
@@ -35,6 +35,11 @@ export interface AnalyzeOptions {
   resolveModule?: ModuleResolver;
   /** Contexts (app, test, example, script) whose findings are reported; default all. */
   contexts?: readonly FileRole[];
+  /**
+   * False: the rules are left to the caller (`judgeAnalysis`), which has the text too.
+   * The CLI's analysis thread leaves them to the thread that reads, which waits for it.
+   */
+  judge?: boolean;
   /**
    * Whether a file the pre-scan finds no DynamoDB call in may still call a wrapper
    * module of the workspace (it imports one), and so must be parsed.
@@ -131,6 +136,23 @@ export function analyzeSource(
   }
 }
 
+/**
+ * The single-file rules over an analysis's accesses, less what `shardlens-ignore`
+ * comments silence: the findings an analysis made with `judge: false` leaves out.
+ */
+export function judgeAnalysis(
+  analysis: FileAnalysis,
+  text: string,
+  options: Pick<AnalyzeOptions, 'severity' | 'contexts'> = {},
+): FileAnalysis {
+  if (analysis.accesses.length === 0) return analysis;
+  const ignored: Suppressions = new Map((analysis.ignores ?? []).map(([line, codes]) => [line, new Set(codes)]));
+  const findings = checkAccesses(analysis.accesses, options.severity, { text, contexts: options.contexts }).filter(
+    (f) => !isSuppressed(f, ignored),
+  );
+  return { ...analysis, findings };
+}
+
 /** Extraction and rules over an already parsed tree (the language server keeps trees). */
 export function analyzeTree(
   tree: Tree,
@@ -164,14 +186,11 @@ export function analyzeTree(
     );
     const told = [...definitions, ...indexQueries(accesses)];
     const ignored = suppressions(tree, text);
-    const findings = checkAccesses(accesses, options.severity, { text, contexts: options.contexts }).filter(
-      (f) => !isSuppressed(f, ignored),
-    );
-    return {
+    const extracted: FileAnalysis = {
       file,
       language,
       accesses,
-      findings,
+      findings: [],
       skipped: null,
       syntaxErrors: tree.rootNode.hasError,
       ignores: [...ignored].map(([line, codes]) => [line, [...codes]]),
@@ -179,6 +198,7 @@ export function analyzeTree(
       ...(wraps ? { wraps } : {}),
       ...(told.length ? { definitions: told } : {}),
     };
+    return options.judge === false ? extracted : judgeAnalysis(extracted, text, options);
   } catch (e) {
     // A bug in a front-end must not take the run down: say which file and why.
     return emptyAnalysis(file, language, `analysis failed: ${e instanceof Error ? e.message : String(e)}`);
