@@ -1,5 +1,9 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import { recordResolution, type EvalContext } from '../evaluation';
+import { wordOccurrences } from '../word-search';
+
+/** A name itself, not a property (`x.name`) or part of a longer name. */
+const JS_WORDS = { dollar: true, notAfterDot: true };
 
 /** What an identifier refers to, as far as one file shows. */
 export type Binding =
@@ -288,11 +292,10 @@ export function callsNaming(tree: Tree, name: string): Node[] {
     found = [];
     // Look only where the name is written, rather than at every call of the file.
     const text = treeText(tree);
-    const re = new RegExp(`(?<![\\w$.])${name.replace(/\$/g, '\\$')}(?![\\w$])`, 'g');
     // The root's text starts at its first token: offsets into it are relative to that.
     const base = tree.rootNode.startIndex;
-    for (let m = re.exec(text); m; m = re.exec(text)) {
-      const id = tree.rootNode.descendantForIndex(base + m.index);
+    for (const at of wordOccurrences(text, name, JS_WORDS)) {
+      const id = tree.rootNode.descendantForIndex(base + at);
       if (id?.type !== 'identifier') continue;
       const parent = id.parent;
       const call =

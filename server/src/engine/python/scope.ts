@@ -1,5 +1,6 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import { recordResolution, type EvalContext } from '../evaluation';
+import { wordOccurrences } from '../word-search';
 import { bindingsOf, COMPREHENSIONS, indexOf, pathTo, type Binding, type Entry, type Param } from './bindings';
 
 export function isFunction(n: Node): boolean {
@@ -182,11 +183,11 @@ export function callsMentioning(tree: Tree, name: string): Node[] {
   found = [];
   // Look only where the name is written, rather than at every call of the file.
   ix.text ??= tree.rootNode.text;
-  const re = new RegExp(`(?<![\\w.])${name}(?!\\w)|(?<=\\.)${name}(?!\\w)`, 'g');
   // The root's text starts at its first token (not at 0 after leading blank lines or spaces).
   const base = tree.rootNode.startIndex;
-  for (let m = re.exec(ix.text); m; m = re.exec(ix.text)) {
-    let n: Node | null = tree.rootNode.descendantForIndex(base + m.index);
+  // The name itself or an attribute (`obj.name`), never part of a longer name.
+  for (const at of wordOccurrences(ix.text, name, { dollar: false, notAfterDot: false })) {
+    let n: Node | null = tree.rootNode.descendantForIndex(base + at);
     if (n?.type !== 'identifier') continue;
     // The name itself, or `obj.name`, as the callee or as an argument (`executor.map(name, ...)`).
     if (n.parent?.type === 'attribute' && n.parent.childForFieldName('attribute')?.equals(n)) n = n.parent;
