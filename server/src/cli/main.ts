@@ -53,7 +53,8 @@ async function indexPaths(paths: string[], maxFileBytes: number, err: NodeJS.Wri
     for (const f of list.files) index.analyzeFile(f, false);
   }
   // The passes that need every file in (`analyzeAll`'s): wrapper callers, writers of tables defined later.
-  await initParsers();
+  // After the analysis thread, this thread loads the grammars only when they have a file to read.
+  if (index.passesMayAnalyse(list.files)) await initParsers();
   index.completePasses(list.files);
   return {
     index,

@@ -128,26 +128,45 @@ export class WorkspaceIndex {
   }
 
   /**
+   * Whether `completePasses` may analyse a file, so that a caller that analysed the
+   * workspace elsewhere (the CLI's analysis thread) loads the parsers only then.
+   */
+  passesMayAnalyse(files: Iterable<string>): boolean {
+    if (this.facts.hasWrappers && [...this.leftOut(files)].some((f) => this.importsWrapperModule(f))) return true;
+    const definitions = this.facts.tableDefinitions();
+    const tables = new Set(definitions.map(([t]) => t));
+    const keys = indexKeysByTable(definitions);
+    return tables.size > 0 && [...this.files.values()].some((a) => writesStale(a.accesses, tables, keys));
+  }
+
+  /** Files the pre-scan passed over: only they can have been left out of the first pass. */
+  private leftOut(files: Iterable<string>): Set<string> {
+    return new Set([...files].filter((f) => this.files.get(f)?.accesses.length === 0 && !this.files.get(f)?.skipped));
+  }
+
+  /** Whether a file imports a wrapper module: what it imports, noted when it was read, else its head. */
+  private importsWrapperModule(file: string): boolean {
+    const language = languageForFile(file);
+    const imported =
+      this.facts.importsNoted(file) ??
+      headImports(this.options.openText?.(file) ?? readHead(file, IMPORTS_HEAD) ?? '', language === 'python');
+    return !!language && this.facts.importsWrapperNamed(imported);
+  }
+
+  /**
    * The second pass over a workspace: files the pre-scan passed over that import a
    * wrapper module found in the first pass are analysed for the calls they make
    * through it. Returns the key families touched.
    */
   private analyzeWrapperCallers(files: Iterable<string>): Set<string> {
     const touched = new Set<string>();
-    // Files the pre-scan passed over: only they can have been left out.
-    const pending = new Set(
-      [...files].filter((f) => this.files.get(f)?.accesses.length === 0 && !this.files.get(f)?.skipped),
-    );
+    const pending = this.leftOut(files);
     // A caller may wrap in turn (a service between a controller and a repository): a few rounds.
     for (let round = 0; round < WRAPPER_ROUNDS && this.facts.hasWrappers; round++) {
       const before = this.facts.wrapperCount;
       for (const file of pending) {
         const language = languageForFile(file);
-        // What it imports, noted when it was read; else its head (imports sit at the top).
-        const imported =
-          this.facts.importsNoted(file) ??
-          headImports(this.options.openText?.(file) ?? readHead(file, IMPORTS_HEAD) ?? '', language === 'python');
-        if (!language || !this.facts.importsWrapperNamed(imported)) continue;
+        if (!language || !this.importsWrapperModule(file)) continue;
         const text = this.options.openText?.(file) ?? readFromDisk(file);
         if (text === null || mayContainDynamoDbCalls(text)) pending.delete(file);
         else {
