@@ -18,7 +18,7 @@ import type { ModuleSummary } from './wrappers/summary';
 import type { SiteCache } from './site-cache';
 import type { Value } from './value';
 import { classifyAccess } from './template';
-import type { FileRole } from './context/role';
+import type { ContentRole, FileRole } from './context/role';
 import { suppressions, isSuppressed, type Suppressions } from './suppress';
 
 export interface AnalyzeOptions {
@@ -40,6 +40,8 @@ export interface AnalyzeOptions {
    * The CLI's analysis thread leaves them to the thread that reads, which waits for it.
    */
   judge?: boolean;
+  /** The text's content role, when the caller keeps it across edits (`RoleWatch`); else read from the text. */
+  contentRole?: ContentRole;
   /**
    * Whether a file the pre-scan finds no DynamoDB call in may still call a wrapper
    * module of the workspace (it imports one), and so must be parsed.
@@ -143,13 +145,12 @@ export function analyzeSource(
 export function judgeAnalysis(
   analysis: FileAnalysis,
   text: string,
-  options: Pick<AnalyzeOptions, 'severity' | 'contexts'> = {},
+  options: Pick<AnalyzeOptions, 'severity' | 'contexts' | 'contentRole'> = {},
 ): FileAnalysis {
   if (analysis.accesses.length === 0) return analysis;
   const ignored: Suppressions = new Map((analysis.ignores ?? []).map(([line, codes]) => [line, new Set(codes)]));
-  const findings = checkAccesses(analysis.accesses, options.severity, { text, contexts: options.contexts }).filter(
-    (f) => !isSuppressed(f, ignored),
-  );
+  const scope = { text, contexts: options.contexts, contentRole: options.contentRole };
+  const findings = checkAccesses(analysis.accesses, options.severity, scope).filter((f) => !isSuppressed(f, ignored));
   return { ...analysis, findings };
 }
 

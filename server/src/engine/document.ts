@@ -10,6 +10,7 @@ import {
 } from './analyze';
 import type { SourceLanguage } from './model';
 import { parse, ParseTimeout } from './parser';
+import { RoleWatch } from './context/role-watch';
 import { SiteCache } from './site-cache';
 import { reasonToSkip } from './prescan';
 import { blockIn, editNames, mergeNames, type EditNames } from './edit-names';
@@ -96,6 +97,8 @@ export class AnalyzedDocument {
   private current: FileAnalysis;
   private stale = false;
   readonly sites = new SiteCache();
+  /** The text's content role, kept across edits instead of read from the whole text each time. */
+  private readonly roles: RoleWatch;
 
   constructor(
     readonly file: string,
@@ -103,6 +106,7 @@ export class AnalyzedDocument {
     private text: string,
     private readonly options: AnalyzeOptions = {},
   ) {
+    this.roles = new RoleWatch(language === 'python');
     this.current = this.analyze();
   }
 
@@ -129,6 +133,7 @@ export class AnalyzedDocument {
       const names = editNames(old.lines, old.from, blockIn(this.tree));
       const removed = this.text.slice(e.start, e.end);
       this.text = this.text.slice(0, e.start) + e.text + this.text.slice(e.end);
+      this.roles.edit(e.start, e.end, e.text.length, this.text);
       const newEnd = e.start + e.text.length;
       const newEndPosition = pointAt(this.text, newEnd);
       this.tree?.edit(
@@ -225,6 +230,11 @@ export class AnalyzedDocument {
       this.dispose();
       return none(e instanceof ParseTimeout ? e.message : `parser failed: ${String(e)}`);
     }
-    return analyzeTree(this.tree, this.file, this.language, this.text, { ...this.options, siteCache: this.sites });
+    const contentRole = this.roles.roleOf(this.text);
+    return analyzeTree(this.tree, this.file, this.language, this.text, {
+      ...this.options,
+      siteCache: this.sites,
+      contentRole,
+    });
   }
 }

@@ -1,9 +1,19 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { projectRootOf } from './project';
-import { fileRole, type FileRole } from './role';
+import { fileRole, type ContentRole, type FileRole } from './role';
 
-export { FILE_ROLES, fileRole, isOneOff, pathRole, contentRole, roleWords, type FileRole } from './role';
+export {
+  FILE_ROLES,
+  fileRole,
+  isOneOff,
+  pathRole,
+  contentRole,
+  roleWords,
+  type ContentRole,
+  type FileRole,
+} from './role';
+export { RoleWatch } from './role-watch';
 export { valueShape, type ValueShape } from './shape';
 export { projectRootOf, sameProject } from './project';
 
@@ -18,8 +28,8 @@ const cache = new Map<string, { stamp: string; role: FileRole }>();
  * changes while a file is edited, and a file that cannot be read is judged by its
  * path alone. Unsaved editor text is not seen here until the caller passes it.
  */
-export function roleOfFile(file: string, text?: string | null): FileRole {
-  if (text != null) return fileRole(inProject(file), text);
+export function roleOfFile(file: string, text?: string | null, byContent?: ContentRole): FileRole {
+  if (text != null || byContent !== undefined) return fileRole(inProject(file), text ?? null, byContent);
   let stamp: string;
   try {
     const st = fs.statSync(file);

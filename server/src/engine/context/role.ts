@@ -19,31 +19,59 @@ export const FILE_ROLES: readonly FileRole[] = ['app', 'test', 'example', 'scrip
 /** What the content alone says; null when it says nothing either way. */
 export type ContentRole = 'test' | 'handler' | 'script' | 'library' | null;
 
-const TEST_JS =
-  /(?:from\s+|require\(\s*)['"](?:vitest|@jest\/globals|jest|mocha|chai|node:test|ava|tap|uvu|supertest|aws-sdk-client-mock(?:-jest)?|@aws-sdk\/client-mock)['"]|^\s*(?:describe|it|test)(?:\.\w+)?\(\s*['"`]/m;
-const TEST_PY =
-  /^\s*(?:import\s+(?:pytest|unittest)\b|from\s+(?:pytest|unittest|moto)\b|import\s+moto\b|class\s+\w+\(\s*(?:unittest\.)?TestCase\s*\)|def\s+test_\w+\s*\()/m;
+/**
+ * Every repetition in these patterns is bounded (`bounded` below), so that no match is
+ * longer than `MAX_MATCH`: an editor's document can then tell whether an edit changed
+ * its role by looking at a window around the edit (role-watch.ts), not at the whole text.
+ */
+export const MAX_MATCH = 1024;
+
+/** The pattern with `\s*`, `\s+`, `\w*`, `\w+` and `[^,)]*` bounded (64, and 256 for a type annotation). */
+function bounded(re: RegExp): RegExp {
+  const source = re.source
+    .replace(/\\([sw])\*/g, '\\$1{0,64}')
+    .replace(/\\([sw])\+/g, '\\$1{1,64}')
+    .replace(/\[\^,\)\]\*/g, '[^,)]{0,256}');
+  return new RegExp(source, re.flags);
+}
+
+const TEST_JS = bounded(
+  /(?:from\s+|require\(\s*)['"](?:vitest|@jest\/globals|jest|mocha|chai|node:test|ava|tap|uvu|supertest|aws-sdk-client-mock(?:-jest)?|@aws-sdk\/client-mock)['"]|^\s*(?:describe|it|test)(?:\.\w+)?\(\s*['"`]/m,
+);
+const TEST_PY = bounded(
+  /^\s*(?:import\s+(?:pytest|unittest)\b|from\s+(?:pytest|unittest|moto)\b|import\s+moto\b|class\s+\w+\(\s*(?:unittest\.)?TestCase\s*\)|def\s+test_\w+\s*\()/m,
+);
 
 /** Lambda and web-framework entry points: code that runs once per request. */
-const HANDLER_JS =
-  /(?:exports\.\w*[hH]andler\s*=|export\s+(?:const|let|async\s+function|function)\s+\w*[hH]andler\b|\b(?:app|router|server|fastify)\.(?:get|post|put|patch|delete|all|route|use)\(\s*['"`/]|\(\s*(?:req|request)\s*(?::[^,)]*)?,\s*(?:res|response|reply|h)\b|APIGatewayProxy\w*|(?:SQS|SNS|DynamoDBStream|EventBridge|S3)Event\b)/;
-const HANDLER_PY =
-  /(?:^\s*def\s+\w*handler\s*\(\s*event\b|^\s*@\w+\.(?:route|get|post|put|patch|delete|api_route|websocket)\(|^\s*(?:from|import)\s+(?:flask|fastapi|django|chalice|aws_lambda_powertools|starlette|tornado|aiohttp|sanic|bottle|pyramid|falcon)\b)/m;
+const HANDLER_JS = bounded(
+  /(?:exports\.\w*[hH]andler\s*=|export\s+(?:const|let|async\s+function|function)\s+\w*[hH]andler\b|\b(?:app|router|server|fastify)\.(?:get|post|put|patch|delete|all|route|use)\(\s*['"`/]|\(\s*(?:req|request)\s*(?::[^,)]*)?,\s*(?:res|response|reply|h)\b|APIGatewayProxy\w*|(?:SQS|SNS|DynamoDBStream|EventBridge|S3)Event\b)/,
+);
+const HANDLER_PY = bounded(
+  /(?:^\s*def\s+\w*handler\s*\(\s*event\b|^\s*@\w+\.(?:route|get|post|put|patch|delete|api_route|websocket)\(|^\s*(?:from|import)\s+(?:flask|fastapi|django|chalice|aws_lambda_powertools|starlette|tornado|aiohttp|sanic|bottle|pyramid|falcon)\b)/m,
+);
 
 /** A program run by hand: a `__main__` guard, `require.main === module`, top-level await or main(). */
-const SCRIPT_JS =
-  /(?:require\.main\s*===\s*module|import\.meta\.url\s*===|process\.argv\[1\]\s*===|^(?:await\s|\(async\s*(?:\(\s*\)|function\b)|(?:void\s+)?main\(\s*\))|export\s+const\s+(?:main|run)\s*=\s*async\s*\(\s*\)|export\s+async\s+function\s+(?:main|run)\s*\(\s*\))/m;
-const SCRIPT_PY = /^if\s+__name__\s*==\s*['"]__main__['"]\s*:|^(?:main|run)\(\s*\)\s*$|^asyncio\.run\(/m;
+const SCRIPT_JS = bounded(
+  /(?:require\.main\s*===\s*module|import\.meta\.url\s*===|process\.argv\[1\]\s*===|^(?:await\s|\(async\s*(?:\(\s*\)|function\b)|(?:void\s+)?main\(\s*\))|export\s+const\s+(?:main|run)\s*=\s*async\s*\(\s*\)|export\s+async\s+function\s+(?:main|run)\s*\(\s*\))/m,
+);
+const SCRIPT_PY = bounded(/^if\s+__name__\s*==\s*['"]__main__['"]\s*:|^(?:main|run)\(\s*\)\s*$|^asyncio\.run\(/m);
 
 /** Functions a module offers to others: a library, run by whoever calls it. */
-const LIBRARY_JS = /(?:^export\s|module\.exports\b|^exports\.\w+\s*=|^\s*(?:export\s+)?(?:default\s+)?class\s+\w+)/m;
-const LIBRARY_PY = /^(?:def|async\s+def|class)\s+\w+/m;
+const LIBRARY_JS = bounded(
+  /(?:^export\s|module\.exports\b|^exports\.\w+\s*=|^\s*(?:export\s+)?(?:default\s+)?class\s+\w+)/m,
+);
+const LIBRARY_PY = bounded(/^(?:def|async\s+def|class)\s+\w+/m);
+
+/** The content roles in the order they decide, each with its pattern per language. */
+export const CONTENT_ROLES: ReadonlyArray<{ role: Exclude<ContentRole, null>; js: RegExp; python: RegExp }> = [
+  { role: 'test', js: TEST_JS, python: TEST_PY },
+  { role: 'handler', js: HANDLER_JS, python: HANDLER_PY },
+  { role: 'script', js: SCRIPT_JS, python: SCRIPT_PY },
+  { role: 'library', js: LIBRARY_JS, python: LIBRARY_PY },
+];
 
 export function contentRole(text: string, python: boolean): ContentRole {
-  if ((python ? TEST_PY : TEST_JS).test(text)) return 'test';
-  if ((python ? HANDLER_PY : HANDLER_JS).test(text)) return 'handler';
-  if ((python ? SCRIPT_PY : SCRIPT_JS).test(text)) return 'script';
-  if ((python ? LIBRARY_PY : LIBRARY_JS).test(text)) return 'library';
+  for (const c of CONTENT_ROLES) if ((python ? c.python : c.js).test(text)) return c.role;
   return null;
 }
 
@@ -100,9 +128,10 @@ export function pathRole(file: string): Exclude<FileRole, 'app'> | null {
  * The folders then say which one-off it is (an example, a test, a script), and decide
  * alone only when the content says nothing.
  */
-export function fileRole(file: string, text: string | null): FileRole {
+export function fileRole(file: string, text: string | null, known?: ContentRole): FileRole {
   const python = /\.py$/i.test(file);
-  const byContent = text === null ? null : contentRole(text, python);
+  // `known`: the text's content role, kept up to date by an editor's document (role-watch.ts).
+  const byContent = known !== undefined ? known : text === null ? null : contentRole(text, python);
   const byPath = pathRole(file);
   if (byContent === 'test' || isTestFileName(file)) return 'test';
   if (byContent === 'handler' || byContent === 'library') return 'app';

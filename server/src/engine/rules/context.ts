@@ -1,4 +1,4 @@
-import { isOneOff, roleOfFile, roleWords, valueShape, type FileRole } from '../context';
+import { isOneOff, roleOfFile, roleWords, valueShape, type ContentRole, type FileRole } from '../context';
 import type { Access, Finding, Severity } from '../model';
 import { literalText } from '../template';
 
@@ -17,6 +17,8 @@ export interface ContextScope {
   contexts?: readonly FileRole[];
   /** The file's text: its role is read from it (else from the file on disk, else its path). */
   text?: string | null;
+  /** What the text says of the role, when the caller keeps it (an edited document). */
+  contentRole?: ContentRole;
 }
 
 /** A finding with the role of the code it sits in. */
@@ -49,7 +51,7 @@ function roleOfValue(a: Access): FileRole | null {
 }
 
 export function fileRoleOf(a: Access, scope: ContextScope | undefined): FileRole {
-  return roleOfFile(a.file, scope?.text);
+  return roleOfFile(a.file, scope?.text, scope?.contentRole);
 }
 
 /** The constant key text of an access, when its partition key has no holes. */
