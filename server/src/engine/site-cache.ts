@@ -27,6 +27,8 @@ export interface EditRecord {
 interface Entry {
   start: number;
   end: number;
+  /** Where the candidate scan found the call's name (`PutCommand`, `put_item`): how a later scan finds the entry. */
+  at: number;
   /** The top-level statement holding the call: an edit inside it may change the call's context. */
   outerStart: number;
   outerEnd: number;
@@ -62,6 +64,8 @@ const FUNCTION_VALUES = new Set(['arrow_function', 'function_expression', 'funct
  */
 export class SiteCache {
   private entries = new Map<number, Entry>();
+  /** The entries by `at`, made when first asked after a change. */
+  private byName: Map<number, Entry> | null = null;
   /** The file's imports, kept until an edit reaches the import block. */
   private imports: FileImports | null = null;
 
@@ -69,8 +73,17 @@ export class SiteCache {
   importsOf(read: () => FileImports): FileImports {
     return (this.imports ??= read());
   }
-  /** The cached site for this call node, or the site `evaluate` makes (then cached). */
-  siteFor(n: Node, evaluate: (deps: Deps) => CallSite | null): CallSite | null {
+  /**
+   * The site kept for the call whose name the candidate scan found at `at` (with the
+   * call's extent, for order), without asking the tree: a kept site is one no edit reached.
+   */
+  known(at: number): { start: number; end: number; site: CallSite } | undefined {
+    this.byName ??= new Map([...this.entries.values()].map((e) => [e.at, e]));
+    return this.byName.get(at);
+  }
+
+  /** The cached site for this call node (named at `at`), or the site `evaluate` makes (then cached). */
+  siteFor(n: Node, evaluate: (deps: Deps) => CallSite | null, at = n.startIndex): CallSite | null {
     const hit = this.entries.get(n.startIndex);
     if (hit && hit.end === n.endIndex) return hit.site;
     const deps = newDeps();
@@ -106,11 +119,13 @@ export class SiteCache {
     for (const name of callers) deps.callers.add(name);
     // The call style's indentation is the text before its statement on that line.
     const st = site.call.statement;
-    const at = n.tree.rootNode.descendantForPosition({ row: st.startLine, column: st.startColumn });
-    if (at) deps.ranges.push(at.startIndex - st.startColumn, at.startIndex);
+    const first = n.tree.rootNode.descendantForPosition({ row: st.startLine, column: st.startColumn });
+    if (first) deps.ranges.push(first.startIndex - st.startColumn, first.startIndex);
+    this.byName = null;
     this.entries.set(n.startIndex, {
       start: n.startIndex,
       end: n.endIndex,
+      at,
       outerStart: outer.startIndex,
       outerEnd: outer.endIndex,
       site,
@@ -133,6 +148,7 @@ export class SiteCache {
       next.set(moved.start, moved);
     }
     this.entries = next;
+    this.byName = null;
   }
 
   /** Drops sites whose context lies in ranges (new coordinates) the reparse restructured. */
@@ -152,11 +168,13 @@ export class SiteCache {
           return false;
         });
       if (hit) this.entries.delete(key);
+      if (hit) this.byName = null;
     }
   }
 
   clear(): void {
     this.entries.clear();
+    this.byName = null;
     this.imports = null;
   }
 
@@ -237,6 +255,7 @@ function shiftEntry(entry: Entry, e: EditRecord, delta: number): Entry {
   return {
     start: shiftIndex(entry.start, e, delta),
     end: shiftIndex(entry.end, e, delta),
+    at: shiftIndex(entry.at, e, delta),
     outerStart: shiftIndex(entry.outerStart, e, delta),
     outerEnd: shiftIndex(entry.outerEnd, e, delta),
     site: moved,

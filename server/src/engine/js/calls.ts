@@ -3,7 +3,7 @@ import { newContext, recordRange, type Deps, type Lookups } from '../evaluation'
 import { isRequest, type CallSite } from '../interpret';
 import type { CallStyle, Operation, SdkStyle, SourceLanguage } from '../model';
 import { callStyle } from '../call-style';
-import { candidateCalls } from '../candidates';
+import { candidateSites } from '../candidates';
 import type { SiteCache } from '../site-cache';
 import { spanOf } from '../span';
 import { entry, type Value } from '../value';
@@ -89,14 +89,11 @@ export function findJsCallSites(
     for (const at of libImports) recordRange(deps, at, at + 21);
     return libImports.length > 0;
   };
-  const sites: CallSite[] = [];
-  for (const n of candidateCalls(tree, text, CALL_START, CALL_TYPES)) {
-    const found = cache
-      ? cache.siteFor(n, (deps) => siteAt(n, text, file, language, fromLib, lookups, deps))
+  const siteOf = (n: Node, at: number) =>
+    cache
+      ? cache.siteFor(n, (deps) => siteAt(n, text, file, language, fromLib, lookups, deps), at)
       : siteAt(n, text, file, language, fromLib, lookups, null);
-    if (found) sites.push(found);
-  }
-  return sites;
+  return candidateSites(tree, text, CALL_START, CALL_TYPES, siteOf, cache && ((at) => cache.known(at)));
 }
 
 /** The call site a candidate node is, or null when it is not a DynamoDB call. */

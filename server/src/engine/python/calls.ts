@@ -3,7 +3,7 @@ import { deeper, newContext, type Deps, type EvalContext, type Lookups } from '.
 import { isRequest, tableRefOf, type CallSite } from '../interpret';
 import { callStyle } from '../call-style';
 import type { CallStyle, Operation, SdkStyle, TableRef } from '../model';
-import { candidateCalls } from '../candidates';
+import { candidateSites } from '../candidates';
 import type { SiteCache } from '../site-cache';
 import { spanOf } from '../span';
 import { literalText } from '../template';
@@ -199,14 +199,9 @@ export function findPythonCallSites(
   lookups: Lookups = {},
 ): CallSite[] {
   forgetTree(tree);
-  const sites: CallSite[] = [];
-  for (const n of candidateCalls(tree, text, CALL_START, CALL_TYPES)) {
-    const found = cache
-      ? cache.siteFor(n, (deps) => siteAt(n, text, file, lookups, deps))
-      : siteAt(n, text, file, lookups, null);
-    if (found) sites.push(found);
-  }
-  return sites;
+  const siteOf = (n: Node, at: number) =>
+    cache ? cache.siteFor(n, (deps) => siteAt(n, text, file, lookups, deps), at) : siteAt(n, text, file, lookups, null);
+  return candidateSites(tree, text, CALL_START, CALL_TYPES, siteOf, cache && ((at) => cache.known(at)));
 }
 
 /** The call site a candidate node is, or null when it is not a boto3 DynamoDB call. */
