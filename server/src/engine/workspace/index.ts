@@ -8,16 +8,12 @@ import { checkGroup, resolveSupersedes, type KeyGroup } from '../rules';
 import { keySite, shardCountOf } from '../rules/group';
 import { isSuppressed, type Suppressions } from '../suppress';
 import { languageForFile } from '../parser';
-import { mayContainDynamoDbCalls } from '../prescan';
 import type { TableDefinition } from '../schemas';
-import { headImports, IMPORTS_HEAD } from '../wrappers/gate';
-import { CrossModuleFacts, indexKeysByTable, writesStale } from './cross-module';
+import { CrossModuleFacts } from './cross-module';
 import { ModuleConstants, readFromDisk } from './modules';
+import { analyzeWrapperCallers, passesMayAnalyse, refreshWriters, type PassTarget } from './passes';
 import { listKeys, keyPatterns, type TableEntry } from './query';
-import { readHead, readSource } from './source';
-
-/** Rounds of the wrapper-caller pass: each may find callers of the wrappers the last one found. */
-const WRAPPER_ROUNDS = 3;
+import { readSource } from './source';
 
 export type { CallSiteEntry, IndexEntry, KeyEntry, TableEntry } from './query';
 
@@ -63,6 +59,8 @@ export class WorkspaceIndex {
   private readonly modules: ModuleConstants;
   private readonly facts = new CrossModuleFacts();
   private readonly analyzeOptions: AnalyzeOptions;
+  /** What the passes over the whole workspace (passes.ts) see of this index. */
+  private readonly passTarget: PassTarget;
 
   constructor(private readonly options: IndexOptions) {
     this.modules = new ModuleConstants(
@@ -78,27 +76,15 @@ export class WorkspaceIndex {
         this.facts.hasWrappers && this.facts.importsWrapperNamed(this.facts.importsOf(text, language)),
       tableDefinitions: () => this.facts.tableDefinitions(),
     };
-  }
-
-  /**
-   * Files that write `tables` are analysed again: a table definition elsewhere may name
-   * an index whose key attribute their writes set. With `onlyMissing`, only the writes
-   * that set an index key without an access to that index yet (a writer analysed before
-   * the definition arrived); else every writer of those tables (a definition changed).
-   * Returns the key families touched.
-   */
-  private refreshWriters(tables: Set<string>, except: string, onlyMissing = false): Set<string> {
-    const touched = new Set<string>();
-    if (tables.size === 0) return touched;
-    const keys = onlyMissing ? indexKeysByTable(this.facts.tableDefinitions()) : null;
-    for (const [file, analysis] of [...this.files]) {
-      if (file === except || !writesStale(analysis.accesses, tables, keys)) continue;
-      const language = languageForFile(file);
-      const text = language ? (this.options.openText?.(file) ?? readFromDisk(file)) : null;
-      if (text === null || !language) continue;
-      for (const key of this.set(analyzeSource(file, text, language, this.analyzeOptions))) touched.add(key);
-    }
-    return touched;
+    this.passTarget = {
+      facts: this.facts,
+      analyzeOptions: this.analyzeOptions,
+      analysisOf: (file) => this.files.get(file),
+      analyses: () => this.files.values(),
+      openText: (file) => this.options.openText?.(file),
+      set: (analysis) => this.set(analysis),
+      update: (file, text, language) => this.update(file, text, language, false),
+    };
   }
 
   /**
@@ -121,9 +107,9 @@ export class WorkspaceIndex {
    * came after them. Returns the key families touched.
    */
   completePasses(files: Iterable<string>): Set<string> {
-    const touched = this.analyzeWrapperCallers(files);
+    const touched = analyzeWrapperCallers(this.passTarget, files);
     const tables = new Set(this.facts.tableDefinitions().map(([t]) => t));
-    for (const key of this.refreshWriters(tables, '', true)) touched.add(key);
+    for (const key of refreshWriters(this.passTarget, tables, '', true)) touched.add(key);
     return touched;
   }
 
@@ -132,51 +118,7 @@ export class WorkspaceIndex {
    * workspace elsewhere (the CLI's analysis thread) loads the parsers only then.
    */
   passesMayAnalyse(files: Iterable<string>): boolean {
-    if (this.facts.hasWrappers && [...this.leftOut(files)].some((f) => this.importsWrapperModule(f))) return true;
-    const definitions = this.facts.tableDefinitions();
-    const tables = new Set(definitions.map(([t]) => t));
-    const keys = indexKeysByTable(definitions);
-    return tables.size > 0 && [...this.files.values()].some((a) => writesStale(a.accesses, tables, keys));
-  }
-
-  /** Files the pre-scan passed over: only they can have been left out of the first pass. */
-  private leftOut(files: Iterable<string>): Set<string> {
-    return new Set([...files].filter((f) => this.files.get(f)?.accesses.length === 0 && !this.files.get(f)?.skipped));
-  }
-
-  /** Whether a file imports a wrapper module: what it imports, noted when it was read, else its head. */
-  private importsWrapperModule(file: string): boolean {
-    const language = languageForFile(file);
-    const imported =
-      this.facts.importsNoted(file) ??
-      headImports(this.options.openText?.(file) ?? readHead(file, IMPORTS_HEAD) ?? '', language === 'python');
-    return !!language && this.facts.importsWrapperNamed(imported);
-  }
-
-  /**
-   * The second pass over a workspace: files the pre-scan passed over that import a
-   * wrapper module found in the first pass are analysed for the calls they make
-   * through it. Returns the key families touched.
-   */
-  private analyzeWrapperCallers(files: Iterable<string>): Set<string> {
-    const touched = new Set<string>();
-    const pending = this.leftOut(files);
-    // A caller may wrap in turn (a service between a controller and a repository): a few rounds.
-    for (let round = 0; round < WRAPPER_ROUNDS && this.facts.hasWrappers; round++) {
-      const before = this.facts.wrapperCount;
-      for (const file of pending) {
-        const language = languageForFile(file);
-        if (!language || !this.importsWrapperModule(file)) continue;
-        const text = this.options.openText?.(file) ?? readFromDisk(file);
-        if (text === null || mayContainDynamoDbCalls(text)) pending.delete(file);
-        else {
-          pending.delete(file);
-          for (const key of this.update(file, text, language, false)) touched.add(key);
-        }
-      }
-      if (this.facts.wrapperCount === before) break;
-    }
-    return touched;
+    return passesMayAnalyse(this.passTarget, files);
   }
 
   /** The options to analyse a file of this workspace with (imports resolve across files). */
@@ -212,7 +154,7 @@ export class WorkspaceIndex {
     const after = this.files.get(file)?.definitions ?? [];
     if (JSON.stringify(after) !== before) {
       const tables = new Set([...(JSON.parse(before) as TableDefinition[]), ...after].map(([t]) => t));
-      for (const key of this.refreshWriters(tables, file)) touched.add(key);
+      for (const key of refreshWriters(this.passTarget, tables, file)) touched.add(key);
     }
     return touched;
   }

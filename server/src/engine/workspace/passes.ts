@@ -1,0 +1,109 @@
+import { analyzeSource, type AnalyzeOptions, type FileAnalysis } from '../analyze';
+import type { SourceLanguage } from '../model';
+import { languageForFile } from '../parser';
+import { mayContainDynamoDbCalls } from '../prescan';
+import { headImports, IMPORTS_HEAD } from '../wrappers/gate';
+import { indexKeysByTable, writesStale, type CrossModuleFacts } from './cross-module';
+import { readFromDisk } from './modules';
+import { readHead } from './source';
+
+/**
+ * The passes over a workspace that need every file in first: the files the pre-scan
+ * passed over that call a wrapper module found among the others, and the writers of
+ * tables whose definition came in after them. They run once a whole workspace is read
+ * (`WorkspaceIndex.completePasses`), and the second also when a definition changes.
+ */
+
+/** Rounds of the wrapper-caller pass: each may find callers of the wrappers the last one found. */
+const WRAPPER_ROUNDS = 3;
+
+/** What the passes read and change of a workspace index. */
+export interface PassTarget {
+  readonly facts: CrossModuleFacts;
+  readonly analyzeOptions: AnalyzeOptions;
+  analysisOf(file: string): FileAnalysis | undefined;
+  analyses(): Iterable<FileAnalysis>;
+  /** A file's current text when it is open in an editor, else null. */
+  openText(file: string): string | null | undefined;
+  /** Stores an analysis; the key families it touched. */
+  set(analysis: FileAnalysis): Set<string>;
+  /** Analyses a file's text and stores it, without refreshing other files; the key families touched. */
+  update(file: string, text: string, language: SourceLanguage): Set<string>;
+}
+
+/**
+ * Files that write `tables` are analysed again: a table definition elsewhere may name
+ * an index whose key attribute their writes set. With `onlyMissing`, only the writes
+ * that set an index key without an access to that index yet (a writer analysed before
+ * the definition arrived); else every writer of those tables (a definition changed).
+ * Returns the key families touched.
+ */
+export function refreshWriters(t: PassTarget, tables: Set<string>, except: string, onlyMissing = false): Set<string> {
+  const touched = new Set<string>();
+  if (tables.size === 0) return touched;
+  const keys = onlyMissing ? indexKeysByTable(t.facts.tableDefinitions()) : null;
+  for (const analysis of [...t.analyses()]) {
+    const file = analysis.file;
+    if (file === except || !writesStale(analysis.accesses, tables, keys)) continue;
+    const language = languageForFile(file);
+    const text = language ? (t.openText(file) ?? readFromDisk(file)) : null;
+    if (text === null || !language) continue;
+    for (const key of t.set(analyzeSource(file, text, language, t.analyzeOptions))) touched.add(key);
+  }
+  return touched;
+}
+
+/**
+ * The second pass over a workspace: files the pre-scan passed over that import a
+ * wrapper module found in the first pass are analysed for the calls they make
+ * through it. Returns the key families touched.
+ */
+export function analyzeWrapperCallers(t: PassTarget, files: Iterable<string>): Set<string> {
+  const touched = new Set<string>();
+  const pending = leftOut(t, files);
+  // A caller may wrap in turn (a service between a controller and a repository): a few rounds.
+  for (let round = 0; round < WRAPPER_ROUNDS && t.facts.hasWrappers; round++) {
+    const before = t.facts.wrapperCount;
+    for (const file of pending) {
+      const language = languageForFile(file);
+      if (!language || !importsWrapperModule(t, file)) continue;
+      const text = t.openText(file) ?? readFromDisk(file);
+      pending.delete(file);
+      if (text !== null && !mayContainDynamoDbCalls(text))
+        for (const key of t.update(file, text, language)) touched.add(key);
+    }
+    if (t.facts.wrapperCount === before) break;
+  }
+  return touched;
+}
+
+/**
+ * Whether the passes may analyse a file, so that a caller that analysed the workspace
+ * elsewhere (the CLI's analysis thread) loads the parsers only then.
+ */
+export function passesMayAnalyse(t: PassTarget, files: Iterable<string>): boolean {
+  if (t.facts.hasWrappers && [...leftOut(t, files)].some((f) => importsWrapperModule(t, f))) return true;
+  const definitions = t.facts.tableDefinitions();
+  const tables = new Set(definitions.map(([table]) => table));
+  const keys = indexKeysByTable(definitions);
+  return tables.size > 0 && [...t.analyses()].some((a) => writesStale(a.accesses, tables, keys));
+}
+
+/** Files the pre-scan passed over: only they can have been left out of the first pass. */
+function leftOut(t: PassTarget, files: Iterable<string>): Set<string> {
+  return new Set(
+    [...files].filter((f) => {
+      const a = t.analysisOf(f);
+      return a?.accesses.length === 0 && !a.skipped;
+    }),
+  );
+}
+
+/** Whether a file imports a wrapper module: what it imports, noted when it was read, else its head. */
+function importsWrapperModule(t: PassTarget, file: string): boolean {
+  const language = languageForFile(file);
+  const imported =
+    t.facts.importsNoted(file) ??
+    headImports(t.openText(file) ?? readHead(file, IMPORTS_HEAD) ?? '', language === 'python');
+  return !!language && t.facts.importsWrapperNamed(imported);
+}
