@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import type { WorkspaceIndex } from '../../server/src/engine/workspace/index';
+import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
 import { indexedWorkspace } from './helpers';
 
 /** The writer first where it matters: a definition may arrive after it, as in any walk order. */
@@ -125,4 +125,85 @@ exports.list = (queue) =>
   });
   assert.ok(indexAccesses(index).includes('by-queue queue'));
   assert.ok(findings(index, dir).includes('src/open.js:3 SL001'), findings(index, dir).join('\n'));
+});
+
+/** A fresh index over the same files: what an updated one must agree with. */
+function fresh(dir: string, files: string[]): string {
+  const index = new WorkspaceIndex({ root: dir });
+  index.analyzeAll(files.map((f) => path.join(dir, f)));
+  return JSON.stringify(index.results());
+}
+
+test('an edited index query re-judges the writers that set its key, before and after, as a fresh index would', async () => {
+  const files = {
+    'package.json': '{ "name": "tickets" }\n',
+    'src/open.js': `const AWS = require("aws-sdk");
+const db = new AWS.DynamoDB.DocumentClient();
+exports.open = (id, title) => db.put({ TableName: "tickets", Item: { id, title, queue: "triage", owner: "ops" } }).promise();
+`,
+    'src/note.js': `const AWS = require("aws-sdk");
+const db = new AWS.DynamoDB.DocumentClient();
+exports.note = (id, text) => db.put({ TableName: "tickets", Item: { id, text } }).promise();
+`,
+    'src/list.js': `const AWS = require("aws-sdk");
+const db = new AWS.DynamoDB.DocumentClient();
+exports.list = (queue) =>
+  db.query({
+    TableName: "tickets",
+    IndexName: "by-queue",
+    KeyConditionExpression: "queue = :q",
+    ExpressionAttributeValues: { ":q": queue },
+  }).promise();
+`,
+  };
+  const { index, dir } = await workspace(files);
+  assert.ok(indexAccesses(index).includes('by-queue queue'));
+  // The index is now keyed by the owner: the writer's index access follows; the other writer is untouched.
+  const list = path.join(dir, 'src/list.js');
+  for (const [from, to] of [
+    ['queue = :q', 'owner = :q'],
+    ['"tickets"', '"archive"'],
+    ['"archive"', '"tickets"'],
+  ]) {
+    const text = fs.readFileSync(list, 'utf8').replace(from, to);
+    fs.writeFileSync(list, text);
+    index.update(list, text, 'javascript');
+    assert.equal(JSON.stringify(index.results()), fresh(dir, Object.keys(files)), `${from} -> ${to}`);
+  }
+  assert.ok(indexAccesses(index).includes('by-queue owner'));
+  assert.ok(!indexAccesses(index).includes('by-queue queue'));
+});
+
+test("a table's own key changed in its definition re-judges all its writers, as a fresh index would", async () => {
+  const files = {
+    'requirements.txt': 'boto3\n',
+    'svc/notes.py': `import boto3
+
+notes = boto3.resource("dynamodb").Table("notes")
+
+
+def add(note_id):
+    notes.put_item(Item={"note_id": note_id, "board": "MAIN"})
+`,
+    'setup_tables.py': `import boto3
+
+boto3.client("dynamodb").create_table(
+    TableName="notes",
+    KeySchema=[{"AttributeName": "note_id", "KeyType": "HASH"}],
+    AttributeDefinitions=[{"AttributeName": "note_id", "AttributeType": "S"}],
+    BillingMode="PAY_PER_REQUEST",
+)
+`,
+  };
+  const { index, dir } = await workspace(files);
+  assert.deepEqual(findings(index, dir), []);
+  const setup = path.join(dir, 'setup_tables.py');
+  const text = fs
+    .readFileSync(setup, 'utf8')
+    .replace('"AttributeName": "note_id", "KeyType"', '"AttributeName": "board", "KeyType"');
+  fs.writeFileSync(setup, text);
+  index.update(setup, text, 'python');
+  assert.equal(JSON.stringify(index.results()), fresh(dir, Object.keys(files)));
+  // Keyed by the board now: every note goes to the one "MAIN" partition.
+  assert.deepEqual(findings(index, dir), ['svc/notes.py:7 SL001']);
 });

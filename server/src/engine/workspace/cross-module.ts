@@ -115,6 +115,60 @@ export function writesStale(
   });
 }
 
+/**
+ * What a change of one file's table definitions can change in other files' writes, per
+ * table whose definitions differ: every write ('all', when the table's own key names
+ * changed), or only the writes that set one of these attributes (an index's partition
+ * key, before or after: `indexWrites` reads nothing else of an index hint).
+ */
+export function definitionChanges(
+  before: readonly TableDefinition[],
+  after: readonly TableDefinition[],
+): Map<string, Set<string> | 'all'> {
+  const out = new Map<string, Set<string> | 'all'>();
+  const hintsOf = (defs: readonly TableDefinition[], table: string) =>
+    defs.filter(([t]) => t === table).map(([, h]) => h);
+  for (const table of new Set([...before, ...after].map(([t]) => t))) {
+    const was = hintsOf(before, table);
+    const now = hintsOf(after, table);
+    if (JSON.stringify(was) === JSON.stringify(now)) continue;
+    // The table's own key names, from the hints that give any (a query through an index gives none).
+    const own = (hints: typeof was) =>
+      JSON.stringify(hints.filter((h) => h.partition || h.sort).map((h) => [h.partition, h.sort]));
+    if (own(was) !== own(now)) {
+      out.set(table, 'all');
+      continue;
+    }
+    out.set(table, new Set([...was, ...now].flatMap((h) => Object.values(h.indexes ?? {}).map((k) => k.partition))));
+  }
+  return out;
+}
+
+/** Whether a file's writes are among those `definitionChanges` says may change. */
+export function writesChanged(accesses: readonly Access[], changes: ReadonlyMap<string, Set<string> | 'all'>): boolean {
+  return accesses.some((a) => {
+    const change = a.kind === 'write' ? changes.get(tableKey(a.table)) : undefined;
+    return change === 'all' || (!!change && !!a.written?.some((attr) => change.has(attr)));
+  });
+}
+
+/** Table → the partition-key attributes its definitions name for the table itself. */
+export function partitionKeysByTable(definitions: readonly TableDefinition[]): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const [table, hint] of definitions) {
+    if (hint.partition) out.set(table, (out.get(table) ?? new Set()).add(hint.partition));
+  }
+  return out;
+}
+
+/** Whether a write to a defined table takes another partition key than the definition names. */
+export function writesOtherKey(accesses: readonly Access[], partitions: ReadonlyMap<string, Set<string>>): boolean {
+  return accesses.some((a) => {
+    const named = a.kind === 'write' && !a.index ? partitions.get(tableKey(a.table)) : undefined;
+    return !!named && !named.has(a.partitionKey?.attribute ?? '');
+  });
+}
+
 /** Table → its indexes' partition-key attributes, as `[index, attribute]`. */
 export function indexKeysByTable(definitions: readonly TableDefinition[]): Map<string, Array<[string, string]>> {
   const out = new Map<string, Array<[string, string]>>();

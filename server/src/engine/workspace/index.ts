@@ -9,9 +9,15 @@ import { keySite, shardCountOf } from '../rules/group';
 import { isSuppressed, type Suppressions } from '../suppress';
 import { languageForFile } from '../parser';
 import type { TableDefinition } from '../schemas';
-import { CrossModuleFacts } from './cross-module';
+import { CrossModuleFacts, definitionChanges, writesChanged } from './cross-module';
 import { ModuleConstants, readFromDisk } from './modules';
-import { analyzeWrapperCallers, passesMayAnalyse, refreshWriters, type PassTarget } from './passes';
+import {
+  analyzeWrapperCallers,
+  passesMayAnalyse,
+  refreshEarlyWriters,
+  refreshWriters,
+  type PassTarget,
+} from './passes';
 import { listKeys, keyPatterns, type TableEntry } from './query';
 import { readSource } from './source';
 
@@ -108,8 +114,7 @@ export class WorkspaceIndex {
    */
   completePasses(files: Iterable<string>): Set<string> {
     const touched = analyzeWrapperCallers(this.passTarget, files);
-    const tables = new Set(this.facts.tableDefinitions().map(([t]) => t));
-    for (const key of refreshWriters(this.passTarget, tables, '', true)) touched.add(key);
+    for (const key of refreshEarlyWriters(this.passTarget)) touched.add(key);
     return touched;
   }
 
@@ -153,8 +158,10 @@ export class WorkspaceIndex {
     for (const key of this.refreshDependents(file)) touched.add(key);
     const after = this.files.get(file)?.definitions ?? [];
     if (JSON.stringify(after) !== before) {
-      const tables = new Set([...(JSON.parse(before) as TableDefinition[]), ...after].map(([t]) => t));
-      for (const key of refreshWriters(this.passTarget, tables, file)) touched.add(key);
+      // Only the writers the change can reach: a table's writers, or those that set a changed index's key.
+      const changes = definitionChanges(JSON.parse(before) as TableDefinition[], after);
+      const stale = (accesses: readonly Access[]) => writesChanged(accesses, changes);
+      for (const key of refreshWriters(this.passTarget, stale, file)) touched.add(key);
     }
     return touched;
   }

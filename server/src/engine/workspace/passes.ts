@@ -1,9 +1,15 @@
 import { analyzeSource, type AnalyzeOptions, type FileAnalysis } from '../analyze';
-import type { SourceLanguage } from '../model';
+import type { Access, SourceLanguage } from '../model';
 import { languageForFile } from '../parser';
 import { mayContainDynamoDbCalls } from '../prescan';
 import { headImports, IMPORTS_HEAD } from '../wrappers/gate';
-import { indexKeysByTable, writesStale, type CrossModuleFacts } from './cross-module';
+import {
+  indexKeysByTable,
+  partitionKeysByTable,
+  writesOtherKey,
+  writesStale,
+  type CrossModuleFacts,
+} from './cross-module';
 import { readFromDisk } from './modules';
 import { readHead } from './source';
 
@@ -32,25 +38,44 @@ export interface PassTarget {
 }
 
 /**
- * Files that write `tables` are analysed again: a table definition elsewhere may name
- * an index whose key attribute their writes set. With `onlyMissing`, only the writes
- * that set an index key without an access to that index yet (a writer analysed before
- * the definition arrived); else every writer of those tables (a definition changed).
- * Returns the key families touched.
+ * Files with a write `stale` picks are analysed again: a table definition elsewhere may
+ * name an index whose key attribute their writes set. Returns the key families touched.
  */
-export function refreshWriters(t: PassTarget, tables: Set<string>, except: string, onlyMissing = false): Set<string> {
+export function refreshWriters(
+  t: PassTarget,
+  stale: (accesses: readonly Access[]) => boolean,
+  except = '',
+): Set<string> {
   const touched = new Set<string>();
-  if (tables.size === 0) return touched;
-  const keys = onlyMissing ? indexKeysByTable(t.facts.tableDefinitions()) : null;
   for (const analysis of [...t.analyses()]) {
     const file = analysis.file;
-    if (file === except || !writesStale(analysis.accesses, tables, keys)) continue;
+    if (file === except || !stale(analysis.accesses)) continue;
     const language = languageForFile(file);
     const text = language ? (t.openText(file) ?? readFromDisk(file)) : null;
     if (text === null || !language) continue;
     for (const key of t.set(analyzeSource(file, text, language, t.analyzeOptions))) touched.add(key);
   }
   return touched;
+}
+
+/**
+ * The writers analysed before a table's definition arrived (or without it, in the CLI's
+ * analysis thread): writes that set an index's key attribute without an access to that
+ * index yet, and writes whose partition key is not the one the definition names.
+ */
+export function refreshEarlyWriters(t: PassTarget): Set<string> {
+  const stale = earlyWriters(t);
+  return stale ? refreshWriters(t, stale) : new Set();
+}
+
+/** Which writes `refreshEarlyWriters` analyses again; null when no table is defined. */
+function earlyWriters(t: PassTarget): ((accesses: readonly Access[]) => boolean) | null {
+  const definitions = t.facts.tableDefinitions();
+  const tables = new Set(definitions.map(([table]) => table));
+  if (tables.size === 0) return null;
+  const keys = indexKeysByTable(definitions);
+  const own = partitionKeysByTable(definitions);
+  return (accesses) => writesStale(accesses, tables, keys) || writesOtherKey(accesses, own);
 }
 
 /**
@@ -83,10 +108,8 @@ export function analyzeWrapperCallers(t: PassTarget, files: Iterable<string>): S
  */
 export function passesMayAnalyse(t: PassTarget, files: Iterable<string>): boolean {
   if (t.facts.hasWrappers && [...leftOut(t, files)].some((f) => importsWrapperModule(t, f))) return true;
-  const definitions = t.facts.tableDefinitions();
-  const tables = new Set(definitions.map(([table]) => table));
-  const keys = indexKeysByTable(definitions);
-  return tables.size > 0 && [...t.analyses()].some((a) => writesStale(a.accesses, tables, keys));
+  const stale = earlyWriters(t);
+  return !!stale && [...t.analyses()].some((a) => stale(a.accesses));
 }
 
 /** Files the pre-scan passed over: only they can have been left out of the first pass. */
