@@ -15,8 +15,10 @@ async function main(mode: string, maxBytes: number, paths: string[]): Promise<vo
   const index = new WorkspaceIndex({ root: process.cwd(), maxBytes });
   await indexInParallel(index, files, process.cwd(), maxBytes);
   // As the CLI does: this thread loads the grammars only when the passes after indexing have a file to read.
-  if (index.passesMayAnalyse(files)) await initParsers();
-  index.completePasses(files);
+  if (index.passesMayAnalyse(files)) {
+    await initParsers();
+    index.completePasses(files);
+  }
   process.stdout.write(JSON.stringify(index.results()));
 }
 

@@ -54,8 +54,10 @@ async function indexPaths(paths: string[], maxFileBytes: number, err: NodeJS.Wri
   }
   // The passes that need every file in (`analyzeAll`'s): wrapper callers, writers of tables defined later.
   // After the analysis thread, this thread loads the grammars only when they have a file to read.
-  if (index.passesMayAnalyse(list.files)) await initParsers();
-  index.completePasses(list.files);
+  if (index.passesMayAnalyse(list.files)) {
+    await initParsers();
+    index.completePasses(list.files);
+  }
   return {
     index,
     gitignored: list.gitignored,
