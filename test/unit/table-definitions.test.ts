@@ -105,14 +105,8 @@ new DynamoDBClient({}).send(new CreateTableCommand({
   assert.deepEqual(indexAccesses(index), []);
 });
 
-test('a query through an index in one file names the index key for a writer in another', async () => {
-  const { index, dir } = await workspace({
-    'package.json': '{ "name": "tickets" }\n',
-    'src/open.js': `const AWS = require("aws-sdk");
-const db = new AWS.DynamoDB.DocumentClient();
-exports.open = (id, title) => db.put({ TableName: "tickets", Item: { id, title, queue: "triage" } }).promise();
-`,
-    'src/list.js': `const AWS = require("aws-sdk");
+/** A query through the `by-queue` index of `tickets`, keyed by `queue`. */
+const LIST_TICKETS = `const AWS = require("aws-sdk");
 const db = new AWS.DynamoDB.DocumentClient();
 exports.list = (queue) =>
   db.query({
@@ -121,7 +115,16 @@ exports.list = (queue) =>
     KeyConditionExpression: "queue = :q",
     ExpressionAttributeValues: { ":q": queue },
   }).promise();
+`;
+
+test('a query through an index in one file names the index key for a writer in another', async () => {
+  const { index, dir } = await workspace({
+    'package.json': '{ "name": "tickets" }\n',
+    'src/open.js': `const AWS = require("aws-sdk");
+const db = new AWS.DynamoDB.DocumentClient();
+exports.open = (id, title) => db.put({ TableName: "tickets", Item: { id, title, queue: "triage" } }).promise();
 `,
+    'src/list.js': LIST_TICKETS,
   });
   assert.ok(indexAccesses(index).includes('by-queue queue'));
   assert.ok(findings(index, dir).includes('src/open.js:3 SL001'), findings(index, dir).join('\n'));
@@ -145,16 +148,7 @@ exports.open = (id, title) => db.put({ TableName: "tickets", Item: { id, title, 
 const db = new AWS.DynamoDB.DocumentClient();
 exports.note = (id, text) => db.put({ TableName: "tickets", Item: { id, text } }).promise();
 `,
-    'src/list.js': `const AWS = require("aws-sdk");
-const db = new AWS.DynamoDB.DocumentClient();
-exports.list = (queue) =>
-  db.query({
-    TableName: "tickets",
-    IndexName: "by-queue",
-    KeyConditionExpression: "queue = :q",
-    ExpressionAttributeValues: { ":q": queue },
-  }).promise();
-`,
+    'src/list.js': LIST_TICKETS,
   };
   const { index, dir } = await workspace(files);
   assert.ok(indexAccesses(index).includes('by-queue queue'));
