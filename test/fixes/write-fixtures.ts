@@ -18,10 +18,20 @@ export interface WriteFixture {
   /** The fixes every finding of this fixture must offer. */
   fixes: string[];
   /**
-   * Runs the writer `k` times against `endpoint` in a child process; asynchronously,
-   * since the server under test runs in this process's event loop.
+   * A program in the fixture's own language that calls the writer `K` times (from the
+   * environment) the way an application would; `drive` runs it.
    */
-  drive(dir: string, endpoint: string, k: number): Promise<unknown>;
+  driver: { language: 'node' | 'python'; source: string };
+}
+
+/**
+ * Runs a fixture's driver `k` times against `endpoint` in a child process; asynchronously,
+ * since the server under test runs in this process's event loop.
+ */
+export function drive(fx: WriteFixture, dir: string, endpoint: string, k: number): Promise<unknown> {
+  return fx.driver.language === 'python'
+    ? python(dir, endpoint, k, fx.driver.source)
+    : node(dir, endpoint, k, fx.driver.source);
 }
 
 const ENV = (endpoint: string) => ({
@@ -77,19 +87,16 @@ export const WRITE_FIXTURES: WriteFixture[] = [
     pk: 'PK',
     sk: 'SK',
     fixes: ['add-random-shard', 'add-hash-shard'],
-    drive: (dir, endpoint, k) =>
-      node(
-        dir,
-        endpoint,
-        k,
-        `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+    driver: {
+      language: 'node',
+      source: `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { LeaderboardRepository } from './leaderboard-repository';
 ${BATCHED}
 const repo = new LeaderboardRepository(DynamoDBDocumentClient.from(new DynamoDBClient({})));
 void times(Number(process.env.K), (i) => repo.recordScore('player-' + i, i));
 `,
-      ),
+    },
   },
   {
     // The key is written in the caller and put by a helper in another module: the fix edits the caller.
@@ -99,16 +106,13 @@ void times(Number(process.env.K), (i) => repo.recordScore('player-' + i, i));
     pk: 'room',
     sk: 'messageId',
     fixes: ['add-random-shard', 'add-hash-shard'],
-    drive: (dir, endpoint, k) =>
-      node(
-        dir,
-        endpoint,
-        k,
-        `import { postToLobby } from './lobby';
+    driver: {
+      language: 'node',
+      source: `import { postToLobby } from './lobby';
 ${BATCHED}
 void times(Number(process.env.K), (i) => postToLobby('m-' + i, 'hello'));
 `,
-      ),
+    },
   },
   {
     name: 'lambda-v3',
@@ -117,16 +121,13 @@ void times(Number(process.env.K), (i) => postToLobby('m-' + i, 'hello'));
     pk: 'pk',
     sk: 'sk',
     fixes: ['add-random-shard', 'add-hash-shard'],
-    drive: (dir, endpoint, k) =>
-      node(
-        dir,
-        endpoint,
-        k,
-        `const { handler } = require('./handler');
+    driver: {
+      language: 'node',
+      source: `const { handler } = require('./handler');
 ${BATCHED}
 void times(Number(process.env.K), (i) => handler({ body: JSON.stringify({ eventId: 'evt-' + i, kind: 'click' }) }));
 `,
-      ),
+    },
   },
   {
     name: 'v2-script',
@@ -136,18 +137,15 @@ void times(Number(process.env.K), (i) => handler({ body: JSON.stringify({ eventI
     sk: 'sk',
     fixes: ['add-random-shard', 'add-hash-shard'],
     // SDK v2 reads its endpoint from the global config, set before the script creates its client.
-    drive: (dir, endpoint, k) =>
-      node(
-        dir,
-        endpoint,
-        k,
-        `const AWS = require('aws-sdk');
+    driver: {
+      language: 'node',
+      source: `const AWS = require('aws-sdk');
 AWS.config.update({ endpoint: process.env.AWS_ENDPOINT_URL, region: 'us-east-1' });
 const { importOrder } = require('./import-orders');
 ${BATCHED}
 void times(Number(process.env.K), (i) => importOrder({ orderId: 'order-' + i, total: i }));
 `,
-      ),
+    },
   },
   {
     name: 'cross-ts',
@@ -156,19 +154,16 @@ void times(Number(process.env.K), (i) => importOrder({ orderId: 'order-' + i, to
     pk: 'PK',
     sk: 'SK',
     fixes: ['add-random-shard', 'add-hash-shard'],
-    drive: (dir, endpoint, k) =>
-      node(
-        dir,
-        endpoint,
-        k,
-        `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+    driver: {
+      language: 'node',
+      source: `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { recordWeekly } from './weekly';
 ${BATCHED}
 const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
 void times(Number(process.env.K), (i) => recordWeekly(doc, 'player-' + i, i));
 `,
-      ),
+    },
   },
   {
     name: 'dao-py',
@@ -177,18 +172,15 @@ void times(Number(process.env.K), (i) => recordWeekly(doc, 'player-' + i, i));
     pk: 'PK',
     sk: 'SK',
     fixes: ['add-random-shard', 'add-hash-shard'],
-    drive: (dir, endpoint, k) =>
-      python(
-        dir,
-        endpoint,
-        k,
-        `import os
+    driver: {
+      language: 'python',
+      source: `import os
 from score_dao import ScoreDao
 dao = ScoreDao()
 for i in range(int(os.environ["K"])):
     dao.record_score(f"player-{i}", i)
 `,
-      ),
+    },
   },
   {
     name: 'client-py',
@@ -197,17 +189,14 @@ for i in range(int(os.environ["K"])):
     pk: 'pk',
     sk: 'sk',
     fixes: ['add-random-shard', 'add-hash-shard'],
-    drive: (dir, endpoint, k) =>
-      python(
-        dir,
-        endpoint,
-        k,
-        `import os
+    driver: {
+      language: 'python',
+      source: `import os
 from events import record_event
 for i in range(int(os.environ["K"])):
     record_event(f"evt-{i}", "click")
 `,
-      ),
+    },
   },
   {
     name: 'cross-py',
@@ -216,18 +205,15 @@ for i in range(int(os.environ["K"])):
     pk: 'PK',
     sk: 'SK',
     fixes: ['add-random-shard', 'add-hash-shard'],
-    drive: (dir, endpoint, k) =>
-      python(
-        dir,
-        endpoint,
-        k,
-        `import os
+    driver: {
+      language: 'python',
+      source: `import os
 import boto3
 from weekly import record_weekly
 table = boto3.resource("dynamodb").Table("leaderboard")
 for i in range(int(os.environ["K"])):
     record_weekly(table, f"player-{i}", i)
 `,
-      ),
+    },
   },
 ];

@@ -22,7 +22,7 @@ import {
   pythonErrors,
   typeErrors,
 } from './helpers-write';
-import { WRITE_FIXTURES, type WriteFixture } from './write-fixtures';
+import { drive, WRITE_FIXTURES, type WriteFixture } from './write-fixtures';
 
 const HOT = new Set(['SL001', 'SL002', 'SL003']);
 const K = 300;
@@ -135,7 +135,7 @@ for (const fx of WRITE_FIXTURES) {
                 ],
               }),
             );
-            await fx.drive(dir, db.endpoint, K);
+            await drive(fx, dir, db.endpoint, K);
             const counts = await countsByKey(db.client, fx);
             const total = [...counts.values()].reduce((s, n) => s + n, 0);
             assert.equal(total, K, 'every write landed');
