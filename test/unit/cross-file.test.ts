@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import { Writable } from 'node:stream';
 import type { JsonReport } from '../../protocol/src/report';
@@ -213,6 +214,38 @@ test('a module created after an import failed to resolve is found once it is ann
     assert.equal(value(modules.resolve(app, 'python', 'settings.dynamo', 'SHARDS')), '4');
     assert.equal(value(modules.resolve(ts, 'typescript', './config/dynamo', 'SHARDS')), '6');
   } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a module in a folder that may not be listed (execute-only, as /home can be) is still found', async () => {
+  const { ModuleConstants } = await import('../../server/src/engine/workspace/modules');
+  await initParsers();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-unlisted-'));
+  // Tests run as root, for whom permissions do not stop a listing: the file system's answer is stood in for.
+  const real = createRequire(__filename)('node:fs') as typeof fs;
+  const readdirSync = real.readdirSync;
+  try {
+    const locked = path.join(dir, 'home');
+    fs.mkdirSync(path.join(locked, 'app'), { recursive: true });
+    fs.writeFileSync(path.join(locked, 'app', 'writer.py'), 'from config import SHARDS\n');
+    fs.writeFileSync(path.join(locked, 'app', 'config.py'), 'SHARDS = 8\n');
+    fs.writeFileSync(path.join(locked, 'app', 'writer.ts'), "import { SHARDS } from './shards';\n");
+    fs.writeFileSync(path.join(locked, 'app', 'shards.ts'), 'export const SHARDS = 5;\n');
+    real.readdirSync = ((p: fs.PathLike, ...rest: unknown[]) => {
+      if (String(p).startsWith(locked))
+        throw Object.assign(new Error(`EACCES: permission denied, scandir '${p}'`), { code: 'EACCES' });
+      return (readdirSync as (...a: unknown[]) => unknown)(p, ...rest);
+    }) as typeof fs.readdirSync;
+    const modules = new ModuleConstants(dir);
+    const value = (v: unknown) => JSON.stringify(v).match(/"literal":"(\d+)"/)?.[1];
+    assert.equal(value(modules.resolve(path.join(locked, 'app', 'writer.py'), 'python', 'config', 'SHARDS')), '8');
+    assert.equal(
+      value(modules.resolve(path.join(locked, 'app', 'writer.ts'), 'typescript', './shards', 'SHARDS')),
+      '5',
+    );
+  } finally {
+    real.readdirSync = readdirSync;
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -41,8 +41,9 @@ function hasMarker(dir: string): boolean {
   let entries: fs.Dirent[];
   try {
     entries = fs.readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return false;
+  } catch (e) {
+    // A folder that may not be listed (execute-only) can still hold a marker: ask for each.
+    return (e as NodeJS.ErrnoException).code === 'EACCES' && MARKERS.some((m) => isFile(path.join(dir, m)));
   }
   return entries.some(
     (e) => MARKERS.includes(e.name) && (e.isFile() || (e.isSymbolicLink() && isFile(path.join(dir, e.name)))),

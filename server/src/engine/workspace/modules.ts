@@ -30,6 +30,18 @@ export function readFromDisk(file: string): string | null {
 /** What a folder's entry is, as its listing says. */
 type Entry = 'file' | 'dir' | 'link' | 'other';
 
+/** A folder's entries; empty when it is not a folder or not there, 'unlisted' when listing it is not allowed. */
+function readListing(dir: string): Map<string, Entry> | 'unlisted' {
+  try {
+    const entries = new Map<string, Entry>();
+    for (const d of fs.readdirSync(dir, { withFileTypes: true }))
+      entries.set(d.name, d.isFile() ? 'file' : d.isDirectory() ? 'dir' : d.isSymbolicLink() ? 'link' : 'other');
+    return entries;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EACCES' ? 'unlisted' : new Map();
+  }
+}
+
 /** Whether a link leads to a regular file. */
 function isFileBehind(file: string): boolean {
   try {
@@ -121,7 +133,7 @@ export class ModuleConstants {
   private depth = 0;
   private readonly existing = new Map<string, boolean>();
   /** Folder → what its entries are, read once (see `exists`). */
-  private readonly listings = new Map<string, Map<string, Entry>>();
+  private readonly listings = new Map<string, Map<string, Entry> | 'unlisted'>();
   /** Folder, language and import → the module file (or null), until any file changes. */
   private readonly resolved = new Map<string, string | null>();
   private readonly summaries: ModuleSummaries;
@@ -199,27 +211,27 @@ export class ModuleConstants {
   private exists(file: string): boolean {
     let known = this.existing.get(file);
     if (known === undefined) {
-      const entry = this.listing(path.dirname(file)).get(path.basename(file));
+      const listing = this.listing(path.dirname(file));
+      const entry = listing === 'unlisted' ? 'link' : listing.get(path.basename(file));
+      // A link, or a file in a folder that cannot be listed, is asked of the file system.
       known = entry === 'file' || (entry === 'link' && isFileBehind(file));
       this.existing.set(file, known);
     }
     return known;
   }
 
-  /** A folder's entries; a folder its parent does not list is not read at all. */
-  private listing(dir: string): Map<string, Entry> {
+  /**
+   * A folder's entries (empty when it is not there), or 'unlisted' when it cannot be
+   * listed but may hold files (execute-only folders such as `/home` on shared machines).
+   * A folder its parent's listing does not hold is not read at all.
+   */
+  private listing(dir: string): Map<string, Entry> | 'unlisted' {
     let entries = this.listings.get(dir);
     if (!entries) {
-      entries = new Map();
       const parent = path.dirname(dir);
-      const self = parent === dir ? 'dir' : this.listing(parent).get(path.basename(dir));
-      try {
-        if (self === 'dir' || (self === 'link' && fs.statSync(dir).isDirectory()))
-          for (const d of fs.readdirSync(dir, { withFileTypes: true }))
-            entries.set(d.name, d.isFile() ? 'file' : d.isDirectory() ? 'dir' : d.isSymbolicLink() ? 'link' : 'other');
-      } catch {
-        // A folder that cannot be listed holds no module.
-      }
+      const up = parent === dir ? 'unlisted' : this.listing(parent);
+      const self = up === 'unlisted' ? undefined : up.get(path.basename(dir));
+      entries = up !== 'unlisted' && self !== 'dir' && self !== 'link' ? new Map() : readListing(dir);
       this.listings.set(dir, entries);
     }
     return entries;
