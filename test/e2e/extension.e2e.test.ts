@@ -9,6 +9,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { steps, tearDown } from './steps';
 import type { Browser, Locator, Page } from 'playwright-core';
 import {
   ROOT,
@@ -30,28 +31,10 @@ const UI_TIMEOUT = 60_000;
 let server: CodeServer | undefined;
 let browser: Browser | undefined;
 let page: Page;
+const run = steps('e2e', SHOTS, () => page);
+const { log, shot, step, explorerRow, statusItem } = run;
 let workspace: string;
-let failed = false;
-const t0 = Date.now();
-const log = (msg: string) => console.log(`[e2e ${((Date.now() - t0) / 1000).toFixed(1)} s] ${msg}`);
 
-async function shot(name: string): Promise<void> {
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
-}
-
-/** Runs a step; on failure saves `failed-<name>.png` beside the other screenshots. */
-async function step(name: string, fn: () => Promise<void>): Promise<void> {
-  try {
-    await fn();
-  } catch (e) {
-    failed = true;
-    await shot(`failed-${name}`).catch(() => undefined);
-    throw e;
-  }
-}
-
-const explorerRow = (name: string) => page.locator(`.explorer-folders-view .monaco-list-row[aria-label="${name}"]`);
-const statusItem = () => page.locator('[id="shardlens.shardlens.shardlens.status"]');
 const boardToken = () => page.locator('.monaco-editor .view-line span span', { hasText: "'BOARD#global'" }).first();
 const problemsBadge = () => page.locator('.badge[aria-label^="Problems"] .badge-content');
 
@@ -94,15 +77,7 @@ describe('ShardLens in a real VS Code (code-server + Chromium)', { timeout: 900_
   });
 
   after(async () => {
-    await browser?.close().catch(() => undefined);
-    await server?.stop();
-    if (server && failed) {
-      cpSync(server.logFile, path.join(SHOTS, 'code-server.log'));
-      const logs = path.join(server.userDataDir, 'logs');
-      cpSync(logs, path.join(SHOTS, 'logs'), { recursive: true });
-    }
-    if (server) rmSync(server.stateDir, { recursive: true, force: true });
-    if (workspace) rmSync(workspace, { recursive: true, force: true });
+    await tearDown(run, SHOTS, { browser, server, workspace });
     log(`done; screenshots in ${path.relative(ROOT, SHOTS)}/`);
   });
 

@@ -17,6 +17,7 @@ import {
   DescribeContributorInsightsCommand,
   UpdateContributorInsightsCommand,
 } from '@aws-sdk/client-dynamodb';
+import { steps, tearDown } from './steps';
 import type { Browser, Page } from 'playwright-core';
 import {
   ROOT,
@@ -40,25 +41,11 @@ let server: CodeServer | undefined;
 let browser: Browser | undefined;
 let lab: Lab | undefined;
 let page: Page;
+const run = steps('e2e-fixes', SHOTS, () => page);
+const { log, shot, step, explorerRow, statusItem } = run;
 let workspace: string;
 let original: string;
-let failed = false;
-const t0 = Date.now();
-const log = (msg: string) => console.log(`[e2e-fixes ${((Date.now() - t0) / 1000).toFixed(1)} s] ${msg}`);
 
-const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
-async function step(name: string, fn: () => Promise<void>): Promise<void> {
-  try {
-    await fn();
-  } catch (e) {
-    failed = true;
-    await shot(`failed-${name}`).catch(() => undefined);
-    throw e;
-  }
-}
-
-const explorerRow = (name: string) => page.locator(`.explorer-folders-view .monaco-list-row[aria-label="${name}"]`);
-const statusItem = () => page.locator('[id="shardlens.shardlens.shardlens.status"]');
 const connectionItem = () => page.locator('[id="shardlens.shardlens.shardlens.connection"]');
 const viewLine = (text: string) => page.locator('.monaco-editor .view-line', { hasText: text }).first();
 const token = (text: string) => page.locator('.monaco-editor .view-line span span', { hasText: text }).first();
@@ -169,15 +156,8 @@ describe('quick fixes and live heat in a real VS Code', { timeout: 600_000 }, ()
   });
 
   after(async () => {
-    await browser?.close().catch(() => undefined);
-    await server?.stop();
+    await tearDown(run, SHOTS, { browser, server, workspace });
     await stopLab(lab);
-    if (server && failed) {
-      cpSync(server.logFile, path.join(SHOTS, 'code-server.log'));
-      cpSync(path.join(server.userDataDir, 'logs'), path.join(SHOTS, 'logs'), { recursive: true });
-    }
-    if (server) rmSync(server.stateDir, { recursive: true, force: true });
-    if (workspace) rmSync(workspace, { recursive: true, force: true });
   });
 
   it('"Add a random write-shard suffix" from the quick-fix menu rewrites the key; one undo restores the file exactly', () =>

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { BatchWriteItemCommand, CreateTableCommand, UpdateContributorInsightsCommand } from '@aws-sdk/client-dynamodb';
+import { steps, tearDown } from './steps';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
 import {
   ROOT,
@@ -40,25 +41,11 @@ let server: CodeServer | undefined;
 let browser: Browser | undefined;
 let lab: Lab | undefined;
 let page: Page;
+const run = steps('e2e-panel', SHOTS, () => page);
+const { log, shot, step, explorerRow, statusItem } = run;
 let workspace: string;
 let sent: Record<string, number> = {};
-let failed = false;
-const t0 = Date.now();
-const log = (msg: string) => console.log(`[e2e-panel ${((Date.now() - t0) / 1000).toFixed(1)} s] ${msg}`);
 
-const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
-async function step(name: string, fn: () => Promise<void>): Promise<void> {
-  try {
-    await fn();
-  } catch (e) {
-    failed = true;
-    await shot(`failed-${name}`).catch(() => undefined);
-    throw e;
-  }
-}
-
-const explorerRow = (name: string) => page.locator(`.explorer-folders-view .monaco-list-row[aria-label="${name}"]`);
-const statusItem = () => page.locator('[id="shardlens.shardlens.shardlens.status"]');
 /** The page inside the panel: VS Code hosts a webview in an iframe that loads the page in another. */
 const panel = (): FrameLocator => page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
 
@@ -145,15 +132,8 @@ describe('the side panel in a real VS Code, against the lab', { timeout: 600_000
   });
 
   after(async () => {
-    await browser?.close().catch(() => undefined);
-    await server?.stop();
+    await tearDown(run, SHOTS, { browser, server, workspace });
     await stopLab(lab);
-    if (server && failed) {
-      cpSync(server.logFile, path.join(SHOTS, 'code-server.log'));
-      cpSync(path.join(server.userDataDir, 'logs'), path.join(SHOTS, 'logs'), { recursive: true });
-    }
-    if (server) rmSync(server.stateDir, { recursive: true, force: true });
-    if (workspace) rmSync(workspace, { recursive: true, force: true });
   });
 
   it('"Open Key Heat Panel" lists the tables and keys; selecting BOARD#global shows its call sites', () =>
