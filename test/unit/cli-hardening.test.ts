@@ -205,3 +205,30 @@ test('keys nested deeper than the evaluators follow are counted in the output, n
   const notes = sarif.runs[0].invocations[0].toolExecutionNotifications;
   assert.match(notes[0].message.text, /^1 key value nests deeper than/);
 });
+
+test('check, keys and heat read the shared arguments alike: --max-file-size, --help, --, paths, unknown options', () => {
+  const base = { check: ['check'], keys: ['keys'], heat: ['heat', '--table', 'scores'] } as const;
+  for (const [command, head] of Object.entries(base)) {
+    for (const size of [['--max-file-size', '4'], ['--max-file-size=4']]) {
+      const parsed = parseArgs([...head, 'src', ...size, '--', '-x.py']) as {
+        options: { paths: string[]; maxFileBytes: number };
+      };
+      assert.equal(parsed.options.maxFileBytes, 4096, `${command} ${size.join(' ')}`);
+      assert.deepEqual(parsed.options.paths, ['src', '-x.py'], command);
+    }
+    assert.deepEqual(parseArgs([...head, '-h']), { command: 'help' }, command);
+    assert.deepEqual(parseArgs([...head, 'src', '--help']), { command: 'help' }, command);
+    assert.throws(
+      () => parseArgs([...head, '--max-file-size']),
+      /--max-file-size needs a positive number of KB/,
+      command,
+    );
+    const unknown =
+      command === 'check' ? /^unknown option "--bogus"$/ : new RegExp(`^unknown option "--bogus" for ${command}$`);
+    assert.throws(
+      () => parseArgs([...head, '--bogus']),
+      (e: Error) => unknown.test(e.message),
+      command,
+    );
+  }
+});

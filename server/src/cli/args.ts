@@ -174,6 +174,35 @@ function contextsOf(v: string | undefined): NonNullable<CheckOptions['contexts']
   return list.map((c) => oneOf('--contexts', c, CONTEXTS));
 }
 
+/**
+ * What every command reads alike: `--` (every word after it is a path, even `-x.ts`),
+ * `--max-file-size`, `-h`/`--help`, and a word that is no option: a path. Returns the
+ * index of the last word read, or 'help'.
+ */
+function sharedArg(
+  argv: string[],
+  i: number,
+  options: { paths: string[]; maxFileBytes: number },
+  command: string,
+): number | 'help' {
+  const { raw, flag, inline } = flagOf(argv, i);
+  switch (flag) {
+    case '--':
+      options.paths.push(...argv.slice(i + 1));
+      return argv.length;
+    case '--max-file-size':
+      options.maxFileBytes = maxFileSize(inline ?? argv[i + 1]);
+      return inline === undefined ? i + 1 : i;
+    case '-h':
+    case '--help':
+      return 'help';
+    default:
+      if (raw.startsWith('-')) throw new UsageError(`unknown option "${raw}"${command ? ` for ${command}` : ''}`);
+      options.paths.push(raw);
+      return i;
+  }
+}
+
 /** Parses argv (without node and the script). Throws UsageError on bad input. */
 export function parseArgs(argv: string[]): Parsed {
   if (argv.length === 0 || argv[0] === '-h' || argv[0] === '--help' || argv[0] === 'help') return { command: 'help' };
@@ -192,7 +221,7 @@ export function parseArgs(argv: string[]): Parsed {
   const aws: AwsOptions & { tables: string[] } = { window: '1h', tables: [] };
   let awsUsed = false;
   for (let i = 1; i < argv.length; i++) {
-    const { raw, flag, inline } = flagOf(argv, i);
+    const { flag, inline } = flagOf(argv, i);
     const value = () => inline ?? argv[++i];
     if (awsFlag(flag, value, aws)) {
       awsUsed = true;
@@ -209,19 +238,11 @@ export function parseArgs(argv: string[]): Parsed {
         awsUsed = true;
         break;
       }
-      case '--':
-        // Everything after `--` is a path, even `-x.ts`.
-        options.paths.push(...argv.slice(i + 1));
-        i = argv.length;
-        break;
       case '--format':
         options.format = oneOf(flag, value(), ['text', 'json', 'sarif'] as const);
         break;
       case '--fail-on':
         options.failOn = oneOf(flag, value(), ['error', 'warning', 'info', 'never'] as const);
-        break;
-      case '--max-file-size':
-        options.maxFileBytes = maxFileSize(value());
         break;
       case '--contexts':
         options.contexts = contextsOf(value());
@@ -239,12 +260,11 @@ export function parseArgs(argv: string[]): Parsed {
       case '--no-color':
         options.color = false;
         break;
-      case '-h':
-      case '--help':
-        return { command: 'help' };
-      default:
-        if (raw.startsWith('-')) throw new UsageError(`unknown option "${raw}"`);
-        options.paths.push(raw);
+      default: {
+        const read = sharedArg(argv, i, options, '');
+        if (read === 'help') return { command: 'help' };
+        i = read;
+      }
     }
   }
   if (awsUsed && !options.heat)
@@ -261,18 +281,11 @@ export function parseArgs(argv: string[]): Parsed {
 function parseKeys(argv: string[]): Parsed {
   const options: KeysOptions = { paths: [], format: 'text', match: null, maxFileBytes: 2048 * 1024 };
   for (let i = 1; i < argv.length; i++) {
-    const { raw, flag, inline } = flagOf(argv, i);
+    const { flag, inline } = flagOf(argv, i);
     const value = () => inline ?? argv[++i];
     switch (flag) {
-      case '--':
-        options.paths.push(...argv.slice(i + 1));
-        i = argv.length;
-        break;
       case '--format':
         options.format = oneOf(flag, value(), ['text', 'json'] as const);
-        break;
-      case '--max-file-size':
-        options.maxFileBytes = maxFileSize(value());
         break;
       case '--match': {
         const keys = (options.match ??= []);
@@ -281,12 +294,11 @@ function parseKeys(argv: string[]): Parsed {
         if (keys.length === 0) throw new UsageError('--match needs at least one key (e.g. --match BOARD#global#7)');
         break;
       }
-      case '-h':
-      case '--help':
-        return { command: 'help' };
-      default:
-        if (raw.startsWith('-')) throw new UsageError(`unknown option "${raw}" for keys`);
-        options.paths.push(raw);
+      default: {
+        const read = sharedArg(argv, i, options, 'keys');
+        if (read === 'help') return { command: 'help' };
+        i = read;
+      }
     }
   }
   if (options.paths.length === 0) options.paths.push('.');
@@ -304,14 +316,10 @@ function parseHeat(argv: string[]): Parsed {
     window: '1h',
   };
   for (let i = 1; i < argv.length; i++) {
-    const { raw, flag, inline } = flagOf(argv, i);
+    const { flag, inline } = flagOf(argv, i);
     const value = () => inline ?? argv[++i];
     if (awsFlag(flag, value, options)) continue;
     switch (flag) {
-      case '--':
-        options.paths.push(...argv.slice(i + 1));
-        i = argv.length;
-        break;
       case '--table':
         options.table = value() ?? '';
         if (!options.table) throw new UsageError('--table needs a table name');
@@ -323,15 +331,11 @@ function parseHeat(argv: string[]): Parsed {
       case '--format':
         options.format = oneOf(flag, value(), ['text', 'json'] as const);
         break;
-      case '--max-file-size':
-        options.maxFileBytes = maxFileSize(value());
-        break;
-      case '-h':
-      case '--help':
-        return { command: 'help' };
-      default:
-        if (raw.startsWith('-')) throw new UsageError(`unknown option "${raw}" for heat`);
-        options.paths.push(raw);
+      default: {
+        const read = sharedArg(argv, i, options, 'heat');
+        if (read === 'help') return { command: 'help' };
+        i = read;
+      }
     }
   }
   if (!options.table) throw new UsageError('heat needs --table (the DynamoDB table to read live data for)');
