@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { analyzeSource, type FileAnalysis } from '../../server/src/engine/analyze';
+import { analyzeSource } from '../../server/src/engine/analyze';
 import { AnalyzedDocument } from '../../server/src/engine/document';
 import { initParsers } from '../../server/src/engine/parser';
+import { observable } from './helpers';
 
 /**
  * Functions that each declare the same local names (`out`, `key`, `pk`) next to
@@ -45,14 +46,6 @@ async function touch(id: string) {
   await ddb.send(new PutCommand({ TableName: 'boards', Item: { PK: 'TOUCH#' + id } }));
 }
 `;
-
-function observable(r: FileAnalysis): string {
-  return JSON.stringify({
-    accesses: r.accesses,
-    findings: r.findings.map(({ access: _, ...f }) => f),
-    imports: r.imports,
-  });
-}
 
 /** Declarations of the shared names, and edits that move code in and out of blocks. */
 const SNIPPETS = [

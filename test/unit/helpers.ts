@@ -25,6 +25,15 @@ export function summarize(r: FileAnalysis): string[] {
 }
 
 /** `line rule` per finding, 1-based lines. */
+/** What a user sees of an analysis: accesses, findings and imports, positions included (incremental = full). */
+export function observable(r: FileAnalysis): string {
+  return JSON.stringify({
+    accesses: r.accesses,
+    findings: r.findings.map(({ access: _, ...f }) => f),
+    imports: r.imports,
+  });
+}
+
 export function findingLines(r: FileAnalysis): string[] {
   return r.findings.map((f) => `${f.span.startLine + 1} ${f.rule}`);
 }

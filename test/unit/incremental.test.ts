@@ -2,10 +2,11 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { analyzeSource, type FileAnalysis } from '../../server/src/engine/analyze';
+import { analyzeSource } from '../../server/src/engine/analyze';
 import { AnalyzedDocument } from '../../server/src/engine/document';
 import type { SourceLanguage } from '../../server/src/engine/model';
 import { initParsers } from '../../server/src/engine/parser';
+import { observable } from './helpers';
 
 const FILES: Array<[string, SourceLanguage]> = [
   ['examples/leaderboard/src/scores.ts', 'typescript'],
@@ -17,15 +18,6 @@ const FILES: Array<[string, SourceLanguage]> = [
   ['test/fixtures/incremental/orders.ts', 'typescript'],
   ['test/fixtures/incremental/orders.py', 'python'],
 ];
-
-/** What a user sees of an analysis: accesses, findings and imports, positions included. */
-function observable(r: FileAnalysis): string {
-  return JSON.stringify({
-    accesses: r.accesses,
-    findings: r.findings.map(({ access: _, ...f }) => f),
-    imports: r.imports,
-  });
-}
 
 /** Edits that change what keys mean: renames, new declarations, changed numbers and strings. */
 const SNIPPETS = [
