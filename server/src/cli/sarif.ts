@@ -1,6 +1,7 @@
 import type { JsonCoverage } from '../../../protocol/src/report';
 import type { FileAnalysis } from '../engine/analyze';
 import { RULE_INFO, docsUrl } from '../engine/rules';
+import { FINGERPRINT_KEY, fingerprints } from './fingerprint';
 import { RULE_DOCS } from './rule-docs.generated';
 import { ruleHelp } from './rule-docs';
 import { skippedOf, toJsonFinding, type SkippedPath } from './report';
@@ -15,6 +16,7 @@ export function toSarif(
   coverageNote: string | null = null,
   coverage: JsonCoverage | null = null,
 ): object {
+  const prints = fingerprints(results);
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
@@ -64,7 +66,7 @@ export function toSarif(
                   region: { startLine: r.line, startColumn: r.column, endLine: r.endLine, endColumn: r.endColumn },
                 },
               })),
-              partialFingerprints: { 'shardlens/v1': `${f.rule}:${j.file}:${j.keyTemplate}` },
+              partialFingerprints: { [FINGERPRINT_KEY]: prints.get(f)! },
             };
           }),
         ),
