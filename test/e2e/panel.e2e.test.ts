@@ -204,7 +204,7 @@ describe('the side panel in a real VS Code, against the lab', { timeout: 600_000
         'Throttle events per reason',
       ]);
       const legend = await charts.locator('.u-legend .u-label').allInnerTexts();
-      assert.ok(legend.includes('write') && legend.includes('WriteKeyRangeThroughputThrottleEvents'), legend.join());
+      assert.ok(legend.includes('write') && legend.includes('WriteKeyRangeThroughput'), legend.join());
       assert.equal(await heat.locator('dl.metrics').count(), 0);
       await shot('02-heat');
     }));

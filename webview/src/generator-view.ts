@@ -23,10 +23,18 @@ export interface GeneratorEvents {
   insert(text: string): void;
 }
 
-/** The form's fields for a logical key: `{shard a..b}` in a call's template becomes `{shard}`. */
+/**
+ * The form's fields for a logical key: `{shard a..b}` in a call's template becomes
+ * `{shard}`. A key that is not sharded keeps its template as it is: the form then says a
+ * shard part is needed, rather than inventing one the code does not write.
+ */
 export function fromKey(k: JsonLogicalKey, g: GeneratorState): GeneratorState {
   const sharded = k.sites.map((s) => s.template).find((t) => /\{shard[^}]*\}/.test(t));
-  const template = sharded ? sharded.replace(/\{shard[^}]*\}/, '{shard}') : `${k.template}#{shard}`;
+  const template = sharded
+    ? sharded.replace(/\{shard[^}]*\}/, '{shard}')
+    : k.shards
+      ? `${k.template}#{shard}`
+      : k.template;
   const v = k.shards?.values;
   const contiguous = v && v.length > 0 && v[v.length - 1] - v[0] + 1 === v.length;
   const shards = v && v.length ? (contiguous ? `${v[0]}..${v[v.length - 1]}` : v.join(',')) : g.shards;
@@ -158,6 +166,20 @@ function renderOutput(out: HTMLElement, g: GeneratorState, ev: GeneratorEvents):
       error = e.message;
     }
   }
+  if (g.template.trim() && !g.template.includes('{shard}')) {
+    // An unsharded key (or a typed template without a shard part): say how it is read and
+    // how to ask for the sharded queries, instead of a validation error.
+    fill(
+      out,
+      el(
+        'p',
+        { class: 'note', attrs: { role: 'status', id: 'expr-error', 'data-state': 'unsharded' } },
+        `${g.template} has no {shard} part: a key that is not sharded is read by one Query on ${g.pkAttr.trim() || 'its partition key'} = ${g.template}. `,
+        `Write {shard} where a shard suffix goes (e.g. ${g.template}#{shard}) to get the query of every shard.`,
+      ),
+    );
+    return;
+  }
   if (error || typeof spec === 'string') {
     fill(out, el('p', { class: 'error', attrs: { role: 'alert', id: 'expr-error' } }, error ?? ''));
     return;
@@ -200,10 +222,19 @@ function renderOutput(out: HTMLElement, g: GeneratorState, ev: GeneratorEvents):
           el(
             'tr',
             { attrs: { 'data-shard': q.shard } },
-            el('td', {}, String(q.shard)),
-            el('td', {}, el('code', {}, q.KeyConditionExpression)),
-            el('td', {}, el('code', {}, JSON.stringify(q.ExpressionAttributeNames ?? {}))),
-            el('td', {}, el('code', {}, JSON.stringify(q.ExpressionAttributeValues))),
+            // data-label: the column's name, shown beside the value when rows stack (narrow panel).
+            el('td', { attrs: { 'data-label': 'Shard' } }, String(q.shard)),
+            el('td', { attrs: { 'data-label': 'Condition' } }, el('code', {}, q.KeyConditionExpression)),
+            el(
+              'td',
+              { attrs: { 'data-label': 'Names' } },
+              el('code', {}, JSON.stringify(q.ExpressionAttributeNames ?? {})),
+            ),
+            el(
+              'td',
+              { attrs: { 'data-label': 'Values' } },
+              el('code', {}, JSON.stringify(q.ExpressionAttributeValues)),
+            ),
           ),
         ),
       ),

@@ -139,7 +139,22 @@ function mount(): void {
     ]),
   );
   fill(document.getElementById('root')!, tabs, statusLine);
+  wrapTabHeaders(tabs);
   renderAll();
+}
+
+/**
+ * <vscode-tabs> lays its headers in one unwrapping row inside its shadow root, so at the
+ * side bar's 300 px "Partitions" ends past the edge and the page scrolls sideways. Its
+ * styles have no part to target from outside: add one rule to the shadow root's sheets so
+ * the headers wrap onto a second row instead.
+ */
+function wrapTabHeaders(tabs: HTMLElement): void {
+  const root = tabs.shadowRoot;
+  if (!root) return;
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync('.header { flex-wrap: wrap; } .tablist { flex-wrap: wrap; min-width: 0; max-width: 100%; }');
+  root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
 }
 
 window.addEventListener('message', (event: MessageEvent) => {
