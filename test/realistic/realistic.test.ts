@@ -16,6 +16,7 @@ import { cases as p2_context } from './cases/p2-context';
 import { cases as p3_values } from './cases/p3-values';
 import { cases as p4_cross_file } from './cases/p4-cross-file';
 import { cases as p5_layers_quiet } from './cases/p5-layers-quiet';
+import { cases as p6_key_shapes } from './cases/p6-key-shapes';
 import { runCase, score, table, type Outcome } from './score';
 
 /**
@@ -41,6 +42,7 @@ const SUITE: Array<[string, Case[]]> = [
   ['p3-values', p3_values],
   ['p4-cross-file', p4_cross_file],
   ['p5-layers-quiet', p5_layers_quiet],
+  ['p6-key-shapes', p6_key_shapes],
 ];
 
 /**

@@ -13,7 +13,7 @@ import { functionOf } from './wrappers/resolve';
 import { wrapperCalls } from './wrappers/callers';
 import { outsideWrapperCalls } from './wrappers/outside';
 import { hasParamHole } from './wrappers/instantiate';
-import { indexQueries, tableDefinitions, withDefinitions, type TableDefinition } from './schemas';
+import { keysTold, tableDefinitions, withDefinitions, type TableDefinition } from './schemas';
 import type { ModuleSummary } from './wrappers/summary';
 import type { SiteCache } from './site-cache';
 import type { Value } from './value';
@@ -185,7 +185,7 @@ export function analyzeTree(
     const accesses = sites.flatMap((s) =>
       s.through ? interpretMemo(s, hints).filter((a) => judgedAtCaller(a, s)) : interpretMemo(s, hints),
     );
-    const told = [...definitions, ...indexQueries(accesses)];
+    const told = [...definitions, ...keysTold(accesses)];
     const ignored = suppressions(tree, text);
     const extracted: FileAnalysis = {
       file,

@@ -37,20 +37,41 @@ function keyEntry(obj: Value | undefined, name: string, call: Span): KeyValue | 
  * A `Key` names only key attributes, so its first is the partition key unless names
  * say otherwise; an `Item` needs a conventional name (`pk`) or a schema hint.
  */
-export function keysOf(obj: Value | undefined, isItem: boolean, hint: TableHint | undefined, call: Span) {
+export function keysOf(obj: Value | undefined, isItem: boolean, hint: TableHint | undefined, call: Span): Keys {
   if (obj?.kind !== 'object' || obj.entries.length === 0) return NO_KEYS;
   const names = obj.entries.map(([k]) => k);
-  const pkName =
-    (hint?.partition && names.includes(hint.partition) ? hint.partition : undefined) ??
-    names.find(isPartitionKeyName) ??
-    (isItem ? names[0] : (names.find((n) => !isSortKeyName(n)) ?? names[0]));
-  const skName =
-    (hint?.sort && names.includes(hint.sort) ? hint.sort : undefined) ??
-    names.find(isSortKeyName) ??
-    (!isItem && names.length === 2 ? names.find((n) => n !== pkName) : undefined);
+  const pkName = obj.hidden
+    ? visibleKeyName(names, hint?.partition, isPartitionKeyName)
+    : guessedPartition(names, isItem, hint);
+  if (!pkName) return NO_KEYS;
+  const skName = obj.hidden
+    ? visibleKeyName(names, hint?.sort, isSortKeyName)
+    : ((hint?.sort && names.includes(hint.sort) ? hint.sort : undefined) ??
+      names.find(isSortKeyName) ??
+      (!isItem && names.length === 2 ? names.find((n) => n !== pkName) : undefined));
   const pk = keyEntry(obj, pkName, call);
   const sk = skName ? keyEntry(obj, skName, call) : null;
   return { pk, sk, condition: sk ? { attribute: sk.attribute, operator: '=' as const, operands: [sk] } : null };
+}
+
+/** Without a schema: a key name by convention, else an item's first attribute or a `Key`'s first non-sort one. */
+function guessedPartition(names: string[], isItem: boolean, hint: TableHint | undefined): string {
+  return (
+    (hint?.partition && names.includes(hint.partition) ? hint.partition : undefined) ??
+    names.find(isPartitionKeyName) ??
+    (isItem ? names[0] : (names.find((n) => !isSortKeyName(n)) ?? names[0]))
+  );
+}
+
+/**
+ * A key attribute of an object with a spread it cannot see into: the table's key name
+ * when the workspace tells it (and the object shows it), a conventional key name when
+ * it does not, else none. Never a visible attribute by position: with `{ ...input,
+ * createdAt: now }` the key is in `input`, and `createdAt` is not it.
+ */
+function visibleKeyName(names: string[], known: string | undefined, conventional: (n: string) => boolean) {
+  if (known) return names.includes(known) ? known : undefined;
+  return names.find(conventional);
 }
 
 export interface Keys {
@@ -174,7 +195,8 @@ export function keyGapOf(operation: Operation, input: Value): KeyGap {
     const values = entryOf(input, 'ExpressionAttributeValues');
     return { field: 'ExpressionAttributeValues', hole: soleHole(values?.[1]) };
   }
-  return { field, hole: soleHole(value) };
+  // An item whose key is in a spread it cannot see into: what was spread is what is missing.
+  return { field, hole: soleHole(value.kind === 'object' && value.hidden ? value.hidden : value) };
 }
 
 /** The single hole a value is, when it is one unread value (`params`, `make_item(x)`). */

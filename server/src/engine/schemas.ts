@@ -172,13 +172,26 @@ export function withDefinitions(hints: KeySchemaHints, definitions: readonly Tab
   return out;
 }
 
-/** `IndexName: "by-state"` with `state = :s`: the index's key names, for writers of the table in other files. */
-export function indexQueries(accesses: readonly Access[]): TableDefinition[] {
+const NAMES_ONLY_KEYS = new Set(['GetItem', 'UpdateItem', 'DeleteItem', 'Query']);
+
+/**
+ * What this file's calls tell other files of a table's key names: `IndexName:
+ * "by-state"` with `state = :s` names the index's keys; a `Key` or a key condition on
+ * the table names the table's own (so a writer elsewhere whose item spreads its key in,
+ * `{ ...input, createdAt }`, is not read by position).
+ */
+export function keysTold(accesses: readonly Access[]): TableDefinition[] {
   const out: TableDefinition[] = [];
   for (const a of accesses) {
-    if (a.operation !== 'Query' || !a.index || !a.partitionKey || a.table.kind === 'unknown' || a.through) continue;
+    if (!NAMES_ONLY_KEYS.has(a.operation) || !a.partitionKey || a.table.kind === 'unknown') continue;
+    if (a.through || a.guessed || !isAttributeName(a.partitionKey.attribute)) continue;
     const keys: KeyNames = { partition: a.partitionKey.attribute, ...(a.sortKey ? { sort: a.sortKey.attribute } : {}) };
-    out.push([tableKey(a.table), { indexes: { [a.index]: keys } }]);
+    out.push([tableKey(a.table), a.index ? { indexes: { [a.index]: keys } } : keys]);
   }
   return out;
+}
+
+/** A name read as written, not an alias left unresolved (`#pk`) or a computed name (`[Keys.pk]`). */
+function isAttributeName(name: string): boolean {
+  return !name.startsWith('#') && !name.startsWith('[');
 }

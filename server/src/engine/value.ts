@@ -7,7 +7,12 @@ import type { Declaration, KeyTemplate, Span } from './model';
  * Every scalar is a key template: literal text with classified holes.
  */
 export type Value =
-  | { kind: 'object'; entries: Entry[]; span: Span }
+  /**
+   * `hidden`: a spread whose contents are not known (`{ ...input, status: "new" }`,
+   * `{**job, "state": "queued"}`): the object holds more than its entries, so an
+   * attribute it does not show (the key) may be in what was spread.
+   */
+  | { kind: 'object'; entries: Entry[]; span: Span; hidden?: Value }
   | { kind: 'array'; items: Value[]; span: Span }
   /**
    * `span` is where the value is used; `via` the declarations it was reached

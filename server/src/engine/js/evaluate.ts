@@ -139,6 +139,7 @@ function propertyKey(k: Node, ctx: EvalContext): string {
 
 function objectValue(n: Node, ctx: EvalContext): Value {
   const entries: Entry[] = [];
+  let hidden: Value | undefined;
   for (const c of n.namedChildren) {
     if (!c) continue;
     if (c.type === 'pair') {
@@ -149,17 +150,23 @@ function objectValue(n: Node, ctx: EvalContext): Value {
       entries.push([c.text, evaluate(c, ctx) ?? unknownValue(c), spanOf(c)]);
     } else if (c.type === 'spread_element') {
       // `...defaults`: merge what we can see; later keys override earlier ones.
-      for (const v of spreadObjects(c.namedChild(0), ctx)) entries.push(...v.entries);
+      for (const v of spreadObjects(c.namedChild(0), ctx)) {
+        if (v.kind === 'object') {
+          entries.push(...v.entries);
+          if (v.hidden) hidden ??= v.hidden;
+        } else if (v.kind !== 'scalar' || literalText(v.template) === null) hidden ??= v;
+      }
     }
   }
-  return { kind: 'object', entries, span: spanOf(n) };
+  return { kind: 'object', entries, span: spanOf(n), ...(hidden ? { hidden } : {}) };
 }
 
 /**
  * The objects a spread may bring in: `...base`, and the conditional forms
- * `...(lastKey && { ExclusiveStartKey: lastKey })` and `...(c ? { a } : {})`.
+ * `...(lastKey && { ExclusiveStartKey: lastKey })` and `...(c ? { a } : {})`; a part
+ * that is not a known object (`...input`) comes back as the value it is.
  */
-function spreadObjects(n: Node | null, ctx: EvalContext): Array<Extract<Value, { kind: 'object' }>> {
+function spreadObjects(n: Node | null, ctx: EvalContext): Value[] {
   let inner = n;
   while (inner?.type === 'parenthesized_expression') inner = inner.namedChild(0);
   if (!inner) return [];
@@ -170,8 +177,8 @@ function spreadObjects(n: Node | null, ctx: EvalContext): Array<Extract<Value, {
         ? [inner.childForFieldName('consequence'), inner.childForFieldName('alternative')]
         : [inner];
   return parts.flatMap((p) => {
-    const v = evaluate(p, ctx);
-    return v?.kind === 'object' ? [v] : [];
+    const v = p ? (evaluate(p, ctx) ?? unknownValue(p)) : null;
+    return v?.kind === 'object' || v?.kind === 'scalar' ? [v] : [];
   });
 }
 

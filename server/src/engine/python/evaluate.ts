@@ -108,6 +108,7 @@ function evaluateNode(n: Node, ctx: EvalContext): Value {
 
 function dictValue(n: Node, ctx: EvalContext): Value {
   const entries: Entry[] = [];
+  let hidden: Value | undefined;
   for (const c of n.namedChildren) {
     if (c?.type === 'pair') {
       const k = c.childForFieldName('key');
@@ -115,11 +116,14 @@ function dictValue(n: Node, ctx: EvalContext): Value {
       if (k && v) entries.push([keyName(k, ctx), evaluate(v, ctx) ?? unknownValue(v), spanOf(c)]);
     } else if (c?.type === 'dictionary_splat') {
       // `{**defaults, "pk": x}`: merge what we can see; later keys win.
-      const v = evaluate(c.namedChild(0), ctx);
-      if (v?.kind === 'object') entries.push(...v.entries);
+      const v = evaluate(c.namedChild(0), ctx) ?? unknownValue(c);
+      if (v.kind === 'object') {
+        entries.push(...v.entries);
+        if (v.hidden) hidden ??= v.hidden;
+      } else if (v.kind !== 'scalar' || literalText(v.template) === null) hidden ??= v;
     }
   }
-  return { kind: 'object', entries, span: spanOf(n) };
+  return { kind: 'object', entries, span: spanOf(n), ...(hidden ? { hidden } : {}) };
 }
 
 /** A dict key's text; a key that is not a known string reads as `[expr]`. */

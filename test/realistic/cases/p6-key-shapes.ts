@@ -1,0 +1,95 @@
+import type { Case } from '../case';
+
+/**
+ * The key model on shapes that hide or rename the key: items built with a spread,
+ * key names and values through constants objects and computed properties. What the
+ * code does not show is never guessed from what it does.
+ */
+export const cases: Case[] = [
+  {
+    name: 'TS repository: the item spreads its input in, then stamps a status and a time',
+    files: {
+      'package.json': '{ "name": "orders" }\n',
+      'src/orders/order.repository.ts': `import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
+import type { CreateOrderInput, Order } from "./order.types";
+
+const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+const TABLE = "orders";
+
+export class OrderRepository {
+  async create(input: CreateOrderInput): Promise<Order> {
+    const item = { ...input, status: "pending", createdAt: Date.now() };
+    await doc.send(new PutCommand({ TableName: TABLE, Item: item }));
+    return item as Order;
+  }
+
+  async get(orderId: string): Promise<Order | undefined> {
+    const out = await doc.send(new GetCommand({ TableName: TABLE, Key: { orderId } }));
+    return out.Item as Order | undefined;
+  }
+}
+`,
+      'src/orders/order.types.ts': `export interface CreateOrderInput {
+  orderId: string;
+  customerId: string;
+  total: number;
+}
+export type Order = CreateOrderInput & { status: string; createdAt: number };
+`,
+    },
+  },
+  {
+    name: 'Lambda handler: a JSON body spread into the item with a literal status',
+    files: {
+      'package.json': '{ "name": "tickets" }\n',
+      'src/handlers/open-ticket.js': `const { DynamoDBClient } = require("@aws-sdk/client-dynamodb");
+const { DynamoDBDocumentClient, PutCommand } = require("@aws-sdk/lib-dynamodb");
+
+const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+
+exports.handler = async (event) => {
+  const body = JSON.parse(event.body || "{}");
+  await doc.send(
+    new PutCommand({
+      TableName: process.env.TICKETS_TABLE,
+      Item: { ...body, state: "open", openedAt: new Date().toISOString() },
+    }),
+  );
+  return { statusCode: 201 };
+};
+`,
+    },
+  },
+  {
+    name: 'boto3 DAO: {**payload} with the table key named in a create_table script',
+    files: {
+      'requirements.txt': 'boto3\n',
+      'app/dao/sessions.py': `import time
+
+import boto3
+
+dynamodb = boto3.resource("dynamodb")
+sessions = dynamodb.Table("sessions")
+
+
+class SessionDao:
+    def save(self, payload: dict) -> dict:
+        item = {**payload, "status": "active", "created_at": int(time.time())}
+        sessions.put_item(Item=item)
+        return item
+`,
+      'scripts/bootstrap.py': `import boto3
+
+
+def bootstrap():
+    boto3.client("dynamodb").create_table(
+        TableName="sessions",
+        KeySchema=[{"AttributeName": "session_id", "KeyType": "HASH"}],
+        AttributeDefinitions=[{"AttributeName": "session_id", "AttributeType": "S"}],
+        BillingMode="PAY_PER_REQUEST",
+    )
+`,
+    },
+  },
+];
