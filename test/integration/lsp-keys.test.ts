@@ -61,6 +61,22 @@ def submit_score(player_id, score):
     table.put_item(Item={"pk": GLOBAL_BOARD, "sk": f"PLAYER#{player_id}", "score": score})
 `;
 
+// A boto3 repository class reading one settings item by a constant key.
+const SETTINGS_PY = `import boto3
+
+SETTINGS_KEY = "SETTINGS#global"
+
+
+class SettingsRepository:
+    def __init__(self):
+        self._table = boto3.resource("dynamodb").Table("settings")
+
+    def load(self, version):
+        response = self._table.get_item(Key={"pk": SETTINGS_KEY, "sk": version})
+        return response.get("Item")
+`;
+const GET_LINE = 10;
+
 let session: Session;
 let folder: string;
 const uri = (rel: string) => pathToFileURL(path.join(folder, rel)).toString();
@@ -164,9 +180,56 @@ test('hover names the constant the key came through, the index and the sort-key 
   const query = await hover(scoresUri(), QUERY_LINE, column(QUERY_LINE, 'GLOBAL_BOARD') + 2);
   assert.match(
     query,
-    /^\*\*ShardLens\*\* · Query · `PK` = `LEADERBOARD#GLOBAL` on table `leaderboard` · index `byScore`/,
+    /^\*\*ShardLens\*\* · Query · `PK` = `LEADERBOARD#GLOBAL` on index `byScore` of table `leaderboard`/,
   );
   assert.match(query, /Sort key `SK` begins_with `PLAYER#`/);
+  // The index has its own section: the read is served by the index's partitions.
+  assert.match(query, /\*\*Index\*\* `byScore`: this Query reads the index's partitions by `PK`, not the table's\./);
+  assert.doesNotMatch(put, /\*\*Index\*\*/);
+});
+
+test('a read quotes the read ceiling (3,000 RCU/s, eventually consistent reads at half), never write capacity', async () => {
+  const query = await hover(scoresUri(), QUERY_LINE, column(QUERY_LINE, 'GLOBAL_BOARD') + 2);
+  assert.match(
+    query,
+    /Ceiling: \*\*3,000 RCU\/s\*\* for reads; eventually consistent \(the default\), each read of up to 4 KB costs half an RCU: at most \*\*6,000 reads\/s\*\*/,
+  );
+  assert.doesNotMatch(query, /WCU/);
+  // A GetItem (ConsistentRead not read for item reads): both costs, no write figure.
+  const u = uri('board/settings_repository.py');
+  await session.conn.sendNotification('textDocument/didOpen', {
+    textDocument: { uri: u, languageId: 'python', version: 1, text: SETTINGS_PY },
+  });
+  const line = SETTINGS_PY.split('\n')[GET_LINE];
+  // The document is analysed on arrival; ask until its hover is there.
+  let get = '';
+  for (let i = 0; i < 80 && !get.includes('GetItem'); i++) {
+    const h = (await session.conn.sendRequest('textDocument/hover', {
+      textDocument: { uri: u },
+      position: { line: GET_LINE, character: line.indexOf('SETTINGS_KEY') + 2 },
+    })) as Hover | null;
+    get = h ? (h.contents as MarkupContent).value : '';
+    if (!get.includes('GetItem')) await new Promise((r) => setTimeout(r, 25));
+  }
+  assert.match(get, /^\*\*ShardLens\*\* · GetItem · `pk` = `SETTINGS#global` on table `settings`/);
+  assert.match(
+    get,
+    /Ceiling: \*\*3,000 RCU\/s\*\* for reads; an eventually consistent read \(the default\) of up to 4 KB costs half an RCU, a strongly consistent one 1 RCU: at most \*\*6,000 reads\/s\*\* \(3,000 strongly consistent\)/,
+  );
+  assert.doesNotMatch(get, /WCU|writes\/s|defaultCount|peakWriteUnits/);
+  const put = await hover(scoresUri(), PUT_LINE, column(PUT_LINE, 'GLOBAL_BOARD') + 2);
+  assert.match(put, /WCU\/s/);
+});
+
+test('the hover names the rules and their docs but does not repeat the diagnostic message VS Code shows beside it', async () => {
+  const ds = await published(scoresUri(), 'the diagnostics of scores.ts');
+  const put = ds.find((d) => d.range.start.line === PUT_LINE)!;
+  const md = await hover(scoresUri(), PUT_LINE, column(PUT_LINE, 'GLOBAL_BOARD') + 2);
+  assert.match(md, /\*\*SL001\*\* \[[a-z-]+\]\([^)]*SL001\.md\)/);
+  // Not the message, nor any long stretch of it (markdown escapes aside).
+  const plain = md.replace(/\\/g, '');
+  assert.ok(!plain.includes(put.message), md);
+  assert.ok(!plain.includes(put.message.slice(0, 40)), md);
 });
 
 test('a document opened with an empty or unknown languageId is analysed by its file extension', async () => {

@@ -42,10 +42,49 @@ export function accessAt(accesses: Access[], line: number, character: number): A
   return calls.sort((x, y) => x.span.endLine - x.span.startLine - (y.span.endLine - y.span.startLine))[0] ?? null;
 }
 
+/** `10 keys × 1,000 WCU/s = **10,000 WCU/s**`, or `**1,000 WCU/s**` for one key. */
+function total(keys: number, perKey: number, unit: string): string {
+  return keys > 1
+    ? `${keys} keys × ${n(perKey)} ${unit} = **${n(keys * perKey)} ${unit}**`
+    : `**${n(perKey)} ${unit}**`;
+}
+
+/**
+ * A read's ceiling: one partition's 3,000 RCU/s, a read unit being one strongly consistent
+ * read of up to 4 KB; an eventually consistent read (the default) costs half, so twice as
+ * many of them fit. Never a write figure: a read is not limited by write capacity.
+ */
+function readCeilingLines(a: Access, c: Classification, keys: number | null): string[] {
+  // `read` (and so ConsistentRead) is known for queries; other reads state both costs.
+  const consistent = a.read?.consistent === true;
+  const perRead = consistent
+    ? 'with `ConsistentRead: true` each read of up to 4 KB costs 1 RCU'
+    : a.read
+      ? 'eventually consistent (the default), each read of up to 4 KB costs half an RCU'
+      : 'an eventually consistent read (the default) of up to 4 KB costs half an RCU, a strongly consistent one 1 RCU';
+  if (c === 'high-cardinality')
+    return [`Each key is capped at ${n(RCU_PER_KEY)} RCU/s; spread over many keys, the table's capacity is the limit.`];
+  if (c === 'low-cardinality')
+    return [
+      `Ceiling: ${n(RCU_PER_KEY)} RCU/s **per distinct value**, and the most common value takes most of the reads.`,
+    ];
+  if (keys === null) return [`Ceiling: ${n(RCU_PER_KEY)} RCU/s per shard (the shard count is not known here).`];
+  if (c === 'unknown') return [];
+  const most = (perSecond: number) => `**${n(keys * perSecond)} reads/s**`;
+  const reads = consistent
+    ? most(RCU_PER_KEY)
+    : a.read
+      ? most(2 * RCU_PER_KEY)
+      : `${most(2 * RCU_PER_KEY)} (${n(keys * RCU_PER_KEY)} strongly consistent)`;
+  return [`Ceiling: ${total(keys, RCU_PER_KEY, 'RCU/s')} for reads; ${perRead}: at most ${reads} of items up to 4 KB.`];
+}
+
 /** The key's throughput ceiling: one partition's, times the number of keys it is spread over. */
 function ceilingLines(a: Access, c: Classification, settings: ShardLensSettings): string[] {
   const shards = a.partitionKey ? shardSetOf(a.partitionKey.template) : null;
   const keys = c === 'sharded' ? (shards?.values?.length ?? null) : 1;
+  // The write-side advice (item size, shard count for a write peak) means nothing on a read.
+  if (a.kind === 'read') return readCeilingLines(a, c, keys);
   const lines: string[] = [];
   if (c === 'high-cardinality') {
     lines.push(
@@ -60,10 +99,8 @@ function ceilingLines(a: Access, c: Classification, settings: ShardLensSettings)
       `Ceiling: ${n(WCU_PER_KEY)} WCU/s and ${n(RCU_PER_KEY)} RCU/s per shard (the shard count is not known here).`,
     );
   } else if (c !== 'unknown') {
-    const total = (perKey: number, unit: string) =>
-      keys > 1 ? `${keys} keys × ${n(perKey)} ${unit} = **${n(keys * perKey)} ${unit}**` : `**${n(perKey)} ${unit}**`;
     lines.push(
-      `Ceiling: ${total(WCU_PER_KEY, 'WCU/s')} for writes, ${total(RCU_PER_KEY, 'RCU/s')} for strongly consistent reads.`,
+      `Ceiling: ${total(keys, WCU_PER_KEY, 'WCU/s')} for writes, ${total(keys, RCU_PER_KEY, 'RCU/s')} for strongly consistent reads.`,
     );
     if (a.itemBytes !== null) {
       const wcu = writeUnitsPerItem(a.itemBytes);
@@ -90,6 +127,20 @@ function ceilingLines(a: Access, c: Classification, settings: ShardLensSettings)
     );
   }
   return lines;
+}
+
+/**
+ * The index a read goes through, as its own section: the index has its own partitions
+ * (its key's ceiling is theirs), and writes to the table feed it.
+ */
+function indexLines(a: Access): string[] {
+  if (!a.index) return [];
+  const attr = a.partitionKey ? ` by ${code(a.partitionKey.attribute)}` : '';
+  return [
+    `**Index** ${code(a.index)}: this ${a.operation} reads the index's partitions${attr}, not the table's. ` +
+      `Each index key has the same ${n(RCU_PER_KEY)} RCU/s ceiling, and every write to the table that sets the ` +
+      `index's key is written to it too: a hot index key throttles those writes as well.`,
+  ];
 }
 
 /** `= \`X\``, `begins_with \`PLAYER#\``, `BETWEEN \`a\` AND \`b\``: a sort-key condition's right-hand side. */
@@ -152,7 +203,11 @@ export function hoverMarkdown(
   const c = classifyAccess(a);
   const pk = a.partitionKey;
   const name = tableName(a.table);
-  const table = (name ? ` on table ${code(name)}` : '') + (a.index ? ` · index ${code(a.index)}` : '');
+  const table = a.index
+    ? ` on index ${code(a.index)}${name ? ` of table ${code(name)}` : ''}`
+    : name
+      ? ` on table ${code(name)}`
+      : '';
   const operation = a.operation;
   const lines = [
     pk
@@ -171,10 +226,13 @@ export function hoverMarkdown(
     );
   // The live line quotes table and index names from AWS: text, never markdown.
   if (live) lines.push('', `**${text(live.replace(/:.*$/s, ''))}**${text(live.replace(/^[^:]*/, ''))}`);
-  lines.push('', VERDICT[c], ...notUnderstood(a, reached), '', ...ceilingLines(a, c, settings));
+  lines.push('', VERDICT[c], ...notUnderstood(a, reached), '', ...ceilingLines(a, c, settings), ...indexLines(a));
   // The index may hold another analysis of the same text: match the access by position.
   const same = (b: Access) => b === a || (b.file === a.file && sameSpan(b.span, a.span));
   const mine = findings.filter((f) => same(f.access) && settings.rules[f.rule] !== 'off');
-  for (const f of mine) lines.push('', `**${f.rule}** [${f.category}](${docsUrl(f.rule)}) — ${text(f.message)}`);
+  // The rules that fired, each with its documentation, but not their messages: VS Code
+  // shows the diagnostic's message in the same hover already, so it would read twice.
+  const rules = [...new Map(mine.map((f) => [f.rule, f])).values()];
+  if (rules.length) lines.push('', rules.map((f) => `**${f.rule}** [${f.category}](${docsUrl(f.rule)})`).join(' · '));
   return { kind: 'markdown', value: lines.join('\n\n').replace(/\n\n\n\n/g, '\n\n') };
 }
