@@ -1,24 +1,27 @@
-import type { Node } from 'web-tree-sitter';
 import { logicalKeyOf } from '../../engine/keys/logical-key';
-import type { Access } from '../../engine/model';
-import { words } from '../../engine/names';
+import type { Span } from '../../engine/model';
 import { addShardSuffix } from '../../engine/rules/finding';
-import { spanOf } from '../../engine/span';
-import { literalText } from '../../engine/template';
 import { textIn } from './apply';
-import type { FixAction, FixAnswers, FixContext, FixProvider, TextChange } from './fix-model';
+import { counterAttribute, summingReader, type CounterReader } from './counter-reader';
+import { incrementUse, readsNewCount, readsUnkeepable } from './counter-use';
+import type { FixAction, FixAnswers, FixProvider, TextChange } from './fix-model';
 import { headerChanges, hasRandomImport } from './header';
-import { appendShard, keyChange } from './key-edit';
+import { keyChange } from './key-edit';
 import { planShardCount } from './shard-count';
-import { enclosingFunction, nodeAt, withTree } from './syntax';
 import { countQuestion, randomShardExpression } from './write-shard';
 
 /**
  * SL004: a counter item every request increments. The fix spreads the count over N
  * items — each increment goes to a random one — and writes a function next to the
- * writer that sums them. Ids drawn from a counter need no counter at all (a UUID or
- * ULID is unique without coordination); that is said in the title of a second, edit-
- * less action rather than done, since removing the counter changes the ids' shape.
+ * writer that sums them. When the caller reads the new count from the increment's
+ * response (`ReturnValues: UPDATED_NEW`), the response is handed through a wrapper that
+ * puts the total there, so the returned count still means the count; when that cannot
+ * be written, or the response's old values are read, the fix is not offered.
+ *
+ * A counter whose new value serves as an id cannot be spread at all (N items count
+ * independently, so ids would repeat): a UUID or ULID is unique without coordination.
+ * That is said in the title of an edit-less action rather than done, since removing
+ * the counter changes the ids' shape.
  */
 export const spreadCounter: FixProvider = (finding, ctx, answers?: FixAnswers): FixAction[] => {
   const a = finding.access;
@@ -28,6 +31,10 @@ export const spreadCounter: FixProvider = (finding, ctx, answers?: FixAnswers): 
   if (text === null || !key) return [];
   const d = addShardSuffix(a, key, null);
   if (d.kind !== 'add-shard-suffix') return [];
+  const use = incrementUse(a, text, counterAttribute(textIn(text, a.span)));
+  if (!use) return [];
+  if (use.idLike && readsNewCount(use)) return [idAdvice(finding.rule)];
+  if (readsUnkeepable(use)) return [];
   const count = planShardCount(a, null, ctx, answers);
   const keyEdit = keyChange(
     ctx,
@@ -38,16 +45,26 @@ export const spreadCounter: FixProvider = (finding, ctx, answers?: FixAnswers): 
     randomShardExpression(a, count.name),
   );
   if (!keyEdit) return [];
-  const reader =
-    literalText(a.partitionKey.template) !== null ? summingReader(ctx, a, text, d.separator, count.name) : null;
+  const wrapped = readsNewCount(use);
+  const reader = summingReader(ctx, a, text, d.separator, count.name, wrapped);
+  // The caller reads one item's count: without the total in its place, the fix would change what it returns.
+  if (wrapped && !reader) return [];
   const needsRandom = a.language === 'python' && !hasRandomImport(text);
   const header = headerChanges(a.file, text, ctx.analysisOf(a.file)?.imports ?? [], count, {
     importLines: needsRandom ? ['import random'] : [],
   });
-  const changes: TextChange[] = [...header, keyEdit, ...(reader?.changes ?? [])];
-  const out: FixAction[] = [
+  const changes: TextChange[] = [
+    ...header,
+    keyEdit,
+    ...(reader?.changes ?? []),
+    ...(wrapped && reader ? wrapResponse(a.file, a.language === 'python', use.call, reader) : []),
+  ];
+  return [
     {
-      title: `Spread the counter over ${count.value} items${reader ? ` and sum them in ${reader.name}()` : ''}`,
+      title:
+        `Spread the counter over ${count.value} items` +
+        (reader ? ` and sum them in ${reader.name}()` : '') +
+        (wrapped ? ', returning the total' : ''),
       id: 'spread-counter',
       rule: finding.rule,
       preferred: true,
@@ -57,145 +74,43 @@ export const spreadCounter: FixProvider = (finding, ctx, answers?: FixAnswers): 
       reveal: reader ? { file: a.file, span: reader.changes[reader.changes.length - 1].span } : undefined,
     },
   ];
-  if (/\b(id|ids|seq|sequence|next)\b/i.test(words(textIn(text, a.span)).join(' '))) {
-    out.push({
-      title: 'Ids from a counter: a UUID or ULID needs no counter item (see docs/fixes.md; no automatic edit)',
-      id: 'counter-use-uuid',
-      rule: finding.rule,
-      safe: false,
-      asks: [],
-      changes: [],
-    });
-  }
-  return out;
 };
 
-interface Reader {
-  name: string;
-  changes: TextChange[];
-}
-
-/** The counter attribute an `ADD n :one` / `SET n = n + :one` update increments, aliases resolved. */
-function counterAttribute(call: string): string | null {
-  const m = /\bADD\s+(#?\w+)/.exec(call) ?? /\bSET\s+(#?\w+)\s*=\s*(?:if_not_exists\(\s*)?\1/.exec(call);
-  if (!m) return null;
-  if (!m[1].startsWith('#')) return m[1];
-  const alias = new RegExp(`["']${m[1]}["']\\s*:\\s*["'](\\w+)["']`).exec(call);
-  return alias?.[1] ?? null;
-}
-
-function summingReader(ctx: FixContext, a: Access, text: string, sep: string, count: string): Reader | null {
-  const call = textIn(text, a.span);
-  const attr = counterAttribute(call);
-  const table = a.table.span ? textIn(text, a.table.span) : null;
-  const receiver = a.call.receiver;
-  if (!attr || !table || !receiver) return null;
-  const python = a.language === 'python';
-  const member = /^(this|self)\./.test(receiver);
-  const keyExpr = appendShard(a.language, textIn(text, a.partitionKey!.span), sep, 'shard');
-  const sk = a.sortKey ? ([a.sortKey.attribute, textIn(text, a.sortKey.span)] as const) : null;
-  const stem = words(literalText(a.partitionKey!.template) ?? 'counter').slice(0, 4);
-  const name = python
-    ? `read_${stem.join('_')}_total`
-    : `read${stem.map((w) => w[0].toUpperCase() + w.slice(1)).join('')}Total`;
-  const place = withTree(a.file, text, (tree) => {
-    const fn = enclosingFunction(nodeAt(tree, a.span));
-    let anchor: Node | null = fn;
-    if (member) {
-      // A method: the new method goes after it, in the same class.
-      if (!fn || !['method_definition', 'function_definition'].includes(fn.type)) return null;
-      if (fn.parent?.type === 'decorated_definition') anchor = fn.parent;
-    } else {
-      // A module-level client: the new function goes after the top-level statement holding the call.
-      const declared = python
-        ? new RegExp(`^${receiver}\\s*=`, 'm').test(text)
-        : new RegExp(`^(export\\s+)?(const|let|var)\\s+${receiver}\\b`, 'm').test(text);
-      if (!declared) return null;
-      anchor = nodeAt(tree, a.span);
-      while (anchor?.parent && anchor.parent.parent) anchor = anchor.parent;
-    }
-    return anchor ? spanOf(anchor) : null;
-  });
-  if (!place) return null;
-  const indent = member ? (text.split('\n')[place.startLine].match(/^\s*/)?.[0] ?? '') : '';
-  const body = readerSource(a, { name, member, receiver, table, keyExpr, sk, attr, count });
-  if (!body) return null;
-  const block = body
-    .split('\n')
-    .map((l) => (l ? indent + l : l))
-    .join('\n');
-  const at = {
-    startLine: place.endLine,
-    startColumn: place.endColumn,
-    endLine: place.endLine,
-    endColumn: place.endColumn,
+function idAdvice(rule: FixAction['rule']): FixAction {
+  return {
+    title: 'Ids from a counter: a UUID or ULID needs no counter item (see docs/fixes.md; no automatic edit)',
+    id: 'counter-use-uuid',
+    rule,
+    safe: false,
+    asks: [],
+    changes: [],
   };
-  const changes: TextChange[] = [];
-  const getName = a.sdk === 'lib-dynamodb' ? 'GetCommand' : a.sdk === 'aws-sdk-v3' ? 'GetItemCommand' : null;
-  if (getName && !new RegExp(`\\b${getName}\\b`).test(text)) {
-    const imp = (ctx.analysisOf(a.file)?.imports ?? []).find((i) => i.names.includes(a.call.callee));
-    const line = imp ? text.split('\n')[imp.span.startLine] : '';
-    const brace = imp && imp.span.startLine === imp.span.endLine ? line.indexOf('}') : -1;
-    if (brace < 0) return null;
-    const col = line.slice(0, brace).replace(/\s+$/, '').length;
-    const pos = { startLine: imp!.span.startLine, startColumn: col, endLine: imp!.span.startLine, endColumn: col };
-    changes.push({ file: a.file, span: pos, newText: `, ${getName}` });
-  }
-  changes.push({ file: a.file, span: at, newText: `\n${python && !member ? '\n' : ''}\n${block}` });
-  return { name, changes };
 }
 
-interface Parts {
-  name: string;
-  member: boolean;
-  receiver: string;
-  table: string;
-  keyExpr: string;
-  sk: readonly [string, string] | null;
-  attr: string;
-  count: string;
-}
-
-function readerSource(a: Access, p: Parts): string | null {
-  const typed = a.language === 'typescript' || a.language === 'tsx';
-  const q = (s: string) => JSON.stringify(s);
-  if (a.language === 'python') {
-    const low = a.sdk === 'boto3-client';
-    const key = low
-      ? `{${q(a.partitionKey!.attribute)}: {"S": ${p.keyExpr}}${p.sk ? `, ${q(p.sk[0])}: {"S": ${p.sk[1]}}` : ''}}`
-      : `{${q(a.partitionKey!.attribute)}: ${p.keyExpr}${p.sk ? `, ${q(p.sk[0])}: ${p.sk[1]}` : ''}}`;
-    const call = low
-      ? `${p.receiver}.get_item(TableName=${p.table}, Key=${key})`
-      : `${p.receiver}.get_item(Key=${key})`;
-    const value = low ? `int(item.get(${q(p.attr)}, {}).get("N", "0"))` : `int(item.get(${q(p.attr)}, 0))`;
+/**
+ * The increment's response through the wrapper: `X.then(withTotal)` in JavaScript (both
+ * SDKs' calls are promises here), `with_total(X)` in Python. Insertions at the call's ends
+ * only, so they never overlap the key edit inside it.
+ */
+function wrapResponse(file: string, python: boolean, call: Span, reader: CounterReader): TextChange[] {
+  const start: Span = {
+    startLine: call.startLine,
+    startColumn: call.startColumn,
+    endLine: call.startLine,
+    endColumn: call.startColumn,
+  };
+  const end: Span = {
+    startLine: call.endLine,
+    startColumn: call.endColumn,
+    endLine: call.endLine,
+    endColumn: call.endColumn,
+  };
+  if (python) {
     return [
-      `def ${p.name}(${p.member ? 'self' : ''}):`,
-      `    """The counter's total: the sum of its ${p.count} items (each increment goes to a random one)."""`,
-      '    total = 0',
-      `    for shard in range(${p.count}):`,
-      `        item = ${call}.get("Item", {})`,
-      `        total += ${value}`,
-      '    return total',
-    ].join('\n');
+      { file, span: start, newText: `${reader.member ? 'self.' : ''}${reader.wrapper}(` },
+      { file, span: end, newText: ')' },
+    ];
   }
-  const pk = a.partitionKey!.attribute;
-  const low = a.sdk === 'aws-sdk-v3';
-  const wrap = (e: string) => (low ? `{ S: ${e} }` : e);
-  const key = `{ ${pk}: ${wrap(p.keyExpr)}${p.sk ? `, ${p.sk[0]}: ${wrap(p.sk[1])}` : ''} }`;
-  const input = `{ TableName: ${p.table}, Key: ${key} }`;
-  let get: string;
-  if (a.sdk === 'lib-dynamodb') get = `${p.receiver}.send(new GetCommand(${input}))`;
-  else if (low) get = `${p.receiver}.send(new GetItemCommand(${input}))`;
-  else if (a.sdk === 'aws-sdk-v2-document-client') get = `${p.receiver}.get(${input}).promise()`;
-  else return null;
-  const value = low ? `Number(r.Item?.${p.attr}?.N ?? 0)` : `Number(r.Item?.${p.attr} ?? 0)`;
-  const head = p.member ? `async ${p.name}()` : `async function ${p.name}()`;
-  return [
-    `/** The counter's total: the sum of its ${p.count} items (each increment goes to a random one). */`,
-    `${head}${typed ? ': Promise<number>' : ''} {`,
-    `  const shards = Array.from({ length: ${p.count} }, (_, shard) => shard);`,
-    `  const got = await Promise.all(shards.map((shard) => ${get}));`,
-    `  return got.reduce((sum, r) => sum + ${value}, 0);`,
-    '}',
-  ].join('\n');
+  const then = reader.member ? `.then((response) => this.${reader.wrapper}(response))` : `.then(${reader.wrapper})`;
+  return [{ file, span: end, newText: then }];
 }

@@ -1,4 +1,6 @@
 import type { ImportInfo } from '../../engine/model';
+import { pythonImportPoint } from '../generate/imports';
+import { offsetAt, positionAt } from './apply';
 import type { TextChange } from './fix-model';
 import { afterImports, type CountPlan } from './shard-count';
 
@@ -16,7 +18,12 @@ export function headerChanges(
   extra: { importLines?: string[]; blocks?: string[] },
 ): TextChange[] {
   const out: TextChange[] = [];
-  const lines: string[] = [...(extra.importLines ?? [])];
+  const lines: string[] = [];
+  for (const line of extra.importLines ?? []) {
+    const moved = file.endsWith('.py') ? inItsGroup(file, text, imports, line) : null;
+    if (moved) out.push(moved);
+    else lines.push(line);
+  }
   if (typeof count.importChange === 'string') lines.push(count.importChange);
   else if (count.importChange) out.push(count.importChange);
   const blocks = [...(count.declare ? [count.declare] : []), ...(extra.blocks ?? [])];
@@ -36,4 +43,19 @@ export function headerChanges(
 /** Whether a Python file already has `import random` (or `import random as random`). */
 export function hasRandomImport(text: string): boolean {
   return /^import\s+([\w.]+\s*,\s*)*random\b(?!\s+as\s+(?!random\b))/m.test(text);
+}
+
+/**
+ * A Python `import m` placed with its group (standard library before third party), when
+ * that is not the header's own point after the last import; null to keep it in the header.
+ */
+function inItsGroup(file: string, text: string, imports: ImportInfo[], line: string): TextChange | null {
+  const module = /^import\s+([\w.]+)/.exec(line)?.[1];
+  const last = imports.filter((i) => i.span.startColumn === 0).at(-1);
+  if (!module || !last) return null;
+  const p = pythonImportPoint(text, imports, module);
+  if (p.offset === offsetAt(text, last.span.endLine, last.span.endColumn)) return null;
+  const at = positionAt(text, p.offset);
+  const span = { startLine: at.line, startColumn: at.column, endLine: at.line, endColumn: at.column };
+  return { file, span, newText: p.before + line + p.after };
 }

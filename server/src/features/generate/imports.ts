@@ -48,6 +48,46 @@ function newImportPoint(
   return { offset, before: '', after: '\n' };
 }
 
+/**
+ * Python's standard library modules a file is likely to import (the top-level names):
+ * PEP 8 groups imports as standard library, third party, then local, a blank line
+ * between groups, so a new import joins its own group.
+ */
+const PY_STDLIB = new Set(
+  `abc argparse array ast asyncio base64 bisect calendar collections concurrent contextlib copy csv
+  dataclasses datetime decimal enum functools glob gzip hashlib heapq hmac http importlib inspect io
+  itertools json logging math multiprocessing operator os pathlib pickle platform pprint queue random re
+  secrets shutil signal socket sqlite3 statistics string struct subprocess sys tempfile textwrap threading
+  time timeit traceback types typing unittest urllib uuid warnings weakref zlib zoneinfo`.split(/\s+/),
+);
+
+type PyGroup = 0 | 1 | 2;
+const pyGroup = (module: string): PyGroup =>
+  module.startsWith('.') ? 2 : PY_STDLIB.has(module.split('.')[0]) || module === '__future__' ? 0 : 1;
+
+/**
+ * Where a new Python import of `module` goes: after the last top-level import of its
+ * group (standard library, third party, local), else before the first import of a later
+ * group (a blank line between), else after the last import; with no import, after the
+ * module docstring and `from __future__`.
+ */
+export function pythonImportPoint(
+  text: string,
+  imports: ImportInfo[],
+  module: string,
+): { offset: number; before: string; after: string } {
+  const top = imports.filter((i) => i.span.startColumn === 0);
+  if (top.length === 0) return newImportPoint(text, [], true);
+  const group = pyGroup(module);
+  const same = top.filter((i) => pyGroup(i.module) === group && i.module !== '__future__');
+  if (same.length) return { offset: endOf(text, same[same.length - 1].span), before: '\n', after: '' };
+  const later = top.find((i) => pyGroup(i.module) > group);
+  const earlier = top.filter((i) => pyGroup(i.module) < group || i.module === '__future__');
+  if (earlier.length) return { offset: endOf(text, earlier[earlier.length - 1].span), before: '\n\n', after: '' };
+  if (later) return { offset: offsetAt(text, later.span.startLine, 0), before: '', after: '\n\n' };
+  return { offset: endOf(text, top[top.length - 1].span), before: '\n', after: '' };
+}
+
 /** Whether the file loads modules with `require` rather than `import`. */
 function usesRequire(text: string, imports: ImportInfo[]): boolean {
   const first = imports[0];
@@ -123,9 +163,15 @@ export function pythonImportEdits(text: string, imports: ImportInfo[], needed: N
       edits.push({ span: pointAt(text, end), newText: `, ${names.join(', ')}` });
     } else newLines.push(`from ${module} import ${names.join(', ')}`);
   }
-  if (newLines.length) {
-    const p = newImportPoint(text, imports, true);
-    edits.push({ span: pointAt(text, p.offset), newText: p.before + newLines.join('\n') + p.after });
+  // Each new line joins its group; lines for one point are written together, in order.
+  const points = new Map<number, { before: string; after: string; lines: string[] }>();
+  for (const line of newLines) {
+    const p = pythonImportPoint(text, imports, line.split(/\s+/)[1]);
+    const at = points.get(p.offset) ?? { before: p.before, after: p.after, lines: [] };
+    at.lines.push(line);
+    points.set(p.offset, at);
   }
+  for (const [offset, p] of points)
+    edits.push({ span: pointAt(text, offset), newText: p.before + p.lines.join('\n') + p.after });
   return edits;
 }

@@ -1,0 +1,250 @@
+import type { Node } from 'web-tree-sitter';
+import type { Access, Span } from '../../engine/model';
+import { words } from '../../engine/names';
+import { spanOf } from '../../engine/span';
+import { literalText } from '../../engine/template';
+import { textIn } from './apply';
+import type { FixContext, TextChange } from './fix-model';
+import { appendShard } from './key-edit';
+import { visibleAtTop } from './reader-plan';
+import { enclosingFunction, nodeAt, withTree } from './syntax';
+
+/**
+ * The summing reader of a counter spread over N items, written next to the increment:
+ * a method after the incrementing method (`this.doc`, `self.table`), or a function after
+ * the top-level statement (a module client, or a client the function builds from module
+ * names: `table = dynamodb.Table(TABLE_NAME)` is built again inside the reader). With it,
+ * when the caller reads the new count from the increment's response, a second function
+ * puts the total in that response (`withXTotal` / `with_x_total`).
+ */
+
+export interface CounterReader {
+  name: string;
+  /** The response wrapper's name: the increment's response with the total in place of one shard's count. */
+  wrapper: string;
+  /** Whether they are methods (`this.`/`self.`) rather than module functions. */
+  member: boolean;
+  changes: TextChange[];
+}
+
+/** The counter attribute an `ADD n :one` / `SET n = n + :one` update increments, aliases resolved. */
+export function counterAttribute(call: string): string | null {
+  const m = /\bADD\s+(#?\w+)/.exec(call) ?? /\bSET\s+(#?\w+)\s*=\s*(?:if_not_exists\(\s*)?\1/.exec(call);
+  if (!m) return null;
+  if (!m[1].startsWith('#')) return m[1];
+  const alias = new RegExp(`["']${m[1]}["']\\s*:\\s*["'](\\w+)["']`).exec(call);
+  return alias?.[1] ?? null;
+}
+
+/** Keywords and globals: names an expression may use that no module declares. */
+const KEYWORDS = new Set(
+  'new await this self None True False null undefined true false process globalThis JSON Number String Math str int'.split(
+    ' ',
+  ),
+);
+
+/** The names an expression starts from (`dynamodb` and `TABLE_NAME` in `dynamodb.Table(TABLE_NAME)`). */
+function rootNames(expression: string): string[] {
+  const bare = expression.replace(/(["'`])(?:\\.|(?!\1).)*\1/g, '""');
+  return [...bare.matchAll(/(?<![\w$.])([A-Za-z_$][\w$]*)/g)].map((m) => m[1]).filter((n) => !KEYWORDS.has(n));
+}
+
+/** `receiver = <expr>` in the function's own text, when <expr> uses only names the module defines. */
+function rebuiltReceiver(fn: Node, receiver: string, python: boolean): string | null {
+  const body = fn.text;
+  const esc = receiver.replace(/[$]/g, '\\$');
+  const m = python
+    ? new RegExp(`^\\s*${esc}\\s*=\\s*([^\\n]+)$`, 'm').exec(body)
+    : new RegExp(`^\\s*(?:const|let|var)\\s+${esc}\\s*(?::[^=]+)?=\\s*([^\\n;]+);?\\s*$`, 'm').exec(body);
+  if (!m || /[({[]$/.test(m[1].trim())) return null;
+  return m[1].trim();
+}
+
+export function summingReader(
+  ctx: FixContext,
+  a: Access,
+  text: string,
+  sep: string,
+  count: string,
+  withWrapper: boolean,
+): CounterReader | null {
+  const call = textIn(text, a.span);
+  const attr = counterAttribute(call);
+  const receiver = a.call.receiver;
+  if (!attr || !receiver || !a.partitionKey || literalText(a.partitionKey.template) === null) return null;
+  const python = a.language === 'python';
+  const imports = ctx.analysisOf(a.file)?.imports ?? [];
+  const visible = (name: string) =>
+    visibleAtTop(name, text, imports, python) ||
+    imports.some((i) => i.names.length === 0 && i.module.split('.')[0] === name);
+  const member = /^(this|self)\./.test(receiver);
+  const keyExpr = appendShard(a.language, textIn(text, a.partitionKey.span), sep, 'shard');
+  const sk = a.sortKey ? ([a.sortKey.attribute, textIn(text, a.sortKey.span)] as const) : null;
+  // The table, for the client styles that name it: the increment's own expression, which the reader must see too.
+  let table: string | null = null;
+  if (a.sdk !== 'boto3-resource') {
+    table = a.table.span ? textIn(text, a.table.span) : null;
+    if (!table) return null;
+    const own = /^(this|self)\./.test(table);
+    if (own ? !member : !rootNames(table).every(visible)) return null;
+  }
+  const stem = words(literalText(a.partitionKey.template) ?? 'counter').slice(0, 4);
+  const camel = stem.map((w) => w[0].toUpperCase() + w.slice(1)).join('');
+  const name = python ? `read_${stem.join('_')}_total` : `read${camel}Total`;
+  const wrapper = python ? `with_${stem.join('_')}_total` : `with${camel}Total`;
+  const place = withTree(a.file, text, (tree) => {
+    const fn = enclosingFunction(nodeAt(tree, a.span));
+    let anchor: Node | null = fn;
+    let setup: string | null = null;
+    if (member) {
+      // A method: the new method goes after it, in the same class.
+      if (!fn || !['method_definition', 'function_definition'].includes(fn.type)) return null;
+      if (fn.parent?.type === 'decorated_definition') anchor = fn.parent;
+    } else {
+      // A module-level client, or one the function builds from module names: after the top-level statement.
+      if (!visible(receiver)) {
+        const rebuilt = fn && rebuiltReceiver(fn, receiver, python);
+        if (!rebuilt || !rootNames(rebuilt).every(visible)) return null;
+        setup = python ? `${receiver} = ${rebuilt}` : `const ${receiver} = ${rebuilt};`;
+      }
+      anchor = nodeAt(tree, a.span);
+      while (anchor?.parent && anchor.parent.parent) anchor = anchor.parent;
+    }
+    return anchor ? { span: spanOf(anchor), setup } : null;
+  });
+  if (!place) return null;
+  const indent = member ? (text.split('\n')[place.span.startLine].match(/^\s*/)?.[0] ?? '') : '';
+  const parts: Parts = {
+    name,
+    wrapper: withWrapper ? wrapper : null,
+    member,
+    receiver,
+    table,
+    keyExpr,
+    sk,
+    attr,
+    count,
+    setup: place.setup,
+  };
+  const body = readerSource(a, parts);
+  if (!body) return null;
+  const block = body
+    .split('\n')
+    .map((l) => (l ? indent + l : l))
+    .join('\n');
+  const end = place.span;
+  const at: Span = {
+    startLine: end.endLine,
+    startColumn: end.endColumn,
+    endLine: end.endLine,
+    endColumn: end.endColumn,
+  };
+  const changes: TextChange[] = [];
+  const getName = a.sdk === 'lib-dynamodb' ? 'GetCommand' : a.sdk === 'aws-sdk-v3' ? 'GetItemCommand' : null;
+  if (getName && !new RegExp(`\\b${getName}\\b`).test(text)) {
+    const imp = imports.find((i) => i.names.includes(a.call.callee));
+    const line = imp ? text.split('\n')[imp.span.startLine] : '';
+    const brace = imp && imp.span.startLine === imp.span.endLine ? line.indexOf('}') : -1;
+    if (brace < 0) return null;
+    const col = line.slice(0, brace).replace(/\s+$/, '').length;
+    const pos = { startLine: imp!.span.startLine, startColumn: col, endLine: imp!.span.startLine, endColumn: col };
+    changes.push({ file: a.file, span: pos, newText: `, ${getName}` });
+  }
+  changes.push({ file: a.file, span: at, newText: `\n${python && !member ? '\n' : ''}\n${block}` });
+  return { name, wrapper, member, changes };
+}
+
+interface Parts {
+  name: string;
+  wrapper: string | null;
+  member: boolean;
+  receiver: string;
+  table: string | null;
+  keyExpr: string;
+  sk: readonly [string, string] | null;
+  attr: string;
+  count: string;
+  setup: string | null;
+}
+
+function readerSource(a: Access, p: Parts): string | null {
+  return a.language === 'python' ? pythonSource(a, p) : jsSource(a, p);
+}
+
+const DOC = (count: string) =>
+  `The counter's total: the sum of its ${count} items (each increment goes to a random one).`;
+const WRAP_DOC = "The increment's response with the counter's total in place of one item's count.";
+
+function pythonSource(a: Access, p: Parts): string {
+  const q = (s: string) => JSON.stringify(s);
+  const low = a.sdk === 'boto3-client';
+  const pk = q(a.partitionKey!.attribute);
+  const key = low
+    ? `{${pk}: {"S": ${p.keyExpr}}${p.sk ? `, ${q(p.sk[0])}: {"S": ${p.sk[1]}}` : ''}}`
+    : `{${pk}: ${p.keyExpr}${p.sk ? `, ${q(p.sk[0])}: ${p.sk[1]}` : ''}}`;
+  const call = low ? `${p.receiver}.get_item(TableName=${p.table}, Key=${key})` : `${p.receiver}.get_item(Key=${key})`;
+  const value = low ? `int(item.get(${q(p.attr)}, {}).get("N", "0"))` : `int(item.get(${q(p.attr)}, 0))`;
+  const self = p.member ? 'self' : '';
+  const total = `${p.member ? 'self.' : ''}${p.name}()`;
+  return [
+    `def ${p.name}(${self}):`,
+    `    """${DOC(p.count)}"""`,
+    ...(p.setup ? [`    ${p.setup}`] : []),
+    '    total = 0',
+    `    for shard in range(${p.count}):`,
+    `        item = ${call}.get("Item", {})`,
+    `        total += ${value}`,
+    '    return total',
+    ...(p.wrapper
+      ? [
+          '',
+          ...(p.member ? [] : ['']),
+          `def ${p.wrapper}(${p.member ? 'self, ' : ''}response):`,
+          `    """${WRAP_DOC}"""`,
+          `    response.setdefault("Attributes", {})[${q(p.attr)}] = ${low ? `{"N": str(${total})}` : total}`,
+          '    return response',
+        ]
+      : []),
+  ].join('\n');
+}
+
+/** An object key: bare when it is a name. */
+const prop = (name: string) => (/^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name));
+
+function jsSource(a: Access, p: Parts): string | null {
+  const typed = a.language === 'typescript' || a.language === 'tsx';
+  const pk = a.partitionKey!.attribute;
+  const low = a.sdk === 'aws-sdk-v3';
+  const wrap = (e: string) => (low ? `{ S: ${e} }` : e);
+  const key = `{ ${pk}: ${wrap(p.keyExpr)}${p.sk ? `, ${p.sk[0]}: ${wrap(p.sk[1])}` : ''} }`;
+  const input = `{ TableName: ${p.table}, Key: ${key} }`;
+  let get: string;
+  if (a.sdk === 'lib-dynamodb') get = `${p.receiver}.send(new GetCommand(${input}))`;
+  else if (low) get = `${p.receiver}.send(new GetItemCommand(${input}))`;
+  else if (a.sdk === 'aws-sdk-v2-document-client') get = `${p.receiver}.get(${input}).promise()`;
+  else return null;
+  const item = /^[A-Za-z_$][\w$]*$/.test(p.attr) ? `r.Item?.${p.attr}` : `r.Item?.[${JSON.stringify(p.attr)}]`;
+  const value = low ? `Number(${item}?.N ?? 0)` : `Number(${item} ?? 0)`;
+  const head = p.member ? `async ${p.name}()` : `async function ${p.name}()`;
+  const total = `await ${p.member ? 'this.' : ''}${p.name}()`;
+  const T = typed ? '<T extends { Attributes?: Record<string, any> }>' : '';
+  const wrapHead = p.member ? `async ${p.wrapper}${T}` : `async function ${p.wrapper}${T}`;
+  return [
+    `/** ${DOC(p.count)} */`,
+    `${head}${typed ? ': Promise<number>' : ''} {`,
+    ...(p.setup ? [`  ${p.setup}`] : []),
+    `  const shards = Array.from({ length: ${p.count} }, (_, shard) => shard);`,
+    `  const got = await Promise.all(shards.map((shard) => ${get}));`,
+    `  return got.reduce((sum, r) => sum + ${value}, 0);`,
+    '}',
+    ...(p.wrapper
+      ? [
+          '',
+          `/** ${WRAP_DOC} */`,
+          `${wrapHead}(response${typed ? ': T' : ''})${typed ? ': Promise<T>' : ''} {`,
+          `  return { ...response, Attributes: { ...response.Attributes, ${prop(p.attr)}: ${low ? `{ N: String(${total}) }` : total} } };`,
+          '}',
+        ]
+      : []),
+  ].join('\n');
+}

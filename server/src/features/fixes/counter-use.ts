@@ -1,0 +1,85 @@
+import type { Node } from 'web-tree-sitter';
+import type { Access, Span } from '../../engine/model';
+import { words } from '../../engine/names';
+import { spanOf } from '../../engine/span';
+import { textIn } from './apply';
+import { wholeCall } from './reader-plan';
+import { enclosingFunction, within, withTree } from './syntax';
+
+/**
+ * What the program does with an increment's response. A counter spread over N items
+ * keeps its meaning only if nothing reads the one item's new count as "the count":
+ * when the response is used and `ReturnValues` returns new values, the fix must hand
+ * the caller the sum over the shards instead; when it returns old values, or the count
+ * serves as an id (N shards count independently, so ids would repeat), no spread keeps
+ * the meaning.
+ */
+export interface IncrementUse {
+  /** `ReturnValues` as written (`UPDATED_NEW`), `?` when it is not a literal, null when absent. */
+  returnValues: string | null;
+  /** The response is used: assigned, returned, awaited into an expression (not a bare statement). */
+  used: boolean;
+  /** The whole call, whose value is the response (`ddb.send(new UpdateCommand(...))`, `....promise()`). */
+  call: Span;
+  /** The used new count is named an id (`nextOrderId()`, `order_id = ...`, attribute `seq`). */
+  idLike: boolean;
+}
+
+const ID_WORDS = new Set(['id', 'ids', 'seq', 'sequence', 'serial']);
+
+function namesId(name: string | null | undefined): boolean {
+  if (!name) return false;
+  const w = words(name);
+  return w.some((x) => ID_WORDS.has(x)) || (w.includes('next') && w.some((x) => x === 'number' || x === 'no'));
+}
+
+/** The name a function is known by: its own, or the variable or property it is assigned to. */
+function functionName(fn: Node | null): string | null {
+  if (!fn) return null;
+  const own = fn.childForFieldName('name')?.text;
+  if (own) return own;
+  const holder = fn.parent;
+  if (holder?.type === 'variable_declarator' || holder?.type === 'pair') {
+    return (holder.childForFieldName('name') ?? holder.childForFieldName('key'))?.text ?? null;
+  }
+  return null;
+}
+
+/** The variable an expression's value is stored in (`const r = await ...`, `resp = ...`). */
+function assignedName(n: Node): string | null {
+  const p = n.parent;
+  if (p?.type === 'variable_declarator') return p.childForFieldName('name')?.text ?? null;
+  if (p?.type === 'assignment' || p?.type === 'assignment_expression') return p.childForFieldName('left')?.text ?? null;
+  return null;
+}
+
+export function incrementUse(a: Access, text: string, attribute: string | null): IncrementUse | null {
+  const whole = wholeCall(a, text);
+  if (!whole) return null;
+  const call = textIn(text, a.span);
+  const rv = /\bReturnValues\s*[:=]\s*(?:(['"])(\w+)\1|(\S))/.exec(call);
+  const returnValues = rv ? (rv[2] ?? '?') : null;
+  return withTree(a.file, text, (tree) => {
+    // The node of the whole call: the smallest node covering its span may be an inner one.
+    const at = { row: whole.span.startLine, column: whole.span.startColumn };
+    let n: Node | null = tree.rootNode.namedDescendantForPosition(at, at);
+    while (n && !within(whole.span, spanOf(n))) n = n.parent;
+    if (!n) return null;
+    let outer = n;
+    while (outer.parent && ['await_expression', 'parenthesized_expression'].includes(outer.parent.type))
+      outer = outer.parent;
+    const used = outer.parent?.type !== 'expression_statement';
+    const idLike =
+      used &&
+      (namesId(functionName(enclosingFunction(n))) || namesId(assignedName(outer)) || namesId(attribute ?? null));
+    return { returnValues, used, call: spanOf(n), idLike };
+  });
+}
+
+/** Whether the caller reads new values from the response (the count after the increment). */
+export const readsNewCount = (u: IncrementUse) =>
+  u.used && u.returnValues !== null && /^(UPDATED_NEW|ALL_NEW)$/.test(u.returnValues);
+
+/** Whether the caller reads something no spread can keep: old values, or values chosen at run time. */
+export const readsUnkeepable = (u: IncrementUse) =>
+  u.used && u.returnValues !== null && !/^(NONE|UPDATED_NEW|ALL_NEW)$/.test(u.returnValues);

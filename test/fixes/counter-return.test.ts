@@ -1,0 +1,220 @@
+// SL004 on counters whose callers read the new count (`ReturnValues: UPDATED_NEW`): a
+// boto3 page-view module on a module-level client with the table from the environment,
+// a boto3 likes module that builds its Table in the function from a module resource, a
+// lib-dynamodb vote counter returning `Attributes.count`, and an SDK v2 DocumentClient
+// hit-counter Lambda. Each program runs K increments one after another against dynalite
+// before and after the fix: both must return 1..K (the true total after each increment,
+// not one shard's count), and after the fix the count is spread over several items whose
+// sum is K. Counters whose new value is an id, or whose old value is read, get no spread.
+
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import { after, before, describe, test } from 'node:test';
+import dynalite from 'dynalite';
+import { CreateTableCommand, DeleteTableCommand, DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { writeFixes } from '../../server/src/features/fixes/index';
+import type { FixAction } from '../../server/src/features/fixes/fix-model';
+import type { Finding } from '../../server/src/engine/model';
+import { applyAction, cleanup, findingIds, indexWorkspace, pythonErrors, ROOT, typeErrors } from './helpers-write';
+
+const run = promisify(execFile);
+const K = 50;
+const dirs: string[] = [];
+
+interface Case {
+  fixture: string;
+  /** The counter attribute, summed over the table's items after the run. */
+  attribute: string;
+  sortKey?: string;
+  language: 'node' | 'python';
+  /** Prints a JSON array of the K values the program's function returned. */
+  driver: string;
+}
+
+const CASES: Case[] = [
+  {
+    fixture: 'py-views',
+    attribute: 'view_count',
+    language: 'python',
+    driver: `import json, os
+from page_stats import increment_views
+print(json.dumps([increment_views("/pricing") for _ in range(int(os.environ["K"]))]))`,
+  },
+  {
+    fixture: 'py-resource',
+    attribute: 'likes',
+    language: 'python',
+    driver: `import json, os
+from likes import add_like
+print(json.dumps([add_like() for _ in range(int(os.environ["K"]))]))`,
+  },
+  {
+    fixture: 'ts-votes',
+    attribute: 'count',
+    sortKey: 'sk',
+    language: 'node',
+    driver: `import { castVote } from './votes';
+(async () => {
+  const out: number[] = [];
+  for (let i = 0; i < Number(process.env.K); i++) out.push((await castVote('yes')).total);
+  process.stdout.write(JSON.stringify(out));
+})();`,
+  },
+  {
+    fixture: 'js-hits',
+    attribute: 'hits',
+    language: 'node',
+    // SDK v2 predates AWS_ENDPOINT_URL: the global config points it, before the module makes its client.
+    driver: `import AWS from 'aws-sdk';
+AWS.config.update({ endpoint: process.env.AWS_ENDPOINT_URL });
+(async () => {
+  const { handler } = await import('./hits');
+  const out: number[] = [];
+  for (let i = 0; i < Number(process.env.K); i++) out.push(JSON.parse((await handler()).body).hits);
+  process.stdout.write(JSON.stringify(out));
+})();`,
+  },
+];
+
+function copy(fixture: string): string {
+  const dir = path.join(ROOT, 'test-output', 'fixes', `counter-${fixture}-${process.pid}`);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.cpSync(path.join(__dirname, 'fixtures', 'counter', fixture), dir, { recursive: true });
+  dirs.push(dir);
+  return dir;
+}
+
+const actionsOn = (f: Finding, ctx: Parameters<(typeof writeFixes)[number]>[1]): FixAction[] =>
+  writeFixes.flatMap((p) => p(f, ctx));
+
+describe('counters whose callers read the new count', () => {
+  let server: ReturnType<typeof dynalite>;
+  let endpoint: string;
+  let client: DynamoDBClient;
+
+  before(async () => {
+    server = dynalite({ createTableMs: 0, deleteTableMs: 0 });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    endpoint = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    client = new DynamoDBClient({
+      endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 't', secretAccessKey: 't' },
+    });
+  });
+  after(async () => {
+    client.destroy();
+    await new Promise<void>((r) => server.close(() => r()));
+    dirs.forEach(cleanup);
+  });
+
+  /** Runs the program's driver on a fresh table; returns what it returned and the items stored. */
+  async function runOn(c: Case, dir: string): Promise<{ returned: number[]; items: Array<Record<string, unknown>> }> {
+    await client.send(new DeleteTableCommand({ TableName: 'counters' })).catch(() => undefined);
+    await client.send(
+      new CreateTableCommand({
+        TableName: 'counters',
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [
+          { AttributeName: 'pk', AttributeType: 'S' },
+          ...(c.sortKey ? [{ AttributeName: c.sortKey, AttributeType: 'S' as const }] : []),
+        ],
+        KeySchema: [
+          { AttributeName: 'pk', KeyType: 'HASH' },
+          ...(c.sortKey ? [{ AttributeName: c.sortKey, KeyType: 'RANGE' as const }] : []),
+        ],
+      }),
+    );
+    const env = {
+      ...process.env,
+      AWS_ENDPOINT_URL: endpoint,
+      AWS_REGION: 'us-east-1',
+      AWS_DEFAULT_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 't',
+      AWS_SECRET_ACCESS_KEY: 't',
+      TABLE: 'counters',
+      TABLE_NAME: 'counters',
+      HITS_TABLE: 'counters',
+      K: String(K),
+      PYTHONPATH: dir,
+    };
+    let out: string;
+    if (c.language === 'python')
+      out = (await run('python3', ['-c', c.driver], { cwd: dir, env, timeout: 60_000 })).stdout;
+    else {
+      const drive = path.join(dir, 'drive.ts');
+      fs.writeFileSync(drive, c.driver);
+      out = (await run(process.execPath, ['--import', 'tsx', drive], { cwd: ROOT, env, timeout: 60_000 })).stdout;
+      fs.rmSync(drive);
+    }
+    const items = ((await client.send(new ScanCommand({ TableName: 'counters' }))).Items ?? []).map((i) =>
+      unmarshall(i),
+    );
+    return { returned: JSON.parse(out) as number[], items };
+  }
+
+  for (const c of CASES) {
+    test(`${c.fixture}: the fixed program returns the true total after each of ${K} increments`, async () => {
+      const dir = copy(c.fixture);
+      const original = await indexWorkspace(dir);
+      const finding = original.findings.find((f) => f.rule === 'SL004');
+      assert.ok(finding, 'the counter is reported');
+      const actions = actionsOn(finding, original.ctx);
+      assert.deepEqual(
+        actions.map((a) => a.id),
+        ['spread-counter'],
+        'a hit counter gets the spread, and no advice about ids',
+      );
+      assert.match(actions[0].title, /returning the total/);
+
+      const want = Array.from({ length: K }, (_, i) => i + 1);
+      const beforeRun = await runOn(c, dir);
+      assert.deepEqual(beforeRun.returned, want, 'the original returns 1..K');
+      assert.equal(beforeRun.items.length, 1);
+
+      const errorsBefore = typeErrors(dir);
+      applyAction(original.ctx, actions[0]);
+      const fixed = await indexWorkspace(dir);
+      for (const r of fixed.index.results()) assert.equal(r.syntaxErrors, false);
+      assert.deepEqual(
+        typeErrors(dir).filter((e) => !errorsBefore.includes(e)),
+        [],
+      );
+      assert.deepEqual(pythonErrors(dir), []);
+      const known = new Set(findingIds(original.findings));
+      assert.deepEqual(
+        findingIds(fixed.findings).filter((f) => f.startsWith('SL004') || !known.has(f)),
+        [],
+      );
+
+      const afterRun = await runOn(c, dir);
+      assert.deepEqual(afterRun.returned, want, 'the fixed program returns the total over the shards, 1..K');
+      const stored = afterRun.items.reduce((sum, i) => sum + Number(i[c.attribute] ?? 0), 0);
+      assert.equal(stored, K, 'the shards add up to K');
+      assert.ok(afterRun.items.length > 1, `spread over ${afterRun.items.length} items`);
+      assert.ok(
+        afterRun.items.every((i) => Number(i[c.attribute]) < K),
+        'no single item holds the whole count',
+      );
+    });
+  }
+});
+
+describe('counters no spread can keep', () => {
+  test('an id counter gets the UUID advice and no spread; an unused response is spread; old values are not', async () => {
+    const dir = copy('py-ids');
+    const ws = await indexWorkspace(dir);
+    const byKey = (key: string) => {
+      const f = ws.findings.find((x) => x.rule === 'SL004' && x.message.includes(key));
+      assert.ok(f, key);
+      return actionsOn(f, ws.ctx).map((a) => a.id);
+    };
+    assert.deepEqual(byKey('SEQ#orders'), ['counter-use-uuid'], 'next_order_id() returns the count as an id');
+    assert.deepEqual(byKey('AUDIT#events'), ['spread-counter'], 'the response of record_audit() is not used');
+    assert.deepEqual(byKey('TOTAL#visits'), [], 'previous_total() returns the old count, which N items cannot give');
+  });
+});
