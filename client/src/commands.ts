@@ -7,17 +7,20 @@ import {
   type EnableInsightsResult,
   type ShowKeyArgs,
 } from '../../protocol/src/commands';
-import { CheckWorkspaceRequest, type HeatStatus } from '../../protocol/src/lsp';
+import { checkSummary, CheckWorkspaceRequest, type HeatStatus } from '../../protocol/src/lsp';
 import { SELECT_CONNECTION, selectConnection } from './connection';
 import { askAndApplyFix } from './fix-ask';
+import { openRuleDocs } from './rule-docs';
 
 /** What the commands act on; `client` is null while the server is down. */
 export interface Context {
   client(): LanguageClient | null;
   restart(): Promise<void>;
-  output: vscode.OutputChannel;
-  /** The side panel, once it is registered: `openTab` opens it, `showKey` selects a key in it. */
-  panel?: { openTab(): void; showKey?(args: ShowKeyArgs): void };
+  output: vscode.LogOutputChannel;
+  /** Where the extension is installed: the rule docs it ships are read from there. */
+  extensionUri: vscode.Uri;
+  /** The side panel, once it is registered: `openTab` opens it, `showKey` selects a key in it, `refresh` reloads it. */
+  panel?: { openTab(): void; showKey?(args: ShowKeyArgs): void; refresh?(): void };
   /** The server's last live-heat status (for the connection pick). */
   heatStatus?: () => HeatStatus | null;
 }
@@ -35,17 +38,19 @@ function needsServer(ctx: Context): LanguageClient {
 export const COMMANDS: Record<string, Factory> = {
   [Commands.checkWorkspace]: (ctx) => async () => {
     const client = needsServer(ctx);
-    return vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: 'ShardLens: checking workspace' },
-      async () => {
-        const r = await client.sendRequest(CheckWorkspaceRequest);
-        ctx.output.appendLine(
-          `Checked ${r.files} files in ${r.durationMs} ms: ${r.errors} errors, ${r.warnings} warnings, ${r.infos} info.`,
-        );
-        for (const s of r.skipped) ctx.output.appendLine(`  skipped ${s.file}: ${s.reason}`);
-        return r;
-      },
+    // A notification with a spinner while it runs, then what it found: the command is
+    // otherwise silent for as long as indexing takes.
+    const r = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'ShardLens: checking the workspace…' },
+      () => client.sendRequest(CheckWorkspaceRequest),
     );
+    const summary = checkSummary(r);
+    ctx.output.info(summary);
+    for (const s of r.skipped) ctx.output.info(`  skipped ${s.file}: ${s.reason}`);
+    const total = r.errors + r.warnings + r.infos;
+    // Not awaited: the command is done once the message is shown, not when it is dismissed.
+    void (total > 0 ? vscode.window.showWarningMessage(summary) : vscode.window.showInformationMessage(summary));
+    return r;
   },
   [Commands.restartServer]: (ctx) => () => ctx.restart(),
   [Commands.showOutput]: (ctx) => () => ctx.output.show(true),
@@ -64,10 +69,9 @@ export const COMMANDS: Record<string, Factory> = {
       ctx.heatStatus?.() ?? null,
       (args) => enableInsights(ctx, args),
     ),
-  [Commands.openRuleDocs]: () => (url: unknown) => {
-    if (typeof url !== 'string' || !/^https:\/\//.test(url)) throw new Error('No rule documentation link given.');
-    return vscode.env.openExternal(vscode.Uri.parse(url));
-  },
+  // A rule id or the server's web link: either opens the page shipped in the VSIX, offline.
+  [Commands.openRuleDocs]: (ctx) => (target: unknown) => openRuleDocs(ctx.extensionUri, target),
+  [Commands.panelRefresh]: (ctx) => () => ctx.panel?.refresh?.(),
 };
 
 /** The server's refresh (a server command, so sent as workspace/executeCommand rather than registered here). */

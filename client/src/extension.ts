@@ -17,6 +17,7 @@ import {
   type InitializationOptions,
 } from '../../protocol/src/lsp';
 import { registerCommands } from './commands';
+import { ruleDocsMiddleware } from './rule-docs';
 import { createConnectionItem } from './connection';
 import { createStatusItem } from './status';
 import { registerPanel } from './panel/provider';
@@ -46,6 +47,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ acti
     ]),
     synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs,py}') },
     outputChannel: output,
+    // Rule docs links open the pages shipped in the VSIX (offline), not the web.
+    middleware: ruleDocsMiddleware(),
     // Read at each start: a restarted server learns the trust granted since. Untrusted
     // workspaces get no AWS calls (the server's rule; absent counts as untrusted). `askFix`: this
     // client asks a fix's questions (fix-ask.ts), so the server also offers the asking forms.
@@ -74,7 +77,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ acti
     output,
     status.item,
     connection.item,
-    ...registerCommands({ client: () => client, restart, output, panel, heatStatus: connection.current }),
+    ...registerCommands({
+      client: () => client,
+      restart,
+      output,
+      extensionUri: context.extensionUri,
+      panel,
+      heatStatus: connection.current,
+    }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => {
       if (client?.isRunning()) void client.sendNotification(TrustNotification, { trusted: true });
       connection.update(null);

@@ -15,6 +15,8 @@ export const Commands = {
   showOutput: 'shardlens.showOutput',
   openPanel: 'shardlens.openPanel',
   openRuleDocs: 'shardlens.openRuleDocs',
+  /** The panel's view-title refresh button: the keys again, and the selected key's live heat. */
+  panelRefresh: 'shardlens.panel.refresh',
   /**
    * Client command behind a code action whose fix asks something ("… (choose the shard
    * count)"). Argument: one `AskFixArgs`. The client shows a quick pick / input box per

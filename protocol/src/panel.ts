@@ -28,7 +28,9 @@ export type HostMessage =
   /** The answer to a `heat` request (`requestId` ties it to the request: late answers are dropped). */
   | { type: 'heat'; requestId: number; result: HeatResult; series: HeatSeries | null }
   /** What became of a copy, insert or enable request, said in the panel's status line. */
-  | { type: 'notice'; level: 'info' | 'error'; message: string };
+  | { type: 'notice'; level: 'info' | 'error'; message: string }
+  /** The view's refresh button: ask again for the selected key's live heat, read afresh. */
+  | { type: 'refresh' };
 
 /** Panel → extension. */
 export type PanelMessage =
@@ -188,6 +190,8 @@ export function parseHostMessage(x: unknown): HostMessage | null {
     case 'notice':
       if ((x.level !== 'info' && x.level !== 'error') || !isStr(x.message)) return null;
       return { type: 'notice', level: x.level, message: x.message };
+    case 'refresh':
+      return { type: 'refresh' };
     default:
       return null;
   }

@@ -36,6 +36,10 @@ export interface Session {
   statuses: Status[];
   /** Errors the server logged (`window/logMessage` of type Error): a handler that threw shows here. */
   errors: string[];
+  /** Every line the server logged (`window/logMessage`), as `[type] message`. */
+  logs: string[];
+  /** What the server wrote on stderr (also passed through to the test's stderr). */
+  stderr: string;
   /** The server's exit code or signal once it has exited (it never should while a test runs). */
   exited: string | null;
   /** What `workspace/configuration` answers; tests change it, then notify the server. */
@@ -98,7 +102,7 @@ export function startServer(
   assertFreshBundle();
   const base = options.env ?? process.env;
   const env = options.testRequests ? { ...base, SHARDLENS_TEST_REQUESTS: '1' } : base;
-  const server = spawn(process.execPath, [BUNDLE, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'], env });
+  const server = spawn(process.execPath, [BUNDLE, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'], env });
   const writer = new StreamMessageWriter(server.stdin!);
   const raw = new Map<string, (m: Message) => void>();
   const conn = createProtocolConnection(tap(new StreamMessageReader(server.stdout!), raw), writer);
@@ -108,6 +112,8 @@ export function startServer(
     diagnostics: new Map(),
     statuses: [],
     errors: [],
+    logs: [],
+    stderr: '',
     exited: null,
     settings: {},
     heatStatuses: [],
@@ -166,6 +172,11 @@ export function startServer(
   conn.onNotification('$/progress', () => undefined);
   conn.onNotification('window/logMessage', (m: { type: number; message: string }) => {
     if (m.type === 1) session.errors.push(m.message);
+    session.logs.push(`[${['', 'error', 'warning', 'info', 'log'][m.type] ?? m.type}] ${m.message}`);
+  });
+  server.stderr!.on('data', (chunk: Buffer) => {
+    session.stderr += chunk.toString();
+    process.stderr.write(chunk);
   });
   server.on('exit', (code, signal) => (session.exited = `exit ${code ?? signal}`));
   conn.listen();

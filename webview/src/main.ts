@@ -180,6 +180,13 @@ window.addEventListener('message', (event: MessageEvent) => {
       heat = { requestId: msg.requestId, result: msg.result, series: msg.series, loading: false };
       renderHeatView();
       break;
+    case 'refresh':
+      // The keys come in their own message; the selected key's heat is read afresh.
+      if (selectedKey()) {
+        requestHeat(true);
+        renderHeatView();
+      }
+      break;
     case 'notice':
       status = msg.message;
       statusLine.textContent = status;

@@ -23,6 +23,8 @@ export const ENABLE_INSIGHTS_METHOD = 'shardlens/enableInsights';
 export interface PanelHost {
   /** Opens (or reveals) the panel as an editor tab. */
   openTab(): void;
+  /** The view-title refresh button: every open page gets the keys again and reads its key's heat afresh. */
+  refresh(): void;
   disposables: vscode.Disposable[];
 }
 
@@ -176,6 +178,12 @@ export function registerPanel(context: vscode.ExtensionContext, client: () => La
   });
 
   return {
+    refresh() {
+      for (const w of pages) {
+        void sendKeys(w);
+        post(w, { type: 'refresh' });
+      }
+    },
     openTab() {
       if (tab) return tab.reveal();
       tab = vscode.window.createWebviewPanel('shardlens.panelTab', 'ShardLens', vscode.ViewColumn.Beside, {

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import { loadHeat } from './load-heat';
+import { routeSdkNodeWarning } from '../heat/sdk-warnings';
 import type { FileAnalysis } from '../engine/analyze';
 import type { Severity } from '../engine/model';
 import { initParsers } from '../engine/parser';
@@ -140,6 +141,8 @@ export async function keys(
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // The AWS SDK's Node-version notice (heat, check --heat): one line on stderr, not seven.
+  routeSdkNodeWarning((line) => process.stderr.write(`shardlens: note: ${line}\n`));
   try {
     if (argv[0] === 'lab') return await labMain(argv.slice(1));
     if (argv[0] === 'expr') return exprMain(argv.slice(1), process.stdout, process.stderr);

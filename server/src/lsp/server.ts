@@ -38,6 +38,9 @@ import { uriToPath } from './convert';
 import { FixCache, fixKey, type ClientEdits } from './fix-actions';
 import { answerCursor, answerHeat, answerKeys, applyFix, enableInsightsCommand, type Handlers } from './handlers';
 import { accessAt, hoverMarkdown } from './hover';
+import { changesOnly } from './log';
+import { plural, severityCounts } from '../../../protocol/src/plural';
+import { routeSdkNodeWarning } from '../heat/sdk-warnings';
 import { combinedSource, LiveHeat } from './live-heat';
 import { heatLenses, hoverLiveLine } from './live-view';
 import { OpenDocuments } from './open-documents';
@@ -48,6 +51,8 @@ import { Workspace } from './workspace';
 const DEBOUNCE_MS = 150;
 
 const connection = createConnection(ProposedFeatures.all);
+// The AWS SDK's Node-version notice: one info line in the log, not seven stderr lines shown as errors.
+routeSdkNodeWarning((line) => connection.console.info(line));
 const parsersReady = initParsers();
 const docs = new OpenDocuments(parsersReady);
 let settings: SettingsStore;
@@ -89,7 +94,8 @@ connection.onInitialize((params): InitializeResult => {
           await connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
       },
       status: (s) => void connection.sendNotification(HeatStatusNotification, s),
-      log: (m) => connection.console.info(m),
+      // Each refresh reports its tables' problems again: the log keeps only what changed.
+      log: changesOnly((m) => connection.console.info(m)),
     },
     // Absent counts as untrusted: no AWS call unless the client says the workspace is trusted.
     init.workspaceTrusted === true,
@@ -128,8 +134,8 @@ connection.onInitialized(async () => {
   await applyContexts();
   const result = await workspace.indexAll();
   connection.console.info(
-    `ShardLens indexed ${result.files} files in ${result.durationMs} ms: ${result.errors} errors, ` +
-      `${result.warnings} warnings, ${result.infos} info; ${result.skipped.length} skipped.`,
+    `ShardLens indexed ${plural(result.files, 'file')} in ${result.durationMs} ms: ${severityCounts(result)}; ` +
+      `${result.skipped.length} skipped.`,
   );
   for (const s of result.skipped) connection.console.info(`skipped ${s.file}: ${s.reason}`);
   // After the index: live heat reads the tables the code names.

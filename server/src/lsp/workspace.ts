@@ -27,6 +27,11 @@ export class Workspace {
   private readonly indexes = new Map<string, WorkspaceIndex>();
   private readonly published = new Map<string, { errors: number; warnings: number; infos: number }>();
   private indexing = false;
+  /**
+   * False until the first full index is done: a document opened before it is published
+   * alone, and the status must not then read as the workspace's count ("0").
+   */
+  private indexed = false;
   /** Each folder's `shardlens.contexts`, which its index analyses with (absent: all contexts). */
   private readonly contexts = new Map<string, CodeContext[]>();
   private live: LiveHeat | null = null;
@@ -143,6 +148,7 @@ export class Workspace {
       }
     } finally {
       this.indexing = false;
+      this.indexed = true;
       progress.done();
     }
     this.live?.invalidate();
@@ -216,7 +222,7 @@ export class Workspace {
 
   private status(): WorkspaceStatus {
     const s: WorkspaceStatus = {
-      indexing: this.indexing,
+      indexing: this.indexing || !this.indexed,
       files: 0,
       errors: 0,
       warnings: 0,

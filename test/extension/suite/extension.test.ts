@@ -98,7 +98,10 @@ describe('ShardLens extension', function () {
     assert.equal(doc.getText(d.range), "'BOARD#global'", 'the range is the key expression, not the whole call');
     assert.ok(typeof d.code === 'object' && d.code !== null, 'code should be { value, target }');
     assert.equal(d.code.value, 'SL001');
-    assert.match(d.code.target.toString(), /^https:\/\/.*SL001/);
+    // The server's web link, pointed by the client at the page shipped in the extension (offline).
+    assert.equal(d.code.target.scheme, 'command');
+    assert.equal(d.code.target.path, 'shardlens.openRuleDocs');
+    assert.deepEqual(JSON.parse(d.code.target.query), ['SL001']);
     assert.deepEqual(
       shardlens(scores)
         .map((x) => `${x.range.start.line + 1} ${codeOf(x)}`)
@@ -203,13 +206,40 @@ describe('ShardLens extension', function () {
     assert.ok(quick.some((a) => a.title.startsWith('Add a random write-shard suffix')));
   });
 
-  it('runs "Check Workspace" and reports the counts', async () => {
-    const r = await vscode.commands.executeCommand<{ errors: number; warnings: number; infos: number } | undefined>(
-      'shardlens.checkWorkspace',
-    );
+  it('runs "Check Workspace" and reports the counts, in a message with them', async () => {
+    // The extension shares this `vscode.window`: record the message it shows.
+    const window = vscode.window as unknown as { showWarningMessage: (...args: unknown[]) => unknown };
+    const original = window.showWarningMessage;
+    const shown: string[] = [];
+    window.showWarningMessage = async (message: unknown) => {
+      shown.push(String(message));
+      return undefined;
+    };
+    let r: { errors: number; warnings: number; infos: number } | undefined;
+    try {
+      r = await vscode.commands.executeCommand('shardlens.checkWorkspace');
+    } finally {
+      window.showWarningMessage = original;
+    }
+    assert.deepEqual(shown.length, 1, JSON.stringify(shown));
+    assert.match(shown[0], /^ShardLens checked \d+ files in [\d.]+ s: 5 errors, 7 warnings, 2 info\.$/);
     assert.ok(r, 'shardlens.checkWorkspace returned nothing (it shows an error message when the request fails)');
     assert.deepEqual({ errors: r.errors, warnings: r.warnings, infos: r.infos }, { errors: 5, warnings: 7, infos: 2 });
     assert.deepEqual(counts(shardlens()), TOTAL);
+  });
+
+  it('"Open documentation" opens the rule page shipped in the extension, in the Markdown preview', async () => {
+    const isPreview = (t: vscode.Tab) =>
+      t.input instanceof vscode.TabInputWebview && /markdown\.preview/.test(t.input.viewType);
+    const previews = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter(isPreview);
+    // As the quick fix sends it: the server's web link, which the client maps to the bundled page.
+    await vscode.commands.executeCommand(
+      'shardlens.openRuleDocs',
+      'https://github.com/shardlens/shardlens/blob/main/docs/rules/SL001.md',
+    );
+    await until('the Markdown preview of SL001', () => previews().some((t) => /SL001/.test(t.label)), 15_000);
+    await vscode.window.tabGroups.close(previews());
+    await vscode.window.showTextDocument(doc, { preview: false });
   });
 
   it('"Show Output" shows the ShardLens output channel and keeps the focus in the editor', async () => {
