@@ -25,6 +25,13 @@ export interface JsonLiveKey {
   peakUnitsPerSecond: number | null;
 }
 
+/** What one kind of call did to a key. */
+export interface JsonOpHeat {
+  consumedUnits: number | null;
+  throttles: number;
+  peakUnitsPerSecond: number | null;
+}
+
 export interface JsonShardHeat {
   shard: number;
   consumedUnits: number | null;
@@ -36,7 +43,8 @@ export interface JsonKeyHeat {
   logicalKey: string;
   /** Its template without the shard part. */
   template: string;
-  sites: Array<{ file: string; line: number }>;
+  /** The call sites: `kind` says whose figures (`operations.read` or `.write`) are theirs. */
+  sites: Array<{ file: string; line: number; kind: 'read' | 'write'; operation: string }>;
   /** 1 for the key with the most consumed units (throttles when the mode has no units). */
   rank: number;
   consumedUnits: number | null;
@@ -44,6 +52,12 @@ export interface JsonKeyHeat {
   share: number | null;
   throttles: number;
   peakUnitsPerSecond: number | null;
+  /**
+   * The same figures by the calls that made them, from CloudWatch's per-period read/write
+   * split (Contributor Insights counts both on one scale): `unknown` is what periods with
+   * both reads and writes leave open. The three add up to the key's figures.
+   */
+  operations: { read: JsonOpHeat; write: JsonOpHeat; unknown: JsonOpHeat };
   /** Every shard of the set with its units, for a sharded key; null otherwise. */
   shards: JsonShardHeat[] | null;
   /** max and mean units per shard over the set (mean counts idle shards); null when not sharded. */

@@ -131,6 +131,9 @@ function validKeyHeat(k: unknown): boolean {
   if (!isNumOrNull(k.consumedUnits) || !isNumOrNull(k.share) || !isNum(k.throttles)) return false;
   if (!isNumOrNull(k.peakUnitsPerSecond) || !arrayOf(k.topKeys, validLiveKey)) return false;
   if (!arrayOf(k.sites, (s) => isObj(s) && isStr(s.file) && isPos(s.line))) return false;
+  const op = (o: unknown) => isObj(o) && isNumOrNull(o.consumedUnits) && isNum(o.throttles);
+  const ops = k.operations;
+  if (!isObj(ops) || !op(ops.read) || !op(ops.write) || !op(ops.unknown)) return false;
   const shardOk = (s: unknown) => isObj(s) && isNum(s.shard) && isNumOrNull(s.consumedUnits) && isNum(s.throttles);
   if (!(k.shards === null || arrayOf(k.shards, shardOk))) return false;
   const b = k.shardBalance;

@@ -16,7 +16,7 @@ import { UpdateContributorInsightsCommand } from '@aws-sdk/client-dynamodb';
 import type { JsonHeatFailure, JsonHeatReport } from '../../protocol/src/heat';
 import type { JsonReport } from '../../protocol/src/report';
 import { boardTable, createTable, sleep, startTestLab, type TestLab } from '../lab/helpers';
-import { FIXTURE, hammer, writeItems, type Sent } from './helpers';
+import { BLAME, FIXTURE, WRITE_LIMIT, driveBlame, hammer, writeItems, type Sent } from './helpers';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const BIN = path.join(ROOT, 'bin', 'shardlens.js');
@@ -115,7 +115,9 @@ describe('shardlens heat CLI', () => {
     assert.deepEqual(json.unmatched, [{ key: 'SESSION#abc', consumedUnits: 15, throttles: 0, peakUnitsPerSecond: 15 }]);
     assert.equal(json.totalUnits, 3 * hot.accepted + 120 + 15);
     assert.equal(json.window, '15m');
-    assert.equal(new Date(json.to).getTime() - new Date(json.from).getTime(), 15 * 60 * 1000);
+    // The window starts on a period boundary (1 s here), so it is 15 minutes and under a period more.
+    const span = new Date(json.to).getTime() - new Date(json.from).getTime();
+    assert.ok(span >= 15 * 60 * 1000 && span < 15 * 60 * 1000 + 1000, `${span} ms`);
   });
 
   test('text names the keys, their code, their shards and the unmatched key', async () => {
@@ -136,7 +138,7 @@ describe('shardlens heat CLI', () => {
     const share = Math.round(((3 * hot.accepted) / (3 * hot.accepted + 135)) * 100);
     assert.ok(
       sl001.message.endsWith(
-        ` Live (15m): ${hot.throttled.toLocaleString('en-US')} throttle events, ${share}% of table scores's consumed units.`,
+        ` Live (15m), writes: ${hot.throttled.toLocaleString('en-US')} throttle events, ${share}% of table scores's consumed units.`,
       ),
       sl001.message,
     );
@@ -147,7 +149,7 @@ describe('shardlens heat CLI', () => {
     );
     assert.match(
       sl009[0].message,
-      /^Live traffic on scores · PK = BOARD#global \(15m\): "BOARD#global" peaked at [\d,]+ consumed units\/s/,
+      /^Live traffic on scores · PK = BOARD#global \(15m\): [\d,]+ throttle events, all on writes \(a partition throttles only at its ceiling\); "BOARD#global" peaked at [\d,]+ consumed units\/s/,
     );
   });
 
@@ -199,5 +201,55 @@ describe('shardlens heat CLI', () => {
     assert.equal((await run(['heat', FIXTURE_REL])).code, 2);
     assert.equal((await run(['heat', '--table', 't', '--window', '2h'])).code, 2);
     assert.equal((await run(['check', '--table', 't'])).code, 2);
+  });
+});
+
+describe('check --heat blames the call that made the heat', () => {
+  let t: TestLab;
+  let hot: Sent;
+
+  before(async () => {
+    ensureBuilt();
+    t = await startTestLab({ writeLimit: WRITE_LIMIT });
+    hot = await driveBlame(t);
+  });
+  after(() => t?.close());
+
+  test('write throttles go on the writer finding; the reader that never ran gets none; SL009 at the writer', async () => {
+    assert.ok(hot.throttled > 100, `throttled ${hot.throttled}`);
+    const r = await run([
+      'check',
+      path.relative(ROOT, BLAME),
+      '--heat',
+      '--endpoint',
+      t.lab.url,
+      '--window',
+      '15m',
+      '--format',
+      'json',
+      '--fail-on',
+      'never',
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    const json = JSON.parse(r.stdout) as JsonReport;
+    const sl001 = json.findings.filter((f) => f.rule === 'SL001');
+    assert.deepEqual(
+      sl001.map((f) => f.line),
+      [14, 22],
+    );
+    const n = hot.throttled.toLocaleString('en-US');
+    assert.match(
+      sl001[0].message,
+      new RegExp(
+        `all writes of it.* Live \\(15m\\), writes: ${n} throttle events, \\d+% of table boards's consumed units\\.$`,
+      ),
+    );
+    assert.doesNotMatch(sl001[1].message, /Live|throttle/);
+    const sl009 = json.findings.filter((f) => f.rule === 'SL009');
+    assert.deepEqual(
+      sl009.map((f) => f.line),
+      [14],
+    );
+    assert.match(sl009[0].message, new RegExp(`${n} throttle events, all on writes`));
   });
 });

@@ -85,6 +85,22 @@ describe('heat report from the lab', () => {
     assert.equal(report.billingMode, 'PAY_PER_REQUEST');
   });
 
+  test("each key's figures are split by the calls that made them: periods of writes only are writes", () => {
+    const ops = (id: string) => {
+      const o = heatForKey(report, id)!.operations;
+      return [o.write.consumedUnits, o.write.throttles, o.read.consumedUnits, o.read.throttles, o.unknown.throttles];
+    };
+    assert.deepEqual(ops(GLOBAL), [3 * hot.accepted, hot.throttled, 0, 0, 0]);
+    // Its last writes may share a second with the player reads: what a bound cannot settle
+    // stays open (the key has a reader in the code), none of it is called a read. Each of
+    // its four live keys is bounded on its own: at most the 10 read units each.
+    const daily = heatForKey(report, DAILY)!.operations;
+    assert.equal(daily.write.consumedUnits! + daily.unknown.consumedUnits!, 3 * 460);
+    assert.ok(daily.unknown.consumedUnits! <= 4 * 10, `open ${daily.unknown.consumedUnits}`);
+    assert.deepEqual([daily.read.consumedUnits, daily.read.throttles, daily.write.throttles], [0, 0, 0]);
+    assert.deepEqual(ops(PLAYER), [0, 0, 10, 0, 0]);
+  });
+
   test('shares are of every unit the table consumed, the unmatched key included', () => {
     const total = 3 * hot.accepted + 3 * 460 + 10 + 3 * 30;
     assert.equal(report.totalUnits, total);
@@ -171,10 +187,10 @@ describe('heat report from the lab', () => {
   test('SL009 reports the hot key (near the ceiling) and the uneven shard set, not the others', () => {
     const hotKeys = hotKeysLive(report);
     assert.deepEqual(
-      hotKeys.map((h) => [h.key.key.id, h.nearCeiling, h.unevenShards]),
+      hotKeys.map((h) => [h.key.key.id, h.nearCeiling, h.throttled, h.unevenShards, h.ops]),
       [
-        [GLOBAL, true, false],
-        [DAILY, false, true],
+        [GLOBAL, true, true, false, ['write']],
+        [DAILY, false, false, true, []],
       ],
     );
     assert.ok(heatForKey(report, GLOBAL)!.peakUnitsPerSecond! > 0.8 * PARTITION_CEILING_UNITS);
@@ -185,14 +201,20 @@ describe('heat report from the lab', () => {
     const g = heatForKey(report, GLOBAL)!;
     const share = Math.round(g.share! * 100);
     assert.equal(
-      liveLine(report, g),
-      `Live (15m): #1 of 3 keys · ${share}% of consumed units · ${hot.throttled.toLocaleString('en-US')} throttles`,
+      liveLine(report, g, 'write'),
+      `Live (15m), writes: #1 of 3 keys · ${share}% of consumed units · ${hot.throttled.toLocaleString('en-US')} throttles`,
     );
     assert.equal(
-      codeLensTitle(report, g),
-      `${share}% of table traffic · ${hot.throttled.toLocaleString('en-US')} throttles (15m)`,
+      codeLensTitle(report, g, 'write'),
+      `writes: ${share}% of table traffic · ${hot.throttled.toLocaleString('en-US')} throttles (15m)`,
     );
-    assert.match(liveLine(report, heatForKey(report, DAILY)), /shards: max 3\.5× mean \(shard 3\)$/);
+    assert.match(liveLine(report, heatForKey(report, DAILY), 'write'), /shards: max 3\.5× mean \(shard 3\)$/);
+    // The daily board's reader never ran: no lens, and its hover says so with the writers' figures.
+    assert.equal(codeLensTitle(report, heatForKey(report, DAILY)!, 'read'), null);
+    assert.match(
+      liveLine(report, heatForKey(report, DAILY), 'read'),
+      /^Live \(15m\), reads: none attributed in the window \(its writes: \d+% of consumed units · 0 throttles\)\.$/,
+    );
     assert.equal(liveLine(report, null), 'Live (15m): not among the top contributors of table scores.');
   });
 });

@@ -43,6 +43,7 @@ function live(mode: LiveData['mode'], reports: RuleReport[]): LiveData {
     reports,
     metrics: null,
     series: null,
+    periods: new Map(),
     problems: [],
   };
 }
@@ -51,7 +52,7 @@ const rule = (kind: RuleReport['kind'], keyLabels: string[], contributors: Array
   rule: `DynamoDBContributorInsights-${kind}-scores-1`,
   keyLabels,
   aggregateValue: contributors.reduce((s, [, v]) => s + v, 0),
-  contributors: contributors.map(([keys, value]) => ({ keys, value, peak: value })),
+  contributors: contributors.map(([keys, value]) => ({ keys, value, peak: value, points: [] })),
 });
 
 describe('linking', () => {
@@ -141,6 +142,11 @@ describe('SL009 thresholds', () => {
       share: 1,
       throttles: 0,
       peakUnitsPerSecond: peak,
+      operations: {
+        read: { consumedUnits: 0, throttles: 0, peakUnitsPerSecond: 0 },
+        write: { consumedUnits: 1, throttles: 0, peakUnitsPerSecond: peak },
+        unknown: { consumedUnits: 0, throttles: 0, peakUnitsPerSecond: 0 },
+      },
       shards: shards?.map((u, shard) => ({ shard, consumedUnits: u, throttles: 0 })) ?? null,
       shardBalance: shards ? { maxShard: shards.indexOf(max), max, mean, ratio: max / mean } : null,
       topKeys: [{ key: 'K', consumedUnits: 1, throttles: 0, peakUnitsPerSecond: peak }],

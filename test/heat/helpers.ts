@@ -4,10 +4,16 @@
 // throttled as the client saw it.
 
 import * as path from 'node:path';
-import { BatchWriteItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  BatchWriteItemCommand,
+  GetItemCommand,
+  UpdateContributorInsightsCommand,
+  type DynamoDBClient,
+} from '@aws-sdk/client-dynamodb';
 import { initParsers } from '../../server/src/engine/parser';
 import { collectFiles } from '../../server/src/engine/workspace/files';
 import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
+import { boardTable, createTable, sleep, type TestLab } from '../lab/helpers';
 
 export const FIXTURE = path.join(__dirname, 'fixture');
 
@@ -72,4 +78,34 @@ export async function hammer(ddb: DynamoDBClient, table: string, pk: string, ms:
     total.throttled += s.throttled;
   }
   return total;
+}
+
+/** A repository class whose writer and reader share one key (test/heat/blame). */
+export const BLAME = path.join(__dirname, 'blame');
+/** A low ceiling, so the writer throttles however busy the machine is. */
+export const WRITE_LIMIT = 100;
+
+export async function blameIndex(): Promise<WorkspaceIndex> {
+  await initParsers();
+  const index = new WorkspaceIndex({ root: BLAME, maxBytes: 2 * 1024 * 1024 });
+  for (const f of collectFiles([BLAME]).files) index.analyzeFile(f, false);
+  return index;
+}
+
+/** The writer past its ceiling, then ten consistent reads of one player (1 RCU each). */
+export async function driveBlame(t: TestLab): Promise<Sent> {
+  await createTable(t.ddb, boardTable('boards'));
+  await t.ddb.send(new UpdateContributorInsightsCommand({ TableName: 'boards', ContributorInsightsAction: 'ENABLE' }));
+  await sleep(150);
+  const hot = await hammer(t.ddbNoRetry, 'boards', 'BOARD#global', 1200);
+  for (let i = 0; i < 10; i++)
+    await t.ddbNoRetry.send(
+      new GetItemCommand({
+        TableName: 'boards',
+        Key: { PK: { S: 'PLAYER#7' }, SK: { S: 'profile' } },
+        ConsistentRead: true,
+      }),
+    );
+  await sleep(1100); // the last period closes
+  return hot;
 }

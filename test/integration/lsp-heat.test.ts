@@ -169,13 +169,13 @@ describe('live heat in the language server', () => {
       assert.match(
         md,
         new RegExp(
-          `\\*\\*Live \\(15m\\)\\*\\*: #1 of 2 keys · ${Math.round(share * 100)}% of consumed units · ${hot.throttled.toLocaleString('en-US')} throttles`,
+          `\\*\\*Live \\(15m\\), writes\\*\\*: #1 of 2 keys · ${Math.round(share * 100)}% of consumed units · ${hot.throttled.toLocaleString('en-US')} throttles`,
         ),
       );
       const daily = plain((await hover(s, 'DAILY#${day}#${shard}')).value);
       assert.match(
         daily,
-        /Live \(15m\)\*\*: #2 of 2 keys · \d+% of consumed units · 0 throttles · shards: max 3\.5× mean \(shard 3\)/,
+        /Live \(15m\), writes\*\*: #2 of 2 keys · \d+% of consumed units · 0 throttles · shards: max 3\.5× mean \(shard 3\)/,
       );
     });
 
@@ -186,7 +186,7 @@ describe('live heat in the language server', () => {
       assert.ok(global, JSON.stringify(found));
       assert.match(
         global.command!.title,
-        new RegExp(`^\\d+% of table traffic · ${hot.throttled.toLocaleString('en-US')} throttles \\(15m\\)$`),
+        new RegExp(`^writes: \\d+% of table traffic · ${hot.throttled.toLocaleString('en-US')} throttles \\(15m\\)$`),
       );
       assert.equal(global.command!.command, 'shardlens.heat.showKey');
       assert.deepEqual(
@@ -207,7 +207,7 @@ describe('live heat in the language server', () => {
       assert.match(
         sl001.message as string,
         new RegExp(
-          `Live \\(15m\\): ${hot.throttled.toLocaleString('en-US')} throttle events, \\d+% of table scores's consumed units\\.$`,
+          `Live \\(15m\\), writes: ${hot.throttled.toLocaleString('en-US')} throttle events, \\d+% of table scores's consumed units\\.$`,
         ),
       );
       const sl009 = ds.filter((d) => d.code === 'SL009');

@@ -84,8 +84,23 @@ function enableBox(ev: HeatViewEvents): HTMLElement {
   );
 }
 
+/** `all on writes` / `12 on writes, 3 on reads`: whose the throttles were (`operations`). */
+function throttleWho(k: JsonKeyHeat): string {
+  const words = { write: 'writes', read: 'reads', unknown: 'reads or writes' } as const;
+  const by = (['write', 'read', 'unknown'] as const).filter((op) => k.operations[op].throttles > 0);
+  if (by.length === 0) return '';
+  if (by.length === 1) return `, all on ${words[by[0]]}`;
+  return `: ${by.map((op) => `${fmt(k.operations[op].throttles)} on ${words[op]}`).join(', ')}`;
+}
+
 function alertsOf(k: JsonKeyHeat): string[] {
   const out: string[] = [];
+  // Any throttle is an alert: a partition refuses requests only at its ceiling, which a
+  // period's average can hide.
+  if (k.throttles > 0)
+    out.push(
+      `${fmt(k.throttles)} throttle event${k.throttles === 1 ? '' : 's'}${throttleWho(k)}: the key reached a partition's ceiling.`,
+    );
   const ceiling = KEY_ALERT_SHARE * PARTITION_UNITS_PER_SECOND;
   for (const live of k.topKeys)
     if (live.peakUnitsPerSecond !== null && live.peakUnitsPerSecond >= ceiling)
@@ -108,7 +123,7 @@ function keyHeat(k: JsonKeyHeat, input: HeatInput, ev: HeatViewEvents): HTMLElem
     .map((l) => ({
       label: l.key,
       value: throttled ? l.throttles : (l.consumedUnits ?? 0),
-      alert: (l.peakUnitsPerSecond ?? 0) >= KEY_ALERT_SHARE * PARTITION_UNITS_PER_SECOND,
+      alert: l.throttles > 0 || (l.peakUnitsPerSecond ?? 0) >= KEY_ALERT_SHARE * PARTITION_UNITS_PER_SECOND,
     }))
     .sort((a, b) => b.value - a.value)
     .slice(0, 10);

@@ -8,13 +8,22 @@ import { withBackoff, type BackoffOptions } from './backoff';
 import type { HeatClients } from './clients';
 import { classify, type CallContext } from './errors';
 import { insightsProblem } from './insights';
-import { THROTTLE_METRICS, metricQueries, seriesOf, sumMetrics, valuesOf, type MetricPoint } from './metrics';
+import {
+  THROTTLE_METRICS,
+  metricQueries,
+  periodOps,
+  seriesOf,
+  sumMetrics,
+  valuesOf,
+  type MetricPoint,
+} from './metrics';
 import type {
   Contributor,
   HeatProblem,
   HeatTarget,
   InsightsMode,
   LiveData,
+  PeriodOps,
   RuleKind,
   RuleReport,
   TableInfo,
@@ -94,7 +103,12 @@ export async function fetchLive(
   }
   const hasSortKey = (indexInfo ? indexInfo.sortKey : table.sortKey) !== null;
   const periodSeconds = target.periodSeconds ?? periodFor(target.window);
-  const { startMs, endMs } = windowRange(target.window, nowMs);
+  const range = windowRange(target.window, nowMs);
+  // The window starts on a period boundary, so Contributor Insights' periods and
+  // CloudWatch's are the same periods and a key's datapoint meets the table's reads and
+  // writes of the same seconds.
+  const startMs = Math.floor(range.startMs / (periodSeconds * 1000)) * periodSeconds * 1000;
+  const endMs = range.endMs;
   const problems: HeatProblem[] = [];
   const reports: RuleReport[] = [];
   let mode: InsightsMode | null = null;
@@ -128,11 +142,13 @@ export async function fetchLive(
 
   let metrics = null;
   let series = null;
+  let periods = new Map<number, PeriodOps>();
   try {
     const queries = metricQueries(target.table, indexInfo?.kind === 'global' ? index : null, periodSeconds);
     const points = await metricData(clients, queries, startMs, endMs, backoff);
     metrics = sumMetrics(valuesOf(points));
     series = seriesOf(points, { startMs, endMs, periodSeconds });
+    periods = periodOps(points);
   } catch (e) {
     problems.push(classify(e, ctx('cloudwatch:GetMetricData')));
   }
@@ -150,6 +166,7 @@ export async function fetchLive(
       reports,
       metrics,
       series,
+      periods,
       problems: dedupe(problems),
     },
   };
@@ -182,6 +199,7 @@ async function ruleReport(
     keys: c.Keys ?? [],
     value: c.ApproximateAggregateValue ?? 0,
     peak: Math.max(0, ...(c.Datapoints ?? []).map((d) => d.ApproximateValue ?? 0)),
+    points: (c.Datapoints ?? []).map((d) => ({ t: d.Timestamp?.getTime() ?? NaN, v: d.ApproximateValue ?? 0 })),
   }));
   return { kind, rule, keyLabels: r.KeyLabels ?? [], aggregateValue: r.AggregateValue ?? 0, contributors };
 }

@@ -1,7 +1,7 @@
 import { READ_UNITS_PER_PARTITION, WRITE_UNITS_PER_PARTITION, formatUnits } from '../engine/capacity';
 import type { Finding } from '../engine/model';
 import { windowText } from './live-text';
-import type { HeatReport, KeyHeat } from './types';
+import type { HeatReport, KeyHeat, KeyOps } from './types';
 
 /**
  * SL009 hot-key-live: a finding made from live data, not from the code. A key is
@@ -24,26 +24,49 @@ export const UNEVEN_SHARD_RATIO = 3;
 export interface HotKeyLive {
   key: KeyHeat;
   nearCeiling: boolean;
+  /** Any throttle event at all: a key refused by its partition was at its ceiling, whatever its average. */
+  throttled: boolean;
   unevenShards: boolean;
+  /** The operations that ran hot (throttled or near the ceiling): where the findings go. */
+  ops: Array<keyof KeyOps>;
   message: string;
 }
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
+const OP_WORDS: Record<keyof KeyOps, string> = { write: 'writes', read: 'reads', unknown: 'reads or writes' };
 
-/** The keys of a report that SL009 reports, with the message. */
+/** `6,978 throttle events, all on writes` / `30 on writes, 2 on reads`. */
+export function throttleText(k: KeyHeat): string {
+  const by = (['write', 'read', 'unknown'] as const).filter((op) => k.operations[op].throttles > 0);
+  const total = `${formatUnits(k.throttles)} throttle event${k.throttles === 1 ? '' : 's'}`;
+  if (by.length === 1) return `${total}, all on ${OP_WORDS[by[0]]}`;
+  return `${total}: ${by.map((op) => `${formatUnits(k.operations[op].throttles)} on ${OP_WORDS[op]}`).join(', ')}`;
+}
+
+/**
+ * The keys of a report that SL009 reports, with the message. The peak is the busiest
+ * report period's (never the window's average), and any throttle event raises it: a
+ * partition refuses requests only at its ceiling, which a period's average can hide.
+ */
 export function hotKeysLive(report: HeatReport): HotKeyLive[] {
   const out: HotKeyLive[] = [];
   for (const k of report.keys) {
     const peak = k.peakUnitsPerSecond ?? 0;
     const nearCeiling = peak > NEAR_CEILING * PARTITION_CEILING_UNITS;
+    const throttled = k.throttles > 0;
     const b = k.shardBalance;
     const unevenShards = b !== null && b.mean > 0 && b.ratio > UNEVEN_SHARD_RATIO;
-    if (!nearCeiling && !unevenShards) continue;
+    if (!nearCeiling && !throttled && !unevenShards) continue;
+    const ops = (['write', 'read', 'unknown'] as const).filter((op) => {
+      const o = k.operations[op];
+      return o.throttles > 0 || (o.peakUnitsPerSecond ?? 0) > NEAR_CEILING * PARTITION_CEILING_UNITS;
+    });
     const parts: string[] = [];
+    if (throttled) parts.push(`${throttleText(k)} (a partition throttles only at its ceiling)`);
     if (nearCeiling) {
       const hottest = k.topKeys.reduce((a, x) => ((x.peakUnitsPerSecond ?? 0) > (a.peakUnitsPerSecond ?? 0) ? x : a));
       parts.push(
-        `"${hottest.key}" peaked at ${formatUnits(Math.round(peak))} consumed units/s, ${pct(peak / PARTITION_CEILING_UNITS)} of one partition's ceiling ` +
+        `"${hottest.key}" peaked at ${formatUnits(Math.round(peak))} consumed units/s in its busiest ${report.periodSeconds}-second period, ${pct(peak / PARTITION_CEILING_UNITS)} of one partition's ceiling ` +
           `(${formatUnits(WRITE_UNITS_PER_PARTITION)} WCU/s or ${formatUnits(READ_UNITS_PER_PARTITION)} RCU/s)`,
       );
     }
@@ -52,26 +75,33 @@ export function hotKeysLive(report: HeatReport): HotKeyLive[] {
         `shard ${b!.maxShard} took ${formatUnits(Math.round(b!.max))} units, ${b!.ratio.toFixed(1)}× the mean of its ${k.shards!.length} shards`,
       );
     }
-    const throttles = k.throttles > 0 ? `; ${formatUnits(k.throttles)} throttle events` : '';
     out.push({
       key: k,
       nearCeiling,
+      throttled,
       unevenShards,
-      message: `Live traffic on ${k.key.id} (${windowText(report)}): ${parts.join('; ')}${throttles}.`,
+      ops,
+      message: `Live traffic on ${k.key.id} (${windowText(report)}): ${parts.join('; ')}.`,
     });
   }
   return out;
 }
 
 /**
- * SL009 as findings at the key's call sites (its writers when it has any: that is
- * where a shard suffix would go), for the CLI and diagnostics.
+ * SL009 as findings at the call sites that did it: the writers for what writes did,
+ * the readers for what reads did. What no period could attribute, and an uneven shard
+ * set (the writers choose the shard), goes to the writers when there are any.
  */
 export function hotKeyLiveFindings(report: HeatReport): Finding[] {
   const out: Finding[] = [];
   for (const h of hotKeysLive(report)) {
     const writers = h.key.sites.filter((s) => s.kind === 'write');
-    for (const s of writers.length ? writers : h.key.sites) {
+    const toWriters = h.ops.includes('write') || h.ops.includes('unknown') || h.unevenShards;
+    const sites = h.key.sites.filter(
+      (s) => (s.kind === 'write' && toWriters) || (s.kind === 'read' && h.ops.includes('read')),
+    );
+    const at = sites.length ? sites : writers.length ? writers : h.key.sites;
+    for (const s of at) {
       out.push({
         file: s.file,
         span: s.span,

@@ -11,8 +11,18 @@ export { fetchLive, ruleKindOf, MAX_CONTRIBUTORS } from './fetch';
 export { classify, isThrottling } from './errors';
 export { withBackoff, backoffDelay, nextPollDelay, startPolling } from './backoff';
 export { enableInsights, enableCommand } from './insights';
-export { heatForKey, heatForAccess, liveLine, codeLensTitle, evidenceText, windowText } from './live-text';
-export { hotKeysLive, hotKeyLiveFindings, PARTITION_CEILING_UNITS, RULE as SL009 } from './hot-key-live';
+export {
+  heatForKey,
+  heatForAccess,
+  liveLine,
+  codeLensTitle,
+  evidenceText,
+  windowText,
+  opFigures,
+  throttlesFor,
+  type OpKind,
+} from './live-text';
+export { hotKeysLive, hotKeyLiveFindings, throttleText, PARTITION_CEILING_UNITS, RULE as SL009 } from './hot-key-live';
 export { toJsonHeat, toJsonProblem } from './json';
 export { answerHeatRequest } from './request';
 export { WINDOWS, WINDOW_SECONDS, isWindow, periodFor } from './window';

@@ -21,12 +21,20 @@ export function toJsonHeat(r: HeatReport, pathOf: (file: string) => string = (f)
     keys: r.keys.map((k) => ({
       logicalKey: k.key.id,
       template: k.template,
-      sites: uniqueSites(k.sites.map((s) => ({ file: pathOf(s.file), line: s.span.startLine + 1 }))),
+      sites: uniqueSites(
+        k.sites.map((s) => ({
+          file: pathOf(s.file),
+          line: s.span.startLine + 1,
+          kind: s.kind,
+          operation: s.access.operation,
+        })),
+      ),
       rank: k.rank,
       consumedUnits: k.consumedUnits,
       share: k.share,
       throttles: k.throttles,
       peakUnitsPerSecond: k.peakUnitsPerSecond,
+      operations: k.operations,
       shards: k.shards,
       shardBalance: k.shardBalance,
       topKeys: k.topKeys,
@@ -42,10 +50,10 @@ export function toJsonProblem(p: HeatProblem): JsonHeatReport['problems'][number
   return { code: p.code, message: p.message, command: p.command };
 }
 
-function uniqueSites(sites: Array<{ file: string; line: number }>) {
+function uniqueSites<T extends { file: string; line: number; kind: string; operation: string }>(sites: T[]): T[] {
   const seen = new Set<string>();
   return sites.filter((s) => {
-    const id = `${s.file}:${s.line}`;
+    const id = `${s.file}:${s.line}:${s.kind}:${s.operation}`;
     return !seen.has(id) && seen.add(id);
   });
 }

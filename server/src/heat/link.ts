@@ -2,6 +2,7 @@ import type { KeyMatch } from '../engine/keys/matcher';
 import type { LogicalKey } from '../engine/model';
 import { render } from '../engine/template';
 import type { TableEntry } from '../engine/workspace/query';
+import { addThrottles, addUnits, emptyOps, resolveByCode, sumOps, toKeyOps, type Op, type OpsSums } from './attribute';
 import type { HeatReport, HeatSite, KeyHeat, LiveData, LiveKey, RuleReport, ShardBalance, ShardHeat } from './types';
 
 /**
@@ -21,6 +22,8 @@ interface Figures {
   units: number;
   throttles: number;
   peak: number;
+  /** The same by operation (attribute.ts). */
+  ops: OpsSums;
 }
 
 /** Where an attribute sits in a report's Keys, read from its KeyLabels (the partition key first when absent). */
@@ -84,7 +87,7 @@ export function linkReport(live: LiveData, source: KeySource): HeatReport {
   const figures = new Map<string, Figures>();
   const at = (k: string) => {
     let f = figures.get(k);
-    if (!f) figures.set(k, (f = { units: 0, throttles: 0, peak: 0 }));
+    if (!f) figures.set(k, (f = { units: 0, throttles: 0, peak: 0, ops: emptyOps() }));
     return f;
   };
   const pkc = report('PKC');
@@ -92,9 +95,14 @@ export function linkReport(live: LiveData, source: KeySource): HeatReport {
     const f = at(c.keys[position(pkc!, pkAttr, 0)] ?? '');
     f.units += c.value;
     f.peak = Math.max(f.peak, c.peak);
+    addUnits(f.ops, c, live.periods);
   }
   const pkt = report('PKT');
-  for (const c of pkt?.contributors ?? []) at(c.keys[position(pkt!, pkAttr, 0)] ?? '').throttles += c.value;
+  for (const c of pkt?.contributors ?? []) {
+    const f = at(c.keys[position(pkt!, pkAttr, 0)] ?? '');
+    f.throttles += c.value;
+    addThrottles(f.ops, c, live.periods);
+  }
 
   // Items (partition + sort key) from SKC/SKT.
   const items = new Map<string, { key: string; sortKey: string; units: number; throttles: number }>();
@@ -128,7 +136,10 @@ export function linkReport(live: LiveData, source: KeySource): HeatReport {
     peakUnitsPerSecond: units ? f.peak / live.periodSeconds : null,
   });
 
-  const groups = new Map<string, { key: LogicalKey; members: Array<{ live: LiveKey; shard: number | null }> }>();
+  const groups = new Map<
+    string,
+    { key: LogicalKey; members: Array<{ live: LiveKey; shard: number | null; ops: OpsSums }> }
+  >();
   const unmatched: LiveKey[] = [];
   for (const [concrete, f] of figures) {
     const m = pickMatch(source.match(concrete), live.table.table, live.index, pkAttr);
@@ -138,7 +149,7 @@ export function linkReport(live: LiveData, source: KeySource): HeatReport {
     }
     let g = groups.get(m.key.id);
     if (!g) groups.set(m.key.id, (g = { key: listed.get(m.key.id)?.key ?? m.key, members: [] }));
-    g.members.push({ live: toLive(concrete, f), shard: m.shard });
+    g.members.push({ live: toLive(concrete, f), shard: m.shard, ops: f.ops });
   }
 
   const totalUnits = units ? (pkc?.aggregateValue ?? 0) : null;
@@ -147,15 +158,18 @@ export function linkReport(live: LiveData, source: KeySource): HeatReport {
     const shards = g.key.shards ? shardsOf(g.key, g.members, units) : null;
     const topKeys = g.members.map((x) => x.live).sort(byHeat);
     const liveIds = new Set(topKeys.map((k) => k.key));
+    const sites = listed.get(g.key.id)?.sites ?? [];
+    const ops = resolveByCode(sumOps(g.members.map((x) => x.ops)), new Set<Op>(sites.map((s) => s.kind)));
     return {
       key: g.key,
       template: render(g.key.template),
-      sites: listed.get(g.key.id)?.sites ?? [],
+      sites,
       rank: 0,
       consumedUnits: consumed,
       share: consumed === null || !totalUnits ? (consumed === null ? null : 0) : consumed / totalUnits,
       throttles: g.members.reduce((s, x) => s + x.live.throttles, 0),
       peakUnitsPerSecond: units ? Math.max(0, ...topKeys.map((k) => k.peakUnitsPerSecond ?? 0)) : null,
+      operations: toKeyOps(ops, units, live.periodSeconds),
       shards,
       shardBalance: shards && units ? balanceOf(shards) : null,
       topKeys,

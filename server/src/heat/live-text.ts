@@ -1,7 +1,7 @@
 import { formatUnits } from '../engine/capacity';
 import { logicalKeysOf } from '../engine/keys/logical-key';
 import type { Access } from '../engine/model';
-import type { HeatReport, KeyHeat } from './types';
+import type { HeatReport, KeyHeat, OpHeat } from './types';
 
 /**
  * What the editor and the CLI say about one key's live heat. The language server's
@@ -34,44 +34,104 @@ export function heatForAccess(report: HeatReport, access: Access): KeyHeat | nul
   return null;
 }
 
+export type OpKind = 'read' | 'write';
+const OPS_WORD: Record<OpKind, string> = { read: 'reads', write: 'writes' };
+
+/** What one kind of call did to a key, and what the periods left open between reads and writes. */
+export function opFigures(heat: KeyHeat, kind: OpKind): { own: OpHeat; open: OpHeat } {
+  return { own: heat.operations[kind], open: heat.operations.unknown };
+}
+
+/** Throttle events a call of this kind may have met: its own, and those no period could attribute. */
+export function throttlesFor(heat: KeyHeat, kind: OpKind): number {
+  const { own, open } = opFigures(heat, kind);
+  return own.throttles + open.throttles;
+}
+
+const ran = (o: OpHeat) => (o.consumedUnits ?? 0) > 0 || o.throttles > 0;
 /**
- * The hover's live line: `Live (1h): #1 of 4 keys · 62% of consumed units · 1,900 throttles · shards: max 2.1× mean`.
- * For a key with no entry: it is not among the (at most 25) contributors reported.
+ * Whether calls of a kind show live figures: they made some, or met throttles no period
+ * could attribute. Units left open alone do not count: in a period with reads and writes
+ * a bound leaves a few units open on every key, which would give every idle reader a lens.
  */
-export function liveLine(report: HeatReport, heat: KeyHeat | null): string {
+const shows = (own: OpHeat, open: OpHeat) => ran(own) || open.throttles > 0;
+
+/** `98% of consumed units · 6,306 throttles`, for one operation's figures. */
+function figures(report: HeatReport, o: OpHeat, unitsWord: string): string[] {
+  const parts: string[] = [];
+  const total = report.totalUnits;
+  if (o.consumedUnits !== null && total) parts.push(`${pct(o.consumedUnits / total)} of ${unitsWord}`);
+  parts.push(plural(o.throttles, 'throttle'));
+  return parts;
+}
+
+/** `2 more throttles may be reads or writes` when some of the key's throttles are unattributed. */
+function openPart(o: OpHeat): string[] {
+  return o.throttles > 0 ? [`${plural(o.throttles, 'more throttle')} may be reads or writes`] : [];
+}
+
+/**
+ * The hover's live line for a call of `kind` (a reader sees what reads did, a writer
+ * what writes did): `Live (1h), writes: #1 of 4 keys · 62% of consumed units · 1,900 throttles`.
+ * Without `kind`, the key's figures. For a key with no entry: it is not among the (at
+ * most 25) contributors reported.
+ */
+export function liveLine(report: HeatReport, heat: KeyHeat | null, kind: OpKind | null = null): string {
   const head = `Live (${windowText(report)})`;
   if (!heat) {
     return report.mode
       ? `${head}: not among the top contributors of table ${report.table}.`
       : `${head}: no per-key data (Contributor Insights is off on table ${report.table}).`;
   }
-  const parts = [`#${heat.rank} of ${report.keys.length} ${report.keys.length === 1 ? 'key' : 'keys'}`];
-  if (heat.share !== null) parts.push(`${pct(heat.share)} of consumed units`);
-  parts.push(plural(heat.throttles, 'throttle'));
-  if (heat.shardBalance) {
-    const b = heat.shardBalance;
-    parts.push(b.mean > 0 ? `shards: max ${b.ratio.toFixed(1)}× mean (shard ${b.maxShard})` : 'shards: idle');
+  const rank = `#${heat.rank} of ${report.keys.length} ${report.keys.length === 1 ? 'key' : 'keys'}`;
+  const balance = heat.shardBalance
+    ? [
+        heat.shardBalance.mean > 0
+          ? `shards: max ${heat.shardBalance.ratio.toFixed(1)}× mean (shard ${heat.shardBalance.maxShard})`
+          : 'shards: idle',
+      ]
+    : [];
+  if (!kind) {
+    const parts = [rank];
+    if (heat.share !== null) parts.push(`${pct(heat.share)} of consumed units`);
+    parts.push(plural(heat.throttles, 'throttle'));
+    return `${head}: ${[...parts, ...balance].join(' · ')}`;
   }
-  return `${head}: ${parts.join(' · ')}`;
-}
-
-/** The code lens title: `41% of table traffic · 120 throttles (1h)`. */
-export function codeLensTitle(report: HeatReport, heat: KeyHeat): string {
-  const parts: string[] = [];
-  if (heat.share !== null) parts.push(`${pct(heat.share)} of ${report.index ? 'index' : 'table'} traffic`);
-  parts.push(plural(heat.throttles, 'throttle'));
-  return `${parts.join(' · ')} (${report.window})`;
+  const { own, open } = opFigures(heat, kind);
+  const other = heat.operations[kind === 'read' ? 'write' : 'read'];
+  if (!shows(own, open)) {
+    const theirs = ran(other)
+      ? ` (its ${OPS_WORD[kind === 'read' ? 'write' : 'read']}: ${figures(report, other, 'consumed units').join(' · ')})`
+      : '';
+    return `${head}, ${OPS_WORD[kind]}: none attributed in the window${theirs}.`;
+  }
+  return `${head}, ${OPS_WORD[kind]}: ${[rank, ...figures(report, own, 'consumed units'), ...openPart(open), ...balance].join(' · ')}`;
 }
 
 /**
- * The evidence sentence appended to a finding's message when live data backs it:
- * ` Live (1h): 1,900 throttle events, 62% of table leaderboard's consumed units.`
+ * The code lens title for a call of `kind`: `writes: 41% of table traffic · 120 throttles (1h)`;
+ * null when calls of that kind did nothing in the window (a reader that never ran gets no lens).
  */
-export function evidenceText(report: HeatReport, heat: KeyHeat): string {
-  const parts = [plural(heat.throttles, 'throttle event')];
-  if (heat.share !== null)
+export function codeLensTitle(report: HeatReport, heat: KeyHeat, kind: OpKind): string | null {
+  const { own, open } = opFigures(heat, kind);
+  if (!shows(own, open)) return null;
+  const parts = [...figures(report, own, `${report.index ? 'index' : 'table'} traffic`), ...openPart(open)];
+  return `${OPS_WORD[kind]}: ${parts.join(' · ')} (${report.window})`;
+}
+
+/**
+ * The evidence sentence appended to a finding's message when live data backs it, from
+ * what calls of the finding's kind did: ` Live (1h), writes: 1,900 throttle events, 62%
+ * of table leaderboard's consumed units.` Empty when they did nothing in the window.
+ */
+export function evidenceText(report: HeatReport, heat: KeyHeat, kind: OpKind): string {
+  const { own, open } = opFigures(heat, kind);
+  if (!shows(own, open)) return '';
+  const parts = [plural(own.throttles, 'throttle event')];
+  if (own.consumedUnits !== null && report.totalUnits)
     parts.push(
-      `${pct(heat.share)} of ${report.index ? `index ${report.index}` : `table ${report.table}`}'s consumed units`,
+      `${pct(own.consumedUnits / report.totalUnits)} of ${report.index ? `index ${report.index}` : `table ${report.table}`}'s consumed units`,
     );
-  return ` Live (${report.window}): ${parts.join(', ')}.`;
+  parts.push(...openPart(open));
+  return ` Live (${report.window}), ${OPS_WORD[kind]}: ${parts.join(', ')}.`;
 }

@@ -1,5 +1,5 @@
 import type { MetricDataQuery } from '@aws-sdk/client-cloudwatch';
-import type { MetricSeries, MetricTotals } from './types';
+import type { MetricSeries, MetricTotals, PeriodOps } from './types';
 
 /**
  * The AWS/DynamoDB metrics a heat report reads, summed over the window. Throttle
@@ -100,4 +100,21 @@ export function sumMetrics(values: Map<string, number[]>): MetricTotals {
     writeThrottleEvents: total(values.get('WriteThrottleEvents')),
     throttlesByReason,
   };
+}
+
+/** Period start → the resource's read and write units and throttle events in that period. */
+export function periodOps(points: Map<string, MetricPoint[]>): Map<number, PeriodOps> {
+  const out = new Map<number, PeriodOps>();
+  const add = (name: string, field: keyof PeriodOps) => {
+    for (const p of points.get(name) ?? []) {
+      let o = out.get(p.t);
+      if (!o) out.set(p.t, (o = { readUnits: 0, writeUnits: 0, readThrottles: 0, writeThrottles: 0 }));
+      o[field] += p.v;
+    }
+  };
+  add('ConsumedReadCapacityUnits', 'readUnits');
+  add('ConsumedWriteCapacityUnits', 'writeUnits');
+  add('ReadThrottleEvents', 'readThrottles');
+  add('WriteThrottleEvents', 'writeThrottles');
+  return out;
 }

@@ -38,6 +38,8 @@ export interface Contributor {
   value: number;
   /** The largest single-period value. */
   peak: number;
+  /** Its value per report period (period start, epoch ms); empty when the report gave none. */
+  points: Array<{ t: number; v: number }>;
 }
 
 export interface RuleReport {
@@ -100,6 +102,18 @@ export interface HeatProblem {
   enable?: { table: string; index: string | null; mode: InsightsMode };
 }
 
+/**
+ * The resource's reads and writes in one report period, from CloudWatch: what tells
+ * whose a key's units and throttles were, since Contributor Insights counts both on one
+ * scale per key (its rules do not split reads from writes).
+ */
+export interface PeriodOps {
+  readUnits: number;
+  writeUnits: number;
+  readThrottles: number;
+  writeThrottles: number;
+}
+
 /** Everything fetched for one table or index over one window. */
 export interface LiveData {
   table: TableInfo;
@@ -113,6 +127,8 @@ export interface LiveData {
   metrics: MetricTotals | null;
   /** Null when GetMetricData failed (as `metrics`). */
   series: MetricSeries | null;
+  /** Period start (epoch ms) → the resource's reads and writes then; empty when GetMetricData failed. */
+  periods: Map<number, PeriodOps>;
   problems: HeatProblem[];
 }
 
@@ -122,6 +138,26 @@ export interface LiveKey {
   consumedUnits: number | null;
   throttles: number;
   peakUnitsPerSecond: number | null;
+}
+
+/** What one operation did to a key: read figures for readers, write figures for writers. */
+export interface OpHeat {
+  /** ConsumedThroughputUnits (a write unit counts 3); null in THROTTLED_KEYS mode. */
+  consumedUnits: number | null;
+  throttles: number;
+  /** The busiest report period's units per second; null in THROTTLED_KEYS mode. */
+  peakUnitsPerSecond: number | null;
+}
+
+/**
+ * A key's figures by operation: `read` and `write` are what CloudWatch's per-period
+ * read/write split proves (see attribute.ts), `unknown` what could be either (periods
+ * with both, and reports without datapoints). The three add up to the key's figures.
+ */
+export interface KeyOps {
+  read: OpHeat;
+  write: OpHeat;
+  unknown: OpHeat;
 }
 
 export interface HeatSite {
@@ -154,6 +190,8 @@ export interface KeyHeat {
   share: number | null;
   throttles: number;
   peakUnitsPerSecond: number | null;
+  /** The same figures by the operation that made them: shown on readers and writers apart. */
+  operations: KeyOps;
   shards: ShardHeat[] | null;
   shardBalance: ShardBalance | null;
   topKeys: LiveKey[];

@@ -28,6 +28,23 @@ const VERDICT: Record<Classification, string> = {
   unknown: 'ShardLens could not tell where this key’s value comes from.',
 };
 
+/**
+ * The live line for the hover (`Live (1h), writes: ...`) and the throttle events calls of
+ * its kind may have met: under throttles the hover never says the key's traffic spreads.
+ */
+export interface LiveHover {
+  line: string;
+  throttles: number;
+}
+
+/** The verdicts that say traffic spreads, as live throttles correct them. */
+const THROTTLED_VERDICT: Partial<Record<Classification, string>> = {
+  'high-cardinality':
+    'High cardinality in the code, but live data shows this key throttled: some value of it takes more than one partition serves.',
+  sharded:
+    'Sharded in the code, but live data shows this key throttled: a shard takes more than one partition serves (too few shards, or an uneven suffix).',
+};
+
 /** The access whose key (or, failing that, whose call) is under the cursor. */
 export function accessAt(accesses: Access[], line: number, character: number): Access | null {
   // On the value written in the call, or on the property it enters by (`PK: GLOBAL_BOARD`);
@@ -54,7 +71,7 @@ function total(keys: number, perKey: number, unit: string): string {
  * read of up to 4 KB; an eventually consistent read (the default) costs half, so twice as
  * many of them fit. Never a write figure: a read is not limited by write capacity.
  */
-function readCeilingLines(a: Access, c: Classification, keys: number | null): string[] {
+function readCeilingLines(a: Access, c: Classification, keys: number | null, throttled: boolean): string[] {
   // `read` (and so ConsistentRead) is known for queries; other reads state both costs.
   const consistent = a.read?.consistent === true;
   const perRead = consistent
@@ -62,6 +79,7 @@ function readCeilingLines(a: Access, c: Classification, keys: number | null): st
     : a.read
       ? 'eventually consistent (the default), each read of up to 4 KB costs half an RCU'
       : 'an eventually consistent read (the default) of up to 4 KB costs half an RCU, a strongly consistent one 1 RCU';
+  if (c === 'high-cardinality' && throttled) return [`Ceiling: ${n(RCU_PER_KEY)} RCU/s per key value.`];
   if (c === 'high-cardinality')
     return [`Each key is capped at ${n(RCU_PER_KEY)} RCU/s; spread over many keys, the table's capacity is the limit.`];
   if (c === 'low-cardinality')
@@ -80,13 +98,15 @@ function readCeilingLines(a: Access, c: Classification, keys: number | null): st
 }
 
 /** The key's throughput ceiling: one partition's, times the number of keys it is spread over. */
-function ceilingLines(a: Access, c: Classification, settings: ShardLensSettings): string[] {
+function ceilingLines(a: Access, c: Classification, settings: ShardLensSettings, throttled = false): string[] {
   const shards = a.partitionKey ? shardSetOf(a.partitionKey.template) : null;
   const keys = c === 'sharded' ? (shards?.values?.length ?? null) : 1;
   // The write-side advice (item size, shard count for a write peak) means nothing on a read.
-  if (a.kind === 'read') return readCeilingLines(a, c, keys);
+  if (a.kind === 'read') return readCeilingLines(a, c, keys, throttled);
   const lines: string[] = [];
-  if (c === 'high-cardinality') {
+  if (c === 'high-cardinality' && throttled) {
+    lines.push(`Ceiling: ${n(WCU_PER_KEY)} WCU/s and ${n(RCU_PER_KEY)} RCU/s per key value.`);
+  } else if (c === 'high-cardinality') {
     lines.push(
       `Each key is capped at ${n(WCU_PER_KEY)} WCU/s and ${n(RCU_PER_KEY)} RCU/s; spread over many keys, the table's capacity is the limit.`,
     );
@@ -197,7 +217,7 @@ export function hoverMarkdown(
   a: Access,
   findings: Finding[],
   settings: ShardLensSettings,
-  live: string | null = null,
+  live: LiveHover | null = null,
   reached = false,
 ): MarkupContent {
   const c = classifyAccess(a);
@@ -225,8 +245,18 @@ export function hoverMarkdown(
       `Read by the call's shape: ${code(a.call.callee)} looks like a DynamoDB helper whose code is not in the workspace`,
     );
   // The live line quotes table and index names from AWS: text, never markdown.
-  if (live) lines.push('', `**${text(live.replace(/:.*$/s, ''))}**${text(live.replace(/^[^:]*/, ''))}`);
-  lines.push('', VERDICT[c], ...notUnderstood(a, reached), '', ...ceilingLines(a, c, settings), ...indexLines(a));
+  if (live) lines.push('', `**${text(live.line.replace(/:.*$/s, ''))}**${text(live.line.replace(/^[^:]*/, ''))}`);
+  const throttled = (live?.throttles ?? 0) > 0;
+  // Live throttles overrule what the code suggests: the key did not spread.
+  const verdict = (throttled && THROTTLED_VERDICT[c]) || VERDICT[c];
+  lines.push(
+    '',
+    verdict,
+    ...notUnderstood(a, reached),
+    '',
+    ...ceilingLines(a, c, settings, throttled),
+    ...indexLines(a),
+  );
   // The index may hold another analysis of the same text: match the access by position.
   const same = (b: Access) => b === a || (b.file === a.file && sameSpan(b.span, a.span));
   const mine = findings.filter((f) => same(f.access) && settings.rules[f.rule] !== 'off');

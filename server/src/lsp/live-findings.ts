@@ -12,7 +12,8 @@ export function withLiveFindings(file: string, findings: Finding[], reports: Hea
   const out = findings.map((f) => {
     for (const report of reports) {
       const heat = heatForAccess(report, f.access);
-      if (heat) return { ...f, message: f.message + evidenceText(report, heat) };
+      // What calls of this finding's kind did: a reader never carries its writers' throttles.
+      if (heat) return { ...f, message: f.message + evidenceText(report, heat, f.access.kind) };
     }
     return f;
   });

@@ -2,7 +2,8 @@ import type { CodeLens } from 'vscode-languageserver';
 import { Commands, type ShowKeyArgs } from '../../../protocol/src/commands';
 import { tableName } from '../engine/keys/table';
 import type { Access } from '../engine/model';
-import { codeLensTitle, liveLine, type HeatReport } from '../heat/index';
+import { codeLensTitle, liveLine, throttlesFor, type HeatReport } from '../heat/index';
+import type { LiveHover } from './hover';
 import { spanToRange } from './convert';
 import { liveOf } from './live-findings';
 
@@ -19,14 +20,15 @@ function reportOf(reports: HeatReport[], a: Access): HeatReport | null {
 }
 
 /**
- * The hover's live line for an access: its key's figures, or — when its table was read
+ * The hover's live line for an access: what calls of its kind did to its key (a reader
+ * is never shown its writers' throttles), with the throttles it may have met, or — when its table was read
  * but the key is not among the contributors — that it is not. Null without a report.
  */
-export function hoverLiveLine(reports: HeatReport[], a: Access): string | null {
+export function hoverLiveLine(reports: HeatReport[], a: Access): LiveHover | null {
   const live = liveOf(reports, a);
-  if (live) return liveLine(live.report, live.heat);
+  if (live) return { line: liveLine(live.report, live.heat, a.kind), throttles: throttlesFor(live.heat, a.kind) };
   const report = reportOf(reports, a);
-  return report ? liveLine(report, null) : null;
+  return report ? { line: liveLine(report, null), throttles: 0 } : null;
 }
 
 /** One code lens per key with live data, above its partition-key expression; one per key and line. */
@@ -38,6 +40,9 @@ export function heatLenses(uri: string, accesses: Access[], reports: HeatReport[
     if (!a.partitionKey) continue;
     const live = liveOf(reports, a);
     if (!live) continue;
+    // What calls of this kind did: a reader that never ran gets no lens.
+    const title = codeLensTitle(live.report, live.heat, a.kind);
+    if (!title) continue;
     const range = spanToRange(a.partitionKey.span);
     const id = `${range.start.line}:${live.heat.key.id}`;
     if (seen.has(id)) continue;
@@ -51,7 +56,7 @@ export function heatLenses(uri: string, accesses: Access[], reports: HeatReport[
     };
     lenses.push({
       range,
-      command: { title: codeLensTitle(live.report, live.heat), command: Commands.showKey, arguments: [args] },
+      command: { title, command: Commands.showKey, arguments: [args] },
     });
   }
   return lenses;
