@@ -8,6 +8,10 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { normalizeSettings } from '../../protocol/src/settings';
+import { analyzeSource } from '../../server/src/engine/analyze';
+import { initParsers } from '../../server/src/engine/parser';
+import { hoverMarkdown } from '../../server/src/lsp/hover';
 import {
   codeLensTitle,
   evidenceText,
@@ -124,4 +128,33 @@ describe('live heat blamed on the call that made it', () => {
       undefined,
     );
   });
+});
+
+test('a hover under live throttles never says the traffic spreads', async () => {
+  await initParsers();
+  const source = [
+    "import { DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';",
+    'const doc = DynamoDBDocumentClient.from({} as never);',
+    'export async function save(userId: string, body: string) {',
+    "  await doc.send(new PutCommand({ TableName: 'users', Item: { PK: `USER#${userId}`, SK: 'profile', body } }));",
+    '}',
+    'export async function load(userId: string) {',
+    "  return doc.send(new QueryCommand({ TableName: 'users', KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `USER#${userId}` } }));",
+    '}',
+  ].join('\n');
+  const analysis = analyzeSource('/w/src/users.ts', source, 'typescript');
+  assert.equal(analysis.accesses.length, 2);
+  for (const access of analysis.accesses) {
+    const quiet = hoverMarkdown(access, [], normalizeSettings({}), {
+      line: 'Live (15m), writes: #1 of 1 key',
+      throttles: 0,
+    });
+    assert.match(quiet.value, /spread/, 'the premise: a high-cardinality key is said to spread');
+    const md = hoverMarkdown(access, [], normalizeSettings({}), {
+      line: 'Live (15m), writes: #1 of 1 key · 991 throttles',
+      throttles: 991,
+    }).value;
+    assert.doesNotMatch(md, /spread/i, md);
+    assert.match(md, /live data shows this key throttled/);
+  }
 });
