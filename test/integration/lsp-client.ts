@@ -40,6 +40,8 @@ export interface Session {
   logs: string[];
   /** What the server wrote on stderr (also passed through to the test's stderr). */
   stderr: string;
+  /** How long the client takes to answer `workspace/configuration` (a busy editor is not instant). */
+  configurationDelayMs: number;
   /** The server's exit code or signal once it has exited (it never should while a test runs). */
   exited: string | null;
   /** What `workspace/configuration` answers; tests change it, then notify the server. */
@@ -114,6 +116,7 @@ export function startServer(
     errors: [],
     logs: [],
     stderr: '',
+    configurationDelayMs: 0,
     exited: null,
     settings: {},
     heatStatuses: [],
@@ -166,7 +169,10 @@ export function startServer(
     return session.applyEdits ? { applied: true } : { applied: false, failureReason: 'refused by the test' };
   });
   conn.onRequest('workspace/codeLens/refresh', () => null);
-  conn.onRequest('workspace/configuration', (p: { items: unknown[] }) => p.items.map(() => session.settings));
+  conn.onRequest('workspace/configuration', async (p: { items: unknown[] }) => {
+    if (session.configurationDelayMs) await new Promise((r) => setTimeout(r, session.configurationDelayMs));
+    return p.items.map(() => session.settings);
+  });
   conn.onRequest('window/workDoneProgress/create', () => null);
   conn.onRequest('client/registerCapability', () => null);
   conn.onNotification('$/progress', () => undefined);
