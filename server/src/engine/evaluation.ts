@@ -70,6 +70,15 @@ export function deeper(ctx: EvalContext): EvalContext | null {
   return { depth: ctx.depth + 1, budget: ctx.budget, lookups: ctx.lookups, deps: ctx.deps, evaluate: ctx.evaluate };
 }
 
+/**
+ * The context to read a function's body in for one call to it: its parameters stay
+ * marked (as when summarising it), so the call puts in its own arguments rather than
+ * the values the file's other calls pass (`attr("pk")` and `attr("sk")` differ).
+ */
+export function forOneCall(ctx: EvalContext): EvalContext {
+  return ctx.lookups.summary ? ctx : { ...ctx, lookups: { ...ctx.lookups, summary: true } };
+}
+
 /** The key template of a value; objects and arrays inside a key are unknown parts. */
 export function templateOf(v: Value | null, n: Node): KeyTemplate {
   const s = v?.kind === 'scalar' ? v : unknownValue(n);
@@ -182,8 +191,15 @@ export function unknownValue(n: Node): Value {
 export function namedValue(n: Node, name: string): Value {
   const c = classifyName(name);
   if (!c) return unknownValue(n);
+  if (c.kind === 'time' && REQUEST_FIELD.test(n.text)) return holeValue(n, { ...c, input: true });
   return holeValue(n, c.kind === 'shard' ? { kind: 'shard', shards: { method: 'random', values: null } } : c);
 }
+
+/** What names a request or an event a handler receives. */
+const REQUEST = String.raw`(?:event|evt|req|request|body|params|query|payload|input|args|ctx|context)`;
+/** A field read off a request (`event.body.date`, `req.params.day`, `event["queryStringParameters"]["day"]`). */
+const REQUEST_FIELD = new RegExp(String.raw`^${REQUEST}\s*(?:\?\.|\.|\[)`);
+const REQUEST_NAME = new RegExp(String.raw`^${REQUEST}$`);
 
 /**
  * A function parameter that nothing in the analysis gave a value: judged by its name
@@ -197,7 +213,9 @@ export function parameterValue(n: Node, name: string, index: number, path?: stri
     ? { kind: 'unknown' }
     : c.kind === 'shard'
       ? { kind: 'shard', shards: { method: 'random', values: null } }
-      : c;
+      : c.kind === 'time' && path?.length && REQUEST_NAME.test(name)
+        ? { ...c, input: true }
+        : c;
   return holeValue(n, { ...h, param: path?.length ? { name, index, path } : { name, index } });
 }
 

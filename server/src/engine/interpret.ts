@@ -1,5 +1,5 @@
 import { estimateBytes, increments, readShape } from './request-fields';
-import { keyGapOf, keysOf, keysOfQuery } from './request-keys';
+import { isAlias, keyGapOf, keysOf, keysOfQuery } from './request-keys';
 import type {
   Access,
   CallStyle,
@@ -105,7 +105,7 @@ function single(site: CallSite, operation: Operation, input: Value, table: Table
   const hint = hints.get(tableKey(table));
   const keys =
     operation === 'Query'
-      ? keysOfQuery(input, site.span)
+      ? keysOfQuery(input, site.span, keyNamesOf(hint, entry(input, 'IndexName')))
       : operation === 'PutItem'
         ? keysOf(entry(input, 'Item'), true, hint, site.span)
         : keysOf(entry(input, 'Key'), false, hint, site.span);
@@ -133,6 +133,13 @@ function single(site: CallSite, operation: Operation, input: Value, table: Table
     ...(site.through ? { through: site.through } : {}),
     ...(site.guessed ? { guessed: true } : {}),
   };
+}
+
+/** The key names the workspace tells for the table, or for the index a query names. */
+function keyNamesOf(hint: TableHint | undefined, index: Value | undefined): KeyNames | undefined {
+  if (!index) return hint?.partition ? { partition: hint.partition, sort: hint.sort } : undefined;
+  const name = index.kind === 'scalar' ? literalText(index.template) : null;
+  return name ? hint?.indexes?.[name] : undefined;
 }
 
 function itemsOf(v: Value | undefined): Value[] {
@@ -269,7 +276,10 @@ export function schemaHintOf(s: CallSite): [string, TableHint] | null {
   if (!namesOnlyKeys) return null;
   const a = single(s, s.operation, s.input, tableOf(s.input, s.table), new Map());
   if (!a.partitionKey || a.table.kind === 'unknown') return null;
-  const names: KeyNames = { partition: a.partitionKey.attribute, sort: a.sortKey?.attribute };
+  // An alias or computed name left unread (`#pk`, `[Keys.pk]`) names nothing.
+  if (isAlias(a.partitionKey.attribute)) return null;
+  const sort = a.sortKey && !isAlias(a.sortKey.attribute) ? a.sortKey.attribute : undefined;
+  const names: KeyNames = { partition: a.partitionKey.attribute, sort };
   return [tableKey(a.table), a.index ? { indexes: { [a.index]: names } } : names];
 }
 

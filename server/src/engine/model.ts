@@ -84,6 +84,11 @@ export interface Hole {
   source: string;
   shards?: ShardSet;
   time?: TimeGranularity;
+  /**
+   * A date the request carries (`event.body.date`, `req.params.day`): the caller
+   * chooses it, it is not read from the clock, so it spreads like any input value.
+   */
+  input?: true;
   /** A uniform random number in [0, 1) (`Math.random()`): times N, it picks one of N shards. */
   unit?: boolean;
   /**

@@ -1,5 +1,5 @@
 import { parseKeyCondition } from './expressions';
-import type { TableHint } from './interpret';
+import type { KeyNames, TableHint } from './interpret';
 import type { Hole, KeyGap, KeyOperator, KeyValue, Operation, SortKeyCondition, Span } from './model';
 import { isPartitionKeyName, isSortKeyName } from './names';
 import { spanWithin } from './span';
@@ -40,17 +40,22 @@ function keyEntry(obj: Value | undefined, name: string, call: Span): KeyValue | 
 export function keysOf(obj: Value | undefined, isItem: boolean, hint: TableHint | undefined, call: Span): Keys {
   if (obj?.kind !== 'object' || obj.entries.length === 0) return NO_KEYS;
   const names = obj.entries.map(([k]) => k);
-  const pkName = obj.hidden
+  // An item whose names are not all read (`[Keys.pk]` unresolved) shows its key no better than a spread.
+  const hidden = !!obj.hidden || (isItem && names.some(isAlias));
+  const pkName = hidden
     ? visibleKeyName(names, hint?.partition, isPartitionKeyName)
     : guessedPartition(names, isItem, hint);
   if (!pkName) return NO_KEYS;
-  const skName = obj.hidden
+  const skName = hidden
     ? visibleKeyName(names, hint?.sort, isSortKeyName)
     : ((hint?.sort && names.includes(hint.sort) ? hint.sort : undefined) ??
       names.find(isSortKeyName) ??
       (!isItem && names.length === 2 ? names.find((n) => n !== pkName) : undefined));
-  const pk = keyEntry(obj, pkName, call);
-  const sk = skName ? keyEntry(obj, skName, call) : null;
+  // A `Key` names only key attributes: an unread name there is the key the workspace names.
+  const named = (kv: KeyValue | null, known: string | undefined) =>
+    kv && known && isAlias(kv.attribute) ? { ...kv, attribute: known } : kv;
+  const pk = named(keyEntry(obj, pkName, call), hint?.partition);
+  const sk = named(skName ? keyEntry(obj, skName, call) : null, hint?.sort);
   return { pk, sk, condition: sk ? { attribute: sk.attribute, operator: '=' as const, operands: [sk] } : null };
 }
 
@@ -89,6 +94,27 @@ function resolveName(name: string, names: Value | undefined): string {
   return text ?? name;
 }
 
+/** An attribute name left as the request writes it: an alias (`#pk`) or a computed name (`[Keys.pk]`). */
+export function isAlias(name: string): boolean {
+  return name.startsWith('#') || name.startsWith('[');
+}
+
+/**
+ * Unresolved aliases named by the known key names: the first equality is on the
+ * partition key (unless another clause names it), any other clause on the sort key.
+ */
+function namedByKnown(clauses: Clause[], known: KeyNames): Clause[] {
+  let partitionNamed = clauses.some((c) => c.attribute === known.partition);
+  return clauses.map((c) => {
+    if (!isAlias(c.attribute)) return c;
+    if (!partitionNamed && c.op === '=') {
+      partitionNamed = true;
+      return { ...c, attribute: known.partition };
+    }
+    return known.sort ? { ...c, attribute: known.sort } : c;
+  });
+}
+
 const OPERATORS: Record<string, KeyOperator> = {
   '=': '=',
   '<': '<',
@@ -106,7 +132,12 @@ interface Clause {
   operands: Array<{ value: Value | undefined; use?: Span }>;
 }
 
-export function keysOfQuery(input: Value, call: Span): Keys {
+/**
+ * A query's keys. `known`: the key names the workspace tells for the table or index,
+ * which name an alias the request leaves unresolved (`#pk` with its name from a
+ * parameter): the equality clause is on the partition key whatever its alias.
+ */
+export function keysOfQuery(input: Value, call: Span, known?: KeyNames): Keys {
   const kce = entry(input, 'KeyConditionExpression');
   const names = entry(input, 'ExpressionAttributeNames');
   const values = entry(input, 'ExpressionAttributeValues');
@@ -131,6 +162,7 @@ export function keysOfQuery(input: Value, call: Span): Keys {
       }),
     }));
   }
+  if (known) clauses = namedByKnown(clauses, known);
   const equal = clauses.filter((c) => c.op === '=');
   const pkClause = equal.length > 1 ? (equal.find((c) => isPartitionKeyName(c.attribute)) ?? equal[0]) : equal[0];
   const skClause = clauses.find((c) => c !== pkClause);
@@ -195,8 +227,12 @@ export function keyGapOf(operation: Operation, input: Value): KeyGap {
     const values = entryOf(input, 'ExpressionAttributeValues');
     return { field: 'ExpressionAttributeValues', hole: soleHole(values?.[1]) };
   }
-  // An item whose key is in a spread it cannot see into: what was spread is what is missing.
-  return { field, hole: soleHole(value.kind === 'object' && value.hidden ? value.hidden : value) };
+  // An item whose key is in a spread it cannot see into: what was spread is what is missing;
+  // one whose names are not read (`[names.pk]`): the first such name.
+  if (value.kind === 'object' && value.hidden) return { field, hole: soleHole(value.hidden) };
+  const unread = value.kind === 'object' ? value.entries.find(([k]) => isAlias(k)) : undefined;
+  if (unread) return { field, hole: { kind: 'unknown', source: unread[0].replace(/^\[|\]$/g, '') } };
+  return { field, hole: soleHole(value) };
 }
 
 /** The single hole a value is, when it is one unread value (`params`, `make_item(x)`). */

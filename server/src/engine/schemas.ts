@@ -15,6 +15,7 @@ import type { Access, SourceLanguage } from './model';
 import { tableKey } from './keys/table';
 import { evaluate as evaluatePython } from './python/evaluate';
 import { kwargsValue } from './python/structures';
+import { isAlias } from './request-keys';
 import { literalText } from './template';
 import { entry, type Value } from './value';
 
@@ -184,14 +185,9 @@ export function keysTold(accesses: readonly Access[]): TableDefinition[] {
   const out: TableDefinition[] = [];
   for (const a of accesses) {
     if (!NAMES_ONLY_KEYS.has(a.operation) || !a.partitionKey || a.table.kind === 'unknown') continue;
-    if (a.through || a.guessed || !isAttributeName(a.partitionKey.attribute)) continue;
+    if (a.through || a.guessed || isAlias(a.partitionKey.attribute)) continue;
     const keys: KeyNames = { partition: a.partitionKey.attribute, ...(a.sortKey ? { sort: a.sortKey.attribute } : {}) };
     out.push([tableKey(a.table), a.index ? { indexes: { [a.index]: keys } } : keys]);
   }
   return out;
-}
-
-/** A name read as written, not an alias left unresolved (`#pk`) or a computed name (`[Keys.pk]`). */
-function isAttributeName(name: string): boolean {
-  return !name.startsWith('#') && !name.startsWith('[');
 }

@@ -100,12 +100,12 @@ export function shardSetOf(t: KeyTemplate): ShardSet | null {
 export function classifyTemplate(t: KeyTemplate): Classification {
   const kinds = new Set(holes(t).map((h) => h.kind));
   if (kinds.has('shard')) return 'sharded';
-  const hasInstant = holes(t).some((h) => h.kind === 'time' && h.time === 'instant');
+  const hasInstant = holes(t).some((h) => h.kind === 'time' && (h.time === 'instant' || h.input));
   if (kinds.has('entity-id') || kinds.has('random') || kinds.has('counter') || hasInstant) {
     return 'high-cardinality';
   }
   if (kinds.has('unknown')) return 'unknown';
-  if (kinds.has('time') || hasTodayToken(t)) return 'time-bucket';
+  if (holes(t).some((h) => h.kind === 'time') || hasTodayToken(t)) return 'time-bucket';
   if (kinds.has('low-cardinality')) return 'low-cardinality';
   return 'constant';
 }

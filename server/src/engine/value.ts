@@ -10,9 +10,10 @@ export type Value =
   /**
    * `hidden`: a spread whose contents are not known (`{ ...input, status: "new" }`,
    * `{**job, "state": "queued"}`): the object holds more than its entries, so an
-   * attribute it does not show (the key) may be in what was spread.
+   * attribute it does not show (the key) may be in what was spread. `echoes`: a
+   * `Proxy` whose `get` returns the name asked for (`Keys.pk` is `"pk"`).
    */
-  | { kind: 'object'; entries: Entry[]; span: Span; hidden?: Value }
+  | { kind: 'object'; entries: Entry[]; span: Span; hidden?: Value; echoes?: true }
   | { kind: 'array'; items: Value[]; span: Span }
   /**
    * `span` is where the value is used; `via` the declarations it was reached

@@ -92,4 +92,90 @@ def bootstrap():
 `,
     },
   },
+  {
+    name: 'TS: key names in a constants module (enum, frozen object, class statics), values through computed names',
+    files: {
+      'package.json': '{ "name": "polls" }\n',
+      'src/db/keys.ts': `export enum PollKeys {
+  pk = "PK",
+  sk = "SK",
+}
+export const Expr = Object.freeze({ pk: "#pk", sk: "#sk" });
+export class Vals {
+  static readonly PK = ":pk";
+  static readonly SK = ":sk";
+}
+`,
+      'src/polls/votes.ts': `import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { Expr, PollKeys, Vals } from "../db/keys";
+
+const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+
+export async function votesOf(pollId: string) {
+  const out = await doc.send(
+    new QueryCommand({
+      TableName: "poll-votes",
+      KeyConditionExpression: \`\${Expr.pk} = \${Vals.PK} AND begins_with(\${Expr.sk}, \${Vals.SK})\`,
+      ExpressionAttributeNames: { [Expr.pk]: PollKeys.pk, [Expr.sk]: PollKeys.sk },
+      ExpressionAttributeValues: { [Vals.PK]: \`POLL#\${pollId}\`, [Vals.SK]: "VOTE#" },
+    }),
+  );
+  return out.Items ?? [];
+}
+`,
+    },
+  },
+  {
+    name: 'TS: a date helper class whose static getter is today, used in a daily key',
+    files: {
+      'package.json': '{ "name": "streaks" }\n',
+      'src/util/dt.ts': `export class DT {
+  static get TODAY_ISO(): string {
+    return new Date().toISOString().slice(0, 10);
+  }
+}
+`,
+      'src/streaks.ts': `import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
+import { DT } from "./util/dt";
+
+const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+
+export async function checkIn(userId: string) {
+  await doc.send(
+    new PutCommand({
+      TableName: "streaks",
+      Item: { pk: \`CHECKINS#\${DT.TODAY_ISO}\`, sk: userId }, // expect SL002
+    }),
+  );
+}
+`,
+    },
+  },
+  {
+    name: 'Express route: the day is a path parameter the client sends',
+    files: {
+      'package.json': '{ "name": "attendance" }\n',
+      'src/routes/attendance.js': `const express = require("express");
+const { DynamoDBClient } = require("@aws-sdk/client-dynamodb");
+const { DynamoDBDocumentClient, PutCommand } = require("@aws-sdk/lib-dynamodb");
+
+const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+const router = express.Router();
+
+router.put("/attendance/:day/:studentId", async (req, res) => {
+  await doc.send(
+    new PutCommand({
+      TableName: "attendance",
+      Item: { pk: \`DAY#\${req.params.day}\`, sk: req.params.studentId, present: req.body.present },
+    }),
+  );
+  res.sendStatus(204);
+});
+
+module.exports = router;
+`,
+    },
+  },
 ];

@@ -25,6 +25,7 @@ import {
 import { spanOf } from '../span';
 import { concat, literal, literalText, shardRange } from '../template';
 import type { Entry, Value } from '../value';
+import { classValue } from './classes';
 import { callValue, isRandom, newValue } from './library';
 import { loopValue, paramValue } from './loops';
 import { withMutations } from './mutations';
@@ -75,6 +76,11 @@ function evaluateNode(n: Node, ctx: EvalContext): Value {
       return scalar(n, literal(n.text));
     case 'object':
       return objectValue(n, ctx);
+    case 'class_declaration':
+    case 'abstract_class_declaration':
+    case 'class':
+    case 'enum_declaration':
+      return classValue(n, ctx);
     case 'array':
       return {
         kind: 'array',
@@ -212,6 +218,8 @@ function bindingValue(n: Node, b: Binding, ctx: EvalContext): Value {
       return loopValue(n, b.loop, ctx) ?? namedValue(n, n.text);
     case 'import':
       return importedValue(n, b.source, b.name, ctx) ?? namedValue(n, n.text);
+    case 'class':
+      return classValue(b.node, ctx);
     default:
       return namedValue(n, n.text);
   }
@@ -231,6 +239,7 @@ function memberValue(n: Node, ctx: EvalContext): Value {
   if (base?.kind === 'object') {
     const found = base.entries.filter(([k]) => k === prop).pop();
     if (found) return found[1];
+    if (base.echoes) return scalar(n, literal(prop));
   }
   const fromParam = parameterProperty(n, base, prop);
   if (fromParam) return fromParam;
@@ -246,7 +255,7 @@ function subscriptValue(n: Node, ctx: EvalContext): Value {
   const base = evaluate(obj, ctx);
   // `date.split('T')[0]` keeps the time-ness of what was split.
   const h = base ? soleHole(base) : null;
-  if (h?.kind === 'time') return holeValue(n, { kind: 'time', time: 'bucket' });
+  if (h?.kind === 'time') return holeValue(n, { kind: 'time', time: 'bucket', ...(h.input ? { input: true } : {}) });
   if (base?.kind === 'array') {
     const i = numberOf(evaluate(index, ctx));
     if (i !== null && base.items[i]) return base.items[i];

@@ -20,6 +20,7 @@ import { spanOf } from '../span';
 import { concat, literal, shardRange } from '../template';
 import type { Value } from '../value';
 import { ownFunctionValue } from './returns';
+import { returnedExpressions } from '../wrappers/functions';
 
 const SAME_VALUE_METHODS = new Set([
   'toString',
@@ -38,11 +39,31 @@ export function newValue(n: Node, ctx: EvalContext): Value {
   const ctor = n.childForFieldName('constructor')?.text;
   const args = n.childForFieldName('arguments');
   if (ctor === 'Date' && !args?.namedChildCount) return holeValue(n, { kind: 'time', time: 'instant' });
+  if (ctor === 'Proxy' && echoesName(args?.namedChild(1) ?? null))
+    return { kind: 'object', entries: [], span: spanOf(n), echoes: true };
   if (ctor === 'Set') {
     const items = ctx.evaluate(args?.namedChild(0) ?? null, ctx);
     return { kind: 'array', items: items?.kind === 'array' ? items.items : [], span: spanOf(n) };
   }
   return unknownValue(n);
+}
+
+/** A `Proxy` handler whose `get` returns the property name (`get: (_, prop) => String(prop)`). */
+function echoesName(handler: Node | null): boolean {
+  if (handler?.type !== 'object') return false;
+  const get = handler.namedChildren.find((c) => c?.type === 'pair' && c.childForFieldName('key')?.text === 'get');
+  const fn = get?.childForFieldName('value');
+  const method = handler.namedChildren.find(
+    (c) => c?.type === 'method_definition' && c.childForFieldName('name')?.text === 'get',
+  );
+  const f = fn ?? method;
+  if (!f) return false;
+  const prop = f.childForFieldName('parameters')?.namedChildren.filter((p) => p?.type !== 'comment')[1];
+  const name = prop?.childForFieldName('pattern')?.text ?? prop?.text;
+  const returns = returnedExpressions(f, 'typescript');
+  if (!name || returns.length !== 1 || !returns[0]) return false;
+  const r = returns[0].text.replace(/\s+/g, '').replace(/as\w+$/, '');
+  return r === name || r === `String(${name})` || r === `\`\${${name}}\`` || r === `${name}.toString()`;
 }
 
 export function isRandom(v: Value | null): boolean {
@@ -56,6 +77,8 @@ export function callValue(n: Node, ctx: EvalContext): Value {
   const arg = (i: number) => args?.namedChild(i) ?? null;
   const callee = fn?.text.replace(/\s+/g, '') ?? '';
   if (callee === 'Math.random') return holeValue(n, { kind: 'random', unit: true });
+  // `Object.freeze({ pk: "PK" })`: a constants object, frozen.
+  if (callee === 'Object.freeze' && arg(0)) return ctx.evaluate(arg(0), ctx) ?? unknownValue(n);
   if (callee === 'Date.now' || /^(dayjs|moment|DateTime\.now|DateTime\.utc)$/.test(callee))
     return holeValue(n, { kind: 'time', time: 'instant' });
   if (RANDOM_FUNCTIONS.test(callee)) return holeValue(n, { kind: 'random' });
@@ -129,13 +152,15 @@ function methodValue(n: Node, fn: Node, ctx: EvalContext): Value {
   const recv = ctx.evaluate(recvNode, ctx);
   const h = recv ? soleHole(recv) : null;
   if (h?.kind === 'time') {
+    // A date the request carries stays one, whatever is made of it.
+    const input = h.input ? { input: true as const } : {};
     if (/^(toISOString|toJSON|getTime|valueOf|toString|unix|toMillis)$/.test(method))
-      return holeValue(n, { kind: 'time', time: h.time });
+      return holeValue(n, { kind: 'time', time: h.time, ...input });
     if (/^(slice|substring|substr)$/.test(method)) {
       const end = numberOf(ctx.evaluate(args?.namedChild(1) ?? null, ctx));
-      return holeValue(n, { kind: 'time', time: end !== null && end < 19 ? 'bucket' : h.time });
+      return holeValue(n, { kind: 'time', time: end !== null && end < 19 ? 'bucket' : h.time, ...input });
     }
-    return holeValue(n, { kind: 'time', time: 'bucket' });
+    return holeValue(n, { kind: 'time', time: 'bucket', ...input });
   }
   if (SAME_VALUE_METHODS.has(method) && recv?.kind === 'scalar') return recv;
   if (h?.kind === 'random' && /^(toString|slice|substring|replace)$/.test(method)) return recv!;

@@ -5,7 +5,7 @@
  */
 import type { Node } from 'web-tree-sitter';
 import { chooseAmong } from '../alternatives';
-import { soleHole, unknownValue, type EvalContext } from '../evaluation';
+import { forOneCall, soleHole, unknownValue, type EvalContext } from '../evaluation';
 import { spanOf } from '../span';
 import type { Value } from '../value';
 import { callArguments } from '../wrappers/arguments';
@@ -46,8 +46,9 @@ function returned(call: Node, fn: Node, ctx: EvalContext): Value | null {
   const params = jsFunction(fn)?.params ?? [];
   const args = () => callArguments(call, params, ctx);
   // Each `return` is an alternative, with this call's arguments in place of the parameters.
+  const body = forOneCall(ctx);
   const values = exprs.map((e) => {
-    const v = ctx.evaluate(e, ctx) ?? unknownValue(e!);
+    const v = ctx.evaluate(e, body) ?? unknownValue(e!);
     return hasParamHole(v) ? substitute(v, args()) : v;
   });
   const v = chooseAmong(values, call, values.length - 1).value;

@@ -12,6 +12,8 @@ export type Binding =
   | { kind: 'param'; fn: Node; index: number; name: string; path?: string[] }
   | { kind: 'loop'; loop: Node }
   | { kind: 'function'; node: Node }
+  /** A class or an enum: its static members are read like an object's (`Keys.pk`). */
+  | { kind: 'class'; node: Node }
   /**
    * `import { name as local } from 'source'`, `const { name: local } = require('source')`;
    * `name` is `'*'` for the whole module (`import * as db`, `const db = require(...)`)
@@ -87,6 +89,12 @@ function declarationsOf(stmt: Node): Array<[string, Binding]> {
         if (source !== null) return requireBindings(name, source);
         return name.type === 'identifier' ? [[name.text, { kind: 'value', node: value }]] : [];
       });
+    case 'class_declaration':
+    case 'abstract_class_declaration':
+    case 'enum_declaration': {
+      const name = stmt.childForFieldName('name')?.text;
+      return name ? [[name, { kind: 'class', node: stmt }]] : [];
+    }
     case 'function_declaration':
     case 'generator_function_declaration': {
       const name = stmt.childForFieldName('name')?.text;
@@ -189,7 +197,7 @@ function declarationsIn(block: Node, name: string): Declaration[] {
   return found;
 }
 
-const DECLARED_BEFORE = /(?:\b(?:const|let|var|class)|\bfunction\*?)\s+$/;
+const DECLARED_BEFORE = /(?:\b(?:const|let|var|class|enum)|\bfunction\*?)\s+$/;
 const ASSIGNED_AFTER = /^\s*=(?![=>])/;
 const DESTRUCTURED_BEFORE = /\b(?:const|let|var)\s*\{(?:[^}]*?[,:\s])?$/;
 

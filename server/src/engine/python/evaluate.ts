@@ -23,6 +23,7 @@ import {
 import { spanOf } from '../span';
 import { concat, literal, literalText, shardRange } from '../template';
 import type { Entry, Value } from '../value';
+import { classValue } from './classes';
 import { callValue } from './library';
 import { loopValue, paramValue } from './loops';
 import { withMutations } from './mutations';
@@ -75,6 +76,8 @@ function evaluateNode(n: Node, ctx: EvalContext): Value {
         : unknownValue(n);
     case 'dictionary':
       return dictValue(n, ctx);
+    case 'class_definition':
+      return classValue(n, ctx);
     case 'list':
     case 'tuple':
     case 'set':
@@ -177,6 +180,8 @@ function bindingValue(n: Node, b: Binding, ctx: EvalContext): Value {
       return loopValue(n, b.iter, b.path, ctx) ?? namedValue(n, n.text);
     case 'import':
       return (b.name ? importedValue(n, b.module, b.name, ctx) : null) ?? namedValue(n, n.text);
+    case 'class':
+      return classValue(b.node, ctx);
     default:
       return namedValue(n, n.text);
   }
@@ -206,10 +211,18 @@ function attributeValue(n: Node, ctx: EvalContext): Value {
   if (!obj) return unknownValue(n);
   const assigned = attributeValueNode(n, ctx);
   if (assigned) return evaluate(assigned, ctx) ?? unknownValue(n);
+  // `Keys.PK` of a class imported from another module: its body's value.
+  const imported = obj.type === 'identifier' ? resolve(obj, ctx) : null;
+  if (imported?.kind === 'import') {
+    const cls = evaluate(obj, ctx);
+    const found = cls?.kind === 'object' ? cls.entries.filter(([k]) => k === attr).pop() : undefined;
+    if (found) return found[1];
+  }
   // `Status.OPEN` (and its `.value`): an enum member is one fixed value.
   if (/^[A-Z][A-Za-z0-9]*$/.test(obj.text) && /^[A-Z][A-Z0-9_]*$/.test(attr)) return scalar(n, literal(n.text));
-  if (/^(value|name)$/.test(attr) && /^[A-Z][A-Za-z0-9]*\.[A-Z][A-Z0-9_]*$/.test(obj.text))
-    return scalar(n, literal(obj.text));
+  if (attr === 'value' && /^[A-Z][A-Za-z0-9]*\.[A-Z][A-Z0-9_]*$/.test(obj.text))
+    return evaluate(obj, ctx) ?? unknownValue(n);
+  if (attr === 'name' && /^[A-Z][A-Za-z0-9]*\.[A-Z][A-Z0-9_]*$/.test(obj.text)) return scalar(n, literal(obj.text));
   if (obj.type === 'identifier' && /^(self|cls)$/.test(obj.text)) return namedValue(n, attr);
   const base = evaluate(obj, ctx);
   if (base?.kind === 'object') {

@@ -7,6 +7,7 @@
 import type { Node } from 'web-tree-sitter';
 import { chooseAmong } from '../alternatives';
 import {
+  forOneCall,
   holeValue,
   namedValue,
   numberOf,
@@ -138,6 +139,7 @@ function methodValue(n: Node, fn: Node, ctx: EvalContext): Value {
       return holeValue(n, {
         kind: 'time',
         time: strftimeGranularity(literalText(templateOf(ctx.evaluate(argumentAt(n, 0, null), ctx), n))),
+        ...(h.input ? { input: true } : {}),
       });
     return holeValue(n, { kind: 'time', time: TIME_KEEPING.test(method) ? h.time : 'bucket' });
   }
@@ -178,8 +180,9 @@ function returnValue(n: Node, fn: Node, ctx: EvalContext): Value {
   if (returns.length === 0 || returns.length > 6) return namedValue(n, fn.childForFieldName('name')?.text ?? '');
   const params = pythonFunction(fn)?.params ?? [];
   // Each `return` is an alternative, with this call's arguments in place of the parameters.
+  const body = forOneCall(ctx);
   const values = returns.map((r) => {
-    const v = ctx.evaluate(r, ctx) ?? unknownValue(n);
+    const v = ctx.evaluate(r, body) ?? unknownValue(n);
     return hasParamHole(v) ? substitute(v, callArguments(n, params, ctx)) : v;
   });
   return chooseAmong(values, n, values.length - 1).value;

@@ -1,4 +1,5 @@
 import type { Node, Tree } from 'web-tree-sitter';
+import { propertyFunction, soleReturn } from './classes';
 import { recordResolution, type EvalContext } from '../evaluation';
 import { wordOccurrences } from '../word-search';
 import { bindingsOf, COMPREHENSIONS, indexOf, pathTo, type Binding, type Entry, type Param } from './bindings';
@@ -150,14 +151,23 @@ function classAttributes(cls: Node): Map<string, Node[]> {
 export function attributeValueNode(attr: Node, ctx: EvalContext): Node | null {
   const obj = attr.childForFieldName('object');
   const name = attr.childForFieldName('attribute')?.text ?? '';
-  let cls: Node | null = null;
-  if (obj?.type === 'identifier' && /^(self|cls)$/.test(obj.text)) cls = enclosingClass(attr);
-  else if (obj?.type === 'identifier') {
-    const b = resolve(obj, ctx);
-    cls = b?.kind === 'class' ? b.node : null;
-  }
+  const cls = obj?.type === 'identifier' && /^(self|cls)$/.test(obj.text) ? enclosingClass(attr) : classOf(obj, ctx);
   const values = cls ? (classAttributes(cls).get(name) ?? []) : [];
-  return values.find((v) => v.type !== 'none') ?? values[0] ?? null;
+  const assigned = values.find((v) => v.type !== 'none') ?? values[0] ?? null;
+  if (assigned || !cls) return assigned;
+  // `@property def today_iso(self): return ...`: what it returns.
+  const fn = classAttributes(cls).get(`def ${name}`)?.[0];
+  const decorated = fn?.parent?.type === 'decorated_definition' ? fn.parent : null;
+  return decorated && propertyFunction(decorated) ? soleReturn(fn!) : null;
+}
+
+/** The class of this file `x` names (`Keys`), or makes an instance of (`DateUtil()`, `dt` after `dt = DateUtil()`). */
+function classOf(x: Node | null, ctx: EvalContext, depth = 0): Node | null {
+  if (x?.type === 'call') return classOf(x.childForFieldName('function'), ctx, depth);
+  if (x?.type !== 'identifier' || depth > 2) return null;
+  const b = resolve(x, ctx);
+  if (b?.kind === 'class') return b.node;
+  return b?.kind === 'value' && b.node.type === 'call' ? classOf(b.node, ctx, depth + 1) : null;
 }
 
 /** The method `self.name` refers to, when the class defines it. */

@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Node, Tree } from 'web-tree-sitter';
 import { exportedValue, newContext, type ImportLookup } from '../evaluation';
+import { CLASS_LIKE } from '../js/classes';
 import { evaluate as evaluateJs } from '../js/evaluate';
 import type { SourceLanguage } from '../model';
 import { languageForFile, parse } from '../parser';
@@ -106,9 +107,16 @@ function topLevelDeclarations(tree: Tree, language: SourceLanguage): Map<string,
       const left = a?.type === 'assignment' ? a.childForFieldName('left') : null;
       const right = a?.childForFieldName('right');
       if (left?.type === 'identifier' && right) out.set(left.text, right);
+      // A class: its body's constants are read like an object's (`Keys.PK`).
+      const cls = stmt.type === 'decorated_definition' ? stmt.childForFieldName('definition') : stmt;
+      const name = cls?.type === 'class_definition' ? cls.childForFieldName('name') : null;
+      if (name) out.set(name.text, cls!);
       continue;
     }
     if (stmt.type === 'export_statement') stmt = stmt.childForFieldName('declaration') ?? stmt;
+    // A class or an enum: its static members are constants too (`Keys.pk`).
+    const className = CLASS_LIKE.has(stmt.type) ? stmt.childForFieldName('name') : null;
+    if (className) out.set(className.text, stmt);
     if (stmt.type !== 'lexical_declaration' && stmt.type !== 'variable_declaration') continue;
     for (const d of stmt.namedChildren) {
       const name = d?.type === 'variable_declarator' ? d.childForFieldName('name') : null;

@@ -1,0 +1,56 @@
+import type { Node } from 'web-tree-sitter';
+import { unknownValue, type EvalContext } from '../evaluation';
+import { spanOf } from '../span';
+import { literal } from '../template';
+import type { Entry, Value } from '../value';
+import { returnedExpressions } from '../wrappers/functions';
+
+/** A class or enum declaration, whose static members a name reads like an object's. */
+export const CLASS_LIKE = new Set(['class_declaration', 'abstract_class_declaration', 'class', 'enum_declaration']);
+
+/**
+ * What `Keys.pk` reads off a class or an enum: the static fields and static getters of
+ * a class (`static readonly PK = "pk"`, `static get TODAY_ISO() { return ... }`) and the
+ * members of an enum (`enum Keys { pk = "pk" }`, numbered from 0 when not given), as an
+ * object. Instance members are left out: they are not read off the class.
+ */
+export function classValue(n: Node, ctx: EvalContext): Value {
+  const body = n.childForFieldName('body');
+  const entries: Entry[] = [];
+  if (n.type === 'enum_declaration') {
+    let next = 0;
+    for (const m of body?.namedChildren ?? []) {
+      if (m?.type === 'property_identifier')
+        entries.push([m.text, { kind: 'scalar', template: literal(String(next++)), span: spanOf(m) }, spanOf(m)]);
+      if (m?.type !== 'enum_assignment') continue;
+      const name = m.childForFieldName('name');
+      const value = m.childForFieldName('value');
+      if (!name || !value) continue;
+      entries.push([memberName(name), ctx.evaluate(value, ctx) ?? unknownValue(value), spanOf(m)]);
+      if (value.type === 'number') next = Number(value.text) + 1;
+    }
+  } else {
+    for (const m of body?.namedChildren ?? []) {
+      if (!m || !isStatic(m)) continue;
+      const name = m.childForFieldName('name') ?? m.childForFieldName('property');
+      if (!name) continue;
+      if (m.type === 'public_field_definition' || m.type === 'field_definition') {
+        const value = m.childForFieldName('value');
+        if (value) entries.push([memberName(name), ctx.evaluate(value, ctx) ?? unknownValue(value), spanOf(m)]);
+      } else if (m.type === 'method_definition' && m.children.some((c) => c?.type === 'get')) {
+        const returns = returnedExpressions(m, 'typescript');
+        const only = returns.length === 1 ? returns[0] : null;
+        if (only) entries.push([memberName(name), ctx.evaluate(only, ctx) ?? unknownValue(only), spanOf(m)]);
+      }
+    }
+  }
+  return { kind: 'object', entries, span: spanOf(n) };
+}
+
+function isStatic(m: Node): boolean {
+  return m.children.some((c) => c?.type === 'static');
+}
+
+function memberName(name: Node): string {
+  return name.type === 'string' ? name.text.slice(1, -1) : name.text;
+}
