@@ -86,3 +86,45 @@ test('--contexts takes a comma list of app, test, example, script and refuses ot
   assert.deepEqual(parsed.command === 'check' ? parsed.options.contexts : null, ['app', 'script']);
   assert.throws(() => parseArgs(['check', '--contexts', 'app,prod']), UsageError);
 });
+
+test('a module of functions under scripts/ is the script’s (info at most); a handler there is still app code', async () => {
+  const { analyzeSource } = await import('../../server/src/engine/analyze');
+  const { initParsers } = await import('../../server/src/engine/parser');
+  await initParsers();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-scripts-'));
+  try {
+    fs.writeFileSync(path.join(dir, 'requirements.txt'), 'boto3\n');
+    fs.mkdirSync(path.join(dir, 'scripts'));
+    // A backfill helper run by hand: functions, no __main__ guard, a constant board key.
+    const backfill = path.join(dir, 'scripts', 'backfill_scores.py');
+    const script = `import boto3
+
+table = boto3.resource("dynamodb").Table("leaderboard")
+
+
+def backfill(rows):
+    for row in rows:
+        table.put_item(Item={"pk": "BOARD#global", "sk": row["id"], "score": row["score"]})
+`;
+    fs.writeFileSync(backfill, script);
+    assert.equal(fileRole('scripts/backfill_scores.py', script), 'script');
+    const findings = analyzeSource(backfill, script, 'python').findings.filter((f) => f.rule === 'SL001');
+    assert.equal(findings.length, 1);
+    assert.equal(findings[0].severity, 'info');
+    assert.match(findings[0].message, /Context: a script, which runs once rather than per request\./);
+    // A Lambda handler kept under scripts/ runs per request: still an error.
+    const handler = script.replace('def backfill(rows):', 'def handler(event, context):\n    rows = event["rows"]');
+    const lambda = path.join(dir, 'scripts', 'handler.py');
+    fs.writeFileSync(lambda, handler);
+    assert.equal(fileRole('scripts/handler.py', handler), 'app');
+    const hot = analyzeSource(lambda, handler, 'python').findings.filter((f) => f.rule === 'SL001');
+    assert.deepEqual(
+      hot.map((f) => f.severity),
+      ['error'],
+    );
+    // Outside scripts/, the same module of functions is a library others call per request.
+    assert.equal(fileRole('app/scores.py', script), 'app');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -122,9 +122,10 @@ export function pathRole(file: string): Exclude<FileRole, 'app'> | null {
 /**
  * The role of a file from its path (relative to its project) and, when known, its
  * text. Content decides whether code runs per request or once: a test framework or a
- * test file name makes a test; a request handler, or a library of functions that
- * others call, is application code wherever it sits (a service module under
- * `examples/`, a helper under `test/fixtures/`); a program run by hand is one-off.
+ * test file name makes a test; a request handler is application code wherever it sits,
+ * and so is a library of functions that others call (a service module under
+ * `examples/`, a helper under `test/fixtures/`) except under a scripts folder, where
+ * functions that are no entry point belong to the script; a program run by hand is one-off.
  * The folders then say which one-off it is (an example, a test, a script), and decide
  * alone only when the content says nothing.
  */
@@ -134,7 +135,10 @@ export function fileRole(file: string, text: string | null, known?: ContentRole)
   const byContent = known !== undefined ? known : text === null ? null : contentRole(text, python);
   const byPath = pathRole(file);
   if (byContent === 'test' || isTestFileName(file)) return 'test';
-  if (byContent === 'handler' || byContent === 'library') return 'app';
+  if (byContent === 'handler') return 'app';
+  // Functions under scripts/ (or a seed/migrate file) are the script's own, run by hand:
+  // only an entry point (a handler) there is application code.
+  if (byContent === 'library') return byPath === 'script' ? 'script' : 'app';
   if (byContent === 'script') return byPath ?? 'script';
   return byPath ?? 'app';
 }
