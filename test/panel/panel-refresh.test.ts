@@ -38,3 +38,36 @@ test('a refresh message asks again for the selected key’s heat, read afresh; w
   assert.deepEqual(p.incidents, []);
   await p.page.close();
 });
+
+test('counted nouns agree with their numbers: 1 logical key on 1 table, 1 throttle, 1 live key matches', async () => {
+  const { HOT_REPORT } = await import('./fixtures/heat');
+  const board = KEYS.tables.find((t) => t.table === 'leaderboard')!;
+  const one: JsonKeysReport = {
+    ...KEYS,
+    tables: [
+      {
+        ...board,
+        indexes: [{ ...board.indexes[0], keys: [board.indexes[0].keys.find((k) => k.logicalKey === BOARD)!] }],
+      },
+    ],
+  };
+  const p = await openPanel(browser.context, bundle);
+  await p.send({ type: 'keys', report: one, problem: null });
+  assert.match((await p.page.locator('#view-keys p.muted').first().textContent()) ?? '', /^1 logical key on 1 table$/);
+  await p.page.click(`li.key[data-key="${BOARD}"] > button.key-button`);
+  const report = {
+    ...HOT_REPORT,
+    keys: [{ ...HOT_REPORT.keys[0], throttles: 1 }],
+    unmatched: [{ key: 'SESSION#42', consumedUnits: 80, throttles: 1, peakUnitsPerSecond: 2 }],
+  };
+  await p.send({ type: 'heat', requestId: 1, result: { ok: true, report }, series: null });
+  const view = p.page.locator('#view-heat');
+  assert.match((await view.locator('p.summary').textContent()) ?? '', / · 1 throttle$/);
+  assert.equal(
+    await view.locator('[data-state="unmatched"] summary').textContent(),
+    '1 live key matches no key in the code',
+  );
+  assert.match((await view.locator('[data-state="unmatched"] li').textContent()) ?? '', / · 1 throttle$/);
+  assert.deepEqual(p.incidents, []);
+  await p.page.close();
+});

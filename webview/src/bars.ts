@@ -4,6 +4,7 @@
  * by VS Code's variables, and free of canvas for what is only a ranking. The time series
  * uses uPlot (charts.ts).
  */
+import { plural } from '../../protocol/src/plural';
 import { el, fmt } from './dom';
 
 export interface Bar {
@@ -48,7 +49,11 @@ export function shardColumns(
       'figure',
       { class: 'shards empty' },
       el('figcaption', {}, 'Per-shard balance'),
-      el('p', { class: 'empty-state' }, `No live traffic on any of the ${shards.length} shards in this window.`),
+      el(
+        'p',
+        { class: 'empty-state' },
+        `No live traffic on any of the ${plural(shards.length, 'shard')} in this window.`,
+      ),
     );
   }
   const max = Math.max(1, mean, ...shards.map((s) => s.value));

@@ -9,6 +9,7 @@ import type { JsonLogicalKey } from '../../protocol/src/report';
 import { READ_UNITS_PER_PARTITION } from '../../server/src/engine/capacity';
 import { barList, shardColumns } from './bars';
 import { disposeCharts, seriesCharts } from './charts';
+import { plural } from '../../protocol/src/plural';
 import { el, fill, fmt } from './dom';
 
 /**
@@ -133,7 +134,7 @@ function keyHeat(k: JsonKeyHeat, input: HeatInput, ev: HeatViewEvents): HTMLElem
       { class: 'summary' },
       `#${k.rank} on the table · ${fmt(k.consumedUnits)} units`,
       k.share !== null ? ` (${fmt(k.share * 100, 1)}% of the table)` : '',
-      ` · ${fmt(k.throttles)} throttles`,
+      ` · ${plural(k.throttles, 'throttle')}`,
     ),
     alerts.length
       ? el('ul', { class: 'alerts', attrs: { role: 'alert' } }, ...alerts.map((a) => el('li', {}, a)))
@@ -260,12 +261,21 @@ export function renderHeat(root: HTMLElement, input: HeatInput, ev: HeatViewEven
       el(
         'details',
         { class: 'unmatched', attrs: { 'data-state': 'unmatched' } },
-        el('summary', {}, `${report.unmatched.length} live keys match no key in the code`),
+        el(
+          'summary',
+          {},
+          `${plural(report.unmatched.length, 'live key')} ${report.unmatched.length === 1 ? 'matches' : 'match'} no key in the code`,
+        ),
         el(
           'ul',
           {},
           ...report.unmatched.map((u) =>
-            el('li', {}, el('code', {}, u.key), ` · ${fmt(u.consumedUnits)} units · ${fmt(u.throttles)} throttles`),
+            el(
+              'li',
+              {},
+              el('code', {}, u.key),
+              ` · ${fmt(u.consumedUnits)} units · ${plural(u.throttles, 'throttle')}`,
+            ),
           ),
         ),
       ),

@@ -5,6 +5,7 @@
  * from the keyboard (Tab, Enter, Space) without a custom focus model.
  */
 import type { JsonKeysReport, JsonLogicalKey } from '../../protocol/src/report';
+import { plural } from '../../protocol/src/plural';
 import { el, fill } from './dom';
 
 export interface KeysViewEvents {
@@ -114,7 +115,7 @@ export function renderKeys(
   fill(
     root,
     toolbar,
-    el('p', { class: 'muted' }, `${keyCount} logical keys on ${report.tables.length} tables`),
+    el('p', { class: 'muted' }, `${plural(keyCount, 'logical key')} on ${plural(report.tables.length, 'table')}`),
     ...tables,
   );
 }
