@@ -96,3 +96,35 @@ test('the SDK Node-version notice is one info line, and a problem repeated by ea
   } else assert.equal(notices.length, 0, s.logs.join('\n'));
   assert.equal(s.exited, null);
 });
+
+test('the CLI prints the SDK Node-version notice as one line on stderr, not seven', async () => {
+  const { spawnSync } = await import('node:child_process');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-cli-log-'));
+  try {
+    fs.writeFileSync(path.join(dir, 'orders.ts'), ORDERS_TS);
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const cli = path.resolve(__dirname, '../../bin/shardlens.js');
+    const r = spawnSync(
+      process.execPath,
+      [cli, 'heat', dir, '--table', 'orders', '--endpoint', `http://127.0.0.1:${port}`],
+      { env: bareEnv(dir), encoding: 'utf8', timeout: 60_000 },
+    );
+    assert.equal(r.status, 1, r.stderr);
+    assert.match(r.stderr, /Cannot connect to endpoint/);
+    const lines = r.stderr.split('\n').filter((l) => /AWS SDK for JavaScript|node >=|a\.co\//.test(l));
+    const major = Number(process.versions.node.split('.')[0]);
+    assert.doesNotMatch(r.stderr, /\(node:\d+\) Warning/);
+    if (major < 22) {
+      assert.equal(lines.length, 1, r.stderr);
+      assert.match(
+        lines[0],
+        /^shardlens: note: NodeVersionSupportWarning: The AWS SDK for JavaScript \(v3\) .* You are running node v/,
+      );
+    } else assert.equal(lines.length, 0, r.stderr);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
