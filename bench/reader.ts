@@ -64,6 +64,7 @@ async function latencyProxy(target: string, ms: number): Promise<{ endpoint: str
 
 const spec: ReaderSpec = {
   style: 'lib-dynamodb',
+  call: 'send',
   typed: true,
   name: 'readAllShards',
   keyId: 'bench · PK = BOARD#global',
@@ -76,6 +77,7 @@ const spec: ReaderSpec = {
   shards: { kind: 'range', start: 0, count: String(SHARDS) },
   sort: null,
   top: null,
+  order: null,
   params: [],
   indentUnit: '  ',
   quote: "'",

@@ -7,6 +7,8 @@ import { textIn } from './apply';
 import type { FixContext, TextChange } from './fix-model';
 import { appendShard } from './key-edit';
 import { visibleAtTop } from './reader-plan';
+import { rootNames } from './reader-scope';
+import { readerStyle, type ReaderStyle } from './reader-style';
 import { enclosingFunction, nodeAt, withTree } from './syntax';
 
 /**
@@ -36,19 +38,6 @@ export function counterAttribute(call: string): string | null {
   return alias?.[1] ?? null;
 }
 
-/** Keywords and globals: names an expression may use that no module declares. */
-const KEYWORDS = new Set(
-  'new await this self None True False null undefined true false process globalThis JSON Number String Math str int'.split(
-    ' ',
-  ),
-);
-
-/** The names an expression starts from (`dynamodb` and `TABLE_NAME` in `dynamodb.Table(TABLE_NAME)`). */
-function rootNames(expression: string): string[] {
-  const bare = expression.replace(/(["'`])(?:\\.|(?!\1).)*\1/g, '""');
-  return [...bare.matchAll(/(?<![\w$.])([A-Za-z_$][\w$]*)/g)].map((m) => m[1]).filter((n) => !KEYWORDS.has(n));
-}
-
 /** `receiver = <expr>` in the function's own text, when <expr> uses only names the module defines. */
 function rebuiltReceiver(fn: Node, receiver: string, python: boolean): string | null {
   const body = fn.text;
@@ -74,6 +63,8 @@ export function summingReader(
   if (!attr || !receiver || !a.partitionKey || literalText(a.partitionKey.template) === null) return null;
   const python = a.language === 'python';
   const imports = ctx.analysisOf(a.file)?.imports ?? [];
+  const style = readerStyle(a, text, imports);
+  if (!style) return null;
   const visible = (name: string) =>
     visibleAtTop(name, text, imports, python) ||
     imports.some((i) => i.names.length === 0 && i.module.split('.')[0] === name);
@@ -126,7 +117,7 @@ export function summingReader(
     count,
     setup: place.setup,
   };
-  const body = readerSource(a, parts);
+  const body = python ? pythonSource(a, parts) : jsSource(a, style, parts);
   if (!body) return null;
   const block = body
     .split('\n')
@@ -140,7 +131,14 @@ export function summingReader(
     endColumn: end.endColumn,
   };
   const changes: TextChange[] = [];
-  const getName = a.sdk === 'lib-dynamodb' ? 'GetCommand' : a.sdk === 'aws-sdk-v3' ? 'GetItemCommand' : null;
+  const getName =
+    style.call !== 'send'
+      ? null
+      : style.sdk === 'lib-dynamodb'
+        ? 'GetCommand'
+        : style.sdk === 'aws-sdk-v3'
+          ? 'GetItemCommand'
+          : null;
   if (getName && !new RegExp(`\\b${getName}\\b`).test(text)) {
     const imp = imports.find((i) => i.names.includes(a.call.callee));
     const line = imp ? text.split('\n')[imp.span.startLine] : '';
@@ -165,10 +163,6 @@ interface Parts {
   attr: string;
   count: string;
   setup: string | null;
-}
-
-function readerSource(a: Access, p: Parts): string | null {
-  return a.language === 'python' ? pythonSource(a, p) : jsSource(a, p);
 }
 
 const DOC = (count: string) =>
@@ -211,17 +205,18 @@ function pythonSource(a: Access, p: Parts): string {
 /** An object key: bare when it is a name. */
 const prop = (name: string) => (/^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name));
 
-function jsSource(a: Access, p: Parts): string | null {
+function jsSource(a: Access, style: ReaderStyle, p: Parts): string | null {
   const typed = a.language === 'typescript' || a.language === 'tsx';
   const pk = a.partitionKey!.attribute;
-  const low = a.sdk === 'aws-sdk-v3';
+  const low = style.sdk === 'aws-sdk-v3';
   const wrap = (e: string) => (low ? `{ S: ${e} }` : e);
   const key = `{ ${pk}: ${wrap(p.keyExpr)}${p.sk ? `, ${p.sk[0]}: ${wrap(p.sk[1])}` : ''} }`;
   const input = `{ TableName: ${p.table}, Key: ${key} }`;
   let get: string;
-  if (a.sdk === 'lib-dynamodb') get = `${p.receiver}.send(new GetCommand(${input}))`;
+  if (style.call === 'method') get = `${p.receiver}.${low ? 'getItem' : 'get'}(${input})`;
+  else if (style.sdk === 'lib-dynamodb') get = `${p.receiver}.send(new GetCommand(${input}))`;
   else if (low) get = `${p.receiver}.send(new GetItemCommand(${input}))`;
-  else if (a.sdk === 'aws-sdk-v2-document-client') get = `${p.receiver}.get(${input}).promise()`;
+  else if (style.sdk === 'aws-sdk-v2-document-client') get = `${p.receiver}.get(${input}).promise()`;
   else return null;
   const item = /^[A-Za-z_$][\w$]*$/.test(p.attr) ? `r.Item?.${p.attr}` : `r.Item?.[${JSON.stringify(p.attr)}]`;
   const value = low ? `Number(${item}?.N ?? 0)` : `Number(${item} ?? 0)`;

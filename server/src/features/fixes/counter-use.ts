@@ -1,9 +1,10 @@
 import type { Node } from 'web-tree-sitter';
-import type { Access, Span } from '../../engine/model';
+import type { Access, ImportInfo, Span } from '../../engine/model';
 import { words } from '../../engine/names';
 import { spanOf } from '../../engine/span';
 import { textIn } from './apply';
 import { wholeCall } from './reader-plan';
+import { readerStyle } from './reader-style';
 import { enclosingFunction, within, withTree } from './syntax';
 
 /**
@@ -23,6 +24,8 @@ export interface IncrementUse {
   call: Span;
   /** The used new count is named an id (`nextOrderId()`, `order_id = ...`, attribute `seq`). */
   idLike: boolean;
+  /** The response is a value the fix can pass through a function (a promise, a boto3 dict), not a callback's. */
+  wrappable: boolean;
 }
 
 const ID_WORDS = new Set(['id', 'ids', 'seq', 'sequence', 'serial']);
@@ -53,12 +56,20 @@ function assignedName(n: Node): string | null {
   return null;
 }
 
-export function incrementUse(a: Access, text: string, attribute: string | null): IncrementUse | null {
-  const whole = wholeCall(a, text);
-  if (!whole) return null;
+export function incrementUse(
+  a: Access,
+  text: string,
+  imports: ImportInfo[],
+  attribute: string | null,
+): IncrementUse | null {
   const call = textIn(text, a.span);
   const rv = /\bReturnValues\s*[:=]\s*(?:(['"])(\w+)\1|(\S))/.exec(call);
   const returnValues = rv ? (rv[2] ?? '?') : null;
+  const whole = wholeCall(a, text);
+  // A callback's response, or a v2 request object (not a promise): read where the fix cannot reach.
+  const promise = a.call.form !== 'v2-call' || readerStyle(a, text, imports)?.call === 'method';
+  if (!whole || !promise)
+    return { returnValues, used: returnValues !== null, call: a.span, idLike: false, wrappable: false };
   return withTree(a.file, text, (tree) => {
     // The node of the whole call: the smallest node covering its span may be an inner one.
     const at = { row: whole.span.startLine, column: whole.span.startColumn };
@@ -72,7 +83,7 @@ export function incrementUse(a: Access, text: string, attribute: string | null):
     const idLike =
       used &&
       (namesId(functionName(enclosingFunction(n))) || namesId(assignedName(outer)) || namesId(attribute ?? null));
-    return { returnValues, used, call: spanOf(n), idLike };
+    return { returnValues, used, call: spanOf(n), idLike, wrappable: true };
   });
 }
 

@@ -31,7 +31,8 @@ export const spreadCounter: FixProvider = (finding, ctx, answers?: FixAnswers): 
   if (text === null || !key) return [];
   const d = addShardSuffix(a, key, null);
   if (d.kind !== 'add-shard-suffix') return [];
-  const use = incrementUse(a, text, counterAttribute(textIn(text, a.span)));
+  const imports = ctx.analysisOf(a.file)?.imports ?? [];
+  const use = incrementUse(a, text, imports, counterAttribute(textIn(text, a.span)));
   if (!use) return [];
   if (use.idLike && readsNewCount(use)) return [idAdvice(finding.rule)];
   if (readsUnkeepable(use)) return [];
@@ -48,9 +49,9 @@ export const spreadCounter: FixProvider = (finding, ctx, answers?: FixAnswers): 
   const wrapped = readsNewCount(use);
   const reader = summingReader(ctx, a, text, d.separator, count.name, wrapped);
   // The caller reads one item's count: without the total in its place, the fix would change what it returns.
-  if (wrapped && !reader) return [];
+  if (wrapped && (!reader || !use.wrappable)) return [];
   const needsRandom = a.language === 'python' && !hasRandomImport(text);
-  const header = headerChanges(a.file, text, ctx.analysisOf(a.file)?.imports ?? [], count, {
+  const header = headerChanges(a.file, text, imports, count, {
     importLines: needsRandom ? ['import random'] : [],
   });
   const changes: TextChange[] = [

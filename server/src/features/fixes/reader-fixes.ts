@@ -11,6 +11,7 @@ import { applyChanges, offsetAt, positionAt } from './apply';
 import type { FixAction, FixAnswers, FixContext, FixProvider, TextChange } from './fix-model';
 import { isPython, planReader, quoteOf, wholeCall, type ReaderPlan } from './reader-plan';
 import { paginateInPlace } from './reader-paginate';
+import { pythonModuleFor } from './reader-scope';
 
 /**
  * The scatter-gather reader fixes:
@@ -66,11 +67,10 @@ function unshardedReadFixes(finding: Finding, ctx: FixContext, answers?: FixAnsw
   if (!plan) return [];
   const gen = generation(plan, target, read, ctx);
   if (!gen) return [];
-  const out: FixAction[] = [];
+  // The reader replaces the read it was made for; only a read it cannot replace gets it on its own.
   const repair = replaceRead(plan, gen, read, target, ctx);
-  if (repair) out.push(repair);
-  if (!gen.exists) out.push(generateAction(plan, gen, read, target));
-  return out;
+  if (repair) return [repair];
+  return gen.exists ? [] : [generateAction(plan, gen, read, target)];
 }
 
 function paginationFixes(finding: Finding, ctx: FixContext, answers?: FixAnswers): FixAction[] {
@@ -97,20 +97,31 @@ export function functionExists(text: string, name: string, python: boolean): boo
   return new RegExp(python ? `^\\s*def\\s+${name}\\s*\\(` : `\\bfunction\\s+${name}\\s*\\(`, 'm').test(text);
 }
 
-/** Where a new top-level definition goes: after the top-level statement holding `site`, else at the end. */
-function insertionOffset(text: string, file: string, site: Access | null): number {
+/**
+ * Where a new top-level definition goes: after the top-level statement holding `site`,
+ * else at the end. In Python a definition must run before the code that calls it, so
+ * beside module-level code (a script body, `if __name__ == "__main__":`) it goes before.
+ */
+function insertionPoint(text: string, file: string, site: Access | null): { offset: number; before: boolean } {
   const language = languageForFile(file);
-  if (!site || site.file !== file || !language) return text.replace(/\s*$/, '').length;
+  const end = { offset: text.replace(/\s*$/, '').length, before: false };
+  if (!site || site.file !== file || !language) return end;
   const at = offsetAt(text, site.span.startLine, site.span.startColumn);
-  const top = topLevelRanges(file, text).find(([start, end]) => start <= at && at < end);
-  return top ? top[1] : text.replace(/\s*$/, '').length;
+  const top = topLevelRanges(file, text).find(([start, stop]) => start <= at && at < stop);
+  if (!top) return end;
+  if (language === 'python' && !DEFINITIONS.has(top[2])) return { offset: top[0], before: true };
+  return { offset: top[1], before: false };
 }
 
-/** The [start, end) of each top-level statement (the tree comes from the fixes' shared cache). */
-function topLevelRanges(file: string, text: string): Array<[number, number]> {
+const DEFINITIONS = new Set(['function_definition', 'class_definition', 'decorated_definition']);
+
+/** The [start, end) and type of each top-level statement (the tree comes from the fixes' shared cache). */
+function topLevelRanges(file: string, text: string): Array<[number, number, string]> {
   return (
     withTree(file, text, (tree) =>
-      tree.rootNode.namedChildren.flatMap((c): Array<[number, number]> => (c ? [[c.startIndex, c.endIndex]] : [])),
+      tree.rootNode.namedChildren.flatMap((c): Array<[number, number, string]> =>
+        c ? [[c.startIndex, c.endIndex, c.type]] : [],
+      ),
     ) ?? []
   );
 }
@@ -127,12 +138,14 @@ function generation(plan: ReaderPlan, target: string, site: Access, ctx: FixCont
   const { code, needs } = generateReader(plan.spec);
   const exported =
     !python && target !== site.file ? code.replace(/\nasync function /, '\nexport async function ') : code;
-  const offset = insertionOffset(text, target, site);
-  const gap = offset === 0 ? '' : python ? '\n\n\n' : '\n\n';
-  const changes: TextChange[] = [
-    { file: target, span: point(text, offset), newText: gap + exported + (offset === 0 ? '\n' : '') },
-  ];
-  changes.push(...importChanges(target, text, [...needs, ...plan.needs], ctx));
+  const at = insertionPoint(text, target, site);
+  const imports = importChanges(target, text, [...needs, ...plan.needs], ctx);
+  let newText: string;
+  if (text.trim() === '') newText = (imports.length ? (python ? '\n\n' : '\n') : '') + exported + '\n';
+  else if (at.before) newText = exported + (python ? '\n\n\n' : '\n\n');
+  else newText = (python ? '\n\n\n' : '\n\n') + exported;
+  // Imports first: in a new file both go at its start, and they must come before the code.
+  const changes: TextChange[] = [...imports, { file: target, span: point(text, at.offset), newText }];
   return { exists: false, changes };
 }
 
@@ -172,7 +185,7 @@ function generateAction(plan: ReaderPlan, gen: Generation, site: Access, target:
     safe: false,
     asks: [{ kind: 'reader-file', suggested: site.file }],
     changes: gen.changes,
-    reveal: { file: target, span: gen.changes[0].span },
+    reveal: { file: target, span: gen.changes[gen.changes.length - 1].span },
   };
 }
 
@@ -183,7 +196,10 @@ function replaceRead(
   target: string,
   ctx: FixContext,
 ): FixAction | null {
-  if (read.operation !== 'Query' || !plan.args || !SITE_FORMS_REPLACEABLE.has(read.call.form)) return null;
+  if (read.operation !== 'Query' || !plan.args) return null;
+  // A bare method call is a promise only on SDK v3's aggregated clients.
+  const form = read.call.form;
+  if (!SITE_FORMS_REPLACEABLE.has(form) && !(form === 'v2-call' && plan.spec.call === 'method')) return null;
   const text = ctx.textOf(read.file);
   if (text === null) return null;
   const python = isPython(read.file);
@@ -193,7 +209,7 @@ function replaceRead(
   const changes: TextChange[] = [...gen.changes, { file: read.file, span: whole.span, newText: call }];
   if (target !== read.file) {
     let module: string | null = null;
-    if (python) module = path.dirname(target) === path.dirname(read.file) ? path.basename(target, '.py') : null;
+    if (python) module = pythonModuleFor(read.file, target, ctx);
     else {
       module = path
         .relative(path.dirname(read.file), target)

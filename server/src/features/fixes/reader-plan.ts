@@ -5,7 +5,10 @@ import { literalText } from '../../engine/template';
 import type { Needed } from '../generate/imports';
 import { readerName, words, type KeyPiece, type Operand, type Param, type ReaderSpec } from '../generate/reader-spec';
 import { offsetAt, positionAt, textIn } from './apply';
+import { within } from './syntax';
 import type { FixContext } from './fix-model';
+import { importableModule, pythonModuleFor, reachableFrom, rootNames, tableInCall, valueOfUse } from './reader-scope';
+import { readerStyle, type ReaderStyle } from './reader-style';
 
 /**
  * Builds a reader's spec from the engine's model: the style, receiver and table of
@@ -77,9 +80,9 @@ function partitionPieces(parts: TemplatePart[], visible: (name: string) => boole
   return { before, after };
 }
 
-/** A relative module specifier from one file to another (`./config`), as the target language writes it. */
-function moduleFrom(target: string, declared: string, python: boolean): string | null {
-  if (python) return path.dirname(target) === path.dirname(declared) ? path.basename(declared, '.py') : null;
+/** A module specifier from one file to another (`./config`, `.settings`), as the target's project writes it. */
+function moduleFrom(target: string, declared: string, python: boolean, ctx: FixContext): string | null {
+  if (python) return pythonModuleFor(target, declared, ctx);
   let rel = path
     .relative(path.dirname(target), declared)
     .split(path.sep)
@@ -89,38 +92,37 @@ function moduleFrom(target: string, declared: string, python: boolean): string |
   return rel;
 }
 
-/** The shard loop and, when its count constant lives in another module, the import it needs. */
-function shardLoop(
-  shards: ShardSet,
-  target: string,
-  text: string,
-  imports: ImportInfo[],
-  ctx: FixContext,
-  python: boolean,
-) {
+/**
+ * The shard loop, bounded by the writers' count constant where the reader can reach it:
+ * by name when the target sees it at module level; imported from another module; passed
+ * by the call (`param`) when it lives in the calling file but not where the reader can
+ * see it (under `if __name__ == "__main__":`, in a function, or in the module that imports
+ * the reader — importing it back would be circular); else the number itself.
+ */
+function shardLoop(input: PlanInput, text: string, imports: ImportInfo[], ctx: FixContext, python: boolean) {
+  const { shards, target, site } = input;
   const values = shards.values;
   if (!values || values.length === 0) return null;
   const sorted = [...values].sort((a, b) => a - b);
   const contiguous = sorted.every((v, i) => v === sorted[0] + i);
-  if (!contiguous) return { loop: { kind: 'list' as const, values: sorted }, needs: [] as Needed[] };
+  const none = { needs: [] as Needed[], param: null as string | null };
+  if (!contiguous) return { loop: { kind: 'list' as const, values: sorted }, ...none };
   const count = shards.count;
-  let expression = String(sorted.length);
-  const needs: Needed[] = [];
-  if (count?.name && count.value === sorted.length && /^[A-Za-z_$][\w$]*$/.test(count.name)) {
-    const decl = count.declaration;
-    if (visibleAtTop(count.name, text, imports, python) || decl?.file === target) expression = count.name;
-    else if (decl) {
-      const declText = ctx.textOf(decl.file);
-      const line = declText?.split('\n')[decl.span.startLine] ?? '';
-      const exported = python || /^\s*export\b/.test(line);
-      const module = exported ? moduleFrom(target, decl.file, python) : null;
-      if (module) {
-        expression = count.name;
-        needs.push({ module, name: count.name });
-      }
-    }
+  const loop = (expression: string) => ({ kind: 'range' as const, start: sorted[0], count: expression });
+  if (!count?.name || count.value !== sorted.length || !/^[A-Za-z_$][\w$]*$/.test(count.name))
+    return { loop: loop(String(sorted.length)), ...none };
+  const decl = count.declaration;
+  const siteText = ctx.textOf(site.file) ?? '';
+  if (visibleAtTop(count.name, text, imports, python)) return { loop: loop(count.name), ...none };
+  if (decl?.file === site.file && reachableFrom(site.file, siteText, decl.span, site.span))
+    return { loop: loop(count.name), needs: [], param: count.name };
+  if (decl && decl.file !== target && decl.file !== site.file) {
+    const line = ctx.textOf(decl.file)?.split('\n')[decl.span.startLine] ?? '';
+    const exported = python || /^\s*export\b/.test(line);
+    const module = exported ? moduleFrom(target, decl.file, python, ctx) : null;
+    if (module) return { loop: loop(count.name), needs: [{ module, name: count.name }], param: null };
   }
-  return { loop: { kind: 'range' as const, start: sorted[0], count: expression }, needs };
+  return { loop: loop(String(sorted.length)), ...none };
 }
 
 /** A parameter name from the operand's expression (`prefix`, `this.since` → `since`). */
@@ -178,11 +180,18 @@ export function planReader(input: PlanInput, ctx: FixContext): ReaderPlan | null
   if (siteText === null) return null;
   const imports = ctx.analysisOf(target)?.imports ?? [];
   const sameFile = target === site.file;
+  // An expression of the site's own call (a value the engine followed elsewhere is not one).
+  const atSite = (span: Span | undefined) => (span && within(span, site.span) ? textIn(siteText, span) : null);
+  // A Python module the call imports must have a name `import` accepts.
+  if (python && !sameFile && !importableModule(target)) return null;
+  // The style of the client the site calls (v3 commands, v3 aggregated methods, v2 `.promise()`).
+  const style = readerStyle(site, siteText, ctx.analysisOf(site.file)?.imports ?? []);
+  if (!style) return null;
   const visible = (name: string) => (sameFile ? visibleAtTop(name, text, imports, python) : false);
   const pieces = keySource.partitionKey ? partitionPieces(keySource.partitionKey.template.parts, visible) : null;
   const shape = keySource.partitionKey ? shardShape(keySource.partitionKey.template) : null;
   if (!pieces || !shape) return null;
-  const shardLoopPlan = shardLoop(input.shards, target, text, imports, ctx, python);
+  const shardLoopPlan = shardLoop(input, text, imports, ctx, python);
   if (!shardLoopPlan) return null;
   const needs: Needed[] = [...shardLoopPlan.needs];
 
@@ -191,39 +200,57 @@ export function planReader(input: PlanInput, ctx: FixContext): ReaderPlan | null
   if (!receiver) return null;
   const plainReceiver =
     /^[A-Za-z_$][\w$]*$/.test(receiver) && sameFile && visibleAtTop(receiver, text, imports, python);
-  const resource = site.sdk === 'boto3-resource';
+  const resource = style.sdk === 'boto3-resource';
   const clientName = resource ? 'table' : 'client';
   let clientParam: ReaderSpec['clientParam'] = null;
   if (!plainReceiver) {
-    const typeName = isTyped(target) ? clientType(site, imports, needs) : null;
+    const typeName = isTyped(target) ? clientType(style, imports, needs) : null;
     if (typeName === undefined) return null;
     clientParam = { name: clientName, type: typeName };
   }
 
-  // The table name: the site's own expression when the reader can see it, else the name itself.
+  // The table name: the site's own expression when the reader can see it (or the literal
+  // name), else passed by the call, which sees it; an environment variable read again last.
   let table: string | null = null;
+  let tableArg: string | null = null;
   if (!resource) {
     const t = site.table;
-    const expr = t.span ? textIn(siteText, t.span) : null;
-    if (expr && /^[A-Za-z_$][\w$]*$/.test(expr) && visible(expr)) table = expr;
-    else if (t.kind === 'literal') table = python ? JSON.stringify(t.name) : JSON.stringify(t.name);
+    const expr = atSite(t.span) ?? tableInCall(textIn(siteText, site.span));
+    const roots = expr ? rootNames(expr) : [];
+    const seen = (r: string) => visible(r) || (sameFile && imports.some((i) => i.module === r));
+    if (expr && !/\b(this|self)\b/.test(expr) && roots.every(seen)) table = expr;
+    else if (t.kind === 'literal') table = JSON.stringify(t.name);
+    else if (expr) tableArg = expr;
     else if (t.kind === 'env') {
       table = python ? `os.environ[${JSON.stringify(t.name)}]` : `process.env.${t.name}`;
       if (python) needs.push({ module: 'os' });
       else if (isTyped(target)) table += '!';
     } else return null;
-    if (!python && table.startsWith('"')) table = `'${JSON.parse(table).replace(/'/g, "\\'")}'`;
+    if (!python && table?.startsWith('"')) table = `'${JSON.parse(table).replace(/'/g, "\\'")}'`;
   }
 
   // The sort-key condition and Limit of the read, passed through.
   const taken = new Set(LOCALS);
   const params: Param[] = [];
   let args: string[] | null = clientParam ? [receiver] : [];
+  const loop = shardLoopPlan.loop;
+  if (shardLoopPlan.param && loop.kind === 'range') {
+    // The writers' count constant, passed by the call that can see it.
+    loop.count = paramName('shardCount', 'shardCount', python, taken);
+    params.push({ name: loop.count, kind: 'count' });
+    args.push(shardLoopPlan.param);
+  }
+  if (tableArg) {
+    table = paramName('tableName', 'tableName', python, taken);
+    params.push({ name: table, kind: 'table' });
+    args.push(tableArg);
+  }
   const condition = site.kind === 'read' ? site.sortCondition : null;
   let sort: ReaderSpec['sort'] = null;
   if (condition) {
     const operands: Operand[] = condition.operands.map((o, i) => {
-      const source = o.span ? textIn(siteText, o.span) : '';
+      // The operand as the site writes it (the engine may have followed it to a caller's value).
+      const source = atSite(o.span) ?? valueOfUse(textIn(siteText, o.use)) ?? '';
       const lit = literalText(o.template);
       if (lit !== null && /^['"`]/.test(source.trim())) return { literal: lit };
       if (lit !== null && /^-?\d+(\.\d+)?$/.test(source.trim())) return { literal: Number(lit) };
@@ -250,9 +277,13 @@ export function planReader(input: PlanInput, ctx: FixContext): ReaderPlan | null
     }
     top = { attribute, limit: l, forward: site.read?.scanIndexForward !== false };
   }
-  const converter = site.sdk === 'aws-sdk-v2' ? v2Namespace(imports, needs, 'Converter') : undefined;
+  // A read of every item keeps the order its Query returned them in: by the sort key, as it asked.
+  const orderBy = condition?.attribute ?? keySource.sortKey?.attribute ?? site.sortKey?.attribute ?? null;
+  const order = !top && orderBy ? { attribute: orderBy, forward: site.read?.scanIndexForward !== false } : null;
+  const converter = style.sdk === 'aws-sdk-v2' ? v2Namespace(imports, needs, 'Converter') : undefined;
   const spec: ReaderSpec = {
-    style: site.sdk,
+    style: style.sdk,
+    call: style.call,
     typed: isTyped(target),
     name: readerName(shape.stem + shape.suffix, { index: site.index, sort, top }, python),
     keyId: input.keyId,
@@ -262,9 +293,10 @@ export function planReader(input: PlanInput, ctx: FixContext): ReaderPlan | null
     index: site.index,
     consistent: site.read?.consistent ?? false,
     partition: { attribute: keySource.partitionKey!.attribute, before: pieces.before, after: pieces.after },
-    shards: shardLoopPlan.loop,
+    shards: loop,
     sort,
     top,
+    order,
     params,
     indentUnit: indentUnitOf(text || siteText, python),
     quote: quoteOf(text, imports),
@@ -296,14 +328,19 @@ function v2Namespace(imports: ImportInfo[], needs: Needed[], member: string): st
 }
 
 /** The TypeScript type of a client parameter, with the import it needs; undefined when the style has none. */
-function clientType(site: Access, imports: ImportInfo[], needs: Needed[]): string | null | undefined {
-  switch (site.sdk) {
-    case 'lib-dynamodb':
-      needs.push({ module: '@aws-sdk/lib-dynamodb', name: 'DynamoDBDocumentClient' });
-      return 'DynamoDBDocumentClient';
-    case 'aws-sdk-v3':
-      needs.push({ module: '@aws-sdk/client-dynamodb', name: 'DynamoDBClient' });
-      return 'DynamoDBClient';
+function clientType(style: ReaderStyle, imports: ImportInfo[], needs: Needed[]): string | null | undefined {
+  const method = style.call === 'method';
+  switch (style.sdk) {
+    case 'lib-dynamodb': {
+      const name = method ? 'DynamoDBDocument' : 'DynamoDBDocumentClient';
+      needs.push({ module: '@aws-sdk/lib-dynamodb', name });
+      return name;
+    }
+    case 'aws-sdk-v3': {
+      const name = method ? 'DynamoDB' : 'DynamoDBClient';
+      needs.push({ module: '@aws-sdk/client-dynamodb', name });
+      return name;
+    }
     case 'aws-sdk-v2-document-client':
       return v2Namespace(imports, [], 'DocumentClient').replace(
         /^DynamoDB\.DocumentClient$/,
@@ -340,7 +377,7 @@ export function wholeCall(read: Access, text: string): { span: Span; text: strin
     const promise = /^\s*\.promise\(\s*\)/.exec(text.slice(end));
     if (!promise) return null;
     end += promise[0].length;
-  } else if (form !== 'boto3-table' && form !== 'boto3-client') return null;
+  } else if (form !== 'boto3-table' && form !== 'boto3-client' && form !== 'v2-call') return null;
   const a = positionAt(text, start);
   const b = positionAt(text, end);
   return {

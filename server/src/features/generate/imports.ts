@@ -41,6 +41,9 @@ function newImportPoint(
   if (python) {
     const doc = /^\s*("""|''')[\s\S]*?\1[^\n]*\n/.exec(text.slice(offset));
     if (doc) offset += doc[0].length;
+    // `from __future__` imports must come first.
+    const future = /^(?:from __future__ import[^\n]*\n|\s*\n)*/.exec(text.slice(offset));
+    if (future && /__future__/.test(future[0])) offset += future[0].replace(/\n\s*$/, '\n').length;
   } else {
     const strict = /^\s*['"]use strict['"];?[^\n]*\n/.exec(text.slice(offset));
     if (strict) offset += strict[0].length;
@@ -171,7 +174,13 @@ export function pythonImportEdits(text: string, imports: ImportInfo[], needed: N
     at.lines.push(line);
     points.set(p.offset, at);
   }
-  for (const [offset, p] of points)
-    edits.push({ span: pointAt(text, offset), newText: p.before + p.lines.join('\n') + p.after });
+  for (const [offset, p] of points) {
+    // Lines at one point (a file without imports): grouped, a blank line between groups.
+    const lines = [...p.lines].sort((a, b) => pyGroup(a.split(/\s+/)[1]) - pyGroup(b.split(/\s+/)[1]));
+    const joined = lines
+      .map((l, i) => (i > 0 && pyGroup(l.split(/\s+/)[1]) !== pyGroup(lines[i - 1].split(/\s+/)[1]) ? `\n${l}` : l))
+      .join('\n');
+    edits.push({ span: pointAt(text, offset), newText: p.before + joined + p.after });
+  }
   return edits;
 }

@@ -82,7 +82,7 @@ function requestLines(s: ReaderSpec): string[] {
       `ExpressionAttributeNames: { ${names.map(([a, n]) => `${jsString(a, q)}: ${jsString(n, q)}`).join(', ')} },`,
     );
   out.push(`ExpressionAttributeValues: ${s.style === 'aws-sdk-v3' ? `marshall(${valueMap})` : valueMap},`);
-  if (s.top && !s.top.forward) out.push('ScanIndexForward: false,');
+  if (!(s.top ?? s.order ?? { forward: true }).forward) out.push('ScanIndexForward: false,');
   if (s.top) out.push(`Limit: ${limitText(s)},`);
   if (s.consistent) out.push('ConsistentRead: true,');
   out.push('ExclusiveStartKey: startKey,');
@@ -97,6 +97,8 @@ function limitText(s: ReaderSpec): string {
 /** The call that reads one page, in the style's form. */
 function pageCall(s: ReaderSpec, d: number): Line[] {
   const props = requestLines(s).map((t): Line => [d + 2, t]);
+  if (s.call === 'method')
+    return [[d, `const page = await ${s.client}.query({`], ...props.map(([x, t]): Line => [x - 1, t]), [d, '});']];
   if (v2(s))
     return [
       [d, `const page = await ${s.client}.query({`],
@@ -125,7 +127,9 @@ export function jsReader(s: ReaderSpec): string {
   const Item = 'Record<string, any>';
   const params = [
     ...(s.clientParam ? [`${s.clientParam.name}${s.clientParam.type ? T(`: ${s.clientParam.type}`) : ''}`] : []),
-    ...s.params.map((p) => `${p.name}${T(p.kind === 'limit' ? ': number' : ': string | number')}`),
+    ...s.params.map(
+      (p) => `${p.name}${T(p.kind === 'operand' ? ': string | number' : p.kind === 'table' ? ': string' : ': number')}`,
+    ),
   ];
   const loop =
     s.shards.kind === 'range'
@@ -162,26 +166,29 @@ export function jsReader(s: ReaderSpec): string {
     [2, ');'],
     [1, '}'],
     [1, 'const perShard = await Promise.all(shards);'],
-    ...(s.top ? topMerge(s) : allMerge(s)),
+    ...merge(s),
     [1, 'return { Items, Count: Items.length };'],
     [0, '}'],
   ];
   return L.map(([d, t]) => s.indentUnit.repeat(d) + t).join('\n');
 }
 
-function allMerge(s: ReaderSpec): Line[] {
-  return [[1, `const Items = ([]${s.typed ? ' as Record<string, any>[]' : ''}).concat(...perShard);`]];
-}
-
-/** A k-way merge of the shards' sorted lists: repeatedly take the best head, N times. */
-function topMerge(s: ReaderSpec): Line[] {
+/**
+ * The shards' lists merged: each is in sort-key order already (a Query returns its key's
+ * items so), so a k-way merge that repeatedly takes the best head keeps that order for
+ * the whole key — all items, or the first N for a top-N read. Without a known sort key
+ * the lists are joined.
+ */
+function merge(s: ReaderSpec): Line[] {
   const T = (t: string) => (s.typed ? t : '');
-  const cmp = s.top!.forward ? '<' : '>';
+  const by = s.top ?? s.order;
+  if (!by) return [[1, `const Items = ([]${s.typed ? ' as Record<string, any>[]' : ''}).concat(...perShard);`]];
+  const cmp = by.forward ? '<' : '>';
   return [
-    [1, `const sortKey = (item${T(': Record<string, any>')}) => ${sortKeyOf(s, s.top!.attribute)};`],
+    [1, `const sortKey = (item${T(': Record<string, any>')}) => ${sortKeyOf(s, by.attribute)};`],
     [1, 'const heads = perShard.map(() => 0);'],
     [1, `const Items${T(': Record<string, any>[]')} = [];`],
-    [1, `while (Items.length < ${limitText(s)}) {`],
+    [1, s.top ? `while (Items.length < ${limitText(s)}) {` : 'for (;;) {'],
     [2, 'let next = -1;'],
     [2, 'for (let s = 0; s < perShard.length; s++) {'],
     [3, 'if (heads[s] >= perShard[s].length) continue;'],
@@ -195,12 +202,13 @@ function topMerge(s: ReaderSpec): Line[] {
 
 /** The names a JS reader needs from each module, by style. */
 export function jsImports(s: ReaderSpec): Array<{ module: string; name: string }> {
-  if (s.style === 'lib-dynamodb') return [{ module: '@aws-sdk/lib-dynamodb', name: 'QueryCommand' }];
+  const send = s.call === 'send';
+  if (s.style === 'lib-dynamodb') return send ? [{ module: '@aws-sdk/lib-dynamodb', name: 'QueryCommand' }] : [];
   if (s.style === 'aws-sdk-v3')
     return [
-      { module: '@aws-sdk/client-dynamodb', name: 'QueryCommand' },
+      ...(send ? [{ module: '@aws-sdk/client-dynamodb', name: 'QueryCommand' }] : []),
       { module: '@aws-sdk/util-dynamodb', name: 'marshall' },
-      { module: '@aws-sdk/util-dynamodb', name: 'unmarshall' },
+      ...(s.top || s.order ? [{ module: '@aws-sdk/util-dynamodb', name: 'unmarshall' }] : []),
     ];
   return [];
 }

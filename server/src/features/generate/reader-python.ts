@@ -65,7 +65,7 @@ function requestEntries(s: ReaderSpec): string[] {
     out.push(`"ExpressionAttributeValues": {${values.map(([k, v]) => `${pyString(k)}: ${value(v)}`).join(', ')}},`);
   }
   if (s.index) out.splice(s.style === 'boto3-resource' ? 0 : 1, 0, `"IndexName": ${pyString(s.index)},`);
-  if (s.top && !s.top.forward) out.push('"ScanIndexForward": False,');
+  if (!(s.top ?? s.order ?? { forward: true }).forward) out.push('"ScanIndexForward": False,');
   if (s.top) out.push(`"Limit": ${limitText(s)},`);
   if (s.consistent) out.push('"ConsistentRead": True,');
   return out;
@@ -114,33 +114,35 @@ export function pythonReader(s: ReaderSpec): string {
     [0, ''],
     [1, `with concurrent.futures.ThreadPoolExecutor(max_workers=${workers}) as pool:`],
     [2, `per_shard = list(pool.map(read_shard, ${iterable}))`],
-    ...(s.top
-      ? topMerge(s, client)
-      : ([[1, 'merged = [item for items in per_shard for item in items]']] as Array<[number, string]>)),
+    ...merge(s, client),
     [1, 'return {"Items": merged, "Count": len(merged)}'],
   ];
   return L.map(([d, t]) => (t ? s.indentUnit.repeat(d) + t : '')).join('\n');
 }
 
-function topMerge(s: ReaderSpec, client: boolean): Array<[number, string]> {
-  const attr = pyString(s.top!.attribute);
+/** The shards' sorted lists merged in sort-key order (`heapq.merge`), cut at N for a top-N read. */
+function merge(s: ReaderSpec, client: boolean): Array<[number, string]> {
+  const by = s.top ?? s.order;
+  if (!by) return [[1, 'merged = [item for items in per_shard for item in items]']];
+  const attr = pyString(by.attribute);
   const key = client ? `lambda item: deserializer.deserialize(item[${attr}])` : `lambda item: item[${attr}]`;
-  const reverse = s.top!.forward ? '' : ', reverse=True';
+  const reverse = by.forward ? '' : ', reverse=True';
   return [
     ...(client ? ([[1, 'deserializer = TypeDeserializer()']] as Array<[number, string]>) : []),
     [1, `ordered = heapq.merge(*per_shard, key=${key}${reverse})`],
-    [1, `merged = list(itertools.islice(ordered, ${limitText(s)}))`],
+    [1, s.top ? `merged = list(itertools.islice(ordered, ${limitText(s)}))` : 'merged = list(ordered)'],
   ];
 }
 
 /** What a Python reader imports: `import m` as {module}, `from m import n` as {module, name}. */
 export function pythonImports(s: ReaderSpec): Array<{ module: string; name?: string }> {
   const out: Array<{ module: string; name?: string }> = [{ module: 'concurrent.futures' }];
-  if (s.top) out.push({ module: 'heapq' }, { module: 'itertools' });
+  if (s.top || s.order) out.push({ module: 'heapq' });
+  if (s.top) out.push({ module: 'itertools' });
   if (s.style === 'boto3-resource') out.push({ module: 'boto3.dynamodb.conditions', name: 'Key' });
   else {
     out.push({ module: 'boto3.dynamodb.types', name: 'TypeSerializer' });
-    if (s.top) out.push({ module: 'boto3.dynamodb.types', name: 'TypeDeserializer' });
+    if (s.top || s.order) out.push({ module: 'boto3.dynamodb.types', name: 'TypeDeserializer' });
   }
   return out;
 }

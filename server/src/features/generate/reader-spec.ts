@@ -7,6 +7,8 @@ import type { KeyOperator, SdkStyle } from '../../engine/model';
  */
 export interface ReaderSpec {
   style: SdkStyle;
+  /** How a page is read: `send(new QueryCommand(...))`, v2's `.query(...).promise()`, or v3's aggregated `.query(...)`. */
+  call: 'send' | 'promise' | 'method';
   /** TypeScript: annotate parameters, locals and the return type. */
   typed: boolean;
   name: string;
@@ -25,6 +27,12 @@ export interface ReaderSpec {
   sort: SortSpec | null;
   /** Top-N: the sort attribute the shards are merged by, and N (a number or a parameter). */
   top: { attribute: string; limit: number | { param: string }; forward: boolean } | null;
+  /**
+   * The order a read of every item keeps: the sort key and direction its single-key
+   * Query returned items in, so the shards are merged in that order; null when the key
+   * has no known sort key (one item per key: nothing to order).
+   */
+  order: { attribute: string; forward: boolean } | null;
   /** Parameters after the client, in order: the sort-key operands, then the limit. */
   params: Param[];
   indentUnit: string;
@@ -56,7 +64,8 @@ export type Operand = { literal: string | number } | { param: string };
 
 export interface Param {
   name: string;
-  kind: 'operand' | 'limit';
+  /** A sort-key operand, the limit, or what the call passes because the reader cannot see it. */
+  kind: 'operand' | 'limit' | 'count' | 'table';
 }
 
 /** `BOARD#global` → `BoardGlobal`: the key's words for a function name. */
