@@ -35,6 +35,12 @@ test('a refresh message asks again for the selected key’s heat, read afresh; w
     { table: last.table, refresh: last.refresh, requestId: last.requestId },
     { table: 'leaderboard', refresh: true, requestId: 2 },
   );
+  // The partition visualizer: one distinct key written once.
+  await p.page.click('vscode-tab-header[data-tab="partitions"]');
+  await p.page.locator('#part-count input').fill('1');
+  const captions = await p.page.locator('#view-partitions figcaption').allTextContents();
+  assert.match(captions[0], /\(1 distinct key\)$/);
+  assert.match((await p.page.locator('#view-partitions').textContent()) ?? '', /hottest partition: 1 of 1 write \(/);
   assert.deepEqual(p.incidents, []);
   await p.page.close();
 });
@@ -68,6 +74,12 @@ test('counted nouns agree with their numbers: 1 logical key on 1 table, 1 thrott
     '1 live key matches no key in the code',
   );
   assert.match((await view.locator('[data-state="unmatched"] li').textContent()) ?? '', / · 1 throttle$/);
+  // The partition visualizer: one distinct key written once.
+  await p.page.click('vscode-tab-header[data-tab="partitions"]');
+  await p.page.locator('#part-count input').fill('1');
+  const captions = await p.page.locator('#view-partitions figcaption').allTextContents();
+  assert.match(captions[0], /\(1 distinct key\)$/);
+  assert.match((await p.page.locator('#view-partitions').textContent()) ?? '', /hottest partition: 1 of 1 write \(/);
   assert.deepEqual(p.incidents, []);
   await p.page.close();
 });

@@ -4,6 +4,7 @@
  * shard suffix. Labelled as a teaching hash wherever it is shown.
  */
 import { barList } from './bars';
+import { plural } from '../../protocol/src/plural';
 import { el, fill, fmt } from './dom';
 import type { PartitionState } from './host';
 import { spread, withSuffix, writesOf } from './teaching-hash';
@@ -33,7 +34,7 @@ function histogram(title: string, counts: number[]): HTMLElement {
     el(
       'p',
       { class: 'muted' },
-      `hottest partition: ${fmt(max)} of ${fmt(total)} writes (${fmt(mean > 0 ? max / mean : 0, 1)}× the mean)`,
+      `hottest partition: ${fmt(max)} of ${plural(total, 'write')} (${fmt(mean > 0 ? max / mean : 0, 1)}× the mean)`,
     ),
   );
 }
@@ -78,7 +79,7 @@ export function renderPartitions(root: HTMLElement, p: PartitionState, ev: Parti
     fill(
       result,
       histogram(
-        `Without a shard suffix (${fmt(new Set(writes).size)} distinct keys)`,
+        `Without a shard suffix (${plural(new Set(writes).size, 'distinct key')})`,
         spread(writes, state.partitions),
       ),
       histogram(
