@@ -100,9 +100,11 @@ async function askOne(q: FixQuestion, title: string, writer: vscode.Uri): Promis
         return files?.[0] ? { readerFile: files[0].toString() } : undefined;
       }
       const base = path.basename(writer.path, path.extname(writer.path));
+      // A Python module is imported by its name: `feed_reader.py`, never `feed-reader.py`.
+      const joiner = path.extname(writer.path) === '.py' ? '_' : '-';
       const file = await vscode.window.showSaveDialog({
         title,
-        defaultUri: vscode.Uri.joinPath(folder, `${base}-reader${path.extname(writer.path)}`),
+        defaultUri: vscode.Uri.joinPath(folder, `${base}${joiner}reader${path.extname(writer.path)}`),
         saveLabel: 'Write the reader here',
         filters,
       });
