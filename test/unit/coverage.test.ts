@@ -44,7 +44,7 @@ export const global = () => doc.send(new GetCommand({ TableName: 'events', Key: 
     '10 external-function: pk from keyFor(id)',
     // A literal prefix does not resolve a key: `ITEM#{k}` may be hot or not, and nothing calls opaque().
     '11 parameter-without-callers: pk from parameter k',
-    '12 table-unknown: TableName not read',
+    '12 table-unknown: the table from t',
     '13 unknown-value: pk from currentPartition',
   ]);
 });

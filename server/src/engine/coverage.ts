@@ -65,8 +65,8 @@ export const REASONS: Record<CoverageReason, { label: string; help: string }> = 
     help: 'Name the value after what it identifies (`userId`, `status`), or build it from constants the workspace declares.',
   },
   'table-unknown': {
-    label: 'table unknown',
-    help: 'Name the table with a literal, a constant or an environment variable (`process.env.TABLE`, `os.environ["TABLE"]`).',
+    label: 'table name not read',
+    help: 'Name the table with a literal, a constant or an environment variable where the table is chosen.',
   },
 };
 
@@ -83,6 +83,8 @@ export interface Unresolved {
   parameter: boolean;
   /** The same as one line of plain text: `pk from event.pk`, `pk from parameter userKey`, `no Item`. */
   detail: string;
+  /** What would help, in the file's own language when that matters (else `REASONS[reason].help`). */
+  help?: string;
 }
 
 export interface CoverageSite {
@@ -181,9 +183,26 @@ export function whyUnresolved(a: Access, reached = false): Unresolved | null {
   const pk = a.partitionKey;
   if (!pk) return gapUnresolved(a, a.keyGap);
   if (classifyAccess(a) === 'unknown') return keyUnresolved(pk);
-  if (a.table.kind === 'unknown')
-    return nothing('table-unknown', a.table.span ?? a.span, 'the table', 'TableName not read');
+  if (a.table.kind === 'unknown') return tableUnresolved(a, a.table.source ?? null);
   return null;
+}
+
+/** The table not read: where its name should come from, and how this file's language would name it. */
+function tableUnresolved(a: Access, source: string | null): Unresolved {
+  const python = a.language === 'python';
+  const env = python ? '`os.environ["TABLE_NAME"]`' : '`process.env.TABLE_NAME`';
+  const where = python
+    ? 'where the table is made (`dynamodb.Table(...)`, or the function of this workspace that returns it)'
+    : 'in `TableName`';
+  return {
+    reason: 'table-unknown',
+    span: a.table.span ?? a.span,
+    subject: 'the table',
+    source,
+    parameter: false,
+    detail: source ? `the table from ${source}` : 'TableName not read',
+    help: `Name the table with a literal, a constant or an environment variable (${env}) ${where}.`,
+  };
 }
 
 /** A call site by file and start; `through` names files absolute where accesses may not. */

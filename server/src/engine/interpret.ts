@@ -90,13 +90,16 @@ function tableOf(input: Value | undefined, fallback: TableRef): TableRef {
 /** A table-name value as a table: a literal (maybe through constants), an environment variable, or unknown. */
 export function tableRefOf(v: Value | null | undefined): TableRef {
   if (v?.kind !== 'scalar') return { kind: 'unknown', span: v?.span };
+  const source =
+    v.template.parts.length === 1 && 'hole' in v.template.parts[0] ? v.template.parts[0].hole.source : null;
   const via = v.via ?? [];
   const text = literalText(v.template);
   if (text !== null) return { kind: 'literal', name: text, span: v.span, via };
   const env = envVariableOf(v.template);
   if (env) return { kind: 'env', name: env, span: v.span, via };
   const deployed = deployTimeName(v.template);
-  return deployed ? { kind: 'template', name: deployed, span: v.span, via } : { kind: 'unknown', span: v.span };
+  if (deployed) return { kind: 'template', name: deployed, span: v.span, via };
+  return { kind: 'unknown', span: v.span, ...(source ? { source } : {}) };
 }
 
 const READS: Operation[] = ['GetItem', 'Query', 'BatchGetItem', 'TransactGetItems'];

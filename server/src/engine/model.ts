@@ -131,7 +131,8 @@ export type TableRef =
    * (`f"inventory-{STAGE}"`, `` `orders-${process.env.STAGE}` ``), shown `inventory-{$STAGE}`.
    */
   | { kind: 'template'; name: string; span?: Span; via?: Declaration[] }
-  | { kind: 'unknown'; span?: Span };
+  /** `source`: the expression that should name it, as written (`get_table_name()`, the receiver `conn`). */
+  | { kind: 'unknown'; span?: Span; source?: string };
 
 export type Operation =
   | 'PutItem'

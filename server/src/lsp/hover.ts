@@ -196,7 +196,8 @@ function notUnderstood(a: Access, reached: boolean): string[] {
   if (reached) return ['Its key comes from the callers of this function: each is checked where it passes the value.'];
   const why = whyUnresolved(a);
   if (!why) return [];
-  const { label, help } = REASONS[why.reason];
+  const { label } = REASONS[why.reason];
+  const help = why.help ?? REASONS[why.reason].help;
   const from = why.source === null ? '' : ` from ${why.parameter ? 'parameter ' : ''}${code(why.source)}`;
   const subject = why.subject.startsWith('the ') ? text(why.subject) : code(why.subject);
   // A key judged on an unknown table is understood but for its table.

@@ -178,4 +178,55 @@ module.exports = router;
 `,
     },
   },
+  {
+    name: 'Chalice-style app: the table comes from a connection factory; every message writes one feed key',
+    files: {
+      'requirements.txt': 'boto3\nchalice\n',
+      'chalicelib/__init__.py': '',
+      'chalicelib/connections.py': `import os
+
+import boto3
+
+
+def create_connection(name):
+    resource = boto3.resource("dynamodb", region_name=os.environ.get("AWS_DEFAULT_REGION", "eu-west-1"))
+    return resource.Table(name)
+`,
+      'chalicelib/messages.py': `import time
+import uuid
+
+from .connections import create_connection
+
+TABLE = create_connection("messages")
+
+
+def post_message(room, author, body):
+    TABLE.put_item(
+        Item={
+            "room": room,
+            "sent_at": int(time.time() * 1000),
+            "id": str(uuid.uuid4()),
+            "author": author,
+            "body": body,
+            "feed": "GLOBAL",  # expect SL001
+        }
+    )
+`,
+      'chalicelib/feed.py': `from boto3.dynamodb.conditions import Key
+
+from .connections import create_connection
+
+TABLE = create_connection("messages")
+
+
+def latest(limit=50):
+    return TABLE.query(
+        IndexName="feed-index",
+        KeyConditionExpression=Key("feed").eq("GLOBAL"),  # expect SL001
+        ScanIndexForward=False,
+        Limit=limit,
+    )["Items"]
+`,
+    },
+  },
 ];

@@ -24,7 +24,7 @@ import {
 } from '../evaluation';
 import { spanOf } from '../span';
 import { concat, literal, literalText, shardRange } from '../template';
-import type { Entry, Value } from '../value';
+import { entryOf, type Entry, type Value } from '../value';
 import { classValue } from './classes';
 import { callValue, isRandom, newValue } from './library';
 import { loopValue, paramValue } from './loops';
@@ -220,6 +220,10 @@ function bindingValue(n: Node, b: Binding, ctx: EvalContext): Value {
       return importedValue(n, b.source, b.name, ctx) ?? namedValue(n, n.text);
     case 'class':
       return classValue(b.node, ctx);
+    case 'field': {
+      const found = entryOf(evaluate(b.node, ctx) ?? undefined, b.key);
+      return found ? throughName(found[1], n, declarationOf(n.text, b.node)) : namedValue(n, n.text);
+    }
     default:
       return namedValue(n, n.text);
   }

@@ -12,6 +12,8 @@ export type Binding =
   | { kind: 'param'; fn: Node; index: number; name: string; path?: string[] }
   | { kind: 'loop'; loop: Node }
   | { kind: 'function'; node: Node }
+  /** `const { name, client: c } = getTable("tickets")`: a property of the value. */
+  | { kind: 'field'; node: Node; key: string }
   /** A class or an enum: its static members are read like an object's (`Keys.pk`). */
   | { kind: 'class'; node: Node }
   /**
@@ -87,6 +89,7 @@ function declarationsOf(stmt: Node): Array<[string, Binding]> {
         if (!name || !value) return [];
         const source = requiredModule(value);
         if (source !== null) return requireBindings(name, source);
+        if (name.type === 'object_pattern') return fieldBindings(name, value);
         return name.type === 'identifier' ? [[name.text, { kind: 'value', node: value }]] : [];
       });
     case 'class_declaration':
@@ -123,6 +126,17 @@ function declarationsOf(stmt: Node): Array<[string, Binding]> {
     default:
       return [];
   }
+}
+
+/** `const { name, client: c } = value`: each local name and the property it takes. */
+function fieldBindings(pattern: Node, value: Node): Array<[string, Binding]> {
+  return pattern.namedChildren.flatMap((p): Array<[string, Binding]> => {
+    if (p?.type === 'shorthand_property_identifier_pattern')
+      return [[p.text, { kind: 'field', node: value, key: p.text }]];
+    const key = p?.type === 'pair_pattern' ? p.childForFieldName('key') : null;
+    const local = p?.childForFieldName('value');
+    return key && local?.type === 'identifier' ? [[local.text, { kind: 'field', node: value, key: key.text }]] : [];
+  });
 }
 
 /** `require("./db")` (also behind `await`): the module it loads. */

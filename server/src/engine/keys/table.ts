@@ -16,6 +16,15 @@ export function tableLabel(t: TableRef): string {
 }
 
 /**
+ * Where a key lives, in a sentence: `table "tickets"`, or for a secondary index
+ * `index "status-index" of table "tickets"` (an index partition is its own, with its
+ * own throughput: the message must say which).
+ */
+export function placeLabel(t: TableRef, index: string | null): string {
+  return index ? `index "${index}" of ${tableLabel(t)}` : tableLabel(t);
+}
+
+/**
  * Whether two calls may address the same table. A call whose table is unknown may
  * be any of them: it meets every table, so a reader that builds its table name
  * dynamically is still checked against the writers of its key.

@@ -105,6 +105,10 @@ function callReceiver(call: Node, ctx: EvalContext): Receiver {
       return { kind: 'paginator', operation: (op?.kind === 'scalar' ? literalText(op.template) : null) ?? '?' };
     }
   }
+  // A factory of this workspace (`create_connection("chat")`, here or imported) returning a
+  // `Table`: read for this call, with its arguments.
+  const made = entry(evaluate(call, ctx) ?? undefined, 'table_name');
+  if (made) return { kind: 'table', table: tableRefOf(made) };
   if (fn?.type === 'identifier') return identifierReceiver(fn, ctx);
   const own = fn?.type === 'attribute' ? methodNode(fn) : null;
   return own ? returnedReceiver(own, ctx) : UNRESOLVED;
@@ -215,6 +219,10 @@ function siteAt(n: Node, text: string, file: string, lookups: Lookups, deps: Dep
   const recv = receiverOf(fn.childForFieldName('object'), ctx);
   const found = recognise(method, recv, input);
   if (!found) return null;
+  // A `Table` whose making is not followed: the receiver is what names it.
+  const receiver = fn.childForFieldName('object');
+  if (found.table.kind === 'unknown' && recv.kind === 'unresolved' && receiver)
+    found.table = { kind: 'unknown', source: receiver.text.slice(0, 80) };
   const paginated =
     found.paginated || !!entry(input, 'ExclusiveStartKey') || (found.operation === 'Query' && inPagingLoop(n));
   return {

@@ -70,6 +70,14 @@ export function callValue(n: Node, ctx: EvalContext): Value {
       unknownValue(n)
     );
   if (callee === 'dict') return kwargsValue(n, ctx);
+  // `dynamodb.Table(name)` as a value: what a factory returns (`create_connection("chat")`)
+  // keeps the table's name, as boto3's `Table.table_name` does.
+  if (fn?.type === 'attribute' && fn.childForFieldName('attribute')?.text === 'Table' && argumentAt(n, 0, 'name'))
+    return {
+      kind: 'object',
+      entries: [['table_name', ctx.evaluate(argumentAt(n, 0, 'name'), ctx) ?? unknownValue(n)]],
+      span: spanOf(n),
+    };
   if (fn?.type === 'attribute') return methodValue(n, fn, ctx);
   const target = fn?.type === 'identifier' ? resolve(fn, ctx) : null;
   if (target?.kind === 'function') return returnValue(n, target.node, ctx);

@@ -1,6 +1,6 @@
 import type { Access, Finding, Severity, ShardCount } from '../model';
 import { logicalKeyOf } from '../keys/logical-key';
-import { tableLabel } from '../keys/table';
+import { placeLabel } from '../keys/table';
 import { classifyAccess, render } from '../template';
 import { fileRoleOf, isPlaceholderKey, placeInContext, roleOfAccess, type ContextScope } from './context';
 import { applySupersedes, toFinding } from './finding';
@@ -94,7 +94,7 @@ export function checkAccesses(
       key,
       classification: classifyAccess(access),
       keyTemplate: render(access.partitionKey.template),
-      tableName: tableLabel(access.table),
+      tableName: placeLabel(access.table, access.index),
       shardCount,
     };
     for (const rule of ACCESS_RULES) {
