@@ -1,7 +1,8 @@
 // SL004 on counters whose callers read the new count (`ReturnValues: UPDATED_NEW`): a
 // boto3 page-view module on a module-level client with the table from the environment,
 // a boto3 likes module that builds its Table in the function from a module resource, a
-// lib-dynamodb vote counter returning `Attributes.count`, and an SDK v2 DocumentClient
+// lib-dynamodb vote counter returning `Attributes.count`, a clap counter on SDK v3's
+// aggregated DynamoDBDocument (`await db.update(...)`), and an SDK v2 DocumentClient
 // hit-counter Lambda. Each program runs K increments one after another against dynalite
 // before and after the fix: both must return 1..K (the true total after each increment,
 // not one shard's count), and after the fix the count is spread over several items whose
@@ -61,6 +62,18 @@ print(json.dumps([add_like() for _ in range(int(os.environ["K"]))]))`,
 (async () => {
   const out: number[] = [];
   for (let i = 0; i < Number(process.env.K); i++) out.push((await castVote('yes')).total);
+  process.stdout.write(JSON.stringify(out));
+})();`,
+  },
+  {
+    // SDK v3's aggregated DocumentClient: `await db.update({...})` is a promise, read with ALL_NEW.
+    fixture: 'ts-doc-claps',
+    attribute: 'claps',
+    language: 'node',
+    driver: `import { clap } from './claps';
+(async () => {
+  const out: number[] = [];
+  for (let i = 0; i < Number(process.env.K); i++) out.push(await clap());
   process.stdout.write(JSON.stringify(out));
 })();`,
   },

@@ -43,6 +43,8 @@ const CASES: Case[] = [
   { fixture: 'votes-v3', rule: 'SL006', stem: 'VOTES#launch' },
   // SDK v3's aggregated DocumentClient: `await db.query({...})`, no `.promise()`.
   { fixture: 'docs-v3', rule: 'SL006', stem: 'COMMENTS#home' },
+  // A file importing both v3 packages: the read's QueryCommand is the low-level client's.
+  { fixture: 'mixed-v3', rule: 'SL006', stem: 'AUDIT#all' },
 ];
 
 // Messages name places as `file:line`; lines move when a fix adds imports, so compare without them.
@@ -308,6 +310,17 @@ describe('reader fixes: the fixed code runs against dynalite', () => {
     );
     const got = sks(await (mod.comments as () => Promise<Array<Record<string, unknown>>>)());
     assert.deepEqual(got, sorted(all('COMMENTS#home').map((x) => x.SK)));
+  });
+
+  test('audit log (both v3 packages imported, the read on the low-level client): every item, in order', async () => {
+    const files = await repaired(CASES[8]);
+    const mod = await loadModule(
+      files,
+      [...files.keys()].find((f) => f.endsWith('audit-log.ts'))!,
+      outDir,
+    );
+    const got = sks(await (mod.auditTrail as () => Promise<Array<Record<string, unknown>>>)());
+    assert.deepEqual(got, sorted(all('AUDIT#all').map((x) => x.SK)));
   });
 
   // Asynchronously: dynalite answers from this process's event loop.

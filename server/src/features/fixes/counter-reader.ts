@@ -61,6 +61,8 @@ export function summingReader(
   const attr = counterAttribute(call);
   const receiver = a.call.receiver;
   if (!attr || !receiver || !a.partitionKey || literalText(a.partitionKey.template) === null) return null;
+  // Attribute names must be the names themselves, never source text (`[Keys.pk]`).
+  if ([a.partitionKey.attribute, a.sortKey?.attribute].some((n) => n !== undefined && /^[#[]|^$/.test(n))) return null;
   const python = a.language === 'python';
   const imports = ctx.analysisOf(a.file)?.imports ?? [];
   const style = readerStyle(a, text, imports);
@@ -210,7 +212,7 @@ function jsSource(a: Access, style: ReaderStyle, p: Parts): string | null {
   const pk = a.partitionKey!.attribute;
   const low = style.sdk === 'aws-sdk-v3';
   const wrap = (e: string) => (low ? `{ S: ${e} }` : e);
-  const key = `{ ${pk}: ${wrap(p.keyExpr)}${p.sk ? `, ${p.sk[0]}: ${wrap(p.sk[1])}` : ''} }`;
+  const key = `{ ${prop(pk)}: ${wrap(p.keyExpr)}${p.sk ? `, ${prop(p.sk[0])}: ${wrap(p.sk[1])}` : ''} }`;
   const input = `{ TableName: ${p.table}, Key: ${key} }`;
   let get: string;
   if (style.call === 'method') get = `${p.receiver}.${low ? 'getItem' : 'get'}(${input})`;

@@ -191,6 +191,9 @@ export function planReader(input: PlanInput, ctx: FixContext): ReaderPlan | null
   const pieces = keySource.partitionKey ? partitionPieces(keySource.partitionKey.template.parts, visible) : null;
   const shape = keySource.partitionKey ? shardShape(keySource.partitionKey.template) : null;
   if (!pieces || !shape) return null;
+  // Attribute names must be the names themselves, never source text (`[Keys.pk]`) or an unresolved alias (`#pk`).
+  const named = [keySource.partitionKey!.attribute, site.sortCondition?.attribute, keySource.sortKey?.attribute];
+  if (named.some((n) => n !== undefined && /^[#[]|^$/.test(n))) return null;
   const shardLoopPlan = shardLoop(input, text, imports, ctx, python);
   if (!shardLoopPlan) return null;
   const needs: Needed[] = [...shardLoopPlan.needs];

@@ -2,11 +2,13 @@ import { needsAlias } from './reserved-words';
 import type { Operand, ReaderSpec } from './reader-spec';
 
 /**
- * The scatter-gather reader in TypeScript or JavaScript, for the four JS SDK styles.
+ * The scatter-gather reader in TypeScript or JavaScript, for the four JS SDK styles
+ * and SDK v3's aggregated clients (`await client.query({...})`).
  * One shape for all: a `for` loop over the writers' shard numbers starts one async
  * reader per shard (so every shard is read in parallel, and the engine sees the loop
  * and its count constant), each follows `LastEvaluatedKey` until its shard is done
- * (or, for a top-N read, has N items), then `Promise.all` and a merge. It returns
+ * (or, for a top-N read, has N items), then `Promise.all` and a k-way merge by the
+ * sort key that keeps the single-key Query's order. It returns
  * `{ Items, Count }`, the part of a Query response callers read, so it can replace
  * the single-key read in place.
  */

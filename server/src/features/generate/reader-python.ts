@@ -5,8 +5,9 @@ import type { Operand, ReaderSpec } from './reader-spec';
  * The scatter-gather reader in Python, for boto3's `Table` resource and its client.
  * A nested function reads one shard page by page (`while` on `LastEvaluatedKey`), a
  * `ThreadPoolExecutor` with a bounded number of workers maps it over the writers'
- * shard numbers, and the shards are merged: concatenated, or for a top-N read
- * `heapq.merge`d (each shard's list is already in sort-key order) and cut at N.
+ * shard numbers, and the shards are `heapq.merge`d by the sort key (each shard's list
+ * is already in sort-key order), so the result keeps the single-key Query's order; a
+ * top-N read is cut at N, a key with no known sort key is concatenated.
  * It returns `{"Items": ..., "Count": ...}` like a Query response.
  */
 
