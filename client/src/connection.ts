@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { Commands, type EnableInsightsArgs } from '../../protocol/src/commands';
 import type { HeatStatus } from '../../protocol/src/lsp';
 import { listProfiles } from './aws-profiles';
+import { MAP_TABLES } from './tables';
 
 export const SELECT_CONNECTION = 'shardlens.selectConnection';
 /** Where `shardlens lab` listens unless told otherwise. */
@@ -68,12 +69,18 @@ export function describeStatus(h: HeatStatus): { text: string; tooltip: string; 
     lines.push('This workspace is not trusted: ShardLens makes no AWS calls until you trust it.');
   if (h.tables.length) lines.push(`Tables: ${h.tables.map((t) => `\`${t}\``).join(', ')} · window ${h.window}`);
   if (h.lastRefresh) lines.push(`Last refresh: ${new Date(h.lastRefresh).toLocaleTimeString()}`);
+  // Environment-named tables with no table of the account: nothing is read for them.
+  const unmapped = h.unmapped ?? [];
+  if (unmapped.length && h.problem?.code !== 'table-unmapped')
+    lines.push(`$(warning) Not mapped to a table, so not read: ${unmapped.map((t) => `\`${t}\``).join(', ')}`);
   if (h.problem) {
     lines.push(`$(warning) ${escapeMarkdown(h.problem.message)}`);
     if (h.problem.command) lines.push(`Run: \`${h.problem.command.replace(/`/g, "'")}\``);
   }
-  lines.push('Click to switch profile, region or endpoint, or to refresh.');
-  return { text: `${icon} ShardLens: ${label}`, tooltip: lines.join('\n\n'), warn: h.state === 'problem' };
+  lines.push('Click to switch profile, region or endpoint, to map tables, or to refresh.');
+  const warn = h.state === 'problem' || (unmapped.length > 0 && h.state !== 'off' && h.state !== 'untrusted');
+  const more = warn && h.state !== 'problem' ? ` · ${unmapped.length} unmapped` : '';
+  return { text: `${warn ? '$(warning)' : icon} ShardLens: ${label}${more}`, tooltip: lines.join('\n\n'), warn };
 }
 
 function escapeMarkdown(s: string): string {
@@ -170,6 +177,14 @@ export async function selectConnection(
     },
     { label: '$(edit) Another endpoint URL…', run: () => pickEndpoint(s.endpoint, (e) => set('endpoint', e)) },
   ];
+  const unmapped = status?.unmapped ?? [];
+  if (unmapped.length) {
+    items.splice(1, 0, {
+      label: `$(warning) Map ${unmapped.length === 1 ? unmapped[0] : `${unmapped.length} environment tables`}…`,
+      detail: 'Tables the code names by an environment variable: pick their tables in this account',
+      run: () => vscode.commands.executeCommand(MAP_TABLES),
+    });
+  }
   // Offered once the server has read tables: switching Contributor Insights on is an AWS
   // change the user asks for by name, table and mode, never something done for them.
   const tables = status && (status.state === 'ok' || status.state === 'problem') ? status.tables : [];

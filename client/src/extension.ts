@@ -14,13 +14,16 @@ import {
   HeatStatusNotification,
   StatusNotification,
   TrustNotification,
+  type HeatStatus,
   type InitializationOptions,
 } from '../../protocol/src/lsp';
 import { registerCommands } from './commands';
 import { ruleDocsMiddleware } from './rule-docs';
 import { createConnectionItem } from './connection';
 import { createStatusItem } from './status';
+import { statusFollower } from './panel/freshness';
 import { registerPanel } from './panel/provider';
+import { askOnce, mapTables, MAP_TABLES } from './tables';
 
 const LANGUAGES = ['typescript', 'typescriptreact', 'javascript', 'javascriptreact', 'python'];
 
@@ -61,7 +64,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ acti
   const start = async () => {
     client = new LanguageClient('shardlens', 'ShardLens', serverOptions, clientOptions);
     client.onNotification(StatusNotification, status.update);
-    client.onNotification(HeatStatusNotification, connection.update);
+    client.onNotification(HeatStatusNotification, onHeatStatus);
     await client.start();
   };
   const restart = async () => {
@@ -73,6 +76,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ acti
   // The side panel (webview view + editor tab); `openTab` is what `shardlens.openPanel` should call.
   const panel = registerPanel(context, () => client);
   context.subscriptions.push(...panel.disposables);
+  // Each heat status: the status bar, the panel's data when it went stale (a background
+  // refresh finished, the connection changed), and the one-time question for unmapped tables.
+  const followStatus = statusFollower((reason) => panel.refresh(reason));
+  const askTables = askOnce(context, () => client);
+  const onHeatStatus = (s: HeatStatus) => {
+    connection.update(s);
+    followStatus(s);
+    askTables(s);
+  };
   context.subscriptions.push(
     output,
     status.item,
@@ -90,8 +102,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ acti
       connection.update(null);
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('shardlens.aws') || e.affectsConfiguration('shardlens.heat')) connection.update(null);
+      if (['shardlens.aws', 'shardlens.heat', 'shardlens.tables'].some((s) => e.affectsConfiguration(s)))
+        connection.update(null);
     }),
+    vscode.commands.registerCommand(MAP_TABLES, () => mapTables(client, connection.current()?.unmapped ?? [])),
     { dispose: () => void client?.stop() },
   );
   // The server starts in the background: activation returns at once.

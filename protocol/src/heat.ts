@@ -142,3 +142,11 @@ export type HeatResult =
 export const KeysRequest = new RequestType<Record<string, never>, JsonKeysReport, void>('shardlens/keys');
 /** Client → server: the linked live heat of one table or index. */
 export const HeatRequest = new RequestType<HeatParams, HeatResult, void>('shardlens/heat');
+
+/** The answer to `shardlens/listTables`: the account's tables in the connection's region. */
+export type ListTablesResult = { ok: true; tables: string[] } | { ok: false; problem: JsonHeatProblem };
+/**
+ * Client → server: the account's table names (`ListTables`), for the pick that maps an
+ * environment-named table of the code (`$SCORES_TABLE_NAME`) to one of them.
+ */
+export const ListTablesRequest = new RequestType<Record<string, never>, ListTablesResult, void>('shardlens/listTables');

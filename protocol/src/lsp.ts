@@ -94,6 +94,12 @@ export interface HeatStatus {
   tables: string[];
   /** The first problem of the last refresh, if any (the others are in the server log). */
   problem: JsonHeatProblem | null;
+  /**
+   * Tables the code names through the environment (`$SCORES_TABLE_NAME`) with no mapping to
+   * a table of the account (`shardlens.tables`): nothing is read for them; the client warns
+   * and offers to pick their tables. Absent means none.
+   */
+  unmapped?: string[];
 }
 
 /** Server → client whenever the heat status changes (after every refresh, settings change, trust change). */

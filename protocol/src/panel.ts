@@ -29,8 +29,12 @@ export type HostMessage =
   | { type: 'heat'; requestId: number; result: HeatResult; series: HeatSeries | null }
   /** What became of a copy, insert or enable request, said in the panel's status line. */
   | { type: 'notice'; level: 'info' | 'error'; message: string }
-  /** The view's refresh button: ask again for the selected key's live heat, read afresh. */
-  | { type: 'refresh' };
+  /**
+   * Ask again for the selected key's live heat: read afresh from AWS for the view's refresh
+   * button (no reason); from the server's cache, kept fresh by its background refresh, when
+   * the page became visible, the connection changed or a background refresh finished.
+   */
+  | { type: 'refresh'; reason?: 'visible' | 'connection' | 'poll' };
 
 /** Panel → extension. */
 export type PanelMessage =
@@ -194,7 +198,10 @@ export function parseHostMessage(x: unknown): HostMessage | null {
       if ((x.level !== 'info' && x.level !== 'error') || !isStr(x.message)) return null;
       return { type: 'notice', level: x.level, message: x.message };
     case 'refresh':
-      return { type: 'refresh' };
+      if (x.reason === undefined) return { type: 'refresh' };
+      return x.reason === 'visible' || x.reason === 'connection' || x.reason === 'poll'
+        ? { type: 'refresh', reason: x.reason }
+        : null;
     default:
       return null;
   }

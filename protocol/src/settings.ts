@@ -38,6 +38,12 @@ export interface ShardLensSettings {
     /** `shardlens.aws.endpoint`: one URL for DynamoDB and CloudWatch (the lab: `http://127.0.0.1:8000`). */
     endpoint: string | null;
   };
+  /**
+   * `shardlens.tables`: the table each environment-named table of the code is in this
+   * account (`{ "$SCORES_TABLE_NAME": "scores-prod" }`). A name the code reads from the
+   * environment is never sent to AWS: live heat reads the mapped table, or nothing.
+   */
+  tables: Record<string, string>;
   heat: {
     /** `shardlens.heat.window`: the period live figures cover. */
     window: HeatWindow;
@@ -55,6 +61,7 @@ export const DEFAULT_SETTINGS: ShardLensSettings = {
   contexts: [...CODE_CONTEXTS],
   shards: { defaultCount: 10, peakWriteUnits: 0 },
   aws: { profile: null, region: null, endpoint: null },
+  tables: {},
   heat: { window: '1h', refreshSeconds: 300 },
 };
 
@@ -90,6 +97,7 @@ export function normalizeSettings(raw: unknown): ShardLensSettings {
       peakWriteUnits: positive(shards.peakWriteUnits, 0),
     },
     aws: { profile: text(aws.profile), region: text(aws.region), endpoint: text(aws.endpoint) },
+    tables: tableMap(r.tables),
     heat: {
       window: HEAT_WINDOW_VALUES.includes(heat.window as HeatWindow)
         ? (heat.window as HeatWindow)
@@ -97,4 +105,32 @@ export function normalizeSettings(raw: unknown): ShardLensSettings {
       refreshSeconds: Math.round(positive(heat.refreshSeconds, DEFAULT_SETTINGS.heat.refreshSeconds)),
     },
   };
+}
+
+/** `shardlens.tables` as a plain map of non-empty names (entries of other types dropped). */
+function tableMap(raw: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return out;
+  for (const [k, v] of Object.entries(raw as Record<string, unknown>))
+    if (k.trim() && typeof v === 'string' && v.trim()) out[k.trim()] = v.trim();
+  return out;
+}
+
+/**
+ * A table name the code takes from the environment (`$EVENTS_TABLE`, `inventory-{$STAGE}`),
+ * as ShardLens shows it: not a name AWS knows (a DynamoDB table name has no `$`).
+ */
+export function isPlaceholderTable(name: string): boolean {
+  return name.includes('$');
+}
+
+/**
+ * The account's table for a table name of the code: itself when it is a real name, the
+ * `shardlens.tables` entry for a placeholder (keyed as shown, `$EVENTS_TABLE`, or by the
+ * variable alone, `EVENTS_TABLE`), else null: a placeholder is never sent to AWS.
+ */
+export function resolveTable(name: string, tables: Record<string, string>): string | null {
+  if (!isPlaceholderTable(name)) return name;
+  const mapped = tables[name] ?? (name.startsWith('$') ? tables[name.slice(1)] : undefined);
+  return mapped && !isPlaceholderTable(mapped) ? mapped : null;
 }

@@ -16,6 +16,7 @@ import { UpdateContributorInsightsCommand } from '@aws-sdk/client-dynamodb';
 import type { JsonHeatFailure, JsonHeatReport } from '../../protocol/src/heat';
 import type { JsonReport } from '../../protocol/src/report';
 import { boardTable, createTable, sleep, startTestLab, type TestLab } from '../lab/helpers';
+import { countingProxy } from '../integration/heat-proxy';
 import { BLAME, FIXTURE, WRITE_LIMIT, driveBlame, hammer, writeItems, type Sent } from './helpers';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -106,7 +107,9 @@ describe('shardlens heat CLI', () => {
         [2, 'scores · PK = DAILY#{time}', 120, 0],
       ],
     );
-    assert.deepEqual(json.keys[0].sites, [{ file: `${FIXTURE_REL}/scores.ts`, line: 13 }]);
+    assert.deepEqual(json.keys[0].sites, [
+      { file: `${FIXTURE_REL}/scores.ts`, line: 13, kind: 'write', operation: 'PutItem' },
+    ]);
     assert.deepEqual(
       json.keys[1].shards,
       [0, 1, 2, 3].map((shard) => ({ shard, consumedUnits: 30, throttles: 0 })),
@@ -251,5 +254,104 @@ describe('check --heat blames the call that made the heat', () => {
       [14],
     );
     assert.match(sl009[0].message, new RegExp(`${n} throttle events, all on writes`));
+  });
+});
+
+describe('an environment-named table on the command line: --map-table, and never the placeholder', () => {
+  let t: TestLab;
+  let hot: Sent;
+  let proxy: Awaited<ReturnType<typeof countingProxy>>;
+  const ENV = path.relative(ROOT, path.join(__dirname, 'env-tables'));
+  const placeholder = () => proxy.bodies().filter((b) => b.includes('SCORES_TABLE_NAME'));
+
+  before(async () => {
+    ensureBuilt();
+    t = await startTestLab({ writeLimit: WRITE_LIMIT });
+    await createTable(t.ddb, boardTable('scores-prod'));
+    await t.ddb.send(
+      new UpdateContributorInsightsCommand({ TableName: 'scores-prod', ContributorInsightsAction: 'ENABLE' }),
+    );
+    await sleep(150);
+    hot = await hammer(t.ddbNoRetry, 'scores-prod', 'BOARD#global', 1200);
+    await sleep(1100);
+    proxy = await countingProxy(t.lab.url);
+  });
+  after(async () => {
+    await proxy?.close();
+    await t?.close();
+  });
+
+  const check = (...extra: string[]) =>
+    run([
+      'check',
+      ENV,
+      '--heat',
+      '--endpoint',
+      proxy.url,
+      '--window',
+      '15m',
+      '--format',
+      'json',
+      '--fail-on',
+      'never',
+      ...extra,
+    ]);
+
+  test('unmapped: nothing is sent, stderr says how to map it, the findings stay as they were', async () => {
+    const r = await check();
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /Table \$SCORES_TABLE_NAME is named by an environment variable.*--map-table NAME=TABLE/);
+    const json = JSON.parse(r.stdout) as JsonReport;
+    assert.deepEqual(
+      json.findings.map((f) => f.rule),
+      ['SL001', 'SL001'],
+    );
+    assert.ok(json.findings.every((f) => !f.message.includes('Live')));
+    assert.equal(proxy.count(), 0);
+    const heat = await run(['heat', ENV, '--table', '$SCORES_TABLE_NAME', '--endpoint', proxy.url]);
+    assert.equal(heat.code, 2);
+    assert.match(heat.stderr, /never sends such a name to AWS/);
+    assert.equal(proxy.count(), 0);
+  });
+
+  test('mapped: the table is read, the writer gets the throttles, the reader none, and no request names the placeholder', async () => {
+    assert.ok(hot.throttled > 100, `throttled ${hot.throttled}`);
+    const r = await check('--map-table', '$SCORES_TABLE_NAME=scores-prod');
+    assert.equal(r.code, 0, r.stderr);
+    const json = JSON.parse(r.stdout) as JsonReport;
+    const [writer, reader] = json.findings.filter((f) => f.rule === 'SL001');
+    const n = hot.throttled.toLocaleString('en-US');
+    assert.match(
+      writer.message,
+      new RegExp(`Live \\(15m\\), writes: ${n} throttle events, 100% of table scores-prod's consumed units\\.$`),
+    );
+    assert.doesNotMatch(reader.message, /Live|throttle/);
+    assert.deepEqual(
+      json.findings.filter((f) => f.rule === 'SL009').map((f) => f.line),
+      [writer.line],
+    );
+    const heat = await run([
+      'heat',
+      ENV,
+      '--table',
+      '$SCORES_TABLE_NAME',
+      '--map-table',
+      'SCORES_TABLE_NAME=scores-prod',
+      '--endpoint',
+      proxy.url,
+      '--window',
+      '15m',
+      '--format',
+      'json',
+    ]);
+    assert.equal(heat.code, 0, heat.stderr);
+    const report = JSON.parse(heat.stdout) as JsonHeatReport;
+    assertValid(report);
+    assert.deepEqual(
+      [report.table, report.keys.map((k) => [k.logicalKey, k.operations.write.throttles, k.operations.read.throttles])],
+      ['scores-prod', [['$SCORES_TABLE_NAME · PK = BOARD#global', hot.throttled, 0]]],
+    );
+    assert.ok(proxy.count() > 0);
+    assert.deepEqual(placeholder(), []);
   });
 });

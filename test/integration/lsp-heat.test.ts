@@ -12,6 +12,7 @@ import type { HeatResult } from '../../protocol/src/heat';
 import type { JsonKeysReport } from '../../protocol/src/report';
 import { FIXTURE, hammer, writeItems, type Sent } from '../heat/helpers';
 import { boardTable, createTable, sleep, startTestLab, type TestLab } from '../lab/helpers';
+import { countingProxy } from './heat-proxy';
 import { startServer, until, type Session } from './lsp-client';
 
 /**
@@ -36,31 +37,6 @@ function bareEnv(): NodeJS.ProcessEnv {
     AWS_CONFIG_FILE: path.join(HOME, 'no-config'),
     AWS_SHARED_CREDENTIALS_FILE: path.join(HOME, 'no-credentials'),
     AWS_EC2_METADATA_DISABLED: 'true',
-  };
-}
-
-/** A loopback proxy in front of the lab that counts the requests it forwards. */
-async function countingProxy(target: string): Promise<{ url: string; count: () => number; close(): Promise<void> }> {
-  const to = new URL(target);
-  let n = 0;
-  const server = http.createServer((req, res) => {
-    n++;
-    const out = http.request(
-      { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: req.headers, agent: false },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    out.on('error', () => res.destroy());
-    req.pipe(out);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    count: () => n,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
 

@@ -378,3 +378,31 @@ test('live heat: a sharded key whose shards had no traffic says so instead of dr
   assert.match(await view.locator('figure.shards .empty-state').innerText(), /No live traffic on any of the 10 shards/);
   await p.page.close();
 });
+
+test('fresh data: a refresh from the extension asks for the selected key again, from the cache unless forced', async () => {
+  const p = await withBoard();
+  await tab(p, 'heat');
+  await p.send({ type: 'heat', requestId: 1, result: { ok: true, report: HOT_REPORT }, series: SERIES });
+  const asked = async () => (await p.posted()).filter((m) => m.type === 'heat').length;
+  const before = await asked();
+  // Shown again, a new connection, a background refresh: the server's fresh cache answers.
+  for (const [i, reason] of (['visible', 'connection', 'poll'] as const).entries()) {
+    await p.send({ type: 'refresh', reason });
+    assert.deepEqual(await lastPosted(p, 'heat'), {
+      type: 'heat',
+      requestId: 2 + i,
+      table: 'leaderboard',
+      index: null,
+      window: '1h',
+      refresh: false,
+    });
+  }
+  // The refresh button: read afresh from AWS.
+  await p.send({ type: 'refresh' });
+  assert.equal((await lastPosted(p, 'heat'))?.refresh, true);
+  assert.equal((await asked()) - before, 4);
+  // A reason the protocol does not know is dropped, not taken as a forced refresh.
+  await p.send({ type: 'refresh', reason: 'later' } as never);
+  assert.equal((await asked()) - before, 4);
+  await p.page.close();
+});

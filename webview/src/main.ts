@@ -181,9 +181,11 @@ window.addEventListener('message', (event: MessageEvent) => {
       renderHeatView();
       break;
     case 'refresh':
-      // The keys come in their own message; the selected key's heat is read afresh.
+      // The keys come in their own message; the selected key's heat is asked again: forced
+      // for the refresh button, from the server's (fresh) cache when the page was shown
+      // again, the connection changed or the server's background refresh finished.
       if (selectedKey()) {
-        requestHeat(true);
+        requestHeat(msg.reason === undefined);
         renderHeatView();
       }
       break;

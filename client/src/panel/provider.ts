@@ -15,6 +15,7 @@ import { parsePanelMessage, type HostMessage, type PanelMessage } from '../../..
 import type { JsonKeysReport } from '../../../protocol/src/report';
 import { makeNonce, panelHtml } from './html';
 import { keyAt } from './cursor';
+import type { RefreshReason } from './freshness';
 
 export const VIEW_ID = 'shardlens.panel';
 /** The server request that switches Contributor Insights on (to be answered by the heat service). */
@@ -23,8 +24,12 @@ export const ENABLE_INSIGHTS_METHOD = 'shardlens/enableInsights';
 export interface PanelHost {
   /** Opens (or reveals) the panel as an editor tab. */
   openTab(): void;
-  /** The view-title refresh button: every open page gets the keys again and reads its key's heat afresh. */
-  refresh(): void;
+  /**
+   * Every open page gets the keys again and reads its key's heat afresh: forced (from AWS)
+   * for the view-title button, without a reason; from the server's cache, which refetches
+   * what is older than a minute, after a background refresh or a connection change.
+   */
+  refresh(reason?: RefreshReason): void;
   disposables: vscode.Disposable[];
 }
 
@@ -157,10 +162,20 @@ export function registerPanel(context: vscode.ExtensionContext, client: () => La
     ];
   }
 
+  /** The page's data again: its keys, and its key's heat (a hidden view's page is not kept). */
+  function refreshPage(w: vscode.Webview, reason?: RefreshReason) {
+    void sendKeys(w);
+    post(w, reason ? { type: 'refresh', reason } : { type: 'refresh' });
+  }
+
   const provider: vscode.WebviewViewProvider = {
     resolveWebviewView(view) {
       const subs = setup(view.webview);
-      view.onDidDispose(() => subs.forEach((d) => d.dispose()));
+      // Shown again after being hidden: what changed meanwhile is read now, not on Refresh.
+      const shown = view.onDidChangeVisibility(() => {
+        if (view.visible) refreshPage(view.webview, 'visible');
+      });
+      view.onDidDispose(() => [...subs, shown].forEach((d) => d.dispose()));
     },
   };
 
@@ -178,11 +193,8 @@ export function registerPanel(context: vscode.ExtensionContext, client: () => La
   });
 
   return {
-    refresh() {
-      for (const w of pages) {
-        void sendKeys(w);
-        post(w, { type: 'refresh' });
-      }
+    refresh(reason?: RefreshReason) {
+      for (const w of pages) refreshPage(w, reason);
     },
     openTab() {
       if (tab) return tab.reveal();
@@ -192,6 +204,12 @@ export function registerPanel(context: vscode.ExtensionContext, client: () => La
         retainContextWhenHidden: false,
       });
       const subs = setup(tab.webview);
+      const page = tab;
+      subs.push(
+        page.onDidChangeViewState((e) => {
+          if (e.webviewPanel.visible) refreshPage(page.webview, 'visible');
+        }),
+      );
       tab.onDidDispose(() => {
         subs.forEach((d) => d.dispose());
         tab = null;

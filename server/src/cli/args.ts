@@ -27,6 +27,8 @@ export interface AwsOptions {
   window: HeatWindow;
   /** Report period in seconds (default by window); the lab with short periods wants 1. */
   periodSeconds?: number;
+  /** `--map-table NAME=TABLE`: the account's table for an environment-named table of the code. */
+  tableMap?: Record<string, string>;
 }
 
 export interface HeatOptions extends AwsOptions {
@@ -96,6 +98,9 @@ Options:
   --endpoint URL                heat: one URL for DynamoDB and CloudWatch (e.g. the lab)
   --profile P, --region R       heat: AWS profile and region (default: the SDK's default
                                 chain; credentials are never taken as options)
+  --map-table NAME=TABLE        heat: the account's table for a table the code names by an
+                                environment variable ('$SCORES_TABLE_NAME=scores-prod');
+                                repeatable. Such names are never sent to AWS unmapped
   --color, --no-color           force or disable coloured text output
   -h, --help                    show this help
   -v, --version                 show the version
@@ -127,6 +132,16 @@ function awsFlag(flag: string, value: () => string | undefined, o: AwsOptions): 
       const v = text(value());
       if (!isWindow(v)) throw new UsageError(`--window must be one of ${WINDOWS.join(', ')} (got "${v}")`);
       o.window = v;
+      return true;
+    }
+    case '--map-table': {
+      const v = text(value());
+      const eq = v.lastIndexOf('=');
+      const name = v.slice(0, eq).trim();
+      const table = v.slice(eq + 1).trim();
+      if (eq <= 0 || !table || table.includes('$'))
+        throw new UsageError(`--map-table needs NAME=TABLE, e.g. '$SCORES_TABLE_NAME=scores-prod' (got "${v}")`);
+      (o.tableMap ??= {})[name] = table;
       return true;
     }
     case '--period': {
@@ -268,7 +283,7 @@ export function parseArgs(argv: string[]): Parsed {
     }
   }
   if (awsUsed && !options.heat)
-    throw new UsageError('--table, --window, --endpoint, --profile and --region go with --heat');
+    throw new UsageError('--table, --window, --endpoint, --profile, --region and --map-table go with --heat');
   if (options.paths.length === 0) options.paths.push('.');
   return { command: 'check', options };
 }

@@ -2,7 +2,16 @@ import type { FileAnalysis } from '../engine/analyze';
 import type { Finding } from '../engine/model';
 import type { WorkspaceIndex } from '../engine/workspace/index';
 import type { JsonHeatFailure } from '../../../protocol/src/heat';
-import { evidenceText, getHeat, heatForAccess, hotKeyLiveFindings, toJsonHeat, toJsonProblem } from '../heat';
+import {
+  evidenceText,
+  getHeat,
+  heatForAccess,
+  hotKeyLiveFindings,
+  resolveTable,
+  toJsonHeat,
+  toJsonProblem,
+  unmappedProblem,
+} from '../heat';
 import { problemText, formatHeatText } from '../heat/text';
 import type { HeatConnection, HeatReport } from '../heat/types';
 import type { AwsOptions, HeatOptions } from './args';
@@ -27,9 +36,21 @@ export async function heatCommand(
   out: NodeJS.WritableStream,
   err: NodeJS.WritableStream,
 ): Promise<number> {
+  const table = resolveTable(options.table, options.tableMap ?? {});
+  if (table === null) {
+    // Never sent: `$SCORES_TABLE_NAME` is the code's name, not the account's.
+    err.write(`shardlens heat: ${unmappedProblem([options.table]).message}\n`);
+    return 2;
+  }
   const outcome = await getHeat(
     connectionOf(options),
-    { table: options.table, index: options.index, window: options.window, periodSeconds: options.periodSeconds },
+    {
+      table,
+      index: options.index,
+      window: options.window,
+      periodSeconds: options.periodSeconds,
+      aliases: table === options.table ? [] : [options.table],
+    },
     index,
   );
   if (!outcome.ok) {
@@ -46,17 +67,34 @@ export async function heatCommand(
   return 0;
 }
 
-/** The tables and indexes `check --heat` reads: those named, else every literal table of the code with its indexes. */
-function resources(index: WorkspaceIndex, tables: string[]): Array<{ table: string; index: string | null }> {
-  const out: Array<{ table: string; index: string | null }> = [];
+/**
+ * The tables and indexes `check --heat` reads, as the account names them: those named
+ * (else every table of the code with its indexes), an environment-named one through
+ * `--map-table`. The environment names with no mapping come back apart: never sent.
+ */
+function resources(
+  index: WorkspaceIndex,
+  tables: string[],
+  map: Record<string, string>,
+): { resources: Array<{ table: string; index: string | null; aliases: string[] }>; unmapped: string[] } {
+  const out: Array<{ table: string; index: string | null; aliases: string[] }> = [];
+  const unmapped: string[] = [];
+  const add = (code: string, ix: string | null) => {
+    const table = resolveTable(code, map);
+    if (table === null) return void (unmapped.includes(code) || unmapped.push(code));
+    let r = out.find((x) => x.table === table && x.index === ix);
+    if (!r) out.push((r = { table, index: ix, aliases: [] }));
+    if (code !== table && !r.aliases.includes(code)) r.aliases.push(code);
+  };
+  const wanted = tables.map((t) => resolveTable(t, map) ?? t);
   for (const t of index.keys()) {
-    if (t.table === null || t.table.startsWith('$')) continue;
-    if (tables.length && !tables.includes(t.table)) continue;
-    for (const ix of t.indexes) out.push({ table: t.table, index: ix.index });
+    if (t.table === null) continue;
+    if (tables.length && !wanted.includes(resolveTable(t.table, map) ?? t.table)) continue;
+    for (const ix of t.indexes) add(t.table, ix.index);
   }
   // A table named on the command line that the code names only through a variable.
-  for (const table of tables) if (!out.some((r) => r.table === table)) out.push({ table, index: null });
-  return out;
+  for (const t of tables) if (!out.some((r) => r.table === (resolveTable(t, map) ?? t))) add(t, null);
+  return { resources: out, unmapped };
 }
 
 /**
@@ -71,7 +109,9 @@ export async function withLiveEvidence(
   err: NodeJS.WritableStream,
 ): Promise<FileAnalysis[]> {
   const reports: HeatReport[] = [];
-  for (const r of resources(index, aws.tables)) {
+  const { resources: toRead, unmapped } = resources(index, aws.tables, aws.tableMap ?? {});
+  if (unmapped.length) err.write(`shardlens: ${unmappedProblem(unmapped).message}\n`);
+  for (const r of toRead) {
     const outcome = await getHeat(
       connectionOf(aws),
       { ...r, window: aws.window, periodSeconds: aws.periodSeconds },

@@ -27,3 +27,5 @@ export { toJsonHeat, toJsonProblem } from './json';
 export { answerHeatRequest } from './request';
 export { WINDOWS, WINDOW_SECONDS, isWindow, periodFor } from './window';
 export { isLoopback, makeClients } from './clients';
+export { isPlaceholderTable, resolveTable, unmappedProblem } from './unmapped';
+export { listTables } from './list-tables';

@@ -37,8 +37,9 @@ const position = (r: RuleReport, attribute: string | null, fallback: number) => 
  * read from an environment variable (which may hold it), then a call that does not say.
  * A literal name of another table does not fit at all.
  */
-function tableFit(key: LogicalKey, table: string): number {
-  if (key.table === table) return 3;
+function tableFit(key: LogicalKey, table: string, aliases: readonly string[]): number {
+  // `$SCORES_TABLE_NAME` mapped to this table by the user fits as its own name does.
+  if (key.table === table || (key.table !== null && aliases.includes(key.table))) return 3;
   // `inventory-{$STAGE}` fits `inventory-prod`: the variables stand for any text.
   if (key.table?.includes('{$')) return deployedName(key.table).test(table) ? 3 : 0;
   if (key.table?.startsWith('$')) return 2;
@@ -61,11 +62,12 @@ export function pickMatch(
   table: string,
   index: string | null,
   attribute: string,
+  aliases: readonly string[] = [],
 ): KeyMatch | null {
   let best: KeyMatch | null = null;
   let bestScore = -1;
   for (const m of matches) {
-    const fit = tableFit(m.key, table);
+    const fit = tableFit(m.key, table, aliases);
     if (fit === 0 || m.key.index !== index || m.key.attribute !== attribute) continue;
     const score = fit * 2 + (m.shard !== null ? 1 : 0);
     if (score > bestScore || (score === bestScore && best && m.key.id < best.key.id)) {
@@ -76,7 +78,8 @@ export function pickMatch(
   return best;
 }
 
-export function linkReport(live: LiveData, source: KeySource): HeatReport {
+/** `aliases`: the code's names for this table (`$SCORES_TABLE_NAME` mapped to it). */
+export function linkReport(live: LiveData, source: KeySource, aliases: readonly string[] = []): HeatReport {
   const indexInfo = live.index ? live.table.indexes.find((i) => i.name === live.index) : undefined;
   const pkAttr = indexInfo?.partitionKey ?? live.table.partitionKey;
   const skAttr = indexInfo ? indexInfo.sortKey : live.table.sortKey;
@@ -142,7 +145,7 @@ export function linkReport(live: LiveData, source: KeySource): HeatReport {
   >();
   const unmatched: LiveKey[] = [];
   for (const [concrete, f] of figures) {
-    const m = pickMatch(source.match(concrete), live.table.table, live.index, pkAttr);
+    const m = pickMatch(source.match(concrete), live.table.table, live.index, pkAttr, aliases);
     if (!m) {
       unmatched.push(toLive(concrete, f));
       continue;
@@ -177,7 +180,7 @@ export function linkReport(live: LiveData, source: KeySource): HeatReport {
         .filter(
           (it) =>
             liveIds.has(it.key) ||
-            pickMatch(source.match(it.key), live.table.table, live.index, pkAttr)?.key.id === g.key.id,
+            pickMatch(source.match(it.key), live.table.table, live.index, pkAttr, aliases)?.key.id === g.key.id,
         )
         .map((it) => ({
           key: it.key,

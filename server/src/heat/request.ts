@@ -8,7 +8,9 @@ import type { HeatConnection, HeatWindow } from './types';
  * The language server's answer to `shardlens/heat` (protocol/src/heat.ts), so the
  * panel reads the same JSON as `shardlens heat --format json`. The connection comes
  * from the settings (`shardlens.aws.*`, `shardlens.heat.window`); an untrusted
- * workspace must not call this at all (it makes AWS calls).
+ * workspace must not call this at all (it makes AWS calls). `params.table` is the
+ * account's name (a placeholder is refused without a call); `aliases` the code's
+ * environment names mapped to it.
  */
 export async function answerHeatRequest(
   params: HeatParams,
@@ -16,13 +18,15 @@ export async function answerHeatRequest(
   source: KeySource,
   cache: HeatCache,
   pathOf: (file: string) => string,
+  aliases: string[] = [],
+  maxAgeMs?: number,
 ): Promise<HeatResult> {
   const { window, ...connection } = settings;
   const outcome = await getHeat(
     connection,
-    { table: params.table, index: params.index ?? null, window: params.window ?? window },
+    { table: params.table, index: params.index ?? null, window: params.window ?? window, aliases },
     source,
-    { cache, refresh: params.refresh === true },
+    { cache, refresh: params.refresh === true, maxAgeMs },
   );
   return outcome.ok
     ? { ok: true, report: toJsonHeat(outcome.report, pathOf), series: outcome.report.series }

@@ -3,6 +3,7 @@ import { isLoopback, makeClients } from './clients';
 import { regionLooksValid, unknownRegion } from './errors';
 import { fetchLive, type FetchResult } from './fetch';
 import { linkReport, type KeySource } from './link';
+import { isPlaceholderTable, unmappedProblem } from './unmapped';
 import type { HeatConnection, HeatOutcome, HeatTarget } from './types';
 import { periodFor } from './window';
 
@@ -29,6 +30,8 @@ export interface HeatCallOptions {
   cache?: HeatCache;
   /** Ask AWS again even when the cache holds a fresh answer (the refresh command). */
   refresh?: boolean;
+  /** Ask AWS again when the cached answer is older than this (the panel's reads), whatever the cache's TTL. */
+  maxAgeMs?: number;
   nowMs?: number;
   backoff?: BackoffOptions;
 }
@@ -80,13 +83,16 @@ export async function getHeat(
   source: KeySource,
   options: HeatCallOptions = {},
 ): Promise<HeatOutcome> {
+  // A name the code reads from the environment is not a table AWS knows: never sent.
+  if (isPlaceholderTable(target.table)) return { ok: false, problem: unmappedProblem([target.table]) };
   const now = options.nowMs ?? Date.now();
   let result: Promise<FetchResult>;
   const cache = options.cache;
   if (cache) {
     const key = cacheKey(connection, target);
     const hit = cache.entries.get(key);
-    if (hit && !options.refresh && now - hit.at < cache.ttlMs) result = hit.result;
+    const ttl = Math.min(cache.ttlMs, options.maxAgeMs ?? Infinity);
+    if (hit && !options.refresh && now - hit.at < ttl) result = hit.result;
     else {
       result = fetchOnce(connection, target, now, options.backoff);
       cache.entries.set(key, { at: now, result });
@@ -95,5 +101,5 @@ export async function getHeat(
     result = fetchOnce(connection, target, now, options.backoff);
   }
   const r = await result;
-  return r.ok ? { ok: true, report: linkReport(r.live, source) } : { ok: false, problem: r.problem };
+  return r.ok ? { ok: true, report: linkReport(r.live, source, target.aliases) } : { ok: false, problem: r.problem };
 }

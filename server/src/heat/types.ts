@@ -27,6 +27,8 @@ export interface HeatTarget {
   window: HeatWindow;
   /** Report period in seconds; by default one that suits the window (see `periodFor`). */
   periodSeconds?: number;
+  /** The code's names for this table (`$SCORES_TABLE_NAME` mapped to it): its keys link first. */
+  aliases?: string[];
 }
 
 export type RuleKind = 'PKC' | 'PKT' | 'SKC' | 'SKT';
@@ -91,6 +93,7 @@ export type ProblemCode =
   | 'throttled'
   | 'table-not-found'
   | 'index-not-found'
+  | 'table-unmapped'
   | 'failed';
 
 /** A failure as the user should read it: what happened, what to do, and a command when one fixes it. */

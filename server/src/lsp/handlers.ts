@@ -7,13 +7,22 @@ import {
   type EnableInsightsArgs,
   type EnableInsightsResult,
 } from '../../../protocol/src/commands';
-import type { HeatParams, HeatResult } from '../../../protocol/src/heat';
+import type { HeatParams, HeatResult, ListTablesResult } from '../../../protocol/src/heat';
 import type { CursorParams, CursorResult } from '../../../protocol/src/lsp';
 import type { JsonKeysReport } from '../../../protocol/src/report';
 import { toJsonKeys } from '../cli/keys';
 import { logicalKeyOf } from '../engine/keys/logical-key';
 import { fixContextOf } from '../features/fixes/context';
-import { answerHeatRequest, enableInsights, isLoopback, makeClients } from '../heat/index';
+import {
+  answerHeatRequest,
+  enableInsights,
+  isLoopback,
+  listTables,
+  makeClients,
+  resolveTable,
+  toJsonProblem,
+  unmappedProblem,
+} from '../heat/index';
 import { keyToUri, spanToRange } from './convert';
 import { answersOf, fixFor, workspaceEdit, type ClientEdits } from './fix-actions';
 import { accessAt } from './hover';
@@ -110,13 +119,40 @@ export async function answerHeat(h: Handlers, raw: unknown): Promise<HeatResult>
     };
   }
   const { settings, cache } = allowed;
+  // The panel asks by the code's table name: an environment name goes through
+  // shardlens.tables, and an unmapped one is answered without any AWS call.
+  const table = resolveTable(p.table, settings.tables);
+  if (table === null) return { ok: false, problem: toJsonProblem(unmappedProblem([p.table])) };
   return answerHeatRequest(
-    p,
+    { ...p, table },
     { ...connectionOf(settings), window: settings.heat.window },
     combinedSource(h.workspace.allIndexes()),
     cache,
     (f) => panelPath(f, h.folders()),
+    table === p.table ? [] : [p.table],
+    PANEL_MAX_AGE_MS,
   );
+}
+
+/**
+ * How old a cached answer the panel is given: it asks on becoming visible and after each
+ * background refresh, and a window other than the settings' one is not kept fresh by the
+ * poller, so an older answer is fetched again.
+ */
+const PANEL_MAX_AGE_MS = 60_000;
+
+/** `shardlens/listTables`: the account's tables, for mapping environment-named tables. */
+export async function answerListTables(h: Handlers): Promise<ListTablesResult> {
+  const allowed = await h.live.requestCache();
+  if (!allowed) {
+    const message = 'Live heat is off (no AWS connection set, or the workspace is not trusted): no table is listed.';
+    return {
+      ok: false,
+      problem: { code: h.live.status.state === 'untrusted' ? 'untrusted' : 'not-connected', message, command: null },
+    };
+  }
+  const r = await listTables(connectionOf(allowed.settings));
+  return r.ok ? r : { ok: false, problem: toJsonProblem(r.problem) };
 }
 
 /** `shardlens/cursor`: the logical key of the access under the position. */

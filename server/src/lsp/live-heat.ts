@@ -6,8 +6,10 @@ import {
   getHeat,
   isLoopback,
   newHeatCache,
+  resolveTable,
   startPolling,
   toJsonProblem,
+  unmappedProblem,
   type HeatCache,
   type HeatConnection,
   type HeatProblem,
@@ -33,8 +35,11 @@ const NEVER_STALE_MS = Number.MAX_SAFE_INTEGER;
 const PER_RESOURCE = new Set(['table-not-found', 'index-not-found', 'access-denied', 'insights-disabled']);
 
 export interface Resource {
+  /** The account's table: the code's name, or the one `shardlens.tables` maps it to. */
   table: string;
   index: string | null;
+  /** The code's environment names mapped to `table`. */
+  aliases: string[];
 }
 
 export interface LiveHeatHost {
@@ -57,16 +62,31 @@ export function combinedSource(sources: KeySource[]): KeySource {
   };
 }
 
-/** The tables and indexes the code names literally (an environment variable names none we can read). */
-export function resourcesOf(source: KeySource): Resource[] {
-  const out: Resource[] = [];
+/**
+ * The tables and indexes the code uses, as the account names them: a literal name as it
+ * is, an environment-named one (`$SCORES_TABLE_NAME`) through `shardlens.tables`. The
+ * environment names with no mapping are listed apart: nothing is sent for them.
+ */
+export function resourcesOf(
+  source: KeySource,
+  tables: Record<string, string> = {},
+): { resources: Resource[]; unmapped: string[] } {
+  const resources: Resource[] = [];
+  const unmapped: string[] = [];
   for (const t of source.keys()) {
-    if (t.table === null || t.table.startsWith('$')) continue;
+    if (t.table === null) continue;
+    const table = resolveTable(t.table, tables);
+    if (table === null) {
+      if (!unmapped.includes(t.table)) unmapped.push(t.table);
+      continue;
+    }
     for (const ix of t.indexes) {
-      if (!out.some((r) => r.table === t.table && r.index === ix.index)) out.push({ table: t.table, index: ix.index });
+      let r: Resource | undefined = resources.find((x) => x.table === table && x.index === ix.index);
+      if (!r) resources.push((r = { table, index: ix.index, aliases: [] }));
+      if (table !== t.table && !r.aliases.includes(t.table)) r.aliases.push(t.table);
     }
   }
-  return out;
+  return { resources, unmapped: unmapped.sort() };
 }
 
 export function connectionOf(s: ShardLensSettings): HeatConnection {
@@ -91,13 +111,19 @@ export function connectionLabel(s: ShardLensSettings): string | null {
   return `${s.aws.profile ?? 'default'} · ${s.aws.region ?? 'default region'}`;
 }
 
-const signature = (s: ShardLensSettings) => JSON.stringify([s.aws, s.heat]);
+const signature = (s: ShardLensSettings) => JSON.stringify([s.aws, s.heat, s.tables]);
 
 export class LiveHeat {
   private trusted: boolean;
   private cache: HeatCache = newHeatCache(NEVER_STALE_MS);
   /** The resources fetched by the last refresh, with the settings they were fetched with. */
-  private fetched: { settings: ShardLensSettings; resources: Resource[]; cache: HeatCache } | null = null;
+  private fetched: {
+    settings: ShardLensSettings;
+    resources: Resource[];
+    cache: HeatCache;
+    /** What the refresh set out to read (failed resources too): the code's tables then. */
+    wanted: string;
+  } | null = null;
   private linked: Promise<HeatReport[]> | null = null;
   private running: Promise<HeatStatus> | null = null;
   private poller: { stop(): void } | null = null;
@@ -190,9 +216,10 @@ export class LiveHeat {
       });
     }
     const source = this.host.source();
-    const resources = resourcesOf(source);
+    const { resources, unmapped } = resourcesOf(source, settings.tables);
     base.tables = resources.map((r) => (r.index ? `${r.table}/${r.index}` : r.table));
-    this.setStatus({ ...base, state: 'refreshing', lastRefresh: this.last.lastRefresh, problem: null });
+    const withUnmapped = { ...base, unmapped };
+    this.setStatus({ ...withUnmapped, state: 'refreshing', lastRefresh: this.last.lastRefresh, problem: null });
     const connection = connectionOf(settings);
     // A settings change during the fetch starts over with a new cache: this result is then dropped.
     const cache = this.cache;
@@ -219,13 +246,16 @@ export class LiveHeat {
       // A credentials or network failure would repeat for every table: stop at the first.
       if (!PER_RESOURCE.has(outcome.problem.code)) break;
     }
-    this.fetched = { settings, resources: ok, cache };
+    this.fetched = { settings, resources: ok, cache, wanted: JSON.stringify([resources, unmapped]) };
     this.linked = null;
+    // Unmapped tables are said after a failure (which stops everything) and before notes.
+    if (unmapped.length) this.host.log(`live heat: ${unmappedProblem(unmapped).message}`);
+    const first = failure ?? (unmapped.length ? unmappedProblem(unmapped) : note);
     const status = this.setStatus({
-      ...base,
+      ...withUnmapped,
       state: failure ? 'problem' : 'ok',
       lastRefresh: new Date().toISOString(),
-      problem: failure || note ? toJsonProblem((failure ?? note)!) : null,
+      problem: first ? toJsonProblem(first) : null,
     });
     await this.host.changed();
     return status;
@@ -237,11 +267,25 @@ export class LiveHeat {
   }
 
   /**
+   * Reads again, in the background, when the code now uses tables the last refresh did
+   * not set out to read (a new table in the code, or the index that was still being built
+   * when a settings change refreshed): otherwise they would wait for the next poll, or
+   * forever with polling off.
+   */
+  private followTables(): void {
+    const fetched = this.fetched;
+    if (!fetched || this.running) return;
+    const { resources, unmapped } = resourcesOf(this.host.source(), fetched.settings.tables);
+    if (JSON.stringify([resources, unmapped]) !== fetched.wanted) void this.refresh();
+  }
+
+  /**
    * The last fetched reports, linked to the code as it is now. Linking reuses the
    * cached fetch (never a new call: the cache holds every fetched resource until the
    * next refresh).
    */
   reports(): Promise<HeatReport[]> {
+    this.followTables();
     const fetched = this.fetched;
     if (!fetched || fetched.resources.length === 0) return Promise.resolve([]);
     this.linked ??= (async () => {

@@ -2,7 +2,7 @@ import type { CodeLens } from 'vscode-languageserver';
 import { Commands, type ShowKeyArgs } from '../../../protocol/src/commands';
 import { tableName } from '../engine/keys/table';
 import type { Access } from '../engine/model';
-import { codeLensTitle, liveLine, throttlesFor, type HeatReport } from '../heat/index';
+import { codeLensTitle, liveLine, resolveTable, throttlesFor, type HeatReport } from '../heat/index';
 import type { LiveHover } from './hover';
 import { spanToRange } from './convert';
 import { liveOf } from './live-findings';
@@ -14,8 +14,9 @@ import { liveOf } from './live-findings';
  */
 
 /** The report of the table (and index) an access addresses, if one was read. */
-function reportOf(reports: HeatReport[], a: Access): HeatReport | null {
-  const table = tableName(a.table);
+function reportOf(reports: HeatReport[], a: Access, tables: Record<string, string>): HeatReport | null {
+  const name = tableName(a.table);
+  const table = name === null ? null : resolveTable(name, tables);
   return reports.find((r) => r.table === table && r.index === (a.index ?? null)) ?? null;
 }
 
@@ -24,10 +25,10 @@ function reportOf(reports: HeatReport[], a: Access): HeatReport | null {
  * is never shown its writers' throttles), with the throttles it may have met, or — when its table was read
  * but the key is not among the contributors — that it is not. Null without a report.
  */
-export function hoverLiveLine(reports: HeatReport[], a: Access): LiveHover | null {
+export function hoverLiveLine(reports: HeatReport[], a: Access, tables: Record<string, string> = {}): LiveHover | null {
   const live = liveOf(reports, a);
   if (live) return { line: liveLine(live.report, live.heat, a.kind), throttles: throttlesFor(live.heat, a.kind) };
-  const report = reportOf(reports, a);
+  const report = reportOf(reports, a, tables);
   return report ? { line: liveLine(report, null), throttles: 0 } : null;
 }
 

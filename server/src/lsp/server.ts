@@ -20,7 +20,7 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver/node';
 import { Commands, SERVER_COMMANDS } from '../../../protocol/src/commands';
-import { HeatRequest, KeysRequest } from '../../../protocol/src/heat';
+import { HeatRequest, KeysRequest, ListTablesRequest } from '../../../protocol/src/heat';
 import {
   CheckWorkspaceRequest,
   CursorRequest,
@@ -36,7 +36,15 @@ import { writerReaderFixes } from '../features/fixes/reader-fixes';
 import { FIX_ALL_ADVERTISED, FIX_ALL_KIND, codeActions } from './code-actions';
 import { uriToPath } from './convert';
 import { FixCache, fixKey, type ClientEdits } from './fix-actions';
-import { answerCursor, answerHeat, answerKeys, applyFix, enableInsightsCommand, type Handlers } from './handlers';
+import {
+  answerCursor,
+  answerHeat,
+  answerKeys,
+  answerListTables,
+  applyFix,
+  enableInsightsCommand,
+  type Handlers,
+} from './handlers';
 import { accessAt, hoverMarkdown } from './hover';
 import { changesOnly } from './log';
 import { plural, severityCounts } from '../../../protocol/src/plural';
@@ -279,7 +287,7 @@ connection.onRequest(HoverRequest.type, async (raw: unknown) => {
   const access = accessAt(analysis.accesses, p.position.line, p.position.character);
   if (!access) return null;
   const key = OpenDocuments.keyOf(p.textDocument.uri);
-  const liveText = hoverLiveLine(await live.reports(), access);
+  const liveText = hoverLiveLine(await live.reports(), access, (await settings.get()).tables);
   const findings = await workspace.findingsFor(key);
   const reached = workspace.reachedFromCallers(access);
   return { contents: hoverMarkdown(access, findings, await settings.get(p.textDocument.uri), liveText, reached) };
@@ -337,6 +345,7 @@ connection.onRequest(ExecuteCommandRequest.type, async (raw: unknown) => {
 connection.onRequest(CheckWorkspaceRequest, () => workspace.indexAll());
 connection.onRequest(KeysRequest, () => answerKeys(handlers));
 connection.onRequest(HeatRequest, (p: unknown) => answerHeat(handlers, p));
+connection.onRequest(ListTablesRequest, () => answerListTables(handlers));
 connection.onRequest(CursorRequest, (p: unknown) => answerCursor(handlers, p));
 
 /**
