@@ -218,6 +218,18 @@ describe('counters whose callers read the new count', () => {
 });
 
 describe('counters no spread can keep', () => {
+  test('a count read in an SDK v2 callback: the spread is not offered, and the action says why', async () => {
+    const ws = await indexWorkspace(copy('js-callback'));
+    const f = ws.findings.find((x) => x.rule === 'SL004');
+    assert.ok(f);
+    const actions = actionsOn(f, ws.ctx);
+    assert.deepEqual(
+      actions.map((a) => [a.id, a.changes.length]),
+      [['counter-not-spread', 0]],
+    );
+    assert.match(actions[0].title, /callback/);
+  });
+
   test('an id counter gets the UUID advice and no spread; an unused response is spread; old values are not', async () => {
     const dir = copy('py-ids');
     const ws = await indexWorkspace(dir);
@@ -228,6 +240,10 @@ describe('counters no spread can keep', () => {
     };
     assert.deepEqual(byKey('SEQ#orders'), ['counter-use-uuid'], 'next_order_id() returns the count as an id');
     assert.deepEqual(byKey('AUDIT#events'), ['spread-counter'], 'the response of record_audit() is not used');
-    assert.deepEqual(byKey('TOTAL#visits'), [], 'previous_total() returns the old count, which N items cannot give');
+    assert.deepEqual(
+      byKey('TOTAL#visits'),
+      ['counter-not-spread'],
+      'previous_total() returns the old count, which N items cannot give: said, not done',
+    );
   });
 });

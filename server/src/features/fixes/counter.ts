@@ -35,7 +35,10 @@ export const spreadCounter: FixProvider = (finding, ctx, answers?: FixAnswers): 
   const use = incrementUse(a, text, imports, counterAttribute(textIn(text, a.span)));
   if (!use) return [];
   if (use.idLike && readsNewCount(use)) return [idAdvice(finding.rule)];
-  if (readsUnkeepable(use)) return [];
+  if (readsUnkeepable(use))
+    return [
+      blocked(finding.rule, `the caller reads the count before the increment (ReturnValues ${use.returnValues})`),
+    ];
   const count = planShardCount(a, null, ctx, answers);
   const keyEdit = keyChange(
     ctx,
@@ -49,7 +52,12 @@ export const spreadCounter: FixProvider = (finding, ctx, answers?: FixAnswers): 
   const wrapped = readsNewCount(use);
   const reader = summingReader(ctx, a, text, d.separator, count.name, wrapped);
   // The caller reads one item's count: without the total in its place, the fix would change what it returns.
-  if (wrapped && (!reader || !use.wrappable)) return [];
+  if (wrapped && !use.wrappable)
+    return [blocked(finding.rule, 'the caller reads the new count in a callback, where the total cannot be put')];
+  if (wrapped && !reader)
+    return [
+      blocked(finding.rule, 'the caller reads the new count, and no summing reader can be written here for the total'),
+    ];
   const needsRandom = a.language === 'python' && !hasRandomImport(text);
   const header = headerChanges(a.file, text, imports, count, {
     importLines: needsRandom ? ['import random'] : [],
@@ -76,6 +84,21 @@ export const spreadCounter: FixProvider = (finding, ctx, answers?: FixAnswers): 
     },
   ];
 };
+
+/**
+ * Why the spread is not offered, as an edit-less action: the caller reads one item's count,
+ * and after a spread it would get one shard's (a few of the total).
+ */
+function blocked(rule: FixAction['rule'], reason: string): FixAction {
+  return {
+    title: `Not spread over N items: ${reason}`,
+    id: 'counter-not-spread',
+    rule,
+    safe: false,
+    asks: [],
+    changes: [],
+  };
+}
 
 function idAdvice(rule: FixAction['rule']): FixAction {
   return {
