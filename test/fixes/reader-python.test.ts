@@ -48,6 +48,21 @@ function materialize(name: string, files: Files, under: string): string {
   return dir;
 }
 
+/** After a fix: the key is clean, nothing new is reported, and no reader fix is offered again. */
+async function assertSettled(before: Files, after: Files): Promise<void> {
+  const was = await analyzeWorkspace(before);
+  const now = await analyzeWorkspace(after);
+  const ids = (fs: typeof now.findings) => fs.map((f) => `${path.basename(f.file)} ${f.rule}`);
+  assert.deepEqual(
+    ids(now.findings).filter((f) => /SL00[68]/.test(f) || !ids(was.findings).includes(f)),
+    [],
+  );
+  assert.deepEqual(
+    now.findings.flatMap((f) => readerFixes(f, now.ctx)),
+    [],
+  );
+}
+
 async function useReader(files: Files, readerFile?: string) {
   const ws = await analyzeWorkspace(files);
   const finding = ws.findings.find((f) => f.rule === 'SL006');
@@ -120,6 +135,7 @@ describe('Python readers that compile, import and run', () => {
       ['use-reader'],
     );
     const fixed = applyAction(files, actions[0]);
+    await assertSettled(files, fixed);
     const readers = fixed.get(path.join(app, 'readers.py'))!;
     const repo = fixed.get(path.join(app, 'repo.py'))!;
     assert.match(repo, /^from \.readers import query_pkgfeed_recent_\w+$/m, 'imported the way the package imports');
@@ -155,6 +171,7 @@ describe('Python readers that compile, import and run', () => {
       ['use-reader'],
     );
     const fixed = applyAction(files, actions[0]);
+    await assertSettled(files, fixed);
     const script = [...fixed.values()][0];
     const reader = /\ndef query_orders_all\w*\([\s\S]*?\n(?=\S)/.exec(script)?.[0] ?? '';
     assert.ok(reader, script);
