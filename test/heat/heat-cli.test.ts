@@ -128,7 +128,11 @@ describe('shardlens heat CLI', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^table scores · last 15m · Contributor Insights ACCESSED_AND_THROTTLED_KEYS · on-demand$/m);
     assert.match(r.stdout, /^1 +\d+% +[\d,]+ +[\d,]+ +scores · PK = BOARD#global$/m);
-    assert.match(r.stdout, /^ {4}code: test\/heat\/fixture\/scores\.ts:13$/m);
+    assert.match(r.stdout, /^ {4}code: test\/heat\/fixture\/scores\.ts:13 \(write\)$/m);
+    assert.match(
+      r.stdout,
+      /^ {4}code: test\/heat\/fixture\/scores\.ts:23 \(write\), test\/heat\/fixture\/scores\.ts:33 \(read\)$/m,
+    );
     assert.match(r.stdout, /^ {4}shard 0\.\.3, max 1\.0× mean \(shard 0\): 0=30 1=30 2=30 3=30$/m);
     assert.match(r.stdout, /^ {4}SESSION#abc {2}15 units {2}0 throttles$/m);
   });
@@ -254,6 +258,23 @@ describe('check --heat blames the call that made the heat', () => {
       [14],
     );
     assert.match(sl009[0].message, new RegExp(`${n} throttle events, all on writes`));
+    // The text report says whose calls met them, beside which call is which.
+    const text = await run([
+      'heat',
+      path.relative(ROOT, BLAME),
+      '--table',
+      'boards',
+      '--endpoint',
+      t.lab.url,
+      '--window',
+      '15m',
+    ]);
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(
+      text.stdout,
+      /^ {4}code: test\/heat\/blame\/board-repo\.ts:14 \(write\), test\/heat\/blame\/board-repo\.ts:22 \(read\)$/m,
+    );
+    assert.match(text.stdout, new RegExp(`^ {4}${n} throttle events, all on writes$`, 'm'));
   });
 });
 

@@ -248,4 +248,28 @@ describe('live heat on an environment-named table, blamed on the call that made 
       assert.deepEqual(quiet, []);
     });
   });
+
+  test('a settings change that lands while the workspace is still being indexed still reads the mapped table', async () => {
+    // The change refreshes before the index holds any key; the tables the code then turns
+    // out to use are read without waiting for a poll (polling is off here).
+    const early = startServer(folder, { env: bareEnv() });
+    try {
+      early.settings = settings();
+      await early.initialize({ initializationOptions: { workspaceTrusted: true } });
+      early.settings = settings({ tables: { SCORES_TABLE_NAME: 'scores-prod' } });
+      await early.conn.sendNotification('workspace/didChangeConfiguration', { settings: null });
+      const status = await until(
+        'the mapped table read',
+        () =>
+          (early.heatStatuses as unknown as HeatStatus[]).find(
+            (x) => x.state === 'ok' && x.tables.includes('scores-prod'),
+          ),
+        () => early.heatStatuses,
+      );
+      assert.deepEqual(status.unmapped, []);
+      assert.deepEqual(placeholderRequests(), []);
+    } finally {
+      early.stop();
+    }
+  });
 });

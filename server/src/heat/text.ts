@@ -1,5 +1,6 @@
 import { formatUnits } from '../engine/capacity';
 import { describeShards } from '../engine/template';
+import { throttleText } from './hot-key-live';
 import type { HeatProblem, HeatReport, LiveKey } from './types';
 
 /**
@@ -57,8 +58,10 @@ export function formatHeatText(r: HeatReport, pathOf: (file: string) => string):
           .trimEnd(),
       );
       const indent = '    ';
-      const sites = [...new Set(k.sites.map((s) => `${pathOf(s.file)}:${s.span.startLine + 1}`))];
+      const sites = [...new Set(k.sites.map((s) => `${pathOf(s.file)}:${s.span.startLine + 1} (${s.kind})`))];
       if (sites.length) lines.push(`${indent}code: ${sites.join(', ')}`);
+      // Whose calls met the throttles: the writers' are not the readers'.
+      if (k.throttles > 0) lines.push(`${indent}${throttleText(k)}`);
       if (k.shards && k.key.shards) {
         const b = k.shardBalance;
         const balance = b && b.mean > 0 ? `, max ${b.ratio.toFixed(1)}× mean (shard ${b.maxShard})` : '';
