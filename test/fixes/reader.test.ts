@@ -291,6 +291,10 @@ describe('reader fixes: the fixed code runs against dynalite', () => {
 
   test('votes (v3, key names in a constants object): every vote, in sort-key order', async () => {
     const files = await repaired(CASES[6]);
+    const repo = [...files].find(([f]) => f.endsWith('user-votes-repository.ts'))![1];
+    // The reader names the key attributes through the same constants as the code around it.
+    assert.match(repo, /ExpressionAttributeNames: \{ '#pk': UserVotesKeys\.pk \}/);
+    assert.match(repo, /item\[UserVotesKeys\.sk\]/);
     const mod = await loadModule(
       files,
       [...files.keys()].find((f) => f.endsWith('user-votes-repository.ts'))!,

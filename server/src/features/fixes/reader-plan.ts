@@ -7,7 +7,15 @@ import { readerName, words, type KeyPiece, type Operand, type Param, type Reader
 import { offsetAt, positionAt, textIn } from './apply';
 import { within } from './syntax';
 import type { FixContext } from './fix-model';
-import { importableModule, pythonModuleFor, reachableFrom, rootNames, tableInCall, valueOfUse } from './reader-scope';
+import {
+  attributeExpression,
+  importableModule,
+  pythonModuleFor,
+  reachableFrom,
+  rootNames,
+  tableInCall,
+  valueOfUse,
+} from './reader-scope';
 import { readerStyle, type ReaderStyle } from './reader-style';
 
 /**
@@ -284,6 +292,13 @@ export function planReader(input: PlanInput, ctx: FixContext): ReaderPlan | null
   const orderBy = condition?.attribute ?? keySource.sortKey?.attribute ?? site.sortKey?.attribute ?? null;
   const order = !top && orderBy ? { attribute: orderBy, forward: site.read?.scanIndexForward !== false } : null;
   const converter = style.sdk === 'aws-sdk-v2' ? v2Namespace(imports, needs, 'Converter') : undefined;
+  // Key names the writer spells through a constant the reader can see: spelled the same.
+  const keyText = ctx.textOf(keySource.file) ?? '';
+  const attributeCode: Record<string, string> = {};
+  for (const kv of [keySource.partitionKey, keySource.sortKey]) {
+    const code = kv ? attributeExpression(textIn(keyText, kv.use), python) : null;
+    if (kv && code && rootNames(code).every(visible)) attributeCode[kv.attribute] = code;
+  }
   const spec: ReaderSpec = {
     style: style.sdk,
     call: style.call,
@@ -300,6 +315,7 @@ export function planReader(input: PlanInput, ctx: FixContext): ReaderPlan | null
     sort,
     top,
     order,
+    attributeCode,
     params,
     indentUnit: indentUnitOf(text || siteText, python),
     quote: quoteOf(text, imports),

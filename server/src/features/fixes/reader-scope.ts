@@ -71,3 +71,13 @@ export function rootNames(expression: string): string[] {
   const bare = expression.replace(/(["'`])(?:\\.|(?!\1).)*\1/g, '""');
   return [...bare.matchAll(/(?<![\w$.])([A-Za-z_$][\w$]*)/g)].map((m) => m[1]).filter((n) => !GLOBALS.has(n));
 }
+
+/**
+ * The expression an item names a key attribute by (`[UserVotesKeys.pk]: ...` in
+ * JavaScript, `KEYS["pk"]: ...` in a Python dict), from the entry's text; null when the
+ * name is written out (`PK: ...`, `"PK": ...`).
+ */
+export function attributeExpression(entry: string, python: boolean): string | null {
+  const m = python ? /^\s*([A-Za-z_][\w.]*(?:\[[^\]\n]*\])?)\s*:/.exec(entry) : /^\s*\[([^\]\n]+)\]\s*:/.exec(entry);
+  return m ? m[1].trim() : null;
+}

@@ -38,13 +38,15 @@ function operandText(o: Operand, s: ReaderSpec): string {
 /** `KeyConditionExpression`, the aliases it needs and its values (`:pk`, `:sk`, `:sk2`). */
 export function keyCondition(s: ReaderSpec): {
   expression: string;
-  names: Array<[string, string]>;
+  /** Alias, attribute name, and the code expression naming it when there is one. */
+  names: Array<[string, string, string | undefined]>;
   values: Array<[string, Operand | 'pk']>;
 } {
-  const names: Array<[string, string]> = [];
+  const names: Array<[string, string, string | undefined]> = [];
   const ref = (attr: string, alias: string) => {
-    if (!needsAlias(attr)) return attr;
-    names.push([alias, attr]);
+    const code = s.attributeCode?.[attr];
+    if (!code && !needsAlias(attr)) return attr;
+    names.push([alias, attr, code]);
     return alias;
   };
   const pk = ref(s.partition.attribute, '#pk');
@@ -81,7 +83,7 @@ function requestLines(s: ReaderSpec): string[] {
   out.push(`KeyConditionExpression: ${jsString(expression, q)},`);
   if (names.length)
     out.push(
-      `ExpressionAttributeNames: { ${names.map(([a, n]) => `${jsString(a, q)}: ${jsString(n, q)}`).join(', ')} },`,
+      `ExpressionAttributeNames: { ${names.map(([a, n, code]) => `${jsString(a, q)}: ${code ?? jsString(n, q)}`).join(', ')} },`,
     );
   out.push(`ExpressionAttributeValues: ${s.style === 'aws-sdk-v3' ? `marshall(${valueMap})` : valueMap},`);
   if (!(s.top ?? s.order ?? { forward: true }).forward) out.push('ScanIndexForward: false,');
@@ -118,7 +120,7 @@ function pageCall(s: ReaderSpec, d: number): Line[] {
 
 /** How a merged item's sort key is read: low-level items hold typed values. */
 function sortKeyOf(s: ReaderSpec, attr: string): string {
-  const a = jsString(attr, s.quote);
+  const a = s.attributeCode?.[attr] ?? jsString(attr, s.quote);
   if (s.style === 'aws-sdk-v3') return `unmarshall(item)[${a}]`;
   if (s.style === 'aws-sdk-v2') return `${s.converter}.output(item[${a}])`;
   return `item[${a}]`;

@@ -49,10 +49,11 @@ function limitText(s: ReaderSpec): string {
 function requestEntries(s: ReaderSpec): string[] {
   const out: string[] = [];
   if (s.style === 'boto3-resource') {
-    let cond = `Key(${pyString(s.partition.attribute)}).eq(${keyFString(s)})`;
+    const name = (attr: string) => s.attributeCode?.[attr] ?? pyString(attr);
+    let cond = `Key(${name(s.partition.attribute)}).eq(${keyFString(s)})`;
     if (s.sort) {
       const args = s.sort.operands.map(operandText).join(', ');
-      cond += ` & Key(${pyString(s.sort.attribute)}).${CONDITION_METHODS[s.sort.operator]}(${args})`;
+      cond += ` & Key(${name(s.sort.attribute)}).${CONDITION_METHODS[s.sort.operator]}(${args})`;
     }
     out.push(`"KeyConditionExpression": ${cond},`);
   } else {
@@ -60,7 +61,9 @@ function requestEntries(s: ReaderSpec): string[] {
     out.push(`"TableName": ${s.table},`);
     out.push(`"KeyConditionExpression": ${pyString(expression)},`);
     if (names.length)
-      out.push(`"ExpressionAttributeNames": {${names.map(([a, n]) => `${pyString(a)}: ${pyString(n)}`).join(', ')}},`);
+      out.push(
+        `"ExpressionAttributeNames": {${names.map(([a, n, code]) => `${pyString(a)}: ${code ?? pyString(n)}`).join(', ')}},`,
+      );
     const value = (v: Operand | 'pk') =>
       v === 'pk' ? `{"S": ${keyFString(s)}}` : `serializer.serialize(${operandText(v)})`;
     out.push(`"ExpressionAttributeValues": {${values.map(([k, v]) => `${pyString(k)}: ${value(v)}`).join(', ')}},`);
@@ -125,7 +128,7 @@ export function pythonReader(s: ReaderSpec): string {
 function merge(s: ReaderSpec, client: boolean): Array<[number, string]> {
   const by = s.top ?? s.order;
   if (!by) return [[1, 'merged = [item for items in per_shard for item in items]']];
-  const attr = pyString(by.attribute);
+  const attr = s.attributeCode?.[by.attribute] ?? pyString(by.attribute);
   const key = client ? `lambda item: deserializer.deserialize(item[${attr}])` : `lambda item: item[${attr}]`;
   const reverse = by.forward ? '' : ', reverse=True';
   return [

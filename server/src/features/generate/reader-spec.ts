@@ -33,6 +33,12 @@ export interface ReaderSpec {
    * has no known sort key (one item per key: nothing to order).
    */
   order: { attribute: string; forward: boolean } | null;
+  /**
+   * Key attributes the code names through a constant (`UserVotesKeys.pk`, `KEYS["pk"]`):
+   * attribute → that expression, written in place of the name so the reader follows the
+   * constant as the code around it does.
+   */
+  attributeCode?: Record<string, string>;
   /** Parameters after the client, in order: the sort-key operands, then the limit. */
   params: Param[];
   indentUnit: string;
