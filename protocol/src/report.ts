@@ -115,6 +115,11 @@ export interface JsonCoverage {
   resolved?: number;
   /** The others, by reason, most frequent first. */
   unresolved?: JsonUnresolved[];
+  /**
+   * Parts of files' analyses that failed (an engine bug): `stage` is the part (`the whole
+   * file` when nothing of it could be reported). Added within version 1; absent when none failed.
+   */
+  failures?: Array<{ file: string; stage: string; message: string }>;
 }
 
 /**

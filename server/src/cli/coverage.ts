@@ -47,5 +47,21 @@ export function toJsonCoverage(results: FileAnalysis[], tooDeep: number): JsonCo
         detail: s.detail,
       })),
     })),
+    ...failuresOf(results),
   };
+}
+
+const WHOLE_FILE_FAILED = 'analysis failed: ';
+
+/** Each part of a file's analysis that threw, and each file whose analysis threw outright. */
+function failuresOf(results: FileAnalysis[]): Pick<JsonCoverage, 'failures'> {
+  const failures = results.flatMap((r) =>
+    [
+      ...(r.skipped?.startsWith(WHOLE_FILE_FAILED)
+        ? [{ stage: 'the whole file', message: r.skipped.slice(WHOLE_FILE_FAILED.length) }]
+        : []),
+      ...(r.failures ?? []),
+    ].map((f) => ({ file: displayPath(r.file), ...f })),
+  );
+  return failures.length ? { failures } : {};
 }

@@ -52,8 +52,12 @@ export function formatStats(c: JsonCoverage, color: boolean): string {
   const resolved = c.resolved ?? 0;
   const unresolved = c.unresolved ?? [];
   const plural = (n: number) => `${n} DynamoDB call${n === 1 ? '' : 's'}`;
-  if (calls === 0) return 'Coverage: no DynamoDB calls found.\n';
-  if (unresolved.length === 0) return `Coverage: all ${plural(calls)} understood.\n`;
+  const failed = (c.failures ?? []).map((f) => `  ${paint(BOLD, f.file)}  ${f.stage}: ${paint(DIM, f.message)}`);
+  const failures = failed.length
+    ? `Analysis failed in part (an engine bug; the rest of each file is reported):\n${failed.join('\n')}\n`
+    : '';
+  if (calls === 0) return 'Coverage: no DynamoDB calls found.\n' + failures;
+  if (unresolved.length === 0) return `Coverage: all ${plural(calls)} understood.\n` + failures;
   const lines = [
     `Coverage: ${resolved} of ${plural(calls)} understood (${percentUnderstood(resolved, calls)}%); not understood:`,
   ];
@@ -68,5 +72,5 @@ export function formatStats(c: JsonCoverage, color: boolean): string {
     if (more > 0)
       lines.push(`  ${' '.repeat(width)}    ${paint(DIM, `… and ${more} more (--format json lists them all)`)}`);
   }
-  return lines.join('\n') + '\n';
+  return lines.join('\n') + '\n' + failures;
 }

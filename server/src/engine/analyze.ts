@@ -90,6 +90,11 @@ export interface FileAnalysis {
   skipped: string | null;
   /** The file has syntax errors; what parsed was still analysed. */
   syntaxErrors: boolean;
+  /**
+   * Parts of the analysis that failed on this file (an engine bug): what the other parts
+   * found is still reported, and `check --stats` names the file and the part.
+   */
+  failures?: AnalysisFailure[];
   /** `shardlens-ignore` comments: line → rule codes (none: every rule), for cross-file findings too. */
   ignores?: Array<[number, string[]]>;
   /** The file's imports (for code generated into it); empty when it was not parsed. */
@@ -105,6 +110,16 @@ export interface FileAnalysis {
 
 export const DEFAULT_MAX_BYTES = 2 * 1024 * 1024;
 export const DEFAULT_BUDGET_MS = 3000;
+
+/** A part of a file's analysis that threw: `stage` says which, `message` what it threw. */
+export interface AnalysisFailure {
+  stage: string;
+  message: string;
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
 
 /** The analysis of a file with nothing to report: not parsed (`skipped` says why) or without calls. */
 export function emptyAnalysis(file: string, language: SourceLanguage, skipped: string | null): FileAnalysis {
@@ -162,28 +177,42 @@ export function analyzeTree(
   text: string,
   options: AnalyzeOptions = {},
 ): FileAnalysis {
+  // Each part that may fail on its own does so without losing what the others found.
+  const failures: AnalysisFailure[] = [];
+  const attempt = <T>(stage: string, fallback: T, run: () => T): T => {
+    try {
+      return run();
+    } catch (e) {
+      failures.push({ stage, message: messageOf(e) });
+      return fallback;
+    }
+  };
   try {
     const lookups = lookupsFor(file, language, options);
     const sites = findCallSites(tree, text, file, language, options.siteCache, lookups);
-    if (options.resolveModule) sites.push(...wrapperCalls(tree, file, language, lookups, options.resolveModule));
+    const resolveModule = options.resolveModule;
+    if (resolveModule)
+      sites.push(
+        ...attempt("calls to other modules' wrappers", [], () =>
+          wrapperCalls(tree, file, language, lookups, resolveModule),
+        ),
+      );
+    const own = sites.map((s) => s.span);
     sites.push(
-      ...outsideWrapperCalls(
-        tree,
-        text,
-        file,
-        language,
-        lookups,
-        sites.map((s) => s.span),
+      ...attempt('calls to libraries outside the workspace', [], () =>
+        outsideWrapperCalls(tree, text, file, language, lookups, own),
       ),
     );
     // A call through another module's wrapper that still depends on a parameter makes this module one too.
     const wraps = sites.some((s) => hasParamHole(s.input));
-    const definitions = tableDefinitions(tree, text, language, lookups);
+    const definitions = attempt('table definitions', [], () => tableDefinitions(tree, text, language, lookups));
     const elsewhere = options.tableDefinitions?.() ?? [];
     const hints = withDefinitions(learnKeySchemasMemo(sites), [...definitions, ...elsewhere]);
     // A call through a wrapper may still make this file a wrapper (above) without being judged here.
     const accesses = sites.flatMap((s) =>
-      s.through ? interpretMemo(s, hints).filter((a) => judgedAtCaller(a, s)) : interpretMemo(s, hints),
+      attempt(`the call at line ${s.span.startLine + 1}`, [], () =>
+        s.through ? interpretMemo(s, hints).filter((a) => judgedAtCaller(a, s)) : interpretMemo(s, hints),
+      ),
     );
     const told = [...definitions, ...keysTold(accesses)];
     const ignored = suppressions(tree, text);
@@ -198,11 +227,12 @@ export function analyzeTree(
       imports: (options.siteCache?.importsOf(() => importsOf(tree, language)) ?? importsOf(tree, language)).imports,
       ...(wraps ? { wraps } : {}),
       ...(told.length ? { definitions: told } : {}),
+      ...(failures.length ? { failures } : {}),
     };
     return options.judge === false ? extracted : judgeAnalysis(extracted, text, options);
   } catch (e) {
     // A bug in a front-end must not take the run down: say which file and why.
-    return emptyAnalysis(file, language, `analysis failed: ${e instanceof Error ? e.message : String(e)}`);
+    return emptyAnalysis(file, language, `analysis failed: ${messageOf(e)}`);
   }
 }
 

@@ -200,11 +200,20 @@ function definesMethod(cls: Node, method: string): boolean {
   return false;
 }
 
-/** `repo` bound to `new Repo(...)` / `Repo(...)` where `Repo` is an imported class. */
-function instanceClass(id: Node, f: Finder): ClassRef | null {
+/**
+ * `repo` bound to `new Repo(...)` / `Repo(...)` where `Repo` is an imported class.
+ * `depth` counts the names and calls followed to get here: a name bound to a call on
+ * itself (`all = all.concat(page.Items)`, `a = b.m(); b = a.m()`) would otherwise be
+ * followed for ever.
+ */
+function instanceClass(id: Node, f: Finder, depth = 0): ClassRef | null {
+  if (depth > MAX_CLASS_DEPTH) return null;
   const b = f.language === 'python' ? resolvePython(id, f.ctx) : resolveJs(id, f.ctx);
-  return b?.kind === 'value' ? classOfExpression(b.node, f, 0) : null;
+  return b?.kind === 'value' ? classOfExpression(b.node, f, depth + 1) : null;
 }
+
+/** How many names and factory calls an instance's class is followed through (`repo = factory.make()` ...). */
+const MAX_CLASS_DEPTH = 3;
 
 type ClassRef = { module: ModuleSummary; name: string };
 
@@ -213,7 +222,7 @@ type ClassRef = { module: ModuleSummary; name: string };
  * factory returns (`createRepo()`, `Allocator.from_env()`, `factory.createRoomRepository()`).
  */
 function classOfExpression(n: Node, f: Finder, depth: number): ClassRef | null {
-  if (depth > 3) return null;
+  if (depth > MAX_CLASS_DEPTH) return null;
   const e = n.type === 'await_expression' || n.type === 'await' ? n.namedChild(0) : n;
   if (!e) return null;
   const made =
@@ -246,7 +255,7 @@ function factoryOf(call: Node, f: Finder, depth: number): { fn: FunctionSummary;
   const w = object.type === 'identifier' ? f.wrapping.get(object.text) : undefined;
   const cls =
     (w && classRef(w.module, w.name.name, f)) ??
-    (object.type === 'identifier' ? instanceClass(object, f) : classOfExpression(object, f, depth + 1));
+    (object.type === 'identifier' ? instanceClass(object, f, depth + 1) : classOfExpression(object, f, depth + 1));
   const fn = cls ? methodOf(cls.module, cls.name, method, f.modulesFrom, 0) : null;
   return cls && fn ? { fn, module: cls.module } : null;
 }
