@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { UpdateContributorInsightsCommand } from '@aws-sdk/client-dynamodb';
 import type { CodeLens, Diagnostic, Hover } from 'vscode-languageserver';
+import { Commands } from '../../protocol/src/commands';
 import type { HeatResult, ListTablesResult } from '../../protocol/src/heat';
 import type { HeatStatus } from '../../protocol/src/lsp';
 import { statusFollower, type RefreshReason } from '../../client/src/panel/freshness';
@@ -118,6 +119,13 @@ describe('live heat on an environment-named table, blamed on the call that made 
     const heat = (await s.conn.sendRequest('shardlens/heat', { table: '$SCORES_TABLE_NAME' })) as HeatResult;
     assert.equal(heat.ok ? 'ok' : heat.problem.code, 'table-unmapped');
     assert.deepEqual(await lenses(), []);
+    // Enabling Contributor Insights on it is refused before any call, too.
+    const enabled = (await s.conn.sendRequest('workspace/executeCommand', {
+      command: Commands.enableInsights,
+      arguments: [{ table: '$SCORES_TABLE_NAME', index: null, mode: 'THROTTLED_KEYS' }],
+    })) as { ok: boolean; message: string | null };
+    assert.equal(enabled.ok, false);
+    assert.match(enabled.message!, /never sends such a name to AWS/);
     assert.deepEqual(placeholderRequests(), []);
     assert.equal(proxy.count(), 0, 'no table to read: no request at all');
   });

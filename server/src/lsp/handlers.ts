@@ -174,11 +174,14 @@ export async function enableInsightsCommand(h: Handlers, raw: unknown): Promise<
   const allowed = await h.live.requestCache();
   if (!allowed)
     return { ok: false, message: 'Live heat is off (no AWS connection set, or the workspace is not trusted).' };
+  // An environment name of the code goes through shardlens.tables, never to AWS as written.
+  const table = resolveTable(a.table, allowed.settings.tables);
+  if (table === null) return { ok: false, message: unmappedProblem([a.table]).message };
   // The lab checks no signature: placeholder credentials when no profile is named (as heat reads do).
   const connection = connectionOf(allowed.settings);
   const clients = makeClients(connection, isLoopback(connection.endpoint) && !connection.profile);
   try {
-    const problem = await enableInsights(clients, a.table, typeof a.index === 'string' ? a.index : null, a.mode);
+    const problem = await enableInsights(clients, table, typeof a.index === 'string' ? a.index : null, a.mode);
     if (problem) return { ok: false, message: problem.message };
   } finally {
     clients.destroy();
