@@ -44,6 +44,8 @@ export type PanelMessage =
   | { type: 'reveal'; file: string; line: number; column: number }
   | { type: 'heat'; requestId: number; table: string; index: string | null; window: HeatWindow; refresh: boolean }
   | { type: 'enableInsights'; table: string; index: string | null; mode: InsightsMode }
+  /** Pick the account's table for an environment-named table (`shardlens.mapTables`). */
+  | { type: 'mapTables' }
   | { type: 'copy'; text: string }
   | { type: 'insert'; text: string };
 
@@ -64,6 +66,7 @@ export function parsePanelMessage(x: unknown): PanelMessage | null {
   switch (x.type) {
     case 'ready':
     case 'refreshKeys':
+    case 'mapTables':
       return { type: x.type };
     case 'reveal':
       if (!isStr(x.file) || x.file === '' || !isPos(x.line) || !isPos(x.column)) return null;

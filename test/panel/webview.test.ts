@@ -406,3 +406,21 @@ test('fresh data: a refresh from the extension asks for the selected key again, 
   assert.equal((await asked()) - before, 4);
   await p.page.close();
 });
+
+test('an environment-named table with no mapping: the panel says so and offers to choose its table', async () => {
+  const p = await withBoard();
+  await tab(p, 'heat');
+  const message =
+    'Table $SCORES_TABLE_NAME is named by an environment variable in the code, and ShardLens never sends such a name to AWS: map it to a table of this account.';
+  await p.send({
+    type: 'heat',
+    requestId: 1,
+    result: { ok: false, problem: { code: 'table-unmapped', message, command: null } },
+    series: null,
+  });
+  const box = p.page.locator('#view-heat [data-state="table-unmapped"]');
+  assert.equal(await box.locator('p').textContent(), message);
+  await box.locator('#map-tables').click();
+  assert.deepEqual(await lastPosted(p, 'mapTables'), { type: 'mapTables' });
+  await p.page.close();
+});

@@ -25,6 +25,8 @@ export interface HeatViewEvents {
   refresh(): void;
   enable(mode: InsightsMode): void;
   setContributors(c: 'consumed' | 'throttled'): void;
+  /** The key's table is named by an environment variable: pick the account's table for it. */
+  mapTables(): void;
 }
 
 export interface HeatInput {
@@ -69,6 +71,18 @@ function problemBox(code: string, message: string, command: string | null, extra
     command ? el('pre', { class: 'command' }, el('code', {}, command)) : null,
     extra ?? null,
   );
+}
+
+/** What a problem offers to do: enable Contributor Insights, or map an environment-named table. */
+function extraFor(code: string, ev: HeatViewEvents): HTMLElement | undefined {
+  if (code === 'insights-disabled') return enableBox(ev);
+  if (code === 'table-unmapped')
+    return el(
+      'vscode-button',
+      { attrs: { id: 'map-tables' }, on: { click: () => ev.mapTables() } },
+      'Choose its table…',
+    );
+  return undefined;
 }
 
 function enableBox(ev: HeatViewEvents): HTMLElement {
@@ -224,17 +238,12 @@ export function renderHeat(root: HTMLElement, input: HeatInput, ev: HeatViewEven
   }
   if (!r.ok) {
     const p = r.problem;
-    fill(
-      root,
-      header,
-      problemBox(p.code, p.message, p.command, p.code === 'insights-disabled' ? enableBox(ev) : undefined),
-    );
+    fill(root, header, problemBox(p.code, p.message, p.command, extraFor(p.code, ev)));
     return;
   }
   const report = r.report;
   const parts: HTMLElement[] = [];
-  for (const p of report.problems)
-    parts.push(problemBox(p.code, p.message, p.command, p.code === 'insights-disabled' ? enableBox(ev) : undefined));
+  for (const p of report.problems) parts.push(problemBox(p.code, p.message, p.command, extraFor(p.code, ev)));
   const mine = report.keys.find((h) => h.logicalKey === k.logicalKey);
   const traffic =
     (report.totalUnits ?? 0) > 0 || report.keys.some((h) => h.throttles > 0) || report.unmatched.length > 0;

@@ -101,6 +101,7 @@ function renderHeatView() {
         setState({ contributors: c });
         renderHeatView();
       },
+      mapTables: () => post({ type: 'mapTables' }),
     },
   );
 }

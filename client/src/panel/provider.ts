@@ -16,6 +16,7 @@ import type { JsonKeysReport } from '../../../protocol/src/report';
 import { makeNonce, panelHtml } from './html';
 import { keyAt } from './cursor';
 import type { RefreshReason } from './freshness';
+import { MAP_TABLES } from '../tables';
 
 export const VIEW_ID = 'shardlens.panel';
 /** The server request that switches Contributor Insights on (to be answered by the heat service). */
@@ -123,6 +124,10 @@ export function registerPanel(context: vscode.ExtensionContext, client: () => La
           message: `Contributor Insights (${m.mode}) is being enabled on ${m.table}.`,
         });
       }
+      case 'mapTables':
+        // The extension's command: it lists the account's tables and saves the choice.
+        await vscode.commands.executeCommand(MAP_TABLES);
+        return;
       case 'copy':
         await vscode.env.clipboard.writeText(m.text);
         return post(w, { type: 'notice', level: 'info', message: 'Copied.' });
