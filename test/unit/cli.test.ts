@@ -227,14 +227,14 @@ test('SARIF 2.1.0 with rule metadata and one result per finding', () => {
   const run0 = sarif.runs[0];
   assert.deepEqual(
     run0.tool.driver.rules.map((x: { id: string }) => x.id),
-    ['SL001', 'SL002', 'SL003', 'SL004', 'SL005', 'SL006', 'SL007', 'SL008', 'SL009'],
+    ['SL001', 'SL002', 'SL003', 'SL004', 'SL005', 'SL006', 'SL007', 'SL008', 'SL009', 'SL010'],
   );
   assert.equal(run0.results.length, EXPECTED_FINDINGS.length);
   const first = run0.results[0];
   assert.equal(first.locations[0].physicalLocation.artifactLocation.uri, 'examples/event-log/py/events.py');
   assert.equal(first.locations[0].physicalLocation.region.startLine, 17);
   assert.ok(['error', 'warning', 'note'].includes(first.level));
-  for (const rule of run0.tool.driver.rules) assert.match(rule.helpUri, /docs\/rules\/SL00\d\.md$/);
+  for (const rule of run0.tool.driver.rules) assert.match(rule.helpUri, /docs\/rules\/SL0\d\d\.md$/);
   const sl007 = run0.results.find((x: { ruleId: string }) => x.ruleId === 'SL007');
   assert.deepEqual(
     sl007.relatedLocations[0].physicalLocation.artifactLocation.uri,

@@ -117,7 +117,7 @@ export const all = () =>
   assert.equal(path.basename(fix.writer.file), 'writer.ts');
   assert.deepEqual(
     ALL_RULES.filter((r) => r.supersedes?.length).map((r) => `${r.code} > ${r.supersedes!.join(',')}`),
-    ['SL006 > SL001'],
+    ['SL006 > SL001', 'SL010 > SL001,SL002,SL003'],
   );
 });
 

@@ -4,7 +4,7 @@ import { moveSpans } from './positions';
 import { classifyName } from './names';
 import { spanOf } from './span';
 import { hole, literalText, through } from './template';
-import type { Value } from './value';
+import type { Entry, Value } from './value';
 import type { FunctionSummary } from './wrappers/summary';
 
 /**
@@ -77,6 +77,30 @@ export function deeper(ctx: EvalContext): EvalContext | null {
  */
 export function forOneCall(ctx: EvalContext): EvalContext {
   return ctx.lookups.summary ? ctx : { ...ctx, lookups: { ...ctx.lookups, summary: true } };
+}
+
+/**
+ * A value a declaration gives once per process (its declaration runs at module level
+ * or in a class body, while the use is in a function that runs per request): its
+ * random parts and random shard parts are marked `once`. `perCall`: the declaration
+ * runs as often as the use (it is in a function, or the use is not: a script).
+ */
+export function onceUnless(perCall: boolean, v: Value): Value {
+  return perCall ? v : markedOnce(v);
+}
+
+function markedOnce(v: Value): Value {
+  if (v.kind === 'object') return { ...v, entries: v.entries.map(([k, x, pair]) => [k, markedOnce(x), pair] as Entry) };
+  if (v.kind === 'array') return { ...v, items: v.items.map(markedOnce) };
+  if (v.kind !== 'scalar' || !v.template.parts.some((p) => 'hole' in p && isRandomHole(p.hole))) return v;
+  const parts = v.template.parts.map((p) =>
+    'hole' in p && isRandomHole(p.hole) ? { ...p, hole: { ...p.hole, once: true as const } } : p,
+  );
+  return { ...v, template: { parts } };
+}
+
+function isRandomHole(h: Hole): boolean {
+  return h.kind === 'random' || (h.kind === 'shard' && h.shards?.method === 'random');
 }
 
 /** The key template of a value; objects and arrays inside a key are unknown parts. */

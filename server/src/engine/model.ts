@@ -89,6 +89,12 @@ export interface Hole {
    * chooses it, it is not read from the clock, so it spreads like any input value.
    */
   input?: true;
+  /**
+   * A random value evaluated once per process: at module level or in a class body
+   * (`SHARD = random.randint(0, 9)`, `static SUFFIX = Math.floor(Math.random() * 10)`).
+   * Every request of one process gets the same value, so it spreads nothing (SL010).
+   */
+  once?: true;
   /** A uniform random number in [0, 1) (`Math.random()`): times N, it picks one of N shards. */
   unit?: boolean;
   /**

@@ -98,14 +98,16 @@ export function shardSetOf(t: KeyTemplate): ShardSet | null {
  * what is left is time-bucketed, low-cardinality or constant.
  */
 export function classifyTemplate(t: KeyTemplate): Classification {
-  const kinds = new Set(holes(t).map((h) => h.kind));
+  // A random part chosen once per process spreads nothing: the key is what the rest makes it.
+  const live = holes(t).filter((h) => !h.once);
+  const kinds = new Set(live.map((h) => h.kind));
   if (kinds.has('shard')) return 'sharded';
-  const hasInstant = holes(t).some((h) => h.kind === 'time' && (h.time === 'instant' || h.input));
+  const hasInstant = live.some((h) => h.kind === 'time' && (h.time === 'instant' || h.input));
   if (kinds.has('entity-id') || kinds.has('random') || kinds.has('counter') || hasInstant) {
     return 'high-cardinality';
   }
   if (kinds.has('unknown')) return 'unknown';
-  if (holes(t).some((h) => h.kind === 'time') || hasTodayToken(t)) return 'time-bucket';
+  if (kinds.has('time') || hasTodayToken(t)) return 'time-bucket';
   if (kinds.has('low-cardinality')) return 'low-cardinality';
   return 'constant';
 }

@@ -229,4 +229,61 @@ def latest(limit=50):
 `,
     },
   },
+  {
+    name: 'Lambda handler: a shard suffix drawn at module level, once per container',
+    files: {
+      'package.json': '{ "name": "clicks" }\n',
+      'src/handlers/click.ts': `import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
+import { randomUUID } from "node:crypto";
+
+const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+const CLICK_SHARDS = 10;
+const SUFFIX = Math.floor(Math.random() * CLICK_SHARDS);
+
+export const handler = async (event: { body: string }) => {
+  const click = JSON.parse(event.body);
+  await doc.send(
+    new PutCommand({
+      TableName: "clicks",
+      Item: { pk: \`CLICKS#\${SUFFIX}\`, sk: randomUUID(), target: click.target }, // expect SL010
+    }),
+  );
+  return { statusCode: 202 };
+};
+`,
+    },
+  },
+  {
+    name: 'boto3 repository: the shard is a class attribute; a script draws its shard at module level and writes once',
+    files: {
+      'requirements.txt': 'boto3\n',
+      'app/repositories/events.py': `import random
+import uuid
+
+import boto3
+
+SHARDS = 8
+
+
+class EventRepository:
+    partition = f"EVENTS#{random.randrange(SHARDS)}"  # expect SL010
+
+    def __init__(self):
+        self.table = boto3.resource("dynamodb").Table("events")
+
+    def add(self, kind, payload):
+        self.table.put_item(Item={"pk": self.partition, "sk": str(uuid.uuid4()), "kind": kind, "payload": payload})
+`,
+      'scripts/seed_events.py': `import random
+import uuid
+
+import boto3
+
+table = boto3.resource("dynamodb").Table("events")
+shard = random.randrange(8)
+table.put_item(Item={"pk": f"EVENTS#{shard}", "sk": str(uuid.uuid4()), "kind": "seed"})
+`,
+    },
+  },
 ];

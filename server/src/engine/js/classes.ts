@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import { unknownValue, type EvalContext } from '../evaluation';
+import { onceUnless, unknownValue, type EvalContext } from '../evaluation';
 import { spanOf } from '../span';
 import { literal } from '../template';
 import type { Entry, Value } from '../value';
@@ -36,7 +36,13 @@ export function classValue(n: Node, ctx: EvalContext): Value {
       if (!name) continue;
       if (m.type === 'public_field_definition' || m.type === 'field_definition') {
         const value = m.childForFieldName('value');
-        if (value) entries.push([memberName(name), ctx.evaluate(value, ctx) ?? unknownValue(value), spanOf(m)]);
+        // A static field is evaluated once, when the class is defined.
+        if (value)
+          entries.push([
+            memberName(name),
+            onceUnless(false, ctx.evaluate(value, ctx) ?? unknownValue(value)),
+            spanOf(m),
+          ]);
       } else if (m.type === 'method_definition' && m.children.some((c) => c?.type === 'get')) {
         const returns = returnedExpressions(m, 'typescript');
         const only = returns.length === 1 ? returns[0] : null;

@@ -12,6 +12,7 @@ import {
   loopElementValue,
   namedValue,
   numberOf,
+  onceUnless,
   parameterValue,
   recordNode,
   scalar,
@@ -30,7 +31,7 @@ import { callValue, isRandom, newValue } from './library';
 import { loopValue, paramValue } from './loops';
 import { withMutations } from './mutations';
 import { reachingBindings } from './reaching-bindings';
-import { resolve, type Binding } from './scope';
+import { isFunction, resolve, type Binding } from './scope';
 
 /**
  * Evaluates a JavaScript/TypeScript expression into a Value: object literals into
@@ -203,7 +204,19 @@ function identifierValue(n: Node, ctx: EvalContext): Value {
 
 /** What a declaration or assignment gives the name at `n`, with later container writes folded in. */
 function assignedValue(n: Node, value: Node, ctx: EvalContext): Value {
-  return withMutations(evaluate(value, ctx) ?? unknownValue(n), n.text, value, n, ctx);
+  return withMutations(
+    onceUnless(inFunction(value) || !inFunction(n), evaluate(value, ctx) ?? unknownValue(n)),
+    n.text,
+    value,
+    n,
+    ctx,
+  );
+}
+
+/** Whether `n` runs each time a function is called (else once, when the module or class is loaded). */
+function inFunction(n: Node): boolean {
+  for (let p = n.parent; p; p = p.parent) if (isFunction(p)) return true;
+  return false;
 }
 
 function bindingValue(n: Node, b: Binding, ctx: EvalContext): Value {

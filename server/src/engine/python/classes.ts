@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import { unknownValue, type EvalContext } from '../evaluation';
+import { onceUnless, unknownValue, type EvalContext } from '../evaluation';
 import { spanOf } from '../span';
 import type { Entry, Value } from '../value';
 
@@ -18,8 +18,9 @@ export function classValue(cls: Node, ctx: EvalContext): Value {
       const a = stmt.namedChild(0);
       const left = a?.type === 'assignment' ? a.childForFieldName('left') : null;
       const right = a?.childForFieldName('right');
+      // A class attribute is evaluated once, when the class is defined.
       if (left?.type === 'identifier' && right)
-        entries.push([left.text, ctx.evaluate(right, ctx) ?? unknownValue(right), spanOf(stmt)]);
+        entries.push([left.text, onceUnless(false, ctx.evaluate(right, ctx) ?? unknownValue(right)), spanOf(stmt)]);
     } else if (stmt.type === 'decorated_definition') {
       const fn = propertyFunction(stmt);
       const only = fn ? soleReturn(fn) : null;

@@ -11,6 +11,7 @@ import {
   loopElementValue,
   namedValue,
   numberOf,
+  onceUnless,
   parameterValue,
   recordNode,
   scalar,
@@ -163,7 +164,19 @@ function identifierValue(n: Node, ctx: EvalContext): Value {
 
 /** What an assignment gives the name at `n`, with the container writes between them folded in. */
 function assignedValue(n: Node, value: Node, ctx: EvalContext): Value {
-  return withMutations(evaluate(value, ctx) ?? unknownValue(n), n.text, value, n, ctx);
+  return withMutations(
+    onceUnless(inFunction(value) || !inFunction(n), evaluate(value, ctx) ?? unknownValue(n)),
+    n.text,
+    value,
+    n,
+    ctx,
+  );
+}
+
+/** Whether `n` runs each time a function is called (else once: at module level or in a class body). */
+function inFunction(n: Node): boolean {
+  for (let p = n.parent; p; p = p.parent) if (p.type === 'function_definition' || p.type === 'lambda') return true;
+  return false;
 }
 
 function bindingValue(n: Node, b: Binding, ctx: EvalContext): Value {
@@ -210,7 +223,8 @@ function attributeValue(n: Node, ctx: EvalContext): Value {
   const attr = n.childForFieldName('attribute')?.text ?? '';
   if (!obj) return unknownValue(n);
   const assigned = attributeValueNode(n, ctx);
-  if (assigned) return evaluate(assigned, ctx) ?? unknownValue(n);
+  // A class attribute (`pk = f"X#{random.randrange(10)}"` in the body) is evaluated once.
+  if (assigned) return onceUnless(inFunction(assigned) || !inFunction(n), evaluate(assigned, ctx) ?? unknownValue(n));
   // `Keys.PK` of a class imported from another module: its body's value.
   const imported = obj.type === 'identifier' ? resolve(obj, ctx) : null;
   if (imported?.kind === 'import') {

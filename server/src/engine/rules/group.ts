@@ -18,11 +18,12 @@ export function shardHoleOf(a: Access): Hole | undefined {
   return a.partitionKey ? holes(a.partitionKey.template).find((h) => h.kind === 'shard') : undefined;
 }
 
-/** Writes that put a shard part into the key. */
+/** Writes that put a shard part into the key (one chosen once per process does not shard: SL010). */
 export function shardedWriters(g: KeyGroup): Array<{ access: Access; shape: ShardShape }> {
   const out: Array<{ access: Access; shape: ShardShape }> = [];
   for (const a of g.accesses) {
-    const shape = a.kind === 'write' && a.partitionKey ? shardShape(a.partitionKey.template) : null;
+    const once = shardHoleOf(a)?.once;
+    const shape = a.kind === 'write' && a.partitionKey && !once ? shardShape(a.partitionKey.template) : null;
     if (shape) out.push({ access: a, shape });
   }
   return out;

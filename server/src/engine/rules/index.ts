@@ -15,6 +15,7 @@ import { unshardedReadOfShardedKey } from './SL006-unsharded-read-of-sharded-key
 import { shardRangeMismatch } from './SL007-shard-range-mismatch';
 import { scatterGatherPagination } from './SL008-scatter-gather-pagination';
 import { hotKeyLive } from './SL009-hot-key-live';
+import { shardEvaluatedOnce } from './SL010-shard-evaluated-once';
 
 export type { AccessInput, AccessRule, KeyRule, Report, Rule, RuleInfo } from './rule';
 export type { KeyGroup } from './group';
@@ -31,10 +32,11 @@ export const ALL_RULES: readonly Rule[] = [
   unshardedReadOfShardedKey,
   shardRangeMismatch,
   scatterGatherPagination,
+  shardEvaluatedOnce,
 ];
 
 /** Every rule's metadata, the live one (SL009, reported by the heat service) included. */
-export const RULE_INFO: readonly RuleInfo[] = [...ALL_RULES, hotKeyLive];
+export const RULE_INFO: readonly RuleInfo[] = [...ALL_RULES, hotKeyLive].sort((a, b) => a.code.localeCompare(b.code));
 
 /** Rules over one access at a time. */
 export const ACCESS_RULES: readonly AccessRule[] = ALL_RULES.filter((r): r is AccessRule => r.scope === 'access');
@@ -104,6 +106,8 @@ export function checkAccesses(
       const found = report ? placeInContext(toFinding(rule, severity, report), role, scope) : null;
       if (found) findings.push(found);
     }
+    // One access's findings that replace others (SL010 over SL001): settled here, for a single file too.
+    findings.splice(start, findings.length - start, ...applySupersedes(findings.slice(start), ACCESS_RULES));
     memo.set(access, { overrides, shardCount, role: roleId, found: findings.slice(start) });
   }
   return findings;

@@ -3,7 +3,7 @@ import { readSource } from './source';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Node, Tree } from 'web-tree-sitter';
-import { exportedValue, newContext, type ImportLookup } from '../evaluation';
+import { exportedValue, newContext, onceUnless, type ImportLookup } from '../evaluation';
 import { CLASS_LIKE } from '../js/classes';
 import { evaluate as evaluateJs } from '../js/evaluate';
 import type { SourceLanguage } from '../model';
@@ -283,7 +283,9 @@ export class ModuleConstants {
       const evaluate = language === 'python' ? evaluatePython : evaluateJs;
       // Nothing is recorded: another file's ranges mean nothing to the caller's call site.
       for (const [name, node] of topLevelDeclarations(tree, language)) {
-        result.set(name, exportedValue(evaluate(node, newContext(evaluate, { imports })), name, node, module));
+        // A module's constants are evaluated once, when it is loaded.
+        const value = evaluate(node, newContext(evaluate, { imports }));
+        result.set(name, exportedValue(value && onceUnless(false, value), name, node, module));
       }
     } finally {
       this.depth--;
