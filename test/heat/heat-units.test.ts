@@ -135,6 +135,7 @@ describe('SL009 thresholds', () => {
     const mean = shards ? sum / shards.length : 0;
     return {
       key: { id: 'K', table: 't', index: null, attribute: 'PK', template: { parts: [] }, shards: null },
+      aliases: [],
       template: 'K',
       sites: [],
       rank: 1,

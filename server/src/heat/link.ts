@@ -161,10 +161,23 @@ export function linkReport(live: LiveData, source: KeySource, aliases: readonly 
     const shards = g.key.shards ? shardsOf(g.key, g.members, units) : null;
     const topKeys = g.members.map((x) => x.live).sort(byHeat);
     const liveIds = new Set(topKeys.map((k) => k.key));
-    const sites = listed.get(g.key.id)?.sites ?? [];
+    // The same key written under another table name of the code that is this table too
+    // (`$SCORES_TABLE_NAME` mapped here, beside a literal `scores`): one physical key, so
+    // its calls share the figures (the matcher picked one of the names for the live key).
+    const same = [...listed.values()].filter(
+      (x) =>
+        x.key.id !== g.key.id &&
+        tableFit(x.key, live.table.table, aliases) === 3 &&
+        tableFit(g.key, live.table.table, aliases) === 3 &&
+        x.key.index === g.key.index &&
+        x.key.attribute === g.key.attribute &&
+        render(x.key.template) === render(g.key.template),
+    );
+    const sites = [...(listed.get(g.key.id)?.sites ?? []), ...same.flatMap((x) => x.sites)];
     const ops = resolveByCode(sumOps(g.members.map((x) => x.ops)), new Set<Op>(sites.map((s) => s.kind)));
     return {
       key: g.key,
+      aliases: same.map((x) => x.key.id),
       template: render(g.key.template),
       sites,
       rank: 0,

@@ -19,7 +19,7 @@ export function windowText(report: HeatReport): string {
 
 /** The key's entry in a report by logical key id (`leaderboard · PK = BOARD#global`), or null. */
 export function heatForKey(report: HeatReport, logicalKeyId: string): KeyHeat | null {
-  return report.keys.find((k) => k.key.id === logicalKeyId) ?? null;
+  return report.keys.find((k) => k.key.id === logicalKeyId || k.aliases.includes(logicalKeyId)) ?? null;
 }
 
 /**

@@ -186,6 +186,11 @@ export interface ShardBalance {
 
 export interface KeyHeat {
   key: LogicalKey;
+  /**
+   * Other logical keys of the code that are this same key on this table (its name under
+   * another table name of the code, mapped here): their calls are among `sites`.
+   */
+  aliases: string[];
   template: string;
   sites: HeatSite[];
   rank: number;
