@@ -3,8 +3,7 @@ import type { Access, ImportInfo, Span } from '../../engine/model';
 import { words } from '../../engine/names';
 import { spanOf } from '../../engine/span';
 import { textIn } from './apply';
-import { wholeCall } from './reader-plan';
-import { readerStyle } from './reader-style';
+import { readerStyle, wholeCall } from './reader-style';
 import { enclosingFunction, within, withTree } from './syntax';
 
 /**

@@ -9,7 +9,8 @@ import { generateReader } from '../generate';
 import { jsImportEdits, pythonImportEdits, type Needed } from '../generate/imports';
 import { applyChanges, offsetAt, positionAt } from './apply';
 import type { FixAction, FixAnswers, FixContext, FixProvider, TextChange } from './fix-model';
-import { isPython, planReader, quoteOf, wholeCall, type ReaderPlan } from './reader-plan';
+import { isPython, planReader, quoteOf, type ReaderPlan } from './reader-plan';
+import { wholeCall } from './reader-style';
 import { paginateInPlace } from './reader-paginate';
 import { pythonModuleFor } from './reader-scope';
 

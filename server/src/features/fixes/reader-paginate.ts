@@ -1,6 +1,7 @@
 import type { Access } from '../../engine/model';
 import type { FixAction, FixContext } from './fix-model';
-import { indentUnitOf, isTyped, wholeCall } from './reader-plan';
+import { indentUnitOf, isTyped } from './reader-plan';
+import { wholeCall } from './reader-style';
 
 /**
  * SL008 in place: a scatter-gather read that reads one page per shard becomes a read of

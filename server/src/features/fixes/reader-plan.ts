@@ -4,7 +4,7 @@ import { shardShape } from '../../engine/keys/logical-key';
 import { literalText } from '../../engine/template';
 import type { Needed } from '../generate/imports';
 import { readerName, words, type KeyPiece, type Operand, type Param, type ReaderSpec } from '../generate/reader-spec';
-import { offsetAt, positionAt, textIn } from './apply';
+import { textIn } from './apply';
 import { within } from './syntax';
 import type { FixContext } from './fix-model';
 import {
@@ -370,37 +370,4 @@ function clientType(style: ReaderStyle, imports: ImportInfo[], needs: Needed[]):
     default:
       return null;
   }
-}
-
-/**
- * The whole call a read stands in, as an expression that resolves to the response:
- * `ddb.send(new QueryCommand({...}))` (the engine's span is the command), a v2
- * `docClient.query({...}).promise()`, `table.query(...)`. Null when the text around
- * the command is not that shape.
- */
-export function wholeCall(read: Access, text: string): { span: Span; text: string } | null {
-  let start = offsetAt(text, read.span.startLine, read.span.startColumn);
-  let end = offsetAt(text, read.span.endLine, read.span.endColumn);
-  const form = read.call.form;
-  if (form === 'send-command') {
-    const receiver = read.call.receiver;
-    if (!receiver) return null;
-    const before = text.slice(0, start);
-    const esc = receiver.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    const open = new RegExp(`(?:^|[^\\w$.])(${esc}\\s*\\.send\\(\\s*)$`).exec(before);
-    const close = /^\s*,?\s*\)/.exec(text.slice(end));
-    if (!open || !close) return null;
-    start -= open[1].length;
-    end += close[0].length;
-  } else if (form === 'v2-promise') {
-    const promise = /^\s*\.promise\(\s*\)/.exec(text.slice(end));
-    if (!promise) return null;
-    end += promise[0].length;
-  } else if (form !== 'boto3-table' && form !== 'boto3-client' && form !== 'v2-call') return null;
-  const a = positionAt(text, start);
-  const b = positionAt(text, end);
-  return {
-    span: { startLine: a.line, startColumn: a.column, endLine: b.line, endColumn: b.column },
-    text: text.slice(start, end),
-  };
 }

@@ -1,4 +1,5 @@
-import type { Access, ImportInfo, SdkStyle } from '../../engine/model';
+import type { Access, ImportInfo, SdkStyle, Span } from '../../engine/model';
+import { offsetAt, positionAt } from './apply';
 
 /**
  * The SDK style generated code must use to call the client a site calls, decided from
@@ -71,4 +72,37 @@ export function readerStyle(site: Access, text: string, imports: ImportInfo[]): 
   if (libAggregate && !lowLevel) return { sdk: 'lib-dynamodb', call: 'method' };
   if (clientAggregate && lowLevel) return { sdk: 'aws-sdk-v3', call: 'method' };
   return null;
+}
+
+/**
+ * The whole call a read stands in, as an expression that resolves to the response:
+ * `ddb.send(new QueryCommand({...}))` (the engine's span is the command), a v2
+ * `docClient.query({...}).promise()`, `table.query(...)`. Null when the text around
+ * the command is not that shape.
+ */
+export function wholeCall(read: Access, text: string): { span: Span; text: string } | null {
+  let start = offsetAt(text, read.span.startLine, read.span.startColumn);
+  let end = offsetAt(text, read.span.endLine, read.span.endColumn);
+  const form = read.call.form;
+  if (form === 'send-command') {
+    const receiver = read.call.receiver;
+    if (!receiver) return null;
+    const before = text.slice(0, start);
+    const esc = receiver.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const open = new RegExp(`(?:^|[^\\w$.])(${esc}\\s*\\.send\\(\\s*)$`).exec(before);
+    const close = /^\s*,?\s*\)/.exec(text.slice(end));
+    if (!open || !close) return null;
+    start -= open[1].length;
+    end += close[0].length;
+  } else if (form === 'v2-promise') {
+    const promise = /^\s*\.promise\(\s*\)/.exec(text.slice(end));
+    if (!promise) return null;
+    end += promise[0].length;
+  } else if (form !== 'boto3-table' && form !== 'boto3-client' && form !== 'v2-call') return null;
+  const a = positionAt(text, start);
+  const b = positionAt(text, end);
+  return {
+    span: { startLine: a.line, startColumn: a.column, endLine: b.line, endColumn: b.column },
+    text: text.slice(start, end),
+  };
 }
