@@ -16,7 +16,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
-import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DynamoDBClient, QueryCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { readerFixes } from '../../server/src/features/fixes/reader-fixes';
 import { analyzeWorkspace, applyAction, FIXTURES, startDynalite, type Dynalite, type Files } from './helpers-reader';
@@ -194,6 +194,53 @@ describe('Python readers that compile, import and run', () => {
     };
     assert.deepEqual(await runScript(files), [], 'before: the bare key holds nothing');
     assert.deepEqual(await runScript(fixed), want, 'after: every item, in sort-key order');
+  });
+
+  test('a script whose read runs under __main__: the reader is defined before that block', async () => {
+    const files = loadTree('main-block-py');
+    const actions = await useReader(files);
+    assert.deepEqual(
+      actions.map((a) => a.id),
+      ['use-reader'],
+    );
+    const fixed = applyAction(files, actions[0]);
+    await assertSettled(files, fixed);
+    const script = [...fixed.values()][0];
+    assert.match(script, /\n\n\ndef query_orders_all_shards\(client, shard_count\):/, 'two blank lines before it');
+    assert.ok(script.indexOf('def query_orders_all_shards') < script.indexOf('if __name__'));
+    const count = async (f: Files) => {
+      const dir = materialize('main-block-py', f, out);
+      const { stdout } = await run('python3', ['print_orders.py'], { cwd: dir, env: env(), timeout: 60_000 });
+      return Number(stdout.trim());
+    };
+    assert.equal(await count(files), 0, 'before: the bare key holds nothing');
+    const got = await count(fixed);
+    // Every item stored over the shards: the 120 written here and what the script's runs added.
+    const raw = new DynamoDBClient({
+      endpoint: db.endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    let stored = 0;
+    for (let shard = 0; shard < SHARDS; shard++) {
+      let start: Record<string, AttributeValue> | undefined;
+      do {
+        const page = await raw.send(
+          new QueryCommand({
+            TableName: 'leaderboard',
+            KeyConditionExpression: 'PK = :pk',
+            ExpressionAttributeValues: { ':pk': { S: `ORDERS#ALL#${shard}` } },
+            Select: 'COUNT',
+            ExclusiveStartKey: start,
+          }),
+        );
+        stored += page.Count ?? 0;
+        start = page.LastEvaluatedKey;
+      } while (start);
+    }
+    raw.destroy();
+    assert.ok(stored > SHARDS * PER_SHARD);
+    assert.equal(got, stored, 'after: every item of every shard');
   });
 
   /** Runs `call` (which sets `result`) in `dir`; returns the items' sort keys. */

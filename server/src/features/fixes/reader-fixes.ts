@@ -143,8 +143,11 @@ function generation(plan: ReaderPlan, target: string, site: Access, ctx: FixCont
   const imports = importChanges(target, text, [...needs, ...plan.needs], ctx);
   let newText: string;
   if (text.trim() === '') newText = (imports.length ? (python ? '\n\n' : '\n') : '') + exported + '\n';
-  else if (at.before) newText = exported + (python ? '\n\n\n' : '\n\n');
-  else newText = (python ? '\n\n\n' : '\n\n') + exported;
+  else if (at.before) {
+    // Two blank lines around a Python definition: add what the text before it lacks.
+    const blank = /\n*$/.exec(text.slice(0, at.offset))![0].length;
+    newText = '\n'.repeat(Math.max(0, (python ? 3 : 2) - blank)) + exported + (python ? '\n\n\n' : '\n\n');
+  } else newText = (python ? '\n\n\n' : '\n\n') + exported;
   // Imports first: in a new file both go at its start, and they must come before the code.
   const changes: TextChange[] = [...imports, { file: target, span: point(text, at.offset), newText }];
   return { exists: false, changes };
