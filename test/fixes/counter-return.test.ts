@@ -239,6 +239,7 @@ describe('counters no spread can keep', () => {
       return actionsOn(f, ws.ctx).map((a) => a.id);
     };
     assert.deepEqual(byKey('SEQ#orders'), ['counter-use-uuid'], 'next_order_id() returns the count as an id');
+    assert.deepEqual(byKey('ALLOC#invoices'), ['counter-use-uuid'], 'allocate() is stored as invoice_id by its caller');
     assert.deepEqual(byKey('AUDIT#events'), ['spread-counter'], 'the response of record_audit() is not used');
     assert.deepEqual(
       byKey('TOTAL#visits'),

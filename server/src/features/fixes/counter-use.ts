@@ -55,6 +55,17 @@ function assignedName(n: Node): string | null {
   return null;
 }
 
+/**
+ * Whether a caller in the file stores the function's result under an id's name
+ * (`order_id = allocate()`, `{ invoiceId: await this.allocate() }`).
+ */
+function callersNameId(fn: string | null, text: string): boolean {
+  if (!fn || !/^[A-Za-z_$][\w$]*$/.test(fn)) return false;
+  const call = `(?:await\\s+)?(?:(?:this|self)\\.)?${fn.replace(/\$/g, '\\$')}\\(`;
+  const stored = new RegExp(`([A-Za-z_$][\\w$]*)["']?\\s*(?:=|:)\\s*${call}`, 'g');
+  return [...text.matchAll(stored)].some((m) => namesId(m[1]));
+}
+
 export function incrementUse(
   a: Access,
   text: string,
@@ -79,9 +90,9 @@ export function incrementUse(
     while (outer.parent && ['await_expression', 'parenthesized_expression'].includes(outer.parent.type))
       outer = outer.parent;
     const used = outer.parent?.type !== 'expression_statement';
+    const fn = functionName(enclosingFunction(n));
     const idLike =
-      used &&
-      (namesId(functionName(enclosingFunction(n))) || namesId(assignedName(outer)) || namesId(attribute ?? null));
+      used && (namesId(fn) || namesId(assignedName(outer)) || namesId(attribute ?? null) || callersNameId(fn, text));
     return { returnValues, used, call: spanOf(n), idLike, wrappable: true };
   });
 }
