@@ -23,27 +23,27 @@ const cases = [
   {
     name: 'ts',
     file: 'order-counter.ts',
-    reader: 'readCounterOrdersTotal',
+    reader: 'readOrdersTotal',
     drive: `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { OrderCounter } from './order-counter';
 const c = new OrderCounter(DynamoDBDocumentClient.from(new DynamoDBClient({})));
 (async () => {
   for (let i = 0; i < Number(process.env.K); i += 20) await Promise.all(Array.from({ length: 20 }, () => c.countOrder()));
-  process.stdout.write(String(await c.readCounterOrdersTotal()));
+  process.stdout.write(String(await c.readOrdersTotal()));
 })();
 `,
   },
   {
     name: 'py',
     file: 'page_views.py',
-    reader: 'read_counter_views_total',
+    reader: 'read_view_count_total',
     drive: `import os
 from page_views import PageViews
 v = PageViews()
 for _ in range(int(os.environ["K"])):
     v.count_view()
-print(v.read_counter_views_total(), end="")
+print(v.read_view_count_total(), end="")
 `,
   },
 ];

@@ -1,6 +1,5 @@
 import type { Node } from 'web-tree-sitter';
 import type { Access, Span } from '../../engine/model';
-import { words } from '../../engine/names';
 import { spanOf } from '../../engine/span';
 import { literalText } from '../../engine/template';
 import { textIn } from './apply';
@@ -18,6 +17,10 @@ import { enclosingFunction, nodeAt, withTree } from './syntax';
  * names: `table = dynamodb.Table(TABLE_NAME)` is built again inside the reader). With it,
  * when the caller reads the new count from the increment's response, a second function
  * puts the total in that response (`withXTotal` / `with_x_total`).
+ *
+ * The reader sums the N shard items and the counter's original item: the count written
+ * before the fix stays where it was, so the total goes on from it across the deploy
+ * instead of starting again at 0.
  */
 
 export interface CounterReader {
@@ -49,13 +52,22 @@ function rebuiltReceiver(fn: Node, receiver: string, python: boolean): string | 
   return m[1].trim();
 }
 
+export interface ReaderOptions {
+  /** The reader's and the wrapper's names, free in every file that will use them. */
+  names: { reader: string; wrapper: string };
+  /** Write the response wrapper too (the caller reads the new count). */
+  withWrapper: boolean;
+  /** Export the reader (JS/TS): reads of the counter in other modules call it. */
+  exported: boolean;
+}
+
 export function summingReader(
   ctx: FixContext,
   a: Access,
   text: string,
   sep: string,
   count: string,
-  withWrapper: boolean,
+  opts: ReaderOptions,
 ): CounterReader | null {
   const call = textIn(text, a.span);
   const attr = counterAttribute(call);
@@ -71,7 +83,8 @@ export function summingReader(
     visibleAtTop(name, text, imports, python) ||
     imports.some((i) => i.names.length === 0 && i.module.split('.')[0] === name);
   const member = /^(this|self)\./.test(receiver);
-  const keyExpr = appendShard(a.language, textIn(text, a.partitionKey.span), sep, 'shard');
+  const original = textIn(text, a.partitionKey.span).trim();
+  const keyExpr = appendShard(a.language, original, sep, 'shard');
   const sk = a.sortKey ? ([a.sortKey.attribute, textIn(text, a.sortKey.span)] as const) : null;
   // The table, for the client styles that name it: the increment's own expression, which the reader must see too.
   let table: string | null = null;
@@ -81,10 +94,7 @@ export function summingReader(
     const own = /^(this|self)\./.test(table);
     if (own ? !member : !rootNames(table).every(visible)) return null;
   }
-  const stem = words(literalText(a.partitionKey.template) ?? 'counter').slice(0, 4);
-  const camel = stem.map((w) => w[0].toUpperCase() + w.slice(1)).join('');
-  const name = python ? `read_${stem.join('_')}_total` : `read${camel}Total`;
-  const wrapper = python ? `with_${stem.join('_')}_total` : `with${camel}Total`;
+  const { reader: name, wrapper } = opts.names;
   const place = withTree(a.file, text, (tree) => {
     const fn = enclosingFunction(nodeAt(tree, a.span));
     let anchor: Node | null = fn;
@@ -109,10 +119,12 @@ export function summingReader(
   const indent = member ? (text.split('\n')[place.span.startLine].match(/^\s*/)?.[0] ?? '') : '';
   const parts: Parts = {
     name,
-    wrapper: withWrapper ? wrapper : null,
+    wrapper: opts.withWrapper ? wrapper : null,
+    exported: opts.exported && !member,
     member,
     receiver,
     table,
+    original,
     keyExpr,
     sk,
     attr,
@@ -157,9 +169,12 @@ export function summingReader(
 interface Parts {
   name: string;
   wrapper: string | null;
+  exported: boolean;
   member: boolean;
   receiver: string;
   table: string | null;
+  /** The key's expression as the increment wrote it: the item that counted before the fix. */
+  original: string;
   keyExpr: string;
   sk: readonly [string, string] | null;
   attr: string;
@@ -168,7 +183,7 @@ interface Parts {
 }
 
 const DOC = (count: string) =>
-  `The counter's total: the sum of its ${count} items (each increment goes to a random one).`;
+  `The counter's total: its ${count} items (each increment goes to a random one) and the item that counted before them.`;
 const WRAP_DOC = "The increment's response with the counter's total in place of one item's count.";
 
 function pythonSource(a: Access, p: Parts): string {
@@ -176,8 +191,8 @@ function pythonSource(a: Access, p: Parts): string {
   const low = a.sdk === 'boto3-client';
   const pk = q(a.partitionKey!.attribute);
   const key = low
-    ? `{${pk}: {"S": ${p.keyExpr}}${p.sk ? `, ${q(p.sk[0])}: {"S": ${p.sk[1]}}` : ''}}`
-    : `{${pk}: ${p.keyExpr}${p.sk ? `, ${q(p.sk[0])}: ${p.sk[1]}` : ''}}`;
+    ? `{${pk}: {"S": counter_key}${p.sk ? `, ${q(p.sk[0])}: {"S": ${p.sk[1]}}` : ''}}`
+    : `{${pk}: counter_key${p.sk ? `, ${q(p.sk[0])}: ${p.sk[1]}` : ''}}`;
   const call = low ? `${p.receiver}.get_item(TableName=${p.table}, Key=${key})` : `${p.receiver}.get_item(Key=${key})`;
   const value = low ? `int(item.get(${q(p.attr)}, {}).get("N", "0"))` : `int(item.get(${q(p.attr)}, 0))`;
   const self = p.member ? 'self' : '';
@@ -187,7 +202,7 @@ function pythonSource(a: Access, p: Parts): string {
     `    """${DOC(p.count)}"""`,
     ...(p.setup ? [`    ${p.setup}`] : []),
     '    total = 0',
-    `    for shard in range(${p.count}):`,
+    `    for counter_key in [${p.original}] + [${p.keyExpr} for shard in range(${p.count})]:`,
     `        item = ${call}.get("Item", {})`,
     `        total += ${value}`,
     '    return total',
@@ -212,7 +227,7 @@ function jsSource(a: Access, style: ReaderStyle, p: Parts): string | null {
   const pk = a.partitionKey!.attribute;
   const low = style.sdk === 'aws-sdk-v3';
   const wrap = (e: string) => (low ? `{ S: ${e} }` : e);
-  const key = `{ ${prop(pk)}: ${wrap(p.keyExpr)}${p.sk ? `, ${prop(p.sk[0])}: ${wrap(p.sk[1])}` : ''} }`;
+  const key = `{ ${prop(pk)}: ${wrap('counterKey')}${p.sk ? `, ${prop(p.sk[0])}: ${wrap(p.sk[1])}` : ''} }`;
   const input = `{ TableName: ${p.table}, Key: ${key} }`;
   let get: string;
   if (style.call === 'method') get = `${p.receiver}.${low ? 'getItem' : 'get'}(${input})`;
@@ -222,7 +237,7 @@ function jsSource(a: Access, style: ReaderStyle, p: Parts): string | null {
   else return null;
   const item = /^[A-Za-z_$][\w$]*$/.test(p.attr) ? `r.Item?.${p.attr}` : `r.Item?.[${JSON.stringify(p.attr)}]`;
   const value = low ? `Number(${item}?.N ?? 0)` : `Number(${item} ?? 0)`;
-  const head = p.member ? `async ${p.name}()` : `async function ${p.name}()`;
+  const head = p.member ? `async ${p.name}()` : `${p.exported ? 'export ' : ''}async function ${p.name}()`;
   const total = `await ${p.member ? 'this.' : ''}${p.name}()`;
   const T = typed ? '<T extends { Attributes?: Record<string, any> }>' : '';
   const wrapHead = p.member ? `async ${p.wrapper}${T}` : `async function ${p.wrapper}${T}`;
@@ -230,8 +245,8 @@ function jsSource(a: Access, style: ReaderStyle, p: Parts): string | null {
     `/** ${DOC(p.count)} */`,
     `${head}${typed ? ': Promise<number>' : ''} {`,
     ...(p.setup ? [`  ${p.setup}`] : []),
-    `  const shards = Array.from({ length: ${p.count} }, (_, shard) => shard);`,
-    `  const got = await Promise.all(shards.map((shard) => ${get}));`,
+    `  const shards = Array.from({ length: ${p.count} }, (_, shard) => ${p.keyExpr});`,
+    `  const got = await Promise.all([${p.original}, ...shards].map((counterKey) => ${get}));`,
     `  return got.reduce((sum, r) => sum + ${value}, 0);`,
     '}',
     ...(p.wrapper

@@ -1,7 +1,10 @@
+import * as path from 'node:path';
 import { logicalKeyOf } from '../../engine/keys/logical-key';
 import type { Span } from '../../engine/model';
 import { addShardSuffix } from '../../engine/rules/finding';
 import { textIn } from './apply';
+import { counterNames, numberKeyReason } from './counter-names';
+import { counterReads, getReplacement } from './counter-reads';
 import { counterAttribute, summingReader, type CounterReader } from './counter-reader';
 import { incrementUse, readsNewCount, readsUnkeepable } from './counter-use';
 import type { FixAction, FixAnswers, FixProvider, TextChange } from './fix-model';
@@ -21,7 +24,10 @@ import { countQuestion, randomShardExpression } from './write-shard';
  * A counter whose new value serves as an id cannot be spread at all (N items count
  * independently, so ids would repeat): a UUID or ULID is unique without coordination.
  * That is said in the title of an edit-less action rather than done, since removing
- * the counter changes the ids' shape.
+ * the counter changes the ids' shape. So is a counter whose key is a Number (a shard
+ * suffix would make it a string, which the table rejects), and a counter whose item is
+ * accessed elsewhere in a way the fix cannot carry over; a GetItem of the counter is
+ * replaced by a call to the summing reader in the same edit.
  */
 export const spreadCounter: FixProvider = (finding, ctx, answers?: FixAnswers): FixAction[] => {
   const a = finding.access;
@@ -39,7 +45,19 @@ export const spreadCounter: FixProvider = (finding, ctx, answers?: FixAnswers): 
     return [
       blocked(finding.rule, `the caller reads the count before the increment (ReturnValues ${use.returnValues})`),
     ];
-  const count = planShardCount(a, null, ctx, answers);
+  const numberKey = numberKeyReason(a, ctx);
+  if (numberKey) return [blocked(finding.rule, numberKey)];
+  const reads = counterReads(a, key, ctx);
+  if (reads.blocker) return [blocked(finding.rule, reads.blocker)];
+  const attribute = counterAttribute(textIn(text, a.span));
+  const others = [...new Set(reads.gets.map((g) => g.file).filter((f) => f !== a.file))];
+  const names = counterNames(
+    a,
+    text,
+    attribute,
+    others.map((f) => ctx.textOf(f) ?? ''),
+  );
+  const count = planShardCount(a, null, ctx, answers, names.count);
   const keyEdit = keyChange(
     ctx,
     a.language,
@@ -50,7 +68,11 @@ export const spreadCounter: FixProvider = (finding, ctx, answers?: FixAnswers): 
   );
   if (!keyEdit) return [];
   const wrapped = readsNewCount(use);
-  const reader = summingReader(ctx, a, text, d.separator, count.name, wrapped);
+  const reader = summingReader(ctx, a, text, d.separator, count.name, {
+    names,
+    withWrapper: wrapped,
+    exported: others.length > 0,
+  });
   // The caller reads one item's count: without the total in its place, the fix would change what it returns.
   if (wrapped && !use.wrappable)
     return [blocked(finding.rule, 'the caller reads the new count in a callback, where the total cannot be put')];
@@ -58,6 +80,20 @@ export const spreadCounter: FixProvider = (finding, ctx, answers?: FixAnswers): 
     return [
       blocked(finding.rule, 'the caller reads the new count, and no summing reader can be written here for the total'),
     ];
+  // Every GetItem of the counter reads the total instead of the item that no longer counts alone.
+  const getChanges: TextChange[] = [];
+  for (const g of reads.gets) {
+    const ref = reader && attribute ? { file: a.file, name: reader.name, member: reader.member, attribute } : null;
+    const edit = ref && getReplacement(g, ref, ctx);
+    if (!edit)
+      return [
+        blocked(
+          finding.rule,
+          `the GetItem at ${path.basename(g.file)}:${g.span.startLine + 1} cannot call the summing reader`,
+        ),
+      ];
+    getChanges.push(...edit);
+  }
   const needsRandom = a.language === 'python' && !hasRandomImport(text);
   const header = headerChanges(a.file, text, imports, count, {
     importLines: needsRandom ? ['import random'] : [],
@@ -67,13 +103,15 @@ export const spreadCounter: FixProvider = (finding, ctx, answers?: FixAnswers): 
     keyEdit,
     ...(reader?.changes ?? []),
     ...(wrapped && reader ? wrapResponse(a.file, a.language === 'python', use.call, reader) : []),
+    ...getChanges,
   ];
   return [
     {
       title:
         `Spread the counter over ${count.value} items` +
         (reader ? ` and sum them in ${reader.name}()` : '') +
-        (wrapped ? ', returning the total' : ''),
+        (wrapped ? ', returning the total' : '') +
+        (reads.gets.length ? ` (${reads.gets.length} read${reads.gets.length > 1 ? 's' : ''} of the count too)` : ''),
       id: 'spread-counter',
       rule: finding.rule,
       preferred: true,

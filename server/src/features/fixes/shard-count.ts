@@ -34,7 +34,9 @@ export function countNameFor(a: Access): string {
   const pk = a.partitionKey!;
   const base =
     pk.via[pk.via.length - 1]?.name ?? pk.template.parts.map((p) => ('literal' in p ? p.literal : ' ')).join(' ');
+  // A name starts with a letter: a key `1` or `2024#x` gives no `1_SHARDS` (not an identifier).
   const ws = words(base).slice(0, 3);
+  if (ws.length && /^\d/.test(ws[0])) ws.unshift('key');
   return ws.length ? `${ws.join('_').toUpperCase()}_SHARDS` : 'WRITE_SHARDS';
 }
 
@@ -50,6 +52,8 @@ export function planShardCount(
   existing: ShardCount | null,
   ctx: FixContext,
   answers: FixAnswers | undefined,
+  /** A name the caller chose free in the file (the counter fix's `VISITS_SHARDS`): declared, never reused. */
+  chosen?: string,
 ): CountPlan {
   const text = ctx.textOf(a.file) ?? '';
   const python = a.language === 'python';
@@ -61,8 +65,8 @@ export function planShardCount(
     if (local || importChange) return { value: existing.value, name, reused: true, declare: null, importChange };
   }
   const value = answers?.shardCount ?? existing?.value ?? suggestedCount(ctx);
-  const name = countNameFor(a);
-  if (declaredIn(text, name, python) || importedIn(imports, name)) {
+  const name = chosen ?? countNameFor(a);
+  if (!chosen && (declaredIn(text, name, python) || importedIn(imports, name))) {
     return { value: valueDeclared(text, name) ?? value, name, reused: true, declare: null, importChange: null };
   }
   const declare = python

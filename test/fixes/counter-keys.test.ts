@@ -1,0 +1,287 @@
+// SL004 on the counter shapes of visitor/hit-counter Lambdas: a Number partition key
+// (`Key={"id": 1}` in boto3, `Key: { id: 0 }` in lib-dynamodb) cannot take a shard
+// suffix — the table rejects a string there — so the spread is not offered and its title
+// says why; a string-keyed counter is spread under names taken from its attribute, its
+// summing reader counts the item written before the fix too, and a GetItem of the counter
+// in another module calls the reader. Each program runs against dynalite: 30 increments
+// before the fix and 20 after must return 1..50, and the reader and the other module's
+// read must both say 50.
+
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import { after, before, describe, test } from 'node:test';
+import dynalite from 'dynalite';
+import {
+  CreateTableCommand,
+  DeleteTableCommand,
+  DynamoDBClient,
+  ScanCommand,
+  UpdateItemCommand,
+} from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { writeFixes } from '../../server/src/features/fixes/index';
+import type { FixAction } from '../../server/src/features/fixes/fix-model';
+import type { Finding } from '../../server/src/engine/model';
+import { applyAction, cleanup, findingIds, indexWorkspace, pythonErrors, ROOT, typeErrors } from './helpers-write';
+
+const run = promisify(execFile);
+const dirs: string[] = [];
+
+function copy(fixture: string): string {
+  const dir = path.join(ROOT, 'test-output', 'fixes', `counter-keys-${fixture}-${process.pid}`);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.cpSync(path.join(__dirname, 'fixtures', 'counter', fixture), dir, { recursive: true });
+  dirs.push(dir);
+  return dir;
+}
+
+const actionsOn = (f: Finding, ctx: Parameters<(typeof writeFixes)[number]>[1]): FixAction[] =>
+  writeFixes.flatMap((p) => p(f, ctx));
+
+interface Program {
+  language: 'node' | 'python';
+  /** Prints a JSON array of what the increment returned, K times in a row. */
+  increment: string;
+  /** After the fix: prints [the summing reader's total, the other read of the count]. */
+  totals?: string;
+}
+
+const NODE_LOOP = (call: string) => `(async () => {
+  const out: number[] = [];
+  for (let i = 0; i < Number(process.env.K); i++) out.push(${call});
+  process.stdout.write(JSON.stringify(out));
+})();`;
+
+describe('counters on the keys of hit-counter Lambdas', () => {
+  let server: ReturnType<typeof dynalite>;
+  let endpoint: string;
+  let client: DynamoDBClient;
+
+  before(async () => {
+    server = dynalite({ createTableMs: 0, deleteTableMs: 0 });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    endpoint = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    client = new DynamoDBClient({
+      endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 't', secretAccessKey: 't' },
+    });
+  });
+  after(async () => {
+    client.destroy();
+    await new Promise<void>((r) => server.close(() => r()));
+    dirs.forEach(cleanup);
+  });
+
+  async function table(name: string, key: string, type: 'S' | 'N'): Promise<void> {
+    await client.send(new DeleteTableCommand({ TableName: name })).catch(() => undefined);
+    await client.send(
+      new CreateTableCommand({
+        TableName: name,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [{ AttributeName: key, AttributeType: type }],
+        KeySchema: [{ AttributeName: key, KeyType: 'HASH' }],
+      }),
+    );
+  }
+
+  async function runProgram(dir: string, source: string, language: Program['language'], k: number): Promise<unknown> {
+    const env = {
+      ...process.env,
+      AWS_ENDPOINT_URL: endpoint,
+      AWS_REGION: 'us-east-1',
+      AWS_DEFAULT_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 't',
+      AWS_SECRET_ACCESS_KEY: 't',
+      VISITS_TABLE: 'visits',
+      TABLE_NAME: 'site',
+      SITE_TABLE: 'site',
+      TABLE: 'site',
+      K: String(k),
+      PYTHONPATH: dir,
+    };
+    let out: string;
+    if (language === 'python') out = (await run('python3', ['-c', source], { cwd: dir, env, timeout: 60_000 })).stdout;
+    else {
+      const drive = path.join(dir, 'drive.ts');
+      fs.writeFileSync(drive, source);
+      out = (await run(process.execPath, ['--import', 'tsx', drive], { cwd: ROOT, env, timeout: 60_000 })).stdout;
+      fs.rmSync(drive);
+    }
+    return JSON.parse(out);
+  }
+
+  const numberKeyed: Array<{ fixture: string; key: string; program: Program }> = [
+    {
+      fixture: 'py-visits',
+      key: '1',
+      program: {
+        language: 'python',
+        increment: `import json, os
+from visitor_counter import lambda_handler
+print(json.dumps([json.loads(lambda_handler({}, None)["body"])["visits"] for _ in range(int(os.environ["K"]))]))`,
+      },
+    },
+    {
+      fixture: 'ts-visits',
+      key: '0',
+      program: {
+        language: 'node',
+        increment: `import { handler } from './visits';\n${NODE_LOOP('JSON.parse((await handler()).body).visits')}`,
+      },
+    },
+  ];
+
+  for (const c of numberKeyed) {
+    test(`${c.fixture}: a counter keyed by a Number is not spread, and the title says why`, async () => {
+      const dir = copy(c.fixture);
+      await table('visits', 'id', 'N');
+      const ws = await indexWorkspace(dir);
+      const finding = ws.findings.find((f) => f.rule === 'SL004');
+      assert.ok(finding, 'the counter is reported');
+      const actions = actionsOn(finding, ws.ctx);
+      assert.deepEqual(
+        actions.map((a) => [a.id, a.changes.length]),
+        [['counter-not-spread', 0]],
+      );
+      assert.match(actions[0].title, /key id is a Number .*sharding needs a string key or a new counter table/);
+      assert.doesNotMatch(actions[0].title, /UUID|ULID/, 'a hit counter gets no advice about ids');
+
+      // The program as it is counts 1..50 on the Number-keyed table...
+      const returned = await runProgram(dir, c.program.increment, c.program.language, 50);
+      assert.deepEqual(
+        returned,
+        Array.from({ length: 50 }, (_, i) => i + 1),
+      );
+      // ...and a suffixed key, which a spread would write, is refused by the table.
+      await assert.rejects(
+        client.send(
+          new UpdateItemCommand({
+            TableName: 'visits',
+            Key: { id: { S: `${c.key}#3` } },
+            UpdateExpression: 'ADD visits :one',
+            ExpressionAttributeValues: { ':one': { N: '1' } },
+          }),
+        ),
+        /ValidationException|Type mismatch/,
+      );
+    });
+  }
+
+  const stringKeyed: Array<{ fixture: string; reader: string; count: string; attribute: string; program: Program }> = [
+    {
+      // lib-dynamodb, a repository class; the dashboard in stats.ts reads the counter with GetCommand.
+      fixture: 'ts-views',
+      reader: 'readViewsTotal',
+      count: 'VIEWS_SHARDS',
+      attribute: 'views',
+      program: {
+        language: 'node',
+        increment: `import { ViewCounter } from './views';\nconst c = new ViewCounter();\n${NODE_LOOP('await c.recordView()')}`,
+        totals: `import * as views from './views';
+import { dashboard } from './stats';
+(async () => {
+  const total = await (views as unknown as Record<string, () => Promise<number>>).readViewsTotal();
+  process.stdout.write(JSON.stringify([total, (await dashboard()).views]));
+})();`,
+      },
+    },
+    {
+      // boto3 resource in the Lambda; the report module reads the counter with the low-level client.
+      fixture: 'py-home',
+      reader: 'read_hits_total',
+      count: 'HITS_SHARDS',
+      attribute: 'hits',
+      program: {
+        language: 'python',
+        increment: `import json, os
+from home_counter import handler
+print(json.dumps([int(handler({}, None)["body"]) for _ in range(int(os.environ["K"]))]))`,
+        totals: `import json
+import home_counter, report
+print(json.dumps([home_counter.read_hits_total(), report.home_hits()]))`,
+      },
+    },
+    {
+      // The boto3 client module of the first round: the reader must now count the old item too.
+      fixture: 'py-views',
+      reader: 'read_view_count_total',
+      count: 'VIEW_COUNT_SHARDS',
+      attribute: 'view_count',
+      program: {
+        language: 'python',
+        increment: `import json, os
+from page_stats import increment_views
+print(json.dumps([increment_views("/") for _ in range(int(os.environ["K"]))]))`,
+        totals: `import json
+import page_stats
+print(json.dumps([page_stats.read_view_count_total(), page_stats.read_view_count_total()]))`,
+      },
+    },
+  ];
+
+  for (const c of stringKeyed) {
+    test(`${c.fixture}: 30 increments before the fix and 20 after count 1..50, the reader and the other read say 50`, async () => {
+      const dir = copy(c.fixture);
+      await table('site', 'pk', 'S');
+      const original = await indexWorkspace(dir);
+      const finding = original.findings.find((f) => f.rule === 'SL004');
+      assert.ok(finding);
+      const action = actionsOn(finding, original.ctx).find((a) => a.id === 'spread-counter');
+      assert.ok(action, 'the spread is offered');
+      assert.match(action.title, new RegExp(`sum them in ${c.reader}\\(\\), returning the total`));
+
+      const first = await runProgram(dir, c.program.increment, c.program.language, 30);
+      assert.deepEqual(
+        first,
+        Array.from({ length: 30 }, (_, i) => i + 1),
+      );
+
+      const errorsBefore = typeErrors(dir);
+      applyAction(original.ctx, action);
+      const fixedText = fs
+        .readdirSync(dir)
+        .filter((f) => /\.(ts|py)$/.test(f))
+        .map((f) => fs.readFileSync(path.join(dir, f), 'utf8'))
+        .join('\n');
+      assert.match(fixedText, new RegExp(`\\b${c.count}\\s*=\\s*10\\b`), `the count is named ${c.count}`);
+      const fixed = await indexWorkspace(dir);
+      for (const r of fixed.index.results()) assert.equal(r.syntaxErrors, false);
+      assert.deepEqual(
+        typeErrors(dir).filter((e) => !errorsBefore.includes(e)),
+        [],
+      );
+      assert.deepEqual(pythonErrors(dir), []);
+      const known = new Set(findingIds(original.findings));
+      assert.deepEqual(
+        findingIds(fixed.findings).filter((f) => f.startsWith('SL004') || f.startsWith('SL006') || !known.has(f)),
+        [],
+        'no counter finding, no unsharded read of it, nothing new',
+      );
+
+      const second = await runProgram(dir, c.program.increment, c.program.language, 20);
+      assert.deepEqual(
+        second,
+        Array.from({ length: 20 }, (_, i) => i + 31),
+        'the count goes on from the 30 written before the fix',
+      );
+      assert.deepEqual(
+        await runProgram(dir, c.program.totals!, c.program.language, 0),
+        [50, 50],
+        'the summing reader and the other read of the count both say 50',
+      );
+      const items = ((await client.send(new ScanCommand({ TableName: 'site' }))).Items ?? []).map((i) => unmarshall(i));
+      const old = items.find((i) => !/#\d+$/.test(String(i.pk)));
+      assert.equal(Number(old?.[c.attribute]), 30, 'the item written before the fix keeps its 30');
+      const shards = items.filter((i) => i !== old);
+      assert.ok(shards.length > 1, `the 20 later increments are spread over ${shards.length} items`);
+      assert.equal(
+        shards.reduce((s, i) => s + Number(i[c.attribute]), 0),
+        20,
+      );
+    });
+  }
+});
