@@ -183,6 +183,24 @@ for i in range(int(os.environ["K"])):
     },
   },
   {
+    // The key is a parameter's default (evaluated once, when the def runs): the random
+    // suffix goes where the item uses it, never into the default.
+    name: 'py-default-param',
+    writer: 'events.py',
+    table: 'events',
+    pk: 'source',
+    sk: 'event_id',
+    fixes: ['add-random-shard'],
+    driver: {
+      language: 'python',
+      source: `import os
+from events import handler
+for i in range(int(os.environ["K"])):
+    handler({"body": f"page-view-{i}"}, None)
+`,
+    },
+  },
+  {
     name: 'client-py',
     writer: 'events.py',
     table: 'events',

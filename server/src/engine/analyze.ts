@@ -3,7 +3,8 @@ import type { CallSite } from './interpret';
 import { interpretMemo, learnKeySchemasMemo } from './interpret-memo';
 import { findJsCallSites } from './js/calls';
 import { importsOf } from './imports';
-import type { Access, Finding, ImportInfo, SourceLanguage } from './model';
+import type { Access, Finding, ImportInfo, SourceLanguage, TemplatePart } from './model';
+import { sameSpan } from './span';
 import { parse, ParseTimeout } from './parser';
 import { mayContainDynamoDbCalls, reasonToSkip } from './prescan';
 import { findPythonCallSites } from './python/calls';
@@ -59,7 +60,10 @@ export interface AnalyzeOptions {
  */
 function judgedAtCaller(a: Access, site: CallSite): boolean {
   const parts = a.partitionKey?.template.parts ?? [];
-  if (!parts.some((p) => p.origin?.file === a.file)) return false;
+  // A default the caller leaves out (Python) is its value at this call, though written in the wrapper.
+  const defaulted = (p: TemplatePart) =>
+    !!site.defaulted?.some((d) => p.origin?.via.some((v) => v.file === d.file && sameSpan(v.span, d.span)));
+  if (!parts.some((p) => p.origin?.file === a.file || defaulted(p))) return false;
   const passedOn = parts.some((p) => 'hole' in p && p.hole.param);
   return !passedOn || !(site.wrapperClasses ?? []).includes(classifyAccess(a));
 }

@@ -4,6 +4,7 @@ import type {
   Access,
   CallStyle,
   Classification,
+  Declaration,
   Operation,
   SdkStyle,
   SourceLanguage,
@@ -62,6 +63,8 @@ export interface CallSite {
   through?: SourceRange;
   /** How the wrapper's own call is judged (its key with its parameters unknown), for a call through it. */
   wrapperClasses?: Classification[];
+  /** The wrapper's parameters (Python) this call leaves out, whose defaults it therefore passes. */
+  defaulted?: Declaration[];
   /** A call to a wrapper outside the workspace, read by its shape (`db.putItem({ pk: ... })`). */
   guessed?: boolean;
 }

@@ -288,8 +288,10 @@ export function callerNameOf(fn: Node): string | null {
 /**
  * The expressions that feed a parameter in this file: arguments at the function's
  * call sites, iterables it is mapped over, and last its default value, when a call
- * leaves it out or no call is seen. A `None` default is no value: it says the
- * parameter is optional, not that the key is `"None"`.
+ * here leaves it out. A parameter is a parameter first: with no call in this file
+ * its default is not its value (callers in other modules put theirs in, and the
+ * default counts at each of them that leaves it out: `wrappers/callers.ts`). A `None`
+ * default is no value: it says the parameter is optional, not that the key is `"None"`.
  */
 export function argumentSources(fn: Node, param: Param): ArgumentSource[] {
   const out: ArgumentSource[] = [];
@@ -321,7 +323,7 @@ export function argumentSources(fn: Node, param: Param): ArgumentSource[] {
       }
     }
   }
-  if (param.default && param.default.type !== 'none' && (out.length === 0 || omitted)) {
+  if (param.default && param.default.type !== 'none' && omitted) {
     out.push({ node: param.default, element: false });
   }
   return out;

@@ -13,7 +13,7 @@ import { newContext, type EvalContext, type Lookups } from '../evaluation';
 import { interpret, type CallSite } from '../interpret';
 import { evaluate as evaluateJs } from '../js/evaluate';
 import { resolve as resolveJs } from '../js/scope';
-import type { Classification, SourceLanguage } from '../model';
+import type { Classification, Declaration, SourceLanguage, Span } from '../model';
 import { classifyAccess } from '../template';
 import { moveSpans } from '../positions';
 import { evaluate as evaluatePython } from '../python/evaluate';
@@ -70,7 +70,8 @@ export function wrapperCalls(
     const fn = calleeOf(call, finder);
     if (!fn || fn.sites.length === 0) continue;
     const args = callArguments(call, fn.params, ctx);
-    for (const site of fn.sites) out.push(siteAtCaller(site, call, file, args));
+    const defaulted = leftOut(call, fn, args, spanOf(call));
+    for (const site of fn.sites) out.push(siteAtCaller(site, call, file, args, defaulted));
   }
   return out;
 }
@@ -260,8 +261,39 @@ function factoryOf(call: Node, f: Finder, depth: number): { fn: FunctionSummary;
   return cls && fn ? { fn, module: cls.module } : null;
 }
 
+/**
+ * The parameters with a default (Python) that `call` leaves out: their defaults go into
+ * `args`, placed at the call, and their declarations come back. A call with `*args` or
+ * `**kwargs` may pass anything, so it leaves nothing out.
+ */
+function leftOut(call: Node, fn: FunctionSummary, args: Arguments, at: Span): Declaration[] {
+  if (!fn.defaults?.length) return [];
+  const list = call.childForFieldName('arguments')?.namedChildren ?? [];
+  if (list.some((a) => a && /splat|spread/.test(a.type))) return [];
+  const positional = list.filter((a) => a && a.type !== 'keyword_argument' && a.type !== 'comment').length;
+  const named = new Set(
+    list.flatMap((a) => (a?.type === 'keyword_argument' ? [a.childForFieldName('name')?.text ?? ''] : [])),
+  );
+  const out: Declaration[] = [];
+  for (const d of fn.defaults) {
+    if (fn.params.indexOf(d.name) < positional || named.has(d.name)) continue;
+    args.set(
+      d.name,
+      moveSpans(d.value, () => at, ''),
+    );
+    out.push(d.declaration);
+  }
+  return out;
+}
+
 /** A wrapper's call site as this caller makes it: at the call, with the caller's arguments. */
-function siteAtCaller(site: CallSite, call: Node, file: string, args: Arguments): CallSite {
+function siteAtCaller(
+  site: CallSite,
+  call: Node,
+  file: string,
+  args: Arguments,
+  defaulted: Declaration[] = [],
+): CallSite {
   const at = spanOf(call);
   const placed = moveSpans({ ...site, file: '', input: null as Value | null }, () => at, '');
   return {
@@ -271,6 +303,7 @@ function siteAtCaller(site: CallSite, call: Node, file: string, args: Arguments)
     input: instantiate(site.input, args, at),
     through: { file: site.file, span: site.span },
     wrapperClasses: ownClasses(site),
+    ...(defaulted.length ? { defaulted } : {}),
   };
 }
 

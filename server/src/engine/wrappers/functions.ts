@@ -17,6 +17,8 @@ export interface NamedFunction {
   owner: string | null;
   /** Parameter names in call order; a Python method's `self`/`cls` left out. */
   params: string[];
+  /** Python parameters with a default other than `None`: the default expression of each. */
+  defaults?: Array<{ name: string; node: Node }>;
 }
 
 /** The nearest function around `n` that importers can call by name, or null. */
@@ -71,8 +73,18 @@ export function pythonFunction(p: Node): NamedFunction | null {
   const cls = holder?.type === 'block' && holder.parent?.type === 'class_definition' ? holder.parent : null;
   const all = pythonParameters(p);
   const isStatic = p.parent?.type === 'decorated_definition' && /@staticmethod\b/.test(p.parent.text.slice(0, 200));
-  const params = (cls && !isStatic ? all.slice(1) : all).map((x) => x.name);
-  return { node: p, name, owner: cls?.childForFieldName('name')?.text ?? null, params };
+  const own = cls && !isStatic ? all.slice(1) : all;
+  const params = own.map((x) => x.name);
+  const defaults = own.flatMap((x) =>
+    x.default && x.default.type !== 'none' ? [{ name: x.name, node: x.default }] : [],
+  );
+  return {
+    node: p,
+    name,
+    owner: cls?.childForFieldName('name')?.text ?? null,
+    params,
+    ...(defaults.length ? { defaults } : {}),
+  };
 }
 
 /** The class `n` sits in (the nearest), or null. */

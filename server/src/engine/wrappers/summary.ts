@@ -11,7 +11,8 @@ import { findPythonCallSites } from '../python/calls';
 import { newContext, placeOrigins, type Lookups } from '../evaluation';
 import type { CallSite } from '../interpret';
 import { evaluate as evaluateJs } from '../js/evaluate';
-import type { SourceLanguage } from '../model';
+import type { Declaration, SourceLanguage } from '../model';
+import { spanOf } from '../span';
 import { evaluate as evaluatePython } from '../python/evaluate';
 import type { Value } from '../value';
 import { wrapperCalls } from './callers';
@@ -40,6 +41,12 @@ export interface FunctionSummary {
   returns: Value | null;
   /** A factory: the class it returns a new instance of, as this module writes it (`new RoomRepository(...)`, `cls(...)`). */
   makes?: string;
+  /**
+   * Python parameters with a constant default (`username=DEFAULT_USER`): the value a
+   * caller that leaves the argument out passes, in this module's positions. Each part's
+   * origin names the parameter first in its `via` (`declaration`).
+   */
+  defaults?: Array<{ name: string; value: Value; declaration: Declaration }>;
 }
 
 export interface ClassSummary {
@@ -106,6 +113,8 @@ export function summarizeModule(
     if (s.returns) s.returns = placeOrigins(s.returns, file);
     const made = madeClass(f, language);
     if (made) s.makes = made;
+    const defaults = (f.defaults ?? []).flatMap((d) => defaultOf(d, file, ctx()));
+    if (defaults.length) s.defaults = defaults;
   }
   for (const cls of classes(tree, language)) {
     const name = cls.childForFieldName('name')?.text;
@@ -262,4 +271,28 @@ function madeClass(f: NamedFunction, language: SourceLanguage): string | null {
         : null;
   if (ctor?.type === 'this' || (language === 'python' && ctor?.text === 'cls')) return f.owner;
   return ctor?.type === 'identifier' && /^[A-Z]/.test(ctor.text) ? ctor.text : null;
+}
+
+/**
+ * A parameter's default as a caller leaving it out gets it: a key value (a scalar), its
+ * parts reached through the parameter. Evaluated in this module, as Python does once
+ * when the `def` runs.
+ */
+function defaultOf(
+  d: { name: string; node: Node },
+  file: string,
+  ctx: ReturnType<typeof newContext>,
+): NonNullable<FunctionSummary['defaults']> {
+  const v = ctx.evaluate(d.node, ctx);
+  if (v?.kind !== 'scalar') return [];
+  const param = d.node.parent ?? d.node;
+  const declaration: Declaration = { name: d.name, file, span: spanOf(param), valueSpan: spanOf(d.node) };
+  const placed = placeOrigins(v, file) as Extract<Value, { kind: 'scalar' }>;
+  const parts = placed.template.parts.map((p) => ({
+    ...p,
+    origin: p.origin
+      ? { ...p.origin, via: [declaration, ...p.origin.via] }
+      : { file, span: declaration.valueSpan, via: [declaration] },
+  }));
+  return [{ name: d.name, value: { ...placed, template: { ...placed.template, parts } }, declaration }];
 }

@@ -1,4 +1,4 @@
-import type { Access, FixDescriptor, SourceLanguage, SourceRange } from '../../engine/model';
+import type { Access, FixDescriptor, SourceLanguage, SourceRange, Span } from '../../engine/model';
 import { textIn } from './apply';
 import type { FixContext, TextChange } from './fix-model';
 import { enclosingFunction, nodeAt, sameSpan, withTree, within } from './syntax';
@@ -103,8 +103,21 @@ export function keyChange(
  * module constant is evaluated once per process: a random part there would pick one
  * shard per process, so the suffix goes at the use site instead.
  */
-export function randomShardTarget(ctx: FixContext, a: Access, d: Extract<FixDescriptor, { kind: 'add-shard-suffix' }>) {
+export function randomShardTarget(
+  ctx: FixContext,
+  a: Access,
+  d: Extract<FixDescriptor, { kind: 'add-shard-suffix' }>,
+): { target: SourceRange; at: SourceRange | null } | null {
   const pk = a.partitionKey!;
+  const text0 = ctx.textOf(a.file);
+  // The key's value is a parameter's default (`def record(payload, source="web")`): never
+  // rewritten (see `isParameter`); the suffix goes on the value where the request uses
+  // it (`"source": source`), or there is no fix.
+  const atDefault = text0 ? withTree(a.file, text0, (tree) => isParameter(nodeAt(tree, pk.span))) : false;
+  if (atDefault) {
+    const value = text0 ? withTree(a.file, text0, (tree) => useValue(tree, pk.use)) : null;
+    return value ? { target: { file: a.file, span: value }, at: null } : null;
+  }
   const use: SourceRange = { file: a.file, span: pk.span };
   const decl = pk.via[0];
   if (!decl || decl.file !== a.file) return { target: use, at: d.at };
@@ -113,6 +126,10 @@ export function randomShardTarget(ctx: FixContext, a: Access, d: Extract<FixDesc
   if (!text) return { target: use, at: d.at };
   const local = withTree(a.file, text, (tree) => {
     const declNode = nodeAt(tree, decl.span);
+    // A parameter's default is never the target: Python evaluates it once, when the `def`
+    // runs (every write would get the same shard), and in both languages a caller that
+    // passes the value bypasses it. The suffix goes where the key is used.
+    if (isParameter(declNode)) return false;
     const fn = enclosingFunction(declNode);
     if (!fn || enclosingFunction(nodeAt(tree, pk.span))?.startIndex !== fn.startIndex) return false;
     // Every other mention of the name in the function must be the key of a write.
@@ -126,4 +143,28 @@ export function randomShardTarget(ctx: FixContext, a: Access, d: Extract<FixDesc
     return true;
   });
   return local ? { target: { file: decl.file, span: decl.valueSpan }, at: d.at } : { target: use, at: d.at };
+}
+
+/** Parameter nodes with a default: Python `x=1` / `x: str = "a"`, JS `x = 1`, TS `x: string = "a"`. */
+const PARAMETERS = new Set([
+  'default_parameter',
+  'typed_default_parameter',
+  'assignment_pattern',
+  'required_parameter',
+  'optional_parameter',
+]);
+
+function isParameter(n: ReturnType<typeof nodeAt>): boolean {
+  for (let p = n; p; p = p.parent) {
+    if (PARAMETERS.has(p.type)) return true;
+    if (p.type === 'parameters' || p.type === 'formal_parameters' || /function|statement|block/.test(p.type)) break;
+  }
+  return false;
+}
+
+/** The value of the pair or keyword argument at `use` (`"source": source`), unless that is a default too. */
+function useValue(tree: Parameters<typeof nodeAt>[0], use: Span): Span | null {
+  const n = nodeAt(tree, use);
+  const value = n && /^(pair|keyword_argument)$/.test(n.type) ? n.childForFieldName('value') : null;
+  return value && !isParameter(value) ? spanOf(value) : null;
 }

@@ -34,7 +34,9 @@ export const randomWriteShard: FixProvider = (finding, ctx, answers?: FixAnswers
   const text = ctx.textOf(a.file);
   if (text === null) return [];
   const count = planShardCount(a, d.shardCount, ctx, answers);
-  const { target, at } = randomShardTarget(ctx, a, d);
+  const place = randomShardTarget(ctx, a, d);
+  if (!place) return [];
+  const { target, at } = place;
   const key = keyChange(ctx, a.language, target, at, d.separator, randomShardExpression(a, count.name));
   if (!key) return [];
   const imports = ctx.analysisOf(a.file)?.imports ?? [];
