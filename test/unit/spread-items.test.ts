@@ -136,3 +136,53 @@ if __name__ == "__main__":
   ]);
   assert.deepEqual(queue.findings, []);
 });
+
+test('a wrapper that spreads its parameter into the item is judged at each caller, with what the caller passes', async () => {
+  const { index, dir } = await indexedWorkspace({
+    'app/store.py': `import time
+
+import boto3
+
+table = boto3.resource("dynamodb").Table("items")
+
+
+def save(item):
+    table.put_item(Item={**item, "created_at": int(time.time())})
+`,
+    'app/handlers.py': `from app.store import save
+
+
+def on_signup(event, context):
+    save({"pk": "SIGNUPS", "sk": event["user_id"]})
+    save({"pk": f"USER#{event['user_id']}", "sk": "PROFILE"})
+`,
+    'src/repo.ts': `import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
+
+const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+
+export async function save(item: Record<string, unknown>) {
+  await doc.send(new PutCommand({ TableName: "items", Item: { ...item, createdAt: Date.now() } }));
+}
+`,
+    'src/service.ts': `import { save } from "./repo";
+
+export async function track(userId: string) {
+  await save({ pk: "ACTIVE", sk: userId });
+}
+`,
+  });
+  const at = (f: string) => index.results().find((r) => r.file === path.join(dir, f))!;
+  assert.deepEqual(summarize(at('app/handlers.py')), [
+    '5 PutItem items pk=SIGNUPS sk={entity-id} (constant)',
+    '6 PutItem items pk=USER#{entity-id} sk=PROFILE (high-cardinality)',
+  ]);
+  assert.deepEqual(
+    at('app/handlers.py').findings.map((f) => `${f.span.startLine + 1} ${f.rule}`),
+    ['5 SL001'],
+  );
+  assert.deepEqual(
+    at('src/service.ts').findings.map((f) => `${f.span.startLine + 1} ${f.rule}`),
+    ['4 SL001'],
+  );
+});

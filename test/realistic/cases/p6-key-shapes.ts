@@ -286,4 +286,29 @@ table.put_item(Item={"pk": f"EVENTS#{shard}", "sk": str(uuid.uuid4()), "kind": "
 `,
     },
   },
+  {
+    name: 'a base save() spreads the caller item in and stamps it; a service passes a constant key',
+    files: {
+      'package.json': '{ "name": "presence" }\n',
+      'src/db/base-store.ts': `import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
+
+const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+
+export async function save(table: string, item: Record<string, unknown>): Promise<void> {
+  await doc.send(new PutCommand({ TableName: table, Item: { ...item, updatedAt: new Date().toISOString() } }));
+}
+`,
+      'src/presence/service.ts': `import { save } from "../db/base-store";
+
+export async function heartbeat(userId: string): Promise<void> {
+  await save("presence", { pk: "ONLINE", sk: userId }); // expect SL001
+}
+
+export async function profile(userId: string, name: string): Promise<void> {
+  await save("presence", { pk: \`USER#\${userId}\`, sk: "PROFILE", name });
+}
+`,
+    },
+  },
 ];

@@ -6,7 +6,7 @@
  */
 import type { Span, TemplatePart } from '../model';
 import { moveSpans } from '../positions';
-import { entry, type Value } from '../value';
+import { entry, type Entry, type Value } from '../value';
 
 /** The caller's arguments by parameter name. */
 export type Arguments = Map<string, Value>;
@@ -20,7 +20,7 @@ export function hasParamHole(v: Value, depth = 0): boolean {
     case 'scalar':
       return v.template.parts.some((p) => 'hole' in p && !!p.hole.param);
     case 'object':
-      return v.entries.some(([, x]) => hasParamHole(x, depth + 1));
+      return v.entries.some(([, x]) => hasParamHole(x, depth + 1)) || (!!v.hidden && hasParamHole(v.hidden, depth + 1));
     case 'array':
       return v.items.some((x) => hasParamHole(x, depth + 1));
     case 'condition':
@@ -45,8 +45,15 @@ export function substitute(v: Value, args: Arguments, depth = 0): Value {
   switch (v.kind) {
     case 'scalar':
       return substituteScalar(v, args);
-    case 'object':
-      return { ...v, entries: v.entries.map(([k, x, pair]) => [k, substitute(x, args, depth + 1), pair]) };
+    case 'object': {
+      const entries: Entry[] = v.entries.map(([k, x, pair]) => [k, substitute(x, args, depth + 1), pair]);
+      if (!v.hidden) return { ...v, entries };
+      // `{ ...item, createdAt }` with the caller's `item` in place: what was spread is seen now.
+      const spread = substitute(v.hidden, args, depth + 1);
+      if (spread.kind !== 'object') return { ...v, entries, hidden: spread };
+      const { hidden: _, ...rest } = v;
+      return { ...rest, entries: [...spread.entries, ...entries], ...(spread.hidden ? { hidden: spread.hidden } : {}) };
+    }
     case 'array':
       return { ...v, items: v.items.map((x) => substitute(x, args, depth + 1)) };
     case 'condition':
