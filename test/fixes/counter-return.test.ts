@@ -25,6 +25,7 @@ import { applyAction, cleanup, findingIds, indexWorkspace, pythonErrors, ROOT, t
 const run = promisify(execFile);
 const K = 50;
 const dirs: string[] = [];
+after(() => dirs.forEach(cleanup));
 
 interface Case {
   fixture: string;
@@ -122,7 +123,6 @@ describe('counters whose callers read the new count', () => {
   after(async () => {
     client.destroy();
     await new Promise<void>((r) => server.close(() => r()));
-    dirs.forEach(cleanup);
   });
 
   /** Runs the program's driver on a fresh table; returns what it returned and the items stored. */
