@@ -8,6 +8,8 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import ts from 'typescript';
+import dynalite from 'dynalite';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { initParsers } from '../../server/src/engine/parser';
 import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
 import type { Finding } from '../../server/src/engine/model';
@@ -21,11 +23,11 @@ const OUT = path.join(ROOT, 'test-output', 'fixes');
 
 let copies = 0;
 /** A fresh copy of a fixture folder; removed by `cleanup`. */
-export function copyFixture(name: string): string {
+export function copyFixture(name: string, from = FIXTURES): string {
   const dir = path.join(OUT, `${name}-${process.pid}-${copies++}`);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
-  fs.cpSync(path.join(FIXTURES, name), dir, { recursive: true });
+  fs.cpSync(path.join(from, name), dir, { recursive: true });
   return dir;
 }
 
@@ -111,4 +113,24 @@ export function pythonErrors(dir: string): string[] {
   }
   fs.rmSync(path.join(dir, '__pycache__'), { recursive: true, force: true });
   return out;
+}
+
+/** A dynalite server on a free port and a v3 client of it. */
+export async function startDynalite() {
+  const server = dynalite({ createTableMs: 0 });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const endpoint = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+  });
+  return {
+    endpoint,
+    client,
+    close: async () => {
+      client.destroy();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
 }

@@ -7,7 +7,6 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import dynalite from 'dynalite';
 import { CreateTableCommand, DynamoDBClient, ScanCommand, type ScanCommandOutput } from '@aws-sdk/client-dynamodb';
 import { shardSetOf } from '../../server/src/engine/template';
 import { writeFixes } from '../../server/src/features/fixes/index';
@@ -20,6 +19,7 @@ import {
   findingIds,
   indexWorkspace,
   pythonErrors,
+  startDynalite,
   typeErrors,
 } from './helpers-write';
 import { drive, WRITE_FIXTURES, type WriteFixture } from './write-fixtures';
@@ -29,25 +29,6 @@ const K = 300;
 
 const actionsFor = (f: Finding, ctx: FixContext): FixAction[] => writeFixes.flatMap((p) => p(f, ctx));
 const suffixKey = (f: Finding) => f.fixes.find((x) => x.kind === 'add-shard-suffix')?.key;
-
-async function startDynalite() {
-  const server = dynalite({ createTableMs: 0 });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const endpoint = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  const client = new DynamoDBClient({
-    endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
-  });
-  return {
-    endpoint,
-    client,
-    close: async () => {
-      client.destroy();
-      await new Promise<void>((r) => server.close(() => r()));
-    },
-  };
-}
 
 /** Items per partition-key value after the writer ran. */
 async function countsByKey(client: DynamoDBClient, fx: WriteFixture): Promise<Map<string, number>> {

@@ -49,6 +49,9 @@ import { accessAt, hoverMarkdown } from './hover';
 import { changesOnly } from './log';
 import { plural, severityCounts } from '../../../protocol/src/plural';
 import { routeSdkNodeWarning } from '../heat/sdk-warnings';
+import { text as markdownText } from './markdown';
+import { shardFixBlockedReason } from '../features/fixes/blocked';
+import { sameSpan } from '../engine/span';
 import { combinedSource, LiveHeat } from './live-heat';
 import { heatLenses, hoverLiveLine } from './live-view';
 import { OpenDocuments } from './open-documents';
@@ -290,7 +293,14 @@ connection.onRequest(HoverRequest.type, async (raw: unknown) => {
   const liveText = hoverLiveLine(await live.reports(), access, (await settings.get()).tables);
   const findings = await workspace.findingsFor(key);
   const reached = workspace.reachedFromCallers(access);
-  return { contents: hoverMarkdown(access, findings, await settings.get(p.textDocument.uri), liveText, reached) };
+  const s = await settings.get(p.textDocument.uri);
+  const contents = hoverMarkdown(access, findings, s, liveText, reached);
+  // A hot write no shard fix can rewrite safely says what blocks it, as the light bulb does.
+  const ctx = fixContextOf(workspace.indexFor(key), { openText: (f) => docs.textOf(f), shards: s.shards });
+  const own = findings.filter((f) => f.access.file === access.file && sameSpan(f.access.span, access.span));
+  const blocked = [...new Set(own.map((f) => shardFixBlockedReason(f, ctx)).filter((x) => x !== null))];
+  for (const why of blocked) contents.value += `\n\n**No shard fix:** ${markdownText(why)}`;
+  return { contents };
 });
 
 connection.onRequest(CodeActionRequest.type, async (raw: unknown) => {

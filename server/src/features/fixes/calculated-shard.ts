@@ -1,36 +1,17 @@
 import type { Node } from 'web-tree-sitter';
-import type { Access } from '../../engine/model';
+import type { Access, Finding } from '../../engine/model';
+import { languageForFile } from '../../engine/parser';
 import { spanOf } from '../../engine/span';
 import { classifyName } from '../../engine/names';
 import { classifyTemplate } from '../../engine/template';
-import type { FixAction, FixAnswers, FixContext, FixProvider } from './fix-model';
+import type { FixAction, FixAnswers, FixContext, FixProvider, TextChange } from './fix-model';
 import { definesHashHelper, hashHelperSource, hashShardExpression } from './hash-helper';
-import { headerChanges } from './header';
 import { keyChange } from './key-edit';
+import { where, type Blocked, type KeySite } from './key-sites';
 import { planShardCount } from './shard-count';
-import { siblingAttributes, withTree, type ItemAttribute } from './syntax';
+import { nodeAt, sameSpan, withTree, type ItemAttribute } from './syntax';
+import { accessAt, countChanges, isBlocked, mergeChanges, planKey, queryChanges } from './whole-key';
 import { countQuestion, suffixDescriptor } from './write-shard';
-
-/**
- * The attributes a calculated shard can hash: those written beside the key in the same
- * item whose value is a plain read (hashing it again gives the same value) and that
- * are high-cardinality — the sort key when it is an entity id, or a name that says
- * id (`playerId`, `user_id`, `email`). The sort key comes first.
- */
-export function hashCandidates(ctx: FixContext, a: Access): ItemAttribute[] {
-  const text = ctx.textOf(a.file);
-  if (!text || !a.partitionKey) return [];
-  const found = a.through
-    ? passedAttributes(a, text)
-    : (withTree(a.file, text, (tree, language) => siblingAttributes(tree, language, a.partitionKey!.use)) ?? []);
-  const sk = a.sortKey;
-  const high = (x: ItemAttribute) =>
-    (sk?.attribute === x.name && classifyTemplate(sk.template) === 'high-cardinality') ||
-    classifyName(x.name)?.kind === 'entity-id' ||
-    classifyName(x.expression.split('.').pop() ?? '')?.kind === 'entity-id';
-  const out = found.filter(high);
-  return out.sort((x, y) => Number(y.name === sk?.attribute) - Number(x.name === sk?.attribute));
-}
 
 /**
  * At a wrapper's caller the item is built in the wrapper: the arguments the caller
@@ -54,34 +35,148 @@ function passedAttributes(a: Access, text: string): ItemAttribute[] {
   );
 }
 
+/** A value read again gives the same value: names, property reads, strings and templates of them. */
+const PURE_TYPES = new Set([
+  'identifier',
+  'member_expression',
+  'property_identifier',
+  'shorthand_property_identifier',
+  'this',
+  'attribute',
+  'string',
+  'string_fragment',
+  'string_content',
+  'string_start',
+  'string_end',
+  'escape_sequence',
+  'template_string',
+  'template_substitution',
+  'interpolation',
+  'binary_expression',
+  'binary_operator',
+  'parenthesized_expression',
+  'concatenated_string',
+]);
+
+function pure(n: Node): boolean {
+  if (!PURE_TYPES.has(n.type)) return false;
+  if ((n.type === 'binary_expression' || n.type === 'binary_operator') && n.childForFieldName('operator')?.text !== '+')
+    return false;
+  return n.namedChildren.every((c) => !c || pure(c));
+}
+
+/**
+ * The sort key's own value at an access (`TICKET#${ticketId}`, `f"VISIT#{visit_id}"`),
+ * when reading it again gives the same value: it names the item at every access, so
+ * hashing it puts a put, a get and an update of one item on one shard.
+ */
+function sortKeyAttribute(ctx: FixContext, a: Access): ItemAttribute | null {
+  const sk = a.sortKey;
+  const text = ctx.textOf(a.file);
+  if (!sk || text === null || classifyTemplate(sk.template) === 'constant') return null;
+  return (
+    withTree(a.file, text, (tree) => {
+      const n = nodeAt(tree, sk.span);
+      if (!n || !sameSpan(spanOf(n), sk.span) || !pure(n)) return null;
+      return { name: sk.attribute, expression: n.text, span: sk.span };
+    }) ?? null
+  );
+}
+
+/** Whether an attribute names one item: the sort key (not a constant), or an id; never a table or a constant. */
+function identifies(x: ItemAttribute, a: Access): boolean {
+  const last = x.expression.split('.').pop() ?? '';
+  if (/table/i.test(x.name) || /table/i.test(last) || /^[A-Z][A-Z0-9_]*$/.test(last)) return false;
+  const sk = a.sortKey;
+  return (
+    (sk?.attribute === x.name && classifyTemplate(sk.template) !== 'constant') ||
+    classifyName(x.name)?.kind === 'entity-id' ||
+    classifyName(last)?.kind === 'entity-id'
+  );
+}
+
+/** The attributes one site can hash, the sort key first. */
+function siteCandidates(ctx: FixContext, site: KeySite): ItemAttribute[] {
+  const a = site.access;
+  const text = ctx.textOf(a.file) ?? '';
+  const found = a.through ? passedAttributes(a, text) : [...site.siblings];
+  if (!site.mapper) {
+    const sk = sortKeyAttribute(ctx, a);
+    if (sk && !found.some((x) => x.name === sk.name)) found.push(sk);
+  }
+  const out = found.filter((x) => identifies(x, a));
+  const sk = a.sortKey?.attribute;
+  return out.sort((x, y) => Number(y.name === sk) - Number(x.name === sk));
+}
+
 /**
  * Fix 2: a calculated shard suffix — hash(attribute) mod N. The writes spread like a
- * random suffix's, but one item's shard can be computed again from the attribute, so
- * a single item can still be read directly. The suffix is written at the use site,
- * where the item's other attributes are in scope.
+ * random suffix's, and one item's shard can be computed again from the attribute that
+ * identifies it, so every access of the key is rewritten in one edit: each put, get,
+ * update and delete computes the same shard from the same attribute (the sort key, or
+ * an id present at every access), and each Query becomes a read of every shard.
  */
 export const calculatedWriteShard: FixProvider = (finding, ctx, answers?: FixAnswers): FixAction[] => {
-  const d = suffixDescriptor(finding);
-  if (!d) return [];
-  const a = finding.access;
-  const text = ctx.textOf(a.file);
-  const options = hashCandidates(ctx, a);
-  if (text === null || options.length === 0) return [];
-  const chosen = options.find((o) => o.name === answers?.hashAttribute) ?? options[0];
-  const count = planShardCount(a, d.shardCount, ctx, answers);
-  const shard = hashShardExpression(a.language, chosen.expression, count.name);
-  const key = keyChange(ctx, a.language, { file: a.file, span: a.partitionKey!.span }, d.at, d.separator, shard);
-  if (!key) return [];
-  const helper = definesHashHelper(a.language, text) ? [] : [hashHelperSource(a.language)];
-  const header = headerChanges(a.file, text, ctx.analysisOf(a.file)?.imports ?? [], count, { blocks: helper });
-  return [
-    {
-      title: `Add a calculated shard suffix: hash(${chosen.name}) mod ${count.value}`,
-      id: 'add-hash-shard',
-      rule: finding.rule,
-      safe: false,
-      asks: [{ kind: 'hash-attribute', options: options.map((o) => o.name) }, ...countQuestion(count, ctx)],
-      changes: [...header, key],
-    },
-  ];
+  const r = calculatedShardFix(finding, ctx, answers);
+  return r && !isBlocked(r) ? [r] : [];
 };
+
+export function calculatedShardFix(
+  finding: Finding,
+  ctx: FixContext,
+  answers?: FixAnswers,
+): FixAction | Blocked | null {
+  const d = suffixDescriptor(finding);
+  if (!d) return null;
+  const plan = planKey(finding, ctx);
+  if (isBlocked(plan)) return plan;
+  const a = finding.access;
+  const sites = [...plan.writers, ...plan.points];
+  const own = sites.find((s) => s.access === a) ?? sites[0];
+  if (!own) return null;
+  const perSite = new Map(sites.map((s) => [s, siteCandidates(ctx, s)] as const));
+  const options = perSite.get(own)!.filter((o) => sites.every((s) => perSite.get(s)!.some((x) => x.name === o.name)));
+  if (options.length === 0) {
+    const lacking = sites.find((s) => perSite.get(s)!.length === 0) ?? own;
+    return {
+      blocked: `no attribute that identifies the item (a sort key or an id) is at every access of the key (${accessAt(lacking.access)})`,
+    };
+  }
+  const chosen = options.find((o) => o.name === answers?.hashAttribute) ?? options[0];
+  const home = { ...a, file: own.target.file };
+  const files = [...new Set([...sites.map((s) => s.target.file), ...plan.queries.map((q) => q.file)])];
+  const count0 = planShardCount(home, d.shardCount, ctx, answers);
+  const keys: TextChange[] = [];
+  for (const s of sites) {
+    const expression = perSite.get(s)!.find((x) => x.name === chosen.name)!.expression;
+    const language = languageForFile(s.target.file) ?? s.access.language;
+    const shard = hashShardExpression(language, expression, count0.name);
+    const at = s.at && s.at.file === s.target.file ? s.at : null;
+    const key = keyChange(ctx, language, s.target, at, d.separator, shard);
+    if (!key) return { blocked: `the key at ${where(s.target.file, s.target.span)} cannot be edited` };
+    keys.push(key);
+  }
+  const hashing = new Set(sites.map((s) => s.target.file));
+  const counted = countChanges(home, d, files, ctx, answers, (file) => {
+    const language = languageForFile(file);
+    const text = ctx.textOf(file) ?? '';
+    const helper =
+      language && hashing.has(file) && !definesHashHelper(language, text) ? [hashHelperSource(language)] : [];
+    return { blocks: helper };
+  });
+  if (isBlocked(counted)) return counted;
+  const reads = queryChanges(plan, d, counted.count, 'hash', ctx);
+  if (isBlocked(reads)) return reads;
+  const changes = mergeChanges([...reads, ...counted.changes, ...keys]);
+  if (isBlocked(changes)) return changes;
+  const count = counted.count;
+  const others = sites.length - 1 + plan.queries.length;
+  return {
+    title: `Add a calculated shard suffix: hash(${chosen.name}) mod ${count.value}${others ? ` (and ${others} other access${others > 1 ? 'es' : ''} of the key)` : ''}`,
+    id: 'add-hash-shard',
+    rule: finding.rule,
+    safe: false,
+    asks: [{ kind: 'hash-attribute', options: options.map((o) => o.name) }, ...countQuestion(count, ctx)],
+    changes,
+  };
+}

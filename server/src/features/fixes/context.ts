@@ -47,6 +47,7 @@ export function fixContextOf(index: WorkspaceIndex, options: ContextOptions = {}
       }
       return out;
     },
+    files: () => [...index.analyses()].map((f) => f.file),
     shards: {
       defaultCount: options.shards?.defaultCount ?? 10,
       peakWriteUnits: options.shards?.peakWriteUnits ?? 0,

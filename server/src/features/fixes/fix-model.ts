@@ -55,6 +55,8 @@ export interface FixContext {
   analysisOf(file: string): FileAnalysis | null;
   /** Every access of a logical key across the workspace, in path order. */
   accessesOf(key: LogicalKey): Access[];
+  /** Every analysed file of the workspace (to find other callers of a mapper); when absent, the files of the key's accesses. */
+  files?(): string[];
   /** `shardlens.shards.defaultCount` and `shardlens.shards.peakWriteUnits`. */
   shards: { defaultCount: number; peakWriteUnits: number };
 }

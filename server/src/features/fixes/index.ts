@@ -4,6 +4,7 @@ import { calculatedWriteShard } from './calculated-shard';
 import { spreadCounter } from './counter';
 import { readerFixes } from './reader-fixes';
 import { randomWriteShard } from './write-shard';
+import { shardFixBlocked } from './blocked';
 
 /**
  * Every fix ShardLens offers for a finding, in the order the light bulb lists them.
@@ -11,7 +12,13 @@ import { randomWriteShard } from './write-shard';
  * writers'); the reader fixes (generated scatter-gather readers, SL006/SL008 repairs)
  * come from ./reader-fixes. None is `safe`: see docs/fixes.md.
  */
-export const writeFixes: FixProvider[] = [randomWriteShard, calculatedWriteShard, spreadCounter, alignShardRange];
+export const writeFixes: FixProvider[] = [
+  randomWriteShard,
+  calculatedWriteShard,
+  shardFixBlocked,
+  spreadCounter,
+  alignShardRange,
+];
 
 /**
  * At a wrapper's caller only the key text the caller writes can be changed here: the
@@ -19,7 +26,7 @@ export const writeFixes: FixProvider[] = [randomWriteShard, calculatedWriteShard
  * wrapper's module, or in a library whose API is not known (a call read by its shape),
  * so fixes that rewrite or generate calls are not offered.
  */
-const keyTextFixes: FixProvider[] = [randomWriteShard, calculatedWriteShard];
+const keyTextFixes: FixProvider[] = [randomWriteShard, calculatedWriteShard, shardFixBlocked];
 
 export const allFixes: FixProvider = (finding, ctx, answers): FixAction[] =>
   (finding.access.through || finding.access.guessed ? keyTextFixes : [...writeFixes, readerFixes]).flatMap((p) =>

@@ -54,16 +54,17 @@ function appendJs(expr: string, sep: string, shard: string): string {
 function appendPython(expr: string, sep: string, shard: string): string {
   const e = expr.trim();
   const lit = stringLiteral('python', e);
-  if (lit) {
+  // Before Python 3.12 an f-string's expression may not hold its own quote or a backslash.
+  const nestable = (q: string) => !shard.includes(q[0]) && !shard.includes('\\');
+  if (lit && nestable(lit.quote)) {
     const prefix = lit.prefix.replace(/[uU]/, '');
     if (/[fF]/.test(prefix)) return `${e.slice(0, -lit.quote.length)}${sep}{${shard}}${lit.quote}`;
     const body = lit.body.replace(/\{/g, '{{').replace(/\}/g, '}}');
     return `f${prefix}${lit.quote}${body}${sep}{${shard}}${lit.quote}`;
   }
-  // Before Python 3.12 an f-string's expression may not contain its own quote or a backslash.
-  if (!e.includes('\\')) {
-    if (!e.includes('"')) return `f"{${e}}${sep}{${shard}}"`;
-    if (!e.includes("'")) return `f'{${e}}${sep}{${shard}}'`;
+  if (!e.includes('\\') && !lit) {
+    if (!e.includes('"') && nestable('"')) return `f"{${e}}${sep}{${shard}}"`;
+    if (!e.includes("'") && nestable("'")) return `f'{${e}}${sep}{${shard}}'`;
   }
   return `${e} + "${sep}" + str(${shard})`;
 }
@@ -154,7 +155,7 @@ const PARAMETERS = new Set([
   'optional_parameter',
 ]);
 
-function isParameter(n: ReturnType<typeof nodeAt>): boolean {
+export function isParameter(n: ReturnType<typeof nodeAt>): boolean {
   for (let p = n; p; p = p.parent) {
     if (PARAMETERS.has(p.type)) return true;
     if (p.type === 'parameters' || p.type === 'formal_parameters' || /function|statement|block/.test(p.type)) break;
@@ -163,7 +164,7 @@ function isParameter(n: ReturnType<typeof nodeAt>): boolean {
 }
 
 /** The value of the pair or keyword argument at `use` (`"source": source`), unless that is a default too. */
-function useValue(tree: Parameters<typeof nodeAt>[0], use: Span): Span | null {
+export function useValue(tree: Parameters<typeof nodeAt>[0], use: Span): Span | null {
   const n = nodeAt(tree, use);
   const value = n && /^(pair|keyword_argument)$/.test(n.type) ? n.childForFieldName('value') : null;
   return value && !isParameter(value) ? spanOf(value) : null;

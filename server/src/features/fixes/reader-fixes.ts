@@ -242,3 +242,36 @@ function replaceRead(
     reveal: revealOf(plan, target, changes, ctx),
   };
 }
+
+/**
+ * The changes that replace one Query of a key being sharded by a write fix with a call
+ * to its scatter-gather reader (written beside the read, once per name: `written`
+ * holds the `file:name` of readers this fix already writes). `keySource` is the read
+ * with the shard part the fix appends; the loop runs to the fix's count constant,
+ * which the fix declares or imports in the read's file. Null when the read cannot be
+ * replaced in place.
+ */
+export function queryRepair(
+  read: Access,
+  keySource: Access,
+  shards: ShardSet,
+  keyId: string,
+  countName: string,
+  ctx: FixContext,
+  written: Set<string>,
+  sortAttribute: string | null,
+): TextChange[] | null {
+  const plan = planReader({ site: read, keySource, shards, keyId, target: read.file }, ctx);
+  if (!plan) return null;
+  plan.spec.shards = { kind: 'range', start: 0, count: countName };
+  // A read of every item returns them in the one key's sort-key order.
+  if (!plan.spec.top && sortAttribute)
+    plan.spec.order = { attribute: sortAttribute, forward: read.read?.scanIndexForward !== false };
+  const seen = `${read.file}:${plan.spec.name}`;
+  const gen = written.has(seen) ? { exists: true, changes: [] } : generation(plan, read.file, read, ctx);
+  if (!gen) return null;
+  const fix = replaceRead(plan, gen, read, read.file, ctx);
+  if (!fix) return null;
+  written.add(seen);
+  return fix.changes;
+}

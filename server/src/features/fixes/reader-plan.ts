@@ -17,6 +17,7 @@ import {
   valueOfUse,
 } from './reader-scope';
 import { readerStyle, type ReaderStyle } from './reader-style';
+import { enclosingFunction, nodeAt, withTree } from './syntax';
 
 /**
  * Builds a reader's spec from the engine's model: the style, receiver and table of
@@ -65,12 +66,23 @@ export function visibleAtTop(name: string, text: string, imports: ImportInfo[], 
 }
 
 /** The key before and after the shard part, with whole constants kept by name where the target can see them. */
-function partitionPieces(parts: TemplatePart[], visible: (name: string) => boolean) {
+function partitionPieces(
+  parts: TemplatePart[],
+  visible: (name: string) => boolean,
+  variable: (hole: number) => string | null,
+) {
   const at = parts.findIndex((p) => 'hole' in p && p.hole.kind === 'shard');
   if (at < 0) return null;
   const before: KeyPiece[] = [];
+  let holes = 0;
   for (const p of parts.slice(0, at)) {
-    if (!('literal' in p)) return null;
+    if (!('literal' in p)) {
+      // A variable part before the shard (`DAY#{day}#{shard}`): a parameter of the reader.
+      const name = variable(holes++);
+      if (!name) return null;
+      before.push({ name });
+      continue;
+    }
     const d = p.origin?.via[0];
     const whole =
       d &&
@@ -196,7 +208,22 @@ export function planReader(input: PlanInput, ctx: FixContext): ReaderPlan | null
   const style = readerStyle(site, siteText, ctx.analysisOf(site.file)?.imports ?? []);
   if (!style) return null;
   const visible = (name: string) => (sameFile ? visibleAtTop(name, text, imports, python) : false);
-  const pieces = keySource.partitionKey ? partitionPieces(keySource.partitionKey.template.parts, visible) : null;
+  const taken = new Set(LOCALS);
+  const params: Param[] = [];
+  const keyArgs: string[] = [];
+  let keyArgsKnown = true;
+  const variable = (i: number): string | null => {
+    const source = variablePart(site, i, siteText, ctx);
+    if (source === undefined) return null;
+    const name = paramName(source ?? 'key', 'key', python, taken);
+    params.push({ name, kind: 'operand' });
+    if (source) keyArgs.push(source);
+    else keyArgsKnown = false;
+    return name;
+  };
+  const pieces = keySource.partitionKey
+    ? partitionPieces(keySource.partitionKey.template.parts, visible, variable)
+    : null;
   const shape = keySource.partitionKey ? shardShape(keySource.partitionKey.template) : null;
   if (!pieces || !shape) return null;
   // Attribute names must be the names themselves, never source text (`[Keys.pk]`) or an unresolved alias (`#pk`).
@@ -241,20 +268,18 @@ export function planReader(input: PlanInput, ctx: FixContext): ReaderPlan | null
   }
 
   // The sort-key condition and Limit of the read, passed through.
-  const taken = new Set(LOCALS);
-  const params: Param[] = [];
-  let args: string[] | null = clientParam ? [receiver] : [];
+  let args: string[] | null = keyArgsKnown ? [...(clientParam ? [receiver] : []), ...keyArgs] : null;
   const loop = shardLoopPlan.loop;
   if (shardLoopPlan.param && loop.kind === 'range') {
     // The writers' count constant, passed by the call that can see it.
     loop.count = paramName('shardCount', 'shardCount', python, taken);
     params.push({ name: loop.count, kind: 'count' });
-    args.push(shardLoopPlan.param);
+    args?.push(shardLoopPlan.param);
   }
   if (tableArg) {
     table = paramName('tableName', 'tableName', python, taken);
     params.push({ name: table, kind: 'table' });
-    args.push(tableArg);
+    args?.push(tableArg);
   }
   const condition = site.kind === 'read' ? site.sortCondition : null;
   let sort: ReaderSpec['sort'] = null;
@@ -322,6 +347,28 @@ export function planReader(input: PlanInput, ctx: FixContext): ReaderPlan | null
     converter,
   };
   return { spec, needs, args };
+}
+
+/**
+ * The expression a read passes for the i-th variable part of its key (`day` in
+ * `f"DAY#{day}"`): the read's own i-th part, when it is a name or property read in
+ * scope at the call (declared in the same function or at the top). Null when the site
+ * is not a read of the key (a writer's reader is generated, not called); undefined
+ * when the value cannot be named there, so no reader is offered.
+ */
+function variablePart(site: Access, i: number, text: string, ctx: FixContext): string | null | undefined {
+  void ctx;
+  const parts = site.partitionKey?.template.parts ?? [];
+  const holes = parts.filter((p) => 'hole' in p && p.hole.kind !== 'shard');
+  const p = holes[i];
+  if (!p?.origin || p.origin.file !== site.file) return undefined;
+  const d = p.origin.via[0];
+  const source = d ? d.name : textIn(text, p.origin.span);
+  if (!/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(source)) return undefined;
+  const scope = (s: Span) =>
+    withTree(site.file, text, (tree) => enclosingFunction(nodeAt(tree, s))?.startIndex ?? -1) ?? -2;
+  const at = d ? d.span : p.origin.span;
+  return scope(at) === scope(site.span) || scope(at) === -1 ? source : undefined;
 }
 
 /** `Limit: n` / `Limit=n` in the call's text, when it is written there once. */

@@ -1,8 +1,11 @@
 import type { Access, FixDescriptor, Finding } from '../../engine/model';
+import { languageForFile } from '../../engine/parser';
 import type { FixAction, FixAnswers, FixContext, FixProvider, TextChange } from './fix-model';
-import { headerChanges, hasRandomImport } from './header';
+import { hasRandomImport } from './header';
 import { keyChange, randomShardTarget } from './key-edit';
+import { where, type Blocked } from './key-sites';
 import { planShardCount, suggestedCount, type CountPlan } from './shard-count';
+import { accessAt, countChanges, isBlocked, mergeChanges, planKey, queryChanges } from './whole-key';
 
 export type ShardSuffix = Extract<FixDescriptor, { kind: 'add-shard-suffix' }>;
 
@@ -24,34 +27,67 @@ export function countQuestion(plan: CountPlan, ctx: FixContext): FixAction['asks
 }
 
 /**
- * Fix 1: a random write-shard suffix. Spreads the writes of a hot key over N keys;
- * every reader of the key must then query all N (SL006 will point them out).
+ * Fix 1: a random write-shard suffix, for write-once items read only by Queries. It
+ * rewrites every access of the key in one edit: each put gets the suffix, each Query
+ * becomes a call to a scatter-gather reader of every shard. A key that anything
+ * addresses item by item (get, update, delete, batch get, transaction) gets no random
+ * suffix: that access would go to a random shard, miss its item and create a new one.
  */
 export const randomWriteShard: FixProvider = (finding, ctx, answers?: FixAnswers): FixAction[] => {
-  const d = suffixDescriptor(finding);
-  if (!d) return [];
-  const a = finding.access;
-  const text = ctx.textOf(a.file);
-  if (text === null) return [];
-  const count = planShardCount(a, d.shardCount, ctx, answers);
-  const place = randomShardTarget(ctx, a, d);
-  if (!place) return [];
-  const { target, at } = place;
-  const key = keyChange(ctx, a.language, target, at, d.separator, randomShardExpression(a, count.name));
-  if (!key) return [];
-  const imports = ctx.analysisOf(a.file)?.imports ?? [];
-  const needsRandom = a.language === 'python' && !hasRandomImport(text);
-  const header = headerChanges(a.file, text, imports, count, { importLines: needsRandom ? ['import random'] : [] });
-  const changes: TextChange[] = [...header, key];
-  return [
-    {
-      title: `Add a random write-shard suffix (${count.value} shards${count.reused ? `, ${count.name}` : ''})`,
-      id: 'add-random-shard',
-      rule: finding.rule,
-      preferred: true,
-      safe: false,
-      asks: countQuestion(count, ctx),
-      changes,
-    },
-  ];
+  const r = randomShardFix(finding, ctx, answers);
+  return r && !isBlocked(r) ? [r] : [];
 };
+
+/** The random fix, or what blocks it (null when the finding is not a hot key's write). */
+export function randomShardFix(finding: Finding, ctx: FixContext, answers?: FixAnswers): FixAction | Blocked | null {
+  const d = suffixDescriptor(finding);
+  if (!d) return null;
+  const plan = planKey(finding, ctx);
+  if (isBlocked(plan)) return plan;
+  if (plan.points.length > 0)
+    return {
+      blocked: `the ${accessAt(plan.points[0].access)} finds one item by its key, which a random shard would lose`,
+    };
+  const a = finding.access;
+  const own = plan.writers.find((w) => w.access === a) ?? plan.writers[0];
+  if (!own) return null;
+  const home = { ...a, file: own.target.file };
+  const files = [...new Set([...plan.writers.map((w) => w.target.file), ...plan.queries.map((q) => q.file)])];
+  const count0 = planShardCount(home, d.shardCount, ctx, answers);
+  const keys: TextChange[] = [];
+  for (const w of plan.writers) {
+    const place = w.mapper
+      ? { target: w.target, at: w.at }
+      : randomShardTarget(ctx, w.access, { ...d, at: w.at ?? d.at });
+    if (!place) return { blocked: `the key at ${where(w.access.file, w.target.span)} is a parameter's default` };
+    const { target, at } = place;
+    const language = languageForFile(target.file) ?? w.access.language;
+    const shard = randomShardExpression({ ...w.access, language }, count0.name);
+    const key = keyChange(ctx, language, target, at && at.file === target.file ? at : null, d.separator, shard);
+    if (!key) return { blocked: `the key at ${where(target.file, target.span)} cannot be edited` };
+    keys.push(key);
+  }
+  const counted = countChanges(home, d, files, ctx, answers, (file) => {
+    const text = ctx.textOf(file) ?? '';
+    const writes = plan.writers.some((w) => w.target.file === file);
+    return { importLines: file.endsWith('.py') && writes && !hasRandomImport(text) ? ['import random'] : [] };
+  });
+  if (isBlocked(counted)) return counted;
+  const reads = queryChanges(plan, d, counted.count, 'random', ctx);
+  if (isBlocked(reads)) return reads;
+  const changes = mergeChanges([...reads, ...counted.changes, ...keys]);
+  if (isBlocked(changes)) return changes;
+  const count = counted.count;
+  const also = plan.queries.length
+    ? `, ${plan.queries.length} read${plan.queries.length > 1 ? 's' : ''} of every shard`
+    : '';
+  return {
+    title: `Add a random write-shard suffix (${count.value} shards${count.reused ? `, ${count.name}` : ''}${also})`,
+    id: 'add-random-shard',
+    rule: finding.rule,
+    preferred: true,
+    safe: false,
+    asks: countQuestion(count, ctx),
+    changes,
+  };
+}

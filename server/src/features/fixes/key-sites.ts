@@ -1,0 +1,208 @@
+import * as path from 'node:path';
+import type { Node } from 'web-tree-sitter';
+import type { Access, SourceRange, Span } from '../../engine/model';
+import { spanOf } from '../../engine/span';
+import { logicalKeyOf } from '../../engine/keys/logical-key';
+import type { FixContext } from './fix-model';
+import { isParameter, useValue } from './key-edit';
+import { enclosingFunction, nodeAt, sameSpan, siblingAttributes, withTree, within, type ItemAttribute } from './syntax';
+
+/**
+ * Where a key's own value expression is written, for each access of a logical key. A
+ * fix edits only that expression: `PK: GLOBAL_BOARD`, `Key={"PK": f"DAY#{day}"}`, or,
+ * when the call is given a whole item built by a mapper (`Item: toBallotItem(b)`,
+ * `Item=event.to_item()`), the key's value inside that mapper — only if the mapper
+ * builds items of this key alone. Anything else (an object, a call returning an
+ * item, a spread) is never given a shard: the fix is not offered, and says why.
+ */
+
+export interface KeySite {
+  access: Access;
+  /** The key's value expression: where the shard is appended. */
+  target: SourceRange;
+  /** The key's last literal, when it closes the target (`'X#' + 'y'` edits `'y'` only). */
+  at: SourceRange | null;
+  /** The attributes beside the key in its item or key object, in scope at the target. */
+  siblings: ItemAttribute[];
+  /** The key is built by a mapper, not at the call. */
+  mapper: string | null;
+}
+
+export type Blocked = { blocked: string };
+
+/** `tickets.ts:12`: a place, as the fix's messages name it. */
+export const where = (file: string, span: Span) => `${path.basename(file)}:${span.startLine + 1}`;
+
+/**
+ * Operations that address one existing item by its key: a random suffix would send
+ * them to a random shard (an update or delete then misses its item and creates junk).
+ * A `BatchWriteItem` holds puts or deletes; a delete is a point access.
+ */
+export function isPointAccess(a: Access): boolean {
+  switch (a.operation) {
+    case 'PutItem':
+    case 'Query':
+      return false;
+    case 'BatchWriteItem':
+      return /delete/i.test(a.call.callee);
+    default:
+      return true;
+  }
+}
+
+const ITEM_LIKE = new Set([
+  'object',
+  'dictionary',
+  'spread_element',
+  'dictionary_splat',
+  'list_splat',
+  'new_expression',
+  'await_expression',
+  'array',
+  'list',
+  'arrow_function',
+  'lambda',
+  'call_expression',
+  'call',
+]);
+
+/**
+ * Whether a node is a key's own value (a string, a template, a name, a concatenation)
+ * rather than something that produces an item: appending a shard to `toItem(x)`
+ * writes `"[object Object]#7"`. Calls that build strings (`"{}".format(x)`, `str(x)`,
+ * `String(x)`, `x.join(...)`) are values.
+ */
+export function isKeyValue(n: Node): boolean {
+  if (!ITEM_LIKE.has(n.type)) return true;
+  if (n.type !== 'call_expression' && n.type !== 'call') return false;
+  const callee = n.childForFieldName('function');
+  if (!callee) return false;
+  if (/^(str|String)$/.test(callee.text)) return true;
+  const member =
+    callee.type === 'attribute' ? callee.childForFieldName('attribute') : callee.childForFieldName('property');
+  return (
+    !!member &&
+    /^(format|join|toString|lower|upper|toLowerCase|toUpperCase)$/.test(member.text) &&
+    isKeyValue(callee.childForFieldName('object') ?? callee)
+  );
+}
+
+/** The last literal of the key, when it is the end of the key's value (`"BOARD#global"` in `PREFIX + "BOARD#global"`). */
+function lastLiteral(a: Access): SourceRange | null {
+  const parts = a.partitionKey?.template.parts ?? [];
+  const last = parts[parts.length - 1];
+  return last && 'literal' in last && last.origin ? { file: last.origin.file, span: last.origin.span } : null;
+}
+
+/** The `PK: value` pair (or keyword argument) a node sits in, for the key attribute. */
+function keyPair(n: Node | null, attribute: string): Node | null {
+  for (let p = n; p; p = p.parent) {
+    if (p.type !== 'pair' && p.type !== 'keyword_argument') continue;
+    const k = p.childForFieldName('key') ?? p.childForFieldName('name');
+    if (k && k.text.replace(/^['"`]|['"`]$/g, '') === attribute) return p;
+  }
+  return null;
+}
+
+/** The name a mapper is called by: its function, method or the variable holding it. */
+function functionName(fn: Node): string | null {
+  const own = fn.childForFieldName('name');
+  if (own) return own.text;
+  const holder = fn.parent;
+  if (holder?.type === 'variable_declarator') return holder.childForFieldName('name')?.text ?? null;
+  if (holder?.type === 'pair') return holder.childForFieldName('key')?.text ?? null;
+  return null;
+}
+
+/** Where one access's key value is, or why a fix cannot edit it. */
+export function keySite(ctx: FixContext, a: Access): KeySite | Blocked {
+  const pk = a.partitionKey;
+  const text = ctx.textOf(a.file);
+  if (!pk || text === null) return { blocked: `the key at ${where(a.file, a.span)} is not known` };
+  const own = withTree(a.file, text, (tree) => {
+    const n = nodeAt(tree, pk.span);
+    if (!n || !sameSpan(spanOf(n), pk.span) || !isKeyValue(n)) return null;
+    // A parameter's default is evaluated once (Python) or bypassed by a caller that passes
+    // the value: the edit goes on the value where the request uses it, if it names one.
+    const span = isParameter(n) ? useValue(tree, pk.use) : pk.span;
+    return { span, siblings: siblingAttributes(tree, a.language, pk.use) };
+  });
+  if (own && !own.span) return { blocked: `the key at ${where(a.file, pk.span)} is a parameter's default` };
+  if (own?.span) {
+    const at = own.span === pk.span ? lastLiteral(a) : null;
+    return { access: a, target: { file: a.file, span: own.span }, at, siblings: own.siblings, mapper: null };
+  }
+  return mapperSite(ctx, a);
+}
+
+/**
+ * The key's value inside the function that builds the item: found from where the
+ * key's text came from (its parts' origins), then the `PK: ...` pair around it.
+ */
+function mapperSite(ctx: FixContext, a: Access): KeySite | Blocked {
+  const pk = a.partitionKey!;
+  const built = `the item at ${where(a.file, pk.span)} is built elsewhere`;
+  const origin =
+    pk.template.parts.find((p) => p.origin && p.origin.file !== a.file)?.origin ??
+    pk.template.parts.find((p) => p.origin)?.origin;
+  if (!origin || !ctx.analysisOf(origin.file)) return { blocked: `${built}, outside the workspace` };
+  const text = ctx.textOf(origin.file);
+  if (text === null) return { blocked: built };
+  const found = withTree(origin.file, text, (tree, language) => {
+    const pair = keyPair(nodeAt(tree, origin.span), pk.attribute);
+    const value = pair?.childForFieldName('value');
+    const fn = pair && enclosingFunction(pair);
+    if (!pair || !value || !fn || !isKeyValue(value)) return null;
+    const name = functionName(fn);
+    if (!name) return null;
+    return { span: spanOf(value), use: spanOf(pair), siblings: siblingAttributes(tree, language, spanOf(pair)), name };
+  });
+  if (!found) return { blocked: `${built} and its key value could not be found` };
+  if (
+    !pk.template.parts.every(
+      (p) => !p.origin || p.origin.file !== origin.file || within(p.origin.span, found.span) || p.origin.via.length > 0,
+    )
+  )
+    return { blocked: `${built} from several expressions` };
+  const other = otherUse(ctx, found.name, a);
+  if (other) return { blocked: `${found.name}() also builds items at ${other}, not only this key's` };
+  return {
+    access: a,
+    target: { file: origin.file, span: found.span },
+    at: lastLiteral(a),
+    siblings: found.siblings,
+    mapper: found.name,
+  };
+}
+
+/**
+ * A call of the mapper outside the accesses of this key (another table's item, a
+ * cache, a response): the mapper is then not this key's alone, and editing its key
+ * would change those too. Returns where, or null.
+ */
+function otherUse(ctx: FixContext, name: string, a: Access): string | null {
+  const key = logicalKeyOf(a);
+  const ofThisKey = key ? ctx.accessesOf(key) : [a];
+  const files = ctx.files?.() ?? [...new Set(ofThisKey.map((x) => x.file))];
+  const call = new RegExp(`(^|[^\\w$])${name.replace(/[$]/g, '\\$')}\\s*\\(`, 'g');
+  for (const file of files) {
+    const text = ctx.textOf(file);
+    if (!text) continue;
+    const lines = text.split('\n');
+    for (let line = 0; line < lines.length; line++) {
+      for (const m of lines[line].matchAll(call)) {
+        const column = (m.index ?? 0) + m[1].length;
+        const before = lines[line].slice(0, column);
+        // Its own definition: `function toItem(`, `def to_item(`, a method `toItem(x) {`.
+        if (
+          /\b(function|def)\s+$/.test(before) ||
+          (/^\s*(async\s+)?$/.test(before) && /\)\s*(:[^;]*)?\{\s*$/.test(lines[line]))
+        )
+          continue;
+        const at = { startLine: line, startColumn: column, endLine: line, endColumn: column + name.length };
+        if (!ofThisKey.some((x) => x.file === file && within(at, x.span))) return where(file, at);
+      }
+    }
+  }
+  return null;
+}

@@ -1,0 +1,176 @@
+import * as path from 'node:path';
+import type { Access, Finding, LogicalKey, ShardSet, TemplatePart } from '../../engine/model';
+import { logicalKeyOf } from '../../engine/keys/logical-key';
+import { shardSetOf } from '../../engine/template';
+import type { FixAnswers, FixContext, TextChange } from './fix-model';
+import { headerChanges } from './header';
+import { importOf, planShardCount, type CountPlan } from './shard-count';
+import { isPointAccess, keySite, where, type Blocked, type KeySite } from './key-sites';
+import { queryRepair } from './reader-fixes';
+import type { ShardSuffix } from './write-shard';
+
+/**
+ * A shard fix changes where every item of a logical key lives, so it is a refactor of
+ * every access of the key, applied as one edit: each writer and point access gets the
+ * shard part in its own key value, and each Query is replaced by a call to a
+ * scatter-gather reader. `planKey` sorts the key's accesses into those three and says
+ * what blocks the fix, and where, when one of them cannot be rewritten.
+ */
+
+export interface KeyPlan {
+  key: LogicalKey;
+  /** Puts: write-once items. */
+  writers: KeySite[];
+  /** Gets, updates, deletes, batch gets, transactions: one existing item by its key. */
+  points: KeySite[];
+  queries: Access[];
+}
+
+export const isBlocked = <T extends object>(x: T | Blocked): x is Blocked => 'blocked' in x;
+
+/** `markReminded` in reminders.js:20 → "UpdateItem at reminders.js:20". */
+export const accessAt = (a: Access) => `${a.operation} at ${where(a.file, a.span)}`;
+
+export function planKey(finding: Finding, ctx: FixContext): KeyPlan | Blocked {
+  const key = logicalKeyOf(finding.access);
+  if (!key) return { blocked: 'the key is not known' };
+  const all = ctx.accessesOf(key);
+  if (
+    !all.includes(finding.access) &&
+    !all.some((a) => a.file === finding.access.file && a.span === finding.access.span)
+  )
+    all.push(finding.access);
+  const plan: KeyPlan = { key, writers: [], points: [], queries: [] };
+  for (const a of all) {
+    if (a.guessed) return { blocked: `${accessAt(a)} goes through a library whose code is not in the workspace` };
+    if (a.partitionKey && shardSetOf(a.partitionKey.template)) continue; // already reads or writes every shard
+    if (a.operation === 'Query') {
+      plan.queries.push(a);
+      continue;
+    }
+    const site = keySite(ctx, a);
+    if (isBlocked(site)) return site;
+    (isPointAccess(a) ? plan.points : plan.writers).push(site);
+  }
+  return plan;
+}
+
+/**
+ * The shard count for every file the fix touches: declared once (in the file of the
+ * finding's key value, or the constant the key's sharded writers already use), and
+ * imported into every other file. TypeScript and ES modules get an `export` on a new
+ * declaration another file imports; a CommonJS file cannot import it, so the fix is
+ * blocked there.
+ */
+export function countChanges(
+  home: Access,
+  d: ShardSuffix,
+  files: string[],
+  ctx: FixContext,
+  answers: FixAnswers | undefined,
+  perFile: (file: string) => { importLines?: string[]; blocks?: string[] },
+): { count: CountPlan; changes: TextChange[] } | Blocked {
+  const count = planShardCount(home, d.shardCount, ctx, answers);
+  const homeFile = count.reused && d.shardCount?.declaration ? d.shardCount.declaration.file : home.file;
+  const changes: TextChange[] = [];
+  const others = files.filter((f) => f !== home.file);
+  if (others.length > 0 && count.declare && !home.file.endsWith('.py')) {
+    const text = ctx.textOf(home.file) ?? '';
+    if (!/^\s*import\b/m.test(text) || /\brequire\(/.test(text))
+      return {
+        blocked: `the shard count cannot be shared between CommonJS modules (${others.map((f) => path.basename(f)).join(', ')})`,
+      };
+    count.declare = count.declare.replace(/\nconst /, '\nexport const ');
+  }
+  for (const file of new Set([home.file, ...files])) {
+    const text = ctx.textOf(file) ?? '';
+    const imports = ctx.analysisOf(file)?.imports ?? [];
+    const extra = perFile(file);
+    let plan: CountPlan = count;
+    if (file !== home.file) {
+      const declaredHere = new RegExp(`^\\s*(export\\s+)?(const|let|var)?\\s*${count.name}\\s*(:[^=]*)?=`, 'm').test(
+        text,
+      );
+      const imported = imports.some((i) => i.names.includes(count.name));
+      let importChange: CountPlan['importChange'] = null;
+      if (!declaredHere && !imported && file !== homeFile) {
+        const at = { ...home, file, language: file.endsWith('.py') ? ('python' as const) : home.language };
+        importChange = importOf(at, imports, text, count.name, homeFile);
+        if (!importChange) return { blocked: `the shard count cannot be imported into ${path.basename(file)}` };
+      }
+      plan = { ...count, declare: null, importChange };
+    }
+    changes.push(...headerChanges(file, text, imports, plan, extra));
+  }
+  return { count, changes };
+}
+
+/** The read with the shard part a fix appends: what its reader reads, shard by shard. */
+export function shardedSource(read: Access, separator: string, shards: ShardSet): Access {
+  const pk = read.partitionKey!;
+  const parts: TemplatePart[] = [
+    ...pk.template.parts,
+    ...(separator ? [{ literal: separator }] : []),
+    { hole: { kind: 'shard', source: 'shard', shards } },
+  ];
+  return { ...read, partitionKey: { ...pk, template: { parts } } };
+}
+
+/** Every Query of the key replaced by its reader, or what blocks that. */
+export function queryChanges(
+  plan: KeyPlan,
+  d: ShardSuffix,
+  count: CountPlan,
+  method: 'random' | 'hash',
+  ctx: FixContext,
+): TextChange[] | Blocked {
+  const shards: ShardSet = {
+    method,
+    values: Array.from({ length: count.value }, (_, i) => i),
+    count: { expression: count.name, name: count.name, declaration: null, value: count.value },
+  };
+  const written = new Set<string>();
+  const out: TextChange[] = [];
+  const sort = [...plan.writers, ...plan.points].find((s) => s.access.sortKey)?.access.sortKey?.attribute ?? null;
+  for (const q of plan.queries) {
+    const source = shardedSource(q, d.separator, shards);
+    const changes = queryRepair(q, source, shards, plan.key.id, count.name, ctx, written, sort);
+    if (!changes)
+      return { blocked: `the Query at ${where(q.file, q.span)} cannot be replaced by a reader of every shard` };
+    out.push(...changes);
+  }
+  return out;
+}
+
+/**
+ * All changes of one fix, deduplicated (two reads in one file may need the same
+ * import), in an order an editor applies them in; blocked when two changes overlap.
+ */
+export function mergeChanges(changes: TextChange[]): TextChange[] | Blocked {
+  const seen = new Set<string>();
+  const out: TextChange[] = [];
+  for (const c of changes) {
+    const k = JSON.stringify([c.file, c.span, c.newText]);
+    if (seen.has(k)) continue;
+    seen.add(k);
+    out.push(c);
+  }
+  const byFile = new Map<string, TextChange[]>();
+  for (const c of out) byFile.set(c.file, [...(byFile.get(c.file) ?? []), c]);
+  for (const [file, cs] of byFile) {
+    const sorted = [...cs].sort(
+      (a, b) =>
+        a.span.startLine - b.span.startLine ||
+        a.span.startColumn - b.span.startColumn ||
+        a.span.endLine - b.span.endLine ||
+        a.span.endColumn - b.span.endColumn,
+    );
+    for (let i = 1; i < sorted.length; i++) {
+      const p = sorted[i - 1].span;
+      const c = sorted[i].span;
+      if (c.startLine < p.endLine || (c.startLine === p.endLine && c.startColumn < p.endColumn))
+        return { blocked: `two edits of ${where(file, c)} overlap` };
+    }
+  }
+  return out;
+}

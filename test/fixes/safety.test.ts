@@ -1,0 +1,129 @@
+// A write-shard fix must never corrupt an item. For each fixture (a repository with
+// put + get + update + query of one key, a v2 Lambda that updates existing bookings, a
+// boto3 DAO whose key has a variable part, a mapper that builds the item) the program
+// runs against dynalite before and after each offered fix, and must store the same
+// items (apart from the partition key), find every item by its key, and list every
+// item in the same order. Fixes that would lose items must not be offered, and the
+// light bulb must say what blocks them.
+
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Finding } from '../../server/src/engine/model';
+import { writeFixes } from '../../server/src/features/fixes/index';
+import type { FixAction, FixContext } from '../../server/src/features/fixes/fix-model';
+import {
+  applyAction,
+  cleanup,
+  copyFixture,
+  findingIds,
+  indexWorkspace,
+  pythonErrors,
+  typeErrors,
+} from './helpers-write';
+import { foundCount, run, SAFETY_DIR, SAFETY_FIXTURES, type Run } from './safety-fixtures';
+
+const FIXTURES = SAFETY_DIR;
+const HOT = new Set(['SL001', 'SL002', 'SL003']);
+const SHARD_FIXES = ['add-random-shard', 'add-hash-shard'];
+
+const actionsFor = (f: Finding, ctx: FixContext): FixAction[] => writeFixes.flatMap((p) => p(f, ctx));
+const hotWrite = (fs: Finding[]) =>
+  fs.find((f) => HOT.has(f.rule) && f.access.kind === 'write' && f.fixes.some((x) => x.kind === 'add-shard-suffix'));
+
+for (const fx of SAFETY_FIXTURES) {
+  describe(`shard fixes keep the meaning of ${fx.name}`, () => {
+    let baseline: Run | null = null;
+
+    test('only the fixes that keep every item are offered', async () => {
+      const dir = copyFixture(fx.name, FIXTURES);
+      try {
+        const ws = await indexWorkspace(dir);
+        assert.deepEqual([...typeErrors(dir), ...pythonErrors(dir)], [], 'the fixture itself is clean');
+        const finding = hotWrite(ws.findings);
+        assert.ok(finding, `a hot write in ${fx.name}: ${findingIds(ws.findings).join(', ')}`);
+        const ids = actionsFor(finding, ws.ctx)
+          .map((a) => a.id)
+          .filter((id) => SHARD_FIXES.includes(id));
+        assert.deepEqual(ids.sort(), [...fx.offered].sort());
+        baseline = await run(fx, dir);
+        assert.ok(baseline.stored.length > 0, 'the program stored items');
+        if (foundCount(baseline) !== null) assert.ok(foundCount(baseline)! > 0, 'point reads find items');
+      } finally {
+        cleanup(dir);
+      }
+    });
+
+    for (const id of fx.offered) {
+      test(`${id}: same items, every item found, every query in the same order (dynalite)`, async () => {
+        assert.ok(baseline, 'the program ran before the fix');
+        const dir = copyFixture(fx.name, FIXTURES);
+        try {
+          const ws = await indexWorkspace(dir);
+          const finding = hotWrite(ws.findings)!;
+          const action = actionsFor(finding, ws.ctx).find((a) => a.id === id);
+          assert.ok(action, `${id} is offered`);
+          applyAction(ws.ctx, action);
+          assert.deepEqual([...typeErrors(dir), ...pythonErrors(dir)], [], 'the fixed code type-checks / compiles');
+          const fixed = await indexWorkspace(dir);
+          for (const r of fixed.index.results()) assert.equal(r.syntaxErrors, false, `${r.file} parses`);
+          const hotAfter = fixed.findings.filter((f) => HOT.has(f.rule));
+          assert.deepEqual(findingIds(hotAfter), [], 'no hot-key finding left on the key');
+          const before = new Set(findingIds(ws.findings));
+          assert.deepEqual(
+            findingIds(fixed.findings).filter((x) => !before.has(x)),
+            [],
+            'no new finding of any rule',
+          );
+
+          const after = await run(fx, dir);
+          assert.deepEqual(after.stored, baseline.stored, 'the same items are stored, apart from the key');
+          assert.deepEqual(after.output, baseline.output, 'every read returns what it returned before, in order');
+          assert.ok(after.keys > baseline.keys, `the items are spread over ${after.keys} keys (were ${baseline.keys})`);
+          console.log(
+            `# ${fx.name} ${id}: ${after.stored.length} items over ${after.keys} keys (were ${baseline.keys}); ` +
+              `point reads found ${foundCount(after) ?? '-'} (before ${foundCount(baseline) ?? '-'})`,
+          );
+        } finally {
+          cleanup(dir);
+        }
+      });
+    }
+  });
+}
+
+describe('shard fixes that would corrupt items are not offered, and say why', () => {
+  test('a mapper that also builds items elsewhere: no shard fix, and the place is named', async () => {
+    const dir = copyFixture('shared-mapper-ts', FIXTURES);
+    try {
+      const ws = await indexWorkspace(dir);
+      const finding = hotWrite(ws.findings);
+      assert.ok(finding);
+      const actions = actionsFor(finding, ws.ctx);
+      assert.deepEqual(
+        actions.filter((a) => SHARD_FIXES.includes(a.id)).map((a) => a.title),
+        [],
+      );
+      const blocked = actions.find((a) => a.id === 'shard-fix-blocked');
+      assert.ok(blocked, 'the light bulb says what blocks the fix');
+      assert.match(blocked.title, /toBallotItem\(\) also builds items at ballot-api\.ts:5/);
+      assert.deepEqual(blocked.changes, []);
+    } finally {
+      cleanup(dir);
+    }
+  });
+
+  test('no fix ever appends a shard to a call that returns an item', async () => {
+    for (const name of ['ballots-ts', 'shared-mapper-ts', 'events-py']) {
+      const dir = copyFixture(name, FIXTURES);
+      try {
+        const ws = await indexWorkspace(dir);
+        for (const f of ws.findings)
+          for (const a of actionsFor(f, ws.ctx))
+            for (const c of a.changes)
+              assert.doesNotMatch(c.newText, /\$\{to\w*\(|\{\w+\.to_item\(\)\}/, `${a.title} edits a mapper call`);
+      } finally {
+        cleanup(dir);
+      }
+    }
+  });
+});
