@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Finding } from '../../server/src/engine/model';
-import { writeFixes } from '../../server/src/features/fixes/index';
+import { allFixes, writeFixes } from '../../server/src/features/fixes/index';
 import type { FixAction, FixContext } from '../../server/src/features/fixes/fix-model';
 import {
   applyAction,
@@ -20,7 +20,7 @@ import {
   pythonErrors,
   typeErrors,
 } from './helpers-write';
-import { foundCount, run, SAFETY_DIR, SAFETY_FIXTURES, type Run } from './safety-fixtures';
+import { foundCount, run, SAFETY_DIR, SAFETY_FIXTURES, type Run, type SafetyFixture } from './safety-fixtures';
 
 const FIXTURES = SAFETY_DIR;
 const HOT = new Set(['SL001', 'SL002', 'SL003']);
@@ -124,6 +124,50 @@ describe('shard fixes that would corrupt items are not offered, and say why', ()
       } finally {
         cleanup(dir);
       }
+    }
+  });
+});
+
+describe('a read of a key with a variable part before the shard (TIER#{tier}#{shard})', () => {
+  const tiers: SafetyFixture = {
+    name: 'tier-ts',
+    table: 'members',
+    pk: 'PK',
+    sk: 'SK',
+    offered: [],
+    driver: {
+      language: 'node',
+      source: `import { join, membersOf } from './members';
+
+void (async () => {
+  for (let i = 0; i < 30; i++) await join(i % 5 === 0 ? 'silver' : 'gold', 'm-' + String(29 - i).padStart(2, '0'));
+  const sks = async (tier: string) => (await membersOf(tier)).map((m) => m.SK);
+  console.log(JSON.stringify({ gold: await sks('gold'), silver: await sks('silver') }));
+})();
+`,
+    },
+  };
+
+  test('the SL006 repair passes the tier to the reader, which returns every member in order (dynalite)', async () => {
+    const dir = copyFixture('tier-ts', FIXTURES);
+    try {
+      const before = (await run(tiers, dir)).output as { gold: string[]; silver: string[] };
+      assert.deepEqual([before.gold.length, before.silver.length], [0, 0], 'the unrepaired read finds no member');
+      const ws = await indexWorkspace(dir);
+      const read = ws.findings.find((f) => f.rule === 'SL006');
+      assert.ok(read, findingIds(ws.findings).join(', '));
+      const repair = allFixes(read, ws.ctx).find((a) => a.id === 'use-reader');
+      assert.ok(repair, 'the read is repaired');
+      applyAction(ws.ctx, repair);
+      assert.deepEqual(typeErrors(dir), []);
+      const after = (await run(tiers, dir)).output as { gold: string[]; silver: string[] };
+      const expected = (n: number[]) => n.map((i) => 'MEMBER#m-' + String(29 - i).padStart(2, '0')).sort();
+      const gold = Array.from({ length: 30 }, (_, i) => i).filter((i) => i % 5 !== 0);
+      const silver = Array.from({ length: 30 }, (_, i) => i).filter((i) => i % 5 === 0);
+      assert.deepEqual(after.gold, expected(gold), '24 of 24 gold members, in sort-key order');
+      assert.deepEqual(after.silver, expected(silver), '6 of 6 silver members');
+    } finally {
+      cleanup(dir);
     }
   });
 });
