@@ -23,6 +23,7 @@ import { createConnectionItem } from './connection';
 import { createStatusItem } from './status';
 import { statusFollower } from './panel/freshness';
 import { registerPanel } from './panel/provider';
+import { refreshesPages } from './panel/server-state';
 import { askOnce, mapTables, MAP_TABLES } from './tables';
 
 const LANGUAGES = ['typescript', 'typescriptreact', 'javascript', 'javascriptreact', 'python'];
@@ -65,6 +66,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ acti
     client = new LanguageClient('shardlens', 'ShardLens', serverOptions, clientOptions);
     client.onNotification(StatusNotification, status.update);
     client.onNotification(HeatStatusNotification, onHeatStatus);
+    // A page that asked while the server was down or starting is told again once it runs
+    // (and when it stops): the view is often resolved before the first start ends.
+    client.onDidChangeState((e) => {
+      if (refreshesPages(e.newState)) panel.refresh('connection');
+    });
     await client.start();
   };
   const restart = async () => {

@@ -30,6 +30,11 @@ export type HostMessage =
   /** What became of a copy, insert or enable request, said in the panel's status line. */
   | { type: 'notice'; level: 'info' | 'error'; message: string }
   /**
+   * The time window of the `shardlens.heat.window` setting: sent when the page is ready and
+   * each time the setting changes; the page reads its key's heat over it.
+   */
+  | { type: 'window'; window: HeatWindow }
+  /**
    * Ask again for the selected key's live heat: read afresh from AWS for the view's refresh
    * button (no reason); from the server's cache, kept fresh by its background refresh, when
    * the page became visible, the connection changed or a background refresh finished.
@@ -200,6 +205,8 @@ export function parseHostMessage(x: unknown): HostMessage | null {
     case 'notice':
       if ((x.level !== 'info' && x.level !== 'error') || !isStr(x.message)) return null;
       return { type: 'notice', level: x.level, message: x.message };
+    case 'window':
+      return HEAT_WINDOWS.includes(x.window as HeatWindow) ? { type: 'window', window: x.window as HeatWindow } : null;
     case 'refresh':
       if (x.reason === undefined) return { type: 'refresh' };
       return x.reason === 'visible' || x.reason === 'connection' || x.reason === 'poll'

@@ -190,6 +190,15 @@ window.addEventListener('message', (event: MessageEvent) => {
         renderHeatView();
       }
       break;
+    case 'window':
+      // The setting's window (at start and on each change): the page follows it; the picker
+      // still chooses another until the setting changes again.
+      if (msg.window !== state.window) {
+        setState({ window: msg.window });
+        if (selectedKey()) requestHeat(false);
+        renderHeatView();
+      }
+      break;
     case 'notice':
       status = msg.message;
       statusLine.textContent = status;

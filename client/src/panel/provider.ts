@@ -10,17 +10,23 @@ import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { HeatRequest, KeysRequest, type HeatResult } from '../../../protocol/src/heat';
+import { ExecuteCommandRequest } from 'vscode-languageclient/node';
+import type { EnableInsightsResult } from '../../../protocol/src/commands';
+import { HeatRequest, KeysRequest, type HeatResult, type HeatWindow } from '../../../protocol/src/heat';
 import { parsePanelMessage, type HostMessage, type PanelMessage } from '../../../protocol/src/panel';
 import type { JsonKeysReport } from '../../../protocol/src/report';
 import { makeNonce, panelHtml } from './html';
 import { keyAt } from './cursor';
 import type { RefreshReason } from './freshness';
+import { canAsk, NOT_RUNNING } from './server-state';
+import { enableNotice, enableParams, enablingNotice } from './enable';
 import { MAP_TABLES } from '../tables';
 
 export const VIEW_ID = 'shardlens.panel';
-/** The server request that switches Contributor Insights on (to be answered by the heat service). */
-export const ENABLE_INSIGHTS_METHOD = 'shardlens/enableInsights';
+
+/** The `shardlens.heat.window` setting, the window a page starts from and follows. */
+const settingWindow = (): HeatWindow =>
+  vscode.workspace.getConfiguration('shardlens.heat').get<HeatWindow>('window', '1h');
 
 export interface PanelHost {
   /** Opens (or reveals) the panel as an editor tab. */
@@ -42,14 +48,16 @@ export function registerPanel(context: vscode.ExtensionContext, client: () => La
 
   const post = (w: vscode.Webview, m: HostMessage) => void w.postMessage(m);
   const broadcast = (m: HostMessage) => pages.forEach((w) => post(w, m));
+  // Starting counts: the page of a view resolved with the window asks before the server's
+  // answer to `initialize`, and such a request waits for the start (server-state.ts).
   const running = () => {
     const c = client();
-    return c?.isRunning() ? c : null;
+    return c && canAsk(c.state) ? c : null;
   };
 
   async function sendKeys(w: vscode.Webview) {
     const c = running();
-    if (!c) return post(w, { type: 'keys', report: null, problem: 'The ShardLens language server is not running.' });
+    if (!c) return post(w, { type: 'keys', report: null, problem: NOT_RUNNING });
     try {
       keys = await c.sendRequest(KeysRequest, {});
       post(w, { type: 'keys', report: keys, problem: null });
@@ -81,6 +89,8 @@ export function registerPanel(context: vscode.ExtensionContext, client: () => La
   async function handle(w: vscode.Webview, m: PanelMessage) {
     switch (m.type) {
       case 'ready':
+        post(w, { type: 'window', window: settingWindow() });
+        return sendKeys(w);
       case 'refreshKeys':
         return sendKeys(w);
       case 'reveal':
@@ -93,7 +103,7 @@ export function registerPanel(context: vscode.ExtensionContext, client: () => La
             ok: false,
             problem: {
               code: 'server-not-running',
-              message: 'The ShardLens language server is not running.',
+              message: NOT_RUNNING,
               command: null,
             },
           };
@@ -116,13 +126,13 @@ export function registerPanel(context: vscode.ExtensionContext, client: () => La
       }
       case 'enableInsights': {
         const c = running();
-        if (!c) throw new Error('The ShardLens language server is not running.');
-        await c.sendRequest(ENABLE_INSIGHTS_METHOD, { table: m.table, index: m.index, mode: m.mode });
-        return post(w, {
-          type: 'notice',
-          level: 'info',
-          message: `Contributor Insights (${m.mode}) is being enabled on ${m.table}.`,
-        });
+        if (!c) throw new Error(NOT_RUNNING);
+        const args = { table: m.table, index: m.index, mode: m.mode };
+        post(w, { type: 'notice', ...enablingNotice(args) });
+        // The server's command (it holds the connection, maps environment-named tables and
+        // refreshes after); its answer, success or AWS's refusal, is the page's status line.
+        const r = (await c.sendRequest(ExecuteCommandRequest.type, enableParams(args))) as EnableInsightsResult | null;
+        return post(w, { type: 'notice', ...enableNotice(args, r) });
       }
       case 'mapTables':
         // The extension's command: it lists the account's tables and saves the choice.
@@ -197,6 +207,11 @@ export function registerPanel(context: vscode.ExtensionContext, client: () => La
     }, 150);
   });
 
+  // The page follows the setting's window when it changes.
+  const windowSetting = vscode.workspace.onDidChangeConfiguration((e) => {
+    if (e.affectsConfiguration('shardlens.heat.window')) broadcast({ type: 'window', window: settingWindow() });
+  });
+
   return {
     refresh(reason?: RefreshReason) {
       for (const w of pages) refreshPage(w, reason);
@@ -223,6 +238,7 @@ export function registerPanel(context: vscode.ExtensionContext, client: () => La
     disposables: [
       vscode.window.registerWebviewViewProvider(VIEW_ID, provider),
       follow,
+      windowSetting,
       { dispose: () => clearTimeout(timer) },
     ],
   };
