@@ -175,3 +175,20 @@ export const load = (id: string) => ddb.send(new GetItemCommand({ TableName: tab
   assert.equal(whyTs?.detail, 'the table from tableFor("orders")');
   assert.match(whyTs?.help ?? '', /process\.env\.TABLE_NAME/);
 });
+
+test('Python: a DAO whose table name is a constructor default names that table when no caller passes one', async () => {
+  const r = await analyze(
+    'app/board_dao.py',
+    `import boto3
+
+
+class BoardDao:
+    def __init__(self, table_name="boards"):
+        self.table = boto3.resource("dynamodb").Table(table_name)
+
+    def record(self, player, score):
+        self.table.put_item(Item={"PK": "BOARD#global", "SK": player, "score": score})
+`,
+  );
+  assert.deepEqual(summarize(r), ['9 PutItem boards PK=BOARD#global SK={unknown} (constant)']);
+});

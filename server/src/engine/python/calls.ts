@@ -1,5 +1,5 @@
 import type { Node, Tree } from 'web-tree-sitter';
-import { deeper, newContext, type Deps, type EvalContext, type Lookups } from '../evaluation';
+import { deeper, newContext, soleHole, type Deps, type EvalContext, type Lookups } from '../evaluation';
 import { isRequest, tableRefOf, type CallSite } from '../interpret';
 import { callStyle } from '../call-style';
 import type { CallStyle, Operation, SdkStyle, TableRef } from '../model';
@@ -92,7 +92,7 @@ function callReceiver(call: Node, ctx: EvalContext): Receiver {
   const name = fn?.type === 'attribute' ? fn.childForFieldName('attribute')?.text : fn?.text;
   switch (name) {
     case 'Table':
-      return { kind: 'table', table: tableRefOf(evaluate(argumentAt(call, 0, 'name'), ctx)) };
+      return { kind: 'table', table: tableRefOf(tableName(argumentAt(call, 0, 'name'), ctx)) };
     case 'batch_writer': {
       const owner = receiverOf(fn?.childForFieldName('object') ?? null, ctx);
       return { kind: 'batch', table: owner.kind === 'table' ? owner.table : { kind: 'unknown' } };
@@ -112,6 +112,18 @@ function callReceiver(call: Node, ctx: EvalContext): Receiver {
   if (fn?.type === 'identifier') return identifierReceiver(fn, ctx);
   const own = fn?.type === 'attribute' ? methodNode(fn) : null;
   return own ? returnedReceiver(own, ctx) : UNRESOLVED;
+}
+
+/**
+ * A `Table(name)` argument's value. A parameter no call in the file gives a value
+ * (`def __init__(self, table_name="boards")`) names the table by its default: a
+ * table is chosen once, where the class or helper is written, unlike a key.
+ */
+function tableName(arg: Node | null, ctx: EvalContext): Value | null {
+  const v = evaluate(arg, ctx);
+  const b = arg?.type === 'identifier' && v && soleHole(v)?.param ? resolve(arg, ctx) : null;
+  const fallback = b?.kind === 'param' && b.param.default?.type !== 'none' ? b.param.default : null;
+  return fallback ? (evaluate(fallback, ctx) ?? v) : v;
 }
 
 /** `def get_table(): return dynamodb.Table("x")`: the receiver a helper returns. */
