@@ -73,6 +73,9 @@ export function definitionOf(
 ): { module: ModuleSummary; name: string } | null {
   const own = name === 'default' ? (m.defaultExport ?? '') : name;
   if (m.functions.has(own) || m.classes.has(own)) return { module: m, name: own };
+  // An interface (`IDatabaseClient`) that one class of the module implements stands for that class.
+  const implementing = [...m.classes.values()].filter((c) => c.implements?.includes(own));
+  if (implementing.length === 1) return { module: m, name: implementing[0].name };
   if (!modules || depth >= MAX_REEXPORTS) return null;
   for (const r of m.reexports) {
     const target = r.names === '*' ? own : r.names.get(own);

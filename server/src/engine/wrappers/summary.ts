@@ -53,6 +53,8 @@ export interface ClassSummary {
   name: string;
   /** The names it extends, as written (resolved through the module's imports by the caller). */
   bases: string[];
+  /** The interfaces it implements (TypeScript), as written: a field typed by one of them holds this class. */
+  implements?: string[];
   methods: Map<string, FunctionSummary>;
 }
 
@@ -118,7 +120,10 @@ export function summarizeModule(
   }
   for (const cls of classes(tree, language)) {
     const name = cls.childForFieldName('name')?.text;
-    if (name) classOf(summary, name, baseNames(cls, language));
+    if (!name) continue;
+    const c = classOf(summary, name, baseNames(cls, language));
+    const implemented = implementedNames(cls);
+    if (implemented.length) c.implements = implemented;
   }
   if (withSites) {
     const own = { ...lookups, summary: true };
@@ -295,4 +300,13 @@ function defaultOf(
       : { file, span: declaration.valueSpan, via: [declaration] },
   }));
   return [{ name: d.name, value: { ...placed, template: { ...placed.template, parts } }, declaration }];
+}
+
+/** `class DatabaseClient implements IDatabaseClient, Disposable`: the interface names. */
+function implementedNames(cls: Node): string[] {
+  const heritage = cls.namedChildren.find((c) => c?.type === 'class_heritage');
+  const clause = heritage?.namedChildren.find((c) => c?.type === 'implements_clause');
+  return (clause?.namedChildren ?? []).flatMap((t) =>
+    t && /^(type_identifier|identifier)$/.test(t.type) ? [t.text] : [],
+  );
 }

@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import type { WorkspaceIndex } from '../../server/src/engine/workspace/index';
+import { indexedWorkspace } from './helpers';
+
+/*
+ * Generic database classes that take the caller's request, or a part of it, and build
+ * the command around it: the key is in the caller's object, so it is judged there.
+ */
+
+function findings(index: WorkspaceIndex, dir: string): string[] {
+  return index
+    .results()
+    .flatMap((r) => r.findings.map((f) => `${path.relative(dir, f.file)}:${f.span.startLine + 1} ${f.rule}`))
+    .sort();
+}
+
+const DATABASE = `import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  type GetCommandInput,
+  PutCommand,
+  QueryCommand,
+  type QueryCommandInput,
+  UpdateCommand,
+  type UpdateCommandInput,
+} from "@aws-sdk/lib-dynamodb";
+
+export interface IDatabase {
+  create<T extends Record<string, unknown>>(attributes: T): Promise<void>;
+  get<T>(args: Omit<GetCommandInput, "TableName">): Promise<T | undefined>;
+  update(args: Omit<UpdateCommandInput, "TableName">): Promise<void>;
+  query<T>(args: Omit<QueryCommandInput, "TableName">): Promise<T[]>;
+}
+
+export class Database implements IDatabase {
+  private readonly table = process.env.APP_TABLE;
+
+  constructor(private readonly doc: DynamoDBDocumentClient) {}
+
+  async create<T extends Record<string, unknown>>(attributes: T) {
+    await this.doc.send(new PutCommand({ TableName: this.table, Item: { ...attributes } }));
+  }
+
+  async get<T>(args: Omit<GetCommandInput, "TableName">): Promise<T | undefined> {
+    const out = await this.doc.send(new GetCommand({ TableName: this.table, ...args }));
+    return out.Item as T | undefined;
+  }
+
+  async update(args: Omit<UpdateCommandInput, "TableName">) {
+    const command = new UpdateCommand({
+      TableName: this.table,
+      ...args,
+    });
+    await this.doc.send(command);
+  }
+
+  async query<T>(args: Omit<QueryCommandInput, "TableName">): Promise<T[]> {
+    const out = await this.doc.send(new QueryCommand({ TableName: this.table, ...args }));
+    return (out.Items ?? []) as T[];
+  }
+}
+`;
+
+for (const type of ['Database', 'IDatabase']) {
+  test(`a wrapper spreading the caller request into the command (field typed ${type}): the constant key is judged at each caller`, async () => {
+    const { index, dir } = await indexedWorkspace({
+      'src/database/database.ts': DATABASE,
+      'src/users/user.repository.ts': `import type { ${type} } from "../database/database";
+
+export class UserRepository {
+  constructor(private readonly db: ${type}) {}
+
+  async signUp(userId: string, email: string) {
+    await this.db.create({ PK: "PROFILE", SK: \`USER#\${userId}\`, email });
+  }
+
+  async findById(userId: string) {
+    return this.db.get<{ email: string }>({ Key: { PK: "PROFILE", SK: \`USER#\${userId}\` } });
+  }
+
+  async changeEmail(userId: string, email: string) {
+    await this.db.update({
+      Key: { PK: "PROFILE", SK: \`USER#\${userId}\` },
+      UpdateExpression: "SET email = :e",
+      ExpressionAttributeValues: { ":e": email },
+    });
+  }
+
+  async sessions(userId: string) {
+    return this.db.query({
+      KeyConditionExpression: "PK = :pk",
+      ExpressionAttributeValues: { ":pk": \`SESSION#\${userId}\` },
+    });
+  }
+}
+`,
+    });
+    assert.deepEqual(findings(index, dir), [
+      'src/users/user.repository.ts:11 SL001',
+      'src/users/user.repository.ts:16 SL001',
+      'src/users/user.repository.ts:7 SL001',
+    ]);
+    const atCaller = index
+      .results()
+      .flatMap((r) => r.accesses)
+      .filter((a) => a.file.endsWith('user.repository.ts'))
+      .map((a) => `${a.operation} ${a.partitionKey?.attribute}`);
+    assert.deepEqual(
+      atCaller,
+      ['PutItem PK', 'GetItem PK', 'UpdateItem PK', 'Query PK'],
+      'each call read at the caller',
+    );
+  });
+}
