@@ -5,7 +5,8 @@
 // summing reader counts the item written before the fix too, and a GetItem of the counter
 // in another module calls the reader. Each program runs against dynalite: 30 increments
 // before the fix and 20 after must return 1..50, and the reader and the other module's
-// read must both say 50.
+// read must both say 50. Numbers told by a constant or the low-level `{ N }` are refused too,
+// and names already used in the file are not reused.
 
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -29,6 +30,7 @@ import { applyAction, cleanup, findingIds, indexWorkspace, pythonErrors, ROOT, t
 
 const run = promisify(execFile);
 const dirs: string[] = [];
+after(() => dirs.forEach(cleanup));
 
 function copy(fixture: string): string {
   const dir = path.join(ROOT, 'test-output', 'fixes', `counter-keys-${fixture}-${process.pid}`);
@@ -73,7 +75,6 @@ describe('counters on the keys of hit-counter Lambdas', () => {
   after(async () => {
     client.destroy();
     await new Promise<void>((r) => server.close(() => r()));
-    dirs.forEach(cleanup);
   });
 
   async function table(name: string, key: string, type: 'S' | 'N'): Promise<void> {
@@ -284,4 +285,49 @@ print(json.dumps([page_stats.read_view_count_total(), page_stats.read_view_count
       );
     });
   }
+});
+
+describe('counter keys and names the fix reads from the code', () => {
+  test('a Number told by the low-level { N: "7" } or by a constant bound to 42 gets no spread', async () => {
+    const ws = await indexWorkspace(copy('number-shapes'));
+    const counters = ws.findings.filter((f) => f.rule === 'SL004');
+    assert.equal(counters.length, 2);
+    for (const f of counters) {
+      const actions = actionsOn(f, ws.ctx);
+      assert.deepEqual(
+        actions.map((a) => [a.id, a.changes.length]),
+        [['counter-not-spread', 0]],
+        f.access.file,
+      );
+      assert.match(actions[0].title, /key (id|articleId) is a Number \((?:"7"|ARTICLE_ID)\)/);
+    }
+  });
+
+  test('a constant Number key written by a put gets no shard suffix either, and the action says why', async () => {
+    const ws = await indexWorkspace(copy('number-shapes'));
+    const put = ws.findings.find((f) => f.rule === 'SL001' && f.access.operation === 'PutItem');
+    assert.ok(put, 'the banner row is one constant key');
+    const actions = actionsOn(put, ws.ctx);
+    assert.deepEqual(
+      actions.map((a) => [a.id, a.changes.length]),
+      [['shard-fix-blocked', 0]],
+    );
+    assert.match(actions[0].title, /^No shard fix: the key id is a Number \(1\)/);
+  });
+
+  test('names taken in the file get a number: SIGNUPS_SHARDS2, readSignupsTotal2; the result type-checks', async () => {
+    const dir = copy('ts-names');
+    const ws = await indexWorkspace(dir);
+    const f = ws.findings.find((x) => x.rule === 'SL004');
+    assert.ok(f);
+    const action = actionsOn(f, ws.ctx).find((a) => a.id === 'spread-counter');
+    assert.ok(action);
+    assert.match(action.title, /sum them in readSignupsTotal2\(\)/);
+    applyAction(ws.ctx, action);
+    const text = fs.readFileSync(path.join(dir, 'signups.ts'), 'utf8');
+    assert.match(text, /const SIGNUPS_SHARDS2 = 10;/);
+    assert.match(text, /export const SIGNUPS_SHARDS = 3;/, 'the existing constant is left as it was');
+    assert.match(text, /Math\.random\(\) \* SIGNUPS_SHARDS2\)/);
+    assert.deepEqual(typeErrors(dir), []);
+  });
 });

@@ -6,6 +6,7 @@ import { classifyName } from '../../engine/names';
 import { classifyTemplate } from '../../engine/template';
 import type { FixAction, FixAnswers, FixContext, FixProvider, TextChange } from './fix-model';
 import { definesHashHelper, hashHelperSource, hashShardExpression } from './hash-helper';
+import { numberKeyReason } from './counter-names';
 import { keyChange } from './key-edit';
 import { where, type Blocked, type KeySite } from './key-sites';
 import { planShardCount } from './shard-count';
@@ -128,6 +129,9 @@ export function calculatedShardFix(
 ): FixAction | Blocked | null {
   const d = suffixDescriptor(finding);
   if (!d) return null;
+  // A suffix on a Number key makes it a string, which the table refuses on every write.
+  const numberKey = numberKeyReason(finding.access, ctx, 'the key');
+  if (numberKey) return { blocked: numberKey };
   const plan = planKey(finding, ctx);
   if (isBlocked(plan)) return plan;
   const a = finding.access;

@@ -27,7 +27,7 @@ const numberText = (t: string) => NUMERIC.test(t.trim()) || NUMBER_CALL.test(t.t
  * the count inside a Number key space (`id * N + shard`) could land on other items' ids,
  * so it is not offered either.
  */
-export function numberKeyReason(a: Access, ctx: FixContext): string | null {
+export function numberKeyReason(a: Access, ctx: FixContext, what = "the counter's key"): string | null {
   const pk = a.partitionKey;
   if (!pk) return null;
   const text = ctx.textOf(a.file) ?? '';
@@ -40,8 +40,8 @@ export function numberKeyReason(a: Access, ctx: FixContext): string | null {
   const lowLevelNumber = /[{,]\s*["']?N["']?\s*:/.test(use);
   if (!lowLevelNumber && !numberText(own) && !bound.some(numberText)) return null;
   return (
-    `the counter's key ${pk.attribute} is a Number (${own.trim()}): a shard suffix would make it a string, ` +
-    'which the table rejects; sharding needs a string key or a new counter table'
+    `${what} ${pk.attribute} is a Number (${own.trim()}): a shard suffix would make it a string, ` +
+    `which the table rejects; sharding needs a string key or a new ${what === "the counter's key" ? 'counter ' : ''}table`
   );
 }
 

@@ -1,6 +1,7 @@
 import type { Access, FixDescriptor, Finding } from '../../engine/model';
 import { languageForFile } from '../../engine/parser';
 import type { FixAction, FixAnswers, FixContext, FixProvider, TextChange } from './fix-model';
+import { numberKeyReason } from './counter-names';
 import { hasRandomImport } from './header';
 import { keyChange, randomShardTarget } from './key-edit';
 import { where, type Blocked } from './key-sites';
@@ -42,6 +43,9 @@ export const randomWriteShard: FixProvider = (finding, ctx, answers?: FixAnswers
 export function randomShardFix(finding: Finding, ctx: FixContext, answers?: FixAnswers): FixAction | Blocked | null {
   const d = suffixDescriptor(finding);
   if (!d) return null;
+  // A suffix on a Number key makes it a string, which the table refuses on every write.
+  const numberKey = numberKeyReason(finding.access, ctx, 'the key');
+  if (numberKey) return { blocked: numberKey };
   const plan = planKey(finding, ctx);
   if (isBlocked(plan)) return plan;
   if (plan.points.length > 0)
