@@ -287,3 +287,32 @@ def lambda_handler(event, context):
   );
   assert.deepEqual(py.findings, []);
 });
+
+test('TS: a getter on an exported instance (DT.TODAY_ISO) is time, not the constant "DT.TODAY_ISO"', async () => {
+  const { index, dir } = await indexedWorkspace({
+    'src/util/dt.ts': `class DateHelper {
+  get TODAY_ISO(): string {
+    return new Date().toISOString().slice(0, 10);
+  }
+}
+
+export const DT = new DateHelper();
+`,
+    'src/stats.ts': `import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
+import { DT } from "./util/dt";
+
+const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+
+export async function count(userId: string) {
+  await doc.send(new PutCommand({ TableName: "stats", Item: { pk: \`STATS#\${DT.TODAY_ISO}\`, sk: userId } }));
+}
+`,
+  });
+  const r = index.results().find((x) => x.file === path.join(dir, 'src/stats.ts'))!;
+  assert.deepEqual(keys(r), ['8 stats · pk = STATS#{time}']);
+  assert.deepEqual(
+    r.findings.map((f) => f.rule),
+    ['SL002'],
+  );
+});

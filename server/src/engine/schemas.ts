@@ -183,11 +183,16 @@ const NAMES_ONLY_KEYS = new Set(['GetItem', 'UpdateItem', 'DeleteItem', 'Query']
  */
 export function keysTold(accesses: readonly Access[]): TableDefinition[] {
   const out: TableDefinition[] = [];
+  const seen = new Set<string>();
   for (const a of accesses) {
     if (!NAMES_ONLY_KEYS.has(a.operation) || !a.partitionKey || a.table.kind === 'unknown') continue;
     if (a.through || a.guessed || isAlias(a.partitionKey.attribute)) continue;
     const keys: KeyNames = { partition: a.partitionKey.attribute, ...(a.sortKey ? { sort: a.sortKey.attribute } : {}) };
-    out.push([tableKey(a.table), a.index ? { indexes: { [a.index]: keys } } : keys]);
+    const told: TableDefinition = [tableKey(a.table), a.index ? { indexes: { [a.index]: keys } } : keys];
+    // Told once per file: every call of a table names the same keys, and each file's list is read by all.
+    const id = JSON.stringify(told);
+    if (!seen.has(id)) out.push(told);
+    seen.add(id);
   }
   return out;
 }

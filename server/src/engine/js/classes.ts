@@ -15,6 +15,21 @@ export const CLASS_LIKE = new Set(['class_declaration', 'abstract_class_declarat
  * object. Instance members are left out: they are not read off the class.
  */
 export function classValue(n: Node, ctx: EvalContext): Value {
+  return membersOf(n, ctx, true);
+}
+
+/**
+ * What `new X()` reads like (`DT.TODAY_ISO` on `export const DT = new DateHelper()`):
+ * the class's instance fields and getters. What its constructor sets is not read, so
+ * the object says it may hold more (`hidden`): a key is never guessed from it.
+ */
+export function instanceValue(cls: Node, at: Node, ctx: EvalContext): Value {
+  if (cls.type === 'enum_declaration') return unknownValue(at);
+  const v = membersOf(cls, ctx, false);
+  return v.kind === 'object' ? { ...v, span: spanOf(at), hidden: unknownValue(at) } : v;
+}
+
+function membersOf(n: Node, ctx: EvalContext, statics: boolean): Value {
   const body = n.childForFieldName('body');
   const entries: Entry[] = [];
   if (n.type === 'enum_declaration') {
@@ -31,7 +46,7 @@ export function classValue(n: Node, ctx: EvalContext): Value {
     }
   } else {
     for (const m of body?.namedChildren ?? []) {
-      if (!m || !isStatic(m)) continue;
+      if (!m || isStatic(m) !== statics) continue;
       const name = m.childForFieldName('name') ?? m.childForFieldName('property');
       if (!name) continue;
       if (m.type === 'public_field_definition' || m.type === 'field_definition') {
@@ -40,7 +55,7 @@ export function classValue(n: Node, ctx: EvalContext): Value {
         if (value)
           entries.push([
             memberName(name),
-            onceUnless(false, ctx.evaluate(value, ctx) ?? unknownValue(value)),
+            onceUnless(!statics, ctx.evaluate(value, ctx) ?? unknownValue(value)),
             spanOf(m),
           ]);
       } else if (m.type === 'method_definition' && m.children.some((c) => c?.type === 'get')) {

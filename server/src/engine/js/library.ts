@@ -19,7 +19,9 @@ import {
 import { spanOf } from '../span';
 import { concat, literal, shardRange } from '../template';
 import type { Value } from '../value';
+import { instanceValue } from './classes';
 import { ownFunctionValue } from './returns';
+import { resolve } from './scope';
 import { returnedExpressions } from '../wrappers/functions';
 
 const SAME_VALUE_METHODS = new Set([
@@ -41,6 +43,10 @@ export function newValue(n: Node, ctx: EvalContext): Value {
   if (ctor === 'Date' && !args?.namedChildCount) return holeValue(n, { kind: 'time', time: 'instant' });
   if (ctor === 'Proxy' && echoesName(args?.namedChild(1) ?? null))
     return { kind: 'object', entries: [], span: spanOf(n), echoes: true };
+  // `new DateHelper()` of a class this workspace declares: its instance fields and getters.
+  const ctorNode = n.childForFieldName('constructor');
+  const cls = ctorNode?.type === 'identifier' ? resolve(ctorNode, ctx) : null;
+  if (cls?.kind === 'class') return instanceValue(cls.node, n, ctx);
   if (ctor === 'Set') {
     const items = ctx.evaluate(args?.namedChild(0) ?? null, ctx);
     return { kind: 'array', items: items?.kind === 'array' ? items.items : [], span: spanOf(n) };
