@@ -114,3 +114,79 @@ export class UserRepository {
     );
   });
 }
+
+const DISPATCH_V3 = `import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+
+const client = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+
+const COMMANDS = {
+  get: GetCommand,
+  put: PutCommand,
+  query: QueryCommand,
+  update: UpdateCommand,
+};
+
+export async function call(action, params) {
+  const CommandClass = COMMANDS[action];
+  return client.send(new CommandClass(params));
+}
+
+export async function run(action, params) {
+  return client.send(new COMMANDS[action](params));
+}
+`;
+
+const DISPATCH_V2 = `const AWS = require("aws-sdk");
+
+module.exports.call = (action, params) => {
+  const dynamoDb = new AWS.DynamoDB.DocumentClient();
+  return dynamoDb[action](params).promise();
+};
+`;
+
+const LIST_POSTS = (lib: string, fn: string) => `import * as dynamoDbLib from "${lib}";
+
+export async function latest(event) {
+  const params = {
+    TableName: process.env.postsTable,
+    IndexName: "postType-createdAt-index",
+    KeyConditionExpression: "postType = :postType",
+    ExpressionAttributeValues: { ":postType": "POST" },
+    ScanIndexForward: false,
+    Limit: 15,
+  };
+  const result = await dynamoDbLib.${fn}("query", params);
+  return result.Items;
+}
+
+export async function byId(event) {
+  return dynamoDbLib.${fn}("get", { TableName: process.env.postsTable, Key: { postId: event.pathParameters.id } });
+}
+
+export async function anything(event, action) {
+  return dynamoDbLib.${fn}(action, { TableName: process.env.postsTable, Key: { postId: "FEATURED" } });
+}
+`;
+
+for (const [lib, fn] of [
+  ['libs/dynamodb-lib.js', 'call'],
+  ['libs/dynamodb-lib.js', 'run'],
+  ['libs/dynamodb-v2.js', 'call'],
+]) {
+  test(`a wrapper choosing the command by name (${lib} ${fn}): each caller's literal action picks the operation`, async () => {
+    const { index, dir } = await indexedWorkspace({
+      'libs/dynamodb-lib.js': DISPATCH_V3,
+      'libs/dynamodb-v2.js': DISPATCH_V2,
+      'posts/list.js': LIST_POSTS(`../${lib.replace(/\.js$/, '')}`, fn),
+    });
+    assert.deepEqual(findings(index, dir), ['posts/list.js:8 SL001'], 'the constant index key of every list page');
+    const calls = index
+      .results()
+      .flatMap((r) => r.accesses)
+      .filter((a) => a.file.endsWith('list.js'))
+      .map((a) => `${a.operation} ${a.index ?? '-'} ${a.partitionKey?.attribute}`);
+    // The call whose action is not a literal cannot say which operation it is: it is not read.
+    assert.deepEqual(calls, ['Query postType-createdAt-index postType', 'GetItem - postId']);
+  });
+}

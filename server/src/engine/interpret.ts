@@ -67,6 +67,12 @@ export interface CallSite {
   defaulted?: Declaration[];
   /** A call to a wrapper outside the workspace, read by its shape (`db.putItem({ pk: ... })`). */
   guessed?: boolean;
+  /**
+   * The operation is chosen by a parameter naming it (`new COMMANDS[action](params)`,
+   * `doc[action](params)`): each caller's literal picks one of `operations`; `operation`
+   * is only the first of them, so the call is never judged on its own.
+   */
+  dispatch?: { param: string; operations: Record<string, [Operation, SdkStyle]> };
 }
 
 /** Known key attribute names per table, learned from `Key` objects and key conditions. */

@@ -8,6 +8,7 @@ import type { SiteCache } from '../site-cache';
 import { spanOf } from '../span';
 import { entry, type Value } from '../value';
 import { evaluate } from './evaluate';
+import { commandChoices, methodChoice, type Choices, type Picked } from './dispatch';
 
 /** SDK v3 command classes; `QueryCommand` exists in both packages. */
 const COMMANDS: Record<string, [Operation, 'client' | 'lib' | 'either']> = {
@@ -69,7 +70,9 @@ function emptyInput(n: Node): Value {
 const CALL_START = new RegExp(
   String.raw`\bnew\s+(?<name>[A-Za-z]+Command)\b|\b(?<name2>paginateQuery)\s*\(|\.\s*(?<name3>` +
     Object.keys(V2_METHODS).join('|') +
-    String.raw`)\s*\(`,
+    String.raw`)\s*\(` +
+    // Dispatch by name (js/dispatch.ts): `new COMMANDS[action](`, `new CommandClass(`, `doc[action](`.
+    String.raw`|\bnew\s+(?<name4>[A-Za-z_$][\w$]*)\s*[[(]|(?<name5>[A-Za-z_$][\w$]*)\s*\[\s*[\w$'"]{1,40}\s*\]\s*\(`,
   'g',
 );
 const CALL_TYPES = new Set(['new_expression', 'call_expression']);
@@ -110,10 +113,11 @@ function siteAt(
     fromLib(deps) && !usesAttributeValues(input) ? 'lib-dynamodb' : 'aws-sdk-v3';
   const ctx = () => newContext(evaluate, lookups, deps);
   if (n.type === 'new_expression') {
-    const command = COMMANDS[n.childForFieldName('constructor')?.text ?? ''];
-    if (!command) return null;
-    const [operation, pkg] = command;
+    const ctor = n.childForFieldName('constructor');
+    const command = COMMANDS[ctor?.text ?? ''];
     const arg = n.childForFieldName('arguments')?.namedChild(0) ?? null;
+    if (!command) return dispatchedCommand(n, ctor, arg, text, file, language, ctx, v3Style);
+    const [operation, pkg] = command;
     const input = evaluate(arg, ctx()) ?? emptyInput(n);
     const sdk = pkg === 'either' ? v3Style(input) : pkg === 'lib' ? 'lib-dynamodb' : 'aws-sdk-v3';
     const call = sendStyle(n, text);
@@ -121,6 +125,15 @@ function siteAt(
   }
   const fn = n.childForFieldName('function');
   const args = n.childForFieldName('arguments');
+  const byName = methodChoice(fn, ctx());
+  if (byName && fn) {
+    const input = evaluate(args?.namedChild(0) ?? null, ctx()) ?? emptyInput(n);
+    const sdk: SdkStyle = usesAttributeValues(input) ? 'aws-sdk-v2' : 'aws-sdk-v2-document-client';
+    const choices: Choices = Object.fromEntries(Object.entries(V2_METHODS).map(([k, op]) => [k, [op, sdk]]));
+    return pickedSite(choices, byName.picked, (op, style) =>
+      site(file, language, op, style, n, input, false, v2Style(n, text, fn)),
+    );
+  }
   if (fn?.text === 'paginateQuery') {
     const input = evaluate(args?.namedChild(1) ?? null, ctx()) ?? emptyInput(n);
     const call = callStyle(n, text, 'paginator', 'paginateQuery', configClientText(args?.namedChild(0) ?? null));
@@ -144,6 +157,48 @@ function siteAt(
     false,
     v2Style(n, text, fn),
   );
+}
+
+/** `new COMMANDS[action](params)` / `new CommandClass(params)` with `CommandClass = COMMANDS[action]`. */
+function dispatchedCommand(
+  n: Node,
+  ctor: Node | null,
+  arg: Node | null,
+  text: string,
+  file: string,
+  language: SourceLanguage,
+  ctx: () => ReturnType<typeof newContext>,
+  v3Style: (input: Value) => SdkStyle,
+): CallSite | null {
+  if (!ctor || (ctor.type !== 'identifier' && ctor.type !== 'subscript_expression')) return null;
+  let input: Value | null = null;
+  const inputOf = () => (input ??= evaluate(arg, ctx()) ?? emptyInput(n));
+  const found = commandChoices(ctor, ctx(), (name) => {
+    const c = COMMANDS[name];
+    if (!c) return null;
+    return [c[0], c[1] === 'either' ? v3Style(inputOf()) : c[1] === 'lib' ? 'lib-dynamodb' : 'aws-sdk-v3'];
+  });
+  if (!found) return null;
+  return pickedSite(found.choices, found.picked, (op, sdk) =>
+    site(file, language, op, sdk, n, inputOf(), false, sendStyle(n, text)),
+  );
+}
+
+/**
+ * The site for the operation a literal picks, or, when a parameter picks it, the site
+ * of the first choice carrying all of them (each caller's literal decides).
+ */
+function pickedSite(
+  choices: Choices,
+  picked: Picked,
+  make: (operation: Operation, sdk: SdkStyle) => CallSite,
+): CallSite | null {
+  if (picked.kind === 'literal') {
+    const c = choices[picked.name];
+    return c ? make(c[0], c[1]) : null;
+  }
+  const [first] = Object.values(choices);
+  return first ? { ...make(first[0], first[1]), dispatch: { param: picked.name, operations: choices } } : null;
 }
 
 /** `ddb.send(new QueryCommand(...))`: the client is the receiver of the `send` around the command. */

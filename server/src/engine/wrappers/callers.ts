@@ -14,7 +14,7 @@ import { interpret, type CallSite } from '../interpret';
 import { evaluate as evaluateJs } from '../js/evaluate';
 import { resolve as resolveJs } from '../js/scope';
 import type { Classification, Declaration, SourceLanguage, Span } from '../model';
-import { classifyAccess } from '../template';
+import { classifyAccess, literalText } from '../template';
 import { moveSpans } from '../positions';
 import { evaluate as evaluatePython } from '../python/evaluate';
 import { resolve as resolvePython } from '../python/scope';
@@ -71,7 +71,10 @@ export function wrapperCalls(
     if (!fn || fn.sites.length === 0) continue;
     const args = callArguments(call, fn.params, ctx);
     const defaulted = leftOut(call, fn, args, spanOf(call));
-    for (const site of fn.sites) out.push(siteAtCaller(site, call, file, args, defaulted));
+    for (const site of fn.sites) {
+      const chosen = site.dispatch ? dispatched(site, args) : site;
+      if (chosen) out.push(siteAtCaller(chosen, call, file, args, defaulted));
+    }
   }
   return out;
 }
@@ -284,6 +287,16 @@ function leftOut(call: Node, fn: FunctionSummary, args: Arguments, at: Span): De
     out.push(d.declaration);
   }
   return out;
+}
+
+/** A wrapper choosing its operation by name (`call("put", params)`): the one this caller's literal names, or null. */
+function dispatched(site: CallSite, args: Arguments): CallSite | null {
+  const v = args.get(site.dispatch!.param);
+  const name = v?.kind === 'scalar' ? literalText(v.template) : null;
+  const chosen = name !== null ? site.dispatch!.operations[name] : undefined;
+  if (!chosen) return null;
+  const { dispatch: _, ...rest } = site;
+  return { ...rest, operation: chosen[0], sdk: chosen[1] };
 }
 
 /** A wrapper's call site as this caller makes it: at the call, with the caller's arguments. */
