@@ -112,6 +112,26 @@ describe('shard fixes that would corrupt items are not offered, and say why', ()
     }
   });
 
+  test('an item deleted by a key built in a helper: no random shard (it would lose the item), no calculated one (nothing identifies the item at the call)', async () => {
+    const dir = copyFixture('orders-js', FIXTURES);
+    try {
+      const ws = await indexWorkspace(dir);
+      const finding = hotWrite(ws.findings);
+      assert.ok(finding);
+      const actions = actionsFor(finding, ws.ctx);
+      assert.deepEqual(
+        actions.filter((a) => SHARD_FIXES.includes(a.id)).map((a) => a.title),
+        [],
+      );
+      const blocked = actions.find((a) => a.id === 'shard-fix-blocked');
+      assert.ok(blocked);
+      assert.match(blocked.title, /the DeleteItem at orders\.js:15 finds one item by its key/);
+      assert.match(blocked.title, /no attribute that identifies the item .* \(PutItem at orders\.js:11\)/);
+    } finally {
+      cleanup(dir);
+    }
+  });
+
   test('no fix ever appends a shard to a call that returns an item', async () => {
     for (const name of ['ballots-ts', 'shared-mapper-ts', 'events-py']) {
       const dir = copyFixture(name, FIXTURES);

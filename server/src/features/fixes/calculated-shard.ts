@@ -10,7 +10,7 @@ import { numberKeyReason } from './counter-names';
 import { keyChange } from './key-edit';
 import { where, type Blocked, type KeySite } from './key-sites';
 import { planShardCount } from './shard-count';
-import { nodeAt, sameSpan, withTree, type ItemAttribute } from './syntax';
+import { nodeAt, sameSpan, withTree, within, type ItemAttribute } from './syntax';
 import { accessAt, countChanges, isBlocked, mergeChanges, planKey, queryChanges } from './whole-key';
 import { countQuestion, suffixDescriptor } from './write-shard';
 
@@ -75,6 +75,9 @@ function sortKeyAttribute(ctx: FixContext, a: Access): ItemAttribute | null {
   const sk = a.sortKey;
   const text = ctx.textOf(a.file);
   if (!sk || text === null || classifyTemplate(sk.template) === 'constant') return null;
+  // Only an expression of the call itself: a value the engine followed into a helper
+  // (`sk: orderKey(o)` → `${order.placedAt}#...`) names that helper's variables.
+  if (!within(sk.span, a.span)) return null;
   return (
     withTree(a.file, text, (tree) => {
       const n = nodeAt(tree, sk.span);

@@ -124,7 +124,10 @@ export function keySite(ctx: FixContext, a: Access): KeySite | Blocked {
     if (!n || !sameSpan(spanOf(n), pk.span) || !isKeyValue(n)) return null;
     // A parameter's default is evaluated once (Python) or bypassed by a caller that passes
     // the value: the edit goes on the value where the request uses it, if it names one.
-    const span = isParameter(n) ? useValue(tree, pk.use) : pk.span;
+    if (isParameter(n)) return { span: useValue(tree, pk.use), siblings: siblingAttributes(tree, a.language, pk.use) };
+    // The key's value as the call writes it; one the engine followed elsewhere is a mapper's.
+    if (!within(pk.span, a.span)) return null;
+    const span: Span | null = pk.span;
     return { span, siblings: siblingAttributes(tree, a.language, pk.use) };
   });
   if (own && !own.span) return { blocked: `the key at ${where(a.file, pk.span)} is a parameter's default` };
