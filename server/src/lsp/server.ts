@@ -287,9 +287,16 @@ connection.onRequest(HoverRequest.type, async (raw: unknown) => {
   await parsersReady;
   const analysis = docs.refresh(p.textDocument.uri);
   if (!analysis) return null;
-  const access = accessAt(analysis.accesses, p.position.line, p.position.character);
-  if (!access) return null;
+  const opened = accessAt(analysis.accesses, p.position.line, p.position.character);
+  if (!opened) return null;
   const key = OpenDocuments.keyOf(p.textDocument.uri);
+  // The same call as the index read it, which the diagnostics come from: a document opened
+  // before indexing finished was analysed without what other files tell (key names, wrappers).
+  const indexed = workspace
+    .indexFor(key)
+    .analysisOf(key)
+    ?.accesses.filter((a) => sameSpan(a.span, opened.span) && a.operation === opened.operation);
+  const access = (indexed?.length && accessAt(indexed, p.position.line, p.position.character)) || opened;
   const liveText = hoverLiveLine(await live.reports(), access, (await settings.get()).tables);
   const findings = await workspace.findingsFor(key);
   const reached = workspace.reachedFromCallers(access);

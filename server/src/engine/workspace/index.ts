@@ -343,6 +343,11 @@ export class WorkspaceIndex {
     return this.files.has(file);
   }
 
+  /** The file's analysis as the index keeps it (with what other files told it), if it has one. */
+  analysisOf(file: string): FileAnalysis | undefined {
+    return this.files.get(file);
+  }
+
   get size(): number {
     return this.files.size;
   }
