@@ -65,6 +65,7 @@ after(() => {
 
 /** Opens `open` right after initialize and hovers `literal` on `line` once its SL001 is published. */
 async function hoverWhenFound(files: Record<string, string>, open: string, line: number, literal: string) {
+  const languageId = open.endsWith('.py') ? 'python' : 'typescript';
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-hover-early-'));
   folders.push(folder);
   fs.writeFileSync(path.join(folder, 'package.json'), '{ "name": "early" }\n');
@@ -78,7 +79,7 @@ async function hoverWhenFound(files: Record<string, string>, open: string, line:
   await s.initialize();
   // Opened at once: the server has not indexed the workspace yet.
   void s.conn.sendNotification('textDocument/didOpen', {
-    textDocument: { uri, languageId: 'typescript', version: 1, text: files[open] },
+    textDocument: { uri, languageId, version: 1, text: files[open] },
   });
   const codes = () => (s.diagnostics.get(uri) ?? []).map((d) => `${d.range.start.line} ${d.code}`);
   await until('SL001 on the key', () => codes().includes(`${line} SL001`), codes, 60000);
@@ -112,4 +113,23 @@ test('a file opened before indexing finished gets the hover of a spread item who
   assert.doesNotMatch(text, /could not be read/);
   assert.match(text, /ticketId/);
   assert.match(text, /Constant key/);
+});
+
+test('the squiggle on a Python parameter default that is the key has its hover', async () => {
+  const events = `import boto3
+
+table = boto3.resource("dynamodb").Table("events")
+
+
+def record(payload, source="web"):
+    table.put_item(Item={"source": source, "payload": payload})
+
+
+def handler(event, context):
+    record(event["body"])
+`;
+  const text = await hoverWhenFound({ 'events.py': events, 'requirements.txt': 'boto3\n' }, 'events.py', 5, '"web"');
+  assert.match(text, /`web`/);
+  assert.match(text, /Constant key/);
+  assert.match(text, /SL001/);
 });

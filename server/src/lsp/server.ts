@@ -34,7 +34,7 @@ import { fixContextOf } from '../features/fixes/context';
 import { allFixes } from '../features/fixes/index';
 import { writerReaderFixes } from '../features/fixes/reader-fixes';
 import { FIX_ALL_ADVERTISED, FIX_ALL_KIND, codeActions } from './code-actions';
-import { uriToPath } from './convert';
+import { contains, uriToPath } from './convert';
 import { FixCache, fixKey, type ClientEdits } from './fix-actions';
 import {
   answerCursor,
@@ -287,9 +287,13 @@ connection.onRequest(HoverRequest.type, async (raw: unknown) => {
   await parsersReady;
   const analysis = docs.refresh(p.textDocument.uri);
   if (!analysis) return null;
-  const opened = accessAt(analysis.accesses, p.position.line, p.position.character);
-  if (!opened) return null;
   const key = OpenDocuments.keyOf(p.textDocument.uri);
+  // On a squiggle away from the call (a Python parameter's default that is the key): its finding's call.
+  const squiggled = (await workspace.findingsFor(key)).find((f) =>
+    contains(f.span, p.position.line, p.position.character),
+  )?.access;
+  const opened = accessAt(analysis.accesses, p.position.line, p.position.character) ?? squiggled;
+  if (!opened) return null;
   // The same call as the index read it, which the diagnostics come from: a document opened
   // before indexing finished was analysed without what other files tell (key names, wrappers).
   const indexed = workspace
