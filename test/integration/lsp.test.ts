@@ -75,7 +75,7 @@ test('hover over a hot key shows its template, verdict and ceiling', async () =>
   assert.match(sharded.contents.value, /10 keys × 1,000 WCU\/s = \*\*10,000 WCU\/s\*\*/);
 });
 
-test('code actions: the write-shard fix, ignore the line and open the rule docs; no fix-all', async () => {
+test('code actions: the write-shard fixes, ignore the line and open the rule docs; no fix-all', async () => {
   const d = diagnostics.get(uri('leaderboard/src/scores.ts'))![0];
   const actions = (await conn.sendRequest('textDocument/codeAction', {
     textDocument: { uri: uri('leaderboard/src/scores.ts') },
@@ -94,6 +94,7 @@ test('code actions: the write-shard fix, ignore the line and open the rule docs;
     actions.map((a) => a.title),
     [
       'Add a random write-shard suffix (10 shards, BOARD_SHARDS)',
+      'Add a calculated shard suffix: hash(SK) mod 10',
       'Ignore SL001 on this line',
       'Open documentation for SL001',
     ],
@@ -103,10 +104,17 @@ test('code actions: the write-shard fix, ignore the line and open the rule docs;
     actions[0].edit!.changes[uri('leaderboard/src/scores.ts')].map((e) => e.newText),
     ['`BOARD#global#${Math.floor(Math.random() * BOARD_SHARDS)}`'],
   );
-  const edit = actions[1].edit!.changes[uri('leaderboard/src/scores.ts')][0];
+  // The calculated suffix hashes the item's sort key (the player), as the key's sharded writer does
+  // with the player id: the same shard set, and one item's shard can be computed again.
+  const calculated = actions[1].edit!.changes[uri('leaderboard/src/scores.ts')].map((e) => e.newText);
+  assert.ok(
+    calculated.includes('`BOARD#global#${shardlensHash(String(`PLAYER#${playerId}`)) % BOARD_SHARDS}`'),
+    calculated.join('\n'),
+  );
+  const edit = actions[2].edit!.changes[uri('leaderboard/src/scores.ts')][0];
   assert.equal(edit.newText, '      // shardlens-ignore SL001\n');
   assert.equal(edit.range.start.line, 18);
-  assert.equal(actions[2].command!.command, 'shardlens.openRuleDocs');
+  assert.equal(actions[3].command!.command, 'shardlens.openRuleDocs');
   for (const a of actions) assert.deepEqual(a.diagnostics, [d], 'the diagnostic the client sent is the one attached');
 
   // Fix-all applies only fixes that cannot change behaviour unexpectedly, and none can
@@ -123,7 +131,7 @@ test('code actions: the write-shard fix, ignore the line and open the rule docs;
   }
   assert.deepEqual(
     (await ask(['quickfix'])).map((a) => a.kind),
-    ['quickfix', 'quickfix', 'quickfix'],
+    ['quickfix', 'quickfix', 'quickfix', 'quickfix'],
   );
 });
 
