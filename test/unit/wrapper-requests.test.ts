@@ -190,3 +190,25 @@ for (const [lib, fn] of [
     assert.deepEqual(calls, ['Query postType-createdAt-index postType', 'GetItem - postId']);
   });
 }
+
+test('a repository building its keys in a private method (const { PK, SK } = this.getKeys(id)): the constant is seen', async () => {
+  const { index, dir } = await indexedWorkspace({
+    'src/database/database.ts': DATABASE,
+    'src/users/user.repository.ts': `import type { IDatabase } from "../database/database";
+
+export class UserRepository {
+  constructor(private readonly db: IDatabase) {}
+
+  async findById(userId: string) {
+    const { PK, SK } = this.getKeys(userId);
+    return this.db.get<{ email: string }>({ Key: { PK, SK } });
+  }
+
+  private getKeys(id: string): { PK: string; SK: string } {
+    return { SK: \`USER#\${id}\`, PK: "PROFILE" };
+  }
+}
+`,
+  });
+  assert.deepEqual(findings(index, dir), ['src/users/user.repository.ts:8 SL001']);
+});

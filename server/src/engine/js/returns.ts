@@ -27,6 +27,11 @@ export function ownFunctionValue(call: Node, callee: Node, ctx: EvalContext): Va
   // `keys.cart(x)` on `import * as keys`, `Keys.cart(x)` on an imported class's static method.
   const object = callee.type === 'member_expression' ? callee.childForFieldName('object') : null;
   const property = callee.childForFieldName('property')?.text;
+  // `this.getKeys(id)`: a method of the class the call is written in.
+  if (object?.type === 'this' && property) {
+    const method = ownMethod(call, property);
+    return method ? returned(call, method, ctx) : null;
+  }
   if (object?.type !== 'identifier' || !property) return null;
   const b = resolve(object, ctx);
   if (b?.kind !== 'import') return null;
@@ -54,4 +59,14 @@ function returned(call: Node, fn: Node, ctx: EvalContext): Value | null {
   const v = chooseAmong(values, call, values.length - 1).value;
   // Nothing known comes back: the function's name (`getUserId()`) says more.
   return soleHole(v)?.kind === 'unknown' ? null : v;
+}
+
+/** The method `name` of the class `n` is written in (not inherited), or null. */
+function ownMethod(n: Node, name: string): Node | null {
+  let cls: Node | null = n.parent;
+  while (cls && !/^(class_declaration|class|abstract_class_declaration)$/.test(cls.type)) cls = cls.parent;
+  for (const m of cls?.childForFieldName('body')?.namedChildren ?? []) {
+    if (m?.type === 'method_definition' && m.childForFieldName('name')?.text === name) return m;
+  }
+  return null;
 }
