@@ -276,3 +276,83 @@ test('the generated Python (boto3), run against dynalite, reads every shard', as
     });
   }
 });
+
+test('a key that is an index partition key is queried through its index (IndexName) in JSON, TypeScript and Python', async () => {
+  // Tickets keyed by id, with a global secondary index on a sharded status ("OPEN#<shard>").
+  await doc.send(
+    new CreateTableCommand({
+      TableName: 'tickets',
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [
+        { AttributeName: 'id', AttributeType: 'S' },
+        { AttributeName: 'status', AttributeType: 'S' },
+        { AttributeName: 'openedAt', AttributeType: 'S' },
+      ],
+      KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+      GlobalSecondaryIndexes: [
+        {
+          IndexName: 'status-index',
+          KeySchema: [
+            { AttributeName: 'status', KeyType: 'HASH' },
+            { AttributeName: 'openedAt', KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        },
+      ],
+    }),
+  );
+  const tickets = Array.from({ length: 36 }, (_, i) => ({
+    id: `T${i}`,
+    status: i % 9 === 8 ? `CLOSED#${i % 6}` : `OPEN#${i % 6}`,
+    openedAt: `2026-11-${String(1 + (i % 28)).padStart(2, '0')}`,
+  }));
+  for (let i = 0; i < tickets.length; i += 25)
+    await doc.send(
+      new BatchWriteCommand({
+        RequestItems: { tickets: tickets.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) },
+      }),
+    );
+  const spec: ExprSpec = {
+    pkAttribute: 'status',
+    template: 'OPEN#{shard}',
+    shards: SHARDS,
+    sort: null,
+    index: 'status-index',
+  };
+  const want = tickets
+    .filter((t) => SHARDS.some((s) => t.status === `OPEN#${s}`))
+    .map((t) => t.id)
+    .sort();
+  assert.ok(want.length > 10 && want.length < tickets.length, 'the shard set selects some tickets, not all');
+
+  const ids = (items: Record<string, unknown>[] | undefined) => (items ?? []).map((i) => String(i.id)).sort();
+  const json: string[] = [];
+  for (const q of buildQueries(spec)) {
+    const input = JSON.parse(JSON.stringify(q)) as Record<string, unknown>;
+    delete input.shard;
+    assert.equal(input.IndexName, 'status-index');
+    json.push(...ids((await doc.send(new QueryCommand({ TableName: 'tickets', ...input }))).Items));
+    // Without the index the same condition is on an attribute the table is not keyed by.
+    delete input.IndexName;
+    await assert.rejects(doc.send(new QueryCommand({ TableName: 'tickets', ...input })), /key schema/i);
+  }
+  assert.deepEqual(json.sort(), want);
+  const ts = await (await loadTs(typescriptCode(spec))).queryAllShards(doc, 'tickets');
+  assert.deepEqual(ids(ts), want);
+  const py = await runPython(
+    [
+      'import json, boto3',
+      pyTable('tickets'),
+      pythonCode(spec),
+      'print(json.dumps(sorted(i["id"] for i in query_all_shards(table))))',
+    ].join('\n'),
+  );
+  assert.deepEqual(JSON.parse(py), want);
+});
+
+test('an index name DynamoDB would refuse is a clear error, not a query', () => {
+  assert.throws(
+    () => buildQueries({ pkAttribute: 'status', template: 'OPEN#{shard}', shards: [0], sort: null, index: 'a b' }),
+    /"a b" is not an index name/,
+  );
+});

@@ -279,6 +279,13 @@ test('the generator fills from the selected key and prints what `shardlens expr`
   assert.deepEqual(await lastPosted(p, 'copy'), { type: 'copy', text: ts });
   await p.page.click('#expr-insert');
   assert.deepEqual(await lastPosted(p, 'insert'), { type: 'insert', text: ts });
+  // A key read through a secondary index: every query names it (a Query without IndexName reads the table's key).
+  assert.equal(await view.locator('#expr-index').evaluate((e: HTMLInputElement) => e.value), '');
+  // Typing keeps the chosen format (TypeScript here), as the other fields do.
+  await view.locator('#expr-index input').fill('status-index');
+  assert.equal(await view.locator('#expr-code').textContent(), formatExpr({ ...spec, index: 'status-index' }, 'ts'));
+  assert.match((await view.locator('#expr-code').textContent()) ?? '', /IndexName: "status-index",/);
+  await view.locator('#expr-index input').fill('');
   // A template without {shard} says what to change instead of printing.
   await view.locator('#expr-template input').fill('BOARD#global');
   assert.match((await view.locator('#expr-error').textContent()) ?? '', /\{shard\}/);

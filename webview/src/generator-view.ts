@@ -38,7 +38,7 @@ export function fromKey(k: JsonLogicalKey, g: GeneratorState): GeneratorState {
   const v = k.shards?.values;
   const contiguous = v && v.length > 0 && v[v.length - 1] - v[0] + 1 === v.length;
   const shards = v && v.length ? (contiguous ? `${v[0]}..${v[v.length - 1]}` : v.join(',')) : g.shards;
-  return { ...g, pkAttr: k.attribute, template, shards };
+  return { ...g, pkAttr: k.attribute, template, shards, index: k.index ?? '' };
 }
 
 /** The spec the form describes, or the sentence saying what to fix. */
@@ -54,7 +54,13 @@ export function specOf(g: GeneratorState): ExprSpec | string {
             ...(g.skOp === 'between' ? { value2: g.sk2 } : {}),
           }
         : null;
-    return { pkAttribute: g.pkAttr.trim(), template: g.template, shards: parseShardValues(g.shards), sort };
+    return {
+      pkAttribute: g.pkAttr.trim(),
+      template: g.template,
+      shards: parseShardValues(g.shards),
+      sort,
+      index: g.index.trim() || null,
+    };
   } catch (e) {
     if (e instanceof ExprError) return e.message;
     throw e;
@@ -101,7 +107,7 @@ export function renderGenerator(
   const update = (patch: Partial<GeneratorState>) => {
     state = { ...state, ...patch };
     ev.change(state);
-    renderOutput(out, state, ev);
+    renderOutput(out, state, ev, update);
   };
   const keyPicker = keys.length
     ? choice(
@@ -126,6 +132,7 @@ export function renderGenerator(
       { class: 'expr-form', on: { submit: (e) => e.preventDefault() } },
       keyPicker,
       textfield('expr-pk', 'Partition-key attribute', state.pkAttr, (v) => update({ pkAttr: v })),
+      textfield('expr-index', 'Index (empty for the table)', state.index, (v) => update({ index: v })),
       textfield('expr-template', 'Template ({shard} marks the shard)', state.template, (v) => update({ template: v })),
       textfield('expr-shards', 'Shards (0..9 or 1,3,5)', state.shards, (v) => update({ shards: v })),
       textfield('expr-sk-attr', 'Sort-key attribute (optional)', state.skAttr, (v) => update({ skAttr: v })),
@@ -151,10 +158,15 @@ export function renderGenerator(
     ),
     out,
   );
-  renderOutput(out, state, ev);
+  renderOutput(out, state, ev, update);
 }
 
-function renderOutput(out: HTMLElement, g: GeneratorState, ev: GeneratorEvents): void {
+function renderOutput(
+  out: HTMLElement,
+  g: GeneratorState,
+  ev: GeneratorEvents,
+  update: (patch: Partial<GeneratorState>) => void,
+): void {
   const spec = specOf(g);
   let error = typeof spec === 'string' ? spec : null;
   let queries: ReturnType<typeof buildQueries> = [];
@@ -250,9 +262,8 @@ function renderOutput(out: HTMLElement, g: GeneratorState, ev: GeneratorEvents):
             attrs: { role: 'radio', 'aria-checked': String(f === g.format), 'data-format': f },
             on: {
               click: () => {
-                const next = { ...g, format: f };
-                ev.change(next);
-                renderOutput(out, next, ev);
+                // Through the form's own update, so later edits of a field keep this format.
+                update({ format: f });
               },
             },
           },

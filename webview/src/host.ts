@@ -24,6 +24,8 @@ export interface GeneratorState {
   skType: 'S' | 'N';
   sk: string;
   sk2: string;
+  /** The index the key is read through (`IndexName`), '' for the table's own key. */
+  index: string;
   format: 'json' | 'ts' | 'python';
 }
 
@@ -66,6 +68,7 @@ export const DEFAULT_STATE: PanelState = {
     skType: 'S',
     sk: '',
     sk2: '',
+    index: '',
     format: 'json',
   },
   partitions: { keys: '', template: 'BOARD#global', count: 1000, partitions: 8, shards: 10 },

@@ -16,15 +16,16 @@ import {
 
 export const EXPR_USAGE = `Usage: shardlens expr --pk-attr A --template T (--shards N | --shard-values 1..10)
                       [--sk-attr B --sk-op OP --sk VALUE [--sk2 VALUE] [--sk-type S|N]]
-                      [--format json|ts|python]
+                      [--index NAME] [--format json|ts|python]
 
 Prints the Query inputs that read every shard of a sharded key. The template writes
 the shard part as {shard} (e.g. 'LOGS#2026-11-30#{shard}'); --shards N means 0..N-1,
 --shard-values takes a range (1..10), a list (1,2,5) or both (0..3,7). OP is one of
 ${SORT_OPERATORS.join(', ')}; --sk2 is between's upper bound; --sk-type N makes the
-sort-key values numbers (default S, strings). Reserved attribute names are aliased.
+sort-key values numbers (default S, strings). --index names the secondary index whose
+partition key the template is (IndexName in every query). Reserved attribute names are aliased.
 
-  --format json     {queries: [{shard, KeyConditionExpression, ExpressionAttributeNames,
+  --format json     {queries: [{shard, IndexName, KeyConditionExpression, ExpressionAttributeNames,
                     ExpressionAttributeValues}]} with plain values (default)
   --format ts       a function for the AWS SDK v3 DocumentClient (lib-dynamodb)
   --format python   a function for a boto3 Table
@@ -41,6 +42,7 @@ const VALUE_FLAGS = [
   '--sk',
   '--sk2',
   '--sk-type',
+  '--index',
   '--format',
 ] as const;
 
@@ -90,7 +92,9 @@ export function parseExprArgs(argv: string[]): ExprArgs {
       ...(got.has('--sk2') ? { value2: got.get('--sk2') } : {}),
     };
   }
-  return { help: false, format, spec: { pkAttribute: need('--pk-attr'), template: need('--template'), shards, sort } };
+  const spec: ExprSpec = { pkAttribute: need('--pk-attr'), template: need('--template'), shards, sort };
+  if (got.has('--index')) spec.index = got.get('--index');
+  return { help: false, format, spec };
 }
 
 /** Runs `shardlens expr`; returns the exit code. */

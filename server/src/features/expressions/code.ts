@@ -52,7 +52,8 @@ function pyDict(entries: Array<[string, string]>, indent: string): string {
 
 /** A comment line naming what the code reads (the template is data: keep it on one line). */
 function what(spec: ExprSpec): string {
-  return `every shard of ${spec.template.replace(/[\r\n\u2028\u2029]/g, ' ')}`;
+  const key = `every shard of ${spec.template.replace(/[\r\n\u2028\u2029]/g, ' ')}`;
+  return spec.index ? `${key} on index ${spec.index}` : key;
 }
 
 export function typescriptCode(spec: ExprSpec): string {
@@ -79,6 +80,7 @@ export function typescriptCode(spec: ExprSpec): string {
     `        const page = await client.send(`,
     `          new QueryCommand({`,
     `            TableName: tableName,`,
+    ...(spec.index ? [`            IndexName: ${quoted(spec.index)},`] : []),
     `            KeyConditionExpression: ${quoted(expression)},`,
     ...(nameEntries.length ? [`            ExpressionAttributeNames: ${tsObject(nameEntries, i + '  ')},`] : []),
     `            ExpressionAttributeValues: ${tsObject(values, i + '  ')},`,
@@ -113,6 +115,7 @@ export function pythonCode(spec: ExprSpec): string {
     `    items = []`,
     `    for shard in ${shards}:`,
     `        kwargs = {`,
+    ...(spec.index ? [`            "IndexName": ${quoted(spec.index)},`] : []),
     `            "KeyConditionExpression": ${quoted(expression)},`,
     ...(nameEntries.length ? [`            "ExpressionAttributeNames": ${pyDict(nameEntries, i + '    ')},`] : []),
     `            "ExpressionAttributeValues": ${pyDict(values, i + '    ')},`,

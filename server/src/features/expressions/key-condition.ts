@@ -31,6 +31,8 @@ export interface ExprSpec {
   template: string;
   shards: number[];
   sort: SortCondition | null;
+  /** The secondary index the key is read through (`IndexName`); absent for the table's own key. */
+  index?: string | null;
 }
 
 export type PlainValue = string | number;
@@ -38,6 +40,8 @@ export type PlainValue = string | number;
 /** One shard's Query input (without `TableName`). */
 export interface ShardQuery {
   shard: number;
+  /** Present when the key is an index's partition key: a Query without it reads the table's key. */
+  IndexName?: string;
   KeyConditionExpression: string;
   /** Absent when no attribute needs an alias: DynamoDB rejects an empty map. */
   ExpressionAttributeNames?: Record<string, string>;
@@ -92,6 +96,9 @@ export function validateSpec(spec: ExprSpec): void {
   if (!spec.template.includes(SHARD_TOKEN))
     throw new ExprError(`the template must write its shard part as ${SHARD_TOKEN} (e.g. LOGS#2026-11-30#{shard})`);
   if (spec.shards.length === 0) throw new ExprError('the shard set is empty');
+  // DynamoDB's own rule for index names; anything else would be refused by the Query.
+  if (spec.index && !/^[A-Za-z0-9_.-]{3,255}$/.test(spec.index))
+    throw new ExprError(`"${spec.index}" is not an index name (3 to 255 letters, digits, _ . -)`);
   const s = spec.sort;
   if (!s) return;
   if (!s.attribute) throw new ExprError('the sort-key attribute name is empty');
@@ -147,6 +154,7 @@ export function buildQueries(spec: ExprSpec): ShardQuery[] {
   const hasNames = Object.keys(names).length > 0;
   return spec.shards.map((shard) => ({
     shard,
+    ...(spec.index ? { IndexName: spec.index } : {}),
     KeyConditionExpression: expression,
     ...(hasNames ? { ExpressionAttributeNames: { ...names } } : {}),
     ExpressionAttributeValues: { ':pk': keyOfShard(spec.template, shard), ...sortValues },
