@@ -15,8 +15,9 @@ export const counterItem: AccessRule = {
       message:
         `This update increments a counter on the single item "${keyTemplate}" on ${tableName}` +
         `${onSomePaths(access.partitionKey)}: every caller ` +
-        `passes through that one item, capped at ${capText('write')}. Generate ids client-side (UUID/ULID), or ` +
-        `spread the count over N counter items with a random suffix and sum them on read.`,
+        `passes through that one item, capped at ${capText('write')}. Spread the count over N counter items ` +
+        `with a random suffix and sum them on read; a counter that hands out ids needs no item at all ` +
+        `(generate them client-side: UUID/ULID).`,
     };
   },
 };
