@@ -21,7 +21,7 @@ import { resolve as resolvePython } from '../python/scope';
 import { spanOf } from '../span';
 import type { Value } from '../value';
 import { fieldClassName } from './fields';
-import { baseNames, enclosingClass } from './functions';
+import { baseNames, enclosingClass, returnedExpressions } from './functions';
 import { importedNames, type ImportedName } from './imports';
 import { callArguments } from './arguments';
 import { instantiate, type Arguments } from './instantiate';
@@ -131,7 +131,8 @@ function calleeOf(call: Node, f: Finder): FunctionSummary | null {
   if (made?.type === 'identifier') {
     const w = f.wrapping.get(made.text);
     const cls = w ? classRef(w.module, w.name.name, f) : null;
-    return cls ? methodOf(cls.module, cls.name, method, f.modulesFrom, 0) : null;
+    if (cls) return methodOf(cls.module, cls.name, method, f.modulesFrom, 0);
+    // Not an imported class: maybe a function of this file that returns an instance (below).
   }
   if (object.type === 'call' || object.type === 'call_expression') {
     // `factory.createRoomRepository().addMember(...)`.
@@ -239,9 +240,59 @@ function classOfExpression(n: Node, f: Finder, depth: number): ClassRef | null {
     const w = f.wrapping.get(made.text);
     if (w && classRef(w.module, w.name.name, f)) return classRef(w.module, w.name.name, f);
   }
+  const qualified = made ? classOfQualified(made, f) : null;
+  if (qualified) return qualified;
   if (e.type !== 'call' && e.type !== 'call_expression') return null;
   const factory = factoryOf(e, f, depth);
-  return factory?.fn.makes ? classNamedIn(factory.module, factory.fn.makes, f.modulesFrom) : null;
+  if (factory?.fn.makes) return classNamedIn(factory.module, factory.fn.makes, f.modulesFrom);
+  return ownFactoryClass(e, f, depth);
+}
+
+/** `storage.NotesTable` / `new storage.NotesTable()`: a class of a module imported whole. */
+function classOfQualified(made: Node, f: Finder): ClassRef | null {
+  const member = f.language === 'python' ? made.type === 'attribute' : made.type === 'member_expression';
+  const object = member ? made.childForFieldName('object') : null;
+  const name = made.childForFieldName(f.language === 'python' ? 'attribute' : 'property')?.text;
+  const w = object?.type === 'identifier' ? f.wrapping.get(object.text) : undefined;
+  return w?.name.name === '*' && name ? classRef(w.module, name, f) : null;
+}
+
+/**
+ * A function of this file that hands out an instance: `return Store(...)`, or a lazily made
+ * singleton (`global _DB; if _DB is None: _DB = db.Store(...); return _DB`, `if (!store)
+ * store = new Store(); return store;`), as a Chalice app's `get_app_db()` does.
+ */
+function ownFactoryClass(call: Node, f: Finder, depth: number): ClassRef | null {
+  const callee = call.childForFieldName('function');
+  if (callee?.type !== 'identifier') return null;
+  const b = f.language === 'python' ? resolvePython(callee, f.ctx) : resolveJs(callee, f.ctx);
+  const fn = b && 'node' in b ? functionNode(b.node, f.language) : null;
+  if (!fn) return null;
+  for (const r of returnedExpressions(fn, f.language)) {
+    const values = r?.type === 'identifier' ? assignedIn(fn, r.text, f.language) : r ? [r] : [];
+    for (const v of values) {
+      const cls = classOfExpression(v, f, depth + 1);
+      if (cls) return cls;
+    }
+  }
+  return null;
+}
+
+/** The function a binding names: a `def`/`function` declaration, or a variable bound to an arrow or function expression. */
+function functionNode(n: Node, language: SourceLanguage): Node | null {
+  if (language === 'python') return n.type === 'function_definition' ? n : null;
+  if (/^(function_declaration|function_expression|arrow_function|function)$/.test(n.type)) return n;
+  const value = n.type === 'variable_declarator' ? n.childForFieldName('value') : null;
+  return value && /^(function_expression|arrow_function|function)$/.test(value.type) ? value : null;
+}
+
+/** The values `name` is assigned inside `fn` (`_DB = Store(...)`, `store = new Store()`). */
+function assignedIn(fn: Node, name: string, language: SourceLanguage): Node[] {
+  const type = language === 'python' ? 'assignment' : 'assignment_expression';
+  return fn
+    .descendantsOfType(type)
+    .filter((a): a is Node => !!a && a.childForFieldName('left')?.text === name)
+    .flatMap((a) => a.childForFieldName('right') ?? []);
 }
 
 /** The summarised function a call calls, with the module it is in (for the class names it writes). */
