@@ -126,8 +126,11 @@ describe('the side panel in a real VS Code, against the lab', { timeout: 600_000
       await explorerRow(row).waitFor();
       await explorerRow(row).click();
     }
-    // The examples' 14 findings: indexing is done.
-    await statusItem().filter({ hasText: 'ShardLens: 14' }).waitFor();
+    // The examples' 14 findings (indexing is done), or 16 once the live heat has been read: the
+    // lab throttled keys of the examples, and any throttle is now an SL009 (2 here).
+    await statusItem()
+      .filter({ hasText: /ShardLens: 1[46]\b/ })
+      .waitFor();
     log(`extension active: ${await statusItem().innerText()}`);
   });
 
