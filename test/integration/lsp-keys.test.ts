@@ -162,9 +162,16 @@ test('code actions at the diagnostic line come with no context.diagnostics (as N
   const actions = await at(PUT_LINE);
   assert.deepEqual(
     actions.map((a) => a.title),
-    ['Add a random write-shard suffix (10 shards)', 'Ignore SL001 on this line', 'Open documentation for SL001'],
+    // Nothing reads the board's items one by one, so the calculated suffix (a hash of the player's
+    // sort key) is offered beside the random one.
+    [
+      'Add a random write-shard suffix (10 shards)',
+      'Add a calculated shard suffix: hash(SK) mod 10',
+      'Ignore SL001 on this line',
+      'Open documentation for SL001',
+    ],
   );
-  const edit = actions[1].edit!.changes![scoresUri()][0];
+  const edit = actions[2].edit!.changes![scoresUri()][0];
   assert.equal(edit.newText, '        // shardlens-ignore SL001\n');
   assert.equal(edit.range.start.line, PUT_LINE);
   // With none sent, the server attaches its own diagnostic, as it published it.
