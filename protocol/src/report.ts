@@ -91,6 +91,8 @@ export interface JsonAccess {
   through?: { file: string; line: number; column: number };
   /** Read by the call's shape (a DynamoDB helper library outside the workspace); added within version 1. */
   guessed?: true;
+  /** A call to a wrapper that picks the operation by name, named by this expression (not a literal): `operation` is then only the wrapper's first choice. */
+  operationFrom?: string;
 }
 
 export interface JsonReport {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import type { WorkspaceIndex } from '../../server/src/engine/workspace/index';
+import { coverageOf } from '../../server/src/engine/coverage';
 import { indexedWorkspace } from './helpers';
 
 /*
@@ -185,9 +186,21 @@ for (const [lib, fn] of [
       .results()
       .flatMap((r) => r.accesses)
       .filter((a) => a.file.endsWith('list.js'))
-      .map((a) => `${a.operation} ${a.index ?? '-'} ${a.partitionKey?.attribute}`);
-    // The call whose action is not a literal cannot say which operation it is: it is not read.
-    assert.deepEqual(calls, ['Query postType-createdAt-index postType', 'GetItem - postId']);
+      .map((a) =>
+        a.operationUnread
+          ? `? from ${a.operationUnread}`
+          : `${a.operation} ${a.index ?? '-'} ${a.partitionKey?.attribute}`,
+      );
+    // The call whose action is not a literal cannot say which operation it is: no key is
+    // read from it (no finding on its constant "FEATURED"), and it counts as a call not understood.
+    assert.deepEqual(calls, ['Query postType-createdAt-index postType', 'GetItem - postId', '? from action']);
+    const coverage = coverageOf(index.results());
+    const unread = coverage.unresolved.find((u) => u.reason === 'operation-not-read');
+    assert.deepEqual(
+      unread?.sites.map((s) => `${path.relative(dir, s.file)}:${s.span.startLine + 1} ${s.detail}`),
+      ['posts/list.js:21 operation from action'],
+    );
+    assert.equal(coverage.calls, coverage.resolved + coverage.unresolved.reduce((n, u) => n + u.count, 0));
   });
 }
 

@@ -112,6 +112,7 @@ export function toJsonAccess(a: Access): JsonAccess {
         }
       : {}),
     ...(a.guessed ? { guessed: true as const } : {}),
+    ...(a.operationUnread ? { operationFrom: a.operationUnread } : {}),
   };
 }
 

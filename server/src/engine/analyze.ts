@@ -59,6 +59,8 @@ export interface AnalyzeOptions {
  * (`day` to a repository whose key is a `day`) is the same finding twice.
  */
 function judgedAtCaller(a: Access, site: CallSite): boolean {
+  // Its operation is not known: no rule judges it, and it counts as a call not understood.
+  if (a.operationUnread) return true;
   const parts = a.partitionKey?.template.parts ?? [];
   // A default the caller leaves out (Python) is its value at this call, though written in the wrapper.
   const defaulted = (p: TemplatePart) =>

@@ -26,6 +26,7 @@ export type CoverageReason =
   | 'environment-or-config'
   | 'input-field'
   | 'evaluation-limit'
+  | 'operation-not-read'
   | 'no-key-in-request'
   | 'unknown-value'
   | 'table-unknown';
@@ -55,6 +56,10 @@ export const REASONS: Record<CoverageReason, { label: string; help: string }> = 
   'evaluation-limit': {
     label: 'evaluation limit reached (nesting depth or step budget)',
     help: 'The expression nests deeper, or takes more steps, than evaluation follows: simplify it or split it into named parts.',
+  },
+  'operation-not-read': {
+    label: 'operation chosen by a value not read (a dispatch by name)',
+    help: 'The wrapper picks the DynamoDB operation from its argument (`call(action, params)`): pass the operation as a literal (`call("put", params)`), or call a wrapper per operation, so the request can be judged.',
   },
   'no-key-in-request': {
     label: 'no partition key in the request',
@@ -180,6 +185,17 @@ function gapUnresolved(a: Access, gap: KeyGap | undefined): Unresolved {
  */
 export function whyUnresolved(a: Access, reached = false): Unresolved | null {
   if (reached) return null;
+  if (a.operationUnread) {
+    const detail = `operation from ${a.operationUnread}`;
+    return {
+      reason: 'operation-not-read',
+      span: a.span,
+      subject: 'the operation',
+      source: a.operationUnread,
+      parameter: false,
+      detail,
+    };
+  }
   const pk = a.partitionKey;
   if (!pk) return gapUnresolved(a, a.keyGap);
   if (classifyAccess(a) === 'unknown') return keyUnresolved(pk);

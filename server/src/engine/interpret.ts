@@ -73,6 +73,8 @@ export interface CallSite {
    * is only the first of them, so the call is never judged on its own.
    */
   dispatch?: { param: string; operations: Record<string, [Operation, SdkStyle]> };
+  /** A caller of such a wrapper naming the operation by a value not read (`call(action, params)`): that expression. */
+  operationUnread?: string;
 }
 
 /** Known key attribute names per table, learned from `Key` objects and key conditions. */
@@ -144,6 +146,7 @@ function single(site: CallSite, operation: Operation, input: Value, table: Table
     ...(keys.pk ? {} : { keyGap: keyGapOf(operation, input) }),
     ...(site.through ? { through: site.through } : {}),
     ...(site.guessed ? { guessed: true } : {}),
+    ...(site.operationUnread ? { operationUnread: site.operationUnread } : {}),
   };
 }
 

@@ -278,6 +278,12 @@ export interface Access {
    * partition-key attribute (`db.putItem({ pk: "FEED", sk })`).
    */
   guessed?: boolean;
+  /**
+   * A call to a wrapper that chooses the operation by name, named here by a value not
+   * read (`call(action, params)`, `action` from the event): the operation and the key
+   * are not judged, and the call counts as not understood.
+   */
+  operationUnread?: string;
 }
 
 /**

@@ -19,7 +19,7 @@ import { moveSpans } from '../positions';
 import { evaluate as evaluatePython } from '../python/evaluate';
 import { resolve as resolvePython } from '../python/scope';
 import { spanOf } from '../span';
-import type { Value } from '../value';
+import { entryOf, type Value } from '../value';
 import { fieldClassName } from './fields';
 import { baseNames, enclosingClass, returnedExpressions } from './functions';
 import { importedNames, type ImportedName } from './imports';
@@ -74,6 +74,7 @@ export function wrapperCalls(
     for (const site of fn.sites) {
       const chosen = site.dispatch ? dispatched(site, args) : site;
       if (chosen) out.push(siteAtCaller(chosen, call, file, args, defaulted));
+      else if (site.dispatch) out.push(unchosen(siteAtCaller(site, call, file, args, defaulted), call, fn, site));
     }
   }
   return out;
@@ -348,6 +349,24 @@ function dispatched(site: CallSite, args: Arguments): CallSite | null {
   if (!chosen) return null;
   const { dispatch: _, ...rest } = site;
   return { ...rest, operation: chosen[0], sdk: chosen[1] };
+}
+
+/**
+ * A call to a wrapper choosing its operation by name whose name is not a literal here
+ * (`call(action, params)`): which operation it makes is not known, so the site keeps
+ * only its table (no key is judged) and says what chose it, to be counted as a call
+ * not understood rather than left out of the counts.
+ */
+function unchosen(placed: CallSite, call: Node, fn: FunctionSummary, site: CallSite): CallSite {
+  const { dispatch: _, ...rest } = placed;
+  const table = entryOf(placed.input, 'TableName');
+  const list = call.childForFieldName('arguments')?.namedChildren.filter((a) => a && a.type !== 'comment') ?? [];
+  const arg = list[fn.params.indexOf(site.dispatch!.param)];
+  return {
+    ...rest,
+    input: { kind: 'object', entries: table ? [table] : [], span: placed.span },
+    operationUnread: arg?.text ?? site.dispatch!.param,
+  };
 }
 
 /** A wrapper's call site as this caller makes it: at the call, with the caller's arguments. */
