@@ -1,7 +1,7 @@
 /**
  * One realistic case: a small repository in the shapes real projects use. Each
- * file's expected findings are markers on their lines (`// expect SL001`,
- * `# expect SL006`); a case without markers expects no finding at all.
+ * file's expected findings are markers on their lines (`// expect SL001:error`,
+ * `# expect SL006:error`: rule and severity); a case without markers expects no finding at all.
  */
 export interface Case {
   name: string;

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type { SeverityOverrides } from '../../server/src/engine/rules';
 import { initParsers } from '../../server/src/engine/parser';
 import { collectFiles } from '../../server/src/engine/workspace/files';
 import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
@@ -14,31 +15,58 @@ import type { Case } from './case';
  * imports and cross-file rules work. A case marked `git` becomes a git work tree
  * whose files are all tracked, `.gitignore` (written as `gitignore.txt`) included.
  *
- * Expectations are markers in the case's own lines: `expect SL001` in a comment on the
- * line the finding belongs on. A line without a marker expects nothing.
+ * Expectations are markers in the case's own lines: `expect SL001:error` in a comment
+ * on the line the finding belongs on, the rule and the severity a user should see.
+ * A line without a marker expects nothing.
  */
+
+export type Severity = 'error' | 'warning' | 'info';
+
+/** One finding, expected or reported: `src/a.ts:12 SL001` at a severity. */
+export interface Mark {
+  /** `file:line rule`, the finding without its severity. */
+  id: string;
+  rule: string;
+  severity: Severity;
+}
 
 export interface Outcome {
   name: string;
   category: string;
-  expected: string[];
-  /** Findings counted: warning or error, and any finding a marker expects (SL005 is info by design). */
-  reported: string[];
-  missed: string[];
-  extra: string[];
+  expected: Mark[];
+  /** Every finding the engine reported, info included. */
+  reported: Mark[];
+  /** Expected findings not reported at their marked severity (`weaker` says which came lower). */
+  missed: Mark[];
+  /** Expected findings reported, but at another severity than marked: a subset of `missed`. */
+  wrongSeverity: Array<{ expected: Mark; got: Severity }>;
+  /** Unexpected warnings and errors: these count against precision. */
+  extra: Mark[];
+  /** Unexpected info findings: counted in a bar of their own. */
+  infoExtra: Mark[];
 }
 
-const MARKER = /\bexpect((?:\s+SL\d{3})+)/;
+const SEVERITIES = '(?:error|warning|info)';
+const MARKER = new RegExp(`\\bexpect((?:\\s+SL\\d{3}(?::\\w+)?)+)`);
+const TERM = new RegExp(`^(SL\\d{3}):(${SEVERITIES})$`);
 
-export function expectationsOf(c: Case): string[] {
-  const out: string[] = [];
+export const show = (m: Mark) => `${m.id}:${m.severity}`;
+
+export function expectationsOf(c: Case): Mark[] {
+  const out: Mark[] = [];
   for (const [file, text] of Object.entries(c.files)) {
     text.split('\n').forEach((line, i) => {
       const m = MARKER.exec(line);
-      if (m) for (const rule of m[1].trim().split(/\s+/)) out.push(`${file}:${i + 1} ${rule}`);
+      if (!m) return;
+      for (const term of m[1].trim().split(/\s+/)) {
+        // The severity is part of what a reviewer expects: a marker without one is a mistake.
+        const t = TERM.exec(term);
+        if (!t) throw new Error(`${c.name}: ${file}:${i + 1}: marker '${term}' must be RULE:severity`);
+        out.push({ id: `${file}:${i + 1} ${t[1]}`, rule: t[1], severity: t[2] as Severity });
+      }
     });
   }
-  return out.sort();
+  return out.sort((a, b) => show(a).localeCompare(show(b)));
 }
 
 function writeCase(c: Case, dir: string): void {
@@ -55,74 +83,106 @@ function writeCase(c: Case, dir: string): void {
   }
 }
 
-export async function runCase(c: Case, category: string): Promise<Outcome> {
+/** Compares what a case expects with what the engine reported (pure: the self-check re-scores with it). */
+export function compare(name: string, category: string, expected: Mark[], reported: Mark[]): Outcome {
+  const byId = new Map(reported.map((r) => [r.id, r] as const));
+  const wanted = new Set(expected.map((e) => e.id));
+  const missed: Mark[] = [];
+  const wrongSeverity: Outcome['wrongSeverity'] = [];
+  for (const e of expected) {
+    const got = byId.get(e.id);
+    if (got?.severity === e.severity) continue;
+    missed.push(e);
+    if (got) wrongSeverity.push({ expected: e, got: got.severity });
+  }
+  const unexpected = reported.filter((r) => !wanted.has(r.id));
+  return {
+    name,
+    category,
+    expected,
+    reported,
+    missed,
+    wrongSeverity,
+    extra: unexpected.filter((r) => r.severity !== 'info'),
+    infoExtra: unexpected.filter((r) => r.severity === 'info'),
+  };
+}
+
+export async function runCase(c: Case, category: string, severity?: SeverityOverrides): Promise<Outcome> {
   await initParsers();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-realistic-'));
   try {
     writeCase(c, dir);
-    const index = new WorkspaceIndex({ root: dir });
+    const index = new WorkspaceIndex({ root: dir, severity });
     index.analyzeAll(collectFiles([dir]).files);
-    const expected = expectationsOf(c);
-    const want = new Set(expected);
-    const reported: string[] = [];
+    const reported: Mark[] = [];
     for (const r of index.results()) {
       for (const f of r.findings) {
         const id = `${path.relative(dir, f.file).split(path.sep).join('/')}:${f.span.startLine + 1} ${f.rule}`;
-        if (f.severity !== 'info' || want.has(id)) reported.push(id);
+        reported.push({ id, rule: f.rule, severity: f.severity });
       }
     }
-    reported.sort();
-    const got = new Set(reported);
-    return {
-      name: c.name,
-      category,
-      expected,
-      reported,
-      missed: expected.filter((e) => !got.has(e)),
-      extra: reported.filter((r) => !want.has(r)),
-    };
+    reported.sort((a, b) => show(a).localeCompare(show(b)));
+    return compare(c.name, category, expectationsOf(c), reported);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
 export interface Score {
-  category: string;
+  /** A category, a rule, or `total`. */
+  label: string;
   cases: number;
   expected: number;
   found: number;
+  /** Warnings and errors reported, and expected info findings. */
   reported: number;
   /** found / expected; null when nothing is expected. */
   recall: number | null;
-  /** true findings / reported; null when nothing is reported. */
+  /** (reported - extra) / reported; null when nothing is reported. */
   precision: number | null;
+  /** Unexpected info findings. */
+  infoExtra: number;
 }
 
-export function score(category: string, outcomes: Outcome[]): Score {
-  const expected = outcomes.reduce((n, o) => n + o.expected.length, 0);
-  const missed = outcomes.reduce((n, o) => n + o.missed.length, 0);
-  const reported = outcomes.reduce((n, o) => n + o.reported.length, 0);
-  const extra = outcomes.reduce((n, o) => n + o.extra.length, 0);
+/** Scores the outcomes, or only one rule's marks in them when `rule` is given. */
+export function score(label: string, outcomes: Outcome[], rule?: string): Score {
+  const of = (marks: Mark[]) => (rule ? marks.filter((m) => m.rule === rule) : marks);
+  let expected = 0;
+  let missed = 0;
+  let extra = 0;
+  let infoExtra = 0;
+  for (const o of outcomes) {
+    expected += of(o.expected).length;
+    missed += of(o.missed).length;
+    extra += of(o.extra).length;
+    infoExtra += of(o.infoExtra).length;
+  }
   const found = expected - missed;
+  // Precision is over what a user is shown as a problem: the warnings and errors, and
+  // the findings the markers ask for (an expected info finding counts when reported).
+  const reported = outcomes.reduce((n, o) => n + of(o.reported).length - of(o.infoExtra).length, 0);
   return {
-    category,
+    label,
     cases: outcomes.length,
     expected,
     found,
     reported,
     recall: expected ? found / expected : null,
     precision: reported ? (reported - extra) / reported : null,
+    infoExtra,
   };
 }
 
 const pct = (x: number | null) => (x === null ? '   —  ' : `${(100 * x).toFixed(1).padStart(5)}%`);
 
 export function table(scores: Score[]): string {
-  const head = 'category              cases  expected  found  reported  recall  precision';
+  const head = 'category              cases  expected  found  reported  recall  precision  info extra';
   const rows = scores.map(
     (s) =>
-      `${s.category.padEnd(20)} ${String(s.cases).padStart(6)} ${String(s.expected).padStart(9)} ` +
-      `${String(s.found).padStart(6)} ${String(s.reported).padStart(9)}  ${pct(s.recall)}  ${pct(s.precision)}`,
+      `${s.label.padEnd(20)} ${String(s.cases).padStart(6)} ${String(s.expected).padStart(9)} ` +
+      `${String(s.found).padStart(6)} ${String(s.reported).padStart(9)}  ${pct(s.recall)}  ${pct(s.precision)}` +
+      `  ${String(s.infoExtra).padStart(10)}`,
   );
   return [head, ...rows].join('\n');
 }

@@ -126,7 +126,7 @@ export const handler = async () => {
   await doc.send(
     new UpdateCommand({
       TableName: "hits",
-      Key: { pk: "TOTAL" }, // expect SL004
+      Key: { pk: "TOTAL" }, // expect SL004:warning
       UpdateExpression: "ADD n :one",
       ExpressionAttributeValues: { ":one": 1 },
     }),
@@ -213,7 +213,7 @@ table = boto3.resource("dynamodb").Table("visits")
 
 def lambda_handler(event, context):
     table.update_item(
-        Key={"pk": "GLOBAL"},  # expect SL004
+        Key={"pk": "GLOBAL"},  # expect SL004:warning
         UpdateExpression="ADD visits :one",
         ExpressionAttributeValues={":one": 1},
     )

@@ -30,7 +30,7 @@ export async function read(day: string) {
     new QueryCommand({
       TableName: process.env.REPORT_TABLE,
       KeyConditionExpression: "pk = :p",
-      ExpressionAttributeValues: { ":p": "EVENTS" }, // expect SL001
+      ExpressionAttributeValues: { ":p": "EVENTS" }, // expect SL001:error
     }),
   );
 }
@@ -52,7 +52,7 @@ export async function read() {
     new QueryCommand({
       TableName: process.env.TABLE,
       KeyConditionExpression: "pk = :p",
-      ExpressionAttributeValues: { ":p": "EVENTS" }, // expect SL006
+      ExpressionAttributeValues: { ":p": "EVENTS" }, // expect SL006:error
     }),
   );
 }
@@ -79,7 +79,7 @@ table = boto3.resource("dynamodb").Table("legacy_clicks")
 
 
 def hits(event, context):
-    return table.query(KeyConditionExpression=Key("pk").eq("HITS"))["Items"]  # expect SL001
+    return table.query(KeyConditionExpression=Key("pk").eq("HITS"))["Items"]  # expect SL001:error
 `,
     },
   },
@@ -160,7 +160,7 @@ export async function top() {
         new QueryCommand({
           TableName: "scores",
           KeyConditionExpression: "pk = :p",
-          ExpressionAttributeValues: { ":p": \`TOP#\${s}\` }, // expect SL007
+          ExpressionAttributeValues: { ":p": \`TOP#\${s}\` }, // expect SL007:error
           Limit: 10,
         }),
       ),

@@ -146,7 +146,7 @@ export async function checkIn(userId: string) {
   await doc.send(
     new PutCommand({
       TableName: "streaks",
-      Item: { pk: \`CHECKINS#\${DT.TODAY_ISO}\`, sk: userId }, // expect SL002
+      Item: { pk: \`CHECKINS#\${DT.TODAY_ISO}\`, sk: userId }, // expect SL002:warning
     }),
   );
 }
@@ -208,7 +208,7 @@ def post_message(room, author, body):
             "id": str(uuid.uuid4()),
             "author": author,
             "body": body,
-            "feed": "GLOBAL",  # expect SL001
+            "feed": "GLOBAL",  # expect SL001:error
         }
     )
 `,
@@ -222,7 +222,7 @@ TABLE = create_connection("messages")
 def latest(limit=50):
     return TABLE.query(
         IndexName="feed-index",
-        KeyConditionExpression=Key("feed").eq("GLOBAL"),  # expect SL001
+        KeyConditionExpression=Key("feed").eq("GLOBAL"),  # expect SL001:error
         ScanIndexForward=False,
         Limit=limit,
     )["Items"]
@@ -246,7 +246,7 @@ export const handler = async (event: { body: string }) => {
   await doc.send(
     new PutCommand({
       TableName: "clicks",
-      Item: { pk: \`CLICKS#\${SUFFIX}\`, sk: randomUUID(), target: click.target }, // expect SL010
+      Item: { pk: \`CLICKS#\${SUFFIX}\`, sk: randomUUID(), target: click.target }, // expect SL010:error
     }),
   );
   return { statusCode: 202 };
@@ -267,7 +267,7 @@ SHARDS = 8
 
 
 class EventRepository:
-    partition = f"EVENTS#{random.randrange(SHARDS)}"  # expect SL010
+    partition = f"EVENTS#{random.randrange(SHARDS)}"  # expect SL010:error
 
     def __init__(self):
         self.table = boto3.resource("dynamodb").Table("events")
@@ -302,7 +302,7 @@ export async function save(table: string, item: Record<string, unknown>): Promis
       'src/presence/service.ts': `import { save } from "../db/base-store";
 
 export async function heartbeat(userId: string): Promise<void> {
-  await save("presence", { pk: "ONLINE", sk: userId }); // expect SL001
+  await save("presence", { pk: "ONLINE", sk: userId }); // expect SL001:error
 }
 
 export async function profile(userId: string, name: string): Promise<void> {

@@ -16,8 +16,8 @@ export async function recordActivity(userId: string, action: string) {
     new PutCommand({
       TableName: process.env.ACTIVITY_TABLE,
       Item: {
-        pk: "FEED#global", // expect SL001
-        sk: \`\${Date.now()}#\${userId}\`,
+        pk: "FEED#global", // expect SL001:error
+        sk: \`\${Date.now()}#\${userId}\`, // expect SL005:info
         action,
       },
     }),
@@ -38,7 +38,7 @@ async function loadFlags(tenantId) {
   const out = await client.send(
     new GetItemCommand({
       TableName: "app-config",
-      Key: { pk: { S: "CONFIG" }, sk: { S: "flags" } }, // expect SL001
+      Key: { pk: { S: "CONFIG" }, sk: { S: "flags" } }, // expect SL001:error
     }),
   );
   return { tenantId, flags: out.Item };
@@ -59,7 +59,7 @@ exports.countView = async (page) => {
   await docClient
     .update({
       TableName: "site-stats",
-      Key: { id: "views" }, // expect SL004
+      Key: { id: "views" }, // expect SL004:warning
       UpdateExpression: "ADD hits :one",
       ExpressionAttributeValues: { ":one": 1 },
     })
@@ -81,7 +81,7 @@ table = boto3.resource("dynamodb").Table("news")
 
 def latest_headlines(limit):
     resp = table.query(
-        KeyConditionExpression=Key("pk").eq("HEADLINES"),  # expect SL001
+        KeyConditionExpression=Key("pk").eq("HEADLINES"),  # expect SL001:error
         ScanIndexForward=False,
         Limit=limit,
     )
@@ -105,7 +105,7 @@ def audit(actor, what):
     ddb.put_item(
         TableName="audit-log",
         Item={
-            "pk": {"S": f"AUDIT#{day}"},  # expect SL002
+            "pk": {"S": f"AUDIT#{day}"},  # expect SL002:warning
             "sk": {"S": str(uuid.uuid4())},
             "actor": {"S": actor},
             "what": {"S": what},
@@ -142,7 +142,7 @@ export async function openTickets(status: "OPEN" | "CLOSED") {
     new QueryCommand({
       TableName: "tickets",
       KeyConditionExpression: "ticketStatus = :s",
-      ExpressionAttributeValues: { ":s": status }, // expect SL003
+      ExpressionAttributeValues: { ":s": status }, // expect SL003:warning
     }),
   );
   return res.Items ?? [];

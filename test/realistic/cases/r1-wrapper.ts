@@ -27,7 +27,7 @@ export class JobQueue extends BaseRepo {
   }
 
   enqueue(jobId: string, payload: unknown) {
-    return this.write({ pk: "QUEUE", sk: jobId, payload }); // expect SL001
+    return this.write({ pk: "QUEUE", sk: jobId, payload }); // expect SL001:error
   }
 }
 `,
@@ -49,7 +49,7 @@ module.exports = { save };
       'lib/lobby.js': `const { save } = require("./db");
 
 exports.postToLobby = async (messageId, text) => {
-  await save("ROOM#lobby", messageId, text); // expect SL001
+  await save("ROOM#lobby", messageId, text); // expect SL001:error
 };
 `,
     },
@@ -69,7 +69,7 @@ import { cartKey } from "./keys";
 const ddb = DynamoDBDocumentClient.from(new DynamoDBClient({}));
 
 export async function sharedCart() {
-  return ddb.send(new GetCommand({ TableName: "carts", Key: cartKey("SHARED") })); // expect SL001
+  return ddb.send(new GetCommand({ TableName: "carts", Key: cartKey("SHARED") })); // expect SL001:error
 }
 `,
     },
@@ -95,7 +95,7 @@ dao = ItemDao("notifications")
 
 
 def broadcast(text):
-    dao.put("BROADCAST", str(uuid.uuid4()), text=text)  # expect SL001
+    dao.put("BROADCAST", str(uuid.uuid4()), text=text)  # expect SL001:error
 `,
     },
   },
@@ -117,7 +117,7 @@ def _bump(name):
 
 
 def record_signup(user_id):
-    _bump("signups")  # expect SL004
+    _bump("signups")  # expect SL004:warning
     return user_id
 `,
     },
@@ -132,7 +132,7 @@ const { DynamoDBDocumentClient, PutCommand } = require("@aws-sdk/lib-dynamodb");
 const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
 
 function toItem(user) {
-  return { pk: "ONLINE", sk: user.id, seenAt: Date.now() }; // expect SL001
+  return { pk: "ONLINE", sk: user.id, seenAt: Date.now() }; // expect SL001:error
 }
 
 async function markOnline(user) {
@@ -164,7 +164,7 @@ repo = Repo()
 
 
 def featured_products(event, context):
-    return repo.list_partition("FEATURED")  # expect SL001
+    return repo.list_partition("FEATURED")  # expect SL001:error
 `,
     },
   },
@@ -215,7 +215,7 @@ export class Post {
       'src/routes.ts': `import { Post } from "./model";
 
 export async function frontPage() {
-  return Post.inPartition("FRONTPAGE"); // expect SL001
+  return Post.inPartition("FRONTPAGE"); // expect SL001:error
 }
 `,
     },
@@ -244,7 +244,7 @@ class Invoices(Base):
     table_name = "invoices"
 
     def unpaid(self):
-        return self.by_partition("STATUS#UNPAID")  # expect SL001
+        return self.by_partition("STATUS#UNPAID")  # expect SL001:error
 `,
     },
   },

@@ -14,8 +14,8 @@ table = boto3.resource("dynamodb").Table("mail")
 
 def deliver(message):
     item = {}
-    item["pk"] = "inbox"  # expect SL001
-    item["sk"] = f"{time.time()}"
+    item["pk"] = "inbox"  # expect SL001:error
+    item["sk"] = f"{time.time()}"  # expect SL005:info
     item["body"] = message
     table.put_item(Item=item)
 `,
@@ -33,7 +33,7 @@ const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
 export async function ingest(readings: Array<{ id: string; v: number }>) {
   const requests = [];
   for (const r of readings) {
-    requests.push({ PutRequest: { Item: { pk: "READINGS", sk: r.id, v: r.v } } }); // expect SL001
+    requests.push({ PutRequest: { Item: { pk: "READINGS", sk: r.id, v: r.v } } }); // expect SL001:error
   }
   await doc.send(new BatchWriteCommand({ RequestItems: { sensors: requests } }));
 }
@@ -51,7 +51,7 @@ const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
 
 exports.emit = async (evt) => {
   const item = { sk: evt.id, data: evt.data };
-  Object.assign(item, { pk: "EVENTS" }); // expect SL001
+  Object.assign(item, { pk: "EVENTS" }); // expect SL001:error
   await doc.send(new PutCommand({ TableName: "events", Item: item }));
 };
 `,
@@ -69,7 +69,7 @@ table = boto3.resource("dynamodb").Table("alerts")
 
 def raise_alert(level, text):
     item = {"text": text, "level": level}
-    item.update({"pk": "ALERTS", "sk": str(uuid.uuid4())})  # expect SL001
+    item.update({"pk": "ALERTS", "sk": str(uuid.uuid4())})  # expect SL001:error
     table.put_item(Item=item)
 `,
     },
@@ -86,7 +86,7 @@ client = boto3.client("dynamodb")
 def store_all(rows):
     requests = []
     for row in rows:
-        requests.append({"PutRequest": {"Item": {"pk": {"S": "IMPORT"}, "sk": {"S": row["id"]}}}})  # expect SL001
+        requests.append({"PutRequest": {"Item": {"pk": {"S": "IMPORT"}, "sk": {"S": row["id"]}}}})  # expect SL001:error
     client.batch_write_item(RequestItems={"imports": requests})
 `,
     },
@@ -102,7 +102,7 @@ const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
 
 export async function flags() {
   const key: Record<string, string> = {};
-  key.pk = "FLAGS"; // expect SL001
+  key.pk = "FLAGS"; // expect SL001:error
   key.sk = "current";
   return doc.send(new GetCommand({ TableName: "config", Key: key }));
 }

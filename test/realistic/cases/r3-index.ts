@@ -15,7 +15,7 @@ export async function saveGame(gameId: string, score: number) {
   await doc.send(
     new PutCommand({
       TableName: "games",
-      Item: { pk: \`GAME#\${gameId}\`, sk: "META", gsi1pk: "ALL", gsi1sk: score }, // expect SL001
+      Item: { pk: \`GAME#\${gameId}\`, sk: "META", gsi1pk: "ALL", gsi1sk: score }, // expect SL001:error
     }),
   );
 }
@@ -31,7 +31,7 @@ export async function topGames(kind: string) {
       TableName: "games",
       IndexName: "gsi1",
       KeyConditionExpression: "gsi1pk = :k",
-      ExpressionAttributeValues: { ":k": kind }, // expect SL003
+      ExpressionAttributeValues: { ":k": kind }, // expect SL003:warning
       ScanIndexForward: false,
       Limit: 10,
     }),
@@ -54,7 +54,7 @@ def mark_pending(order_id):
         Key={"PK": f"ORDER#{order_id}", "SK": "META"},
         UpdateExpression="SET #s = :s, GSI1PK = :g",
         ExpressionAttributeNames={"#s": "status"},
-        ExpressionAttributeValues={":s": "PENDING", ":g": "PENDING_ORDERS"},  # expect SL001
+        ExpressionAttributeValues={":s": "PENDING", ":g": "PENDING_ORDERS"},  # expect SL001:error
     )
 `,
     },
@@ -93,7 +93,7 @@ table = boto3.resource("dynamodb").Table("tasks")
 
 
 def submit(payload):
-    table.put_item(Item={"id": str(uuid.uuid4()), "queue": "default", "payload": payload})  # expect SL001
+    table.put_item(Item={"id": str(uuid.uuid4()), "queue": "default", "payload": payload})  # expect SL001:error
 `,
     },
   },
@@ -127,8 +127,8 @@ def post(user_id, text):
         Item={
             "pk": f"USER#{user_id}",
             "sk": f"POST#{time.time_ns()}",
-            "gsi2_pk": "TIMELINE",  # expect SL001
-            "gsi2_sk": f"{time.time_ns()}",
+            "gsi2_pk": "TIMELINE",  # expect SL001:error
+            "gsi2_sk": f"{time.time_ns()}",  # expect SL005:info
             "text": text,
         }
     )
@@ -150,7 +150,7 @@ export async function ranking() {
       TableName: "players",
       IndexName: "by-score",
       KeyConditionExpression: "board = :b",
-      ExpressionAttributeValues: { ":b": "WORLD" }, // expect SL001
+      ExpressionAttributeValues: { ":b": "WORLD" }, // expect SL001:error
     }),
   );
 }

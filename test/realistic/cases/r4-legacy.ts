@@ -17,7 +17,7 @@ def daily_reports():
         KeyConditions={
             "pk": {
                 "ComparisonOperator": "EQ",
-                "AttributeValueList": [{"S": "REPORTS"}],  # expect SL001
+                "AttributeValueList": [{"S": "REPORTS"}],  # expect SL001:error
             }
         },
     )["Items"]
@@ -36,7 +36,7 @@ exports.pending = () =>
     .query({
       TableName: "jobs",
       KeyConditions: {
-        state: { ComparisonOperator: "EQ", AttributeValueList: ["PENDING"] }, // expect SL001
+        state: { ComparisonOperator: "EQ", AttributeValueList: ["PENDING"] }, // expect SL001:error
       },
     })
     .promise();
@@ -54,7 +54,7 @@ table = boto3.resource("dynamodb").Table("counters")
 
 def next_invoice_number():
     out = table.update_item(
-        Key={"name": "invoice"},  # expect SL004
+        Key={"name": "invoice"},  # expect SL004:warning
         AttributeUpdates={"value": {"Action": "ADD", "Value": 1}},
         ReturnValues="UPDATED_NEW",
     )
@@ -90,7 +90,7 @@ exports.acquire = (owner) =>
   db
     .put({
       TableName: "locks",
-      Item: { id: "global-lock", owner }, // expect SL001
+      Item: { id: "global-lock", owner }, // expect SL001:error
       Expected: { id: { Exists: false } },
     })
     .promise();

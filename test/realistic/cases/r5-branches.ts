@@ -14,7 +14,7 @@ table = boto3.resource("dynamodb").Table("announcements")
 
 def announcements(mode, team_id):
     if mode == "all":
-        cond = Key("pk").eq("EVERYONE")  # expect SL001
+        cond = Key("pk").eq("EVERYONE")  # expect SL001:error
     else:
         cond = Key("pk").eq(f"TEAM#{team_id}")
     return table.query(KeyConditionExpression=cond)["Items"]
@@ -31,7 +31,7 @@ import { DynamoDBDocumentClient, QueryCommand } from "@aws-sdk/lib-dynamodb";
 const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
 
 export async function posts(userId?: string) {
-  const pk = userId ? \`USER#\${userId}\` : "PUBLIC"; // expect SL001
+  const pk = userId ? \`USER#\${userId}\` : "PUBLIC"; // expect SL001:error
   return doc.send(
     new QueryCommand({
       TableName: "posts",
@@ -53,7 +53,7 @@ const db = new AWS.DynamoDB.DocumentClient();
 exports.priceList = async (region) => {
   let pk = "PRICES#" + region;
   if (!region) {
-    pk = "PRICES#DEFAULT"; // expect SL001
+    pk = "PRICES#DEFAULT"; // expect SL001:error
   }
   return db.get({ TableName: "pricing", Key: { pk } }).promise();
 };
@@ -91,7 +91,7 @@ def region_for(ip_lookup, ip):
     try:
         pk = f"COUNTRY#{ip_lookup(ip)}"
     except KeyError:
-        pk = "COUNTRY#UNKNOWN"  # expect SL001
+        pk = "COUNTRY#UNKNOWN"  # expect SL001:error
     return table.get_item(Key={"pk": pk}).get("Item")
 `,
     },
@@ -107,7 +107,7 @@ import { DynamoDBDocumentClient, QueryCommand } from "@aws-sdk/lib-dynamodb";
 const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
 
 export const handler = async (event: APIGatewayProxyEvent) => {
-  const category = event.queryStringParameters?.category ?? "ALL"; // expect SL001
+  const category = event.queryStringParameters?.category ?? "ALL"; // expect SL001:error
   const out = await doc.send(
     new QueryCommand({
       TableName: process.env.PRODUCTS_TABLE,
@@ -139,9 +139,9 @@ async function record(actor, action) {
       pk = \`SERVICE#\${actor.serviceId}\`;
       break;
     default:
-      pk = "AUDIT#SYSTEM"; // expect SL001
+      pk = "AUDIT#SYSTEM"; // expect SL001:error
   }
-  await doc.send(new PutCommand({ TableName: "audit", Item: { pk, sk: \`\${Date.now()}#\${action}\` } }));
+  await doc.send(new PutCommand({ TableName: "audit", Item: { pk, sk: \`\${Date.now()}#\${action}\` } })); // expect SL005:info
 }
 
 module.exports = { record };
@@ -163,7 +163,7 @@ def consume(scope, org_id, user_id):
     elif scope == "user":
         pk = f"USER#{user_id}"
     else:
-        pk = "QUOTA#GLOBAL"  # expect SL004
+        pk = "QUOTA#GLOBAL"  # expect SL004:warning
     table.update_item(
         Key={"pk": pk},
         UpdateExpression="ADD used :one",
@@ -183,7 +183,7 @@ table = boto3.resource("dynamodb").Table("settings")
 
 
 def load_settings(request):
-    tenant = request.headers.get("X-Tenant-Id") or "default"  # expect SL001
+    tenant = request.headers.get("X-Tenant-Id") or "default"  # expect SL001:error
     resp = table.query(KeyConditionExpression=Key("tenant").eq(tenant))
     return {item["name"]: item["value"] for item in resp["Items"]}
 `,

@@ -13,7 +13,7 @@ table = boto3.resource("dynamodb").Table("visits")
 
 
 def log_visit(day_str, page):
-    table.put_item(Item={"pk": f"VISITS#{day_str}", "sk": str(uuid.uuid4()), "page": page})  # expect SL002
+    table.put_item(Item={"pk": f"VISITS#{day_str}", "sk": str(uuid.uuid4()), "page": page})  # expect SL002:warning
 `,
     },
   },
@@ -31,7 +31,7 @@ export async function recordSale(dateIso: string, amount: number) {
   await doc.send(
     new PutCommand({
       TableName: "sales",
-      Item: { pk: \`SALES#\${dateIso}\`, sk: randomUUID(), amount }, // expect SL002
+      Item: { pk: \`SALES#\${dateIso}\`, sk: randomUUID(), amount }, // expect SL002:warning
     }),
   );
 }
@@ -51,7 +51,7 @@ def categories():
     return client.query(
         TableName="catalog",
         KeyConditionExpression="PKEY = :p",
-        ExpressionAttributeValues={":p": {"S": "CATEGORIES"}},  # expect SL001
+        ExpressionAttributeValues={":p": {"S": "CATEGORIES"}},  # expect SL001:error
     )["Items"]
 `,
     },
@@ -69,7 +69,7 @@ const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
 exports.tick = async (value) => {
   const bucket = Math.floor(Date.now() / (15 * 60 * 1000));
   await doc.send(
-    new PutCommand({ TableName: "ticks", Item: { pk: \`TICK#\${bucket}\`, sk: randomUUID(), value } }), // expect SL002
+    new PutCommand({ TableName: "ticks", Item: { pk: \`TICK#\${bucket}\`, sk: randomUUID(), value } }), // expect SL002:warning
   );
 };
 `,
@@ -86,7 +86,7 @@ table = boto3.resource("dynamodb").Table("signups")
 
 
 def add_signup(signup_date_fmt, email):
-    table.put_item(Item={"pk": signup_date_fmt, "sk": str(uuid.uuid4()), "email": email})  # expect SL002
+    table.put_item(Item={"pk": signup_date_fmt, "sk": str(uuid.uuid4()), "email": email})  # expect SL002:warning
 `,
     },
   },
@@ -105,7 +105,7 @@ def stock_levels():
     return client.query(
         TableName=f"inventory-{STAGE}",
         KeyConditionExpression="PK = :pk",
-        ExpressionAttributeValues={":pk": {"S": "STOCK"}},  # expect SL001
+        ExpressionAttributeValues={":pk": {"S": "STOCK"}},  # expect SL001:error
     )["Items"]
 `,
     },

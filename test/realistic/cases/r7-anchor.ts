@@ -17,7 +17,7 @@ export async function allWidgets() {
     new QueryCommand({
       TableName: "things",
       KeyConditionExpression: "pk = :k",
-      ExpressionAttributeValues: { ":k": kind }, // expect SL001
+      ExpressionAttributeValues: { ":k": kind }, // expect SL001:error
     }),
   );
 }
@@ -36,7 +36,7 @@ table = boto3.resource("dynamodb").Table("fx")
 
 def rates():
     return table.get_item(
-        Key={"pk": RATES_KEY}  # expect SL001
+        Key={"pk": RATES_KEY}  # expect SL001:error
     ).get("Item")
 `,
     },
@@ -54,7 +54,7 @@ table = boto3.resource("dynamodb").Table("work")
 def pending():
     partition = "PENDING_WORK"
     return table.query(
-        KeyConditionExpression=Key("pk").eq(partition)  # expect SL001
+        KeyConditionExpression=Key("pk").eq(partition)  # expect SL001:error
     )["Items"]
 `,
     },
@@ -76,8 +76,8 @@ export async function snapshot(at: number, data: unknown) {
     new PutCommand({
       TableName: "stats",
       Item: {
-        pk: STATS_PK, // expect SL001
-        sk: at,
+        pk: STATS_PK, // expect SL001:error
+        sk: at, // expect SL005:info
         data,
       },
     }),
@@ -97,7 +97,7 @@ exports.openOrders = () => {
   const params = {
     TableName: "orders",
     KeyConditionExpression: "pk = :p",
-    ExpressionAttributeValues: { ":p": "OPEN_ORDERS" }, // expect SL001
+    ExpressionAttributeValues: { ":p": "OPEN_ORDERS" }, // expect SL001:error
   };
   return db.query(params).promise();
 };

@@ -14,7 +14,7 @@ import { DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
 const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
 
 export async function addBuild(buildId: string) {
-  await doc.send(new PutCommand({ TableName: "builds", Item: { pk: "BUILDS", sk: buildId } })); // expect SL001
+  await doc.send(new PutCommand({ TableName: "builds", Item: { pk: "BUILDS", sk: buildId } })); // expect SL001:error
 }
 `,
     },
@@ -31,7 +31,7 @@ table = boto3.resource("dynamodb").Table("cache")
 
 
 def cached_settings(event, context):
-    return table.get_item(Key={"pk": "SETTINGS"}).get("Item")  # expect SL001
+    return table.get_item(Key={"pk": "SETTINGS"}).get("Item")  # expect SL001:error
 `,
     },
   },

@@ -30,7 +30,7 @@ export class FeedService {
   constructor(private readonly feed: FeedRepository) {}
 
   async publishToEveryone(postId: string, body: string) {
-    await this.feed.append("FEED#everyone", postId, body); // expect SL001
+    await this.feed.append("FEED#everyone", postId, body); // expect SL001:error
   }
 
   async publishToFollowers(authorId: string, postId: string, body: string) {
@@ -87,7 +87,7 @@ export const counters = new CounterRepository();
       'src/orders/create-order.ts': `import { counters } from "../db/counter-repository";
 
 export async function createOrder(customerId: string, lines: unknown[]) {
-  const orderNumber = await counters.next("ORDER_NUMBER"); // expect SL004
+  const orderNumber = await counters.next("ORDER_NUMBER"); // expect SL004:warning
   return { orderNumber, customerId, lines };
 }
 `,
@@ -137,7 +137,7 @@ export const handler = async (event: { requestContext: { authorizer: { claims: {
       'src/handlers/admin.ts': `import { sessionRepository } from "../repositories";
 
 export const liveSessions = async () => {
-  const items = await sessionRepository.list("LIVE"); // expect SL001
+  const items = await sessionRepository.list("LIVE"); // expect SL001:error
   return { statusCode: 200, body: JSON.stringify(items) };
 };
 `,
@@ -181,7 +181,7 @@ const factory = new RepositoryFactory(DynamoDBDocumentClient.from(new DynamoDBCl
 
 export const handler = async (event: { requestContext: { connectionId: string } }) => {
   const rooms = factory.createRoomRepository();
-  await rooms.addMember("ROOM#lobby", event.requestContext.connectionId); // expect SL001
+  await rooms.addMember("ROOM#lobby", event.requestContext.connectionId); // expect SL001:error
   return { statusCode: 200 };
 };
 `,
@@ -208,7 +208,7 @@ export default {
 export async function main(event) {
   const params = {
     TableName: process.env.STATS_TABLE,
-    Key: { pk: "PAGE_VIEWS" }, // expect SL004
+    Key: { pk: "PAGE_VIEWS" }, // expect SL004:warning
     UpdateExpression: "ADD hits :one",
     ExpressionAttributeValues: { ":one": 1 },
   };
@@ -237,7 +237,7 @@ module.exports.create = async (event) => {
   const params = {
     TableName: process.env.tableName,
     Item: {
-      pk: "CHANNEL#announcements", // expect SL001
+      pk: "CHANNEL#announcements", // expect SL001:error
       sk: randomUUID(),
       text: body.text,
     },
@@ -281,7 +281,7 @@ from app.deps import event_store
 
 
 def on_checkout(event, context):
-    event_store.append("STREAM#orders", str(uuid.uuid4()), event["detail"])  # expect SL001
+    event_store.append("STREAM#orders", str(uuid.uuid4()), event["detail"])  # expect SL001:error
     return {"ok": True}
 `,
     },
@@ -311,7 +311,7 @@ write_audit = partial(put_record, "audit-trail")
 
 def record(actor, action):
     today = datetime.date.today().isoformat()
-    write_audit(f"AUDIT#{today}", str(uuid.uuid4()), actor=actor, action=action)  # expect SL002
+    write_audit(f"AUDIT#{today}", str(uuid.uuid4()), actor=actor, action=action)  # expect SL002:warning
 `,
     },
   },
@@ -355,7 +355,7 @@ class Scheduler:
 
     def schedule(self, kind, args):
         body = json.dumps({"kind": kind, "args": args})
-        self._repository.enqueue("QUEUE#default", str(uuid.uuid4()), body)  # expect SL001
+        self._repository.enqueue("QUEUE#default", str(uuid.uuid4()), body)  # expect SL001:error
 `,
       'jobs/main.py': `from jobs.repository import JobRepository
 from jobs.scheduler import Scheduler
@@ -388,7 +388,7 @@ class OrderQueueRepo:
         self.repo = repo
 
     def accept(self, order):
-        self.repo.push(order["status"], order["id"])  # expect SL003
+        self.repo.push(order["status"], order["id"])  # expect SL003:warning
 `,
       'orders/app.py': `import json
 import os
@@ -438,7 +438,7 @@ export class MetricsRepository extends TimeSeriesRepository {
 
   async record(name: string, value: number) {
     const hour = new Date().toISOString().slice(0, 13);
-    await this.appendPoint(\`METRICS#\${hour}\`, randomUUID(), { name, value }); // expect SL002
+    await this.appendPoint(\`METRICS#\${hour}\`, randomUUID(), { name, value }); // expect SL002:warning
   }
 }
 `,
@@ -493,7 +493,7 @@ export class LeaderboardService {
   constructor(private readonly repository: LeaderboardRepository) {}
 
   globalTop() {
-    return this.repository.top("BOARD#global", 100); // expect SL001
+    return this.repository.top("BOARD#global", 100); // expect SL001:error
   }
 }
 `,
@@ -551,7 +551,7 @@ import { TYPES } from "../types";
 export const handler = async (event: { body?: string }) => {
   const gateway = container.get<InboxGateway>(TYPES.InboxGateway);
   const body = JSON.parse(event.body ?? "{}");
-  await gateway.put({ pk: "INBOX#pending", sk: randomUUID(), body }); // expect SL001
+  await gateway.put({ pk: "INBOX#pending", sk: randomUUID(), body }); // expect SL001:error
   return { statusCode: 202 };
 };
 `,
@@ -581,13 +581,13 @@ module.exports = { writeAll, enqueue };
       'src/import.js': `const { writeAll } = require("./db");
 
 exports.importCsv = async (rows) => {
-  await writeAll(rows, (row) => ({ pk: "IMPORT#latest", sk: row.sku, ...row })); // expect SL001
+  await writeAll(rows, (row) => ({ pk: "IMPORT#latest", sk: row.sku, ...row })); // expect SL001:error
 };
 `,
       'src/outbox.js': `const { enqueue } = require("./db");
 
 exports.flush = async (events) => {
-  await Promise.all(events.map((e) => enqueue("OUTBOX", e.id, e))); // expect SL001
+  await Promise.all(events.map((e) => enqueue("OUTBOX", e.id, e))); // expect SL001:error
 };
 `,
     },
@@ -632,7 +632,7 @@ import { Order } from "../entities/Order";
 const orders = getRepository<Order>(Order);
 
 export async function backlog() {
-  return orders.findByPartition("ORDERS#open"); // expect SL001
+  return orders.findByPartition("ORDERS#open"); // expect SL001:error
 }
 `,
     },
@@ -692,7 +692,7 @@ export class ProductService {
   constructor(private readonly products: ProductRepository) {}
 
   async publish(product: Product) {
-    await this.products.save(product, "LISTING#all"); // expect SL001
+    await this.products.save(product, "LISTING#all"); // expect SL001:error SL005:info
   }
 }
 `,
@@ -728,7 +728,7 @@ export const notificationsTable = new NotificationsTable();
 import { notificationsTable } from "@/db";
 
 export const handler = async (event: { message: string }) => {
-  await notificationsTable.push("ALL_USERS", randomUUID(), event.message); // expect SL001
+  await notificationsTable.push("ALL_USERS", randomUUID(), event.message); // expect SL001:error
 };
 `,
     },
@@ -752,7 +752,7 @@ function boardFor(tenantId?: string): string {
   if (tenantId) {
     return \`TENANT#\${tenantId}\`;
   }
-  return "TENANT#public"; // expect SL001
+  return "TENANT#public"; // expect SL001:error
 }
 
 export async function submitScore(playerId: string, points: number, tenantId?: string) {
@@ -795,7 +795,7 @@ ids = IdAllocator.from_env()
 
 
 def create_invoice(customer_id, lines):
-    number = ids.allocate("invoice")  # expect SL004
+    number = ids.allocate("invoice")  # expect SL004:warning
     return {"number": number, "customer": customer_id, "lines": lines}
 `,
     },
@@ -823,7 +823,7 @@ module.exports = new PresenceStore();
 
 exports.handler = async (event) => {
   const { userId } = JSON.parse(event.body);
-  await presence.add("ONLINE", userId); // expect SL001
+  await presence.add("ONLINE", userId); // expect SL001:error
   return { statusCode: 204 };
 };
 `,
@@ -855,7 +855,7 @@ from api.dal import events_dal
 
 def track(name):
     bucket = time.strftime("%Y-%m-%d-%H")
-    events_dal.put_event(f"EVENTS#{bucket}", str(uuid.uuid4()), name)  # expect SL002
+    events_dal.put_event(f"EVENTS#{bucket}", str(uuid.uuid4()), name)  # expect SL002:warning
 `,
       'api/dal/__init__.py': '',
       'api/dal/events_dal.py': `import boto3
