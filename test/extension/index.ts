@@ -11,6 +11,8 @@ export interface SuiteResult {
   start: string;
   end?: string;
   vscode: string;
+  /** The tests Mocha loaded from the suite and meant to run (after any grep). */
+  declared: number;
   passes: Array<{ title: string; ms: number }>;
   failures: Array<{ title: string; error: string }>;
   pending: string[];
@@ -35,6 +37,7 @@ export async function run(): Promise<void> {
   const result: SuiteResult = {
     start: new Date().toISOString(),
     vscode: vscode.version,
+    declared: 0,
     passes: [],
     failures: [],
     pending: [],
@@ -44,6 +47,7 @@ export async function run(): Promise<void> {
   write();
   await new Promise<void>((resolve) => {
     const runner = mocha.run(() => resolve());
+    result.declared = runner.total;
     runner.on('pass', (t) => {
       result.passes.push({ title: t.fullTitle(), ms: t.duration ?? 0 });
       write();
