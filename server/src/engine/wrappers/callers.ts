@@ -25,6 +25,7 @@ import { baseNames, enclosingClass, returnedExpressions } from './functions';
 import { importedNames, type ImportedName } from './imports';
 import { callArguments } from './arguments';
 import { instantiate, type Arguments } from './instantiate';
+import { Depth } from '../depth';
 import { baseMethod, classNamedIn, definitionOf, instanceClassOf, methodOf, type ModulesFrom } from './resolve';
 import type { FunctionSummary, ModuleSummary } from './summary';
 
@@ -137,7 +138,7 @@ function calleeOf(call: Node, f: Finder): FunctionSummary | null {
   }
   if (object.type === 'call' || object.type === 'call_expression') {
     // `factory.createRoomRepository().addMember(...)`.
-    const made = classOfExpression(object, f, 0);
+    const made = classOfExpression(object, f, Depth.start(MAX_CLASS_DEPTH));
     return made ? methodOf(made.module, made.name, method, f.modulesFrom, 0) : null;
   }
   if (object.type !== 'identifier') return null;
@@ -154,7 +155,7 @@ function calleeOf(call: Node, f: Finder): FunctionSummary | null {
     const cls = classRef(w.module, w.name.name, f) ?? instanceClassOf(w.module, w.name.name, f.modulesFrom);
     return cls ? methodOf(cls.module, cls.name, method, f.modulesFrom, 0) : null;
   }
-  const cls = instanceClass(object, f);
+  const cls = instanceClass(object, f, Depth.start(MAX_CLASS_DEPTH));
   return cls ? methodOf(cls.module, cls.name, method, f.modulesFrom, 0) : null;
 }
 
@@ -208,14 +209,15 @@ function definesMethod(cls: Node, method: string): boolean {
 
 /**
  * `repo` bound to `new Repo(...)` / `Repo(...)` where `Repo` is an imported class.
- * `depth` counts the names and calls followed to get here: a name bound to a call on
- * itself (`all = all.concat(page.Items)`, `a = b.m(); b = a.m()`) would otherwise be
- * followed for ever.
+ * `depth` is what is left of one budget for the names and calls followed to get here,
+ * shared by the whole search: a name bound to a call on itself (`all =
+ * all.concat(page.Items)`, `items = items.filter(...)` after `items = await
+ * repo.query(x)`, `a = b.m(); b = a.m()`) would otherwise be followed for ever.
  */
-function instanceClass(id: Node, f: Finder, depth = 0): ClassRef | null {
-  if (depth > MAX_CLASS_DEPTH) return null;
+function instanceClass(id: Node, f: Finder, depth: Depth): ClassRef | null {
+  if (depth.spent) return null;
   const b = f.language === 'python' ? resolvePython(id, f.ctx) : resolveJs(id, f.ctx);
-  return b?.kind === 'value' ? classOfExpression(b.node, f, depth + 1) : null;
+  return b?.kind === 'value' ? classOfExpression(b.node, f, depth.deeper()) : null;
 }
 
 /** How many names and factory calls an instance's class is followed through (`repo = factory.make()` ...). */
@@ -227,8 +229,8 @@ type ClassRef = { module: ModuleSummary; name: string };
  * The class of the object an expression makes: `new Repo()`, Python `Repo()`, or what a
  * factory returns (`createRepo()`, `Allocator.from_env()`, `factory.createRoomRepository()`).
  */
-function classOfExpression(n: Node, f: Finder, depth: number): ClassRef | null {
-  if (depth > MAX_CLASS_DEPTH) return null;
+function classOfExpression(n: Node, f: Finder, depth: Depth): ClassRef | null {
+  if (depth.spent) return null;
   const e = n.type === 'await_expression' || n.type === 'await' ? n.namedChild(0) : n;
   if (!e) return null;
   const made =
@@ -263,7 +265,7 @@ function classOfQualified(made: Node, f: Finder): ClassRef | null {
  * singleton (`global _DB; if _DB is None: _DB = db.Store(...); return _DB`, `if (!store)
  * store = new Store(); return store;`), as a Chalice app's `get_app_db()` does.
  */
-function ownFactoryClass(call: Node, f: Finder, depth: number): ClassRef | null {
+function ownFactoryClass(call: Node, f: Finder, depth: Depth): ClassRef | null {
   const callee = call.childForFieldName('function');
   if (callee?.type !== 'identifier') return null;
   const b = f.language === 'python' ? resolvePython(callee, f.ctx) : resolveJs(callee, f.ctx);
@@ -272,7 +274,7 @@ function ownFactoryClass(call: Node, f: Finder, depth: number): ClassRef | null 
   for (const r of returnedExpressions(fn, f.language)) {
     const values = r?.type === 'identifier' ? assignedIn(fn, r.text, f.language) : r ? [r] : [];
     for (const v of values) {
-      const cls = classOfExpression(v, f, depth + 1);
+      const cls = classOfExpression(v, f, depth.deeper());
       if (cls) return cls;
     }
   }
@@ -297,7 +299,7 @@ function assignedIn(fn: Node, name: string, language: SourceLanguage): Node[] {
 }
 
 /** The summarised function a call calls, with the module it is in (for the class names it writes). */
-function factoryOf(call: Node, f: Finder, depth: number): { fn: FunctionSummary; module: ModuleSummary } | null {
+function factoryOf(call: Node, f: Finder, depth: Depth): { fn: FunctionSummary; module: ModuleSummary } | null {
   const callee = call.childForFieldName('function');
   if (callee?.type === 'identifier') {
     const w = f.wrapping.get(callee.text);
@@ -311,7 +313,9 @@ function factoryOf(call: Node, f: Finder, depth: number): { fn: FunctionSummary;
   const w = object.type === 'identifier' ? f.wrapping.get(object.text) : undefined;
   const cls =
     (w && classRef(w.module, w.name.name, f)) ??
-    (object.type === 'identifier' ? instanceClass(object, f, depth + 1) : classOfExpression(object, f, depth + 1));
+    (object.type === 'identifier'
+      ? instanceClass(object, f, depth.deeper())
+      : classOfExpression(object, f, depth.deeper()));
   const fn = cls ? methodOf(cls.module, cls.name, method, f.modulesFrom, 0) : null;
   return cls && fn ? { fn, module: cls.module } : null;
 }
