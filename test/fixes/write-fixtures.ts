@@ -201,6 +201,23 @@ for i in range(int(os.environ["K"])):
     },
   },
   {
+    // A TypeScript parameter's default (`stream: string = 'GLOBAL'`) that a call in the
+    // same module leaves out: the suffix goes where the item uses it, never into the default.
+    name: 'ts-default-param',
+    writer: 'audit-log.ts',
+    table: 'audit',
+    pk: 'stream',
+    sk: 'entryId',
+    fixes: ['add-random-shard', 'add-hash-shard'],
+    driver: {
+      language: 'node',
+      source: `import { recordLogin } from './audit-log';
+${BATCHED}
+void times(Number(process.env.K), (i) => recordLogin('user-' + i));
+`,
+    },
+  },
+  {
     name: 'client-py',
     writer: 'events.py',
     table: 'events',

@@ -18,7 +18,7 @@ import {
 import { literal, shardRange } from '../template';
 import { entry, type Value } from '../value';
 import { callersOf } from './callers';
-import { isFunction, parametersOf, resolve } from './scope';
+import { isFunction, parameterDefaults, parametersOf, resolve } from './scope';
 
 /** `for (const s of SHARDS)`, `for (let i = 0; i < N; i++)`. */
 export function loopValue(n: Node, loop: Node, ctx: EvalContext): Value | null {
@@ -115,6 +115,18 @@ export function paramValue(n: Node, fn: Node, index: number, ctx: EvalContext, p
   return callersValue(n, fn, index, ctx);
 }
 
+/**
+ * The default of parameter `name` when a call's arguments leave it out, or null. A
+ * spread argument (`put(...args)`) may pass it. As in Python, a default is a value only
+ * where a call leaves the argument out: with no such call it stays a parameter.
+ */
+function leftOutDefault(fn: Node, name: string, args: Node, ctx: EvalContext): Value | null {
+  if (args.namedChildren.some((a) => a?.type === 'spread_element')) return null;
+  const d = parameterDefaults(fn).find((x) => x.name === name);
+  const v = d ? ctx.evaluate(d.node, ctx) : null;
+  return v && soleHole(v)?.kind !== 'unknown' ? v : null;
+}
+
 function pathOf(v: Value | null, path: string[]): Value | null {
   for (const key of path) v = v?.kind === 'object' ? (entry(v, key) ?? null) : null;
   return v;
@@ -163,7 +175,12 @@ function callersValue(n: Node, fn: Node, index: number, ctx: EvalContext): Value
       f?.text === name || (f?.type === 'member_expression' && f.childForFieldName('property')?.text === name);
     if (calls && cargs) {
       const arg = cargs.namedChild(index);
-      if (!arg) continue;
+      if (!arg) {
+        // `put(item)` for `function put(item, pk = "GLOBAL")`: this call passes the default.
+        const given = leftOutDefault(fn, n.text, cargs, ctx);
+        if (given) return given;
+        continue;
+      }
       const v = ctx.evaluate(arg, ctx);
       if (v && soleHole(v)?.kind !== 'unknown') return v;
     }

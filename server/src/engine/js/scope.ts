@@ -54,6 +54,19 @@ export function parametersOf(fn: Node): Node[] {
   return params ? params.namedChildren.filter((c): c is Node => c !== null && c.type !== 'comment') : [];
 }
 
+/**
+ * `pk = "GLOBAL"`, `pk: string = "GLOBAL"`: a named parameter's default. A destructured
+ * one (`{ id } = {}`) and `undefined`/`null` say the argument is optional, not a key.
+ */
+export function parameterDefaults(fn: Node): Array<{ name: string; node: Node }> {
+  return parametersOf(fn).flatMap((x) => {
+    const value = x.type === 'assignment_pattern' ? x.childForFieldName('right') : x.childForFieldName('value');
+    const name = x.type === 'assignment_pattern' ? x.childForFieldName('left') : x.childForFieldName('pattern');
+    if (!value || name?.type !== 'identifier' || value.type === 'undefined' || value.type === 'null') return [];
+    return [{ name: name.text, node: value }];
+  });
+}
+
 /** Per tree: each function's parameter names, read once. */
 const paramCache = new WeakMap<Tree, Map<number, Array<string | null>>>();
 

@@ -7,7 +7,7 @@
  */
 import type { Node } from 'web-tree-sitter';
 import type { SourceLanguage } from '../model';
-import { isFunction as isJsFunction, parametersOf as jsParameters } from '../js/scope';
+import { isFunction as isJsFunction, parameterDefaults, parametersOf as jsParameters } from '../js/scope';
 import { parametersOf as pythonParameters } from '../python/scope';
 
 export interface NamedFunction {
@@ -17,7 +17,10 @@ export interface NamedFunction {
   owner: string | null;
   /** Parameter names in call order; a Python method's `self`/`cls` left out. */
   params: string[];
-  /** Python parameters with a default other than `None`: the default expression of each. */
+  /**
+   * Parameters with a default: the default expression of each (Python: other than `None`;
+   * JavaScript/TypeScript: other than `undefined`/`null`, and not a destructured one).
+   */
   defaults?: Array<{ name: string; node: Node }>;
 }
 
@@ -33,6 +36,13 @@ export function enclosingNamedFunction(n: Node, language: SourceLanguage): Named
 /** `p` as a named JavaScript/TypeScript function, or null when it is anonymous or not a function. */
 export function jsFunction(p: Node): NamedFunction | null {
   if (!isJsFunction(p)) return null;
+  const named = jsNamed(p);
+  if (!named) return null;
+  const defaults = parameterDefaults(p);
+  return defaults.length ? { ...named, defaults } : named;
+}
+
+function jsNamed(p: Node): NamedFunction | null {
   const params = jsParameters(p).map((x, i) => jsParamName(x, i));
   if (p.type === 'method_definition') {
     const cls = p.parent?.type === 'class_body' ? p.parent.parent : null;

@@ -114,6 +114,29 @@ function functionName(fn: Node): string | null {
   return null;
 }
 
+/**
+ * Why a key that is a parameter's default gets no shard: a suffix in the default would
+ * be evaluated once (Python) and bypassed by every call that passes the argument, so it
+ * goes only where the request uses the parameter, and here there is no such expression.
+ */
+function defaultBlocked(ctx: FixContext, a: Access, at: Span, file: string | null): string {
+  const text = ctx.textOf(file ?? a.file);
+  const name = text ? withTree(file ?? a.file, text, (tree) => parameterName(nodeAt(tree, at))) : null;
+  const param = name ? `parameter ${name}` : 'a parameter';
+  if (!file || file === a.file)
+    return `the key at ${where(a.file, at)} is the default of ${param}, and the request names it with no expression a suffix could go on`;
+  return `the key is the default of ${param} at ${where(file, at)}, which the call at ${where(a.file, a.span)} leaves out: pass the key at the call to shard it here`;
+}
+
+/** The name of the parameter whose default `n` is in (`pk` of `pk = "GLOBAL"`, `source="web"`). */
+function parameterName(n: Node | null): string | null {
+  for (let p = n; p; p = p.parent) {
+    const name = p.childForFieldName('left') ?? p.childForFieldName('pattern') ?? p.childForFieldName('name');
+    if (isParameter(p) && name?.type === 'identifier' && name.id !== n?.id) return name.text;
+  }
+  return null;
+}
+
 /** Where one access's key value is, or why a fix cannot edit it. */
 export function keySite(ctx: FixContext, a: Access): KeySite | Blocked {
   const pk = a.partitionKey;
@@ -130,7 +153,7 @@ export function keySite(ctx: FixContext, a: Access): KeySite | Blocked {
     const span: Span | null = pk.span;
     return { span, siblings: siblingAttributes(tree, a.language, pk.use) };
   });
-  if (own && !own.span) return { blocked: `the key at ${where(a.file, pk.span)} is a parameter's default` };
+  if (own && !own.span) return { blocked: defaultBlocked(ctx, a, pk.span, null) };
   if (own?.span) {
     const at = own.span === pk.span ? lastLiteral(a) : null;
     return { access: a, target: { file: a.file, span: own.span }, at, siblings: own.siblings, mapper: null };
@@ -160,7 +183,12 @@ function mapperSite(ctx: FixContext, a: Access): KeySite | Blocked {
     if (!name) return null;
     return { span: spanOf(value), use: spanOf(pair), siblings: siblingAttributes(tree, language, spanOf(pair)), name };
   });
-  if (!found) return { blocked: `${built} and its key value could not be found` };
+  if (!found) {
+    // `putEvent(item)` leaving out `pk = "GLOBAL"` of another module's `putEvent`.
+    const atDefault = withTree(origin.file, text, (tree) => isParameter(nodeAt(tree, origin.span)));
+    if (atDefault) return { blocked: defaultBlocked(ctx, a, origin.span, origin.file) };
+    return { blocked: `${built} and its key value could not be found` };
+  }
   if (
     !pk.template.parts.every(
       (p) => !p.origin || p.origin.file !== origin.file || within(p.origin.span, found.span) || p.origin.via.length > 0,
