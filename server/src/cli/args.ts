@@ -17,6 +17,8 @@ export interface CheckOptions {
   contexts?: Array<'app' | 'test' | 'example' | 'script'>;
   /** `--stats`: after the summary, how many calls were understood and why the others were not. */
   stats?: boolean;
+  /** `--cache`: reuse the analyses of files unchanged since the last run (`--cache-location` or the default folder); null without. */
+  cache?: { location: string | null } | null;
 }
 
 /** Where live data comes from (docs/heat.md). Credentials are never options: the SDK's chain supplies them. */
@@ -85,6 +87,10 @@ Options:
   --contexts app,test,example,script
                                 which code to report on (default: all; test,
                                 example and script code run once: info at most)
+  --cache                       check: keep each file's analysis and reuse it while the file
+                                and the modules it reads are unchanged (in
+                                node_modules/.cache/shardlens, or .shardlens-cache/)
+  --cache-location DIR          check: keep the cache in DIR (implies --cache)
   --quiet                       print findings only: no summary, no skipped files
   --stats                       check: after the summary, how many DynamoDB calls were
                                 understood and why the others were not (text output;
@@ -269,6 +275,15 @@ export function parseArgs(argv: string[]): Parsed {
       case '--stats':
         options.stats = true;
         break;
+      case '--cache':
+        options.cache ??= { location: null };
+        break;
+      case '--cache-location': {
+        const dir = value();
+        if (!dir || dir.startsWith('--')) throw new UsageError('--cache-location needs a folder');
+        options.cache = { location: dir };
+        break;
+      }
       case '--color':
         options.color = true;
         break;

@@ -3,7 +3,6 @@ import { loadHeat } from './load-heat';
 import { routeSdkNodeWarning } from '../heat/sdk-warnings';
 import type { FileAnalysis } from '../engine/analyze';
 import type { Severity } from '../engine/model';
-import { initParsers } from '../engine/parser';
 import { parseArgs, UsageError, USAGE, type CheckOptions, type FailOn, type KeysOptions } from './args';
 import { isMainThread } from 'node:worker_threads';
 import { formatKeysText, formatMatchText, toJsonKeys, toJsonMatches } from './keys';
@@ -14,6 +13,8 @@ import { MAX_DEPTH } from '../engine/evaluation';
 import { indexInParallel, prestartAnalysis } from './parallel';
 import { collectFiles } from '../engine/workspace/files';
 import { WorkspaceIndex } from '../engine/workspace/index';
+import { AnalysisCache, cacheDir, ENGINE_VERSION } from '../engine/workspace/cache';
+import { completeIndex, indexOneByOne } from '../engine/workspace/cache/run';
 import { skippedOf, toJsonReport, type SkippedPath } from './report';
 import { toSarif } from './sarif';
 import { formatSkipped, formatStats, formatText } from './text';
@@ -39,31 +40,40 @@ interface Indexed {
 }
 
 /** Collects and indexes the files under `paths`; null when none of the paths exists. */
-async function indexPaths(paths: string[], maxFileBytes: number, err: NodeJS.WritableStream): Promise<Indexed | null> {
-  // A folder may hold many files: the analysis thread loads its grammars while the walk runs.
-  if (paths.some(isDirectory)) prestartAnalysis(process.cwd(), maxFileBytes);
+async function indexPaths(
+  paths: string[],
+  maxFileBytes: number,
+  err: NodeJS.WritableStream,
+  cacheOption?: CheckOptions['cache'],
+): Promise<Indexed | null> {
+  const cache = cacheOption ? openCache(cacheOption.location, maxFileBytes, err) : null;
+  // A folder may hold many files: the analysis thread loads its grammars while the walk runs
+  // (with a cache of the folder, only once a file needs analysing).
+  if (paths.some(isDirectory) && !cache?.loaded) prestartAnalysis(process.cwd(), maxFileBytes);
   const list = collectFiles(paths);
   for (const m of list.missing)
     err.write(`shardlens: ${m}: no such file, or not a TypeScript/JavaScript/Python file\n`);
   if (list.missing.length > 0 && list.files.length === 0) return null;
   const index = new WorkspaceIndex({ root: process.cwd(), maxBytes: maxFileBytes });
-  if (list.files.length >= PARALLEL_FROM) {
-    await indexInParallel(index, list.files, process.cwd(), maxFileBytes);
-  } else {
-    await initParsers();
-    for (const f of list.files) index.analyzeFile(f, false);
-  }
-  // The passes that need every file in (`analyzeAll`'s): wrapper callers, writers of tables defined later.
-  // After the analysis thread, this thread loads the grammars only when they have a file to read.
-  if (index.passesMayAnalyse(list.files)) {
-    await initParsers();
-    index.completePasses(list.files);
-  }
+  if (list.files.length >= PARALLEL_FROM) await indexInParallel(index, list.files, process.cwd(), maxFileBytes, cache);
+  else await indexOneByOne(index, list.files, cache, maxFileBytes);
+  await completeIndex(index, list.files, cache);
   return {
     index,
     gitignored: list.gitignored,
     unreadable: list.unreadable.map((u) => ({ file: u.path, reason: u.reason })),
   };
+}
+
+/** The check's cache, keyed by the options that change a file's analysis (the contexts filter findings later). */
+function openCache(location: string | null, maxBytes: number, err: NodeJS.WritableStream): AnalysisCache {
+  const root = process.cwd();
+  return new AnalysisCache({
+    dir: cacheDir(root, location),
+    name: 'check',
+    key: { version: ENGINE_VERSION, root, options: { maxBytes } },
+    notice: (line) => err.write(`shardlens: ${line}\n`),
+  });
 }
 
 /** The coverage line for keys the evaluators could not follow, or null when there were none. */
@@ -85,7 +95,7 @@ export async function check(
   out: NodeJS.WritableStream,
   err: NodeJS.WritableStream,
 ): Promise<number> {
-  const indexed = await indexPaths(options.paths, options.maxFileBytes, err);
+  const indexed = await indexPaths(options.paths, options.maxFileBytes, err, options.cache);
   if (!indexed) return 2;
   let results = indexed.index.results();
   // The AWS SDK loads only when live data is asked for: plain checks start as fast as before.

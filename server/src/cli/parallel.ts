@@ -3,6 +3,7 @@ import { analyzeSource, emptyAnalysis, judgeAnalysis, type FileAnalysis } from '
 import type { SourceLanguage } from '../engine/model';
 import { initParsers, languageForFile } from '../engine/parser';
 import { mayContainDynamoDbCalls, reasonToSkip } from '../engine/prescan';
+import type { AnalysisCache } from '../engine/workspace/cache';
 import type { WorkspaceIndex } from '../engine/workspace/index';
 import { ModuleConstants } from '../engine/workspace/modules';
 import { readSource } from '../engine/workspace/source';
@@ -11,6 +12,12 @@ interface Job {
   file: string;
   text: string;
   language: SourceLanguage;
+}
+
+/** An analysis from the thread, with every module it read (`ModuleConstants.dependenciesOf`). */
+interface Done {
+  analysis: FileAnalysis;
+  uses: string[];
 }
 
 interface WorkerConfig {
@@ -71,27 +78,38 @@ export async function indexInParallel(
   files: string[],
   root: string,
   maxBytes: number,
+  cache: AnalysisCache | null = null,
 ): Promise<void> {
-  const worker = takePrestarted(root, maxBytes) ?? startWorker(root, maxBytes);
-  worker.ref();
+  // Started at the first file to analyse: a warm cache may leave it nothing to do.
+  let worker: Worker | null = null;
   let reading = true;
   // The texts the worker has: the rules run here, over its extraction, while it parses the next file.
   const texts = new Map<string, string>();
   const finished = new Promise<void>((resolve, reject) => {
-    worker.on('message', (analysis: FileAnalysis) => {
-      const text = texts.get(analysis.file) ?? '';
-      texts.delete(analysis.file);
-      index.set(judgeAnalysis(analysis, text));
-      if (texts.size === 0 && !reading) resolve();
-    });
-    worker.on('error', reject);
-    worker.on('exit', (code) => {
-      if (texts.size > 0) reject(new Error(`the analysis thread stopped (exit ${code}) with ${texts.size} files left`));
-    });
+    const analyser = (): Worker => {
+      if (worker) return worker;
+      const w = (worker = takePrestarted(root, maxBytes) ?? startWorker(root, maxBytes));
+      w.ref();
+      w.on('message', ({ analysis, uses }: Done) => {
+        const text = texts.get(analysis.file) ?? '';
+        texts.delete(analysis.file);
+        index.set(judgeAnalysis(analysis, text));
+        // The modules the thread read for it: a change of one refreshes it (and stales its cache entry).
+        index.crossFile.modules.noteDependencies(analysis.file, uses);
+        if (texts.size === 0 && !reading) resolve();
+      });
+      w.on('error', reject);
+      w.on('exit', (code) => {
+        if (texts.size > 0)
+          reject(new Error(`the analysis thread stopped (exit ${code}) with ${texts.size} files left`));
+      });
+      return w;
+    };
     for (const file of files) {
       const language = languageForFile(file);
       if (!language) continue;
       const source = readSource(file, maxBytes);
+      if ('text' in source && cache?.restore(file, source.text, index)) continue;
       const skipped = 'skipped' in source ? source.skipped : reasonToSkip(source.text, maxBytes);
       if (skipped || !('text' in source) || !mayContainDynamoDbCalls(source.text)) {
         const none = emptyAnalysis(file, language, skipped);
@@ -101,7 +119,7 @@ export async function indexInParallel(
         continue;
       }
       texts.set(file, source.text);
-      worker.postMessage({ file, text: source.text, language } satisfies Job);
+      analyser().postMessage({ file, text: source.text, language } satisfies Job);
     }
     reading = false;
     if (texts.size === 0) resolve();
@@ -109,7 +127,7 @@ export async function indexInParallel(
   try {
     await finished;
   } finally {
-    await worker.terminate();
+    await (worker as Worker | null)?.terminate();
   }
 }
 
@@ -126,7 +144,8 @@ function serveAnalyses(config: WorkerConfig): void {
         resolveModule: modules.summary,
         judge: false,
       };
-      parentPort!.postMessage(analyzeSource(job.file, job.text, job.language, options));
+      const analysis = analyzeSource(job.file, job.text, job.language, options);
+      parentPort!.postMessage({ analysis, uses: modules.dependenciesOf(job.file) } satisfies Done);
     });
   });
 }

@@ -55,6 +55,16 @@ export class CrossModuleFacts {
     this.importNames.set(analysis.file, this.importsOf(text, analysis.language));
   }
 
+  /** Notes what a file imports as an earlier run noted it (the analysis cache). */
+  restoreImports(file: string, names: string[]): void {
+    this.importNames.set(file, names);
+  }
+
+  /** The files whose DynamoDB calls take their key from a parameter (sorted). */
+  wrapperFiles(): string[] {
+    return [...this.wrappers].sort();
+  }
+
   /** What a skipped file imports, when it was noted while it was read. */
   importsNoted(file: string): string[] | undefined {
     return this.importNames.get(file);

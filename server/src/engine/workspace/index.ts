@@ -110,11 +110,12 @@ export class WorkspaceIndex {
   /**
    * Once every file of `files` is in (analysed one by one, in any order): the files that
    * call a wrapper found among them, then the writers of tables defined in files that
-   * came after them. Returns the key families touched.
+   * came after them. Returns the key families touched. `settled`: files restored from a
+   * cache made with the same workspace facts, which the passes already went through.
    */
-  completePasses(files: Iterable<string>): Set<string> {
-    const touched = analyzeWrapperCallers(this.passTarget, files);
-    for (const key of refreshEarlyWriters(this.passTarget)) touched.add(key);
+  completePasses(files: Iterable<string>, settled?: ReadonlySet<string>): Set<string> {
+    const touched = analyzeWrapperCallers(this.passTarget, files, settled);
+    for (const key of refreshEarlyWriters(this.passTarget, settled)) touched.add(key);
     return touched;
   }
 
@@ -122,8 +123,13 @@ export class WorkspaceIndex {
    * Whether `completePasses` may analyse a file, so that a caller that analysed the
    * workspace elsewhere (the CLI's analysis thread) loads the parsers only then.
    */
-  passesMayAnalyse(files: Iterable<string>): boolean {
-    return passesMayAnalyse(this.passTarget, files);
+  passesMayAnalyse(files: Iterable<string>, settled?: ReadonlySet<string>): boolean {
+    return passesMayAnalyse(this.passTarget, files, settled);
+  }
+
+  /** The cross-file state the analysis cache (cache/) saves and restores. */
+  get crossFile(): { modules: ModuleConstants; pass: PassTarget } {
+    return { modules: this.modules, pass: this.passTarget };
   }
 
   /** The options to analyse a file of this workspace with (imports resolve across files). */

@@ -138,6 +138,8 @@ export class ModuleConstants {
   private readonly values = new Map<string, Map<string, Value | null>>();
   /** Module file → the files whose analysis used one of its constants. */
   private readonly dependents = new Map<string, Set<string>>();
+  /** File → the module files its analysis (or its summary, for a module) looked up: `dependenciesOf` follows it. */
+  private readonly uses = new Map<string, Set<string>>();
   private depth = 0;
   private readonly existing = new Map<string, boolean>();
   /** Folder → what its entries are, read once (see `exists`). */
@@ -199,10 +201,40 @@ export class ModuleConstants {
       this.resolved.set(key, module);
     }
     if (!module) return null;
+    this.noteUse(fromFile, module);
+    return module;
+  }
+
+  private noteUse(file: string, module: string): void {
     let users = this.dependents.get(module);
     if (!users) this.dependents.set(module, (users = new Set()));
-    users.add(fromFile);
-    return module;
+    users.add(file);
+    let used = this.uses.get(file);
+    if (!used) this.uses.set(file, (used = new Set()));
+    used.add(module);
+  }
+
+  /**
+   * Every module a file's analysis may have read, through the modules those read in
+   * turn (sorted): a cached analysis stands only while none of them changed. A module's
+   * lookups are noted when it is first read, whichever file asked, so the walk finds them.
+   */
+  dependenciesOf(file: string): string[] {
+    const seen = new Set<string>();
+    const stack = [file];
+    while (stack.length) {
+      for (const m of this.uses.get(stack.pop()!) ?? []) {
+        if (m === file || seen.has(m)) continue;
+        seen.add(m);
+        stack.push(m);
+      }
+    }
+    return [...seen].sort();
+  }
+
+  /** An analysis made elsewhere (the analysis thread, the cache) read these modules: a change of one refreshes it. */
+  noteDependencies(file: string, modules: readonly string[]): void {
+    for (const m of modules) this.noteUse(file, m);
   }
 
   /** Files whose analysis read a constant from `module`. */

@@ -45,11 +45,12 @@ export function refreshWriters(
   t: PassTarget,
   stale: (accesses: readonly Access[]) => boolean,
   except = '',
+  settled?: ReadonlySet<string>,
 ): Set<string> {
   const touched = new Set<string>();
   for (const analysis of [...t.analyses()]) {
     const file = analysis.file;
-    if (file === except || !stale(analysis.accesses)) continue;
+    if (file === except || settled?.has(file) || !stale(analysis.accesses)) continue;
     const language = languageForFile(file);
     const text = language ? (t.openText(file) ?? readFromDisk(file)) : null;
     if (text === null || !language) continue;
@@ -63,9 +64,9 @@ export function refreshWriters(
  * analysis thread): writes that set an index's key attribute without an access to that
  * index yet, and writes whose partition key is not the one the definition names.
  */
-export function refreshEarlyWriters(t: PassTarget): Set<string> {
+export function refreshEarlyWriters(t: PassTarget, settled?: ReadonlySet<string>): Set<string> {
   const stale = earlyWriters(t);
-  return stale ? refreshWriters(t, stale) : new Set();
+  return stale ? refreshWriters(t, stale, '', settled) : new Set();
 }
 
 /** Which writes `refreshEarlyWriters` analyses again; null when no table is defined. */
@@ -83,9 +84,13 @@ function earlyWriters(t: PassTarget): ((accesses: readonly Access[]) => boolean)
  * wrapper module found in the first pass are analysed for the calls they make
  * through it. Returns the key families touched.
  */
-export function analyzeWrapperCallers(t: PassTarget, files: Iterable<string>): Set<string> {
+export function analyzeWrapperCallers(
+  t: PassTarget,
+  files: Iterable<string>,
+  settled?: ReadonlySet<string>,
+): Set<string> {
   const touched = new Set<string>();
-  const pending = leftOut(t, files);
+  const pending = leftOut(t, files, settled);
   // A caller may wrap in turn (a service between a controller and a repository): a few rounds.
   for (let round = 0; round < WRAPPER_ROUNDS && t.facts.hasWrappers; round++) {
     const before = t.facts.wrapperCount;
@@ -106,16 +111,17 @@ export function analyzeWrapperCallers(t: PassTarget, files: Iterable<string>): S
  * Whether the passes may analyse a file, so that a caller that analysed the workspace
  * elsewhere (the CLI's analysis thread) loads the parsers only then.
  */
-export function passesMayAnalyse(t: PassTarget, files: Iterable<string>): boolean {
-  if (t.facts.hasWrappers && [...leftOut(t, files)].some((f) => importsWrapperModule(t, f))) return true;
+export function passesMayAnalyse(t: PassTarget, files: Iterable<string>, settled?: ReadonlySet<string>): boolean {
+  if (t.facts.hasWrappers && [...leftOut(t, files, settled)].some((f) => importsWrapperModule(t, f))) return true;
   const stale = earlyWriters(t);
-  return !!stale && [...t.analyses()].some((a) => stale(a.accesses));
+  return !!stale && [...t.analyses()].some((a) => !settled?.has(a.file) && stale(a.accesses));
 }
 
 /** Files the pre-scan passed over: only they can have been left out of the first pass. */
-function leftOut(t: PassTarget, files: Iterable<string>): Set<string> {
+function leftOut(t: PassTarget, files: Iterable<string>, settled?: ReadonlySet<string>): Set<string> {
   return new Set(
     [...files].filter((f) => {
+      if (settled?.has(f)) return false;
       const a = t.analysisOf(f);
       return a?.accesses.length === 0 && !a.skipped;
     }),

@@ -1,0 +1,49 @@
+import type { FileAnalysis } from '../../analyze';
+import type { Finding } from '../../model';
+
+/**
+ * One file's cache entry as it is written: plain JSON. A finding's `access` is the same
+ * object as one of the file's accesses (the fixes look their own writer up by identity),
+ * so it is written as that access's position and made the same object again on load.
+ */
+export interface Entry {
+  /** sha-1 of the file's text as analysed. */
+  hash: string;
+  /** The modules the analysis read, with the hash of each one's text then (null: not readable). */
+  deps: Array<[string, string | null]>;
+  analysis: StoredAnalysis;
+  /** What the file imports, for a file the pre-scan passed over (the wrapper-caller pass reads it). */
+  imports?: string[];
+}
+
+type StoredFinding = Omit<Finding, 'access'> & { access: number | Finding['access'] };
+export type StoredAnalysis = Omit<FileAnalysis, 'findings'> & { findings: StoredFinding[] };
+
+export function encodeAnalysis(a: FileAnalysis): StoredAnalysis {
+  const at = new Map(a.accesses.map((x, i) => [x, i]));
+  return { ...a, findings: a.findings.map((f) => ({ ...f, access: at.get(f.access) ?? f.access })) };
+}
+
+export function decodeAnalysis(a: StoredAnalysis): FileAnalysis {
+  return {
+    ...a,
+    findings: a.findings.map((f) => ({ ...f, access: typeof f.access === 'number' ? a.accesses[f.access] : f.access })),
+  };
+}
+
+/**
+ * Whether a parsed value has an entry's shape. The file passed its checksum, so this
+ * guards against a cache written by another program under the same name, not against
+ * damage; a finding pointing at an access the file does not have fails it too.
+ */
+export function isEntry(v: unknown): v is Entry {
+  const e = v as Entry;
+  if (!e || typeof e !== 'object' || typeof e.hash !== 'string' || !Array.isArray(e.deps)) return false;
+  const a = e.analysis;
+  if (!a || typeof a !== 'object' || typeof a.file !== 'string' || typeof a.language !== 'string') return false;
+  if (!Array.isArray(a.accesses) || !Array.isArray(a.findings) || !Array.isArray(a.imports)) return false;
+  return a.findings.every(
+    (f) =>
+      typeof f.access !== 'number' || (Number.isInteger(f.access) && f.access >= 0 && f.access < a.accesses.length),
+  );
+}

@@ -1,0 +1,178 @@
+import { DEFAULT_MAX_BYTES } from '../../analyze';
+import { languageForFile } from '../../parser';
+import type { TableDefinition } from '../../schemas';
+import { definitionChanges, writesChanged } from '../cross-module';
+import type { WorkspaceIndex } from '../index';
+import { readFromDisk, type ReadText } from '../modules';
+import { refreshWriters } from '../passes';
+import { readSource } from '../source';
+import { decodeAnalysis, encodeAnalysis, type Entry } from './entry';
+import { cacheFile, readCache, sha1, writeCache, type CacheFile } from './store';
+
+export { cacheDir } from './store';
+
+declare const SHARDLENS_VERSION: string | undefined;
+
+/** The engine's version (package.json's, in the bundles). */
+export const ENGINE_VERSION = typeof SHARDLENS_VERSION === 'string' ? SHARDLENS_VERSION : '0.0.0-dev';
+
+/** Bumped whenever what an entry holds changes shape (FileAnalysis, Access, Finding...): older caches are dropped. */
+export const CACHE_SCHEMA = 1;
+
+/** What a cache is keyed by beside each file's content: a cache written with any other is not read. */
+export interface CacheKey {
+  version: string;
+  /** The folder imports resolve up to and messages are relative to. */
+  root: string;
+  /** Every option that changes what a file's analysis holds (size limit, contexts, severities). */
+  options: Record<string, unknown>;
+}
+
+export interface CacheSetup {
+  /** The cache's folder (`cacheDir`). */
+  dir: string;
+  /** The file's name in it: `check` for the CLI, `server` for the language server (their keys differ). */
+  name: string;
+  key: CacheKey;
+  /** A file's current text (an open editor's buffer first); default: from disk. */
+  read?: ReadText;
+  /** Where the one-line notices go (a discarded cache, a cache that cannot be written). */
+  notice: (line: string) => void;
+}
+
+/**
+ * The per-file analyses of an earlier run, to index a workspace without parsing what did
+ * not change. An entry is used when the file's text hashes the same and so does every
+ * module its analysis read (a changed constant in `config.ts` re-analyses its importers);
+ * what depends on the whole workspace (the cross-file rules, the wrapper-caller pass)
+ * runs again over the restored analyses as over fresh ones, and `reconcile` re-analyses
+ * what the workspace's table definitions and wrapper modules, if they changed, reach.
+ */
+export class AnalysisCache {
+  private readonly file: string;
+  private readonly key: string;
+  private readonly old: CacheFile | null;
+  private readonly hashes = new Map<string, string | null>();
+  private readonly restored = new Set<string>();
+  private misses = 0;
+
+  constructor(private readonly setup: CacheSetup) {
+    this.file = cacheFile(setup.dir, setup.name);
+    this.key = sha1(JSON.stringify({ schema: CACHE_SCHEMA, ...setup.key }));
+    this.old = readCache(this.file, this.key, setup.notice);
+  }
+
+  /** How many files were restored from the cache so far. */
+  get hits(): number {
+    return this.restored.size;
+  }
+
+  /** Whether there was a cache to read (made with this key). */
+  get loaded(): boolean {
+    return this.old !== null && this.old.entries.size > 0;
+  }
+
+  /**
+   * The restored files, which the passes over the workspace need not read again: they
+   * went through them when the cache was made, and `reconcile` re-analyses what a change
+   * of the workspace's wrappers or table definitions reaches.
+   */
+  get settled(): ReadonlySet<string> {
+    return this.restored;
+  }
+
+  /** Whether `reconcile` may analyse a file (so the caller loads the parsers first). */
+  mayReanalyse(index: WorkspaceIndex): boolean {
+    if (!this.old || this.restored.size === 0) return false;
+    const { facts } = index.crossFile.pass;
+    return (
+      facts.wrapperFiles().join('\0') !== this.old.facts.wrappers.join('\0') ||
+      JSON.stringify(facts.tableDefinitions()) !== this.old.facts.definitions
+    );
+  }
+
+  /** Notes the text a file is analysed from; with `index`, restores its analysis when the cache has it. True then. */
+  restore(file: string, text: string, index?: WorkspaceIndex): boolean {
+    const hash = sha1(text);
+    this.hashes.set(file, hash);
+    const entry = this.old?.entries.get(file);
+    const valid =
+      !!entry && entry.hash === hash && entry.deps.every(([dep, h]) => dep !== file && this.hashOf(dep) === h);
+    if (!index || !entry || !valid) {
+      this.misses++;
+      return false;
+    }
+    const { modules, pass } = index.crossFile;
+    index.set(decodeAnalysis(entry.analysis));
+    if (entry.imports) pass.facts.restoreImports(file, entry.imports);
+    modules.noteDependencies(
+      file,
+      entry.deps.map(([dep]) => dep),
+    );
+    this.restored.add(file);
+    return true;
+  }
+
+  /** Restores a file read as the index reads it (its open buffer, else from disk); false when it must be analysed. */
+  restoreFile(file: string, index: WorkspaceIndex, maxBytes = DEFAULT_MAX_BYTES): boolean {
+    const open = this.setup.read === undefined ? null : this.setup.read(file);
+    const source = open != null ? { text: open } : readSource(file, maxBytes);
+    return 'text' in source && this.restore(file, source.text, index);
+  }
+
+  private hashOf(file: string): string | null {
+    let hash = this.hashes.get(file);
+    if (hash === undefined) {
+      const text = (this.setup.read ?? readFromDisk)(file);
+      this.hashes.set(file, (hash = text === null ? null : sha1(text)));
+    }
+    return hash;
+  }
+
+  /**
+   * After the passes: when the wrapper modules or the table definitions of the workspace
+   * are not those the restored analyses were made with, what they reach is analysed
+   * again (every restored file that reads other modules or makes calls, for wrappers;
+   * the writers a definition change reaches, for definitions).
+   */
+  reconcile(index: WorkspaceIndex, files: readonly string[]): void {
+    if (!this.old || !this.mayReanalyse(index)) return;
+    const { pass } = index.crossFile;
+    if (pass.facts.wrapperFiles().join('\0') !== this.old.facts.wrappers.join('\0')) {
+      for (const file of this.restored) {
+        const entry = this.old.entries.get(file)!;
+        const language = languageForFile(file);
+        if (!language || (entry.deps.length === 0 && entry.analysis.accesses.length === 0)) continue;
+        const text = (this.setup.read ?? readFromDisk)(file);
+        if (text !== null) pass.update(file, text, language);
+      }
+      index.completePasses(files);
+    }
+    const now = pass.facts.tableDefinitions();
+    if (JSON.stringify(now) !== this.old.facts.definitions) {
+      const changes = definitionChanges(JSON.parse(this.old.facts.definitions) as TableDefinition[], now);
+      refreshWriters(pass, (accesses) => writesChanged(accesses, changes));
+    }
+  }
+
+  /**
+   * Writes the analyses of `files` as the index holds them now (see store.ts for how);
+   * nothing when every one of them came from the cache as it is.
+   */
+  save(index: WorkspaceIndex, files: readonly string[]): void {
+    const { modules, pass } = index.crossFile;
+    const same = this.misses === 0 && this.restored.size === files.length && this.old?.entries.size === files.length;
+    if (same && !this.mayReanalyse(index)) return;
+    const entries: Array<[string, Entry]> = [];
+    for (const file of files) {
+      const analysis = pass.analysisOf(file);
+      const hash = this.hashes.get(file);
+      if (!analysis || !hash) continue;
+      const deps = modules.dependenciesOf(file).map((d): [string, string | null] => [d, this.hashOf(d)]);
+      const imports = pass.facts.importsNoted(file);
+      entries.push([file, { hash, deps, analysis: encodeAnalysis(analysis), ...(imports ? { imports } : {}) }]);
+    }
+    const facts = { definitions: JSON.stringify(pass.facts.tableDefinitions()), wrappers: pass.facts.wrapperFiles() };
+    writeCache(this.file, this.key, facts, entries, this.setup.notice);
+  }
+}

@@ -1,0 +1,135 @@
+import { createHash, randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { isEntry, type Entry } from './entry';
+
+/**
+ * The cache file: one header line, then the entries. The header names the format, the
+ * key (engine version, cache schema, the options that change results) and a checksum of
+ * the rest, so a truncated, damaged or foreign file is told from a valid one before any
+ * of it is used.
+ */
+const MAGIC = 'shardlens-analysis-cache';
+
+/**
+ * The most the entries may take, serialised (a cap, not a target): 5,000 files of which
+ * 150 hold DynamoDB calls take a few MB. Entries past it are left out (in path order)
+ * and analysed again next time. Entries of files not in the run are never written.
+ */
+export const MAX_CACHE_BYTES = 64 * 1024 * 1024;
+
+/** What a whole run knows beside the entries: the workspace facts every file was judged with. */
+export interface RunFacts {
+  /** The table definitions of the whole workspace, as JSON. */
+  definitions: string;
+  /** The files that wrap DynamoDB calls. */
+  wrappers: string[];
+}
+
+export interface CacheFile {
+  facts: RunFacts;
+  entries: Map<string, Entry>;
+}
+
+interface Header {
+  magic: string;
+  key: string;
+  checksum: string;
+  facts: RunFacts;
+}
+
+export const sha1 = (text: string) => createHash('sha1').update(text).digest('base64');
+
+/**
+ * Where a workspace's cache lives: the folder given, else `node_modules/.cache/shardlens`
+ * under the root when it has `node_modules` (where build tools keep theirs), else
+ * `.shardlens-cache/` in the root.
+ */
+export function cacheDir(root: string, given?: string | null): string {
+  if (given) return path.resolve(given);
+  const modules = path.join(root, 'node_modules');
+  return fs.existsSync(modules) ? path.join(modules, '.cache', 'shardlens') : path.join(root, '.shardlens-cache');
+}
+
+export function cacheFile(dir: string, name: string): string {
+  return path.join(dir, `${name}.json`);
+}
+
+/**
+ * Reads the cache: null when there is none or it was written with another key (another
+ * engine version or other options: not an error). A file that is not a whole, valid
+ * cache is reported through `notice` in one line and not used.
+ */
+export function readCache(file: string, key: string, notice: (line: string) => void): CacheFile | null {
+  let raw: string;
+  try {
+    raw = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
+      notice(`cannot read the cache ${file} (${(e as Error).message}); analysing every file`);
+    return null;
+  }
+  const corrupt = (why: string) => {
+    notice(`the cache ${file} is ${why}; discarded, analysing every file`);
+    return null;
+  };
+  const nl = raw.indexOf('\n');
+  let header: Header;
+  try {
+    header = JSON.parse(nl < 0 ? raw : raw.slice(0, nl)) as Header;
+  } catch {
+    return corrupt('not a ShardLens cache');
+  }
+  if (header?.magic !== MAGIC || typeof header.key !== 'string') return corrupt('not a ShardLens cache');
+  if (header.key !== key) return null;
+  const body = nl < 0 ? '' : raw.slice(nl + 1);
+  if (sha1(body) !== header.checksum) return corrupt('damaged (its checksum does not match: cut short?)');
+  try {
+    const parsed = JSON.parse(body) as Record<string, unknown>;
+    const entries = new Map<string, Entry>();
+    for (const [file, e] of Object.entries(parsed)) {
+      if (!isEntry(e)) return corrupt(`not a ShardLens cache (entry ${file})`);
+      entries.set(file, e);
+    }
+    const facts = header.facts;
+    if (typeof facts?.definitions !== 'string' || !Array.isArray(facts.wrappers))
+      return corrupt('not a ShardLens cache');
+    return { facts, entries };
+  } catch {
+    return corrupt('damaged');
+  }
+}
+
+/**
+ * Writes the cache whole and at once: to a temporary file in the same folder, then
+ * renamed over the old one. Two checks writing together each rename a whole file, and
+ * the last one stays; a reader never sees half of one. Failing to write is reported and
+ * costs only the next run's speed.
+ */
+export function writeCache(
+  file: string,
+  key: string,
+  facts: RunFacts,
+  entries: Iterable<[string, Entry]>,
+  notice: (line: string) => void,
+): void {
+  const parts: string[] = [];
+  let size = 0;
+  for (const [name, entry] of entries) {
+    const part = `${JSON.stringify(name)}:${JSON.stringify(entry)}`;
+    if (size + part.length > MAX_CACHE_BYTES) continue;
+    size += part.length + 1;
+    parts.push(part);
+  }
+  const body = `{${parts.join(',')}}`;
+  const header: Header = { magic: MAGIC, key, checksum: sha1(body), facts };
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(tmp, `${JSON.stringify(header)}\n${body}`);
+    fs.renameSync(tmp, file);
+  } catch (e) {
+    fs.rmSync(tmp, { force: true });
+    notice(`cannot write the cache ${file} (${(e as Error).message})`);
+  }
+}

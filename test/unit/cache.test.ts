@@ -1,0 +1,184 @@
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { initParsers } from '../../server/src/engine/parser';
+import { AnalysisCache } from '../../server/src/engine/workspace/cache';
+import { completeIndex, indexOneByOne } from '../../server/src/engine/workspace/cache/run';
+import { collectFiles } from '../../server/src/engine/workspace/files';
+import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const BIN = path.join(ROOT, 'bin', 'shardlens.js');
+const MAX = 2048 * 1024;
+const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+/** The built CLI (`npm run build` first): the cache is a whole-process matter. */
+function run(args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: 'utf8' });
+  return { stdout: r.stdout, stderr: r.stderr, status: r.status };
+}
+
+function runAsync(args: string[]): Promise<{ stdout: string; stderr: string; status: number | null }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (status) => resolve({ stdout, stderr, status }));
+  });
+}
+
+const tmp = (name: string) => fs.mkdtempSync(path.join(os.tmpdir(), `shardlens-cache-${name}-`));
+const notices = (stderr: string) => stderr.split('\n').filter((l) => /cache/.test(l));
+
+/** The index built without a cache, as `analyzeAll` builds it. */
+async function plain(root: string): Promise<string> {
+  await initParsers();
+  const index = new WorkspaceIndex({ root, maxBytes: MAX });
+  index.analyzeAll(collectFiles([root]).files);
+  return JSON.stringify(index.results());
+}
+
+/** The index built the CLI's way with a cache in `dir`; the files restored from it and the notices. */
+async function cached(root: string, dir: string, version = 'v1') {
+  const said: string[] = [];
+  const files = collectFiles([root]).files;
+  const index = new WorkspaceIndex({ root, maxBytes: MAX });
+  const key = { version, root, options: { maxBytes: MAX } };
+  const cache = new AnalysisCache({ dir, name: 'check', key, notice: (l) => said.push(l) });
+  await indexOneByOne(index, files, cache, MAX);
+  await completeIndex(index, files, cache);
+  return { json: JSON.stringify(index.results()), hits: cache.hits, files: files.length, notices: said };
+}
+
+/** A writer whose key comes from a constant of another module, built from a third one's. */
+function writeWorkspace(dir: string): void {
+  fs.mkdirSync(path.join(dir, 'src'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'src', 'prefix.ts'), `export const PREFIX = 'BOARD';\n`);
+  fs.writeFileSync(
+    path.join(dir, 'src', 'keys.ts'),
+    `import { PREFIX } from './prefix';\n\nexport const BOARD_KEY = \`\${PREFIX}#global\`;\n`,
+  );
+  fs.writeFileSync(
+    path.join(dir, 'src', 'scores.ts'),
+    [
+      `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';`,
+      `import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';`,
+      `import { BOARD_KEY } from './keys';`,
+      ``,
+      `const db = DynamoDBDocumentClient.from(new DynamoDBClient({}));`,
+      ``,
+      `export async function saveScore(playerId: string, score: number): Promise<void> {`,
+      `  await db.send(new PutCommand({ TableName: 'leaderboard', Item: { PK: BOARD_KEY, SK: \`PLAYER#\${playerId}\`, score } }));`,
+      `}`,
+      ``,
+    ].join('\n'),
+  );
+  fs.writeFileSync(path.join(dir, 'src', 'util.ts'), `export const add = (a: number, b: number) => a + b;\n`);
+}
+
+test('a warm check prints exactly what a cold one does, with and without a cache (examples and fixture workspaces)', () => {
+  const dir = tmp('cli');
+  for (const p of ['examples', 'test/fixtures/cross', 'test/fixtures/wrapper-callers']) {
+    for (const format of ['json', 'text']) {
+      const plainRun = run(['check', p, '--format', format]);
+      const cold = run(['check', p, '--format', format, '--cache-location', dir]);
+      const warm = run(['check', p, '--format', format, '--cache-location', dir]);
+      assert.ok(plainRun.stdout.length > 100, p);
+      assert.equal(cold.stdout, plainRun.stdout, `${p} ${format}: cold`);
+      assert.equal(warm.stdout, plainRun.stdout, `${p} ${format}: warm`);
+      assert.equal(warm.stderr, plainRun.stderr, `${p} ${format}: warm stderr`);
+      assert.equal(warm.status, plainRun.status);
+    }
+  }
+  assert.deepEqual(fs.readdirSync(dir), ['check.json']);
+});
+
+test('a warm index restores every unchanged file and equals the index built without a cache', async () => {
+  const ws = tmp('ws');
+  writeWorkspace(ws);
+  const dir = tmp('dir');
+  const cold = await cached(ws, dir);
+  const warm = await cached(ws, dir);
+  assert.equal(cold.hits, 0);
+  assert.equal(warm.hits, warm.files);
+  assert.equal(warm.json, cold.json);
+  assert.equal(warm.json, await plain(ws));
+  assert.match(warm.json, /BOARD#global/);
+});
+
+test('a changed constant re-judges the files that read it, through a module between them', async () => {
+  const ws = tmp('edit');
+  writeWorkspace(ws);
+  const dir = tmp('dir');
+  await cached(ws, dir);
+  // prefix.ts is read by keys.ts, which scores.ts reads: scores.ts's finding must change.
+  fs.writeFileSync(path.join(ws, 'src', 'prefix.ts'), `export const PREFIX = 'LADDER';\n`);
+  const warm = await cached(ws, dir);
+  const findings = (JSON.parse(warm.json) as Array<{ file: string; findings: Array<{ message: string }> }>).find((r) =>
+    r.file.endsWith('scores.ts'),
+  )!.findings;
+  assert.equal(findings.length, 1);
+  assert.match(findings[0].message, /"LADDER#global"/);
+  assert.equal(warm.json, await plain(ws));
+  // util.ts reads nothing of them: it alone is restored.
+  assert.equal(warm.hits, 1);
+  const again = await cached(ws, dir);
+  assert.equal(again.hits, again.files);
+  assert.equal(again.json, warm.json);
+});
+
+test('a cache written by another engine version is not used, and not reported', async () => {
+  const ws = tmp('version');
+  writeWorkspace(ws);
+  const dir = tmp('dir');
+  await cached(ws, dir, '1.0.0');
+  const other = await cached(ws, dir, '1.0.1');
+  assert.equal(other.hits, 0);
+  assert.deepEqual(other.notices, []);
+  assert.equal(other.json, await plain(ws));
+  assert.equal((await cached(ws, dir, '1.0.1')).hits, other.files);
+});
+
+test('a truncated or foreign cache is discarded with one line on stderr, and the check goes on cold', () => {
+  const dir = tmp('truncated');
+  const plainRun = run(['check', 'examples', '--format', 'json']);
+  run(['check', 'examples', '--format', 'json', '--cache-location', dir]);
+  const file = path.join(dir, 'check.json');
+  const whole = fs.readFileSync(file);
+  for (const damaged of [whole.subarray(0, Math.floor(whole.length / 2)), Buffer.from('{"not":"ours"}\n{}')]) {
+    fs.writeFileSync(file, damaged);
+    const r = run(['check', 'examples', '--format', 'json', '--cache-location', dir]);
+    assert.equal(r.stdout, plainRun.stdout);
+    assert.equal(notices(r.stderr).length, 1, r.stderr);
+    assert.match(
+      notices(r.stderr)[0],
+      /^shardlens: the cache .*check\.json is (damaged|not a ShardLens cache).*discarded/,
+    );
+    // Written again whole: the next run reads it without a word.
+    assert.deepEqual(notices(run(['check', 'examples', '--cache-location', dir]).stderr), []);
+  }
+});
+
+test('checks writing one cache at the same time leave a whole cache and no temporary file', async () => {
+  const dir = tmp('concurrent');
+  const args = ['check', 'examples', 'test/fixtures/cross', '--format', 'json', '--cache-location', dir];
+  const expected = run(args.slice(0, 5)).stdout;
+  const runs = await Promise.all([1, 2, 3, 4].map(() => runAsync(args)));
+  for (const r of runs) {
+    assert.equal(r.stdout, expected);
+    assert.deepEqual(notices(r.stderr), []);
+  }
+  assert.deepEqual(fs.readdirSync(dir), ['check.json']);
+  // The cache is whole, made with the CLI's key, and holds every file.
+  const said: string[] = [];
+  const key = { version: VERSION, root: ROOT, options: { maxBytes: MAX } };
+  const cache = new AnalysisCache({ dir, name: 'check', key, notice: (l) => said.push(l) });
+  assert.ok(cache.loaded);
+  assert.deepEqual(said, []);
+  assert.equal(run(args).stdout, expected);
+});
