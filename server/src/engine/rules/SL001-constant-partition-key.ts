@@ -19,7 +19,7 @@ export const constantPartitionKey: AccessRule = {
     return {
       access,
       message: `${partitionKeyClaim(input, 'is a constant')}: ${cap}. ${fix}`,
-      fixes: write ? [addShardSuffix(access, key, shardCount)] : [],
+      fixes: write ? [addShardSuffix(access, key, shardCount, input.shardSeparator)] : [],
     };
   },
 };

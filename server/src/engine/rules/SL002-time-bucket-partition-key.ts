@@ -17,7 +17,7 @@ export const timeBucketPartitionKey: AccessRule = {
         `${partitionKeyClaim(input, 'is built from the current date/time with no shard part')}: ` +
         `every write in this period lands on one partition (${capText('write')}) while older ones sit idle. ` +
         `Append a shard suffix ("${keyTemplate}#<shard>") and read by querying every shard.`,
-      fixes: [addShardSuffix(access, key, shardCount)],
+      fixes: [addShardSuffix(access, key, shardCount, input.shardSeparator)],
     };
   },
 };

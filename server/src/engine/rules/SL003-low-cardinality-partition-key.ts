@@ -22,7 +22,7 @@ export const lowCardinalityPartitionKey: AccessRule = {
         `${partitionKeyClaim(input, 'takes only a few distinct values')} (${what}): the most ` +
         `common value takes most of the traffic on one partition. Lead with a high-cardinality attribute ` +
         `(an entity id) or add a shard suffix.`,
-      fixes: access.kind === 'write' ? [addShardSuffix(access, key, shardCount)] : [],
+      fixes: access.kind === 'write' ? [addShardSuffix(access, key, shardCount, input.shardSeparator)] : [],
     };
   },
 };

@@ -102,7 +102,13 @@ export function applySupersedes(findings: Finding[], rules: readonly RuleInfo[])
  * literal text; when it ends with a hole (`LOGS#{time}`), the key expression at its
  * use, since the suffix goes after the hole.
  */
-export function addShardSuffix(a: Access, key: LogicalKey, shardCount: ShardCount | null): FixDescriptor {
+export function addShardSuffix(
+  a: Access,
+  key: LogicalKey,
+  shardCount: ShardCount | null,
+  /** The separator the key's sharded writers already use: writers and readers must agree on the stored key. */
+  separator: string | null = null,
+): FixDescriptor {
   const pk = a.partitionKey!;
   const parts = pk.template.parts;
   const last = parts[parts.length - 1];
@@ -110,10 +116,10 @@ export function addShardSuffix(a: Access, key: LogicalKey, shardCount: ShardCoun
     last && 'literal' in last && last.origin
       ? { file: last.origin.file, span: last.origin.span }
       : { file: a.file, span: pk.span };
-  return { kind: 'add-shard-suffix', key: key.id, at, separator: separatorOf(a), shardCount };
+  return { kind: 'add-shard-suffix', key: key.id, at, separator: separator ?? separatorOf(a), shardCount };
 }
 
-/** The separator the key already uses (its last one), `#` when it has none. */
+/** The separator the key already uses (its last one), `#` when it has none: for a key no writer shards yet. */
 function separatorOf(a: Access): string {
   const text = a.partitionKey!.template.parts.map((p) => ('literal' in p ? p.literal : '')).join('');
   for (let i = text.length - 1; i >= 0; i--) if (SEPARATORS.includes(text[i])) return text[i];

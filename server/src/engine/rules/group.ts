@@ -60,6 +60,11 @@ export function shardCountOf(a: Access): ShardCount | null {
   return n ? { expression: String(n), name: null, declaration: null, value: n } : null;
 }
 
+/** The separator a sharded key puts before its shard part (`#` in `BOARD#global#{shard}`, '' for none), or null. */
+export function shardSeparatorOf(a: Access): string | null {
+  return shardHoleOf(a) && a.partitionKey ? (shardShape(a.partitionKey.template)?.separator ?? null) : null;
+}
+
 /** Where an access's key is: its partition key expression, else the call. */
 export function keySite(a: Access): SourceRange {
   return { file: a.file, span: a.partitionKey?.span ?? a.span };

@@ -4,7 +4,7 @@ import { placeLabel } from '../keys/table';
 import { classifyAccess, render } from '../template';
 import { fileRoleOf, isPlaceholderKey, placeInContext, roleOfAccess, type ContextScope } from './context';
 import { applySupersedes, toFinding } from './finding';
-import { shardCountOf, type KeyGroup } from './group';
+import { shardCountOf, shardSeparatorOf, type KeyGroup } from './group';
 import type { AccessRule, KeyRule, Rule, RuleInfo } from './rule';
 import { constantPartitionKey } from './SL001-constant-partition-key';
 import { timeBucketPartitionKey } from './SL002-time-bucket-partition-key';
@@ -61,7 +61,13 @@ function severityOf(rule: Rule, overrides: SeverityOverrides): Severity | 'off' 
  */
 const memo = new WeakMap<
   Access,
-  { overrides: SeverityOverrides; shardCount: ShardCount | null; role: string; found: Finding[] }
+  {
+    overrides: SeverityOverrides;
+    shardCount: ShardCount | null;
+    separator: string | null;
+    role: string;
+    found: Finding[];
+  }
 >();
 
 /**
@@ -82,11 +88,18 @@ export function checkAccesses(
     if (!access.partitionKey || isPlaceholderKey(access)) continue;
     const key = logicalKeyOf(access);
     if (!key) continue;
-    const shardCount = counts.get(key.id) ?? null;
+    const shardCount = counts.get(key.id)?.count ?? null;
+    const separator = counts.get(key.id)?.separator ?? null;
     const role = roleOfAccess(access, fileRole);
     const roleId = `${role}:${checked}`;
     const known = memo.get(access);
-    if (known && known.overrides === overrides && known.role === roleId && sameCount(known.shardCount, shardCount)) {
+    if (
+      known &&
+      known.overrides === overrides &&
+      known.role === roleId &&
+      sameCount(known.shardCount, shardCount) &&
+      known.separator === separator
+    ) {
       findings.push(...known.found);
       continue;
     }
@@ -98,6 +111,7 @@ export function checkAccesses(
       keyTemplate: render(access.partitionKey.template),
       tableName: placeLabel(access.table, access.index),
       shardCount,
+      shardSeparator: separator,
     };
     for (const rule of ACCESS_RULES) {
       const severity = severityOf(rule, overrides);
@@ -108,7 +122,7 @@ export function checkAccesses(
     }
     // One access's findings that replace others (SL010 over SL001): settled here, for a single file too.
     findings.splice(start, findings.length - start, ...applySupersedes(findings.slice(start), ACCESS_RULES));
-    memo.set(access, { overrides, shardCount, role: roleId, found: findings.slice(start) });
+    memo.set(access, { overrides, shardCount, separator, role: roleId, found: findings.slice(start) });
   }
   return findings;
 }
@@ -137,14 +151,14 @@ export function resolveSupersedes(findings: Finding[]): Finding[] {
   return applySupersedes(findings, ALL_RULES);
 }
 
-/** The shard count the first sharded writer of each logical key (by id) in these accesses uses. */
-function shardCountsByKey(accesses: Access[]): Map<string, ShardCount> {
-  const out = new Map<string, ShardCount>();
+/** The shard count and separator the first sharded writer of each logical key (by id) in these accesses uses. */
+function shardCountsByKey(accesses: Access[]): Map<string, { count: ShardCount; separator: string | null }> {
+  const out = new Map<string, { count: ShardCount; separator: string | null }>();
   for (const a of accesses) {
     if (a.kind !== 'write') continue;
     const count = shardCountOf(a);
     const key = count ? logicalKeyOf(a) : null;
-    if (key && count && !out.has(key.id)) out.set(key.id, count);
+    if (key && count && !out.has(key.id)) out.set(key.id, { count, separator: shardSeparatorOf(a) });
   }
   return out;
 }

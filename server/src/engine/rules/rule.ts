@@ -58,6 +58,8 @@ export interface AccessInput {
   tableName: string;
   /** The shard count that sharded writers of this logical key in the same file use, if any. */
   shardCount: ShardCount | null;
+  /** The separator before the shard part those writers use (`_` in `BOARD#global_{shard}`), if any. */
+  shardSeparator: string | null;
 }
 
 export interface AccessRule extends RuleInfo {

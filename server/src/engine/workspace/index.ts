@@ -5,7 +5,7 @@ import { compileMatcher, type KeyMatch, type Matcher } from '../keys/matcher';
 import { sameTable, tableKey } from '../keys/table';
 import type { Access, Finding, ShardCount, SourceLanguage, TableRef } from '../model';
 import { checkGroup, resolveSupersedes, type KeyGroup } from '../rules';
-import { keySite, shardCountOf } from '../rules/group';
+import { keySite, shardCountOf, shardSeparatorOf } from '../rules/group';
 import { isSuppressed, type Suppressions } from '../suppress';
 import { languageForFile } from '../parser';
 import type { TableDefinition } from '../schemas';
@@ -55,7 +55,7 @@ export class WorkspaceIndex {
   /** Family → file → the cross-file findings placed in that file. */
   private readonly groupFindings = new Map<string, Map<string, Finding[]>>();
   /** Family → the shard count its sharded writers use, one per table: for the fixes of unsharded writes. */
-  private readonly writerCounts = new Map<string, Array<{ table: TableRef; count: ShardCount }>>();
+  private readonly writerCounts = new Map<string, WriterShards[]>();
   /** Families whose group changed and whose cross-file findings are not computed yet. */
   private readonly dirty = new Set<string>();
   /** Bumped on every change: the compiled matcher is kept until the next one. */
@@ -297,7 +297,8 @@ export class WorkspaceIndex {
 
   /**
    * A file's own add-shard-suffix fix knows only the shard counts of its own file; the
-   * workspace may have a sharded writer of the same key elsewhere, whose count it should use.
+   * workspace may have a sharded writer of the same key elsewhere, whose count and
+   * separator it should use, so the fixed writer stores what that key's readers read.
    */
   private withWorkspaceShardCount(f: Finding): Finding {
     const i = f.fixes.findIndex((x) => x.kind === 'add-shard-suffix' && x.shardCount === null);
@@ -306,7 +307,9 @@ export class WorkspaceIndex {
       const hit = this.writerCounts.get(familyOf(k))?.find((c) => sameTable(c.table, f.access.table));
       if (!hit) continue;
       const fixes = f.fixes.map((x, j) =>
-        j === i && x.kind === 'add-shard-suffix' ? { ...x, shardCount: hit.count } : x,
+        j === i && x.kind === 'add-shard-suffix'
+          ? { ...x, shardCount: hit.count, separator: hit.separator ?? x.separator }
+          : x,
       );
       return { ...f, fixes };
     }
@@ -359,13 +362,20 @@ export class WorkspaceIndex {
   }
 }
 
-/** The first sharded writer's count for each table of a group, in group order. */
-function firstCountPerTable(accesses: Access[]): Array<{ table: TableRef; count: ShardCount }> {
-  const byTable = new Map<string, { table: TableRef; count: ShardCount }>();
+/** The count and separator of a key's first sharded writer on one table. */
+interface WriterShards {
+  table: TableRef;
+  count: ShardCount;
+  separator: string | null;
+}
+
+/** The first sharded writer's count and separator for each table of a group, in group order. */
+function firstCountPerTable(accesses: Access[]): WriterShards[] {
+  const byTable = new Map<string, WriterShards>();
   for (const a of accesses) {
     if (a.kind !== 'write' || byTable.has(tableKey(a.table))) continue;
     const count = shardCountOf(a);
-    if (count) byTable.set(tableKey(a.table), { table: a.table, count });
+    if (count) byTable.set(tableKey(a.table), { table: a.table, count, separator: shardSeparatorOf(a) });
   }
   return [...byTable.values()];
 }
