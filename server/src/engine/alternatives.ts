@@ -4,7 +4,7 @@ import { declarationOf, holeValue, namedValue, reachedThrough, soleHole } from '
 import type { Declaration } from './model';
 import { classifyName } from './names';
 import { literalText } from './template';
-import type { ConditionClause, Entry, Value } from './value';
+import { entryOf, type ConditionClause, type Entry, type Value } from './value';
 
 /**
  * One value for several that may reach the same use: the arms of `c ? a : b`,
@@ -72,7 +72,7 @@ function chooseEntries(objects: Array<Extract<Value, { kind: 'object' }>>, at: N
   const names: string[] = [];
   for (const o of objects) for (const [k] of o.entries) if (!names.includes(k)) names.push(k);
   const entries: Entry[] = names.map((name) => {
-    const found = objects.map((o) => o.entries.filter(([k]) => k === name).pop());
+    const found = objects.map((o) => entryOf(o, name));
     const present = found.flatMap((e, i) => (e ? [[e, i] as const] : []));
     const pick = present.findIndex(([, i]) => i === preferred);
     const choice = chooseAmong(

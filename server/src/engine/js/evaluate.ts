@@ -6,7 +6,6 @@ import {
   deeper,
   holeValue,
   originAt,
-  shardCountOf,
   importedValue,
   limitValue,
   loopElementValue,
@@ -16,18 +15,17 @@ import {
   parameterValue,
   recordNode,
   scalar,
-  shardValue,
-  shifted,
   soleHole,
   templateOf,
   unknownValue,
   type EvalContext,
 } from '../evaluation';
 import { spanOf } from '../span';
-import { concat, literal, literalText, shardRange } from '../template';
+import { concat, literal, literalText } from '../template';
+import { enumMember, memberOf, operate } from '../value-ops';
 import { entryOf, type Entry, type Value } from '../value';
 import { classValue } from './classes';
-import { callValue, isRandom, newValue } from './library';
+import { callValue, newValue } from './library';
 import { loopValue, paramValue } from './loops';
 import { withMutations } from './mutations';
 import { reachingBindings } from './reaching-bindings';
@@ -254,14 +252,15 @@ function memberValue(n: Node, ctx: EvalContext): Value {
   }
   const base = obj ? evaluate(obj, ctx) : null;
   if (base?.kind === 'object') {
-    const found = base.entries.filter(([k]) => k === prop).pop();
-    if (found) return found[1];
+    const found = memberOf(base, prop);
+    if (found) return found;
     if (base.echoes) return scalar(n, literal(prop));
   }
   const fromParam = parameterProperty(n, base, prop);
   if (fromParam) return fromParam;
   // `Status.OPEN`: an enum member is one fixed value.
-  if (obj && /^[A-Z][A-Za-z0-9]*$/.test(obj.text) && /^[A-Z][A-Z0-9_]*$/.test(prop)) return scalar(n, literal(n.text));
+  const member = obj ? enumMember(n, obj.text, prop) : null;
+  if (member) return member;
   if (prop === 'length') return unknownValue(n);
   return namedValue(n, prop);
 }
@@ -280,18 +279,15 @@ function subscriptValue(n: Node, ctx: EvalContext): Value {
     if (idx && soleHole(idx)?.kind === 'shard') return idx;
     return loopElementValue(n, base.items, false);
   }
-  if (base?.kind === 'object' && index?.type === 'string') {
-    const key = index.text.slice(1, -1);
-    const found = base.entries.filter(([k]) => k === key).pop();
-    if (found) return found[1];
-  }
+  const found = index?.type === 'string' ? memberOf(base, index.text.slice(1, -1)) : undefined;
+  if (found) return found;
   if (index?.type === 'string')
     return parameterProperty(n, base, index.text.slice(1, -1)) ?? namedValue(n, index.text.slice(1, -1));
   return unknownValue(n);
 }
 
 function binaryValue(n: Node, ctx: EvalContext): Value {
-  const op = n.childForFieldName('operator')?.text;
+  const op = n.childForFieldName('operator')?.text ?? '';
   const leftNode = n.childForFieldName('left');
   const rightNode = n.childForFieldName('right');
   if (op === '??' || op === '||') return chooseArms(n, [leftNode, rightNode], (a) => evaluate(a, ctx));
@@ -300,29 +296,5 @@ function binaryValue(n: Node, ctx: EvalContext): Value {
   }
   const left = evaluate(leftNode, ctx);
   const right = evaluate(rightNode, ctx);
-  if (op === '%') {
-    const mod = numberOf(right);
-    return shardValue(n, {
-      method: 'hash',
-      values: mod === null ? null : shardRange(0, mod),
-      count: shardCountOf(rightNode, right),
-    });
-  }
-  // `Date.now() / (15 * 60 * 1000)` (floored by the caller): a clock divided into slots is a time bucket.
-  const lh0 = left ? soleHole(left) : null;
-  if (op === '/' && lh0?.kind === 'time') return holeValue(n, { kind: 'time', time: 'bucket' });
-  if (op === '*' && (isRandom(left) || isRandom(right))) {
-    return holeValue(n, { kind: 'random' });
-  }
-  if (op === '+' || op === '-') {
-    const lh = left ? soleHole(left) : null;
-    const rn = numberOf(right);
-    if (lh?.kind === 'shard' && rn !== null) return shardValue(n, shifted(lh.shards, op === '+' ? rn : -rn));
-    if (op === '+' && left?.kind === 'scalar' && right?.kind === 'scalar') {
-      const ln = numberOf(left);
-      if (ln !== null && rn !== null) return scalar(n, literal(String(ln + rn)));
-      return joinPaths(scalar(n, concat(left.template, right.template)), left, right);
-    }
-  }
-  return unknownValue(n);
+  return operate(n, op, { left, right, rightNode }) ?? unknownValue(n);
 }

@@ -1,10 +1,9 @@
 import type { Node } from 'web-tree-sitter';
-import { callersOrOwn, chooseArms, joinPaths, throughName, valueOfAlternatives } from '../alternatives';
+import { callersOrOwn, chooseArms, throughName, valueOfAlternatives } from '../alternatives';
 import {
   parameterProperty,
   declarationOf,
   deeper,
-  shardCountOf,
   holeValue,
   importedValue,
   limitValue,
@@ -15,14 +14,13 @@ import {
   parameterValue,
   recordNode,
   scalar,
-  shardValue,
-  shifted,
   soleHole,
   unknownValue,
   type EvalContext,
 } from '../evaluation';
 import { spanOf } from '../span';
-import { concat, literal, literalText, shardRange } from '../template';
+import { concat, literal, literalText } from '../template';
+import { enumMember, memberOf, operate } from '../value-ops';
 import type { Entry, Value } from '../value';
 import { classValue } from './classes';
 import { callValue } from './library';
@@ -228,21 +226,19 @@ function attributeValue(n: Node, ctx: EvalContext): Value {
   // `Keys.PK` of a class imported from another module: its body's value.
   const imported = obj.type === 'identifier' ? resolve(obj, ctx) : null;
   if (imported?.kind === 'import') {
-    const cls = evaluate(obj, ctx);
-    const found = cls?.kind === 'object' ? cls.entries.filter(([k]) => k === attr).pop() : undefined;
-    if (found) return found[1];
+    const found = memberOf(evaluate(obj, ctx), attr);
+    if (found) return found;
   }
   // `Status.OPEN` (and its `.value`): an enum member is one fixed value.
-  if (/^[A-Z][A-Za-z0-9]*$/.test(obj.text) && /^[A-Z][A-Z0-9_]*$/.test(attr)) return scalar(n, literal(n.text));
+  const member = enumMember(n, obj.text, attr);
+  if (member) return member;
   if (attr === 'value' && /^[A-Z][A-Za-z0-9]*\.[A-Z][A-Z0-9_]*$/.test(obj.text))
     return evaluate(obj, ctx) ?? unknownValue(n);
   if (attr === 'name' && /^[A-Z][A-Za-z0-9]*\.[A-Z][A-Z0-9_]*$/.test(obj.text)) return scalar(n, literal(obj.text));
   if (obj.type === 'identifier' && /^(self|cls)$/.test(obj.text)) return namedValue(n, attr);
   const base = evaluate(obj, ctx);
-  if (base?.kind === 'object') {
-    const found = base.entries.filter(([k]) => k === attr).pop();
-    if (found) return found[1];
-  }
+  const found = memberOf(base, attr);
+  if (found) return found;
   const fromParam = parameterProperty(n, base, attr);
   if (fromParam) return fromParam;
   const h = base ? soleHole(base) : null;
@@ -269,10 +265,8 @@ function subscriptValue(n: Node, ctx: EvalContext): Value {
     const idx = evaluate(index, ctx);
     return idx && soleHole(idx)?.kind === 'shard' ? idx : loopElementValue(n, base.items, false);
   }
-  if (base?.kind === 'object' && key !== null) {
-    const found = base.entries.filter(([k]) => k === key).pop();
-    if (found) return found[1];
-  }
+  const found = memberOf(base, key);
+  if (found) return found;
   if (key === null) return unknownValue(n);
   const fromParam = TYPED.test(key) ? null : parameterProperty(n, base, key);
   if (fromParam) return fromParam;
@@ -302,43 +296,19 @@ function sliceValue(n: Node, obj: Node, slice: Node, ctx: EvalContext): Value {
   return base?.kind === 'scalar' && h ? holeValue(n, { ...h }) : unknownValue(n);
 }
 
-const ARITHMETIC: Record<string, (a: number, b: number) => number> = {
-  '+': (a, b) => a + b,
-  '-': (a, b) => a - b,
-  '*': (a, b) => a * b,
-  '//': (a, b) => Math.floor(a / b),
-  '%': (a, b) => ((a % b) + b) % b,
-};
-
 function binaryValue(n: Node, ctx: EvalContext): Value {
   const op = n.childForFieldName('operator')?.text ?? '';
   const left = evaluate(n.childForFieldName('left'), ctx);
   const leftText = left?.kind === 'scalar' ? literalText(left.template) : null;
   if (op === '%' && leftText !== null && numberOf(left) === null)
     return percentFormat(n, leftText, n.childForFieldName('right'), ctx);
-  const right = evaluate(n.childForFieldName('right'), ctx);
-  const [ln, rn] = [numberOf(left), numberOf(right)];
-  if (ln !== null && rn !== null && ARITHMETIC[op] && !(rn === 0 && (op === '//' || op === '%')))
-    return scalar(n, literal(String(ARITHMETIC[op](ln, rn))));
-  if (op === '%') {
-    const count = shardCountOf(n.childForFieldName('right'), right);
-    return shardValue(n, { method: 'hash', values: rn === null ? null : shardRange(0, rn), count });
-  }
+  const rightNode = n.childForFieldName('right');
+  const right = evaluate(rightNode, ctx);
   if (op === '&' && left?.kind === 'condition' && right?.kind === 'condition') {
     return { kind: 'condition', clauses: [...left.clauses, ...right.clauses], span: spanOf(n) };
   }
-  const [lh, rh] = [left ? soleHole(left) : null, right ? soleHole(right) : null];
-  if ((op === '+' || op === '-') && lh?.kind === 'shard' && rn !== null)
-    return shardValue(n, shifted(lh.shards, op === '+' ? rn : -rn));
-  if (op === '+' && rh?.kind === 'shard' && ln !== null) return shardValue(n, shifted(rh.shards, ln));
   // `time.time() // 3600` is the current hour; `time.time() * 1000` and `now - timedelta(1)` are still
   // times; `today.isoformat() + "#" + user_id` is a concatenation.
-  const shiftsTime =
-    rn !== null || /^(\w+\.)?(timedelta|relativedelta)\(/.test(n.childForFieldName('right')?.text ?? '');
-  if (lh?.kind === 'time' && (op === '//' || op === '/')) return holeValue(n, { kind: 'time', time: 'bucket' });
-  if (lh?.kind === 'time' && (op === '*' || ((op === '+' || op === '-') && shiftsTime))) return holeValue(n, { ...lh });
-  if (op === '*' && (lh?.kind === 'random' || rh?.kind === 'random')) return holeValue(n, { kind: 'random' });
-  if (op === '+' && left?.kind === 'scalar' && right?.kind === 'scalar')
-    return joinPaths(scalar(n, concat(left.template, right.template)), left, right);
-  return unknownValue(n);
+  const shiftsTime = numberOf(right) !== null || /^(\w+\.)?(timedelta|relativedelta)\(/.test(rightNode?.text ?? '');
+  return operate(n, op, { left, right, rightNode, shiftsTime }) ?? unknownValue(n);
 }

@@ -21,6 +21,7 @@ import {
 import { spanOf } from '../span';
 import { literalText, shardRange } from '../template';
 import type { ConditionClause, Value } from '../value';
+import { memberOf } from '../value-ops';
 import { callArguments } from '../wrappers/arguments';
 import { pythonFunction, returnedExpressions } from '../wrappers/functions';
 import { hasParamHole, instantiate, substitute } from '../wrappers/instantiate';
@@ -155,9 +156,8 @@ function methodValue(n: Node, fn: Node, ctx: EvalContext): Value {
   if (method === 'get') {
     const key = argumentAt(n, 0, null);
     const keyText = key ? literalText(templateOf(ctx.evaluate(key, ctx), key)) : null;
-    const found =
-      recv?.kind === 'object' && keyText !== null ? recv.entries.filter(([k]) => k === keyText).pop() : undefined;
-    if (found) return found[1];
+    const found = memberOf(recv, keyText);
+    if (found) return found;
     if (keyText !== null) return namedValue(n, keyText);
   }
   return namedValue(n, method);

@@ -7,6 +7,7 @@ import { holeValue, namedValue, scalar, soleHole, templateOf, unknownValue, type
 import type { KeyTemplate, TimeGranularity } from '../model';
 import { concat, literal } from '../template';
 import type { Value } from '../value';
+import { memberOf } from '../value-ops';
 import { joinPaths } from '../alternatives';
 import { argumentAt } from './scope';
 
@@ -86,7 +87,7 @@ export function percentFormat(n: Node, format: string, argsNode: Node | null, ct
     last = m.index + m[0].length;
     if (m[2] === '%') parts.push(literal('%'));
     else if (m[1] !== undefined) {
-      const v = named?.kind === 'object' ? named.entries.filter(([k]) => k === m![1]).pop()?.[1] : undefined;
+      const v = memberOf(named, m[1]);
       parts.push(v?.kind === 'scalar' ? v.template : templateOf(null, n));
     } else {
       const arg = positional[next++];
