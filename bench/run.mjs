@@ -4,11 +4,12 @@
 // `npm run bench` builds first (dist/cli.js), then runs this.
 //
 //   node bench/run.mjs [--reps N] [--naive-reps N] [--edits N] [--updates N] [--quick]
-//                      [--only lsp] [--lsp-edits N] [--lsp-idle N] [--lsp-baseline REF|none]
+//                      [--only lsp|peer] [--lsp-edits N] [--lsp-idle N] [--lsp-baseline REF|none]
 //
 // --quick generates a 500-file workspace and does 3 repetitions: for trying the harness,
 // not for numbers. --only lsp runs rows (g)–(i) alone and prints their section (to stdout
-// and to the scratch directory), leaving bench/results.md as it is.
+// and to the scratch directory), leaving bench/results.md as it is; --only peer does the
+// same for rows (a) and (p), interleaved.
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -17,6 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { buildCliAt } from './baseline-server.mjs';
 import { LSP_BASELINE_REF, lspDetails, lspSection, lspTableRows, runLspRow } from './lsp-row.mjs';
+import { comparePeer, peerCommand, peerDetails, peerTableRow } from './peer/row.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.dirname(HERE);
@@ -47,8 +49,8 @@ const LOAD_AT_START = os.loadavg();
 const TARGETS = { cliOverFloor: 1.6, naiveOverCli: 5, incrementalP99: 10, indexP99: 20, rssMb: 300, modelCost: 1.1 };
 
 const started = performance.now();
-if (ONLY !== null && ONLY !== 'lsp') {
-  process.stderr.write(`bench: --only takes \`lsp\` (the other rows run together)\n`);
+if (ONLY !== null && ONLY !== 'lsp' && ONLY !== 'peer') {
+  process.stderr.write(`bench: --only takes \`lsp\` or \`peer\` (the other rows run together)\n`);
   process.exit(1);
 }
 const log = (msg) => process.stderr.write(`bench: ${msg}\n`);
@@ -193,19 +195,69 @@ async function onlyLsp(ws, code) {
   log(`wrote ${path.join(OUT, 'lsp-results.md')} (${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
 }
 
+/**
+ * `--only peer`: rows (a) and (p) alone, interleaved as in the full run after one untimed
+ * run of each, as a section to paste; bench/results.md is left alone.
+ */
+async function onlyPeer(ws, code) {
+  const peer = peerCommand(ROOT, WORKSPACE, path.join(OUT, 'peer.jsonl'));
+  if (!peer) fail('@ast-grep/cli is not installed: run `npm install`');
+  if (!fs.existsSync(path.join(ROOT, 'dist', 'cli.js'))) fail('dist/cli.js is missing: run `npm run build`');
+  fs.mkdirSync(OUT, { recursive: true });
+  const cli = [path.join(ROOT, 'bin', 'shardlens.js'), 'check', WORKSPACE, '--format', 'json'];
+  const report = path.join(OUT, 'report.json');
+  const runs = {
+    a: async () => (await timed(NODE, cli, { stdoutFile: report, okCodes: [0, 1] })).ms,
+    p: async () => (await timed(peer.cmd, peer.args, { stdoutFile: peer.outFile })).ms,
+  };
+  log('warm-up: CLI and peer once each');
+  await runs.a();
+  await runs.p();
+  const rows = { a: [], p: [] };
+  for (let i = 0; i < REPS; i++) {
+    for (const row of i % 2 ? ['p', 'a'] : ['a', 'p']) {
+      rows[row].push(await runs[row]());
+      log(`(${row}) rep ${i + 1}/${REPS}: ${Math.round(rows[row].at(-1))} ms`);
+    }
+  }
+  const a = median(rows.a);
+  const lines = [
+    `## Rows (a) and (p) alone (\`node bench/run.mjs --only peer\`)`,
+    '',
+    `${new Date().toISOString()}, code at ${code}; ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, Node ${process.version}; ` +
+      `load average ${LOAD_AT_START.map((x) => x.toFixed(1)).join(', ')} at the start. Workspace: seed ${ws.seed}, ` +
+      `${ws.sourceFiles.toLocaleString('en-US')} source files, ${mb(ws.sourceBytes)} MB. Interleaved, median of ${REPS}.`,
+    '',
+    '| Row | What is measured | Result | Spread | Reps | Target | Verdict |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    `| (a) | \`shardlens check bench/workspace --format json\`, whole process | **${fmt(a)} ms** median | ${spread(rows.a)} | ${rows.a.length} | — | — |`,
+    peerTableRow(rows.p, a, median),
+    '',
+    peerDetails(comparePeer(report, peer.outFile)),
+    '',
+  ];
+  const md = await formatMarkdown(lines.join('\n'));
+  fs.writeFileSync(path.join(OUT, 'peer-results.md'), md);
+  process.stdout.write('\n' + md);
+  log(`wrote ${path.join(OUT, 'peer-results.md')} (${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
+}
+
 async function main() {
   // Named before the run, like the bundles it measures: others may commit while it goes on.
   const code = gitDescribe();
   const marker = generate();
   const ws = marker.stats;
   if (ONLY === 'lsp') return onlyLsp(ws, code);
+  if (ONLY === 'peer') return onlyPeer(ws, code);
   const cliBundle = path.join(ROOT, 'dist', 'cli.js');
   if (!fs.existsSync(cliBundle) || !fs.existsSync(path.join(ROOT, 'dist', 'grammars')))
     fail('dist/cli.js is missing: run `npm run bench` (it builds first)');
   const baselines = await bundleBaselines();
   const cli = [path.join(ROOT, 'bin', 'shardlens.js'), 'check', WORKSPACE, '--format', 'json'];
   const report = path.join(OUT, 'report.json');
-  const rows = { a: [], a0: [], b: [], c: [] };
+  const rows = { a: [], a0: [], b: [], c: [], p: [] };
+  const peer = peerCommand(ROOT, WORKSPACE, path.join(OUT, 'peer.jsonl'));
+  if (!peer) log('(p) not measured: @ast-grep/cli is not installed (npm install)');
   // The CLI of the baseline commit (the one before the key model), measured beside (a) and (e).
   let oldCli = null;
   if (LSP_BASELINE !== 'none') {
@@ -220,10 +272,11 @@ async function main() {
   const last = {};
 
   // Warm-up (untimed): the page cache holds the workspace before any row is measured.
-  log('warm-up: floor and CLI once each');
+  log(`warm-up: floor${peer ? ', CLI and peer' : ' and CLI'} once each`);
   last.b = jsonLine((await timed(NODE, [...baselines.floor, WORKSPACE])).stdout, 'floor');
   const warm = await timed(NODE, cli, { stdoutFile: report, okCodes: [0, 1] });
   const sanity = checkReport(report, warm.stderr, last.b);
+  if (peer) await timed(peer.cmd, peer.args, { stdoutFile: peer.outFile });
 
   // (a), (b), (c) interleaved, rotating the order each repetition so that drift in the
   // machine's load falls on every row alike.
@@ -240,8 +293,9 @@ async function main() {
       last.c = jsonLine(r.stdout, 'naive');
       return r.ms;
     },
+    p: async () => (await timed(peer.cmd, peer.args, { stdoutFile: peer.outFile })).ms,
   };
-  const order = oldCli ? ['a', 'a0', 'b', 'c'] : ['a', 'b', 'c'];
+  const order = [...(oldCli ? ['a', 'a0', 'b', 'c'] : ['a', 'b', 'c']), ...(peer ? ['p'] : [])];
   for (let i = 0; i < REPS; i++) {
     const turn = order.slice(i % order.length).concat(order.slice(0, i % order.length));
     for (const row of turn) {
@@ -298,7 +352,8 @@ async function main() {
   log(`(g) p50 ${g.current.afterEdit.p50.toFixed(2)} ms, p99 ${g.current.afterEdit.p99.toFixed(2)} ms`);
 
   const old = oldCli ? { sha: oldCli.sha, a: rows.a0, rss: oldRss } : null;
-  const md = (await render({ ws, rows, last, rss, haveTime, d, f, g, sanity, baselines, old, code })) + labSection();
+  const p = peer ? comparePeer(report, peer.outFile) : null;
+  const md = (await render({ ws, rows, last, rss, haveTime, d, f, g, sanity, baselines, old, code, p })) + labSection();
   fs.writeFileSync(path.join(HERE, 'results.md'), md);
   process.stdout.write('\n' + md);
   log(`wrote bench/results.md (${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
@@ -330,7 +385,7 @@ const fmt = (ms) => (ms >= 100 ? Math.round(ms).toLocaleString('en-US') : ms >= 
 const spread = (xs) => `${fmt(Math.min(...xs))}–${fmt(Math.max(...xs))} ms`;
 const mb = (bytes) => (bytes / 1024 / 1024).toFixed(1);
 
-async function render({ ws, rows, last, rss, haveTime, d, f, g, sanity, baselines, old, code }) {
+async function render({ ws, rows, last, rss, haveTime, d, f, g, sanity, baselines, old, code, p }) {
   const a = median(rows.a);
   const b = median(rows.b);
   const c = median(rows.c);
@@ -410,6 +465,7 @@ async function render({ ws, rows, last, rss, haveTime, d, f, g, sanity, baseline
       : []),
     `| (b) | floor: the same walk, read and literal pre-scan, nothing parsed (\`bench/floor.ts\`) | **${fmt(b)} ms** median | ${spread(rows.b)} | ${rows.b.length} | — | — |`,
     `| (c) | naive: tree-sitter-parse every collected file, no pre-scan (\`bench/naive.ts\`) | **${fmt(c)} ms** median | ${spread(rows.c)} | ${rows.c.length} | (a) ≥ 5× faster than (c) | ${t2} |`,
+    ...(p ? [peerTableRow(rows.p, a, median)] : []),
     `| (d) | incremental re-analysis of the ${d.lines.toLocaleString('en-US')}-line file after a one-character edit (\`AnalyzedDocument.applyEdits\`) | p50 **${fmt(d.p50)} ms**, p99 **${fmt(d.p99)} ms** | p90 ${fmt(d.p90)}, max ${fmt(d.max)} ms | ${d.n} | p99 ≤ 10 ms | ${t3} |`,
     `| (e) | peak RSS of (a) (${haveTime ? '`/usr/bin/time -v`' : '`process.resourceUsage().maxRSS`'}) | **${e.toFixed(0)} MB** median | ${Math.min(...rss).toFixed(0)}–${Math.max(...rss).toFixed(0)} MB | ${rss.length} | ≤ 300 MB | ${t5} |`,
     ...(old
@@ -452,6 +508,7 @@ async function render({ ws, rows, last, rss, haveTime, d, f, g, sanity, baseline
         )
         .join('; ') +
       '.',
+    ...(p ? [peerDetails(p)] : []),
     ...lspDetails(g),
     `- Baselines (b) and (c) ran as ${baselines.how}. Rows (d) and (f) ran in process under \`node --import tsx\` ` +
       `after 10 untimed warm-up edits/updates.`,
