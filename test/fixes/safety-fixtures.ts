@@ -136,6 +136,44 @@ void (async () => {
 `,
     },
   },
+  {
+    // boto3: the item (a day-bucketed key) is built by a method of the event's class in
+    // the same file, called on a parameter of no known class (event.to_item()).
+    name: 'events-py',
+    table: 'events',
+    pk: 'pk',
+    sk: 'sk',
+    offered: ['add-random-shard', 'add-hash-shard'],
+    driver: {
+      language: 'python',
+      source: `import json
+from events import Event, save_event
+
+kinds = ["click", "view", "buy"]
+for i in range(20):
+    save_event(Event(kinds[i % 3], event_id=f"evt-{i:02d}"))
+print(json.dumps({"saved": 20}))
+`,
+    },
+  },
+  {
+    // boto3: the same with the class (a dataclass, constant key) in another module.
+    name: 'orders-module-py',
+    table: 'orders',
+    pk: 'PK',
+    sk: 'SK',
+    offered: ['add-random-shard', 'add-hash-shard'],
+    driver: {
+      language: 'python',
+      source: `import json
+from models import OrderPlaced
+from store import record
+
+ids = [record(OrderPlaced(f"cust-{i % 4}", 100 * i, order_id=f"order-{i:02d}")) for i in range(20)]
+print(json.dumps({"recorded": ids}))
+`,
+    },
+  },
 ];
 
 export interface Run {

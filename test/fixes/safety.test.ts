@@ -7,6 +7,8 @@
 // light bulb must say what blocks them.
 
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import type { Finding } from '../../server/src/engine/model';
 import { allFixes, writeFixes } from '../../server/src/features/fixes/index';
@@ -132,8 +134,32 @@ describe('shard fixes that would corrupt items are not offered, and say why', ()
     }
   });
 
+  test('a method building the item that another module also calls (order.to_item() archived elsewhere): no shard fix, and the place is named', async () => {
+    const dir = copyFixture('orders-module-py', FIXTURES);
+    try {
+      fs.writeFileSync(
+        path.join(dir, 'archive.py'),
+        'import boto3\n\narchive = boto3.resource("dynamodb").Table("orders-archive")\n\n\n' +
+          'def archive_order(order):\n    archive.put_item(Item=order.to_item())\n',
+      );
+      const ws = await indexWorkspace(dir);
+      const finding = hotWrite(ws.findings);
+      assert.ok(finding, findingIds(ws.findings).join(', '));
+      const actions = actionsFor(finding, ws.ctx);
+      assert.deepEqual(
+        actions.filter((a) => SHARD_FIXES.includes(a.id)).map((a) => a.title),
+        [],
+      );
+      const blocked = actions.find((a) => a.id === 'shard-fix-blocked');
+      assert.ok(blocked, 'the light bulb says what blocks the fix');
+      assert.match(blocked.title, /to_item\(\) also builds items at archive\.py:7/);
+    } finally {
+      cleanup(dir);
+    }
+  });
+
   test('no fix ever appends a shard to a call that returns an item', async () => {
-    for (const name of ['ballots-ts', 'shared-mapper-ts', 'events-py']) {
+    for (const name of ['ballots-ts', 'shared-mapper-ts', 'events-py', 'orders-module-py']) {
       const dir = copyFixture(name, FIXTURES);
       try {
         const ws = await indexWorkspace(dir);

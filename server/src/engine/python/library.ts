@@ -24,10 +24,11 @@ import type { ConditionClause, Value } from '../value';
 import { memberOf } from '../value-ops';
 import { callArguments } from '../wrappers/arguments';
 import { pythonFunction, returnedExpressions } from '../wrappers/functions';
+import { importedNames } from '../wrappers/imports';
 import { hasParamHole, instantiate, substitute } from '../wrappers/instantiate';
 import { kwargsValue } from './structures';
 import { iterableItems } from './loops';
-import { argumentAt, methodNode, resolve } from './scope';
+import { argumentAt, methodNode, methodsNamed, resolve } from './scope';
 import { formatMethod, joinValue, strftimeGranularity, withSpec } from './strings';
 
 const INSTANT =
@@ -153,6 +154,10 @@ function methodValue(n: Node, fn: Node, ctx: EvalContext): Value {
     return holeValue(n, { kind: 'time', time: TIME_KEEPING.test(method) ? h.time : 'bucket' });
   }
   if (SAME_VALUE.test(method) && recv?.kind === 'scalar') return recv;
+  if (method !== 'get' && recv?.kind !== 'object' && !/^(self|cls)$/.test(recvNode?.text ?? '')) {
+    const mapped = mapperMethod(n, recvNode, method, ctx);
+    if (mapped) return mapped;
+  }
   if (method === 'get') {
     const key = argumentAt(n, 0, null);
     const keyText = key ? literalText(templateOf(ctx.evaluate(key, ctx), key)) : null;
@@ -180,6 +185,28 @@ function conditionValue(n: Node, method: string, recvNode: Node | null, ctx: Eva
     use: spanOf(n),
   };
   return { kind: 'condition', clauses: [clause], span: spanOf(n) };
+}
+
+/**
+ * `event.to_item()` with `event` of no known class (a parameter): the item the one
+ * class of this file, or the one class this file imports by name, that defines
+ * `to_item` builds — when it returns a dict. A method name several classes define, or
+ * one that returns anything else, is left unread: the receiver could be any of them.
+ */
+function mapperMethod(n: Node, recvNode: Node | null, method: string, ctx: EvalContext): Value | null {
+  if (recvNode?.type !== 'identifier' && recvNode?.type !== 'attribute') return null;
+  const own = methodsNamed(n.tree, method);
+  if (own.length > 1) return null;
+  if (own.length === 1) {
+    const v = returnValue(n, own[0], ctx);
+    return v.kind === 'object' ? v : null;
+  }
+  const found = [...importedNames(n.tree, 'python').entries()].flatMap(([local, i]) =>
+    i.name !== '*' && /^[A-Z]/.test(local) ? [ctx.lookups.functions?.(i.source, `${i.name}.${method}`) ?? null] : [],
+  );
+  const fns = found.filter((f) => f !== null);
+  if (fns.length !== 1 || fns[0].returns?.kind !== 'object') return null;
+  return instantiate(fns[0].returns, callArguments(n, fns[0].params, ctx), spanOf(n));
 }
 
 /** A call to a function of this file: what it returns (a choice when it returns several things). */

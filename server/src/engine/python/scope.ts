@@ -177,6 +177,13 @@ export function methodNode(attr: Node): Node | null {
   return cls ? (classAttributes(cls).get(`def ${attr.childForFieldName('attribute')?.text}`)?.[0] ?? null) : null;
 }
 
+/** The `def name` of every class of the file that defines one (its own, not inherited). */
+export function methodsNamed(tree: Tree, name: string): Node[] {
+  return tree.rootNode
+    .descendantsOfType('class_definition')
+    .flatMap((cls) => (cls ? (classAttributes(cls).get(`def ${name}`) ?? []).slice(0, 1) : []));
+}
+
 /** The last name of a callee or argument: `f`, `self.f`, `executor.map` → `map`. */
 export function lastName(n: Node | null): string | null {
   if (n?.type === 'identifier') return n.text;
