@@ -59,6 +59,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ acti
     initializationOptions: (): InitializationOptions => ({
       workspaceTrusted: vscode.workspace.isTrusted,
       askFix: true,
+      // The analysis cache goes to this workspace's storage, not into the user's folders.
+      cacheDir: (context.storageUri ?? context.globalStorageUri).fsPath,
     }),
   };
 

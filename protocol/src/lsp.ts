@@ -70,6 +70,12 @@ export interface InitializationOptions {
    * asking form. Without it only the default form (an edit) is offered.
    */
   askFix?: boolean;
+  /**
+   * A folder the server may keep its analysis cache in (VS Code: the extension's storage
+   * for this workspace). Absent: the folder's `node_modules/.cache/shardlens`, or
+   * `.shardlens-cache/` in it, as the CLI's `check --cache` uses.
+   */
+  cacheDir?: string;
 }
 
 /** Client → server when the user grants trust after start (VS Code's `onDidGrantWorkspaceTrust`). */

@@ -50,6 +50,8 @@ export interface ShardLensSettings {
     /** `shardlens.heat.refreshSeconds`: background refresh interval; 0 = only on demand (the refresh command). */
     refreshSeconds: number;
   };
+  /** `shardlens.cache.enabled`: the server starts from the analyses it kept of unchanged files. */
+  cache: { enabled: boolean };
 }
 
 const HEAT_WINDOW_VALUES: readonly HeatWindow[] = ['15m', '1h', '3h', '24h'];
@@ -63,6 +65,7 @@ export const DEFAULT_SETTINGS: ShardLensSettings = {
   aws: { profile: null, region: null, endpoint: null },
   tables: {},
   heat: { window: '1h', refreshSeconds: 300 },
+  cache: { enabled: true },
 };
 
 /** Whether the settings name an AWS connection (any of profile, region, endpoint). */
@@ -104,6 +107,7 @@ export function normalizeSettings(raw: unknown): ShardLensSettings {
         : DEFAULT_SETTINGS.heat.window,
       refreshSeconds: Math.round(positive(heat.refreshSeconds, DEFAULT_SETTINGS.heat.refreshSeconds)),
     },
+    cache: { enabled: (r.cache as { enabled?: unknown } | undefined)?.enabled !== false },
   };
 }
 

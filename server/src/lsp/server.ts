@@ -94,7 +94,7 @@ connection.onInitialize((params): InitializeResult => {
     const root = uriToPath(params.rootUri);
     if (root) folders.push(root);
   }
-  workspace = new Workspace(connection, settings, docs, folders);
+  workspace = new Workspace(connection, settings, docs, folders, init.cacheDir);
   live = new LiveHeat(
     {
       settings: () => settings.get(),

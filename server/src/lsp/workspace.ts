@@ -8,7 +8,10 @@ import { countCoverage, fileCoverage, reachedBy, reachedSites, type FileCoverage
 import type { Access, Finding } from '../engine/model';
 import { CODE_CONTEXTS, type CodeContext } from '../../../protocol/src/settings';
 import { collectFiles } from '../engine/workspace/files';
+import type { AnalysisCache } from '../engine/workspace/cache';
 import { WorkspaceIndex } from '../engine/workspace/index';
+import { readFromDisk } from '../engine/workspace/modules';
+import { serverCache } from './index-cache';
 import { keyToUri, pathToUri } from './convert';
 import { withLiveFindings } from './live-findings';
 import type { LiveHeat } from './live-heat';
@@ -43,6 +46,8 @@ export class Workspace {
     private readonly settings: SettingsStore,
     private readonly docs: OpenDocuments,
     private folders: string[],
+    /** Where the analysis cache may go (the client's storage), see index-cache.ts. */
+    private readonly cacheStorage?: string,
   ) {}
 
   /** Live heat adds evidence and SL009 findings to what is published. */
@@ -105,6 +110,20 @@ export class Workspace {
     return index;
   }
 
+  /** The analysis cache of the folder holding `file` (none for loose files, or with `shardlens.cache.enabled` off). */
+  private async cacheFor(file: string): Promise<AnalysisCache | null> {
+    const folder = this.folders.filter((f) => file.startsWith(f + path.sep)).sort((a, b) => b.length - a.length)[0];
+    if (!folder || !(await this.settings.get(pathToUri(folder))).cache.enabled) return null;
+    const notice = (line: string) => this.connection.console.warn(`ShardLens: ${line}`);
+    return serverCache(
+      folder,
+      this.contexts.get(folder),
+      this.cacheStorage,
+      (f) => this.docs.textOf(f) ?? readFromDisk(f),
+      notice,
+    );
+  }
+
   private async excluded(key: string): Promise<boolean> {
     const s = await this.settings.get(keyToUri(key));
     if (!s.enable) return true;
@@ -124,6 +143,7 @@ export class Workspace {
       const files = this.folders.flatMap((folder) => collectFiles([folder]).files);
       progress.begin('ShardLens: indexing', 0, `${files.length} files`, false);
       const perIndex = new Map<WorkspaceIndex, string[]>();
+      const caches = new Map<WorkspaceIndex, AnalysisCache | null>();
       for (let i = 0; i < files.length; i++) {
         const file = files[i];
         if (await this.excluded(file)) continue;
@@ -131,10 +151,11 @@ export class Workspace {
         const own = perIndex.get(index);
         if (own) own.push(file);
         else perIndex.set(index, [file]);
+        if (!caches.has(index)) caches.set(index, await this.cacheFor(file));
         // An open document's own (incrementally kept) analysis stands for the file.
         const open = this.docs.analysisOf(file);
-        if (open) this.indexFor(file).set(open);
-        else this.indexFor(file).analyzeFile(file, false);
+        if (open) index.set(open);
+        else if (!caches.get(index)?.restoreFile(file, index)) index.analyzeFile(file, false);
         if (i % BATCH === BATCH - 1) {
           progress.report(Math.round(((i + 1) / files.length) * 100), `${i + 1} of ${files.length} files`);
           await yieldToEvents();
@@ -142,7 +163,15 @@ export class Workspace {
       }
       // What needs every file in: callers of wrappers the pre-scan passed over, writers of tables defined later.
       progress.report(100, 'following wrappers and table definitions');
-      for (const [index, own] of perIndex) index.completePasses(own);
+      for (const [index, own] of perIndex) {
+        const cache = caches.get(index);
+        index.completePasses(own, cache?.settled);
+        cache?.reconcile(index, own);
+        // Written once the findings are out: not on the way to the first diagnostics.
+        if (!cache) continue;
+        this.connection.console.info(`ShardLens: indexed ${own.length} files, ${cache.hits} from the analysis cache`);
+        setImmediate(() => cache.save(index, own));
+      }
       for (const index of this.indexes.values()) {
         for (const a of index.analyses()) if (a.skipped) skipped.push({ file: a.file, reason: a.skipped });
       }

@@ -166,7 +166,8 @@ export class AnalysisCache {
     const entries: Array<[string, Entry]> = [];
     for (const file of files) {
       const analysis = pass.analysisOf(file);
-      const hash = this.hashes.get(file);
+      // An open document's hash is its buffer's: what it was analysed from.
+      const hash = this.hashOf(file);
       if (!analysis || !hash) continue;
       const deps = modules.dependenciesOf(file).map((d): [string, string | null] => [d, this.hashOf(d)]);
       const imports = pass.facts.importsNoted(file);

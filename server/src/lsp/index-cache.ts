@@ -1,0 +1,34 @@
+import { createHash } from 'node:crypto';
+import * as path from 'node:path';
+import { DEFAULT_MAX_BYTES } from '../engine/analyze';
+import { AnalysisCache, cacheDir, ENGINE_VERSION } from '../engine/workspace/cache';
+import type { ReadText } from '../engine/workspace/modules';
+
+/**
+ * The analysis cache of one workspace folder. With the client's storage folder (VS Code
+ * gives each workspace one), a subfolder per workspace folder: nothing is written into
+ * the user's folders. Without it (another editor), where `check --cache` keeps its own,
+ * under another name (the server's contexts make another key).
+ */
+export function serverCache(
+  folder: string,
+  contexts: readonly string[] | undefined,
+  storage: string | undefined,
+  read: ReadText,
+  notice: (line: string) => void,
+): AnalysisCache {
+  const dir = storage
+    ? path.join(storage, 'analysis-cache', createHash('sha1').update(folder).digest('hex').slice(0, 16))
+    : cacheDir(folder);
+  return new AnalysisCache({
+    dir,
+    name: 'server',
+    key: {
+      version: ENGINE_VERSION,
+      root: folder,
+      options: { maxBytes: DEFAULT_MAX_BYTES, contexts: contexts ?? null },
+    },
+    read,
+    notice,
+  });
+}

@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, test } from 'node:test';
+import { ROOT, startServer, until, type Session } from './lsp-client';
+
+/**
+ * The language server starts from its analysis cache: a second start on an unchanged
+ * workspace restores every file and publishes exactly the first start's diagnostics; a
+ * file changed on disk in between is analysed again, with the files that read it.
+ */
+
+const sessions: Session[] = [];
+const dirs: string[] = [];
+after(() => {
+  for (const s of sessions) s.stop();
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
+
+const tmp = (name: string) => {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), `shardlens-lsp-cache-${name}-`));
+  dirs.push(d);
+  return d;
+};
+
+/** Starts a server on `folder` with `storage` as its cache folder; resolves once the index is done and logged. */
+async function indexed(folder: string, storage: string) {
+  const s = startServer(folder);
+  sessions.push(s);
+  await s.initialize({ initializationOptions: { cacheDir: storage } });
+  const line = await until(
+    'the index line',
+    () => s.logs.find((l) => /indexed \d+ files/.test(l)),
+    () => s.logs,
+  );
+  await until('the index done', () => s.statuses.some((x) => !x.indexing));
+  const [, files, hits] = line.match(/indexed (\d+) files, (\d+) from the analysis cache/)!;
+  const diagnostics = JSON.stringify([...s.diagnostics].sort(([a], [b]) => a.localeCompare(b)));
+  return { s, files: Number(files), hits: Number(hits), diagnostics };
+}
+
+test('a second start restores every file from the cache and publishes the same diagnostics', async () => {
+  const folder = tmp('ws');
+  fs.cpSync(path.join(ROOT, 'examples'), folder, { recursive: true });
+  const storage = tmp('storage');
+  const cold = await indexed(folder, storage);
+  assert.equal(cold.hits, 0);
+  assert.ok(cold.files >= 6);
+  // Written after the diagnostics went out: wait for it, then stop.
+  const cacheFile = () => fs.readdirSync(storage, { recursive: true }).find((f) => String(f).endsWith('server.json'));
+  await until('the cache written', cacheFile);
+  cold.s.stop();
+  const warm = await indexed(folder, storage);
+  assert.equal(warm.hits, warm.files);
+  assert.equal(warm.diagnostics, cold.diagnostics);
+  assert.ok(warm.diagnostics.includes('BOARD#global'));
+  warm.s.stop();
+  // Nothing of the cache in the workspace folder itself.
+  assert.ok(!fs.existsSync(path.join(folder, '.shardlens-cache')));
+
+  // A sharded writer edited on disk to a constant key: its finding appears at the next start.
+  const scores = path.join(folder, 'leaderboard', 'src', 'scores.ts');
+  const text = fs.readFileSync(scores, 'utf8');
+  fs.writeFileSync(scores, text.replace(/'FEED#recent'/, `'FEED#latest'`));
+  const edited = await indexed(folder, storage);
+  assert.equal(edited.hits, edited.files - 1);
+  assert.ok(edited.diagnostics.includes('FEED#latest'));
+  assert.ok(!edited.diagnostics.includes('FEED#recent'));
+});
