@@ -49,7 +49,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ acti
       { scheme: 'file', language },
       { scheme: 'untitled', language },
     ]),
-    synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs,py}') },
+    synchronize: {
+      fileEvents: vscode.workspace.createFileSystemWatcher(
+        '**/{*.ts,*.tsx,*.mts,*.cts,*.js,*.jsx,*.mjs,*.cjs,*.py,shardlens.config.json,package.json,pyproject.toml}',
+      ),
+    },
     outputChannel: output,
     // Rule docs links open the pages shipped in the VSIX (offline), not the web.
     middleware: ruleDocsMiddleware(),

@@ -44,6 +44,12 @@ export interface ShardLensSettings {
    * environment is never sent to AWS: live heat reads the mapped table, or nothing.
    */
   tables: Record<string, string>;
+  /**
+   * What the project config (shardlens.config.json, ...) says of logical keys: an expected
+   * peak write rate turns a hot-key finding under one partition's ceiling into info. Not a
+   * VS Code setting: the server reads it from the file nearest each document.
+   */
+  keys: Record<string, { peakWritesPerSecond?: number; reason?: string }>;
   heat: {
     /** `shardlens.heat.window`: the period live figures cover. */
     window: HeatWindow;
@@ -64,6 +70,7 @@ export const DEFAULT_SETTINGS: ShardLensSettings = {
   shards: { defaultCount: 10, peakWriteUnits: 0 },
   aws: { profile: null, region: null, endpoint: null },
   tables: {},
+  keys: {},
   heat: { window: '1h', refreshSeconds: 300 },
   cache: { enabled: true },
 };
@@ -101,6 +108,7 @@ export function normalizeSettings(raw: unknown): ShardLensSettings {
     },
     aws: { profile: text(aws.profile), region: text(aws.region), endpoint: text(aws.endpoint) },
     tables: tableMap(r.tables),
+    keys: {},
     heat: {
       window: HEAT_WINDOW_VALUES.includes(heat.window as HeatWindow)
         ? (heat.window as HeatWindow)

@@ -3,6 +3,7 @@ import type { ShardLensSettings } from '../../../protocol/src/settings';
 import type { Finding, Severity } from '../engine/model';
 import { docsUrl } from '../engine/rules';
 import { keyToUri, spanToRange } from './convert';
+import { judgeFinding } from '../config/apply';
 
 const SEVERITY: Record<Severity, DiagnosticSeverity> = {
   error: DiagnosticSeverity.Error,
@@ -16,12 +17,13 @@ const SEVERITY: Record<Severity, DiagnosticSeverity> = {
  * enters the call), and the places that explain it (the constant's declaration, the
  * writer of a key) travel as related information, so an editor can link to them.
  */
-export function toDiagnostic(f: Finding, settings: ShardLensSettings): Diagnostic | null {
-  const severity = settings.rules[f.rule] ?? f.severity;
-  if (severity === 'off') return null;
+export function toDiagnostic(finding: Finding, settings: ShardLensSettings): Diagnostic | null {
+  // The same judgement as the CLI's: rule severities, then what the project says of the key.
+  const f = judgeFinding(finding, settings.rules, settings.keys ?? {});
+  if (!f) return null;
   const d: Diagnostic = {
     range: spanToRange(f.span),
-    severity: SEVERITY[severity],
+    severity: SEVERITY[f.severity],
     source: 'shardlens',
     code: f.rule,
     codeDescription: { href: docsUrl(f.rule) },

@@ -57,6 +57,8 @@ import { heatLenses, hoverLiveLine } from './live-view';
 import { OpenDocuments } from './open-documents';
 import { codeActionParams, didChangeParams, documentUri, hoverParams } from './params';
 import { SettingsStore } from './settings';
+import { forgetConfigs } from '../config/project-config';
+import { ConfigDiagnostics, installRoleOverride, isConfigFile } from './project-config';
 import { Workspace } from './workspace';
 
 const DEBOUNCE_MS = 150;
@@ -67,6 +69,7 @@ routeSdkNodeWarning((line) => connection.console.info(line));
 const parsersReady = initParsers();
 const docs = new OpenDocuments(parsersReady);
 let settings: SettingsStore;
+let configDiagnostics: ConfigDiagnostics;
 let workspace: Workspace;
 /** Each open document's pending (debounced) analysis. */
 const timers = new Map<string, NodeJS.Timeout>();
@@ -88,7 +91,9 @@ connection.onInitialize((params): InitializeResult => {
   clientEdits.createFiles = !!edits?.documentChanges && !!edits.resourceOperations?.includes('create');
   const init = (params.initializationOptions ?? {}) as InitializationOptions;
   clientEdits.askFix = init.askFix === true;
-  settings = new SettingsStore(connection, capabilities.configuration);
+  configDiagnostics = new ConfigDiagnostics(connection);
+  settings = new SettingsStore(connection, capabilities.configuration, (c) => configDiagnostics.seen(c));
+  installRoleOverride();
   folders = (params.workspaceFolders ?? []).map((f) => uriToPath(f.uri)).filter((p): p is string => !!p);
   if (folders.length === 0 && params.rootUri) {
     const root = uriToPath(params.rootUri);
@@ -269,15 +274,35 @@ connection.onDidCloseTextDocument(async (p) => {
 
 connection.onDidChangeWatchedFiles(async (p) => {
   const changes: unknown[] = Array.isArray(p?.changes) ? p.changes : [];
+  await configChanged(changes);
   for (const change of changes) {
     const uri = documentUri({ textDocument: change });
     const key = uri && uriToPath(uri);
-    if (!key || docs.get(uri)) continue;
+    if (!key || docs.get(uri) || isConfigFile(key)) continue;
     const type = (change as { type?: unknown }).type;
     if (type === FileChangeType.Deleted) await workspace.forget(key);
     else await workspace.refreshFile(key);
   }
 });
+
+/**
+ * A project config (shardlens.config.json, package.json, pyproject.toml) changed on disk:
+ * everything is judged again with it, as after a settings change (its contexts and entry
+ * points change what is analysed, so the index is rebuilt), and its problems are shown.
+ */
+async function configChanged(changes: unknown[]): Promise<void> {
+  const files = changes
+    .map((c) => documentUri({ textDocument: c }))
+    .map((u) => (u ? uriToPath(u) : null))
+    .filter((f): f is string => !!f && isConfigFile(f));
+  if (files.length === 0) return;
+  forgetConfigs();
+  settings.clear();
+  for (const f of files) configDiagnostics.recheck(f);
+  await applyContexts();
+  docs.setOptions((key) => workspace.indexFor(key).fileOptions);
+  await workspace.indexAll();
+}
 
 // Registered as plain requests, not with onHover/onCodeAction: those read the params'
 // progress tokens before the handler runs, and answer `params: null` with a TypeError.

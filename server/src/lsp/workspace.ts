@@ -18,6 +18,8 @@ import type { LiveHeat } from './live-heat';
 import { toDiagnostics } from './diagnostics';
 import { OpenDocuments } from './open-documents';
 import type { SettingsStore } from './settings';
+import { excludedByConfig } from '../config/apply';
+import { configFor } from '../config/project-config';
 
 const BATCH = 25;
 const yieldToEvents = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -129,7 +131,8 @@ export class Workspace {
     if (!s.enable) return true;
     const folder = this.folders.find((f) => key.startsWith(f + path.sep));
     const rel = folder ? path.relative(folder, key).split(path.sep).join('/') : key;
-    return s.exclude.some((g) => minimatch(rel, g, { dot: true }));
+    // The user's globs (relative to the folder) and the project config's (relative to it).
+    return s.exclude.some((g) => minimatch(rel, g, { dot: true })) || excludedByConfig(configFor(key), key);
   }
 
   /** Indexes every folder from disk (open documents keep their buffers), with progress. */

@@ -22,6 +22,15 @@ const HEAD = 64 * 1024;
 
 const cache = new Map<string, { stamp: string; role: FileRole }>();
 
+/** A role the project's configuration gives a path (its `entryPoints`), before anything the file says. */
+export type RoleOverride = (file: string) => FileRole | null;
+let override: RoleOverride | null = null;
+
+/** Installs (or, with null, removes) the project's role override; the CLI and the server install theirs. */
+export function setRoleOverride(fn: RoleOverride | null): void {
+  override = fn;
+}
+
 /**
  * The role of `file`. With its text, from the text; without it (the rules see only
  * accesses), from the file on disk, read once per modification: the role rarely
@@ -29,6 +38,8 @@ const cache = new Map<string, { stamp: string; role: FileRole }>();
  * path alone. Unsaved editor text is not seen here until the caller passes it.
  */
 export function roleOfFile(file: string, text?: string | null, byContent?: ContentRole): FileRole {
+  const configured = override?.(file);
+  if (configured) return configured;
   if (text != null || byContent !== undefined) return fileRole(inProject(file), text ?? null, byContent);
   let stamp: string;
   try {

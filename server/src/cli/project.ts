@@ -1,0 +1,84 @@
+import * as path from 'node:path';
+import type { FileAnalysis } from '../engine/analyze';
+import { setRoleOverride } from '../engine/context';
+import { configuredRole, excludedByConfig, judgeFinding } from '../config/apply';
+import { configFor, type ConfigProblem, type LoadedConfig } from '../config/project-config';
+import type { CheckOptions } from './args';
+
+/**
+ * The project configuration in a CLI run: the nearest config up from each file decides
+ * its exclusions, entry points, contexts, rule severities and key facts. Command-line
+ * options win over it (`--contexts`). A malformed config is reported on stderr with its
+ * line and column, and what it failed to say takes the defaults.
+ */
+export class ProjectConfigs {
+  private readonly problems = new Map<string, ConfigProblem[]>();
+
+  of(file: string): LoadedConfig {
+    const loaded = configFor(file);
+    if (loaded.file && loaded.problems.length) this.problems.set(loaded.file, loaded.problems);
+    return loaded;
+  }
+
+  /** From now on, file roles follow the configs' `entryPoints`. */
+  install(): void {
+    setRoleOverride((file) => configuredRole(this.of(file), file));
+  }
+
+  uninstall(): void {
+    setRoleOverride(null);
+  }
+
+  /** The files no config excludes. */
+  included(files: string[]): { files: string[]; excluded: number } {
+    const kept = files.filter((f) => !excludedByConfig(this.of(f), f));
+    return { files: kept, excluded: files.length - kept.length };
+  }
+
+  /** Each file's findings as its config (and `--contexts`) judges them. */
+  judge(results: FileAnalysis[], contexts: CheckOptions['contexts']): FileAnalysis[] {
+    return results.map((r) => {
+      const { config } = this.of(r.file);
+      const wanted = contexts ?? config.contexts;
+      const findings = r.findings
+        .filter((f) => !wanted || wanted.includes((f as { context?: (typeof wanted)[number] }).context ?? 'app'))
+        .map((f) => judgeFinding(f, config.rules, config.keys))
+        .filter((f): f is NonNullable<typeof f> => f !== null);
+      return findings.length === r.findings.length && findings.every((f, i) => f === r.findings[i])
+        ? r
+        : { ...r, findings };
+    });
+  }
+
+  /** One stderr line per problem: `shardlens: FILE:LINE:COL: message; ...`. */
+  report(err: NodeJS.WritableStream): void {
+    for (const list of this.problems.values())
+      for (const p of list)
+        err.write(
+          `shardlens: ${path.relative(process.cwd(), p.file) || p.file}:${p.line}:${p.column}: ${p.message} (the default is used instead)\n`,
+        );
+  }
+}
+
+/** `check --print-config FILE`: the configuration that applies to FILE and where it came from. */
+export function printConfig(file: string, out: NodeJS.WritableStream, err: NodeJS.WritableStream): number {
+  const configs = new ProjectConfigs();
+  const loaded = configs.of(file);
+  configs.report(err);
+  const rel = (p: string) => path.relative(process.cwd(), p) || '.';
+  out.write(
+    JSON.stringify(
+      {
+        file: rel(file),
+        configFile: loaded.file ? rel(loaded.file) : null,
+        source: loaded.source,
+        excluded: excludedByConfig(loaded, file),
+        role: configuredRole(loaded, file),
+        config: loaded.config,
+      },
+      null,
+      2,
+    ) + '\n',
+  );
+  return 0;
+}
