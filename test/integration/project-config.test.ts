@@ -128,3 +128,18 @@ test('language server: config problems are diagnostics on the file, and a change
   await until('SL001 to be off', () => codes().join() === 'SL003 2', codes);
   await until('the config diagnostic to clear', () => s.diagnostics.get(uri('shardlens.config.json'))?.length === 0);
 });
+
+test('CLI --cache: a changed project config is part of the cache key, so entry points apply at once', () => {
+  const dir = project({
+    'tools/load.ts': HANDLER,
+    'shardlens.config.json': JSON.stringify({ rules: { SL003: 'off' } }),
+  });
+  const cached = () => found(check(dir, '.', '--cache', '--format', 'json').stdout);
+  assert.deepEqual(cached(), ['tools/load.ts SL001 error']);
+  assert.deepEqual(cached(), ['tools/load.ts SL001 error'], 'the same from the cache');
+  fs.writeFileSync(
+    path.join(dir, 'shardlens.config.json'),
+    JSON.stringify({ rules: { SL003: 'off' }, entryPoints: { cold: ['tools/**'] } }),
+  );
+  assert.deepEqual(cached(), ['tools/load.ts SL001 info']);
+});

@@ -1,7 +1,7 @@
 import { isWindow, WINDOWS } from '../heat/window';
 import type { HeatWindow } from '../heat/types';
 
-export type Format = 'text' | 'json' | 'sarif';
+export type Format = 'text' | 'json' | 'sarif' | 'github' | 'gitlab';
 export type FailOn = 'error' | 'warning' | 'info' | 'never';
 
 export interface CheckOptions {
@@ -19,6 +19,14 @@ export interface CheckOptions {
   stats?: boolean;
   /** `--cache`: reuse the analyses of files unchanged since the last run (`--cache-location` or the default folder); null without. */
   cache?: { location: string | null } | null;
+  /** `--print-config FILE`: show the project configuration that applies to FILE, and stop. */
+  printConfig?: string;
+  /** `--baseline FILE`: findings recorded there do not fail the run. */
+  baseline?: string;
+  /** `--write-baseline FILE`: record every finding there. */
+  writeBaseline?: string;
+  /** `--report-unused-ignores`: list `shardlens-ignore` comments that silence nothing. */
+  reportUnusedIgnores?: boolean;
 }
 
 /** Where live data comes from (docs/heat.md). Credentials are never options: the SDK's chain supplies them. */
@@ -79,7 +87,9 @@ Paths are files or folders (default: the current folder); after \`--\` every
 argument is a path, even one that starts with \`-\`.
 
 Options:
-  --format text|json|sarif      output format (default: text; keys: text or json)
+  --format text|json|sarif|github|gitlab
+                                output format (default: text; keys: text or json);
+                                github: workflow annotations, gitlab: Code Quality JSON
   --fail-on error|warning|info|never
                                 exit 1 when a finding has at least this severity
                                 (default: error)
@@ -91,6 +101,13 @@ Options:
                                 and the modules it reads are unchanged (in
                                 node_modules/.cache/shardlens, or .shardlens-cache/)
   --cache-location DIR          check: keep the cache in DIR (implies --cache)
+  --print-config FILE           check: the project configuration that applies to FILE
+                                (shardlens.config.json, package.json "shardlens" or
+                                pyproject.toml [tool.shardlens], the nearest one up)
+  --baseline FILE               check: findings recorded in FILE do not fail the run
+  --write-baseline FILE         check: record every finding in FILE (sorted JSON)
+  --report-unused-ignores       check: list shardlens-ignore comments that silence
+                                nothing (and fail at --fail-on warning or lower)
   --quiet                       print findings only: no summary, no skipped files
   --stats                       check: after the summary, how many DynamoDB calls were
                                 understood and why the others were not (text output;
@@ -260,7 +277,7 @@ export function parseArgs(argv: string[]): Parsed {
         break;
       }
       case '--format':
-        options.format = oneOf(flag, value(), ['text', 'json', 'sarif'] as const);
+        options.format = oneOf(flag, value(), ['text', 'json', 'sarif', 'github', 'gitlab'] as const);
         break;
       case '--fail-on':
         options.failOn = oneOf(flag, value(), ['error', 'warning', 'info', 'never'] as const);
@@ -284,6 +301,19 @@ export function parseArgs(argv: string[]): Parsed {
         options.cache = { location: dir };
         break;
       }
+      case '--print-config':
+      case '--baseline':
+      case '--write-baseline': {
+        const v = value();
+        if (!v || v.startsWith('--')) throw new UsageError(`${flag} needs a file`);
+        if (flag === '--print-config') options.printConfig = v;
+        else if (flag === '--baseline') options.baseline = v;
+        else options.writeBaseline = v;
+        break;
+      }
+      case '--report-unused-ignores':
+        options.reportUnusedIgnores = true;
+        break;
       case '--color':
         options.color = true;
         break;

@@ -17,7 +17,11 @@ import { AnalysisCache, cacheDir, ENGINE_VERSION } from '../engine/workspace/cac
 import { completeIndex, indexOneByOne } from '../engine/workspace/cache/run';
 import { skippedOf, toJsonReport, type SkippedPath } from './report';
 import { toSarif } from './sarif';
+import { toGithubAnnotations, toGitlabCodeQuality } from './ci-formats';
 import { formatSkipped, formatStats, formatText } from './text';
+import { printConfig, ProjectConfigs } from './project';
+import { readBaseline, withoutBaseline, writeBaseline } from './baseline';
+import { formatUnusedIgnores, unusedIgnoresOf } from './unused-ignores';
 
 declare const SHARDLENS_VERSION: string | undefined;
 const VERSION = typeof SHARDLENS_VERSION === 'string' ? SHARDLENS_VERSION : '0.0.0-dev';
@@ -37,6 +41,8 @@ interface Indexed {
   gitignored: number;
   /** Folders that could not be listed: reported with the skipped files. */
   unreadable: SkippedPath[];
+  /** Files a project config's `exclude` left out. */
+  excluded: number;
 }
 
 /** Collects and indexes the files under `paths`; null when none of the paths exists. */
@@ -45,33 +51,44 @@ async function indexPaths(
   maxFileBytes: number,
   err: NodeJS.WritableStream,
   cacheOption?: CheckOptions['cache'],
+  configs?: ProjectConfigs,
 ): Promise<Indexed | null> {
-  const cache = cacheOption ? openCache(cacheOption.location, maxFileBytes, err) : null;
   // A folder may hold many files: the analysis thread loads its grammars while the walk runs
-  // (with a cache of the folder, only once a file needs analysing).
-  if (paths.some(isDirectory) && !cache?.loaded) prestartAnalysis(process.cwd(), maxFileBytes);
+  // (with a cache, only once the cache, keyed by the project configs the walk finds, says a file needs analysing).
+  if (!cacheOption && paths.some(isDirectory)) prestartAnalysis(process.cwd(), maxFileBytes);
   const list = collectFiles(paths);
   for (const m of list.missing)
     err.write(`shardlens: ${m}: no such file, or not a TypeScript/JavaScript/Python file\n`);
   if (list.missing.length > 0 && list.files.length === 0) return null;
+  const { files, excluded } = configs ? configs.included(list.files) : { files: list.files, excluded: 0 };
+  const cache = cacheOption ? openCache(cacheOption.location, maxFileBytes, err, configs?.key() ?? []) : null;
+  if (cache && !cache.loaded && paths.some(isDirectory)) prestartAnalysis(process.cwd(), maxFileBytes);
   const index = new WorkspaceIndex({ root: process.cwd(), maxBytes: maxFileBytes });
-  if (list.files.length >= PARALLEL_FROM) await indexInParallel(index, list.files, process.cwd(), maxFileBytes, cache);
-  else await indexOneByOne(index, list.files, cache, maxFileBytes);
-  await completeIndex(index, list.files, cache);
+  if (files.length >= PARALLEL_FROM) await indexInParallel(index, files, process.cwd(), maxFileBytes, cache);
+  else await indexOneByOne(index, files, cache, maxFileBytes);
+  await completeIndex(index, files, cache);
   return {
     index,
+    excluded,
     gitignored: list.gitignored,
     unreadable: list.unreadable.map((u) => ({ file: u.path, reason: u.reason })),
   };
 }
 
 /** The check's cache, keyed by the options that change a file's analysis (the contexts filter findings later). */
-function openCache(location: string | null, maxBytes: number, err: NodeJS.WritableStream): AnalysisCache {
+function openCache(
+  location: string | null,
+  maxBytes: number,
+  err: NodeJS.WritableStream,
+  configs: unknown[],
+): AnalysisCache {
   const root = process.cwd();
   return new AnalysisCache({
     dir: cacheDir(root, location),
     name: 'check',
-    key: { version: ENGINE_VERSION, root, options: { maxBytes } },
+    // The project configs decide file roles (entryPoints) the stored findings were judged with.
+    // (none read: the key is what it was before project configs existed).
+    key: { version: ENGINE_VERSION, root, options: configs.length ? { maxBytes, configs } : { maxBytes } },
     notice: (line) => err.write(`shardlens: ${line}\n`),
   });
 }
@@ -82,20 +99,29 @@ function tooDeepNote(n: number): string | null {
   return `${n} key value${n === 1 ? '' : 's'} nest${n === 1 ? 's' : ''} deeper than ${MAX_DEPTH} levels: not followed, judged as {unknown}`;
 }
 
-/** Keeps the findings of the contexts asked for with `--contexts` (a finding without one is app code). */
-function inContexts(results: FileAnalysis[], contexts: CheckOptions['contexts']): FileAnalysis[] {
-  if (!contexts) return results;
-  const keep = (f: FileAnalysis['findings'][number]) =>
-    contexts.includes((f as { context?: (typeof contexts)[number] }).context ?? 'app');
-  return results.map((r) => ({ ...r, findings: r.findings.filter(keep) }));
-}
-
 export async function check(
   options: CheckOptions,
   out: NodeJS.WritableStream,
   err: NodeJS.WritableStream,
 ): Promise<number> {
-  const indexed = await indexPaths(options.paths, options.maxFileBytes, err, options.cache);
+  if (options.printConfig) return printConfig(options.printConfig, out, err);
+  const configs = new ProjectConfigs();
+  configs.install();
+  try {
+    return await checkWith(configs, options, out, err);
+  } finally {
+    configs.uninstall();
+  }
+}
+
+async function checkWith(
+  configs: ProjectConfigs,
+  options: CheckOptions,
+  out: NodeJS.WritableStream,
+  err: NodeJS.WritableStream,
+): Promise<number> {
+  const indexed = await indexPaths(options.paths, options.maxFileBytes, err, options.cache, configs);
+  configs.report(err);
   if (!indexed) return 2;
   let results = indexed.index.results();
   // The AWS SDK loads only when live data is asked for: plain checks start as fast as before.
@@ -103,11 +129,29 @@ export async function check(
     const { withLiveEvidence } = loadHeat();
     results = await withLiveEvidence(results, indexed.index, options.heat, err);
   }
-  results = inContexts(results, options.contexts);
+  // Each file's project config (and --contexts) decides what is reported and how severe.
+  results = configs.judge(results, options.contexts);
+  // Read before anything is written: a bad baseline is a usage error, with no output.
+  const baseline = options.baseline ? readBaseline(options.baseline) : null;
+  if (options.writeBaseline) {
+    const n = writeBaseline(options.writeBaseline, results);
+    err.write(`shardlens: wrote ${n} finding${n === 1 ? '' : 's'} to ${options.writeBaseline}\n`);
+  }
+  if (baseline) {
+    const kept = withoutBaseline(results, baseline);
+    results = kept.results;
+    if (!options.quiet && kept.known > 0)
+      err.write(
+        `shardlens: ${kept.known} finding${kept.known === 1 ? '' : 's'} already in ${options.baseline} not shown\n`,
+      );
+  }
+  const unused = options.reportUnusedIgnores ? unusedIgnoresOf(indexed.index, results) : [];
   const skipped = skippedOf(results, indexed.unreadable);
   const tooDeep = await keysTooDeep(results);
   const coverage = toJsonCoverage(results, tooDeep);
   if (options.format === 'json') out.write(JSON.stringify(toJsonReport(results, skipped, coverage), null, 2) + '\n');
+  else if (options.format === 'github') out.write(toGithubAnnotations(results));
+  else if (options.format === 'gitlab') out.write(JSON.stringify(toGitlabCodeQuality(results), null, 2) + '\n');
   else if (options.format === 'sarif')
     out.write(JSON.stringify(toSarif(results, VERSION, skipped, tooDeepNote(tooDeep), coverage), null, 2) + '\n');
   else {
@@ -122,8 +166,13 @@ export async function check(
     if (note) err.write(`shardlens: ${note}\n`);
     if (indexed.gitignored > 0)
       err.write(`shardlens: left out ${indexed.gitignored} files and folders named in .gitignore\n`);
+    if (indexed.excluded > 0) err.write(`shardlens: left out ${indexed.excluded} files the project config excludes\n`);
   }
-  return reachesFailOn(results, options.failOn) ? 1 : 0;
+  if (unused.length) err.write(formatUnusedIgnores(unused));
+  // An unused comment is a warning: it fails the run at --fail-on warning or lower.
+  const unusedFails = unused.length > 0 && (options.failOn === 'warning' || options.failOn === 'info');
+  if (options.writeBaseline) return 0;
+  return reachesFailOn(results, options.failOn) || unusedFails ? 1 : 0;
 }
 
 /** `shardlens keys`: lists the logical keys, or links concrete keys to them (`--match`). */

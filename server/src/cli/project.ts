@@ -14,10 +14,19 @@ import type { CheckOptions } from './args';
 export class ProjectConfigs {
   private readonly problems = new Map<string, ConfigProblem[]>();
 
+  /** Each config file read in this run, with what it says. */
+  private readonly seen = new Map<string, LoadedConfig['config']>();
+
   of(file: string): LoadedConfig {
     const loaded = configFor(file);
+    if (loaded.file) this.seen.set(loaded.file, loaded.config);
     if (loaded.file && loaded.problems.length) this.problems.set(loaded.file, loaded.problems);
     return loaded;
+  }
+
+  /** The configs read so far, sorted: part of the analysis cache's key. */
+  key(): Array<[string, LoadedConfig['config']]> {
+    return [...this.seen].sort(([a], [b]) => a.localeCompare(b));
   }
 
   /** From now on, file roles follow the configs' `entryPoints`. */

@@ -103,6 +103,8 @@ export interface FileAnalysis {
   failures?: AnalysisFailure[];
   /** `shardlens-ignore` comments: line → rule codes (none: every rule), for cross-file findings too. */
   ignores?: Array<[number, string[]]>;
+  /** `line:rule` of each finding a `shardlens-ignore` comment silenced (for unused-comment reports). */
+  silenced?: string[];
   /** The file's imports (for code generated into it); empty when it was not parsed. */
   imports: ImportInfo[];
   /** Some DynamoDB call in the file takes its key from a function's parameter: other files may call it. */
@@ -171,8 +173,11 @@ export function judgeAnalysis(
   if (analysis.accesses.length === 0) return analysis;
   const ignored: Suppressions = new Map((analysis.ignores ?? []).map(([line, codes]) => [line, new Set(codes)]));
   const scope = { text, contexts: options.contexts, contentRole: options.contentRole };
-  const findings = checkAccesses(analysis.accesses, options.severity, scope).filter((f) => !isSuppressed(f, ignored));
-  return { ...analysis, findings };
+  const used = new Set<string>();
+  const findings = checkAccesses(analysis.accesses, options.severity, scope).filter(
+    (f) => !isSuppressed(f, ignored, used),
+  );
+  return { ...analysis, findings, ...(used.size ? { silenced: [...used] } : {}) };
 }
 
 /** Extraction and rules over an already parsed tree (the language server keeps trees). */

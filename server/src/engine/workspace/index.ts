@@ -283,7 +283,7 @@ export class WorkspaceIndex {
   }
 
   /** One file's findings: its own and the cross-file ones placed in it, sorted by position. */
-  findingsFor(file: string): Finding[] {
+  findingsFor(file: string, used?: Set<string>): Finding[] {
     this.flush();
     const families = this.familiesOfFile.get(file);
     const ignores: Suppressions = new Map((this.files.get(file)?.ignores ?? []).map(([l, c]) => [l, new Set(c)]));
@@ -291,8 +291,15 @@ export class WorkspaceIndex {
     for (const k of families?.keys() ?? []) for (const f of this.groupFindings.get(k)?.get(file) ?? []) cross.push(f);
     const own = (this.files.get(file)?.findings ?? []).map((f) => this.withWorkspaceShardCount(f));
     // A silenced SL006 still means the read's SL001 does not apply: resolve before silencing.
-    const kept = resolveSupersedes([...own, ...cross]).filter((f) => !isSuppressed(f, ignores));
+    const kept = resolveSupersedes([...own, ...cross]).filter((f) => !isSuppressed(f, ignores, used));
     return dedupe(kept).sort(byPosition);
+  }
+
+  /** `line:rule` of each finding in `file` a `shardlens-ignore` comment silenced, its own and cross-file. */
+  silencedIn(file: string): Set<string> {
+    const used = new Set<string>(this.files.get(file)?.silenced ?? []);
+    this.findingsFor(file, used);
+    return used;
   }
 
   /**

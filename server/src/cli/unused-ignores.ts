@@ -1,0 +1,33 @@
+import * as fs from 'node:fs';
+import type { FileAnalysis } from '../engine/analyze';
+import { unusedIgnores, type UnusedIgnore } from '../engine/suppress';
+import type { WorkspaceIndex } from '../engine/workspace/index';
+import { displayPath } from './report';
+
+export type UnusedAt = UnusedIgnore & { file: string };
+
+/** `--report-unused-ignores`: the `shardlens-ignore` comments of the checked files that silence nothing. */
+export function unusedIgnoresOf(index: WorkspaceIndex, results: FileAnalysis[]): UnusedAt[] {
+  const out: UnusedAt[] = [];
+  for (const r of results) {
+    if (!r.ignores?.length) continue;
+    let text: string;
+    try {
+      text = fs.readFileSync(r.file, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const u of unusedIgnores(r.ignores, index.silencedIn(r.file), text)) out.push({ ...u, file: r.file });
+  }
+  return out;
+}
+
+/** One line each, as a compiler prints a warning: `file:line: unused shardlens-ignore SL001`. */
+export function formatUnusedIgnores(list: UnusedAt[]): string {
+  return list
+    .map(
+      (u) =>
+        `${displayPath(u.file)}:${u.line + 1}: unused shardlens-ignore${u.codes.length ? ' ' + u.codes.join(' ') : ''}: it silences no finding\n`,
+    )
+    .join('');
+}
