@@ -1,6 +1,17 @@
 import type { Node } from 'web-tree-sitter';
 import { joinPaths } from './alternatives';
-import { holeValue, numberOf, scalar, shardCountOf, shardValue, shifted, soleHole } from './evaluation';
+import {
+  holeValue,
+  numberOf,
+  onceUnless,
+  scalar,
+  shardCountOf,
+  shardValue,
+  shifted,
+  soleHole,
+  unknownValue,
+  type EvalContext,
+} from './evaluation';
 import { concat, literal, shardRange } from './template';
 import { entry, type Value } from './value';
 
@@ -71,4 +82,25 @@ export function enumMember(n: Node, owner: string, member: string): Value | null
 /** A known object's member (`KEYS.pk`, `KEYS["pk"]`, `cfg["table"]`): the last one of that name. */
 export function memberOf(base: Value | null | undefined, name: string | null): Value | undefined {
   return name === null ? undefined : entry(base ?? undefined, name);
+}
+
+/** What `assignedValue` needs of a language. */
+export interface Assigning {
+  evaluate: (n: Node | null, ctx: EvalContext) => Value | null;
+  /** The container writes between an assignment and a use, folded into the value (`item["pk"] = ...`). */
+  withMutations: (value: Value, name: string, assigned: Node, use: Node, ctx: EvalContext) => Value;
+  /** Whether a node runs each time a function is called (else once, when its module or class is loaded). */
+  inFunction: (n: Node) => boolean;
+}
+
+/**
+ * What a declaration or assignment (`value`) gives the name used at `use`, in either
+ * language: made once when it is assigned outside any function and used inside one (a
+ * module-level random shard is drawn once), with the container writes between the two
+ * folded in.
+ */
+export function assignedValue(use: Node, value: Node, ctx: EvalContext, language: Assigning): Value {
+  const v = language.evaluate(value, ctx) ?? unknownValue(use);
+  const once = onceUnless(language.inFunction(value) || !language.inFunction(use), v);
+  return language.withMutations(once, use.text, value, use, ctx);
 }

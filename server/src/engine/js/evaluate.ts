@@ -11,7 +11,6 @@ import {
   loopElementValue,
   namedValue,
   numberOf,
-  onceUnless,
   parameterValue,
   recordNode,
   scalar,
@@ -22,7 +21,7 @@ import {
 } from '../evaluation';
 import { spanOf } from '../span';
 import { concat, literal, literalText } from '../template';
-import { enumMember, memberOf, operate } from '../value-ops';
+import { assignedValue, enumMember, memberOf, operate, type Assigning } from '../value-ops';
 import { entryOf, type Entry, type Value } from '../value';
 import { classValue } from './classes';
 import { callValue, newValue } from './library';
@@ -193,23 +192,20 @@ function identifierValue(n: Node, ctx: EvalContext): Value {
   const alternatives = b?.kind === 'loop' ? null : reachingBindings(n, b);
   const chosen = alternatives
     ? valueOfAlternatives(n, alternatives, (a) =>
-        a.kind === 'value' ? assignedValue(n, a.node, ctx) : bindingValue(n, a, ctx),
+        a.kind === 'value' ? assignedValue(n, a.node, ctx, ASSIGNING) : bindingValue(n, a, ctx),
       )
     : null;
   if (chosen) return chosen;
   return b ? bindingValue(n, b, ctx) : namedValue(n, n.text);
 }
 
-/** What a declaration or assignment gives the name at `n`, with later container writes folded in. */
-function assignedValue(n: Node, value: Node, ctx: EvalContext): Value {
-  return withMutations(
-    onceUnless(inFunction(value) || !inFunction(n), evaluate(value, ctx) ?? unknownValue(n)),
-    n.text,
-    value,
-    n,
-    ctx,
-  );
-}
+/** How this language's assignments reach a use (`assignedValue` in value-ops.ts). */
+// Arrows, not the functions themselves: read when called, so an import cycle cannot leave one unset.
+const ASSIGNING: Assigning = {
+  evaluate: (n, ctx) => evaluate(n, ctx),
+  withMutations: (value, name, assigned, use, ctx) => withMutations(value, name, assigned, use, ctx),
+  inFunction: (n) => inFunction(n),
+};
 
 /** Whether `n` runs each time a function is called (else once, when the module or class is loaded). */
 function inFunction(n: Node): boolean {
@@ -220,7 +216,7 @@ function inFunction(n: Node): boolean {
 function bindingValue(n: Node, b: Binding, ctx: EvalContext): Value {
   switch (b.kind) {
     case 'value':
-      return throughName(assignedValue(n, b.node, ctx), n, declarationOf(n.text, b.node));
+      return throughName(assignedValue(n, b.node, ctx, ASSIGNING), n, declarationOf(n.text, b.node));
     case 'param':
       return callersOrOwn(n.text, paramValue(n, b.fn, b.index, ctx, b.path), () =>
         parameterValue(n, b.name, b.index, b.path),

@@ -20,7 +20,7 @@ import {
 } from '../evaluation';
 import { spanOf } from '../span';
 import { concat, literal, literalText } from '../template';
-import { enumMember, memberOf, operate } from '../value-ops';
+import { assignedValue, enumMember, memberOf, operate, type Assigning } from '../value-ops';
 import type { Entry, Value } from '../value';
 import { classValue } from './classes';
 import { callValue } from './library';
@@ -153,23 +153,20 @@ function identifierValue(n: Node, ctx: EvalContext): Value {
   const alternatives = b.kind === 'value' || b.kind === 'param' ? reachingBindings(n) : null;
   const chosen = alternatives
     ? valueOfAlternatives(n, alternatives, (a) =>
-        a.kind === 'value' ? assignedValue(n, a.node, ctx) : bindingValue(n, a, ctx),
+        a.kind === 'value' ? assignedValue(n, a.node, ctx, ASSIGNING) : bindingValue(n, a, ctx),
       )
     : null;
   if (chosen) return chosen;
   return bindingValue(n, b, ctx);
 }
 
-/** What an assignment gives the name at `n`, with the container writes between them folded in. */
-function assignedValue(n: Node, value: Node, ctx: EvalContext): Value {
-  return withMutations(
-    onceUnless(inFunction(value) || !inFunction(n), evaluate(value, ctx) ?? unknownValue(n)),
-    n.text,
-    value,
-    n,
-    ctx,
-  );
-}
+/** How this language's assignments reach a use (`assignedValue` in value-ops.ts). */
+// Arrows, not the functions themselves: read when called, so an import cycle cannot leave one unset.
+const ASSIGNING: Assigning = {
+  evaluate: (n, ctx) => evaluate(n, ctx),
+  withMutations: (value, name, assigned, use, ctx) => withMutations(value, name, assigned, use, ctx),
+  inFunction: (n) => inFunction(n),
+};
 
 /** Whether `n` runs each time a function is called (else once: at module level or in a class body). */
 function inFunction(n: Node): boolean {
@@ -180,7 +177,7 @@ function inFunction(n: Node): boolean {
 function bindingValue(n: Node, b: Binding, ctx: EvalContext): Value {
   switch (b.kind) {
     case 'value':
-      return throughName(assignedValue(n, b.node, ctx), n, declarationOf(n.text, b.node));
+      return throughName(assignedValue(n, b.node, ctx, ASSIGNING), n, declarationOf(n.text, b.node));
     case 'augmented':
       return augmentedValue(n, b.node, ctx);
     case 'param':
