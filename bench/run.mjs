@@ -18,6 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { buildCliAt } from './baseline-server.mjs';
 import { LSP_BASELINE_REF, lspDetails, lspSection, lspTableRows, runLspRow } from './lsp-row.mjs';
+import { cacheRuns, cacheTableRows, serverIndexRow } from './cache-rows.mjs';
 import { comparePeer, peerCommand, peerDetails, peerTableRow } from './peer/row.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -49,8 +50,8 @@ const LOAD_AT_START = os.loadavg();
 const TARGETS = { cliOverFloor: 1.6, naiveOverCli: 5, incrementalP99: 10, indexP99: 20, rssMb: 300, modelCost: 1.1 };
 
 const started = performance.now();
-if (ONLY !== null && ONLY !== 'lsp' && ONLY !== 'peer') {
-  process.stderr.write(`bench: --only takes \`lsp\` or \`peer\` (the other rows run together)\n`);
+if (ONLY !== null && ONLY !== 'lsp' && ONLY !== 'peer' && ONLY !== 'cache') {
+  process.stderr.write(`bench: --only takes \`lsp\`, \`peer\` or \`cache\` (the other rows run together)\n`);
   process.exit(1);
 }
 const log = (msg) => process.stderr.write(`bench: ${msg}\n`);
@@ -242,6 +243,59 @@ async function onlyPeer(ws, code) {
   log(`wrote ${path.join(OUT, 'peer-results.md')} (${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
 }
 
+/**
+ * `--only cache`: rows (a), (b), (j) and (k) interleaved after one untimed run of (a), (b)
+ * and the cache's first fill, then (l)-(m); a section to paste, bench/results.md left alone.
+ */
+async function onlyCache(ws, code) {
+  if (!fs.existsSync(path.join(ROOT, 'dist', 'cli.js'))) fail('dist/cli.js is missing: run `npm run build`');
+  fs.mkdirSync(OUT, { recursive: true });
+  const baselines = await bundleBaselines();
+  const cli = [path.join(ROOT, 'bin', 'shardlens.js'), 'check', WORKSPACE, '--format', 'json'];
+  const report = path.join(OUT, 'report.json');
+  const cache = cacheRuns({ NODE, ROOT, WORKSPACE, OUT, timed, fail });
+  const runs = {
+    a: async () => (await timed(NODE, cli, { stdoutFile: report, okCodes: [0, 1] })).ms,
+    b: async () => (await timed(NODE, [...baselines.floor, WORKSPACE])).ms,
+    j: () => cache.j(report),
+    k: cache.k,
+  };
+  log('warm-up: CLI, floor and the cache once each');
+  await runs.a();
+  await runs.b();
+  await cache.prepare();
+  const rows = { a: [], b: [], j: [], k: [] };
+  const order = ['a', 'b', 'j', 'k'];
+  for (let i = 0; i < REPS; i++) {
+    for (const row of order.slice(i % 4).concat(order.slice(0, i % 4))) {
+      rows[row].push(await runs[row]());
+      log(`(${row}) rep ${i + 1}/${REPS}: ${Math.round(rows[row].at(-1))} ms`);
+    }
+  }
+  log(`(l)-(m) language server index, ${REPS} cold and warm starts`);
+  const server = await serverIndexRow({ NODE, ROOT, WORKSPACE, OUT, timed, reps: REPS });
+  const a = median(rows.a);
+  const b = median(rows.b);
+  const lines = [
+    `## Rows (j)-(m), the analysis cache (\`node bench/run.mjs --only cache\`)`,
+    '',
+    `${new Date().toISOString()}, code at ${code}; ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, Node ${process.version}; ` +
+      `load average ${LOAD_AT_START.map((x) => x.toFixed(1)).join(', ')} at the start. Workspace: seed ${ws.seed}, ` +
+      `${ws.sourceFiles.toLocaleString('en-US')} source files, ${mb(ws.sourceBytes)} MB. (a), (b), (j), (k) interleaved, median of ${REPS}.`,
+    '',
+    '| Row | What is measured | Result | Spread | Reps | Target | Verdict |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    `| (a) | \`shardlens check bench/workspace --format json\`, whole process, no cache | **${fmt(a)} ms** median | ${spread(rows.a)} | ${rows.a.length} | — | — |`,
+    `| (b) | floor (\`bench/floor.ts\`) | **${fmt(b)} ms** median | ${spread(rows.b)} | ${rows.b.length} | — | — |`,
+    ...cacheTableRows({ rows, b, server, median, fmt, spread }),
+    '',
+  ];
+  const md = await formatMarkdown(lines.join('\n'));
+  fs.writeFileSync(path.join(OUT, 'cache-results.md'), md);
+  process.stdout.write('\n' + md);
+  log(`wrote ${path.join(OUT, 'cache-results.md')} (${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
+}
+
 async function main() {
   // Named before the run, like the bundles it measures: others may commit while it goes on.
   const code = gitDescribe();
@@ -249,6 +303,7 @@ async function main() {
   const ws = marker.stats;
   if (ONLY === 'lsp') return onlyLsp(ws, code);
   if (ONLY === 'peer') return onlyPeer(ws, code);
+  if (ONLY === 'cache') return onlyCache(ws, code);
   const cliBundle = path.join(ROOT, 'dist', 'cli.js');
   if (!fs.existsSync(cliBundle) || !fs.existsSync(path.join(ROOT, 'dist', 'grammars')))
     fail('dist/cli.js is missing: run `npm run bench` (it builds first)');
