@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { DEFAULT_MAX_BYTES } from '../engine/analyze';
 import { AnalysisCache, cacheDir, ENGINE_VERSION } from '../engine/workspace/cache';
 import type { ReadText } from '../engine/workspace/modules';
+import { configFor } from '../config/project-config';
 
 /**
  * The analysis cache of one workspace folder. With the client's storage folder (VS Code
@@ -26,9 +27,16 @@ export function serverCache(
     key: {
       version: ENGINE_VERSION,
       root: folder,
-      options: { maxBytes: DEFAULT_MAX_BYTES, contexts: contexts ?? null },
+      // The folder's project config: its entryPoints decide the roles stored findings were judged with.
+      options: { maxBytes: DEFAULT_MAX_BYTES, contexts: contexts ?? null, ...projectConfigKey(folder) },
     },
     read,
     notice,
   });
+}
+
+/** The folder's own project config as part of the key; nothing when it has none (the key stays as before). */
+function projectConfigKey(folder: string): { config?: unknown } {
+  const loaded = configFor(folder);
+  return loaded.file ? { config: [loaded.file, loaded.config] } : {};
 }
