@@ -85,6 +85,19 @@ const PAIRS: Array<{ what: string; ts: string; py: string; key: string }> = [
     py: 'f"ORDER#{OrderStatus.OPEN}"',
     key: 'ORDER#OrderStatus.OPEN',
   },
+  {
+    what: 'a digit written as a string before a shard',
+    ts: '"BOARD#1" + randomInt(SHARDS)',
+    py: '"BOARD#1" + str(random.randrange(SHARDS))',
+    key: 'BOARD#1{shard 0..9}',
+  },
+  { what: 'two digit strings joined', ts: '"7" + "3"', py: '"7" + "3"', key: '73' },
+  {
+    what: 'a digit string then a shard',
+    ts: '"1" + randomInt(SHARDS)',
+    py: '"1" + str(random.randrange(SHARDS))',
+    key: '1{shard 0..9}',
+  },
   { what: 'a member of a constants object', ts: 'KEYS.board', py: 'KEYS["board"]', key: 'BOARD#global' },
 ];
 

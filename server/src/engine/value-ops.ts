@@ -42,13 +42,20 @@ export interface Operands {
   rightNode: Node | null;
   /** The right side moves a time without cutting it (a number of seconds, Python's `timedelta(...)`). */
   shiftsTime?: boolean;
+  /**
+   * One side is written as a string (`"1" + shard`, `'7' + '3'`): `+` joins text in both
+   * languages however numeric the text looks, so it is never arithmetic.
+   */
+  joinsText?: boolean;
 }
 
 /**
  * `left op right` at `n`, or null when the operation means nothing here (the front-end
  * then decides: most often an unknown value).
  */
-export function operate(n: Node, op: string, { left, right, rightNode, shiftsTime }: Operands): Value | null {
+export function operate(n: Node, op: string, operands: Operands): Value | null {
+  const { left, right, rightNode, shiftsTime, joinsText } = operands;
+  if (joinsText && op === '+') return joined(n, left, right);
   const [ln, rn] = [numberOf(left), numberOf(right)];
   const arithmetic = ARITHMETIC[op as Operator];
   // Two constants: the number (`SHARDS - 1`, `10 % 4`); dividing by zero is left alone.
@@ -69,9 +76,13 @@ export function operate(n: Node, op: string, { left, right, rightNode, shiftsTim
   if (lh?.kind === 'time' && (op === '*' || ((op === '+' || op === '-') && (shiftsTime ?? rn !== null))))
     return holeValue(n, { ...lh });
   if (op === '*' && (lh?.kind === 'random' || rh?.kind === 'random')) return holeValue(n, { kind: 'random' });
-  if (op === '+' && left?.kind === 'scalar' && right?.kind === 'scalar')
-    return joinPaths(scalar(n, concat(left.template, right.template)), left, right);
-  return null;
+  return op === '+' ? joined(n, left, right) : null;
+}
+
+/** `left + right` as text: both templates one after the other. */
+function joined(n: Node, left: Value | null, right: Value | null): Value | null {
+  if (left?.kind !== 'scalar' || right?.kind !== 'scalar') return null;
+  return joinPaths(scalar(n, concat(left.template, right.template)), left, right);
 }
 
 /** `Status.OPEN`: a capitalised name's upper-case member is one fixed value, in either language. */

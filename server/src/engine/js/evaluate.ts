@@ -292,5 +292,6 @@ function binaryValue(n: Node, ctx: EvalContext): Value {
   }
   const left = evaluate(leftNode, ctx);
   const right = evaluate(rightNode, ctx);
-  return operate(n, op, { left, right, rightNode }) ?? unknownValue(n);
+  const joinsText = [leftNode, rightNode].some((side) => side?.type === 'string' || side?.type === 'template_string');
+  return operate(n, op, { left, right, rightNode, joinsText }) ?? unknownValue(n);
 }

@@ -295,7 +295,8 @@ function sliceValue(n: Node, obj: Node, slice: Node, ctx: EvalContext): Value {
 
 function binaryValue(n: Node, ctx: EvalContext): Value {
   const op = n.childForFieldName('operator')?.text ?? '';
-  const left = evaluate(n.childForFieldName('left'), ctx);
+  const leftNode = n.childForFieldName('left');
+  const left = evaluate(leftNode, ctx);
   const leftText = left?.kind === 'scalar' ? literalText(left.template) : null;
   if (op === '%' && leftText !== null && numberOf(left) === null)
     return percentFormat(n, leftText, n.childForFieldName('right'), ctx);
@@ -307,5 +308,8 @@ function binaryValue(n: Node, ctx: EvalContext): Value {
   // `time.time() // 3600` is the current hour; `time.time() * 1000` and `now - timedelta(1)` are still
   // times; `today.isoformat() + "#" + user_id` is a concatenation.
   const shiftsTime = numberOf(right) !== null || /^(\w+\.)?(timedelta|relativedelta)\(/.test(rightNode?.text ?? '');
-  return operate(n, op, { left, right, rightNode, shiftsTime }) ?? unknownValue(n);
+  const joinsText = [leftNode, rightNode].some(
+    (side) => side?.type === 'string' || side?.type === 'concatenated_string',
+  );
+  return operate(n, op, { left, right, rightNode, shiftsTime, joinsText }) ?? unknownValue(n);
 }
