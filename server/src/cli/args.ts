@@ -1,5 +1,7 @@
 import { isWindow, WINDOWS } from '../heat/window';
 import type { HeatWindow } from '../heat/types';
+import type { ChangedSince } from './changed';
+import { existsSync } from 'node:fs';
 
 export type Format = 'text' | 'json' | 'sarif' | 'github' | 'gitlab';
 export type FailOn = 'error' | 'warning' | 'info' | 'never';
@@ -27,6 +29,8 @@ export interface CheckOptions {
   writeBaseline?: string;
   /** `--report-unused-ignores`: list `shardlens-ignore` comments that silence nothing. */
   reportUnusedIgnores?: boolean;
+  /** `--changed [REF]` / `--staged`: report only what a change since REF (or the staged one) can have caused. */
+  changed?: ChangedSince;
 }
 
 /** Where live data comes from (docs/heat.md). Credentials are never options: the SDK's chain supplies them. */
@@ -108,6 +112,13 @@ Options:
   --write-baseline FILE         check: record every finding in FILE (sorted JSON)
   --report-unused-ignores       check: list shardlens-ignore comments that silence
                                 nothing (and fail at --fail-on warning or lower)
+  --changed [REF]               check: analyse every file, report only findings in files
+                                changed since REF (committed or not, new files too), the
+                                modules importing them and the files sharing their logical
+                                keys. Default REF: the merge base with the branch's
+                                upstream, else HEAD. A next word that exists as a path is
+                                a path: write --changed=REF to be sure
+  --staged                      check: the same for the staged changes (pre-commit)
   --quiet                       print findings only: no summary, no skipped files
   --stats                       check: after the summary, how many DynamoDB calls were
                                 understood and why the others were not (text output;
@@ -313,6 +324,17 @@ export function parseArgs(argv: string[]): Parsed {
       }
       case '--report-unused-ignores':
         options.reportUnusedIgnores = true;
+        break;
+      case '--changed': {
+        // The REF is optional: a following word is one unless it is an option or a path.
+        const next = inline ?? argv[i + 1];
+        const isRef = inline !== undefined || (next !== undefined && !next.startsWith('-') && !existsSync(next));
+        if (inline === undefined && isRef) i++;
+        options.changed = { kind: 'ref', ref: isRef ? next : null };
+        break;
+      }
+      case '--staged':
+        options.changed = { kind: 'staged' };
         break;
       case '--color':
         options.color = true;

@@ -22,6 +22,7 @@ import { formatSkipped, formatStats, formatText } from './text';
 import { printConfig, ProjectConfigs } from './project';
 import { readBaseline, withoutBaseline, writeBaseline } from './baseline';
 import { formatUnusedIgnores, unusedIgnoresOf } from './unused-ignores';
+import { changedFiles, onlyReached } from './changed';
 
 declare const SHARDLENS_VERSION: string | undefined;
 const VERSION = typeof SHARDLENS_VERSION === 'string' ? SHARDLENS_VERSION : '0.0.0-dev';
@@ -120,10 +121,18 @@ async function checkWith(
   out: NodeJS.WritableStream,
   err: NodeJS.WritableStream,
 ): Promise<number> {
+  // Asked before the analysis: outside a git repository, or with an unknown REF, it is a usage error at once.
+  const changed = options.changed ? changedFiles(options.changed, process.cwd()) : null;
   const indexed = await indexPaths(options.paths, options.maxFileBytes, err, options.cache, configs);
   configs.report(err);
   if (!indexed) return 2;
   let results = indexed.index.results();
+  if (changed) {
+    results = onlyReached(results, indexed.index, changed.files);
+    const all = [...indexed.index.analyses()].length;
+    if (!options.quiet)
+      err.write(`shardlens: reporting on ${results.length} of ${all} files (changes since ${changed.base})\n`);
+  }
   // The AWS SDK loads only when live data is asked for: plain checks start as fast as before.
   if (options.heat) {
     const { withLiveEvidence } = loadHeat();

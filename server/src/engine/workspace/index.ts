@@ -350,6 +350,23 @@ export class WorkspaceIndex {
     return out;
   }
 
+  /**
+   * The files whose findings a change to `changed` may alter: those files, the modules that
+   * import them (one level, as `refreshDependents`), and every file sharing a key family
+   * with any of these (the other side of a cross-file rule).
+   */
+  reachOf(changed: Iterable<string>): Set<string> {
+    const near = new Set<string>();
+    for (const f of changed) {
+      if (!this.files.has(f)) continue;
+      near.add(f);
+      for (const d of this.modules.dependentsOf(f)) if (this.files.has(d)) near.add(d);
+    }
+    const out = new Set(near);
+    for (const f of near) for (const g of this.filesOf(this.familiesOfFile.get(f)?.keys() ?? [])) out.add(g);
+    return out;
+  }
+
   /** Every file analysed, with its analysis (own findings only). */
   analyses(): IterableIterator<FileAnalysis> {
     return this.files.values();
