@@ -190,6 +190,15 @@ export class AnalyzedDocument {
     return analyze ? this.refresh() : this.current;
   }
 
+  /**
+   * The syntax tree of `text` when it is this document's text and the tree has been
+   * reparsed since its last edit (else null): the fixes read the open file's tree
+   * instead of parsing the whole file again. Borrowed: valid until the next edit.
+   */
+  treeFor(text: string): Tree | null {
+    return !this.stale && this.tree && this.text === text ? this.tree : null;
+  }
+
   /** The current tree analysed with no call site reused: what the cache must agree with. */
   analyzeWithoutReuse(): FileAnalysis {
     return this.tree ? analyzeTree(this.tree, this.file, this.language, this.text, this.options) : this.current;

@@ -17,7 +17,9 @@ import {
 } from '../../../protocol/src/commands';
 import type { Access, Finding, Span } from '../engine/model';
 import type { FixAction, FixAnswers, FixContext, FixQuestion } from '../features/fixes/fix-model';
+import { fixContextOf, type ContextOptions } from '../features/fixes/context';
 import { allFixes } from '../features/fixes/index';
+import type { WorkspaceIndex } from '../engine/workspace/index';
 import { writerReaderFixes } from '../features/fixes/reader-fixes';
 import { keyToUri, spanToRange, uriToPath } from './convert';
 
@@ -49,6 +51,32 @@ export class FixCache {
       this.entries.set(key, fixes);
     }
     return fixes;
+  }
+}
+
+/**
+ * One fix context per index and shard settings, for as long as the workspace's
+ * generation stays: the fixes of every finding of a key then share what they work out
+ * about the key (where each access writes it, the texts and trees of its files), where
+ * a context per request worked it all out again for each finding.
+ */
+export class FixContexts {
+  private generation = -1;
+  private readonly contexts = new Map<WorkspaceIndex, Map<string, FixContext>>();
+
+  constructor(private readonly openText: (file: string) => string | null) {}
+
+  get(generation: number, index: WorkspaceIndex, shards: ContextOptions['shards']): FixContext {
+    if (generation !== this.generation) {
+      this.contexts.clear();
+      this.generation = generation;
+    }
+    let byShards = this.contexts.get(index);
+    if (!byShards) this.contexts.set(index, (byShards = new Map()));
+    const key = JSON.stringify(shards ?? null);
+    let ctx = byShards.get(key);
+    if (!ctx) byShards.set(key, (ctx = fixContextOf(index, { openText: this.openText, shards, stable: true })));
+    return ctx;
   }
 }
 

@@ -1,5 +1,6 @@
 import type { DidOpenTextDocumentParams } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Tree } from 'web-tree-sitter';
 import type { AnalyzeOptions, FileAnalysis } from '../engine/analyze';
 import { AnalyzedDocument, type TextEdit } from '../engine/document';
 import type { SourceLanguage } from '../engine/model';
@@ -132,6 +133,12 @@ export class OpenDocuments {
   /** The open buffer's text for an engine key, so other files' imports see unsaved edits. */
   textOf(key: string): string | null {
     for (const d of this.docs.values()) if (d.key === key) return d.text.getText();
+    return null;
+  }
+
+  /** The open document's syntax tree of `text`, if that is its text and it is parsed (see `AnalyzedDocument.treeFor`). */
+  treeOf(key: string, text: string): Tree | null {
+    for (const d of this.docs.values()) if (d.key === key) return d.analyzed?.treeFor(text) ?? null;
     return null;
   }
 

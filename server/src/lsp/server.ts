@@ -30,12 +30,11 @@ import {
 } from '../../../protocol/src/lsp';
 import type { Access, Finding } from '../engine/model';
 import { initParsers } from '../engine/parser';
-import { fixContextOf } from '../features/fixes/context';
-import { allFixes } from '../features/fixes/index';
-import { writerReaderFixes } from '../features/fixes/reader-fixes';
+import { borrowTrees } from '../features/fixes/syntax';
 import { FIX_ALL_ADVERTISED, FIX_ALL_KIND, codeActions } from './code-actions';
 import { contains, uriToPath } from './convert';
-import { FixCache, fixKey, type ClientEdits } from './fix-actions';
+import type { ClientEdits } from './fix-actions';
+import { FixState } from './fix-state';
 import {
   answerCursor,
   answerHeat,
@@ -50,7 +49,6 @@ import { changesOnly } from './log';
 import { plural, severityCounts } from '../../../protocol/src/plural';
 import { routeSdkNodeWarning } from '../heat/sdk-warnings';
 import { text as markdownText } from './markdown';
-import { shardFixBlocked } from '../features/fixes/blocked';
 import { sameSpan } from '../engine/span';
 import { combinedSource, LiveHeat } from './live-heat';
 import { heatLenses, hoverLiveLine } from './live-view';
@@ -71,6 +69,7 @@ const docs = new OpenDocuments(parsersReady);
 let settings: SettingsStore;
 let configDiagnostics: ConfigDiagnostics;
 let workspace: Workspace;
+let fixState: FixState;
 /** Each open document's pending (debounced) analysis. */
 const timers = new Map<string, NodeJS.Timeout>();
 /** Each document's analysis under way (it awaits settings and publishing), the last one queued. */
@@ -81,7 +80,8 @@ let handlers: Handlers;
 const capabilities = { configuration: false, workspaceFolders: false, codeLensRefresh: false };
 const clientEdits: ClientEdits = { createFiles: false, askFix: false };
 let folders: string[] = [];
-const fixCache = new FixCache();
+// The fixes read an open document's syntax tree rather than parse its text again.
+borrowTrees((file, text) => docs.treeOf(file, text));
 
 connection.onInitialize((params): InitializeResult => {
   capabilities.configuration = !!params.capabilities.workspace?.configuration;
@@ -100,6 +100,7 @@ connection.onInitialize((params): InitializeResult => {
     if (root) folders.push(root);
   }
   workspace = new Workspace(connection, settings, docs, folders, init.cacheDir);
+  fixState = new FixState(workspace, docs, settings);
   live = new LiveHeat(
     {
       settings: () => settings.get(),
@@ -192,7 +193,9 @@ async function applyContexts(): Promise<boolean> {
 function analyse(uri: string): Promise<void> {
   return inTurn(uri, 'analysis', async () => {
     const analysis = docs.refresh(uri);
-    if (analysis) await workspace.update(analysis);
+    if (!analysis) return;
+    await workspace.update(analysis);
+    fixState.published(uri);
   });
 }
 
@@ -242,6 +245,7 @@ connection.onDidChangeTextDocument((raw) => {
   // Refused whole: applying part of a malformed change would leave a text the client never had.
   if (typeof p === 'string') return connection.console.error(`${p}; the change is ignored`);
   if (!docs.change(p)) return;
+  fixState.edited();
   const uri = p.uri;
   clearTimeout(timers.get(uri));
   timers.set(
@@ -332,14 +336,12 @@ connection.onRequest(HoverRequest.type, async (raw: unknown) => {
   const s = await settings.get(p.textDocument.uri);
   const contents = hoverMarkdown(access, findings, s, liveText, reached);
   // A hot write no shard fix can rewrite safely says what blocks it, as the light bulb does.
-  const ctx = fixContextOf(workspace.indexFor(key), { openText: (f) => docs.textOf(f), shards: s.shards });
+  const gen = workspace.generation;
+  const ctx = fixState.contextFor(gen, key, s.shards);
   const own = findings.filter((f) => f.access.file === access.file && sameSpan(f.access.span, access.span));
   // Kept per index generation like the code actions' fixes: working out every access of the
   // key for each hover cost idle hovers a p99 of 59 ms.
-  const gen = workspace.generation;
-  const blockedTitles = own.flatMap((f) =>
-    fixCache.get(gen, fixKey(f.file, `blocked:${f.rule}`, f.span, s.shards), () => shardFixBlocked(f, ctx)),
-  );
+  const blockedTitles = own.flatMap((f) => fixState.blocked(gen, f, ctx, s.shards));
   const blocked = [...new Set(blockedTitles.map((a) => a.title.replace(/^No shard fix: /, '')))];
   for (const why of blocked) contents.value += `\n\n**No shard fix:** ${markdownText(why)}`;
   return { contents };
@@ -357,14 +359,13 @@ connection.onRequest(CodeActionRequest.type, async (raw: unknown) => {
   const key = OpenDocuments.keyOf(uri);
   const findings = await workspace.findingsFor(key);
   const s = await settings.get(uri);
-  const ctx = fixContextOf(workspace.indexFor(key), { openText: (f) => docs.textOf(f), shards: s.shards });
   const gen = workspace.generation;
+  const ctx = fixState.contextFor(gen, key, s.shards);
   const fixes = {
     ctx,
     client: clientEdits,
-    ofFinding: (f: Finding) => fixCache.get(gen, fixKey(f.file, f.rule, f.span, s.shards), () => allFixes(f, ctx)),
-    ofWriter: (w: Access) =>
-      fixCache.get(gen, fixKey(w.file, 'writer', w.partitionKey!.span, s.shards), () => writerReaderFixes(w, ctx)),
+    ofFinding: (f: Finding) => fixState.ofFinding(gen, f, ctx, s.shards),
+    ofWriter: (w: Access) => fixState.ofWriter(gen, w, ctx, s.shards),
   };
   const accesses = ctx.analysisOf(key)?.accesses ?? [];
   return codeActions({ doc, language, findings, settings: s, accesses, fixes }, p);

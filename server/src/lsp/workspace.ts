@@ -52,6 +52,11 @@ export class Workspace {
     private readonly cacheStorage?: string,
   ) {}
 
+  /** Whether a full index is under way: the index then changes without the generation moving. */
+  get indexingNow(): boolean {
+    return this.indexing;
+  }
+
   /** Live heat adds evidence and SL009 findings to what is published. */
   setLive(live: LiveHeat): void {
     this.live = live;
@@ -231,8 +236,16 @@ export class Workspace {
    * name it in `through`): its key is then judged at them, and the hover says so.
    */
   reachedFromCallers(a: Access): boolean {
-    return reachedBy(reachedSites(this.allIndexes().flatMap((i) => [...i.analyses()])), a);
+    // Every access of the workspace is read for it: once per generation, not on each hover.
+    // (While indexing, the index fills in without moving the generation.)
+    if (this.indexing || this.reached?.generation !== this.generation)
+      this.reached = {
+        generation: this.generation,
+        sites: reachedSites(this.allIndexes().flatMap((i) => [...i.analyses()])),
+      };
+    return reachedBy(this.reached.sites, a);
   }
+  private reached: { generation: number; sites: Set<string> } | null = null;
 
   async publishAll(): Promise<void> {
     const files = new Set<string>(this.published.keys());

@@ -1,6 +1,7 @@
 import type { Finding } from '../../engine/model';
 import { calculatedShardFix } from './calculated-shard';
 import type { FixAction, FixContext, FixProvider } from './fix-model';
+import type { Blocked } from './key-sites';
 import { isBlocked } from './whole-key';
 import { randomShardFix } from './write-shard';
 
@@ -11,8 +12,12 @@ import { randomShardFix } from './write-shard';
  * Null when either fix is offered (or the finding is not a hot write).
  */
 export function shardFixBlockedReason(finding: Finding, ctx: FixContext): string | null {
-  const random = randomShardFix(finding, ctx);
-  const calculated = calculatedShardFix(finding, ctx);
+  return blockedReason(randomShardFix(finding, ctx), calculatedShardFix(finding, ctx));
+}
+
+type Outcome = FixAction | Blocked | null;
+
+function blockedReason(random: Outcome, calculated: Outcome): string | null {
   if (!random || !calculated || !isBlocked(random) || !isBlocked(calculated)) return null;
   if (random.blocked === calculated.blocked) return random.blocked;
   return `random shard: ${random.blocked}; calculated shard: ${calculated.blocked}`;
@@ -23,8 +28,10 @@ export function shardFixBlockedReason(finding: Finding, ctx: FixContext): string
  * (an action with no edit, like the counter's advice): the finding stays, the user
  * learns what to change first.
  */
-export const shardFixBlocked: FixProvider = (finding, ctx): FixAction[] => {
-  const why = shardFixBlockedReason(finding, ctx);
+export const shardFixBlocked: FixProvider = (finding, ctx): FixAction[] =>
+  blockedAction(finding, shardFixBlockedReason(finding, ctx));
+
+function blockedAction(finding: Finding, why: string | null): FixAction[] {
   return why
     ? [
         {
@@ -37,4 +44,18 @@ export const shardFixBlocked: FixProvider = (finding, ctx): FixAction[] => {
         },
       ]
     : [];
+}
+
+/**
+ * The random shard fix, the calculated one, or why neither is offered, in that order:
+ * each of the two worked out once (they rewrite every access of the key, and saying
+ * why both are blocked needs both).
+ */
+export const shardFixes: FixProvider = (finding, ctx, answers): FixAction[] => {
+  const random = randomShardFix(finding, ctx, answers);
+  const calculated = calculatedShardFix(finding, ctx, answers);
+  const offered = [random, calculated].filter((r): r is FixAction => !!r && !isBlocked(r));
+  // The reason is the one with the defaults, as `shardFixBlocked` gives it.
+  const why = answers ? shardFixBlockedReason(finding, ctx) : blockedReason(random, calculated);
+  return [...offered, ...blockedAction(finding, why)];
 };

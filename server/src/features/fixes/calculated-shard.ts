@@ -4,7 +4,14 @@ import { languageForFile } from '../../engine/parser';
 import { spanOf } from '../../engine/span';
 import { classifyName } from '../../engine/names';
 import { classifyTemplate } from '../../engine/template';
-import type { FixAction, FixAnswers, FixContext, FixProvider, TextChange } from './fix-model';
+import {
+  memoized,
+  type FixAction,
+  type FixAnswers,
+  type FixContext,
+  type FixProvider,
+  type TextChange,
+} from './fix-model';
 import { definesHashHelper, hashHelperSource, hashShardExpression } from './hash-helper';
 import { numberKeyReason } from './counter-names';
 import { keyChange } from './key-edit';
@@ -12,7 +19,7 @@ import { where, type Blocked, type KeySite } from './key-sites';
 import { planShardCount } from './shard-count';
 import { nodeAt, sameSpan, withTree, within, type ItemAttribute } from './syntax';
 import { accessAt, countChanges, isBlocked, mergeChanges, planKey, queryChanges } from './whole-key';
-import { countQuestion, suffixDescriptor } from './write-shard';
+import { countQuestion, shardFixMemo, suffixDescriptor, type ShardSuffix } from './write-shard';
 
 /**
  * At a wrapper's caller the item is built in the wrapper: the arguments the caller
@@ -132,6 +139,12 @@ export function calculatedShardFix(
 ): FixAction | Blocked | null {
   const d = suffixDescriptor(finding);
   if (!d) return null;
+  // With the defaults, shared by the light bulb and the hover's reason why it has no shard fix.
+  if (!answers) return memoized(ctx, finding.access, shardFixMemo('hash', finding, d), () => hashFix(finding, d, ctx));
+  return hashFix(finding, d, ctx, answers);
+}
+
+function hashFix(finding: Finding, d: ShardSuffix, ctx: FixContext, answers?: FixAnswers): FixAction | Blocked | null {
   // A suffix on a Number key makes it a string, which the table refuses on every write.
   const numberKey = numberKeyReason(finding.access, ctx, 'the key');
   if (numberKey) return { blocked: numberKey };

@@ -9,6 +9,13 @@ export interface ContextOptions {
   /** An open editor's buffer, when the file is open; else the file is read from disk. */
   openText?: (file: string) => string | null;
   shards?: { defaultCount?: number; peakWriteUnits?: number };
+  /**
+   * The index and the texts stay as they are while the context is used (the language
+   * server keeps one context per index generation): files read from disk, each key's accesses and
+   * what the fixes work out per access (`memo`) are then computed once and shared by
+   * every finding's fixes, instead of once per finding and request.
+   */
+  stable?: boolean;
 }
 
 /**
@@ -19,15 +26,23 @@ export interface ContextOptions {
  */
 export function fixContextOf(index: WorkspaceIndex, options: ContextOptions = {}): FixContext {
   const analyses = new Map<string, FileAnalysis>();
+  const readFile = (file: string): string | null => {
+    try {
+      return fs.readFileSync(file, 'utf8');
+    } catch {
+      return null;
+    }
+  };
+  const files = new Map<string, string | null>();
+  let byKey: Map<string, Access[]> | null = null;
+  const memos = new WeakMap<object, Map<string, unknown>>();
   return {
     textOf(file) {
       const open = options.openText?.(file);
       if (open != null) return open;
-      try {
-        return fs.readFileSync(file, 'utf8');
-      } catch {
-        return null;
-      }
+      if (!options.stable) return readFile(file);
+      if (!files.has(file)) files.set(file, readFile(file));
+      return files.get(file)!;
     },
     analysisOf(file) {
       if (!index.has(file)) return null;
@@ -40,17 +55,43 @@ export function fixContextOf(index: WorkspaceIndex, options: ContextOptions = {}
       return a;
     },
     accessesOf(key: LogicalKey): Access[] {
-      const out: Access[] = [];
-      const files = [...index.analyses()].sort((x, y) => (x.file < y.file ? -1 : x.file > y.file ? 1 : 0));
-      for (const f of files) {
-        for (const a of f.accesses) if (logicalKeysOf(a).some((k) => k.id === key.id)) out.push(a);
-      }
-      return out;
+      if (!options.stable) return accessesByKey(index, key.id).get(key.id) ?? [];
+      byKey ??= accessesByKey(index);
+      // A copy: callers may add to it.
+      return [...(byKey.get(key.id) ?? [])];
     },
     files: () => [...index.analyses()].map((f) => f.file),
     shards: {
       defaultCount: options.shards?.defaultCount ?? 10,
       peakWriteUnits: options.shards?.peakWriteUnits ?? 0,
     },
+    ...(options.stable
+      ? {
+          memo<T>(owner: object, what: string, compute: () => T): T {
+            let own = memos.get(owner);
+            if (!own) memos.set(owner, (own = new Map()));
+            if (!own.has(what)) own.set(what, compute());
+            return own.get(what) as T;
+          },
+        }
+      : {}),
   };
+}
+
+/** Every access of each logical key (or of the one `only`), files in path order. */
+function accessesByKey(index: WorkspaceIndex, only?: string): Map<string, Access[]> {
+  const out = new Map<string, Access[]>();
+  const files = [...index.analyses()].sort((x, y) => (x.file < y.file ? -1 : x.file > y.file ? 1 : 0));
+  for (const f of files) {
+    for (const a of f.accesses) {
+      // Once per access even when two of its keys are one id.
+      for (const id of new Set(logicalKeysOf(a).map((k) => k.id))) {
+        if (only !== undefined && id !== only) continue;
+        const list = out.get(id);
+        if (list) list.push(a);
+        else out.set(id, [a]);
+      }
+    }
+  }
+  return out;
 }

@@ -57,9 +57,19 @@ export interface FixContext {
   accessesOf(key: LogicalKey): Access[];
   /** Every analysed file of the workspace (to find other callers of a mapper); when absent, the files of the key's accesses. */
   files?(): string[];
+  /**
+   * When the workspace stays as it is while the context is used: `compute()` once per
+   * `owner` (an access, a finding's access) and `what`, its result shared afterwards.
+   * Results must not be changed by those who read them.
+   */
+  memo?<T>(owner: object, what: string, compute: () => T): T;
   /** `shardlens.shards.defaultCount` and `shardlens.shards.peakWriteUnits`. */
   shards: { defaultCount: number; peakWriteUnits: number };
 }
+
+/** `ctx.memo`, or `compute()` each time when the context keeps nothing. */
+export const memoized = <T>(ctx: FixContext, owner: object, what: string, compute: () => T): T =>
+  ctx.memo ? ctx.memo(owner, what, compute) : compute();
 
 /** The fixes one finding offers, given the answers (or defaults). */
 export type FixProvider = (finding: Finding, ctx: FixContext, answers?: FixAnswers) => FixAction[];

@@ -1,10 +1,8 @@
 import type { FixAction, FixProvider } from './fix-model';
 import { alignShardRange } from './align-range';
-import { calculatedWriteShard } from './calculated-shard';
 import { spreadCounter } from './counter';
 import { readerFixes } from './reader-fixes';
-import { randomWriteShard } from './write-shard';
-import { shardFixBlocked } from './blocked';
+import { shardFixes } from './blocked';
 
 /**
  * Every fix ShardLens offers for a finding, in the order the light bulb lists them.
@@ -12,13 +10,7 @@ import { shardFixBlocked } from './blocked';
  * writers'); the reader fixes (generated scatter-gather readers, SL006/SL008 repairs)
  * come from ./reader-fixes. None is `safe`: see docs/fixes.md.
  */
-export const writeFixes: FixProvider[] = [
-  randomWriteShard,
-  calculatedWriteShard,
-  shardFixBlocked,
-  spreadCounter,
-  alignShardRange,
-];
+export const writeFixes: FixProvider[] = [shardFixes, spreadCounter, alignShardRange];
 
 /**
  * At a wrapper's caller only the key text the caller writes can be changed here: the
@@ -26,7 +18,7 @@ export const writeFixes: FixProvider[] = [
  * wrapper's module, or in a library whose API is not known (a call read by its shape),
  * so fixes that rewrite or generate calls are not offered.
  */
-const keyTextFixes: FixProvider[] = [randomWriteShard, calculatedWriteShard, shardFixBlocked];
+const keyTextFixes: FixProvider[] = [shardFixes];
 
 export const allFixes: FixProvider = (finding, ctx, answers): FixAction[] =>
   (finding.access.through || finding.access.guessed ? keyTextFixes : [...writeFixes, readerFixes]).flatMap((p) =>

@@ -3,7 +3,7 @@ import type { Node } from 'web-tree-sitter';
 import type { Access, SourceRange, Span } from '../../engine/model';
 import { spanOf } from '../../engine/span';
 import { logicalKeyOf } from '../../engine/keys/logical-key';
-import type { FixContext } from './fix-model';
+import { memoized, type FixContext } from './fix-model';
 import { isParameter, useValue } from './key-edit';
 import { enclosingFunction, nodeAt, sameSpan, siblingAttributes, withTree, within, type ItemAttribute } from './syntax';
 
@@ -139,6 +139,11 @@ function parameterName(n: Node | null): string | null {
 
 /** Where one access's key value is, or why a fix cannot edit it. */
 export function keySite(ctx: FixContext, a: Access): KeySite | Blocked {
+  // Asked for every access of the key by the fixes of each of its findings.
+  return memoized(ctx, a, 'key-site', () => findKeySite(ctx, a));
+}
+
+function findKeySite(ctx: FixContext, a: Access): KeySite | Blocked {
   const pk = a.partitionKey;
   const text = ctx.textOf(a.file);
   if (!pk || text === null) return { blocked: `the key at ${where(a.file, a.span)} is not known` };

@@ -16,6 +16,9 @@ import { languageForFile } from '../../engine/parser';
 export function withTree<T>(file: string, text: string, use: (tree: Tree, language: SourceLanguage) => T): T | null {
   const language = languageForFile(file);
   if (!language) return null;
+  // An open editor's tree of this very text: no parse, and never freed here.
+  const open = openTrees?.(file, text);
+  if (open) return use(open, language);
   let tree = recent.find((r) => r.language === language && r.text === text)?.tree;
   if (!tree) {
     try {
@@ -29,8 +32,20 @@ export function withTree<T>(file: string, text: string, use: (tree: Tree, langua
   return use(tree, language);
 }
 
-const KEPT = 3;
+const KEPT = 8;
 const recent: Array<{ text: string; language: SourceLanguage; tree: Tree }> = [];
+
+/** Where trees already parsed elsewhere come from (the language server's open documents). */
+let openTrees: ((file: string, text: string) => Tree | null) | null = null;
+
+/**
+ * Lends `withTree` the trees of open documents: after an edit of a 3,000-line file,
+ * parsing it again from scratch was most of a hover's or light bulb's time, while the
+ * editor's own tree of that text had just been reparsed incrementally.
+ */
+export function borrowTrees(from: ((file: string, text: string) => Tree | null) | null): void {
+  openTrees = from;
+}
 
 /** The smallest named node covering the span. */
 export function nodeAt(tree: Tree, s: Span): Node | null {

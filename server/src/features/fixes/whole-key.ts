@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import type { Access, Finding, LogicalKey, ShardSet, TemplatePart } from '../../engine/model';
 import { logicalKeyOf } from '../../engine/keys/logical-key';
 import { shardSetOf } from '../../engine/template';
-import type { FixAnswers, FixContext, TextChange } from './fix-model';
+import { memoized, type FixAnswers, type FixContext, type TextChange } from './fix-model';
 import { headerChanges } from './header';
 import { importOf, planShardCount, type CountPlan } from './shard-count';
 import { isPointAccess, keySite, where, type Blocked, type KeySite } from './key-sites';
@@ -34,6 +34,10 @@ export const accessAt = (a: Access) => `${a.operation} at ${where(a.file, a.span
 export function planKey(finding: Finding, ctx: FixContext): KeyPlan | Blocked {
   const key = logicalKeyOf(finding.access);
   if (!key) return { blocked: 'the key is not known' };
+  return memoized(ctx, finding.access, `plan:${key.id}`, () => planAccesses(finding, key, ctx));
+}
+
+function planAccesses(finding: Finding, key: LogicalKey, ctx: FixContext): KeyPlan | Blocked {
   const all = ctx.accessesOf(key);
   if (
     !all.includes(finding.access) &&

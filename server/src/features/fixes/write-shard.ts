@@ -1,6 +1,13 @@
 import type { Access, FixDescriptor, Finding } from '../../engine/model';
 import { languageForFile } from '../../engine/parser';
-import type { FixAction, FixAnswers, FixContext, FixProvider, TextChange } from './fix-model';
+import {
+  memoized,
+  type FixAction,
+  type FixAnswers,
+  type FixContext,
+  type FixProvider,
+  type TextChange,
+} from './fix-model';
 import { numberKeyReason } from './counter-names';
 import { hasRandomImport } from './header';
 import { keyChange, randomShardTarget } from './key-edit';
@@ -43,6 +50,22 @@ export const randomWriteShard: FixProvider = (finding, ctx, answers?: FixAnswers
 export function randomShardFix(finding: Finding, ctx: FixContext, answers?: FixAnswers): FixAction | Blocked | null {
   const d = suffixDescriptor(finding);
   if (!d) return null;
+  // With the defaults, shared by the light bulb and the hover's reason why it has no shard fix.
+  if (!answers)
+    return memoized(ctx, finding.access, shardFixMemo('random', finding, d), () => randomFix(finding, d, ctx));
+  return randomFix(finding, d, ctx, answers);
+}
+
+/** What a finding's default shard fix is kept under in `ctx.memo`, beside its access. */
+export const shardFixMemo = (kind: string, finding: Finding, d: ShardSuffix) =>
+  `${kind}:${finding.rule}:${JSON.stringify(d)}`;
+
+function randomFix(
+  finding: Finding,
+  d: ShardSuffix,
+  ctx: FixContext,
+  answers?: FixAnswers,
+): FixAction | Blocked | null {
   // A suffix on a Number key makes it a string, which the table refuses on every write.
   const numberKey = numberKeyReason(finding.access, ctx, 'the key');
   if (numberKey) return { blocked: numberKey };
