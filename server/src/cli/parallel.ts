@@ -108,8 +108,8 @@ export async function indexInParallel(
     for (const file of files) {
       const language = languageForFile(file);
       if (!language) continue;
-      const source = readSource(file, maxBytes);
-      if ('text' in source && cache?.restore(file, source.text, index)) continue;
+      const source = cache ? cache.restoreOrRead(file, index, maxBytes) : readSource(file, maxBytes);
+      if (source === true) continue;
       const skipped = 'skipped' in source ? source.skipped : reasonToSkip(source.text, maxBytes);
       if (skipped || !('text' in source) || !mayContainDynamoDbCalls(source.text)) {
         const none = emptyAnalysis(file, language, skipped);

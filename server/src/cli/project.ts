@@ -17,8 +17,14 @@ export class ProjectConfigs {
   /** Each config file read in this run, with what it says. */
   private readonly seen = new Map<string, LoadedConfig['config']>();
 
+  /** Each file's config as first looked up: a run asks for it three times (exclusion, role, judging). */
+  private readonly known = new Map<string, LoadedConfig>();
+
   of(file: string): LoadedConfig {
+    const had = this.known.get(file);
+    if (had) return had;
     const loaded = configFor(file);
+    this.known.set(file, loaded);
     if (loaded.file) this.seen.set(loaded.file, loaded.config);
     if (loaded.file && loaded.problems.length) this.problems.set(loaded.file, loaded.problems);
     return loaded;

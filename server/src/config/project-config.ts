@@ -215,9 +215,30 @@ function readCandidate(file: string): ReturnType<typeof readConfig> | undefined 
   return read;
 }
 
+/**
+ * Which candidate names exist in each folder looked in. Most folders have none, and a
+ * check asks for the config of every file (exclusions, roles, judging): without this,
+ * 5,000 files of a monorepo cost a quarter of a million stats, more than the whole check
+ * of an unchanged workspace from its cache. A candidate that exists is still stat'ed on
+ * each look (readCandidate), so an edited config is seen; one created where there was
+ * none is seen after `forgetConfigs`, which the language server calls when its watcher
+ * reports a config file created, changed or deleted.
+ */
+const present = new Map<string, string[]>();
+
+function candidatesIn(dir: string): string[] {
+  let names = present.get(dir);
+  if (!names) {
+    names = CONFIG_FILE_NAMES.filter((name) => isFile(path.join(dir, name)));
+    present.set(dir, names);
+  }
+  return names;
+}
+
 /** Forgets what was read (a watcher saw a config file change). */
 export function forgetConfigs(): void {
   cache.clear();
+  present.clear();
 }
 
 const SOURCES: Record<(typeof CONFIG_FILE_NAMES)[number], string> = {
@@ -231,7 +252,7 @@ export function configFor(file: string): LoadedConfig {
   const abs = path.resolve(file);
   let dir = isDirectory(abs) ? abs : path.dirname(abs);
   for (;;) {
-    for (const name of CONFIG_FILE_NAMES) {
+    for (const name of candidatesIn(dir) as Array<(typeof CONFIG_FILE_NAMES)[number]>) {
       const candidate = path.join(dir, name);
       const read = readCandidate(candidate);
       if (read) return { file: candidate, source: SOURCES[name], base: dir, ...read };
@@ -239,6 +260,14 @@ export function configFor(file: string): LoadedConfig {
     const up = path.dirname(dir);
     if (up === dir) return { file: null, source: null, base: path.dirname(abs), config: EMPTY_CONFIG, problems: [] };
     dir = up;
+  }
+}
+
+function isFile(p: string): boolean {
+  try {
+    return fs.statSync(p, { throwIfNoEntry: false })?.isFile() === true;
+  } catch {
+    return false;
   }
 }
 

@@ -15,7 +15,8 @@ export function serverCache(
   folder: string,
   contexts: readonly string[] | undefined,
   storage: string | undefined,
-  read: ReadText,
+  /** An open document's text, null for a file not open. */
+  open: ReadText,
   notice: (line: string) => void,
 ): AnalysisCache {
   const dir = storage
@@ -30,7 +31,7 @@ export function serverCache(
       // The folder's project config: its entryPoints decide the roles stored findings were judged with.
       options: { maxBytes: DEFAULT_MAX_BYTES, contexts: contexts ?? null, ...projectConfigKey(folder) },
     },
-    read,
+    open,
     notice,
   });
 }

@@ -10,7 +10,6 @@ import { CODE_CONTEXTS, type CodeContext } from '../../../protocol/src/settings'
 import { collectFiles } from '../engine/workspace/files';
 import type { AnalysisCache } from '../engine/workspace/cache';
 import { WorkspaceIndex } from '../engine/workspace/index';
-import { readFromDisk } from '../engine/workspace/modules';
 import { serverCache } from './index-cache';
 import { keyToUri, pathToUri } from './convert';
 import { withLiveFindings } from './live-findings';
@@ -122,13 +121,7 @@ export class Workspace {
     const folder = this.folders.filter((f) => file.startsWith(f + path.sep)).sort((a, b) => b.length - a.length)[0];
     if (!folder || !(await this.settings.get(pathToUri(folder))).cache.enabled) return null;
     const notice = (line: string) => this.connection.console.warn(`ShardLens: ${line}`);
-    return serverCache(
-      folder,
-      this.contexts.get(folder),
-      this.cacheStorage,
-      (f) => this.docs.textOf(f) ?? readFromDisk(f),
-      notice,
-    );
+    return serverCache(folder, this.contexts.get(folder), this.cacheStorage, (f) => this.docs.textOf(f), notice);
   }
 
   private async excluded(key: string): Promise<boolean> {

@@ -1,5 +1,6 @@
 import type { FileAnalysis } from '../../analyze';
 import type { Finding } from '../../model';
+import { isStamp, type Stamp } from './stamp';
 
 /**
  * One file's cache entry as it is written: plain JSON. A finding's `access` is the same
@@ -9,6 +10,8 @@ import type { Finding } from '../../model';
 export interface Entry {
   /** sha-1 of the file's text as analysed. */
   hash: string;
+  /** The file's stat when that text was read (stamp.ts); absent when it was an open buffer or modified too recently to trust. */
+  stamp?: Stamp;
   /** The modules the analysis read, with the hash of each one's text then (null: not readable). */
   deps: Array<[string, string | null]>;
   analysis: StoredAnalysis;
@@ -39,6 +42,7 @@ export function decodeAnalysis(a: StoredAnalysis): FileAnalysis {
 export function isEntry(v: unknown): v is Entry {
   const e = v as Entry;
   if (!e || typeof e !== 'object' || typeof e.hash !== 'string' || !Array.isArray(e.deps)) return false;
+  if (e.stamp !== undefined && !isStamp(e.stamp)) return false;
   const a = e.analysis;
   if (!a || typeof a !== 'object' || typeof a.file !== 'string' || typeof a.language !== 'string') return false;
   if (!Array.isArray(a.accesses) || !Array.isArray(a.findings) || !Array.isArray(a.imports)) return false;

@@ -5,8 +5,9 @@ import { definitionChanges, writesChanged } from '../cross-module';
 import type { WorkspaceIndex } from '../index';
 import { readFromDisk, type ReadText } from '../modules';
 import { refreshWriters } from '../passes';
-import { readSource } from '../source';
+import { readSource, type Source } from '../source';
 import { decodeAnalysis, encodeAnalysis, type Entry } from './entry';
+import { sameStamp, settledBefore, stampOf, type Stamp } from './stamp';
 import { cacheFile, readCache, sha1, writeCache, type CacheFile } from './store';
 
 export { cacheDir } from './store';
@@ -17,7 +18,7 @@ declare const SHARDLENS_VERSION: string | undefined;
 export const ENGINE_VERSION = typeof SHARDLENS_VERSION === 'string' ? SHARDLENS_VERSION : '0.0.0-dev';
 
 /** Bumped whenever what an entry holds changes shape (FileAnalysis, Access, Finding...): older caches are dropped. */
-export const CACHE_SCHEMA = 1;
+export const CACHE_SCHEMA = 2;
 
 /** What a cache is keyed by beside each file's content: a cache written with any other is not read. */
 export interface CacheKey {
@@ -34,8 +35,8 @@ export interface CacheSetup {
   /** The file's name in it: `check` for the CLI, `server` for the language server (their keys differ). */
   name: string;
   key: CacheKey;
-  /** A file's current text (an open editor's buffer first); default: from disk. */
-  read?: ReadText;
+  /** An open editor's buffer of a file, null when it is not open; files not open are read from disk. */
+  open?: ReadText;
   /** Where the one-line notices go (a discarded cache, a cache that cannot be written). */
   notice: (line: string) => void;
 }
@@ -53,8 +54,16 @@ export class AnalysisCache {
   private readonly key: string;
   private readonly old: CacheFile | null;
   private readonly hashes = new Map<string, string | null>();
+  /** The stamp of each file hashed from disk, taken before it was read (or its stored hash trusted). */
+  private readonly stamps = new Map<string, Stamp>();
   private readonly restored = new Set<string>();
   private misses = 0;
+  /** Files whose stamp differs from the one stored (or none was): the cache is written again to record it. */
+  private restamped = 0;
+  /** Files read from disk to be hashed (those whose stamp could not be trusted). */
+  reads = 0;
+  /** Before any file is read: a stamp is recorded only for a file modified earlier (stamp.ts). */
+  private readonly started = Date.now();
 
   constructor(private readonly setup: CacheSetup) {
     this.file = cacheFile(setup.dir, setup.name);
@@ -95,6 +104,10 @@ export class AnalysisCache {
   restore(file: string, text: string, index?: WorkspaceIndex): boolean {
     const hash = sha1(text);
     this.hashes.set(file, hash);
+    return this.restoreHashed(file, hash, index);
+  }
+
+  private restoreHashed(file: string, hash: string, index?: WorkspaceIndex): boolean {
     const entry = this.old?.entries.get(file);
     const valid =
       !!entry && entry.hash === hash && entry.deps.every(([dep, h]) => dep !== file && this.hashOf(dep) === h);
@@ -115,17 +128,70 @@ export class AnalysisCache {
 
   /** Restores a file read as the index reads it (its open buffer, else from disk); false when it must be analysed. */
   restoreFile(file: string, index: WorkspaceIndex, maxBytes = DEFAULT_MAX_BYTES): boolean {
-    const open = this.setup.read === undefined ? null : this.setup.read(file);
-    const source = open != null ? { text: open } : readSource(file, maxBytes);
-    return 'text' in source && this.restore(file, source.text, index);
+    return this.restoreOrRead(file, index, maxBytes) === true;
   }
 
+  /**
+   * Restores a file when the cache holds its analysis as it is now: true. Otherwise its
+   * source, read as the index reads it, to analyse. A file on disk whose stamp is the
+   * one stored with its entry is not read at all.
+   */
+  restoreOrRead(file: string, index: WorkspaceIndex, maxBytes = DEFAULT_MAX_BYTES): true | Source {
+    const open = this.openText(file);
+    if (open != null) return this.restore(file, open, index) || { text: open };
+    // Taken before the read: a change after it gives the next run another stamp.
+    const stamp = stampOf(file);
+    const known = this.trustedHash(file, stamp);
+    if (known !== null) {
+      this.hashes.set(file, known);
+      this.stamps.set(file, stamp!);
+      if (this.restoreHashed(file, known, index)) return true;
+    }
+    this.reads++;
+    const source = readSource(file, maxBytes);
+    if ('text' in source && known === null) {
+      if (stamp) this.noteStamp(file, stamp);
+      if (this.restore(file, source.text, index)) return true;
+    }
+    return source;
+  }
+
+  private openText(file: string): string | null {
+    return this.setup.open === undefined ? null : this.setup.open(file);
+  }
+
+  /** The hash stored for a file whose stamp is the stored one, and was old enough then to trust; else null. */
+  private trustedHash(file: string, stamp: Stamp | null): string | null {
+    const entry = this.old?.entries.get(file);
+    if (!stamp || !entry?.stamp || !sameStamp(entry.stamp, stamp)) return null;
+    return settledBefore(stamp, this.old!.written) ? entry.hash : null;
+  }
+
+  private noteStamp(file: string, stamp: Stamp): void {
+    this.stamps.set(file, stamp);
+    // A module read outside the run's files has no entry to record it in: it is hashed each time.
+    const entry = this.old?.entries.get(file);
+    if (entry && (!entry.stamp || !sameStamp(entry.stamp, stamp))) this.restamped++;
+  }
+
+  /** A file's current text's hash (an open buffer's first); from the stored entry when its stamp is trusted. */
   private hashOf(file: string): string | null {
     let hash = this.hashes.get(file);
-    if (hash === undefined) {
-      const text = (this.setup.read ?? readFromDisk)(file);
-      this.hashes.set(file, (hash = text === null ? null : sha1(text)));
+    if (hash !== undefined) return hash;
+    const open = this.openText(file);
+    if (open != null) {
+      this.hashes.set(file, (hash = sha1(open)));
+      return hash;
     }
+    const stamp = stampOf(file);
+    hash = this.trustedHash(file, stamp);
+    if (hash === null) {
+      this.reads++;
+      const text = readFromDisk(file);
+      hash = text === null ? null : sha1(text);
+      if (stamp && hash !== null) this.noteStamp(file, stamp);
+    } else this.stamps.set(file, stamp!);
+    this.hashes.set(file, hash);
     return hash;
   }
 
@@ -143,7 +209,7 @@ export class AnalysisCache {
         const entry = this.old.entries.get(file)!;
         const language = languageForFile(file);
         if (!language || (entry.deps.length === 0 && entry.analysis.accesses.length === 0)) continue;
-        const text = (this.setup.read ?? readFromDisk)(file);
+        const text = this.openText(file) ?? readFromDisk(file);
         if (text !== null) pass.update(file, text, language);
       }
       index.completePasses(files);
@@ -161,7 +227,11 @@ export class AnalysisCache {
    */
   save(index: WorkspaceIndex, files: readonly string[]): void {
     const { modules, pass } = index.crossFile;
-    const same = this.misses === 0 && this.restored.size === files.length && this.old?.entries.size === files.length;
+    const same =
+      this.misses === 0 &&
+      this.restamped === 0 &&
+      this.restored.size === files.length &&
+      this.old?.entries.size === files.length;
     if (same && !this.mayReanalyse(index)) return;
     const entries: Array<[string, Entry]> = [];
     for (const file of files) {
@@ -171,9 +241,17 @@ export class AnalysisCache {
       if (!analysis || !hash) continue;
       const deps = modules.dependenciesOf(file).map((d): [string, string | null] => [d, this.hashOf(d)]);
       const imports = pass.facts.importsNoted(file);
-      entries.push([file, { hash, deps, analysis: encodeAnalysis(analysis), ...(imports ? { imports } : {}) }]);
+      const stamp = this.stampToStore(file);
+      const extra = { ...(stamp ? { stamp } : {}), ...(imports ? { imports } : {}) };
+      entries.push([file, { hash, deps, analysis: encodeAnalysis(analysis), ...extra }]);
     }
     const facts = { definitions: JSON.stringify(pass.facts.tableDefinitions()), wrappers: pass.facts.wrapperFiles() };
     writeCache(this.file, this.key, facts, entries, this.setup.notice);
+  }
+
+  /** The stamp the file was hashed under, when it was modified long enough before this run began (stamp.ts). */
+  private stampToStore(file: string): Stamp | undefined {
+    const stamp = this.stamps.get(file);
+    return stamp && settledBefore(stamp, this.started) ? stamp : undefined;
   }
 }

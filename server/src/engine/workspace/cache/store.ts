@@ -29,6 +29,8 @@ export interface RunFacts {
 export interface CacheFile {
   facts: RunFacts;
   entries: Map<string, Entry>;
+  /** The cache file's modification time: a stamp of a file modified about then is not trusted (stamp.ts). */
+  written: number;
 }
 
 interface Header {
@@ -62,7 +64,10 @@ export function cacheFile(dir: string, name: string): string {
  */
 export function readCache(file: string, key: string, notice: (line: string) => void): CacheFile | null {
   let raw: string;
+  let written: number;
   try {
+    // Before the read: a cache renamed over this one in between is newer, so this is the stricter time.
+    written = fs.statSync(file).mtimeMs;
     raw = fs.readFileSync(file, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
@@ -94,7 +99,7 @@ export function readCache(file: string, key: string, notice: (line: string) => v
     const facts = header.facts;
     if (typeof facts?.definitions !== 'string' || !Array.isArray(facts.wrappers))
       return corrupt('not a ShardLens cache');
-    return { facts, entries };
+    return { facts, entries, written };
   } catch {
     return corrupt('damaged');
   }
