@@ -92,7 +92,12 @@ connection.onInitialize((params): InitializeResult => {
   const init = (params.initializationOptions ?? {}) as InitializationOptions;
   clientEdits.askFix = init.askFix === true;
   configDiagnostics = new ConfigDiagnostics(connection);
-  settings = new SettingsStore(connection, capabilities.configuration, (c) => configDiagnostics.seen(c));
+  settings = new SettingsStore(
+    connection,
+    capabilities.configuration,
+    (c) => configDiagnostics.seen(c),
+    () => folders,
+  );
   installRoleOverride();
   folders = (params.workspaceFolders ?? []).map((f) => uriToPath(f.uri)).filter((p): p is string => !!p);
   if (folders.length === 0 && params.rootUri) {
@@ -143,6 +148,8 @@ connection.onInitialized(async () => {
       const now = (await connection.workspace.getWorkspaceFolders()) ?? [];
       folders = now.map((f) => uriToPath(f.uri)).filter((p): p is string => !!p);
       workspace.setFolders(folders);
+      // A file's settings come from the deepest folder holding it, which a new folder may be.
+      settings.clear();
       await applyContexts();
       await workspace.indexAll();
     });
