@@ -17,14 +17,23 @@ export class ProjectConfigs {
   /** Each config file read in this run, with what it says. */
   private readonly seen = new Map<string, LoadedConfig['config']>();
 
-  /** Each file's config as first looked up: a run asks for it three times (exclusion, role, judging). */
-  private readonly known = new Map<string, LoadedConfig>();
+  /**
+   * Each folder's config as first looked up, for the source files in it: a run asks for
+   * every file's three times (exclusion, role, judging), and all the files of a folder
+   * have the same nearest config.
+   */
+  private readonly ofFolder = new Map<string, LoadedConfig>();
+
+  /** The config of a source file (not a folder): the one of the folder holding it. */
+  private ofSource(file: string): LoadedConfig {
+    const folder = path.dirname(path.resolve(file));
+    let loaded = this.ofFolder.get(folder);
+    if (!loaded) this.ofFolder.set(folder, (loaded = this.of(file)));
+    return loaded;
+  }
 
   of(file: string): LoadedConfig {
-    const had = this.known.get(file);
-    if (had) return had;
     const loaded = configFor(file);
-    this.known.set(file, loaded);
     if (loaded.file) this.seen.set(loaded.file, loaded.config);
     if (loaded.file && loaded.problems.length) this.problems.set(loaded.file, loaded.problems);
     return loaded;
@@ -37,7 +46,7 @@ export class ProjectConfigs {
 
   /** From now on, file roles follow the configs' `entryPoints`. */
   install(): void {
-    setRoleOverride((file) => configuredRole(this.of(file), file));
+    setRoleOverride((file) => configuredRole(this.ofSource(file), file));
   }
 
   uninstall(): void {
@@ -46,14 +55,14 @@ export class ProjectConfigs {
 
   /** The files no config excludes. */
   included(files: string[]): { files: string[]; excluded: number } {
-    const kept = files.filter((f) => !excludedByConfig(this.of(f), f));
+    const kept = files.filter((f) => !excludedByConfig(this.ofSource(f), f));
     return { files: kept, excluded: files.length - kept.length };
   }
 
   /** Each file's findings as its config (and `--contexts`) judges them. */
   judge(results: FileAnalysis[], contexts: CheckOptions['contexts']): FileAnalysis[] {
     return results.map((r) => {
-      const { config } = this.of(r.file);
+      const { config } = this.ofSource(r.file);
       const wanted = contexts ?? config.contexts;
       const findings = r.findings
         .filter((f) => !wanted || wanted.includes((f as { context?: (typeof wanted)[number] }).context ?? 'app'))
