@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { CreateTableCommand, DynamoDBClient, ScanCommand, type ScanCommandOutput } from '@aws-sdk/client-dynamodb';
-import { shardSetOf } from '../../server/src/engine/template';
+import { shardSetOf } from '../../server/src/engine/model/template';
 import { writeFixes } from '../../server/src/features/fixes/index';
 import type { Finding } from '../../server/src/engine/model';
 import type { FixAction, FixContext } from '../../server/src/features/fixes/fix-model';

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { analyzeSource, type FileAnalysis } from '../../server/src/engine/analyze';
 import type { SourceLanguage } from '../../server/src/engine/model';
 import { initParsers, languageForFile } from '../../server/src/engine/parser';
-import { classifyAccess, render } from '../../server/src/engine/template';
+import { classifyAccess, render } from '../../server/src/engine/model/template';
 import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
 
 /** Analyses a snippet as if it were a file with this name. */

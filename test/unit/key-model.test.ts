@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyze } from './helpers';
-import { render } from '../../server/src/engine/template';
+import { render } from '../../server/src/engine/model/template';
 import type { Access, Span } from '../../server/src/engine/model';
 import { moveSpans } from '../../server/src/engine/positions';
 

@@ -11,7 +11,7 @@ import {
 } from '../../server/src/engine/keys/logical-key';
 import { sameTable, tableLabel, tableName } from '../../server/src/engine/keys/table';
 import type { KeyTemplate, Origin } from '../../server/src/engine/model';
-import { render } from '../../server/src/engine/template';
+import { render } from '../../server/src/engine/model/template';
 import { analyze } from './helpers';
 
 const ids = (accesses: Parameters<typeof logicalKeysOf>[0][]) => accesses.map((a) => logicalKeyOf(a)?.id ?? null);

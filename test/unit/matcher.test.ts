@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { compileMatcher, type KeyPattern } from '../../server/src/engine/keys/matcher';
 import type { Hole, KeyTemplate, LogicalKey, TemplatePart } from '../../server/src/engine/model';
-import { shardRange } from '../../server/src/engine/template';
+import { shardRange } from '../../server/src/engine/model/template';
 
 /** A pattern for a template, with a logical key named after it. */
 function pattern(template: KeyTemplate, id = JSON.stringify(template.parts)): KeyPattern {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { render } from '../../server/src/engine/template';
+import { render } from '../../server/src/engine/model/template';
 import { analyze } from './helpers';
 
 /*

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import type { FileAnalysis } from '../../server/src/engine/analyze';
 import type { Access, KeyTemplate, ShardSet, Span } from '../../server/src/engine/model';
 import { initParsers } from '../../server/src/engine/parser';
-import { render, shardRange } from '../../server/src/engine/template';
+import { render, shardRange } from '../../server/src/engine/model/template';
 import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
 
 test('keys(): tables → indexes → logical keys → call sites, as plain data', async () => {

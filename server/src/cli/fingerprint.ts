@@ -4,7 +4,7 @@ import type { FileAnalysis } from '../engine/analyze';
 import { logicalKeyOf } from '../engine/keys/logical-key';
 import type { Finding } from '../engine/model';
 import { parse } from '../engine/parser';
-import { render } from '../engine/template';
+import { render } from '../engine/model/template';
 import { enclosingNamedFunction } from '../engine/wrappers/functions';
 import { displayPath } from './report';
 

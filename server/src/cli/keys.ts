@@ -1,6 +1,6 @@
 import type { JsonKeysReport, JsonMatchReport } from '../../../protocol/src/report';
 import type { KeyMatch } from '../engine/keys/matcher';
-import { describeShards, render } from '../engine/template';
+import { describeShards, render } from '../engine/model/template';
 import type { KeyEntry, TableEntry, WorkspaceIndex } from '../engine/workspace/index';
 import { displayPath, location } from './report';
 

@@ -12,7 +12,7 @@ import type { FileAnalysis } from '../engine/analyze';
 import { logicalKeyOf } from '../engine/keys/logical-key';
 import { tableName } from '../engine/keys/table';
 import type { Access, Finding, FixDescriptor, ShardCount, SortKeyCondition, Span } from '../engine/model';
-import { classifyAccess, render, shardSetOf } from '../engine/template';
+import { classifyAccess, render, shardSetOf } from '../engine/model/template';
 
 /** `file` as the contract wants it: relative to the current folder, with `/`. */
 export function displayPath(file: string): string {

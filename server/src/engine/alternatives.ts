@@ -3,8 +3,8 @@ import { valueShape } from './context/shape';
 import { declarationOf, holeValue, namedValue, reachedThrough, soleHole } from './evaluation';
 import type { Declaration } from './model';
 import { classifyName } from './names';
-import { literalText } from './template';
-import { entryOf, type ConditionClause, type Entry, type Value } from './value';
+import { literalText } from './model/template';
+import { entryOf, type ConditionClause, type Entry, type Value } from './model/value';
 
 /**
  * One value for several that may reach the same use: the arms of `c ? a : b`,

@@ -1,5 +1,5 @@
 import type { Tree } from 'web-tree-sitter';
-import type { CallSite } from './interpret';
+import type { CallSite } from './model/call-site';
 import { interpretMemo, learnKeySchemasMemo } from './interpret-memo';
 import { findJsCallSites } from './js/calls';
 import { importsOf } from './imports';
@@ -9,16 +9,16 @@ import { parse, ParseTimeout } from './parser';
 import { mayContainDynamoDbCalls, reasonToSkip } from './prescan';
 import { findPythonCallSites } from './python/calls';
 import { checkAccesses, type SeverityOverrides } from './rules';
-import type { Lookups } from './evaluation';
+import type { Lookups } from './model/eval-context';
 import { functionOf } from './wrappers/resolve';
 import { wrapperCalls } from './wrappers/callers';
 import { outsideWrapperCalls } from './wrappers/outside';
 import { hasParamHole } from './wrappers/instantiate';
 import { keysTold, tableDefinitions, withDefinitions, type TableDefinition } from './schemas';
-import type { ModuleSummary } from './wrappers/summary';
+import type { ModuleSummary } from './model/summary';
 import type { SiteCache } from './site-cache';
-import type { Value } from './value';
-import { classifyAccess } from './template';
+import type { Value } from './model/value';
+import { classifyAccess } from './model/template';
 import type { ContentRole, FileRole } from './context/role';
 import { suppressions, isSuppressed, type Suppressions } from './suppress';
 

@@ -1,5 +1,5 @@
 import type { Node, Tree } from 'web-tree-sitter';
-import type { CallSite } from './interpret';
+import type { CallSite } from './model/call-site';
 
 /**
  * Finds the call nodes a front-end should look at without visiting every node of the

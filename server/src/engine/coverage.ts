@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { envVariableIn } from './env';
 import type { Access, Hole, KeyGap, KeyValue, Span } from './model';
-import { classifyAccess, holes } from './template';
+import { classifyAccess, holes } from './model/template';
 
 /**
  * What the analysis understood, so "no finding" can be told from "not understood".

@@ -1,8 +1,8 @@
 import type { Access, Span } from './model';
-import type { KeyNames, TableHint } from './interpret';
+import type { KeyNames, TableHint } from './model/call-site';
 import { parseSetAssignments } from './expressions';
-import { literalText } from './template';
-import { entry, type Entry, type Value } from './value';
+import { literalText } from './model/template';
+import { entry, type Entry, type Value } from './model/value';
 
 /**
  * A write that sets a secondary index's partition-key attribute writes that index's

@@ -1,4 +1,5 @@
-import { hintTableOf, interpret, learnKeySchemas, schemaHintOf, type CallSite, type KeySchemaHints } from './interpret';
+import { hintTableOf, interpret, learnKeySchemas, schemaHintOf } from './interpret';
+import { type CallSite, type KeySchemaHints } from './model/call-site';
 import type { Access, Span } from './model';
 import { moveSpans } from './positions';
 

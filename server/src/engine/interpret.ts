@@ -1,24 +1,14 @@
+import type { CallSite, KeyNames, KeySchemaHints, TableHint } from './model/call-site';
 import { estimateBytes, increments, readShape } from './request-fields';
 import { isAlias, keyGapOf, keysOf, keysOfQuery } from './request-keys';
-import type {
-  Access,
-  CallStyle,
-  Classification,
-  Declaration,
-  Operation,
-  SdkStyle,
-  SourceLanguage,
-  SourceRange,
-  Span,
-  TableRef,
-} from './model';
+import type { Access, Operation, TableRef } from './model';
 import { parsePartiql, type PartiqlValue } from './partiql';
 import { deployTimeName, envVariableOf } from './env';
 import { indexWrites, writtenNames } from './index-writes';
 import { tableKey } from './keys/table';
 import { placeOrigins } from './evaluation';
-import { literal, literalText } from './template';
-import { entry, type Value } from './value';
+import { literal, literalText } from './model/template';
+import { entry, type Value } from './model/value';
 
 /**
  * The input field a request must carry to be a DynamoDB call: where the receiver is
@@ -41,56 +31,6 @@ export const REQUIRED_FIELD: Record<Operation, string> = {
 /** Whether an input carries the field that makes it this operation's request. */
 export function isRequest(operation: Operation, input: Value | undefined): boolean {
   return !!entry(input, REQUIRED_FIELD[operation]) || (operation === 'Query' && !!entry(input, 'KeyConditions'));
-}
-
-/** What a front-end found: one SDK call and its input, before the SDK shape is read. */
-export interface CallSite {
-  file: string;
-  language: SourceLanguage;
-  operation: Operation;
-  sdk: SdkStyle;
-  span: Span;
-  input: Value;
-  /** The table when the call's receiver names it (boto3 `Table("x")`), else unknown. */
-  table: TableRef;
-  /** Reads every page: a paginator, or a loop over `LastEvaluatedKey`. */
-  paginated: boolean;
-  /** Read through a paginator (`paginateQuery`, `get_paginator('query')`). */
-  paginator: boolean;
-  /** How the call is written, for generated code that must look like it. */
-  call: CallStyle;
-  /** A call to a wrapper in another module: where the DynamoDB call it makes is written. */
-  through?: SourceRange;
-  /** How the wrapper's own call is judged (its key with its parameters unknown), for a call through it. */
-  wrapperClasses?: Classification[];
-  /** The wrapper's parameters (Python) this call leaves out, whose defaults it therefore passes. */
-  defaulted?: Declaration[];
-  /** A call to a wrapper outside the workspace, read by its shape (`db.putItem({ pk: ... })`). */
-  guessed?: boolean;
-  /**
-   * The operation is chosen by a parameter naming it (`new COMMANDS[action](params)`,
-   * `doc[action](params)`): each caller's literal picks one of `operations`; `operation`
-   * is only the first of them, so the call is never judged on its own.
-   */
-  dispatch?: { param: string; operations: Record<string, [Operation, SdkStyle]> };
-  /** A caller of such a wrapper naming the operation by a value not read (`call(action, params)`): that expression. */
-  operationUnread?: string;
-}
-
-/** Known key attribute names per table, learned from `Key` objects and key conditions. */
-export type KeySchemaHints = Map<string, TableHint>;
-
-export interface KeyNames {
-  partition: string;
-  sort?: string;
-}
-
-/** A table's key names (when a call named only its keys) and its indexes' key names. */
-export interface TableHint {
-  partition?: string;
-  sort?: string;
-  /** Index name → its key names, learned from queries with `IndexName`. */
-  indexes?: Record<string, KeyNames>;
 }
 
 function tableOf(input: Value | undefined, fallback: TableRef): TableRef {

@@ -1,7 +1,7 @@
 import { parseIncrements } from './expressions';
 import type { ReadShape } from './model';
-import { literalText } from './template';
-import { entry, unwrapAttributeValue, type Value } from './value';
+import { literalText } from './model/template';
+import { entry, unwrapAttributeValue, type Value } from './model/value';
 
 /** The other request fields the rules and generators read: a query's options, increments, item size. */
 /** A Query's options beyond its key condition. */

@@ -1,10 +1,10 @@
 import { parseKeyCondition } from './expressions';
-import type { KeyNames, TableHint } from './interpret';
+import type { KeyNames, TableHint } from './model/call-site';
 import type { Hole, KeyGap, KeyOperator, KeyValue, Operation, SortKeyCondition, Span } from './model';
 import { isPartitionKeyName, isSortKeyName } from './names';
 import { spanWithin } from './span';
-import { literalText } from './template';
-import { entry, entryOf, unwrapAttributeValue, type Value } from './value';
+import { literalText } from './model/template';
+import { entry, entryOf, unwrapAttributeValue, type Value } from './model/value';
 
 /**
  * Reading the key out of a request: the partition and sort key of a `Key` or an

@@ -8,16 +8,17 @@
  */
 import type { Node, Tree } from 'web-tree-sitter';
 import { candidateCalls } from './candidates';
-import { newContext, type Lookups } from './evaluation';
-import type { KeyNames, KeySchemaHints, TableHint } from './interpret';
+import { newContext } from './evaluation';
+import { type Lookups } from './model/eval-context';
+import type { KeyNames, KeySchemaHints, TableHint } from './model/call-site';
 import { evaluate as evaluateJs } from './js/evaluate';
 import type { Access, SourceLanguage } from './model';
 import { tableKey } from './keys/table';
 import { evaluate as evaluatePython } from './python/evaluate';
 import { kwargsValue } from './python/structures';
 import { isAlias } from './request-keys';
-import { literalText } from './template';
-import { entry, type Value } from './value';
+import { literalText } from './model/template';
+import { entry, type Value } from './model/value';
 
 /** A table's definition: `literal:<name>` (as `tableKey` writes it) and what it says. */
 export type TableDefinition = [table: string, hint: TableHint];

@@ -1,6 +1,7 @@
 import type { Node, Point } from 'web-tree-sitter';
-import { newDeps, type Deps } from './evaluation';
-import type { CallSite } from './interpret';
+import { newDeps } from './evaluation';
+import { type Deps } from './model/eval-context';
+import type { CallSite } from './model/call-site';
 import { carryOver } from './interpret-memo';
 import type { Span } from './model';
 import type { EditNames, ScopedName } from './edit-names';

@@ -10,10 +10,10 @@ import {
   shifted,
   soleHole,
   unknownValue,
-  type EvalContext,
 } from './evaluation';
-import { concat, literal, shardRange } from './template';
-import { entry, type Value } from './value';
+import type { EvalContext } from './model/eval-context';
+import { concat, literal, shardRange } from './model/template';
+import { entry, type Value } from './model/value';
 
 /**
  * The value operations that mean the same in every language: arithmetic on constants and

@@ -1,5 +1,5 @@
 import { formatUnits } from '../engine/capacity';
-import { describeShards } from '../engine/template';
+import { describeShards } from '../engine/model/template';
 import { throttleText } from './hot-key-live';
 import type { HeatProblem, HeatReport, LiveKey } from './types';
 

@@ -13,7 +13,7 @@ import {
 import { REASONS, whyUnresolved } from '../engine/coverage';
 import type { Access, Classification, Finding, KeyValue, Span } from '../engine/model';
 import { docsUrl } from '../engine/rules';
-import { classifyAccess, render, shardSetOf } from '../engine/template';
+import { classifyAccess, render, shardSetOf } from '../engine/model/template';
 import { sameSpan } from '../engine/span';
 import { contains } from './convert';
 import { code, text } from './markdown';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { DEFAULT_MAX_BYTES } from '../engine/analyze';
 import { AnalysisCache, cacheDir, ENGINE_VERSION } from '../engine/workspace/cache';
-import type { ReadText } from '../engine/workspace/modules';
+import type { ReadText } from '../engine/workspace/source';
 import { configFor } from '../config/project-config';
 
 /**

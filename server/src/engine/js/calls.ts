@@ -1,12 +1,14 @@
 import type { Node, Tree } from 'web-tree-sitter';
-import { newContext, recordRange, type Deps, type Lookups } from '../evaluation';
-import { isRequest, type CallSite } from '../interpret';
+import { newContext, recordRange } from '../evaluation';
+import { type Deps, type Lookups } from '../model/eval-context';
+import { isRequest } from '../interpret';
+import { type CallSite } from '../model/call-site';
 import type { CallStyle, Operation, SdkStyle, SourceLanguage } from '../model';
 import { callStyle } from '../call-style';
 import { candidateSites } from '../candidates';
 import type { SiteCache } from '../site-cache';
 import { spanOf } from '../span';
-import { entry, type Value } from '../value';
+import { entry, type Value } from '../model/value';
 import { evaluate } from './evaluate';
 import { commandChoices, methodChoice, type Choices, type Picked } from './dispatch';
 

@@ -1,8 +1,9 @@
 import type { Node } from 'web-tree-sitter';
-import { onceUnless, unknownValue, type EvalContext } from '../evaluation';
+import { onceUnless, unknownValue } from '../evaluation';
+import { type EvalContext } from '../model/eval-context';
 import { spanOf } from '../span';
-import { literal } from '../template';
-import type { Entry, Value } from '../value';
+import { literal } from '../model/template';
+import type { Entry, Value } from '../model/value';
 import { returnedExpressions } from '../wrappers/functions';
 
 /** A class or enum declaration, whose static members a name reads like an object's. */

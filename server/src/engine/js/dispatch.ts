@@ -7,7 +7,7 @@
  * (`wrappers/callers.ts`).
  */
 import type { Node } from 'web-tree-sitter';
-import type { EvalContext } from '../evaluation';
+import type { EvalContext } from '../model/eval-context';
 import type { Operation, SdkStyle } from '../model';
 import { resolve } from './scope';
 

@@ -17,12 +17,12 @@ import {
   soleHole,
   templateOf,
   unknownValue,
-  type EvalContext,
 } from '../evaluation';
+import { type EvalContext } from '../model/eval-context';
 import { spanOf } from '../span';
-import { concat, literal, literalText } from '../template';
+import { concat, literal, literalText } from '../model/template';
 import { assignedValue, enumMember, memberOf, operate, type Assigning } from '../value-ops';
-import { entryOf, type Entry, type Value } from '../value';
+import { entryOf, type Entry, type Value } from '../model/value';
 import { classValue } from './classes';
 import { callValue, newValue } from './library';
 import { loopValue, paramValue } from './loops';

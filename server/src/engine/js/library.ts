@@ -14,11 +14,11 @@ import {
   soleHole,
   templateOf,
   unknownValue,
-  type EvalContext,
 } from '../evaluation';
+import { type EvalContext } from '../model/eval-context';
 import { spanOf } from '../span';
-import { concat, literal, shardRange } from '../template';
-import type { Value } from '../value';
+import { concat, literal, shardRange } from '../model/template';
+import type { Value } from '../model/value';
 import { instanceValue } from './classes';
 import { ownFunctionValue } from './returns';
 import { resolve } from './scope';

@@ -13,10 +13,10 @@ import {
   shardCountOf,
   shardValue,
   soleHole,
-  type EvalContext,
 } from '../evaluation';
-import { literal, shardRange } from '../template';
-import { entry, type Value } from '../value';
+import { type EvalContext } from '../model/eval-context';
+import { literal, shardRange } from '../model/template';
+import { entry, type Value } from '../model/value';
 import { callersOf } from './callers';
 import { isFunction, parameterDefaults, parametersOf, resolve } from './scope';
 

@@ -5,9 +5,10 @@
  */
 import type { Node } from 'web-tree-sitter';
 import { chooseAmong } from '../alternatives';
-import { forOneCall, soleHole, unknownValue, type EvalContext } from '../evaluation';
+import { forOneCall, soleHole, unknownValue } from '../evaluation';
+import { type EvalContext } from '../model/eval-context';
 import { spanOf } from '../span';
-import type { Value } from '../value';
+import type { Value } from '../model/value';
 import { callArguments } from '../wrappers/arguments';
 import { hasParamHole, instantiate, substitute } from '../wrappers/instantiate';
 import { jsFunction, returnedExpressions } from '../wrappers/functions';

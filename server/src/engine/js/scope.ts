@@ -1,5 +1,6 @@
 import type { Node, Tree } from 'web-tree-sitter';
-import { recordResolution, type EvalContext } from '../evaluation';
+import { recordResolution } from '../evaluation';
+import { type EvalContext } from '../model/eval-context';
 import { wordOccurrences } from '../word-search';
 
 /** A name itself, not a property (`x.name`) or part of a longer name. */

@@ -1,5 +1,5 @@
 import type { Access, KeyTemplate, LogicalKey, TemplatePart } from '../model';
-import { render, shardSetOf } from '../template';
+import { render, shardSetOf } from '../model/template';
 import { tableName } from './table';
 
 /**

@@ -1,5 +1,5 @@
 import type { Hole, KeyTemplate, LogicalKey } from '../model';
-import { render } from '../template';
+import { render } from '../model/template';
 import { SEPARATORS } from './logical-key';
 
 /**

@@ -1,7 +1,8 @@
 import type { Node } from 'web-tree-sitter';
-import { onceUnless, unknownValue, type EvalContext } from '../evaluation';
+import { onceUnless, unknownValue } from '../evaluation';
+import { type EvalContext } from '../model/eval-context';
 import { spanOf } from '../span';
-import type { Entry, Value } from '../value';
+import type { Entry, Value } from '../model/value';
 
 const PROPERTY = /^(?:property|cached_property|functools\.cached_property|staticmethod|classmethod)$/;
 

@@ -16,12 +16,12 @@ import {
   scalar,
   soleHole,
   unknownValue,
-  type EvalContext,
 } from '../evaluation';
+import { type EvalContext } from '../model/eval-context';
 import { spanOf } from '../span';
-import { concat, literal, literalText } from '../template';
+import { concat, literal, literalText } from '../model/template';
 import { assignedValue, enumMember, memberOf, operate, type Assigning } from '../value-ops';
-import type { Entry, Value } from '../value';
+import type { Entry, Value } from '../model/value';
 import { classValue } from './classes';
 import { callValue } from './library';
 import { loopValue, paramValue } from './loops';

@@ -16,11 +16,11 @@ import {
   soleHole,
   templateOf,
   unknownValue,
-  type EvalContext,
 } from '../evaluation';
+import { type EvalContext } from '../model/eval-context';
 import { spanOf } from '../span';
-import { literalText, shardRange } from '../template';
-import type { ConditionClause, Value } from '../value';
+import { literalText, shardRange } from '../model/template';
+import type { ConditionClause, Value } from '../model/value';
 import { memberOf } from '../value-ops';
 import { callArguments } from '../wrappers/arguments';
 import { pythonFunction, returnedExpressions } from '../wrappers/functions';

@@ -14,11 +14,11 @@ import {
   shardCountOf,
   shardValue,
   soleHole,
-  type EvalContext,
 } from '../evaluation';
+import { type EvalContext } from '../model/eval-context';
 import type { ShardCount } from '../model';
-import { literal, shardRange } from '../template';
-import type { Value } from '../value';
+import { literal, shardRange } from '../model/template';
+import type { Value } from '../model/value';
 import type { Binding } from './bindings';
 import { argumentAt, argumentSources, callerNameOf, isMethod, resolve } from './scope';
 

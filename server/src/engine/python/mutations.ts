@@ -1,8 +1,9 @@
 import type { Node } from 'web-tree-sitter';
-import { recordNode, unknownValue, type EvalContext } from '../evaluation';
+import { recordNode, unknownValue } from '../evaluation';
+import { type EvalContext } from '../model/eval-context';
 import { spanOf } from '../span';
-import { literalText } from '../template';
-import type { Entry, Value } from '../value';
+import { literalText } from '../model/template';
+import type { Entry, Value } from '../model/value';
 import { kwargsValue } from './structures';
 
 /**

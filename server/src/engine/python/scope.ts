@@ -1,6 +1,7 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import { propertyFunction, soleReturn } from './classes';
-import { recordResolution, type EvalContext } from '../evaluation';
+import { recordResolution } from '../evaluation';
+import { type EvalContext } from '../model/eval-context';
 import { wordOccurrences } from '../word-search';
 import { bindingsOf, COMPREHENSIONS, indexOf, pathTo, type Binding, type Entry, type Param } from './bindings';
 

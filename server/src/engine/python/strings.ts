@@ -3,10 +3,11 @@
  * f-string interpolations, `%` formatting, `str.format` and `str.join`.
  */
 import type { Node } from 'web-tree-sitter';
-import { holeValue, namedValue, scalar, soleHole, templateOf, unknownValue, type EvalContext } from '../evaluation';
+import { holeValue, namedValue, scalar, soleHole, templateOf, unknownValue } from '../evaluation';
+import { type EvalContext } from '../model/eval-context';
 import type { KeyTemplate, TimeGranularity } from '../model';
-import { concat, literal } from '../template';
-import type { Value } from '../value';
+import { concat, literal } from '../model/template';
+import type { Value } from '../model/value';
 import { memberOf } from '../value-ops';
 import { joinPaths } from '../alternatives';
 import { argumentAt } from './scope';

@@ -1,7 +1,8 @@
 import type { Node } from 'web-tree-sitter';
-import { unknownValue, type EvalContext } from '../evaluation';
+import { unknownValue } from '../evaluation';
+import { type EvalContext } from '../model/eval-context';
 import { spanOf } from '../span';
-import type { Entry, Value } from '../value';
+import type { Entry, Value } from '../model/value';
 
 /** Keyword arguments as an object: `dict(pk=x)`; `**spread` merges a dict it can see. */
 export function kwargsValue(call: Node, ctx: EvalContext): Value {

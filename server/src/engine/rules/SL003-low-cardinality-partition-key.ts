@@ -1,4 +1,4 @@
-import { holes } from '../template';
+import { holes } from '../model/template';
 import { addShardSuffix, partitionKeyClaim } from './finding';
 import type { AccessRule } from './rule';
 

@@ -1,5 +1,5 @@
 import { capText } from '../capacity';
-import { holes } from '../template';
+import { holes } from '../model/template';
 import { declarationLocations, declarationsOf, onSomePaths } from './finding';
 import type { AccessRule } from './rule';
 

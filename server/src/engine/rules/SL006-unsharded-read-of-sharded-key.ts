@@ -1,7 +1,7 @@
 import type { Access } from '../model';
 import { literalShardOf, logicalKeyOf, type ShardShape } from '../keys/logical-key';
 import { projectRootOf } from '../context';
-import { shardSetOf } from '../template';
+import { shardSetOf } from '../model/template';
 import {
   isScatterGather,
   keyOf,

@@ -1,6 +1,6 @@
 import { isOneOff, roleOfFile, roleWords, valueShape, type ContentRole, type FileRole } from '../context';
 import type { Access, Finding, Severity } from '../model';
-import { literalText } from '../template';
+import { literalText } from '../model/template';
 
 /**
  * Where a finding's code runs decides whether its key is hot. A constant key in a

@@ -2,7 +2,7 @@ import type { Access, Hole, RelatedLocation, ShardCount, SourceRange } from '../
 import { projectRootOf, sameProject } from '../context';
 import { logicalKeyOf, shardShape, type ShardShape } from '../keys/logical-key';
 import { sameTable } from '../keys/table';
-import { describeShards, holes, render } from '../template';
+import { describeShards, holes, render } from '../model/template';
 
 /** The accesses of one logical key across the workspace, as the cross-file rules see them. */
 export interface KeyGroup {

@@ -1,7 +1,7 @@
 import type { Access, Finding, Severity, ShardCount } from '../model';
 import { logicalKeyOf } from '../keys/logical-key';
 import { placeLabel } from '../keys/table';
-import { classifyAccess, render } from '../template';
+import { classifyAccess, render } from '../model/template';
 import { fileRoleOf, isPlaceholderKey, placeInContext, roleOfAccess, type ContextScope } from './context';
 import { applySupersedes, toFinding } from './finding';
 import { shardCountOf, shardSeparatorOf, type KeyGroup } from './group';

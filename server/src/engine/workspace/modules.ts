@@ -1,22 +1,20 @@
 import { DEFAULT_MAX_BYTES } from '../analyze';
-import { readSource } from './source';
+import { readSource, type ReadText } from './source';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Node, Tree } from 'web-tree-sitter';
-import { exportedValue, newContext, onceUnless, type ImportLookup } from '../evaluation';
+import { exportedValue, newContext, onceUnless } from '../evaluation';
+import { type ImportLookup } from '../model/eval-context';
 import { CLASS_LIKE } from '../js/classes';
 import { evaluate as evaluateJs } from '../js/evaluate';
 import type { SourceLanguage } from '../model';
 import { languageForFile, parse } from '../parser';
 import { evaluate as evaluatePython } from '../python/evaluate';
-import type { Value } from '../value';
+import type { Value } from '../model/value';
 import { functionOf } from '../wrappers/resolve';
-import type { ModuleSummary } from '../wrappers/summary';
+import type { ModuleSummary } from '../model/summary';
 import { PathAliases } from './path-aliases';
 import { ModuleSummaries } from './summaries';
-
-/** Reads a file's current text (an open editor's buffer first), or null. */
-export type ReadText = (file: string) => string | null;
 
 /**
  * A module's text as the rest of the workspace is read: regular files only, capped

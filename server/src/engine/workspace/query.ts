@@ -3,7 +3,7 @@ import { logicalKeyOf, logicalKeysOf } from '../keys/logical-key';
 import type { KeyPattern } from '../keys/matcher';
 import type { Access, Finding, KeyTemplate, LogicalKey, Operation, ShardSet, Span } from '../model';
 import { keySite } from '../rules/group';
-import { shardSetOf } from '../template';
+import { shardSetOf } from '../model/template';
 
 /**
  * The workspace's keys as plain data, for `shardlens keys`, the panel and anything that

@@ -2,6 +2,9 @@ import * as fs from 'node:fs';
 import { formatBytes } from '../prescan';
 
 /** A file's text, or why it is not read: too large, binary, unreadable, not a regular file. */
+/** Reads a file's current text (an open editor's buffer first), or null. */
+export type ReadText = (file: string) => string | null;
+
 export type Source = { text: string } | { skipped: string };
 
 /**

@@ -1,12 +1,13 @@
 import type { Tree } from 'web-tree-sitter';
-import type { Lookups } from '../evaluation';
+import type { Lookups } from '../model/eval-context';
 import type { SourceLanguage } from '../model';
 import { languageForFile, parse } from '../parser';
 import { mayContainDynamoDbCalls } from '../prescan';
 import { importedNames } from '../wrappers/imports';
 import type { ModulesFrom } from '../wrappers/resolve';
-import { summarizeModule, type ModuleSummary } from '../wrappers/summary';
-import type { ReadText } from './modules';
+import { summarizeModule } from '../wrappers/summary';
+import { type ModuleSummary } from '../model/summary';
+import type { ReadText } from './source';
 
 const MAX_MODULE_BYTES = 512 * 1024;
 /** Summaries being made inside summaries (a module's function returns another module's): bounded. */

@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import type { EvalContext } from '../evaluation';
+import type { EvalContext } from '../model/eval-context';
 import type { Arguments } from './instantiate';
 
 /**

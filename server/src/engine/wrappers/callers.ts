@@ -9,17 +9,19 @@
  * and an inherited method called on `this`/`self`/`super` in a subclass of one.
  */
 import type { Node, Tree } from 'web-tree-sitter';
-import { newContext, type EvalContext, type Lookups } from '../evaluation';
-import { interpret, type CallSite } from '../interpret';
+import { newContext } from '../evaluation';
+import { type EvalContext, type Lookups } from '../model/eval-context';
+import { interpret } from '../interpret';
+import { type CallSite } from '../model/call-site';
 import { evaluate as evaluateJs } from '../js/evaluate';
 import { resolve as resolveJs } from '../js/scope';
 import type { Classification, Declaration, SourceLanguage, Span } from '../model';
-import { classifyAccess, literalText } from '../template';
+import { classifyAccess, literalText } from '../model/template';
 import { moveSpans } from '../positions';
 import { evaluate as evaluatePython } from '../python/evaluate';
 import { resolve as resolvePython } from '../python/scope';
 import { spanOf } from '../span';
-import { entryOf, type Value } from '../value';
+import { entryOf, type Value } from '../model/value';
 import { fieldClassName } from './fields';
 import { baseNames, enclosingClass, returnedExpressions } from './functions';
 import { importedNames, type ImportedName } from './imports';
@@ -27,7 +29,7 @@ import { callArguments } from './arguments';
 import { instantiate, type Arguments } from './instantiate';
 import { Depth } from '../depth';
 import { baseMethod, classNamedIn, definitionOf, instanceClassOf, methodOf, type ModulesFrom } from './resolve';
-import type { FunctionSummary, ModuleSummary } from './summary';
+import type { FunctionSummary, ModuleSummary } from '../model/summary';
 
 export function wrapperCalls(
   tree: Tree,

@@ -6,7 +6,7 @@
  * The name is the class as this file writes it, to be looked up in its imports.
  */
 import type { Node } from 'web-tree-sitter';
-import type { EvalContext } from '../evaluation';
+import type { EvalContext } from '../model/eval-context';
 import type { SourceLanguage } from '../model';
 import { attributeValueNode } from '../python/scope';
 import { enclosingClass } from './functions';

@@ -6,7 +6,7 @@
  */
 import type { Span, TemplatePart } from '../model';
 import { moveSpans } from '../positions';
-import { entry, type Entry, type Value } from '../value';
+import { entry, type Entry, type Value } from '../model/value';
 
 /** The caller's arguments by parameter name. */
 export type Arguments = Map<string, Value>;

@@ -7,14 +7,15 @@
  * on the outer function's parameters (otherwise the module's own analysis judges it).
  */
 import type { Node, Tree } from 'web-tree-sitter';
-import { placeOrigins, type EvalContext } from '../evaluation';
-import type { CallSite } from '../interpret';
+import { placeOrigins } from '../evaluation';
+import { type EvalContext } from '../model/eval-context';
+import type { CallSite } from '../model/call-site';
 import type { SourceLanguage } from '../model';
 import { callArguments } from './arguments';
 import { enclosingNamedFunction, type NamedFunction } from './functions';
 import { hasParamHole, substitute } from './instantiate';
 import { methodOf } from './resolve';
-import type { FunctionSummary, ModuleSummary } from './summary';
+import type { FunctionSummary, ModuleSummary } from '../model/summary';
 
 const ROUNDS = 2;
 

@@ -11,9 +11,11 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import { callStyle } from '../call-style';
 import { candidateCalls } from '../candidates';
-import { newContext, type Lookups } from '../evaluation';
+import { newContext } from '../evaluation';
+import { type Lookups } from '../model/eval-context';
 import { parseKeyCondition } from '../expressions';
-import { isRequest, type CallSite } from '../interpret';
+import { isRequest } from '../interpret';
+import { type CallSite } from '../model/call-site';
 import { evaluate as evaluateJs } from '../js/evaluate';
 import { resolve as resolveJs } from '../js/scope';
 import type { Operation, SourceLanguage, Span } from '../model';
@@ -21,8 +23,8 @@ import { isPartitionKeyName } from '../names';
 import { evaluate as evaluatePython } from '../python/evaluate';
 import { resolve as resolvePython } from '../python/scope';
 import { spanOf, spanWithin } from '../span';
-import { literalText } from '../template';
-import type { Entry, Value } from '../value';
+import { literalText } from '../model/template';
+import type { Entry, Value } from '../model/value';
 
 const METHOD =
   /\.\s*(?<name>put_?[Ii]tem|get_?[Ii]tem|update_?[Ii]tem|delete_?[Ii]tem|query(?:_?[Ii]tems)?|save_?[Ii]tem|find_?[Ii]tem|load_?[Ii]tem|put|get|update|delete|query)\s*\(/g;

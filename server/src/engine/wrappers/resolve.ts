@@ -4,7 +4,7 @@
  * a base class, in its own module or in the one the base is imported from.
  */
 import type { SourceLanguage } from '../model';
-import type { FunctionSummary, ModuleSummary } from './summary';
+import type { FunctionSummary, ModuleSummary } from '../model/summary';
 
 /** The summary of module `source` as `fromFile` imports it, or null. */
 export type ModulesFrom = (fromFile: string, language: SourceLanguage, source: string) => ModuleSummary | null;

@@ -5,16 +5,17 @@
  * returns (`cartKey(owner)` returns `{ pk: owner, sk: "CART" }`). Parameters stay
  * marked holes (`Hole.param`); each caller puts in its own arguments.
  */
+import type { ClassSummary, FunctionSummary, ModuleSummary } from '../model/summary';
 import type { Node, Tree } from 'web-tree-sitter';
 import { findJsCallSites } from '../js/calls';
 import { findPythonCallSites } from '../python/calls';
-import { newContext, placeOrigins, type Lookups } from '../evaluation';
-import type { CallSite } from '../interpret';
+import { newContext, placeOrigins } from '../evaluation';
+import type { Lookups } from '../model/eval-context';
 import { evaluate as evaluateJs } from '../js/evaluate';
 import type { Declaration, SourceLanguage } from '../model';
 import { spanOf } from '../span';
 import { evaluate as evaluatePython } from '../python/evaluate';
-import type { Value } from '../value';
+import type { Value } from '../model/value';
 import { wrapperCalls } from './callers';
 import { hasParamHole } from './instantiate';
 import { moduleInstances } from './instances';
@@ -28,53 +29,6 @@ import {
   returnedExpressions,
   type NamedFunction,
 } from './functions';
-
-export interface FunctionSummary {
-  name: string;
-  /** The class it is a method of, or null. */
-  owner: string | null;
-  /** Parameter names in call order (`self` left out). */
-  params: string[];
-  /** The DynamoDB calls in its body whose request holds one of its parameters, in this module's positions. */
-  sites: CallSite[];
-  /** What it returns, parameters marked; null when there is nothing to follow. */
-  returns: Value | null;
-  /** A factory: the class it returns a new instance of, as this module writes it (`new RoomRepository(...)`, `cls(...)`). */
-  makes?: string;
-  /**
-   * Python parameters with a constant default (`username=DEFAULT_USER`): the value a
-   * caller that leaves the argument out passes, in this module's positions. Each part's
-   * origin names the parameter first in its `via` (`declaration`).
-   */
-  defaults?: Array<{ name: string; value: Value; declaration: Declaration }>;
-}
-
-export interface ClassSummary {
-  name: string;
-  /** The names it extends, as written (resolved through the module's imports by the caller). */
-  bases: string[];
-  /** The interfaces it implements (TypeScript), as written: a field typed by one of them holds this class. */
-  implements?: string[];
-  methods: Map<string, FunctionSummary>;
-}
-
-export interface ModuleSummary {
-  file: string;
-  language: SourceLanguage;
-  /** Top-level functions by the names importers use (an export alias included). */
-  functions: Map<string, FunctionSummary>;
-  classes: Map<string, ClassSummary>;
-  /** How this module names what it imports: local name → module and name (for base classes). */
-  imports: Map<string, { source: string; name: string }>;
-  /** Whether some function (or method) makes a DynamoDB request from its parameters. */
-  wraps: boolean;
-  /** The name `export default` / `module.exports =` gives (a class or function of the module). */
-  defaultExport?: string;
-  /** What it exports from other modules: `export * from "./impl"` (`*`), `export { a as b } from "./impl"` (b → a). */
-  reexports: Array<{ source: string; names: '*' | Map<string, string> }>;
-  /** Module-level instances (`export const repo = new Repo()`): name → class as written here (`default` for `module.exports = new X()`). */
-  instances: Map<string, string>;
-}
 
 /** At most this many functions of a module have their returns followed (a generated module has thousands). */
 const MAX_RETURNS = 300;

@@ -3,7 +3,7 @@ import type { Access, Finding } from '../../engine/model';
 import { languageForFile } from '../../engine/parser';
 import { spanOf } from '../../engine/span';
 import { classifyName } from '../../engine/names';
-import { classifyTemplate } from '../../engine/template';
+import { classifyTemplate } from '../../engine/model/template';
 import {
   memoized,
   type FixAction,

@@ -1,6 +1,6 @@
 import type { Access } from '../../engine/model';
 import { words } from '../../engine/names';
-import { literalText } from '../../engine/template';
+import { literalText } from '../../engine/model/template';
 import { textIn } from './apply';
 import type { FixContext } from './fix-model';
 

@@ -1,7 +1,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { Access, Span } from '../../engine/model';
 import { spanOf } from '../../engine/span';
-import { literalText } from '../../engine/template';
+import { literalText } from '../../engine/model/template';
 import { textIn } from './apply';
 import type { FixContext, TextChange } from './fix-model';
 import { appendShard } from './key-edit';

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { Access, LogicalKey } from '../../engine/model';
-import { literalText } from '../../engine/template';
+import { literalText } from '../../engine/model/template';
 import { textIn } from './apply';
 import type { FixContext, TextChange } from './fix-model';
 import { quoteOf } from './reader-plan';

@@ -4,7 +4,7 @@ import type { Access, Finding, ShardSet, Span } from '../../engine/model';
 import { languageForFile } from '../../engine/parser';
 import { withTree } from './syntax';
 import { shardHoleOf } from '../../engine/rules/group';
-import { shardSetOf } from '../../engine/template';
+import { shardSetOf } from '../../engine/model/template';
 import { generateReader } from '../generate';
 import { jsImportEdits, pythonImportEdits, type Needed } from '../generate/imports';
 import { applyChanges, offsetAt, positionAt } from './apply';

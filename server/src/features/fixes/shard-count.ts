@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { suggestedShardCount } from '../../engine/capacity';
 import type { Access, ImportInfo, ShardCount, Span } from '../../engine/model';
 import { words } from '../../engine/names';
-import { literalText } from '../../engine/template';
+import { literalText } from '../../engine/model/template';
 import type { FixAnswers, FixContext, TextChange } from './fix-model';
 
 /**

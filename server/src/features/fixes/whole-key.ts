@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import type { Access, Finding, LogicalKey, ShardSet, TemplatePart } from '../../engine/model';
 import { logicalKeyOf } from '../../engine/keys/logical-key';
-import { shardSetOf } from '../../engine/template';
+import { shardSetOf } from '../../engine/model/template';
 import { memoized, type FixAnswers, type FixContext, type TextChange } from './fix-model';
 import { headerChanges } from './header';
 import { importOf, planShardCount, type CountPlan } from './shard-count';

@@ -1,4 +1,4 @@
-import type { Access, Classification, Declaration, Hole, KeyTemplate, Origin, ShardSet, TemplatePart } from './model';
+import type { Access, Classification, Declaration, Hole, KeyTemplate, Origin, ShardSet, TemplatePart } from '.';
 
 export function literal(text: string, origin?: Origin): KeyTemplate {
   return { parts: [origin ? { literal: text, origin } : { literal: text }] };

@@ -298,7 +298,7 @@ export interface KeyGap {
 }
 
 /** How a partition key spreads traffic: one definition, shared with the JSON contract. */
-export type { Classification } from '../../../protocol/src/report';
+export type { Classification } from '../../../../protocol/src/report';
 
 export type Severity = 'error' | 'warning' | 'info';
 

@@ -1,4 +1,4 @@
-import type { Declaration, KeyTemplate, Span } from './model';
+import type { Declaration, KeyTemplate, Span } from '.';
 
 /**
  * What a front-end makes of an SDK call's input: the object literals, dicts and

@@ -1,0 +1,62 @@
+import type {
+  CallStyle,
+  Classification,
+  Declaration,
+  Operation,
+  SdkStyle,
+  SourceLanguage,
+  SourceRange,
+  Span,
+  TableRef,
+} from '.';
+import type { Value } from './value';
+
+/** What a front-end found: one SDK call and its input, before the SDK shape is read. */
+export interface CallSite {
+  file: string;
+  language: SourceLanguage;
+  operation: Operation;
+  sdk: SdkStyle;
+  span: Span;
+  input: Value;
+  /** The table when the call's receiver names it (boto3 `Table("x")`), else unknown. */
+  table: TableRef;
+  /** Reads every page: a paginator, or a loop over `LastEvaluatedKey`. */
+  paginated: boolean;
+  /** Read through a paginator (`paginateQuery`, `get_paginator('query')`). */
+  paginator: boolean;
+  /** How the call is written, for generated code that must look like it. */
+  call: CallStyle;
+  /** A call to a wrapper in another module: where the DynamoDB call it makes is written. */
+  through?: SourceRange;
+  /** How the wrapper's own call is judged (its key with its parameters unknown), for a call through it. */
+  wrapperClasses?: Classification[];
+  /** The wrapper's parameters (Python) this call leaves out, whose defaults it therefore passes. */
+  defaulted?: Declaration[];
+  /** A call to a wrapper outside the workspace, read by its shape (`db.putItem({ pk: ... })`). */
+  guessed?: boolean;
+  /**
+   * The operation is chosen by a parameter naming it (`new COMMANDS[action](params)`,
+   * `doc[action](params)`): each caller's literal picks one of `operations`; `operation`
+   * is only the first of them, so the call is never judged on its own.
+   */
+  dispatch?: { param: string; operations: Record<string, [Operation, SdkStyle]> };
+  /** A caller of such a wrapper naming the operation by a value not read (`call(action, params)`): that expression. */
+  operationUnread?: string;
+}
+
+/** Known key attribute names per table, learned from `Key` objects and key conditions. */
+export type KeySchemaHints = Map<string, TableHint>;
+
+export interface KeyNames {
+  partition: string;
+  sort?: string;
+}
+
+/** A table's key names (when a call named only its keys) and its indexes' key names. */
+export interface TableHint {
+  partition?: string;
+  sort?: string;
+  /** Index name → its key names, learned from queries with `IndexName`. */
+  indexes?: Record<string, KeyNames>;
+}
