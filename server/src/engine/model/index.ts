@@ -331,6 +331,9 @@ export type FixDescriptor =
   | { kind: 'align-shard-range'; key: string; want: number[]; have: number[]; writer: SourceRange }
   | { kind: 'paginate-shards'; key: string };
 
+/** The descriptor of a write-shard fix: append a shard suffix to a write's key. */
+export type ShardSuffix = Extract<FixDescriptor, { kind: 'add-shard-suffix' }>;
+
 export interface Finding {
   file: string;
   /** The finding's own range: the key expression at its use site by default. */

@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import type { Access, Finding } from '../../engine/model';
+import type { Access, Finding, ShardSuffix } from '../../engine/model';
 import { languageForFile } from '../../engine/parser';
 import { spanOf } from '../../engine/span';
 import { classifyName } from '../../engine/names';
@@ -19,7 +19,7 @@ import { where, type Blocked, type KeySite } from './key-sites';
 import { planShardCount } from './shard-count';
 import { nodeAt, sameSpan, withTree, within, type ItemAttribute } from './syntax';
 import { accessAt, countChanges, isBlocked, mergeChanges, planKey, queryChanges } from './whole-key';
-import { countQuestion, shardFixMemo, suffixDescriptor, type ShardSuffix } from './write-shard';
+import { countQuestion, shardFixMemo, suffixDescriptor } from './write-shard';
 
 /**
  * At a wrapper's caller the item is built in the wrapper: the arguments the caller

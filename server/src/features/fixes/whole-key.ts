@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { Access, Finding, LogicalKey, ShardSet, TemplatePart } from '../../engine/model';
+import type { Access, Finding, LogicalKey, ShardSet, ShardSuffix, TemplatePart } from '../../engine/model';
 import { logicalKeyOf } from '../../engine/keys/logical-key';
 import { shardSetOf } from '../../engine/model/template';
 import { memoized, type FixAnswers, type FixContext, type TextChange } from './fix-model';
@@ -7,7 +7,6 @@ import { headerChanges } from './header';
 import { importOf, planShardCount, type CountPlan } from './shard-count';
 import { isPointAccess, keySite, where, type Blocked, type KeySite } from './key-sites';
 import { queryRepair } from './reader-fixes';
-import type { ShardSuffix } from './write-shard';
 
 /**
  * A shard fix changes where every item of a logical key lives, so it is a refactor of

@@ -1,4 +1,4 @@
-import type { Access, FixDescriptor, Finding } from '../../engine/model';
+import type { Access, Finding, ShardSuffix } from '../../engine/model';
 import { languageForFile } from '../../engine/parser';
 import {
   memoized,
@@ -14,8 +14,6 @@ import { keyChange, randomShardTarget } from './key-edit';
 import { where, type Blocked } from './key-sites';
 import { planShardCount, suggestedCount, type CountPlan } from './shard-count';
 import { accessAt, countChanges, isBlocked, mergeChanges, planKey, queryChanges } from './whole-key';
-
-export type ShardSuffix = Extract<FixDescriptor, { kind: 'add-shard-suffix' }>;
 
 /** The finding's add-shard-suffix descriptor, when it is on a write whose key can be edited. */
 export function suffixDescriptor(f: Finding): ShardSuffix | null {
