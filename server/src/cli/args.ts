@@ -1,7 +1,14 @@
 import { isWindow, WINDOWS } from '../heat/window';
 import type { HeatWindow } from '../heat/types';
-import type { ChangedSince } from './changed';
 import { existsSync } from 'node:fs';
+
+/**
+ * `check --changed [REF]` and `check --staged`: the whole workspace is analysed (a
+ * cross-file rule needs both sides), and only the findings a change can have caused are
+ * reported: those in the changed files, in the modules importing them, and in the files
+ * that share a logical key with any of these.
+ */
+export type ChangedSince = { kind: 'ref'; ref: string | null } | { kind: 'staged' };
 
 export type Format = 'text' | 'json' | 'sarif' | 'github' | 'gitlab';
 export type FailOn = 'error' | 'warning' | 'info' | 'never';

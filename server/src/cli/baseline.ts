@@ -1,8 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { FileAnalysis } from '../engine/analyze';
-import { logicalKeyOf } from '../engine/keys/logical-key';
-import { render } from '../engine/model/template';
+import { type FileAnalysis, logicalKeyOf, render } from '../engine';
 import { UsageError } from './args';
 import { fingerprints } from './fingerprint';
 import { displayPath } from './report';

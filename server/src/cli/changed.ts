@@ -1,17 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { FileAnalysis } from '../engine/analyze';
-import type { WorkspaceIndex } from '../engine/workspace/index';
-import { UsageError } from './args';
-
-/**
- * `check --changed [REF]` and `check --staged`: the whole workspace is analysed (a
- * cross-file rule needs both sides), and only the findings a change can have caused are
- * reported: those in the changed files, in the modules importing them, and in the files
- * that share a logical key with any of these.
- */
-export type ChangedSince = { kind: 'ref'; ref: string | null } | { kind: 'staged' };
+import type { FileAnalysis, WorkspaceIndex } from '../engine';
+import { UsageError, type ChangedSince } from './args';
 
 function git(args: string[], cwd: string): string {
   try {

@@ -1,5 +1,4 @@
-import type { FileAnalysis } from '../engine/analyze';
-import type { Severity } from '../engine/model';
+import type { FileAnalysis, Severity } from '../engine';
 import { fingerprints } from './fingerprint';
 import { location } from './report';
 

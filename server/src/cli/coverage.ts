@@ -1,7 +1,5 @@
 import type { JsonCoverage } from '../../../protocol/src/report';
-import type { FileAnalysis } from '../engine/analyze';
-import { coverageOf, REASONS } from '../engine/coverage';
-import type { KeyValue } from '../engine/model';
+import { coverageOf, type FileAnalysis, type KeyValue, REASONS } from '../engine';
 import { displayPath } from './report';
 
 /**

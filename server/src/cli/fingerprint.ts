@@ -1,11 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
-import type { FileAnalysis } from '../engine/analyze';
-import { logicalKeyOf } from '../engine/keys/logical-key';
-import type { Finding } from '../engine/model';
-import { parse } from '../engine/parser';
-import { render } from '../engine/model/template';
-import { enclosingNamedFunction } from '../engine/wrappers/functions';
+import { enclosingNamedFunction, type FileAnalysis, type Finding, logicalKeyOf, parse, render } from '../engine';
 import { displayPath } from './report';
 
 /**

@@ -1,6 +1,4 @@
-import type { FileAnalysis } from '../engine/analyze';
-import type { Finding } from '../engine/model';
-import type { WorkspaceIndex } from '../engine/workspace/index';
+import type { FileAnalysis, Finding, WorkspaceIndex } from '../engine';
 import type { JsonHeatFailure } from '../../../protocol/src/heat';
 import {
   evidenceText,

@@ -1,7 +1,5 @@
 import type { JsonKeysReport, JsonMatchReport } from '../../../protocol/src/report';
-import type { KeyMatch } from '../engine/keys/matcher';
-import { describeShards, render } from '../engine/model/template';
-import type { KeyEntry, TableEntry, WorkspaceIndex } from '../engine/workspace/index';
+import { describeShards, type KeyEntry, type KeyMatch, render, type TableEntry, type WorkspaceIndex } from '../engine';
 import { displayPath, location } from './report';
 
 /**

@@ -1,20 +1,25 @@
 import * as fs from 'node:fs';
 import { loadHeat } from './load-heat';
 import { routeSdkNodeWarning } from '../heat/sdk-warnings';
-import type { FileAnalysis } from '../engine/analyze';
-import type { Severity } from '../engine/model';
+import {
+  AnalysisCache,
+  cacheDir,
+  collectFiles,
+  completeIndex,
+  ENGINE_VERSION,
+  type FileAnalysis,
+  indexOneByOne,
+  MAX_DEPTH,
+  type Severity,
+  WorkspaceIndex,
+} from '../engine';
 import { parseArgs, UsageError, USAGE, type CheckOptions, type FailOn, type KeysOptions } from './args';
 import { isMainThread } from 'node:worker_threads';
 import { formatKeysText, formatMatchText, toJsonKeys, toJsonMatches } from './keys';
 import { labMain } from './lab';
 import { exprMain } from './expr';
 import { keysTooDeep, toJsonCoverage } from './coverage';
-import { MAX_DEPTH } from '../engine/evaluation';
 import { indexInParallel, prestartAnalysis } from './parallel';
-import { collectFiles } from '../engine/workspace/files';
-import { WorkspaceIndex } from '../engine/workspace/index';
-import { AnalysisCache, cacheDir, ENGINE_VERSION } from '../engine/workspace/cache';
-import { completeIndex, indexOneByOne } from '../engine/workspace/cache/run';
 import { skippedOf, toJsonReport, type SkippedPath } from './report';
 import { toSarif } from './sarif';
 import { toGithubAnnotations, toGitlabCodeQuality } from './ci-formats';

@@ -1,12 +1,19 @@
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { analyzeSource, emptyAnalysis, judgeAnalysis, type FileAnalysis } from '../engine/analyze';
-import type { SourceLanguage } from '../engine/model';
-import { initParsers, languageForFile } from '../engine/parser';
-import { mayContainDynamoDbCalls, reasonToSkip } from '../engine/prescan';
-import type { AnalysisCache } from '../engine/workspace/cache';
-import type { WorkspaceIndex } from '../engine/workspace/index';
-import { ModuleConstants } from '../engine/workspace/modules';
-import { readSource } from '../engine/workspace/source';
+import {
+  type AnalysisCache,
+  analyzeSource,
+  emptyAnalysis,
+  type FileAnalysis,
+  initParsers,
+  judgeAnalysis,
+  languageForFile,
+  mayContainDynamoDbCalls,
+  ModuleConstants,
+  readSource,
+  reasonToSkip,
+  type SourceLanguage,
+  type WorkspaceIndex,
+} from '../engine';
 
 interface Job {
   file: string;

@@ -1,6 +1,5 @@
 import * as path from 'node:path';
-import type { FileAnalysis } from '../engine/analyze';
-import { setRoleOverride } from '../engine/context';
+import { type FileAnalysis, setRoleOverride } from '../engine';
 import { configuredRole, excludedByConfig, judgeFinding } from '../config/apply';
 import { configFor, type ConfigProblem, type LoadedConfig } from '../config/project-config';
 import type { CheckOptions } from './args';

@@ -8,11 +8,20 @@ import type {
   JsonReport,
   JsonShardCount,
 } from '../../../protocol/src/report';
-import type { FileAnalysis } from '../engine/analyze';
-import { logicalKeyOf } from '../engine/keys/logical-key';
-import { tableName } from '../engine/keys/table';
-import type { Access, Finding, FixDescriptor, ShardCount, SortKeyCondition, Span } from '../engine/model';
-import { classifyAccess, render, shardSetOf } from '../engine/model/template';
+import {
+  type Access,
+  classifyAccess,
+  type FileAnalysis,
+  type Finding,
+  type FixDescriptor,
+  logicalKeyOf,
+  render,
+  type ShardCount,
+  shardSetOf,
+  type SortKeyCondition,
+  type Span,
+  tableName,
+} from '../engine';
 
 /** `file` as the contract wants it: relative to the current folder, with `/`. */
 export function displayPath(file: string): string {

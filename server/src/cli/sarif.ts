@@ -1,6 +1,5 @@
 import type { JsonCoverage } from '../../../protocol/src/report';
-import type { FileAnalysis } from '../engine/analyze';
-import { RULE_INFO, docsUrl } from '../engine/rules';
+import { docsUrl, type FileAnalysis, RULE_INFO } from '../engine';
 import { FINGERPRINT_KEY, fingerprints } from './fingerprint';
 import { RULE_DOCS } from './rule-docs.generated';
 import { ruleHelp } from './rule-docs';

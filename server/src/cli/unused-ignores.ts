@@ -1,7 +1,5 @@
 import * as fs from 'node:fs';
-import type { FileAnalysis } from '../engine/analyze';
-import { unusedIgnores, type UnusedIgnore } from '../engine/suppress';
-import type { WorkspaceIndex } from '../engine/workspace/index';
+import { type FileAnalysis, type UnusedIgnore, unusedIgnores, type WorkspaceIndex } from '../engine';
 import { displayPath } from './report';
 
 export type UnusedAt = UnusedIgnore & { file: string };

@@ -1,9 +1,7 @@
 import * as path from 'node:path';
 import { minimatch } from 'minimatch';
 import type { RuleSeverity } from '../../../protocol/src/settings';
-import { logicalKeyOf } from '../engine/keys/logical-key';
-import type { Finding } from '../engine/model';
-import { render } from '../engine/model/template';
+import { type Finding, logicalKeyOf, render } from '../engine';
 import type { KeyFact, LoadedConfig } from './project-config';
 
 /** One partition's write ceiling: a key expected to stay under it does not throttle. */

@@ -1,5 +1,4 @@
-import { READ_UNITS_PER_PARTITION, WRITE_UNITS_PER_PARTITION, formatUnits } from '../engine/capacity';
-import type { Finding } from '../engine/model';
+import { type Finding, formatUnits, READ_UNITS_PER_PARTITION, WRITE_UNITS_PER_PARTITION } from '../engine';
 import { windowText } from './live-text';
 import type { HeatReport, KeyHeat, KeyOps } from './types';
 

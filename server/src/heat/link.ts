@@ -1,7 +1,4 @@
-import type { KeyMatch } from '../engine/keys/matcher';
-import type { LogicalKey } from '../engine/model';
-import { render } from '../engine/model/template';
-import type { TableEntry } from '../engine/workspace/query';
+import { type KeyMatch, type LogicalKey, render, type TableEntry } from '../engine';
 import { addThrottles, addUnits, emptyOps, resolveByCode, sumOps, toKeyOps, type Op, type OpsSums } from './attribute';
 import type { HeatReport, HeatSite, KeyHeat, LiveData, LiveKey, RuleReport, ShardBalance, ShardHeat } from './types';
 

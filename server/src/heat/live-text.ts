@@ -1,6 +1,4 @@
-import { formatUnits } from '../engine/capacity';
-import { logicalKeysOf } from '../engine/keys/logical-key';
-import type { Access } from '../engine/model';
+import { type Access, formatUnits, logicalKeysOf } from '../engine';
 import type { HeatReport, KeyHeat, OpHeat } from './types';
 
 /**

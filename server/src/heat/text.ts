@@ -1,5 +1,4 @@
-import { formatUnits } from '../engine/capacity';
-import { describeShards } from '../engine/model/template';
+import { describeShards, formatUnits } from '../engine';
 import { throttleText } from './hot-key-live';
 import type { HeatProblem, HeatReport, LiveKey } from './types';
 

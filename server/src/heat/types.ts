@@ -1,5 +1,5 @@
 import type { HeatSeries, HeatWindow, InsightsMode } from '../../../protocol/src/heat';
-import type { Access, LogicalKey, Span } from '../engine/model';
+import type { Access, LogicalKey, Span } from '../engine';
 
 export type { HeatWindow, InsightsMode };
 

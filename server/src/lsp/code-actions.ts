@@ -9,9 +9,8 @@ import {
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { Commands } from '../../../protocol/src/commands';
 import type { ShardLensSettings } from '../../../protocol/src/settings';
-import type { Access, Finding, SourceLanguage, Span } from '../engine/model';
+import { type Access, docsUrl, type Finding, type SourceLanguage, type Span } from '../engine';
 import type { FixAction, FixContext } from '../features/fixes/fix-model';
-import { docsUrl } from '../engine/rules';
 import { toDiagnostic } from './diagnostics';
 import { spanToRange } from './convert';
 import { fixCodeActions, workspaceEdit, writersOnLines, type ClientEdits } from './fix-actions';

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Range } from 'vscode-languageserver';
-import type { Span } from '../engine/model';
+import type { Span } from '../engine';
 
 /**
  * Files are keyed by absolute path in the engine and by URI on the wire. Null for a URI

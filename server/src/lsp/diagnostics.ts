@@ -1,7 +1,6 @@
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver';
 import type { ShardLensSettings } from '../../../protocol/src/settings';
-import type { Finding, Severity } from '../engine/model';
-import { docsUrl } from '../engine/rules';
+import { docsUrl, type Finding, type Severity } from '../engine';
 import { keyToUri, spanToRange } from './convert';
 import { judgeFinding } from '../config/apply';
 

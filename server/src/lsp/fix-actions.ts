@@ -15,11 +15,11 @@ import {
   type FixQuestion as WireQuestion,
   type FixTarget,
 } from '../../../protocol/src/commands';
-import type { Access, Finding, Span } from '../engine/model';
+import type { Access, Finding, Span } from '../engine';
 import type { FixAction, FixAnswers, FixContext, FixQuestion } from '../features/fixes/fix-model';
 import { fixContextOf, type ContextOptions } from '../features/fixes/context';
 import { allFixes } from '../features/fixes/index';
-import type { WorkspaceIndex } from '../engine/workspace/index';
+import type { WorkspaceIndex } from '../engine';
 import { writerReaderFixes } from '../features/fixes/reader-fixes';
 import { keyToUri, spanToRange, uriToPath } from './convert';
 

@@ -1,4 +1,4 @@
-import type { Access, Finding } from '../engine/model';
+import type { Access, Finding } from '../engine';
 import { shardFixBlocked } from '../features/fixes/blocked';
 import { fixContextOf, type ContextOptions } from '../features/fixes/context';
 import type { FixAction, FixContext } from '../features/fixes/fix-model';

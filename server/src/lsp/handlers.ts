@@ -11,7 +11,7 @@ import type { HeatParams, HeatResult, ListTablesResult } from '../../../protocol
 import type { CursorParams, CursorResult } from '../../../protocol/src/lsp';
 import type { JsonKeysReport } from '../../../protocol/src/report';
 import { toJsonKeys } from '../cli/keys';
-import { logicalKeyOf } from '../engine/keys/logical-key';
+import { logicalKeyOf } from '../engine';
 import { fixContextOf } from '../features/fixes/context';
 import {
   answerHeatRequest,

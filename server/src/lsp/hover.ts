@@ -1,20 +1,27 @@
-import { tableName } from '../engine/keys/table';
+import {
+  type Access,
+  type Classification,
+  classifyAccess,
+  docsUrl,
+  type Finding,
+  formatUnits as n,
+  type KeyValue,
+  PLANNED_WRITE_UNITS_PER_SHARD,
+  READ_UNITS_PER_PARTITION as RCU_PER_KEY,
+  REASONS,
+  render,
+  sameSpan,
+  shardSetOf,
+  shardsForPeak,
+  type Span,
+  tableName,
+  whyUnresolved,
+  WRITE_UNITS_PER_PARTITION as WCU_PER_KEY,
+  writeUnitsPerItem,
+} from '../engine';
 import * as path from 'node:path';
 import type { MarkupContent } from 'vscode-languageserver';
 import type { ShardLensSettings } from '../../../protocol/src/settings';
-import {
-  formatUnits as n,
-  PLANNED_WRITE_UNITS_PER_SHARD,
-  READ_UNITS_PER_PARTITION as RCU_PER_KEY,
-  shardsForPeak,
-  WRITE_UNITS_PER_PARTITION as WCU_PER_KEY,
-  writeUnitsPerItem,
-} from '../engine/capacity';
-import { REASONS, whyUnresolved } from '../engine/coverage';
-import type { Access, Classification, Finding, KeyValue, Span } from '../engine/model';
-import { docsUrl } from '../engine/rules';
-import { classifyAccess, render, shardSetOf } from '../engine/model/template';
-import { sameSpan } from '../engine/span';
 import { contains } from './convert';
 import { code, text } from './markdown';
 

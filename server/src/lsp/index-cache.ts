@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
-import { DEFAULT_MAX_BYTES } from '../engine/analyze';
-import { AnalysisCache, cacheDir, ENGINE_VERSION } from '../engine/workspace/cache';
-import type { ReadText } from '../engine/workspace/source';
+import { AnalysisCache, cacheDir, DEFAULT_MAX_BYTES, ENGINE_VERSION, type ReadText } from '../engine';
 import { configFor } from '../config/project-config';
 
 /**

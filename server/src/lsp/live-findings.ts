@@ -1,4 +1,4 @@
-import type { Access, Finding, Span } from '../engine/model';
+import type { Access, Finding, Span } from '../engine';
 import { evidenceText, heatForAccess, hotKeyLiveFindings, type HeatReport } from '../heat/index';
 
 /**

@@ -1,7 +1,6 @@
 import type { HeatStatus } from '../../../protocol/src/lsp';
 import { heatConfigured, type ShardLensSettings } from '../../../protocol/src/settings';
-import type { KeyMatch } from '../engine/keys/matcher';
-import type { TableEntry } from '../engine/workspace/query';
+import type { KeyMatch, TableEntry } from '../engine';
 import {
   getHeat,
   isLoopback,

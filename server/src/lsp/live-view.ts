@@ -1,7 +1,6 @@
 import type { CodeLens } from 'vscode-languageserver';
 import { Commands, type ShowKeyArgs } from '../../../protocol/src/commands';
-import { tableName } from '../engine/keys/table';
-import type { Access } from '../engine/model';
+import { type Access, tableName } from '../engine';
 import { codeLensTitle, liveLine, resolveTable, throttlesFor, type HeatReport } from '../heat/index';
 import type { LiveHover } from './hover';
 import { spanToRange } from './convert';

@@ -1,10 +1,15 @@
 import type { DidOpenTextDocumentParams } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Tree } from 'web-tree-sitter';
-import type { AnalyzeOptions, FileAnalysis } from '../engine/analyze';
-import { AnalyzedDocument, type TextEdit } from '../engine/document';
-import type { SourceLanguage } from '../engine/model';
-import { languageForFile, languageForId } from '../engine/parser';
+import {
+  AnalyzedDocument,
+  type AnalyzeOptions,
+  type FileAnalysis,
+  languageForFile,
+  languageForId,
+  type SourceLanguage,
+  type TextEdit,
+} from '../engine';
 import { uriToPath } from './convert';
 import type { ContentChange } from './params';
 

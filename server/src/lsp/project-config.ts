@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { DiagnosticSeverity, type Connection } from 'vscode-languageserver';
 import { configuredRole } from '../config/apply';
 import { CONFIG_FILE_NAMES, configFor, type LoadedConfig } from '../config/project-config';
-import { setRoleOverride } from '../engine/context';
+import { setRoleOverride } from '../engine';
 import { pathToUri } from './convert';
 
 /**

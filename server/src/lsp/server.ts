@@ -28,8 +28,7 @@ import {
   TrustNotification,
   type InitializationOptions,
 } from '../../../protocol/src/lsp';
-import type { Access, Finding } from '../engine/model';
-import { initParsers } from '../engine/parser';
+import { type Access, type Finding, initParsers, sameSpan } from '../engine';
 import { borrowTrees } from '../features/fixes/syntax';
 import { FIX_ALL_ADVERTISED, FIX_ALL_KIND, codeActions } from './code-actions';
 import { contains, uriToPath } from './convert';
@@ -49,7 +48,6 @@ import { changesOnly } from './log';
 import { plural, severityCounts } from '../../../protocol/src/plural';
 import { routeSdkNodeWarning } from '../heat/sdk-warnings';
 import { text as markdownText } from './markdown';
-import { sameSpan } from '../engine/span';
 import { combinedSource, LiveHeat } from './live-heat';
 import { heatLenses, hoverLiveLine } from './live-view';
 import { OpenDocuments } from './open-documents';

@@ -3,13 +3,20 @@ import { minimatch } from 'minimatch';
 import type { Connection, Diagnostic } from 'vscode-languageserver';
 import { DiagnosticSeverity } from 'vscode-languageserver';
 import { StatusNotification, type CheckWorkspaceResult, type WorkspaceStatus } from '../../../protocol/src/lsp';
-import type { FileAnalysis } from '../engine/analyze';
-import { countCoverage, fileCoverage, reachedBy, reachedSites, type FileCoverage } from '../engine/coverage';
-import type { Access, Finding } from '../engine/model';
+import {
+  type Access,
+  type AnalysisCache,
+  collectFiles,
+  countCoverage,
+  type FileAnalysis,
+  fileCoverage,
+  type FileCoverage,
+  type Finding,
+  reachedBy,
+  reachedSites,
+  WorkspaceIndex,
+} from '../engine';
 import { CODE_CONTEXTS, type CodeContext } from '../../../protocol/src/settings';
-import { collectFiles } from '../engine/workspace/files';
-import type { AnalysisCache } from '../engine/workspace/cache';
-import { WorkspaceIndex } from '../engine/workspace/index';
 import { serverCache } from './index-cache';
 import { keyToUri, pathToUri } from './convert';
 import { withLiveFindings } from './live-findings';

@@ -1,8 +1,6 @@
 import * as path from 'node:path';
 import type { Node } from 'web-tree-sitter';
-import type { Access, FixDescriptor, ShardCount } from '../../engine/model';
-import { shardCountOf, shardHoleOf } from '../../engine/rules/group';
-import { spanOf } from '../../engine/span';
+import { type Access, type FixDescriptor, type ShardCount, shardCountOf, shardHoleOf, spanOf } from '../../engine';
 import type { FixAction, FixContext, FixProvider, TextChange } from './fix-model';
 import { importOf } from './shard-count';
 import { headerChanges } from './header';

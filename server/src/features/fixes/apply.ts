@@ -1,4 +1,4 @@
-import type { Span } from '../../engine/model';
+import type { Span } from '../../engine';
 import type { TextChange } from './fix-model';
 
 /** The UTF-16 offset of a zero-based line/column in `text` (CRLF and LF lines alike). */

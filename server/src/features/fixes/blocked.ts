@@ -1,4 +1,4 @@
-import type { Finding } from '../../engine/model';
+import type { Finding } from '../../engine';
 import { calculatedShardFix } from './calculated-shard';
 import type { FixAction, FixContext, FixProvider } from './fix-model';
 import type { Blocked } from './key-sites';

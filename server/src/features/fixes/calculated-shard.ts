@@ -1,9 +1,13 @@
 import type { Node } from 'web-tree-sitter';
-import type { Access, Finding, ShardSuffix } from '../../engine/model';
-import { languageForFile } from '../../engine/parser';
-import { spanOf } from '../../engine/span';
-import { classifyName } from '../../engine/names';
-import { classifyTemplate } from '../../engine/model/template';
+import {
+  type Access,
+  classifyName,
+  classifyTemplate,
+  type Finding,
+  languageForFile,
+  type ShardSuffix,
+  spanOf,
+} from '../../engine';
 import {
   memoized,
   type FixAction,

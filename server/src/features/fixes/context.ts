@@ -1,8 +1,5 @@
 import * as fs from 'node:fs';
-import type { FileAnalysis } from '../../engine/analyze';
-import { logicalKeysOf } from '../../engine/keys/logical-key';
-import type { Access, LogicalKey } from '../../engine/model';
-import type { WorkspaceIndex } from '../../engine/workspace/index';
+import { type Access, type FileAnalysis, type LogicalKey, logicalKeysOf, type WorkspaceIndex } from '../../engine';
 import type { FixContext } from './fix-model';
 
 export interface ContextOptions {

@@ -1,6 +1,4 @@
-import type { Access } from '../../engine/model';
-import { words } from '../../engine/names';
-import { literalText } from '../../engine/model/template';
+import { type Access, literalText, words } from '../../engine';
 import { textIn } from './apply';
 import type { FixContext } from './fix-model';
 

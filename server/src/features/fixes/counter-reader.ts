@@ -1,7 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import type { Access, Span } from '../../engine/model';
-import { spanOf } from '../../engine/span';
-import { literalText } from '../../engine/model/template';
+import { type Access, literalText, type Span, spanOf } from '../../engine';
 import { textIn } from './apply';
 import type { FixContext, TextChange } from './fix-model';
 import { appendShard } from './key-edit';

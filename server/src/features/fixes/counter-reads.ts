@@ -1,6 +1,5 @@
 import * as path from 'node:path';
-import type { Access, LogicalKey } from '../../engine/model';
-import { literalText } from '../../engine/model/template';
+import { type Access, literalText, type LogicalKey } from '../../engine';
 import { textIn } from './apply';
 import type { FixContext, TextChange } from './fix-model';
 import { quoteOf } from './reader-plan';

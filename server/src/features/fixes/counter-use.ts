@@ -1,7 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import type { Access, ImportInfo, Span } from '../../engine/model';
-import { words } from '../../engine/names';
-import { spanOf } from '../../engine/span';
+import { type Access, type ImportInfo, type Span, spanOf, words } from '../../engine';
 import { textIn } from './apply';
 import { readerStyle, wholeCall } from './reader-style';
 import { enclosingFunction, within, withTree } from './syntax';

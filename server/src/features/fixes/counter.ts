@@ -1,7 +1,5 @@
 import * as path from 'node:path';
-import { logicalKeyOf } from '../../engine/keys/logical-key';
-import type { Span } from '../../engine/model';
-import { addShardSuffix } from '../../engine/rules/finding';
+import { addShardSuffix, logicalKeyOf, type Span } from '../../engine';
 import { textIn } from './apply';
 import { counterNames, numberKeyReason } from './counter-names';
 import { counterReads, getReplacement } from './counter-reads';

@@ -1,5 +1,4 @@
-import type { FileAnalysis } from '../../engine/analyze';
-import type { Access, Finding, LogicalKey, Span } from '../../engine/model';
+import type { Access, FileAnalysis, Finding, LogicalKey, Span } from '../../engine';
 
 /**
  * The plain data the fixes exchange. Fixes are pure functions from the engine's

@@ -1,4 +1,4 @@
-import type { SourceLanguage } from '../../engine/model';
+import type { SourceLanguage } from '../../engine';
 
 /**
  * The stable hash a calculated shard suffix is computed with: FNV-1a, 32 bits, over

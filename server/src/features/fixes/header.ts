@@ -1,4 +1,4 @@
-import type { ImportInfo } from '../../engine/model';
+import type { ImportInfo } from '../../engine';
 import { pythonImportPoint } from '../generate/imports';
 import { offsetAt, positionAt } from './apply';
 import type { TextChange } from './fix-model';

@@ -1,8 +1,15 @@
-import type { Access, FixDescriptor, SourceLanguage, SourceRange, Span } from '../../engine/model';
+import {
+  type Access,
+  type FixDescriptor,
+  type SourceLanguage,
+  type SourceRange,
+  type Span,
+  spanOf,
+  walk,
+} from '../../engine';
 import { textIn } from './apply';
 import type { FixContext, TextChange } from './fix-model';
 import { enclosingFunction, nodeAt, sameSpan, withTree, within } from './syntax';
-import { walk, spanOf } from '../../engine/span';
 
 /**
  * Appending a shard part to a key expression, in the expression's own syntax:

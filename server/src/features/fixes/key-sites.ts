@@ -1,8 +1,6 @@
 import * as path from 'node:path';
 import type { Node } from 'web-tree-sitter';
-import type { Access, SourceRange, Span } from '../../engine/model';
-import { spanOf } from '../../engine/span';
-import { logicalKeyOf } from '../../engine/keys/logical-key';
+import { type Access, logicalKeyOf, type SourceRange, type Span, spanOf } from '../../engine';
 import { memoized, type FixContext } from './fix-model';
 import { isParameter, useValue } from './key-edit';
 import { enclosingFunction, nodeAt, sameSpan, siblingAttributes, withTree, within, type ItemAttribute } from './syntax';

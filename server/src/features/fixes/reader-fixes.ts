@@ -1,10 +1,15 @@
 import * as path from 'node:path';
-import { logicalKeyOf } from '../../engine/keys/logical-key';
-import type { Access, Finding, ShardSet, Span } from '../../engine/model';
-import { languageForFile } from '../../engine/parser';
+import {
+  type Access,
+  type Finding,
+  languageForFile,
+  logicalKeyOf,
+  shardHoleOf,
+  type ShardSet,
+  shardSetOf,
+  type Span,
+} from '../../engine';
 import { withTree } from './syntax';
-import { shardHoleOf } from '../../engine/rules/group';
-import { shardSetOf } from '../../engine/model/template';
 import { generateReader } from '../generate';
 import { jsImportEdits, pythonImportEdits, type Needed } from '../generate/imports';
 import { applyChanges, offsetAt, positionAt } from './apply';

@@ -1,4 +1,4 @@
-import type { Access } from '../../engine/model';
+import type { Access } from '../../engine';
 import type { FixAction, FixContext } from './fix-model';
 import { indentUnitOf, isTyped } from './reader-plan';
 import { wholeCall } from './reader-style';

@@ -1,7 +1,13 @@
 import * as path from 'node:path';
-import type { Access, ImportInfo, ShardSet, Span, TemplatePart } from '../../engine/model';
-import { shardShape } from '../../engine/keys/logical-key';
-import { literalText } from '../../engine/model/template';
+import {
+  type Access,
+  type ImportInfo,
+  literalText,
+  type ShardSet,
+  shardShape,
+  type Span,
+  type TemplatePart,
+} from '../../engine';
 import type { Needed } from '../generate/imports';
 import { readerName, words, type KeyPiece, type Operand, type Param, type ReaderSpec } from '../generate/reader-spec';
 import { textIn } from './apply';

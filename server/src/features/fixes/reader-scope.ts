@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { Span } from '../../engine/model';
+import type { Span } from '../../engine';
 import type { FixContext } from './fix-model';
 import { enclosingFunction, nodeAt, withTree } from './syntax';
 

@@ -1,4 +1,4 @@
-import type { Access, ImportInfo, SdkStyle, Span } from '../../engine/model';
+import type { Access, ImportInfo, SdkStyle, Span } from '../../engine';
 import { offsetAt, positionAt } from './apply';
 
 /**

@@ -1,8 +1,13 @@
 import * as path from 'node:path';
-import { suggestedShardCount } from '../../engine/capacity';
-import type { Access, ImportInfo, ShardCount, Span } from '../../engine/model';
-import { words } from '../../engine/names';
-import { literalText } from '../../engine/model/template';
+import {
+  type Access,
+  type ImportInfo,
+  literalText,
+  type ShardCount,
+  type Span,
+  suggestedShardCount,
+  words,
+} from '../../engine';
 import type { FixAnswers, FixContext, TextChange } from './fix-model';
 
 /**

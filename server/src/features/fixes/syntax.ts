@@ -1,8 +1,5 @@
 import type { Node, Tree } from 'web-tree-sitter';
-import type { SourceLanguage, Span } from '../../engine/model';
-import { parse } from '../../engine/parser';
-import { spanOf } from '../../engine/span';
-import { languageForFile } from '../../engine/parser';
+import { languageForFile, parse, type SourceLanguage, type Span, spanOf } from '../../engine';
 
 /**
  * The few syntax questions the fixes ask that the model does not answer: which
@@ -72,7 +69,7 @@ export function enclosingFunction(n: Node | null): Node | null {
   return null;
 }
 
-export { sameSpan, spanWithin as within } from '../../engine/span';
+export { sameSpan, spanWithin as within } from '../../engine';
 
 /** One attribute written beside the key in an item or key object. */
 export interface ItemAttribute {

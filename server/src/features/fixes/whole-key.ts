@@ -1,7 +1,14 @@
 import * as path from 'node:path';
-import type { Access, Finding, LogicalKey, ShardSet, ShardSuffix, TemplatePart } from '../../engine/model';
-import { logicalKeyOf } from '../../engine/keys/logical-key';
-import { shardSetOf } from '../../engine/model/template';
+import {
+  type Access,
+  type Finding,
+  type LogicalKey,
+  logicalKeyOf,
+  type ShardSet,
+  shardSetOf,
+  type ShardSuffix,
+  type TemplatePart,
+} from '../../engine';
 import { memoized, type FixAnswers, type FixContext, type TextChange } from './fix-model';
 import { headerChanges } from './header';
 import { importOf, planShardCount, type CountPlan } from './shard-count';

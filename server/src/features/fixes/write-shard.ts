@@ -1,5 +1,4 @@
-import type { Access, Finding, ShardSuffix } from '../../engine/model';
-import { languageForFile } from '../../engine/parser';
+import { type Access, type Finding, languageForFile, type ShardSuffix } from '../../engine';
 import {
   memoized,
   type FixAction,

@@ -1,4 +1,4 @@
-import type { ImportInfo, Span } from '../../engine/model';
+import type { ImportInfo, Span } from '../../engine';
 import { offsetAt, positionAt } from '../fixes/apply';
 
 /**

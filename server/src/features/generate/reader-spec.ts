@@ -1,4 +1,4 @@
-import type { KeyOperator, SdkStyle } from '../../engine/model';
+import type { KeyOperator, SdkStyle } from '../../engine';
 
 /**
  * Everything a scatter-gather reader generator needs, as plain data: the fixes build

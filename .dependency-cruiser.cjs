@@ -1,0 +1,68 @@
+/**
+ * The engine's layer rules, checked by `npm run lint` (dependency-cruiser). Type-only
+ * imports count: a type cycle still ties modules together, so the model types live in
+ * `server/src/engine/model/`, which every stage imports and which imports no stage.
+ * docs/engine.md shows the stages; test/unit/layers.test.ts plants violations.
+ */
+const ENGINE = '^server/src/engine/';
+const FEATURES = '^server/src/(cli|lsp|heat|features|config)/';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'No import cycles, type-only imports included.',
+      severity: 'error',
+      from: { path: '^server/src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'model-imports-no-stage',
+      comment: 'The model is plain data: it imports nothing else of the engine or the features.',
+      severity: 'error',
+      from: { path: `${ENGINE}model/` },
+      to: { path: '^server/src/', pathNot: `${ENGINE}model/` },
+    },
+    {
+      name: 'engine-never-imports-features',
+      comment: 'The engine knows nothing of the CLI, the language server, live heat or fixes.',
+      severity: 'error',
+      from: { path: ENGINE },
+      to: { path: FEATURES },
+    },
+    {
+      name: 'features-through-engine-entry',
+      comment:
+        'The CLI, the language server, live heat, the fixes and the project config reach the engine through server/src/engine/index.ts only.',
+      severity: 'error',
+      from: { path: FEATURES },
+      to: { path: ENGINE, pathNot: `${ENGINE}index\\.ts$` },
+    },
+    {
+      name: 'frontends-never-import-each-other',
+      comment: 'One language family never reads another one’s modules.',
+      severity: 'error',
+      from: { path: `${ENGINE}(js|python)/` },
+      to: { path: `${ENGINE}(js|python)/`, pathNot: `${ENGINE}$1/` },
+    },
+    {
+      name: 'rules-below-workspace',
+      comment: 'Rules read the model and keys/; the workspace groups accesses for them, never the reverse.',
+      severity: 'error',
+      from: { path: `${ENGINE}rules/` },
+      to: { path: `${ENGINE}(workspace|js|python|wrappers)/` },
+    },
+    {
+      name: 'keys-below-rules',
+      comment: 'Logical keys and the matcher read the model only; rules and the workspace build on them.',
+      severity: 'error',
+      from: { path: `${ENGINE}keys/` },
+      to: { path: `${ENGINE}(rules|workspace|js|python|wrappers)/` },
+    },
+  ],
+  options: {
+    tsPreCompilationDeps: true,
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: 'node_modules' },
+  },
+};
