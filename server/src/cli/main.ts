@@ -110,8 +110,8 @@ export async function check(
   out: NodeJS.WritableStream,
   err: NodeJS.WritableStream,
 ): Promise<number> {
-  if (options.printConfig) return printConfig(options.printConfig, out, err);
-  const configs = new ProjectConfigs();
+  if (options.printConfig) return printConfig(options.printConfig, out, err, options.config);
+  const configs = new ProjectConfigs(options.config);
   configs.install();
   try {
     return await checkWith(configs, options, out, err);

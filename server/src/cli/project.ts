@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 import { type FileAnalysis, setRoleOverride } from '../engine';
 import { configuredRole, excludedByConfig, judgeFinding } from '../config/apply';
-import { configFor, type ConfigProblem, type LoadedConfig } from '../config/project-config';
-import type { CheckOptions } from './args';
+import { configAt, configFor, type ConfigProblem, type LoadedConfig } from '../config/project-config';
+import { UsageError, type CheckOptions } from './args';
 
 /**
  * The project configuration in a CLI run: the nearest config up from each file decides
@@ -31,8 +31,17 @@ export class ProjectConfigs {
     return loaded;
   }
 
+  /** `--config FILE`: that config for every file, read once. */
+  private readonly forced: LoadedConfig | null;
+
+  constructor(configFile?: string) {
+    this.forced = configFile ? configAt(configFile) : null;
+    if (configFile && !this.forced)
+      throw new UsageError(`--config ${configFile}: cannot be read, or holds no ShardLens configuration`);
+  }
+
   of(file: string): LoadedConfig {
-    const loaded = configFor(file);
+    const loaded = this.forced ?? configFor(file);
     if (loaded.file) this.seen.set(loaded.file, loaded.config);
     if (loaded.file && loaded.problems.length) this.problems.set(loaded.file, loaded.problems);
     return loaded;
@@ -84,8 +93,13 @@ export class ProjectConfigs {
 }
 
 /** `check --print-config FILE`: the configuration that applies to FILE and where it came from. */
-export function printConfig(file: string, out: NodeJS.WritableStream, err: NodeJS.WritableStream): number {
-  const configs = new ProjectConfigs();
+export function printConfig(
+  file: string,
+  out: NodeJS.WritableStream,
+  err: NodeJS.WritableStream,
+  configFile?: string,
+): number {
+  const configs = new ProjectConfigs(configFile);
   const loaded = configs.of(file);
   configs.report(err);
   const rel = (p: string) => path.relative(process.cwd(), p) || '.';

@@ -278,3 +278,30 @@ function isDirectory(p: string): boolean {
     return false;
   }
 }
+
+/**
+ * `check --config FILE`: one config for every file, in place of the nearest one; its folder
+ * is the base of its globs. Any name but package.json and pyproject.toml reads as a
+ * shardlens.config.json. Null when the file cannot be read or holds no ShardLens section.
+ */
+export function configAt(file: string): LoadedConfig | null {
+  const abs = path.resolve(file);
+  const name = path.basename(abs);
+  const as =
+    name === 'package.json' || name === 'pyproject.toml' ? abs : path.join(path.dirname(abs), CONFIG_FILE_NAMES[0]);
+  let read: ReturnType<typeof readConfig>;
+  try {
+    read = readConfig(as, fs.readFileSync(abs, 'utf8'));
+  } catch {
+    return null;
+  }
+  if (!read) return null;
+  const problems = read.problems.map((p) => ({ ...p, file: abs }));
+  return {
+    file: abs,
+    source: SOURCES[path.basename(as) as keyof typeof SOURCES],
+    base: path.dirname(abs),
+    config: read.config,
+    problems,
+  };
+}
