@@ -20,6 +20,8 @@ export interface DemoOptions {
   rate: number;
   phaseSeconds: number;
   shards: number;
+  /** Per-partition-key write ceiling of the demo's lab, WCU/s. */
+  writeLimit: number;
 }
 
 export type LabCommand =
@@ -50,6 +52,9 @@ first against BOARD#global, then against BOARD#global#<0..N-1>):
   --rate <n>          target write rate in WCU/s (default 3000)
   --phase <s>         seconds per phase (default 10, 2..30)
   --shards <n>        shard count of the second phase (default 10)
+  --write-limit <n>   per-partition-key write ceiling in WCU/s (default 1000;
+                      lower it, with --rate, on a machine that cannot offer
+                      more than 1,000 writes/s)
 
 Exit codes: 0 stopped normally, 1 could not start, 2 usage error.`;
 
@@ -81,7 +86,14 @@ export function parseLabArgs(argv: string[]): LabCommand {
     readLimit: 3000,
     periodSeconds: 60,
   };
-  const demoOpts: DemoOptions = { port: 0, host: '127.0.0.1', rate: 3000, phaseSeconds: 10, shards: 10 };
+  const demoOpts: DemoOptions = {
+    port: 0,
+    host: '127.0.0.1',
+    rate: 3000,
+    phaseSeconds: 10,
+    shards: 10,
+    writeLimit: 1000,
+  };
   for (let i = demo ? 1 : 0; i < argv.length; i++) {
     const raw = argv[i];
     const eq = raw.startsWith('--') ? raw.indexOf('=') : -1;
@@ -116,8 +128,7 @@ export function parseLabArgs(argv: string[]): LabCommand {
         break;
       }
       case '--write-limit':
-        serveOnly();
-        serve.writeLimit = positive(flag, value(), false);
+        serve.writeLimit = demoOpts.writeLimit = positive(flag, value(), false);
         break;
       case '--read-limit':
         serveOnly();

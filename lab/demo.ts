@@ -173,6 +173,7 @@ export async function runDemo(o: DemoOptions, out: NodeJS.WritableStream, err: N
       port: o.port,
       host: o.host,
       periodSeconds: period,
+      writeLimit: o.writeLimit,
       insightsTransitionMs: 200,
       tableStateMs: 0,
     });
@@ -191,7 +192,7 @@ export async function runDemo(o: DemoOptions, out: NodeJS.WritableStream, err: N
   try {
     out.write(
       `ShardLens lab demo: celebrity leaderboard at ${o.rate.toLocaleString('en-US')} WCU/s, ${o.phaseSeconds} s per phase\n` +
-        `lab ${lab.url}, per-key ceiling 1,000 WCU/s, metric period ${period} s; ` +
+        `lab ${lab.url}, per-key ceiling ${o.writeLimit.toLocaleString('en-US')} WCU/s, metric period ${period} s; ` +
         `BatchWriteItem of ${BATCH} scores (1 WCU each), SDK retries off\n\n`,
     );
     await c.ddb.send(new CreateTableCommand(boardTable(TABLE)));

@@ -81,7 +81,8 @@ describe('shardlens heat CLI', () => {
 
   before(async () => {
     ensureBuilt();
-    t = await startTestLab();
+    // A low ceiling, so the hot key throttles however busy the machine is.
+    t = await startTestLab({ writeLimit: WRITE_LIMIT });
     lab = ['--endpoint', t.lab.url, '--window', '15m', '--period', '1'];
     await createTable(t.ddb, boardTable('scores'));
     await t.ddb.send(
@@ -154,10 +155,13 @@ describe('shardlens heat CLI', () => {
       sl009.map((f) => [f.line, f.severity]),
       [[13, 'info']],
     );
+    // Reported for its throttles; at the lab's ceiling (a tenth of a partition's) its peak
+    // is not near DynamoDB's, so the message does not claim it (heat-units covers that path).
     assert.match(
       sl009[0].message,
-      /^Live traffic on scores · PK = BOARD#global \(15m\): [\d,]+ throttle events, all on writes \(a partition throttles only at its ceiling\); "BOARD#global" peaked at [\d,]+ consumed units\/s/,
+      /^Live traffic on scores · PK = BOARD#global \(15m\): [1-9][\d,]* throttle events, all on writes \(a partition throttles only at its ceiling\)/,
     );
+    assert.doesNotMatch(sl009[0].message, /peaked at/);
   });
 
   test('a failure prints what to do and exits 1; the JSON failure matches the schema', async () => {

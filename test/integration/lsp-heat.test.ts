@@ -10,7 +10,7 @@ import { UpdateContributorInsightsCommand } from '@aws-sdk/client-dynamodb';
 import type { CodeLens, Hover } from 'vscode-languageserver';
 import type { HeatResult } from '../../protocol/src/heat';
 import type { JsonKeysReport } from '../../protocol/src/report';
-import { FIXTURE, hammer, writeItems, type Sent } from '../heat/helpers';
+import { FIXTURE, WRITE_LIMIT, hammer, writeItems, type Sent } from '../heat/helpers';
 import { boardTable, createTable, sleep, startTestLab, type TestLab } from '../lab/helpers';
 import { countingProxy } from './heat-proxy';
 import { startServer, until, type Session } from './lsp-client';
@@ -79,14 +79,15 @@ describe('live heat in the language server', () => {
   const plain = (md: string) => md.replace(/\\(.)/g, '$1');
 
   before(async () => {
-    t = await startTestLab();
+    // A low ceiling, so the hot key throttles however busy the machine is.
+    t = await startTestLab({ writeLimit: WRITE_LIMIT });
     await createTable(t.ddb, boardTable('scores'));
     await t.ddb.send(
       new UpdateContributorInsightsCommand({ TableName: 'scores', ContributorInsightsAction: 'ENABLE' }),
     );
     await sleep(150);
     hot = await hammer(t.ddbNoRetry, 'scores', 'BOARD#global', 1500);
-    for (const [shard, n] of [20, 20, 20, 400].entries()) {
+    for (const [shard, n] of [4, 4, 4, 80].entries()) {
       assert.deepEqual(await writeItems(t.ddbNoRetry, 'scores', `DAILY#2026-11-30#${shard}`, n), {
         accepted: n,
         throttled: 0,
@@ -141,7 +142,7 @@ describe('live heat in the language server', () => {
     test('the hover grows the live line', async () => {
       const md = plain((await hover(s, "'BOARD#global'")).value);
       assert.match(md, /^\*\*ShardLens\*\* · PutItem/);
-      const share = (3 * hot.accepted) / (3 * hot.accepted + 3 * 460);
+      const share = (3 * hot.accepted) / (3 * hot.accepted + 3 * 92);
       assert.match(
         md,
         new RegExp(
@@ -198,7 +199,7 @@ describe('live heat in the language server', () => {
         sl009[0].message as string,
         new RegExp(`${hot.throttled.toLocaleString('en-US')} throttle events, all on writes`),
       );
-      assert.match(sl009[1].message as string, /shard 3 took 1,200 units, 3\.5× the mean of its 4 shards/);
+      assert.match(sl009[1].message as string, /shard 3 took 240 units, 3\.5× the mean of its 4 shards/);
     });
 
     test('shardlens/heat answers with the linked report; shardlens/keys with the code keys', async () => {
