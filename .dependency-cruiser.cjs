@@ -53,6 +53,14 @@ module.exports = {
       to: { path: `${ENGINE}(workspace|js|python|wrappers)/` },
     },
     {
+      name: 'rules-read-no-disk',
+      comment:
+        'Rules are pure functions of the model: no file system, no child processes. What they need of the disk (a file’s role, its project) the analysis works out in context/ and hands them as data.',
+      severity: 'error',
+      from: { path: `${ENGINE}rules/` },
+      to: { path: ['^(node:)?(fs|child_process)(/promises)?$', `${ENGINE}context/(index|project)\\.ts$`] },
+    },
+    {
       name: 'keys-below-rules',
       comment: 'Logical keys and the matcher read the model only; rules and the workspace build on them.',
       severity: 'error',

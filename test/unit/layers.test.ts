@@ -43,6 +43,17 @@ const PLANTED: Array<[file: string, text: string, rule: string]> = [
     "import type { WorkspaceIndex } from '../workspace';\nexport type W = WorkspaceIndex;\n",
     'rules-below-workspace',
   ],
+  // A rule reading the disk, directly or through the module that reads file roles from it.
+  [
+    'engine/rules/planted-disk.ts',
+    "import * as fs from 'node:fs';\nexport const isTest = (file: string) => fs.readFileSync(file, 'utf8').includes('vitest');\n",
+    'rules-read-no-disk',
+  ],
+  [
+    'engine/rules/planted-role.ts',
+    "import { roleOfFile } from '../context';\nexport const roleOf = roleOfFile;\n",
+    'rules-read-no-disk',
+  ],
   [
     'engine/keys/planted-key.ts',
     "import { checkGroup } from '../rules';\nexport const c = checkGroup;\n",

@@ -3,7 +3,7 @@ import type { CallSite } from './model/call-site';
 import { interpretMemo, learnKeySchemasMemo } from './interpret-memo';
 import { findJsCallSites } from './js/calls';
 import { importsOf } from './imports';
-import type { Access, Finding, ImportInfo, SourceLanguage, TemplatePart } from './model';
+import type { Access, FileContexts, FileRole, Finding, ImportInfo, SourceLanguage, TemplatePart } from './model';
 import { sameSpan } from './span';
 import { parse, ParseTimeout } from './parser';
 import { mayContainDynamoDbCalls, reasonToSkip } from './prescan';
@@ -19,7 +19,8 @@ import type { ModuleSummary } from './model/summary';
 import type { SiteCache } from './site-cache';
 import type { Value } from './model/value';
 import { classifyAccess } from './model/template';
-import type { ContentRole, FileRole } from './context/role';
+import type { ContentRole } from './context/role';
+import { contextsFor } from './context';
 import { suppressions, isSuppressed, type Suppressions } from './suppress';
 
 export interface AnalyzeOptions {
@@ -114,6 +115,11 @@ export interface FileAnalysis {
    * defines (`create_table`, the CDK) and the index keys its queries through an index use.
    */
   definitions?: TableDefinition[];
+  /**
+   * Where the code of the files its accesses involve runs, and their projects
+   * (`contextsFor`): worked out with the rules, read by them and by the cross-file rules.
+   */
+  contexts?: FileContexts;
 }
 
 export const DEFAULT_MAX_BYTES = 2 * 1024 * 1024;
@@ -172,12 +178,13 @@ export function judgeAnalysis(
 ): FileAnalysis {
   if (analysis.accesses.length === 0) return analysis;
   const ignored: Suppressions = new Map((analysis.ignores ?? []).map(([line, codes]) => [line, new Set(codes)]));
-  const scope = { text, contexts: options.contexts, contentRole: options.contentRole };
+  // The one place the files' roles and projects are read (from the text, and the disk): the rules only look them up.
+  const files = contextsFor(analysis.file, analysis.accesses, text, options.contentRole);
   const used = new Set<string>();
-  const findings = checkAccesses(analysis.accesses, options.severity, scope).filter(
+  const findings = checkAccesses(analysis.accesses, options.severity, { contexts: options.contexts, files }).filter(
     (f) => !isSuppressed(f, ignored, used),
   );
-  return { ...analysis, findings, ...(used.size ? { silenced: [...used] } : {}) };
+  return { ...analysis, findings, contexts: files, ...(used.size ? { silenced: [...used] } : {}) };
 }
 
 /** Extraction and rules over an already parsed tree (the language server keeps trees). */

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { projectRootOf } from './project';
+import type { Access, FileContext, FileContexts } from '../model';
 import { fileRole, type ContentRole, type FileRole } from './role';
 
 export {
@@ -75,6 +76,45 @@ export function roleOfFile(file: string, text?: string | null, byContent?: Conte
   const role = fileRole(inProject(file), content);
   cache.set(file, { stamp, role });
   return role;
+}
+
+/** A file's role and project: from its text when given, else from the file on disk. */
+export function fileContextOf(file: string, text?: string | null, byContent?: ContentRole): FileContext {
+  return { role: roleOfFile(file, text, byContent), project: projectRootOf(file) };
+}
+
+/**
+ * The contexts the rules need for one file's accesses, worked out once when the file is
+ * analysed: the file's own (from its text, which an editor may hold unsaved), every other
+ * file an access sits in, and every file a key's literal text came from (a test passing a
+ * sample id to a service function), those two from disk.
+ */
+export function contextsFor(
+  file: string,
+  accesses: readonly Access[],
+  text?: string | null,
+  byContent?: ContentRole,
+): Record<string, FileContext> {
+  const out: Record<string, FileContext> = { [file]: fileContextOf(file, text, byContent) };
+  const add = (f: string) => {
+    if (!(f in out)) out[f] = fileContextOf(f);
+  };
+  for (const a of accesses) {
+    add(a.file);
+    for (const p of a.partitionKey?.template.parts ?? []) if ('literal' in p && p.origin) add(p.origin.file);
+  }
+  return out;
+}
+
+/** The contexts of `files` not in `known` added from disk: for files whose analysis did not say. */
+export function withContexts(known: FileContexts, files: Iterable<string>): FileContexts {
+  let out: Record<string, FileContext> | null = null;
+  for (const f of files) {
+    if (f in known || (out && f in out)) continue;
+    out ??= { ...known };
+    out[f] = fileContextOf(f);
+  }
+  return out ?? known;
 }
 
 /** The file's path below its project root (its folders there are what its path says of it). */

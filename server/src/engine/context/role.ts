@@ -12,7 +12,9 @@
  * must cost nothing next to the analysis itself.
  */
 
-export type FileRole = 'app' | 'test' | 'example' | 'script';
+import type { FileRole } from '../model/file-context';
+
+export type { FileRole };
 
 export const FILE_ROLES: readonly FileRole[] = ['app', 'test', 'example', 'script'];
 

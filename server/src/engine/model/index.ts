@@ -3,6 +3,8 @@
  * Plain data only: the CLI, the language server and the tests all pass it around.
  */
 
+import type { FileRole } from './file-context';
+
 export type SourceLanguage = 'typescript' | 'tsx' | 'javascript' | 'python';
 
 /** Zero-based positions, as tree-sitter and LSP count them. */
@@ -346,7 +348,7 @@ export interface Finding {
   related: RelatedLocation[];
   fixes: FixDescriptor[];
   /** The role of the code the finding sits in (`app` when not said). */
-  context?: 'app' | 'test' | 'example' | 'script';
+  context?: FileRole;
 }
 
 /**
@@ -362,3 +364,5 @@ export interface LogicalKey {
   shards: ShardSet | null;
   id: string;
 }
+
+export type { FileContext, FileContexts, FileRole } from './file-context';

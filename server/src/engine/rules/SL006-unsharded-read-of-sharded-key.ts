@@ -1,12 +1,13 @@
 import type { Access } from '../model';
 import { literalShardOf, logicalKeyOf, type ShardShape } from '../keys/logical-key';
-import { projectRootOf } from '../context';
 import { shardSetOf } from '../model/template';
 import {
   isScatterGather,
   keyOf,
+  type KeyGroup,
   keySite,
   linkable,
+  projectOf,
   shardHoleOf,
   shardedWriters,
   tableScopeKey,
@@ -30,7 +31,7 @@ export const unshardedReadOfShardedKey: KeyRule = {
   check(group) {
     const writers = shardedWriters(group);
     if (writers.length === 0 || !linkable(group)) return [];
-    const firstWriterOf = firstWriterByTable(writers);
+    const firstWriterOf = firstWriterByTable(group, writers);
     const out: Report[] = [];
     for (const read of group.accesses) {
       if (read.kind !== 'read' || !read.partitionKey || isScatterGather(read)) continue;
@@ -68,22 +69,24 @@ export const unshardedReadOfShardedKey: KeyRule = {
  * of an unknown table in its project. One pass over the writers, then a few lookups
  * per read.
  */
-function firstWriterByTable(writers: Writer[]): (read: Access) => Writer | undefined {
+function firstWriterByTable(group: KeyGroup, writers: Writer[]): (read: Access) => Writer | undefined {
   const order = new Map<Writer, number>(writers.map((w, i) => [w, i]));
   const first = new Map<string, Writer>();
   const add = (k: string, w: Writer) => {
     if (!first.has(k)) first.set(k, w);
   };
   for (const w of writers) {
-    const project = projectRootOf(w.access.file);
-    const scope = tableScopeKey(w.access);
+    const project = projectOf(group, w.access);
+    const scope = tableScopeKey(group, w.access);
     add(scope, w);
     add(`any@${project}`, w);
   }
   return (read) => {
-    const project = projectRootOf(read.file);
+    const project = projectOf(group, read);
     if (read.table.kind === 'unknown') return first.get(`any@${project}`);
-    const candidates = [first.get(tableScopeKey(read)), first.get(`*@${project}`)].filter((w): w is Writer => !!w);
+    const candidates = [first.get(tableScopeKey(group, read)), first.get(`*@${project}`)].filter(
+      (w): w is Writer => !!w,
+    );
     return candidates.sort((a, b) => order.get(a)! - order.get(b)!)[0];
   };
 }

@@ -49,9 +49,9 @@ export const shardRangeMismatch: KeyRule = {
       const values = shardValues(w);
       if (!values) continue;
       const signature = [...values].sort((a, b) => a - b).join(',');
-      const earlier = sets.find((s) => linked(s.first, w) && s.signature !== signature);
+      const earlier = sets.find((s) => linked(group, s.first, w) && s.signature !== signature);
       if (earlier) out.push(writerDisagrees(w, earlier, group.where(earlier.first)));
-      const id = `${tableScopeKey(w)}\u0000${signature}`;
+      const id = `${tableScopeKey(group, w)}\u0000${signature}`;
       if (!seen.has(id)) {
         seen.add(id);
         sets.push({ first: w, values, has: new Set(values), signature });
@@ -64,7 +64,7 @@ export const shardRangeMismatch: KeyRule = {
       if (!isScatterGather(read) || !got) continue;
       const gotSet = new Set(got);
       for (const s of sets) {
-        if (!linked(s.first, read)) continue;
+        if (!linked(group, s.first, read)) continue;
         const missing = s.values.filter((x) => !gotSet.has(x));
         const extra = got.filter((x) => !s.has.has(x));
         if (missing.length === 0 && extra.length === 0) continue;

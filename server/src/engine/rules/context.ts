@@ -1,5 +1,6 @@
-import { isOneOff, roleOfFile, roleWords, valueShape, type ContentRole, type FileRole } from '../context';
-import type { Access, Finding, Severity } from '../model';
+import { isOneOff, roleWords } from '../context/role';
+import { valueShape } from '../context/shape';
+import type { Access, FileContexts, FileRole, Finding, Severity } from '../model';
 import { literalText } from '../model/template';
 
 /**
@@ -11,14 +12,12 @@ import { literalText } from '../model/template';
  * (`ALL`, `GLOBAL`, `config`) there is still noted, at `info`.
  */
 
-/** Which contexts are checked, and the file's text when the caller has it. */
+/** Which contexts are checked, and what the analysis stage found of the files involved. */
 export interface ContextScope {
   /** Contexts whose findings are reported; default all of them. */
   contexts?: readonly FileRole[];
-  /** The file's text: its role is read from it (else from the file on disk, else its path). */
-  text?: string | null;
-  /** What the text says of the role, when the caller keeps it (an edited document). */
-  contentRole?: ContentRole;
+  /** The role and project of each file the accesses involve (`contextsFor`); a file not there is `app`. */
+  files: FileContexts;
 }
 
 /** A finding with the role of the code it sits in. */
@@ -28,10 +27,15 @@ export type ContextFinding = Finding & { context: FileRole };
  * The role of the code around one access: its file's role, except that a call
  * written at the top level of an application module runs once, when the module loads.
  */
-export function roleOfAccess(a: Access, fileRole: FileRole): FileRole {
+export function roleOfAccess(a: Access, files: FileContexts): FileRole {
+  const fileRole = roleOf(a.file, files);
   if (fileRole !== 'app') return fileRole;
   if (a.call.statement.startColumn === 0) return 'script';
-  return roleOfValue(a) ?? fileRole;
+  return roleOfValue(a, files) ?? fileRole;
+}
+
+function roleOf(file: string, files: FileContexts): FileRole {
+  return files[file]?.role ?? 'app';
 }
 
 /**
@@ -40,18 +44,14 @@ export function roleOfAccess(a: Access, fileRole: FileRole): FileRole {
  * code: once. The value's context, when any literal part of the key comes from a
  * one-off file.
  */
-function roleOfValue(a: Access): FileRole | null {
+function roleOfValue(a: Access, files: FileContexts): FileRole | null {
   for (const p of a.partitionKey?.template.parts ?? []) {
     const from = 'literal' in p ? p.origin?.file : undefined;
     if (!from || from === a.file) continue;
-    const role = roleOfFile(from);
+    const role = roleOf(from, files);
     if (isOneOff(role)) return role;
   }
   return null;
-}
-
-export function fileRoleOf(a: Access, scope: ContextScope | undefined): FileRole {
-  return roleOfFile(a.file, scope?.text, scope?.contentRole);
 }
 
 /** The constant key text of an access, when its partition key has no holes. */

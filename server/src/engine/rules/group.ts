@@ -1,5 +1,4 @@
-import type { Access, Hole, RelatedLocation, ShardCount, SourceRange } from '../model';
-import { projectRootOf, sameProject } from '../context';
+import type { Access, FileContexts, Hole, RelatedLocation, ShardCount, SourceRange } from '../model';
 import { logicalKeyOf, shardShape, type ShardShape } from '../keys/logical-key';
 import { sameTable } from '../keys/table';
 import { describeShards, holes, render } from '../model/template';
@@ -12,6 +11,13 @@ export interface KeyGroup {
   accesses: Access[];
   /** `path:line` for messages, relative to the workspace root. */
   where(a: Access): string;
+  /** The role and project of every file the accesses involve, as the analysis found them. */
+  files: FileContexts;
+}
+
+/** The project of an access's file ('' when none is known). */
+export function projectOf(g: KeyGroup, a: Access): string {
+  return g.files[a.file]?.project ?? '';
 }
 
 export function shardHoleOf(a: Access): Hole | undefined {
@@ -82,17 +88,21 @@ export function writerLocation(w: Access, message: string): RelatedLocation {
  * (nearest package.json, pyproject.toml, requirements.txt or setup.py). Another
  * service's unnamed table, or its `$TABLE`, is another table.
  */
-export function linked(a: Access, b: Access): boolean {
+export function linked(g: KeyGroup, a: Access, b: Access): boolean {
   if (!sameTable(a.table, b.table)) return false;
   // A literal table name is the table; an environment variable is set by each service's own deployment.
-  return (a.table.kind === 'literal' && b.table.kind === 'literal') || sameProject(a.file, b.file);
+  return (
+    (a.table.kind === 'literal' && b.table.kind === 'literal') ||
+    a.file === b.file ||
+    projectOf(g, a) === projectOf(g, b)
+  );
 }
 
 /** An id for where an access's table lives: the literal table, else the table in its project. */
-export function tableScopeKey(a: Access): string {
+export function tableScopeKey(g: KeyGroup, a: Access): string {
   const t = a.table;
   const table = t.kind === 'unknown' ? '*' : `${t.kind}:${t.name}`;
-  return t.kind === 'literal' ? table : `${table}@${projectRootOf(a.file)}`;
+  return t.kind === 'literal' ? table : `${table}@${projectOf(g, a)}`;
 }
 
 /**

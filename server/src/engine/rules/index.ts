@@ -1,8 +1,8 @@
-import type { Access, Finding, Severity, ShardCount } from '../model';
+import type { Access, FileRole, Finding, Severity, ShardCount } from '../model';
 import { logicalKeyOf } from '../keys/logical-key';
 import { placeLabel } from '../keys/table';
 import { classifyAccess, render } from '../model/template';
-import { fileRoleOf, isPlaceholderKey, placeInContext, roleOfAccess, type ContextScope } from './context';
+import { isPlaceholderKey, placeInContext, roleOfAccess, type ContextScope } from './context';
 import { applySupersedes, toFinding } from './finding';
 import { shardCountOf, shardSeparatorOf, type KeyGroup } from './group';
 import type { AccessRule, KeyRule, Rule, RuleInfo } from './rule';
@@ -70,19 +70,21 @@ const memo = new WeakMap<
   }
 >();
 
+/** No file context known: every file is application code. */
+const NO_SCOPE: ContextScope = { files: {} };
+
 /**
  * Runs every single-access rule over the accesses of one file. `scope` says which
- * contexts (app, test, example, script) are checked and may carry the file's text,
- * from which its role is read (see `context.ts`).
+ * contexts (app, test, example, script) are checked and what the analysis found of the
+ * files involved: their roles (see `context.ts`).
  */
 export function checkAccesses(
   accesses: Access[],
   overrides: SeverityOverrides = NO_OVERRIDES,
-  scope?: ContextScope,
+  scope: ContextScope = NO_SCOPE,
 ): Finding[] {
   const counts = shardCountsByKey(accesses);
   const findings: Finding[] = [];
-  const fileRole = accesses.length > 0 ? fileRoleOf(accesses[0], scope) : 'app';
   const checked = scope?.contexts ? scope.contexts.join(',') : '*';
   for (const access of accesses) {
     if (!access.partitionKey || isPlaceholderKey(access)) continue;
@@ -90,7 +92,7 @@ export function checkAccesses(
     if (!key) continue;
     const shardCount = counts.get(key.id)?.count ?? null;
     const separator = counts.get(key.id)?.separator ?? null;
-    const role = roleOfAccess(access, fileRole);
+    const role = roleOfAccess(access, scope.files);
     const roleId = `${role}:${checked}`;
     const known = memo.get(access);
     if (
@@ -129,16 +131,21 @@ export function checkAccesses(
 
 /**
  * Runs every cross-file rule over one logical key's accesses. Each finding is placed
- * in the context of the access it sits on (its file's role, read from disk).
+ * in the context of the access it sits on (its file's role, as the group carries it).
  */
-export function checkGroup(group: KeyGroup, overrides: SeverityOverrides = {}, scope?: ContextScope): Finding[] {
+export function checkGroup(
+  group: KeyGroup,
+  overrides: SeverityOverrides = {},
+  contexts?: readonly FileRole[],
+): Finding[] {
+  const scope: ContextScope = { contexts, files: group.files };
   const findings: Finding[] = [];
   for (const rule of KEY_RULES) {
     const severity = severityOf(rule, overrides);
     if (severity === 'off') continue;
     for (const report of rule.check(group)) {
       const f = toFinding(rule, severity, report);
-      const role = roleOfAccess(f.access, fileRoleOf(f.access, { contexts: scope?.contexts }));
+      const role = roleOfAccess(f.access, group.files);
       const found = placeInContext(f, role, scope);
       if (found) findings.push(found);
     }

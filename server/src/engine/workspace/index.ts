@@ -3,7 +3,8 @@ import { analyzeSource, DEFAULT_MAX_BYTES, emptyAnalysis, type AnalyzeOptions, t
 import { familyOf, logicalKeysOf } from '../keys/logical-key';
 import { compileMatcher, type KeyMatch, type Matcher } from '../keys/matcher';
 import { sameTable, tableKey } from '../keys/table';
-import type { Access, Finding, ShardCount, SourceLanguage, TableRef } from '../model';
+import type { Access, FileContext, FileContexts, Finding, ShardCount, SourceLanguage, TableRef } from '../model';
+import { withContexts } from '../context';
 import { checkGroup, resolveSupersedes, type KeyGroup } from '../rules';
 import { keySite, shardCountOf, shardSeparatorOf } from '../rules/group';
 import { isSuppressed, type Suppressions } from '../suppress';
@@ -266,15 +267,32 @@ export class WorkspaceIndex {
       this.writerCounts.delete(family);
       return;
     }
-    const group: KeyGroup = { key: family, accesses, where: (a) => this.where(a) };
+    const group: KeyGroup = { key: family, accesses, where: (a) => this.where(a), files: this.contextsOf(files) };
     const byFile = new Map<string, Finding[]>();
-    for (const f of checkGroup(group, this.options.severity ?? {}, { contexts: this.options.contexts })) {
+    for (const f of checkGroup(group, this.options.severity ?? {}, this.options.contexts)) {
       const list = byFile.get(f.file);
       if (list) list.push(f);
       else byFile.set(f.file, [f]);
     }
     this.groupFindings.set(family, byFile);
     this.writerCounts.set(family, firstCountPerTable(accesses));
+  }
+
+  /**
+   * The contexts the analyses of `files` worked out (their own and those their keys came
+   * through), each file's own first; a file whose analysis has none is read here.
+   */
+  private contextsOf(files: Iterable<string> | undefined): FileContexts {
+    const own: Record<string, FileContext> = {};
+    const told: Record<string, FileContext> = {};
+    const list = [...(files ?? [])];
+    for (const f of list) {
+      const contexts = this.files.get(f)?.contexts;
+      if (!contexts) continue;
+      if (contexts[f]) own[f] = contexts[f];
+      for (const [g, c] of Object.entries(contexts)) told[g] ??= c;
+    }
+    return withContexts({ ...told, ...own }, list);
   }
 
   private where(a: Access): string {
