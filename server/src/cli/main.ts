@@ -65,11 +65,13 @@ async function indexPaths(
   const list = collectFiles(paths);
   for (const m of list.missing)
     err.write(`shardlens: ${m}: no such file, or not a TypeScript/JavaScript/Python file\n`);
-  if (list.missing.length > 0 && list.files.length === 0) return null;
+  if (list.missing.length > 0 && list.files.length === 0 && list.infrastructure.length === 0) return null;
   const { files, excluded } = configs ? configs.included(list.files) : { files: list.files, excluded: 0 };
   const cache = cacheOption ? openCache(cacheOption.location, maxFileBytes, err, configs?.key() ?? []) : null;
   if (cache && !cache.loaded && paths.some(isDirectory)) prestartAnalysis(process.cwd(), maxFileBytes);
   const index = new WorkspaceIndex({ root: process.cwd(), maxBytes: maxFileBytes });
+  // Templates first: the functions they declare name the tables of environment variables.
+  index.readInfrastructure(configs ? configs.included(list.infrastructure).files : list.infrastructure);
   if (files.length >= PARALLEL_FROM) await indexInParallel(index, files, process.cwd(), maxFileBytes, cache);
   else await indexOneByOne(index, files, cache, maxFileBytes);
   await completeIndex(index, files, cache);

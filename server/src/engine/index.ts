@@ -54,7 +54,17 @@ export { sameSpan, spanOf, spanWithin, walk } from './span';
 export { AnalysisCache, ENGINE_VERSION, cacheDir } from './workspace/cache';
 export { completeIndex, indexOneByOne } from './workspace/cache/run';
 export { collectFiles } from './workspace/files';
-export { WorkspaceIndex } from './workspace';
+export type { InfraRead } from './workspace/infra';
+export type {
+  EntryKind,
+  EntryPoint,
+  EnvValue,
+  IndexDefinition,
+  InfraDeclarations,
+  InfraFunction,
+  InfraTable,
+} from './model/entry-point';
+export { WorkspaceIndex, infrastructureOf } from './workspace';
 export type { KeyEntry, TableEntry } from './workspace';
 export { ModuleConstants } from './workspace/modules';
 export { readSource } from './workspace/source';

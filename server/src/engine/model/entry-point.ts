@@ -71,6 +71,8 @@ export type EnvValue =
   | { kind: 'text'; text: string }
   /** `!Ref VotesTable`, `table.tableName`, `aws_dynamodb_table.votes.name`. */
   | { kind: 'table'; logicalId: string }
+  /** Text fixed at deploy time, holes as `{$X}` (`votes-${sls:stage}` → `votes-{$sls:stage}`), as `TableRef` kind `template` names it. */
+  | { kind: 'template'; text: string }
   /** Anything else (`${self:custom.x}`, `!GetAtt X.Arn`): kept as written. */
   | { kind: 'opaque'; text: string };
 

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { isInfrastructureCandidate } from '../infra';
 import { languageForFile } from '../parser';
 import { isIgnored, parseGitignore, type IgnoreRule } from './gitignore';
 
@@ -29,6 +30,8 @@ export const SKIPPED_DIRS = new Set([
 
 export interface FileList {
   files: string[];
+  /** Files that may be infrastructure code by their name (YAML, JSON, `serverless.ts`): their content decides. */
+  infrastructure: string[];
   /** Paths given that do not exist or are not source files. */
   missing: string[];
   /** Folders skipped by name (`node_modules`, `dist`, ...). */
@@ -51,8 +54,9 @@ interface IgnoreScope {
  * is not there, the folders are walked and .gitignore files honoured.
  */
 export function collectFiles(paths: string[]): FileList {
-  const out: FileList = { files: [], missing: [], skippedDirs: [], gitignored: 0, unreadable: [] };
+  const out: FileList = { files: [], infrastructure: [], missing: [], skippedDirs: [], gitignored: 0, unreadable: [] };
   const files = new Set<string>();
+  const infra = new Set<string>();
   for (const p of paths) {
     let stat: fs.Stats;
     try {
@@ -62,13 +66,19 @@ export function collectFiles(paths: string[]): FileList {
       continue;
     }
     if (stat.isDirectory()) {
-      if (!gitFiles(p, files)) walkDir(p, files, out);
+      if (!gitFiles(p, files, infra)) walkDir(p, files, infra, out);
+    }
+    // A template named explicitly is read as one.
+    else if (isInfrastructureCandidate(p)) {
+      infra.add(path.normalize(p));
+      if (languageForFile(p)) files.add(path.normalize(p));
     }
     // A FIFO or device named explicitly is kept: reading it reports it as skipped, with why.
     else if (languageForFile(p)) files.add(path.normalize(p));
     else out.missing.push(p);
   }
   out.files = [...files].sort();
+  out.infrastructure = [...infra].sort();
   return out;
 }
 
@@ -88,7 +98,7 @@ function ignoredBy(scopes: IgnoreScope[], full: string, isDir: boolean): boolean
   return false;
 }
 
-function walkDir(root: string, files: Set<string>, out: FileList): void {
+function walkDir(root: string, files: Set<string>, infra: Set<string>, out: FileList): void {
   const stack: Array<{ dir: string; scopes: IgnoreScope[] }> = [{ dir: root, scopes: [] }];
   while (stack.length > 0) {
     const { dir, scopes: parent } = stack.pop()!;
@@ -108,9 +118,12 @@ function walkDir(root: string, files: Set<string>, out: FileList): void {
         if (SKIPPED_DIRS.has(e.name)) out.skippedDirs.push(full);
         else if (ignoredBy(scopes, full, true)) out.gitignored++;
         else stack.push({ dir: full, scopes });
-      } else if (e.isFile() && languageForFile(e.name)) {
+      } else if (e.isFile() && (languageForFile(e.name) || isInfrastructureCandidate(e.name))) {
         if (ignoredBy(scopes, full, false)) out.gitignored++;
-        else files.add(path.normalize(full));
+        else {
+          if (languageForFile(e.name)) files.add(path.normalize(full));
+          if (isInfrastructureCandidate(e.name)) infra.add(path.normalize(full));
+        }
       }
     }
   }
@@ -122,7 +135,7 @@ function walkDir(root: string, files: Set<string>, out: FileList): void {
  * then the caller walks the folder. Folders skipped by name (`node_modules`, `dist`, ...) stay
  * skipped: a vendored or built copy committed to the repository is not its source.
  */
-function gitFiles(dir: string, files: Set<string>): boolean {
+function gitFiles(dir: string, files: Set<string>, infra: Set<string>): boolean {
   let listed: string;
   try {
     listed = execFileSync(
@@ -137,7 +150,9 @@ function gitFiles(dir: string, files: Set<string>): boolean {
   // tree) or empty. The user named it, so it is walked as any folder outside git.
   if (!listed) return false;
   for (const rel of listed.split('\0')) {
-    if (!rel || !languageForFile(rel)) continue;
+    const source = !!rel && !!languageForFile(rel);
+    const template = !!rel && isInfrastructureCandidate(rel);
+    if (!source && !template) continue;
     const parts = rel.split('/');
     if (parts.slice(0, -1).some((d) => SKIPPED_DIRS.has(d))) continue;
     const full = path.join(dir, ...parts);
@@ -147,7 +162,8 @@ function gitFiles(dir: string, files: Set<string>): boolean {
     } catch {
       continue;
     }
-    files.add(path.normalize(full));
+    if (source) files.add(path.normalize(full));
+    if (template) infra.add(path.normalize(full));
   }
   return true;
 }

@@ -10,7 +10,9 @@ import { keySite, shardCountOf, shardSeparatorOf } from '../rules/group';
 import { isSuppressed, type Suppressions } from '../suppress';
 import { languageForFile } from '../parser';
 import type { TableDefinition } from '../schemas';
+import type { InfraDeclarations } from '../model/entry-point';
 import { CrossModuleFacts, definitionChanges, writesChanged } from './cross-module';
+import { InfraRegistry, type InfraRead } from './infra';
 import { ModuleConstants, readFromDisk } from './modules';
 import {
   analyzeWrapperCallers,
@@ -64,12 +66,15 @@ export class WorkspaceIndex {
   private matcherCache: { version: number; matcher: Matcher } | null = null;
 
   private readonly modules: ModuleConstants;
+  /** The infrastructure files (templates, Serverless services) and what they declare. */
+  readonly infra: InfraRegistry;
   private readonly facts = new CrossModuleFacts();
   private readonly analyzeOptions: AnalyzeOptions;
   /** What the passes over the whole workspace (passes.ts) see of this index. */
   private readonly passTarget: PassTarget;
 
   constructor(private readonly options: IndexOptions) {
+    this.infra = new InfraRegistry(options.maxBytes ?? DEFAULT_MAX_BYTES);
     this.modules = new ModuleConstants(
       options.root,
       (f) => options.openText?.(f) ?? readFromDisk(f),
@@ -100,6 +105,31 @@ export class WorkspaceIndex {
    */
   noteImports(analysis: FileAnalysis, text: string, passed?: boolean): void {
     this.facts.noteImports(analysis, text, passed);
+  }
+
+  /**
+   * Reads infrastructure files (templates, Serverless services; `collectFiles` lists
+   * them) from their open buffer or disk. Returns whether what they declare changed.
+   */
+  readInfrastructure(files: Iterable<string>): boolean {
+    let changed = false;
+    for (const f of files) changed = this.infra.read(f, this.options.openText?.(f)) || changed;
+    return changed;
+  }
+
+  /** An infrastructure file was deleted. */
+  removeInfrastructure(file: string): boolean {
+    return this.infra.remove(file);
+  }
+
+  /** What every infrastructure file of the workspace declares, in path order. */
+  infrastructure(): InfraDeclarations[] {
+    return this.infra.declarations();
+  }
+
+  /** Every infrastructure file read, with what it declares or why it was not read. */
+  infrastructureReads(): InfraRead[] {
+    return this.infra.reads();
   }
 
   /** Analyses a whole workspace's files: each file, then the files that call its wrappers. */
@@ -452,4 +482,13 @@ function content(a: Access): string {
 
 function sameContent(a: Access[] | undefined, b: Access[] | undefined): boolean {
   return !!a && !!b && a.length === b.length && a.every((x, i) => x === b[i] || content(x) === content(b[i]));
+}
+
+/**
+ * What the workspace's infrastructure code declares: per template or Serverless service,
+ * its functions (handler source file, triggers as entry points, environment) and tables.
+ * The reachability pass reads the triggers from here.
+ */
+export function infrastructureOf(index: WorkspaceIndex): InfraDeclarations[] {
+  return index.infrastructure();
 }
