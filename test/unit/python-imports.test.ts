@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { before, test } from 'node:test';
+import { frontEndFor } from '../../server/src/engine/frontends/registry';
 import { importsOf } from '../../server/src/engine/imports';
 import { initParsers, parse } from '../../server/src/engine/parser';
 import { applyChanges } from '../../server/src/features/fixes/apply';
@@ -17,7 +18,7 @@ before(initParsers);
 
 function add(text: string, needed: Needed[]): string {
   const tree = parse('python', text, 2000);
-  const { imports } = importsOf(tree, 'python');
+  const { imports } = importsOf(tree, frontEndFor('python'));
   tree.delete();
   const out = applyChanges(
     text,

@@ -52,7 +52,7 @@ test('an edited document keeps the content role a fresh reading of its text give
       fc.constantFrom(...sources),
       fc.array(edit, { minLength: 1, maxLength: 12 }),
       ([start, python], edits) => {
-        const watch = new RoleWatch(python);
+        const watch = new RoleWatch(python ? 'python' : 'js');
         let text = start;
         assert.equal(watch.roleOf(text), contentRole(text, python));
         for (const e of edits) {
@@ -69,7 +69,7 @@ test('an edited document keeps the content role a fresh reading of its text give
 });
 
 test('roles change with the edits that make them', () => {
-  const watch = new RoleWatch(false);
+  const watch = new RoleWatch('js');
   let text = "import { save } from './db';\n\nexport async function run(id: string) {\n  await save(id);\n}\n";
   assert.equal(watch.roleOf(text), 'library');
   const add = "\ndescribe('run', () => {});\n";

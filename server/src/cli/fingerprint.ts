@@ -1,6 +1,14 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
-import { enclosingNamedFunction, type FileAnalysis, type Finding, logicalKeyOf, parse, render } from '../engine';
+import {
+  enclosingNamedFunction,
+  frontEndFor,
+  type FileAnalysis,
+  type Finding,
+  logicalKeyOf,
+  parse,
+  render,
+} from '../engine';
 import { displayPath } from './report';
 
 /**
@@ -34,7 +42,7 @@ function functionNames(r: FileAnalysis): Map<Finding, string> {
     for (const f of r.findings) {
       const at = f.access.span;
       const node = tree.rootNode.descendantForPosition({ row: at.startLine, column: at.startColumn });
-      const fn = node && enclosingNamedFunction(node, r.language);
+      const fn = node && enclosingNamedFunction(node, frontEndFor(r.language));
       out.set(f, fn ? (fn.owner ? `${fn.owner}.${fn.name}` : fn.name) : '<module>');
     }
   } finally {

@@ -1,13 +1,12 @@
 import type { Tree } from 'web-tree-sitter';
 import type { CallSite } from './model/call-site';
 import { interpretMemo, learnKeySchemasMemo } from './interpret-memo';
-import { findJsCallSites } from './js/calls';
 import { importsOf } from './imports';
 import type { Access, FileContexts, FileRole, Finding, ImportInfo, SourceLanguage, TemplatePart } from './model';
 import { sameSpan } from './span';
 import { parse, ParseTimeout } from './parser';
 import { mayContainDynamoDbCalls, reasonToSkip } from './prescan';
-import { findPythonCallSites } from './python/calls';
+import { frontEndFor } from './frontends/registry';
 import { checkAccesses, type SeverityOverrides } from './rules';
 import type { Lookups } from './model/eval-context';
 import { functionOf } from './wrappers/resolve';
@@ -242,7 +241,10 @@ export function analyzeTree(
       skipped: null,
       syntaxErrors: tree.rootNode.hasError,
       ignores: [...ignored].map(([line, codes]) => [line, [...codes]]),
-      imports: (options.siteCache?.importsOf(() => importsOf(tree, language)) ?? importsOf(tree, language)).imports,
+      imports: (
+        options.siteCache?.importsOf(() => importsOf(tree, frontEndFor(language))) ??
+        importsOf(tree, frontEndFor(language))
+      ).imports,
       ...(wraps ? { wraps } : {}),
       ...(told.length ? { definitions: told } : {}),
       ...(failures.length ? { failures } : {}),
@@ -262,9 +264,7 @@ export function findCallSites(
   cache?: SiteCache,
   lookups: Lookups = {},
 ): CallSite[] {
-  return language === 'python'
-    ? findPythonCallSites(tree, text, file, cache, lookups)
-    : findJsCallSites(tree, text, file, language, cache, lookups);
+  return frontEndFor(language).callSites({ file, text, tree, language, lookups, cache });
 }
 
 /** What evaluating `file` can look up in the rest of the workspace: constants and functions of its imports. */

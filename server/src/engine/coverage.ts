@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { envVariableIn } from './env';
+import { frontEndFor } from './frontends/registry';
 import type { Access, Hole, KeyGap, KeyValue, Span } from './model';
 import { classifyAccess, holes } from './model/template';
 
@@ -205,11 +206,7 @@ export function whyUnresolved(a: Access, reached = false): Unresolved | null {
 
 /** The table not read: where its name should come from, and how this file's language would name it. */
 function tableUnresolved(a: Access, source: string | null): Unresolved {
-  const python = a.language === 'python';
-  const env = python ? '`os.environ["TABLE_NAME"]`' : '`process.env.TABLE_NAME`';
-  const where = python
-    ? 'where the table is made (`dynamodb.Table(...)`, or the function of this workspace that returns it)'
-    : 'in `TableName`';
+  const { env, where } = frontEndFor(a.language).tableAdvice;
   return {
     reason: 'table-unknown',
     span: a.table.span ?? a.span,

@@ -1,3 +1,4 @@
+import { frontEndFor } from './frontends/registry';
 import { Edit, type Point, type Tree } from 'web-tree-sitter';
 import {
   analyzeTree,
@@ -106,7 +107,7 @@ export class AnalyzedDocument {
     private text: string,
     private readonly options: AnalyzeOptions = {},
   ) {
-    this.roles = new RoleWatch(language === 'python');
+    this.roles = new RoleWatch(frontEndFor(language).contentRoles);
     this.current = this.analyze();
   }
 

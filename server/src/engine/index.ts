@@ -69,6 +69,7 @@ export type { KeyEntry, TableEntry } from './workspace';
 export { ModuleConstants } from './workspace/modules';
 export { readSource } from './workspace/source';
 export { enclosingNamedFunction } from './wrappers/functions';
+export { frontEndFor } from './frontends/registry';
 export { DEFAULT_MAX_BYTES } from './analyze';
 export { setRoleOverride } from './context';
 export { unusedIgnores } from './suppress';

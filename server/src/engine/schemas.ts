@@ -11,11 +11,10 @@ import { candidateCalls } from './candidates';
 import { newContext } from './evaluation';
 import { type Lookups } from './model/eval-context';
 import type { KeyNames, KeySchemaHints, TableHint } from './model/call-site';
-import { evaluate as evaluateJs } from './js/evaluate';
 import type { Access, SourceLanguage } from './model';
 import { tableKey } from './keys/table';
-import { evaluate as evaluatePython } from './python/evaluate';
-import { kwargsValue } from './python/structures';
+import { frontEndFor } from './frontends/registry';
+import type { FrontEnd } from './model/frontend';
 import { isAlias } from './request-keys';
 import { literalText } from './model/template';
 import { entry, type Value } from './model/value';
@@ -34,30 +33,23 @@ export function tableDefinitions(
   lookups: Lookups,
 ): TableDefinition[] {
   if (!DEFINITION.test(text)) return [];
-  const evaluate = language === 'python' ? evaluatePython : evaluateJs;
-  const types = new Set(language === 'python' ? ['call'] : ['call_expression', 'new_expression']);
+  const fe = frontEndFor(language);
+  const types = new Set(fe.syntax.definitionCalls);
   const out: TableDefinition[] = [];
   for (const call of candidateCalls(tree, text, DEFINITION, types)) {
-    const ctx = newContext(evaluate, lookups);
-    const props = language === 'python' ? kwargsValue(call, ctx) : objectArgument(call, ctx);
-    const def = definitionOf(call, text, props, language, ctx);
+    const ctx = newContext(fe.evaluate, lookups);
+    const props = fe.definitionProps(call, ctx);
+    const def = definitionOf(call, text, props, fe, ctx);
     if (def) out.push(def);
   }
   return out;
-}
-
-/** The last object argument of a JS call (`new Table(this, "Id", {...})`, `createTable({...})`). */
-function objectArgument(call: Node, ctx: ReturnType<typeof newContext>): Value | null {
-  const args = call.childForFieldName('arguments')?.namedChildren.filter((a) => a?.type === 'object') ?? [];
-  const last = args[args.length - 1];
-  return last ? ctx.evaluate(last, ctx) : null;
 }
 
 function definitionOf(
   call: Node,
   source: string,
   props: Value | null,
-  language: SourceLanguage,
+  fe: FrontEnd,
   ctx: ReturnType<typeof newContext>,
 ): TableDefinition | null {
   if (!props) return null;
@@ -69,7 +61,7 @@ function definitionOf(
     )
   ) {
     const owner = callee.replace(/\.\w+$/, '');
-    const table = ownerTableName(call, source, owner, language, ctx);
+    const table = ownerTableName(call, source, owner, fe, ctx);
     const index = text('indexName') ?? text('index_name');
     const keys = cdkKeys(props);
     return table && index && keys ? [`literal:${table}`, { indexes: { [index]: keys } }] : null;
@@ -138,7 +130,7 @@ function ownerTableName(
   call: Node,
   source: string,
   owner: string,
-  language: SourceLanguage,
+  fe: FrontEnd,
   ctx: ReturnType<typeof newContext>,
 ): string | null {
   const name = owner.replace(/^(this|self)\./, '').replace(/\W/g, '');
@@ -151,7 +143,7 @@ function ownerTableName(
         .split('\n')
         .pop() ?? '';
     if (!assigned.test(line)) continue;
-    const props = (language === 'python' ? kwargsValue(ctor, ctx) : objectArgument(ctor, ctx)) ?? undefined;
+    const props = fe.definitionProps(ctor, ctx) ?? undefined;
     const table = scalarText(entry(props, 'tableName')) ?? scalarText(entry(props, 'table_name'));
     if (table) return table;
   }

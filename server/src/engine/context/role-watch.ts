@@ -14,7 +14,8 @@ export class RoleWatch {
   private text: string | null = null;
   private found: Witness[] = [];
 
-  constructor(private readonly python: boolean) {}
+  /** `style`: whose patterns the content is read with (`FrontEnd.contentRoles`). */
+  constructor(private readonly style: 'js' | 'python') {}
 
   /** The content role of `text`: from what is kept when `text` is the text the edits led to. */
   roleOf(text: string): ContentRole {
@@ -47,7 +48,7 @@ export class RoleWatch {
   }
 
   private pattern(c: (typeof CONTENT_ROLES)[number]): RegExp {
-    return this.python ? c.python : c.js;
+    return c[this.style];
   }
 }
 

@@ -6,7 +6,7 @@ import { type CallSite } from '../model/call-site';
 import type { CallStyle, Operation, SdkStyle, SourceLanguage } from '../model';
 import { callStyle } from '../call-style';
 import { candidateSites } from '../candidates';
-import type { SiteCache } from '../site-cache';
+import type { SiteMemo } from '../model/frontend';
 import { spanOf } from '../span';
 import { entry, type Value } from '../model/value';
 import { evaluate } from './evaluate';
@@ -84,7 +84,7 @@ export function findJsCallSites(
   text: string,
   file: string,
   language: SourceLanguage,
-  cache?: SiteCache,
+  cache?: SiteMemo,
   lookups: Lookups = {},
 ): CallSite[] {
   let libImports: number[] | null = null;

@@ -4,10 +4,12 @@ import { type EvalContext } from '../model/eval-context';
 import { spanOf } from '../span';
 import { literal } from '../model/template';
 import type { Entry, Value } from '../model/value';
-import { returnedExpressions } from '../wrappers/functions';
+import { returnedExpressions } from './functions';
 
 /** A class or enum declaration, whose static members a name reads like an object's. */
 export const CLASS_LIKE = new Set(['class_declaration', 'abstract_class_declaration', 'class', 'enum_declaration']);
+/** Class declarations, for the class a node sits in and a module's classes. */
+export const CLASS_TYPES: readonly string[] = ['class_declaration', 'class', 'abstract_class_declaration'];
 
 /**
  * What `Keys.pk` reads off a class or an enum: the static fields and static getters of
@@ -60,7 +62,7 @@ function membersOf(n: Node, ctx: EvalContext, statics: boolean): Value {
             spanOf(m),
           ]);
       } else if (m.type === 'method_definition' && m.children.some((c) => c?.type === 'get')) {
-        const returns = returnedExpressions(m, 'typescript');
+        const returns = returnedExpressions(m);
         const only = returns.length === 1 ? returns[0] : null;
         if (only) entries.push([memberName(name), ctx.evaluate(only, ctx) ?? unknownValue(only), spanOf(m)]);
       }

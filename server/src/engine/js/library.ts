@@ -22,7 +22,7 @@ import type { Value } from '../model/value';
 import { instanceValue } from './classes';
 import { ownFunctionValue } from './returns';
 import { resolve } from './scope';
-import { returnedExpressions } from '../wrappers/functions';
+import { returnedExpressions } from './functions';
 
 const SAME_VALUE_METHODS = new Set([
   'toString',
@@ -66,7 +66,7 @@ function echoesName(handler: Node | null): boolean {
   if (!f) return false;
   const prop = f.childForFieldName('parameters')?.namedChildren.filter((p) => p?.type !== 'comment')[1];
   const name = prop?.childForFieldName('pattern')?.text ?? prop?.text;
-  const returns = returnedExpressions(f, 'typescript');
+  const returns = returnedExpressions(f);
   if (!name || returns.length !== 1 || !returns[0]) return false;
   const r = returns[0].text.replace(/\s+/g, '').replace(/as\w+$/, '');
   return r === name || r === `String(${name})` || r === `\`\${${name}}\`` || r === `${name}.toString()`;

@@ -11,7 +11,7 @@ import { spanOf } from '../span';
 import type { Value } from '../model/value';
 import { callArguments } from '../wrappers/arguments';
 import { hasParamHole, instantiate, substitute } from '../wrappers/instantiate';
-import { jsFunction, returnedExpressions } from '../wrappers/functions';
+import { jsFunction, returnedExpressions } from './functions';
 import { isFunction, resolve } from './scope';
 
 /** At most this many `return`s are taken as alternatives; more is a dispatcher, not a key builder. */
@@ -47,7 +47,7 @@ function importedReturn(call: Node, source: string, name: string, ctx: EvalConte
 
 /** The value a function of this file returns to this call. */
 function returned(call: Node, fn: Node, ctx: EvalContext): Value | null {
-  const exprs = returnedExpressions(fn, 'typescript');
+  const exprs = returnedExpressions(fn);
   if (exprs.length === 0 || exprs.length > MAX_RETURNS || exprs.some((e) => !e)) return null;
   const params = jsFunction(fn)?.params ?? [];
   const args = () => callArguments(call, params, ctx);

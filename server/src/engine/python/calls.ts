@@ -6,7 +6,7 @@ import { type CallSite } from '../model/call-site';
 import { callStyle } from '../call-style';
 import type { CallStyle, Operation, SdkStyle, TableRef } from '../model';
 import { candidateSites } from '../candidates';
-import type { SiteCache } from '../site-cache';
+import type { SiteMemo } from '../model/frontend';
 import { spanOf } from '../span';
 import { literalText } from '../model/template';
 import { entry, type Value } from '../model/value';
@@ -213,7 +213,7 @@ export function findPythonCallSites(
   tree: Tree,
   text: string,
   file: string,
-  cache?: SiteCache,
+  cache?: SiteMemo,
   lookups: Lookups = {},
 ): CallSite[] {
   forgetTree(tree);

@@ -23,8 +23,8 @@ import { literalText, shardRange } from '../model/template';
 import type { ConditionClause, Value } from '../model/value';
 import { memberOf } from '../value-ops';
 import { callArguments } from '../wrappers/arguments';
-import { pythonFunction, returnedExpressions } from '../wrappers/functions';
-import { importedNames } from '../wrappers/imports';
+import { pythonFunction, returnedExpressions } from './functions';
+import { importedNames } from './imports';
 import { hasParamHole, instantiate, substitute } from '../wrappers/instantiate';
 import { kwargsValue } from './structures';
 import { iterableItems } from './loops';
@@ -201,7 +201,7 @@ function mapperMethod(n: Node, recvNode: Node | null, method: string, ctx: EvalC
     const v = returnValue(n, own[0], ctx);
     return v.kind === 'object' ? v : null;
   }
-  const found = [...importedNames(n.tree, 'python').entries()].flatMap(([local, i]) =>
+  const found = [...importedNames(n.tree).entries()].flatMap(([local, i]) =>
     i.name !== '*' && /^[A-Z]/.test(local) ? [ctx.lookups.functions?.(i.source, `${i.name}.${method}`) ?? null] : [],
   );
   const fns = found.filter((f) => f !== null);
@@ -211,7 +211,7 @@ function mapperMethod(n: Node, recvNode: Node | null, method: string, ctx: EvalC
 
 /** A call to a function of this file: what it returns (a choice when it returns several things). */
 function returnValue(n: Node, fn: Node, ctx: EvalContext): Value {
-  const returns = returnedExpressions(fn, 'python');
+  const returns = returnedExpressions(fn);
   if (returns.length === 0 || returns.length > 6) return namedValue(n, fn.childForFieldName('name')?.text ?? '');
   const params = pythonFunction(fn)?.params ?? [];
   // Each `return` is an alternative, with this call's arguments in place of the parameters.

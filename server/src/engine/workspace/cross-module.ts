@@ -5,6 +5,7 @@ import type { Access, SourceLanguage } from '../model';
 import { mayContainDynamoDbCalls } from '../prescan';
 import { sameSpan } from '../span';
 import { headImports, importNamesOf, importsAny } from '../wrappers/gate';
+import { frontEndFor } from '../frontends/registry';
 
 /**
  * What the workspace learns from some files that changes how others are read: the
@@ -38,7 +39,7 @@ export class CrossModuleFacts {
 
   /** The module names a file's head imports; the last text's kept, since the gate and the note ask in turn. */
   importsOf(text: string, language: SourceLanguage): string[] {
-    if (this.lastImports?.text !== text) this.lastImports = { text, names: headImports(text, language === 'python') };
+    if (this.lastImports?.text !== text) this.lastImports = { text, names: headImports(text, frontEndFor(language)) };
     return this.lastImports.names;
   }
 
@@ -86,7 +87,7 @@ export class CrossModuleFacts {
 
   /** Whether a file's text imports one of the wrapper modules. */
   importsWrapper(text: string, language: SourceLanguage): boolean {
-    return this.hasWrappers && this.importsWrapperNamed(headImports(text, language === 'python'));
+    return this.hasWrappers && this.importsWrapperNamed(headImports(text, frontEndFor(language)));
   }
 
   /** Whether module names a file imports (`importedModuleNames`) include a wrapper module's. */

@@ -2,14 +2,13 @@ import { DEFAULT_MAX_BYTES } from '../analyze';
 import { readSource, type ReadText } from './source';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Node, Tree } from 'web-tree-sitter';
+import type { Tree } from 'web-tree-sitter';
 import { exportedValue, newContext, onceUnless } from '../evaluation';
 import { type ImportLookup } from '../model/eval-context';
-import { CLASS_LIKE } from '../js/classes';
-import { evaluate as evaluateJs } from '../js/evaluate';
 import type { SourceLanguage } from '../model';
+import type { ModuleFinder } from '../model/frontend';
 import { languageForFile, parse } from '../parser';
-import { evaluate as evaluatePython } from '../python/evaluate';
+import { frontEndFor } from '../frontends/registry';
 import type { Value } from '../model/value';
 import { functionOf } from '../wrappers/resolve';
 import type { ModuleSummary } from '../model/summary';
@@ -50,81 +49,6 @@ function isFileBehind(file: string): boolean {
   }
 }
 
-const JS_SUFFIXES = ['', '.ts', '.tsx', '.mts', '.js', '.mjs', '.cjs', '/index.ts', '/index.js'];
-
-/**
- * The file a JS/TS import names: a relative path, or a path alias of the nearest
- * tsconfig (`@adapters/db`); null for packages and missing files.
- */
-function resolveJsModule(
-  fromFile: string,
-  source: string,
-  exists: (f: string) => boolean,
-  aliases: PathAliases,
-): string | null {
-  const bases = source.startsWith('.')
-    ? [path.resolve(path.dirname(fromFile), source)]
-    : aliases.candidates(fromFile, source);
-  for (const b of bases) {
-    const base = b.replace(/\.js$/, '');
-    for (const suffix of JS_SUFFIXES) if (exists(base + suffix) && languageForFile(base + suffix)) return base + suffix;
-  }
-  return null;
-}
-
-/** The file `from config import X` or `from .pkg.config import X` names, searched up to the root. */
-function resolvePythonModule(
-  fromFile: string,
-  source: string,
-  root: string,
-  exists: (f: string) => boolean,
-): string | null {
-  const dots = source.match(/^\.*/)![0].length;
-  const rel = source.slice(dots).split('.').filter(Boolean).join(path.sep);
-  const candidates = (dir: string) => [path.join(dir, `${rel}.py`), path.join(dir, rel, '__init__.py')];
-  if (dots > 0) {
-    let dir = path.dirname(fromFile);
-    for (let i = 1; i < dots; i++) dir = path.dirname(dir);
-    return candidates(dir).find(exists) ?? null;
-  }
-  const stop = path.resolve(root);
-  for (let dir = path.dirname(path.resolve(fromFile)); ; dir = path.dirname(dir)) {
-    const hit = candidates(dir).find(exists);
-    if (hit) return hit;
-    if (dir === stop || path.dirname(dir) === dir || !dir.startsWith(stop)) return null;
-  }
-}
-
-/** Module-level constant declarations: `export const X = ...`, `X = ...`. */
-function topLevelDeclarations(tree: Tree, language: SourceLanguage): Map<string, Node> {
-  const out = new Map<string, Node>();
-  for (let stmt of tree.rootNode.namedChildren) {
-    if (!stmt) continue;
-    if (language === 'python') {
-      const a = stmt.type === 'expression_statement' ? stmt.namedChild(0) : null;
-      const left = a?.type === 'assignment' ? a.childForFieldName('left') : null;
-      const right = a?.childForFieldName('right');
-      if (left?.type === 'identifier' && right) out.set(left.text, right);
-      // A class: its body's constants are read like an object's (`Keys.PK`).
-      const cls = stmt.type === 'decorated_definition' ? stmt.childForFieldName('definition') : stmt;
-      const name = cls?.type === 'class_definition' ? cls.childForFieldName('name') : null;
-      if (name) out.set(name.text, cls!);
-      continue;
-    }
-    if (stmt.type === 'export_statement') stmt = stmt.childForFieldName('declaration') ?? stmt;
-    // A class or an enum: its static members are constants too (`Keys.pk`).
-    const className = CLASS_LIKE.has(stmt.type) ? stmt.childForFieldName('name') : null;
-    if (className) out.set(className.text, stmt);
-    if (stmt.type !== 'lexical_declaration' && stmt.type !== 'variable_declaration') continue;
-    for (const d of stmt.namedChildren) {
-      const name = d?.type === 'variable_declarator' ? d.childForFieldName('name') : null;
-      const value = d?.childForFieldName('value');
-      if (name?.type === 'identifier' && value) out.set(name.text, value);
-    }
-  }
-  return out;
-}
-
 const MAX_MODULE_BYTES = 512 * 1024;
 
 /**
@@ -145,7 +69,8 @@ export class ModuleConstants {
   /** Folder, language and import → the module file (or null), until any file changes. */
   private readonly resolved = new Map<string, string | null>();
   private readonly summaries: ModuleSummaries;
-  private readonly aliases: PathAliases;
+  /** How a front-end finds the file an import names: this workspace's files and path aliases. */
+  private readonly finder: ModuleFinder;
 
   constructor(
     private readonly root: string,
@@ -153,7 +78,12 @@ export class ModuleConstants {
     /** Whether a module's text imports a known wrapper module (then it is summarised for the wrappers it calls). */
     importsWrapper?: (text: string, language: SourceLanguage) => boolean,
   ) {
-    this.aliases = new PathAliases(root);
+    const aliases = new PathAliases(root);
+    this.finder = {
+      root,
+      exists: (f) => this.exists(f),
+      aliasCandidates: (fromFile, source) => aliases.candidates(fromFile, source),
+    };
     this.summaries = new ModuleSummaries(
       read,
       (module, language) => ({
@@ -188,14 +118,11 @@ export class ModuleConstants {
   /** The workspace file `source` names from `fromFile`, noted as used by `fromFile`; null for packages. */
   private moduleFile(fromFile: string, language: SourceLanguage, source: string): string | null {
     // Files of one folder import the same modules: resolved once per folder (a Python name is searched up to the root).
-    const key = `${language === 'python' ? 'py' : 'js'}\0${path.dirname(fromFile)}\0${source}`;
+    const fe = frontEndFor(language);
+    const key = `${fe.id}\0${path.dirname(fromFile)}\0${source}`;
     let module = this.resolved.get(key);
     if (module === undefined) {
-      const exists = (f: string) => this.exists(f);
-      module =
-        language === 'python'
-          ? resolvePythonModule(fromFile, source, this.root, exists)
-          : resolveJsModule(fromFile, source, exists, this.aliases);
+      module = fe.resolveModule(fromFile, source, this.finder);
       this.resolved.set(key, module);
     }
     if (!module) return null;
@@ -310,9 +237,10 @@ export class ModuleConstants {
     this.depth++;
     try {
       const imports: ImportLookup = (source, name) => this.resolve(module, language, source, name);
-      const evaluate = language === 'python' ? evaluatePython : evaluateJs;
+      const fe = frontEndFor(language);
+      const evaluate = fe.evaluate;
       // Nothing is recorded: another file's ranges mean nothing to the caller's call site.
-      for (const [name, node] of topLevelDeclarations(tree, language)) {
+      for (const [name, node] of fe.topLevelDeclarations(tree)) {
         // A module's constants are evaluated once, when it is loaded.
         const value = evaluate(node, newContext(evaluate, { imports }));
         result.set(name, exportedValue(value && onceUnless(false, value), name, node, module));

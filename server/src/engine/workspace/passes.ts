@@ -3,6 +3,7 @@ import type { Access, SourceLanguage } from '../model';
 import { languageForFile } from '../parser';
 import { mayContainDynamoDbCalls } from '../prescan';
 import { headImports, IMPORTS_HEAD } from '../wrappers/gate';
+import { frontEndFor } from '../frontends/registry';
 import {
   indexKeysByTable,
   partitionKeysByTable,
@@ -131,8 +132,9 @@ function leftOut(t: PassTarget, files: Iterable<string>, settled?: ReadonlySet<s
 /** Whether a file imports a wrapper module: what it imports, noted when it was read, else its head. */
 function importsWrapperModule(t: PassTarget, file: string): boolean {
   const language = languageForFile(file);
+  if (!language) return false;
   const imported =
     t.facts.importsNoted(file) ??
-    headImports(t.openText(file) ?? readHead(file, IMPORTS_HEAD) ?? '', language === 'python');
-  return !!language && t.facts.importsWrapperNamed(imported);
+    headImports(t.openText(file) ?? readHead(file, IMPORTS_HEAD) ?? '', frontEndFor(language));
+  return t.facts.importsWrapperNamed(imported);
 }

@@ -3,7 +3,7 @@ import type { Lookups } from '../model/eval-context';
 import type { SourceLanguage } from '../model';
 import { languageForFile, parse } from '../parser';
 import { mayContainDynamoDbCalls } from '../prescan';
-import { importedNames } from '../wrappers/imports';
+import { frontEndFor } from '../frontends/registry';
 import type { ModulesFrom } from '../wrappers/resolve';
 import { summarizeModule } from '../wrappers/summary';
 import { type ModuleSummary } from '../model/summary';
@@ -60,7 +60,7 @@ export class ModuleSummaries {
     this.nesting++;
     try {
       const lookups = this.lookupsFor(module, language);
-      const imports = importedNames(tree, language);
+      const imports = frontEndFor(language).importedNames(tree);
       const summary = summarizeModule(tree, text, module, language, lookups, imports, withSites, this.modulesFrom);
       this.cache.set(module, summary);
       return summary;

@@ -13,18 +13,14 @@ import { newContext } from '../evaluation';
 import { type EvalContext, type Lookups } from '../model/eval-context';
 import { interpret } from '../interpret';
 import { type CallSite } from '../model/call-site';
-import { evaluate as evaluateJs } from '../js/evaluate';
-import { resolve as resolveJs } from '../js/scope';
 import type { Classification, Declaration, SourceLanguage, Span } from '../model';
 import { classifyAccess, literalText } from '../model/template';
 import { moveSpans } from '../positions';
-import { evaluate as evaluatePython } from '../python/evaluate';
-import { resolve as resolvePython } from '../python/scope';
 import { spanOf } from '../span';
 import { entryOf, type Value } from '../model/value';
-import { fieldClassName } from './fields';
-import { baseNames, enclosingClass, returnedExpressions } from './functions';
-import { importedNames, type ImportedName } from './imports';
+import { enclosingClass } from './functions';
+import type { FrontEnd, ImportedName } from '../model/frontend';
+import { frontEndFor } from '../frontends/registry';
 import { callArguments } from './arguments';
 import { instantiate, type Arguments } from './instantiate';
 import { Depth } from '../depth';
@@ -38,7 +34,8 @@ export function wrapperCalls(
   lookups: Lookups,
   modulesFrom: ModulesFrom,
 ): CallSite[] {
-  const imported = importedNames(tree, language);
+  const fe = frontEndFor(language);
+  const imported = fe.importedNames(tree);
   const modules = new Map<string, ModuleSummary | null>();
   const moduleOf = (source: string) => {
     if (!modules.has(source)) modules.set(source, modulesFrom(file, language, source));
@@ -58,17 +55,16 @@ export function wrapperCalls(
     )
       wrapping.set(local, { module: m, name });
     // `from events import repo`: the name is a module of the package.
-    const sub = !m && language === 'python' && name.name !== '*' ? `${name.source}.${name.name}` : null;
+    const sub = !m && fe.importsModulesByName && name.name !== '*' ? `${name.source}.${name.name}` : null;
     const whole = sub ? moduleOf(sub) : null;
     if (whole && (whole.wraps || inheritsWrappers(whole)))
       wrapping.set(local, { module: whole, name: { source: sub!, name: '*' } });
   }
   if (wrapping.size === 0) return [];
-  const evaluate = language === 'python' ? evaluatePython : evaluateJs;
-  const ctx = newContext(evaluate, lookups);
-  const finder: Finder = { language, wrapping, modulesFrom, ctx };
+  const ctx = newContext(fe.evaluate, lookups);
+  const finder: Finder = { fe, wrapping, modulesFrom, ctx };
   const out: CallSite[] = [];
-  for (const call of tree.rootNode.descendantsOfType(language === 'python' ? 'call' : 'call_expression')) {
+  for (const call of tree.rootNode.descendantsOfType(fe.syntax.call)) {
     if (!call) continue;
     const fn = calleeOf(call, finder);
     if (!fn || fn.sites.length === 0) continue;
@@ -97,7 +93,7 @@ function inheritsWrappers(m: ModuleSummary): boolean {
 }
 
 interface Finder {
-  language: SourceLanguage;
+  fe: FrontEnd;
   wrapping: Map<string, { module: ModuleSummary; name: ImportedName }>;
   modulesFrom: ModulesFrom;
   ctx: EvalContext;
@@ -111,16 +107,15 @@ function calleeOf(call: Node, f: Finder): FunctionSummary | null {
     const w = f.wrapping.get(callee.text);
     return w ? exported(w.module, w.name.name, f) : null;
   }
-  const member = f.language === 'python' ? callee.type === 'attribute' : callee.type === 'member_expression';
-  if (!member) return null;
+  if (callee.type !== f.fe.syntax.member) return null;
   const object = callee.childForFieldName('object');
-  const method = callee.childForFieldName(f.language === 'python' ? 'attribute' : 'property')?.text;
+  const method = callee.childForFieldName(f.fe.syntax.memberName)?.text;
   if (!object || !method) return null;
   if (object.type === 'this' || object.type === 'super' || /^(self|cls|super\(\))$/.test(object.text)) {
     return inherited(call, method, f);
   }
-  if (isOwnField(object, f.language)) {
-    const name = fieldClassName(object, f.language, f.ctx);
+  if (f.fe.isOwnField(object)) {
+    const name = f.fe.fieldClassName(object, f.ctx);
     const w = name ? f.wrapping.get(name) : undefined;
     const cls = w ? classRef(w.module, w.name.name, f) : null;
     return cls ? methodOf(cls.module, cls.name, method, f.modulesFrom, 0) : null;
@@ -161,12 +156,6 @@ function calleeOf(call: Node, f: Finder): FunctionSummary | null {
   return cls ? methodOf(cls.module, cls.name, method, f.modulesFrom, 0) : null;
 }
 
-/** `this.repo` / `self.repo`: a field of the enclosing class. */
-function isOwnField(n: Node, language: SourceLanguage): boolean {
-  if (language === 'python') return n.type === 'attribute' && n.childForFieldName('object')?.text === 'self';
-  return n.type === 'member_expression' && n.childForFieldName('object')?.type === 'this';
-}
-
 /** The function a module exports as `name` (itself or through its re-exports). */
 function exported(m: ModuleSummary, name: string, f: Finder): FunctionSummary | null {
   const d = definitionOf(m, name, f.modulesFrom);
@@ -181,9 +170,9 @@ function classRef(m: ModuleSummary, name: string, f: Finder): { module: ModuleSu
 
 /** `this.write(...)` in a class extending an imported one (and not defining `write` itself). */
 function inherited(call: Node, method: string, f: Finder): FunctionSummary | null {
-  const cls = enclosingClass(call, f.language);
+  const cls = enclosingClass(call, f.fe);
   if (!cls || definesMethod(cls, method)) return null;
-  for (const base of baseNames(cls, f.language)) {
+  for (const base of f.fe.baseNames(cls)) {
     const [head] = base.split('.');
     const w = f.wrapping.get(head);
     if (!w) continue;
@@ -218,8 +207,8 @@ function definesMethod(cls: Node, method: string): boolean {
  */
 function instanceClass(id: Node, f: Finder, depth: Depth): ClassRef | null {
   if (depth.spent) return null;
-  const b = f.language === 'python' ? resolvePython(id, f.ctx) : resolveJs(id, f.ctx);
-  return b?.kind === 'value' ? classOfExpression(b.node, f, depth.deeper()) : null;
+  const value = f.fe.valueOf(id, f.ctx);
+  return value ? classOfExpression(value, f, depth.deeper()) : null;
 }
 
 /** How many names and factory calls an instance's class is followed through (`repo = factory.make()` ...). */
@@ -235,12 +224,7 @@ function classOfExpression(n: Node, f: Finder, depth: Depth): ClassRef | null {
   if (depth.spent) return null;
   const e = n.type === 'await_expression' || n.type === 'await' ? n.namedChild(0) : n;
   if (!e) return null;
-  const made =
-    e.type === 'new_expression'
-      ? e.childForFieldName('constructor')
-      : e.type === 'call' && f.language === 'python'
-        ? e.childForFieldName('function')
-        : null;
+  const made = e.type === 'new_expression' ? e.childForFieldName('constructor') : f.fe.constructorOf(e);
   if (made?.type === 'identifier') {
     const w = f.wrapping.get(made.text);
     if (w && classRef(w.module, w.name.name, f)) return classRef(w.module, w.name.name, f);
@@ -255,9 +239,8 @@ function classOfExpression(n: Node, f: Finder, depth: Depth): ClassRef | null {
 
 /** `storage.NotesTable` / `new storage.NotesTable()`: a class of a module imported whole. */
 function classOfQualified(made: Node, f: Finder): ClassRef | null {
-  const member = f.language === 'python' ? made.type === 'attribute' : made.type === 'member_expression';
-  const object = member ? made.childForFieldName('object') : null;
-  const name = made.childForFieldName(f.language === 'python' ? 'attribute' : 'property')?.text;
+  const object = made.type === f.fe.syntax.member ? made.childForFieldName('object') : null;
+  const name = made.childForFieldName(f.fe.syntax.memberName)?.text;
   const w = object?.type === 'identifier' ? f.wrapping.get(object.text) : undefined;
   return w?.name.name === '*' && name ? classRef(w.module, name, f) : null;
 }
@@ -270,11 +253,10 @@ function classOfQualified(made: Node, f: Finder): ClassRef | null {
 function ownFactoryClass(call: Node, f: Finder, depth: Depth): ClassRef | null {
   const callee = call.childForFieldName('function');
   if (callee?.type !== 'identifier') return null;
-  const b = f.language === 'python' ? resolvePython(callee, f.ctx) : resolveJs(callee, f.ctx);
-  const fn = b && 'node' in b ? functionNode(b.node, f.language) : null;
+  const fn = f.fe.functionOf(callee, f.ctx);
   if (!fn) return null;
-  for (const r of returnedExpressions(fn, f.language)) {
-    const values = r?.type === 'identifier' ? assignedIn(fn, r.text, f.language) : r ? [r] : [];
+  for (const r of f.fe.returnedExpressions(fn)) {
+    const values = r?.type === 'identifier' ? assignedIn(fn, r.text, f.fe) : r ? [r] : [];
     for (const v of values) {
       const cls = classOfExpression(v, f, depth.deeper());
       if (cls) return cls;
@@ -283,19 +265,10 @@ function ownFactoryClass(call: Node, f: Finder, depth: Depth): ClassRef | null {
   return null;
 }
 
-/** The function a binding names: a `def`/`function` declaration, or a variable bound to an arrow or function expression. */
-function functionNode(n: Node, language: SourceLanguage): Node | null {
-  if (language === 'python') return n.type === 'function_definition' ? n : null;
-  if (/^(function_declaration|function_expression|arrow_function|function)$/.test(n.type)) return n;
-  const value = n.type === 'variable_declarator' ? n.childForFieldName('value') : null;
-  return value && /^(function_expression|arrow_function|function)$/.test(value.type) ? value : null;
-}
-
 /** The values `name` is assigned inside `fn` (`_DB = Store(...)`, `store = new Store()`). */
-function assignedIn(fn: Node, name: string, language: SourceLanguage): Node[] {
-  const type = language === 'python' ? 'assignment' : 'assignment_expression';
+function assignedIn(fn: Node, name: string, fe: FrontEnd): Node[] {
   return fn
-    .descendantsOfType(type)
+    .descendantsOfType(fe.syntax.assignment)
     .filter((a): a is Node => !!a && a.childForFieldName('left')?.text === name)
     .flatMap((a) => a.childForFieldName('right') ?? []);
 }
@@ -310,7 +283,7 @@ function factoryOf(call: Node, f: Finder, depth: Depth): { fn: FunctionSummary; 
     return d && fn ? { fn, module: d.module } : null;
   }
   const object = callee?.childForFieldName('object');
-  const method = callee?.childForFieldName(f.language === 'python' ? 'attribute' : 'property')?.text;
+  const method = callee?.childForFieldName(f.fe.syntax.memberName)?.text;
   if (!object || !method) return null;
   const w = object.type === 'identifier' ? f.wrapping.get(object.text) : undefined;
   const cls =

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import type { FrontEnd } from '../model/frontend';
 
 /**
  * Whether a file the pre-scan passed over may call a wrapper: it imports one of the
@@ -37,17 +38,19 @@ const JS_DYNAMIC = /import\s*\(\s*['"]([^'"\n]+)['"]/g;
 const PY_FROM = /from[ \t]+([\w.]+)[ \t]+import[ \t]+\(?([^\n)]*)/g;
 const PY_IMPORT = /import[ \t]+([\w., \t]+)/g;
 
+/** The module names a JS/TS file's imports mention: the last part of each specifier (`./db.js` → `db`, `../models` → `models`). */
+export function jsModuleNames(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const re of [JS_FROM, JS_REQUIRE, JS_DYNAMIC]) for (const m of text.matchAll(re)) out.add(moduleName(m[1]));
+  return out;
+}
+
 /**
- * The module names a file's imports mention: the last part of each JS specifier
- * (`./db.js` → `db`, `../models` → `models`), each part of a Python module path and the
+ * The module names a Python file's imports mention: each part of a module path and the
  * names imported from it (`from app import dao` may import the module `dao`).
  */
-export function importedModuleNames(text: string, python?: boolean): Set<string> {
+export function pythonModuleNames(text: string): Set<string> {
   const out = new Set<string>();
-  if (python !== true) {
-    for (const re of [JS_FROM, JS_REQUIRE, JS_DYNAMIC]) for (const m of text.matchAll(re)) out.add(moduleName(m[1]));
-  }
-  if (python === false) return out;
   for (const m of text.matchAll(PY_FROM)) {
     for (const part of m[1].split('.')) if (part) out.add(part);
     for (const name of m[2].split(',')) {
@@ -66,8 +69,8 @@ export function importedModuleNames(text: string, python?: boolean): Set<string>
 export const IMPORTS_HEAD = 8 * 1024;
 
 /** The module names a file's head imports, read with its own language's patterns. */
-export function headImports(text: string, python: boolean): string[] {
-  return [...importedModuleNames(text.slice(0, IMPORTS_HEAD), python)].map(kept);
+export function headImports(text: string, fe: Pick<FrontEnd, 'importedModuleNames'>): string[] {
+  return [...fe.importedModuleNames(text.slice(0, IMPORTS_HEAD))].map(kept);
 }
 
 /**

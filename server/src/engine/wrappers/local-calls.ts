@@ -10,7 +10,7 @@ import type { Node, Tree } from 'web-tree-sitter';
 import { placeOrigins } from '../evaluation';
 import { type EvalContext } from '../model/eval-context';
 import type { CallSite } from '../model/call-site';
-import type { SourceLanguage } from '../model';
+import type { FrontEnd } from '../model/frontend';
 import { callArguments } from './arguments';
 import { enclosingNamedFunction, type NamedFunction } from './functions';
 import { hasParamHole, substitute } from './instantiate';
@@ -22,18 +22,18 @@ const ROUNDS = 2;
 export function followLocalCalls(
   tree: Tree,
   file: string,
-  language: SourceLanguage,
+  fe: FrontEnd,
   summary: ModuleSummary,
   summaryOf: (f: NamedFunction) => FunctionSummary,
   ctx: () => EvalContext,
 ): void {
-  const calls = tree.rootNode.descendantsOfType(language === 'python' ? 'call' : 'call_expression');
+  const calls = tree.rootNode.descendantsOfType(fe.syntax.call);
   const done = new Set<string>();
   for (let round = 0; round < ROUNDS; round++) {
     let changed = false;
     for (const call of calls) {
-      const outer = call ? enclosingNamedFunction(call, language) : null;
-      const inner = call && outer ? calleeInModule(call, outer, summary, language) : null;
+      const outer = call ? enclosingNamedFunction(call, fe) : null;
+      const inner = call && outer ? calleeInModule(call, outer, summary, fe) : null;
       if (!call || !outer || !inner || inner.sites.length === 0) continue;
       const caller = summaryOf(outer);
       if (caller === inner) continue;
@@ -59,14 +59,13 @@ function calleeInModule(
   call: Node,
   outer: NamedFunction,
   summary: ModuleSummary,
-  language: SourceLanguage,
+  fe: FrontEnd,
 ): FunctionSummary | null {
   const callee = call.childForFieldName('function');
   if (callee?.type === 'identifier') return summary.functions.get(callee.text) ?? null;
-  const member = language === 'python' ? 'attribute' : 'member_expression';
-  if (callee?.type !== member || !outer.owner) return null;
+  if (callee?.type !== fe.syntax.member || !outer.owner) return null;
   const object = callee.childForFieldName('object');
-  const name = callee.childForFieldName(language === 'python' ? 'attribute' : 'property')?.text;
+  const name = callee.childForFieldName(fe.syntax.memberName)?.text;
   if (!name || !(object?.type === 'this' || object?.text === 'self' || object?.text === 'cls')) return null;
   return methodOf(summary, outer.owner, name, null, 0);
 }

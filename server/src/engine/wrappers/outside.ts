@@ -16,12 +16,10 @@ import { type Lookups } from '../model/eval-context';
 import { parseKeyCondition } from '../expressions';
 import { isRequest } from '../interpret';
 import { type CallSite } from '../model/call-site';
-import { evaluate as evaluateJs } from '../js/evaluate';
-import { resolve as resolveJs } from '../js/scope';
 import type { Operation, SourceLanguage, Span } from '../model';
 import { isPartitionKeyName } from '../names';
-import { evaluate as evaluatePython } from '../python/evaluate';
-import { resolve as resolvePython } from '../python/scope';
+import { frontEndFor } from '../frontends/registry';
+import type { FrontEnd } from '../model/frontend';
 import { spanOf, spanWithin } from '../span';
 import { literalText } from '../model/template';
 import type { Entry, Value } from '../model/value';
@@ -49,14 +47,14 @@ export function outsideWrapperCalls(
   lookups: Lookups,
   known: readonly Span[],
 ): CallSite[] {
-  const types = new Set([language === 'python' ? 'call' : 'call_expression']);
-  const evaluate = language === 'python' ? evaluatePython : evaluateJs;
+  const fe = frontEndFor(language);
+  const types = new Set([fe.syntax.call]);
   const out: CallSite[] = [];
   for (const call of candidateCalls(tree, text, METHOD, types)) {
     const at = spanOf(call);
     if (known.some((k) => spanWithin(k, at) || spanWithin(at, k))) continue;
     const callee = call.childForFieldName('function');
-    const method = callee?.childForFieldName(language === 'python' ? 'attribute' : 'property')?.text ?? '';
+    const method = callee?.childForFieldName(fe.syntax.memberName)?.text ?? '';
     const receiver = callee?.childForFieldName('object') ?? null;
     const operation = operationOf(method);
     if (!operation || !receiver) continue;
@@ -66,8 +64,8 @@ export function outsideWrapperCalls(
     // The shape is written at the call (a literal object or condition), or there is nothing to read:
     // `cache.get(id)`, `map.put(k, v)` cost no evaluation, in a file edited keystroke by keystroke.
     if (!args.slice(0, 3).some(looksLikeRequest)) continue;
-    const ctx = newContext(evaluate, lookups);
-    if (definedHere(receiver, language, ctx)) continue;
+    const ctx = newContext(fe.evaluate, lookups);
+    if (definedHere(receiver, fe, ctx)) continue;
     const values = args.slice(0, 3).map((a) => ctx.evaluate(a, ctx));
     const input = requestOf(operation, values, at, BARE.test(method));
     if (!input) continue;
@@ -75,13 +73,13 @@ export function outsideWrapperCalls(
       file,
       language,
       operation,
-      sdk: language === 'python' ? 'boto3-resource' : 'lib-dynamodb',
+      sdk: fe.guessedCall.sdk,
       span: at,
       input,
       table: { kind: 'unknown' },
       paginated: false,
       paginator: false,
-      call: callStyle(call, text, language === 'python' ? 'boto3-table' : 'v2-call', method, receiver.text),
+      call: callStyle(call, text, fe.guessedCall.form, method, receiver.text),
       guessed: true,
     });
   }
@@ -89,16 +87,9 @@ export function outsideWrapperCalls(
 }
 
 /** The receiver is this file's own code or a workspace module's: the summaries read it, not its shape. */
-function definedHere(receiver: Node, language: SourceLanguage, ctx: ReturnType<typeof newContext>): boolean {
+function definedHere(receiver: Node, fe: FrontEnd, ctx: ReturnType<typeof newContext>): boolean {
   const root = rootName(receiver);
-  if (!root) return false;
-  if (language === 'python') {
-    const b = resolvePython(root, ctx);
-    return b?.kind === 'class' || b?.kind === 'function' || (b?.kind === 'import' && b.module.startsWith('.'));
-  }
-  if (root.type === 'this') return true;
-  const b = resolveJs(root, ctx);
-  return b?.kind === 'function' || (b?.kind === 'import' && b.source.startsWith('.'));
+  return root ? fe.isOwnCode(root, ctx) : false;
 }
 
 function rootName(n: Node): Node | null {

@@ -1,0 +1,147 @@
+/**
+ * A front-end: what reads one language family's source files. The shared stages
+ * (wrapper summaries, callers, module constants, table definitions, coverage) ask the
+ * front-end chosen for a file's language (`frontends/registry.ts`) for everything that
+ * depends on how the language is written, so they hold no branch on the language.
+ * Plain types only: the front-ends implement it, every stage may name it.
+ */
+import type { Node, Tree } from 'web-tree-sitter';
+import type { CallStyle, ImportInfo, SdkStyle, SourceLanguage } from './index';
+import type { CallSite } from './call-site';
+import type { Deps, EvalContext, Evaluator, Lookups } from './eval-context';
+import type { ModuleSummary } from './summary';
+import type { Value } from './value';
+
+/** What a front-end is given for one file: its text and tree, its language, and lookups into other modules. */
+export interface SourceFile {
+  file: string;
+  text: string;
+  tree: Tree;
+  language: SourceLanguage;
+  /** Other modules' constants and function summaries. */
+  lookups: Lookups;
+  /** Call sites kept from an earlier version of the document (the language server's edits). */
+  cache?: SiteMemo;
+}
+
+/** The part of the document's call-site cache a front-end uses (`site-cache.ts`). */
+export interface SiteMemo {
+  siteFor(n: Node, evaluate: (deps: Deps) => CallSite | null, at?: number): CallSite | null;
+  known(at: number): { start: number; end: number; site: CallSite } | undefined;
+}
+
+/** A function importers can call by name. */
+export interface NamedFunction {
+  node: Node;
+  name: string;
+  /** The class the function is a method of, or null. */
+  owner: string | null;
+  /** Parameter names in call order; a Python method's `self`/`cls` left out. */
+  params: string[];
+  /**
+   * Parameters with a default: the default expression of each (Python: other than `None`;
+   * JavaScript/TypeScript: other than `undefined`/`null`, and not a destructured one).
+   */
+  defaults?: Array<{ name: string; node: Node }>;
+}
+
+/** A name a file imports, by its local name: `name` is `*` for a whole module and `default` for a default export. */
+export interface ImportedName {
+  source: string;
+  name: string;
+}
+
+/** How a front-end finds the file an import names. */
+export interface ModuleFinder {
+  /** The workspace root: where a search upwards stops. */
+  root: string;
+  exists(file: string): boolean;
+  /** The files a non-relative specifier may name through the nearest path aliases (`@adapters/db`). */
+  aliasCandidates(fromFile: string, source: string): string[];
+}
+
+/** Tree-sitter node and field names the shared stages look for. */
+export interface Syntax {
+  /** A call: `call_expression`, `call`. */
+  call: string;
+  /** `a.b`: `member_expression`, `attribute`. */
+  member: string;
+  /** The field of a member that holds the name after the dot: `property`, `attribute`. */
+  memberName: string;
+  /** `a = b` as an expression: `assignment_expression`, `assignment`. */
+  assignment: string;
+  /** Class declarations. */
+  classes: readonly string[];
+  /** Function nodes that may be named (declarations, methods, arrows and function expressions). */
+  functions: readonly string[];
+  /** Calls that may define a table (`create_table(...)`, `new Table(...)`). */
+  definitionCalls: readonly string[];
+}
+
+export interface FrontEnd {
+  /** A short name (`js`, `python`): module resolution caches are kept per front-end. */
+  id: string;
+  languages: readonly SourceLanguage[];
+  syntax: Syntax;
+
+  // What it returns for a file.
+  /** Every DynamoDB call of the file, its input evaluated. */
+  callSites(f: SourceFile): CallSite[];
+  /** The file's imports, one statement at a time, for code generated into it. */
+  importOf(stmt: Node): ImportInfo | null;
+  /** The names the file imports from other modules, by local name. */
+  importedNames(tree: Tree): Map<string, ImportedName>;
+  /** The module names a file's head mentions in its imports (a text scan, no tree). */
+  importedModuleNames(text: string): Set<string>;
+  /** Module-level constants (and classes, read like objects) by name, as importers see them. */
+  topLevelDeclarations(tree: Tree): Map<string, Node>;
+  /** `export * from`, `export { a as b } from`: a barrel's re-exports. */
+  reexports(tree: Tree): ModuleSummary['reexports'];
+  /** `module.exports = { save: putItem }`, `export default Post`: [exported name, local name]. */
+  exportAliases(tree: Tree): Array<[string, string]>;
+  /** Module-level instances (`export const repo = new Repo()`): name → class as the module writes it. */
+  moduleInstances(tree: Tree): Map<string, string>;
+  /** The workspace file an import names, or null for packages and missing files. */
+  resolveModule(fromFile: string, source: string, finder: ModuleFinder): string | null;
+
+  // How it evaluates and resolves.
+  evaluate: Evaluator;
+  /** The expression a name is bound to (`repo = new Repo()`), or null. */
+  valueOf(id: Node, ctx: EvalContext): Node | null;
+  /** The function a called name is bound to (a `def`, a `function`, a `const f = () =>`), or null. */
+  functionOf(callee: Node, ctx: EvalContext): Node | null;
+  /** Whether a receiver's root name is this workspace's own code (a class, a function, a relative import). */
+  isOwnCode(root: Node, ctx: EvalContext): boolean;
+  /** The properties a table definition call passes (keyword arguments, or its last object argument). */
+  definitionProps(call: Node, ctx: EvalContext): Value | null;
+
+  // Functions and classes.
+  /** `n` as a function importers can name, or null. */
+  namedFunction(n: Node): NamedFunction | null;
+  /** Whether `n` is a function definition that makes the functions inside it private helpers. */
+  isFunctionDefinition(n: Node): boolean;
+  /** Whether code inside `n` runs in its own function (nested ones, arrows and lambdas too). */
+  isFunctionScope(n: Node): boolean;
+  /** A function's own `return` expressions (null for a bare `return`), or an arrow's expression body. */
+  returnedExpressions(fn: Node): Array<Node | null>;
+  /** The names a class extends: `extends BaseRepo`, `class Invoices(Base)`. */
+  baseNames(cls: Node): string[];
+  /** The class expression of an expression that makes an instance (`new Repo()`, `Repo()`), or null. */
+  constructorOf(e: Node | null): Node | null;
+  /** Whether a constructor names the class it is written in (`new this()`, `cls(...)`). */
+  isOwnClass(ctor: Node): boolean;
+  /** `this.repo` / `self.repo`: a field of the enclosing class. */
+  isOwnField(n: Node): boolean;
+  /** The class of an object a class keeps in a field (`this.repo`), as the file writes it. */
+  fieldClassName(member: Node, ctx: EvalContext): string | null;
+  /** Whether `from app import dao` may import a module `app.dao` as well as a name. */
+  importsModulesByName: boolean;
+
+  // What it says and writes.
+  /** How a request read by its shape alone (a helper outside the workspace) is written. */
+  guessedCall: { sdk: SdkStyle; form: CallStyle['form'] };
+  /** Advice for a table not read: where its name comes from, in the language's words. */
+  tableAdvice: { env: string; where: string };
+  /** Whether a file is a test, a handler, a script or a library, as its content says (`context/role.ts`). */
+  contentRoles: 'js' | 'python';
+}
