@@ -6,6 +6,10 @@
  */
 const ENGINE = '^server/src/engine/';
 const FEATURES = '^server/src/(cli|lsp|heat|features|config)/';
+/** The language front-ends, each implementing FrontEnd (model/frontend.ts) and listed in frontends/registry.ts. */
+const LANGUAGE_FRONT_END_DIRS = 'js|python';
+/** Every front-end folder: the language front-ends and the infrastructure-code readers. */
+const FRONT_END_DIRS = `${LANGUAGE_FRONT_END_DIRS}|infra`;
 
 module.exports = {
   forbidden: [
@@ -40,10 +44,19 @@ module.exports = {
     },
     {
       name: 'frontends-never-import-each-other',
-      comment: 'One language family never reads another one’s modules.',
+      comment:
+        'One front-end never reads another one’s modules: what they share lies below them (the model, evaluation.ts, wrappers/ helpers).',
       severity: 'error',
-      from: { path: `${ENGINE}(js|python)/` },
-      to: { path: `${ENGINE}(js|python)/`, pathNot: `${ENGINE}$1/` },
+      from: { path: `${ENGINE}(${FRONT_END_DIRS})/` },
+      to: { path: `${ENGINE}(${FRONT_END_DIRS})/`, pathNot: `${ENGINE}$1/` },
+    },
+    {
+      name: 'frontends-through-registry',
+      comment:
+        'The shared stages reach a language’s front-end only through frontends/registry.ts (frontEndFor) and the FrontEnd interface in model/frontend.ts, never its modules.',
+      severity: 'error',
+      from: { path: ENGINE, pathNot: `${ENGINE}(${LANGUAGE_FRONT_END_DIRS}|frontends)/` },
+      to: { path: `${ENGINE}(${LANGUAGE_FRONT_END_DIRS})/` },
     },
     {
       name: 'rules-below-workspace',

@@ -39,6 +39,22 @@ const PLANTED: Array<[file: string, text: string, rule: string]> = [
     'frontends-never-import-each-other',
   ],
   [
+    'engine/infra/planted-infra.ts',
+    "import { resolve } from '../js/scope';\nexport const r = resolve;\n",
+    'frontends-never-import-each-other',
+  ],
+  // A shared stage reaching into a front-end's modules, a value or a type only, rather than through frontEndFor.
+  [
+    'engine/wrappers/planted-wrapper.ts',
+    "import { resolve } from '../js/scope';\nexport const r = resolve;\n",
+    'frontends-through-registry',
+  ],
+  [
+    'engine/workspace/planted-workspace.ts',
+    "import type { Binding } from '../python/bindings';\nexport type B = Binding;\n",
+    'frontends-through-registry',
+  ],
+  [
     'engine/rules/planted-rule.ts',
     "import type { WorkspaceIndex } from '../workspace';\nexport type W = WorkspaceIndex;\n",
     'rules-below-workspace',
