@@ -17,6 +17,8 @@ const FILES: Array<[string, SourceLanguage]> = [
   // Helpers whose parameters feed keys, results named `out`/`res`, arrow callbacks, computed keys.
   ['test/fixtures/incremental/orders.ts', 'typescript'],
   ['test/fixtures/incremental/orders.py', 'python'],
+  // Operations picked by name (`new COMMANDS[action](`), and `new X(` calls that are no DynamoDB call.
+  ['test/fixtures/incremental/dispatch.ts', 'typescript'],
 ];
 
 /** Edits that change what keys mean: renames, new declarations, changed numbers and strings. */
@@ -55,6 +57,17 @@ const SNIPPETS = [
   'res = ',
   'ORDERS_TABLE',
   'customerId',
+  'new ',
+  'COMMANDS',
+  "['put']",
+  '[action](',
+  'const Command = COMMANDS;\n',
+  'const COMMANDS = { put: PutCommand };\n',
+  'new Map(',
+  ';',
+  'Command',
+  '.put(',
+  '.put_item(',
 ];
 
 test('incremental re-analysis after each edit equals a full analysis', async () => {

@@ -7,6 +7,7 @@ import type { Span } from './model';
 import type { EditNames, ScopedName } from './edit-names';
 import type { FileImports } from './imports';
 import { moveSpans, spanLines } from './positions';
+import { NameScan } from './candidates';
 
 /** An edit in the coordinates of the text before it, with the text it removed and inserted. */
 export interface EditRecord {
@@ -33,7 +34,8 @@ interface Entry {
   /** The top-level statement holding the call: an edit inside it may change the call's context. */
   outerStart: number;
   outerEnd: number;
-  site: CallSite;
+  /** Null for a call that is not a DynamoDB call: kept too, or every edit would evaluate it again. */
+  site: CallSite | null;
   deps: Deps;
   /** The lines positions in the site start or end on, and the last of them. */
   lines: { lines: Set<number>; last: number };
@@ -69,6 +71,8 @@ export class SiteCache {
   private byName: Map<number, Entry> | null = null;
   /** The file's imports, kept until an edit reaches the import block. */
   private imports: FileImports | null = null;
+  /** The candidate scan's offsets, kept across edits (see `NameScan`). */
+  readonly names = new NameScan();
 
   /** The file's imports: kept from the last analysis unless an edit reached them. */
   importsOf(read: () => FileImports): FileImports {
@@ -78,7 +82,7 @@ export class SiteCache {
    * The site kept for the call whose name the candidate scan found at `at` (with the
    * call's extent, for order), without asking the tree: a kept site is one no edit reached.
    */
-  known(at: number): { start: number; end: number; site: CallSite } | undefined {
+  known(at: number): { start: number; end: number; site: CallSite | null } | undefined {
     this.byName ??= new Map([...this.entries.values()].map((e) => [e.at, e]));
     return this.byName.get(at);
   }
@@ -89,7 +93,6 @@ export class SiteCache {
     if (hit && hit.end === n.endIndex) return hit.site;
     const deps = newDeps();
     const site = evaluate(deps);
-    if (!site) return null;
     // The call's context: its outermost named function or method (an edit in one method
     // leaves the sites of the others alone), else its top-level statement.
     let statement = n;
@@ -119,9 +122,9 @@ export class SiteCache {
     }
     for (const name of callers) deps.callers.add(name);
     // The call style's indentation is the text before its statement on that line.
-    const st = site.call.statement;
-    const first = n.tree.rootNode.descendantForPosition({ row: st.startLine, column: st.startColumn });
-    if (first) deps.ranges.push(first.startIndex - st.startColumn, first.startIndex);
+    const st = site?.call.statement;
+    const first = st && n.tree.rootNode.descendantForPosition({ row: st.startLine, column: st.startColumn });
+    if (st && first) deps.ranges.push(first.startIndex - st.startColumn, first.startIndex);
     this.byName = null;
     this.entries.set(n.startIndex, {
       start: n.startIndex,
@@ -131,7 +134,7 @@ export class SiteCache {
       outerEnd: outer.endIndex,
       site,
       deps,
-      lines: spanLines(site, site.file),
+      lines: site ? spanLines(site, site.file) : NO_LINES,
     });
     return site;
   }
@@ -141,6 +144,7 @@ export class SiteCache {
     // Imports sit at the top: an edit below the last one leaves them, and their positions,
     // as they were, unless it writes or removes an import itself.
     if (this.imports && (e.start <= this.imports.end || mentionsImport(e))) this.imports = null;
+    this.names.edit(e.start, e.end, e.inserted.length);
     const delta = e.inserted.length - e.removed.length;
     const next = new Map<number, Entry>();
     for (const entry of this.entries.values()) {
@@ -177,12 +181,16 @@ export class SiteCache {
     this.entries.clear();
     this.byName = null;
     this.imports = null;
+    this.names.clear();
   }
 
   get size(): number {
     return this.entries.size;
   }
 }
+
+/** A call that is no DynamoDB call has no positions to move. */
+const NO_LINES = { lines: new Set<number>(), last: -1 };
 
 function touches(a: number, b: number, e: EditRecord): boolean {
   return a <= e.end && e.start <= b;
@@ -250,9 +258,10 @@ function shiftEntry(entry: Entry, e: EditRecord, delta: number): Entry {
   // Positions before the edit's end never move; without new lines, only those on its last line do.
   const still = entry.lines.last < e.oldEndPoint.row || (rows === 0 && !entry.lines.lines.has(e.oldEndPoint.row));
   // Unmoved sites stay the same object, and keep what was computed for them.
-  const moved: CallSite = still ? entry.site : moveSpans(entry.site, (s) => shiftSpan(s, e), entry.site.file);
-  if (moved !== entry.site) carryOver(entry.site, moved, (s) => shiftSpan(s, e));
-  const lines = moved === entry.site ? entry.lines : spanLines(moved, moved.file);
+  const site = entry.site;
+  const moved = still || !site ? site : moveSpans(site, (s) => shiftSpan(s, e), site.file);
+  if (site && moved && moved !== site) carryOver(site, moved, (s) => shiftSpan(s, e));
+  const lines = moved === site || !moved ? entry.lines : spanLines(moved, moved.file);
   return {
     start: shiftIndex(entry.start, e, delta),
     end: shiftIndex(entry.end, e, delta),

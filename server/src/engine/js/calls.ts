@@ -69,7 +69,7 @@ function emptyInput(n: Node): Value {
 
 /** Finds every DynamoDB data-plane call in a JavaScript or TypeScript tree. */
 /** Where a DynamoDB call can start: `new XCommand(`, `paginateQuery(`, `.put(` and the other v2 methods. */
-const CALL_START = new RegExp(
+export const CALL_START = new RegExp(
   String.raw`\bnew\s+(?<name>[A-Za-z]+Command)\b|\b(?<name2>paginateQuery)\s*\(|\.\s*(?<name3>` +
     Object.keys(V2_METHODS).join('|') +
     String.raw`)\s*\(` +
@@ -98,7 +98,7 @@ export function findJsCallSites(
     cache
       ? cache.siteFor(n, (deps) => siteAt(n, text, file, language, fromLib, lookups, deps), at)
       : siteAt(n, text, file, language, fromLib, lookups, null);
-  return candidateSites(tree, text, CALL_START, CALL_TYPES, siteOf, cache && ((at) => cache.known(at)));
+  return candidateSites(tree, text, CALL_START, CALL_TYPES, siteOf, cache && ((at) => cache.known(at)), cache?.names);
 }
 
 /** The call site a candidate node is, or null when it is not a DynamoDB call. */

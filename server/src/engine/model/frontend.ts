@@ -27,7 +27,14 @@ export interface SourceFile {
 /** The part of the document's call-site cache a front-end uses (`site-cache.ts`). */
 export interface SiteMemo {
   siteFor(n: Node, evaluate: (deps: Deps) => CallSite | null, at?: number): CallSite | null;
-  known(at: number): { start: number; end: number; site: CallSite } | undefined;
+  known(at: number): { start: number; end: number; site: CallSite | null } | undefined;
+  /** The candidate scan kept across edits (`candidates.ts`, `NameScan`). */
+  names?: OffsetMemo;
+}
+
+/** Where a candidate pattern finds callee names in a text, kept between scans of one document. */
+export interface OffsetMemo {
+  offsets(text: string, pattern: RegExp): number[];
 }
 
 /** A function importers can call by name. */

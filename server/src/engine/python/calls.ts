@@ -200,7 +200,7 @@ function recognise(method: string, recv: Receiver, input: Value): Recognised | n
 }
 
 /** Where a boto3 call can start: `.put_item(`, `.query(`, `.paginate(`, ... */
-const CALL_START = new RegExp(
+export const CALL_START = new RegExp(
   String.raw`\.\s*(?<name>` +
     [...Object.keys(TABLE_METHODS), ...Object.keys(CLIENT_METHODS), 'paginate'].join('|') +
     String.raw`)\s*\(`,
@@ -219,7 +219,7 @@ export function findPythonCallSites(
   forgetTree(tree);
   const siteOf = (n: Node, at: number) =>
     cache ? cache.siteFor(n, (deps) => siteAt(n, text, file, lookups, deps), at) : siteAt(n, text, file, lookups, null);
-  return candidateSites(tree, text, CALL_START, CALL_TYPES, siteOf, cache && ((at) => cache.known(at)));
+  return candidateSites(tree, text, CALL_START, CALL_TYPES, siteOf, cache && ((at) => cache.known(at)), cache?.names);
 }
 
 /** The call site a candidate node is, or null when it is not a boto3 DynamoDB call. */
