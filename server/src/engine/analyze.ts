@@ -7,6 +7,7 @@ import { sameSpan } from './span';
 import { parse, ParseTimeout } from './parser';
 import { mayContainDynamoDbCalls, reasonToSkip } from './prescan';
 import { frontEndFor } from './frontends/registry';
+import type { SourceFile } from './model/frontend';
 import { checkAccesses, type SeverityOverrides } from './rules';
 import type { Lookups } from './model/eval-context';
 import { functionOf } from './wrappers/resolve';
@@ -206,23 +207,16 @@ export function analyzeTree(
   };
   try {
     const lookups = lookupsFor(file, language, options);
+    const source: SourceFile = { file, text, tree, language, lookups };
     const sites = findCallSites(tree, text, file, language, options.siteCache, lookups);
     const resolveModule = options.resolveModule;
     if (resolveModule)
-      sites.push(
-        ...attempt("calls to other modules' wrappers", [], () =>
-          wrapperCalls(tree, file, language, lookups, resolveModule),
-        ),
-      );
+      sites.push(...attempt("calls to other modules' wrappers", [], () => wrapperCalls(source, resolveModule)));
     const own = sites.map((s) => s.span);
-    sites.push(
-      ...attempt('calls to libraries outside the workspace', [], () =>
-        outsideWrapperCalls(tree, text, file, language, lookups, own),
-      ),
-    );
+    sites.push(...attempt('calls to libraries outside the workspace', [], () => outsideWrapperCalls(source, own)));
     // A call through another module's wrapper that still depends on a parameter makes this module one too.
     const wraps = sites.some((s) => hasParamHole(s.input));
-    const definitions = attempt('table definitions', [], () => tableDefinitions(tree, text, language, lookups));
+    const definitions = attempt('table definitions', [], () => tableDefinitions(source));
     const elsewhere = options.tableDefinitions?.() ?? [];
     const hints = withDefinitions(learnKeySchemasMemo(sites), [...definitions, ...elsewhere]);
     // A call through a wrapper may still make this file a wrapper (above) without being judged here.

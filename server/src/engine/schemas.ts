@@ -6,15 +6,14 @@
  * even when no query in the workspace goes through the index. Only tables named by a
  * literal are learned: the definition and the calls must name the same table.
  */
-import type { Node, Tree } from 'web-tree-sitter';
+import type { Node } from 'web-tree-sitter';
 import { candidateCalls } from './candidates';
 import { newContext } from './evaluation';
-import { type Lookups } from './model/eval-context';
 import type { KeyNames, KeySchemaHints, TableHint } from './model/call-site';
-import type { Access, SourceLanguage } from './model';
+import type { Access } from './model';
 import { tableKey } from './keys/table';
 import { frontEndFor } from './frontends/registry';
-import type { FrontEnd } from './model/frontend';
+import type { FrontEnd, SourceFile } from './model/frontend';
 import { isAlias } from './request-keys';
 import { literalText } from './model/template';
 import { entry, type Value } from './model/value';
@@ -26,12 +25,8 @@ const CONSTRUCT = /\bnew\s+(?:\w+\.)*(?<b>Table|TableV2)\s*\(|\b(?:dynamodb|ddb)
 const DEFINITION =
   /\b(?<a>create_table|CreateTableCommand|createTable|addGlobalSecondaryIndex|add_global_secondary_index|addLocalSecondaryIndex|add_local_secondary_index)\b|\bnew\s+(?:\w+\.)*(?<b>Table|TableV2)\s*\(|\b(?:dynamodb|ddb)\.(?<c>Table|TableV2)\s*\(/;
 
-export function tableDefinitions(
-  tree: Tree,
-  text: string,
-  language: SourceLanguage,
-  lookups: Lookups,
-): TableDefinition[] {
+export function tableDefinitions(f: SourceFile): TableDefinition[] {
+  const { tree, text, language, lookups } = f;
   if (!DEFINITION.test(text)) return [];
   const fe = frontEndFor(language);
   const types = new Set(fe.syntax.definitionCalls);

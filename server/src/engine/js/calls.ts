@@ -1,4 +1,4 @@
-import type { Node, Tree } from 'web-tree-sitter';
+import type { Node } from 'web-tree-sitter';
 import { newContext, recordRange } from '../evaluation';
 import { type Deps, type Lookups } from '../model/eval-context';
 import { isRequest } from '../interpret';
@@ -6,7 +6,7 @@ import { type CallSite } from '../model/call-site';
 import type { CallStyle, Operation, SdkStyle, SourceLanguage } from '../model';
 import { callStyle } from '../call-style';
 import { candidateSites } from '../candidates';
-import type { SiteMemo } from '../model/frontend';
+import type { SourceFile } from '../model/frontend';
 import { spanOf } from '../span';
 import { entry, type Value } from '../model/value';
 import { evaluate } from './evaluate';
@@ -79,14 +79,8 @@ export const CALL_START = new RegExp(
 );
 const CALL_TYPES = new Set(['new_expression', 'call_expression']);
 
-export function findJsCallSites(
-  tree: Tree,
-  text: string,
-  file: string,
-  language: SourceLanguage,
-  cache?: SiteMemo,
-  lookups: Lookups = {},
-): CallSite[] {
+export function findJsCallSites(f: SourceFile): CallSite[] {
+  const { tree, text, file, language, cache, lookups } = f;
   let libImports: number[] | null = null;
   const fromLib = (deps: Deps | null) => {
     libImports ??= [...text.matchAll(/@aws-sdk\/lib-dynamodb/g)].map((m) => m.index);

@@ -28,7 +28,7 @@ export const jsFrontEnd: FrontEnd = {
     functions: ['function_declaration', 'method_definition', 'arrow_function', 'function_expression', 'function'],
     definitionCalls: ['call_expression', 'new_expression'],
   },
-  callSites: (f) => findJsCallSites(f.tree, f.text, f.file, f.language, f.cache, f.lookups),
+  callSites: findJsCallSites,
   importOf,
   importedNames,
   importedModuleNames: jsModuleNames,

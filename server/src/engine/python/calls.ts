@@ -1,4 +1,4 @@
-import type { Node, Tree } from 'web-tree-sitter';
+import type { Node } from 'web-tree-sitter';
 import { deeper, newContext, soleHole } from '../evaluation';
 import { type Deps, type EvalContext, type Lookups } from '../model/eval-context';
 import { isRequest, tableRefOf } from '../interpret';
@@ -6,7 +6,7 @@ import { type CallSite } from '../model/call-site';
 import { callStyle } from '../call-style';
 import type { CallStyle, Operation, SdkStyle, TableRef } from '../model';
 import { candidateSites } from '../candidates';
-import type { SiteMemo } from '../model/frontend';
+import type { SourceFile } from '../model/frontend';
 import { spanOf } from '../span';
 import { literalText } from '../model/template';
 import { entry, type Value } from '../model/value';
@@ -209,13 +209,8 @@ export const CALL_START = new RegExp(
 const CALL_TYPES = new Set(['call']);
 
 /** Finds every boto3 DynamoDB data-plane call in a Python tree. */
-export function findPythonCallSites(
-  tree: Tree,
-  text: string,
-  file: string,
-  cache?: SiteMemo,
-  lookups: Lookups = {},
-): CallSite[] {
+export function findPythonCallSites(f: SourceFile): CallSite[] {
+  const { tree, text, file, cache, lookups } = f;
   forgetTree(tree);
   const siteOf = (n: Node, at: number) =>
     cache ? cache.siteFor(n, (deps) => siteAt(n, text, file, lookups, deps), at) : siteAt(n, text, file, lookups, null);

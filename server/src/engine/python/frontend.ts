@@ -25,7 +25,7 @@ export const pythonFrontEnd: FrontEnd = {
     functions: ['function_definition'],
     definitionCalls: ['call'],
   },
-  callSites: (f) => findPythonCallSites(f.tree, f.text, f.file, f.cache, f.lookups),
+  callSites: findPythonCallSites,
   importOf,
   importedNames,
   importedModuleNames: pythonModuleNames,

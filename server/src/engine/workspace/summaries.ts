@@ -61,7 +61,12 @@ export class ModuleSummaries {
     try {
       const lookups = this.lookupsFor(module, language);
       const imports = frontEndFor(language).importedNames(tree);
-      const summary = summarizeModule(tree, text, module, language, lookups, imports, withSites, this.modulesFrom);
+      const summary = summarizeModule(
+        { file: module, text, tree, language, lookups },
+        imports,
+        withSites,
+        this.modulesFrom,
+      );
       this.cache.set(module, summary);
       return summary;
     } catch {

@@ -8,18 +8,18 @@
  * an imported class (`const repo = new Repo(); repo.list(...)`, `dao = ItemDao(...)`),
  * and an inherited method called on `this`/`self`/`super` in a subclass of one.
  */
-import type { Node, Tree } from 'web-tree-sitter';
+import type { Node } from 'web-tree-sitter';
 import { newContext } from '../evaluation';
-import { type EvalContext, type Lookups } from '../model/eval-context';
+import { type EvalContext } from '../model/eval-context';
 import { interpret } from '../interpret';
 import { type CallSite } from '../model/call-site';
-import type { Classification, Declaration, SourceLanguage, Span } from '../model';
+import type { Classification, Declaration, Span } from '../model';
 import { classifyAccess, literalText } from '../model/template';
 import { moveSpans } from '../positions';
 import { spanOf } from '../span';
 import { entryOf, type Value } from '../model/value';
 import { enclosingClass } from './functions';
-import type { FrontEnd, ImportedName } from '../model/frontend';
+import type { FrontEnd, ImportedName, SourceFile } from '../model/frontend';
 import { frontEndFor } from '../frontends/registry';
 import { callArguments } from './arguments';
 import { instantiate, type Arguments } from './instantiate';
@@ -27,13 +27,8 @@ import { Depth } from '../depth';
 import { baseMethod, classNamedIn, definitionOf, instanceClassOf, methodOf, type ModulesFrom } from './resolve';
 import type { FunctionSummary, ModuleSummary } from '../model/summary';
 
-export function wrapperCalls(
-  tree: Tree,
-  file: string,
-  language: SourceLanguage,
-  lookups: Lookups,
-  modulesFrom: ModulesFrom,
-): CallSite[] {
+export function wrapperCalls(f: SourceFile, modulesFrom: ModulesFrom): CallSite[] {
+  const { tree, file, language, lookups } = f;
   const fe = frontEndFor(language);
   const imported = fe.importedNames(tree);
   const modules = new Map<string, ModuleSummary | null>();

@@ -8,18 +8,17 @@
  * own is left to the wrapper summaries, and calls the SDK front-ends recognised are
  * never read twice.
  */
-import type { Node, Tree } from 'web-tree-sitter';
+import type { Node } from 'web-tree-sitter';
 import { callStyle } from '../call-style';
 import { candidateCalls } from '../candidates';
 import { newContext } from '../evaluation';
-import { type Lookups } from '../model/eval-context';
 import { parseKeyCondition } from '../expressions';
 import { isRequest } from '../interpret';
 import { type CallSite } from '../model/call-site';
-import type { Operation, SourceLanguage, Span } from '../model';
+import type { Operation, Span } from '../model';
 import { isPartitionKeyName } from '../names';
 import { frontEndFor } from '../frontends/registry';
-import type { FrontEnd } from '../model/frontend';
+import type { FrontEnd, SourceFile } from '../model/frontend';
 import { spanOf, spanWithin } from '../span';
 import { literalText } from '../model/template';
 import type { Entry, Value } from '../model/value';
@@ -39,14 +38,8 @@ function operationOf(method: string): Operation | null {
   return null;
 }
 
-export function outsideWrapperCalls(
-  tree: Tree,
-  text: string,
-  file: string,
-  language: SourceLanguage,
-  lookups: Lookups,
-  known: readonly Span[],
-): CallSite[] {
+export function outsideWrapperCalls(f: SourceFile, known: readonly Span[]): CallSite[] {
+  const { tree, text, file, language, lookups } = f;
   const fe = frontEndFor(language);
   const types = new Set([fe.syntax.call]);
   const out: CallSite[] = [];

@@ -8,8 +8,7 @@
 import type { ClassSummary, FunctionSummary, ModuleSummary } from '../model/summary';
 import type { Node, Tree } from 'web-tree-sitter';
 import { newContext, placeOrigins } from '../evaluation';
-import type { Lookups } from '../model/eval-context';
-import type { Declaration, SourceLanguage } from '../model';
+import type { Declaration } from '../model';
 import { spanOf } from '../span';
 import type { Value } from '../model/value';
 import { wrapperCalls } from './callers';
@@ -17,23 +16,20 @@ import { hasParamHole } from './instantiate';
 import { followLocalCalls } from './local-calls';
 import type { ModulesFrom } from './resolve';
 import { enclosingNamedFunction } from './functions';
-import type { FrontEnd, NamedFunction } from '../model/frontend';
+import type { FrontEnd, NamedFunction, SourceFile } from '../model/frontend';
 import { frontEndFor } from '../frontends/registry';
 
 /** At most this many functions of a module have their returns followed (a generated module has thousands). */
 const MAX_RETURNS = 300;
 
 export function summarizeModule(
-  tree: Tree,
-  text: string,
-  file: string,
-  language: SourceLanguage,
-  lookups: Lookups,
+  source: SourceFile,
   imports: Map<string, { source: string; name: string }>,
   withSites: boolean,
   /** Other modules' summaries, to follow wrappers this module's functions call (a service calling a repository). */
   modulesFrom?: ModulesFrom,
 ): ModuleSummary {
+  const { tree, file, language, lookups } = source;
   const fe = frontEndFor(language);
   const summary: ModuleSummary = {
     file,
@@ -72,8 +68,8 @@ export function summarizeModule(
   if (withSites) {
     const own = { ...lookups, summary: true };
     const sites = [
-      ...fe.callSites({ file, text, tree, language, lookups: own }),
-      ...(modulesFrom ? wrapperCalls(tree, file, language, own, modulesFrom) : []),
+      ...fe.callSites({ ...source, lookups: own }),
+      ...(modulesFrom ? wrapperCalls({ ...source, lookups: own }, modulesFrom) : []),
     ];
     for (const site of sites) {
       if (!hasParamHole(site.input)) continue;
