@@ -93,6 +93,63 @@ export interface JsonAccess {
   guessed?: true;
   /** A call to a wrapper that picks the operation by name, named by this expression (not a literal): `operation` is then only the wrapper's first choice. */
   operationFrom?: string;
+  /**
+   * The code names the table by an environment variable, and infrastructure code sets it
+   * for the functions that run this call (added within version 1). With a physical name
+   * there, `table` is that name; else `table` stays `$VARIABLE`.
+   */
+  tableFrom?: { variable: string; logicalId: string | null; file: string };
+  /** The functions that run this call set the variable to different tables: `table` stays `$VARIABLE`. */
+  tableCandidates?: string[];
+}
+
+/** A trigger of a function, as infrastructure code declares it (`check --format json`, `functions[].triggers`). */
+export interface JsonTrigger {
+  kind: string;
+  name: string;
+  trigger: string;
+  /** Invocations per hour a schedule states; null when not stated or not computed. */
+  ratePerHour: number | null;
+  batchSize: number | null;
+  /** Where the template declares it, 1-based. */
+  line: number;
+}
+
+/** A function infrastructure code declares (added within version 1). */
+export interface JsonFunction {
+  name: string;
+  /** The template or service file, and the 1-based line of the function in it. */
+  file: string;
+  line: number;
+  format: string;
+  runtime: string | null;
+  handler: string;
+  /** The source file the handler leads to; null when it leads nowhere. */
+  handlerFile: string | null;
+  handlerFunction: string | null;
+  triggers: JsonTrigger[];
+  /** Variable → `{ kind: 'text' | 'template' | 'opaque', text }` or `{ kind: 'table', logicalId }`. */
+  environment: Record<string, { kind: string; text?: string; logicalId?: string }>;
+}
+
+/** A DynamoDB table infrastructure code declares (added within version 1). */
+export interface JsonTable {
+  logicalId: string;
+  /** The physical name the template states, deploy-time parts as `{$Stage}`; null when it states none. */
+  tableName: string | null;
+  file: string;
+  line: number;
+  partitionKey: { name: string; type: string | null } | null;
+  sortKey: { name: string; type: string | null } | null;
+  indexes: Array<{
+    name: string;
+    kind: 'global' | 'local';
+    partitionKey: { name: string; type: string | null };
+    sortKey: { name: string; type: string | null } | null;
+  }>;
+  billingMode: string | null;
+  capacity: { read: number | null; write: number | null } | null;
+  contributorInsights: boolean | null;
 }
 
 export interface JsonReport {
@@ -122,6 +179,12 @@ export interface JsonCoverage {
    * file` when nothing of it could be reported). Added within version 1; absent when none failed.
    */
   failures?: Array<{ file: string; stage: string; message: string }>;
+  /**
+   * Infrastructure files (SAM/CloudFormation templates, Serverless services) read, and
+   * the parts of them not read with why: a malformed file, a handler that leads nowhere
+   * (`line` 1-based). Added within version 1; absent when there are none.
+   */
+  infrastructure?: { read: number; skipped: Array<{ file: string; line: number; reason: string }> };
 }
 
 /**

@@ -136,6 +136,10 @@ test('check --format json matches docs/schemas/check.schema.json, with every fie
   const outputs = [
     JSON.parse(runCli(['check', 'examples', '--format', 'json']).stdout),
     JSON.parse(runCli(['check', '.', '--format', 'json'], { cwd: fixtureDir() }).stdout),
+    // Templates and Serverless services: functions, tables, environment-named tables resolved.
+    JSON.parse(
+      runCli(['check', '.', '--format', 'json'], { cwd: path.join(ROOT, 'test', 'fixtures', 'infra') }).stdout,
+    ),
   ];
   const seen = new Set<string>();
   for (const o of outputs) {
@@ -154,6 +158,14 @@ test('check --format json matches docs/schemas/check.schema.json, with every fie
     '.accesses[].partitionKey.shards',
     '.accesses[].through.line',
     '.accesses[].guessed',
+    '.accesses[].tableFrom.logicalId',
+    '.accesses[].tableCandidates[]',
+    '.functions[].triggers[].ratePerHour',
+    '.functions[].triggers[].batchSize',
+    '.functions[].environment',
+    '.tables[].indexes[].sortKey.type',
+    '.tables[].capacity.write',
+    '.coverage.infrastructure.skipped[].reason',
     ...['add-shard-suffix', 'scatter-gather-reader', 'align-shard-range', 'paginate-shards'].map(
       (k) => `.findings[].fixes[]<${k}>`,
     ),

@@ -28,6 +28,9 @@ import { printConfig, ProjectConfigs } from './project';
 import { readBaseline, withoutBaseline, writeBaseline } from './baseline';
 import { formatUnusedIgnores, unusedIgnoresOf } from './unused-ignores';
 import { changedFiles, onlyReached } from './changed';
+import { formatInfraStats, infraCoverage, toJsonFunctions, toJsonTables } from './infra-report';
+
+const withInfra = (infrastructure: ReturnType<typeof infraCoverage>) => (infrastructure ? { infrastructure } : {});
 
 declare const SHARDLENS_VERSION: string | undefined;
 const VERSION = typeof SHARDLENS_VERSION === 'string' ? SHARDLENS_VERSION : '0.0.0-dev';
@@ -164,8 +167,14 @@ async function checkWith(
   const unused = options.reportUnusedIgnores ? unusedIgnoresOf(indexed.index, results) : [];
   const skipped = skippedOf(results, indexed.unreadable);
   const tooDeep = await keysTooDeep(results);
-  const coverage = toJsonCoverage(results, tooDeep);
-  if (options.format === 'json') out.write(JSON.stringify(toJsonReport(results, skipped, coverage), null, 2) + '\n');
+  const infraReads = indexed.index.infrastructureReads();
+  const coverage = { ...toJsonCoverage(results, tooDeep), ...withInfra(infraCoverage(infraReads)) };
+  const declared = indexed.index.infrastructure();
+  const infrastructure = infraReads.length
+    ? { functions: toJsonFunctions(declared), tables: toJsonTables(declared) }
+    : null;
+  if (options.format === 'json')
+    out.write(JSON.stringify(toJsonReport(results, skipped, coverage, infrastructure), null, 2) + '\n');
   else if (options.format === 'github') out.write(toGithubAnnotations(results));
   else if (options.format === 'gitlab') out.write(JSON.stringify(toGitlabCodeQuality(results), null, 2) + '\n');
   else if (options.format === 'sarif')
@@ -174,7 +183,7 @@ async function checkWith(
     const color = options.color ?? ((out as NodeJS.WriteStream).isTTY === true && !process.env.NO_COLOR);
     out.write(formatText(results, color, options.quiet));
     // Asked for by name, the block shows even with --quiet.
-    if (options.stats) out.write('\n' + formatStats(coverage, color));
+    if (options.stats) out.write('\n' + formatStats(coverage, color) + formatInfraStats(coverage.infrastructure));
   }
   if (!options.quiet) {
     err.write(formatSkipped(skipped));

@@ -4,6 +4,7 @@ import {
   analyzeSource,
   emptyAnalysis,
   type FileAnalysis,
+  type FileEnv,
   initParsers,
   judgeAnalysis,
   languageForFile,
@@ -19,6 +20,8 @@ interface Job {
   file: string;
   text: string;
   language: SourceLanguage;
+  /** The tables environment variables name in the file, worked out here from the workspace's templates. */
+  env: FileEnv | null;
 }
 
 /** An analysis from the thread, with every module it read (`ModuleConstants.dependenciesOf`). */
@@ -126,7 +129,8 @@ export async function indexInParallel(
         continue;
       }
       texts.set(file, source.text);
-      analyser().postMessage({ file, text: source.text, language } satisfies Job);
+      const env = index.fileOptions.envTables?.(file) ?? null;
+      analyser().postMessage({ file, text: source.text, language, env } satisfies Job);
     }
     reading = false;
     if (texts.size === 0) resolve();
@@ -150,6 +154,7 @@ function serveAnalyses(config: WorkerConfig): void {
         resolveImport: modules.resolve,
         resolveModule: modules.summary,
         judge: false,
+        envTables: () => job.env,
       };
       const analysis = analyzeSource(job.file, job.text, job.language, options);
       parentPort!.postMessage({ analysis, uses: modules.dependenciesOf(job.file) } satisfies Done);

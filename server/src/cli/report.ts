@@ -4,7 +4,9 @@ import type {
   JsonCoverage,
   JsonFinding,
   JsonFix,
+  JsonFunction,
   JsonLocation,
+  JsonTable,
   JsonReport,
   JsonShardCount,
 } from '../../../protocol/src/report';
@@ -122,6 +124,10 @@ export function toJsonAccess(a: Access): JsonAccess {
       : {}),
     ...(a.guessed ? { guessed: true as const } : {}),
     ...(a.operationUnread ? { operationFrom: a.operationUnread } : {}),
+    ...('fromEnv' in a.table && a.table.fromEnv
+      ? { tableFrom: { ...a.table.fromEnv, file: displayPath(a.table.fromEnv.file) } }
+      : {}),
+    ...(a.table.kind === 'env' && a.table.candidates ? { tableCandidates: a.table.candidates } : {}),
   };
 }
 
@@ -143,13 +149,20 @@ export function skippedOf(results: FileAnalysis[], folders: SkippedPath[]): Skip
  * Version 1 plus `skipped` and `coverage` (both added within the version: readers ignore
  * fields they do not know).
  */
-export type JsonCheckReport = JsonReport & { skipped: SkippedPath[]; coverage?: JsonCoverage };
+export type JsonCheckReport = JsonReport & {
+  skipped: SkippedPath[];
+  coverage?: JsonCoverage;
+  /** What infrastructure code declares (added within version 1; absent when the workspace has none). */
+  functions?: JsonFunction[];
+  tables?: JsonTable[];
+};
 export type { JsonCoverage };
 
 export function toJsonReport(
   results: FileAnalysis[],
   skipped: SkippedPath[] = skippedOf(results, []),
   coverage?: JsonCoverage,
+  infrastructure: { functions: JsonFunction[]; tables: JsonTable[] } | null = null,
 ): JsonCheckReport {
   return {
     version: 1,
@@ -157,5 +170,6 @@ export function toJsonReport(
     accesses: results.flatMap((r) => r.accesses.map(toJsonAccess)),
     skipped,
     ...(coverage ? { coverage } : {}),
+    ...(infrastructure ?? {}),
   };
 }

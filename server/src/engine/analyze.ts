@@ -15,6 +15,8 @@ import { wrapperCalls } from './wrappers/callers';
 import { outsideWrapperCalls } from './wrappers/outside';
 import { hasParamHole } from './wrappers/instantiate';
 import { keysTold, tableDefinitions, withDefinitions, type TableDefinition } from './schemas';
+import { envDefinitions, withEnvTables } from './env-tables';
+import type { FileEnv } from './model/entry-point';
 import type { ModuleSummary } from './model/summary';
 import type { SiteCache } from './site-cache';
 import type { Value } from './model/value';
@@ -51,6 +53,11 @@ export interface AnalyzeOptions {
   mayCallWrappers?: (text: string, language: SourceLanguage) => boolean;
   /** Tables defined elsewhere in the workspace (`create_table`, the CDK): their indexes' key names. */
   tableDefinitions?: () => readonly TableDefinition[];
+  /**
+   * The tables environment variables name in this file, as the infrastructure code that
+   * runs it sets them (`env-tables.ts`); null or absent: the variables stay variables.
+   */
+  envTables?: (file: string) => FileEnv | null;
 }
 
 /**
@@ -218,13 +225,15 @@ export function analyzeTree(
     const wraps = sites.some((s) => hasParamHole(s.input));
     const definitions = attempt('table definitions', [], () => tableDefinitions(source));
     const elsewhere = options.tableDefinitions?.() ?? [];
-    const hints = withDefinitions(learnKeySchemasMemo(sites), [...definitions, ...elsewhere]);
+    const env = options.envTables?.(file) ?? null;
+    const hints = withDefinitions(learnKeySchemasMemo(sites), [...envDefinitions(env), ...definitions, ...elsewhere]);
     // A call through a wrapper may still make this file a wrapper (above) without being judged here.
-    const accesses = sites.flatMap((s) =>
+    const interpreted = sites.flatMap((s) =>
       attempt(`the call at line ${s.span.startLine + 1}`, [], () =>
         s.through ? interpretMemo(s, hints).filter((a) => judgedAtCaller(a, s)) : interpretMemo(s, hints),
       ),
     );
+    const accesses = withEnvTables(interpreted, env);
     const told = [...definitions, ...keysTold(accesses)];
     const ignored = suppressions(tree, text);
     const extracted: FileAnalysis = {

@@ -58,7 +58,9 @@ export type { InfraRead } from './workspace/infra';
 export type {
   EntryKind,
   EntryPoint,
+  EnvBinding,
   EnvValue,
+  FileEnv,
   IndexDefinition,
   InfraDeclarations,
   InfraFunction,

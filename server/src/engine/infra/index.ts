@@ -55,6 +55,7 @@ export function readInfrastructure(
     functions: [],
     tables: [],
     skipped: [{ reason, source: { file, span: whole(text) } }],
+    unread: reason,
   });
   try {
     let yamlText = text;

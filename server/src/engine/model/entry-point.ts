@@ -5,7 +5,8 @@
  * templates and of framework code produce it, the reachability pass attaches it to
  * accesses, rules read it to decide how hot a path is.
  */
-import type { SourceRange } from './index';
+import type { EnvTableSource, SourceRange } from './index';
+import type { TableHint } from './call-site';
 
 /**
  * How a function is reached. `api`: an HTTP route (API Gateway, a web framework);
@@ -100,4 +101,21 @@ export interface InfraDeclarations {
   tables: InfraTable[];
   /** Parts that could not be read, with why (a malformed document, a handler that leads nowhere). */
   skipped: { reason: string; source: SourceRange }[];
+  /** The whole file could not be read (malformed, computed): why; absent when it was read. */
+  unread?: string;
 }
+
+/** What one variable names in one file. */
+export type EnvBinding =
+  | {
+      /** The physical name: literal text, a name with deploy-time holes (`{$Stage}-votes`), or null when not stated. */
+      name: string | null;
+      template: boolean;
+      source: EnvTableSource;
+      /** The table's key names from its definition, when the template declares it. */
+      keys: TableHint | null;
+    }
+  | { candidates: string[] };
+
+/** Variable → binding, for one file. */
+export type FileEnv = Record<string, EnvBinding>;

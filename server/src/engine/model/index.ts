@@ -131,14 +131,32 @@ export interface KeyTemplate {
  * `via` holds the declarations), an environment variable's name, or unknown. `span`
  * is the table expression in the call, when there is one.
  */
+/**
+ * Where an environment-named table's name came from: the function environment of a
+ * template or Serverless service that sets the variable for the code's handler.
+ */
+export interface EnvTableSource {
+  /** The variable the code reads (`TABLE_NAME`). */
+  variable: string;
+  /** The table's logical id when the template declares it (`VotesTable`), else null. */
+  logicalId: string | null;
+  /** The template or service file that sets the variable. */
+  file: string;
+}
+
 export type TableRef =
-  | { kind: 'literal'; name: string; span?: Span; via?: Declaration[] }
-  | { kind: 'env'; name: string; span?: Span; via?: Declaration[] }
+  | { kind: 'literal'; name: string; span?: Span; via?: Declaration[]; fromEnv?: EnvTableSource }
+  /**
+   * `fromEnv` on an env table: infrastructure code declares the table the variable names but
+   * states no physical name (a `!Ref` table without `TableName`); `candidates`: the functions
+   * that reach this code set the variable to different tables, so it stays the variable.
+   */
+  | { kind: 'env'; name: string; span?: Span; via?: Declaration[]; fromEnv?: EnvTableSource; candidates?: string[] }
   /**
    * A name fixed at deploy time: literal text around environment variables
    * (`f"inventory-{STAGE}"`, `` `orders-${process.env.STAGE}` ``), shown `inventory-{$STAGE}`.
    */
-  | { kind: 'template'; name: string; span?: Span; via?: Declaration[] }
+  | { kind: 'template'; name: string; span?: Span; via?: Declaration[]; fromEnv?: EnvTableSource }
   /** `source`: the expression that should name it, as written (`get_table_name()`, the receiver `conn`). */
   | { kind: 'unknown'; span?: Span; source?: string };
 

@@ -13,6 +13,7 @@ import type { TableDefinition } from '../schemas';
 import type { InfraDeclarations } from '../model/entry-point';
 import { CrossModuleFacts, definitionChanges, writesChanged } from './cross-module';
 import { InfraRegistry, type InfraRead } from './infra';
+import { EnvBinder } from './env-binder';
 import { ModuleConstants, readFromDisk } from './modules';
 import {
   analyzeWrapperCallers,
@@ -68,6 +69,8 @@ export class WorkspaceIndex {
   private readonly modules: ModuleConstants;
   /** The infrastructure files (templates, Serverless services) and what they declare. */
   readonly infra: InfraRegistry;
+  /** Which tables environment variables name in each file (env-binder.ts). */
+  private readonly env: EnvBinder;
   private readonly facts = new CrossModuleFacts();
   private readonly analyzeOptions: AnalyzeOptions;
   /** What the passes over the whole workspace (passes.ts) see of this index. */
@@ -75,6 +78,15 @@ export class WorkspaceIndex {
 
   constructor(private readonly options: IndexOptions) {
     this.infra = new InfraRegistry(options.maxBytes ?? DEFAULT_MAX_BYTES);
+    this.env = new EnvBinder(this.infra, {
+      analyses: () => this.files,
+      importedFile: (file, language, source) => this.modules.importedFile(file, language, source),
+      reanalyse: (file) => {
+        const language = languageForFile(file);
+        const text = this.options.openText?.(file) ?? readFromDisk(file);
+        return language && text !== null ? this.update(file, text, language, false) : new Set<string>();
+      },
+    });
     this.modules = new ModuleConstants(
       options.root,
       (f) => options.openText?.(f) ?? readFromDisk(f),
@@ -87,6 +99,7 @@ export class WorkspaceIndex {
       mayCallWrappers: (text, language) =>
         this.facts.hasWrappers && this.facts.importsWrapperNamed(this.facts.importsOf(text, language)),
       tableDefinitions: () => this.facts.tableDefinitions(),
+      envTables: (file) => this.env.of(file),
     };
     this.passTarget = {
       facts: this.facts,
@@ -122,6 +135,14 @@ export class WorkspaceIndex {
     return this.infra.remove(file);
   }
 
+  /**
+   * Re-analyses the files whose environment-named tables a change of the infrastructure
+   * files (or of a handler's imports) resolves differently. Returns the key families touched.
+   */
+  rebindEnv(): Set<string> {
+    return this.env.rebind();
+  }
+
   /** What every infrastructure file of the workspace declares, in path order. */
   infrastructure(): InfraDeclarations[] {
     return this.infra.declarations();
@@ -147,6 +168,7 @@ export class WorkspaceIndex {
   completePasses(files: Iterable<string>, settled?: ReadonlySet<string>): Set<string> {
     const touched = analyzeWrapperCallers(this.passTarget, files, settled);
     for (const key of refreshEarlyWriters(this.passTarget, settled)) touched.add(key);
+    for (const key of this.env.rebind()) touched.add(key);
     return touched;
   }
 
@@ -155,7 +177,8 @@ export class WorkspaceIndex {
    * workspace elsewhere (the CLI's analysis thread) loads the parsers only then.
    */
   passesMayAnalyse(files: Iterable<string>, settled?: ReadonlySet<string>): boolean {
-    return passesMayAnalyse(this.passTarget, files, settled);
+    // Templates that declare functions: a handler's imports may bind more files once every file is in.
+    return passesMayAnalyse(this.passTarget, files, settled) || this.env.mayRebind();
   }
 
   /** The cross-file state the analysis cache (cache/) saves and restores. */
@@ -238,6 +261,8 @@ export class WorkspaceIndex {
         else if (list[list.length - 1] !== a) list.push(a);
       }
     }
+    const imports = (a: FileAnalysis | undefined) => JSON.stringify(a?.imports?.map((i) => i.module) ?? []);
+    if (imports(this.files.get(file)) !== imports(analysis)) this.env.importsChanged();
     this.files.set(file, analysis);
     const wrappers = this.facts.wrapperCount;
     this.facts.note(analysis);
@@ -256,6 +281,7 @@ export class WorkspaceIndex {
   }
 
   remove(file: string): Set<string> {
+    this.env.forget(file);
     this.modules.forget(file);
     this.facts.forget(file);
     const before = [...(this.familiesOfFile.get(file)?.keys() ?? [])];

@@ -68,6 +68,13 @@ export class InfraRegistry {
     return [...this.byFile.keys()].sort().map((f) => this.byFile.get(f)!.read);
   }
 
+  /** Whether any file declares a function: else no environment variable is bound. */
+  declaresFunctions(): boolean {
+    for (const { read } of this.byFile.values())
+      if ('declarations' in read && read.declarations.functions.length) return true;
+    return false;
+  }
+
   /** What every infrastructure file declares, in path order (files that could not be read left out). */
   declarations(): InfraDeclarations[] {
     return this.reads().flatMap((r) => ('declarations' in r ? [r.declarations] : []));

@@ -117,6 +117,13 @@ export class ModuleConstants {
 
   /** The workspace file `source` names from `fromFile`, noted as used by `fromFile`; null for packages. */
   private moduleFile(fromFile: string, language: SourceLanguage, source: string): string | null {
+    const module = this.importedFile(fromFile, language, source);
+    if (module) this.noteUse(fromFile, module);
+    return module;
+  }
+
+  /** The workspace file an import names, without noting it as used (the environment bindings follow imports). */
+  importedFile(fromFile: string, language: SourceLanguage, source: string): string | null {
     // Files of one folder import the same modules: resolved once per folder (a Python name is searched up to the root).
     const fe = frontEndFor(language);
     const key = `${fe.id}\0${path.dirname(fromFile)}\0${source}`;
@@ -125,8 +132,6 @@ export class ModuleConstants {
       module = fe.resolveModule(fromFile, source, this.finder);
       this.resolved.set(key, module);
     }
-    if (!module) return null;
-    this.noteUse(fromFile, module);
     return module;
   }
 

@@ -1,0 +1,116 @@
+import * as path from 'node:path';
+import type { FileAnalysis } from '../analyze';
+import type { Access, SourceLanguage } from '../model';
+import type { FileEnv } from '../model/entry-point';
+import { envBindings } from './env-bindings';
+import type { InfraRegistry } from './infra';
+
+/** What the binder needs of the index. */
+export interface EnvHost {
+  analyses(): ReadonlyMap<string, FileAnalysis>;
+  importedFile(file: string, language: SourceLanguage, source: string): string | null;
+  /** Analyses the file again (its bindings changed); returns the key families touched. */
+  reanalyse(file: string): Set<string>;
+}
+
+/**
+ * The environment bindings of a workspace's files, worked out from its infrastructure
+ * files, and what each file was analysed with, so a change re-analyses only the files
+ * whose bindings moved. During the first pass only handler files are bound: imports are
+ * followed once every file is in (`rebind`), so the result does not depend on file order.
+ */
+export class EnvBinder {
+  /** What each file was analysed with (JSON, '' for none). */
+  private readonly boundWith = new Map<string, string>();
+  private followImports = false;
+  /** Bumped when a file's imports change: the bindings that follow imports are worked out again only then. */
+  private importsVersion = 0;
+  private cache: { key: string; map: Map<string, FileEnv> } | null = null;
+  private resolvedNames: { size: number; map: Map<string, string> } | null = null;
+
+  constructor(
+    private readonly infra: InfraRegistry,
+    private readonly host: EnvHost,
+  ) {}
+
+  /** The tables environment variables name in `file`; noted as what it is analysed with. */
+  of(file: string): FileEnv | null {
+    const env = this.map()?.get(path.resolve(file)) ?? null;
+    this.boundWith.set(file, env ? JSON.stringify(env) : '');
+    return env;
+  }
+
+  importsChanged(): void {
+    this.importsVersion++;
+  }
+
+  forget(file: string): void {
+    this.importsVersion++;
+    this.boundWith.delete(file);
+  }
+
+  /**
+   * Re-analyses the files whose bindings differ from those they were analysed with (a
+   * template changed, or a handler's imports now reach them). Only a file with an
+   * environment-named table can change. Returns the key families touched.
+   */
+  rebind(): Set<string> {
+    this.followImports = true;
+    const map = this.map();
+    const touched = new Set<string>();
+    for (const [file, analysis] of [...this.host.analyses()]) {
+      const now = map?.get(path.resolve(file));
+      const json = now ? JSON.stringify(now) : '';
+      // A file restored from the cache was not analysed here: what it was bound with is not known.
+      if (this.boundWith.get(file) === json) continue;
+      if (!analysis.accesses.some((a) => a.table.kind === 'env' || resolvedHere(a))) {
+        this.boundWith.set(file, json);
+        continue;
+      }
+      for (const key of this.host.reanalyse(file)) touched.add(key);
+    }
+    return touched;
+  }
+
+  /** Whether `rebind` may re-analyse a file: templates declare functions, or an analysis holds a resolved table. */
+  mayRebind(): boolean {
+    if (this.infra.declaresFunctions()) return true;
+    for (const a of this.host.analyses().values()) if (a.accesses.some(resolvedHere)) return true;
+    return false;
+  }
+
+  private map(): Map<string, FileEnv> | null {
+    if (!this.infra.declaresFunctions()) return null;
+    const key = `${this.infra.version}:${this.followImports ? this.importsVersion : '-'}`;
+    if (this.cache?.key !== key) {
+      const importsOf = (f: string) => (this.followImports ? this.importedFiles(f) : []);
+      this.cache = { key, map: envBindings(this.infra.declarations(), importsOf) };
+    }
+    return this.cache.map;
+  }
+
+  /** The workspace files a file imports, as far as its analysis says. */
+  private importedFiles(resolved: string): string[] {
+    const file = this.byResolved().get(resolved);
+    const analysis = file !== undefined ? this.host.analyses().get(file) : undefined;
+    if (!analysis || file === undefined) return [];
+    const out: string[] = [];
+    for (const i of analysis.imports ?? []) {
+      const target = this.host.importedFile(file, analysis.language, i.module);
+      if (target) out.push(target);
+    }
+    return out;
+  }
+
+  private byResolved(): Map<string, string> {
+    const files = this.host.analyses();
+    if (this.resolvedNames?.size !== files.size)
+      this.resolvedNames = { size: files.size, map: new Map([...files.keys()].map((f) => [path.resolve(f), f])) };
+    return this.resolvedNames.map;
+  }
+}
+
+/** An access whose table infrastructure code resolved (or found ambiguous). */
+function resolvedHere(a: Access): boolean {
+  return ('fromEnv' in a.table && !!a.table.fromEnv) || (a.table.kind === 'env' && !!a.table.candidates);
+}

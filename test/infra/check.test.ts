@@ -1,0 +1,120 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, test } from 'node:test';
+import type { JsonCheckReport } from '../../server/src/cli/report';
+
+/**
+ * `shardlens check --format json` over projects with infrastructure code, the CLI run as
+ * a real process (after `npm run build`): environment-named tables resolve to the table
+ * the template sets for the function that runs the code, and the table's key schema
+ * decides which attribute is the partition key.
+ */
+
+const ROOT = path.join(__dirname, '..', '..');
+const BIN = path.join(ROOT, 'bin', 'shardlens.js');
+const FIXTURES = path.join(__dirname, '..', 'fixtures', 'infra');
+const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-infra-')));
+after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+function check(cwd: string, ...args: string[]): JsonCheckReport {
+  const r = spawnSync(process.execPath, [BIN, 'check', '--format', 'json', ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  assert.ok(r.status === 0 || r.status === 1, `exit ${r.status}: ${r.stderr}`);
+  return JSON.parse(r.stdout) as JsonCheckReport;
+}
+
+const accessIn = (report: JsonCheckReport, file: string) => {
+  const found = report.accesses.filter((a) => a.file === file);
+  assert.equal(found.length, 1, `one access in ${file}: ${JSON.stringify(report.accesses.map((a) => a.file))}`);
+  return found[0];
+};
+
+test('SAM: $TABLE_NAME in a module the handler imports is the template table, keyed as the template says', () => {
+  const report = check(FIXTURES, 'sam-app');
+  const put = accessIn(report, 'sam-app/src/lib/votes.ts');
+  assert.equal(put.table, '{$Stage}-poll-votes');
+  assert.deepEqual(put.tableFrom, { variable: 'TABLE_NAME', logicalId: 'VotesTable', file: 'sam-app/template.yaml' });
+  // The item lists `voter` first; the template's key schema says `poll` is the partition key.
+  assert.equal(put.partitionKey.attribute, 'poll');
+  assert.equal(put.partitionKey.template, 'POLL#current');
+  const sl001 = report.findings.filter((f) => f.file === 'sam-app/src/lib/votes.ts' && f.rule === 'SL001');
+  assert.equal(sl001.length, 1);
+  assert.match(sl001[0].message, /on table \{\$Stage\}-poll-votes/);
+  // A !Ref table with no TableName: the key schema is known, the physical name is not.
+  const tally = accessIn(report, 'sam-app/src/handlers/tally.js');
+  assert.equal(tally.table, '$TABLE_NAME');
+  assert.equal(tally.tableFrom?.logicalId, 'TalliesTable');
+  // A Python handler, SimpleTable with a stated name.
+  assert.equal(accessIn(report, 'sam-app/src/handlers/session.py').table, 'poll-sessions');
+  // What the template declares is in the report.
+  const vote = report.functions?.find((f) => f.name === 'VoteFunction');
+  assert.equal(vote?.handlerFile, 'sam-app/src/handlers/vote.ts');
+  assert.deepEqual(
+    vote?.triggers.map((t) => t.trigger),
+    ['POST /polls/{pollId}/votes', 'POST /v2/votes'],
+  );
+  const votes = report.tables?.find((t) => t.logicalId === 'VotesTable');
+  assert.deepEqual(votes?.partitionKey, { name: 'poll', type: 'S' });
+  assert.equal(votes?.file, 'sam-app/template.yaml');
+  assert.equal(report.coverage?.infrastructure?.read, 1);
+  assert.match(report.coverage?.infrastructure?.skipped[0].reason ?? '', /MissingFunction/);
+});
+
+test('the same code without its template: the variable stays, and the key is read from the item', () => {
+  const copy = path.join(tmp, 'no-template');
+  fs.cpSync(path.join(FIXTURES, 'sam-app'), copy, { recursive: true });
+  fs.rmSync(path.join(copy, 'template.yaml'));
+  const report = check(copy, '.');
+  const put = accessIn(report, 'src/lib/votes.ts');
+  assert.equal(put.table, '$TABLE_NAME');
+  assert.equal(put.tableFrom, undefined);
+  assert.notEqual(put.partitionKey.attribute, 'poll');
+  assert.equal(report.functions, undefined);
+  assert.equal(report.findings.filter((f) => f.rule === 'SL001').length, 0, 'no constant key without the schema');
+});
+
+test('CloudFormation JSON and Serverless: Python and TypeScript handlers, ${self:custom} table names', () => {
+  const cfn = check(FIXTURES, 'cfn-json');
+  const puts = cfn.accesses.filter((a) => a.file === 'cfn-json/src/orders/api.py');
+  assert.deepEqual([...new Set(puts.map((a) => a.table))], ['orders']);
+  // The table's byStatus index, from the template, is written too: its constant key is found.
+  assert.ok(cfn.findings.some((f) => f.rule === 'SL001' && /index "byStatus" of table "orders"/.test(f.message)));
+  const sls = check(FIXTURES, 'serverless-scores');
+  assert.equal(accessIn(sls, 'serverless-scores/src/handlers/record.ts').table, 'scores-{$sls:stage}');
+  const rollup = accessIn(sls, 'serverless-scores/src/handlers/rollup.ts');
+  assert.equal(rollup.table, '$ROLLUP_TABLE', 'a Ref table with no TableName');
+  assert.equal(rollup.tableFrom?.logicalId, 'RollupTable');
+  const schedules = sls.functions?.find((f) => f.name === 'rollup')?.triggers.map((t) => t.ratePerHour);
+  assert.deepEqual(schedules, [6, 1 / 24, 1]);
+});
+
+test('a monorepo: one variable name, a table per service; a module both import keeps the variable and its candidates', () => {
+  const report = check(FIXTURES, 'monorepo');
+  assert.equal(accessIn(report, 'monorepo/services/orders/src/write.ts').table, 'shop-orders');
+  assert.equal(accessIn(report, 'monorepo/services/billing/src/write.ts').table, 'shop-invoices');
+  const shared = accessIn(report, 'monorepo/services/shared/audit.ts');
+  assert.equal(shared.table, '$AUDIT_TABLE');
+  assert.deepEqual(shared.tableCandidates, ['billing-audit', 'orders-audit']);
+  const tables = report.findings.filter((f) => f.rule === 'SL001').map((f) => f.table);
+  assert.deepEqual(tables.sort(), ['$AUDIT_TABLE', 'shop-invoices', 'shop-orders']);
+});
+
+test('with --cache: a template removed between runs unbinds the tables of restored files', () => {
+  const copy = path.join(tmp, 'cached');
+  const cache = path.join(tmp, 'cache-dir');
+  fs.cpSync(path.join(FIXTURES, 'sam-app'), copy, { recursive: true });
+  const first = check(copy, '--cache-location', cache, '.');
+  assert.equal(accessIn(first, 'src/handlers/session.py').table, 'poll-sessions');
+  const again = check(copy, '--cache-location', cache, '.');
+  assert.deepEqual(again.accesses, first.accesses, 'a warm run gives what the cold run gave');
+  fs.rmSync(path.join(copy, 'template.yaml'));
+  const after = check(copy, '--cache-location', cache, '.');
+  assert.equal(accessIn(after, 'src/handlers/session.py').table, '$TABLE_NAME');
+  assert.ok(after.accesses.every((a) => a.tableFrom === undefined));
+});
