@@ -322,10 +322,9 @@ connection.onRequest(HoverRequest.type, async (raw: unknown) => {
   const analysis = docs.refresh(p.textDocument.uri);
   if (!analysis) return null;
   const key = OpenDocuments.keyOf(p.textDocument.uri);
+  const findings = await workspace.findingsFor(key);
   // On a squiggle away from the call (a Python parameter's default that is the key): its finding's call.
-  const squiggled = (await workspace.findingsFor(key)).find((f) =>
-    contains(f.span, p.position.line, p.position.character),
-  )?.access;
+  const squiggled = findings.find((f) => contains(f.span, p.position.line, p.position.character))?.access;
   const opened = accessAt(analysis.accesses, p.position.line, p.position.character) ?? squiggled;
   if (!opened) return null;
   // The same call as the index read it, which the diagnostics come from: a document opened
@@ -336,7 +335,6 @@ connection.onRequest(HoverRequest.type, async (raw: unknown) => {
     ?.accesses.filter((a) => sameSpan(a.span, opened.span) && a.operation === opened.operation);
   const access = (indexed?.length && accessAt(indexed, p.position.line, p.position.character)) || opened;
   const liveText = hoverLiveLine(await live.reports(), access, (await settings.get()).tables);
-  const findings = await workspace.findingsFor(key);
   const reached = workspace.reachedFromCallers(access);
   const s = await settings.get(p.textDocument.uri);
   const contents = hoverMarkdown(access, findings, s, liveText, reached);

@@ -16,7 +16,7 @@ import {
   reachedSites,
   WorkspaceIndex,
 } from '../engine';
-import { CODE_CONTEXTS, type CodeContext } from '../../../protocol/src/settings';
+import { CODE_CONTEXTS, type CodeContext, type ShardLensSettings } from '../../../protocol/src/settings';
 import { serverCache } from './index-cache';
 import { keyToUri, pathToUri } from './convert';
 import { withLiveFindings } from './live-findings';
@@ -91,6 +91,7 @@ export class Workspace {
       }
       this.contexts.set(folder, wanted);
       this.indexes.delete(folder);
+      this.generation++;
       changed = true;
     }
     return changed;
@@ -99,6 +100,7 @@ export class Workspace {
   setFolders(folders: string[]): void {
     this.folders = folders;
     for (const f of [...this.indexes.keys()]) if (!folders.includes(f)) this.indexes.delete(f);
+    this.generation++;
   }
 
   /** Whether `file` lies in one of the workspace folders (else it is a loose file, open on its own). */
@@ -132,7 +134,10 @@ export class Workspace {
   }
 
   private async excluded(key: string): Promise<boolean> {
-    const s = await this.settings.get(keyToUri(key));
+    return this.excludedBy(key, await this.settings.get(keyToUri(key)));
+  }
+
+  private excludedBy(key: string, s: ShardLensSettings): boolean {
     if (!s.enable) return true;
     const folder = this.folders.find((f) => key.startsWith(f + path.sep));
     const rel = folder ? path.relative(folder, key).split(path.sep).join('/') : key;
@@ -208,6 +213,8 @@ export class Workspace {
     this.live?.invalidate();
     this.generation++;
     if (await this.excluded(key)) return this.forget(key);
+    // Findings kept while the settings were read were kept for the index before this change.
+    this.generation++;
     const index = this.indexFor(key);
     const keys = index.analyzeFile(key);
     await this.publish([key, ...index.filesOf(keys)]);
@@ -226,10 +233,27 @@ export class Workspace {
    * analysed); with live heat, the evidence and SL009 findings added.
    */
   async findingsFor(key: string): Promise<Finding[]> {
-    if (await this.excluded(key)) return [];
-    const own = this.indexFor(key).findingsFor(key);
+    const own = await this.ownFindings(key);
     return this.live ? withLiveFindings(key, own, await this.live.reports()) : own;
   }
+
+  /**
+   * A file's own findings (before live heat), kept per generation and settings: a hover,
+   * the code actions, the publish and the fixes each asked for them again, every time
+   * gathering its cross-file findings and matching its path against the exclude globs.
+   * The index changes only with the generation (but during a full index), exclusion only
+   * with the settings (a config change makes new ones).
+   */
+  private async ownFindings(key: string): Promise<Finding[]> {
+    const settings = await this.settings.get(keyToUri(key));
+    const kept = this.own.get(key);
+    if (kept && kept.generation === this.generation && kept.settings === settings && !this.indexing)
+      return kept.findings;
+    const findings = this.excludedBy(key, settings) ? [] : this.indexFor(key).findingsFor(key);
+    if (!this.indexing) this.own.set(key, { generation: this.generation, settings, findings });
+    return findings;
+  }
+  private readonly own = new Map<string, { generation: number; settings: ShardLensSettings; findings: Finding[] }>();
 
   /**
    * Whether callers in other modules reach this call through a wrapper (their accesses
