@@ -54,6 +54,7 @@ export { sameSpan, spanOf, spanWithin, walk } from './span';
 export { AnalysisCache, ENGINE_VERSION, cacheDir } from './workspace/cache';
 export { completeIndex, indexOneByOne } from './workspace/cache/run';
 export { collectFiles } from './workspace/files';
+export { isInfrastructureCandidate } from './infra';
 export type { InfraRead } from './workspace/infra';
 export type {
   EntryKind,

@@ -45,7 +45,8 @@ function tableFit(key: LogicalKey, table: string, aliases: readonly string[]): n
 }
 
 function deployedName(template: string): RegExp {
-  const parts = template.split(/\{\$[A-Za-z_][A-Za-z0-9_]*\}/).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  // `{$STAGE}` from code, `{$sls:stage}` / `{$AWS::StackName}` from templates.
+  const parts = template.split(/\{\$[^{}]+\}/).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   return new RegExp(`^${parts.join('.+')}$`);
 }
 

@@ -247,6 +247,8 @@ export function hoverMarkdown(
   if (sortKey && sortCondition) lines.push(`Sort key ${code(sortKey)} ${sortCondition}`);
   const via = pk && declaredAs(pk, a.file);
   if (via) lines.push(via);
+  const fromEnv = tableFromEnv(a);
+  if (fromEnv) lines.push(fromEnv);
   if (a.through) lines.push(throughLine(a.through.file, a.through.span, a.call.callee));
   if (a.guessed)
     lines.push(
@@ -273,4 +275,20 @@ export function hoverMarkdown(
   const rules = [...new Map(mine.map((f) => [f.rule, f])).values()];
   if (rules.length) lines.push('', rules.map((f) => `**${f.rule}** [${f.category}](${docsUrl(f.rule)})`).join(' · '));
   return { kind: 'markdown', value: lines.join('\n\n').replace(/\n\n\n\n/g, '\n\n') };
+}
+
+/** Where infrastructure code says the table of an environment variable is, or why it cannot say. */
+function tableFromEnv(a: Access): string | null {
+  const t = a.table;
+  if (t.kind === 'env' && t.candidates)
+    return `The functions that run this code set ${code(`$${t.name}`)} to different tables: ${t.candidates.map(code).join(', ')}`;
+  if (t.kind === 'unknown' || !t.fromEnv) return null;
+  const where = path.relative(path.dirname(a.file), t.fromEnv.file).split(path.sep).join('/');
+  const table = t.fromEnv.logicalId ? ` table ${code(t.fromEnv.logicalId)}` : '';
+  if (t.kind === 'env')
+    return (
+      `${code(`$${t.name}`)} names the${table} of ${code(where)}, which states no \`TableName\`: ` +
+      `the name is chosen at deploy time, so live heat needs it mapped to a table of the account`
+    );
+  return `${code(t.fromEnv.variable)} is set to this table for the functions that run this code (${code(where)}${t.fromEnv.logicalId ? `, ${code(t.fromEnv.logicalId)}` : ''})`;
 }

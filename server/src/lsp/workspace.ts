@@ -7,6 +7,7 @@ import {
   type Access,
   type AnalysisCache,
   collectFiles,
+  isInfrastructureCandidate,
   countCoverage,
   type FileAnalysis,
   fileCoverage,
@@ -153,7 +154,11 @@ export class Workspace {
     const progress = await this.connection.window.createWorkDoneProgress();
     const skipped: CheckWorkspaceResult['skipped'] = [];
     try {
-      const files = this.folders.flatMap((folder) => collectFiles([folder]).files);
+      const lists = this.folders.map((folder) => collectFiles([folder]));
+      const files = lists.flatMap((l) => l.files);
+      // Templates first: the functions they declare name the tables of environment variables.
+      for (const file of lists.flatMap((l) => l.infrastructure))
+        if (!(await this.excluded(file))) this.indexFor(file).readInfrastructure([file]);
       progress.begin('ShardLens: indexing', 0, `${files.length} files`, false);
       const perIndex = new Map<WorkspaceIndex, string[]>();
       const caches = new Map<WorkspaceIndex, AnalysisCache | null>();
@@ -217,6 +222,9 @@ export class Workspace {
     this.generation++;
     const index = this.indexFor(key);
     const keys = index.analyzeFile(key);
+    // A template or Serverless service: the files whose environment tables it names are judged again.
+    if (isInfrastructureCandidate(key) && index.readInfrastructure([key]))
+      for (const k of index.rebindEnv()) keys.add(k);
     await this.publish([key, ...index.filesOf(keys)]);
   }
 
@@ -225,6 +233,7 @@ export class Workspace {
     this.generation++;
     const index = this.indexFor(key);
     const keys = index.remove(key);
+    if (index.removeInfrastructure(key)) for (const k of index.rebindEnv()) keys.add(k);
     await this.publish([key, ...index.filesOf(keys)]);
   }
 
