@@ -237,6 +237,9 @@ export function shifted(s: ShardSet | undefined, by: number): ShardSet {
 
 /** Values a reader loops over: numbers make a shard loop, strings a small literal set. */
 export function loopElementValue(n: Node, items: Value[], generated: boolean): Value {
+  // `(item.replies || [])[i]`, `for x in (ids or [])`: the empty side of a fallback is no
+  // shard set; what the loop walks is the other side, which is not known here.
+  if (items.length === 0) return unknownValue(n);
   const nums = items.map(numberOf);
   if (nums.every((x): x is number => x !== null)) {
     return shardValue(n, { method: generated ? 'loop' : 'list', values: nums });

@@ -272,7 +272,7 @@ function subscriptValue(n: Node, ctx: EvalContext): Value {
     const i = numberOf(evaluate(index, ctx));
     if (i !== null && base.items[i]) return base.items[i];
     const idx = index ? evaluate(index, ctx) : null;
-    if (idx && soleHole(idx)?.kind === 'shard') return idx;
+    if (idx && soleHole(idx)?.kind === 'shard' && base.items.length > 0) return idx;
     return loopElementValue(n, base.items, false);
   }
   const found = index?.type === 'string' ? memberOf(base, index.text.slice(1, -1)) : undefined;
