@@ -163,6 +163,14 @@ function ceilingLines(a: Access, c: Classification, settings: ShardLensSettings,
 function indexLines(a: Access): string[] {
   if (!a.index) return [];
   const attr = a.partitionKey ? ` by ${code(a.partitionKey.attribute)}` : '';
+  // A write that sets the index's key (an update's SET, a put's attribute) reads nothing
+  // through the index: DynamoDB copies it into the index's partitions.
+  if (a.kind === 'write')
+    return [
+      `**Index** ${code(a.index)}: this ${a.operation} sets the index's key${attr}, so DynamoDB also writes the ` +
+        `item to that key's partition of the index. Each index key has the same ${n(WCU_PER_KEY)} WCU/s ceiling, ` +
+        `and a hot index key throttles the table writes that feed it.`,
+    ];
   return [
     `**Index** ${code(a.index)}: this ${a.operation} reads the index's partitions${attr}, not the table's. ` +
       `Each index key has the same ${n(RCU_PER_KEY)} RCU/s ceiling, and every write to the table that sets the ` +
