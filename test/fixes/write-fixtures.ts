@@ -148,6 +148,24 @@ void times(Number(process.env.K), (i) => importOrder({ orderId: 'order-' + i, to
     },
   },
   {
+    // The key is in a `params` object built before the call, in a function the handler calls.
+    name: 'v2-params',
+    writer: 'record-visit.js',
+    table: 'visits',
+    pk: 'pk',
+    sk: 'sk',
+    fixes: ['add-random-shard', 'add-hash-shard'],
+    driver: {
+      language: 'node',
+      source: `const AWS = require('aws-sdk');
+AWS.config.update({ endpoint: process.env.AWS_ENDPOINT_URL, region: 'us-east-1' });
+const { handler } = require('./record-visit');
+${BATCHED}
+void times(Number(process.env.K), (i) => handler({ body: JSON.stringify({ visitId: 'visit-' + i, page: '/' }) }));
+`,
+    },
+  },
+  {
     name: 'cross-ts',
     writer: 'weekly.ts',
     table: 'leaderboard',

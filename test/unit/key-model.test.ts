@@ -142,6 +142,7 @@ test('a read keeps its index, BETWEEN operands, limit, order, projection and ali
     limit: 25,
     scanIndexForward: false,
     projection: 'PK, score',
+    shaping: ['ProjectionExpression'],
     names: { '#k': 'kind', '#ts': 'createdAt' },
     exclusiveStartKey: false,
     paginator: false,

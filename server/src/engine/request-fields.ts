@@ -4,6 +4,16 @@ import { literalText } from './model/template';
 import { entry, unwrapAttributeValue, type Value } from './model/value';
 
 /** The other request fields the rules and generators read: a query's options, increments, item size. */
+
+/** Query fields that change which items or attributes come back (the legacy ones included). */
+const SHAPING = [
+  'FilterExpression',
+  'ProjectionExpression',
+  'AttributesToGet',
+  'Select',
+  'QueryFilter',
+  'ConditionalOperator',
+];
 /** A Query's options beyond its key condition. */
 export function readShape(input: Value, paginator: boolean): ReadShape {
   const text = (name: string) => {
@@ -26,6 +36,7 @@ export function readShape(input: Value, paginator: boolean): ReadShape {
     scanIndexForward:
       forward === 'true' || forward === 'True' ? true : forward === 'false' || forward === 'False' ? false : null,
     projection: text('ProjectionExpression'),
+    shaping: SHAPING.filter((name) => entry(input, name) !== undefined),
     names,
     exclusiveStartKey: !!entry(input, 'ExclusiveStartKey'),
     paginator,

@@ -212,6 +212,11 @@ export interface ReadShape {
   /** `ScanIndexForward` when written as a literal, else null. */
   scanIndexForward: boolean | null;
   projection: string | null;
+  /**
+   * Fields that change which items or attributes come back (`FilterExpression`,
+   * `AttributesToGet`, `Select`...), which a generated reader does not carry over.
+   */
+  shaping: string[];
   /** `ExpressionAttributeNames` with literal values (`#pk` → `pk`). */
   names: Record<string, string>;
   /** Passes `ExclusiveStartKey` (a loop over `LastEvaluatedKey`). */

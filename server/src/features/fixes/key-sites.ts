@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { Node } from 'web-tree-sitter';
+import type { Node, Tree } from 'web-tree-sitter';
 import { type Access, logicalKeyOf, type SourceRange, type Span, spanOf } from '../../engine';
 import { memoized, type FixContext } from './fix-model';
 import { isParameter, useValue } from './key-edit';
@@ -37,6 +37,9 @@ export const where = (file: string, span: Span) => `${path.basename(file)}:${spa
  * A `BatchWriteItem` holds puts or deletes; a delete is a point access.
  */
 export function isPointAccess(a: Access): boolean {
+  // A write that sets an index's key finds its item by the table's key: the index key is
+  // only a value it writes, and a random shard of it moves the item between index shards.
+  if (a.index && a.kind === 'write') return false;
   switch (a.operation) {
     case 'PutItem':
     case 'Query':
@@ -135,6 +138,13 @@ function parameterName(n: Node | null): string | null {
   return null;
 }
 
+/** Whether `n` is written in the function that makes the call at `call` (not in a nested one). */
+function sameFunction(tree: Tree, n: Node, call: Span): boolean {
+  const fn = enclosingFunction(n);
+  const callFn = enclosingFunction(nodeAt(tree, call));
+  return !!fn && !!callFn && fn.id === callFn.id;
+}
+
 /** Where one access's key value is, or why a fix cannot edit it. */
 export function keySite(ctx: FixContext, a: Access): KeySite | Blocked {
   // Asked for every access of the key by the fixes of each of its findings.
@@ -151,8 +161,10 @@ function findKeySite(ctx: FixContext, a: Access): KeySite | Blocked {
     // A parameter's default is evaluated once (Python) or bypassed by a caller that passes
     // the value: the edit goes on the value where the request uses it, if it names one.
     if (isParameter(n)) return { span: useValue(tree, pk.use), siblings: siblingAttributes(tree, a.language, pk.use) };
-    // The key's value as the call writes it; one the engine followed elsewhere is a mapper's.
-    if (!within(pk.span, a.span)) return null;
+    // The key's value as the call writes it, or as the function making the call builds its
+    // parameters (`const params = {...}; db.put(params)`); one the engine followed into
+    // another function is a mapper's.
+    if (!within(pk.span, a.span) && !sameFunction(tree, n, a.span)) return null;
     const span: Span | null = pk.span;
     return { span, siblings: siblingAttributes(tree, a.language, pk.use) };
   });
@@ -190,6 +202,12 @@ function mapperSite(ctx: FixContext, a: Access): KeySite | Blocked {
     // `putEvent(item)` leaving out `pk = "GLOBAL"` of another module's `putEvent`.
     const atDefault = withTree(origin.file, text, (tree) => isParameter(nodeAt(tree, origin.span)));
     if (atDefault) return { blocked: defaultBlocked(ctx, a, origin.span, origin.file) };
+    // `username=DEFAULT_USERNAME`: the constant reached the key through a parameter's default.
+    const viaDefault = origin.via.find((v) => {
+      const t = ctx.textOf(v.file);
+      return t !== null && withTree(v.file, t, (tree) => isParameter(nodeAt(tree, v.valueSpan)));
+    });
+    if (viaDefault) return { blocked: defaultBlocked(ctx, a, viaDefault.valueSpan, viaDefault.file) };
     return { blocked: `${built} and its key value could not be found` };
   }
   if (

@@ -266,7 +266,7 @@ export function queryRepair(
   written: Set<string>,
   sortAttribute: string | null,
 ): TextChange[] | null {
-  const plan = planReader({ site: read, keySource, shards, keyId, target: read.file }, ctx);
+  const plan = planReader({ site: read, keySource, shards, keyId, target: read.file, sortAttribute }, ctx);
   if (!plan) return null;
   plan.spec.shards = { kind: 'range', start: 0, count: countName };
   // A read of every item returns them in the one key's sort-key order.

@@ -195,6 +195,8 @@ export interface PlanInput {
   keyId: string;
   /** The file the reader goes into. */
   target: string;
+  /** The key's sort attribute as its writers name it, when the site and keySource do not. */
+  sortAttribute?: string | null;
 }
 
 export function planReader(input: PlanInput, ctx: FixContext): ReaderPlan | null {
@@ -320,7 +322,12 @@ export function planReader(input: PlanInput, ctx: FixContext): ReaderPlan | null
     top = { attribute, limit: l, forward: site.read?.scanIndexForward !== false };
   }
   // A read of every item keeps the order its Query returned them in: by the sort key, as it asked.
-  const orderBy = condition?.attribute ?? keySource.sortKey?.attribute ?? site.sortKey?.attribute ?? null;
+  const orderBy =
+    condition?.attribute ?? keySource.sortKey?.attribute ?? site.sortKey?.attribute ?? input.sortAttribute ?? null;
+  // The reader reproduces the key, sort condition, order and Limit only: a read that filters or
+  // projects, or asks for descending order by a sort key the code never names, would change what
+  // it returns (a leaderboard unsorted, an attribute it hid sent to the client). No reader then.
+  if (site.read && (site.read.shaping.length > 0 || (site.read.scanIndexForward === false && !orderBy))) return null;
   const order = !top && orderBy ? { attribute: orderBy, forward: site.read?.scanIndexForward !== false } : null;
   const converter = style.sdk === 'aws-sdk-v2' ? v2Namespace(imports, needs, 'Converter') : undefined;
   // Key names the writer spells through a constant the reader can see: spelled the same.

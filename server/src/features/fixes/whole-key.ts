@@ -69,8 +69,8 @@ function planAccesses(finding: Finding, key: LogicalKey, ctx: FixContext): KeyPl
  * The shard count for every file the fix touches: declared once (in the file of the
  * finding's key value, or the constant the key's sharded writers already use), and
  * imported into every other file. TypeScript and ES modules get an `export` on a new
- * declaration another file imports; a CommonJS file cannot import it, so the fix is
- * blocked there.
+ * declaration another file imports; CommonJS files each declare their own copy, with a
+ * comment naming the files whose copies must stay equal (SL007 reports them if not).
  */
 export function countChanges(
   home: Access,
@@ -84,24 +84,30 @@ export function countChanges(
   const homeFile = count.reused && d.shardCount?.declaration ? d.shardCount.declaration.file : home.file;
   const changes: TextChange[] = [];
   const others = files.filter((f) => f !== home.file);
+  // CommonJS modules (often separate Lambda packages, each deployed alone) cannot import
+  // the count from one another: each declares it, naming the others that must agree.
+  let ownCopies = false;
   if (others.length > 0 && count.declare && !home.file.endsWith('.py')) {
     const text = ctx.textOf(home.file) ?? '';
-    if (!/^\s*import\b/m.test(text) || /\brequire\(/.test(text))
-      return {
-        blocked: `the shard count cannot be shared between CommonJS modules (${others.map((f) => path.basename(f)).join(', ')})`,
-      };
-    count.declare = count.declare.replace(/\nconst /, '\nexport const ');
+    if (!/^\s*import\b/m.test(text) || /\brequire\(/.test(text)) ownCopies = true;
+    else count.declare = count.declare.replace(/\nconst /, '\nexport const ');
   }
   for (const file of new Set([home.file, ...files])) {
     const text = ctx.textOf(file) ?? '';
     const imports = ctx.analysisOf(file)?.imports ?? [];
     const extra = perFile(file);
     let plan: CountPlan = count;
+    if (ownCopies && file === home.file) plan = { ...count, declare: keptEqual(count, file, files) };
     if (file !== home.file) {
       const declaredHere = new RegExp(`^\\s*(export\\s+)?(const|let|var)?\\s*${count.name}\\s*(:[^=]*)?=`, 'm').test(
         text,
       );
       const imported = imports.some((i) => i.names.includes(count.name));
+      if (ownCopies && !declaredHere && !imported) {
+        const copy = { ...count, declare: keptEqual(count, file, [home.file, ...files]), importChange: null };
+        changes.push(...headerChanges(file, text, imports, copy, extra));
+        continue;
+      }
       let importChange: CountPlan['importChange'] = null;
       if (!declaredHere && !imported && file !== homeFile) {
         const at = { ...home, file, language: file.endsWith('.py') ? ('python' as const) : home.language };
@@ -113,6 +119,15 @@ export function countChanges(
     changes.push(...headerChanges(file, text, imports, plan, extra));
   }
   return { count, changes };
+}
+
+/** A CommonJS module's own copy of the count, naming the files whose copies must equal it. */
+function keptEqual(count: CountPlan, file: string, files: string[]): string {
+  const rest = [...new Set(files.filter((f) => f !== file).map((f) => path.relative(path.dirname(file), f)))];
+  return count.declare!.replace(
+    /^\/\*\* (.*) \*\/$/m,
+    (_, says: string) => `/** ${says} Keep equal to ${count.name} in ${rest.join(', ')}. */`,
+  );
 }
 
 /** The read with the shard part a fix appends: what its reader reads, shard by shard. */

@@ -186,7 +186,14 @@ export function jsReader(s: ReaderSpec): string {
 function merge(s: ReaderSpec): Line[] {
   const T = (t: string) => (s.typed ? t : '');
   const by = s.top ?? s.order;
-  if (!by) return [[1, `const Items = ([]${s.typed ? ' as Record<string, any>[]' : ''}).concat(...perShard);`]];
+  // Untyped, `([]).concat(...)` is a never[] to a // @ts-check file; flat() types it (Node 11+).
+  if (!by)
+    return [
+      [
+        1,
+        s.typed ? 'const Items = ([] as Record<string, any>[]).concat(...perShard);' : 'const Items = perShard.flat();',
+      ],
+    ];
   const cmp = by.forward ? '<' : '>';
   return [
     [1, `const sortKey = (item${T(': Record<string, any>')}) => ${sortKeyOf(s, by.attribute)};`],
