@@ -65,7 +65,8 @@ export type JsonFix =
   | { kind: 'add-shard-suffix'; key: string; at: JsonLocation; separator: string; shardCount: JsonShardCount | null }
   | { kind: 'scatter-gather-reader'; key: string; shards: JsonShardSet; writer: JsonLocation }
   | { kind: 'align-shard-range'; key: string; want: number[]; have: number[]; writer: JsonLocation }
-  | { kind: 'paginate-shards'; key: string };
+  | { kind: 'paginate-shards'; key: string }
+  | { kind: 'spread-counter'; key: string };
 
 export interface JsonAccess {
   file: string;

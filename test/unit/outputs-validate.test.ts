@@ -166,7 +166,7 @@ test('check --format json matches docs/schemas/check.schema.json, with every fie
     '.tables[].indexes[].sortKey.type',
     '.tables[].capacity.write',
     '.coverage.infrastructure.skipped[].reason',
-    ...['add-shard-suffix', 'scatter-gather-reader', 'align-shard-range', 'paginate-shards'].map(
+    ...['add-shard-suffix', 'scatter-gather-reader', 'align-shard-range', 'paginate-shards', 'spread-counter'].map(
       (k) => `.findings[].fixes[]<${k}>`,
     ),
   ]) {

@@ -61,6 +61,7 @@ export function toJsonFix(f: FixDescriptor): JsonFix {
     case 'align-shard-range':
       return { ...f, writer: location(f.writer.file, f.writer.span) };
     case 'paginate-shards':
+    case 'spread-counter':
       return { ...f };
   }
 }

@@ -1,4 +1,4 @@
-import { type Finding, formatUnits, READ_UNITS_PER_PARTITION, WRITE_UNITS_PER_PARTITION } from '../engine';
+import { type Finding, formatUnits, hotKeyLive, READ_UNITS_PER_PARTITION, WRITE_UNITS_PER_PARTITION } from '../engine';
 import { windowText } from './live-text';
 import type { HeatReport, KeyHeat, KeyOps } from './types';
 
@@ -11,9 +11,9 @@ import type { HeatReport, KeyHeat, KeyOps } from './types';
  * Contributor Insights counts ConsumedThroughputUnits = 3 × write units + read units.
  * A partition serves 1,000 WCU/s (= 3,000 units) and 3,000 RCU/s (= 3,000 units):
  * in these units both ceilings are the same figure, so one threshold holds whatever
- * the mix of reads and writes.
+ * the mix of reads and writes. The rule's metadata (code, category, severity) is the
+ * engine's `hotKeyLive` (engine/rules/SL009-hot-key-live.ts).
  */
-export const RULE = { code: 'SL009', name: 'hot-key-live', severity: 'info' as const };
 
 /** One partition's ceiling in ConsumedThroughputUnits per second. */
 export const PARTITION_CEILING_UNITS = Math.min(3 * WRITE_UNITS_PER_PARTITION, READ_UNITS_PER_PARTITION);
@@ -104,10 +104,11 @@ export function hotKeyLiveFindings(report: HeatReport): Finding[] {
       out.push({
         file: s.file,
         span: s.span,
-        rule: RULE.code,
-        category: RULE.name,
-        severity: RULE.severity,
+        rule: hotKeyLive.code,
+        category: hotKeyLive.category,
+        severity: hotKeyLive.defaultSeverity,
         message: h.message,
+        messageId: 'liveTraffic',
         access: s.access,
         related: [],
         fixes: [],

@@ -22,7 +22,7 @@ export {
   throttlesFor,
   type OpKind,
 } from './live-text';
-export { hotKeysLive, hotKeyLiveFindings, throttleText, PARTITION_CEILING_UNITS, RULE as SL009 } from './hot-key-live';
+export { hotKeysLive, hotKeyLiveFindings, throttleText, PARTITION_CEILING_UNITS } from './hot-key-live';
 export { toJsonHeat, toJsonProblem } from './json';
 export { answerHeatRequest } from './request';
 export { WINDOWS, WINDOW_SECONDS, isWindow, periodFor } from './window';

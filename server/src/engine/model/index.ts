@@ -354,7 +354,12 @@ export type FixDescriptor =
     }
   | { kind: 'scatter-gather-reader'; key: string; shards: ShardSet; writer: SourceRange }
   | { kind: 'align-shard-range'; key: string; want: number[]; have: number[]; writer: SourceRange }
-  | { kind: 'paginate-shards'; key: string };
+  | { kind: 'paginate-shards'; key: string }
+  /** A counter item every caller increments: spread the count over N items and sum them on read. */
+  | { kind: 'spread-counter'; key: string };
+
+/** The kinds of fix descriptor: what a rule declares it may carry (`RuleInfo.fixKinds`). */
+export type FixKind = FixDescriptor['kind'];
 
 /** The descriptor of a write-shard fix: append a shard suffix to a write's key. */
 export type ShardSuffix = Extract<FixDescriptor, { kind: 'add-shard-suffix' }>;
@@ -370,6 +375,8 @@ export interface Finding {
   access: Access;
   related: RelatedLocation[];
   fixes: FixDescriptor[];
+  /** Which of its rule's messages (`RuleInfo.messages`) this is. */
+  messageId?: string;
   /** The role of the code the finding sits in (`app` when not said). */
   context?: FileRole;
 }

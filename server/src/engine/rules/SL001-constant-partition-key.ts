@@ -8,6 +8,11 @@ export const constantPartitionKey: AccessRule = {
   category: 'constant-partition-key',
   defaultSeverity: 'error',
   summary: 'Every request for this logical key lands on one partition.',
+  fixKinds: ['add-shard-suffix'],
+  messages: {
+    constantWrite: 'a write of one constant partition key: shard it',
+    constantRead: 'a read of one constant partition key: cache it or shard it',
+  },
   check(input) {
     const { access, key, classification, keyTemplate, shardCount } = input;
     if (classification !== 'constant') return null;
@@ -18,6 +23,7 @@ export const constantPartitionKey: AccessRule = {
       : 'Cache it if it is read-hot, or shard the key and query every shard.';
     return {
       access,
+      messageId: write ? 'constantWrite' : 'constantRead',
       message: `${partitionKeyClaim(input, 'is a constant')}: ${cap}. ${fix}`,
       fixes: write ? [addShardSuffix(access, key, shardCount, input.shardSeparator)] : [],
     };

@@ -8,11 +8,14 @@ export const timeBucketPartitionKey: AccessRule = {
   category: 'time-bucket-partition-key',
   defaultSeverity: 'warning',
   summary: 'Every write in the current time bucket hits one key.',
+  fixKinds: ['add-shard-suffix'],
+  messages: { timeBucketWrite: 'a write to the current date or hour as the partition key, with no shard part' },
   check(input) {
     const { access, key, classification, keyTemplate, shardCount } = input;
     if (classification !== 'time-bucket' || access.kind !== 'write') return null;
     return {
       access,
+      messageId: 'timeBucketWrite',
       message:
         `${partitionKeyClaim(input, 'is built from the current date/time with no shard part')}: ` +
         `every write in this period lands on one partition (${capText('write')}) while older ones sit idle. ` +

@@ -8,6 +8,8 @@ export const lowCardinalityPartitionKey: AccessRule = {
   category: 'low-cardinality-partition-key',
   defaultSeverity: 'warning',
   summary: 'A key made only of low-cardinality values concentrates traffic on its most common value.',
+  fixKinds: ['add-shard-suffix'],
+  messages: { fewValues: 'a partition key made only of a few distinct values (status, type, flag)' },
   check(input) {
     const { access, key, classification, shardCount } = input;
     if (classification !== 'low-cardinality') return null;
@@ -18,6 +20,7 @@ export const lowCardinalityPartitionKey: AccessRule = {
     const what = from.length > 0 ? `\`${from.join('`, `')}\`` : 'a status, type, flag or small set';
     return {
       access,
+      messageId: 'fewValues',
       message:
         `${partitionKeyClaim(input, 'takes only a few distinct values')} (${what}): the most ` +
         `common value takes most of the traffic on one partition. Lead with a high-cardinality attribute ` +

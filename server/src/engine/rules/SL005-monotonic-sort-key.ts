@@ -11,6 +11,10 @@ export const monotonicSortKey: AccessRule = {
   category: 'monotonic-sort-key',
   defaultSeverity: 'info',
   summary: 'A timestamp or sequence sort key under a concentrated partition key cannot be split for heat.',
+  fixKinds: [],
+  messages: {
+    monotonicSortKey: 'a timestamp or sequence sort key under a constant, time-bucket, few-valued or counter key',
+  },
   check({ access, classification, keyTemplate, tableName }) {
     const sk = access.sortKey;
     if (!sk || access.kind !== 'write' || !CONCENTRATED.has(classification)) return null;
@@ -20,6 +24,7 @@ export const monotonicSortKey: AccessRule = {
     if (!monotonic) return null;
     return {
       access,
+      messageId: 'monotonicSortKey',
       // The sort key is what grows: the finding sits on it.
       span: sk.span,
       related: declarationLocations(declarationsOf(sk)),

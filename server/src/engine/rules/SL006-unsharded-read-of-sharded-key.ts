@@ -28,6 +28,12 @@ export const unshardedReadOfShardedKey: KeyRule = {
   defaultSeverity: 'error',
   summary: 'A read of a sharded key that queries the bare key or a single shard misses most of the data.',
   supersedes: ['SL001'],
+  fixKinds: ['scatter-gather-reader'],
+  messages: {
+    bareKey: 'a read of a sharded key without its shard suffix',
+    oneShard: 'a read of a sharded key through one literal shard',
+    randomShard: 'a Query of a sharded key through one random shard',
+  },
   check(group) {
     const writers = shardedWriters(group);
     if (writers.length === 0 || !linkable(group)) return [];
@@ -41,15 +47,17 @@ export const unshardedReadOfShardedKey: KeyRule = {
       const hole = shardHoleOf(read);
       const literal = hole ? null : literalShardOf(read.partitionKey.template, writer.shape);
       let what: string | null = null;
+      let messageId = 'bareKey';
       if (!hole && literal === null) what = `reads "${keyOf(read)}" without the shard suffix`;
-      else if (literal !== null) what = `reads only shard ${literal} ("${keyOf(read)}")`;
+      else if (literal !== null) [what, messageId] = [`reads only shard ${literal} ("${keyOf(read)}")`, 'oneShard'];
       // Only a recognised random expression: a helper known by its name alone (`shardOf(id)`) may be a hash.
       else if (read.operation === 'Query' && hole?.shards?.method === 'random' && hole.shards.values)
-        what = 'queries one random shard';
+        [what, messageId] = ['queries one random shard', 'randomShard'];
       if (!what) continue;
       const key = logicalKeyOf(w)!.id;
       out.push({
         access: read,
+        messageId,
         message:
           `This ${read.operation} ${what}, but the key is written sharded as ${keyOf(w)} (${group.where(w)}): it ` +
           `silently misses the items on the other shards. Query every shard and merge the results.`,

@@ -39,6 +39,11 @@ export const shardRangeMismatch: KeyRule = {
   category: 'shard-range-mismatch',
   defaultSeverity: 'error',
   summary: 'Writers and readers of one logical key disagree on the shard set.',
+  fixKinds: ['align-shard-range'],
+  messages: {
+    readerMisses: 'a scatter-gather reader whose shard loop differs from the writers’ shard set',
+    writersDisagree: 'a writer whose shard set differs from an earlier writer’s',
+  },
   check(group) {
     const out: Report[] = [];
     if (!linkable(group)) return out;
@@ -74,6 +79,7 @@ export const shardRangeMismatch: KeyRule = {
         ].filter(Boolean);
         out.push({
           access: read,
+          messageId: 'readerMisses',
           message:
             `This reader loops over ${shardsText(read)} but ${group.where(s.first)} writes ${shardsText(s.first)}: it ` +
             `${parts.join(' and ')}. Use one shard constant for both sides.`,
@@ -90,6 +96,7 @@ export const shardRangeMismatch: KeyRule = {
 function writerDisagrees(w: Access, earlier: SetOfWriters, where: string): Report {
   return {
     access: w,
+    messageId: 'writersDisagree',
     message:
       `This writer uses ${shardsText(w)} but ${where} writes the same key with ` +
       `${shardsText(earlier.first)}: no single reader loop can match both. Use one shard constant.`,

@@ -12,11 +12,14 @@ export const scatterGatherPagination: KeyRule = {
   category: 'scatter-gather-pagination',
   defaultSeverity: 'warning',
   summary: 'A scatter-gather read that ignores LastEvaluatedKey returns partial shards.',
+  fixKinds: ['paginate-shards'],
+  messages: { onePagePerShard: 'a scatter-gather Query that reads one page per shard' },
   check(group) {
     return group.accesses
       .filter((a) => isScatterGather(a) && a.operation === 'Query' && !a.paginated && !a.limited)
       .map((a) => ({
         access: a,
+        messageId: 'onePagePerShard',
         message:
           `This scatter-gather Query over ${shardsText(a)} reads one page per shard and ignores LastEvaluatedKey: ` +
           `a shard with more than 1 MB of items comes back partial. Loop on LastEvaluatedKey ` +

@@ -17,6 +17,8 @@ export const shardEvaluatedOnce: AccessRule = {
   summary: 'A random shard suffix chosen once per process (module level, class body), not per request.',
   // The constant, time-bucket or low-cardinality claim is this one, said better.
   supersedes: ['SL001', 'SL002', 'SL003'],
+  fixKinds: [],
+  messages: { chosenOnce: 'a random shard or id part of a key chosen once per process, not per request' },
   check(input) {
     const { access } = input;
     const part = access.partitionKey ? oncePart(access.partitionKey.template) : null;
@@ -30,6 +32,7 @@ export const shardEvaluatedOnce: AccessRule = {
       : 'every read of one process reads one shard and misses the others';
     return {
       access,
+      messageId: 'chosenOnce',
       message:
         `${partitionKeyClaim(input, `takes its ${chosen}, chosen once per process (at module level or in a class body)`)}: ` +
         `${effect}. Choose it inside the function that makes each request.`,

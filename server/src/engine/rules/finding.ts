@@ -71,6 +71,7 @@ export function toFinding(rule: RuleInfo, severity: Severity, r: Report): Findin
     category: rule.category,
     severity,
     message: r.message,
+    messageId: r.messageId,
     access: a,
     related: [...own, ...(r.related ?? [])],
     fixes: r.fixes ?? [],

@@ -21,6 +21,7 @@ export type { AccessInput, AccessRule, KeyRule, Report, Rule, RuleInfo } from '.
 export type { KeyGroup } from './group';
 export type { ContextFinding, ContextScope } from './context';
 export { docsUrl } from './rule';
+export { hotKeyLive } from './SL009-hot-key-live';
 
 /** Every rule, in code order: for docs, SARIF, settings and the runners below. */
 export const ALL_RULES: readonly Rule[] = [

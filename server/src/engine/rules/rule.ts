@@ -2,6 +2,7 @@ import type {
   Access,
   Classification,
   FixDescriptor,
+  FixKind,
   LogicalKey,
   RelatedLocation,
   Severity,
@@ -34,11 +35,20 @@ export interface RuleInfo {
    * because the fix is to read every shard, not to shard again.
    */
   supersedes?: readonly string[];
+  /**
+   * The kinds of fix descriptor its findings may carry: the features pick a fix by the
+   * descriptor a finding carries, never by its rule's code. Empty: nothing mechanical.
+   */
+  fixKinds: readonly FixKind[];
+  /** Each message it reports, by id, in a few words (as ESLint's `meta.messages`); a report names one. */
+  messages: Readonly<Record<string, string>>;
 }
 
 /** What a rule reports about one access. */
 export interface Report {
   access: Access;
+  /** One of the rule's `messages`. */
+  messageId: string;
   message: string;
   /** The finding's range in `access.file`; default: the partition key expression. */
   span?: Span;

@@ -29,7 +29,7 @@ import { countQuestion, randomShardExpression } from './write-shard';
  */
 export const spreadCounter: FixProvider = (finding, ctx, answers?: FixAnswers): FixAction[] => {
   const a = finding.access;
-  if (finding.rule !== 'SL004' || a.kind !== 'write' || !a.partitionKey) return [];
+  if (!finding.fixes.some((x) => x.kind === 'spread-counter') || a.kind !== 'write' || !a.partitionKey) return [];
   const text = ctx.textOf(a.file);
   const key = logicalKeyOf(a);
   if (text === null || !key) return [];

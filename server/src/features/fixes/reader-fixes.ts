@@ -33,8 +33,9 @@ import { pythonModuleFor } from './reader-scope';
 const SITE_FORMS_REPLACEABLE = new Set(['send-command', 'v2-promise', 'boto3-table', 'boto3-client']);
 
 export const readerFixes: FixProvider = (finding, ctx, answers) => {
-  if (finding.rule === 'SL006') return unshardedReadFixes(finding, ctx, answers);
-  if (finding.rule === 'SL008') return paginationFixes(finding, ctx, answers);
+  const kinds = new Set(finding.fixes.map((x) => x.kind));
+  if (kinds.has('scatter-gather-reader')) return unshardedReadFixes(finding, ctx, answers);
+  if (kinds.has('paginate-shards')) return paginationFixes(finding, ctx, answers);
   return [];
 };
 
