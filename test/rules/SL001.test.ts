@@ -1,0 +1,142 @@
+import { ruleTester } from './tester';
+
+// SL001 constant-partition-key: every request for one constant key lands on one partition.
+ruleTester('SL001', {
+  valid: [
+    {
+      name: 'a Lambda handler keyed by the user it is called for',
+      files: {
+        'src/handlers/save-profile.ts': `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+
+const ddb = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+
+export const handler = async (event: { pathParameters: { userId: string }; body: string }) => {
+  const profile = JSON.parse(event.body);
+  await ddb.send(
+    new PutCommand({
+      TableName: process.env.PROFILES_TABLE,
+      Item: { pk: \`USER#\${event.pathParameters.userId}\`, sk: 'PROFILE', ...profile },
+    }),
+  );
+  return { statusCode: 204 };
+};
+`,
+      },
+    },
+    {
+      name: 'a leaderboard written with a random shard suffix',
+      files: {
+        'src/scores.ts': `import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb } from './client';
+
+const BOARD_SHARDS = 10;
+
+export async function recordScore(playerId: string, score: number) {
+  const shard = Math.floor(Math.random() * BOARD_SHARDS);
+  await ddb.send(new PutCommand({ TableName: 'leaderboard', Item: { PK: \`BOARD#global#\${shard}\`, SK: playerId, score } }));
+}
+`,
+      },
+    },
+    {
+      name: 'a pytest test that reads one sample customer',
+      files: {
+        'tests/test_customers.py': `import boto3
+import pytest
+
+
+@pytest.fixture
+def table():
+    return boto3.resource("dynamodb").Table("customers")
+
+
+def test_reads_customer(table):
+    item = table.get_item(Key={"pk": "CUSTOMER#1001"})["Item"]
+    assert item["name"] == "Ada"
+`,
+      },
+    },
+  ],
+  invalid: [
+    {
+      name: 'a repository class that writes every post under one feed key',
+      files: {
+        'src/posts/repository.ts': `import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+
+export class PostRepository {
+  constructor(private readonly ddb: DynamoDBDocumentClient) {}
+
+  async add(post: { id: string; body: string; createdAt: string }) {
+    await this.ddb.send(
+      new PutCommand({
+        TableName: 'posts',
+        Item: { PK: 'FEED#recent', SK: post.createdAt, id: post.id, body: post.body },
+      }),
+    );
+  }
+}
+`,
+      },
+      errors: [{ line: 10, severity: 'error', messageId: 'constantWrite' }],
+    },
+    {
+      name: 'a handler reading a config item whose key comes from a constants module',
+      files: {
+        'src/constants.ts': `export const CONFIG_KEY = 'CONFIG#global';
+export const TABLE = 'settings';
+`,
+        'src/handlers/get-config.ts': `import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb } from '../client';
+import { CONFIG_KEY, TABLE } from '../constants';
+
+export const handler = async () => {
+  const { Item } = await ddb.send(new GetCommand({ TableName: TABLE, Key: { pk: CONFIG_KEY } }));
+  return { statusCode: 200, body: JSON.stringify(Item) };
+};
+`,
+      },
+      errors: [{ file: 'src/handlers/get-config.ts', line: 6, severity: 'error', messageId: 'constantRead' }],
+    },
+    {
+      name: 'a boto3 service module appending every event to one stream key',
+      files: {
+        'app/events.py': `import time
+
+import boto3
+
+STREAM_KEY = "STREAM#main"
+table = boto3.resource("dynamodb").Table("streams")
+
+
+def append_event(event_type, payload):
+    table.put_item(
+        Item={
+            "pk": STREAM_KEY,
+            "sk": f"{time.time_ns()}",
+            "type": event_type,
+            "payload": payload,
+        }
+    )
+`,
+      },
+      errors: [{ line: 12, severity: 'error', messageId: 'constantWrite' }],
+    },
+    {
+      name: 'a vitest test writing to the shared leaderboard key: noted at info',
+      files: {
+        'src/leaderboard.test.ts': `import { describe, it } from 'vitest';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb } from './client';
+
+describe('leaderboard', () => {
+  it('stores a score', async () => {
+    await ddb.send(new PutCommand({ TableName: 'leaderboard', Item: { PK: 'LEADERBOARD#GLOBAL', SK: 'p1', score: 3 } }));
+  });
+});
+`,
+      },
+      errors: [{ line: 7, severity: 'info' }],
+    },
+  ],
+});
