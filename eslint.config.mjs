@@ -31,6 +31,24 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
+    // Rules are pure functions of the model: what they need of the process (the
+    // environment, the clock) comes with their input (the disk: .dependency-cruiser.cjs).
+    files: ['server/src/engine/rules/**/*.ts'],
+    rules: {
+      'no-restricted-globals': ['error', { name: 'process', message: 'rules take what they need as input' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'Date', property: 'now', message: 'rules read no clock' },
+        { object: 'Math', property: 'random', message: 'rules are deterministic' },
+        { object: 'performance', property: 'now', message: 'rules read no clock' },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "NewExpression[callee.name='Date']", message: 'rules read no clock' },
+      ],
+    },
+  },
+  {
     files: ['**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },
