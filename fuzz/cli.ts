@@ -62,7 +62,8 @@ export async function run(options: PartOptions): Promise<PartResult> {
   const deadline = Date.now() + options.seconds * 1000;
   let slowest = 0;
   try {
-    for (let n = options.input ?? 0; options.input !== undefined ? n === options.input : Date.now() < deadline; n++) {
+    const more = (n: number) => n < (options.minInputs ?? 0) || Date.now() < deadline;
+    for (let n = options.input ?? 0; options.input !== undefined ? n === options.input : more(n); n++) {
       const input = makeInput(options.seed, n, sources, parent);
       const r = runCli(input.args, { cwd: input.dir, timeoutMs: TIMEOUT_MS });
       result.inputs++;

@@ -56,4 +56,9 @@ export interface PartOptions {
   seconds: number;
   /** Run only this input number (reproducing a failure). */
   input?: number;
+  /**
+   * Run at least this many inputs even past `seconds`: a smoke run on a loaded machine
+   * must still cover the same inputs, not fewer because the CPU was busy.
+   */
+  minInputs?: number;
 }
