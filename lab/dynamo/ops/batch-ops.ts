@@ -12,6 +12,7 @@ import type { Rejection } from '../meter';
 import type { TableInfo } from '../table-catalog';
 import { itemProblem, keySizeProblem } from '../limits';
 import { itemAccess } from './item-ops';
+import { indexWrites, settleIndexWrites } from '../index-writes';
 
 interface KeysAndAttributes {
   Keys: Attrs[];
@@ -131,26 +132,28 @@ export async function batchWriteItem(ctx: OpContext, raw: Attrs): Promise<Attrs>
       const table = tables.get(name)!;
       const key = req.PutRequest ? req.PutRequest.Item : req.DeleteRequest!.Key;
       const newSize = req.PutRequest ? itemSize(req.PutRequest.Item) : 0;
-      return { name, req, newSize, access: itemAccess(table, key, 'write', writeUnits(newSize)) };
+      // A Put's index writes are foreseen from its item; a Delete's are known once it ran.
+      const foreseen = req.PutRequest ? indexWrites(table, undefined, req.PutRequest.Item) : [];
+      return { name, table, req, newSize, foreseen, access: itemAccess(table, key, 'write', writeUnits(newSize)) };
     }),
   );
 
   const refused: Rejection[] = [];
   const unprocessed: Record<string, WriteRequest[]> = {};
   const admitted = writes.filter((w) => {
-    const r = ctx.meter.tryAdmit(w.access);
-    if (r) {
-      refused.push(r);
+    const r = ctx.meter.admit([w.access, ...w.foreseen]);
+    if (r.length > 0) {
+      refused.push(...r);
       (unprocessed[w.name] ??= []).push(w.req);
     }
-    return !r;
+    return r.length === 0;
   });
   if (admitted.length === 0) throw ctx.meter.reject('BatchWriteItem', refused);
   ctx.meter.recordThrottles('BatchWriteItem', refused, false);
 
   const parts: Consumption[] = [];
   await Promise.all(
-    admitted.map(async ({ name, req, newSize, access }) => {
+    admitted.map(async ({ name, table, req, newSize, foreseen, access }) => {
       let res: Attrs;
       try {
         res = req.PutRequest
@@ -162,11 +165,14 @@ export async function batchWriteItem(ctx: OpContext, raw: Attrs): Promise<Attrs>
             });
       } catch (e) {
         ctx.meter.refund(access);
+        for (const f of foreseen) ctx.meter.refund(f);
         throw e;
       }
-      const units = writeUnits(Math.max(newSize, itemSize(res.Attributes as Attrs | undefined)));
+      const old = res.Attributes as Attrs | undefined;
+      const units = writeUnits(Math.max(newSize, itemSize(old)));
       ctx.meter.settle(access, units);
       parts.push({ table: name, read: 0, write: units });
+      parts.push(...settleIndexWrites(ctx, foreseen, indexWrites(table, old, req.PutRequest?.Item)));
     }),
   );
   const out: Attrs = { UnprocessedItems: unprocessed };

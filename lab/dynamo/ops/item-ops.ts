@@ -15,7 +15,8 @@ import { itemSize, readUnits, writeUnits } from '../item-size';
 import { keyLabel } from '../keys';
 import { itemProblem, keySizeProblem, updateValuesProblem } from '../limits';
 import type { Access } from '../meter';
-import { singleConsumedCapacity } from '../consumed';
+import { consumedCapacity, type Consumption } from '../consumed';
+import { assignedValues, hasGlobalIndexes, indexWrites, settleIndexWrites } from '../index-writes';
 import type { TableInfo } from '../table-catalog';
 
 type ItemOp = 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem';
@@ -50,8 +51,15 @@ async function prepare(ctx: OpContext, op: ItemOp, raw: Attrs): Promise<Prepared
   return { data, table, oldOnFailure, asked: data.ReturnConsumedCapacity };
 }
 
+/** A write's global-index writes: those foreseen before it runs, and those it made, from its reply. */
+interface IndexPlan {
+  foreseen: Access[];
+  made: (res: Attrs) => Promise<Access[]>;
+}
+
 /**
- * Admits the access, runs the request, settles it. `measure` turns dynalite's
+ * Admits the access (and its index writes: a hot index key throttles the
+ * table write), runs the request, settles it. `measure` turns dynalite's
  * reply into the real units and the reply the client asked for; a failed
  * condition is charged at the estimate, any other failure refunded.
  */
@@ -61,13 +69,16 @@ async function metered(
   p: Prepared,
   a: Access,
   measure: (res: Attrs) => number,
+  index?: IndexPlan,
 ): Promise<Attrs> {
-  const refused = ctx.meter.tryAdmit(a);
-  if (refused) throw ctx.meter.reject(op, [refused]);
+  const foreseen = index?.foreseen ?? [];
+  const refused = ctx.meter.admit([a, ...foreseen]);
+  if (refused.length > 0) throw ctx.meter.reject(op, refused);
   let res: Attrs;
   try {
     res = await ctx.engine.run(op, p.data);
   } catch (e) {
+    for (const f of foreseen) ctx.meter.refund(f);
     if (e instanceof ServiceError && e.type === CONDITION_FAILED) {
       // A failed condition still consumes the write (DynamoDB charges it).
       ctx.meter.settle(a, a.units);
@@ -80,13 +91,13 @@ async function metered(
   }
   const actual = measure(res);
   ctx.meter.settle(a, actual);
+  const indexParts: Consumption[] = index ? settleIndexWrites(ctx, foreseen, await index.made(res)) : [];
   delete res.ConsumedCapacity;
-  const cc = singleConsumedCapacity(p.asked, {
-    table: a.resource.table,
-    read: a.dir === 'read' ? actual : 0,
-    write: a.dir === 'write' ? actual : 0,
-  });
-  if (cc) res.ConsumedCapacity = cc;
+  const cc = consumedCapacity(p.asked, [
+    { table: a.resource.table, read: a.dir === 'read' ? actual : 0, write: a.dir === 'write' ? actual : 0 },
+    ...indexParts,
+  ]);
+  if (cc) res.ConsumedCapacity = cc[0];
   return res;
 }
 
@@ -132,7 +143,11 @@ export async function putItem(ctx: OpContext, raw: Attrs): Promise<Attrs> {
   const newSize = itemSize(item);
   const oldOf = withOldItem(data);
   const a = itemAccess(table, item, 'write', writeUnits(newSize));
-  return metered(ctx, 'PutItem', p, a, (res) => writeUnits(Math.max(newSize, itemSize(oldOf(res)))));
+  let old: Attrs | undefined;
+  const index: IndexPlan | undefined = hasGlobalIndexes(table)
+    ? { foreseen: indexWrites(table, undefined, item), made: async () => indexWrites(table, old, item) }
+    : undefined;
+  return metered(ctx, 'PutItem', p, a, (res) => writeUnits(Math.max(newSize, itemSize((old = oldOf(res))))), index);
 }
 
 export async function updateItem(ctx: OpContext, raw: Attrs): Promise<Attrs> {
@@ -144,7 +159,17 @@ export async function updateItem(ctx: OpContext, raw: Attrs): Promise<Attrs> {
   if (tooBig) throw tooBig;
   data.ReturnConsumedCapacity = 'TOTAL';
   const a = itemAccess(table, key, 'write', writeUnits(0));
-  return metered(ctx, 'UpdateItem', p, a, (res) => Math.max(a.units, capacityOf(res, a.units)));
+  // The items before and after are read only on a table with global indexes,
+  // so other tables' updates cost no extra store reads.
+  let index: IndexPlan | undefined;
+  if (hasGlobalIndexes(table)) {
+    const old = await ctx.engine.readItem(table.raw, key);
+    index = {
+      foreseen: indexWrites(table, undefined, { ...old, ...assignedValues(data), ...key }),
+      made: async () => indexWrites(table, old, await ctx.engine.readItem(table.raw, key)),
+    };
+  }
+  return metered(ctx, 'UpdateItem', p, a, (res) => Math.max(a.units, capacityOf(res, a.units)), index);
 }
 
 export async function deleteItem(ctx: OpContext, raw: Attrs): Promise<Attrs> {
@@ -156,5 +181,9 @@ export async function deleteItem(ctx: OpContext, raw: Attrs): Promise<Attrs> {
   if (tooBig) throw tooBig;
   const oldOf = withOldItem(data);
   const a = itemAccess(table, key, 'write', writeUnits(0));
-  return metered(ctx, 'DeleteItem', p, a, (res) => writeUnits(itemSize(oldOf(res))));
+  let old: Attrs | undefined;
+  const index: IndexPlan | undefined = hasGlobalIndexes(table)
+    ? { foreseen: [], made: async () => indexWrites(table, old, undefined) }
+    : undefined;
+  return metered(ctx, 'DeleteItem', p, a, (res) => writeUnits(itemSize((old = oldOf(res)))), index);
 }

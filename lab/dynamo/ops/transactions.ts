@@ -16,6 +16,7 @@ import type { Access } from '../meter';
 import type { TableInfo } from '../table-catalog';
 import { itemProblem, keySizeProblem, updateValuesProblem } from '../limits';
 import { itemAccess } from './item-ops';
+import { assignedValues, indexWrites, settleIndexWrites } from '../index-writes';
 
 const MAX_ACTIONS = 100;
 type WriteKind = 'Put' | 'Update' | 'Delete' | 'ConditionCheck';
@@ -35,6 +36,18 @@ interface Action {
   oldOnFailure: boolean;
   old?: Attrs;
   access?: Access;
+  /** The global-index writes it will make, known from the snapshot (doubled, as the table write). */
+  indexes?: Access[];
+}
+
+const doubled = (list: Access[]) => list.map((x) => ({ ...x, units: 2 * x.units }));
+
+/** The item an action leaves behind, as far as the snapshot tells before it runs. */
+function expectedItem(a: Action): Attrs | undefined {
+  if (a.kind === 'Put') return a.data.Item as Attrs;
+  if (a.kind === 'Update') return { ...a.old, ...assignedValues(a.data), ...a.key };
+  if (a.kind === 'Delete') return undefined;
+  return a.old;
 }
 
 function checkList(raw: Attrs): Attrs[] {
@@ -94,13 +107,13 @@ async function parseActions(ctx: OpContext, raw: Attrs, kinds: Array<WriteKind |
 
 /** Admits all actions or cancels the transaction naming the throttled ones. */
 function admitOrCancel(ctx: OpContext, op: string, actions: Action[]): void {
-  const refused = ctx.meter.admit(actions.map((a) => a.access!));
+  const refused = ctx.meter.admit(actions.flatMap((a) => [a.access!, ...(a.indexes ?? [])]));
   if (refused.length === 0) return;
   ctx.meter.recordThrottles(op, refused, true);
   const throttled = new Set(refused.map((r) => r.access));
   throw transactionCanceled(
     actions.map((a): CancellationReason => {
-      if (!throttled.has(a.access!)) return { Code: 'None' };
+      if (![a.access!, ...(a.indexes ?? [])].some((x) => throttled.has(x))) return { Code: 'None' };
       return a.table.onDemand
         ? { Code: 'ThrottlingError', Message: 'Throughput exceeds the current capacity of your table or index.' }
         : {
@@ -131,13 +144,17 @@ export async function transactWriteItems(ctx: OpContext, raw: Attrs): Promise<At
       a.old = await ctx.engine.readItem(a.table.raw, a.key);
       const size = Math.max(itemSize(a.old), a.kind === 'Put' ? itemSize(a.data.Item as Attrs) : 0);
       a.access = itemAccess(a.table, a.key, 'write', 2 * writeUnits(size));
+      a.indexes = doubled(indexWrites(a.table, a.old, expectedItem(a)));
     }
     admitOrCancel(ctx, 'TransactWriteItems', actions);
 
     const failed = actions.map((a) => ctx.engine.conditionFails(a.data, a.old));
     if (failed.some(Boolean)) {
       // Cancelled transactions still consume the capacity of the items they read.
-      for (const a of actions) ctx.meter.settle(a.access!, a.access!.units);
+      for (const a of actions) {
+        ctx.meter.settle(a.access!, a.access!.units);
+        for (const x of a.indexes ?? []) ctx.meter.refund(x);
+      }
       throw transactionCanceled(
         actions.map((a, i) =>
           failed[i]
@@ -153,6 +170,7 @@ export async function transactWriteItems(ctx: OpContext, raw: Attrs): Promise<At
 
     const done: Action[] = [];
     const parts: Consumption[] = [];
+    let settled = 0;
     try {
       for (const a of actions) {
         let units = a.access!.units;
@@ -167,11 +185,17 @@ export async function transactWriteItems(ctx: OpContext, raw: Attrs): Promise<At
           units = Math.max(units, 2 * reported);
         }
         ctx.meter.settle(a.access!, units);
+        settled++;
         parts.push({ table: a.table.table, read: 0, write: units });
+        if (a.kind === 'ConditionCheck') continue;
+        const after = a.kind === 'Delete' ? undefined : await ctx.engine.readItem(a.table.raw, a.key);
+        parts.push(...settleIndexWrites(ctx, a.indexes ?? [], doubled(indexWrites(a.table, a.old, after))));
+        a.indexes = [];
       }
     } catch (e) {
       for (const a of done.reverse()) await restore(ctx, a);
-      for (const a of actions.slice(parts.length)) ctx.meter.refund(a.access!);
+      for (const a of actions.slice(settled)) ctx.meter.refund(a.access!);
+      for (const a of actions) for (const x of a.indexes ?? []) ctx.meter.refund(x);
       throw e;
     }
     const out: Attrs = {};
