@@ -7,35 +7,10 @@
  */
 import type { EnvTableSource, SourceRange } from './index';
 import type { TableHint } from './call-site';
+import type { EntryPoint } from './entry';
+import type { Span } from './range';
 
-/**
- * How a function is reached. `api`: an HTTP route (API Gateway, a web framework);
- * `schedule`: a cron or rate rule; `queue`: SQS batches; `stream`: DynamoDB or Kinesis
- * stream batches; `event`: EventBridge, SNS, S3 notifications; `websocket`: API Gateway
- * WebSocket routes; `script`: a `__main__` block or a CLI bin; `test`: a test file;
- * `unknown`: a Lambda handler no infrastructure code names.
- */
-export type EntryKind = 'api' | 'schedule' | 'queue' | 'stream' | 'event' | 'websocket' | 'script' | 'test' | 'unknown';
-
-export interface EntryPoint {
-  kind: EntryKind;
-  /** The route (`GET /votes`), the rule or the function's logical name. */
-  name: string;
-  /** The source file of the handler function the entry point invokes. */
-  file: string;
-  /** The handler function's name in that file (`handler`, `main`), or null for module code. */
-  functionName: string | null;
-  /** Zero-based line of the handler in `file`, when known. */
-  line: number | null;
-  /** The trigger as the declaration writes it: "rate(5 minutes)", "GET /votes", "batchSize 10". */
-  trigger: string;
-  /** Invocations per hour a schedule states (rate(30 minutes) → 2); null when not stated. */
-  ratePerHour: number | null;
-  /** Records per invocation for queue and stream consumers, when stated. */
-  batchSize?: number | null;
-  /** Where the entry point is declared (the template, serverless.yml or decorator). */
-  source: SourceRange;
-}
+export type { EntryKind, EntryPoint } from './entry';
 
 /** One key attribute of a table or index definition. */
 export interface KeyAttribute {
@@ -119,3 +94,51 @@ export type EnvBinding =
 
 /** Variable → binding, for one file. */
 export type FileEnv = Record<string, EnvBinding>;
+
+/**
+ * A call written inside a function, as the reachability pass follows it: by the name
+ * called (`saveVote`, the `save` of `repo.save()`), whether a receiver was written
+ * before it, and whether the call sits in a loop of the function (over a batch's records).
+ */
+export interface CallRef {
+  name: string;
+  member: boolean;
+  inLoop: boolean;
+}
+
+/**
+ * A function of a file as the reachability pass sees it: a named function, a method
+ * (`Repo.save`, named `save`), or the inline handler an entry point names (`<GET /votes>`).
+ * `loops`: the spans of its loops, so an access can tell whether it runs per record.
+ */
+export interface FunctionNode {
+  /** `save`, `Repo.save` is `save`; `<module>` for a file's top-level code; `<GET /votes>` for an inline handler. */
+  name: string;
+  span: Span;
+  calls: CallRef[];
+  loops: Span[];
+  /** Importers can reach it (`export`, `module.exports`, any Python top-level function or class method). */
+  exported: boolean;
+}
+
+/** One import binding of a file: `local` in this file is `name` of `module` (`*` for the whole module). */
+export interface ImportBinding {
+  local: string;
+  module: string;
+  name: string;
+}
+
+/**
+ * What one file tells the reachability pass: its functions, its imports, the entry
+ * points it declares in code (routes, decorators, handler signatures) and whether it
+ * holds an application object that declares its routes (`app = Flask(...)`, `express()`).
+ */
+export interface FileReach {
+  file: string;
+  functions: FunctionNode[];
+  imports: ImportBinding[];
+  /** Each entry point with the function of this file it starts at (`root`, a `FunctionNode` name). */
+  entries: Array<{ entry: EntryPoint; root: string }>;
+  /** A framework application object (Express, Fastify, Koa, Hono, Flask, FastAPI, Chalice, NestJS, Django urls). */
+  declaresApp: boolean;
+}

@@ -4,23 +4,12 @@
  */
 
 import type { FileRole } from './file-context';
+import type { AccessReach } from './entry';
 
 export type SourceLanguage = 'typescript' | 'tsx' | 'javascript' | 'python';
 
-/** Zero-based positions, as tree-sitter and LSP count them. */
-export interface Span {
-  startLine: number;
-  startColumn: number;
-  endLine: number;
-  endColumn: number;
-}
-
-/** Where a key part's value comes from. */
-/** A place in a file. */
-export interface SourceRange {
-  file: string;
-  span: Span;
-}
+export type { SourceRange, Span } from './range';
+import type { SourceRange, Span } from './range';
 
 /**
  * A declaration a value passed through on its way to a key: `const GLOBAL_BOARD =
@@ -309,6 +298,11 @@ export interface Access {
    * are not judged, and the call counts as not understood.
    */
   operationUnread?: string;
+  /**
+   * The entry points that reach the call (routes, schedules, consumers) and what they say of
+   * its heat: attached by the workspace's reachability pass (`entry-points/`), absent before it.
+   */
+  reach?: AccessReach;
 }
 
 /**
