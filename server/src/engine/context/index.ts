@@ -6,6 +6,7 @@ import { fileRole, type ContentRole, type FileRole } from './role';
 
 export {
   FILE_ROLES,
+  isTestFileName,
   fileRole,
   isOneOff,
   pathRole,

@@ -115,6 +115,23 @@ export class ModuleConstants {
     return module ? this.summaries.of(module, sites) : null;
   };
 
+  /**
+   * The workspace file an import names, not noted as a use: the reachability pass follows
+   * calls across modules but reads no value of them, so nothing re-analyses when it changes.
+   */
+  readonly fileOfImport = (fromFile: string, language: SourceLanguage, source: string): string | null => {
+    const key = `${language === 'python' ? 'py' : 'js'}\0${path.dirname(fromFile)}\0${source}`;
+    const known = this.resolved.get(key);
+    if (known !== undefined) return known;
+    const exists = (f: string) => this.exists(f);
+    const module =
+      language === 'python'
+        ? resolvePythonModule(fromFile, source, this.root, exists)
+        : resolveJsModule(fromFile, source, exists, this.aliases);
+    this.resolved.set(key, module);
+    return module;
+  };
+
   /** The workspace file `source` names from `fromFile`, noted as used by `fromFile`; null for packages. */
   private moduleFile(fromFile: string, language: SourceLanguage, source: string): string | null {
     const module = this.importedFile(fromFile, language, source);
