@@ -23,6 +23,8 @@ export function fixture(name: string): Record<string, string> {
 /** Every finding of a workspace made of `files`, each as `file:line rule severity` with its message. */
 export async function findingsOf(files: Record<string, string>): Promise<Array<Finding & { at: string }>> {
   const { index, dir } = await indexedWorkspace(files);
+  // Templates are read as the CLI reads them: the files `collectFiles` lists as infrastructure.
+  index.readInfrastructure(Object.keys(files).map((f) => path.join(dir, f)));
   return index
     .results()
     .flatMap((r) => r.findings)

@@ -149,3 +149,23 @@ test('SAM: a function the handler does not call is info; the one it calls keeps 
   delete noTemplate['template.yaml'];
   assert.equal(at(await findingsOf(noTemplate), 'src/handlers/scores.js:18').severity, 'error');
 });
+
+test('SAM: a function a template triggers on a schedule only is a cold path named by the template; an Api event keeps it hot', async () => {
+  const files = fixture('sam-dead');
+  const scheduled = {
+    ...files,
+    'template.yaml': files['template.yaml'].replace(
+      /Post:\n(.*\n)*/,
+      'Tally:\n          Type: Schedule\n          Properties:\n            Schedule: rate(30 minutes)\n',
+    ),
+  };
+  const cold = at(await findingsOf(scheduled), 'src/handlers/scores.js:10', 'SL004');
+  assert.equal(cold.severity, 'info');
+  assert.match(
+    cold.message,
+    /Cold path: runs on rate\(30 minutes\) \(template\.yaml:\d+\), at most 2 requests\/hour\.$/,
+  );
+  const hot = at(await findingsOf(files), 'src/handlers/scores.js:10', 'SL004');
+  assert.equal(hot.severity, 'warning');
+  assert.match(hot.message, /Reached from POST \/scores \(template\.yaml:11\)\.$/);
+});

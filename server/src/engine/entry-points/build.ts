@@ -5,6 +5,7 @@
  * smallest function around it, so that `FileReach` is built the same way in every
  * language. Also the schedule arithmetic (`rate(30 minutes)` is 2 an hour).
  */
+import type { Node } from 'web-tree-sitter';
 import type { EntryKind, EntryPoint, FileReach, FunctionNode, ImportBinding } from '../model/entry-point';
 import type { Span } from '../model/range';
 import { sameSpan, spanWithin } from '../span';
@@ -150,3 +151,27 @@ export function parseRate(text: string): { trigger: string; ratePerHour: number 
 
 /** HTTP methods a route call or decorator may name. */
 export const HTTP_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'all']);
+
+/**
+ * The nodes of the given types, depth first. The cursor's type is read without making a
+ * node object, so a file's thousands of other nodes cost next to nothing (a walk making
+ * every node took 20 ms a file).
+ */
+export function* nodesOfTypes(root: Node, types: ReadonlySet<string>): Generator<Node> {
+  const cursor = root.walk();
+  try {
+    let descending = true;
+    for (;;) {
+      if (descending && types.has(cursor.nodeType)) yield cursor.currentNode;
+      if (descending && cursor.gotoFirstChild()) continue;
+      if (cursor.gotoNextSibling()) {
+        descending = true;
+        continue;
+      }
+      if (!cursor.gotoParent()) return;
+      descending = false;
+    }
+  } finally {
+    cursor.delete();
+  }
+}

@@ -7,18 +7,17 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isTestFileName, projectRootOf } from '../context';
-import { jsFileReach } from '../js/entry-points';
 import type { Access, SourceLanguage } from '../model';
 import type { AccessReach, EntryPoint, FileReach, FunctionNode } from '../model/entry-point';
 import { languageForFile, parse } from '../parser';
-import { pythonFileReach } from '../python/entry-points';
+import { frontEndFor } from '../frontends/registry';
 import { reachGraph, reachOf, type ImportFile } from './reach';
 
 export { reachGraph, reachOf, functionAround } from './reach';
 
 /** Text that may declare an entry point: a route, a decorator, a handler, a main guard, a shebang. */
 const MARKERS =
-  /\b(?:express|fastify|Fastify|Flask|FastAPI|Chalice|APIRouter|Blueprint)\s*\(|new\s+(?:Koa|Hono)\b|\.(?:get|post|put|patch|delete|all|route)\(\s*['"`]\/|@\w+(?:\.\w+)?\(|__main__|require\.main|^#!|handler|urlpatterns|\bexport\s+(?:async\s+)?(?:function|const)\s+(?:GET|POST|PUT|PATCH|DELETE)\b/m;
+  /\b(?:express|fastify|Fastify|Flask|FastAPI|Chalice|APIRouter|Blueprint)\s*\(|new\s+(?:Koa|Hono)\b|\.(?:get|post|put|patch|delete|all|route)\(\s*['"`]\/|@\w+(?:\.\w+)?\(|__main__|require\.main|^#!|\bhandler\s*[=:(]|exports\.handler\b|def\s+\w*handler\s*\(|\(\s*event\s*[,:)]|urlpatterns|\bexport\s+(?:async\s+)?(?:function|const)\s+(?:GET|POST|PUT|PATCH|DELETE)\b/m;
 /** Infrastructure code that declares a project's functions and their triggers. */
 const INFRA_FILES = ['template.yaml', 'template.yml', 'serverless.yml', 'serverless.yaml', 'serverless.ts'];
 
@@ -52,7 +51,7 @@ export class EntryPointPass {
       try {
         const tree = parse(language, text);
         try {
-          reach = language === 'python' ? pythonFileReach(tree, file, test) : jsFileReach(tree, file, test, bin);
+          reach = frontEndFor(language).fileReach(tree, file, { test, bin });
         } finally {
           tree.delete();
         }
@@ -87,7 +86,12 @@ export class EntryPointPass {
       const found = language ? this.sources.importFile(from, language, module) : null;
       return found ? (keyOf.get(path.resolve(found)) ?? found) : null;
     };
-    const graph = reachGraph({ reaches, infra: this.sources.infra?.() ?? [], importFile });
+    // A template names its handler's file relative to the workspace root.
+    const infra = (this.sources.infra?.() ?? []).map((e) => {
+      const file = keyOf.get(path.resolve(this.sources.root, e.file));
+      return file ? { ...e, file } : e;
+    });
+    const graph = reachGraph({ reaches, infra, importFile });
     const appProjects = new Set([...reaches.values()].filter((r) => r.declaresApp).map((r) => projectRootOf(r.file)));
     const known = (file: string) => appProjects.has(projectRootOf(file)) || this.hasInfra(path.dirname(file));
     const out = new Map<Access, AccessReach>();

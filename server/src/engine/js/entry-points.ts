@@ -7,7 +7,7 @@
  * handler by its signature, a shebang or `require.main === module` script, a test file.
  */
 import type { Node, Tree } from 'web-tree-sitter';
-import { assemble, entryPoint, HTTP_METHODS, MODULE, parseRate, type Seen } from '../entry-points/build';
+import { assemble, entryPoint, HTTP_METHODS, MODULE, nodesOfTypes, parseRate, type Seen } from '../entry-points/build';
 import type { EntryKind, FileReach } from '../model/entry-point';
 import { spanOf, walk } from '../span';
 import { isFunction, parametersOf } from './scope';
@@ -24,6 +24,22 @@ const EVENT_TYPES: Array<[RegExp, EntryKind]> = [
   [/\b(?:SNS|S3|EventBridge)(?:Event|Handler)\b/, 'event'],
   [/\bAPIGateway\w*(?:Event|Handler)\b/, 'api'],
 ];
+/** The node types the reading looks at; every other node is passed over. */
+const VISITED = new Set([
+  'arrow_function',
+  'function_declaration',
+  'function_expression',
+  'function',
+  'generator_function_declaration',
+  'generator_function',
+  'method_definition',
+  'call_expression',
+  'new_expression',
+  ...LOOP_STATEMENTS,
+  'import_statement',
+  'class_declaration',
+  'class',
+]);
 const NEST_ROUTES = new Set(['Get', 'Post', 'Put', 'Patch', 'Delete', 'All', 'Head', 'Options']);
 
 export function jsFileReach(tree: Tree, file: string, testFile: boolean, binFile: boolean): FileReach {
@@ -47,7 +63,7 @@ export function jsFileReach(tree: Tree, file: string, testFile: boolean, binFile
   else if (binFile || text.startsWith('#!') || /require\.main\s*===\s*module/.test(text))
     moduleEntry('script', file.split(/[\\/]/).pop()!, 'run by hand');
   const next = nextRoute(file);
-  for (const n of walk(tree.rootNode)) {
+  for (const n of nodesOfTypes(tree.rootNode, VISITED)) {
     if (isFunction(n) || n.type === 'method_definition') readFunction(n, seen, file, next);
     else if (n.type === 'call_expression') readCall(n, seen, file);
     else if (n.type === 'new_expression') {

@@ -14,11 +14,12 @@ import {
   HTTP_METHODS,
   MODULE,
   parseRate,
+  nodesOfTypes,
   ratePerHourOf,
   type Seen,
 } from '../entry-points/build';
 import type { EntryKind, FileReach } from '../model/entry-point';
-import { spanOf, walk } from '../span';
+import { spanOf } from '../span';
 
 const LOOPS = new Set([
   'for_statement',
@@ -27,6 +28,15 @@ const LOOPS = new Set([
   'dictionary_comprehension',
   'set_comprehension',
   'generator_expression',
+]);
+/** The node types the reading looks at; every other node is passed over. */
+const VISITED = new Set([
+  'function_definition',
+  'call',
+  ...LOOPS,
+  'import_from_statement',
+  'import_statement',
+  'if_statement',
 ]);
 const APP_OBJECT =
   /\b(?:Flask|FastAPI|Chalice|APIRouter|Blueprint|APIGatewayRestResolver|APIGatewayHttpResolver|ALBResolver|LambdaFunctionUrlResolver)\s*\(|^urlpatterns\s*=/m;
@@ -60,7 +70,7 @@ export function pythonFileReach(tree: Tree, file: string, testFile: boolean): Fi
       calls: [{ name: MODULE, member: false }],
     });
   const prefixes = routerPrefixes(tree.rootNode.text);
-  for (const n of walk(tree.rootNode)) {
+  for (const n of nodesOfTypes(tree.rootNode, VISITED)) {
     if (n.type === 'function_definition') readFunction(n, seen, file, prefixes);
     else if (n.type === 'call') readCall(n, seen, file);
     else if (LOOPS.has(n.type)) seen.loops.push(spanOf(n));

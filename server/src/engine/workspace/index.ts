@@ -73,7 +73,7 @@ export class WorkspaceIndex {
   private matcherCache: { version: number; matcher: Matcher } | null = null;
   private readonly entryPass: EntryPointPass;
   /** Each access's reach and the access with it attached, for the index's version they were made at. */
-  private reachCache: { version: number; reach: Map<Access, AccessReach>; annotated: Map<Access, Access> } | null =
+  private reachCache: { version: string; reach: Map<Access, AccessReach>; annotated: Map<Access, Access> } | null =
     null;
 
   private readonly modules: ModuleConstants;
@@ -115,7 +115,11 @@ export class WorkspaceIndex {
       root: options.root,
       text: (f) => options.openText?.(f) ?? readFromDisk(f),
       importFile: this.modules.fileOfImport,
-      infra: options.infraEntryPoints,
+      // The triggers templates declare for each function, and any the caller adds.
+      infra: () => [
+        ...this.infra.declarations().flatMap((d) => d.functions.flatMap((f) => f.triggers)),
+        ...(options.infraEntryPoints?.() ?? []),
+      ],
     });
     this.passTarget = {
       facts: this.facts,
@@ -392,11 +396,12 @@ export class WorkspaceIndex {
 
   /** How each access of the workspace is reached (entry-points/), worked out once per version of the index. */
   private reached(): NonNullable<WorkspaceIndex['reachCache']> {
-    if (this.reachCache?.version === this.version) return this.reachCache;
+    const version = `${this.version}:${this.infra.version}`;
+    if (this.reachCache?.version === version) return this.reachCache;
     const files = new Map<string, readonly Access[]>();
     for (const [file, a] of this.files) if (!a.skipped) files.set(file, a.accesses);
     const reach = this.entryPass.run(files);
-    this.reachCache = { version: this.version, reach, annotated: new Map() };
+    this.reachCache = { version, reach, annotated: new Map() };
     return this.reachCache;
   }
 

@@ -120,14 +120,11 @@ export class ModuleConstants {
    * calls across modules but reads no value of them, so nothing re-analyses when it changes.
    */
   readonly fileOfImport = (fromFile: string, language: SourceLanguage, source: string): string | null => {
-    const key = `${language === 'python' ? 'py' : 'js'}\0${path.dirname(fromFile)}\0${source}`;
+    const fe = frontEndFor(language);
+    const key = `${fe.id}\0${path.dirname(fromFile)}\0${source}`;
     const known = this.resolved.get(key);
     if (known !== undefined) return known;
-    const exists = (f: string) => this.exists(f);
-    const module =
-      language === 'python'
-        ? resolvePythonModule(fromFile, source, this.root, exists)
-        : resolveJsModule(fromFile, source, exists, this.aliases);
+    const module = fe.resolveModule(fromFile, source, this.finder);
     this.resolved.set(key, module);
     return module;
   };
