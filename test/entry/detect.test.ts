@@ -94,6 +94,10 @@ test('Lambda handlers by signature: unknown without a type, the event type when 
     'import type { DynamoDBStreamEvent } from "aws-lambda";\nexport const onChange = async (event: DynamoDBStreamEvent) => { for (const r of event.Records) await apply(r); };\n',
   );
   assert.deepEqual(names(stream), ['stream onChange']);
+  // Named a handler, it is one whatever it takes (a cron handler often takes nothing).
+  assert.deepEqual(names(await read('src/job.ts', 'export const handler = async () => { await run(); };\n')), [
+    'unknown handler',
+  ]);
   // A function that takes no event is no handler.
   assert.deepEqual(
     names(await read('src/lib.ts', 'export async function save(item: Item) { await put(item); }\n')),

@@ -131,8 +131,9 @@ function readFunction(fn: Node, seen: Seen, file: string, next: ReturnType<typeo
   }
   const params = parametersOf(fn);
   const first = params[0]?.text ?? '';
+  // `(event, context)`, or an exported function named a handler whatever it takes.
   const looksLikeHandler =
-    /^(?:event|evt|_event|e)\b/.test(first) && (params.length >= 2 || /handler/i.test(named.name));
+    (/^(?:event|evt|_event|e)\b/.test(first) && params.length >= 2) || /^(?:\w+_)?handler$|Handler$/.test(named.name);
   const typed = EVENT_TYPES.find(([re]) => re.test(decl.text.slice(0, decl.text.indexOf('=>') + 1 || 400)));
   if (!looksLikeHandler && !typed) return;
   const kind: EntryKind = typed ? typed[1] : 'unknown';

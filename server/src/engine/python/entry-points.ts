@@ -115,7 +115,7 @@ function readFunction(fn: Node, seen: Seen, file: string, prefixes: Map<string, 
   }
   if (found || !top) return;
   const params = fn.childForFieldName('parameters')?.namedChildren.map((p) => p.text.split(/[:=]/)[0].trim()) ?? [];
-  if (/^_?event$/.test(params[0] ?? '') && (params.length === 2 || /handler/.test(name)))
+  if ((/^_?event$/.test(params[0] ?? '') && params.length === 2) || /^(?:\w+_)?handler$/.test(name))
     seen.entries.push({ entry: entryPoint('unknown', name, file, name, span, 'Lambda handler'), span });
 }
 
