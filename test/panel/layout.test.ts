@@ -196,3 +196,27 @@ test('the generator pre-fills {shard} only for a sharded key; an unsharded key s
   assert.equal(await view.locator('#expr-table tbody tr').count(), 10);
   await p.page.close();
 });
+
+test('an index key names its index; a chart of small peaks has distinct, readable ticks', async () => {
+  const p = await openPanel(browser.context, bundle);
+  await p.send({ type: 'keys', report: KEYS, problem: null });
+  await p.page.click(`li.key[data-key="${BOARD}"] > button.key-button`);
+  await tab(p, 'heat');
+  // A trickle: peaks of 1 write unit and 1 throttle per period.
+  const small: HeatSeries = {
+    times: SERIES.times,
+    consumedReadUnits: SERIES.times.map(() => 0),
+    consumedWriteUnits: SERIES.times.map((_, i) => (i % 3 === 0 ? 1 : 0)),
+    throttlesByReason: { WriteKeyRangeThroughputThrottleEvents: SERIES.times.map((_, i) => (i === 4 ? 1 : 0)) },
+  };
+  const onIndex = { ...HOT_REPORT, index: 'scoreIndex' };
+  await p.send({ type: 'heat', requestId: 1, result: { ok: true, report: onIndex }, series: small });
+  const summary = (await p.page.locator('#view-heat p.summary').first().textContent()) ?? '';
+  assert.match(summary, /^#1 on index scoreIndex of leaderboard · [\d,]+ units \([\d.]+% of the index\)/, summary);
+  for (const a of await yAxes(p)) {
+    assert.ok(a.labels.length >= 2, a.labels.join(' '));
+    assert.equal(new Set(a.labels).size, a.labels.length, `distinct ticks: ${a.labels.join(' ')}`);
+    assert.ok(a.labels.includes('1') || a.labels.includes('1.0'), `the peak of 1 reads as 1: ${a.labels.join(' ')}`);
+  }
+  await p.page.close();
+});

@@ -38,6 +38,23 @@ export function abbreviate(n: number): string {
   return text + suffix;
 }
 
+/**
+ * The y axis's tick labels: abbreviated, with as many decimals as the step between
+ * ticks needs (at most 3), so small peaks read 0, 0.25, 0.5 ... rather than 0, 0, 1.
+ */
+export function tickLabels(splits: number[]): string[] {
+  const step = splits.length > 1 ? Math.round(Math.abs(splits[1] - splits[0]) * 1e6) / 1e6 : 1;
+  if (step >= 1 && splits.every(Number.isInteger)) return splits.map(abbreviate);
+  // The fewest decimals that write the step exactly (0.2 → 1, 0.25 → 2, 2.5 → 1), at most 3.
+  let digits = 0;
+  while (digits < 3 && Math.abs(step * 10 ** digits - Math.round(step * 10 ** digits)) > 1e-6) digits++;
+  return splits.map((v) =>
+    Math.abs(v) >= 1e4
+      ? abbreviate(v)
+      : v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }),
+  );
+}
+
 /** The chart's width: the page's content box (body padding excluded), at least 160 px. */
 function chartWidth(): number {
   const style = getComputedStyle(document.body);
@@ -77,7 +94,7 @@ function chart(title: string, times: number[], lines: Line[]) {
       height: 160,
       legend: { show: true, live: true },
       cursor: { drag: { x: false, y: false } },
-      axes: [axis, { ...axis, values: (_u, splits) => splits.map(abbreviate), size: yAxisSize }],
+      axes: [axis, { ...axis, values: (_u, splits) => tickLabels(splits), size: yAxisSize }],
       series: [
         // With no point under the cursor, uPlot shows "--": say what the legend would hold.
         { label: 'Time', value: (_u, v, _s, idx) => (idx == null ? span : new Date(v * 1000).toLocaleTimeString()) },

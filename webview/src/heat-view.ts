@@ -131,7 +131,15 @@ function alertsOf(k: JsonKeyHeat): string[] {
   return out;
 }
 
-function keyHeat(k: JsonKeyHeat, input: HeatInput, ev: HeatViewEvents): HTMLElement[] {
+function keyHeat(
+  k: JsonKeyHeat,
+  where: { table: string; index: string | null },
+  input: HeatInput,
+  ev: HeatViewEvents,
+): HTMLElement[] {
+  // An index key's rank and share are of the index's traffic, not the table's.
+  const resource = where.index ? `index ${where.index} of ${where.table}` : 'the table';
+  const whole = where.index ? 'the index' : 'the table';
   const alerts = alertsOf(k);
   const throttled = input.contributors === 'throttled';
   const live = [...k.topKeys]
@@ -146,8 +154,8 @@ function keyHeat(k: JsonKeyHeat, input: HeatInput, ev: HeatViewEvents): HTMLElem
     el(
       'p',
       { class: 'summary' },
-      `#${k.rank} on the table · ${fmt(k.consumedUnits)} units`,
-      k.share !== null ? ` (${fmt(k.share * 100, 1)}% of the table)` : '',
+      `#${k.rank} on ${resource} · ${fmt(k.consumedUnits)} units`,
+      k.share !== null ? ` (${fmt(k.share * 100, 1)}% of ${whole})` : '',
       ` · ${plural(k.throttles, 'throttle')}`,
     ),
     alerts.length
@@ -255,7 +263,7 @@ export function renderHeat(root: HTMLElement, input: HeatInput, ev: HeatViewEven
         `No traffic on ${report.table} in the last ${report.window}.`,
       ),
     );
-  else if (mine) parts.push(...keyHeat(mine, input, ev));
+  else if (mine) parts.push(...keyHeat(mine, { table: report.table, index: report.index ?? null }, input, ev));
   else if (traffic)
     parts.push(
       el(
