@@ -43,7 +43,6 @@ export type {
   Span,
   TemplatePart,
 } from './model';
-export type { AccessReach } from './model/entry-point';
 export { classifyAccess, classifyTemplate, describeShards, literalText, render, shardSetOf } from './model/template';
 export { classifyName, words } from './names';
 export { initParsers, languageForFile, languageForId, parse } from './parser';

@@ -337,7 +337,7 @@ connection.onRequest(HoverRequest.type, async (raw: unknown) => {
   const liveText = hoverLiveLine(await live.reports(), access, (await settings.get()).tables);
   const reached = workspace.reachedFromCallers(access);
   const s = await settings.get(p.textDocument.uri);
-  const contents = hoverMarkdown(access, findings, s, liveText, reached, workspace.indexFor(key).entryReachOf(access));
+  const contents = hoverMarkdown(access, findings, s, liveText, reached);
   // A hot write no shard fix can rewrite safely says what blocks it, as the light bulb does.
   const gen = workspace.generation;
   const ctx = fixState.contextFor(gen, key, s.shards);

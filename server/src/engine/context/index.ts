@@ -6,7 +6,6 @@ import { fileRole, type ContentRole, type FileRole } from './role';
 
 export {
   FILE_ROLES,
-  isTestFileName,
   fileRole,
   isOneOff,
   pathRole,

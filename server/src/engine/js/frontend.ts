@@ -15,7 +15,6 @@ import { baseNames, functionNode, jsFunction, returnedExpressions } from './func
 import { importedNames, importOf } from './imports';
 import { exportAliases, moduleInstances, reexports, resolveModule, topLevelDeclarations } from './module-shape';
 import { isFunction, resolve } from './scope';
-import { jsFileReach } from './entry-points';
 
 export const jsFrontEnd: FrontEnd = {
   id: 'js',
@@ -37,7 +36,6 @@ export const jsFrontEnd: FrontEnd = {
   reexports,
   exportAliases,
   moduleInstances,
-  fileReach: (tree, file, role) => jsFileReach(tree, file, role.test, role.bin),
   resolveModule,
   evaluate,
   valueOf: (id, ctx) => {

@@ -10,7 +10,7 @@ import type { TableHint } from './call-site';
 import type { EntryPoint } from './entry';
 import type { Span } from './range';
 
-export type { AccessReach, EntryKind, EntryPoint } from './entry';
+export type { EntryKind, EntryPoint } from './entry';
 
 /** One key attribute of a table or index definition. */
 export interface KeyAttribute {

@@ -24,10 +24,6 @@ import {
 } from './passes';
 import { listKeys, keyPatterns, type TableEntry } from './query';
 import { readSource } from './source';
-import { sameSpan } from '../span';
-import { EntryPointPass } from '../entry-points';
-import type { AccessReach, EntryPoint } from '../model/entry-point';
-import { placeByReach, withReach } from '../rules/reach';
 
 export type { CallSiteEntry, IndexEntry, KeyEntry, TableEntry } from './query';
 
@@ -36,8 +32,6 @@ export interface IndexOptions extends AnalyzeOptions {
   root: string;
   /** A file's current text when it is open in an editor, else null (then it is read from disk). */
   openText?: (file: string) => string | null;
-  /** Entry points infrastructure code declares (templates), when a reader of them is installed. */
-  infraEntryPoints?: () => readonly EntryPoint[];
 }
 
 /**
@@ -71,10 +65,6 @@ export class WorkspaceIndex {
   /** Bumped on every change: the compiled matcher is kept until the next one. */
   private version = 0;
   private matcherCache: { version: number; matcher: Matcher } | null = null;
-  private readonly entryPass: EntryPointPass;
-  /** Each access's reach and the access with it attached, for the index's version they were made at. */
-  private reachCache: { version: string; reach: Map<Access, AccessReach>; annotated: Map<Access, Access> } | null =
-    null;
 
   private readonly modules: ModuleConstants;
   /** The infrastructure files (templates, Serverless services) and what they declare. */
@@ -111,16 +101,6 @@ export class WorkspaceIndex {
       tableDefinitions: () => this.facts.tableDefinitions(),
       envTables: (file) => this.env.of(file),
     };
-    this.entryPass = new EntryPointPass({
-      root: options.root,
-      text: (f) => options.openText?.(f) ?? readFromDisk(f),
-      importFile: this.modules.fileOfImport,
-      // The triggers templates declare for each function, and any the caller adds.
-      infra: () => [
-        ...this.infra.declarations().flatMap((d) => d.functions.flatMap((f) => f.triggers)),
-        ...(options.infraEntryPoints?.() ?? []),
-      ],
-    });
     this.passTarget = {
       facts: this.facts,
       analyzeOptions: this.analyzeOptions,
@@ -303,7 +283,6 @@ export class WorkspaceIndex {
   remove(file: string): Set<string> {
     this.env.forget(file);
     this.modules.forget(file);
-    this.entryPass.forget(file);
     this.facts.forget(file);
     const before = [...(this.familiesOfFile.get(file)?.keys() ?? [])];
     this.files.delete(file);
@@ -387,47 +366,7 @@ export class WorkspaceIndex {
     const own = (this.files.get(file)?.findings ?? []).map((f) => this.withWorkspaceShardCount(f));
     // A silenced SL006 still means the read's SL001 does not apply: resolve before silencing.
     const kept = resolveSupersedes([...own, ...cross]).filter((f) => !isSuppressed(f, ignores, used));
-    const reached = this.reached();
-    const placed = kept.map((f) =>
-      placeByReach({ ...f, access: this.annotated(f.access) }, reached.reach.get(f.access), (at) => this.whereAt(at)),
-    );
-    return dedupe(placed).sort(byPosition);
-  }
-
-  /** How each access of the workspace is reached (entry-points/), worked out once per version of the index. */
-  private reached(): NonNullable<WorkspaceIndex['reachCache']> {
-    const version = `${this.version}:${this.infra.version}`;
-    if (this.reachCache?.version === version) return this.reachCache;
-    const files = new Map<string, readonly Access[]>();
-    for (const [file, a] of this.files) if (!a.skipped) files.set(file, a.accesses);
-    const reach = this.entryPass.run(files);
-    this.reachCache = { version, reach, annotated: new Map() };
-    return this.reachCache;
-  }
-
-  /** How an access of this index is reached (its entry points), when the reachability pass could tell. */
-  entryReachOf(a: Access): AccessReach | undefined {
-    if (a.reach) return a.reach;
-    const { reach } = this.reached();
-    const own = reach.get(a);
-    if (own) return own;
-    // The same call as another analysis of the file read it (an open document): matched by position.
-    for (const [b, r] of reach)
-      if (b.file === a.file && sameSpan(b.span, a.span) && b.operation === a.operation) return r;
-    return undefined;
-  }
-
-  /** The access with its reach attached, one object per access (a finding's access is one of its file's). */
-  private annotated(a: Access): Access {
-    const { reach, annotated } = this.reached();
-    let out = annotated.get(a);
-    if (!out) annotated.set(a, (out = withReach(a, reach.get(a))));
-    return out;
-  }
-
-  private whereAt(at: { file: string; span: { startLine: number } }): string {
-    const rel = path.relative(this.options.root, at.file).split(path.sep).join('/');
-    return `${rel}:${at.span.startLine + 1}`;
+    return dedupe(kept).sort(byPosition);
   }
 
   /** `line:rule` of each finding in `file` a `shardlens-ignore` comment silenced, its own and cross-file. */
@@ -460,11 +399,9 @@ export class WorkspaceIndex {
 
   /** Every file's analysis with cross-file findings merged in, in path order. */
   results(): FileAnalysis[] {
-    return [...this.files.keys()].sort().map((file) => {
-      const analysis = this.files.get(file)!;
-      const findings = this.findingsFor(file);
-      return { ...analysis, accesses: analysis.accesses.map((a) => this.annotated(a)), findings };
-    });
+    return [...this.files.keys()]
+      .sort()
+      .map((file) => ({ ...this.files.get(file)!, findings: this.findingsFor(file) }));
   }
 
   /** The workspace's tables → indexes → logical keys → call sites, as plain data (see `query.ts`). */

@@ -33,9 +33,6 @@ export async function completeIndex(
     await initParsers();
     index.completePasses(files, cache?.settled);
   }
-  // The reachability pass (entry-points/) reads files for their functions and calls when the
-  // findings are asked for: with calls to judge, the grammars must be loaded by then.
-  if ([...index.analyses()].some((a) => a.accesses.length > 0)) await initParsers();
   if (!cache) return;
   if (cache.mayReanalyse(index)) {
     await initParsers();
