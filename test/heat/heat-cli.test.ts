@@ -153,7 +153,8 @@ describe('shardlens heat CLI', () => {
     const sl009 = json.findings.filter((f) => f.rule === 'SL009');
     assert.deepEqual(
       sl009.map((f) => [f.line, f.severity]),
-      [[13, 'info']],
+      [[13, 'warning']],
+      'throttled: requests were refused, a warning',
     );
     // Reported for its throttles; at the lab's ceiling (a tenth of a partition's) its peak
     // is not near DynamoDB's, so the message does not claim it (heat-units covers that path).
@@ -162,6 +163,51 @@ describe('shardlens heat CLI', () => {
       /^Live traffic on scores · PK = BOARD#global \(15m\): [1-9][\d,]* throttle events, all on writes \(a partition throttles only at its ceiling\)/,
     );
     assert.doesNotMatch(sl009[0].message, /peaked at/);
+  });
+
+  test("check --heat obeys the config's severity for SL009: off removes it, a level replaces the default", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-heat-config-'));
+    const withRules = async (rules: Record<string, string>) => {
+      const config = path.join(dir, `${Object.values(rules).join('-')}.json`);
+      fs.writeFileSync(config, JSON.stringify({ rules }));
+      const r = await run([
+        'check',
+        FIXTURE_REL,
+        '--heat',
+        ...lab,
+        '--format',
+        'json',
+        '--fail-on',
+        'never',
+        '--config',
+        config,
+      ]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.doesNotMatch(r.stderr, /\.json:\d+:\d+:/, 'the config is read without a problem');
+      return (JSON.parse(r.stdout) as JsonReport).findings;
+    };
+    try {
+      const off = await withRules({ SL009: 'off' });
+      assert.deepEqual(
+        off.filter((f) => f.rule === 'SL009'),
+        [],
+      );
+      // Only SL009 went: the static finding on the same writer stays, with its live evidence.
+      const sl001 = off.find((f) => f.rule === 'SL001' && f.line === 13)!;
+      assert.match(sl001.message, /Live \(15m\), writes: [1-9][\d,]* throttle events/);
+      const info = await withRules({ SL009: 'info' });
+      assert.deepEqual(
+        info.filter((f) => f.rule === 'SL009').map((f) => [f.line, f.severity]),
+        [[13, 'info']],
+      );
+      const error = await withRules({ SL009: 'error' });
+      assert.deepEqual(
+        error.filter((f) => f.rule === 'SL009').map((f) => [f.line, f.severity]),
+        [[13, 'error']],
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('a failure prints what to do and exits 1; the JSON failure matches the schema', async () => {

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { UpdateContributorInsightsCommand } from '@aws-sdk/client-dynamodb';
-import type { CodeLens, Diagnostic, Hover } from 'vscode-languageserver';
+import { DiagnosticSeverity, type CodeLens, type Diagnostic, type Hover } from 'vscode-languageserver';
 import { Commands } from '../../protocol/src/commands';
 import type { HeatResult, ListTablesResult } from '../../protocol/src/heat';
 import type { HeatStatus } from '../../protocol/src/lsp';
@@ -218,7 +218,33 @@ describe('live heat on an environment-named table, blamed on the call that made 
       );
       assert.doesNotMatch(msg(sl001[1]), /Live|throttle/);
       assert.deepEqual(
-        ds.filter((d) => d.code === 'SL009').map((d) => d.range.start.line),
+        ds.filter((d) => d.code === 'SL009').map((d) => [d.range.start.line, d.severity]),
+        [[writerLine(), DiagnosticSeverity.Warning]],
+        'throttled: requests were refused, a warning',
+      );
+    });
+
+    test("SL009 obeys the user's severity: off removes it, a level replaces the default", async () => {
+      const tables = { $SCORES_TABLE_NAME: 'scores-prod' };
+      const sl009 = () => ((s.diagnostics.get(uri) ?? []) as Diagnostic[]).filter((d) => d.code === 'SL009');
+      const withRules = async (rules: Record<string, string>, want: (ds: Diagnostic[]) => boolean) => {
+        s.settings = settings({ tables, rules });
+        await s.conn.sendNotification('workspace/didChangeConfiguration', { settings: null });
+        return until(`SL009 with ${JSON.stringify(rules)}`, () => (want(sl009()) ? sl009() : undefined), sl009);
+      };
+      const off = await withRules({ SL009: 'off' }, (ds) => ds.length === 0);
+      assert.deepEqual(off, []);
+      // Only SL009 went: the writer's SL001 stays, with its live evidence.
+      const sl001 = ((s.diagnostics.get(uri) ?? []) as Diagnostic[]).filter((d) => d.code === 'SL001');
+      assert.equal(sl001.length, 2);
+      const error = await withRules({ SL009: 'error' }, (ds) => ds.length > 0);
+      assert.deepEqual(
+        error.map((d) => [d.range.start.line, d.severity]),
+        [[writerLine(), DiagnosticSeverity.Error]],
+      );
+      const back = await withRules({}, (ds) => ds[0]?.severity === DiagnosticSeverity.Warning);
+      assert.deepEqual(
+        back.map((d) => d.range.start.line),
         [writerLine()],
       );
     });

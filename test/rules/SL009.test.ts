@@ -9,7 +9,8 @@ import { assertMetadata, ruleOf, withIndexed, type Files } from './tester';
  * workspace and what Contributor Insights reported for its table over one hour (60-second
  * periods, ConsumedThroughputUnits = 3 × write units + read units; a partition's ceiling
  * is 3,000 units a second, and SL009 fires above 80% of it, or at a shard above 3× its
- * set's mean). The findings are asserted as the other rules' are: file, line, severity.
+ * set's mean). The findings are asserted as the other rules' are: file, line, severity: a
+ * warning when the key throttled (requests were refused), info when it did not.
  */
 
 const TABLE = {
@@ -20,14 +21,27 @@ const TABLE = {
   indexes: [],
 };
 
-/** One hour of a PKC report: each contributor's key and its busiest minute's units (its total is 30 such minutes). */
-function liveHour(contributors: Array<[key: string, peakUnitsPerMinute: number]>): LiveData {
+/**
+ * One hour of a PKC report: each contributor's key and its busiest minute's units (its
+ * total is 30 such minutes); with `throttled`, a PKT report of each key's throttle events.
+ */
+function liveHour(
+  contributors: Array<[key: string, peakUnitsPerMinute: number]>,
+  throttled: Array<[key: string, events: number]> = [],
+): LiveData {
   const report: RuleReport = {
     kind: 'PKC',
     rule: 'DynamoDBContributorInsights-PKC-scores-1700000000000',
     keyLabels: ['PK'],
     aggregateValue: contributors.reduce((s, [, peak]) => s + 30 * peak, 0),
     contributors: contributors.map(([key, peak]) => ({ keys: [key], value: 30 * peak, peak, points: [] })),
+  };
+  const throttles: RuleReport = {
+    kind: 'PKT',
+    rule: 'DynamoDBContributorInsights-PKT-scores-1700000000000',
+    keyLabels: ['PK'],
+    aggregateValue: throttled.reduce((s, [, n]) => s + n, 0),
+    contributors: throttled.map(([key, n]) => ({ keys: [key], value: n, peak: n, points: [] })),
   };
   return {
     table: TABLE,
@@ -37,7 +51,7 @@ function liveHour(contributors: Array<[key: string, peakUnitsPerMinute: number]>
     startMs: 0,
     endMs: 3_600_000,
     mode: 'ACCESSED_AND_THROTTLED_KEYS',
-    reports: [report],
+    reports: throttled.length ? [report, throttles] : [report],
     metrics: null,
     series: null,
     periods: new Map(),
@@ -104,6 +118,19 @@ test('SL009 valid: a constant key at a third of its partition’s ceiling', asyn
 test('SL009 valid: a sharded key whose shards take even shares', async () => {
   const shards = [0, 1, 2, 3].map((s): [string, number] => [`DAILY#2026-12-01#${s}`, 20_000]);
   assert.deepEqual(await sl009(SHARDED, liveHour(shards)), []);
+});
+
+test('SL009 invalid: a throttled key is a warning, even with its busiest minute under 80%', async () => {
+  // 301 refused writes in an hour whose busiest minute averaged 1,000 units a second (33%):
+  // a burst inside the minute reached the ceiling.
+  const found = await sl009(SCORES, liveHour([['BOARD#global', 60_000]], [['BOARD#global', 301]]));
+  assert.deepEqual(found, ['src/scores/repository.ts:7 warning']);
+});
+
+test('SL009 invalid: throttled and near the ceiling is a warning; near the ceiling alone is info', async () => {
+  const hot = liveHour([['BOARD#global', 170_000]], [['BOARD#global', 12]]);
+  assert.deepEqual(await sl009(SCORES, hot), ['src/scores/repository.ts:7 warning']);
+  assert.deepEqual(await sl009(SCORES, liveHour([['BOARD#global', 170_000]])), ['src/scores/repository.ts:7 info']);
 });
 
 test('SL009 invalid: a constant key above 80% of its ceiling is reported at its writer, not its reader', async () => {

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import type { Finding, Span } from '../../server/src/engine/model';
 import { initParsers } from '../../server/src/engine/parser';
-import { ALL_RULES } from '../../server/src/engine/rules';
+import { ALL_RULES, RULE_INFO, defaultSeverityOf } from '../../server/src/engine/rules';
 import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
 import { analyze } from './helpers';
 
@@ -169,4 +169,32 @@ export const put = (id: string) => ddb.send(new PutCommand({ TableName: 't', Ite
     ],
   );
   for (const f of findings) assert.equal(at(f.span), where(reader, '`V#${s}`'), 'on the key expression');
+});
+
+test("a rule's per-message severities name its own messages, and its default severity is the most severe of them", () => {
+  const rank = { info: 0, warning: 1, error: 2 } as const;
+  const split = RULE_INFO.filter((r) => r.messageSeverities);
+  // SL009: requests refused is a warning, near the ceiling or uneven shards a note.
+  assert.deepEqual(
+    split.map((r) => r.code),
+    ['SL009'],
+  );
+  for (const r of split) {
+    const levels = Object.entries(r.messageSeverities!).map(([id, sev]) => {
+      assert.ok(id in r.messages, `${r.code}: ${id} is not one of its messages`);
+      return rank[sev];
+    });
+    assert.equal(rank[r.defaultSeverity], Math.max(...levels), r.code);
+  }
+  const sl009 = split[0];
+  assert.deepEqual(
+    Object.keys(sl009.messages).map((id) => [id, defaultSeverityOf(sl009, id)]),
+    [
+      ['throttled', 'warning'],
+      ['liveTraffic', 'info'],
+    ],
+  );
+  // A rule without them: every message at the rule's default.
+  const sl001 = RULE_INFO.find((r) => r.code === 'SL001')!;
+  for (const id of Object.keys(sl001.messages)) assert.equal(defaultSeverityOf(sl001, id), 'error');
 });

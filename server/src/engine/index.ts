@@ -49,7 +49,7 @@ export { initParsers, languageForFile, languageForId, parse } from './parser';
 export { mayContainDynamoDbCalls, reasonToSkip } from './prescan';
 export { addShardSuffix } from './rules/finding';
 export { shardCountOf, shardHoleOf } from './rules/group';
-export { RULE_INFO, docsUrl, hotKeyLive } from './rules';
+export { RULE_INFO, defaultSeverityOf, docsUrl, hotKeyLive } from './rules';
 export { sameSpan, spanOf, spanWithin, walk } from './span';
 export { AnalysisCache, ENGINE_VERSION, cacheDir } from './workspace/cache';
 export { completeIndex, indexOneByOne } from './workspace/cache/run';

@@ -1,4 +1,11 @@
-import { type Finding, formatUnits, hotKeyLive, READ_UNITS_PER_PARTITION, WRITE_UNITS_PER_PARTITION } from '../engine';
+import {
+  defaultSeverityOf,
+  type Finding,
+  formatUnits,
+  hotKeyLive,
+  READ_UNITS_PER_PARTITION,
+  WRITE_UNITS_PER_PARTITION,
+} from '../engine';
 import { windowText } from './live-text';
 import type { HeatReport, KeyHeat, KeyOps } from './types';
 
@@ -11,8 +18,11 @@ import type { HeatReport, KeyHeat, KeyOps } from './types';
  * Contributor Insights counts ConsumedThroughputUnits = 3 × write units + read units.
  * A partition serves 1,000 WCU/s (= 3,000 units) and 3,000 RCU/s (= 3,000 units):
  * in these units both ceilings are the same figure, so one threshold holds whatever
- * the mix of reads and writes. The rule's metadata (code, category, severity) is the
- * engine's `hotKeyLive` (engine/rules/SL009-hot-key-live.ts).
+ * the mix of reads and writes. The rule's metadata (code, category, severities) is the
+ * engine's `hotKeyLive` (engine/rules/SL009-hot-key-live.ts): a key with any throttle
+ * event is a warning (DynamoDB refused requests), one only near its ceiling or with an
+ * uneven shard is info. The user's severity for SL009 is applied after, as for any rule
+ * (config/apply.ts `judgeFinding`, in the CLI and the language server).
  */
 
 /** One partition's ceiling in ConsumedThroughputUnits per second. */
@@ -100,15 +110,16 @@ export function hotKeyLiveFindings(report: HeatReport): Finding[] {
       (s) => (s.kind === 'write' && toWriters) || (s.kind === 'read' && h.ops.includes('read')),
     );
     const at = sites.length ? sites : writers.length ? writers : h.key.sites;
+    const messageId = h.throttled ? 'throttled' : 'liveTraffic';
     for (const s of at) {
       out.push({
         file: s.file,
         span: s.span,
         rule: hotKeyLive.code,
         category: hotKeyLive.category,
-        severity: hotKeyLive.defaultSeverity,
+        severity: defaultSeverityOf(hotKeyLive, messageId),
         message: h.message,
-        messageId: 'liveTraffic',
+        messageId,
         access: s.access,
         related: [],
         fixes: [],

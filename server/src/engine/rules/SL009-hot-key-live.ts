@@ -8,8 +8,15 @@ import type { RuleInfo } from './rule';
 export const hotKeyLive: RuleInfo = {
   code: 'SL009',
   category: 'hot-key-live',
-  defaultSeverity: 'info',
-  summary: "A key whose live traffic is above 80% of a partition's ceiling, or a shard above 3× its set's mean.",
+  // A throttled key had requests refused; one near its ceiling or with an uneven shard
+  // has not yet: a warning the first, a note the others.
+  defaultSeverity: 'warning',
+  summary:
+    "A key whose live traffic throttled, ran above 80% of a partition's ceiling, or put a shard above 3× its set's mean.",
   fixKinds: [],
-  messages: { liveTraffic: 'live traffic throttled, near a partition’s ceiling, or uneven across shards' },
+  messages: {
+    throttled: 'live traffic throttled: requests refused at a partition’s ceiling',
+    liveTraffic: 'live traffic near a partition’s ceiling, or uneven across shards',
+  },
+  messageSeverities: { throttled: 'warning', liveTraffic: 'info' },
 };

@@ -20,7 +20,7 @@ import { shardEvaluatedOnce } from './SL010-shard-evaluated-once';
 export type { AccessInput, AccessRule, KeyRule, Report, Rule, RuleInfo } from './rule';
 export type { KeyGroup } from './group';
 export type { ContextFinding, ContextScope } from './context';
-export { docsUrl } from './rule';
+export { defaultSeverityOf, docsUrl } from './rule';
 export { hotKeyLive } from './SL009-hot-key-live';
 
 /** Every rule, in code order: for docs, SARIF, settings and the runners below. */

@@ -42,6 +42,18 @@ export interface RuleInfo {
   fixKinds: readonly FixKind[];
   /** Each message it reports, by id, in a few words (as ESLint's `meta.messages`); a report names one. */
   messages: Readonly<Record<string, string>>;
+  /**
+   * The default severity of each message whose default differs from `defaultSeverity`
+   * (SL009: a throttled key is a warning, one only near its ceiling is info). Then
+   * `defaultSeverity` is the most severe of them: what SARIF and the docs advertise.
+   * A user's severity for the rule replaces them all.
+   */
+  messageSeverities?: Readonly<Record<string, Severity>>;
+}
+
+/** A message's default severity: its own where the rule names one, else the rule's. */
+export function defaultSeverityOf(rule: RuleInfo, messageId: string): Severity {
+  return rule.messageSeverities?.[messageId] ?? rule.defaultSeverity;
 }
 
 /** What a rule reports about one access. */
