@@ -17,6 +17,7 @@ const WASM = [
   'tree-sitter-typescript/tree-sitter-tsx.wasm',
   'tree-sitter-javascript/tree-sitter-javascript.wasm',
   'tree-sitter-python/tree-sitter-python.wasm',
+  '@tree-sitter-grammars/tree-sitter-hcl/tree-sitter-terraform.wasm',
 ];
 
 function copyGrammars() {

@@ -33,7 +33,7 @@ test('npm pack holds the CLI bundles, the grammars and the docs it opens, and no
   t.diagnostic(`tarball ${packed.filename}: ${(packed.size / 1e6).toFixed(2)} MB packed, ${files.length} files`);
   for (const needed of ['bin/shardlens.js', 'dist/cli.js', 'dist/cli-heat.js', 'dist/lab.js', 'package.json'])
     assert.ok(files.includes(needed), `${needed} is in the tarball`);
-  for (const grammar of ['javascript', 'typescript', 'tsx', 'python'])
+  for (const grammar of ['javascript', 'typescript', 'tsx', 'python', 'terraform'])
     assert.ok(files.includes(`dist/grammars/tree-sitter-${grammar}.wasm`), `the ${grammar} grammar is in the tarball`);
   assert.ok(files.includes('docs/rules/SL001.md'));
   const strays = files.filter(

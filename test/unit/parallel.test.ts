@@ -18,6 +18,7 @@ const GRAMMARS = [
   'tree-sitter-typescript/tree-sitter-tsx.wasm',
   'tree-sitter-javascript/tree-sitter-javascript.wasm',
   'tree-sitter-python/tree-sitter-python.wasm',
+  '@tree-sitter-grammars/tree-sitter-hcl/tree-sitter-terraform.wasm',
 ];
 
 /**

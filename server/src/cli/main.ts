@@ -9,6 +9,8 @@ import {
   ENGINE_VERSION,
   type FileAnalysis,
   indexOneByOne,
+  infrastructureNeedsParsers,
+  initParsers,
   MAX_DEPTH,
   type Severity,
   WorkspaceIndex,
@@ -74,7 +76,10 @@ async function indexPaths(
   if (cache && !cache.loaded && paths.some(isDirectory)) prestartAnalysis(process.cwd(), maxFileBytes);
   const index = new WorkspaceIndex({ root: process.cwd(), maxBytes: maxFileBytes });
   // Templates first: the functions they declare name the tables of environment variables.
-  index.readInfrastructure(configs ? configs.included(list.infrastructure).files : list.infrastructure);
+  const infrastructure = configs ? configs.included(list.infrastructure).files : list.infrastructure;
+  // Terraform is read with a tree-sitter grammar: loaded here only when there is some.
+  if (infrastructure.some(infrastructureNeedsParsers)) await initParsers();
+  index.readInfrastructure(infrastructure);
   if (files.length >= PARALLEL_FROM) await indexInParallel(index, files, process.cwd(), maxFileBytes, cache);
   else await indexOneByOne(index, files, cache, maxFileBytes);
   await completeIndex(index, files, cache);

@@ -46,6 +46,7 @@ export type {
 export { classifyAccess, classifyTemplate, describeShards, literalText, render, shardSetOf } from './model/template';
 export { classifyName, words } from './names';
 export { initParsers, languageForFile, languageForId, parse } from './parser';
+export { infrastructureNeedsParsers } from './infra';
 export { mayContainDynamoDbCalls, reasonToSkip } from './prescan';
 export { addShardSuffix } from './rules/finding';
 export { shardCountOf, shardHoleOf } from './rules/group';

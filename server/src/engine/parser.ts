@@ -18,13 +18,18 @@ const WASM: Record<SourceLanguage | 'runtime', string> = {
   python: 'tree-sitter-python/tree-sitter-python.wasm',
 };
 
-function locate(id: keyof typeof WASM): string {
-  const bundled = path.join(__dirname, 'grammars', path.basename(WASM[id]));
-  return fs.existsSync(bundled) ? bundled : require.resolve(WASM[id]);
+/** Terraform is infrastructure, not a source language: its grammar is loaded beside the others. */
+const TERRAFORM_WASM = '@tree-sitter-grammars/tree-sitter-hcl/tree-sitter-terraform.wasm';
+
+function locate(id: keyof typeof WASM | 'terraform'): string {
+  const wasm = id === 'terraform' ? TERRAFORM_WASM : WASM[id];
+  const bundled = path.join(__dirname, 'grammars', path.basename(wasm));
+  return fs.existsSync(bundled) ? bundled : require.resolve(wasm);
 }
 
 let ready: Promise<void> | null = null;
 const languages = new Map<SourceLanguage, Language>();
+let terraform: Parser | null = null;
 
 /** Loads the runtime and every grammar once; later calls share the same promise. */
 export function initParsers(): Promise<void> {
@@ -33,6 +38,8 @@ export function initParsers(): Promise<void> {
     for (const lang of ['typescript', 'tsx', 'javascript', 'python'] as const) {
       languages.set(lang, await Language.load(locate(lang)));
     }
+    terraform = new Parser();
+    terraform.setLanguage(await Language.load(locate('terraform')));
   })();
   return ready;
 }
@@ -114,4 +121,9 @@ export function parse(lang: SourceLanguage, text: string, budgetMs = 5000, oldTr
     throw new ParseTimeout(budgetMs);
   }
   return tree;
+}
+
+/** A Terraform file's tree (the tree-sitter-terraform grammar), or null before `initParsers()` has finished. */
+export function parseTerraform(text: string): Tree | null {
+  return terraform?.parse(lineBreaksForParsing(text)) ?? null;
 }

@@ -12,6 +12,8 @@ import * as path from 'node:path';
 export interface InfraFiles {
   exists(file: string): boolean;
   read(file: string): string | null;
+  /** The files of a folder (a Terraform module is read whole); absent when the reader cannot list. */
+  list?(dir: string): string[];
 }
 
 export const diskFiles: InfraFiles = {
@@ -27,6 +29,16 @@ export const diskFiles: InfraFiles = {
       return fs.readFileSync(f, 'utf8');
     } catch {
       return null;
+    }
+  },
+  list: (dir) => {
+    try {
+      return fs
+        .readdirSync(dir, { withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => path.join(dir, e.name));
+    } catch {
+      return [];
     }
   },
 };

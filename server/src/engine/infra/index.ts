@@ -9,6 +9,7 @@ import type { InfraDeclarations } from '../model/entry-point';
 import { isTemplate, readTemplate } from './cloudformation';
 import { diskFiles, type InfraFiles } from './handlers';
 import { isServerless, readServerless } from './serverless';
+import { readTerraform } from './terraform';
 import { parseTree } from './tree';
 
 export type { InfraFiles } from './handlers';
@@ -16,6 +17,7 @@ export { ratePerHour } from './schedule';
 
 const SERVERLESS_NAME = /^serverless\.(ya?ml|json|ts|js|cjs|mjs)$/;
 const TEMPLATE_EXTENSION = /\.(ya?ml|json|template)$/;
+const TERRAFORM = /\.tf$/;
 
 /** Files never a template, however much `AWS::` text they hold. */
 const NEVER =
@@ -25,12 +27,17 @@ const NEVER =
 export function isInfrastructureCandidate(file: string): boolean {
   const name = path.basename(file);
   if (NEVER.test(name)) return false;
-  return SERVERLESS_NAME.test(name) || TEMPLATE_EXTENSION.test(name);
+  return SERVERLESS_NAME.test(name) || TEMPLATE_EXTENSION.test(name) || TERRAFORM.test(name);
+}
+
+/** Whether reading `file` needs the tree-sitter grammars loaded (`initParsers`) first: Terraform. */
+export function infrastructureNeedsParsers(file: string): boolean {
+  return TERRAFORM.test(file);
 }
 
 /** Whether a file's first bytes look like a template: cheap, so every YAML and JSON file of a project can be asked. */
 export function looksLikeInfrastructure(file: string, head: string): boolean {
-  if (SERVERLESS_NAME.test(path.basename(file))) return true;
+  if (SERVERLESS_NAME.test(path.basename(file)) || TERRAFORM.test(file)) return true;
   return /AWSTemplateFormatVersion|AWS::(Serverless|DynamoDB|Lambda)::/.test(head);
 }
 
@@ -43,6 +50,7 @@ export function readInfrastructure(
   files: InfraFiles = diskFiles,
 ): InfraDeclarations | null {
   const name = path.basename(file);
+  if (TERRAFORM.test(name)) return readTerraformSafely(file, text, files);
   const serverlessName = SERVERLESS_NAME.test(name);
   if (!serverlessName && !looksLikeInfrastructure(file, text)) return null;
   const empty = (reason: string): InfraDeclarations => ({
@@ -72,6 +80,23 @@ export function readInfrastructure(
   } catch (e) {
     // A reader bug loses this file only.
     return empty(`reading failed: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+function readTerraformSafely(file: string, text: string, files: InfraFiles): InfraDeclarations {
+  try {
+    return readTerraform(file, text, files);
+  } catch (e) {
+    // A reader bug loses this file only.
+    const reason = `reading failed: ${e instanceof Error ? e.message : String(e)}`;
+    return {
+      file,
+      format: 'terraform',
+      functions: [],
+      tables: [],
+      skipped: [{ reason, source: { file, span: whole(text) } }],
+      unread: reason,
+    };
   }
 }
 

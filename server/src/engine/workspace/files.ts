@@ -24,6 +24,7 @@ export const SKIPPED_DIRS = new Set([
   '.next',
   '.cache',
   'cdk.out',
+  '.terraform',
   '.aws-sam',
   '.serverless',
 ]);

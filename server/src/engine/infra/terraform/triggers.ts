@@ -1,0 +1,96 @@
+/**
+ * What invokes a Terraform-declared function, read from the resources that name it:
+ * EventBridge rules through their targets, EventBridge Scheduler schedules, event source
+ * mappings (SQS, Kinesis, DynamoDB streams), and API Gateway integrations (HTTP APIs
+ * with their routes, REST APIs with their method and resource path).
+ */
+import type { Trigger } from '../events';
+import { scheduleTrigger } from '../events';
+import type { Block } from './hcl';
+import { referenced, textOf, written, type Resource, type TfModule } from './module';
+
+const typeOf = (r: Resource) => (r.address.startsWith('data.') ? '' : r.block.labels[0]);
+
+/** The triggers of the function resource `fn`, by what the module's other resources say. */
+export function triggersOf(fn: Resource, mod: TfModule): Trigger[] {
+  const out: Trigger[] = [];
+  const names = (b: Block, attr: string) => referenced(b.attributes.get(attr), mod)?.resource === fn;
+  const text = (b: Block, attr: string) => textOf(b.attributes.get(attr), mod)?.text ?? null;
+  for (const r of mod.resources.values()) {
+    const b = r.block;
+    const span = b.span;
+    switch (typeOf(r)) {
+      case 'aws_cloudwatch_event_target': {
+        if (!names(b, 'arn')) break;
+        const rule = referenced(b.attributes.get('rule'), mod)?.resource;
+        const expression = rule ? text(rule.block, 'schedule_expression') : null;
+        const name = rule?.address ?? text(b, 'rule') ?? r.address;
+        if (expression) out.push({ ...scheduleTrigger(name, expression, span) });
+        else out.push({ kind: 'event', name, trigger: rule ? 'event pattern' : name, ratePerHour: null, span });
+        break;
+      }
+      case 'aws_scheduler_schedule': {
+        const target = b.blocks.find((x) => x.type === 'target');
+        const expression = text(b, 'schedule_expression');
+        if (target && names(target, 'arn') && expression) out.push(scheduleTrigger(r.address, expression, span));
+        break;
+      }
+      case 'aws_lambda_event_source_mapping': {
+        if (!names(b, 'function_name')) break;
+        const from = referenced(b.attributes.get('event_source_arn'), mod)?.resource;
+        const kind = from && typeOf(from) === 'aws_sqs_queue' ? 'queue' : 'stream';
+        const batch = text(b, 'batch_size');
+        const source = b.attributes.get('event_source_arn');
+        out.push({
+          kind: from ? kind : /sqs/.test(source ? written(source) : '') ? 'queue' : 'stream',
+          name: from?.address ?? (source ? written(source) : r.address),
+          trigger: batch ? `batchSize ${batch}` : r.address,
+          ratePerHour: null,
+          batchSize: batch && /^\d+$/.test(batch) ? Number(batch) : null,
+          span,
+        });
+        break;
+      }
+      case 'aws_apigatewayv2_integration': {
+        if (!names(b, 'integration_uri')) break;
+        const routes = [...mod.resources.values()].filter(
+          (x) =>
+            typeOf(x) === 'aws_apigatewayv2_route' && referenced(x.block.attributes.get('target'), mod)?.resource === r,
+        );
+        for (const route of routes) {
+          const key = text(route.block, 'route_key') ?? route.address;
+          out.push({ kind: 'api', name: key, trigger: key, ratePerHour: null, span: route.block.span });
+        }
+        if (routes.length === 0)
+          out.push({ kind: 'api', name: r.address, trigger: r.address, ratePerHour: null, span });
+        break;
+      }
+      case 'aws_api_gateway_integration': {
+        if (!names(b, 'uri')) break;
+        const method = methodOf(b, mod);
+        const route = `${method} ${resourcePath(b, mod)}`;
+        out.push({ kind: 'api', name: route, trigger: route, ratePerHour: null, span });
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** `http_method = aws_api_gateway_method.get.http_method` or a literal: the method, else ANY. */
+function methodOf(b: Block, mod: TfModule): string {
+  const m = referenced(b.attributes.get('http_method'), mod);
+  const text = textOf(m ? m.resource.block.attributes.get('http_method') : b.attributes.get('http_method'), mod);
+  return text && !text.holes ? text.text.toUpperCase() : 'ANY';
+}
+
+/** A REST API resource's path: its `path_part`s up the `parent_id` chain to the root. */
+function resourcePath(b: Block, mod: TfModule): string {
+  const parts: string[] = [];
+  let r = referenced(b.attributes.get('resource_id'), mod)?.resource;
+  for (let i = 0; r && typeOf(r) === 'aws_api_gateway_resource' && i < 20; i++) {
+    parts.unshift(textOf(r.block.attributes.get('path_part'), mod)?.text ?? '{…}');
+    r = referenced(r.block.attributes.get('parent_id'), mod)?.resource;
+  }
+  return '/' + parts.join('/');
+}
