@@ -51,8 +51,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ acti
     ]),
     synchronize: {
       fileEvents: vscode.workspace.createFileSystemWatcher(
-        // Templates and Serverless services too (*.yaml, *.yml, *.json, *.template): they name environment tables.
-        '**/{*.ts,*.tsx,*.mts,*.cts,*.js,*.jsx,*.mjs,*.cjs,*.py,*.yaml,*.yml,*.json,*.template,pyproject.toml}',
+        // Templates and Serverless services too (*.yaml, *.yml, *.json, *.template), Terraform (*.tf): they name environment tables.
+        '**/{*.ts,*.tsx,*.mts,*.cts,*.js,*.jsx,*.mjs,*.cjs,*.py,*.yaml,*.yml,*.json,*.template,*.tf,pyproject.toml}',
       ),
     },
     outputChannel: output,
