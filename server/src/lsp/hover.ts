@@ -25,6 +25,9 @@ import type { ShardLensSettings } from '../../../protocol/src/settings';
 import { contains } from './convert';
 import { code, text } from './markdown';
 
+/** How the hover names a file: `update-score/index.js`. */
+export type PlaceName = (file: string) => string;
+
 const VERDICT: Record<Classification, string> = {
   constant: 'Constant key: every request for it lands on one partition.',
   'time-bucket': 'Time bucket: every write in the current period shares this one key.',
@@ -189,16 +192,15 @@ function condition(a: Access): string | null {
 }
 
 /** A call through a wrapper: the DynamoDB call it makes, which the key is put into. */
-function throughLine(file: string, span: Span, callee: string): string {
-  return `Through a wrapper: the key goes into ${code(callee)} at ${text(path.basename(file))}:${span.startLine + 1}`;
+function throughLine(file: string, span: Span, callee: string, place: PlaceName): string {
+  return `Through a wrapper: the key goes into ${code(callee)} at ${text(place(file))}:${span.startLine + 1}`;
 }
 
 /** The declaration the key came through, the nearest the call: `GLOBAL_BOARD` (line 6). */
-function declaredAs(pk: KeyValue, file: string): string | null {
+function declaredAs(pk: KeyValue, file: string, place: PlaceName): string | null {
   const d = pk.via[0];
   if (!d) return null;
-  const where =
-    d.file === file ? `line ${d.span.startLine + 1}` : `${text(path.basename(d.file))}:${d.span.startLine + 1}`;
+  const where = d.file === file ? `line ${d.span.startLine + 1}` : `${text(place(d.file))}:${d.span.startLine + 1}`;
   return `Partition key from ${code(d.name)} (${where})`;
 }
 
@@ -227,7 +229,8 @@ function notUnderstood(a: Access, reached: boolean): string[] {
  * `code` or `text` (./markdown): inert, whatever characters it holds. `live` is the
  * heat service's live line for the key (`Live (1h): #1 of 4 keys · ...`), shown after
  * the heading; its values come from AWS and go through `text` too. `reached`: callers in
- * other modules reach this call through a wrapper (`Workspace.reachedFromCallers`).
+ * other modules reach this call through a wrapper (`Workspace.reachedFromCallers`). `place`
+ * names another file (`update-score/index.js`: unambiguous among the workspace's files).
  */
 export function hoverMarkdown(
   a: Access,
@@ -235,6 +238,7 @@ export function hoverMarkdown(
   settings: ShardLensSettings,
   live: LiveHover | null = null,
   reached = false,
+  place: PlaceName = (file) => path.basename(file),
 ): MarkupContent {
   const c = classifyAccess(a);
   const pk = a.partitionKey;
@@ -253,11 +257,11 @@ export function hoverMarkdown(
   const sortKey = a.sortCondition?.attribute ?? a.sortKey?.attribute;
   const sortCondition = condition(a);
   if (sortKey && sortCondition) lines.push(`Sort key ${code(sortKey)} ${sortCondition}`);
-  const via = pk && declaredAs(pk, a.file);
+  const via = pk && declaredAs(pk, a.file, place);
   if (via) lines.push(via);
   const fromEnv = tableFromEnv(a);
   if (fromEnv) lines.push(fromEnv);
-  if (a.through) lines.push(throughLine(a.through.file, a.through.span, a.call.callee));
+  if (a.through) lines.push(throughLine(a.through.file, a.through.span, a.call.callee, place));
   if (a.guessed)
     lines.push(
       `Read by the call's shape: ${code(a.call.callee)} looks like a DynamoDB helper whose code is not in the workspace`,

@@ -30,6 +30,7 @@ import {
 } from '../../../protocol/src/lsp';
 import { type Access, type Finding, initParsers, sameSpan } from '../engine';
 import { borrowTrees } from '../features/fixes/syntax';
+import { placeName } from '../features/fixes/key-sites';
 import { FIX_ALL_ADVERTISED, FIX_ALL_KIND, codeActions } from './code-actions';
 import { contains, uriToPath } from './convert';
 import type { ClientEdits } from './fix-actions';
@@ -337,10 +338,11 @@ connection.onRequest(HoverRequest.type, async (raw: unknown) => {
   const liveText = hoverLiveLine(await live.reports(), access, (await settings.get()).tables);
   const reached = workspace.reachedFromCallers(access);
   const s = await settings.get(p.textDocument.uri);
-  const contents = hoverMarkdown(access, findings, s, liveText, reached);
-  // A hot write no shard fix can rewrite safely says what blocks it, as the light bulb does.
   const gen = workspace.generation;
   const ctx = fixState.contextFor(gen, key, s.shards);
+  // Files named as the fixes name them: unambiguous among the workspace's (every Lambda's index.js).
+  const contents = hoverMarkdown(access, findings, s, liveText, reached, placeName(ctx));
+  // A hot write no shard fix can rewrite safely says what blocks it, as the light bulb does.
   const own = findings.filter((f) => f.access.file === access.file && sameSpan(f.access.span, access.span));
   // Kept per index generation like the code actions' fixes: working out every access of the
   // key for each hover cost idle hovers a p99 of 59 ms.

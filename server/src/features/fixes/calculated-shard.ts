@@ -163,7 +163,7 @@ function hashFix(finding: Finding, d: ShardSuffix, ctx: FixContext, answers?: Fi
   if (options.length === 0) {
     const lacking = sites.find((s) => perSite.get(s)!.length === 0) ?? own;
     return {
-      blocked: `no attribute that identifies the item (a sort key or an id) is at every access of the key (${accessAt(lacking.access)})`,
+      blocked: `no attribute that identifies the item (a sort key or an id) is at every access of the key (${accessAt(ctx, lacking.access)})`,
     };
   }
   const chosen = options.find((o) => o.name === answers?.hashAttribute) ?? options[0];
@@ -177,7 +177,7 @@ function hashFix(finding: Finding, d: ShardSuffix, ctx: FixContext, answers?: Fi
     const shard = hashShardExpression(language, expression, count0.name);
     const at = s.at && s.at.file === s.target.file ? s.at : null;
     const key = keyChange(ctx, language, s.target, at, d.separator, shard);
-    if (!key) return { blocked: `the key at ${where(s.target.file, s.target.span)} cannot be edited` };
+    if (!key) return { blocked: `the key at ${where(ctx, s.target.file, s.target.span)} cannot be edited` };
     keys.push(key);
   }
   const hashing = new Set(sites.map((s) => s.target.file));
@@ -191,7 +191,7 @@ function hashFix(finding: Finding, d: ShardSuffix, ctx: FixContext, answers?: Fi
   if (isBlocked(counted)) return counted;
   const reads = queryChanges(plan, d, counted.count, 'hash', ctx);
   if (isBlocked(reads)) return reads;
-  const changes = mergeChanges([...reads, ...counted.changes, ...keys]);
+  const changes = mergeChanges(ctx, [...reads, ...counted.changes, ...keys]);
   if (isBlocked(changes)) return changes;
   const count = counted.count;
   const others = sites.length - 1 + plan.queries.length;

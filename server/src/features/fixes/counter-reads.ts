@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { type Access, literalText, type LogicalKey } from '../../engine';
 import { textIn } from './apply';
 import type { FixContext, TextChange } from './fix-model';
+import { where } from './key-sites';
 import { quoteOf } from './reader-plan';
 import { pythonModuleFor } from './reader-scope';
 import { readerStyle, wholeCall } from './reader-style';
@@ -24,7 +25,6 @@ export interface CounterReads {
   blocker: string | null;
 }
 
-const where = (s: Access) => `${path.basename(s.file)}:${s.span.startLine + 1}`;
 const sameSpan = (x: Access, y: Access) =>
   x.file === y.file && x.span.startLine === y.span.startLine && x.span.startColumn === y.span.startColumn;
 const sortText = (s: Access) => (s.sortKey ? literalText(s.sortKey.template) : '');
@@ -39,7 +39,11 @@ export function counterReads(a: Access, key: LogicalKey, ctx: FixContext): Count
     if (s.operation !== 'Query' && !sameItem) continue;
     const bare = s.partitionKey && literalText(s.partitionKey.template) === literalText(a.partitionKey!.template);
     if (s.operation === 'GetItem' && bare && sort !== null && sortText(s) === sort) gets.push(s);
-    else return { gets: [], blocker: `${article(s.operation)} at ${where(s)} reads or writes the counter's item` };
+    else
+      return {
+        gets: [],
+        blocker: `${article(s.operation)} at ${where(ctx, s.file, s.span)} reads or writes the counter's item`,
+      };
   }
   return { gets, blocker: null };
 }

@@ -1,4 +1,3 @@
-import * as path from 'node:path';
 import { addShardSuffix, logicalKeyOf, type Span } from '../../engine';
 import { textIn } from './apply';
 import { counterNames, numberKeyReason } from './counter-names';
@@ -8,6 +7,7 @@ import { incrementUse, readsNewCount, readsUnkeepable } from './counter-use';
 import type { FixAction, FixAnswers, FixProvider, TextChange } from './fix-model';
 import { headerChanges, hasRandomImport } from './header';
 import { keyChange } from './key-edit';
+import { where } from './key-sites';
 import { planShardCount } from './shard-count';
 import { countQuestion, randomShardExpression } from './write-shard';
 
@@ -84,12 +84,7 @@ export const spreadCounter: FixProvider = (finding, ctx, answers?: FixAnswers): 
     const ref = reader && attribute ? { file: a.file, name: reader.name, member: reader.member, attribute } : null;
     const edit = ref && getReplacement(g, ref, ctx);
     if (!edit)
-      return [
-        blocked(
-          finding.rule,
-          `the GetItem at ${path.basename(g.file)}:${g.span.startLine + 1} cannot call the summing reader`,
-        ),
-      ];
+      return [blocked(finding.rule, `the GetItem at ${where(ctx, g.file, g.span)} cannot call the summing reader`)];
     getChanges.push(...edit);
   }
   const needsRandom = a.language === 'python' && !hasRandomImport(text);

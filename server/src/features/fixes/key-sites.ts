@@ -1,6 +1,6 @@
-import * as path from 'node:path';
 import type { Node, Tree } from 'web-tree-sitter';
 import { type Access, logicalKeyOf, type SourceRange, type Span, spanOf } from '../../engine';
+import { placeAt, placeNamer } from '../places';
 import { memoized, type FixContext } from './fix-model';
 import { isParameter, useValue } from './key-edit';
 import { enclosingFunction, nodeAt, sameSpan, siblingAttributes, withTree, within, type ItemAttribute } from './syntax';
@@ -28,8 +28,12 @@ export interface KeySite {
 
 export type Blocked = { blocked: string };
 
-/** `tickets.ts:12`: a place, as the fix's messages name it. */
-export const where = (file: string, span: Span) => `${path.basename(file)}:${span.startLine + 1}`;
+/** How the fix's messages name a file of the workspace: `tickets.ts`, `update-score/index.js`. */
+export const placeName = (ctx: FixContext): ((file: string) => string) =>
+  memoized(ctx, ctx, 'place-names', () => placeNamer(ctx.files?.() ?? []));
+
+/** `tickets.ts:12`, `update-score/index.js:33`: a place, as the fix's messages name it. */
+export const where = (ctx: FixContext, file: string, span: Span) => placeAt(placeName(ctx), file, span.startLine);
 
 /**
  * Operations that address one existing item by its key: a random suffix would send
@@ -125,8 +129,8 @@ function defaultBlocked(ctx: FixContext, a: Access, at: Span, file: string | nul
   const name = text ? withTree(file ?? a.file, text, (tree) => parameterName(nodeAt(tree, at))) : null;
   const param = name ? `parameter ${name}` : 'a parameter';
   if (!file || file === a.file)
-    return `the key at ${where(a.file, at)} is the default of ${param}, and the request names it with no expression a suffix could go on`;
-  return `the key is the default of ${param} at ${where(file, at)}, which the call at ${where(a.file, a.span)} leaves out: pass the key at the call to shard it here`;
+    return `the key at ${where(ctx, a.file, at)} is the default of ${param}, and the request names it with no expression a suffix could go on`;
+  return `the key is the default of ${param} at ${where(ctx, file, at)}, which the call at ${where(ctx, a.file, a.span)} leaves out: pass the key at the call to shard it here`;
 }
 
 /** The name of the parameter whose default `n` is in (`pk` of `pk = "GLOBAL"`, `source="web"`). */
@@ -154,7 +158,7 @@ export function keySite(ctx: FixContext, a: Access): KeySite | Blocked {
 function findKeySite(ctx: FixContext, a: Access): KeySite | Blocked {
   const pk = a.partitionKey;
   const text = ctx.textOf(a.file);
-  if (!pk || text === null) return { blocked: `the key at ${where(a.file, a.span)} is not known` };
+  if (!pk || text === null) return { blocked: `the key at ${where(ctx, a.file, a.span)} is not known` };
   const own = withTree(a.file, text, (tree) => {
     const n = nodeAt(tree, pk.span);
     if (!n || !sameSpan(spanOf(n), pk.span) || !isKeyValue(n)) return null;
@@ -182,7 +186,7 @@ function findKeySite(ctx: FixContext, a: Access): KeySite | Blocked {
  */
 function mapperSite(ctx: FixContext, a: Access): KeySite | Blocked {
   const pk = a.partitionKey!;
-  const built = `the item at ${where(a.file, pk.span)} is built elsewhere`;
+  const built = `the item at ${where(ctx, a.file, pk.span)} is built elsewhere`;
   const origin =
     pk.template.parts.find((p) => p.origin && p.origin.file !== a.file)?.origin ??
     pk.template.parts.find((p) => p.origin)?.origin;
@@ -252,7 +256,7 @@ function otherUse(ctx: FixContext, name: string, a: Access): string | null {
         )
           continue;
         const at = { startLine: line, startColumn: column, endLine: line, endColumn: column + name.length };
-        if (!ofThisKey.some((x) => x.file === file && within(at, x.span))) return where(file, at);
+        if (!ofThisKey.some((x) => x.file === file && within(at, x.span))) return where(ctx, file, at);
       }
     }
   }

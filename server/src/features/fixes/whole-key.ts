@@ -12,7 +12,7 @@ import {
 import { memoized, type FixAnswers, type FixContext, type TextChange } from './fix-model';
 import { headerChanges } from './header';
 import { importOf, planShardCount, type CountPlan } from './shard-count';
-import { isPointAccess, keySite, where, type Blocked, type KeySite } from './key-sites';
+import { isPointAccess, keySite, placeName, where, type Blocked, type KeySite } from './key-sites';
 import { queryRepair } from './reader-fixes';
 
 /**
@@ -35,7 +35,7 @@ export interface KeyPlan {
 export const isBlocked = <T extends object>(x: T | Blocked): x is Blocked => 'blocked' in x;
 
 /** `markReminded` in reminders.js:20 → "UpdateItem at reminders.js:20". */
-export const accessAt = (a: Access) => `${a.operation} at ${where(a.file, a.span)}`;
+export const accessAt = (ctx: FixContext, a: Access) => `${a.operation} at ${where(ctx, a.file, a.span)}`;
 
 export function planKey(finding: Finding, ctx: FixContext): KeyPlan | Blocked {
   const key = logicalKeyOf(finding.access);
@@ -52,7 +52,7 @@ function planAccesses(finding: Finding, key: LogicalKey, ctx: FixContext): KeyPl
     all.push(finding.access);
   const plan: KeyPlan = { key, writers: [], points: [], queries: [] };
   for (const a of all) {
-    if (a.guessed) return { blocked: `${accessAt(a)} goes through a library whose code is not in the workspace` };
+    if (a.guessed) return { blocked: `${accessAt(ctx, a)} goes through a library whose code is not in the workspace` };
     if (a.partitionKey && shardSetOf(a.partitionKey.template)) continue; // already reads or writes every shard
     if (a.operation === 'Query') {
       plan.queries.push(a);
@@ -112,7 +112,7 @@ export function countChanges(
       if (!declaredHere && !imported && file !== homeFile) {
         const at = { ...home, file, language: file.endsWith('.py') ? ('python' as const) : home.language };
         importChange = importOf(at, imports, text, count.name, homeFile);
-        if (!importChange) return { blocked: `the shard count cannot be imported into ${path.basename(file)}` };
+        if (!importChange) return { blocked: `the shard count cannot be imported into ${placeName(ctx)(file)}` };
       }
       plan = { ...count, declare: null, importChange };
     }
@@ -161,7 +161,7 @@ export function queryChanges(
     const source = shardedSource(q, d.separator, shards);
     const changes = queryRepair(q, source, shards, plan.key.id, count.name, ctx, written, sort);
     if (!changes)
-      return { blocked: `the Query at ${where(q.file, q.span)} cannot be replaced by a reader of every shard` };
+      return { blocked: `the Query at ${where(ctx, q.file, q.span)} cannot be replaced by a reader of every shard` };
     out.push(...changes);
   }
   return out;
@@ -171,7 +171,7 @@ export function queryChanges(
  * All changes of one fix, deduplicated (two reads in one file may need the same
  * import), in an order an editor applies them in; blocked when two changes overlap.
  */
-export function mergeChanges(changes: TextChange[]): TextChange[] | Blocked {
+export function mergeChanges(ctx: FixContext, changes: TextChange[]): TextChange[] | Blocked {
   const seen = new Set<string>();
   const out: TextChange[] = [];
   for (const c of changes) {
@@ -194,7 +194,7 @@ export function mergeChanges(changes: TextChange[]): TextChange[] | Blocked {
       const p = sorted[i - 1].span;
       const c = sorted[i].span;
       if (c.startLine < p.endLine || (c.startLine === p.endLine && c.startColumn < p.endColumn))
-        return { blocked: `two edits of ${where(file, c)} overlap` };
+        return { blocked: `two edits of ${where(ctx, file, c)} overlap` };
     }
   }
   return out;

@@ -70,7 +70,7 @@ function randomFix(
   if (isBlocked(plan)) return plan;
   if (plan.points.length > 0)
     return {
-      blocked: `the ${accessAt(plan.points[0].access)} finds one item by its key, which a random shard would lose`,
+      blocked: `the ${accessAt(ctx, plan.points[0].access)} finds one item by its key, which a random shard would lose`,
     };
   const a = finding.access;
   const own = plan.writers.find((w) => w.access === a) ?? plan.writers[0];
@@ -83,12 +83,12 @@ function randomFix(
     const place = w.mapper
       ? { target: w.target, at: w.at }
       : randomShardTarget(ctx, w.access, { ...d, at: w.at ?? d.at });
-    if (!place) return { blocked: `the key at ${where(w.access.file, w.target.span)} is a parameter's default` };
+    if (!place) return { blocked: `the key at ${where(ctx, w.access.file, w.target.span)} is a parameter's default` };
     const { target, at } = place;
     const language = languageForFile(target.file) ?? w.access.language;
     const shard = randomShardExpression({ ...w.access, language }, count0.name);
     const key = keyChange(ctx, language, target, at && at.file === target.file ? at : null, d.separator, shard);
-    if (!key) return { blocked: `the key at ${where(target.file, target.span)} cannot be edited` };
+    if (!key) return { blocked: `the key at ${where(ctx, target.file, target.span)} cannot be edited` };
     keys.push(key);
   }
   const counted = countChanges(home, d, files, ctx, answers, (file) => {
@@ -99,7 +99,7 @@ function randomFix(
   if (isBlocked(counted)) return counted;
   const reads = queryChanges(plan, d, counted.count, 'random', ctx);
   if (isBlocked(reads)) return reads;
-  const changes = mergeChanges([...reads, ...counted.changes, ...keys]);
+  const changes = mergeChanges(ctx, [...reads, ...counted.changes, ...keys]);
   if (isBlocked(changes)) return changes;
   const count = counted.count;
   const also = plan.queries.length

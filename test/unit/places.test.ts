@@ -1,0 +1,30 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { placeNamer } from '../../server/src/features/places';
+
+test('a file is named by its base name when no other file of the workspace shares it', () => {
+  const name = placeNamer(['/ws/src/tickets.ts', '/ws/src/db.ts']);
+  assert.equal(name('/ws/src/tickets.ts'), 'tickets.ts');
+});
+
+test('Lambda folders of index.js: each named by the shortest tail no other file ends with', () => {
+  const files = [
+    '/ws/lambdas/update-score/index.js',
+    '/ws/lambdas/get-leaderboard/index.js',
+    '/ws/a/src/handler.py',
+    '/ws/b/src/handler.py',
+    '/ws/b/src/db.py',
+  ];
+  const name = placeNamer(files);
+  assert.equal(name(files[0]), 'update-score/index.js');
+  assert.equal(name(files[1]), 'get-leaderboard/index.js');
+  assert.equal(name(files[2]), 'a/src/handler.py');
+  assert.equal(name(files[3]), 'b/src/handler.py');
+  assert.equal(name(files[4]), 'db.py');
+});
+
+test('a file outside the list is named against the list', () => {
+  const name = placeNamer(['/ws/one/index.js']);
+  assert.equal(name('/ws/two/index.js'), 'two/index.js');
+  assert.equal(name('/ws/new.js'), 'new.js');
+});
