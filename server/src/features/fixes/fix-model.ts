@@ -1,4 +1,4 @@
-import type { Access, FileAnalysis, Finding, LogicalKey, Span } from '../../engine';
+import type { Access, FileAnalysis, Finding, InfraTable, LogicalKey, Span } from '../../engine';
 
 /**
  * The plain data the fixes exchange. Fixes are pure functions from the engine's
@@ -62,6 +62,8 @@ export interface FixContext {
    * Results must not be changed by those who read them.
    */
   memo?<T>(owner: object, what: string, compute: () => T): T;
+  /** The tables infrastructure code declares (templates, Serverless services): an index's sort key. */
+  tables?(): InfraTable[];
   /** `shardlens.shards.defaultCount` and `shardlens.shards.peakWriteUnits`. */
   shards: { defaultCount: number; peakWriteUnits: number };
 }

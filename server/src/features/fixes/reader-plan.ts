@@ -13,6 +13,7 @@ import { readerName, words, type KeyPiece, type Operand, type Param, type Reader
 import { textIn } from './apply';
 import { within } from './syntax';
 import type { FixContext } from './fix-model';
+import { declaredIndexSortKey } from './index-order';
 import {
   attributeExpression,
   importableModule,
@@ -306,10 +307,12 @@ export function planReader(input: PlanInput, ctx: FixContext): ReaderPlan | null
     });
     sort = { attribute: condition.attribute, operator: condition.operator, operands };
   }
+  // On an index, its sort key as a template declares it: the code querying it seldom names it.
+  const indexSort = declaredIndexSortKey(ctx, site);
   let top: ReaderSpec['top'] = null;
   const limit = site.read?.limit ?? null;
   if (limit !== null) {
-    const attribute = condition?.attribute ?? keySource.sortKey?.attribute ?? null;
+    const attribute = condition?.attribute ?? indexSort ?? keySource.sortKey?.attribute ?? null;
     if (!attribute) return null;
     const l: number | { param: string } =
       typeof limit === 'number' ? limit : { param: paramName('limit', 'limit', python, taken) };
@@ -323,7 +326,12 @@ export function planReader(input: PlanInput, ctx: FixContext): ReaderPlan | null
   }
   // A read of every item keeps the order its Query returned them in: by the sort key, as it asked.
   const orderBy =
-    condition?.attribute ?? keySource.sortKey?.attribute ?? site.sortKey?.attribute ?? input.sortAttribute ?? null;
+    condition?.attribute ??
+    indexSort ??
+    keySource.sortKey?.attribute ??
+    site.sortKey?.attribute ??
+    input.sortAttribute ??
+    null;
   // The reader reproduces the key, sort condition, order and Limit only: a read that filters or
   // projects, or asks for descending order by a sort key the code never names, would change what
   // it returns (a leaderboard unsorted, an attribute it hid sent to the client). No reader then.

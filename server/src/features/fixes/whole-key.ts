@@ -12,6 +12,7 @@ import {
 import { memoized, type FixAnswers, type FixContext, type TextChange } from './fix-model';
 import { headerChanges } from './header';
 import { importOf, planShardCount, type CountPlan } from './shard-count';
+import { declaredIndexSortKey } from './index-order';
 import { isPointAccess, keySite, placeName, where, type Blocked, type KeySite } from './key-sites';
 import { queryRepair } from './reader-fixes';
 
@@ -156,8 +157,10 @@ export function queryChanges(
   };
   const written = new Set<string>();
   const out: TextChange[] = [];
-  const sort = [...plan.writers, ...plan.points].find((s) => s.access.sortKey)?.access.sortKey?.attribute ?? null;
+  const tableSort = [...plan.writers, ...plan.points].find((s) => s.access.sortKey)?.access.sortKey?.attribute ?? null;
   for (const q of plan.queries) {
+    // A Query on an index returns its items by the index's sort key, which a template may declare.
+    const sort = declaredIndexSortKey(ctx, q) ?? tableSort;
     const source = shardedSource(q, d.separator, shards);
     const changes = queryRepair(q, source, shards, plan.key.id, count.name, ctx, written, sort);
     if (!changes)
