@@ -18,6 +18,7 @@ import { initParsers } from '../../server/src/engine/parser';
 import { fixContextOf } from '../../server/src/features/fixes/context';
 import { allFixes, writeFixes } from '../../server/src/features/fixes/index';
 import { applyAction, cleanup, copyFixture, startDynalite, typeErrors } from './helpers-write';
+import { SCORES_TABLE } from '../lab/helpers';
 
 const FIXTURES = path.join(__dirname, 'fixtures');
 const HANDLERS = ['update-score/index.js', 'get-leaderboard/index.js'];
@@ -66,28 +67,7 @@ async function withTable<T>(fn: (endpoint: string, stored: () => Promise<string[
   const db = await startDynalite();
   try {
     // The table as template.yaml declares it.
-    await db.client.send(
-      new CreateTableCommand({
-        TableName: 'scores',
-        BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [
-          { AttributeName: 'playerId', AttributeType: 'S' },
-          { AttributeName: 'gameTitle', AttributeType: 'S' },
-          { AttributeName: 'score', AttributeType: 'N' },
-        ],
-        KeySchema: [{ AttributeName: 'playerId', KeyType: 'HASH' }],
-        GlobalSecondaryIndexes: [
-          {
-            IndexName: 'scoreIndex',
-            KeySchema: [
-              { AttributeName: 'gameTitle', KeyType: 'HASH' },
-              { AttributeName: 'score', KeyType: 'RANGE' },
-            ],
-            Projection: { ProjectionType: 'ALL' },
-          },
-        ],
-      }),
-    );
+    await db.client.send(new CreateTableCommand(SCORES_TABLE));
     const stored = async () =>
       ((await db.client.send(new ScanCommand({ TableName: 'scores' }))).Items ?? []).map((i) => i.gameTitle.S!);
     return await fn(db.endpoint, stored);

@@ -16,7 +16,7 @@ import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
 import { codeLensTitle, getHeat, heatForAccess } from '../../server/src/heat';
 import type { HeatReport } from '../../server/src/heat/types';
 import { hoverLiveLine } from '../../server/src/lsp/live-view';
-import { createTable, sleep, startTestLab, type TestLab } from '../lab/helpers';
+import { createTable, SCORES_TABLE, sleep, startTestLab, type TestLab } from '../lab/helpers';
 import type { Sent } from './helpers';
 
 /** Low, so the index key throttles however busy the machine is. */
@@ -72,26 +72,7 @@ describe('live heat of index writes is the writer’s', () => {
     assert.ok(writer && reader, 'the fixture has a writer and a reader of the index key');
 
     t = await startTestLab({ writeLimit: WRITE_LIMIT });
-    await createTable(t.ddb, {
-      TableName: 'scores',
-      BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: [
-        { AttributeName: 'playerId', AttributeType: 'S' },
-        { AttributeName: 'gameTitle', AttributeType: 'S' },
-        { AttributeName: 'score', AttributeType: 'N' },
-      ],
-      KeySchema: [{ AttributeName: 'playerId', KeyType: 'HASH' }],
-      GlobalSecondaryIndexes: [
-        {
-          IndexName: 'scoreIndex',
-          KeySchema: [
-            { AttributeName: 'gameTitle', KeyType: 'HASH' },
-            { AttributeName: 'score', KeyType: 'RANGE' },
-          ],
-          Projection: { ProjectionType: 'ALL' },
-        },
-      ],
-    });
+    await createTable(t.ddb, SCORES_TABLE);
     await t.ddb.send(
       new UpdateContributorInsightsCommand({
         TableName: 'scores',

@@ -104,3 +104,29 @@ export const DDB_HEADERS = (op: string) => ({
 });
 
 export const THROTTLE_NAMES = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException']);
+
+/**
+ * A leaderboard table as Lambda workshops declare it: items by `playerId`, and a global
+ * index `scoreIndex` keyed by the game (one constant per game) and sorted by score. The
+ * lab, heat and fix tests of index writes and index readers all create this one table.
+ */
+export const SCORES_TABLE: CreateTableCommandInput = {
+  TableName: 'scores',
+  BillingMode: 'PAY_PER_REQUEST',
+  AttributeDefinitions: [
+    { AttributeName: 'playerId', AttributeType: 'S' },
+    { AttributeName: 'gameTitle', AttributeType: 'S' },
+    { AttributeName: 'score', AttributeType: 'N' },
+  ],
+  KeySchema: [{ AttributeName: 'playerId', KeyType: 'HASH' }],
+  GlobalSecondaryIndexes: [
+    {
+      IndexName: 'scoreIndex',
+      KeySchema: [
+        { AttributeName: 'gameTitle', KeyType: 'HASH' },
+        { AttributeName: 'score', KeyType: 'RANGE' },
+      ],
+      Projection: { ProjectionType: 'ALL' },
+    },
+  ],
+};

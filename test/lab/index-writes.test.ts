@@ -13,7 +13,7 @@ import {
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import { GetInsightRuleReportCommand } from '@aws-sdk/client-cloudwatch';
-import { createTable, metricSum, sleep, startTestLab, type TestLab } from './helpers';
+import { createTable, metricSum, SCORES_TABLE, sleep, startTestLab, type TestLab } from './helpers';
 
 const GAME = 'Rock Paper Scissors';
 
@@ -21,26 +21,7 @@ describe('lab: writes charge global indexes', () => {
   let t: TestLab;
   before(async () => {
     t = await startTestLab({ writeLimit: 20 });
-    await createTable(t.ddb, {
-      TableName: 'scores',
-      BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: [
-        { AttributeName: 'playerId', AttributeType: 'S' },
-        { AttributeName: 'gameTitle', AttributeType: 'S' },
-        { AttributeName: 'score', AttributeType: 'N' },
-      ],
-      KeySchema: [{ AttributeName: 'playerId', KeyType: 'HASH' }],
-      GlobalSecondaryIndexes: [
-        {
-          IndexName: 'scoreIndex',
-          KeySchema: [
-            { AttributeName: 'gameTitle', KeyType: 'HASH' },
-            { AttributeName: 'score', KeyType: 'RANGE' },
-          ],
-          Projection: { ProjectionType: 'ALL' },
-        },
-      ],
-    });
+    await createTable(t.ddb, SCORES_TABLE);
     for (const index of [undefined, 'scoreIndex'])
       await t.ddb.send(
         new UpdateContributorInsightsCommand({
