@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isInfrastructureCandidate } from '../infra';
 import { languageForFile } from '../parser';
-import { isIgnored, parseGitignore, type IgnoreRule } from './gitignore';
+import { ignoredByScopes, parseGitignore, type IgnoreScope } from './gitignore';
 
 /** Folders that never hold the project's own source. */
 export const SKIPPED_DIRS = new Set([
@@ -41,11 +41,6 @@ export interface FileList {
   gitignored: number;
   /** Folders that could not be listed (permissions, vanished), with why: reported, not silently dropped. */
   unreadable: Array<{ path: string; reason: string }>;
-}
-
-interface IgnoreScope {
-  base: string;
-  rules: IgnoreRule[];
 }
 
 /**
@@ -92,11 +87,7 @@ function readIgnore(dir: string): IgnoreScope | null {
 }
 
 function ignoredBy(scopes: IgnoreScope[], full: string, isDir: boolean): boolean {
-  for (const s of scopes) {
-    const rel = path.relative(s.base, full).split(path.sep).join('/');
-    if (isIgnored(s.rules, rel, isDir)) return true;
-  }
-  return false;
+  return ignoredByScopes(scopes, (base) => path.relative(base, full).split(path.sep).join('/'), isDir);
 }
 
 function walkDir(root: string, files: Set<string>, infra: Set<string>, out: FileList): void {

@@ -1,67 +1,49 @@
 /**
- * A .gitignore matcher for the patterns projects actually use: `name`, `dir/`,
- * `/anchored`, `*.ext`, `**` and negation with `!`. Patterns are relative to the
- * folder holding the .gitignore; the last matching pattern wins, as in git.
+ * .gitignore matching for folders walked without git (git is not installed, or the folder
+ * is not in a work tree). The patterns are read by `ignore`, the matcher ESLint and Prettier
+ * use, which follows gitignore(5): negation, `dir/` patterns that match folders only,
+ * anchoring by an inner slash, `**`, character classes, escaped trailing spaces, and "a file
+ * cannot be re-included when a parent folder is excluded".
  */
-export interface IgnoreRule {
-  regex: RegExp;
-  negate: boolean;
-  dirOnly: boolean;
+import ignore, { type Ignore } from 'ignore';
+
+/** The patterns of one .gitignore file, relative to the folder that holds it. */
+export interface IgnoreScope {
+  base: string;
+  rules: Ignore;
 }
 
-function globToRegex(glob: string): string {
-  let out = '';
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i];
-    if (c === '*') {
-      if (glob[i + 1] === '*') {
-        // `**/` matches any number of folders, a trailing `**` anything.
-        if (glob[i + 2] === '/') {
-          out += '(?:.*/)?';
-          i += 2;
-        } else {
-          out += '.*';
-          i += 1;
-        }
-      } else out += '[^/]*';
-    } else if (c === '?') out += '[^/]';
-    else if (c === '[') {
-      const end = glob.indexOf(']', i);
-      if (end < 0) out += '\\[';
-      else {
-        out += glob.slice(i, end + 1).replace(/^\[!/, '[^');
-        i = end;
-      }
-    } else if (c === '\\' && i + 1 < glob.length) out += '\\' + glob[++i];
-    else out += c.replace(/[.+^${}()|\]\\]/g, '\\$&');
-  }
-  return out;
+// Case-sensitive, as git is on Linux (core.ignorecase is false there); `ignore` defaults to
+// case-insensitive.
+export function parseGitignore(text: string): Ignore {
+  return ignore({ ignorecase: false }).add(text);
 }
 
-export function parseGitignore(text: string): IgnoreRule[] {
-  const rules: IgnoreRule[] = [];
-  for (const raw of text.split(/\r?\n/)) {
-    let line = raw.replace(/(?<!\\)\s+$/, '');
-    if (!line || line.startsWith('#')) continue;
-    const negate = line.startsWith('!');
-    if (negate) line = line.slice(1);
-    const dirOnly = line.endsWith('/');
-    if (dirOnly) line = line.slice(0, -1);
-    // A pattern with a slash (other than at the end) is anchored to this folder.
-    const anchored = line.includes('/');
-    if (line.startsWith('/')) line = line.slice(1);
-    const body = globToRegex(line);
-    rules.push({ regex: new RegExp(`^${anchored ? '' : '(?:.*/)?'}${body}$`), negate, dirOnly });
-  }
-  return rules;
+/**
+ * What one .gitignore says of `relPath` (with `/`, relative to its folder): true when a
+ * pattern ignores it, false when a `!` pattern re-includes it, undefined when no pattern
+ * applies. Folders are tested with a trailing slash, so `build/` matches the folder only.
+ */
+export function gitignoreVerdict(rules: Ignore, relPath: string, isDir: boolean): boolean | undefined {
+  const r = rules.test(isDir ? `${relPath}/` : relPath);
+  if (r.ignored) return true;
+  if (r.unignored) return false;
+  return undefined;
 }
 
-/** Whether `relPath` (with `/`, relative to the .gitignore's folder) is ignored. */
-export function isIgnored(rules: IgnoreRule[], relPath: string, isDir: boolean): boolean {
-  let ignored = false;
-  for (const r of rules) {
-    if (r.dirOnly && !isDir) continue;
-    if (r.regex.test(relPath)) ignored = !r.negate;
+/**
+ * Whether `relPath` is ignored by any of the scopes, given outermost first. As in git, the
+ * deepest .gitignore with a pattern for the path decides: a sub-folder's `!keep.log`
+ * re-includes what its parent's `*.log` left out.
+ */
+export function ignoredByScopes(
+  scopes: readonly IgnoreScope[],
+  relTo: (base: string) => string,
+  isDir: boolean,
+): boolean {
+  for (let i = scopes.length - 1; i >= 0; i--) {
+    const verdict = gitignoreVerdict(scopes[i].rules, relTo(scopes[i].base), isDir);
+    if (verdict !== undefined) return verdict;
   }
-  return ignored;
+  return false;
 }
