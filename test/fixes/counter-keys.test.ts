@@ -1,12 +1,13 @@
 // SL004 on the counter shapes of visitor/hit-counter Lambdas: a Number partition key
-// (`Key={"id": 1}` in boto3, `Key: { id: 0 }` in lib-dynamodb) cannot take a shard
-// suffix — the table rejects a string there — so the spread is not offered and its title
-// says why; a string-keyed counter is spread under names taken from its attribute, its
-// summing reader counts the item written before the fix too, and a GetItem of the counter
-// in another module calls the reader. Each program runs against dynalite: 30 increments
-// before the fix and 20 after must return 1..50, and the reader and the other module's
-// read must both say 50. Numbers told by a constant or the low-level `{ N }` are refused too,
-// and names already used in the file are not reused.
+// (`Key={"id": 1}` in boto3, `Key: { id: 0 }` in lib-dynamodb) cannot take a string
+// shard suffix — the table rejects a string there — so its spread keeps the Number: the
+// shards get the ids `base * N + shard`, offered only when no other access of the table
+// uses one of those ids or an id not known. A string-keyed counter is spread under names
+// taken from its attribute. Either way the summing reader counts the item written before
+// the fix too, and a GetItem of the counter in another module calls the reader. Each
+// program runs against dynalite: 30 increments before the fix and 20 after must return
+// 1..50, and the reader and the other module's read must both say 50. Names already used
+// in the file are not reused.
 
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -137,7 +138,7 @@ print(json.dumps([json.loads(lambda_handler({}, None)["body"])["visits"] for _ i
   ];
 
   for (const c of numberKeyed) {
-    test(`${c.fixture}: a counter keyed by a Number is not spread, and the title says why`, async () => {
+    test(`${c.fixture}: a counter keyed by a Number is spread over Number ids and counts 1..50 across the fix`, async () => {
       const dir = copy(c.fixture);
       await table('visits', 'id', 'N');
       const ws = await indexWorkspace(dir);
@@ -145,19 +146,12 @@ print(json.dumps([json.loads(lambda_handler({}, None)["body"])["visits"] for _ i
       assert.ok(finding, 'the counter is reported');
       const actions = actionsOn(finding, ws.ctx);
       assert.deepEqual(
-        actions.map((a) => [a.id, a.changes.length]),
-        [['counter-not-spread', 0]],
+        actions.map((a) => a.id),
+        ['spread-counter'],
       );
-      assert.match(actions[0].title, /key id is a Number .*sharding needs a string key or a new counter table/);
-      assert.doesNotMatch(actions[0].title, /UUID|ULID/, 'a hit counter gets no advice about ids');
+      assert.match(actions[0].title, /Spread the counter over 10 items and sum them in \w+\(\), returning the total/);
 
-      // The program as it is counts 1..50 on the Number-keyed table...
-      const returned = await runProgram(dir, c.program.increment, c.program.language, 50);
-      assert.deepEqual(
-        returned,
-        Array.from({ length: 50 }, (_, i) => i + 1),
-      );
-      // ...and a suffixed key, which a spread would write, is refused by the table.
+      // A string suffix, which a spread of a string key writes, is what such a table refuses.
       await assert.rejects(
         client.send(
           new UpdateItemCommand({
@@ -169,6 +163,42 @@ print(json.dumps([json.loads(lambda_handler({}, None)["body"])["visits"] for _ i
         ),
         /ValidationException|Type mismatch/,
       );
+
+      const first = await runProgram(dir, c.program.increment, c.program.language, 30);
+      assert.deepEqual(
+        first,
+        Array.from({ length: 30 }, (_, i) => i + 1),
+      );
+      applyAction(ws.ctx, actions[0]);
+      assert.deepEqual(typeErrors(dir), []);
+      assert.deepEqual(pythonErrors(dir), []);
+      const fixed = await indexWorkspace(dir);
+      assert.deepEqual(
+        fixed.findings.map((f) => f.rule),
+        [],
+        'no finding after the spread',
+      );
+      const second = await runProgram(dir, c.program.increment, c.program.language, 20);
+      assert.deepEqual(
+        second,
+        Array.from({ length: 20 }, (_, i) => i + 31),
+        'the count goes on from the 30 written before the fix',
+      );
+      // The items: the original id keeps its 30 (id 0 is also shard 0), the shard ids base*10..base*10+9 hold the rest.
+      const items = ((await client.send(new ScanCommand({ TableName: 'visits' }))).Items ?? []).map((i) =>
+        unmarshall(i),
+      );
+      const base = Number(c.key);
+      for (const i of items) assert.equal(typeof i.id, 'number', 'every id is still a Number');
+      assert.ok(
+        items.every((i) => i.id === base || (i.id >= base * 10 && i.id < base * 10 + 10)),
+        JSON.stringify(items.map((i) => i.id)),
+      );
+      assert.equal(
+        items.reduce((s, i) => s + Number(i.visits), 0),
+        50,
+      );
+      assert.ok(items.length > 2, `the 20 later increments are spread over ${items.length - 1} items`);
     });
   }
 
@@ -288,19 +318,54 @@ print(json.dumps([page_stats.read_view_count_total(), page_stats.read_view_count
 });
 
 describe('counter keys and names the fix reads from the code', () => {
-  test('a Number told by the low-level { N: "7" } or by a constant bound to 42 gets no spread', async () => {
-    const ws = await indexWorkspace(copy('number-shapes'));
+  test('a Number told by the low-level { N: "7" } or by a constant bound to 42 is spread over Number ids; the code compiles', async () => {
+    const dir = copy('number-shapes');
+    const ws = await indexWorkspace(dir);
     const counters = ws.findings.filter((f) => f.rule === 'SL004');
     assert.equal(counters.length, 2);
+    const expected: Record<string, RegExp> = {
+      'downloads.py': /Key=\{"id": \{"N": str\(7 \* DOWNLOADS_SHARDS \+ random\.randrange\(DOWNLOADS_SHARDS\)\)\}\}/,
+      'likes.ts': /Key: \{ articleId: ARTICLE_ID \* LIKES_SHARDS \+ Math\.floor\(Math\.random\(\) \* LIKES_SHARDS\) \}/,
+    };
+    const ranges: Record<string, RegExp> = { 'downloads.py': /ids 70\.\.79/, 'likes.ts': /ids 420\.\.429/ };
     for (const f of counters) {
       const actions = actionsOn(f, ws.ctx);
       assert.deepEqual(
-        actions.map((a) => [a.id, a.changes.length]),
-        [['counter-not-spread', 0]],
+        actions.map((a) => a.id),
+        ['spread-counter'],
         f.access.file,
       );
-      assert.match(actions[0].title, /key (id|articleId) is a Number \((?:"7"|ARTICLE_ID)\)/);
+      applyAction(ws.ctx, actions[0]);
+      const name = path.basename(f.access.file);
+      const fixed = fs.readFileSync(f.access.file, 'utf8');
+      assert.match(fixed, expected[name]);
+      assert.match(fixed, ranges[name], 'the count says which ids the shards take');
     }
+    assert.deepEqual(typeErrors(dir), []);
+    assert.deepEqual(pythonErrors(dir), []);
+  });
+
+  test('a Number counter is not spread when another access of its table uses a shard id or an id not known', async () => {
+    const ws = await indexWorkspace(copy('number-taken'));
+    const titles = ws.findings
+      .filter((f) => f.rule === 'SL004')
+      .map((f) => actionsOn(f, ws.ctx).map((a) => [a.id, a.changes.length, a.title]));
+    assert.deepEqual(titles, [
+      [
+        [
+          'counter-not-spread',
+          0,
+          'Not spread over N items: the GetItem at poll_votes.py:15 addresses ids of the table that the shard ids 30..39 could meet',
+        ],
+      ],
+      [
+        [
+          'counter-not-spread',
+          0,
+          'Not spread over N items: the PutItem at stats.py:12 uses id 25, one of the shard ids 20..29',
+        ],
+      ],
+    ]);
   });
 
   test('a constant Number key written by a put gets no shard suffix either, and the action says why', async () => {

@@ -1,45 +1,30 @@
 import { type Access, literalText, words } from '../../engine';
 import { textIn } from './apply';
+import { isNumberKey } from './counter-number';
 import type { FixContext } from './fix-model';
 
 /**
- * What the counter fix needs to know of the counter's key and names before it writes
- * anything: whether the key is a Number (a shard suffix cannot be appended to it), and
- * the names of the shard count, the summing reader and the response wrapper — taken from
+ * What the shard fixes need to know of a key and the counter fix of its names before
+ * they write anything: whether the key is a Number (a shard suffix cannot be appended to
+ * it), and the names of the shard count, the summing reader and the response wrapper — taken from
  * the counted attribute (`visits` → `VISITS_SHARDS`, `read_visits_total`), never from the
  * key's value (`1_SHARDS` is not an identifier), and free in every file they go to.
  */
 
-const NUMERIC = /^[-+]?\d[\d_]*(\.\d+)?([eE][-+]?\d+)?[nLl]?$/;
-const NUMBER_CALL = /^(?:int|float|Decimal|Number|parseInt|parseFloat|BigInt)\s*\(/;
-
-/** Whether one expression's text is a number: a numeric literal, `int(...)`, `Number(...)`. */
-const numberText = (t: string) => NUMERIC.test(t.trim()) || NUMBER_CALL.test(t.trim());
-
 /**
- * Why the counter's partition key cannot take a shard suffix, or null when it can. A
- * Number key is told by what the code writes there: a numeric literal (`Key={'id': 1}`,
- * `Key: { id: 0 }`), `int(...)`/`Number(...)`, a constant bound to one of those, or the
- * low-level client's `{ N: "1" }`. Appending `#3` makes the value a string, which a
- * table whose key is a Number rejects on every write (ValidationException). Spreading
- * the count inside a Number key space (`id * N + shard`) could land on other items' ids,
- * so it is not offered either.
+ * Why a key cannot take a shard suffix, or null when it can. A Number key is told by
+ * what the code writes there: a numeric literal (`Item={'id': 1}`), `int(...)`/
+ * `Number(...)`, a constant bound to one of those, or the low-level client's `{ N: "1" }`.
+ * Appending `#3` makes the value a string, which a table whose key is a Number rejects
+ * on every write (ValidationException). (A counter keeps its Number: ./counter-number.)
  */
-export function numberKeyReason(a: Access, ctx: FixContext, what = "the counter's key"): string | null {
+export function numberKeyReason(a: Access, ctx: FixContext, what = 'the key'): string | null {
   const pk = a.partitionKey;
-  if (!pk) return null;
-  const text = ctx.textOf(a.file) ?? '';
-  const use = textIn(text, pk.use);
-  const own = textIn(text, pk.span);
-  const bound = pk.via.map((d) => {
-    const t = ctx.textOf(d.file);
-    return t === null ? '' : textIn(t, d.valueSpan);
-  });
-  const lowLevelNumber = /[{,]\s*["']?N["']?\s*:/.test(use);
-  if (!lowLevelNumber && !numberText(own) && !bound.some(numberText)) return null;
+  if (!pk || !isNumberKey(a, ctx)) return null;
+  const own = textIn(ctx.textOf(a.file) ?? '', pk.span);
   return (
     `${what} ${pk.attribute} is a Number (${own.trim()}): a shard suffix would make it a string, ` +
-    `which the table rejects; sharding needs a string key or a new ${what === "the counter's key" ? 'counter ' : ''}table`
+    'which the table rejects; sharding needs a string key or a new table'
   );
 }
 

@@ -2,6 +2,7 @@ import type { Node } from 'web-tree-sitter';
 import { type Access, literalText, type Span, spanOf } from '../../engine';
 import { textIn } from './apply';
 import type { FixContext, TextChange } from './fix-model';
+import type { NumberKey } from './counter-number';
 import { appendShard } from './key-edit';
 import { visibleAtTop } from './reader-plan';
 import { rootNames } from './reader-scope';
@@ -57,6 +58,8 @@ export interface ReaderOptions {
   withWrapper: boolean;
   /** Export the reader (JS/TS): reads of the counter in other modules call it. */
   exported: boolean;
+  /** A Number key: the shards are the ids `base * N + shard`, read with the original id once. */
+  number?: NumberKey | null;
 }
 
 export function summingReader(
@@ -81,8 +84,9 @@ export function summingReader(
     visibleAtTop(name, text, imports, python) ||
     imports.some((i) => i.names.length === 0 && i.module.split('.')[0] === name);
   const member = /^(this|self)\./.test(receiver);
-  const original = textIn(text, a.partitionKey.span).trim();
-  const keyExpr = appendShard(a.language, original, sep, 'shard');
+  const number = opts.number ?? null;
+  const original = number ? number.expression : textIn(text, a.partitionKey.span).trim();
+  const keyExpr = number ? `${number.expression} * ${count} + shard` : appendShard(a.language, original, sep, 'shard');
   const sk = a.sortKey ? ([a.sortKey.attribute, textIn(text, a.sortKey.span)] as const) : null;
   // The table, for the client styles that name it: the increment's own expression, which the reader must see too.
   let table: string | null = null;
@@ -128,6 +132,7 @@ export function summingReader(
     attr,
     count,
     setup: place.setup,
+    numeric: !!number,
   };
   const body = python ? pythonSource(a, parts) : jsSource(a, style, parts);
   if (!body) return null;
@@ -178,6 +183,8 @@ interface Parts {
   attr: string;
   count: string;
   setup: string | null;
+  /** The key is a Number: ids, not strings; the original id may be one of the shards' (id 0), so each is read once. */
+  numeric: boolean;
 }
 
 const DOC = (count: string) =>
@@ -189,7 +196,7 @@ function pythonSource(a: Access, p: Parts): string {
   const low = a.sdk === 'boto3-client';
   const pk = q(a.partitionKey!.attribute);
   const key = low
-    ? `{${pk}: {"S": counter_key}${p.sk ? `, ${q(p.sk[0])}: {"S": ${p.sk[1]}}` : ''}}`
+    ? `{${pk}: {${p.numeric ? '"N": str(counter_key)' : '"S": counter_key'}}${p.sk ? `, ${q(p.sk[0])}: {"S": ${p.sk[1]}}` : ''}}`
     : `{${pk}: counter_key${p.sk ? `, ${q(p.sk[0])}: ${p.sk[1]}` : ''}}`;
   const call = low ? `${p.receiver}.get_item(TableName=${p.table}, Key=${key})` : `${p.receiver}.get_item(Key=${key})`;
   const value = low ? `int(item.get(${q(p.attr)}, {}).get("N", "0"))` : `int(item.get(${q(p.attr)}, 0))`;
@@ -200,7 +207,9 @@ function pythonSource(a: Access, p: Parts): string {
     `    """${DOC(p.count)}"""`,
     ...(p.setup ? [`    ${p.setup}`] : []),
     '    total = 0',
-    `    for counter_key in [${p.original}] + [${p.keyExpr} for shard in range(${p.count})]:`,
+    p.numeric
+      ? `    for counter_key in dict.fromkeys([${p.original}] + [${p.keyExpr} for shard in range(${p.count})]):`
+      : `    for counter_key in [${p.original}] + [${p.keyExpr} for shard in range(${p.count})]:`,
     `        item = ${call}.get("Item", {})`,
     `        total += ${value}`,
     '    return total',
@@ -225,7 +234,7 @@ function jsSource(a: Access, style: ReaderStyle, p: Parts): string | null {
   const pk = a.partitionKey!.attribute;
   const low = style.sdk === 'aws-sdk-v3';
   const wrap = (e: string) => (low ? `{ S: ${e} }` : e);
-  const key = `{ ${prop(pk)}: ${wrap('counterKey')}${p.sk ? `, ${prop(p.sk[0])}: ${wrap(p.sk[1])}` : ''} }`;
+  const key = `{ ${prop(pk)}: ${p.numeric ? (low ? '{ N: String(counterKey) }' : 'counterKey') : wrap('counterKey')}${p.sk ? `, ${prop(p.sk[0])}: ${wrap(p.sk[1])}` : ''} }`;
   const input = `{ TableName: ${p.table}, Key: ${key} }`;
   let get: string;
   if (style.call === 'method') get = `${p.receiver}.${low ? 'getItem' : 'get'}(${input})`;
@@ -244,7 +253,9 @@ function jsSource(a: Access, style: ReaderStyle, p: Parts): string | null {
     `${head}${typed ? ': Promise<number>' : ''} {`,
     ...(p.setup ? [`  ${p.setup}`] : []),
     `  const shards = Array.from({ length: ${p.count} }, (_, shard) => ${p.keyExpr});`,
-    `  const got = await Promise.all([${p.original}, ...shards].map((counterKey) => ${get}));`,
+    p.numeric
+      ? `  const got = await Promise.all([...new Set([${p.original}, ...shards])].map((counterKey) => ${get}));`
+      : `  const got = await Promise.all([${p.original}, ...shards].map((counterKey) => ${get}));`,
     `  return got.reduce((sum, r) => sum + ${value}, 0);`,
     '}',
     ...(p.wrapper

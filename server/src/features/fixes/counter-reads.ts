@@ -64,7 +64,7 @@ export interface ReaderRef {
  * reader imported when it lives in another module; null when the read cannot take it
  * (a callback's response, a method reader out of its class, a module it cannot import).
  */
-export function getReplacement(site: Access, reader: ReaderRef, ctx: FixContext): TextChange[] | null {
+export function getReplacement(site: Access, reader: ReaderRef, ctx: FixContext, numeric = false): TextChange[] | null {
   const text = ctx.textOf(site.file);
   if (text === null || !site.partitionKey) return null;
   const whole = wholeCall(site, text);
@@ -77,7 +77,8 @@ export function getReplacement(site: Access, reader: ReaderRef, ctx: FixContext)
   const call = `${reader.member ? (python ? 'self.' : 'this.') : ''}${reader.name}()`;
   const low = python ? site.sdk === 'boto3-client' : style.sdk === 'aws-sdk-v3' || style.sdk === 'aws-sdk-v2';
   const name = (attr: string) => (!python && /^[A-Za-z_$][\w$]*$/.test(attr) ? attr : JSON.stringify(attr));
-  const key = (attr: string, expr: string) => `${name(attr)}: ${low ? wrapS(expr, python) : expr}`;
+  const typed = (expr: string) => (numeric ? (python ? `{"N": ${expr}}` : `{ N: ${expr} }`) : wrapS(expr, python));
+  const key = (attr: string, expr: string) => `${name(attr)}: ${low ? typed(expr) : expr}`;
   const keys = [key(site.partitionKey.attribute, textIn(text, site.partitionKey.span).trim())];
   if (site.sortKey) keys.push(key(site.sortKey.attribute, textIn(text, site.sortKey.span).trim()));
   const attr = name(reader.attribute);

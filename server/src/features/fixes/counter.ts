@@ -1,6 +1,7 @@
 import { addShardSuffix, logicalKeyOf, type Span } from '../../engine';
 import { textIn } from './apply';
-import { counterNames, numberKeyReason } from './counter-names';
+import { counterNames } from './counter-names';
+import { isNumberKey, numberKeyChange, numberKeyOf, numberRangeBlocker, shardIds } from './counter-number';
 import { counterReads, getReplacement } from './counter-reads';
 import { counterAttribute, summingReader, type CounterReader } from './counter-reader';
 import { incrementUse, readsNewCount, readsUnkeepable } from './counter-use';
@@ -43,8 +44,9 @@ export const spreadCounter: FixProvider = (finding, ctx, answers?: FixAnswers): 
     return [
       blocked(finding.rule, `the caller reads the count before the increment (ReturnValues ${use.returnValues})`),
     ];
-  const numberKey = numberKeyReason(a, ctx);
-  if (numberKey) return [blocked(finding.rule, numberKey)];
+  // A Number key keeps its type: the shards get numeric ids (`base * N + shard`), if the table leaves them free.
+  const number = isNumberKey(a, ctx) ? numberKeyOf(a, ctx) : null;
+  if (number && 'blocked' in number) return [blocked(finding.rule, number.blocked)];
   const reads = counterReads(a, key, ctx);
   if (reads.blocker) return [blocked(finding.rule, reads.blocker)];
   const attribute = counterAttribute(textIn(text, a.span));
@@ -56,20 +58,31 @@ export const spreadCounter: FixProvider = (finding, ctx, answers?: FixAnswers): 
     others.map((f) => ctx.textOf(f) ?? ''),
   );
   const count = planShardCount(a, null, ctx, answers, names.count);
-  const keyEdit = keyChange(
-    ctx,
-    a.language,
-    { file: a.file, span: a.partitionKey.span },
-    d.at,
-    d.separator,
-    randomShardExpression(a, count.name),
-  );
+  if (number) {
+    const taken = numberRangeBlocker(a, number, count.value, [a, ...reads.gets], ctx);
+    if (taken) return [blocked(finding.rule, taken)];
+    const [lo, hi] = shardIds(number.base, count.value);
+    // The ids the shards take, where a reviewer sees them: no other item of the table may use them.
+    const note = `Counter items with ids ${lo}..${hi} (${number.expression} * N + shard); no other item of the table may use these ids.`;
+    if (count.declare) count.declare = count.declare.replace(/^(# |\/\*\* ).*?( \*\/)?$/m, `$1${note}$2`);
+  }
+  const keyEdit = number
+    ? numberKeyChange(a, number, count.name)
+    : keyChange(
+        ctx,
+        a.language,
+        { file: a.file, span: a.partitionKey.span },
+        d.at,
+        d.separator,
+        randomShardExpression(a, count.name),
+      );
   if (!keyEdit) return [];
   const wrapped = readsNewCount(use);
   const reader = summingReader(ctx, a, text, d.separator, count.name, {
     names,
     withWrapper: wrapped,
     exported: others.length > 0,
+    number,
   });
   // The caller reads one item's count: without the total in its place, the fix would change what it returns.
   if (wrapped && !use.wrappable)
@@ -82,7 +95,7 @@ export const spreadCounter: FixProvider = (finding, ctx, answers?: FixAnswers): 
   const getChanges: TextChange[] = [];
   for (const g of reads.gets) {
     const ref = reader && attribute ? { file: a.file, name: reader.name, member: reader.member, attribute } : null;
-    const edit = ref && getReplacement(g, ref, ctx);
+    const edit = ref && getReplacement(g, ref, ctx, !!number);
     if (!edit)
       return [blocked(finding.rule, `the GetItem at ${where(ctx, g.file, g.span)} cannot call the summing reader`)];
     getChanges.push(...edit);
