@@ -6,6 +6,8 @@
  */
 const ENGINE = '^server/src/engine/';
 const FEATURES = '^server/src/(cli|lsp|heat|features|config)/';
+/** The front-ends' stage: each front-end a folder of its own, and what they share beside them. */
+const FRONTENDS = `${ENGINE}frontends/`;
 /** The language front-ends, each implementing FrontEnd (model/frontend.ts) and listed in frontends/registry.ts. */
 const LANGUAGE_FRONT_END_DIRS = 'js|python';
 /** Every front-end folder: the language front-ends and the infrastructure-code readers. */
@@ -45,25 +47,25 @@ module.exports = {
     {
       name: 'frontends-never-import-each-other',
       comment:
-        'One front-end never reads another one’s modules: what they share lies below them (the model, evaluation.ts, wrappers/ helpers).',
+        'One front-end never reads another one’s modules: what they share lies beside them in frontends/ (evaluation.ts, wrappers/) or below them (the model, syntax/).',
       severity: 'error',
-      from: { path: `${ENGINE}(${FRONT_END_DIRS})/` },
-      to: { path: `${ENGINE}(${FRONT_END_DIRS})/`, pathNot: `${ENGINE}$1/` },
+      from: { path: `${FRONTENDS}(${FRONT_END_DIRS})/` },
+      to: { path: `${FRONTENDS}(${FRONT_END_DIRS})/`, pathNot: `${FRONTENDS}$1/` },
     },
     {
       name: 'frontends-through-registry',
       comment:
         'The shared stages reach a language’s front-end only through frontends/registry.ts (frontEndFor) and the FrontEnd interface in model/frontend.ts, never its modules.',
       severity: 'error',
-      from: { path: ENGINE, pathNot: `${ENGINE}(${LANGUAGE_FRONT_END_DIRS}|frontends)/` },
-      to: { path: `${ENGINE}(${LANGUAGE_FRONT_END_DIRS})/` },
+      from: { path: ENGINE, pathNot: `${FRONTENDS}((${LANGUAGE_FRONT_END_DIRS})/|registry\\.ts$)` },
+      to: { path: `${FRONTENDS}(${LANGUAGE_FRONT_END_DIRS})/` },
     },
     {
       name: 'rules-below-workspace',
       comment: 'Rules read the model and keys/; the workspace groups accesses for them, never the reverse.',
       severity: 'error',
       from: { path: `${ENGINE}rules/` },
-      to: { path: `${ENGINE}(workspace|js|python|wrappers)/` },
+      to: { path: `${ENGINE}(workspace/|frontends/(js|python|wrappers)/)` },
     },
     {
       name: 'rules-read-no-disk',
@@ -78,7 +80,7 @@ module.exports = {
       comment: 'Logical keys and the matcher read the model only; rules and the workspace build on them.',
       severity: 'error',
       from: { path: `${ENGINE}keys/` },
-      to: { path: `${ENGINE}(rules|workspace|js|python|wrappers)/` },
+      to: { path: `${ENGINE}(rules/|workspace/|frontends/(js|python|wrappers)/)` },
     },
   ],
   options: {

@@ -2,7 +2,7 @@
 // first request for each finding, as an editor's first light bulb on it): p50/p99.
 // Usage: node --import tsx bench/fix-actions.ts [workspace] [file]
 import * as path from 'node:path';
-import { initParsers } from '../server/src/engine/parser';
+import { initParsers } from '../server/src/engine/syntax/parser';
 import { WorkspaceIndex } from '../server/src/engine/workspace/index';
 import { collectFiles } from '../server/src/engine/workspace/files';
 import { fixContextOf } from '../server/src/features/fixes/context';

@@ -4,7 +4,7 @@
 // decode) and runs the literal pre-scan (reasonToSkip + mayContainDynamoDbCalls).
 // Nothing is parsed. Prints one JSON line of counts and phase times.
 import { performance } from 'node:perf_hooks';
-import { mayContainDynamoDbCalls, reasonToSkip } from '../server/src/engine/prescan';
+import { mayContainDynamoDbCalls, reasonToSkip } from '../server/src/engine/syntax/prescan';
 import { collectFiles } from '../server/src/engine/workspace/files';
 import { readSource } from '../server/src/engine/workspace/source';
 

@@ -8,9 +8,9 @@
 import * as fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { analyzeSource } from '../server/src/engine/analyze';
-import { AnalyzedDocument } from '../server/src/engine/document';
+import { AnalyzedDocument } from '../server/src/engine/incremental/document';
 import type { SourceLanguage } from '../server/src/engine/model';
-import { initParsers, languageForFile } from '../server/src/engine/parser';
+import { initParsers, languageForFile } from '../server/src/engine/syntax/parser';
 import { keystroke, rng, summary } from './stats';
 
 async function main(): Promise<void> {

@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { analyzeSource } from '../server/src/engine/analyze';
 import type { SourceLanguage } from '../server/src/engine/model';
-import { initParsers, languageForFile } from '../server/src/engine/parser';
+import { initParsers, languageForFile } from '../server/src/engine/syntax/parser';
 import { collectFiles } from '../server/src/engine/workspace/files';
 import { WorkspaceIndex } from '../server/src/engine/workspace/index';
 import { keystroke, rng, summary } from './stats';

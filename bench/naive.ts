@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { SourceLanguage } from '../server/src/engine/model';
-import { initParsers, languageForFile, parse } from '../server/src/engine/parser';
+import { initParsers, languageForFile, parse } from '../server/src/engine/syntax/parser';
 import { collectFiles } from '../server/src/engine/workspace/files';
 
 async function main(paths: string[]): Promise<void> {

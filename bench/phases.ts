@@ -5,8 +5,8 @@
 //   node --import tsx bench/phases.ts [bench/workspace] [--top 15]
 import { performance } from 'node:perf_hooks';
 import { analyzeTree } from '../server/src/engine/analyze';
-import { initParsers, languageForFile, parse } from '../server/src/engine/parser';
-import { mayContainDynamoDbCalls, reasonToSkip } from '../server/src/engine/prescan';
+import { initParsers, languageForFile, parse } from '../server/src/engine/syntax/parser';
+import { mayContainDynamoDbCalls, reasonToSkip } from '../server/src/engine/syntax/prescan';
 import { collectFiles } from '../server/src/engine/workspace/files';
 import { ModuleConstants } from '../server/src/engine/workspace/modules';
 import { readSource } from '../server/src/engine/workspace/source';

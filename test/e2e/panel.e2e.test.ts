@@ -26,7 +26,11 @@ import {
   startCodeServer,
   type CodeServer,
 } from './vscode';
-import { READ_UNITS_PER_PARTITION, WRITE_UNITS_PER_PARTITION, formatUnits } from '../../server/src/engine/capacity';
+import {
+  READ_UNITS_PER_PARTITION,
+  WRITE_UNITS_PER_PARTITION,
+  formatUnits,
+} from '../../server/src/engine/requests/capacity';
 import { labClient, startLab, stopLab, table, type Lab } from './lab';
 
 const SHOTS = path.join(ROOT, 'test-output', 'e2e-panel');

@@ -13,7 +13,7 @@ import ts from 'typescript';
 import dynalite from 'dynalite';
 import type { FileAnalysis } from '../../server/src/engine/analyze';
 import type { Finding } from '../../server/src/engine/model';
-import { initParsers } from '../../server/src/engine/parser';
+import { initParsers } from '../../server/src/engine/syntax/parser';
 import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
 import { applyChanges } from '../../server/src/features/fixes/apply';
 import type { FixAction, FixContext } from '../../server/src/features/fixes/fix-model';

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import ts from 'typescript';
 import dynalite from 'dynalite';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { initParsers } from '../../server/src/engine/parser';
+import { initParsers } from '../../server/src/engine/syntax/parser';
 import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
 import type { Finding } from '../../server/src/engine/model';
 import { applyChanges } from '../../server/src/features/fixes/apply';

@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
 import { CreateTableCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
-import { initParsers } from '../../server/src/engine/parser';
+import { initParsers } from '../../server/src/engine/syntax/parser';
 import { fixContextOf } from '../../server/src/features/fixes/context';
 import { allFixes, writeFixes } from '../../server/src/features/fixes/index';
 import { applyAction, cleanup, copyFixture, startDynalite, typeErrors } from './helpers-write';

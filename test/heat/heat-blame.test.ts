@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { normalizeSettings } from '../../protocol/src/settings';
 import { analyzeSource } from '../../server/src/engine/analyze';
-import { initParsers } from '../../server/src/engine/parser';
+import { initParsers } from '../../server/src/engine/syntax/parser';
 import { hoverMarkdown } from '../../server/src/lsp/hover';
 import {
   codeLensTitle,

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { UpdateContributorInsightsCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import type { Access } from '../../server/src/engine';
-import { initParsers } from '../../server/src/engine/parser';
+import { initParsers } from '../../server/src/engine/syntax/parser';
 import { collectFiles } from '../../server/src/engine/workspace/files';
 import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
 import { codeLensTitle, getHeat, heatForAccess } from '../../server/src/heat';

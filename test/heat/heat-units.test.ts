@@ -18,7 +18,7 @@ import {
   startPolling,
 } from '../../server/src/heat';
 import type { HeatReport, KeyHeat, LiveData, RuleReport } from '../../server/src/heat/types';
-import { READ_UNITS_PER_PARTITION, WRITE_UNITS_PER_PARTITION } from '../../server/src/engine/capacity';
+import { READ_UNITS_PER_PARTITION, WRITE_UNITS_PER_PARTITION } from '../../server/src/engine/requests/capacity';
 import { seriesOf } from '../../server/src/heat/metrics';
 import { startTestLab } from '../lab/helpers';
 import { fixtureIndex } from './helpers';

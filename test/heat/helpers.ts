@@ -10,7 +10,7 @@ import {
   UpdateContributorInsightsCommand,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
-import { initParsers } from '../../server/src/engine/parser';
+import { initParsers } from '../../server/src/engine/syntax/parser';
 import { collectFiles } from '../../server/src/engine/workspace/files';
 import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
 import { boardTable, createTable, sleep, type TestLab } from '../lab/helpers';

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
-import { readInfrastructure } from '../../server/src/engine/infra';
+import { readInfrastructure } from '../../server/src/engine/frontends/infra';
 import type { JsonCheckReport } from '../../server/src/cli/report';
 
 /**

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ratePerHour, readInfrastructure, type InfraFiles } from '../../server/src/engine/infra';
+import { ratePerHour, readInfrastructure, type InfraFiles } from '../../server/src/engine/frontends/infra';
 import type { InfraDeclarations, InfraFunction } from '../../server/src/engine/model/entry-point';
 
 /**

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { readInfrastructure, isInfrastructureCandidate } from '../../server/src/engine/infra';
-import { initParsers } from '../../server/src/engine/parser';
+import { readInfrastructure, isInfrastructureCandidate } from '../../server/src/engine/frontends/infra';
+import { initParsers } from '../../server/src/engine/syntax/parser';
 import type { InfraDeclarations, InfraFunction } from '../../server/src/engine/model/entry-point';
 import type { JsonCheckReport } from '../../server/src/cli/report';
 

@@ -4,7 +4,7 @@ import { before, test } from 'node:test';
 import type { CodeActionParams, CreateFile, TextDocumentEdit } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { normalizeSettings } from '../../protocol/src/settings';
-import { initParsers } from '../../server/src/engine/parser';
+import { initParsers } from '../../server/src/engine/syntax/parser';
 import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
 import { fixContextOf } from '../../server/src/features/fixes/context';
 import { allFixes } from '../../server/src/features/fixes/index';

@@ -10,7 +10,7 @@ import { marked, type Token } from 'marked';
 import type { Hover, MarkupContent } from 'vscode-languageserver-protocol';
 import { normalizeSettings } from '../../protocol/src/settings';
 import { analyzeSource } from '../../server/src/engine/analyze';
-import { initParsers } from '../../server/src/engine/parser';
+import { initParsers } from '../../server/src/engine/syntax/parser';
 import { hoverMarkdown } from '../../server/src/lsp/hover';
 import { code, text } from '../../server/src/lsp/markdown';
 import { startServer, type Session } from './lsp-client';

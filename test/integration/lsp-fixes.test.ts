@@ -13,7 +13,7 @@ import type {
   WorkspaceEdit,
 } from 'vscode-languageserver';
 import { analyzeSource } from '../../server/src/engine/analyze';
-import { initParsers } from '../../server/src/engine/parser';
+import { initParsers } from '../../server/src/engine/syntax/parser';
 import { applyChanges } from '../../server/src/features/fixes/apply';
 import { startServer, until, type Session } from './lsp-client';
 

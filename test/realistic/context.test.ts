@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { fileRole, pathRole, valueShape } from '../../server/src/engine/context';
 import { projectRootOf, sameProject } from '../../server/src/engine/context/project';
-import { classifyName, isPartitionKeyName, isSortKeyName } from '../../server/src/engine/names';
+import { classifyName, isPartitionKeyName, isSortKeyName } from '../../server/src/engine/frontends/names';
 
 test('content decides before the path: a handler under examples/ is app code, a main() there an example', () => {
   const handler = 'export const handler = async (event) => { await doc.send(cmd); };\n';
@@ -89,7 +89,7 @@ test('--contexts takes a comma list of app, test, example, script and refuses ot
 
 test('a module of functions under scripts/ is the script’s (info at most); a handler there is still app code', async () => {
   const { analyzeSource } = await import('../../server/src/engine/analyze');
-  const { initParsers } = await import('../../server/src/engine/parser');
+  const { initParsers } = await import('../../server/src/engine/syntax/parser');
   await initParsers();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-scripts-'));
   try {

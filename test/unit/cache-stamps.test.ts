@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
-import { initParsers } from '../../server/src/engine/parser';
+import { initParsers } from '../../server/src/engine/syntax/parser';
 import { AnalysisCache } from '../../server/src/engine/workspace/cache';
 import { completeIndex, indexOneByOne } from '../../server/src/engine/workspace/cache/run';
 import { RACY_MS, settledBefore, type Stamp } from '../../server/src/engine/workspace/cache/stamp';

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { initParsers } from '../../server/src/engine/parser';
+import { initParsers } from '../../server/src/engine/syntax/parser';
 import { AnalysisCache } from '../../server/src/engine/workspace/cache';
 import { completeIndex, indexOneByOne } from '../../server/src/engine/workspace/cache/run';
 import { collectFiles } from '../../server/src/engine/workspace/files';

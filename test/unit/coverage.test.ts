@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyze } from './helpers';
-import { countCoverage, coverageOf, fileCoverage, whyUnresolved } from '../../server/src/engine/coverage';
+import { countCoverage, coverageOf, fileCoverage, whyUnresolved } from '../../server/src/engine/requests/coverage';
 import { findCallSites } from '../../server/src/engine/analyze';
-import { interpret } from '../../server/src/engine/interpret';
-import { initParsers, parse } from '../../server/src/engine/parser';
+import { interpret } from '../../server/src/engine/requests/interpret';
+import { initParsers, parse } from '../../server/src/engine/syntax/parser';
 import type { Access, Hole, KeyGap, SourceLanguage } from '../../server/src/engine/model';
 
 /** `line reason detail` per access of a snippet (1-based lines), `ok` for an understood one. */

@@ -8,7 +8,7 @@ import { Writable } from 'node:stream';
 import type { JsonReport } from '../../protocol/src/report';
 import type { CheckOptions } from '../../server/src/cli/args';
 import { check as runCheck } from '../../server/src/cli/main';
-import { initParsers } from '../../server/src/engine/parser';
+import { initParsers } from '../../server/src/engine/syntax/parser';
 import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
 
 const ROOT = path.resolve(__dirname, '..', '..');

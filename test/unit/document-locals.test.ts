@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { analyzeSource } from '../../server/src/engine/analyze';
-import { AnalyzedDocument } from '../../server/src/engine/document';
-import { initParsers } from '../../server/src/engine/parser';
+import { AnalyzedDocument } from '../../server/src/engine/incremental/document';
+import { initParsers } from '../../server/src/engine/syntax/parser';
 import { observable } from './helpers';
 
 /**

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseIncrements, parseKeyCondition } from '../../server/src/engine/expressions';
-import { classifyName } from '../../server/src/engine/names';
+import { parseIncrements, parseKeyCondition } from '../../server/src/engine/requests/expressions';
+import { classifyName } from '../../server/src/engine/frontends/names';
 
 test('key conditions: equality, begins_with, between, comparisons, placeholders and parens', () => {
   assert.deepEqual(parseKeyCondition('#pk = :pk AND begins_with(#sk, :p)'), [

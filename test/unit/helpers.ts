@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { analyzeSource, type FileAnalysis } from '../../server/src/engine/analyze';
 import type { SourceLanguage } from '../../server/src/engine/model';
-import { initParsers, languageForFile } from '../../server/src/engine/parser';
+import { initParsers, languageForFile } from '../../server/src/engine/syntax/parser';
 import { classifyAccess, render } from '../../server/src/engine/model/template';
 import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
 

@@ -3,9 +3,9 @@ import * as fs from 'node:fs';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { analyzeSource } from '../../server/src/engine/analyze';
-import { AnalyzedDocument } from '../../server/src/engine/document';
+import { AnalyzedDocument } from '../../server/src/engine/incremental/document';
 import type { SourceLanguage } from '../../server/src/engine/model';
-import { initParsers } from '../../server/src/engine/parser';
+import { initParsers } from '../../server/src/engine/syntax/parser';
 import { observable } from './helpers';
 
 const FILES: Array<[string, SourceLanguage]> = [

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Node } from 'web-tree-sitter';
-import { findBinding } from '../../server/src/engine/js/scope';
-import { reachingBindings } from '../../server/src/engine/js/reaching-bindings';
-import { initParsers, parse } from '../../server/src/engine/parser';
+import { findBinding } from '../../server/src/engine/frontends/js/scope';
+import { reachingBindings } from '../../server/src/engine/frontends/js/reaching-bindings';
+import { initParsers, parse } from '../../server/src/engine/syntax/parser';
 import { analyze, summarize } from './helpers';
 
 /** The last identifier `name` written in `text`, parsed as TypeScript. */
@@ -99,7 +99,7 @@ test('analysing a file that requires a helper module keeps its call sites', asyn
 
 test('callers of a method are calls through its class or an instance, not namesakes', async () => {
   await initParsers();
-  const { callersOf } = await import('../../server/src/engine/js/callers');
+  const { callersOf } = await import('../../server/src/engine/frontends/js/callers');
   const tree = parse(
     'typescript',
     [

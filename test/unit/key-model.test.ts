@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { analyze } from './helpers';
 import { render } from '../../server/src/engine/model/template';
 import type { Access, Span } from '../../server/src/engine/model';
-import { moveSpans } from '../../server/src/engine/positions';
+import { moveSpans } from '../../server/src/engine/syntax/positions';
 
 /** The text a span covers, for readable assertions. */
 function textAt(src: string, s: Span): string {

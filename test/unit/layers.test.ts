@@ -30,28 +30,28 @@ async function check(root: string): Promise<Array<{ rule: string; from: string; 
 const PLANTED: Array<[file: string, text: string, rule: string]> = [
   [
     'engine/model/planted-model.ts',
-    "import type { CallSite } from './call-site';\nimport { interpret } from '../interpret';\nexport type P = [CallSite, typeof interpret];\n",
+    "import type { CallSite } from './call-site';\nimport { interpret } from '../requests/interpret';\nexport type P = [CallSite, typeof interpret];\n",
     'model-imports-no-stage',
   ],
   [
-    'engine/js/planted-js.ts',
+    'engine/frontends/js/planted-js.ts',
     "import { evaluate } from '../python/evaluate';\nexport const e = evaluate;\n",
     'frontends-never-import-each-other',
   ],
   [
-    'engine/infra/planted-infra.ts',
+    'engine/frontends/infra/planted-infra.ts',
     "import { resolve } from '../js/scope';\nexport const r = resolve;\n",
     'frontends-never-import-each-other',
   ],
   // A shared stage reaching into a front-end's modules, a value or a type only, rather than through frontEndFor.
   [
-    'engine/wrappers/planted-wrapper.ts',
+    'engine/frontends/wrappers/planted-wrapper.ts',
     "import { resolve } from '../js/scope';\nexport const r = resolve;\n",
     'frontends-through-registry',
   ],
   [
     'engine/workspace/planted-workspace.ts',
-    "import type { Binding } from '../python/bindings';\nexport type B = Binding;\n",
+    "import type { Binding } from '../frontends/python/bindings';\nexport type B = Binding;\n",
     'frontends-through-registry',
   ],
   [
@@ -77,7 +77,7 @@ const PLANTED: Array<[file: string, text: string, rule: string]> = [
   ],
   [
     'lsp/planted-lsp.ts',
-    "import { interpret } from '../engine/interpret';\nexport const i = interpret;\n",
+    "import { interpret } from '../engine/requests/interpret';\nexport const i = interpret;\n",
     'features-through-engine-entry',
   ],
   [

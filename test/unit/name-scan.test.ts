@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { NameScan } from '../../server/src/engine/candidates';
-import { CALL_START as JS_CALL_START } from '../../server/src/engine/js/calls';
-import { CALL_START as PY_CALL_START } from '../../server/src/engine/python/calls';
+import { NameScan } from '../../server/src/engine/syntax/candidates';
+import { CALL_START as JS_CALL_START } from '../../server/src/engine/frontends/js/calls';
+import { CALL_START as PY_CALL_START } from '../../server/src/engine/frontends/python/calls';
 
 /** Pieces of code the candidate patterns care about, and the characters that end their matches. */
 const TOKENS = [

@@ -3,7 +3,7 @@
 // index's results as JSON. `early` starts the analysis thread before the walk.
 import { isMainThread } from 'node:worker_threads';
 import { indexInParallel, prestartAnalysis } from '../../server/src/cli/parallel';
-import { initParsers } from '../../server/src/engine/parser';
+import { initParsers } from '../../server/src/engine/syntax/parser';
 import { collectFiles } from '../../server/src/engine/workspace/files';
 import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parsePartiql } from '../../server/src/engine/partiql';
+import { parsePartiql } from '../../server/src/engine/requests/partiql';
 import { analyze, findingLines, summarize } from './helpers';
 
 test('PartiQL statements: kind, table, and key values as literals or numbered parameters', () => {

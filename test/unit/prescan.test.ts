@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { mayContainDynamoDbCalls } from '../../server/src/engine/prescan';
+import { mayContainDynamoDbCalls } from '../../server/src/engine/syntax/prescan';
 
 /** What the pre-scan means, as plain expressions: the fast version must agree with them on any text. */
 const CASE_SENSITIVE =

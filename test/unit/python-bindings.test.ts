@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Node } from 'web-tree-sitter';
-import { initParsers, parse } from '../../server/src/engine/parser';
-import { argumentSources, parametersOf } from '../../server/src/engine/python/scope';
-import { reachingBindings } from '../../server/src/engine/python/reaching-bindings';
+import { initParsers, parse } from '../../server/src/engine/syntax/parser';
+import { argumentSources, parametersOf } from '../../server/src/engine/frontends/python/scope';
+import { reachingBindings } from '../../server/src/engine/frontends/python/reaching-bindings';
 import { analyze, findingLines, summarize } from './helpers';
 
 const py = (...lines: string[]) => lines.join('\n') + '\n';

@@ -9,8 +9,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { before, test } from 'node:test';
 import { frontEndFor } from '../../server/src/engine/frontends/registry';
-import { importsOf } from '../../server/src/engine/imports';
-import { initParsers, parse } from '../../server/src/engine/parser';
+import { importsOf } from '../../server/src/engine/frontends/imports';
+import { initParsers, parse } from '../../server/src/engine/syntax/parser';
 import { applyChanges } from '../../server/src/features/fixes/apply';
 import { pythonImportEdits, type Needed } from '../../server/src/features/generate/imports';
 

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { analyzeSource } from '../../server/src/engine/analyze';
-import { initParsers } from '../../server/src/engine/parser';
+import { initParsers } from '../../server/src/engine/syntax/parser';
 
 const EXAMPLES = [
   ['examples/leaderboard/src/scores.ts', 'typescript'],

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import type { Finding, Span } from '../../server/src/engine/model';
-import { initParsers } from '../../server/src/engine/parser';
+import { initParsers } from '../../server/src/engine/syntax/parser';
 import { ALL_RULES, RULE_INFO, defaultSeverityOf } from '../../server/src/engine/rules';
 import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
 import { analyze } from './helpers';

@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import type { FileAnalysis } from '../../server/src/engine/analyze';
-import { initParsers } from '../../server/src/engine/parser';
+import { initParsers } from '../../server/src/engine/syntax/parser';
 import { collectFiles } from '../../server/src/engine/workspace/files';
 import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
 import { toSarif } from '../../server/src/cli/sarif';

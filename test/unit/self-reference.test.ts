@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import Ajv from 'ajv';
 import { analyzeSource } from '../../server/src/engine/analyze';
-import { initParsers } from '../../server/src/engine/parser';
+import { initParsers } from '../../server/src/engine/syntax/parser';
 import { toJsonCoverage } from '../../server/src/cli/coverage';
 import { formatStats } from '../../server/src/cli/text';
 import { indexedWorkspace } from './helpers';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { analyze, indexedWorkspace, summarize } from './helpers';
-import { whyUnresolved } from '../../server/src/engine/coverage';
+import { whyUnresolved } from '../../server/src/engine/requests/coverage';
 
 /**
  * An item built with a spread (`{ ...input, createdAt: Date.now() }`, `{**job, ...}`)

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { analyze, indexedWorkspace, summarize } from './helpers';
-import { whyUnresolved } from '../../server/src/engine/coverage';
+import { whyUnresolved } from '../../server/src/engine/requests/coverage';
 
 /**
  * Tables made by the workspace's own factories (`create_connection("chat")` returning a

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { wordOccurrences } from '../../server/src/engine/word-search';
+import { wordOccurrences } from '../../server/src/engine/syntax/word-search';
 
 // The searches replace per-name regular expressions: they must find exactly what those found.
 const chars = fc.constantFrom('a', 'b', '$', '.', ' ', '_', '1', '(', 'é', '\n');

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import type { FileAnalysis } from '../../server/src/engine/analyze';
 import type { Access, KeyTemplate, ShardSet, Span } from '../../server/src/engine/model';
-import { initParsers } from '../../server/src/engine/parser';
+import { initParsers } from '../../server/src/engine/syntax/parser';
 import { render, shardRange } from '../../server/src/engine/model/template';
 import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import type { WorkspaceIndex } from '../../server/src/engine/workspace/index';
-import { coverageOf } from '../../server/src/engine/coverage';
+import { coverageOf } from '../../server/src/engine/requests/coverage';
 import { indexedWorkspace } from './helpers';
 
 /*

@@ -6,7 +6,7 @@
 import type { HeatResult, HeatWindow, InsightsMode, JsonHeatReport, JsonKeyHeat } from '../../protocol/src/heat';
 import { HEAT_WINDOWS, INSIGHTS_MODES, type HeatSeries } from '../../protocol/src/panel';
 import type { JsonLogicalKey } from '../../protocol/src/report';
-import { READ_UNITS_PER_PARTITION } from '../../server/src/engine/capacity';
+import { READ_UNITS_PER_PARTITION } from '../../server/src/engine/requests/capacity';
 import { barList, shardColumns } from './bars';
 import { disposeCharts, seriesCharts } from './charts';
 import { plural } from '../../protocol/src/plural';

@@ -1,29 +1,29 @@
 import type { Tree } from 'web-tree-sitter';
 import type { CallSite } from './model/call-site';
-import { interpretMemo, learnKeySchemasMemo } from './interpret-memo';
-import { importsOf } from './imports';
+import { interpretMemo, learnKeySchemasMemo } from './requests/interpret-memo';
+import { importsOf } from './frontends/imports';
 import type { Access, FileContexts, FileRole, Finding, ImportInfo, SourceLanguage, TemplatePart } from './model';
-import { sameSpan } from './span';
-import { parse, ParseTimeout } from './parser';
-import { mayContainDynamoDbCalls, reasonToSkip } from './prescan';
+import { sameSpan } from './syntax/span';
+import { parse, ParseTimeout } from './syntax/parser';
+import { mayContainDynamoDbCalls, reasonToSkip } from './syntax/prescan';
 import { frontEndFor } from './frontends/registry';
 import type { SourceFile } from './model/frontend';
 import { checkAccesses, type SeverityOverrides } from './rules';
 import type { Lookups } from './model/eval-context';
-import { functionOf } from './wrappers/resolve';
-import { wrapperCalls } from './wrappers/callers';
-import { outsideWrapperCalls } from './wrappers/outside';
-import { hasParamHole } from './wrappers/instantiate';
-import { keysTold, tableDefinitions, withDefinitions, type TableDefinition } from './schemas';
-import { envDefinitions, withEnvTables } from './env-tables';
+import { functionOf } from './frontends/wrappers/resolve';
+import { wrapperCalls } from './frontends/wrappers/callers';
+import { outsideWrapperCalls } from './frontends/wrappers/outside';
+import { hasParamHole } from './frontends/wrappers/instantiate';
+import { keysTold, tableDefinitions, withDefinitions, type TableDefinition } from './requests/schemas';
+import { envDefinitions, withEnvTables } from './requests/env-tables';
 import type { FileEnv } from './model/entry-point';
 import type { ModuleSummary } from './model/summary';
-import type { SiteCache } from './site-cache';
+import type { SiteCache } from './incremental/site-cache';
 import type { Value } from './model/value';
 import { classifyAccess } from './model/template';
 import type { ContentRole } from './context/role';
 import { contextsFor } from './context';
-import { suppressions, isSuppressed, type Suppressions } from './suppress';
+import { suppressions, isSuppressed, type Suppressions } from './rules/suppress';
 
 export interface AnalyzeOptions {
   /** Parse time budget per file. */

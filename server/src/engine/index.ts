@@ -14,12 +14,20 @@ export {
   shardsForPeak,
   suggestedShardCount,
   writeUnitsPerItem,
-} from './capacity';
-export { REASONS, countCoverage, coverageOf, fileCoverage, reachedBy, reachedSites, whyUnresolved } from './coverage';
-export type { FileCoverage } from './coverage';
-export { AnalyzedDocument } from './document';
-export type { TextEdit } from './document';
-export { MAX_DEPTH } from './evaluation';
+} from './requests/capacity';
+export {
+  REASONS,
+  countCoverage,
+  coverageOf,
+  fileCoverage,
+  reachedBy,
+  reachedSites,
+  whyUnresolved,
+} from './requests/coverage';
+export type { FileCoverage } from './requests/coverage';
+export { AnalyzedDocument } from './incremental/document';
+export type { TextEdit } from './incremental/document';
+export { MAX_DEPTH } from './frontends/evaluation';
 export { logicalKeyOf, logicalKeysOf, shardShape } from './keys/logical-key';
 export type { KeyMatch } from './keys/matcher';
 export { tableName } from './keys/table';
@@ -44,18 +52,18 @@ export type {
   TemplatePart,
 } from './model';
 export { classifyAccess, classifyTemplate, describeShards, literalText, render, shardSetOf } from './model/template';
-export { classifyName, words } from './names';
-export { initParsers, languageForFile, languageForId, parse } from './parser';
-export { infrastructureNeedsParsers } from './infra';
-export { mayContainDynamoDbCalls, reasonToSkip } from './prescan';
+export { classifyName, words } from './frontends/names';
+export { initParsers, languageForFile, languageForId, parse } from './syntax/parser';
+export { infrastructureNeedsParsers } from './frontends/infra';
+export { mayContainDynamoDbCalls, reasonToSkip } from './syntax/prescan';
 export { addShardSuffix } from './rules/finding';
 export { shardCountOf, shardHoleOf } from './rules/group';
 export { RULE_INFO, defaultSeverityOf, docsUrl, hotKeyLive } from './rules';
-export { sameSpan, spanOf, spanWithin, walk } from './span';
+export { sameSpan, spanOf, spanWithin, walk } from './syntax/span';
 export { AnalysisCache, ENGINE_VERSION, cacheDir } from './workspace/cache';
 export { completeIndex, indexOneByOne } from './workspace/cache/run';
 export { collectFiles } from './workspace/files';
-export { isInfrastructureCandidate } from './infra';
+export { isInfrastructureCandidate } from './frontends/infra';
 export type { InfraRead } from './workspace/infra';
 export type {
   EntryKind,
@@ -72,11 +80,11 @@ export { WorkspaceIndex, infrastructureOf } from './workspace';
 export type { KeyEntry, TableEntry } from './workspace';
 export { ModuleConstants } from './workspace/modules';
 export { readSource } from './workspace/source';
-export { enclosingNamedFunction } from './wrappers/functions';
+export { enclosingNamedFunction } from './frontends/wrappers/functions';
 export { frontEndFor } from './frontends/registry';
 export { DEFAULT_MAX_BYTES } from './analyze';
 export { setRoleOverride } from './context';
-export { unusedIgnores } from './suppress';
-export type { UnusedIgnore } from './suppress';
+export { unusedIgnores } from './rules/suppress';
+export type { UnusedIgnore } from './rules/suppress';
 export { readFromDisk } from './workspace/modules';
 export type { ReadText } from './workspace/source';

@@ -5,8 +5,8 @@
  */
 import type { SourceLanguage } from '../model';
 import type { FrontEnd } from '../model/frontend';
-import { jsFrontEnd } from '../js/frontend';
-import { pythonFrontEnd } from '../python/frontend';
+import { jsFrontEnd } from './js/frontend';
+import { pythonFrontEnd } from './python/frontend';
 
 export const FRONT_ENDS: readonly FrontEnd[] = [jsFrontEnd, pythonFrontEnd];
 

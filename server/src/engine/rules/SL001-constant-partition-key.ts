@@ -1,4 +1,4 @@
-import { capText } from '../capacity';
+import { capText } from '../requests/capacity';
 import { addShardSuffix, partitionKeyClaim } from './finding';
 import type { AccessRule } from './rule';
 

@@ -1,4 +1,4 @@
-import { capText } from '../capacity';
+import { capText } from '../requests/capacity';
 import { onSomePaths } from './finding';
 import type { AccessRule } from './rule';
 

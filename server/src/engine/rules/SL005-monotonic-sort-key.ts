@@ -1,4 +1,4 @@
-import { capText } from '../capacity';
+import { capText } from '../requests/capacity';
 import { holes } from '../model/template';
 import { declarationLocations, declarationsOf, onSomePaths } from './finding';
 import type { AccessRule } from './rule';

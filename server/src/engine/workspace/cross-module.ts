@@ -1,10 +1,10 @@
 import type { FileAnalysis } from '../analyze';
-import type { TableDefinition } from '../schemas';
+import type { TableDefinition } from '../requests/schemas';
 import { tableKey } from '../keys/table';
 import type { Access, SourceLanguage } from '../model';
-import { mayContainDynamoDbCalls } from '../prescan';
-import { sameSpan } from '../span';
-import { headImports, importNamesOf, importsAny } from '../wrappers/gate';
+import { mayContainDynamoDbCalls } from '../syntax/prescan';
+import { sameSpan } from '../syntax/span';
+import { headImports, importNamesOf, importsAny } from '../frontends/wrappers/gate';
 import { frontEndFor } from '../frontends/registry';
 
 /**

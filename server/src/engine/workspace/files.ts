@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { isInfrastructureCandidate } from '../infra';
-import { languageForFile } from '../parser';
+import { isInfrastructureCandidate } from '../frontends/infra';
+import { languageForFile } from '../syntax/parser';
 import { ignoredByScopes, parseGitignore, type IgnoreScope } from './gitignore';
 
 /** Folders that never hold the project's own source. */

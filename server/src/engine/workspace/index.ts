@@ -7,9 +7,9 @@ import type { Access, FileContext, FileContexts, Finding, ShardCount, SourceLang
 import { withContexts } from '../context';
 import { checkGroup, resolveSupersedes, type KeyGroup } from '../rules';
 import { keySite, shardCountOf, shardSeparatorOf } from '../rules/group';
-import { isSuppressed, type Suppressions } from '../suppress';
-import { languageForFile } from '../parser';
-import type { TableDefinition } from '../schemas';
+import { isSuppressed, type Suppressions } from '../rules/suppress';
+import { languageForFile } from '../syntax/parser';
+import type { TableDefinition } from '../requests/schemas';
 import type { InfraDeclarations } from '../model/entry-point';
 import { CrossModuleFacts, definitionChanges, writesChanged } from './cross-module';
 import { InfraRegistry, type InfraRead } from './infra';

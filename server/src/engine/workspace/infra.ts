@@ -4,7 +4,7 @@
  * files that could not be read with why.
  */
 import { createHash } from 'node:crypto';
-import { looksLikeInfrastructure, readInfrastructure, type InfraFiles } from '../infra';
+import { looksLikeInfrastructure, readInfrastructure, type InfraFiles } from '../frontends/infra';
 import type { InfraDeclarations } from '../model/entry-point';
 import { readHead, readSource } from './source';
 

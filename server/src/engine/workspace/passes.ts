@@ -1,8 +1,8 @@
 import { analyzeSource, type AnalyzeOptions, type FileAnalysis } from '../analyze';
 import type { Access, SourceLanguage } from '../model';
-import { languageForFile } from '../parser';
-import { mayContainDynamoDbCalls } from '../prescan';
-import { headImports, IMPORTS_HEAD } from '../wrappers/gate';
+import { languageForFile } from '../syntax/parser';
+import { mayContainDynamoDbCalls } from '../syntax/prescan';
+import { headImports, IMPORTS_HEAD } from '../frontends/wrappers/gate';
 import { frontEndFor } from '../frontends/registry';
 import {
   indexKeysByTable,

@@ -1,5 +1,5 @@
 import * as fs from 'node:fs';
-import { formatBytes } from '../prescan';
+import { formatBytes } from '../syntax/prescan';
 
 /** A file's text, or why it is not read: too large, binary, unreadable, not a regular file. */
 /** Reads a file's current text (an open editor's buffer first), or null. */

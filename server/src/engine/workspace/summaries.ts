@@ -1,11 +1,11 @@
 import type { Tree } from 'web-tree-sitter';
 import type { Lookups } from '../model/eval-context';
 import type { SourceLanguage } from '../model';
-import { languageForFile, parse } from '../parser';
-import { mayContainDynamoDbCalls } from '../prescan';
+import { languageForFile, parse } from '../syntax/parser';
+import { mayContainDynamoDbCalls } from '../syntax/prescan';
 import { frontEndFor } from '../frontends/registry';
-import type { ModulesFrom } from '../wrappers/resolve';
-import { summarizeModule } from '../wrappers/summary';
+import type { ModulesFrom } from '../frontends/wrappers/resolve';
+import { summarizeModule } from '../frontends/wrappers/summary';
 import { type ModuleSummary } from '../model/summary';
 import type { ReadText } from './source';
 

@@ -1,6 +1,6 @@
 import { DEFAULT_MAX_BYTES } from '../../analyze';
-import { languageForFile } from '../../parser';
-import type { TableDefinition } from '../../schemas';
+import { languageForFile } from '../../syntax/parser';
+import type { TableDefinition } from '../../requests/schemas';
 import { definitionChanges, writesChanged } from '../cross-module';
 import type { WorkspaceIndex } from '../index';
 import { readFromDisk } from '../modules';

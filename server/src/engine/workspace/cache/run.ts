@@ -1,4 +1,4 @@
-import { initParsers } from '../../parser';
+import { initParsers } from '../../syntax/parser';
 import type { WorkspaceIndex } from '../index';
 import type { AnalysisCache } from './index';
 

@@ -1,0 +1,261 @@
+import type { Node } from 'web-tree-sitter';
+import { newContext, recordRange } from '../evaluation';
+import { type Deps, type Lookups } from '../../model/eval-context';
+import { isRequest } from '../../requests/interpret';
+import { type CallSite } from '../../model/call-site';
+import type { CallStyle, Operation, SdkStyle, SourceLanguage } from '../../model';
+import { callStyle } from '../call-style';
+import { candidateSites } from '../../syntax/candidates';
+import type { SourceFile } from '../../model/frontend';
+import { spanOf } from '../../syntax/span';
+import { entry, type Value } from '../../model/value';
+import { evaluate } from './evaluate';
+import { commandChoices, methodChoice, type Choices, type Picked } from './dispatch';
+
+/** SDK v3 command classes; `QueryCommand` exists in both packages. */
+const COMMANDS: Record<string, [Operation, 'client' | 'lib' | 'either']> = {
+  PutItemCommand: ['PutItem', 'client'],
+  GetItemCommand: ['GetItem', 'client'],
+  UpdateItemCommand: ['UpdateItem', 'client'],
+  DeleteItemCommand: ['DeleteItem', 'client'],
+  BatchWriteItemCommand: ['BatchWriteItem', 'client'],
+  BatchGetItemCommand: ['BatchGetItem', 'client'],
+  TransactWriteItemsCommand: ['TransactWriteItems', 'client'],
+  TransactGetItemsCommand: ['TransactGetItems', 'client'],
+  QueryCommand: ['Query', 'either'],
+  ExecuteStatementCommand: ['ExecuteStatement', 'either'],
+  PutCommand: ['PutItem', 'lib'],
+  GetCommand: ['GetItem', 'lib'],
+  UpdateCommand: ['UpdateItem', 'lib'],
+  DeleteCommand: ['DeleteItem', 'lib'],
+  BatchWriteCommand: ['BatchWriteItem', 'lib'],
+  BatchGetCommand: ['BatchGetItem', 'lib'],
+  TransactWriteCommand: ['TransactWriteItems', 'lib'],
+  TransactGetCommand: ['TransactGetItems', 'lib'],
+};
+
+/** SDK v2 methods: DocumentClient names and the low-level client's. */
+const V2_METHODS: Record<string, Operation> = {
+  put: 'PutItem',
+  get: 'GetItem',
+  update: 'UpdateItem',
+  delete: 'DeleteItem',
+  query: 'Query',
+  batchWrite: 'BatchWriteItem',
+  batchGet: 'BatchGetItem',
+  transactWrite: 'TransactWriteItems',
+  transactGet: 'TransactGetItems',
+  putItem: 'PutItem',
+  getItem: 'GetItem',
+  updateItem: 'UpdateItem',
+  deleteItem: 'DeleteItem',
+  batchWriteItem: 'BatchWriteItem',
+  batchGetItem: 'BatchGetItem',
+  transactWriteItems: 'TransactWriteItems',
+  transactGetItems: 'TransactGetItems',
+};
+
+function usesAttributeValues(v: Value): boolean {
+  const probe = entry(v, 'Item') ?? entry(v, 'Key') ?? entry(v, 'ExpressionAttributeValues');
+  if (probe?.kind !== 'object') return false;
+  return probe.entries.some(
+    ([, x]) => x.kind === 'object' && x.entries.length === 1 && /^(S|N|B|BOOL)$/.test(x.entries[0][0]),
+  );
+}
+
+function emptyInput(n: Node): Value {
+  return { kind: 'object', entries: [], span: spanOf(n) };
+}
+
+/** Finds every DynamoDB data-plane call in a JavaScript or TypeScript tree. */
+/** Where a DynamoDB call can start: `new XCommand(`, `paginateQuery(`, `.put(` and the other v2 methods. */
+export const CALL_START = new RegExp(
+  String.raw`\bnew\s+(?<name>[A-Za-z]+Command)\b|\b(?<name2>paginateQuery)\s*\(|\.\s*(?<name3>` +
+    Object.keys(V2_METHODS).join('|') +
+    String.raw`)\s*\(` +
+    // Dispatch by name (js/dispatch.ts): `new COMMANDS[action](`, `new CommandClass(`, `doc[action](`.
+    String.raw`|\bnew\s+(?<name4>[A-Za-z_$][\w$]*)\s*[[(]|(?<name5>[A-Za-z_$][\w$]*)\s*\[\s*[\w$'"]{1,40}\s*\]\s*\(`,
+  'g',
+);
+const CALL_TYPES = new Set(['new_expression', 'call_expression']);
+
+export function findJsCallSites(f: SourceFile): CallSite[] {
+  const { tree, text, file, language, cache, lookups } = f;
+  let libImports: number[] | null = null;
+  const fromLib = (deps: Deps | null) => {
+    libImports ??= [...text.matchAll(/@aws-sdk\/lib-dynamodb/g)].map((m) => m.index);
+    // The SDK style depends on the imports: an edit to them re-evaluates the site.
+    for (const at of libImports) recordRange(deps, at, at + 21);
+    return libImports.length > 0;
+  };
+  const siteOf = (n: Node, at: number) =>
+    cache
+      ? cache.siteFor(n, (deps) => siteAt(n, text, file, language, fromLib, lookups, deps), at)
+      : siteAt(n, text, file, language, fromLib, lookups, null);
+  return candidateSites(tree, text, CALL_START, CALL_TYPES, siteOf, cache && ((at) => cache.known(at)), cache?.names);
+}
+
+/** The call site a candidate node is, or null when it is not a DynamoDB call. */
+function siteAt(
+  n: Node,
+  text: string,
+  file: string,
+  language: SourceLanguage,
+  fromLib: (deps: Deps | null) => boolean,
+  lookups: Lookups,
+  deps: Deps | null,
+): CallSite | null {
+  const v3Style = (input: Value): SdkStyle =>
+    fromLib(deps) && !usesAttributeValues(input) ? 'lib-dynamodb' : 'aws-sdk-v3';
+  const ctx = () => newContext(evaluate, lookups, deps);
+  if (n.type === 'new_expression') {
+    const ctor = n.childForFieldName('constructor');
+    const command = COMMANDS[ctor?.text ?? ''];
+    const arg = n.childForFieldName('arguments')?.namedChild(0) ?? null;
+    if (!command) return dispatchedCommand(n, ctor, arg, text, file, language, ctx, v3Style);
+    const [operation, pkg] = command;
+    const input = evaluate(arg, ctx()) ?? emptyInput(n);
+    const sdk = pkg === 'either' ? v3Style(input) : pkg === 'lib' ? 'lib-dynamodb' : 'aws-sdk-v3';
+    const call = sendStyle(n, text);
+    return site(file, language, operation, sdk, n, input, false, call);
+  }
+  const fn = n.childForFieldName('function');
+  const args = n.childForFieldName('arguments');
+  const byName = methodChoice(fn, ctx());
+  if (byName && fn) {
+    const input = evaluate(args?.namedChild(0) ?? null, ctx()) ?? emptyInput(n);
+    const sdk: SdkStyle = usesAttributeValues(input) ? 'aws-sdk-v2' : 'aws-sdk-v2-document-client';
+    const choices: Choices = Object.fromEntries(Object.entries(V2_METHODS).map(([k, op]) => [k, [op, sdk]]));
+    return pickedSite(choices, byName.picked, (op, style) =>
+      site(file, language, op, style, n, input, false, v2Style(n, text, fn)),
+    );
+  }
+  if (fn?.text === 'paginateQuery') {
+    const input = evaluate(args?.namedChild(1) ?? null, ctx()) ?? emptyInput(n);
+    const call = callStyle(n, text, 'paginator', 'paginateQuery', configClientText(args?.namedChild(0) ?? null));
+    return site(file, language, 'Query', v3Style(input), n, input, true, call);
+  }
+  if (fn?.type !== 'member_expression') return null;
+  const operation = V2_METHODS[fn.childForFieldName('property')?.text ?? ''];
+  const arg = args?.namedChild(0);
+  if (!operation || !arg || (arg.type !== 'object' && arg.type !== 'identifier')) return null;
+  const input = evaluate(arg, ctx());
+  // `map.get(k)` and `cache.put(k, v)` are not DynamoDB calls: the input must look like a request.
+  if (input?.kind !== 'object' || !isRequest(operation, input)) return null;
+  if (!MULTI_TABLE.has(operation) && !entry(input, 'TableName')) return null;
+  return site(
+    file,
+    language,
+    operation,
+    usesAttributeValues(input) ? 'aws-sdk-v2' : 'aws-sdk-v2-document-client',
+    n,
+    input,
+    false,
+    v2Style(n, text, fn),
+  );
+}
+
+/** `new COMMANDS[action](params)` / `new CommandClass(params)` with `CommandClass = COMMANDS[action]`. */
+function dispatchedCommand(
+  n: Node,
+  ctor: Node | null,
+  arg: Node | null,
+  text: string,
+  file: string,
+  language: SourceLanguage,
+  ctx: () => ReturnType<typeof newContext>,
+  v3Style: (input: Value) => SdkStyle,
+): CallSite | null {
+  if (!ctor || (ctor.type !== 'identifier' && ctor.type !== 'subscript_expression')) return null;
+  let input: Value | null = null;
+  const inputOf = () => (input ??= evaluate(arg, ctx()) ?? emptyInput(n));
+  const found = commandChoices(ctor, ctx(), (name) => {
+    const c = COMMANDS[name];
+    if (!c) return null;
+    return [c[0], c[1] === 'either' ? v3Style(inputOf()) : c[1] === 'lib' ? 'lib-dynamodb' : 'aws-sdk-v3'];
+  });
+  if (!found) return null;
+  return pickedSite(found.choices, found.picked, (op, sdk) =>
+    site(file, language, op, sdk, n, inputOf(), false, sendStyle(n, text)),
+  );
+}
+
+/**
+ * The site for the operation a literal picks, or, when a parameter picks it, the site
+ * of the first choice carrying all of them (each caller's literal decides).
+ */
+function pickedSite(
+  choices: Choices,
+  picked: Picked,
+  make: (operation: Operation, sdk: SdkStyle) => CallSite,
+): CallSite | null {
+  if (picked.kind === 'literal') {
+    const c = choices[picked.name];
+    return c ? make(c[0], c[1]) : null;
+  }
+  const [first] = Object.values(choices);
+  return first ? { ...make(first[0], first[1]), dispatch: { param: picked.name, operations: choices } } : null;
+}
+
+/** `ddb.send(new QueryCommand(...))`: the client is the receiver of the `send` around the command. */
+function sendStyle(command: Node, text: string): CallStyle {
+  const callee = command.childForFieldName('constructor')?.text ?? '';
+  let p = command.parent;
+  while (p?.type === 'parenthesized_expression') p = p.parent;
+  const call = p?.type === 'arguments' ? p.parent : null;
+  const fn = call?.type === 'call_expression' ? call.childForFieldName('function') : null;
+  if (fn?.type === 'member_expression' && fn.childForFieldName('property')?.text === 'send') {
+    return callStyle(call!, text, 'send-command', callee, fn.childForFieldName('object')?.text ?? null);
+  }
+  return callStyle(command, text, 'send-command', callee, null);
+}
+
+/** SDK v2: `doc.query(params).promise()`, `doc.query(params, callback)`, or a bare call. */
+function v2Style(n: Node, text: string, fn: Node): CallStyle {
+  const method = fn.childForFieldName('property')?.text ?? '';
+  const receiver = fn.childForFieldName('object')?.text ?? null;
+  const outer = n.parent?.type === 'member_expression' ? n.parent : null;
+  if (outer?.childForFieldName('property')?.text === 'promise' && outer.parent?.type === 'call_expression') {
+    return callStyle(outer.parent, text, 'v2-promise', method, receiver);
+  }
+  const callback = n.childForFieldName('arguments')?.namedChild(1);
+  const form = callback && /function|arrow_function/.test(callback.type) ? 'v2-callback' : 'v2-call';
+  return callStyle(n, text, form, method, receiver);
+}
+
+/** `paginateQuery({ client: ddb }, input)`: the client named in the paginator's config. */
+function configClientText(config: Node | null): string | null {
+  if (config?.type !== 'object') return null;
+  for (const c of config.namedChildren) {
+    if (c?.type === 'pair' && c.childForFieldName('key')?.text === 'client')
+      return c.childForFieldName('value')?.text ?? null;
+    if (c?.type === 'shorthand_property_identifier' && c.text === 'client') return 'client';
+  }
+  return null;
+}
+
+const MULTI_TABLE = new Set<Operation>(['BatchWriteItem', 'BatchGetItem', 'TransactWriteItems', 'TransactGetItems']);
+
+function site(
+  file: string,
+  language: SourceLanguage,
+  operation: Operation,
+  sdk: SdkStyle,
+  n: Node,
+  input: Value,
+  paginator: boolean,
+  call: CallStyle,
+): CallSite {
+  return {
+    file,
+    language,
+    operation,
+    sdk,
+    span: spanOf(n),
+    input,
+    table: { kind: 'unknown' },
+    paginated: paginator || !!entry(input, 'ExclusiveStartKey'),
+    paginator,
+    call,
+  };
+}

@@ -1,0 +1,145 @@
+/**
+ * What a JavaScript/TypeScript module offers its importers: module-level constants,
+ * classes and enums, re-exports, export aliases and module-level instances, and the
+ * file an import names.
+ */
+import * as path from 'node:path';
+import type { Node, Tree } from 'web-tree-sitter';
+import type { ModuleFinder } from '../../model/frontend';
+import type { ModuleSummary } from '../../model/summary';
+import { languageForFile } from '../../syntax/parser';
+import { CLASS_LIKE } from './classes';
+
+/** Module-level constant declarations (`export const X = ...`), classes and enums (their static members are constants too). */
+export function topLevelDeclarations(tree: Tree): Map<string, Node> {
+  const out = new Map<string, Node>();
+  for (let stmt of tree.rootNode.namedChildren) {
+    if (!stmt) continue;
+    if (stmt.type === 'export_statement') stmt = stmt.childForFieldName('declaration') ?? stmt;
+    // A class or an enum: its static members are constants too (`Keys.pk`).
+    const className = CLASS_LIKE.has(stmt.type) ? stmt.childForFieldName('name') : null;
+    if (className) out.set(className.text, stmt);
+    if (stmt.type !== 'lexical_declaration' && stmt.type !== 'variable_declaration') continue;
+    for (const d of stmt.namedChildren) {
+      const name = d?.type === 'variable_declarator' ? d.childForFieldName('name') : null;
+      const value = d?.childForFieldName('value');
+      if (name?.type === 'identifier' && value) out.set(name.text, value);
+    }
+  }
+  return out;
+}
+
+/** `module.exports = { save: saveItem }`, `exports.save = saveItem`, `export { saveItem as save }`. */
+export function exportAliases(tree: Tree): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const stmt of tree.rootNode.namedChildren) {
+    const e = stmt?.type === 'expression_statement' ? stmt.namedChild(0) : null;
+    if (e?.type === 'assignment_expression') {
+      const left = e.childForFieldName('left')?.text ?? '';
+      const right = e.childForFieldName('right');
+      if (left === 'module.exports' && right?.type === 'object') {
+        for (const c of right.namedChildren) {
+          const key = c?.type === 'pair' ? c.childForFieldName('key')?.text : null;
+          const value = c?.type === 'pair' ? c.childForFieldName('value') : null;
+          if (key && value?.type === 'identifier') out.push([key, value.text]);
+        }
+      }
+      const m = left.match(/^(?:module\.)?exports\.(\w+)$/);
+      if (m && right?.type === 'identifier') out.push([m[1], right.text]);
+      if (left === 'module.exports' && right?.type === 'identifier') out.push(['default', right.text]);
+    }
+    // `export default class Post {}`, `export default Post`.
+    if (stmt?.type === 'export_statement' && /^export\s+default\b/.test(stmt.text)) {
+      const d = stmt.childForFieldName('declaration') ?? stmt.childForFieldName('value');
+      const name = d?.type === 'identifier' ? d.text : d?.childForFieldName('name')?.text;
+      if (name) out.push(['default', name]);
+    }
+    if (stmt?.type === 'export_statement' && !stmt.childForFieldName('source')) {
+      for (const spec of stmt.descendantsOfType('export_specifier')) {
+        const name = spec?.childForFieldName('name')?.text;
+        const alias = spec?.childForFieldName('alias')?.text;
+        if (name && alias) out.push([alias, name]);
+      }
+    }
+  }
+  return out;
+}
+
+/** `export * from "./impl"` and `export { save, load as fetch } from "./impl"` (a barrel `index.ts`). */
+export function reexports(tree: Tree): ModuleSummary['reexports'] {
+  const out: ModuleSummary['reexports'] = [];
+  for (const stmt of tree.rootNode.namedChildren) {
+    const from = stmt?.type === 'export_statement' ? stmt.childForFieldName('source') : null;
+    if (!stmt || !from) continue;
+    const source = from.text.slice(1, -1);
+    const specifiers = stmt.descendantsOfType('export_specifier');
+    if (specifiers.length === 0) {
+      out.push({ source, names: '*' });
+      continue;
+    }
+    const names = new Map<string, string>();
+    for (const spec of specifiers) {
+      const name = spec?.childForFieldName('name')?.text;
+      if (name) names.set(spec!.childForFieldName('alias')?.text ?? name, name);
+    }
+    out.push({ source, names });
+  }
+  return out;
+}
+
+/**
+ * Module-level instances other files import and call methods on: `export const counters
+ * = new CounterRepository()`, `module.exports = new PresenceStore()`, `export default new Store()`.
+ */
+export function moduleInstances(tree: Tree): Map<string, string> {
+  const out = new Map<string, string>();
+  for (let stmt of tree.rootNode.namedChildren) {
+    if (!stmt) continue;
+    if (stmt.type === 'export_statement') {
+      // `export default new Store()`.
+      const value = stmt.childForFieldName('value');
+      const cls = constructed(value);
+      if (cls) out.set('default', cls);
+      stmt = stmt.childForFieldName('declaration') ?? stmt;
+    }
+    if (stmt.type === 'lexical_declaration' || stmt.type === 'variable_declaration') {
+      for (const d of stmt.namedChildren) {
+        const name = d?.type === 'variable_declarator' ? d.childForFieldName('name') : null;
+        const cls = constructed(d?.childForFieldName('value') ?? null);
+        if (name?.type === 'identifier' && cls) out.set(name.text, cls);
+      }
+    }
+    const e = stmt.type === 'expression_statement' ? stmt.namedChild(0) : null;
+    if (e?.type === 'assignment_expression') {
+      const left = e.childForFieldName('left')?.text ?? '';
+      const cls = constructed(e.childForFieldName('right'));
+      const m = /^(?:module\.)?exports(?:\.(\w+))?$/.exec(left);
+      if (m && cls) out.set(m[1] ?? 'default', cls);
+    }
+  }
+  return out;
+}
+
+/** `new Store(...)`: the class name. */
+export function constructed(n: Node | null): string | null {
+  const ctor = n?.type === 'new_expression' ? n.childForFieldName('constructor') : null;
+  return ctor?.type === 'identifier' ? ctor.text : null;
+}
+
+const JS_SUFFIXES = ['', '.ts', '.tsx', '.mts', '.js', '.mjs', '.cjs', '/index.ts', '/index.js'];
+
+/**
+ * The file a JS/TS import names: a relative path, or a path alias of the nearest
+ * tsconfig (`@adapters/db`); null for packages and missing files.
+ */
+export function resolveModule(fromFile: string, source: string, finder: ModuleFinder): string | null {
+  const bases = source.startsWith('.')
+    ? [path.resolve(path.dirname(fromFile), source)]
+    : finder.aliasCandidates(fromFile, source);
+  for (const b of bases) {
+    const base = b.replace(/\.js$/, '');
+    for (const suffix of JS_SUFFIXES)
+      if (finder.exists(base + suffix) && languageForFile(base + suffix)) return base + suffix;
+  }
+  return null;
+}

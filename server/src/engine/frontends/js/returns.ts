@@ -1,0 +1,73 @@
+/**
+ * What a call to one of the code's own functions gives: the value it returns, with the
+ * call's arguments in place of its parameters — `Item: toItem(user)` in the same file,
+ * `Key: cartKey("SHARED")` imported from another module (through its summary).
+ */
+import type { Node } from 'web-tree-sitter';
+import { chooseAmong } from '../alternatives';
+import { forOneCall, soleHole, unknownValue } from '../evaluation';
+import { type EvalContext } from '../../model/eval-context';
+import { spanOf } from '../../syntax/span';
+import type { Value } from '../../model/value';
+import { callArguments } from '../wrappers/arguments';
+import { hasParamHole, instantiate, substitute } from '../wrappers/instantiate';
+import { jsFunction, returnedExpressions } from './functions';
+import { isFunction, resolve } from './scope';
+
+/** At most this many `return`s are taken as alternatives; more is a dispatcher, not a key builder. */
+const MAX_RETURNS = 6;
+
+export function ownFunctionValue(call: Node, callee: Node, ctx: EvalContext): Value | null {
+  if (callee.type === 'identifier') {
+    const b = resolve(callee, ctx);
+    if (b?.kind === 'function') return returned(call, b.node, ctx);
+    if (b?.kind === 'value' && isFunction(b.node)) return returned(call, b.node, ctx);
+    if (b?.kind === 'import') return importedReturn(call, b.source, b.name, ctx);
+    return null;
+  }
+  // `keys.cart(x)` on `import * as keys`, `Keys.cart(x)` on an imported class's static method.
+  const object = callee.type === 'member_expression' ? callee.childForFieldName('object') : null;
+  const property = callee.childForFieldName('property')?.text;
+  // `this.getKeys(id)`: a method of the class the call is written in.
+  if (object?.type === 'this' && property) {
+    const method = ownMethod(call, property);
+    return method ? returned(call, method, ctx) : null;
+  }
+  if (object?.type !== 'identifier' || !property) return null;
+  const b = resolve(object, ctx);
+  if (b?.kind !== 'import') return null;
+  return importedReturn(call, b.source, b.name === '*' ? property : `${b.name}.${property}`, ctx);
+}
+
+function importedReturn(call: Node, source: string, name: string, ctx: EvalContext): Value | null {
+  const fn = ctx.lookups.functions?.(source, name);
+  if (!fn?.returns) return null;
+  return instantiate(fn.returns, callArguments(call, fn.params, ctx), spanOf(call));
+}
+
+/** The value a function of this file returns to this call. */
+function returned(call: Node, fn: Node, ctx: EvalContext): Value | null {
+  const exprs = returnedExpressions(fn);
+  if (exprs.length === 0 || exprs.length > MAX_RETURNS || exprs.some((e) => !e)) return null;
+  const params = jsFunction(fn)?.params ?? [];
+  const args = () => callArguments(call, params, ctx);
+  // Each `return` is an alternative, with this call's arguments in place of the parameters.
+  const body = forOneCall(ctx);
+  const values = exprs.map((e) => {
+    const v = ctx.evaluate(e, body) ?? unknownValue(e!);
+    return hasParamHole(v) ? substitute(v, args()) : v;
+  });
+  const v = chooseAmong(values, call, values.length - 1).value;
+  // Nothing known comes back: the function's name (`getUserId()`) says more.
+  return soleHole(v)?.kind === 'unknown' ? null : v;
+}
+
+/** The method `name` of the class `n` is written in (not inherited), or null. */
+function ownMethod(n: Node, name: string): Node | null {
+  let cls: Node | null = n.parent;
+  while (cls && !/^(class_declaration|class|abstract_class_declaration)$/.test(cls.type)) cls = cls.parent;
+  for (const m of cls?.childForFieldName('body')?.namedChildren ?? []) {
+    if (m?.type === 'method_definition' && m.childForFieldName('name')?.text === name) return m;
+  }
+  return null;
+}

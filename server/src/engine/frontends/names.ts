@@ -1,0 +1,153 @@
+import type { Hole } from '../model';
+
+/**
+ * What a value's *name* says about where it comes from, for values the analyzer
+ * cannot follow (parameters, fields of objects from elsewhere). Names are split into
+ * words first so `playerId`, `player_id` and `PLAYER_ID` read alike.
+ */
+export function words(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w.toLowerCase());
+}
+
+const SHARD_WORDS = new Set(['shard', 'shards', 'suffix']);
+const TIME_BUCKET_WORDS = new Set([
+  'date',
+  'bucket',
+  'day',
+  'today',
+  'yesterday',
+  'hour',
+  'month',
+  'week',
+  'year',
+  'minute',
+  'yyyymmdd',
+  'ymd',
+  'period',
+]);
+const TIME_INSTANT_WORDS = new Set(['timestamp', 'ts', 'time', 'now', 'created', 'updated', 'epoch', 'millis', 'at']);
+const COUNTER_WORDS = new Set(['seq', 'sequence', 'counter', 'serial']);
+const LOW_CARDINALITY_WORDS = new Set([
+  'status',
+  'state',
+  'type',
+  'kind',
+  'category',
+  'country',
+  'region',
+  'tier',
+  'level',
+  'plan',
+  'priority',
+  'gender',
+  'flag',
+  'enabled',
+  'active',
+  'role',
+  'locale',
+  'lang',
+  'language',
+  'currency',
+  'env',
+  'environment',
+  'stage',
+  'channel',
+  'platform',
+  'visibility',
+  'mode',
+  'phase',
+  'bool',
+  'deleted',
+  'archived',
+  'verified',
+]);
+const ENTITY_WORDS = new Set([
+  'id',
+  'ids',
+  'uuid',
+  'guid',
+  'ulid',
+  'ksuid',
+  'email',
+  'username',
+  'handle',
+  'sub',
+  'sku',
+  'isbn',
+  'arn',
+  'url',
+  'slug',
+  'token',
+  'hash',
+  'key',
+  'name',
+  'phone',
+  'path',
+  'fingerprint',
+  'code',
+]);
+/** Words that make `status_code`-like names entities rather than flags. */
+const BOOLEAN_PREFIXES = new Set(['is', 'has', 'can', 'should', 'was']);
+
+/**
+ * Words that say how a value is written, not what it is: `day_str`, `date_iso`,
+ * `created_fmt`, `user_id_str` are a day, a date, a creation time and a user id.
+ */
+const FORMAT_SUFFIXES = new Set([
+  'str',
+  'string',
+  'text',
+  'txt',
+  'iso',
+  'fmt',
+  'formatted',
+  'repr',
+  'val',
+  'value',
+  'raw',
+  'num',
+  'int',
+  'utc',
+  'local',
+  's',
+]);
+
+/** The name's words without its trailing format words (never all of them). */
+export function meaningfulWords(name: string): string[] {
+  const w = words(name);
+  let end = w.length;
+  while (end > 1 && FORMAT_SUFFIXES.has(w[end - 1])) end--;
+  return w.slice(0, end);
+}
+
+/** Class of a value from its name alone, or null when the name says nothing. */
+export function classifyName(name: string): Pick<Hole, 'kind' | 'time'> | null {
+  const w = meaningfulWords(name);
+  if (w.length === 0) return null;
+  const last = w[w.length - 1];
+  if (w.some((x) => SHARD_WORDS.has(x))) return { kind: 'shard' };
+  if (ENTITY_WORDS.has(last)) return { kind: 'entity-id' };
+  if (COUNTER_WORDS.has(last) || (w.length > 1 && last === 'number' && w[0] === 'next')) return { kind: 'counter' };
+  if (BOOLEAN_PREFIXES.has(w[0]) && w.length > 1) return { kind: 'low-cardinality' };
+  if (TIME_INSTANT_WORDS.has(last)) return { kind: 'time', time: 'instant' };
+  if (TIME_BUCKET_WORDS.has(last) || w.some((x) => x === 'today')) return { kind: 'time', time: 'bucket' };
+  if (LOW_CARDINALITY_WORDS.has(last)) return { kind: 'low-cardinality' };
+  return null;
+}
+
+/**
+ * Names that are conventionally partition and sort key attributes: `pk`, `PKEY`,
+ * `partition_key`, `hashKey`, and index keys `GSI1PK`, `gsi1_pk`, `GSI_1_PK`, `lsi2sk`.
+ */
+export function isPartitionKeyName(attr: string): boolean {
+  return /^(?:(?:[gl]si_?\d*_?)?(?:pk|pkey)|partition_?key|hash_?key)$/i.test(attr);
+}
+
+export function isSortKeyName(attr: string): boolean {
+  return /^(?:(?:[gl]si_?\d*_?)?(?:sk|skey)|sort_?key|range_?key)$/i.test(attr);
+}

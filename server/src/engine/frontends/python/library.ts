@@ -1,0 +1,231 @@
+/**
+ * What calls make in a Python key: clocks (`datetime.now()`, `time.time()`), random
+ * sources (uuid, secrets, `random.randint`), conversions and hashes that keep their
+ * argument, methods on strings and times, boto3 `Key(...)` conditions, and calls to
+ * the file's own functions.
+ */
+import type { Node } from 'web-tree-sitter';
+import { chooseAmong } from '../alternatives';
+import {
+  forOneCall,
+  holeValue,
+  namedValue,
+  numberOf,
+  shardCountOf,
+  shardValue,
+  soleHole,
+  templateOf,
+  unknownValue,
+} from '../evaluation';
+import { type EvalContext } from '../../model/eval-context';
+import { spanOf } from '../../syntax/span';
+import { literalText, shardRange } from '../../model/template';
+import type { ConditionClause, Value } from '../../model/value';
+import { memberOf } from '../value-ops';
+import { callArguments } from '../wrappers/arguments';
+import { pythonFunction, returnedExpressions } from './functions';
+import { importedNames } from './imports';
+import { hasParamHole, instantiate, substitute } from '../wrappers/instantiate';
+import { kwargsValue } from './structures';
+import { iterableItems } from './loops';
+import { argumentAt, methodNode, methodsNamed, resolve } from './scope';
+import { formatMethod, joinValue, strftimeGranularity, withSpec } from './strings';
+
+const INSTANT =
+  /^((\w+\.)?datetime\.(now|utcnow|today)|(time\.)?time(_ns)?|time\.(monotonic|perf_counter)(_ns)?|arrow\.(now|utcnow)|pendulum\.now|(\w+\.)?timezone\.now)$/;
+const BUCKET = /^((\w+\.)?date\.today|pendulum\.today)$/;
+const RANDOM =
+  /^((uuid\.)?uuid[14]|ulid\.(new|ulid|create|generate|ULID)|(ulid\.)?ULID|(secrets\.)?token_(hex|urlsafe|bytes)|os\.urandom|nanoid\.generate|shortuuid\.uuid|(ksuid\.)?Ksuid|random\.(random|getrandbits|sample|choices))$/;
+/** Calls that keep the class of their first argument: conversions and hashes. */
+const PASS_ARG =
+  /^(str|int|float|round|abs|bytes|hash|repr|Decimal|decimal\.Decimal|math\.(floor|ceil|trunc)|zlib\.(crc32|adler32)|binascii\.crc32|mmh3\.hash\w*|hashlib\.\w+|xxhash\.\w+|(urllib\.parse\.)?quote)$/;
+/** Methods that keep the class of their receiver. */
+const SAME_VALUE =
+  /^(lower|upper|strip|lstrip|rstrip|zfill|rjust|ljust|center|encode|decode|hexdigest|digest|casefold|title|capitalize|removeprefix|removesuffix|intdigest)$/;
+/** Methods of a time that keep its granularity; any other (`date`, `replace`) makes a bucket. */
+const TIME_KEEPING = /^(isoformat|timestamp|astimezone|__str__|ctime|utcnow|now|to_iso8601_string|int_timestamp)$/;
+const KEY_OPS: Record<string, string> = {
+  eq: '=',
+  begins_with: 'begins_with',
+  between: 'between',
+  lt: '<',
+  lte: '<=',
+  gt: '>',
+  gte: '>=',
+};
+
+export function callValue(n: Node, ctx: EvalContext): Value {
+  const fn = n.childForFieldName('function');
+  const callee = fn?.text.replace(/\s+/g, '') ?? '';
+  const arg = (i: number) => argumentAt(n, i, null);
+  if (/(^|\.)(getenv|environ\.get)$/.test(callee)) return unknownValue(n);
+  if (INSTANT.test(callee)) return holeValue(n, { kind: 'time', time: 'instant' });
+  if (BUCKET.test(callee)) return holeValue(n, { kind: 'time', time: 'bucket' });
+  if (RANDOM.test(callee)) return holeValue(n, { kind: 'random' });
+  const shard = randomShard(n, callee, ctx);
+  if (shard) return shard;
+  if (PASS_ARG.test(callee))
+    return randomProduct(n, callee, arg(0), ctx) ?? ctx.evaluate(arg(0), ctx) ?? unknownValue(n);
+  if (callee === 'format')
+    return (
+      withSpec(ctx.evaluate(arg(0), ctx), literalText(templateOf(ctx.evaluate(arg(1), ctx), n)) ?? '', n) ??
+      unknownValue(n)
+    );
+  if (callee === 'dict') return kwargsValue(n, ctx);
+  // `dynamodb.Table(name)` as a value: what a factory returns (`create_connection("chat")`)
+  // keeps the table's name, as boto3's `Table.table_name` does.
+  if (fn?.type === 'attribute' && fn.childForFieldName('attribute')?.text === 'Table' && argumentAt(n, 0, 'name'))
+    return {
+      kind: 'object',
+      entries: [['table_name', ctx.evaluate(argumentAt(n, 0, 'name'), ctx) ?? unknownValue(n)]],
+      span: spanOf(n),
+    };
+  if (fn?.type === 'attribute') return methodValue(n, fn, ctx);
+  const target = fn?.type === 'identifier' ? resolve(fn, ctx) : null;
+  if (target?.kind === 'function') return returnValue(n, target.node, ctx);
+  if (target?.kind === 'import') return importedReturn(n, target.module, target.name, ctx) ?? namedValue(n, callee);
+  return namedValue(n, callee.split('.').pop() ?? callee);
+}
+
+/** `random.randint(1, 10)` (inclusive), `random.randrange(n)`, `random.choice(range(n))`. */
+function randomShard(n: Node, callee: string, ctx: EvalContext): Value | null {
+  const num = (i: number) => numberOf(ctx.evaluate(argumentAt(n, i, null), ctx));
+  const has = (i: number) => argumentAt(n, i, null) !== null;
+  const from = (a: number | null, b: number | null) =>
+    shardValue(n, { method: 'random', values: a !== null && b !== null ? shardRange(a, b - a) : null });
+  if (/^(random\.)?randint$/.test(callee)) {
+    const b = num(1);
+    return from(num(0), b === null ? null : b + 1);
+  }
+  // numpy's randint excludes its upper bound, like randrange.
+  if (/^((random\.)?randrange|(np|numpy)\.random\.randint|secrets\.randbelow|randbelow)$/.test(callee)) {
+    if (has(1)) return from(num(0), num(1));
+    const bound = argumentAt(n, 0, null);
+    const v = ctx.evaluate(bound, ctx);
+    const h = soleHole(from(0, numberOf(v)));
+    return shardValue(n, { ...h!.shards!, count: shardCountOf(bound, v) });
+  }
+  if (/^(random|secrets)\.choice$|^choice$/.test(callee)) {
+    const items = iterableItems(argumentAt(n, 0, null), ctx);
+    if (!items) return holeValue(n, { kind: 'random' });
+    const values = items.items?.map(numberOf);
+    return shardValue(n, { method: 'random', values: values?.every((x): x is number => x !== null) ? values : null });
+  }
+  return null;
+}
+
+/** `int(random.random() * N)` picks one of N shards (`math.ceil` picks 1..N). */
+function randomProduct(n: Node, callee: string, inner: Node | null, ctx: EvalContext): Value | null {
+  if (inner?.type !== 'binary_operator' || inner.childForFieldName('operator')?.text !== '*') return null;
+  const [l, r] = [inner.childForFieldName('left'), inner.childForFieldName('right')];
+  const isRandom = (x: Node | null) =>
+    x?.type === 'call' && /^random\.random$|^random$/.test(x.childForFieldName('function')?.text ?? '');
+  if (!isRandom(l) && !isRandom(r)) return null;
+  const countNode = isRandom(l) ? r : l;
+  const countValue = ctx.evaluate(countNode, ctx);
+  const count = numberOf(countValue);
+  const start = callee === 'math.ceil' ? 1 : 0;
+  return shardValue(n, {
+    method: 'random',
+    values: count === null ? null : shardRange(start, count),
+    count: shardCountOf(countNode, countValue),
+  });
+}
+
+function methodValue(n: Node, fn: Node, ctx: EvalContext): Value {
+  const method = fn.childForFieldName('attribute')?.text ?? '';
+  const recvNode = fn.childForFieldName('object');
+  const condition = conditionValue(n, method, recvNode, ctx);
+  if (condition) return condition;
+  const own = methodNode(fn);
+  if (own) return returnValue(n, own, ctx);
+  const recv = ctx.evaluate(recvNode, ctx);
+  const recvText = recv?.kind === 'scalar' ? literalText(recv.template) : null;
+  if (method === 'format' && recvText !== null) return formatMethod(n, recvText, ctx);
+  if (method === 'join' && recvText !== null) return joinValue(n, recvText, ctx);
+  const h = recv ? soleHole(recv) : null;
+  if (h?.kind === 'time') {
+    if (method === 'strftime')
+      return holeValue(n, {
+        kind: 'time',
+        time: strftimeGranularity(literalText(templateOf(ctx.evaluate(argumentAt(n, 0, null), ctx), n))),
+        ...(h.input ? { input: true } : {}),
+      });
+    return holeValue(n, { kind: 'time', time: TIME_KEEPING.test(method) ? h.time : 'bucket' });
+  }
+  if (SAME_VALUE.test(method) && recv?.kind === 'scalar') return recv;
+  if (method !== 'get' && recv?.kind !== 'object' && !/^(self|cls)$/.test(recvNode?.text ?? '')) {
+    const mapped = mapperMethod(n, recvNode, method, ctx);
+    if (mapped) return mapped;
+  }
+  if (method === 'get') {
+    const key = argumentAt(n, 0, null);
+    const keyText = key ? literalText(templateOf(ctx.evaluate(key, ctx), key)) : null;
+    const found = memberOf(recv, keyText);
+    if (found) return found;
+    if (keyText !== null) return namedValue(n, keyText);
+  }
+  return namedValue(n, method);
+}
+
+/** `Key("pk").eq(x)` (boto3.dynamodb.conditions) as one key condition clause. */
+function conditionValue(n: Node, method: string, recvNode: Node | null, ctx: EvalContext): Value | null {
+  const op = KEY_OPS[method];
+  if (!op || recvNode?.type !== 'call' || !/^(\w+\.)*Key$/.test(recvNode.childForFieldName('function')?.text ?? ''))
+    return null;
+  const nameNode = argumentAt(recvNode, 0, 'name');
+  const name = nameNode ? literalText(templateOf(ctx.evaluate(nameNode, ctx), nameNode)) : null;
+  const valueNode = argumentAt(n, 0, op === 'between' ? 'low_value' : 'value');
+  const second = op === 'between' ? argumentAt(n, 1, 'high_value') : null;
+  const clause: ConditionClause = {
+    attribute: name ?? nameNode?.text ?? '?',
+    op,
+    value: ctx.evaluate(valueNode, ctx) ?? unknownValue(n),
+    ...(second ? { value2: ctx.evaluate(second, ctx) ?? unknownValue(second) } : {}),
+    use: spanOf(n),
+  };
+  return { kind: 'condition', clauses: [clause], span: spanOf(n) };
+}
+
+/**
+ * `event.to_item()` with `event` of no known class (a parameter): the item the one
+ * class of this file, or the one class this file imports by name, that defines
+ * `to_item` builds — when it returns a dict. A method name several classes define, or
+ * one that returns anything else, is left unread: the receiver could be any of them.
+ */
+function mapperMethod(n: Node, recvNode: Node | null, method: string, ctx: EvalContext): Value | null {
+  if (recvNode?.type !== 'identifier' && recvNode?.type !== 'attribute') return null;
+  const own = methodsNamed(n.tree, method);
+  if (own.length > 1) return null;
+  if (own.length === 1) {
+    const v = returnValue(n, own[0], ctx);
+    return v.kind === 'object' ? v : null;
+  }
+  const found = [...importedNames(n.tree).entries()].flatMap(([local, i]) =>
+    i.name !== '*' && /^[A-Z]/.test(local) ? [ctx.lookups.functions?.(i.source, `${i.name}.${method}`) ?? null] : [],
+  );
+  const fns = found.filter((f) => f !== null);
+  if (fns.length !== 1 || fns[0].returns?.kind !== 'object') return null;
+  return instantiate(fns[0].returns, callArguments(n, fns[0].params, ctx), spanOf(n));
+}
+
+/** A call to a function of this file: what it returns (a choice when it returns several things). */
+function returnValue(n: Node, fn: Node, ctx: EvalContext): Value {
+  const returns = returnedExpressions(fn);
+  if (returns.length === 0 || returns.length > 6) return namedValue(n, fn.childForFieldName('name')?.text ?? '');
+  const params = pythonFunction(fn)?.params ?? [];
+  // Each `return` is an alternative, with this call's arguments in place of the parameters.
+  const body = forOneCall(ctx);
+  const values = returns.map((r) => {
+    const v = ctx.evaluate(r, body) ?? unknownValue(n);
+    return hasParamHole(v) ? substitute(v, callArguments(n, params, ctx)) : v;
+  });
+  return chooseAmong(values, n, values.length - 1).value;
+}
+
+/** `from keys import cart_key` then `cart_key("SHARED")`: what the module's function returns to this call. */
+function importedReturn(n: Node, module: string, name: string, ctx: EvalContext): Value | null {
+  const fn = ctx.lookups.functions?.(module, name);
+  if (!fn?.returns) return null;
+  return instantiate(fn.returns, callArguments(n, fn.params, ctx), spanOf(n));
+}

@@ -1,0 +1,62 @@
+/**
+ * What a Python module offers its importers: module-level constants and classes,
+ * module-level instances, and the file an import names.
+ */
+import * as path from 'node:path';
+import type { Node, Tree } from 'web-tree-sitter';
+import type { ModuleFinder } from '../../model/frontend';
+
+/** Module-level assignments (`X = ...`) and classes (their body's constants are read like an object's: `Keys.PK`). */
+export function topLevelDeclarations(tree: Tree): Map<string, Node> {
+  const out = new Map<string, Node>();
+  for (const stmt of tree.rootNode.namedChildren) {
+    if (!stmt) continue;
+    const a = stmt.type === 'expression_statement' ? stmt.namedChild(0) : null;
+    const left = a?.type === 'assignment' ? a.childForFieldName('left') : null;
+    const right = a?.childForFieldName('right');
+    if (left?.type === 'identifier' && right) out.set(left.text, right);
+    // A class: its body's constants are read like an object's (`Keys.PK`).
+    const cls = stmt.type === 'decorated_definition' ? stmt.childForFieldName('definition') : stmt;
+    const name = cls?.type === 'class_definition' ? cls.childForFieldName('name') : null;
+    if (name) out.set(name.text, cls!);
+  }
+  return out;
+}
+
+/** Module-level instances other files import: `event_store = EventStore(table)` in a `deps.py`. */
+export function moduleInstances(tree: Tree): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const stmt of tree.rootNode.namedChildren) {
+    if (!stmt) continue;
+    const a = stmt.type === 'expression_statement' ? stmt.namedChild(0) : null;
+    const left = a?.type === 'assignment' ? a.childForFieldName('left') : null;
+    const cls = constructed(a?.childForFieldName('right') ?? null);
+    if (left?.type === 'identifier' && cls) out.set(left.text, cls);
+  }
+  return out;
+}
+
+/** `Store(...)` (a capitalised callee): the class name. */
+function constructed(n: Node | null): string | null {
+  const fn = n?.type === 'call' ? n.childForFieldName('function') : null;
+  return fn?.type === 'identifier' && /^[A-Z]/.test(fn.text) ? fn.text : null;
+}
+
+/** The file `from config import X` or `from .pkg.config import X` names, searched up to the root. */
+export function resolveModule(fromFile: string, source: string, finder: ModuleFinder): string | null {
+  const exists = (f: string) => finder.exists(f);
+  const dots = source.match(/^\.*/)![0].length;
+  const rel = source.slice(dots).split('.').filter(Boolean).join(path.sep);
+  const candidates = (dir: string) => [path.join(dir, `${rel}.py`), path.join(dir, rel, '__init__.py')];
+  if (dots > 0) {
+    let dir = path.dirname(fromFile);
+    for (let i = 1; i < dots; i++) dir = path.dirname(dir);
+    return candidates(dir).find(exists) ?? null;
+  }
+  const stop = path.resolve(finder.root);
+  for (let dir = path.dirname(path.resolve(fromFile)); ; dir = path.dirname(dir)) {
+    const hit = candidates(dir).find(exists);
+    if (hit) return hit;
+    if (dir === stop || path.dirname(dir) === dir || !dir.startsWith(stop)) return null;
+  }
+}

@@ -1,0 +1,117 @@
+import type { Node } from 'web-tree-sitter';
+import { joinPaths } from './alternatives';
+import {
+  holeValue,
+  numberOf,
+  onceUnless,
+  scalar,
+  shardCountOf,
+  shardValue,
+  shifted,
+  soleHole,
+  unknownValue,
+} from './evaluation';
+import type { EvalContext } from '../model/eval-context';
+import { concat, literal, shardRange } from '../model/template';
+import { entry, type Value } from '../model/value';
+
+/**
+ * The value operations that mean the same in every language: arithmetic on constants and
+ * shard parts, joining templates, reading a member of a known object, enum members. The
+ * front-ends (js/evaluate.ts, python/evaluate.ts) read their own syntax, handle what only
+ * their language has (JS `??`, Python `%` formatting and `Key(...) & Key(...)`), and hand
+ * the rest here, so `1 + Math.floor(Math.random() * 10)` and `1 + random.randrange(10)`
+ * cannot come out differently again.
+ */
+
+/** The operators both languages share, by meaning: `/` is JS's division, `//` Python's floor division. */
+export type Operator = '+' | '-' | '*' | '/' | '//' | '%';
+
+const ARITHMETIC: Partial<Record<Operator, (a: number, b: number) => number>> = {
+  '+': (a, b) => a + b,
+  '-': (a, b) => a - b,
+  '*': (a, b) => a * b,
+  '//': (a, b) => Math.floor(a / b),
+  '%': (a, b) => ((a % b) + b) % b,
+};
+
+export interface Operands {
+  left: Value | null;
+  right: Value | null;
+  /** The right operand as written: a shard count is named by it (`% SHARDS`). */
+  rightNode: Node | null;
+  /** The right side moves a time without cutting it (a number of seconds, Python's `timedelta(...)`). */
+  shiftsTime?: boolean;
+  /**
+   * One side is written as a string (`"1" + shard`, `'7' + '3'`): `+` joins text in both
+   * languages however numeric the text looks, so it is never arithmetic.
+   */
+  joinsText?: boolean;
+}
+
+/**
+ * `left op right` at `n`, or null when the operation means nothing here (the front-end
+ * then decides: most often an unknown value).
+ */
+export function operate(n: Node, op: string, operands: Operands): Value | null {
+  const { left, right, rightNode, shiftsTime, joinsText } = operands;
+  if (joinsText && op === '+') return joined(n, left, right);
+  const [ln, rn] = [numberOf(left), numberOf(right)];
+  const arithmetic = ARITHMETIC[op as Operator];
+  // Two constants: the number (`SHARDS - 1`, `10 % 4`); dividing by zero is left alone.
+  if (ln !== null && rn !== null && arithmetic && !(rn === 0 && (op === '//' || op === '%')))
+    return scalar(n, literal(String(arithmetic(ln, rn))));
+  // `crc32(id) % SHARDS`: a calculated shard 0..N-1.
+  if (op === '%') {
+    const count = shardCountOf(rightNode, right);
+    return shardValue(n, { method: 'hash', values: rn === null ? null : shardRange(0, rn), count });
+  }
+  const [lh, rh] = [left ? soleHole(left) : null, right ? soleHole(right) : null];
+  // A shard moved by a constant, on either side: `random * N + 1` and `1 + random * N` are 1..N.
+  if ((op === '+' || op === '-') && lh?.kind === 'shard' && rn !== null)
+    return shardValue(n, shifted(lh.shards, op === '+' ? rn : -rn));
+  if (op === '+' && rh?.kind === 'shard' && ln !== null) return shardValue(n, shifted(rh.shards, ln));
+  // A clock divided into slots is a time bucket (floored by the caller in JS); scaled or shifted it is still a time.
+  if (lh?.kind === 'time' && (op === '/' || op === '//')) return holeValue(n, { kind: 'time', time: 'bucket' });
+  if (lh?.kind === 'time' && (op === '*' || ((op === '+' || op === '-') && (shiftsTime ?? rn !== null))))
+    return holeValue(n, { ...lh });
+  if (op === '*' && (lh?.kind === 'random' || rh?.kind === 'random')) return holeValue(n, { kind: 'random' });
+  return op === '+' ? joined(n, left, right) : null;
+}
+
+/** `left + right` as text: both templates one after the other. */
+function joined(n: Node, left: Value | null, right: Value | null): Value | null {
+  if (left?.kind !== 'scalar' || right?.kind !== 'scalar') return null;
+  return joinPaths(scalar(n, concat(left.template, right.template)), left, right);
+}
+
+/** `Status.OPEN`: a capitalised name's upper-case member is one fixed value, in either language. */
+export function enumMember(n: Node, owner: string, member: string): Value | null {
+  return /^[A-Z][A-Za-z0-9]*$/.test(owner) && /^[A-Z][A-Z0-9_]*$/.test(member) ? scalar(n, literal(n.text)) : null;
+}
+
+/** A known object's member (`KEYS.pk`, `KEYS["pk"]`, `cfg["table"]`): the last one of that name. */
+export function memberOf(base: Value | null | undefined, name: string | null): Value | undefined {
+  return name === null ? undefined : entry(base ?? undefined, name);
+}
+
+/** What `assignedValue` needs of a language. */
+export interface Assigning {
+  evaluate: (n: Node | null, ctx: EvalContext) => Value | null;
+  /** The container writes between an assignment and a use, folded into the value (`item["pk"] = ...`). */
+  withMutations: (value: Value, name: string, assigned: Node, use: Node, ctx: EvalContext) => Value;
+  /** Whether a node runs each time a function is called (else once, when its module or class is loaded). */
+  inFunction: (n: Node) => boolean;
+}
+
+/**
+ * What a declaration or assignment (`value`) gives the name used at `use`, in either
+ * language: made once when it is assigned outside any function and used inside one (a
+ * module-level random shard is drawn once), with the container writes between the two
+ * folded in.
+ */
+export function assignedValue(use: Node, value: Node, ctx: EvalContext, language: Assigning): Value {
+  const v = language.evaluate(value, ctx) ?? unknownValue(use);
+  const once = onceUnless(language.inFunction(value) || !language.inFunction(use), v);
+  return language.withMutations(once, use.text, value, use, ctx);
+}

@@ -1,0 +1,92 @@
+/**
+ * Putting a caller's arguments into a summarised function: the parameters a value
+ * holds as marked holes (`Hole.param`) become the values the caller passes, and what
+ * the function wrote itself is placed at the call, since its own positions are in
+ * another file (its origins keep naming that file, for related locations and fixes).
+ */
+import type { Span, TemplatePart } from '../../model';
+import { moveSpans } from '../../syntax/positions';
+import { entry, type Entry, type Value } from '../../model/value';
+
+/** The caller's arguments by parameter name. */
+export type Arguments = Map<string, Value>;
+
+const MAX_DEPTH = 64;
+
+/** Whether a value holds a parameter that nothing gave a value. */
+export function hasParamHole(v: Value, depth = 0): boolean {
+  if (depth > MAX_DEPTH) return false;
+  switch (v.kind) {
+    case 'scalar':
+      return v.template.parts.some((p) => 'hole' in p && !!p.hole.param);
+    case 'object':
+      return v.entries.some(([, x]) => hasParamHole(x, depth + 1)) || (!!v.hidden && hasParamHole(v.hidden, depth + 1));
+    case 'array':
+      return v.items.some((x) => hasParamHole(x, depth + 1));
+    case 'condition':
+      return v.clauses.some(
+        (c) => hasParamHole(c.value, depth + 1) || (!!c.value2 && hasParamHole(c.value2, depth + 1)),
+      );
+  }
+}
+
+/** `v` (a summary's value) as seen from a call at `at` passing `args`. */
+export function instantiate<T extends Value>(v: T, args: Arguments, at: Span): Value {
+  return substitute(
+    moveSpans(v, () => at, ''),
+    args,
+  );
+}
+
+/** `v` with the parameters `args` names replaced by the arguments (positions left as they are). */
+export function substitute(v: Value, args: Arguments, depth = 0): Value {
+  if (args.size === 0) return v;
+  if (depth > MAX_DEPTH) return v;
+  switch (v.kind) {
+    case 'scalar':
+      return substituteScalar(v, args);
+    case 'object': {
+      const entries: Entry[] = v.entries.map(([k, x, pair]) => [k, substitute(x, args, depth + 1), pair]);
+      if (!v.hidden) return { ...v, entries };
+      // `{ ...item, createdAt }` with the caller's `item` in place: what was spread is seen now.
+      const spread = substitute(v.hidden, args, depth + 1);
+      if (spread.kind !== 'object') return { ...v, entries, hidden: spread };
+      const { hidden: _, ...rest } = v;
+      return { ...rest, entries: [...spread.entries, ...entries], ...(spread.hidden ? { hidden: spread.hidden } : {}) };
+    }
+    case 'array':
+      return { ...v, items: v.items.map((x) => substitute(x, args, depth + 1)) };
+    case 'condition':
+      return {
+        ...v,
+        clauses: v.clauses.map((c) => ({
+          ...c,
+          value: substitute(c.value, args, depth + 1),
+          ...(c.value2 ? { value2: substitute(c.value2, args, depth + 1) } : {}),
+        })),
+      };
+  }
+}
+
+/** The argument a marked parameter hole stands for, down its path (`product.id` → the caller's `{ id: ... }`'s `id`). */
+function argumentFor(p: TemplatePart, args: Arguments): Value | undefined {
+  if (!('hole' in p) || !p.hole.param) return undefined;
+  let v = args.get(p.hole.param.name);
+  for (const key of p.hole.param.path ?? []) v = v?.kind === 'object' ? entry(v, key) : undefined;
+  return v;
+}
+
+function substituteScalar(v: Extract<Value, { kind: 'scalar' }>, args: Arguments): Value {
+  const parts = v.template.parts;
+  if (!parts.some((p) => argumentFor(p, args))) return v;
+  // The whole value is the parameter: it becomes the argument, object or not, where the caller wrote it.
+  if (parts.length === 1) return argumentFor(parts[0], args)!;
+  const out: TemplatePart[] = [];
+  for (const p of parts) {
+    const a = argumentFor(p, args);
+    if (a?.kind === 'scalar') out.push(...a.template.parts);
+    else if (a && 'hole' in p) out.push({ ...p, hole: { kind: 'unknown', source: p.hole.source } });
+    else out.push(p);
+  }
+  return { ...v, template: { parts: out } };
+}

@@ -1,0 +1,176 @@
+/**
+ * A module's functions summarised once, so a call in another file can be judged
+ * without reading the module again: which DynamoDB requests a function makes from
+ * its parameters (a wrapper: `save(pk, sk)`, `BaseRepo.write(item)`), and what it
+ * returns (`cartKey(owner)` returns `{ pk: owner, sk: "CART" }`). Parameters stay
+ * marked holes (`Hole.param`); each caller puts in its own arguments.
+ */
+import type { ClassSummary, FunctionSummary, ModuleSummary } from '../../model/summary';
+import type { Node, Tree } from 'web-tree-sitter';
+import { newContext, placeOrigins } from '../evaluation';
+import type { Declaration } from '../../model';
+import { spanOf } from '../../syntax/span';
+import type { Value } from '../../model/value';
+import { wrapperCalls } from './callers';
+import { hasParamHole } from './instantiate';
+import { followLocalCalls } from './local-calls';
+import type { ModulesFrom } from './resolve';
+import { enclosingNamedFunction } from './functions';
+import type { FrontEnd, NamedFunction, SourceFile } from '../../model/frontend';
+import { frontEndFor } from '../registry';
+
+/** At most this many functions of a module have their returns followed (a generated module has thousands). */
+const MAX_RETURNS = 300;
+
+export function summarizeModule(
+  source: SourceFile,
+  imports: Map<string, { source: string; name: string }>,
+  withSites: boolean,
+  /** Other modules' summaries, to follow wrappers this module's functions call (a service calling a repository). */
+  modulesFrom?: ModulesFrom,
+): ModuleSummary {
+  const { tree, file, language, lookups } = source;
+  const fe = frontEndFor(language);
+  const summary: ModuleSummary = {
+    file,
+    language,
+    functions: new Map(),
+    classes: new Map(),
+    imports,
+    wraps: false,
+    reexports: fe.reexports(tree),
+    instances: fe.moduleInstances(tree),
+  };
+  const ctx = () => newContext(fe.evaluate, { ...lookups, summary: true });
+  const summaryOf = (f: NamedFunction): FunctionSummary => {
+    const table = f.owner ? classOf(summary, f.owner, null).methods : summary.functions;
+    let s = table.get(f.name);
+    if (!s) table.set(f.name, (s = { name: f.name, owner: f.owner, params: f.params, sites: [], returns: null }));
+    return s;
+  };
+  let followed = 0;
+  for (const f of namedFunctions(tree, fe)) {
+    const s = summaryOf(f);
+    if (followed++ < MAX_RETURNS) s.returns = returnOf(f.node, fe, ctx());
+    if (s.returns) s.returns = placeOrigins(s.returns, file);
+    const made = madeClass(f, fe);
+    if (made) s.makes = made;
+    const defaults = (f.defaults ?? []).flatMap((d) => defaultOf(d, file, ctx()));
+    if (defaults.length) s.defaults = defaults;
+  }
+  for (const cls of classes(tree, fe)) {
+    const name = cls.childForFieldName('name')?.text;
+    if (!name) continue;
+    const c = classOf(summary, name, fe.baseNames(cls));
+    const implemented = implementedNames(cls);
+    if (implemented.length) c.implements = implemented;
+  }
+  if (withSites) {
+    const own = { ...lookups, summary: true };
+    const sites = [
+      ...fe.callSites({ ...source, lookups: own }),
+      ...(modulesFrom ? wrapperCalls({ ...source, lookups: own }, modulesFrom) : []),
+    ];
+    for (const site of sites) {
+      if (!hasParamHole(site.input)) continue;
+      const at = { row: site.span.startLine, column: site.span.startColumn };
+      const node = tree.rootNode.descendantForPosition(at);
+      const f = node ? enclosingNamedFunction(node, fe) : null;
+      if (!f) continue;
+      summaryOf(f).sites.push(placeOrigins(site, file));
+      summary.wraps = true;
+    }
+    followLocalCalls(tree, file, fe, summary, summaryOf, ctx);
+  }
+  for (const [local, target] of fe.exportAliases(tree)) {
+    if (local === 'default') summary.defaultExport = target;
+    const f = summary.functions.get(target);
+    if (f && !summary.functions.has(local)) summary.functions.set(local, f);
+  }
+  return summary;
+}
+
+function classOf(summary: ModuleSummary, name: string, bases: string[] | null): ClassSummary {
+  let c = summary.classes.get(name);
+  if (!c) summary.classes.set(name, (c = { name, bases: [], methods: new Map() }));
+  if (bases) c.bases = bases;
+  return c;
+}
+
+/** Every function of the tree an importer can name (top-level functions and class methods). */
+function namedFunctions(tree: Tree, fe: FrontEnd): NamedFunction[] {
+  const out: NamedFunction[] = [];
+  for (const n of tree.rootNode.descendantsOfType([...fe.syntax.functions])) {
+    const f = n ? fe.namedFunction(n) : null;
+    if (f && topLevelOrMethod(f.node, fe)) out.push(f);
+  }
+  return out;
+}
+
+/** Importers reach module-level functions and methods of module-level classes, not inner helpers. */
+function topLevelOrMethod(fn: Node, fe: FrontEnd): boolean {
+  for (let p = fn.parent; p; p = p.parent) if (fe.isFunctionDefinition(p)) return false;
+  return true;
+}
+
+function classes(tree: Tree, fe: FrontEnd): Node[] {
+  return tree.rootNode.descendantsOfType([...fe.syntax.classes]).filter((n): n is Node => !!n);
+}
+
+/** What a function returns: the expression of its only return (or an arrow's body), evaluated. */
+function returnOf(fn: Node, fe: FrontEnd, ctx: ReturnType<typeof newContext>): Value | null {
+  const returns = fe.returnedExpressions(fn);
+  return returns.length === 1 && returns[0] ? worthKeeping(ctx.evaluate(returns[0], ctx)) : null;
+}
+
+/** A returned object, or a scalar that is more than one unknown: enough to build a key from. */
+function worthKeeping(v: Value | null): Value | null {
+  if (!v) return null;
+  if (v.kind === 'object' || v.kind === 'condition') return v;
+  if (v.kind !== 'scalar') return null;
+  const parts = v.template.parts;
+  return parts.some((p) => 'literal' in p || p.hole.kind !== 'unknown' || p.hole.param) ? v : null;
+}
+
+/** The class a function returns a new instance of: its one `return new X(...)` (`new this()`, Python `cls(...)`: its own class). */
+function madeClass(f: NamedFunction, fe: FrontEnd): string | null {
+  const returns = fe.returnedExpressions(f.node);
+  if (returns.length !== 1 || !returns[0]) return null;
+  const e = returns[0].type === 'await_expression' ? returns[0].namedChild(0) : returns[0];
+  const ctor = fe.constructorOf(e);
+  if (ctor && fe.isOwnClass(ctor)) return f.owner;
+  return ctor?.type === 'identifier' && /^[A-Z]/.test(ctor.text) ? ctor.text : null;
+}
+
+/**
+ * A parameter's default as a caller leaving it out gets it: a key value (a scalar), its
+ * parts reached through the parameter. Evaluated in this module, as Python does once
+ * when the `def` runs.
+ */
+function defaultOf(
+  d: { name: string; node: Node },
+  file: string,
+  ctx: ReturnType<typeof newContext>,
+): NonNullable<FunctionSummary['defaults']> {
+  const v = ctx.evaluate(d.node, ctx);
+  if (v?.kind !== 'scalar') return [];
+  const param = d.node.parent ?? d.node;
+  const declaration: Declaration = { name: d.name, file, span: spanOf(param), valueSpan: spanOf(d.node) };
+  const placed = placeOrigins(v, file) as Extract<Value, { kind: 'scalar' }>;
+  const parts = placed.template.parts.map((p) => ({
+    ...p,
+    origin: p.origin
+      ? { ...p.origin, via: [declaration, ...p.origin.via] }
+      : { file, span: declaration.valueSpan, via: [declaration] },
+  }));
+  return [{ name: d.name, value: { ...placed, template: { ...placed.template, parts } }, declaration }];
+}
+
+/** `class DatabaseClient implements IDatabaseClient, Disposable`: the interface names. */
+function implementedNames(cls: Node): string[] {
+  const heritage = cls.namedChildren.find((c) => c?.type === 'class_heritage');
+  const clause = heritage?.namedChildren.find((c) => c?.type === 'implements_clause');
+  return (clause?.namedChildren ?? []).flatMap((t) =>
+    t && /^(type_identifier|identifier)$/.test(t.type) ? [t.text] : [],
+  );
+}

@@ -1,0 +1,250 @@
+import { frontEndFor } from '../frontends/registry';
+import { Edit, type Point, type Tree } from 'web-tree-sitter';
+import {
+  analyzeTree,
+  worthParsing,
+  emptyAnalysis,
+  DEFAULT_BUDGET_MS,
+  DEFAULT_MAX_BYTES,
+  type AnalyzeOptions,
+  type FileAnalysis,
+} from '../analyze';
+import type { SourceLanguage } from '../model';
+import { parse, ParseTimeout } from '../syntax/parser';
+import { RoleWatch } from '../context/role-watch';
+import { SiteCache } from './site-cache';
+import { reasonToSkip } from '../syntax/prescan';
+import { blockIn, editNames, mergeNames, type EditNames } from './edit-names';
+
+/** A text edit by UTF-16 offsets into the text before the edit. */
+export interface TextEdit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/**
+ * An edit cut to the text: integer offsets in [0, length], start before end. The
+ * language server orders and clamps ranges before they get here; this keeps any other
+ * caller's stray edit from duplicating text (a start after the end) or desynchronising
+ * the tree (an offset past the end), at the cost of two comparisons.
+ */
+function inText(e: TextEdit, length: number): TextEdit {
+  const at = (n: number) => Math.min(Math.max(Math.trunc(n) || 0, 0), length);
+  const start = at(e.start);
+  const end = at(e.end);
+  if (start === e.start && end === e.end && start <= end) return e;
+  return { start: Math.min(start, end), end: Math.max(start, end), text: e.text };
+}
+
+/**
+ * The row/column (UTF-16 units) of an offset, as tree-sitter counts them in the text it
+ * parses (`lineBreaksForParsing`): a row ends at LF and at a lone CR (one not followed by
+ * LF). Two native scans; the second finds nothing in a file without CR.
+ */
+function pointAt(text: string, offset: number): Point {
+  let row = 0;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
+    row++;
+    lineStart = i + 1;
+  }
+  for (let i = text.indexOf('\r'); i >= 0 && i < offset; i = text.indexOf('\r', i + 1)) {
+    if (text.charCodeAt(i + 1) === 10) continue;
+    row++;
+    lineStart = Math.max(lineStart, i + 1);
+  }
+  return { row, column: offset - lineStart };
+}
+
+/**
+ * The edit widened to take in a CR just before it: whether that CR ends a row (a lone
+ * CR) depends on the character after it, which the edit may change (`\r|x` → `\r|\n`),
+ * and tree-sitter must be told every character of its text that changes.
+ */
+function withCrBefore(e: TextEdit, text: string): TextEdit {
+  return e.start > 0 && text.charCodeAt(e.start - 1) === 13
+    ? { start: e.start - 1, end: e.end, text: '\r' + e.text }
+    : e;
+}
+
+/** The whole lines of `text` that the range [start, end] touches, and the offset of the first. */
+function linesAround(text: string, start: number, end: number): { lines: string; from: number } {
+  const from = text.lastIndexOf('\n', start - 1) + 1;
+  const to = text.indexOf('\n', end);
+  return { lines: text.slice(from, to < 0 ? text.length : to), from };
+}
+
+/**
+ * Block ranges read in the text after an edit, moved to the text before it: offsets
+ * after the inserted text shift back, and one inside it becomes the edit's own end.
+ */
+function inOldCoordinates(n: EditNames, e: TextEdit, newEnd: number): EditNames {
+  const delta = newEnd - e.end;
+  const back = (i: number, inside: number) => (i <= e.start ? i : i >= newEnd ? i - delta : inside);
+  return {
+    names: n.names,
+    called: n.called,
+    scoped: n.scoped.map((s) => ({ ...s, start: back(s.start, e.start), end: back(s.end, e.end) })),
+  };
+}
+
+/**
+ * An open document that keeps its syntax tree between edits: each edit is applied to
+ * the tree (`tree.edit`) and the reparse reuses every unchanged subtree.
+ */
+export class AnalyzedDocument {
+  private tree: Tree | null = null;
+  private current: FileAnalysis;
+  private stale = false;
+  readonly sites = new SiteCache();
+  /** The text's content role, kept across edits instead of read from the whole text each time. */
+  private readonly roles: RoleWatch;
+
+  constructor(
+    readonly file: string,
+    readonly language: SourceLanguage,
+    private text: string,
+    private readonly options: AnalyzeOptions = {},
+  ) {
+    this.roles = new RoleWatch(frontEndFor(language).contentRoles);
+    this.current = this.analyze();
+  }
+
+  get analysis(): FileAnalysis {
+    return this.current;
+  }
+
+  get content(): string {
+    return this.text;
+  }
+
+  /**
+   * Applies edits in order (each against the text left by the previous one) to the
+   * text and the tree. With `analyze` false the reparse waits for `refresh()`, so an
+   * editor can apply every keystroke at once and analyse after a pause in typing.
+   */
+  applyEdits(edits: TextEdit[], analyze = true): FileAnalysis {
+    for (const given of edits) {
+      const e = withCrBefore(inText(given, this.text.length), this.text);
+      const startPosition = pointAt(this.text, e.start);
+      const oldEndPosition = pointAt(this.text, e.end);
+      // Names on the lines before the edit, read against the tree before it...
+      const old = linesAround(this.text, e.start, e.end);
+      const names = editNames(old.lines, old.from, blockIn(this.tree));
+      const removed = this.text.slice(e.start, e.end);
+      this.text = this.text.slice(0, e.start) + e.text + this.text.slice(e.end);
+      this.roles.edit(e.start, e.end, e.text.length, this.text);
+      const newEnd = e.start + e.text.length;
+      const newEndPosition = pointAt(this.text, newEnd);
+      this.tree?.edit(
+        new Edit({
+          startIndex: e.start,
+          oldEndIndex: e.end,
+          newEndIndex: newEnd,
+          startPosition,
+          oldEndPosition,
+          newEndPosition,
+        }),
+      );
+      // ...and after it, against the edited tree, with blocks put back in the coordinates
+      // before the edit (the cache's). A declaration the edit moves out of a block is
+      // caught after the reparse: the restructured ranges are checked in both trees.
+      const now = linesAround(this.text, e.start, newEnd);
+      mergeNames(names, inOldCoordinates(editNames(now.lines, now.from, blockIn(this.tree)), e, newEnd));
+      this.sites.applyEdit({
+        start: e.start,
+        end: e.end,
+        removed,
+        inserted: e.text,
+        startPoint: startPosition,
+        oldEndPoint: oldEndPosition,
+        newEndPoint: newEndPosition,
+        names: names.names,
+        called: names.called,
+        scoped: names.scoped,
+      });
+    }
+    this.stale = true;
+    return analyze ? this.refresh() : this.current;
+  }
+
+  /** Reparses (incrementally) and analyses the current text if it changed. */
+  refresh(): FileAnalysis {
+    if (this.stale) {
+      this.current = this.analyze();
+      this.stale = false;
+    }
+    return this.current;
+  }
+
+  /**
+   * Replaces the whole text (a full-document sync); the next parse starts afresh. With
+   * `analyze` false the analysis waits for `refresh()`, as for `applyEdits`.
+   */
+  setText(text: string, analyze = true): FileAnalysis {
+    this.text = text;
+    this.tree?.delete();
+    this.tree = null;
+    this.sites.clear();
+    this.stale = true;
+    return analyze ? this.refresh() : this.current;
+  }
+
+  /**
+   * The syntax tree of `text` when it is this document's text and the tree has been
+   * reparsed since its last edit (else null): the fixes read the open file's tree
+   * instead of parsing the whole file again. Borrowed: valid until the next edit.
+   */
+  treeFor(text: string): Tree | null {
+    return !this.stale && this.tree && this.text === text ? this.tree : null;
+  }
+
+  /** The current tree analysed with no call site reused: what the cache must agree with. */
+  analyzeWithoutReuse(): FileAnalysis {
+    return this.tree ? analyzeTree(this.tree, this.file, this.language, this.text, this.options) : this.current;
+  }
+
+  dispose(): void {
+    this.tree?.delete();
+    this.tree = null;
+    this.sites.clear();
+  }
+
+  private analyze(): FileAnalysis {
+    const none = (skipped: string | null) => emptyAnalysis(this.file, this.language, skipped);
+    const skip = reasonToSkip(this.text, this.options.maxBytes ?? DEFAULT_MAX_BYTES);
+    // A file naming no SDK may still call a wrapper module it imports.
+    if (skip || !worthParsing(this.text, this.language, this.options)) {
+      this.dispose();
+      return none(skip);
+    }
+    try {
+      const next = parse(this.language, this.text, this.options.budgetMs ?? DEFAULT_BUDGET_MS, this.tree ?? undefined);
+      // Error recovery can restructure code away from the edit: drop sites that lie there.
+      if (this.tree) {
+        const changed = this.tree.getChangedRanges(next);
+        // A declaration can appear or vanish there too: names written in those ranges count
+        // as re-bound, unless declared in one function's body before and after the reparse.
+        const blocks = blockIn(this.tree, next);
+        const names: EditNames = { names: new Set(), called: new Set(), scoped: [] };
+        for (const r of changed) {
+          const { lines, from } = linesAround(this.text, r.startIndex, r.endIndex);
+          mergeNames(names, editNames(lines, from, blocks));
+        }
+        this.sites.invalidateRanges(changed, names);
+      }
+      this.tree?.delete();
+      this.tree = next;
+    } catch (e) {
+      this.dispose();
+      return none(e instanceof ParseTimeout ? e.message : `parser failed: ${String(e)}`);
+    }
+    const contentRole = this.roles.roleOf(this.text);
+    return analyzeTree(this.tree, this.file, this.language, this.text, {
+      ...this.options,
+      siteCache: this.sites,
+      contentRole,
+    });
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * Environment-named tables resolved by infrastructure code: a file's calls on
+ * `$TABLE_NAME` become calls on the table the functions reaching the file set
+ * `TABLE_NAME` to (`workspace/env-bindings.ts` works out which). The table's key
+ * schema is handed to interpretation as a definition of `env:TABLE_NAME`, so the key
+ * attributes are the template's, not guessed; the table reference then takes the
+ * physical name. A name the template does not state (a `!Ref` table without
+ * `TableName`) keeps the variable, with where it is declared; different tables keep it
+ * with the candidates.
+ */
+import type { Access, TableRef } from '../model';
+import type { FileEnv } from '../model/entry-point';
+import type { TableDefinition } from './schemas';
+
+/** The key schemas the bindings bring, as definitions of the variables' tables. */
+export function envDefinitions(env: FileEnv | null | undefined): TableDefinition[] {
+  const out: TableDefinition[] = [];
+  for (const [variable, b] of Object.entries(env ?? {}))
+    if ('keys' in b && b.keys) out.push([`env:${variable}`, b.keys]);
+  return out;
+}
+
+/** Same access object for the same binding, so kept accesses stay attached across re-analyses. */
+const resolvedOf = new WeakMap<Access, { id: string; access: Access }>();
+
+/** The accesses with their environment tables resolved; the same array when none changes. */
+export function withEnvTables(accesses: Access[], env: FileEnv | null | undefined): Access[] {
+  if (!env || accesses.every((a) => a.table.kind !== 'env' || !env[a.table.name])) return accesses;
+  return accesses.map((a) => {
+    const binding = a.table.kind === 'env' ? env[a.table.name] : undefined;
+    if (!binding) return a;
+    const id = JSON.stringify(binding);
+    const known = resolvedOf.get(a);
+    if (known?.id === id) return known.access;
+    const table = resolvedTable(a.table, binding);
+    const access = { ...a, table };
+    resolvedOf.set(a, { id, access });
+    return access;
+  });
+}
+
+function resolvedTable(t: TableRef, b: FileEnv[string]): TableRef {
+  if (t.kind !== 'env') return t;
+  const place = { ...(t.span ? { span: t.span } : {}), ...(t.via ? { via: t.via } : {}) };
+  if ('candidates' in b) return { ...t, candidates: b.candidates };
+  if (b.name === null) return { ...t, fromEnv: b.source };
+  return { kind: b.template ? 'template' : 'literal', name: b.name, ...place, fromEnv: b.source };
+}

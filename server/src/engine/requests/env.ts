@@ -1,0 +1,41 @@
+import type { KeyTemplate } from '../model';
+
+/**
+ * How code reads an environment variable, in every language the engine reads:
+ * `process.env.X`, `process.env["X"]`, `os.environ["X"]`, `os.getenv("X")`,
+ * `os.environ.get("X")`.
+ */
+const ENV_READ =
+  /(?:process\.env\.|process\.env\[["'`]|environ\[["']|getenv\(["']|environ\.get\(["'])([A-Za-z_][A-Za-z0-9_]*)/;
+
+/** The variable's name when the text reads one, else null. */
+export function envVariableIn(source: string): string | null {
+  return ENV_READ.exec(source)?.[1] ?? null;
+}
+
+/** The variable a template is exactly one read of (`TABLE_NAME` in `process.env.TABLE_NAME`). */
+export function envVariableOf(t: KeyTemplate): string | null {
+  const p = t.parts.length === 1 ? t.parts[0] : null;
+  return p && 'hole' in p ? envVariableIn(p.hole.source) : null;
+}
+
+/**
+ * A name made of literal text and environment variables only (`inventory-{$STAGE}`):
+ * fixed once deployed, so every call naming it names one table. Null when any part
+ * is something else (a tenant id makes a table per tenant) or there is no literal text.
+ */
+export function deployTimeName(t: KeyTemplate): string | null {
+  let out = '';
+  let literal = false;
+  for (const p of t.parts) {
+    if ('literal' in p) {
+      out += p.literal;
+      literal ||= p.literal.length > 0;
+      continue;
+    }
+    const env = envVariableIn(p.hole.source);
+    if (!env) return null;
+    out += `{$${env}}`;
+  }
+  return literal && out.includes('{$') ? out : null;
+}

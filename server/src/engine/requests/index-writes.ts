@@ -1,0 +1,101 @@
+import type { Access, Span } from '../model';
+import type { KeyNames, TableHint } from '../model/call-site';
+import { parseSetAssignments } from './expressions';
+import { literalText } from '../model/template';
+import { entry, type Entry, type Value } from '../model/value';
+
+/**
+ * A write that sets a secondary index's partition-key attribute writes that index's
+ * partition too: `gsi1pk: "ALL"` in an `Item`, or `SET #b = :b` in an update. Each such
+ * index is an item collection of its own, with its own per-partition limits, so it
+ * gets an access of its own, judged by the same rules.
+ *
+ * Index key names come from queries through the index in the same file (`IndexName`
+ * with its key condition) or, failing that, from the common naming (`GSI1PK`/`GSI1SK`,
+ * `gsi1_pk`, `GSI_1_PK`).
+ */
+export function indexWrites(
+  base: Access,
+  input: Value,
+  hint: TableHint | undefined,
+  /** The base access's reading of another key object, as `single` reads one. */
+  read: (keyInput: Value) => Access,
+): Access[] {
+  if (base.kind !== 'write' || base.index) return [];
+  const written = writtenAttributes(base, input);
+  if (!written) return [];
+  const out: Access[] = [];
+  const seen = new Set<string>();
+  for (const [index, names] of indexesOf(hint, written)) {
+    const pk = written.get(names.partition);
+    if (!pk || seen.has(index) || names.partition === base.partitionKey?.attribute) continue;
+    seen.add(index);
+    const sk = names.sort ? written.get(names.sort) : undefined;
+    const item: Value = {
+      kind: 'object',
+      entries: [
+        [names.partition, pk.value, pk.pair],
+        ...(sk && names.sort ? [[names.sort, sk.value, sk.pair] as Entry] : []),
+      ],
+      span: base.span,
+    };
+    const a = read({ kind: 'object', entries: [['Item', item]], span: base.span });
+    out.push({ ...a, index, increments: false, itemBytes: null });
+  }
+  return out;
+}
+
+type Written = Map<string, { value: Value; pair?: Span }>;
+
+/** The attribute names a put's item or an update's `SET` writes (what an index may be keyed by). */
+export function writtenNames(base: Access, input: Value): string[] | null {
+  if (base.kind !== 'write' || base.index) return null;
+  const written = writtenAttributes(base, input);
+  return written ? [...written.keys()] : null;
+}
+
+/** The attributes a put's item or an update's `SET` gives values to. */
+function writtenAttributes(base: Access, input: Value): Written | null {
+  const out: Written = new Map();
+  if (base.operation === 'PutItem') {
+    const item = entry(input, 'Item');
+    if (item?.kind !== 'object') return null;
+    for (const [name, value, pair] of item.entries) out.set(name, { value, pair });
+    return out;
+  }
+  if (base.operation === 'UpdateItem') {
+    const ue = entry(input, 'UpdateExpression');
+    const text = ue?.kind === 'scalar' ? literalText(ue.template) : null;
+    if (text === null) return null;
+    const names = entry(input, 'ExpressionAttributeNames');
+    const values = entry(input, 'ExpressionAttributeValues');
+    for (const { attribute, value } of parseSetAssignments(text)) {
+      const alias = attribute.startsWith('#') ? entry(names, attribute) : undefined;
+      const name = (alias?.kind === 'scalar' ? literalText(alias.template) : null) ?? attribute;
+      const v = entry(values, value);
+      if (v) out.set(name, { value: v });
+    }
+    return out;
+  }
+  return null;
+}
+
+const NAMED_INDEX_KEY = /^(gsi_?(\d+))_?(pk|sk)$/i;
+
+/** The table's known indexes, then those the written attribute names announce. */
+function indexesOf(hint: TableHint | undefined, written: Written): Array<[string, KeyNames]> {
+  const out: Array<[string, KeyNames]> = Object.entries(hint?.indexes ?? {});
+  const byNumber = new Map<string, { pk?: string; sk?: string }>();
+  for (const name of written.keys()) {
+    const m = NAMED_INDEX_KEY.exec(name);
+    if (!m) continue;
+    const slot = byNumber.get(m[2]) ?? {};
+    slot[m[3].toLowerCase() as 'pk' | 'sk'] = name;
+    byNumber.set(m[2], slot);
+  }
+  for (const [n, slot] of byNumber) {
+    if (slot.pk && !out.some(([, k]) => k.partition === slot.pk))
+      out.push([`GSI${n}`, { partition: slot.pk, sort: slot.sk }]);
+  }
+  return out;
+}

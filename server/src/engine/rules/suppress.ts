@@ -1,0 +1,74 @@
+import type { Tree } from 'web-tree-sitter';
+import type { Finding } from '../model';
+
+/** Line (0-based) → the rule codes ignored there; an empty set ignores every rule. */
+export type Suppressions = Map<number, Set<string>>;
+
+const DIRECTIVE = /shardlens-ignore(?:\s+((?:SL\d{3}[\s,]*)+))?/;
+
+/**
+ * `// shardlens-ignore SL001` or `# shardlens-ignore SL001` silences the named rules
+ * (or, with no codes, all rules): on its own line, and, when the comment stands
+ * alone on its line, on the line below.
+ */
+export function suppressions(tree: Tree, text: string): Suppressions {
+  const out: Suppressions = new Map();
+  for (let at = text.indexOf('shardlens-ignore'); at >= 0; at = text.indexOf('shardlens-ignore', at + 1)) {
+    const n = tree.rootNode.descendantForIndex(at);
+    if (n?.type !== 'comment') continue;
+    const m = DIRECTIVE.exec(n.text);
+    if (!m) continue;
+    const codes = new Set(m[1] ? m[1].split(/[\s,]+/).filter(Boolean) : []);
+    const lineStart = text.lastIndexOf('\n', n.startIndex - 1) + 1;
+    const alone = text.slice(lineStart, n.startIndex).trim() === '';
+    out.set(n.startPosition.row, codes);
+    if (alone) out.set(n.endPosition.row + 1, codes);
+  }
+  return out;
+}
+
+/**
+ * Whether a comment silences `f`. `used` collects `line:rule` for each line whose
+ * comment did, so that comments silencing nothing can be reported.
+ */
+export function isSuppressed(f: Finding, s: Suppressions, used?: Set<string>): boolean {
+  for (const line of [f.span.startLine, f.access.span.startLine]) {
+    const codes = s.get(line);
+    if (codes && (codes.size === 0 || codes.has(f.rule))) {
+      used?.add(`${line}:${f.rule}`);
+      return true;
+    }
+  }
+  return false;
+}
+
+/** A `shardlens-ignore` comment that silences nothing (or a code of it that does not). */
+export interface UnusedIgnore {
+  /** 0-based line of the comment. */
+  line: number;
+  /** The codes that silence nothing; empty for a comment without codes. */
+  codes: string[];
+}
+
+/**
+ * The comments of `ignores` that silenced none of `used`. A comment's line is one whose
+ * text holds the directive; alone on its line it also covers the line below.
+ */
+export function unusedIgnores(ignores: Array<[number, string[]]>, used: Set<string>, text: string): UnusedIgnore[] {
+  const lines = text.split('\n');
+  const covered = new Map(ignores);
+  const out: UnusedIgnore[] = [];
+  for (const [line, codes] of ignores) {
+    if (!lines[line]?.includes('shardlens-ignore')) continue;
+    const below = covered.has(line + 1) && !lines[line + 1]?.includes('shardlens-ignore') ? [line + 1] : [];
+    const silenced = (code: string | null) =>
+      [line, ...below].some((l) => [...used].some((u) => u.startsWith(`${l}:`) && (!code || u === `${l}:${code}`)));
+    if (codes.length === 0) {
+      if (!silenced(null)) out.push({ line, codes: [] });
+    } else {
+      const idle = codes.filter((c) => !silenced(c));
+      if (idle.length) out.push({ line, codes: idle });
+    }
+  }
+  return out;
+}

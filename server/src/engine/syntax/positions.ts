@@ -1,0 +1,68 @@
+import type { Span } from '../model';
+
+/**
+ * One way to move the positions held in plain data: the call sites, values,
+ * templates, origins and accesses an edit shifts, and an imported value placed at
+ * its import. Any object shaped like a `Span` is moved, wherever it sits, so a new
+ * field with a position needs no new walker.
+ */
+
+/** A span is the only shape in the model with a numeric `startLine` and `endColumn`. */
+function isSpan(x: object): x is Span {
+  return typeof (x as Partial<Span>).startLine === 'number' && typeof (x as Partial<Span>).endColumn === 'number';
+}
+
+/**
+ * `x` with every span moved by `move`; the same object wherever nothing moved, so
+ * memoised results stay attached. Objects that name another `file` than `file`
+ * (an origin in an imported module) keep their positions.
+ */
+export function moveSpans<T>(x: T, move: (s: Span) => Span, file: string): T {
+  return walk(x, move, file, 0) as T;
+}
+
+function walk(x: unknown, move: (s: Span) => Span, file: string, depth: number): unknown {
+  if (typeof x !== 'object' || x === null || depth > 200) return x;
+  if (Array.isArray(x)) {
+    let out: unknown[] | null = null;
+    for (let i = 0; i < x.length; i++) {
+      const y = walk(x[i], move, file, depth + 1);
+      if (y !== x[i]) (out ??= x.slice())[i] = y;
+    }
+    return out ?? x;
+  }
+  if (x instanceof Set || x instanceof Map) return x;
+  if (isSpan(x)) return move(x);
+  const record = x as Record<string, unknown>;
+  const own = typeof record.file === 'string' ? record.file : undefined;
+  if (own !== undefined && own !== '' && own !== file) return x;
+  let out: Record<string, unknown> | null = null;
+  for (const k in record) {
+    if (k === 'file') continue;
+    const v = record[k];
+    const y = walk(v, move, file, depth + 1);
+    if (y !== v) (out ??= { ...record })[k] = y;
+  }
+  return out ?? x;
+}
+
+/**
+ * The lines the spans of `x` in `file` (or in no named file) start or end on, and the
+ * last of them: an edit that adds no lines moves only positions on its own line, and
+ * an edit below every position moves none.
+ */
+export function spanLines(x: unknown, file: string): { lines: Set<number>; last: number } {
+  const lines = new Set<number>();
+  let last = -1;
+  moveSpans(
+    x,
+    (s) => {
+      lines.add(s.startLine);
+      lines.add(s.endLine);
+      if (s.endLine > last) last = s.endLine;
+      return s;
+    },
+    file,
+  );
+  return { lines, last };
+}
