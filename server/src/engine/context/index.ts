@@ -117,6 +117,22 @@ export function withContexts(known: FileContexts, files: Iterable<string>): File
   return out ?? known;
 }
 
+/**
+ * Whether contexts worked out in an earlier run (a cached analysis's) still hold. A
+ * file's project is the nearest folder with a package.json, pyproject.toml, ... now: one
+ * added since makes a folder a project of its own, and the folders that give a file its
+ * role are those below its root. A file whose text `unchanged` vouches for keeps its role
+ * when it keeps its root (the role is read from the text and the path below the root);
+ * any other file's role is read again from the disk.
+ */
+export function contextsHold(contexts: FileContexts | undefined, unchanged: (file: string) => boolean): boolean {
+  for (const [file, context] of Object.entries(contexts ?? {})) {
+    if (projectRootOf(file) !== context.project) return false;
+    if (!unchanged(file) && roleOfFile(file) !== context.role) return false;
+  }
+  return true;
+}
+
 /** The file's path below its project root (its folders there are what its path says of it). */
 function inProject(file: string): string {
   const root = projectRootOf(file);

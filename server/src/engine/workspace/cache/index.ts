@@ -1,4 +1,5 @@
 import { DEFAULT_MAX_BYTES } from '../../analyze';
+import { contextsHold } from '../../context';
 import { languageForFile } from '../../syntax/parser';
 import type { TableDefinition } from '../../requests/schemas';
 import { definitionChanges, writesChanged } from '../cross-module';
@@ -111,7 +112,11 @@ export class AnalysisCache {
   private restoreHashed(file: string, hash: string, index?: WorkspaceIndex): boolean {
     const entry = this.old?.entries.get(file);
     const valid =
-      !!entry && entry.hash === hash && entry.deps.every(([dep, h]) => dep !== file && this.hashOf(dep) === h);
+      !!entry &&
+      entry.hash === hash &&
+      entry.deps.every(([dep, h]) => dep !== file && this.hashOf(dep) === h) &&
+      // The roles and projects the rules judged it with: a package.json added since moves a root.
+      contextsHold(entry.analysis.contexts, (f) => f === file || entry.deps.some(([dep]) => dep === f));
     if (!index || !entry || !valid) {
       this.misses++;
       return false;
