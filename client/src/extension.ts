@@ -18,6 +18,7 @@ import {
   type InitializationOptions,
 } from '../../protocol/src/lsp';
 import { registerCommands } from './commands';
+import { fixAppliedMiddleware, registerFixApplied } from './fix-applied';
 import { ruleDocsMiddleware } from './rule-docs';
 import { createConnectionItem } from './connection';
 import { createStatusItem } from './status';
@@ -57,7 +58,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ acti
     },
     outputChannel: output,
     // Rule docs links open the pages shipped in the VSIX (offline), not the web.
-    middleware: ruleDocsMiddleware(),
+    // A fix applied from the light bulb also runs `shardlens.fix.applied` (the walkthrough's step).
+    middleware: { ...ruleDocsMiddleware(), ...fixAppliedMiddleware() },
     // Read at each start: a restarted server learns the trust granted since. Untrusted
     // workspaces get no AWS calls (the server's rule; absent counts as untrusted). `askFix`: this
     // client asks a fix's questions (fix-ask.ts), so the server also offers the asking forms.
@@ -119,6 +121,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ acti
         connection.update(null);
     }),
     vscode.commands.registerCommand(MAP_TABLES, () => mapTables(client, connection.current()?.unmapped ?? [])),
+    registerFixApplied(),
     { dispose: () => void client?.stop() },
   );
   // The server starts in the background: activation returns at once.

@@ -24,6 +24,12 @@ export const Commands = {
    */
   askFix: 'shardlens.fix.ask',
   /**
+   * Client command run after a fix's edit is applied from the light bulb (attached by the
+   * client, fix-applied.ts). It does nothing itself: the walkthrough's "Apply a fix" step
+   * completes on it (`onCommand:`), as it does on `applyFix` for the fixes that ask.
+   */
+  fixApplied: 'shardlens.fix.applied',
+  /**
    * Client command behind the live-heat code lens. Argument: one `ShowKeyArgs`. Opens the
    * key in the panel (or, without a panel, shows the hover at the range).
    */

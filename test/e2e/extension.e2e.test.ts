@@ -146,6 +146,7 @@ describe('ShardLens in a real VS Code (code-server + Chromium)', { timeout: 900_
       assert.match(text, /1,000 WCU\/s/);
       log('hover shown');
       await shot('03-hover');
+      await run.readmeShot('hover', page.locator('.part.editor'));
       await page.mouse.move(150, 600); // an empty part of the explorer: no hover there
       await page.keyboard.press('Escape');
     }));
@@ -177,6 +178,49 @@ describe('ShardLens in a real VS Code (code-server + Chromium)', { timeout: 900_
       assert.equal(await page.locator('.markers-panel .monaco-list-row', { hasText: SL001_MESSAGE }).count(), 0);
       log('ignore comment inserted; 13 findings left');
       await shot('05-after-ignore');
+    }));
+
+  it('(e) the walkthrough opens from "Welcome: Open Walkthrough...", renders its three steps, and a step ticks when its command runs', () =>
+    step('walkthrough', async () => {
+      await page.keyboard.press('Escape');
+      // The Problems view from (a) closes, so the walkthrough has the editor area to itself.
+      if (await page.locator('.part.panel').isVisible()) {
+        await page.keyboard.press('Control+J');
+        await page.locator('.part.panel').waitFor({ state: 'hidden' });
+      }
+      // workbench.action.openWalkthrough, from the command palette as a user runs it; it asks
+      // which walkthrough in a second pick.
+      await page.keyboard.press('F1');
+      const input = page.locator('.quick-input-widget input.input');
+      await input.waitFor();
+      await input.fill('>Welcome: Open Walkthrough');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Open Walkthrough' }).first().waitFor();
+      await page.keyboard.press('Enter');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Get Started with ShardLens' }).waitFor();
+      await input.fill('Get Started with ShardLens');
+      await page.keyboard.press('Enter');
+
+      const walkthrough = page.locator('.gettingStartedContainer');
+      const stepButton = (title: string) => walkthrough.locator('.getting-started-step', { hasText: title }).first();
+      for (const title of ['See the findings', 'Apply a fix', 'Start the lab and watch live heat'])
+        await stepButton(title).waitFor();
+      await walkthrough.locator('.category-title', { hasText: 'Get Started with ShardLens' }).first().waitFor();
+      // The first step is open: its page (markdown media, in a webview) is shown beside it.
+      const media = page.frameLocator('iframe.webview.ready').first().frameLocator('#active-frame');
+      await media.locator('h1', { hasText: 'See the findings' }).waitFor();
+      assert.match(await media.locator('body').innerText(), /1,000 write units/);
+      // A step's checkbox is a circle until its completion event fires, then a filled tick.
+      const ticked = (title: string) => stepButton(title).locator('.codicon.complete');
+      assert.equal(await ticked('See the findings').count(), 0);
+      await shot('06-walkthrough');
+      await run.readmeShot('walkthrough');
+
+      // The step's button runs shardlens.checkWorkspace; its completion event ticks the step.
+      await stepButton('See the findings').locator('.monaco-button', { hasText: 'Check the Workspace' }).click();
+      await ticked('See the findings').waitFor();
+      assert.equal(await ticked('Apply a fix').count(), 0);
+      log('walkthrough: three steps shown; "See the findings" ticked by Check the Workspace');
+      await shot('07-walkthrough-ticked');
     }));
 });
 

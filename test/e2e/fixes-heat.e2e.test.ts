@@ -166,6 +166,7 @@ describe('quick fixes and live heat in a real VS Code', { timeout: 600_000 }, ()
       await page.keyboard.press('Escape');
       const menu = await quickFixMenu(RANDOM_FIX);
       await shot('01-fix-menu');
+      await run.readmeShot('quick-fix', page.locator('.part.editor'));
       await choose(menu, RANDOM_FIX);
       await viewLine(FIXED_KEY).waitFor();
       await statusItem().filter({ hasText: 'ShardLens: 13' }).waitFor(); // the SL001 on line 19 is gone

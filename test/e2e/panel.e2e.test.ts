@@ -214,6 +214,7 @@ describe('the side panel in a real VS Code, against the lab', { timeout: 600_000
       assert.ok(legend.includes('write') && legend.includes('WriteKeyRangeThroughput'), legend.join());
       assert.equal(await heat.locator('dl.metrics').count(), 0);
       await shot('02-heat');
+      await run.readmeShot('panel-heat');
     }));
 
   it('clicking a call site reveals that file and line in the editor', () =>

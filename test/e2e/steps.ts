@@ -1,4 +1,4 @@
-import { cpSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { CodeServer } from './vscode';
@@ -12,6 +12,11 @@ import type { CodeServer } from './vscode';
 export interface Steps {
   log(msg: string): void;
   shot(name: string): Promise<void>;
+  /**
+   * With SHARDLENS_README_SHOTS=1, also saves the page as docs/images/<name>.png: the pictures
+   * the README shows are taken by this run. `area` crops to an element.
+   */
+  readmeShot(name: string, area?: Locator): Promise<void>;
   /** Runs a step; on failure saves `failed-<name>.png` beside the other screenshots. */
   step(name: string, fn: () => Promise<void>): Promise<void>;
   /** Whether a step failed. */
@@ -31,6 +36,27 @@ export function steps(label: string, shots: string, page: () => Page): Steps {
   return {
     log: (msg) => console.log(`[${label} ${((Date.now() - t0) / 1000).toFixed(1)} s] ${msg}`),
     shot,
+    async readmeShot(name, area) {
+      if (!process.env.SHARDLENS_README_SHOTS) return;
+      const dir = path.resolve(__dirname, '..', '..', 'docs', 'images');
+      mkdirSync(dir, { recursive: true });
+      const box = area ? await area.boundingBox() : null;
+      const view = page().viewportSize();
+      const clip =
+        box && view
+          ? (() => {
+              const x = Math.max(0, box.x);
+              const y = Math.max(0, box.y);
+              return {
+                x,
+                y,
+                width: Math.min(view.width - x, box.width),
+                height: Math.min(view.height - y, box.height),
+              };
+            })()
+          : undefined;
+      await page().screenshot({ path: path.join(dir, `${name}.png`), ...(clip ? { clip } : {}) });
+    },
     async step(name, fn) {
       try {
         await fn();

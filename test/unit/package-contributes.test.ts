@@ -114,3 +114,65 @@ test('Check Workspace says what it found, in words that agree with the numbers',
     'ShardLens checked 12 files in 1.3 s: 5 errors, 7 warnings, 2 info (1 file skipped).',
   );
 });
+
+test('the walkthrough: findings → a fix → live heat, each step with its page shipped and events that fire', () => {
+  const [walk, ...others] = contributes.walkthroughs;
+  assert.equal(others.length, 0);
+  assert.deepEqual(
+    walk.steps.map((s: { id: string }) => s.id),
+    ['findings', 'fix', 'heat'],
+  );
+  const clientCommands = fs.readFileSync(path.join(ROOT, 'client/src/fix-applied.ts'), 'utf8');
+  const declared = new Set(contributes.commands.map((c: { command: string }) => c.command));
+  const views = new Set(
+    Object.values(contributes.views as Record<string, Array<{ id: string }>>)
+      .flat()
+      .map((v) => v.id),
+  );
+  for (const step of walk.steps as Array<{
+    id: string;
+    description: string;
+    media: { markdown?: string; image?: string };
+    completionEvents: string[];
+  }>) {
+    const media = step.media.markdown ?? step.media.image;
+    assert.ok(media, `${step.id} has no media`);
+    assert.ok(fs.existsSync(path.join(ROOT, media)), `${step.id}: ${media} does not exist`);
+    assert.ok(shipped(media), `${step.id}: ${media} is left out of the VSIX`);
+    assert.ok(step.completionEvents.length > 0, `${step.id} never completes`);
+    for (const e of step.completionEvents) {
+      const [kind, id] = e.split(/:(.*)/s);
+      if (kind === 'onView') assert.ok(views.has(id), `${step.id}: no view ${id}`);
+      else if (kind === 'onCommand' && id.startsWith('shardlens.'))
+        // Ours must exist: contributed, or the client command run after a fix's edit.
+        assert.ok(
+          declared.has(id) || id === Commands.fixApplied || id === Commands.applyFix,
+          `${step.id}: no command ${id}`,
+        );
+      else assert.ok(kind === 'onCommand', `${step.id}: unexpected event ${e}`);
+    }
+    // Every button a step shows runs one of our commands or a built-in one VS Code has.
+    for (const m of step.description.matchAll(/\(command:([\w.]+)\)/g))
+      if (m[1].startsWith('shardlens.')) assert.ok(declared.has(m[1]), `${step.id}: button runs ${m[1]}`);
+  }
+  assert.match(clientCommands, /Commands\.fixApplied/);
+});
+
+test('the listing: repository, license, icon, banner, links and keywords a marketplace shows', () => {
+  assert.match(pkg.repository.url, /^https:\/\/github\.com\//);
+  assert.equal(pkg.license, 'MIT');
+  assert.ok(fs.existsSync(path.join(ROOT, 'LICENSE')) && shipped('LICENSE'));
+  for (const key of ['homepage', 'qna']) assert.match(pkg[key], /^https:\/\//, key);
+  assert.match(pkg.bugs.url, /^https:\/\//);
+  assert.match(pkg.galleryBanner.color, /^#[0-9A-Fa-f]{6}$/);
+  assert.ok(['dark', 'light'].includes(pkg.galleryBanner.theme));
+  assert.ok(pkg.keywords.length > 0 && pkg.keywords.length <= 30, 'vsce takes at most 30 keywords');
+  // The icon: a 128x128 PNG in the VSIX; the script that draws it stays out.
+  assert.ok(shipped(pkg.icon), `${pkg.icon} is left out of the VSIX`);
+  assert.equal(shipped('images/make-icon.mjs'), false);
+  const png = fs.readFileSync(path.join(ROOT, pkg.icon));
+  assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG');
+  assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [128, 128]);
+  // Pictures of the README stay out of the VSIX: the listing loads them from the repository.
+  assert.equal(shipped('docs/images/hover.png'), false);
+});
