@@ -1,12 +1,10 @@
 import * as path from 'node:path';
 import { analyzeSource, DEFAULT_MAX_BYTES, emptyAnalysis, type AnalyzeOptions, type FileAnalysis } from '../analyze';
-import { familyOf, logicalKeysOf } from '../keys/logical-key';
 import { compileMatcher, type KeyMatch, type Matcher } from '../keys/matcher';
-import { sameTable, tableKey } from '../keys/table';
-import type { Access, FileContext, FileContexts, Finding, ShardCount, SourceLanguage, TableRef } from '../model';
+import type { Access, FileContext, FileContexts, Finding, SourceLanguage } from '../model';
 import { withContexts } from '../context';
 import { checkGroup, resolveSupersedes, type KeyGroup } from '../rules';
-import { keySite, shardCountOf, shardSeparatorOf } from '../rules/group';
+import { keySite } from '../rules/group';
 import { isSuppressed, type Suppressions } from '../rules/suppress';
 import { languageForFile } from '../syntax/parser';
 import type { TableDefinition } from '../requests/schemas';
@@ -14,6 +12,7 @@ import type { InfraDeclarations } from '../model/entry-point';
 import { CrossModuleFacts, definitionChanges, writesChanged } from './cross-module';
 import { InfraRegistry, type InfraRead } from './infra';
 import { EnvBinder } from './env-binder';
+import { KeyGroups } from './key-groups';
 import { ModuleConstants, readFromDisk } from './modules';
 import {
   analyzeWrapperCallers,
@@ -39,10 +38,10 @@ export interface IndexOptions extends AnalyzeOptions {
  * findings of each key. Updating one file re-extracts that file only and re-checks
  * only the keys it touched before or touches now.
  *
- * The cross-file rules run per key *family*: the logical key without its table
- * (`familyOf`), because a call whose table is unknown may address any table; the
- * rules compare tables themselves. The strings `set`, `update` and `remove` return
- * are these families (`PK = BOARD#global`), to pass to `filesOf`.
+ * The cross-file rules run per key *family* (key-groups.ts): the logical key without
+ * its table, because a call whose table is unknown may address any table. The strings
+ * `set`, `update` and `remove` return are these families (`PK = BOARD#global`), to pass
+ * to `filesOf`.
  *
  * Public queries (plain data, no class of the index leaks out):
  * - `findingsFor(file)`, `results()`: each file's findings, cross-file ones included;
@@ -53,15 +52,8 @@ export interface IndexOptions extends AnalyzeOptions {
  */
 export class WorkspaceIndex {
   private readonly files = new Map<string, FileAnalysis>();
-  /** File → its accesses by key family, computed once when the file is set. */
-  private readonly familiesOfFile = new Map<string, Map<string, Access[]>>();
-  private readonly filesOfFamily = new Map<string, Set<string>>();
-  /** Family → file → the cross-file findings placed in that file. */
-  private readonly groupFindings = new Map<string, Map<string, Finding[]>>();
-  /** Family → the shard count its sharded writers use, one per table: for the fixes of unsharded writes. */
-  private readonly writerCounts = new Map<string, WriterShards[]>();
-  /** Families whose group changed and whose cross-file findings are not computed yet. */
-  private readonly dirty = new Set<string>();
+  /** The accesses of every file by key family, and each family's cross-file findings. */
+  private readonly groups = new KeyGroups((family, accesses, files) => this.judgeFamily(family, accesses, files));
   /** Bumped on every change: the compiled matcher is kept until the next one. */
   private version = 0;
   private matcherCache: { version: number; matcher: Matcher } | null = null;
@@ -249,33 +241,13 @@ export class WorkspaceIndex {
    */
   set(analysis: FileAnalysis): Set<string> {
     const file = analysis.file;
-    const previous = this.familiesOfFile.get(file);
-    const before = [...(previous?.keys() ?? [])];
-    const byFamily = new Map<string, Access[]>();
-    for (const a of analysis.accesses) {
-      for (const k of logicalKeysOf(a)) {
-        const family = familyOf(k);
-        const list = byFamily.get(family);
-        // A literal-shard read belongs to two keys, but never twice to one.
-        if (!list) byFamily.set(family, [a]);
-        else if (list[list.length - 1] !== a) list.push(a);
-      }
-    }
     const imports = (a: FileAnalysis | undefined) => JSON.stringify(a?.imports?.map((i) => i.module) ?? []);
     if (imports(this.files.get(file)) !== imports(analysis)) this.env.importsChanged();
     this.files.set(file, analysis);
     const wrappers = this.facts.wrapperCount;
     this.facts.note(analysis);
     if (this.facts.wrapperCount !== wrappers) this.modules.wrappersChanged();
-    this.relink(file, before, byFamily);
-    const touched = new Set<string>();
-    for (const family of new Set([...before, ...byFamily.keys()])) {
-      const old = previous?.get(family);
-      const now = byFamily.get(family);
-      if (sameObjects(old, now)) continue;
-      this.dirty.add(family);
-      if (!sameContent(old, now)) touched.add(family);
-    }
+    const touched = this.groups.place(file, analysis.accesses);
     this.version++;
     return touched;
   }
@@ -284,54 +256,16 @@ export class WorkspaceIndex {
     this.env.forget(file);
     this.modules.forget(file);
     this.facts.forget(file);
-    const before = [...(this.familiesOfFile.get(file)?.keys() ?? [])];
     this.files.delete(file);
-    this.relink(file, before, new Map());
-    for (const key of before) this.dirty.add(key);
+    const before = this.groups.remove(file);
     this.version++;
-    return new Set(before);
+    return before;
   }
 
-  private relink(file: string, before: string[], after: Map<string, Access[]>): void {
-    for (const k of before) {
-      const set = this.filesOfFamily.get(k);
-      set?.delete(file);
-      if (set?.size === 0) this.filesOfFamily.delete(k);
-    }
-    for (const k of after.keys()) {
-      let set = this.filesOfFamily.get(k);
-      if (!set) this.filesOfFamily.set(k, (set = new Set()));
-      set.add(file);
-    }
-    if (after.size) this.familiesOfFile.set(file, after);
-    else this.familiesOfFile.delete(file);
-  }
-
-  /** Computes the cross-file findings of every family changed since the last read. */
-  private flush(): void {
-    for (const key of this.dirty) this.recheck(key);
-    this.dirty.clear();
-  }
-
-  private recheck(family: string): void {
-    const files = this.filesOfFamily.get(family);
-    // In path order, so which writer a message names does not depend on the order files arrived in.
-    const accesses = [...(files ?? [])].sort().flatMap((f) => this.familiesOfFile.get(f)?.get(family) ?? []);
-    // Every cross-file rule needs a shard part somewhere in the group: most keys have none.
-    if (!accesses.some((a) => a.partitionKey?.template.parts.some((p) => 'hole' in p && p.hole.kind === 'shard'))) {
-      this.groupFindings.delete(family);
-      this.writerCounts.delete(family);
-      return;
-    }
+  /** The cross-file rules over one key family's accesses (key-groups.ts calls this for a changed family). */
+  private judgeFamily(family: string, accesses: Access[], files: ReadonlySet<string> | undefined): Finding[] {
     const group: KeyGroup = { key: family, accesses, where: (a) => this.where(a), files: this.contextsOf(files) };
-    const byFile = new Map<string, Finding[]>();
-    for (const f of checkGroup(group, this.options.severity ?? {}, this.options.contexts)) {
-      const list = byFile.get(f.file);
-      if (list) list.push(f);
-      else byFile.set(f.file, [f]);
-    }
-    this.groupFindings.set(family, byFile);
-    this.writerCounts.set(family, firstCountPerTable(accesses));
+    return checkGroup(group, this.options.severity ?? {}, this.options.contexts);
   }
 
   /**
@@ -358,12 +292,9 @@ export class WorkspaceIndex {
 
   /** One file's findings: its own and the cross-file ones placed in it, sorted by position. */
   findingsFor(file: string, used?: Set<string>): Finding[] {
-    this.flush();
-    const families = this.familiesOfFile.get(file);
+    const cross = this.groups.findingsIn(file);
     const ignores: Suppressions = new Map((this.files.get(file)?.ignores ?? []).map(([l, c]) => [l, new Set(c)]));
-    const cross: Finding[] = [];
-    for (const k of families?.keys() ?? []) for (const f of this.groupFindings.get(k)?.get(file) ?? []) cross.push(f);
-    const own = (this.files.get(file)?.findings ?? []).map((f) => this.withWorkspaceShardCount(f));
+    const own = (this.files.get(file)?.findings ?? []).map((f) => this.groups.withWorkspaceShardCount(f));
     // A silenced SL006 still means the read's SL001 does not apply: resolve before silencing.
     const kept = resolveSupersedes([...own, ...cross]).filter((f) => !isSuppressed(f, ignores, used));
     return dedupe(kept).sort(byPosition);
@@ -374,27 +305,6 @@ export class WorkspaceIndex {
     const used = new Set<string>(this.files.get(file)?.silenced ?? []);
     this.findingsFor(file, used);
     return used;
-  }
-
-  /**
-   * A file's own add-shard-suffix fix knows only the shard counts of its own file; the
-   * workspace may have a sharded writer of the same key elsewhere, whose count and
-   * separator it should use, so the fixed writer stores what that key's readers read.
-   */
-  private withWorkspaceShardCount(f: Finding): Finding {
-    const i = f.fixes.findIndex((x) => x.kind === 'add-shard-suffix' && x.shardCount === null);
-    if (i < 0) return f;
-    for (const k of logicalKeysOf(f.access)) {
-      const hit = this.writerCounts.get(familyOf(k))?.find((c) => sameTable(c.table, f.access.table));
-      if (!hit) continue;
-      const fixes = f.fixes.map((x, j) =>
-        j === i && x.kind === 'add-shard-suffix'
-          ? { ...x, shardCount: hit.count, separator: hit.separator ?? x.separator }
-          : x,
-      );
-      return { ...f, fixes };
-    }
-    return f;
   }
 
   /** Every file's analysis with cross-file findings merged in, in path order. */
@@ -419,9 +329,7 @@ export class WorkspaceIndex {
 
   /** The files holding accesses of these key families: whose findings a change may alter. */
   filesOf(keys: Iterable<string>): Set<string> {
-    const out = new Set<string>();
-    for (const k of keys) for (const f of this.filesOfFamily.get(k) ?? []) out.add(f);
-    return out;
+    return this.groups.filesOf(keys);
   }
 
   /**
@@ -437,7 +345,7 @@ export class WorkspaceIndex {
       for (const d of this.modules.dependentsOf(f)) if (this.files.has(d)) near.add(d);
     }
     const out = new Set(near);
-    for (const f of near) for (const g of this.filesOf(this.familiesOfFile.get(f)?.keys() ?? [])) out.add(g);
+    for (const f of near) for (const g of this.filesOf(this.groups.familiesIn(f))) out.add(g);
     return out;
   }
 
@@ -460,24 +368,6 @@ export class WorkspaceIndex {
   }
 }
 
-/** The count and separator of a key's first sharded writer on one table. */
-interface WriterShards {
-  table: TableRef;
-  count: ShardCount;
-  separator: string | null;
-}
-
-/** The first sharded writer's count and separator for each table of a group, in group order. */
-function firstCountPerTable(accesses: Access[]): WriterShards[] {
-  const byTable = new Map<string, WriterShards>();
-  for (const a of accesses) {
-    if (a.kind !== 'write' || byTable.has(tableKey(a.table))) continue;
-    const count = shardCountOf(a);
-    if (count) byTable.set(tableKey(a.table), { table: a.table, count, separator: shardSeparatorOf(a) });
-  }
-  return [...byTable.values()];
-}
-
 function byPosition(a: Finding, b: Finding): number {
   return a.span.startLine - b.span.startLine || a.span.startColumn - b.span.startColumn || a.rule.localeCompare(b.rule);
 }
@@ -491,23 +381,6 @@ function dedupe(fs: Finding[]): Finding[] {
     seen.add(id);
     return true;
   });
-}
-
-function sameObjects(a: Access[] | undefined, b: Access[] | undefined): boolean {
-  return !!a && !!b && a.length === b.length && a.every((x, i) => x === b[i]);
-}
-
-/** An access as other files' findings may quote it (computed once per access object). */
-const contentOf = new WeakMap<Access, string>();
-
-function content(a: Access): string {
-  let c = contentOf.get(a);
-  if (c === undefined) contentOf.set(a, (c = JSON.stringify(a)));
-  return c;
-}
-
-function sameContent(a: Access[] | undefined, b: Access[] | undefined): boolean {
-  return !!a && !!b && a.length === b.length && a.every((x, i) => x === b[i] || content(x) === content(b[i]));
 }
 
 /**
