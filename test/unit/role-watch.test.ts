@@ -54,13 +54,17 @@ test('an edited document keeps the content role a fresh reading of its text give
       ([start, python], edits) => {
         const watch = new RoleWatch(python ? 'python' : 'js');
         let text = start;
-        assert.equal(watch.roleOf(text), contentRole(text, python));
+        assert.equal(watch.roleOf(text), contentRole(text, python ? 'python' : 'js'));
         for (const e of edits) {
           const from = e.at % (text.length + 1);
           const to = Math.min(text.length, from + e.cut);
           text = text.slice(0, from) + e.insert + text.slice(to);
           watch.edit(from, to, e.insert.length, text);
-          assert.equal(watch.roleOf(text), contentRole(text, python), JSON.stringify(text.slice(0, 200)));
+          assert.equal(
+            watch.roleOf(text),
+            contentRole(text, python ? 'python' : 'js'),
+            JSON.stringify(text.slice(0, 200)),
+          );
         }
       },
     ),

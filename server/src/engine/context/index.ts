@@ -2,7 +2,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { projectRootOf } from './project';
 import type { Access, FileContext, FileContexts } from '../model';
-import { fileRole, type ContentRole, type FileRole } from './role';
+import { frontEndFor } from '../frontends/registry';
+import { languageForFile } from '../syntax/parser';
+import { fileRole, type ContentRole, type FileRole, type RoleStyle } from './role';
 
 export {
   FILE_ROLES,
@@ -13,6 +15,7 @@ export {
   roleWords,
   type ContentRole,
   type FileRole,
+  type RoleStyle,
 } from './role';
 export { RoleWatch } from './role-watch';
 export { valueShape, type ValueShape } from './shape';
@@ -41,14 +44,15 @@ export function setRoleOverride(fn: RoleOverride | null): void {
 export function roleOfFile(file: string, text?: string | null, byContent?: ContentRole): FileRole {
   const configured = override?.(file);
   if (configured) return configured;
-  if (text != null || byContent !== undefined) return fileRole(inProject(file), text ?? null, byContent);
+  if (text != null || byContent !== undefined)
+    return fileRole(inProject(file), text ?? null, roleStyleOf(file), byContent);
   let stamp: string;
   try {
     const st = fs.statSync(file);
-    if (!st.isFile()) return fileRole(inProject(file), null);
+    if (!st.isFile()) return fileRole(inProject(file), null, roleStyleOf(file));
     stamp = `${st.mtimeMs}:${st.size}`;
   } catch {
-    return fileRole(inProject(file), null);
+    return fileRole(inProject(file), null, roleStyleOf(file));
   }
   const known = cache.get(file);
   if (known?.stamp === stamp) return known.role;
@@ -73,7 +77,7 @@ export function roleOfFile(file: string, text?: string | null, byContent?: Conte
   } catch {
     content = null;
   }
-  const role = fileRole(inProject(file), content);
+  const role = fileRole(inProject(file), content, roleStyleOf(file));
   cache.set(file, { stamp, role });
   return role;
 }
@@ -131,6 +135,12 @@ export function contextsHold(contexts: FileContexts | undefined, unchanged: (fil
     if (!unchanged(file) && roleOfFile(file) !== context.role) return false;
   }
   return true;
+}
+
+/** Whose patterns a file's content is read with: its front-end's (the JavaScript ones where no front-end reads it). */
+function roleStyleOf(file: string): RoleStyle {
+  const language = languageForFile(file);
+  return language ? frontEndFor(language).contentRoles : 'js';
 }
 
 /** The file's path below its project root (its folders there are what its path says of it). */

@@ -1,4 +1,4 @@
-import { CONTENT_ROLES, MAX_MATCH, type ContentRole } from './role';
+import { CONTENT_ROLES, MAX_MATCH, type ContentRole, type RoleStyle } from './role';
 
 /** Where a pattern matched: [start, end) in the text it was read from; null when it matched nowhere. */
 type Witness = [number, number] | null;
@@ -15,7 +15,7 @@ export class RoleWatch {
   private found: Witness[] = [];
 
   /** `style`: whose patterns the content is read with (`FrontEnd.contentRoles`). */
-  constructor(private readonly style: 'js' | 'python') {}
+  constructor(private readonly style: RoleStyle) {}
 
   /** The content role of `text`: from what is kept when `text` is the text the edits led to. */
   roleOf(text: string): ContentRole {

@@ -13,6 +13,7 @@
  */
 
 import type { FileRole } from '../model/file-context';
+import type { FrontEnd } from '../model/frontend';
 
 export type { FileRole };
 
@@ -20,6 +21,9 @@ export const FILE_ROLES: readonly FileRole[] = ['app', 'test', 'example', 'scrip
 
 /** What the content alone says; null when it says nothing either way. */
 export type ContentRole = 'test' | 'handler' | 'script' | 'library' | null;
+
+/** Whose patterns a file's content is read with: its front-end says (`FrontEnd.contentRoles`). */
+export type RoleStyle = FrontEnd['contentRoles'];
 
 /**
  * Every repetition in these patterns is bounded (`bounded` below), so that no match is
@@ -72,8 +76,8 @@ export const CONTENT_ROLES: ReadonlyArray<{ role: Exclude<ContentRole, null>; js
   { role: 'library', js: LIBRARY_JS, python: LIBRARY_PY },
 ];
 
-export function contentRole(text: string, python: boolean): ContentRole {
-  for (const c of CONTENT_ROLES) if ((python ? c.python : c.js).test(text)) return c.role;
+export function contentRole(text: string, style: RoleStyle): ContentRole {
+  for (const c of CONTENT_ROLES) if (c[style].test(text)) return c.role;
   return null;
 }
 
@@ -131,10 +135,9 @@ export function pathRole(file: string): Exclude<FileRole, 'app'> | null {
  * The folders then say which one-off it is (an example, a test, a script), and decide
  * alone only when the content says nothing.
  */
-export function fileRole(file: string, text: string | null, known?: ContentRole): FileRole {
-  const python = /\.py$/i.test(file);
+export function fileRole(file: string, text: string | null, style: RoleStyle, known?: ContentRole): FileRole {
   // `known`: the text's content role, kept up to date by an editor's document (role-watch.ts).
-  const byContent = known !== undefined ? known : text === null ? null : contentRole(text, python);
+  const byContent = known !== undefined ? known : text === null ? null : contentRole(text, style);
   const byPath = pathRole(file);
   if (byContent === 'test' || isTestFileName(file)) return 'test';
   if (byContent === 'handler') return 'app';
