@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { analyze } from './helpers';
 import { countCoverage, coverageOf, fileCoverage, whyUnresolved } from '../../server/src/engine/requests/coverage';
 import { findCallSites } from '../../server/src/engine/analyze';
-import { interpret } from '../../server/src/engine/requests/interpret';
+import { accessesOfCallSite } from '../../server/src/engine/requests/interpret';
 import { initParsers, parse } from '../../server/src/engine/syntax/parser';
 import type { Access, Hole, KeyGap, SourceLanguage } from '../../server/src/engine/model';
 
@@ -80,12 +80,12 @@ test('a key nested deeper than evaluation follows is an evaluation limit, not th
   assert.match(line, /^3 evaluation-limit: pk \(nested too deep\)$/);
 });
 
-/** Call sites of a snippet read as accesses with the gap `interpret` is to note on each key it cannot read. */
+/** Call sites of a snippet read as accesses with the gap `accessesOfCallSite` is to note on each key it cannot read. */
 async function withGaps(file: string, language: SourceLanguage, text: string): Promise<Access[]> {
   await initParsers();
   const tree = parse(language, text, 3000);
   try {
-    return findCallSites(tree, text, file, language).flatMap((s) => interpret(s));
+    return findCallSites(tree, text, file, language).flatMap((s) => accessesOfCallSite(s));
   } finally {
     tree.delete();
   }

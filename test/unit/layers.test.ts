@@ -30,7 +30,7 @@ async function check(root: string): Promise<Array<{ rule: string; from: string; 
 const PLANTED: Array<[file: string, text: string, rule: string]> = [
   [
     'engine/model/planted-model.ts',
-    "import type { CallSite } from './call-site';\nimport { interpret } from '../requests/interpret';\nexport type P = [CallSite, typeof interpret];\n",
+    "import type { CallSite } from './call-site';\nimport { accessesOfCallSite } from '../requests/interpret';\nexport type P = [CallSite, typeof accessesOfCallSite];\n",
     'model-imports-no-stage',
   ],
   [
@@ -77,7 +77,7 @@ const PLANTED: Array<[file: string, text: string, rule: string]> = [
   ],
   [
     'lsp/planted-lsp.ts',
-    "import { interpret } from '../engine/requests/interpret';\nexport const i = interpret;\n",
+    "import { accessesOfCallSite } from '../engine/requests/interpret';\nexport const i = accessesOfCallSite;\n",
     'features-through-engine-entry',
   ],
   [

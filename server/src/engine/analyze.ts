@@ -1,6 +1,6 @@
 import type { Tree } from 'web-tree-sitter';
 import type { CallSite } from './model/call-site';
-import { interpretMemo, learnKeySchemasMemo } from './requests/interpret-memo';
+import { accessesOfCallSiteMemo, learnKeySchemasMemo } from './requests/interpret-memo';
 import { importsOf } from './frontends/imports';
 import type { Access, FileContexts, FileRole, Finding, ImportInfo, SourceLanguage, TemplatePart } from './model';
 import { sameSpan } from './syntax/span';
@@ -230,7 +230,9 @@ export function analyzeTree(
     // A call through a wrapper may still make this file a wrapper (above) without being judged here.
     const interpreted = sites.flatMap((s) =>
       attempt(`the call at line ${s.span.startLine + 1}`, [], () =>
-        s.through ? interpretMemo(s, hints).filter((a) => judgedAtCaller(a, s)) : interpretMemo(s, hints),
+        s.through
+          ? accessesOfCallSiteMemo(s, hints).filter((a) => judgedAtCaller(a, s))
+          : accessesOfCallSiteMemo(s, hints),
       ),
     );
     const accesses = withEnvTables(interpreted, env);

@@ -57,7 +57,7 @@ export { initParsers, languageForFile, languageForId, parse } from './syntax/par
 export { infrastructureNeedsParsers } from './frontends/infra';
 export { mayContainDynamoDbCalls, reasonToSkip } from './syntax/prescan';
 export { addShardSuffix } from './rules/finding';
-export { shardCountOf, shardHoleOf } from './rules/group';
+export { shardCountOfAccess, shardHoleOf } from './rules/group';
 export { RULE_INFO, defaultSeverityOf, docsUrl, hotKeyLive } from './rules';
 export { sameSpan, spanOf, spanWithin, walk } from './syntax/span';
 export { AnalysisCache, ENGINE_VERSION, cacheDir } from './workspace/cache';

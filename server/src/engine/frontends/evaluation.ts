@@ -153,7 +153,7 @@ export function reachedThrough(v: Value, use: Node, d: Declaration): Value {
 }
 
 /** How many shards a count expression says, and the constant it names. */
-export function shardCountOf(n: Node | null, v: Value | null | undefined): ShardCount | undefined {
+export function shardCountOfExpression(n: Node | null, v: Value | null | undefined): ShardCount | undefined {
   if (!n) return undefined;
   const d = v?.kind === 'scalar' ? v.via?.[0] : undefined;
   return {

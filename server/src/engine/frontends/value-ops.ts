@@ -5,7 +5,7 @@ import {
   numberOf,
   onceUnless,
   scalar,
-  shardCountOf,
+  shardCountOfExpression,
   shardValue,
   shifted,
   soleHole,
@@ -63,7 +63,7 @@ export function operate(n: Node, op: string, operands: Operands): Value | null {
     return scalar(n, literal(String(arithmetic(ln, rn))));
   // `crc32(id) % SHARDS`: a calculated shard 0..N-1.
   if (op === '%') {
-    const count = shardCountOf(rightNode, right);
+    const count = shardCountOfExpression(rightNode, right);
     return shardValue(n, { method: 'hash', values: rn === null ? null : shardRange(0, rn), count });
   }
   const [lh, rh] = [left ? soleHole(left) : null, right ? soleHole(right) : null];

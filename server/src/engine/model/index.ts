@@ -306,7 +306,7 @@ export interface Access {
 }
 
 /**
- * Why an access's partition key is null, as `interpret` saw it: `field` is the request
+ * Why an access's partition key is null, as `accessesOfCallSite` saw it: `field` is the request
  * field that should have held it (`request` for the whole input, `Item`, `Key`,
  * `KeyConditionExpression`, `ExpressionAttributeValues`), `hole` the value that stood
  * there when it was one unread value (its source, `param`, `limit`), else null.

@@ -1,4 +1,4 @@
-import { hintTableOf, interpret, learnKeySchemas, schemaHintOf } from './interpret';
+import { hintTableOf, accessesOfCallSite, learnKeySchemas, schemaHintOf } from './interpret';
 import { type CallSite, type KeySchemaHints } from '../model/call-site';
 import type { Access, Span } from '../model';
 import { moveSpans } from '../syntax/positions';
@@ -9,7 +9,7 @@ import { moveSpans } from '../syntax/positions';
  * are kept too — and carried over, with their positions moved, when an edit above
  * them shifts the site.
  */
-const accessesOf = new WeakMap<CallSite, { hints: string; accesses: Access[] }>();
+const memo = new WeakMap<CallSite, { hints: string; accesses: Access[] }>();
 const hintOf = new WeakMap<CallSite, ReturnType<typeof schemaHintOf>>();
 
 /** Hints are compared by content; computed once per set of hints, not once per site. */
@@ -28,21 +28,21 @@ export function learnKeySchemasMemo(sites: CallSite[]): KeySchemaHints {
   });
 }
 
-export function interpretMemo(site: CallSite, hints: KeySchemaHints): Access[] {
+export function accessesOfCallSiteMemo(site: CallSite, hints: KeySchemaHints): Access[] {
   // A single-table call reads only its table's hints: a change to another table's calls keeps its accesses.
   const own = hintTableOf(site);
   const key = own === null ? hintsKey(hints) : JSON.stringify(hints.get(own) ?? null);
-  const cached = accessesOf.get(site);
+  const cached = memo.get(site);
   if (cached?.hints === key) return cached.accesses;
-  const accesses = interpret(site, hints);
-  accessesOf.set(site, { hints: key, accesses });
+  const accesses = accessesOfCallSite(site, hints);
+  memo.set(site, { hints: key, accesses });
   return accesses;
 }
 
 /** A site moved by an edit keeps what was computed for it, at its new position. */
 export function carryOver(from: CallSite, to: CallSite, shift: (s: Span) => Span): void {
   if (hintOf.has(from)) hintOf.set(to, hintOf.get(from)!);
-  const cached = accessesOf.get(from);
+  const cached = memo.get(from);
   if (!cached) return;
-  accessesOf.set(to, { hints: cached.hints, accesses: moveSpans(cached.accesses, shift, from.file) });
+  memo.set(to, { hints: cached.hints, accesses: moveSpans(cached.accesses, shift, from.file) });
 }

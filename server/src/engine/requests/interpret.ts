@@ -55,7 +55,13 @@ export function tableRefOf(v: Value | null | undefined): TableRef {
 
 const READS: Operation[] = ['GetItem', 'Query', 'BatchGetItem', 'TransactGetItems'];
 
-function single(site: CallSite, operation: Operation, input: Value, table: TableRef, hints: KeySchemaHints): Access {
+function accessOfRequest(
+  site: CallSite,
+  operation: Operation,
+  input: Value,
+  table: TableRef,
+  hints: KeySchemaHints,
+): Access {
   const hint = hints.get(tableKey(table));
   const keys =
     operation === 'Query'
@@ -105,11 +111,11 @@ function itemsOf(v: Value | undefined): Value[] {
  * Reads one call site's input as one access per item collection it touches, with
  * every origin and declaration made in this file naming it.
  */
-export function interpret(site: CallSite, hints: KeySchemaHints = new Map()): Access[] {
-  return placeOrigins(accessesOf(site, hints), site.file);
+export function accessesOfCallSite(site: CallSite, hints: KeySchemaHints = new Map()): Access[] {
+  return placeOrigins(accessesUnplaced(site, hints), site.file);
 }
 
-function accessesOf(site: CallSite, hints: KeySchemaHints): Access[] {
+function accessesUnplaced(site: CallSite, hints: KeySchemaHints): Access[] {
   const input = site.input;
   const table = tableOf(input, site.table);
   switch (site.operation) {
@@ -121,14 +127,14 @@ function accessesOf(site: CallSite, hints: KeySchemaHints): Access[] {
         const t: TableRef = name.startsWith('[') ? { kind: 'unknown' } : { kind: 'literal', name };
         if (site.operation === 'BatchGetItem') {
           return itemsOf(entry(requests, 'Keys')).map((key) =>
-            single(site, 'GetItem', { kind: 'object', entries: [['Key', key]], span: key.span }, t, hints),
+            accessOfRequest(site, 'GetItem', { kind: 'object', entries: [['Key', key]], span: key.span }, t, hints),
           );
         }
         return itemsOf(requests).flatMap((r) => {
           const put = entry(r, 'PutRequest');
           const del = entry(r, 'DeleteRequest');
-          if (put) return [single(site, 'PutItem', put, t, hints)];
-          if (del) return [single(site, 'DeleteItem', del, t, hints)];
+          if (put) return [accessOfRequest(site, 'PutItem', put, t, hints)];
+          if (del) return [accessOfRequest(site, 'DeleteItem', del, t, hints)];
           return [];
         });
       });
@@ -146,7 +152,7 @@ function accessesOf(site: CallSite, hints: KeySchemaHints): Access[] {
         for (const [field, op] of ops) {
           const inner = entry(item, field);
           if (inner) {
-            const a = single(site, op, inner, tableOf(inner, table), hints);
+            const a = accessOfRequest(site, op, inner, tableOf(inner, table), hints);
             return [
               {
                 ...a,
@@ -162,12 +168,14 @@ function accessesOf(site: CallSite, hints: KeySchemaHints): Access[] {
     case 'ExecuteStatement':
       return [partiqlAccess(site, input, table, hints)];
     default: {
-      const base = single(site, site.operation, input, table, hints);
+      const base = accessOfRequest(site, site.operation, input, table, hints);
       const written = writtenNames(base, input);
       if (written) base.written = written;
       return [
         base,
-        ...indexWrites(base, input, hints.get(tableKey(table)), (key) => single(site, 'PutItem', key, table, hints)),
+        ...indexWrites(base, input, hints.get(tableKey(table)), (key) =>
+          accessOfRequest(site, 'PutItem', key, table, hints),
+        ),
       ];
     }
   }
@@ -184,7 +192,7 @@ function partiqlAccess(site: CallSite, input: Value, fallback: TableRef, hints: 
   const text = statement?.kind === 'scalar' ? literalText(statement.template) : null;
   const parsed = text === null ? null : parsePartiql(text);
   if (!statement || !parsed)
-    return single(site, 'GetItem', { kind: 'object', entries: [], span: site.span }, fallback, hints);
+    return accessOfRequest(site, 'GetItem', { kind: 'object', entries: [], span: site.span }, fallback, hints);
   const params = entry(input, 'Parameters');
   const valueOf = (v: PartiqlValue): Value =>
     'literal' in v
@@ -200,7 +208,7 @@ function partiqlAccess(site: CallSite, input: Value, fallback: TableRef, hints: 
   const operation = PARTIQL_OPERATION[parsed.kind];
   const field = operation === 'PutItem' ? 'Item' : 'Key';
   const table: TableRef = { kind: 'literal', name: parsed.table.split('.')[0] };
-  return single(site, operation, { kind: 'object', entries: [[field, key]], span: site.span }, table, hints);
+  return accessOfRequest(site, operation, { kind: 'object', entries: [[field, key]], span: site.span }, table, hints);
 }
 
 /**
@@ -229,7 +237,7 @@ export function learnKeySchemas(sites: CallSite[], hintOf = schemaHintOf): KeySc
 export function schemaHintOf(s: CallSite): [string, TableHint] | null {
   const namesOnlyKeys = ['GetItem', 'UpdateItem', 'DeleteItem', 'Query'].includes(s.operation);
   if (!namesOnlyKeys) return null;
-  const a = single(s, s.operation, s.input, tableOf(s.input, s.table), new Map());
+  const a = accessOfRequest(s, s.operation, s.input, tableOf(s.input, s.table), new Map());
   if (!a.partitionKey || a.table.kind === 'unknown') return null;
   // An alias or computed name left unread (`#pk`, `[Keys.pk]`) names nothing.
   if (isAlias(a.partitionKey.attribute)) return null;

@@ -204,14 +204,14 @@ function legacyKeyConditions(v: Value | undefined): Clause[] {
 }
 
 /**
- * Why a request shows no partition key, for `interpret` to note on the access when it
+ * Why a request shows no partition key, for `accessesOfCallSite` to note on the access when it
  * reads none: the whole request unread, its `Item`/`Key`/key condition unread or
  * absent, or a key condition whose `:value` is missing.
  */
 export function keyGapOf(operation: Operation, input: Value): KeyGap {
   if (input.kind !== 'object') return { field: 'request', hole: soleHole(input) };
   if (input.entries.length === 0) return { field: 'request', hole: null };
-  // The field `interpret` reads the key from (it reads batch and transact requests one by one).
+  // The field `accessesOfCallSite` reads the key from (it reads batch and transact requests one by one).
   const field =
     operation === 'Query'
       ? !entry(input, 'KeyConditionExpression') && entry(input, 'KeyConditions')

@@ -58,7 +58,7 @@ export function shardValues(a: Access): number[] | null {
  * The shard count an access's shard part uses: the count expression when the front-end
  * found one (`BOARD_SHARDS`), else the size of a known shard set.
  */
-export function shardCountOf(a: Access): ShardCount | null {
+export function shardCountOfAccess(a: Access): ShardCount | null {
   const s = shardHoleOf(a)?.shards;
   if (!s) return null;
   if (s.count) return s.count;

@@ -4,7 +4,7 @@ import { placeLabel } from '../keys/table';
 import { classifyAccess, render } from '../model/template';
 import { isPlaceholderKey, placeInContext, roleOfAccess, type ContextScope } from './context';
 import { applySupersedes, toFinding } from './finding';
-import { shardCountOf, shardSeparatorOf, type KeyGroup } from './group';
+import { shardCountOfAccess, shardSeparatorOf, type KeyGroup } from './group';
 import type { AccessRule, KeyRule, Rule, RuleInfo } from './rule';
 import { constantPartitionKey } from './SL001-constant-partition-key';
 import { timeBucketPartitionKey } from './SL002-time-bucket-partition-key';
@@ -164,7 +164,7 @@ function shardCountsByKey(accesses: Access[]): Map<string, { count: ShardCount; 
   const out = new Map<string, { count: ShardCount; separator: string | null }>();
   for (const a of accesses) {
     if (a.kind !== 'write') continue;
-    const count = shardCountOf(a);
+    const count = shardCountOfAccess(a);
     const key = count ? logicalKeyOf(a) : null;
     if (key && count && !out.has(key.id)) out.set(key.id, { count, separator: shardSeparatorOf(a) });
   }

@@ -138,7 +138,7 @@ export function candidateSites(
   text: string,
   pattern: RegExp,
   callTypes: ReadonlySet<string>,
-  siteOf: (n: Node, at: number) => CallSite | null,
+  callSiteOf: (n: Node, at: number) => CallSite | null,
   known?: KnownSite,
   scan?: OffsetMemo,
 ): CallSite[] {
@@ -151,7 +151,7 @@ export function candidateSites(
     }
     const n = callAt(tree, at, callTypes);
     const key = n ? `${n.startIndex}:${n.endIndex}` : '';
-    if (n && !found.has(key)) found.set(key, { start: n.startIndex, site: siteOf(n, at) });
+    if (n && !found.has(key)) found.set(key, { start: n.startIndex, site: callSiteOf(n, at) });
   }
   return [...found.values()].sort((a, b) => a.start - b.start).flatMap((c) => (c.site ? [c.site] : []));
 }

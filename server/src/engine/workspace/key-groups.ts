@@ -1,7 +1,7 @@
 import { familyOf, logicalKeysOf } from '../keys/logical-key';
 import { sameTable, tableKey } from '../keys/table';
 import type { Access, Finding, ShardCount, TableRef } from '../model';
-import { shardCountOf, shardSeparatorOf } from '../rules/group';
+import { shardCountOfAccess, shardSeparatorOf } from '../rules/group';
 
 /**
  * Judges one key family's accesses across files (the cross-file rules), given the files
@@ -161,7 +161,7 @@ function firstCountPerTable(accesses: Access[]): WriterShards[] {
   const byTable = new Map<string, WriterShards>();
   for (const a of accesses) {
     if (a.kind !== 'write' || byTable.has(tableKey(a.table))) continue;
-    const count = shardCountOf(a);
+    const count = shardCountOfAccess(a);
     if (count) byTable.set(tableKey(a.table), { table: a.table, count, separator: shardSeparatorOf(a) });
   }
   return [...byTable.values()];

@@ -1,6 +1,13 @@
 import * as path from 'node:path';
 import type { Node } from 'web-tree-sitter';
-import { type Access, type FixDescriptor, type ShardCount, shardCountOf, shardHoleOf, spanOf } from '../../engine';
+import {
+  type Access,
+  type FixDescriptor,
+  type ShardCount,
+  shardCountOfAccess,
+  shardHoleOf,
+  spanOf,
+} from '../../engine';
 import type { FixAction, FixContext, FixProvider, TextChange } from './fix-model';
 import { importOf } from './shard-count';
 import { headerChanges } from './header';
@@ -76,7 +83,7 @@ function boundFor(ctx: FixContext, reader: Access, d: Align, n: number): Bound {
   const writer = (ctx.analysisOf(d.writer.file)?.accesses ?? []).find(
     (a) => a.partitionKey && sameSpan(a.partitionKey.span, d.writer.span),
   );
-  const wc: ShardCount | null = writer ? (namedCount(ctx, writer) ?? shardCountOf(writer)) : null;
+  const wc: ShardCount | null = writer ? (namedCount(ctx, writer) ?? shardCountOfAccess(writer)) : null;
   const python = reader.language === 'python';
   const sameFamily = writer && (writer.language === 'python') === python;
   if (wc?.name && wc.value === n && wc.declaration && sameFamily) {
@@ -98,7 +105,7 @@ function boundFor(ctx: FixContext, reader: Access, d: Align, n: number): Bound {
  * file that declares it: the writer's own, or the relative module it imports it from.
  */
 function namedCount(ctx: FixContext, writer: Access): ShardCount | null {
-  const c = shardCountOf(writer);
+  const c = shardCountOfAccess(writer);
   if (c?.name) return c;
   const source = shardHoleOf(writer)?.source ?? '';
   const m = /(?:random\(\)\s*\*\s*|randrange\(|randint\(\s*\d+\s*,\s*|%\s*)([A-Za-z_$][\w$]*)/.exec(source);

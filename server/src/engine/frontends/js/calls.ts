@@ -88,15 +88,23 @@ export function findJsCallSites(f: SourceFile): CallSite[] {
     for (const at of libImports) recordRange(deps, at, at + 21);
     return libImports.length > 0;
   };
-  const siteOf = (n: Node, at: number) =>
+  const cachedCallSite = (n: Node, at: number) =>
     cache
-      ? cache.siteFor(n, (deps) => siteAt(n, text, file, language, fromLib, lookups, deps), at)
-      : siteAt(n, text, file, language, fromLib, lookups, null);
-  return candidateSites(tree, text, CALL_START, CALL_TYPES, siteOf, cache && ((at) => cache.known(at)), cache?.names);
+      ? cache.siteFor(n, (deps) => readCallSite(n, text, file, language, fromLib, lookups, deps), at)
+      : readCallSite(n, text, file, language, fromLib, lookups, null);
+  return candidateSites(
+    tree,
+    text,
+    CALL_START,
+    CALL_TYPES,
+    cachedCallSite,
+    cache && ((at) => cache.known(at)),
+    cache?.names,
+  );
 }
 
 /** The call site a candidate node is, or null when it is not a DynamoDB call. */
-function siteAt(
+function readCallSite(
   n: Node,
   text: string,
   file: string,
@@ -117,7 +125,7 @@ function siteAt(
     const input = evaluate(arg, ctx()) ?? emptyInput(n);
     const sdk = pkg === 'either' ? v3Style(input) : pkg === 'lib' ? 'lib-dynamodb' : 'aws-sdk-v3';
     const call = sendStyle(n, text);
-    return site(file, language, operation, sdk, n, input, false, call);
+    return makeCallSite(file, language, operation, sdk, n, input, false, call);
   }
   const fn = n.childForFieldName('function');
   const args = n.childForFieldName('arguments');
@@ -127,13 +135,13 @@ function siteAt(
     const sdk: SdkStyle = usesAttributeValues(input) ? 'aws-sdk-v2' : 'aws-sdk-v2-document-client';
     const choices: Choices = Object.fromEntries(Object.entries(V2_METHODS).map(([k, op]) => [k, [op, sdk]]));
     return pickedSite(choices, byName.picked, (op, style) =>
-      site(file, language, op, style, n, input, false, v2Style(n, text, fn)),
+      makeCallSite(file, language, op, style, n, input, false, v2Style(n, text, fn)),
     );
   }
   if (fn?.text === 'paginateQuery') {
     const input = evaluate(args?.namedChild(1) ?? null, ctx()) ?? emptyInput(n);
     const call = callStyle(n, text, 'paginator', 'paginateQuery', configClientText(args?.namedChild(0) ?? null));
-    return site(file, language, 'Query', v3Style(input), n, input, true, call);
+    return makeCallSite(file, language, 'Query', v3Style(input), n, input, true, call);
   }
   if (fn?.type !== 'member_expression') return null;
   const operation = V2_METHODS[fn.childForFieldName('property')?.text ?? ''];
@@ -143,7 +151,7 @@ function siteAt(
   // `map.get(k)` and `cache.put(k, v)` are not DynamoDB calls: the input must look like a request.
   if (input?.kind !== 'object' || !isRequest(operation, input)) return null;
   if (!MULTI_TABLE.has(operation) && !entry(input, 'TableName')) return null;
-  return site(
+  return makeCallSite(
     file,
     language,
     operation,
@@ -176,7 +184,7 @@ function dispatchedCommand(
   });
   if (!found) return null;
   return pickedSite(found.choices, found.picked, (op, sdk) =>
-    site(file, language, op, sdk, n, inputOf(), false, sendStyle(n, text)),
+    makeCallSite(file, language, op, sdk, n, inputOf(), false, sendStyle(n, text)),
   );
 }
 
@@ -236,7 +244,7 @@ function configClientText(config: Node | null): string | null {
 
 const MULTI_TABLE = new Set<Operation>(['BatchWriteItem', 'BatchGetItem', 'TransactWriteItems', 'TransactGetItems']);
 
-function site(
+function makeCallSite(
   file: string,
   language: SourceLanguage,
   operation: Operation,

@@ -9,7 +9,7 @@ import {
   namedValue,
   numberOf,
   scalar,
-  shardCountOf,
+  shardCountOfExpression,
   shardValue,
   soleHole,
   templateOf,
@@ -103,7 +103,7 @@ export function callValue(n: Node, ctx: EvalContext): Value {
         return shardValue(n, {
           method: 'random',
           values: count === null ? null : shardRange(start, count),
-          count: shardCountOf(countNode, countValue),
+          count: shardCountOfExpression(countNode, countValue),
         });
       }
     }
@@ -120,7 +120,11 @@ export function callValue(n: Node, ctx: EvalContext): Value {
       : a !== null
         ? shardRange(0, a)
         : null;
-    return shardValue(n, { method: 'random', values, count: arg(1) ? undefined : shardCountOf(arg(0), first) });
+    return shardValue(n, {
+      method: 'random',
+      values,
+      count: arg(1) ? undefined : shardCountOfExpression(arg(0), first),
+    });
   }
   if (/^_\.random$/.test(callee)) {
     const a = numberOf(ctx.evaluate(arg(0), ctx));

@@ -10,7 +10,7 @@ import {
   parameterValue,
   recordCallers,
   scalar,
-  shardCountOf,
+  shardCountOfExpression,
   shardValue,
   soleHole,
 } from '../evaluation';
@@ -38,7 +38,7 @@ export function loopValue(n: Node, loop: Node, ctx: EvalContext): Value | null {
   const boundNode = cmp?.childForFieldName('right') ?? null;
   const boundValue = ctx.evaluate(boundNode, ctx);
   const bound = numberOf(boundValue);
-  const count = shardCountOf(boundNode, boundValue);
+  const count = shardCountOfExpression(boundNode, boundValue);
   if (start === null || bound === null || (op !== '<' && op !== '<='))
     return shardValue(n, { method: 'loop', values: null, count });
   const values = shardRange(start, bound - start + (op === '<=' ? 1 : 0));

@@ -212,13 +212,23 @@ const CALL_TYPES = new Set(['call']);
 export function findPythonCallSites(f: SourceFile): CallSite[] {
   const { tree, text, file, cache, lookups } = f;
   forgetTree(tree);
-  const siteOf = (n: Node, at: number) =>
-    cache ? cache.siteFor(n, (deps) => siteAt(n, text, file, lookups, deps), at) : siteAt(n, text, file, lookups, null);
-  return candidateSites(tree, text, CALL_START, CALL_TYPES, siteOf, cache && ((at) => cache.known(at)), cache?.names);
+  const cachedCallSite = (n: Node, at: number) =>
+    cache
+      ? cache.siteFor(n, (deps) => readCallSite(n, text, file, lookups, deps), at)
+      : readCallSite(n, text, file, lookups, null);
+  return candidateSites(
+    tree,
+    text,
+    CALL_START,
+    CALL_TYPES,
+    cachedCallSite,
+    cache && ((at) => cache.known(at)),
+    cache?.names,
+  );
 }
 
 /** The call site a candidate node is, or null when it is not a boto3 DynamoDB call. */
-function siteAt(n: Node, text: string, file: string, lookups: Lookups, deps: Deps | null): CallSite | null {
+function readCallSite(n: Node, text: string, file: string, lookups: Lookups, deps: Deps | null): CallSite | null {
   const fn = n.childForFieldName('function');
   if (fn?.type !== 'attribute') return null;
   const method = fn.childForFieldName('attribute')?.text ?? '';

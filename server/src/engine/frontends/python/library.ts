@@ -11,7 +11,7 @@ import {
   holeValue,
   namedValue,
   numberOf,
-  shardCountOf,
+  shardCountOfExpression,
   shardValue,
   soleHole,
   templateOf,
@@ -103,7 +103,7 @@ function randomShard(n: Node, callee: string, ctx: EvalContext): Value | null {
     const bound = argumentAt(n, 0, null);
     const v = ctx.evaluate(bound, ctx);
     const h = soleHole(from(0, numberOf(v)));
-    return shardValue(n, { ...h!.shards!, count: shardCountOf(bound, v) });
+    return shardValue(n, { ...h!.shards!, count: shardCountOfExpression(bound, v) });
   }
   if (/^(random|secrets)\.choice$|^choice$/.test(callee)) {
     const items = iterableItems(argumentAt(n, 0, null), ctx);
@@ -128,7 +128,7 @@ function randomProduct(n: Node, callee: string, inner: Node | null, ctx: EvalCon
   return shardValue(n, {
     method: 'random',
     values: count === null ? null : shardRange(start, count),
-    count: shardCountOf(countNode, countValue),
+    count: shardCountOfExpression(countNode, countValue),
   });
 }
 

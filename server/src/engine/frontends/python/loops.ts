@@ -11,7 +11,7 @@ import {
   parameterValue,
   recordCallers,
   scalar,
-  shardCountOf,
+  shardCountOfExpression,
   shardValue,
   soleHole,
 } from '../evaluation';
@@ -107,7 +107,9 @@ function rangeItems(n: Node, ctx: EvalContext): Items {
   const [a, b, step] = nums[1] === undefined ? [0, nums[0], 1] : [nums[0], nums[1], nums[2] ?? 1];
   const boundNode = argumentAt(n, nums[1] === undefined ? 0 : 1, null);
   const count =
-    nums[1] === undefined || nums[0] === 0 ? shardCountOf(boundNode, ctx.evaluate(boundNode, ctx)) : undefined;
+    nums[1] === undefined || nums[0] === 0
+      ? shardCountOfExpression(boundNode, ctx.evaluate(boundNode, ctx))
+      : undefined;
   if (a === null || a === undefined || b === null || b === undefined || !step || step < 0)
     return { items: null, generated: true, count };
   const values = shardRange(0, Math.ceil((b - a) / step))?.map((i) => a + i * step) ?? null;

@@ -11,7 +11,7 @@
 import type { Node } from 'web-tree-sitter';
 import { newContext } from '../evaluation';
 import { type EvalContext } from '../../model/eval-context';
-import { interpret } from '../../requests/interpret';
+import { accessesOfCallSite } from '../../requests/interpret';
 import { type CallSite } from '../../model/call-site';
 import type { Classification, Declaration, Span } from '../../model';
 import { classifyAccess, literalText } from '../../model/template';
@@ -369,6 +369,6 @@ const judged = new WeakMap<CallSite, Classification[]>();
 /** How the wrapper's call is judged on its own, once per summarised site. */
 function ownClasses(site: CallSite): Classification[] {
   let c = judged.get(site);
-  if (!c) judged.set(site, (c = interpret(site).map(classifyAccess)));
+  if (!c) judged.set(site, (c = accessesOfCallSite(site).map(classifyAccess)));
   return c;
 }
