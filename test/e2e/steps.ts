@@ -55,7 +55,13 @@ export function steps(label: string, shots: string, page: () => Page): Steps {
               };
             })()
           : undefined;
-      await page().screenshot({ path: path.join(dir, `${name}.png`), ...(clip ? { clip } : {}) });
+      // Notification toasts (e.g. the question about unmapped tables) would cover the picture.
+      const hide = await page().addStyleTag({ content: '.notifications-toasts { visibility: hidden !important; }' });
+      try {
+        await page().screenshot({ path: path.join(dir, `${name}.png`), ...(clip ? { clip } : {}) });
+      } finally {
+        await hide.evaluate((e) => e.remove());
+      }
     },
     async step(name, fn) {
       try {
