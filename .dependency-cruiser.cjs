@@ -70,10 +70,10 @@ module.exports = {
     {
       name: 'rules-read-no-disk',
       comment:
-        'Rules are pure functions of the model: no file system, no child processes. What they need of the disk (a file’s role, its project) the analysis works out in context/ and hands them as data.',
+        'Rules are pure functions of the model: no file system, no child processes. What they need of the disk (a file’s role, its project) the analysis works out in file-roles/ and hands them as data.',
       severity: 'error',
       from: { path: `${ENGINE}rules/` },
-      to: { path: ['^(node:)?(fs|child_process)(/promises)?$', `${ENGINE}context/(index|project)\\.ts$`] },
+      to: { path: ['^(node:)?(fs|child_process)(/promises)?$', `${ENGINE}file-roles/(index|project)\\.ts$`] },
     },
     {
       name: 'keys-below-rules',

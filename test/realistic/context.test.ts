@@ -3,11 +3,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { fileRole as roleFrom, pathRole, valueShape } from '../../server/src/engine/context';
+import { fileRole as roleFrom, pathRole, valueShape } from '../../server/src/engine/file-roles';
 
 /** A file's role with the content patterns of the front-end that reads it (the engine asks `FrontEnd.contentRoles`). */
 const fileRole = (file: string, text: string | null) => roleFrom(file, text, file.endsWith('.py') ? 'python' : 'js');
-import { projectRootOf, sameProject } from '../../server/src/engine/context/project';
+import { projectRootOf, sameProject } from '../../server/src/engine/file-roles/project';
 import { classifyName, isPartitionKeyName, isSortKeyName } from '../../server/src/engine/frontends/names';
 
 test('content decides before the path: a handler under examples/ is app code, a main() there an example', () => {

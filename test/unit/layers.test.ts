@@ -67,7 +67,7 @@ const PLANTED: Array<[file: string, text: string, rule: string]> = [
   ],
   [
     'engine/rules/planted-role.ts',
-    "import { roleOfFile } from '../context';\nexport const roleOf = roleOfFile;\n",
+    "import { roleOfFile } from '../file-roles';\nexport const roleOf = roleOfFile;\n",
     'rules-read-no-disk',
   ],
   [

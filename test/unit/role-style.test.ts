@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { roleOfFile } from '../../server/src/engine/context';
+import { roleOfFile } from '../../server/src/engine/file-roles';
 
 /**
  * A file's content role is read with the patterns of the front-end that reads the file

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { RoleWatch } from '../../server/src/engine/context/role-watch';
-import { contentRole } from '../../server/src/engine/context/role';
+import { RoleWatch } from '../../server/src/engine/file-roles/role-watch';
+import { contentRole } from '../../server/src/engine/file-roles/role';
 
 /** Text that makes or unmakes a role when written into a file, in both languages. */
 const SNIPPETS = [

@@ -21,8 +21,8 @@ import type { ModuleSummary } from './model/summary';
 import type { SiteCache } from './incremental/site-cache';
 import type { Value } from './model/value';
 import { classifyAccess } from './model/template';
-import type { ContentRole } from './context/role';
-import { contextsFor } from './context';
+import type { ContentRole } from './file-roles/role';
+import { contextsFor } from './file-roles';
 import { suppressions, isSuppressed, type Suppressions } from './rules/suppress';
 
 export interface AnalyzeOptions {

@@ -83,7 +83,7 @@ export { readSource } from './workspace/source';
 export { enclosingNamedFunction } from './frontends/wrappers/functions';
 export { frontEndFor } from './frontends/registry';
 export { DEFAULT_MAX_BYTES } from './analyze';
-export { setRoleOverride } from './context';
+export { setRoleOverride } from './file-roles';
 export { unusedIgnores } from './rules/suppress';
 export type { UnusedIgnore } from './rules/suppress';
 export { readFromDisk } from './workspace/modules';

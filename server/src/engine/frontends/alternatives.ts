@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import { valueShape } from '../context/shape';
+import { valueShape } from '../file-roles/shape';
 import { declarationOf, holeValue, namedValue, reachedThrough, soleHole } from './evaluation';
 import type { Declaration } from '../model';
 import { classifyName } from './names';

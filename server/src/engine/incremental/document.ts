@@ -11,7 +11,7 @@ import {
 } from '../analyze';
 import type { SourceLanguage } from '../model';
 import { parse, ParseTimeout } from '../syntax/parser';
-import { RoleWatch } from '../context/role-watch';
+import { RoleWatch } from '../file-roles/role-watch';
 import { SiteCache } from './site-cache';
 import { reasonToSkip } from '../syntax/prescan';
 import { blockIn, editNames, mergeNames, type EditNames } from './edit-names';

@@ -2,7 +2,7 @@
  * What the rules know of a file besides its accesses: where its code runs and which
  * project it belongs to. Both depend on the disk (the file's text, the folders above it,
  * the project's configuration), so the analysis stage works them out once per file
- * (`engine/context/`) and the rules read them from here, as plain data: a rule never
+ * (`engine/file-roles/`) and the rules read them from here, as plain data: a rule never
  * touches the disk.
  */
 

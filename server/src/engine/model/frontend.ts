@@ -149,6 +149,6 @@ export interface FrontEnd {
   guessedCall: { sdk: SdkStyle; form: CallStyle['form'] };
   /** Advice for a table not read: where its name comes from, in the language's words. */
   tableAdvice: { env: string; where: string };
-  /** Whether a file is a test, a handler, a script or a library, as its content says (`context/role.ts`). */
+  /** Whether a file is a test, a handler, a script or a library, as its content says (`file-roles/role.ts`). */
   contentRoles: 'js' | 'python';
 }

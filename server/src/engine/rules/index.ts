@@ -2,7 +2,7 @@ import type { Access, FileRole, Finding, Severity, ShardCount } from '../model';
 import { logicalKeyOf } from '../keys/logical-key';
 import { placeLabel } from '../keys/table';
 import { classifyAccess, render } from '../model/template';
-import { isPlaceholderKey, placeInContext, roleOfAccess, type ContextScope } from './context';
+import { isPlaceholderKey, placeInContext, roleOfAccess, type ContextScope } from './role-scope';
 import { applySupersedes, toFinding } from './finding';
 import { shardCountOfAccess, shardSeparatorOf, type KeyGroup } from './group';
 import type { AccessRule, KeyRule, Rule, RuleInfo } from './rule';
@@ -19,7 +19,7 @@ import { shardEvaluatedOnce } from './SL010-shard-evaluated-once';
 
 export type { AccessInput, AccessRule, KeyRule, Report, Rule, RuleInfo } from './rule';
 export type { KeyGroup } from './group';
-export type { ContextFinding, ContextScope } from './context';
+export type { ContextFinding, ContextScope } from './role-scope';
 export { defaultSeverityOf, docsUrl } from './rule';
 export { hotKeyLive } from './SL009-hot-key-live';
 

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { analyzeSource, DEFAULT_MAX_BYTES, emptyAnalysis, type AnalyzeOptions, type FileAnalysis } from '../analyze';
 import { compileMatcher, type KeyMatch, type Matcher } from '../keys/matcher';
 import type { Access, FileContext, FileContexts, Finding, SourceLanguage } from '../model';
-import { withContexts } from '../context';
+import { withContexts } from '../file-roles';
 import { checkGroup, resolveSupersedes, type KeyGroup } from '../rules';
 import { keySite } from '../rules/group';
 import { isSuppressed, type Suppressions } from '../rules/suppress';

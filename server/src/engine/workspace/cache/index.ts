@@ -1,5 +1,5 @@
 import { DEFAULT_MAX_BYTES } from '../../analyze';
-import { contextsHold } from '../../context';
+import { contextsHold } from '../../file-roles';
 import { languageForFile } from '../../syntax/parser';
 import type { TableDefinition } from '../../requests/schemas';
 import { definitionChanges, writesChanged } from '../cross-module';

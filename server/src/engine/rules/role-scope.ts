@@ -1,5 +1,5 @@
-import { isOneOff, roleWords } from '../context/role';
-import { valueShape } from '../context/shape';
+import { isOneOff, roleWords } from '../file-roles/role';
+import { valueShape } from '../file-roles/shape';
 import type { Access, FileContexts, FileRole, Finding, Severity } from '../model';
 import { literalText } from '../model/template';
 
