@@ -91,6 +91,11 @@ describe('quick fixes in VS Code', function () {
     // scores.ts already writes BOARD#global#${shard} with BOARD_SHARDS: that constant is reused.
     assert.equal(fix.title, 'Add a random write-shard suffix (10 shards, BOARD_SHARDS)');
     assert.ok(fix.edit, 'the default form is an edit (previewable)');
+    // After the edit VS Code runs the action's command: the no-op the walkthrough's "Apply a
+    // fix" step completes on. An ignore comment is not a fix and runs nothing.
+    assert.equal(fix.command?.command, 'shardlens.fix.applied');
+    await vscode.commands.executeCommand(fix.command.command, ...(fix.command.arguments ?? []));
+    assert.equal(actions.find((a) => a.title.startsWith('Ignore SL001'))?.command, undefined);
     assert.ok(await vscode.workspace.applyEdit(fix.edit));
     const expected = original.replace(
       "PK: 'BOARD#global', SK: `PLAYER#${playerId}`",
