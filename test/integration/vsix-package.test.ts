@@ -5,12 +5,13 @@
 //
 //   SHARDLENS_VSIX=/path/x.vsix node --import tsx --test test/integration/vsix-package.test.ts
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { isLicenseOk, validateManifest } from 'ovsx';
-import { packageVsix } from '../e2e/vscode';
+import { packageVsix, ROOT } from '../e2e/vscode';
 
 // ovsx's zip reader (yauzl), the one `ovsx publish` reads a VSIX with; it gives entry names in
 // lower case.
@@ -34,7 +35,14 @@ describe('the VSIX', { timeout: 300_000 }, () => {
   let manifest: Manifest;
 
   before(async () => {
-    vsix = process.env.SHARDLENS_VSIX ? path.resolve(process.env.SHARDLENS_VSIX) : packageVsix();
+    if (process.env.SHARDLENS_VSIX) vsix = path.resolve(process.env.SHARDLENS_VSIX);
+    else {
+      vsix = packageVsix();
+      // Packaging rebuilt dist/ minified and without source maps; the tests after this one get
+      // the development build back, as `npm test` made it.
+      const r = spawnSync('npm', ['run', 'build'], { cwd: ROOT, encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+    }
     files = await readZip(vsix, () => true);
     manifest = JSON.parse(files.get('extension/package.json')!.toString('utf8'));
   });
