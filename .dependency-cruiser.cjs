@@ -10,6 +10,8 @@ const FEATURES = '^server/src/(cli|lsp|heat|features|config)/';
 const FRONTENDS = `${ENGINE}frontends/`;
 /** The language front-ends, each implementing FrontEnd (model/frontend.ts) and listed in frontends/registry.ts. */
 const LANGUAGE_FRONT_END_DIRS = 'js|python';
+/** The DynamoDB libraries' front-ends (LibraryFrontEnd), under frontends/: each reads a language through the FrontEnd it is given. */
+const LIBRARY_FRONT_END_DIRS = 'electrodb';
 /** Every front-end folder: the language front-ends and the infrastructure-code readers. */
 const FRONT_END_DIRS = `${LANGUAGE_FRONT_END_DIRS}|infra`;
 
@@ -59,6 +61,14 @@ module.exports = {
       severity: 'error',
       from: { path: ENGINE, pathNot: `${FRONTENDS}((${LANGUAGE_FRONT_END_DIRS})/|registry\\.ts$)` },
       to: { path: `${FRONTENDS}(${LANGUAGE_FRONT_END_DIRS})/` },
+    },
+    {
+      name: 'libraries-never-import-front-ends',
+      comment:
+        'A DynamoDB library’s front-end reads the language through the FrontEnd the registry gives it, never a front-end’s modules, and never another library’s.',
+      severity: 'error',
+      from: { path: `${FRONTENDS}(${LIBRARY_FRONT_END_DIRS})/` },
+      to: { path: `${FRONTENDS}(${FRONT_END_DIRS}|${LIBRARY_FRONT_END_DIRS})/`, pathNot: `${FRONTENDS}$1/` },
     },
     {
       name: 'rules-below-workspace',

@@ -226,6 +226,8 @@ export interface JsonLogicalKey {
   table: string | null;
   index: string | null;
   attribute: string;
+  /** The library model it is declared in: `score entity · byBoard` (ElectroDB). */
+  model?: string;
   /** The key template without its shard part. */
   template: string;
   /** The shard set of the first sharded call site, when one is sharded. */
@@ -254,6 +256,8 @@ export interface JsonMatchReport {
       table: string | null;
       index: string | null;
       attribute: string;
+      /** The library model it is declared in: `score entity · byBoard` (ElectroDB). */
+      model?: string;
       /** The shard the key is, for a sharded template; else null. */
       shard: number | null;
       /** The templates that matched, e.g. `BOARD#global#{shard 0..9}`. */

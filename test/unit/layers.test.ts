@@ -43,6 +43,11 @@ const PLANTED: Array<[file: string, text: string, rule: string]> = [
     "import { resolve } from '../js/scope';\nexport const r = resolve;\n",
     'frontends-never-import-each-other',
   ],
+  [
+    'engine/frontends/electrodb/planted-library.ts',
+    "import { resolve } from '../js/scope';\nexport const r = resolve;\n",
+    'libraries-never-import-front-ends',
+  ],
   // A shared stage reaching into a front-end's modules, a value or a type only, rather than through frontEndFor.
   [
     'engine/frontends/wrappers/planted-wrapper.ts',

@@ -1,5 +1,13 @@
 import type { JsonKeysReport, JsonMatchReport } from '../../../protocol/src/report';
-import { describeShards, type KeyEntry, type KeyMatch, render, type TableEntry, type WorkspaceIndex } from '../engine';
+import {
+  describeShards,
+  keyLabel,
+  type KeyEntry,
+  type KeyMatch,
+  render,
+  type TableEntry,
+  type WorkspaceIndex,
+} from '../engine';
 import { displayPath, location } from './report';
 
 /**
@@ -12,7 +20,7 @@ const pad = (s: string, n: number) => s + ' '.repeat(Math.max(0, n - s.length));
 
 function keyHeader(k: KeyEntry): string {
   const sharded = k.key.shards ? `  (sharded: ${describeShards(k.key.shards)})` : '';
-  return `${k.key.id}${sharded}`;
+  return `${keyLabel(k.key)}${sharded}`;
 }
 
 /** Indented text: a table, its indexes, its keys, and one line per call site. */
@@ -59,6 +67,7 @@ export function toJsonKeys(tables: TableEntry[]): JsonKeysReport {
           table: k.key.table,
           index: k.key.index,
           attribute: k.key.attribute,
+          ...(k.key.model ? { model: k.key.model } : {}),
           template: render(k.key.template),
           shards: k.key.shards ? { method: k.key.shards.method, values: k.key.shards.values } : null,
           sites: k.sites.map((s) => ({
@@ -89,7 +98,7 @@ export function formatMatchText(keys: string[], index: WorkspaceIndex): string {
 
 function describeMatch(m: KeyMatch): string {
   const shard = m.shard === null ? '' : `  shard ${m.shard}`;
-  return `${m.key.id}${shard}  (${m.templates.join(', ')})`;
+  return `${keyLabel(m.key)}${shard}  (${m.templates.join(', ')})`;
 }
 
 export function toJsonMatches(keys: string[], index: WorkspaceIndex): JsonMatchReport {
@@ -102,6 +111,7 @@ export function toJsonMatches(keys: string[], index: WorkspaceIndex): JsonMatchR
         table: m.key.table,
         index: m.key.index,
         attribute: m.key.attribute,
+        ...(m.key.model ? { model: m.key.model } : {}),
         shard: m.shard,
         templates: m.templates,
       })),

@@ -28,7 +28,7 @@ export type { FileCoverage } from './requests/coverage';
 export { AnalyzedDocument } from './incremental/document';
 export type { TextEdit } from './incremental/document';
 export { MAX_DEPTH } from './frontends/evaluation';
-export { logicalKeyOf, logicalKeysOf, shardShape } from './keys/logical-key';
+export { keyLabel, logicalKeyOf, logicalKeysOf, modelOf, shardShape } from './keys/logical-key';
 export type { KeyMatch } from './keys/matcher';
 export { tableName } from './keys/table';
 export type {

@@ -8,6 +8,7 @@ import {
   type KeyValue,
   PLANNED_WRITE_UNITS_PER_SHARD,
   READ_UNITS_PER_PARTITION as RCU_PER_KEY,
+  modelOf,
   REASONS,
   render,
   sameSpan,
@@ -248,7 +249,9 @@ export function hoverMarkdown(
     : name
       ? ` on table ${code(name)}`
       : '';
-  const operation = a.operation;
+  // An ElectroDB call names its entity and access pattern first: `Board entity · byBoard · Query`.
+  const model = a.library ? `${text(modelOf(a) ?? '')} · ` : '';
+  const operation = `${model}${a.operation}`;
   const lines = [
     pk
       ? `**ShardLens** · ${operation} · ${code(pk.attribute)} = ${code(render(pk.template))}${table}`

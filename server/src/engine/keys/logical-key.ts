@@ -97,6 +97,19 @@ export function literalShardOf(read: KeyTemplate, writer: ShardShape): number | 
   return /^\d{1,6}$/.test(middle) ? Number(middle) : null;
 }
 
+/** The library model an access is declared in (`score entity · byBoard`): the pattern of the index it is on. */
+export function modelOf(a: Access): string | undefined {
+  const lib = a.library;
+  if (!lib) return undefined;
+  const pattern = (a.index && lib.byIndex?.[a.index]) || lib.accessPattern;
+  return `${lib.entity}${lib.entity.endsWith(' collection') ? '' : ' entity'} · ${pattern}`;
+}
+
+/** The key as a person reads it: the library model it is declared in, when any, before its id. */
+export function keyLabel(k: LogicalKey): string {
+  return k.model ? `${k.model} · ${k.id}` : k.id;
+}
+
 /** `leaderboard`, `leaderboard/byStatus`, `?/byStatus`: the table part of an id. */
 function where(table: string | null, index: string | null): string {
   return `${table ?? '?'}${index ? `/${index}` : ''}`;
@@ -120,6 +133,7 @@ function make(a: Access, text: string, template: KeyTemplate, literalShard: bool
     template,
     shards: literalShard ? null : shardSetOf(a.partitionKey!.template),
     id: `${where(table, index)} · ${attribute} = ${text}`,
+    ...(a.library ? { model: modelOf(a) } : {}),
   };
   families.set(key, family(index, attribute, text));
   return key;

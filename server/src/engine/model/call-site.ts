@@ -3,6 +3,7 @@ import type {
   Classification,
   Declaration,
   Operation,
+  LibraryAccess,
   SdkStyle,
   SourceLanguage,
   SourceRange,
@@ -29,6 +30,8 @@ export interface CallSite {
   call: CallStyle;
   /** A call to a wrapper in another module: where the DynamoDB call it makes is written. */
   through?: SourceRange;
+  /** Made through a DynamoDB library's model (an ElectroDB entity): see `Access.library`. */
+  library?: LibraryAccess;
   /** How the wrapper's own call is judged (its key with its parameters unknown), for a call through it. */
   wrapperClasses?: Classification[];
   /** The wrapper's parameters (Python) this call leaves out, whose defaults it therefore passes. */

@@ -152,3 +152,15 @@ export interface FrontEnd {
   /** Whether a file is a test, a handler, a script or a library, as its content says (`file-roles/role.ts`). */
   contentRoles: 'js' | 'python';
 }
+
+/**
+ * A DynamoDB library's front-end (ElectroDB): calls written through the library's
+ * model, read as the requests it makes. It reads the language through the language
+ * front-end it is given (its evaluator), never by importing one.
+ */
+export interface LibraryFrontEnd {
+  id: string;
+  languages: readonly SourceLanguage[];
+  /** The library's DynamoDB calls in the file (none when the text cannot hold one). */
+  callSites(f: SourceFile, language: FrontEnd): CallSite[];
+}

@@ -286,6 +286,8 @@ export interface Access {
    * in `lib/db.js`): where the DynamoDB call inside it is written.
    */
   through?: SourceRange;
+  /** Made by a DynamoDB library's model (an ElectroDB entity): the entity and access pattern it goes through. */
+  library?: LibraryAccess;
   /**
    * Read by the call's shape: a method with a DynamoDB-like name of a library outside
    * the workspace, given a key condition with `:` values or a key object with a
@@ -303,6 +305,24 @@ export interface Access {
    * its heat: attached by the workspace's reachability pass (`entry-points/`), absent before it.
    */
   reach?: AccessReach;
+}
+
+/**
+ * What a DynamoDB library's schema says of an access: the library, the entity
+ * (`Board`), the access pattern (`byBoard`) and where the pattern's partition key is
+ * declared. Messages and hovers name them; fixes written for SDK requests are not
+ * offered on such an access (its key is not written at the call).
+ */
+export interface LibraryAccess {
+  library: 'electrodb';
+  entity: string;
+  accessPattern: string;
+  /** The pattern's `pk: { ... }` declaration. */
+  declaration: SourceRange;
+  /** A write's other access patterns, by the index they are on: the index partitions the write writes too. */
+  byIndex?: Record<string, string>;
+  /** The access is the schema's own: every write of the entity, where the schema alone fixes the key. */
+  schema?: true;
 }
 
 /**
@@ -387,6 +407,12 @@ export interface LogicalKey {
   template: KeyTemplate;
   shards: ShardSet | null;
   id: string;
+  /**
+   * The library model the key is declared in, for display: `score entity · byBoard` (an
+   * ElectroDB entity and access pattern). Not part of the id: entities of one service
+   * share partitions, and their calls must meet.
+   */
+  model?: string;
 }
 
 export type { FileContext, FileContexts, FileRole } from './file-context';

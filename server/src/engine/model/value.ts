@@ -13,7 +13,7 @@ export type Value =
    * attribute it does not show (the key) may be in what was spread. `echoes`: a
    * `Proxy` whose `get` returns the name asked for (`Keys.pk` is `"pk"`).
    */
-  | { kind: 'object'; entries: Entry[]; span: Span; hidden?: Value; echoes?: true }
+  | { kind: 'object'; entries: Entry[]; span: Span; hidden?: Value; echoes?: true; made?: Construction }
   | { kind: 'array'; items: Value[]; span: Span }
   /**
    * `span` is where the value is used; `via` the declarations it was reached
@@ -23,6 +23,18 @@ export type Value =
   | { kind: 'scalar'; template: KeyTemplate; span: Span; via?: Declaration[]; someOfPaths?: boolean }
   /** boto3 `Key("pk").eq(x) & Key("sk").begins_with(y)`. */
   | { kind: 'condition'; clauses: ConditionClause[]; span: Span };
+
+/**
+ * `new Entity(schema, config)` of a DynamoDB library (`model/libraries.ts`): the object's
+ * entries are its arguments (`#0`, `#1`), each function in them read as what it returns,
+ * so a library front-end reads the schema wherever the instance is imported.
+ */
+export interface Construction {
+  module: string;
+  name: string;
+  /** The file the construction is written in ('' until placed). */
+  file: string;
+}
 
 /** An object's property: its name, its value, and the whole `name: value` pair when written. */
 export type Entry = [name: string, value: Value, pair?: Span];

@@ -92,6 +92,7 @@ function accessOfRequest(
     ...(keys.pk ? {} : { keyGap: keyGapOf(operation, input) }),
     ...(site.through ? { through: site.through } : {}),
     ...(site.guessed ? { guessed: true } : {}),
+    ...(site.library ? { library: site.library } : {}),
     ...(site.operationUnread ? { operationUnread: site.operationUnread } : {}),
   };
 }

@@ -74,7 +74,8 @@ export function toFinding(rule: RuleInfo, severity: Severity, r: Report): Findin
     messageId: r.messageId,
     access: a,
     related: [...own, ...(r.related ?? [])],
-    fixes: r.fixes ?? [],
+    // A library's key is written in its schema, not at the call: the SDK fixes do not apply.
+    fixes: a.library ? [] : (r.fixes ?? []),
   };
 }
 

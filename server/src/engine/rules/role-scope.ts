@@ -30,7 +30,8 @@ export type ContextFinding = Finding & { context: FileRole };
 export function roleOfAccess(a: Access, files: FileContexts): FileRole {
   const fileRole = roleOf(a.file, files);
   if (fileRole !== 'app') return fileRole;
-  if (a.call.statement.startColumn === 0) return 'script';
+  // An entity's schema declares every write of it, wherever those run: not a call made once at load.
+  if (a.call.statement.startColumn === 0 && !a.library?.schema) return 'script';
   return roleOfValue(a, files) ?? fileRole;
 }
 

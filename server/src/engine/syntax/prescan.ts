@@ -2,7 +2,7 @@
  * The cheap literal pre-scan: only files that mention DynamoDB, an AWS SDK, boto3 or
  * the shapes of a DynamoDB request can hold a call worth parsing.
  */
-const LIBRARIES = /dynamodb|aws-sdk|boto3/i;
+const LIBRARIES = /dynamodb|aws-sdk|boto3|electrodb/i;
 /**
  * Request fields as the SDKs spell them (`tableName` is not one). Each is looked for
  * with a native substring search: one regular expression of these alternatives tries
@@ -15,6 +15,8 @@ const API_NAMES = [
   'RequestItems',
   'TransactItems',
   'batch_writer',
+  // An ElectroDB call on an entity imported from another module (`Board.query.byBoard({ board }).go()`).
+  '.go(',
 ];
 /** boto3's item methods (`add_item(` is not one), checked only where `_item(` is written at all. */
 const ITEM_METHOD = /\.(?:put|get|update|delete)_item\(/;

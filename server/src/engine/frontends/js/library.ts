@@ -23,6 +23,7 @@ import { instanceValue } from './classes';
 import { ownFunctionValue } from './returns';
 import { resolve } from './scope';
 import { returnedExpressions } from './functions';
+import { constructionValue } from './constructions';
 
 const SAME_VALUE_METHODS = new Set([
   'toString',
@@ -47,6 +48,8 @@ export function newValue(n: Node, ctx: EvalContext): Value {
   const ctorNode = n.childForFieldName('constructor');
   const cls = ctorNode?.type === 'identifier' ? resolve(ctorNode, ctx) : null;
   if (cls?.kind === 'class') return instanceValue(cls.node, n, ctx);
+  // `new Entity({...})` of a DynamoDB library: its schema, for the library's front-end.
+  if (cls?.kind === 'import') return constructionValue(n, ctx) ?? unknownValue(n);
   if (ctor === 'Set') {
     const items = ctx.evaluate(args?.namedChild(0) ?? null, ctx);
     return { kind: 'array', items: items?.kind === 'array' ? items.items : [], span: spanOf(n) };

@@ -1,0 +1,75 @@
+/**
+ * `new Entity({...}, {...})` of a DynamoDB library (`model/libraries.ts`): the instance
+ * as an object of its arguments, each function in them read as what it returns
+ * (`default: () => uuid()` is the uuid), so the library's front-end finds the schema
+ * wherever the instance is used, in this module or one importing it.
+ */
+import type { Node } from 'web-tree-sitter';
+import { deeper, unknownValue } from '../evaluation';
+import type { EvalContext } from '../../model/eval-context';
+import { RECORDED_CONSTRUCTORS } from '../../model/libraries';
+import type { Entry, Value } from '../../model/value';
+import { spanOf } from '../../syntax/span';
+import { returnedExpressions } from './functions';
+import { isFunction, resolve } from './scope';
+
+/** The recorded construction `n` makes, or null when its class is no library's. */
+export function constructionValue(n: Node, ctx: EvalContext): Value | null {
+  const ctor = n.childForFieldName('constructor');
+  if (ctor?.type !== 'identifier') return null;
+  const b = resolve(ctor, ctx);
+  if (b?.kind !== 'import' || !RECORDED_CONSTRUCTORS[b.source]?.includes(b.name)) return null;
+  const args = n.childForFieldName('arguments')?.namedChildren ?? [];
+  const entries: Entry[] = args.flatMap((a, i) => (a ? [[`#${i}`, argumentValue(a, ctx)] as Entry] : []));
+  return { kind: 'object', entries, span: spanOf(n), made: { module: b.source, name: b.name, file: '' } };
+}
+
+/** An argument's value, with functions read as their returned value and named objects followed. */
+function argumentValue(n: Node, ctx: EvalContext): Value {
+  const inner = deeper(ctx);
+  if (!inner) return unknownValue(n);
+  let e = n;
+  // `{ ... } as const`, `{ ... } satisfies Schema`, `(x)`.
+  while (/^(as_expression|satisfies_expression|parenthesized_expression|non_null_expression)$/.test(e.type)) {
+    e = e.namedChild(0) ?? e;
+    if (e === n) break;
+  }
+  if (e.type === 'object' && !e.namedChildren.some((c) => c?.type === 'spread_element')) {
+    const entries: Entry[] = [];
+    for (const c of e.namedChildren) {
+      if (c?.type === 'pair') {
+        const k = c.childForFieldName('key');
+        const v = c.childForFieldName('value');
+        const name = k?.type === 'string' ? k.text.slice(1, -1) : k?.text;
+        if (name && v) entries.push([name, argumentValue(v, inner), spanOf(c)]);
+      } else if (c?.type === 'method_definition') {
+        // `default() { return uuid(); }`
+        const name = c.childForFieldName('name')?.text;
+        if (name) entries.push([name, returnedValue(c, inner) ?? unknownValue(c), spanOf(c)]);
+      } else if (c) {
+        const v = ctx.evaluate(c, inner);
+        if (v && c.type === 'shorthand_property_identifier') entries.push([c.text, v, spanOf(c)]);
+      }
+    }
+    return { kind: 'object', entries, span: spanOf(e) };
+  }
+  if (e.type === 'array')
+    return {
+      kind: 'array',
+      items: e.namedChildren.flatMap((c) => (c ? [argumentValue(c, inner)] : [])),
+      span: spanOf(e),
+    };
+  if (isFunction(e)) return returnedValue(e, inner) ?? unknownValue(e);
+  if (e.type === 'identifier') {
+    // `new Entity(schema, config)` with `const schema = { ... }` in this module.
+    const b = resolve(e, inner);
+    if (b?.kind === 'value') return argumentValue(b.node, inner);
+  }
+  return ctx.evaluate(e, inner) ?? unknownValue(e);
+}
+
+/** What a function returns when it has one returned expression (`() => uuid()`), else null. */
+function returnedValue(fn: Node, ctx: EvalContext): Value | null {
+  const returns = returnedExpressions(fn);
+  return returns.length === 1 && returns[0] ? ctx.evaluate(returns[0], ctx) : null;
+}
