@@ -25,15 +25,16 @@ export type Value =
   | { kind: 'condition'; clauses: ConditionClause[]; span: Span };
 
 /**
- * `new Entity(schema, config)` of a DynamoDB library (`model/libraries.ts`): the object's
- * entries are its arguments (`#0`, `#1`), each function in them read as what it returns,
- * so a library front-end reads the schema wherever the instance is imported.
+ * `new Entity(schema, config)` of a DynamoDB library (`model/libraries.ts`): its
+ * arguments, each function in them read as what it returns, so a library front-end
+ * reads the schema wherever the instance is imported. `file` names where it is
+ * written ('' until placed): an importer's placing of the value leaves its positions.
  */
 export interface Construction {
   module: string;
   name: string;
-  /** The file the construction is written in ('' until placed). */
   file: string;
+  args: Value[];
 }
 
 /** An object's property: its name, its value, and the whole `name: value` pair when written. */

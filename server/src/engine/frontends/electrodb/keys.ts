@@ -3,8 +3,10 @@
  * `$<service>#<attr>_<value>...` and a sort key as `$[<collection>#]<entity>_<version>#<attr>_<value>...`,
  * or the key's `template` with `${attr}` filled, then applies the key's `casing`
  * (lower case unless it says `upper` or `none`) to the whole text, values included.
- * A composite attribute the call does not give ends a sort key's prefix (a query's
- * `begins_with`); in a partition key it is a value not read.
+ * A composite attribute the call does not give ends a sort key's prefix: a query's own
+ * `begins_with` ends with that attribute's label (`$board_1#player_`), the operand of a
+ * sort-key method (`.begins({ ... })`, `.gt(...)`) before it. In a partition key it is a
+ * value not read.
  */
 import type { KeyTemplate, Origin, TemplatePart } from '../../model';
 import { concat, literal } from '../../model/template';
@@ -43,10 +45,10 @@ function casedTemplate(v: Value, casing: Casing): KeyTemplate {
  */
 export function renderKey(
   key: KeyDeclaration,
-  prefix: string,
+  head: string,
   values: Composites,
   origin: Origin,
-  prefixAllowed: boolean,
+  prefix: Prefix,
 ): RenderedKey {
   const lit = (s: string) => literal(cased(s, key.casing), origin);
   const pieces: KeyTemplate[] = [];
@@ -58,7 +60,7 @@ export function renderKey(
     for (let m = re.exec(key.template); m; m = re.exec(key.template)) {
       pieces.push(lit(key.template.slice(at, m.index)));
       const v = values(m[1]);
-      if (!v) return { template: prefixOrUnknown(pieces, m[1], prefixAllowed), complete: false, given };
+      if (!v) return { template: prefixOrUnknown(pieces, m[1], prefix !== 'none'), complete: false, given };
       pieces.push(casedTemplate(v, key.casing));
       given.push(m[1]);
       at = m.index + m[0].length;
@@ -66,16 +68,20 @@ export function renderKey(
     pieces.push(lit(key.template.slice(at)));
     return { template: concat(...pieces), complete: true, given };
   }
-  pieces.push(lit(prefix));
+  pieces.push(lit(head));
   for (const attr of key.composite) {
-    pieces.push(lit(`#${attr}_`));
     const v = values(attr);
-    if (!v) return { template: prefixOrUnknown(pieces, attr, prefixAllowed), complete: false, given };
+    if (!v && prefix === 'operand') return { template: concat(...pieces), complete: false, given };
+    pieces.push(lit(`#${attr}_`));
+    if (!v) return { template: prefixOrUnknown(pieces, attr, prefix !== 'none'), complete: false, given };
     pieces.push(casedTemplate(v, key.casing));
     given.push(attr);
   }
   return { template: concat(...pieces), complete: true, given };
 }
+
+/** How a key missing a composite attribute ends: a hole (`none`), or a prefix with or without the attribute's label. */
+export type Prefix = 'none' | 'labelled' | 'operand';
 
 /** A sort key's prefix stops at the attribute missing; a partition key has a hole there. */
 function prefixOrUnknown(pieces: KeyTemplate[], attr: string, prefixAllowed: boolean): KeyTemplate {

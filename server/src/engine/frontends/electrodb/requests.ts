@@ -8,7 +8,7 @@
 import type { Declaration, KeyOperator, KeyTemplate, Origin, Span } from '../../model';
 import { literal } from '../../model/template';
 import { entry, type Entry, type Value } from '../../model/value';
-import { partitionPrefix, renderKey, sortPrefix, type Composites } from './keys';
+import { partitionPrefix, renderKey, sortPrefix, type Composites, type Prefix } from './keys';
 import type { AccessPattern, EntitySchema } from './schema';
 
 /** The declaration a key's values come through: the access pattern's `pk: { ... }`. */
@@ -39,17 +39,11 @@ export interface Keys {
 }
 
 /** The pattern's partition and sort key at a call; `at` is where the call gives its values. */
-export function patternKeys(
-  e: EntitySchema,
-  p: AccessPattern,
-  values: Composites,
-  at: Span,
-  prefixAllowed: boolean,
-): Keys {
+export function patternKeys(e: EntitySchema, p: AccessPattern, values: Composites, at: Span, prefix: Prefix): Keys {
   const via = [patternDeclaration(e, p)];
   const origin = (span: Span): Origin => ({ file: e.file, span, via: [] });
-  const pk = renderKey(p.pk, partitionPrefix(e), values, origin(p.pk.span), false);
-  const sk = p.sk ? renderKey(p.sk, sortPrefix(e, p), values, origin(p.sk.span), prefixAllowed) : null;
+  const pk = renderKey(p.pk, partitionPrefix(e), values, origin(p.pk.span), 'none');
+  const sk = p.sk ? renderKey(p.sk, sortPrefix(e, p), values, origin(p.sk.span), prefix) : null;
   return {
     pk: scalarAt(pk.template, keySpan(p, values, at), via),
     sk: sk ? scalarAt(sk.template, at, []) : null,
@@ -67,7 +61,7 @@ export function keyRequest(
   at: Span,
   extra: Entry[] = [],
 ): Value {
-  const k = patternKeys(e, p, values, at, false);
+  const k = patternKeys(e, p, values, at, 'none');
   const key: Entry[] = [[p.pk.field, k.pk, at]];
   if (p.sk && k.sk) key.push([p.sk.field, k.sk, at]);
   return {
@@ -81,7 +75,7 @@ export function keyRequest(
 export function item(e: EntitySchema, values: Composites, given: Value | undefined, at: Span): Value {
   const entries: Entry[] = [];
   for (const p of e.patterns) {
-    const k = patternKeys(e, p, values, at, false);
+    const k = patternKeys(e, p, values, at, 'none');
     entries.push([p.pk.field, k.pk, at]);
     if (p.sk && k.sk) entries.push([p.sk.field, k.sk, at]);
   }
@@ -112,14 +106,14 @@ export function queryRequest(
   at: Span,
   extra: Entry[] = [],
 ): Value {
-  const k = patternKeys(e, p, values, at, true);
+  const k = patternKeys(e, p, values, at, 'labelled');
   const names: Entry[] = [['#pk', str(p.pk.field, at)]];
   const vals: Entry[] = [[':pk', k.pk, at]];
   let condition = '#pk = :pk';
   if (p.sk) {
     names.push(['#sk', str(p.sk.field, at)]);
     const operands = range
-      ? range.operands.map((o) => patternKeys(e, p, (a) => o(a) ?? values(a), at, true).sk!)
+      ? range.operands.map((o) => patternKeys(e, p, (a) => o(a) ?? values(a), at, 'operand').sk!)
       : k.sk
         ? [k.sk]
         : [];

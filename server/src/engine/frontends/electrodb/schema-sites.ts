@@ -36,12 +36,12 @@ function site(n: Node, e: EntitySchema, p: AccessPattern, f: SourceFile): CallSi
   const decl = patternDeclaration(e, p);
   const origin = { file: e.file, span: p.pk.compositeSpan, via: [] };
   const none = () => undefined;
-  const pk = renderKey(p.pk, partitionPrefix(e), none, origin, false).template;
+  const pk = renderKey(p.pk, partitionPrefix(e), none, origin, 'none').template;
   const at = p.pk.compositeSpan;
   const item: Entry[] = [[p.pk.field, { kind: 'scalar', template: pk, span: at, via: [decl] }, p.pk.span]];
   if (p.sk) {
     // The sort key's attributes vary per item: each is a value not read here.
-    const sk = renderKey(p.sk, sortPrefix(e, p), (a) => hole(a, at), { ...origin, span: p.sk.span }, false).template;
+    const sk = renderKey(p.sk, sortPrefix(e, p), (a) => hole(a, at), { ...origin, span: p.sk.span }, 'none').template;
     item.push([p.sk.field, { kind: 'scalar', template: sk, span: p.sk.span }, p.sk.span]);
   }
   const input: Value = {

@@ -58,7 +58,7 @@ const text = (v: Value | undefined): string | null => (v?.kind === 'scalar' ? li
 /** The entity schema an ElectroDB `Entity` construction holds, or null when it is not one or its names are not read. */
 export function entitySchema(v: Value | undefined, serviceConfig?: Value): EntitySchema | null {
   if (v?.kind !== 'object' || v.made?.module !== 'electrodb' || v.made.name !== 'Entity') return null;
-  const schema = entry(v, '#0');
+  const schema = v.made.args[0];
   const model = entry(schema, 'model');
   const entity = text(entry(model, 'entity'));
   const service = text(entry(model, 'service'));
@@ -81,7 +81,7 @@ export function entitySchema(v: Value | undefined, serviceConfig?: Value): Entit
           return p ? [p] : [];
         })
       : [];
-  const table = entry(entry(v, '#1'), 'table') ?? entry(serviceConfig, 'table');
+  const table = entry(v.made.args[1], 'table') ?? entry(serviceConfig, 'table');
   return { entity, version, service, table, attributes, patterns, file: v.made.file, span: v.span };
 }
 
@@ -123,10 +123,10 @@ function keyDeclaration(e: ReturnType<typeof entryOf>): KeyDeclaration | null {
 export function serviceEntities(v: Value | undefined): Map<string, EntitySchema> {
   const out = new Map<string, EntitySchema>();
   if (v?.kind !== 'object' || v.made?.module !== 'electrodb' || v.made.name !== 'Service') return out;
-  const members = entry(v, '#0');
+  const members = v.made.args[0];
   if (members?.kind !== 'object') return out;
   for (const [name, e] of members.entries) {
-    const s = entitySchema(e, entry(v, '#1'));
+    const s = entitySchema(e, v.made.args[1]);
     if (s) out.set(name, s);
   }
   return out;

@@ -20,8 +20,8 @@ export function constructionValue(n: Node, ctx: EvalContext): Value | null {
   const b = resolve(ctor, ctx);
   if (b?.kind !== 'import' || !RECORDED_CONSTRUCTORS[b.source]?.includes(b.name)) return null;
   const args = n.childForFieldName('arguments')?.namedChildren ?? [];
-  const entries: Entry[] = args.flatMap((a, i) => (a ? [[`#${i}`, argumentValue(a, ctx)] as Entry] : []));
-  return { kind: 'object', entries, span: spanOf(n), made: { module: b.source, name: b.name, file: '' } };
+  const values = args.flatMap((a) => (a ? [argumentValue(a, ctx)] : []));
+  return { kind: 'object', entries: [], span: spanOf(n), made: { module: b.source, name: b.name, file: '', args: values } };
 }
 
 /** An argument's value, with functions read as their returned value and named objects followed. */

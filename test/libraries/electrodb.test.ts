@@ -1,0 +1,258 @@
+/**
+ * ElectroDB as a front-end of the key model, proven on fixtures written in ElectroDB's
+ * documented style (test/fixtures/libraries/electrodb): they type-check against the
+ * pinned electrodb typings; run with the real library against dynalite, every stored
+ * key is what the template the engine read renders, and `shardlens keys --match` names
+ * the entity's logical key; the hot keys are found where the schema or the call makes
+ * them, and the spread ones are not.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { CreateTableCommand, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import {
+  collectFiles,
+  initParsers,
+  WorkspaceIndex,
+  type Access,
+  type Finding,
+  type KeyTemplate,
+} from '../../server/src/engine';
+import { startDynalite, typeErrors } from '../fixes/helpers-write';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'libraries', 'electrodb');
+const CLI = path.join(ROOT, 'bin', 'shardlens.js');
+
+let index: WorkspaceIndex;
+let accesses: Access[];
+let findings: Finding[];
+
+before(async () => {
+  await initParsers();
+  index = new WorkspaceIndex({ root: FIXTURE });
+  index.analyzeAll(collectFiles([FIXTURE]).files);
+  const results = index.results();
+  accesses = results.flatMap((r) => r.accesses);
+  findings = results.flatMap((r) => r.findings);
+});
+
+const rel = (f: string) => path.relative(FIXTURE, f);
+const line = (f: Finding | Access) => `${rel(f.file)}:${f.span.startLine + 1}`;
+
+/** A stored key matches a template: its literal text in place, each hole some text. */
+function matchesTemplate(stored: string, t: KeyTemplate): boolean {
+  const re = t.parts.map((p) => ('literal' in p ? p.literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : '.+')).join('');
+  return new RegExp(`^${re}$`).test(stored);
+}
+
+test('the fixtures type-check against the electrodb typings', () => {
+  for (const dir of ['ts', 'cjs']) assert.deepEqual(typeErrors(path.join(FIXTURE, dir)), [], dir);
+});
+
+test('every ElectroDB call of the fixtures is read, with its entity and access pattern', () => {
+  const calls = accesses
+    .filter((a) => a.library)
+    .map(
+      (a) =>
+        `${line(a)} ${a.operation} ${a.library!.entity}.${a.library!.accessPattern}${a.index ? ` @${a.index}` : ''}`,
+    );
+  for (const want of [
+    'ts/handlers.ts:4 PutItem task.byId',
+    'ts/handlers.ts:8 Query task.byStatus @gsi1pk-gsi1sk-index',
+    'ts/handlers.ts:13 PutItem score.byBoard',
+    'ts/handlers.ts:17 Query score.byBoard',
+    'ts/handlers.ts:22 GetItem score.byBoard',
+    'ts/handlers.ts:26 PutItem shardedScore.byBoard',
+    'ts/handlers.ts:32 Query shardedScore.byBoard',
+    'ts/handlers.ts:39 PutItem session.primary',
+    'ts/handlers.ts:44 DeleteItem session.primary',
+    'ts/service.ts:8 Query account collection.account @gsi2pk-gsi2sk-index',
+    'ts/service.ts:13 Query session.byUser @gsi2pk-gsi2sk-index',
+    'cjs/orders.js:4 PutItem order.byOrder',
+    'cjs/orders.js:8 Query order.byCustomer @gsi1pk-gsi1sk-index',
+    'cjs/orders.js:12 Query order.byStatus @gsi2pk-gsi2sk-index',
+    'ts/entities.ts:24 PutItem task.byStatus @gsi1pk-gsi1sk-index',
+  ])
+    assert.ok(calls.includes(want), `${want} not in\n${calls.join('\n')}`);
+});
+
+test('keys are rendered as ElectroDB stores them', () => {
+  const pk = (l: string, op: string) => {
+    const a = accesses.find((x) => line(x) === l && x.operation === op && !x.index);
+    return a?.partitionKey
+      ? { pk: renderText(a.partitionKey.template), sk: a.sortKey && renderText(a.sortKey.template) }
+      : null;
+  };
+  assert.deepEqual(pk('ts/handlers.ts:13', 'PutItem'), { pk: '$games#board_global', sk: '$score_1#player_{}' });
+  assert.deepEqual(pk('ts/handlers.ts:39', 'PutItem'), { pk: 'SESSION#{}', sk: 'META' });
+  const query = accesses.find((a) => line(a) === 'ts/handlers.ts:8')!;
+  assert.equal(renderText(query.partitionKey!.template), '$tracker');
+  assert.equal(query.sortCondition?.operator, 'begins_with');
+  assert.equal(renderText(query.sortCondition!.operands[0].template), '$task_1#status_open');
+  const range = accesses.find((a) => line(a) === 'ts/service.ts:13')!;
+  assert.equal(range.sortCondition?.operator, '>');
+  assert.equal(renderText(range.sortCondition!.operands[0].template), '$account#session_2#expiresat_{}');
+});
+
+/** Literal text with each hole as `{}`. */
+function renderText(t: KeyTemplate): string {
+  return t.parts.map((p) => ('literal' in p ? p.literal : '{}')).join('');
+}
+
+test('the hot keys are found where the schema or the call makes them, with the schema as related location', () => {
+  const got = findings.map((f) => `${f.rule} ${line(f)}:${f.span.startColumn + 1} ${f.severity}`);
+  for (const want of [
+    // The status index of tasks: `composite: []`, one partition for every task.
+    'SL001 ts/entities.ts:24:32 error',
+    // A constant board and a constant status at the call.
+    'SL001 ts/handlers.ts:13:28 error',
+    'SL001 ts/handlers.ts:17:55 error',
+    'SL001 cjs/orders.js:4:54 error',
+    'SL001 cjs/orders.js:12:41 error',
+  ])
+    assert.ok(got.includes(want), `${want} not in\n${got.join('\n')}`);
+  const global = findings.find((f) => line(f) === 'ts/handlers.ts:13')!;
+  assert.match(global.message, /\$games#board_global/);
+  assert.deepEqual(
+    global.related.map((r) => `${rel(r.file)}:${r.span.startLine + 1} ${r.message}`),
+    ['ts/entities.ts:43 score.byBoard.pk is declared here'],
+  );
+  assert.deepEqual(global.fixes, [], 'an SDK fix does not apply to a key written in a schema');
+  const schema = findings.find((f) => line(f) === 'ts/entities.ts:24')!;
+  assert.match(schema.message, /index "gsi1pk-gsi1sk-index"/);
+  assert.equal(schema.context, 'app');
+});
+
+test('a high-cardinality composite, a sharded entity and a UUID default are not reported', () => {
+  const quiet = accesses.filter(
+    (a) =>
+      ['shardedScore', 'session'].includes(a.library?.entity ?? '') ||
+      (['byId', 'byCustomer'].includes(a.library?.accessPattern ?? '') && a.index === null),
+  );
+  assert.ok(quiet.length >= 6);
+  const onThem = findings.filter((f) => quiet.includes(f.access) && f.rule !== 'SL005');
+  assert.deepEqual(
+    onThem.map((f) => `${f.rule} ${line(f)}`),
+    [],
+  );
+  const sharded = accesses.find((a) => line(a) === 'ts/handlers.ts:26' && !a.index)!;
+  assert.equal(
+    index
+      .keys()
+      .flatMap((t) => t.indexes.flatMap((i) => i.keys))
+      .find((k) => k.sites.some((s) => s.access === sharded))?.key.shards?.values?.length,
+    8,
+  );
+});
+
+/** Tables shaped like the fixtures' entities: pk/sk and two indexes. */
+async function createTable(send: (c: CreateTableCommand) => Promise<unknown>, name: string) {
+  const index = (n: number) => ({
+    IndexName: `gsi${n}pk-gsi${n}sk-index`,
+    KeySchema: [
+      { AttributeName: `gsi${n}pk`, KeyType: 'HASH' as const },
+      { AttributeName: `gsi${n}sk`, KeyType: 'RANGE' as const },
+    ],
+    Projection: { ProjectionType: 'ALL' as const },
+  });
+  await send(
+    new CreateTableCommand({
+      TableName: name,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk'].map((a) => ({
+        AttributeName: a,
+        AttributeType: 'S',
+      })),
+      KeySchema: [
+        { AttributeName: 'pk', KeyType: 'HASH' },
+        { AttributeName: 'sk', KeyType: 'RANGE' },
+      ],
+      GlobalSecondaryIndexes: [index(1), index(2)],
+    }),
+  );
+}
+
+test('run against dynalite with the real library, every stored key is the template the engine read', async () => {
+  const db = await startDynalite();
+  const env = { ...process.env };
+  try {
+    Object.assign(process.env, {
+      AWS_ENDPOINT_URL_DYNAMODB: db.endpoint,
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'test',
+      AWS_SECRET_ACCESS_KEY: 'test',
+      APP_TABLE: 'app-table',
+      SHOP_TABLE: 'shop-table',
+    });
+    const send = (c: CreateTableCommand) => db.client.send(c);
+    await createTable(send, 'app-table');
+    await createTable(send, 'shop-table');
+    const ts = await import(pathToFileURL(path.join(FIXTURE, 'ts', 'handlers.ts')).href);
+    const service = await import(pathToFileURL(path.join(FIXTURE, 'ts', 'service.ts')).href);
+    const cjs = createRequire(__filename)(path.join(FIXTURE, 'cjs', 'orders.js'));
+    await ts.addTask('write the docs');
+    await ts.recordScore('ann', 40);
+    await ts.recordShardedScore('weekly', 'bob', 7);
+    const session: string = await ts.startSession('user-1');
+    await cjs.placeOrder('o-1', 'c-9', 12);
+    // The reads the engine read find what was written.
+    assert.equal((await ts.openTasks()).length, 1);
+    assert.equal((await ts.topOfGlobal()).length, 1);
+    assert.equal((await ts.allShardedScores('weekly')).length, 1);
+    assert.equal((await service.sessionsOf('user-1')).length, 1);
+    assert.equal((await cjs.pendingOrders()).data.length, 1);
+
+    const stored = async (table: string) =>
+      ((await db.client.send(new ScanCommand({ TableName: table }))).Items ?? []).map((i) =>
+        unmarshall(i as Record<string, AttributeValue>),
+      );
+    const items = [...(await stored('app-table')), ...(await stored('shop-table'))];
+    assert.equal(items.length, 5);
+    const writes = accesses.filter((a) => a.library && a.kind === 'write' && a.operation === 'PutItem');
+    for (const item of items) {
+      const entity = item.__edb_e__ as string;
+      for (const field of ['pk', 'gsi1pk', 'gsi2pk']) {
+        if (typeof item[field] !== 'string') continue;
+        const written = writes.filter(
+          (a) => a.library!.entity === entity && a.partitionKey?.attribute === field && !a.library!.schema,
+        );
+        assert.ok(written.length > 0, `no write of ${entity}.${field}`);
+        assert.ok(
+          written.some((a) => matchesTemplate(item[field], a.partitionKey!.template)),
+          `${entity}.${field} = ${item[field]} matches none of ${written.map((a) => renderText(a.partitionKey!.template))}`,
+        );
+        // A template without holes is the stored key itself.
+        for (const a of written) {
+          const t = renderText(a.partitionKey!.template);
+          if (!t.includes('{}') && matchesTemplate(item[field], a.partitionKey!.template)) assert.equal(t, item[field]);
+        }
+        // `shardlens keys --match` names the entity's logical key for the stored key.
+        const out = execFileSync('node', [CLI, 'keys', FIXTURE, '--match', item[field]], { encoding: 'utf8' });
+        assert.match(out, new RegExp(`${entity} entity · `), `${item[field]}:\n${out}`);
+      }
+      const sortWrites = writes.filter((a) => a.library!.entity === entity && a.sortKey?.attribute === 'sk');
+      if (sortWrites.length)
+        assert.ok(
+          sortWrites.some((a) => matchesTemplate(item.sk, a.sortKey!.template)),
+          `${entity}.sk = ${item.sk} matches none of ${sortWrites.map((a) => renderText(a.sortKey!.template))}`,
+        );
+    }
+    assert.ok(items.some((i) => i.pk === `SESSION#${session}`));
+    assert.ok(items.some((i) => i.pk === '$games#board_global'));
+    assert.ok(items.some((i) => i.gsi1pk === '$tracker'));
+    // The sharded score's stored shard is one the engine's shard set holds.
+    const shardOf = items.find((i) => i.__edb_e__ === 'shardedScore')!.pk as string;
+    const out = execFileSync('node', [CLI, 'keys', FIXTURE, '--match', shardOf], { encoding: 'utf8' });
+    assert.match(out, /shardedScore entity · byBoard · .* shard [0-7]\b/);
+  } finally {
+    process.env = env;
+    await db.close();
+  }
+});
+
+after(() => undefined);
