@@ -21,7 +21,12 @@ export function constructionValue(n: Node, ctx: EvalContext): Value | null {
   if (b?.kind !== 'import' || !RECORDED_CONSTRUCTORS[b.source]?.includes(b.name)) return null;
   const args = n.childForFieldName('arguments')?.namedChildren ?? [];
   const values = args.flatMap((a) => (a ? [argumentValue(a, ctx)] : []));
-  return { kind: 'object', entries: [], span: spanOf(n), made: { module: b.source, name: b.name, file: '', args: values } };
+  return {
+    kind: 'object',
+    entries: [],
+    span: spanOf(n),
+    made: { module: b.source, name: b.name, file: '', args: values },
+  };
 }
 
 /** An argument's value, with functions read as their returned value and named objects followed. */
