@@ -4,7 +4,7 @@ import { textIn } from './apply';
 import type { FixContext, TextChange } from './fix-model';
 import type { NumberKey } from './counter-number';
 import { appendShard } from './key-edit';
-import { visibleAtTop } from './reader-plan';
+import { visibleAtTop } from './reader-conventions';
 import { rootNames } from './reader-scope';
 import { readerStyle, type ReaderStyle } from './reader-style';
 import { enclosingFunction, nodeAt, withTree } from './syntax';

@@ -3,7 +3,7 @@ import { type Access, literalText, type LogicalKey } from '../../engine';
 import { textIn } from './apply';
 import type { FixContext, TextChange } from './fix-model';
 import { where } from './key-sites';
-import { quoteOf } from './reader-plan';
+import { quoteOf } from './reader-conventions';
 import { pythonModuleFor } from './reader-scope';
 import { readerStyle, wholeCall } from './reader-style';
 import { afterImports, importOf } from './shard-count';

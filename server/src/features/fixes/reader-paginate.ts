@@ -1,6 +1,6 @@
 import type { Access } from '../../engine';
 import type { FixAction, FixContext } from './fix-model';
-import { indentUnitOf, isTyped } from './reader-plan';
+import { indentUnitOf, isTyped } from './reader-conventions';
 import { wholeCall } from './reader-style';
 
 /**

@@ -1,30 +1,15 @@
-import * as path from 'node:path';
-import {
-  type Access,
-  type ImportInfo,
-  literalText,
-  type ShardSet,
-  shardShape,
-  type Span,
-  type TemplatePart,
-} from '../../engine';
+import { type Access, literalText, type ShardSet, shardShape, type Span } from '../../engine';
 import type { Needed } from '../generate/imports';
-import { readerName, words, type KeyPiece, type Operand, type Param, type ReaderSpec } from '../generate/reader-spec';
+import { readerName, words, type Operand, type Param, type ReaderSpec } from '../generate/reader-spec';
 import { textIn } from './apply';
-import { within } from './syntax';
 import type { FixContext } from './fix-model';
 import { declaredIndexSortKey } from './index-order';
-import {
-  attributeExpression,
-  importableModule,
-  pythonModuleFor,
-  reachableFrom,
-  rootNames,
-  tableInCall,
-  valueOfUse,
-} from './reader-scope';
-import { readerStyle, type ReaderStyle } from './reader-style';
-import { enclosingFunction, nodeAt, withTree } from './syntax';
+import { clientType, v2Namespace } from './reader-client';
+import { indentUnitOf, isPython, isTyped, quoteOf, visibleAtTop } from './reader-conventions';
+import { partitionPieces, shardLoop } from './reader-key';
+import { attributeExpression, importableModule, rootNames, tableInCall, valueOfUse } from './reader-scope';
+import { readerStyle } from './reader-style';
+import { enclosingFunction, nodeAt, within, withTree } from './syntax';
 
 /**
  * Builds a reader's spec from the engine's model: the style, receiver and table of
@@ -40,116 +25,6 @@ export interface ReaderPlan {
   needs: Needed[];
   /** The arguments a call in place of `read` passes, or null when they cannot be written there. */
   args: string[] | null;
-}
-
-export const isPython = (file: string) => file.endsWith('.py');
-export const isTyped = (file: string) => /\.(ts|tsx|mts|cts)$/.test(file);
-
-export function indentUnitOf(text: string, python: boolean): string {
-  const m = /^([ \t]+)\S/m.exec(text);
-  if (m?.[1].startsWith('\t')) return '\t';
-  const sizes = [...text.matchAll(/^( +)\S/gm)].slice(0, 50).map((x) => x[1].length);
-  const min = sizes.length ? Math.min(...sizes) : python ? 4 : 2;
-  return ' '.repeat(min >= 2 && min <= 8 ? min : python ? 4 : 2);
-}
-
-export function quoteOf(text: string, imports: ImportInfo[]): "'" | '"' {
-  for (const i of imports) {
-    const line = text.split('\n')[i.span.startLine] ?? '';
-    if (line.includes(`'${i.module}'`)) return "'";
-    if (line.includes(`"${i.module}"`)) return '"';
-  }
-  return "'";
-}
-
-/** Whether `name` is a top-level declaration of `text` or imported by it: usable from a top-level function. */
-export function visibleAtTop(name: string, text: string, imports: ImportInfo[], python: boolean): boolean {
-  if (imports.some((i) => i.names.includes(name) || i.names.includes(`default as ${name}`))) return true;
-  const esc = name.replace(/[$]/g, '\\$');
-  const decl = python
-    ? new RegExp(`^${esc}\\s*(:[^=\\n]*)?=`, 'm')
-    : new RegExp(`^(export\\s+)?(const|let|var|class|function|async\\s+function)\\s+${esc}\\b`, 'm');
-  return decl.test(text);
-}
-
-/** The key before and after the shard part, with whole constants kept by name where the target can see them. */
-function partitionPieces(
-  parts: TemplatePart[],
-  visible: (name: string) => boolean,
-  variable: (hole: number) => string | null,
-) {
-  const at = parts.findIndex((p) => 'hole' in p && p.hole.kind === 'shard');
-  if (at < 0) return null;
-  const before: KeyPiece[] = [];
-  let holes = 0;
-  for (const p of parts.slice(0, at)) {
-    if (!('literal' in p)) {
-      // A variable part before the shard (`DAY#{day}#{shard}`): a parameter of the reader.
-      const name = variable(holes++);
-      if (!name) return null;
-      before.push({ name });
-      continue;
-    }
-    const d = p.origin?.via[0];
-    const whole =
-      d &&
-      d.valueSpan.startLine === p.origin!.span.startLine &&
-      d.valueSpan.startColumn === p.origin!.span.startColumn &&
-      d.valueSpan.endLine === p.origin!.span.endLine &&
-      d.valueSpan.endColumn === p.origin!.span.endColumn;
-    before.push(whole && d.file === p.origin!.file && visible(d.name) ? { name: d.name } : { literal: p.literal });
-  }
-  let after = '';
-  for (const p of parts.slice(at + 1)) {
-    if (!('literal' in p)) return null;
-    after += p.literal;
-  }
-  return { before, after };
-}
-
-/** A module specifier from one file to another (`./config`, `.settings`), as the target's project writes it. */
-function moduleFrom(target: string, declared: string, python: boolean, ctx: FixContext): string | null {
-  if (python) return pythonModuleFor(target, declared, ctx);
-  let rel = path
-    .relative(path.dirname(target), declared)
-    .split(path.sep)
-    .join('/')
-    .replace(/\.(ts|tsx|js|mjs|cjs|jsx|mts|cts)$/, '');
-  if (!rel.startsWith('.')) rel = `./${rel}`;
-  return rel;
-}
-
-/**
- * The shard loop, bounded by the writers' count constant where the reader can reach it:
- * by name when the target sees it at module level; imported from another module; passed
- * by the call (`param`) when it lives in the calling file but not where the reader can
- * see it (under `if __name__ == "__main__":`, in a function, or in the module that imports
- * the reader — importing it back would be circular); else the number itself.
- */
-function shardLoop(input: PlanInput, text: string, imports: ImportInfo[], ctx: FixContext, python: boolean) {
-  const { shards, target, site } = input;
-  const values = shards.values;
-  if (!values || values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const contiguous = sorted.every((v, i) => v === sorted[0] + i);
-  const none = { needs: [] as Needed[], param: null as string | null };
-  if (!contiguous) return { loop: { kind: 'list' as const, values: sorted }, ...none };
-  const count = shards.count;
-  const loop = (expression: string) => ({ kind: 'range' as const, start: sorted[0], count: expression });
-  if (!count?.name || count.value !== sorted.length || !/^[A-Za-z_$][\w$]*$/.test(count.name))
-    return { loop: loop(String(sorted.length)), ...none };
-  const decl = count.declaration;
-  const siteText = ctx.textOf(site.file) ?? '';
-  if (visibleAtTop(count.name, text, imports, python)) return { loop: loop(count.name), ...none };
-  if (decl?.file === site.file && reachableFrom(site.file, siteText, decl.span, site.span))
-    return { loop: loop(count.name), needs: [], param: count.name };
-  if (decl && decl.file !== target && decl.file !== site.file) {
-    const line = ctx.textOf(decl.file)?.split('\n')[decl.span.startLine] ?? '';
-    const exported = python || /^\s*export\b/.test(line);
-    const module = exported ? moduleFrom(target, decl.file, python, ctx) : null;
-    if (module) return { loop: loop(count.name), needs: [{ module, name: count.name }], param: null };
-  }
-  return { loop: loop(String(sorted.length)), ...none };
 }
 
 /** A parameter name from the operand's expression (`prefix`, `this.since` → `since`). */
@@ -397,45 +272,4 @@ function limitExpression(callText: string, python: boolean): string | null {
   const re = python ? /\bLimit\s*=\s*([^,\n)]+)/g : /\bLimit\s*:\s*([^,\n}]+)/g;
   const all = [...callText.matchAll(re)];
   return all.length === 1 ? all[0][1].trim() : null;
-}
-
-/**
- * How the file names SDK v2's `DynamoDB` namespace (`AWS.DynamoDB`, `DynamoDB`), adding
- * `import { DynamoDB } from 'aws-sdk'` when it names none.
- */
-function v2Namespace(imports: ImportInfo[], needs: Needed[], member: string): string {
-  for (const i of imports) {
-    const def = i.names.find((n) => n.startsWith('default as '))?.slice('default as '.length);
-    if (i.module === 'aws-sdk' && i.names.includes('DynamoDB')) return `DynamoDB.${member}`;
-    if (i.module === 'aws-sdk' && def) return `${def}.DynamoDB.${member}`;
-    if (i.module === 'aws-sdk/clients/dynamodb' && def) return `${def}.${member}`;
-  }
-  needs.push({ module: 'aws-sdk', name: 'DynamoDB' });
-  return `DynamoDB.${member}`;
-}
-
-/** The TypeScript type of a client parameter, with the import it needs; undefined when the style has none. */
-function clientType(style: ReaderStyle, imports: ImportInfo[], needs: Needed[]): string | null | undefined {
-  const method = style.call === 'method';
-  switch (style.sdk) {
-    case 'lib-dynamodb': {
-      const name = method ? 'DynamoDBDocument' : 'DynamoDBDocumentClient';
-      needs.push({ module: '@aws-sdk/lib-dynamodb', name });
-      return name;
-    }
-    case 'aws-sdk-v3': {
-      const name = method ? 'DynamoDB' : 'DynamoDBClient';
-      needs.push({ module: '@aws-sdk/client-dynamodb', name });
-      return name;
-    }
-    case 'aws-sdk-v2-document-client':
-      return v2Namespace(imports, [], 'DocumentClient').replace(
-        /^DynamoDB\.DocumentClient$/,
-        (x) => (needs.push({ module: 'aws-sdk', name: 'DynamoDB' }), x),
-      );
-    case 'aws-sdk-v2':
-      return v2Namespace(imports, needs, 'X').replace(/\.X$/, '');
-    default:
-      return null;
-  }
 }
