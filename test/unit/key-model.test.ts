@@ -138,7 +138,8 @@ test('a read keeps its index, BETWEEN operands, limit, order, projection and ali
     q.sortCondition!.operands.map((o) => textAt(REPOSITORY_TS, o.use)),
     ['":from": from', '":to": to'],
   );
-  assert.deepEqual(q.read, {
+  const { written, ...read } = q.read!;
+  assert.deepEqual(read, {
     limit: 25,
     scanIndexForward: false,
     projection: 'PK, score',
@@ -148,6 +149,17 @@ test('a read keeps its index, BETWEEN operands, limit, order, projection and ali
     paginator: false,
     consistent: false,
   });
+  // The request as written, for a reader of every shard that sends its projection on.
+  assert.equal(textAt(REPOSITORY_TS, written!.fields.ProjectionExpression.span), '"PK, score"');
+  assert.equal(written!.fields.ProjectionExpression.literal, 'PK, score');
+  assert.deepEqual(
+    written!.values!.map((e) => textAt(REPOSITORY_TS, e.pair!)),
+    ['":k": kind', '":from": from', '":to": to'],
+  );
+  assert.deepEqual(
+    written!.names!.map((e) => e.alias),
+    ['#k', '#ts'],
+  );
   assert.equal(q.call.form, 'send-command');
   assert.equal(q.call.callee, 'QueryCommand');
   assert.equal(q.call.async, true);

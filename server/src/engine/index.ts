@@ -50,6 +50,7 @@ export type {
   SourceRange,
   Span,
   TemplatePart,
+  WrittenRequest,
 } from './model';
 export { classifyAccess, classifyTemplate, describeShards, literalText, render, shardSetOf } from './model/template';
 export { classifyName, words } from './frontends/names';

@@ -214,6 +214,34 @@ export interface ReadShape {
   paginator: boolean;
   /** `ConsistentRead: true`. */
   consistent: boolean;
+  /**
+   * The request's other fields as the code writes them, for a reader of every shard that
+   * sends them on unchanged; absent when the request is not an object the code spells out.
+   */
+  written?: WrittenRequest;
+}
+
+/** A request field as written: where its value is, and its text when it is a literal. */
+export interface WrittenField {
+  span: Span;
+  literal: string | null;
+  /** `condition` for a boto3 `Key(...)` / `Attr(...)` condition object, else what the value is. */
+  kind: 'object' | 'array' | 'scalar' | 'condition';
+}
+
+/** An entry of `ExpressionAttributeNames` / `ExpressionAttributeValues` as written (`':p': priority`). */
+export interface WrittenEntry {
+  alias: string;
+  /** The whole `alias: value` pair; null when the entry is not written as one (a computed key). */
+  pair: Span | null;
+}
+
+export interface WrittenRequest {
+  /** Every top-level field by name (`FilterExpression`, `Select`, `KeyConditionExpression`...). */
+  fields: Record<string, WrittenField>;
+  /** The two alias maps' entries; null when the map is not an object literal (built elsewhere). */
+  names: WrittenEntry[] | null;
+  values: WrittenEntry[] | null;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { parseIncrements } from './expressions';
-import type { ReadShape } from '../model';
+import type { ReadShape, WrittenEntry, WrittenRequest } from '../model';
 import { literalText } from '../model/template';
-import { entry, unwrapAttributeValue, type Value } from '../model/value';
+import { entry, entryOf, unwrapAttributeValue, type Value } from '../model/value';
 
 /** The other request fields the rules and generators read: a query's options, increments, item size. */
 
@@ -41,7 +41,25 @@ export function readShape(input: Value, paginator: boolean): ReadShape {
     exclusiveStartKey: !!entry(input, 'ExclusiveStartKey'),
     paginator,
     consistent: /^(true|True)$/.test(text('ConsistentRead') ?? ''),
+    ...(input.kind === 'object' ? { written: writtenRequest(input) } : {}),
   };
+}
+
+/** The request's fields and alias entries with the places the code writes them. */
+function writtenRequest(input: Value & { kind: 'object' }): WrittenRequest {
+  const fields: WrittenRequest['fields'] = {};
+  for (const [name] of input.entries) {
+    const v = entry(input, name)!;
+    fields[name] = { span: v.span, literal: v.kind === 'scalar' ? literalText(v.template) : null, kind: v.kind };
+  }
+  const entries = (name: string): WrittenEntry[] | null => {
+    const found = entryOf(input, name);
+    if (!found) return [];
+    const map = found[1];
+    if (map.kind !== 'object' || map.hidden) return null;
+    return map.entries.map(([alias, , pair]) => ({ alias, pair: pair ?? null }));
+  };
+  return { fields, names: entries('ExpressionAttributeNames'), values: entries('ExpressionAttributeValues') };
 }
 
 /** `AttributeUpdates: { n: { Action: 'ADD', Value: 1 } }` (the legacy parameter) adds to a number. */

@@ -18,6 +18,7 @@ import {
 } from './fix-model';
 import { definesHashHelper, hashHelperSource, hashShardExpression } from './hash-helper';
 import { numberKeyReason } from './counter-names';
+import { tableKeyAttributes, writesIndexKey } from './index-key-ids';
 import { keyChange } from './key-edit';
 import { where, type Blocked, type KeySite } from './key-sites';
 import { planShardCount } from './shard-count';
@@ -110,8 +111,12 @@ function identifies(x: ItemAttribute, a: Access): boolean {
   );
 }
 
-/** The attributes one site can hash, the sort key first. */
-function siteCandidates(ctx: FixContext, site: KeySite): ItemAttribute[] {
+/**
+ * The attributes one site can hash, the sort key first. A write of an index's key also
+ * offers the table's key it finds its item by (`tableKeys`: named in some update's `Key`,
+ * so a put's attribute of that name is the same identity).
+ */
+function siteCandidates(ctx: FixContext, site: KeySite, tableKeys: Set<string>): ItemAttribute[] {
   const a = site.access;
   const text = ctx.textOf(a.file) ?? '';
   const found = a.through ? passedAttributes(a, text) : [...site.siblings];
@@ -119,7 +124,8 @@ function siteCandidates(ctx: FixContext, site: KeySite): ItemAttribute[] {
     const sk = sortKeyAttribute(ctx, a);
     if (sk && !found.some((x) => x.name === sk.name)) found.push(sk);
   }
-  const out = found.filter((x) => identifies(x, a));
+  const out = found.filter((x) => identifies(x, a) || (writesIndexKey(a) && tableKeys.has(x.name)));
+  for (const k of tableKeyAttributes(ctx, a)) if (!out.some((x) => x.name === k.name)) out.push(k);
   const sk = a.sortKey?.attribute;
   return out.sort((x, y) => Number(y.name === sk) - Number(x.name === sk));
 }
@@ -158,7 +164,8 @@ function hashFix(finding: Finding, d: ShardSuffix, ctx: FixContext, answers?: Fi
   const sites = [...plan.writers, ...plan.points];
   const own = sites.find((s) => s.access === a) ?? sites[0];
   if (!own) return null;
-  const perSite = new Map(sites.map((s) => [s, siteCandidates(ctx, s)] as const));
+  const tableKeys = new Set(sites.flatMap((s) => tableKeyAttributes(ctx, s.access).map((x) => x.name)));
+  const perSite = new Map(sites.map((s) => [s, siteCandidates(ctx, s, tableKeys)] as const));
   const options = perSite.get(own)!.filter((o) => sites.every((s) => perSite.get(s)!.some((x) => x.name === o.name)));
   if (options.length === 0) {
     const lacking = sites.find((s) => perSite.get(s)!.length === 0) ?? own;

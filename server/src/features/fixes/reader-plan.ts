@@ -8,6 +8,7 @@ import { clientType, v2Namespace } from './reader-client';
 import { indentUnitOf, isPython, isTyped, quoteOf, visibleAtTop } from './reader-conventions';
 import { partitionPieces, shardLoop } from './reader-key';
 import { attributeExpression, importableModule, rootNames, tableInCall, valueOfUse } from './reader-scope';
+import { readerOptions } from './reader-options';
 import { readerStyle } from './reader-style';
 import { enclosingFunction, nodeAt, within, withTree } from './syntax';
 
@@ -60,6 +61,13 @@ const LOCALS = [
   'deserializer',
   'client',
   'table',
+  'names',
+  'asked',
+  'added',
+  'projection',
+  'count',
+  'add_sort',
+  'counts',
 ];
 
 export interface PlanInput {
@@ -207,10 +215,17 @@ export function planReader(input: PlanInput, ctx: FixContext): ReaderPlan | null
     site.sortKey?.attribute ??
     input.sortAttribute ??
     null;
-  // The reader reproduces the key, sort condition, order and Limit only: a read that filters or
-  // projects, or asks for descending order by a sort key the code never names, would change what
-  // it returns (a leaderboard unsorted, an attribute it hid sent to the client). No reader then.
-  if (site.read && (site.read.shaping.length > 0 || (site.read.scanIndexForward === false && !orderBy))) return null;
+  // Descending by a sort key the code never names: the shards could not be merged in that order.
+  if (site.read?.scanIndexForward === false && !orderBy) return null;
+  // The read's filter, projection and Select, passed by the call and sent to every shard.
+  const opts = readerOptions(site, siteText, python);
+  if (opts && 'blocked' in opts) return null;
+  let options: ReaderSpec['options'] = null;
+  if (opts) {
+    options = { param: paramName('options', 'options', python, taken), aliases: opts.aliases };
+    params.push({ name: options.param, kind: 'options' });
+    args?.push(opts.arg);
+  }
   const order = !top && orderBy ? { attribute: orderBy, forward: site.read?.scanIndexForward !== false } : null;
   const converter = style.sdk === 'aws-sdk-v2' ? v2Namespace(imports, needs, 'Converter') : undefined;
   // Key names the writer spells through a constant the reader can see: spelled the same.
@@ -224,7 +239,7 @@ export function planReader(input: PlanInput, ctx: FixContext): ReaderPlan | null
     style: style.sdk,
     call: style.call,
     typed: isTyped(target),
-    name: readerName(shape.stem + shape.suffix, { index: site.index, sort, top }, python),
+    name: readerName(shape.stem + shape.suffix, { index: site.index, sort, top, options: !!options }, python),
     keyId: input.keyId,
     client: clientParam ? clientParam.name : receiver,
     clientParam,
@@ -238,6 +253,7 @@ export function planReader(input: PlanInput, ctx: FixContext): ReaderPlan | null
     order,
     attributeCode,
     params,
+    options,
     indentUnit: indentUnitOf(text || siteText, python),
     quote: quoteOf(text, imports),
     converter,

@@ -94,9 +94,18 @@ export function siblingAttributes(tree: Tree, language: SourceLanguage, use: Spa
   while (pair && !isPair(pair)) pair = pair.parent;
   const container = pair?.parent;
   if (!pair || !container) return [];
+  return objectAttributes(container, language, pair.startIndex);
+}
+
+/** The attributes of an object, dict or argument list whose values are plain reads, but the one at `skip`. */
+export function objectAttributes(
+  container: Node,
+  language: SourceLanguage,
+  skip: number | null = null,
+): ItemAttribute[] {
   const out: ItemAttribute[] = [];
   for (const c of container.namedChildren) {
-    if (!c || c.startIndex === pair.startIndex) continue;
+    if (!c || c.startIndex === skip) continue;
     let name: string | null = null;
     let value: Node | null = null;
     if (c.type === 'shorthand_property_identifier') [name, value] = [c.text, c];

@@ -9,6 +9,7 @@ import {
   type ShardSuffix,
   type TemplatePart,
 } from '../../engine';
+import { readerOptions } from './reader-options';
 import { memoized, type FixAnswers, type FixContext, type TextChange } from './fix-model';
 import { headerChanges } from './header';
 import { importOf, planShardCount, type CountPlan } from './shard-count';
@@ -163,8 +164,13 @@ export function queryChanges(
     const sort = declaredIndexSortKey(ctx, q) ?? tableSort;
     const source = shardedSource(q, d.separator, shards);
     const changes = queryRepair(q, source, shards, plan.key.id, count.name, ctx, written, sort);
-    if (!changes)
-      return { blocked: `the Query at ${where(ctx, q.file, q.span)} cannot be replaced by a reader of every shard` };
+    if (!changes) {
+      const options = readerOptions(q, ctx.textOf(q.file) ?? '', q.language === 'python');
+      const why = options && 'blocked' in options ? `: ${options.blocked}` : '';
+      return {
+        blocked: `the Query at ${where(ctx, q.file, q.span)} cannot be replaced by a reader of every shard${why}`,
+      };
+    }
     out.push(...changes);
   }
   return out;

@@ -41,6 +41,12 @@ export interface ReaderSpec {
   attributeCode?: Record<string, string>;
   /** Parameters after the client, in order: the sort-key operands, then the limit. */
   params: Param[];
+  /**
+   * The read's own filter, projection and `Select`, with the aliases they use: taken as
+   * the options parameter (`param`) the call fills as the read wrote them, and sent to
+   * every shard. `aliases` are the ones it holds, which the reader's own must not reuse.
+   */
+  options?: { param: string; aliases: string[] } | null;
   indentUnit: string;
   quote: "'" | '"';
   /** SDK v2 low-level: how the file names `AWS.DynamoDB.Converter`. */
@@ -71,7 +77,14 @@ export type Operand = { literal: string | number } | { param: string };
 export interface Param {
   name: string;
   /** A sort-key operand, the limit, or what the call passes because the reader cannot see it. */
-  kind: 'operand' | 'limit' | 'count' | 'table';
+  kind: 'operand' | 'limit' | 'count' | 'table' | 'options';
+}
+
+/** An alias of the reader's own (`#pk`, `:sk2`) that none of the read's options uses. */
+export function freshAlias(alias: string, taken: string[] | undefined): string {
+  let name = alias;
+  for (let i = 1; taken?.includes(name); i++) name = `${alias}Reader${i > 1 ? i : ''}`;
+  return name;
 }
 
 /** `BOARD#global` → `BoardGlobal`: the key's words for a function name. */
@@ -100,7 +113,7 @@ const OPERATOR_WORDS: Record<KeyOperator, string> = {
  */
 export function readerName(
   stem: string,
-  shape: { index: string | null; sort: SortSpec | null; top: ReaderSpec['top'] },
+  shape: { index: string | null; sort: SortSpec | null; top: ReaderSpec['top']; options?: boolean },
   python: boolean,
 ): string {
   const parts = ['query', ...words(stem).slice(0, 6)];
@@ -112,6 +125,8 @@ export function readerName(
   } else parts.push('shards');
   if (shape.sort)
     parts.push('where', ...words(shape.sort.attribute), ...OPERATOR_WORDS[shape.sort.operator].split(' '));
+  // A reader that takes the read's filter and projection has another signature than one that does not.
+  if (shape.options) parts.push('with', 'options');
   if (python) return parts.join('_');
   return parts.map((w, i) => (i === 0 ? w : w[0].toUpperCase() + w.slice(1))).join('');
 }
