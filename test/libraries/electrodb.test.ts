@@ -23,6 +23,7 @@ import {
   type KeyTemplate,
 } from '../../server/src/engine';
 import { startDynalite, typeErrors } from '../fixes/helpers-write';
+import { indexedWorkspace } from '../unit/helpers';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'libraries', 'electrodb');
@@ -256,3 +257,23 @@ test('run against dynalite with the real library, every stored key is the templa
 });
 
 after(() => undefined);
+
+test('keys declared with `facets` (the first name of `composite`) are read alike', async () => {
+  const { index: ws } = await indexedWorkspace({
+    'package.json': '{}',
+    'cart.js': [
+      "const { Entity } = require('electrodb');",
+      'const Cart = new Entity(',
+      "  { model: { entity: 'Cart', version: '1', service: 'CartService' }, attributes: { userId: { type: 'string' } },",
+      "    indexes: { primary: { pk: { field: 'pk', facets: ['userId'] }, sk: { field: 'sk', facets: [] } } } },",
+      "  { table: 'cart' },",
+      ');',
+      "exports.get = async () => Cart.get({ userId: 'shared' }).go();",
+      '',
+    ].join('\n'),
+  });
+  const a = ws.results().flatMap((r) => r.accesses)[0];
+  // What electrodb 3.9.3's own `params()` gives for this call: {"pk":"$cartservice#userid_shared","sk":"$cart_1"}.
+  assert.equal(renderText(a.partitionKey!.template), '$cartservice#userid_shared');
+  assert.equal(renderText(a.sortKey!.template), '$cart_1');
+});

@@ -102,7 +102,8 @@ function keyDeclaration(e: ReturnType<typeof entryOf>): KeyDeclaration | null {
   const [, key, pair] = e;
   const field = text(entry(key, 'field'));
   if (field === null) return null;
-  const composite = entryOf(key, 'composite');
+  // `facets` is the name ElectroDB's first versions gave `composite` (still read by v2).
+  const composite = entryOf(key, 'composite') ?? entryOf(key, 'facets');
   const names = composite?.[1].kind === 'array' ? composite[1].items.map(text) : [];
   if (names.some((n) => n === null)) return null;
   const casing = text(entry(key, 'casing'));
