@@ -222,8 +222,8 @@ export class Workspace {
     this.generation++;
     const index = this.indexFor(key);
     const keys = index.analyzeFile(key);
-    // A template or Serverless service: the files whose environment tables it names are judged again.
-    if (isInfrastructureCandidate(key) && index.readInfrastructure([key]))
+    // A template, a Serverless service or a CDK app's file: the files whose environment tables it names are judged again.
+    if ((isInfrastructureCandidate(key) || index.infra.mayDeclare(key)) && index.readInfrastructure([key]))
       for (const k of index.rebindEnv()) keys.add(k);
     await this.publish([key, ...index.filesOf(keys)]);
   }

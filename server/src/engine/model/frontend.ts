@@ -8,6 +8,7 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import type { CallStyle, ImportInfo, SdkStyle, SourceLanguage } from './index';
 import type { CallSite } from './call-site';
+import type { CdkFile } from './cdk';
 import type { Deps, EvalContext, Evaluator, Lookups } from './eval-context';
 import type { ModuleSummary } from './summary';
 import type { Value } from './value';
@@ -151,6 +152,10 @@ export interface FrontEnd {
   tableAdvice: { env: string; where: string };
   /** Whether a file is a test, a handler, a script or a library, as its content says (`file-roles/role.ts`). */
   contentRoles: 'js' | 'python';
+
+  // Infrastructure written in the language.
+  /** An AWS CDK file's statements, read into the language-neutral vocabulary `infra/cdk/` reads; absent for a language the CDK is not written in. */
+  cdk?(tree: Tree, file: string): CdkFile;
 }
 
 /**

@@ -1,9 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { isInfrastructureCandidate } from '../frontends/infra';
+import { diskFiles, isInfrastructureCandidate } from '../frontends/infra';
 import { languageForFile } from '../syntax/parser';
+import { inCdkFolder } from './cdk-source';
 import { ignoredByScopes, parseGitignore, type IgnoreScope } from './gitignore';
+
+/** The file that makes a folder a CDK app (`cdk` runs the app there). */
+const CDK_APP = 'cdk.json';
 
 /** Folders that never hold the project's own source. */
 export const SKIPPED_DIRS = new Set([
@@ -31,7 +35,10 @@ export const SKIPPED_DIRS = new Set([
 
 export interface FileList {
   files: string[];
-  /** Files that may be infrastructure code by their name (YAML, JSON, `serverless.ts`): their content decides. */
+  /**
+   * Files that may be infrastructure code by their name (YAML, JSON, `serverless.ts`), and
+   * the source files of CDK apps (below a folder holding `cdk.json`): their content decides.
+   */
   infrastructure: string[];
   /** Paths given that do not exist or are not source files. */
   missing: string[];
@@ -91,9 +98,11 @@ function ignoredBy(scopes: IgnoreScope[], full: string, isDir: boolean): boolean
 }
 
 function walkDir(root: string, files: Set<string>, infra: Set<string>, out: FileList): void {
-  const stack: Array<{ dir: string; scopes: IgnoreScope[] }> = [{ dir: root, scopes: [] }];
+  const stack: Array<{ dir: string; scopes: IgnoreScope[]; cdk: boolean }> = [
+    { dir: root, scopes: [], cdk: inCdkFolder(root, diskFiles) },
+  ];
   while (stack.length > 0) {
-    const { dir, scopes: parent } = stack.pop()!;
+    const { dir, scopes: parent, cdk: inApp } = stack.pop()!;
     const own = readIgnore(dir);
     const scopes = own ? [...parent, own] : parent;
     let entries: fs.Dirent[];
@@ -104,17 +113,19 @@ function walkDir(root: string, files: Set<string>, infra: Set<string>, out: File
       out.unreadable.push({ path: path.normalize(dir), reason: `unreadable folder: ${err.code ?? err.message}` });
       continue;
     }
+    // A CDK app's folder: its source files may declare infrastructure (their imports decide).
+    const cdk = inApp || entries.some((e) => e.name === CDK_APP && e.isFile());
     for (const e of entries) {
       const full = path.join(dir, e.name);
       if (e.isDirectory()) {
         if (SKIPPED_DIRS.has(e.name)) out.skippedDirs.push(full);
         else if (ignoredBy(scopes, full, true)) out.gitignored++;
-        else stack.push({ dir: full, scopes });
+        else stack.push({ dir: full, scopes, cdk });
       } else if (e.isFile() && (languageForFile(e.name) || isInfrastructureCandidate(e.name))) {
         if (ignoredBy(scopes, full, false)) out.gitignored++;
         else {
           if (languageForFile(e.name)) files.add(path.normalize(full));
-          if (isInfrastructureCandidate(e.name)) infra.add(path.normalize(full));
+          if (isInfrastructureCandidate(e.name) || (cdk && languageForFile(e.name))) infra.add(path.normalize(full));
         }
       }
     }
@@ -141,7 +152,11 @@ function gitFiles(dir: string, files: Set<string>, infra: Set<string>): boolean 
   // Nothing listed: the folder itself is ignored (a generated workspace, a vendored
   // tree) or empty. The user named it, so it is walked as any folder outside git.
   if (!listed) return false;
-  for (const rel of listed.split('\0')) {
+  const all = listed.split('\0');
+  // The CDK apps' folders (relative, `''` for `dir` itself): their source files may declare infrastructure.
+  const apps = all.filter((r) => r === CDK_APP || r.endsWith('/' + CDK_APP)).map((r) => r.slice(0, -CDK_APP.length));
+  const outer = inCdkFolder(dir, diskFiles);
+  for (const rel of all) {
     const source = !!rel && !!languageForFile(rel);
     const template = !!rel && isInfrastructureCandidate(rel);
     if (!source && !template) continue;
@@ -155,7 +170,7 @@ function gitFiles(dir: string, files: Set<string>, infra: Set<string>): boolean 
       continue;
     }
     if (source) files.add(path.normalize(full));
-    if (template) infra.add(path.normalize(full));
+    if (template || (source && (outer || apps.some((a) => rel.startsWith(a))))) infra.add(path.normalize(full));
   }
   return true;
 }

@@ -4,7 +4,9 @@
  * files that could not be read with why.
  */
 import { createHash } from 'node:crypto';
-import { looksLikeInfrastructure, readInfrastructure, type InfraFiles } from '../frontends/infra';
+import { diskFiles, looksLikeInfrastructure, readInfrastructure, type InfraFiles } from '../frontends/infra';
+import { languageForFile } from '../syntax/parser';
+import { inCdkApp, readCdkSource } from './cdk-source';
 import type { InfraDeclarations } from '../model/entry-point';
 import { readHead, readSource } from './source';
 
@@ -40,7 +42,10 @@ export class InfraRegistry {
     const hash = createHash('sha1').update(text).digest('hex');
     const known = this.byFile.get(file);
     if (known?.hash === hash) return false;
-    const declarations = readInfrastructure(file, text, this.files);
+    // A source file (in a CDK app) declares what its constructs make; anything else is a template.
+    const declarations = languageForFile(file)
+      ? readCdkSource(file, text, this.files ?? diskFiles)
+      : readInfrastructure(file, text, this.files);
     if (!declarations) return this.remove(file);
     return this.store(file, hash, { file, declarations });
   }
@@ -61,6 +66,11 @@ export class InfraRegistry {
 
   has(file: string): boolean {
     return this.byFile.has(file);
+  }
+
+  /** Whether a changed file is to be read again: it declared something, or it is a source file of a CDK app. */
+  mayDeclare(file: string): boolean {
+    return this.byFile.has(file) || inCdkApp(file, this.files ?? diskFiles);
   }
 
   /** Every file read, in path order. */

@@ -8,12 +8,15 @@ import * as path from 'node:path';
 import type { InfraDeclarations } from '../../model/entry-point';
 import { isTemplate, readTemplate } from './cloudformation';
 import { diskFiles, type InfraFiles } from './handlers';
+import { languageForFile } from '../../syntax/parser';
 import { isServerless, readServerless } from './serverless';
 import { readTerraform } from './terraform';
 import { parseTree } from './tree';
 
 export type { InfraFiles } from './handlers';
+export { diskFiles } from './handlers';
 export { ratePerHour } from './schedule';
+export { declarationsOfCdk, importsCdk } from './cdk';
 
 const SERVERLESS_NAME = /^serverless\.(ya?ml|json|ts|js|cjs|mjs)$/;
 const TEMPLATE_EXTENSION = /\.(ya?ml|json|template)$/;
@@ -30,9 +33,9 @@ export function isInfrastructureCandidate(file: string): boolean {
   return SERVERLESS_NAME.test(name) || TEMPLATE_EXTENSION.test(name) || TERRAFORM.test(name);
 }
 
-/** Whether reading `file` needs the tree-sitter grammars loaded (`initParsers`) first: Terraform. */
+/** Whether reading `file` needs the tree-sitter grammars loaded (`initParsers`) first: Terraform, and a CDK app's source files. */
 export function infrastructureNeedsParsers(file: string): boolean {
-  return TERRAFORM.test(file);
+  return TERRAFORM.test(file) || languageForFile(file) !== null;
 }
 
 /** Whether a file's first bytes look like a template: cheap, so every YAML and JSON file of a project can be asked. */

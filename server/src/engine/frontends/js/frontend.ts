@@ -7,6 +7,7 @@ import type { FrontEnd } from '../../model/frontend';
 import type { EvalContext } from '../../model/eval-context';
 import type { Value } from '../../model/value';
 import { jsModuleNames } from '../wrappers/gate';
+import { readCdk } from './cdk';
 import { findJsCallSites } from './calls';
 import { CLASS_TYPES } from './classes';
 import { evaluate } from './evaluate';
@@ -64,6 +65,7 @@ export const jsFrontEnd: FrontEnd = {
   importsModulesByName: false,
   guessedCall: { sdk: 'lib-dynamodb', form: 'v2-call' },
   tableAdvice: { env: '`process.env.TABLE_NAME`', where: 'in `TableName`' },
+  cdk: readCdk,
   contentRoles: 'js',
 };
 

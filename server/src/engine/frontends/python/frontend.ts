@@ -4,6 +4,7 @@
  */
 import type { FrontEnd } from '../../model/frontend';
 import { pythonModuleNames } from '../wrappers/gate';
+import { readCdk } from './cdk';
 import { findPythonCallSites } from './calls';
 import { evaluate } from './evaluate';
 import { fieldClassName } from './fields';
@@ -64,5 +65,6 @@ export const pythonFrontEnd: FrontEnd = {
     env: '`os.environ["TABLE_NAME"]`',
     where: 'where the table is made (`dynamodb.Table(...)`, or the function of this workspace that returns it)',
   },
+  cdk: readCdk,
   contentRoles: 'python',
 };

@@ -1,0 +1,166 @@
+/**
+ * What invokes each CDK function: EventBridge rules (`schedule` with `targets` or
+ * `addTarget(new targets.LambdaFunction(fn))`), EventBridge Scheduler schedules, REST
+ * APIs (`LambdaRestApi`, `resource.addResource('x').addMethod('GET', new
+ * LambdaIntegration(fn))`), HTTP APIs (`addRoutes` with an `HttpLambdaIntegration`),
+ * event sources (`fn.addEventSource(new SqsEventSource(q, { batchSize }))`, or the
+ * function's `events` prop), SNS subscriptions and function URLs. Keyed by the function
+ * construct's `at`.
+ */
+import type { CdkValue } from '../../../model/cdk';
+import { scheduleTrigger, type Trigger } from '../events';
+import { expressionOf } from './schedule';
+import {
+  constructId,
+  itemsOf,
+  lastName,
+  numberOf,
+  prop,
+  textOf,
+  written,
+  type CallValue,
+  type NewValue,
+} from './values';
+
+export type Triggers = Map<number, Trigger[]>;
+
+export function triggersOf(constructs: readonly NewValue[], calls: readonly CallValue[]): Triggers {
+  const out: Triggers = new Map();
+  const add = (fn: CdkValue | null | undefined, t: Trigger) => {
+    if (fn?.kind !== 'new') return;
+    const list = out.get(fn.at);
+    if (list) list.push(t);
+    else out.set(fn.at, [t]);
+  };
+  const callsOn = (n: NewValue, name: string) =>
+    calls.filter((c) => c.name === name && c.receiver?.kind === 'new' && c.receiver.at === n.at);
+
+  for (const n of constructs) {
+    const id = constructId(n) ?? n.qualified;
+    if (n.className === 'Rule' && !/config\./.test(n.qualified)) {
+      const targets = [...itemsOf(prop(n.props, 'targets')), ...callsOn(n, 'addTarget').map((c) => c.args[0])];
+      const t = ruleTrigger(n, id);
+      for (const target of targets) if (isNew(target, 'LambdaFunction')) add(target.args[0], t);
+    } else if (n.className === 'Schedule' && prop(n.props, 'target')) {
+      const target = prop(n.props, 'target');
+      const expr = expressionOf(prop(n.props, 'schedule'));
+      if (isNew(target, 'LambdaInvoke'))
+        add(target.args[0], expr ? scheduleTrigger(id, expr, n.span) : unreadSchedule(id, n));
+    } else if (n.className === 'LambdaRestApi') {
+      // `proxy: false`: only the methods added to its resources are routes.
+      const proxy = prop(n.props, 'proxy');
+      if (!(proxy?.kind === 'bool' && !proxy.value)) add(prop(n.props, 'handler'), api('ANY /{proxy+}', n));
+    } else if (n.className === 'HttpApi') {
+      const d = prop(n.props, 'defaultIntegration');
+      if (isNew(d, 'HttpLambdaIntegration')) add(d.args[1], api('ANY /{proxy+}', n));
+    } else if (FUNCTION_CLASSES.has(n.className)) {
+      for (const source of itemsOf(prop(n.props, 'events'))) eventSource(source, (t) => add(n, t));
+    }
+  }
+
+  for (const c of calls) {
+    if (c.name === 'addMethod') {
+      const where = resourcePath(c.receiver);
+      const method = (textOf(c.args[0]) ?? 'ANY').toUpperCase();
+      if (!where) continue;
+      const route = `${method} ${where.path || '/'}`;
+      add(lambdaOf(c.args[1]) ?? defaultHandler(where.api), api(route, c));
+    } else if (c.name === 'addRoutes') {
+      const arg = c.args[0] ?? c.props;
+      const integration = prop(arg, 'integration');
+      const route = textOf(prop(arg, 'path')) ?? '/';
+      const methods = itemsOf(prop(arg, 'methods')).map((m) => lastName(m) ?? textOf(m) ?? 'ANY');
+      for (const m of methods.length ? methods : ['ANY'])
+        if (isNew(integration, 'HttpLambdaIntegration')) add(integration.args[1], api(`${m} ${route}`, c));
+    } else if (c.name === 'addEventSource') {
+      eventSource(c.args[0], (t) => add(c.receiver, { ...t, span: c.span }));
+    } else if (c.name === 'addSubscription' && isNew(c.args[0], 'LambdaSubscription')) {
+      const topic = c.receiver?.kind === 'new' ? (constructId(c.receiver) ?? 'topic') : written(c.receiver);
+      add(c.args[0].args[0], { kind: 'event', name: topic, trigger: `SNS ${topic}`, ratePerHour: null, span: c.span });
+    } else if (c.name === 'addFunctionUrl') {
+      add(c.receiver, { kind: 'api', name: 'function URL', trigger: 'function URL', ratePerHour: null, span: c.span });
+    }
+  }
+  return out;
+}
+
+/** The Lambda function constructs. */
+export const FUNCTION_CLASSES = new Set(['Function', 'NodejsFunction', 'PythonFunction']);
+
+function isNew(v: CdkValue | null | undefined, className: string): v is NewValue {
+  return v?.kind === 'new' && v.className === className;
+}
+
+function api(route: string, at: { span: Trigger['span'] }): Trigger {
+  return { kind: 'api', name: route, trigger: route, ratePerHour: null, span: at.span };
+}
+
+function unreadSchedule(name: string, n: NewValue): Trigger {
+  return { kind: 'schedule', name, trigger: written(prop(n.props, 'schedule')), ratePerHour: null, span: n.span };
+}
+
+/** An EventBridge rule: its schedule, or the event sources its pattern names. */
+function ruleTrigger(n: NewValue, id: string): Trigger {
+  const schedule = prop(n.props, 'schedule');
+  if (schedule) {
+    const expr = expressionOf(schedule);
+    return expr ? scheduleTrigger(id, expr, n.span) : unreadSchedule(id, n);
+  }
+  const sources = itemsOf(prop(prop(n.props, 'eventPattern'), 'source'))
+    .map(textOf)
+    .filter((s): s is string => !!s);
+  const trigger = sources.length ? `EventBridge source ${sources.join(', ')}` : `EventBridge rule ${id}`;
+  return { kind: 'event', name: id, trigger, ratePerHour: null, span: n.span };
+}
+
+const SOURCES: Record<string, { kind: Trigger['kind']; type: string }> = {
+  SqsEventSource: { kind: 'queue', type: 'SQS' },
+  DynamoEventSource: { kind: 'stream', type: 'DynamoDB' },
+  KinesisEventSource: { kind: 'stream', type: 'Kinesis' },
+  SnsEventSource: { kind: 'event', type: 'SNS' },
+  S3EventSource: { kind: 'event', type: 'S3' },
+};
+
+function eventSource(v: CdkValue | null | undefined, add: (t: Trigger) => void): void {
+  if (v?.kind !== 'new') return;
+  const s = SOURCES[v.className];
+  if (!s) return;
+  const from = v.args[0];
+  const name = from?.kind === 'new' ? (constructId(from) ?? from.qualified) : written(from);
+  const batch = numberOf(prop(v.props, 'batchSize'));
+  const batched = s.kind === 'queue' || s.kind === 'stream';
+  add({
+    kind: s.kind,
+    name,
+    trigger: `${s.type} ${name}${batch !== null ? `, batchSize ${batch}` : ''}`,
+    ratePerHour: null,
+    ...(batched ? { batchSize: batch } : {}),
+    span: v.span,
+  });
+}
+
+/** The function a `new LambdaIntegration(fn)` invokes. */
+function lambdaOf(v: CdkValue | null | undefined): CdkValue | null {
+  return isNew(v, 'LambdaIntegration') ? (v.args[0] ?? null) : null;
+}
+
+/** The function a REST API sends every method to unless told otherwise. */
+function defaultHandler(a: NewValue): CdkValue | null {
+  if (a.className === 'LambdaRestApi') return prop(a.props, 'handler');
+  return lambdaOf(prop(a.props, 'defaultIntegration'));
+}
+
+/** `api.root.addResource('polls').addResource('{id}')`: the API and the path `/polls/{id}`. */
+function resourcePath(v: CdkValue | null, depth = 0): { api: NewValue; path: string } | null {
+  if (!v || depth > 20) return null;
+  if (v.kind === 'member' && v.name === 'root' && v.object.kind === 'new') return { api: v.object, path: '' };
+  if (v.kind !== 'call') return null;
+  const parent = resourcePath(v.receiver, depth + 1);
+  if (!parent) return null;
+  const part = textOf(v.args[0]);
+  if (v.name === 'addResource' && part) return { api: parent.api, path: `${parent.path}/${part}` };
+  if (v.name === 'resourceForPath' && part)
+    return { api: parent.api, path: `${parent.path}/${part.replace(/^\/+|\/+$/g, '')}` };
+  if (v.name === 'addProxy') return { api: parent.api, path: `${parent.path}/{proxy+}` };
+  return null;
+}

@@ -1,0 +1,264 @@
+/**
+ * AWS CDK code in TypeScript and JavaScript, read into the language-neutral `CdkFile`
+ * (model/cdk.ts): each statement's expression with the names the file binds replaced
+ * by their values (`const table = new TableV2(...)`, `this.table = ...`, a class field),
+ * so `environment: { TABLE_NAME: table.tableName }` reaches the table's `new`. Nothing
+ * is run; what is not read stays `opaque` or a `name`.
+ */
+import type { Node, Tree } from 'web-tree-sitter';
+import type { CdkFile, CdkValue } from '../../model/cdk';
+import { spanOf } from '../../syntax/span';
+
+/** How deep one value is read, and how many nodes one file may read: finite on any input. */
+const MAX_DEPTH = 40;
+const MAX_STEPS = 200_000;
+
+const WRAPPERS = new Set([
+  'parenthesized_expression',
+  'as_expression',
+  'satisfies_expression',
+  'non_null_expression',
+  'type_assertion',
+  'await_expression',
+]);
+const DECLARATIONS = new Set(['lexical_declaration', 'variable_declaration']);
+
+export function readCdk(tree: Tree, file: string): CdkFile {
+  const r = new Reader();
+  const statements: CdkValue[] = [];
+  const visit = (n: Node) => {
+    if (n.type === 'expression_statement') {
+      const e = n.namedChild(0);
+      if (e?.type === 'assignment_expression') {
+        const right = e.childForFieldName('right');
+        if (right) statements.push(r.value(right, 0));
+      } else if (e) statements.push(r.value(e, 0));
+    } else if (n.type === 'variable_declarator' || n.type === 'public_field_definition') {
+      const v = n.childForFieldName('value');
+      if (v) statements.push(r.value(v, 0));
+    }
+    for (const c of n.namedChildren) if (c) visit(c);
+  };
+  visit(tree.rootNode);
+  return { file, statements };
+}
+
+class Reader {
+  private steps = 0;
+  /** Declarations being read: a name bound to itself (`let a = a.b`) is not followed again. */
+  private readonly open = new Set<number>();
+  /** A bound value read once: a construct named in many places is read once. */
+  private readonly memo = new Map<number, CdkValue>();
+
+  value(n: Node, depth: number): CdkValue {
+    const span = spanOf(n);
+    if (depth > MAX_DEPTH || ++this.steps > MAX_STEPS) return { kind: 'opaque', text: n.text, span };
+    const d = depth + 1;
+    if (WRAPPERS.has(n.type)) {
+      const inner = n.childForFieldName('expression') ?? n.namedChild(0);
+      return inner ? this.value(inner, d) : { kind: 'opaque', text: n.text, span };
+    }
+    switch (n.type) {
+      case 'string':
+        return { kind: 'text', text: stringText(n), span };
+      case 'template_string':
+        return this.template(n, d);
+      case 'number':
+        return Number.isFinite(Number(n.text.replace(/_/g, '')))
+          ? { kind: 'number', value: Number(n.text.replace(/_/g, '')), span }
+          : { kind: 'opaque', text: n.text, span };
+      case 'true':
+      case 'false':
+        return { kind: 'bool', value: n.type === 'true', span };
+      case 'object':
+        return this.object(n, d);
+      case 'array':
+        return { kind: 'array', items: this.list(n.namedChildren, d), span };
+      case 'new_expression':
+        return this.construct(n, d);
+      case 'call_expression':
+        return this.call(n, d);
+      case 'member_expression':
+        return this.member(n, d);
+      case 'identifier':
+        return this.name(n, d);
+      case 'binary_expression':
+        return n.childForFieldName('operator')?.text === '+'
+          ? this.concat(n, d)
+          : { kind: 'opaque', text: n.text, span };
+      default:
+        return { kind: 'opaque', text: n.text, span };
+    }
+  }
+
+  private list(nodes: Array<Node | null>, depth: number): CdkValue[] {
+    return nodes.filter((c): c is Node => c !== null && c.type !== 'comment').map((c) => this.value(c, depth));
+  }
+
+  private object(n: Node, depth: number): CdkValue {
+    const entries: Array<{ key: string; value: CdkValue }> = [];
+    for (const c of n.namedChildren) {
+      if (!c) continue;
+      if (c.type === 'pair') {
+        const k = c.childForFieldName('key');
+        const v = c.childForFieldName('value');
+        const key = k?.type === 'string' ? stringText(k) : k?.type === 'computed_property_name' ? null : k?.text;
+        if (key && v) entries.push({ key, value: this.value(v, depth) });
+      } else if (c.type === 'shorthand_property_identifier') {
+        entries.push({ key: c.text, value: this.name(c, depth) });
+      }
+    }
+    return { kind: 'object', entries, span: spanOf(n) };
+  }
+
+  private construct(n: Node, depth: number): CdkValue {
+    const ctor = n.childForFieldName('constructor');
+    const args = this.list(n.childForFieldName('arguments')?.namedChildren ?? [], depth);
+    const qualified = ctor?.text ?? '';
+    const last = args[args.length - 1];
+    return {
+      kind: 'new',
+      className: qualified.split('.').pop() ?? qualified,
+      qualified,
+      args,
+      props: last?.kind === 'object' ? last : null,
+      at: n.startIndex,
+      span: spanOf(n),
+    };
+  }
+
+  private call(n: Node, depth: number): CdkValue {
+    const fn = n.childForFieldName('function');
+    const args = this.list(n.childForFieldName('arguments')?.namedChildren ?? [], depth);
+    const last = args[args.length - 1];
+    const props = last?.kind === 'object' ? last : null;
+    if (fn?.type === 'member_expression') {
+      const object = fn.childForFieldName('object');
+      const name = fn.childForFieldName('property')?.text ?? '';
+      return { kind: 'call', receiver: object ? this.value(object, depth) : null, name, args, props, span: spanOf(n) };
+    }
+    return { kind: 'call', receiver: null, name: fn?.text ?? '', args, props, span: spanOf(n) };
+  }
+
+  private member(n: Node, depth: number): CdkValue {
+    const object = n.childForFieldName('object');
+    const name = n.childForFieldName('property')?.text ?? '';
+    if (object?.type === 'this') {
+      const bound = fieldValue(n, name);
+      if (bound) return this.bound(bound, n, depth);
+    }
+    return { kind: 'member', object: object ? this.value(object, depth) : nameOf(n), name, span: spanOf(n) };
+  }
+
+  private name(n: Node, depth: number): CdkValue {
+    const bound = declarationValue(n, n.text);
+    return bound ? this.bound(bound, n, depth) : nameOf(n);
+  }
+
+  /** The value a name is bound to, read where it is declared (once at a time). */
+  private bound(value: Node, use: Node, depth: number): CdkValue {
+    const known = this.memo.get(value.id);
+    if (known) return known;
+    if (this.open.has(value.id)) return nameOf(use);
+    this.open.add(value.id);
+    try {
+      const v = this.value(value, depth);
+      this.memo.set(value.id, v);
+      return v;
+    } finally {
+      this.open.delete(value.id);
+    }
+  }
+
+  private template(n: Node, depth: number): CdkValue {
+    const parts: Array<{ text: string } | { hole: CdkValue }> = [];
+    for (const c of n.namedChildren) {
+      if (!c) continue;
+      if (c.type === 'string_fragment' || c.type === 'escape_sequence') parts.push({ text: unescape(c.text) });
+      else if (c.type === 'template_substitution') {
+        const e = c.namedChild(0);
+        if (e) parts.push({ hole: this.value(e, depth) });
+      }
+    }
+    return { kind: 'template', parts, span: spanOf(n) };
+  }
+
+  private concat(n: Node, depth: number): CdkValue {
+    const parts: Array<{ text: string } | { hole: CdkValue }> = [];
+    for (const side of [n.childForFieldName('left'), n.childForFieldName('right')]) {
+      if (!side) continue;
+      const v = this.value(side, depth);
+      if (v.kind === 'text') parts.push({ text: v.text });
+      else if (v.kind === 'template') parts.push(...v.parts);
+      else parts.push({ hole: v });
+    }
+    return { kind: 'template', parts, span: spanOf(n) };
+  }
+}
+
+const nameOf = (n: Node): CdkValue => ({ kind: 'name', name: n.text, span: spanOf(n) });
+
+function stringText(n: Node): string {
+  return n.namedChildren
+    .map((c) => (c?.type === 'string_fragment' || c?.type === 'escape_sequence' ? unescape(c.text) : ''))
+    .join('');
+}
+
+function unescape(s: string): string {
+  if (!s.startsWith('\\')) return s;
+  const map: Record<string, string> = { n: '\n', t: '\t', r: '\r', '0': '\0' };
+  return map[s[1]] ?? s.slice(1);
+}
+
+/**
+ * What `name` is declared as in the scopes around `use`: `const name = value` in an
+ * enclosing block (before or after the use, as a closure may read it), or null for a
+ * parameter, an import or an unknown name.
+ */
+function declarationValue(use: Node, name: string): Node | null {
+  for (let scope = use.parent; scope; scope = scope.parent) {
+    if (scope.type !== 'statement_block' && scope.type !== 'program' && scope.type !== 'class_body') continue;
+    for (const stmt of scope.namedChildren) {
+      if (!stmt) continue;
+      const decl = stmt.type === 'export_statement' ? stmt.childForFieldName('declaration') : stmt;
+      if (!decl || !DECLARATIONS.has(decl.type)) continue;
+      for (const d of decl.namedChildren) {
+        if (d?.type !== 'variable_declarator') continue;
+        if (d.childForFieldName('name')?.text === name) return d.childForFieldName('value');
+      }
+    }
+  }
+  return null;
+}
+
+/** `this.name`: a field of the enclosing class (`table = new Table(...)`) or an assignment `this.name = value` in it. */
+function fieldValue(use: Node, name: string): Node | null {
+  let body: Node | null = use.parent;
+  while (body && body.type !== 'class_body') body = body.parent;
+  if (!body) return null;
+  for (const m of body.namedChildren) {
+    if (m?.type === 'public_field_definition' && m.childForFieldName('name')?.text === name) {
+      const v = m.childForFieldName('value');
+      if (v) return v;
+    }
+  }
+  let found: Node | null = null;
+  const visit = (n: Node) => {
+    if (found) return;
+    if (n.type === 'assignment_expression') {
+      const left = n.childForFieldName('left');
+      if (
+        left?.type === 'member_expression' &&
+        left.childForFieldName('object')?.type === 'this' &&
+        left.childForFieldName('property')?.text === name
+      ) {
+        found = n.childForFieldName('right');
+        return;
+      }
+    }
+    // A nested class has its own `this`.
+    for (const c of n.namedChildren) if (c && c.type !== 'class' && c.type !== 'class_declaration') visit(c);
+  };
+  visit(body);
+  return found;
+}
