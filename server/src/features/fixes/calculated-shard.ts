@@ -8,23 +8,15 @@ import {
   type ShardSuffix,
   spanOf,
 } from '../../engine';
-import {
-  memoized,
-  type FixAction,
-  type FixAnswers,
-  type FixContext,
-  type FixProvider,
-  type TextChange,
-} from './fix-model';
+import { type FixAction, type FixAnswers, type FixContext, type FixProvider, type TextChange } from './fix-model';
 import { definesHashHelper, hashHelperSource, hashShardExpression } from './hash-helper';
-import { numberKeyReason } from './counter-names';
 import { tableKeyAttributes, writesIndexKey } from './index-key-ids';
 import { keyChange } from './key-edit';
 import { where, type Blocked, type KeySite } from './key-sites';
 import { planShardCount } from './shard-count';
 import { nodeAt, sameSpan, withTree, within, type ItemAttribute } from './syntax';
-import { accessAt, countChanges, isBlocked, mergeChanges, planKey, queryChanges } from './whole-key';
-import { countQuestion, shardFixMemo, suffixDescriptor } from './write-shard';
+import { countQuestion, shardFix, wholeKeyEdit, wholeKeyPlan } from './shard-fix';
+import { accessAt, isBlocked } from './whole-key';
 
 /**
  * At a wrapper's caller the item is built in the wrapper: the arguments the caller
@@ -147,18 +139,11 @@ export function calculatedShardFix(
   ctx: FixContext,
   answers?: FixAnswers,
 ): FixAction | Blocked | null {
-  const d = suffixDescriptor(finding);
-  if (!d) return null;
-  // With the defaults, shared by the light bulb and the hover's reason why it has no shard fix.
-  if (!answers) return memoized(ctx, finding.access, shardFixMemo('hash', finding, d), () => hashFix(finding, d, ctx));
-  return hashFix(finding, d, ctx, answers);
+  return shardFix('hash', finding, ctx, answers, hashFix);
 }
 
 function hashFix(finding: Finding, d: ShardSuffix, ctx: FixContext, answers?: FixAnswers): FixAction | Blocked | null {
-  // A suffix on a Number key makes it a string, which the table refuses on every write.
-  const numberKey = numberKeyReason(finding.access, ctx, 'the key');
-  if (numberKey) return { blocked: numberKey };
-  const plan = planKey(finding, ctx);
+  const plan = wholeKeyPlan(finding, ctx);
   if (isBlocked(plan)) return plan;
   const a = finding.access;
   const sites = [...plan.writers, ...plan.points];
@@ -188,19 +173,15 @@ function hashFix(finding: Finding, d: ShardSuffix, ctx: FixContext, answers?: Fi
     keys.push(key);
   }
   const hashing = new Set(sites.map((s) => s.target.file));
-  const counted = countChanges(home, d, files, ctx, answers, (file) => {
+  const edit = wholeKeyEdit({ plan, d, home, files, keys }, 'hash', ctx, answers, (file) => {
     const language = languageForFile(file);
     const text = ctx.textOf(file) ?? '';
     const helper =
       language && hashing.has(file) && !definesHashHelper(language, text) ? [hashHelperSource(language)] : [];
     return { blocks: helper };
   });
-  if (isBlocked(counted)) return counted;
-  const reads = queryChanges(plan, d, counted.count, 'hash', ctx);
-  if (isBlocked(reads)) return reads;
-  const changes = mergeChanges(ctx, [...reads, ...counted.changes, ...keys]);
-  if (isBlocked(changes)) return changes;
-  const count = counted.count;
+  if (isBlocked(edit)) return edit;
+  const { changes, count } = edit;
   const others = sites.length - 1 + plan.queries.length;
   return {
     title: `Add a calculated shard suffix: hash(${chosen.name}) mod ${count.value}${others ? ` (and ${others} other access${others > 1 ? 'es' : ''} of the key)` : ''}`,

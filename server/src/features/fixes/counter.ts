@@ -10,7 +10,8 @@ import { headerChanges, hasRandomImport } from './header';
 import { keyChange } from './key-edit';
 import { where } from './key-sites';
 import { planShardCount } from './shard-count';
-import { countQuestion, randomShardExpression } from './write-shard';
+import { countQuestion } from './shard-fix';
+import { randomShardExpression } from './write-shard';
 
 /**
  * SL004: a counter item every request increments. The fix spreads the count over N

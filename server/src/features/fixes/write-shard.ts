@@ -1,34 +1,15 @@
 import { type Access, type Finding, languageForFile, type ShardSuffix } from '../../engine';
-import {
-  memoized,
-  type FixAction,
-  type FixAnswers,
-  type FixContext,
-  type FixProvider,
-  type TextChange,
-} from './fix-model';
-import { numberKeyReason } from './counter-names';
+import { type FixAction, type FixAnswers, type FixContext, type FixProvider, type TextChange } from './fix-model';
 import { hasRandomImport } from './header';
 import { keyChange, randomShardTarget } from './key-edit';
 import { where, type Blocked } from './key-sites';
-import { planShardCount, suggestedCount, type CountPlan } from './shard-count';
-import { accessAt, countChanges, isBlocked, mergeChanges, planKey, queryChanges } from './whole-key';
-
-/** The finding's add-shard-suffix descriptor, when it is on a write whose key can be edited. */
-export function suffixDescriptor(f: Finding): ShardSuffix | null {
-  const d = f.fixes.find((x): x is ShardSuffix => x.kind === 'add-shard-suffix');
-  // A read cannot pick a random shard: it must read them all (the reader fixes do that).
-  return d && f.access.kind === 'write' && f.access.partitionKey ? d : null;
-}
+import { countQuestion, shardFix, wholeKeyEdit, wholeKeyPlan } from './shard-fix';
+import { planShardCount } from './shard-count';
+import { accessAt, isBlocked } from './whole-key';
 
 /** `Math.floor(Math.random() * N)` / `random.randrange(N)`: a uniform shard in 0..N-1. */
 export function randomShardExpression(a: Access, count: string): string {
   return a.language === 'python' ? `random.randrange(${count})` : `Math.floor(Math.random() * ${count})`;
-}
-
-export function countQuestion(plan: CountPlan, ctx: FixContext): FixAction['asks'] {
-  // A reused constant is the key's count already: changing it is a change to every writer and reader.
-  return plan.reused ? [] : [{ kind: 'shard-count', suggested: suggestedCount(ctx) }];
 }
 
 /**
@@ -45,17 +26,8 @@ export const randomWriteShard: FixProvider = (finding, ctx, answers?: FixAnswers
 
 /** The random fix, or what blocks it (null when the finding is not a hot key's write). */
 export function randomShardFix(finding: Finding, ctx: FixContext, answers?: FixAnswers): FixAction | Blocked | null {
-  const d = suffixDescriptor(finding);
-  if (!d) return null;
-  // With the defaults, shared by the light bulb and the hover's reason why it has no shard fix.
-  if (!answers)
-    return memoized(ctx, finding.access, shardFixMemo('random', finding, d), () => randomFix(finding, d, ctx));
-  return randomFix(finding, d, ctx, answers);
+  return shardFix('random', finding, ctx, answers, randomFix);
 }
-
-/** What a finding's default shard fix is kept under in `ctx.memo`, beside its access. */
-export const shardFixMemo = (kind: string, finding: Finding, d: ShardSuffix) =>
-  `${kind}:${finding.rule}:${JSON.stringify(d)}`;
 
 function randomFix(
   finding: Finding,
@@ -63,10 +35,7 @@ function randomFix(
   ctx: FixContext,
   answers?: FixAnswers,
 ): FixAction | Blocked | null {
-  // A suffix on a Number key makes it a string, which the table refuses on every write.
-  const numberKey = numberKeyReason(finding.access, ctx, 'the key');
-  if (numberKey) return { blocked: numberKey };
-  const plan = planKey(finding, ctx);
+  const plan = wholeKeyPlan(finding, ctx);
   if (isBlocked(plan)) return plan;
   if (plan.points.length > 0)
     return {
@@ -91,17 +60,13 @@ function randomFix(
     if (!key) return { blocked: `the key at ${where(ctx, target.file, target.span)} cannot be edited` };
     keys.push(key);
   }
-  const counted = countChanges(home, d, files, ctx, answers, (file) => {
+  const edit = wholeKeyEdit({ plan, d, home, files, keys }, 'random', ctx, answers, (file) => {
     const text = ctx.textOf(file) ?? '';
     const writes = plan.writers.some((w) => w.target.file === file);
     return { importLines: file.endsWith('.py') && writes && !hasRandomImport(text) ? ['import random'] : [] };
   });
-  if (isBlocked(counted)) return counted;
-  const reads = queryChanges(plan, d, counted.count, 'random', ctx);
-  if (isBlocked(reads)) return reads;
-  const changes = mergeChanges(ctx, [...reads, ...counted.changes, ...keys]);
-  if (isBlocked(changes)) return changes;
-  const count = counted.count;
+  if (isBlocked(edit)) return edit;
+  const { changes, count } = edit;
   const also = plan.queries.length
     ? `, ${plan.queries.length} read${plan.queries.length > 1 ? 's' : ''} of every shard`
     : '';
