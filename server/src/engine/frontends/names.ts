@@ -70,6 +70,7 @@ const ENTITY_WORDS = new Set([
   'id',
   'ids',
   'uuid',
+  'uid',
   'guid',
   'ulid',
   'ksuid',

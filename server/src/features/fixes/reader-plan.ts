@@ -1,4 +1,4 @@
-import { type Access, literalText, type ShardSet, shardShape, type Span } from '../../engine';
+import { type Access, literalText, type ShardSet, shardShape, type Span, type TemplatePart } from '../../engine';
 import type { Needed } from '../generate/imports';
 import { readerName, words, type Operand, type Param, type ReaderSpec } from '../generate/reader-spec';
 import { textIn } from './apply';
@@ -239,7 +239,11 @@ export function planReader(input: PlanInput, ctx: FixContext): ReaderPlan | null
     style: style.sdk,
     call: style.call,
     typed: isTyped(target),
-    name: readerName(shape.stem + shape.suffix, { index: site.index, sort, top, options: !!options }, python),
+    name: readerName(
+      nameStem(keySource.partitionKey!.template, shape.stem + shape.suffix),
+      { index: site.index, sort, top, options: !!options },
+      python,
+    ),
     keyId: input.keyId,
     client: clientParam ? clientParam.name : receiver,
     clientParam,
@@ -288,4 +292,17 @@ function limitExpression(callText: string, python: boolean): string | null {
   const re = python ? /\bLimit\s*=\s*([^,\n)]+)/g : /\bLimit\s*:\s*([^,\n}]+)/g;
   const all = [...callText.matchAll(re)];
   return all.length === 1 ? all[0][1].trim() : null;
+}
+
+/**
+ * The words a reader is named by: the key's text, or, for a key that is only a variable
+ * (`username` of a repository method), the variable's name rather than its class
+ * (`query_username_shards`, not `query_entity_id_shards`).
+ */
+function nameStem(t: NonNullable<Access['partitionKey']>['template'], stem: string): string {
+  if (t.parts.some((p: TemplatePart) => 'literal' in p && /[A-Za-z0-9]/.test(p.literal))) return stem;
+  const names = t.parts.flatMap((p: TemplatePart) =>
+    'hole' in p && p.hole.kind !== 'shard' ? [p.hole.param?.name ?? p.hole.source] : [],
+  );
+  return names.every(Boolean) && names.length ? names.join(' ') : stem;
 }

@@ -16,6 +16,7 @@ import { importOf, planShardCount, type CountPlan } from './shard-count';
 import { declaredIndexSortKey } from './index-order';
 import { isPointAccess, keySite, placeName, where, type Blocked, type KeySite } from './key-sites';
 import { queryRepair } from './reader-fixes';
+import { throughDefaults } from './wrapper-defaults';
 
 /**
  * A shard fix changes where every item of a logical key lives, so it is a refactor of
@@ -52,8 +53,11 @@ function planAccesses(finding: Finding, key: LogicalKey, ctx: FixContext): KeyPl
     !all.some((a) => a.file === finding.access.file && a.span === finding.access.span)
   )
     all.push(finding.access);
+  // Callers that leave the key to a wrapper's parameter default: the wrapper's requests are rewritten instead.
+  const accesses = throughDefaults(ctx, all);
+  if (isBlocked(accesses)) return accesses;
   const plan: KeyPlan = { key, writers: [], points: [], queries: [] };
-  for (const a of all) {
+  for (const a of accesses) {
     if (a.guessed) return { blocked: `${accessAt(ctx, a)} goes through a library whose code is not in the workspace` };
     if (a.partitionKey && shardSetOf(a.partitionKey.template)) continue; // already reads or writes every shard
     if (a.operation === 'Query') {
@@ -163,7 +167,9 @@ export function queryChanges(
     // A Query on an index returns its items by the index's sort key, which a template may declare.
     const sort = declaredIndexSortKey(ctx, q) ?? tableSort;
     const source = shardedSource(q, d.separator, shards);
-    const changes = queryRepair(q, source, shards, plan.key.id, count.name, ctx, written, sort);
+    // A wrapper's Query of its parameter (a caller left the key to its default) reads any value of it: named by its own key.
+    const keyId = (!ctx.accessesOf(plan.key).includes(q) && logicalKeyOf(q)?.id) || plan.key.id;
+    const changes = queryRepair(q, source, shards, keyId, count.name, ctx, written, sort);
     if (!changes) {
       const options = readerOptions(q, ctx.textOf(q.file) ?? '', q.language === 'python');
       const why = options && 'blocked' in options ? `: ${options.blocked}` : '';

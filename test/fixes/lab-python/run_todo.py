@@ -1,0 +1,99 @@
+"""Runs the Chalice todo app's routes against DynamoDB (the lab) and prints, as JSON, what
+they returned and what the table holds, so a run before a fix and one after compare.
+
+argv: the app's folder, then `script` (add, read, update, delete, list: the results) or
+`load THREADS PER_THREAD` (concurrent adds; SDK retries off, throttles counted).
+uuid4 is made a sequence so both runs give the todos the same uids."""
+import concurrent.futures
+import itertools
+import json
+import os
+import sys
+import threading
+import uuid
+
+sys.path.insert(0, sys.argv[1])
+sys.path.insert(1, os.path.dirname(os.path.abspath(__file__)))
+
+_next = itertools.count(1)
+_lock = threading.Lock()
+
+
+def _uuid4():
+    with _lock:
+        return uuid.UUID(int=next(_next))
+
+
+uuid.uuid4 = _uuid4
+
+import boto3  # noqa: E402
+from botocore.exceptions import ClientError  # noqa: E402
+
+import app  # noqa: E402
+
+THROTTLES = {"ThrottlingException", "ProvisionedThroughputExceededException"}
+
+
+def call(method, path, *args, body=None):
+    app.app.current_request.json_body = body
+    return app.app.routes[(method, path)](*args)
+
+
+def stored():
+    table = boto3.resource("dynamodb").Table(os.environ["APP_TABLE_NAME"])
+    items, kwargs = [], {}
+    while True:
+        page = table.scan(**kwargs)
+        items += page["Items"]
+        if "LastEvaluatedKey" not in page:
+            break
+        kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+    keys = sorted({i["username"] for i in items})
+    # The items apart from the partition key, which the fix changes.
+    rest = sorted(({k: v for k, v in i.items() if k != "username"} for i in items), key=lambda i: i["uid"])
+    return keys, rest
+
+
+def script():
+    out = {}
+    out["added"] = [call("POST", "/todos", body={"description": f"todo {n}", "metadata": {"n": n}}) for n in range(40)]
+    out["got"] = [call("GET", "/todos/{uid}", uid) for uid in out["added"]]
+    for uid in out["added"][::3]:
+        call("PUT", "/todos/{uid}", uid, body={"state": "done"})
+    for uid in out["added"][1::4]:
+        call("PUT", "/todos/{uid}", uid, body={"description": "renamed"})
+    out["deleted"] = [call("DELETE", "/todos/{uid}", uid) for uid in out["added"][5::7]]
+    out["after_delete"] = [call("GET", "/todos/{uid}", uid) for uid in out["added"][5::7]]
+    out["listed"] = call("GET", "/todos")
+    keys, rest = stored()
+    out["stored"], out["keys"] = rest, keys
+    return out
+
+
+def load(threads, per_thread):
+    counts = {"ok": 0, "throttled": 0, "other": []}
+
+    def worker(t):
+        for n in range(per_thread):
+            try:
+                call("POST", "/todos", body={"description": f"load {t}.{n}"})
+                with _lock:
+                    counts["ok"] += 1
+            except ClientError as e:
+                code = e.response["Error"]["Code"]
+                with _lock:
+                    if code in THROTTLES:
+                        counts["throttled"] += 1
+                    else:
+                        counts["other"].append(code)
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=threads) as pool:
+        list(pool.map(worker, range(threads)))
+    counts["listed"] = len(call("GET", "/todos"))
+    counts["keys"] = len(stored()[0])
+    return counts
+
+
+if __name__ == "__main__":
+    result = script() if sys.argv[2] == "script" else load(int(sys.argv[3]), int(sys.argv[4]))
+    print(json.dumps(result, default=str))
