@@ -1,16 +1,17 @@
 // A JavaScript/TypeScript parameter with a constant default (`stream = 'GLOBAL'`) is the
 // key at the calls that leave the argument out, in its own module and in another one,
 // and only there. A shard suffix never goes into the default (a caller passing the
-// argument would bypass it): it goes where the item uses the parameter, or the light
-// bulb says why there is none. The fixed writer is run against dynalite in
+// argument would bypass it): it goes where the item uses the parameter — in the wrapper's
+// request when the call is in another module — or the light bulb says why there is none. The fixed writer is run against dynalite in
 // write-shard.test.ts (`ts-default-param`).
 
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { allFixes } from '../../server/src/features/fixes/index';
 import type { Finding } from '../../server/src/engine/model';
-import { cleanup, copyFixture, indexWorkspace } from './helpers-write';
+import { applyAction, cleanup, copyFixture, indexWorkspace, typeErrors } from './helpers-write';
 
 const DEFAULTS = path.join(__dirname, 'fixtures', 'defaults');
 const SHARD_FIXES = ['add-random-shard', 'add-hash-shard'];
@@ -42,7 +43,7 @@ test('a call in the same module leaving out the default: the constant is reporte
   }
 });
 
-test("a call in another module leaving out the default (SDK v2): reported at that call only, the fix blocked with the parameter's place", async () => {
+test("a call in another module leaving out the default (SDK v2): reported at that call only, the wrapper's put sharded", async () => {
   const dir = copyFixture('v2-default-module', DEFAULTS);
   try {
     const ws = await indexWorkspace(dir);
@@ -51,17 +52,28 @@ test("a call in another module leaving out the default (SDK v2): reported at tha
     const [finding] = ws.findings;
     assert.match(finding.message, /"DEFAULT"/);
     const actions = allFixes(finding, ws.ctx);
+    const random = actions.find((a) => a.id === 'add-random-shard');
+    assert.ok(random, actions.map((a) => a.title).join('\n'));
+    // The put in store.js takes the suffix where it uses the parameter (a shorthand property),
+    // so both callers, the one leaving the default out and the one passing a tenant, are sharded.
+    const errorsBefore = typeErrors(dir); // TableName: process.env.JOBS_TABLE is string | undefined
+    applyAction(ws.ctx, random);
+    const store = fs.readFileSync(path.join(dir, 'store.js'), 'utf8');
+    assert.match(store, /Item: \{ queue: `\$\{queue\}#\$\{Math\.floor\(Math\.random\(\) \* DEFAULT_SHARDS\)\}`, jobId/);
+    assert.match(store, /async function enqueue\(job, queue = 'DEFAULT'\)/, 'the default is left as it is');
+    assert.equal(
+      fs.readFileSync(path.join(dir, 'handler.js'), 'utf8').includes('#'),
+      false,
+      'the callers are not edited',
+    );
     assert.deepEqual(
-      actions.filter((a) => SHARD_FIXES.includes(a.id)).map((a) => a.title),
+      typeErrors(dir).filter((e) => !errorsBefore.includes(e)),
       [],
     );
-    const blocked = actions.find((a) => a.id === 'shard-fix-blocked');
-    assert.ok(blocked, 'the light bulb says what blocks the fix');
-    assert.match(
-      blocked.title,
-      /the key is the default of parameter queue at store\.js:6, which the call at handler\.js:5 leaves out/,
+    assert.deepEqual(
+      (await indexWorkspace(dir)).findings.map((f) => f.rule),
+      [],
     );
-    assert.deepEqual(blocked.changes, []);
   } finally {
     cleanup(dir);
   }

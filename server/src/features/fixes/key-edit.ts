@@ -101,7 +101,14 @@ export function keyChange(
     if (endsTogether && isLiteralText(language, atText.trim())) place = at;
   }
   const old = textIn(text, place.span);
-  return { file: place.file, span: place.span, newText: appendShard(language, old, separator, shard) };
+  const newText = appendShard(language, old, separator, shard);
+  // `{ queue, jobId }`: a shorthand property becomes `queue: <value>`.
+  const shorthand = withTree(
+    place.file,
+    text,
+    (tree) => nodeAt(tree, place.span)?.type === 'shorthand_property_identifier',
+  );
+  return { file: place.file, span: place.span, newText: shorthand ? `${old}: ${newText}` : newText };
 }
 
 /**
