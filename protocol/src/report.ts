@@ -102,6 +102,26 @@ export interface JsonAccess {
   tableFrom?: { variable: string; logicalId: string | null; file: string };
   /** The functions that run this call set the variable to different tables: `table` stays `$VARIABLE`. */
   tableCandidates?: string[];
+  /**
+   * The entry points that reach the call (routes, schedules, consumers, handlers, scripts,
+   * tests), present once the workspace's reachability pass has run; empty when none does.
+   * Added within version 1.
+   */
+  entryPoints?: JsonEntryPoint[];
+  /** `once-per-batch`: a consumer makes it outside the loop over its records; `unreached`: nothing reaches it. */
+  reach?: 'once-per-batch' | 'unreached';
+}
+
+/** One entry point of `JsonAccess.entryPoints`. */
+export interface JsonEntryPoint {
+  kind: 'api' | 'schedule' | 'queue' | 'stream' | 'event' | 'websocket' | 'script' | 'test' | 'unknown';
+  name: string;
+  trigger: string;
+  /** Invocations per hour a schedule states, else null. */
+  ratePerHour: number | null;
+  /** Where it is declared, 1-based. */
+  file: string;
+  line: number;
 }
 
 /** A trigger of a function, as infrastructure code declares it (`check --format json`, `functions[].triggers`). */
@@ -186,6 +206,11 @@ export interface JsonCoverage {
    * (`line` 1-based). Added within version 1; absent when there are none.
    */
   infrastructure?: { read: number; skipped: Array<{ file: string; line: number; reason: string }> };
+  /**
+   * Calls an entry point is known to reach (`reached`) and calls no entry point reaches in
+   * a project whose entry points are all known (`unreached`). Added within version 1.
+   */
+  entryPoints?: { reached: number; unreached: number };
 }
 
 /**

@@ -46,7 +46,20 @@ export function toJsonCoverage(results: FileAnalysis[], tooDeep: number): JsonCo
       })),
     })),
     ...failuresOf(results),
+    entryPoints: entryPointsOf(results),
   };
+}
+
+/** Calls an entry point reaches, and calls none reaches in a project whose entry points are all known. */
+function entryPointsOf(results: FileAnalysis[]): NonNullable<JsonCoverage['entryPoints']> {
+  let reached = 0;
+  let unreached = 0;
+  for (const r of results)
+    for (const a of r.accesses) {
+      if (a.reach?.entryPoints.length) reached++;
+      else if (a.reach?.unreached) unreached++;
+    }
+  return { reached, unreached };
 }
 
 const WHOLE_FILE_FAILED = 'analysis failed: ';

@@ -129,6 +129,21 @@ export function toJsonAccess(a: Access): JsonAccess {
       ? { tableFrom: { ...a.table.fromEnv, file: displayPath(a.table.fromEnv.file) } }
       : {}),
     ...(a.table.kind === 'env' && a.table.candidates ? { tableCandidates: a.table.candidates } : {}),
+    ...(a.reach ? reachOf(a.reach) : {}),
+  };
+}
+
+function reachOf(r: NonNullable<Access['reach']>): Pick<JsonAccess, 'entryPoints' | 'reach'> {
+  return {
+    entryPoints: r.entryPoints.map((e) => ({
+      kind: e.kind,
+      name: e.name,
+      trigger: e.trigger,
+      ratePerHour: e.ratePerHour,
+      file: displayPath(e.source.file),
+      line: e.source.span.startLine + 1,
+    })),
+    ...(r.oncePerBatch ? { reach: 'once-per-batch' as const } : r.unreached ? { reach: 'unreached' as const } : {}),
   };
 }
 

@@ -56,7 +56,8 @@ export function formatStats(c: JsonCoverage, color: boolean): string {
     ? `Analysis failed in part (an engine bug; the rest of each file is reported):\n${failed.join('\n')}\n`
     : '';
   if (calls === 0) return 'Coverage: no DynamoDB calls found.\n' + failures;
-  if (unresolved.length === 0) return `Coverage: all ${plural(calls)} understood.\n` + failures;
+  const reach = reachLine(c, calls);
+  if (unresolved.length === 0) return `Coverage: all ${plural(calls)} understood.\n` + reach + failures;
   const lines = [
     `Coverage: ${resolved} of ${plural(calls)} understood (${percentUnderstood(resolved, calls)}%); not understood:`,
   ];
@@ -71,5 +72,14 @@ export function formatStats(c: JsonCoverage, color: boolean): string {
     if (more > 0)
       lines.push(`  ${' '.repeat(width)}    ${paint(DIM, `… and ${more} more (--format json lists them all)`)}`);
   }
-  return lines.join('\n') + '\n' + failures;
+  return lines.join('\n') + '\n' + reach + failures;
+}
+
+/** How many calls an entry point is known to reach (docs/entry-points.md), when the pass ran. */
+function reachLine(c: JsonCoverage, calls: number): string {
+  const e = c.entryPoints;
+  if (!e) return '';
+  const pct = Math.floor((100 * e.reached) / calls);
+  const none = e.unreached ? `; ${e.unreached} reached from no entry point` : '';
+  return `Entry points: ${e.reached} of ${calls} DynamoDB call${calls === 1 ? '' : 's'} reached from a known entry point (${pct}%)${none}.\n`;
 }

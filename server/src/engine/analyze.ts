@@ -16,7 +16,8 @@ import { outsideWrapperCalls } from './frontends/wrappers/outside';
 import { hasParamHole } from './frontends/wrappers/instantiate';
 import { keysTold, tableDefinitions, withDefinitions, type TableDefinition } from './requests/schemas';
 import { envDefinitions, withEnvTables } from './requests/env-tables';
-import type { FileEnv } from './model/entry-point';
+import type { FileEnv, FileReach } from './model/entry-point';
+import { fileReachOf } from './entry-points/file';
 import type { ModuleSummary } from './model/summary';
 import type { SiteCache } from './incremental/site-cache';
 import type { Value } from './model/value';
@@ -127,6 +128,12 @@ export interface FileAnalysis {
    * (`contextsFor`): worked out with the rules, read by them and by the cross-file rules.
    */
   contexts?: FileContexts;
+  /**
+   * What the file tells the reachability pass (`entry-points/`): its functions and the
+   * calls in them, its imports and the entry points written in it, read from the same
+   * tree; absent for a file that was not parsed.
+   */
+  reach?: FileReach;
 }
 
 export const DEFAULT_MAX_BYTES = 2 * 1024 * 1024;
@@ -254,6 +261,8 @@ export function analyzeTree(
       ...(told.length ? { definitions: told } : {}),
       ...(failures.length ? { failures } : {}),
     };
+    const reach = attempt('entry points', undefined, () => fileReachOf(tree, file, language));
+    if (reach) extracted.reach = reach;
     return options.judge === false ? extracted : judgeAnalysis(extracted, text, options);
   } catch (e) {
     // A bug in a front-end must not take the run down: say which file and why.

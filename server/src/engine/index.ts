@@ -52,6 +52,7 @@ export type {
   TemplatePart,
   WrittenRequest,
 } from './model';
+export type { AccessReach } from './model/entry-point';
 export { classifyAccess, classifyTemplate, describeShards, literalText, render, shardSetOf } from './model/template';
 export { classifyName, words } from './frontends/names';
 export { initParsers, languageForFile, languageForId, parse } from './syntax/parser';

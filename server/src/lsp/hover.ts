@@ -1,4 +1,5 @@
 import {
+  type AccessReach,
   type Access,
   type Classification,
   classifyAccess,
@@ -197,6 +198,25 @@ function throughLine(file: string, span: Span, callee: string, place: PlaceName)
   return `Through a wrapper: the key goes into ${code(callee)} at ${text(place(file))}:${span.startLine + 1}`;
 }
 
+/**
+ * How the call is reached (docs/entry-points.md): each entry point with its trigger and
+ * where it is declared, and what that says of how often the call runs.
+ */
+function reachLines(reach: AccessReach | undefined, place: PlaceName): string[] {
+  if (!reach) return [];
+  if (reach.unreached)
+    return ['Reached from no entry point: nothing names its function, and the project declares its entry points.'];
+  if (!reach.entryPoints.length) return [];
+  const shown = reach.entryPoints.slice(0, 5).map((e) => {
+    const rate = e.ratePerHour !== null ? `, at most ${e.ratePerHour} an hour` : '';
+    return `${text(e.kind)} ${code(e.trigger)} (${text(place(e.source.file))}:${e.source.span.startLine + 1}${rate})`;
+  });
+  const more = reach.entryPoints.length - shown.length;
+  const lines = [`Entry points: ${shown.join(' · ')}${more > 0 ? ` and ${more} more` : ''}`];
+  if (reach.oncePerBatch) lines.push('Runs once per batch: the consumer makes it outside the loop over its records.');
+  return lines;
+}
+
 /** The declaration the key came through, the nearest the call: `GLOBAL_BOARD` (line 6). */
 function declaredAs(pk: KeyValue, file: string, place: PlaceName): string | null {
   const d = pk.via[0];
@@ -240,6 +260,7 @@ export function hoverMarkdown(
   live: LiveHover | null = null,
   reached = false,
   place: PlaceName = (file) => path.basename(file),
+  reach?: AccessReach,
 ): MarkupContent {
   const c = classifyAccess(a);
   const pk = a.partitionKey;
@@ -269,6 +290,7 @@ export function hoverMarkdown(
     lines.push(
       `Read by the call's shape: ${code(a.call.callee)} looks like a DynamoDB helper whose code is not in the workspace`,
     );
+  lines.push(...reachLines(reach ?? a.reach, place));
   // The live line quotes table and index names from AWS: text, never markdown.
   if (live) lines.push('', `**${text(live.line.replace(/:.*$/s, ''))}**${text(live.line.replace(/^[^:]*/, ''))}`);
   const throttled = (live?.throttles ?? 0) > 0;

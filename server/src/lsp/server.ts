@@ -341,7 +341,15 @@ connection.onRequest(HoverRequest.type, async (raw: unknown) => {
   const gen = workspace.generation;
   const ctx = fixState.contextFor(gen, key, s.shards);
   // Files named as the fixes name them: unambiguous among the workspace's (every Lambda's index.js).
-  const contents = hoverMarkdown(access, findings, s, liveText, reached, placeName(ctx));
+  const contents = hoverMarkdown(
+    access,
+    findings,
+    s,
+    liveText,
+    reached,
+    placeName(ctx),
+    workspace.indexFor(key).entryReachOf(access),
+  );
   // A hot write no shard fix can rewrite safely says what blocks it, as the light bulb does.
   const own = findings.filter((f) => f.access.file === access.file && sameSpan(f.access.span, access.span));
   // Kept per index generation like the code actions' fixes: working out every access of the

@@ -210,7 +210,9 @@ export class Workspace {
     this.generation++;
     const index = this.indexFor(analysis.file);
     const keys = index.set(analysis);
-    await this.publish([analysis.file, ...index.filesOf(keys)]);
+    index.readEntryFile(analysis.file);
+    // Reach is worked out again only where the edit changed the graph: those files' findings move too.
+    await this.publish([analysis.file, ...index.filesOf(keys), ...index.filesReachedOtherwise()]);
   }
 
   /** A file changed on disk (or was closed): analyse it from its current text. */
@@ -225,7 +227,7 @@ export class Workspace {
     // A template, a Serverless service or a CDK app's file: the files whose environment tables it names are judged again.
     if ((isInfrastructureCandidate(key) || index.infra.mayDeclare(key)) && index.readInfrastructure([key]))
       for (const k of index.rebindEnv()) keys.add(k);
-    await this.publish([key, ...index.filesOf(keys)]);
+    await this.publish([key, ...index.filesOf(keys), ...index.filesReachedOtherwise()]);
   }
 
   async forget(key: string): Promise<void> {

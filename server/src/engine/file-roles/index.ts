@@ -8,6 +8,7 @@ import { fileRole, type ContentRole, type FileRole, type RoleStyle } from './rol
 
 export {
   FILE_ROLES,
+  isTestFileName,
   fileRole,
   isOneOff,
   pathRole,
@@ -19,7 +20,7 @@ export {
 } from './role';
 export { RoleWatch } from './role-watch';
 export { valueShape, type ValueShape } from './shape';
-export { projectRootOf, sameProject } from './project';
+export { languageProjectRootOf, projectRootOf, sameProject } from './project';
 
 /** How much of a file its role is read from: imports, guards and handlers sit near the top or at the end. */
 const HEAD = 64 * 1024;

@@ -66,4 +66,42 @@ export function sameProject(a: string, b: string): boolean {
 /** Forgets what is known of folders (a test that creates projects on the fly). */
 export function forgetProjects(): void {
   rootOfDir.clear();
+  rootOfDirFor.clear();
+}
+
+/** The manifests that make a folder a project of one language family. */
+const PYTHON_MARKERS = ['pyproject.toml', 'requirements.txt', 'setup.py', 'setup.cfg', 'Pipfile'];
+const JS_MARKERS = ['package.json'];
+const rootOfDirFor = new Map<string, string>();
+
+/**
+ * The project of a file in its own language: the nearest folder above it with a Python
+ * manifest for a `.py` file, with a package.json for the rest ('' when none). A Python
+ * service under a repository whose only manifest is the root's package.json (tooling)
+ * has no project of its own, and so no entry points that are all known.
+ */
+export function languageProjectRootOf(file: string): string {
+  const python = file.endsWith('.py');
+  const markers = python ? PYTHON_MARKERS : JS_MARKERS;
+  const family = python ? 'py' : 'js';
+  const seen: string[] = [];
+  let dir = path.dirname(path.resolve(file));
+  let root = '';
+  for (;;) {
+    const known = rootOfDirFor.get(`${family}\0${dir}`);
+    if (known !== undefined) {
+      root = known;
+      break;
+    }
+    seen.push(dir);
+    if (markers.some((m) => isFile(path.join(dir, m)))) {
+      root = dir;
+      break;
+    }
+    const up = path.dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  for (const d of seen) rootOfDirFor.set(`${family}\0${d}`, root);
+  return root;
 }

@@ -10,7 +10,7 @@ import type { TableHint } from './call-site';
 import type { EntryPoint } from './entry';
 import type { Span } from './range';
 
-export type { EntryKind, EntryPoint } from './entry';
+export type { AccessReach, EntryKind, EntryPoint } from './entry';
 
 /** One key attribute of a table or index definition. */
 export interface KeyAttribute {
@@ -119,6 +119,12 @@ export interface FunctionNode {
   loops: Span[];
   /** Importers can reach it (`export`, `module.exports`, any Python top-level function or class method). */
   exported: boolean;
+  /**
+   * Something in its own file names it besides its definition (a call, a callback, an
+   * export list, a handler map), or a decorator registers it: it is not dead code even
+   * when no entry point is seen to reach it.
+   */
+  named?: true;
 }
 
 /** One import binding of a file: `local` in this file is `name` of `module` (`*` for the whole module). */

@@ -6,6 +6,7 @@
  * Plain types only: the front-ends implement it, every stage may name it.
  */
 import type { Node, Tree } from 'web-tree-sitter';
+import type { FileReach } from './entry-point';
 import type { CallStyle, ImportInfo, SdkStyle, SourceLanguage } from './index';
 import type { CallSite } from './call-site';
 import type { CdkFile } from './cdk';
@@ -109,6 +110,11 @@ export interface FrontEnd {
   exportAliases(tree: Tree): Array<[string, string]>;
   /** Module-level instances (`export const repo = new Repo()`): name → class as the module writes it. */
   moduleInstances(tree: Tree): Map<string, string>;
+  /**
+   * What the file tells the reachability pass (`entry-points/`): its functions, calls, loops,
+   * imports and the entry points written in it. `test`: a test file; `bin`: a package.json `bin`.
+   */
+  fileReach(tree: Tree, file: string, role: { test: boolean; bin: boolean }): FileReach;
   /** The workspace file an import names, or null for packages and missing files. */
   resolveModule(fromFile: string, source: string, finder: ModuleFinder): string | null;
 

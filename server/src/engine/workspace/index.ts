@@ -23,6 +23,10 @@ import {
 } from './passes';
 import { listKeys, keyPatterns, type TableEntry } from './query';
 import { readSource } from './source';
+import { sameSpan } from '../syntax/span';
+import { WorkspaceReach } from './reach';
+import type { AccessReach, EntryPoint } from '../model/entry-point';
+import { placeByReach, withReach } from '../rules/reach';
 
 export type { CallSiteEntry, IndexEntry, KeyEntry, TableEntry } from './query';
 
@@ -31,6 +35,8 @@ export interface IndexOptions extends AnalyzeOptions {
   root: string;
   /** A file's current text when it is open in an editor, else null (then it is read from disk). */
   openText?: (file: string) => string | null;
+  /** Entry points infrastructure code declares (templates), when a reader of them is installed. */
+  infraEntryPoints?: () => readonly EntryPoint[];
 }
 
 /**
@@ -57,6 +63,10 @@ export class WorkspaceIndex {
   /** Bumped on every change: the compiled matcher is kept until the next one. */
   private version = 0;
   private matcherCache: { version: number; matcher: Matcher } | null = null;
+  /** How each access is reached from the workspace's entry points (reach.ts). */
+  private readonly reach: WorkspaceReach;
+  /** Each access with its reach attached, one object per access and version of its reach. */
+  private readonly annotatedOf = new WeakMap<Access, { reach: AccessReach | undefined; access: Access }>();
 
   private readonly modules: ModuleConstants;
   /** The infrastructure files (templates, Serverless services) and what they declare. */
@@ -93,6 +103,23 @@ export class WorkspaceIndex {
       tableDefinitions: () => this.facts.tableDefinitions(),
       envTables: (file) => this.env.of(file),
     };
+    this.reach = new WorkspaceReach({
+      root: options.root,
+      analyses: () => this.files.values(),
+      analysisOf: (file) => this.files.get(file),
+      importsNoted: (file) => this.facts.importsNoted(file),
+      text: (f) => options.openText?.(f) ?? readFromDisk(f),
+      importFile: (from, module) => {
+        const language = languageForFile(from);
+        return language ? this.modules.fileOfImport(from, language, module) : null;
+      },
+      // The triggers templates declare for each function, and any the caller adds.
+      infra: () => ({
+        version: this.infra.version,
+        declarations: this.infra.declarations(),
+        extra: options.infraEntryPoints?.() ?? [],
+      }),
+    });
     this.passTarget = {
       facts: this.facts,
       analyzeOptions: this.analyzeOptions,
@@ -161,7 +188,31 @@ export class WorkspaceIndex {
     const touched = analyzeWrapperCallers(this.passTarget, files, settled);
     for (const key of refreshEarlyWriters(this.passTarget, settled)) touched.add(key);
     for (const key of this.env.rebind()) touched.add(key);
+    this.readEntryFiles();
     return touched;
+  }
+
+  /**
+   * Reads the files the pre-scan passed over that declare entry points into code the
+   * index holds (reach.ts): their reach joins their analysis, so the cache keeps it.
+   * Returns how many were read.
+   */
+  readEntryFiles(): number {
+    return this.reach.readEntryFiles((analysis) => this.set(analysis));
+  }
+
+  /**
+   * The files whose accesses are reached otherwise since their findings were last asked
+   * for (an edit added a route or removed a call): their findings may read differently.
+   */
+  filesReachedOtherwise(): string[] {
+    return this.reach.filesReachedOtherwise();
+  }
+
+  /** After `file` changed: reads it for its entry points when it declares some into code the index holds. */
+  readEntryFile(file: string): boolean {
+    const analysis = this.files.get(file);
+    return !!analysis && this.reach.readEntryFile(analysis, (a) => this.set(a));
   }
 
   /**
@@ -170,7 +221,11 @@ export class WorkspaceIndex {
    */
   passesMayAnalyse(files: Iterable<string>, settled?: ReadonlySet<string>): boolean {
     // Templates that declare functions: a handler's imports may bind more files once every file is in.
-    return passesMayAnalyse(this.passTarget, files, settled) || this.env.mayRebind();
+    return (
+      passesMayAnalyse(this.passTarget, files, settled) ||
+      this.env.mayRebind() ||
+      this.reach.entryFilesToRead().length > 0
+    );
   }
 
   /** The cross-file state the analysis cache (cache/) saves and restores. */
@@ -206,6 +261,8 @@ export class WorkspaceIndex {
     const analysis = analyzeSource(file, text, language, this.analyzeOptions);
     this.noteImports(analysis, text);
     const touched = this.set(analysis);
+    // A first pass reads entry-point files once every file is in (completePasses).
+    if (refresh) this.readEntryFile(file);
     if (!refresh) return touched;
     for (const key of this.refreshDependents(file)) touched.add(key);
     const after = this.files.get(file)?.definitions ?? [];
@@ -244,6 +301,7 @@ export class WorkspaceIndex {
     const imports = (a: FileAnalysis | undefined) => JSON.stringify(a?.imports?.map((i) => i.module) ?? []);
     if (imports(this.files.get(file)) !== imports(analysis)) this.env.importsChanged();
     this.files.set(file, analysis);
+    this.reach.noted(analysis);
     const wrappers = this.facts.wrapperCount;
     this.facts.note(analysis);
     if (this.facts.wrapperCount !== wrappers) this.modules.wrappersChanged();
@@ -255,6 +313,7 @@ export class WorkspaceIndex {
   remove(file: string): Set<string> {
     this.env.forget(file);
     this.modules.forget(file);
+    this.reach.forget(file);
     this.facts.forget(file);
     this.files.delete(file);
     const before = this.groups.remove(file);
@@ -297,7 +356,44 @@ export class WorkspaceIndex {
     const own = (this.files.get(file)?.findings ?? []).map((f) => this.groups.withWorkspaceShardCount(f));
     // A silenced SL006 still means the read's SL001 does not apply: resolve before silencing.
     const kept = resolveSupersedes([...own, ...cross]).filter((f) => !isSuppressed(f, ignores, used));
-    return dedupe(kept).sort(byPosition);
+    const placed = kept.map((f) =>
+      placeByReach({ ...f, access: this.annotated(f.access) }, this.reachOfAccess(f.access), (at) => this.whereAt(at)),
+    );
+    return dedupe(placed).sort(byPosition);
+  }
+
+  /** How an access of this index is reached from the workspace's entry points (reach.ts). */
+  private reachOfAccess(a: Access): AccessReach | undefined {
+    const analysis = this.files.get(a.file);
+    return analysis ? this.reach.ofFile(analysis).get(a) : undefined;
+  }
+
+  /** How an access is reached (its entry points), when the reachability pass could tell. */
+  entryReachOf(a: Access): AccessReach | undefined {
+    if (a.reach) return a.reach;
+    const analysis = this.files.get(a.file);
+    if (!analysis) return undefined;
+    const reach = this.reach.ofFile(analysis);
+    const own = reach.get(a);
+    if (own) return own;
+    // The same call as another analysis of the file read it (an open document): matched by position.
+    for (const [b, r] of reach) if (sameSpan(b.span, a.span) && b.operation === a.operation) return r;
+    return undefined;
+  }
+
+  /** The access with its reach attached, one object per access and reach (a finding's access is one of its file's). */
+  private annotated(a: Access): Access {
+    const reach = this.reachOfAccess(a);
+    const known = this.annotatedOf.get(a);
+    if (known && known.reach === reach) return known.access;
+    const access = withReach(a, reach);
+    this.annotatedOf.set(a, { reach, access });
+    return access;
+  }
+
+  private whereAt(at: { file: string; span: { startLine: number } }): string {
+    const rel = path.relative(this.options.root, at.file).split(path.sep).join('/');
+    return `${rel}:${at.span.startLine + 1}`;
   }
 
   /** `line:rule` of each finding in `file` a `shardlens-ignore` comment silenced, its own and cross-file. */
@@ -309,9 +405,11 @@ export class WorkspaceIndex {
 
   /** Every file's analysis with cross-file findings merged in, in path order. */
   results(): FileAnalysis[] {
-    return [...this.files.keys()]
-      .sort()
-      .map((file) => ({ ...this.files.get(file)!, findings: this.findingsFor(file) }));
+    return [...this.files.keys()].sort().map((file) => {
+      const analysis = this.files.get(file)!;
+      const findings = this.findingsFor(file);
+      return { ...analysis, accesses: analysis.accesses.map((a) => this.annotated(a)), findings };
+    });
   }
 
   /** The workspace's tables → indexes → logical keys → call sites, as plain data (see `query.ts`). */

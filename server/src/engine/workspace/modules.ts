@@ -115,6 +115,20 @@ export class ModuleConstants {
     return module ? this.summaries.of(module, sites) : null;
   };
 
+  /**
+   * The workspace file an import names, not noted as a use: the reachability pass follows
+   * calls across modules but reads no value of them, so nothing re-analyses when it changes.
+   */
+  readonly fileOfImport = (fromFile: string, language: SourceLanguage, source: string): string | null => {
+    const fe = frontEndFor(language);
+    const key = `${fe.id}\0${path.dirname(fromFile)}\0${source}`;
+    const known = this.resolved.get(key);
+    if (known !== undefined) return known;
+    const module = fe.resolveModule(fromFile, source, this.finder);
+    this.resolved.set(key, module);
+    return module;
+  };
+
   /** The workspace file `source` names from `fromFile`, noted as used by `fromFile`; null for packages. */
   private moduleFile(fromFile: string, language: SourceLanguage, source: string): string | null {
     const module = this.importedFile(fromFile, language, source);

@@ -12,6 +12,7 @@ import { baseNames, isFunctionScope, pythonFunction, returnedExpressions } from 
 import { importedNames, importOf } from './imports';
 import { moduleInstances, resolveModule, topLevelDeclarations } from './module-shape';
 import { resolve } from './scope';
+import { pythonFileReach } from './entry-points';
 import { kwargsValue } from './structures';
 
 export const pythonFrontEnd: FrontEnd = {
@@ -35,6 +36,7 @@ export const pythonFrontEnd: FrontEnd = {
   reexports: () => [],
   exportAliases: () => [],
   moduleInstances,
+  fileReach: (tree, file, role) => pythonFileReach(tree, file, role.test),
   resolveModule,
   evaluate,
   valueOf: (id, ctx) => {

@@ -1,0 +1,164 @@
+/**
+ * Reachability, language-neutral: from each entry point's function through the
+ * functions it calls (same file, imported modules, methods of imported classes) to the
+ * function around each DynamoDB access. Plain data in (`FileReach` per file, the
+ * accesses), plain data out (`AccessReach` per access).
+ *
+ * Calls are followed by name, over-approximating: a call `x.save()` reaches every
+ * function named `save` in the file and in the modules it imports. More reach only
+ * keeps a path hot; a path is lowered only when nothing hotter can reach it.
+ */
+import type { Access } from '../model';
+import type { AccessReach, EntryPoint, FileReach, FunctionNode } from '../model/entry-point';
+import { spanWithin } from '../syntax/span';
+import { MODULE } from '../frontends/file-reach';
+
+/** The file an import names from `fromFile`, or null (a package). */
+export type ImportFile = (fromFile: string, module: string) => string | null;
+
+interface NodeRef {
+  file: string;
+  node: FunctionNode;
+}
+
+export interface ReachInput {
+  reaches: ReadonlyMap<string, FileReach>;
+  /** Entry points infrastructure code declares (a template's function and its triggers). */
+  infra: readonly EntryPoint[];
+  importFile: ImportFile;
+}
+
+/** Every entry point, and the nodes each reaches with whether the path ran through a loop. */
+export interface ReachGraph {
+  /** `file\0node` → entry index → `true` when every path to it runs through a loop, `false` if some does not. */
+  reached: Map<string, Map<number, boolean>>;
+  entries: EntryPoint[];
+}
+
+const ONE_OFF = new Set(['test', 'script']);
+
+const id = (file: string, node: string) => `${file}\0${node}`;
+
+export function reachGraph(input: ReachInput): ReachGraph {
+  const { reaches, importFile } = input;
+  const byName = new Map<string, Map<string, FunctionNode[]>>();
+  for (const [file, r] of reaches) {
+    const names = new Map<string, FunctionNode[]>();
+    for (const f of r.functions) names.set(f.name, [...(names.get(f.name) ?? []), f]);
+    byName.set(file, names);
+  }
+  const importedFiles = new Map<string, Array<{ local: string; name: string; file: string }>>();
+  const importsOf = (file: string) => {
+    let known = importedFiles.get(file);
+    if (!known) {
+      known = [];
+      for (const b of reaches.get(file)?.imports ?? []) {
+        // `from . import views` names a module, not a function in one.
+        const sub = /^\.+$/.test(b.module) ? `${b.module}${b.name}` : `${b.module}.${b.name}`;
+        const python = file.endsWith('.py') && b.name !== '*';
+        const target = (python ? importFile(file, sub) : null) ?? importFile(file, b.module);
+        if (target) known.push({ local: b.local, name: b.name, file: target });
+      }
+      importedFiles.set(file, known);
+    }
+    return known;
+  };
+  const named = (file: string, name: string): NodeRef[] =>
+    (byName.get(file)?.get(name) ?? []).map((node) => ({ file, node }));
+  const callees = (from: NodeRef): Array<{ to: NodeRef; inLoop: boolean }> => {
+    const out: Array<{ to: NodeRef; inLoop: boolean }> = [];
+    for (const c of from.node.calls) {
+      const targets = named(from.file, c.name);
+      for (const imp of importsOf(from.file)) {
+        if (!c.member && imp.local === c.name)
+          targets.push(
+            ...(imp.name === 'default' || imp.name === '*' ? exportedOf(imp.file) : named(imp.file, imp.name)),
+          );
+        // A method or a module's function called through a receiver: `repo.save()`, `votes.add()`.
+        if (c.member) targets.push(...named(imp.file, c.name));
+      }
+      for (const to of targets) if (to.node !== from.node) out.push({ to, inLoop: c.inLoop });
+    }
+    return out;
+  };
+  const exportedOf = (file: string): NodeRef[] =>
+    (reaches.get(file)?.functions ?? []).filter((f) => f.exported).map((node) => ({ file, node }));
+
+  const entries: EntryPoint[] = [];
+  const roots: NodeRef[][] = [];
+  // Infrastructure names the handler: it replaces what the handler's signature alone said.
+  const infraHandled = new Set(input.infra.map((e) => id(e.file, e.functionName ?? MODULE)));
+  for (const e of input.infra) {
+    entries.push(e);
+    roots.push(named(e.file, e.functionName ?? MODULE));
+  }
+  for (const [file, r] of reaches)
+    for (const { entry, root } of r.entries) {
+      if (entry.kind === 'unknown' && infraHandled.has(id(file, entry.functionName ?? MODULE))) continue;
+      entries.push(entry);
+      roots.push(named(file, root));
+    }
+
+  const reached = new Map<string, Map<number, boolean>>();
+  roots.forEach((start, i) => {
+    // Breadth first with two states per node: reached outside any loop, or only inside one.
+    const queue = start.map((to) => ({ to, inLoop: false }));
+    const seen = new Map<string, boolean>();
+    while (queue.length) {
+      const { to, inLoop } = queue.shift()!;
+      const key = id(to.file, to.node.name);
+      const before = seen.get(key);
+      if (before === false || before === inLoop) continue;
+      seen.set(key, inLoop);
+      for (const next of callees(to)) queue.push({ to: next.to, inLoop: inLoop || next.inLoop });
+    }
+    for (const [key, inLoop] of seen) {
+      let m = reached.get(key);
+      if (!m) reached.set(key, (m = new Map()));
+      m.set(i, inLoop);
+    }
+  });
+  return { reached, entries };
+}
+
+/** The innermost function of the file around an access (its file's top-level code when none). */
+export function functionAround(r: FileReach, a: Access): FunctionNode {
+  let best: FunctionNode | null = null;
+  for (const f of r.functions) {
+    if (f.name === MODULE || !spanWithin(a.span, f.span)) continue;
+    if (!best || spanWithin(f.span, best.span)) best = f;
+  }
+  return best ?? r.functions.find((f) => f.name === MODULE)!;
+}
+
+/**
+ * How one access is reached. `known`: whether its project's entry points are all known
+ * (see docs/entry-points.md); `referenced`: whether anything names its function outside
+ * its definition (another file's text, a call in its own file).
+ */
+export function reachOf(
+  graph: ReachGraph,
+  r: FileReach | undefined,
+  a: Access,
+  known: boolean,
+  referenced: (fn: FunctionNode) => boolean,
+): AccessReach | null {
+  if (!r) return null;
+  const fn = functionAround(r, a);
+  const hits = graph.reached.get(id(a.file, fn.name));
+  if (!hits || hits.size === 0) {
+    if (known && fn.name !== MODULE && !fn.name.startsWith('<') && !referenced(fn))
+      return { entryPoints: [], unreached: true };
+    return null;
+  }
+  const entryPoints = [...hits.keys()].map((i) => graph.entries[i]);
+  const inOwnLoop = fn.loops.some((l) => spanWithin(a.span, l));
+  // Tests and scripts that call a consumer say nothing of how often it runs.
+  const running = [...hits].filter(([i]) => !ONE_OFF.has(graph.entries[i].kind));
+  const batch =
+    running.length > 0 &&
+    running.every(
+      ([i, inLoop]) => (graph.entries[i].kind === 'queue' || graph.entries[i].kind === 'stream') && !inLoop,
+    );
+  return { entryPoints, ...(batch && !inOwnLoop ? { oncePerBatch: true as const } : {}) };
+}

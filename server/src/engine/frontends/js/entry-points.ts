@@ -1,0 +1,266 @@
+/**
+ * What a JavaScript/TypeScript file tells the reachability pass (`entry-points/`): its
+ * functions, calls, loops and imports, and the entry points written in it — Express,
+ * Fastify, Koa and Hono routes (`app.get('/x', h)`, `router.post(...)`), NestJS
+ * controllers and schedules (`@Controller` + `@Get`, `@Cron`), Next.js route handlers
+ * (`app/**\/route.ts` exporting GET/POST) and API routes (`pages/api/**`), a Lambda
+ * handler by its signature, a shebang or `require.main === module` script, a test file.
+ */
+import type { Node, Tree } from 'web-tree-sitter';
+import { assemble, entryPoint, HTTP_METHODS, MODULE, nodesOfTypes, parseRate, type Seen } from '../file-reach';
+import type { EntryKind, FileReach } from '../../model/entry-point';
+import { spanOf, walk } from '../../syntax/span';
+import { isFunction, parametersOf } from './scope';
+
+const LOOP_STATEMENTS = new Set(['for_statement', 'for_in_statement', 'while_statement', 'do_statement']);
+const LOOP_METHODS = new Set(['forEach', 'map', 'flatMap', 'filter', 'reduce', 'some', 'every']);
+const APP_OBJECT =
+  /\b(?:express|fastify|Fastify)\s*\(|new\s+(?:Koa|Hono|Router|KoaRouter)\s*\(|NestFactory\.create|@Controller\s*\(/;
+/** Event types in a handler's signature that say what invokes it. */
+const EVENT_TYPES: Array<[RegExp, EntryKind]> = [
+  [/\bSQS(?:Event|Handler)\b/, 'queue'],
+  [/\b(?:DynamoDBStream|Kinesis(?:Stream)?)(?:Event|Handler)\b/, 'stream'],
+  [/\b(?:ScheduledEvent|ScheduledHandler)\b/, 'schedule'],
+  [/\b(?:SNS|S3|EventBridge)(?:Event|Handler)\b/, 'event'],
+  [/\bAPIGateway\w*(?:Event|Handler)\b/, 'api'],
+];
+/** The node types the reading looks at; every other node is passed over. */
+const VISITED = new Set([
+  'arrow_function',
+  'function_declaration',
+  'function_expression',
+  'function',
+  'generator_function_declaration',
+  'generator_function',
+  'method_definition',
+  'call_expression',
+  'new_expression',
+  ...LOOP_STATEMENTS,
+  'import_statement',
+]);
+/** With the classes, for a file that may hold a NestJS controller or schedule (most classes are neither). */
+const VISITED_NEST = new Set([...VISITED, 'class_declaration', 'class']);
+const NEST_MARK = /@(?:Controller|Cron|Interval)\s*\(/;
+const NEST_ROUTES = new Set(['Get', 'Post', 'Put', 'Patch', 'Delete', 'All', 'Head', 'Options']);
+
+export function jsFileReach(tree: Tree, file: string, testFile: boolean, binFile: boolean): FileReach {
+  const text = tree.rootNode.text;
+  const seen: Seen = {
+    file,
+    text,
+    functions: [],
+    entries: [],
+    calls: [],
+    loops: [],
+    imports: [],
+    declaresApp: APP_OBJECT.test(text),
+  };
+  const moduleEntry = (kind: EntryKind, name: string, trigger: string) =>
+    seen.entries.push({
+      entry: entryPoint(kind, name, file, null, spanOf(tree.rootNode), trigger),
+      span: null,
+      calls: [{ name: MODULE, member: false }],
+    });
+  if (testFile) moduleEntry('test', file.split(/[\\/]/).pop()!, 'test run');
+  else if (binFile || text.startsWith('#!') || /require\.main\s*===\s*module/.test(text))
+    moduleEntry('script', file.split(/[\\/]/).pop()!, 'run by hand');
+  const next = nextRoute(file);
+  for (const n of nodesOfTypes(tree.rootNode, NEST_MARK.test(text) ? VISITED_NEST : VISITED)) {
+    if (isFunction(n) || n.type === 'method_definition') readFunction(n, seen, file, next);
+    else if (n.type === 'call_expression') readCall(n, seen, file);
+    else if (n.type === 'new_expression') {
+      const ctor = n.childForFieldName('constructor');
+      if (ctor?.type === 'identifier') seen.calls.push({ name: ctor.text, member: false, span: spanOf(n) });
+    } else if (LOOP_STATEMENTS.has(n.type)) seen.loops.push(spanOf(n));
+    else if (n.type === 'import_statement') readImport(n, seen);
+    else if (n.type === 'class_declaration' || n.type === 'class') readNestController(n, seen, file);
+  }
+  return assemble(seen);
+}
+
+/** `app/votes/route.ts` → `/votes`; `pages/api/votes.ts` → `/api/votes`; else null. */
+function nextRoute(file: string): { app: boolean; path: string } | null {
+  const f = file.split(/[\\/]+/).join('/');
+  const app = /(?:^|\/)app(\/(?:.*\/)?)route\.[cm]?[jt]sx?$/.exec(f);
+  if (app) return { app: true, path: app[1].replace(/\/$/, '') || '/' };
+  const pages = /(?:^|\/)pages(\/api\/.*?)(?:\/index)?\.[cm]?[jt]sx?$/.exec(f);
+  return pages ? { app: false, path: pages[1] } : null;
+}
+
+function nameOf(fn: Node): { name: string; exported: boolean } | null {
+  if (fn.type === 'method_definition') {
+    const name = fn.childForFieldName('name')?.text;
+    return name ? { name, exported: true } : null;
+  }
+  const own = fn.childForFieldName('name')?.text;
+  const holder = fn.parent;
+  const exported = (n: Node | null) =>
+    n?.parent?.type === 'export_statement' || n?.parent?.parent?.type === 'export_statement';
+  if (own) return { name: own, exported: exported(fn) };
+  if (holder?.type === 'variable_declarator' && holder.childForFieldName('name')?.type === 'identifier')
+    return { name: holder.childForFieldName('name')!.text, exported: exported(holder.parent) };
+  if (holder?.type === 'pair') {
+    const key = holder.childForFieldName('key')?.text.replace(/^['"]|['"]$/g, '');
+    return key ? { name: key, exported: true } : null;
+  }
+  // `exports.handler = async (event) => ...`, `module.exports.save = function () {}`.
+  if (holder?.type === 'assignment_expression') {
+    const left = holder.childForFieldName('left');
+    if (left?.type === 'member_expression' && /^(?:module\.)?exports\b/.test(left.text))
+      return { name: left.childForFieldName('property')?.text ?? '', exported: true };
+  }
+  if (holder?.type === 'export_statement') return { name: 'default', exported: true };
+  return null;
+}
+
+function readFunction(fn: Node, seen: Seen, file: string, next: ReturnType<typeof nextRoute>): void {
+  const named = nameOf(fn);
+  if (!named || !named.name) return;
+  const span = spanOf(fn);
+  const decorated = fn.type === 'method_definition' && decoratorsOf(fn).length > 0;
+  seen.functions.push({ name: named.name, span, exported: named.exported, decorated });
+  if (!named.exported || fn.type === 'method_definition') return;
+  const decl = fn.parent?.type === 'variable_declarator' ? fn.parent : fn;
+  if (next?.app && /^(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$/.test(named.name)) {
+    const route = `${named.name} ${next.path}`;
+    seen.entries.push({ entry: entryPoint('api', route, file, named.name, spanOf(decl), route), span });
+    return;
+  }
+  const isDefault = named.name === 'default' || /^export\s+default\b/.test(fn.parent?.text ?? '');
+  if (next && !next.app && isDefault) {
+    const route = `ANY ${next.path}`;
+    seen.entries.push({ entry: entryPoint('api', route, file, 'default', spanOf(decl), route), span });
+    return;
+  }
+  const params = parametersOf(fn);
+  const first = params[0]?.text ?? '';
+  // `(event, context)`, or an exported function named a handler whatever it takes.
+  const looksLikeHandler =
+    (/^(?:event|evt|_event|e)\b/.test(first) && params.length >= 2) || /^(?:\w+_)?handler$|Handler$/.test(named.name);
+  const typed = EVENT_TYPES.find(([re]) => re.test(decl.text.slice(0, decl.text.indexOf('=>') + 1 || 400)));
+  if (!looksLikeHandler && !typed) return;
+  const kind: EntryKind = typed ? typed[1] : 'unknown';
+  const trigger = typed ? (typed[0].exec(decl.text)?.[0] ?? 'Lambda') : 'Lambda handler';
+  seen.entries.push({ entry: entryPoint(kind, named.name, file, named.name, spanOf(decl), trigger), span });
+}
+
+function readCall(call: Node, seen: Seen, file: string): void {
+  const callee = call.childForFieldName('function');
+  if (!callee) return;
+  const span = spanOf(call);
+  if (callee.type === 'identifier') {
+    seen.calls.push({ name: callee.text, member: false, span });
+    if (callee.text === 'require') readRequire(call, seen);
+    return;
+  }
+  if (callee.type !== 'member_expression') return;
+  const method = callee.childForFieldName('property')?.text ?? '';
+  seen.calls.push({ name: method, member: true, span });
+  // The arguments are read only for the few methods that may loop or route: most calls are neither.
+  const loops = LOOP_METHODS.has(method);
+  if (!loops && !HTTP_METHODS.has(method.toLowerCase())) return;
+  const args = call.childForFieldName('arguments')?.namedChildren ?? [];
+  if (loops && args.some(isFunction)) seen.loops.push(span);
+  // `app.get('/votes', handler)`, `router.post("/x", auth, async (req, res) => ...)`.
+  const route = args[0];
+  if (!HTTP_METHODS.has(method.toLowerCase()) || !route || !/^['"`]\//.test(route.text)) return;
+  const name = `${method === 'all' ? 'ANY' : method.toUpperCase()} ${route.text.slice(1, -1)}`;
+  const handlers = args.slice(1);
+  const inline = handlers.filter(isFunction);
+  const named = handlers.filter((h) => h.type === 'identifier' || h.type === 'member_expression');
+  for (const h of inline)
+    seen.entries.push({ entry: entryPoint('api', name, file, null, span, name), span: spanOf(h) });
+  if (named.length)
+    seen.entries.push({
+      entry: entryPoint('api', name, file, lastName(named[named.length - 1]), span, name),
+      span: null,
+      calls: named.map((h) => ({ name: lastName(h), member: h.type === 'member_expression' })),
+    });
+}
+
+function lastName(n: Node): string {
+  return n.type === 'member_expression' ? (n.childForFieldName('property')?.text ?? n.text) : n.text;
+}
+
+function readImport(n: Node, seen: Seen): void {
+  const source = n.childForFieldName('source')?.text.slice(1, -1);
+  if (!source) return;
+  for (const c of walk(n)) {
+    if (c.type === 'import_specifier') {
+      const name = c.childForFieldName('name')?.text ?? '';
+      const alias = c.childForFieldName('alias')?.text ?? name;
+      seen.imports.push({ local: alias, module: source, name });
+    } else if (c.type === 'namespace_import') {
+      const local = c.namedChildren[0]?.text;
+      if (local) seen.imports.push({ local, module: source, name: '*' });
+    } else if (c.type === 'import_clause' && c.namedChildren[0]?.type === 'identifier') {
+      seen.imports.push({ local: c.namedChildren[0].text, module: source, name: 'default' });
+    }
+  }
+}
+
+/** `const { save } = require("./db")`, `const db = require("./db")`. */
+function readRequire(call: Node, seen: Seen): void {
+  const source = call.childForFieldName('arguments')?.namedChildren[0];
+  const holder = call.parent?.type === 'variable_declarator' ? call.parent.childForFieldName('name') : null;
+  if (!source || !/^['"`]/.test(source.text) || !holder) return;
+  const module = source.text.slice(1, -1);
+  if (holder.type === 'identifier') {
+    seen.imports.push({ local: holder.text, module, name: '*' });
+    return;
+  }
+  for (const p of holder.namedChildren) {
+    if (p.type === 'shorthand_property_identifier_pattern') seen.imports.push({ local: p.text, module, name: p.text });
+    else if (p.type === 'pair_pattern') {
+      const name = p.childForFieldName('key')?.text;
+      const local = p.childForFieldName('value')?.text;
+      if (name && local) seen.imports.push({ local, module, name });
+    }
+  }
+}
+
+/** Decorators written on a class or a class member: before it in the class body, or as its own children. */
+function decoratorsOf(n: Node): Node[] {
+  const own = n.namedChildren.filter((c) => c.type === 'decorator');
+  const before: Node[] = [];
+  for (let p = n.previousNamedSibling; p?.type === 'decorator'; p = p.previousNamedSibling) before.push(p);
+  const outer =
+    n.parent?.type === 'export_statement' ? n.parent.namedChildren.filter((c) => c.type === 'decorator') : [];
+  return [...own, ...before, ...outer];
+}
+
+/** `@Get('x')` → `Get` and its first string argument. */
+function decorator(d: Node): { name: string; arg: string | null } {
+  const call = d.namedChildren[0];
+  if (call?.type !== 'call_expression') return { name: call?.text ?? '', arg: null };
+  const first = call.childForFieldName('arguments')?.namedChildren[0];
+  const arg = first && /^['"`]/.test(first.text) ? first.text.slice(1, -1) : null;
+  return { name: call.childForFieldName('function')?.text ?? '', arg };
+}
+
+function readNestController(cls: Node, seen: Seen, file: string): void {
+  const controller = decoratorsOf(cls)
+    .map(decorator)
+    .find((d) => d.name === 'Controller');
+  const body = cls.childForFieldName('body');
+  if (!body) return;
+  for (const m of body.namedChildren) {
+    if (m.type !== 'method_definition') continue;
+    const method = m.childForFieldName('name')?.text ?? null;
+    for (const d of decoratorsOf(m).map(decorator)) {
+      if (controller && NEST_ROUTES.has(d.name)) {
+        const route = ['', controller.arg ?? '', d.arg ?? '']
+          .join('/')
+          .replace(/\/+/g, '/')
+          .replace(/(.)\/$/, '$1');
+        const name = `${d.name === 'All' ? 'ANY' : d.name.toUpperCase()} ${route}`;
+        seen.entries.push({ entry: entryPoint('api', name, file, method, spanOf(m), name), span: spanOf(m) });
+      } else if (d.name === 'Cron' || d.name === 'Interval') {
+        const rate = d.arg ? parseRate(`cron(${d.arg})`) : null;
+        const trigger = d.name === 'Cron' ? `cron(${d.arg ?? '…'})` : 'interval';
+        const entry = entryPoint('schedule', trigger, file, method, spanOf(m), trigger, rate?.ratePerHour ?? null);
+        seen.entries.push({ entry, span: spanOf(m) });
+      }
+    }
+  }
+}

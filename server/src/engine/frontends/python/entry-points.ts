@@ -1,0 +1,237 @@
+/**
+ * What a Python file tells the reachability pass (`entry-points/`): its functions, calls,
+ * loops and imports, and the entry points written in it — Flask (and blueprints),
+ * FastAPI (`APIRouter` too) and Powertools routes (`@app.route`, `@app.get`), Chalice
+ * routes, schedules (`Rate`, `Cron`) and event handlers (`@app.on_sqs_message`, ...),
+ * Django `urlpatterns`, a Lambda handler by its signature, an `if __name__ ==
+ * "__main__"` block, a test file.
+ */
+import type { Node, Tree } from 'web-tree-sitter';
+import {
+  assemble,
+  cronPerHour,
+  entryPoint,
+  HTTP_METHODS,
+  MODULE,
+  parseRate,
+  nodesOfTypes,
+  ratePerHourOf,
+  type Seen,
+} from '../file-reach';
+import type { EntryKind, FileReach } from '../../model/entry-point';
+import { spanOf } from '../../syntax/span';
+
+const LOOPS = new Set([
+  'for_statement',
+  'while_statement',
+  'list_comprehension',
+  'dictionary_comprehension',
+  'set_comprehension',
+  'generator_expression',
+]);
+/** The node types the reading looks at; every other node is passed over. */
+const VISITED = new Set([
+  'function_definition',
+  'call',
+  ...LOOPS,
+  'import_from_statement',
+  'import_statement',
+  'if_statement',
+]);
+const APP_OBJECT =
+  /\b(?:Flask|FastAPI|Chalice|APIRouter|Blueprint|APIGatewayRestResolver|APIGatewayHttpResolver|ALBResolver|LambdaFunctionUrlResolver)\s*\(|^urlpatterns\s*=/m;
+/** Chalice's event decorators and what invokes them. */
+const CHALICE_EVENTS: Record<string, EntryKind> = {
+  on_sqs_message: 'queue',
+  on_dynamodb_record: 'stream',
+  on_kinesis_record: 'stream',
+  on_s3_event: 'event',
+  on_sns_message: 'event',
+  on_cw_event: 'event',
+  websocket_message: 'websocket',
+  lambda_function: 'unknown',
+};
+const RATE_UNITS: Record<string, string> = { MINUTES: 'minutes', HOURS: 'hours', DAYS: 'days' };
+
+export function pythonFileReach(tree: Tree, file: string, testFile: boolean): FileReach {
+  const text = tree.rootNode.text;
+  const seen: Seen = {
+    file,
+    text,
+    functions: [],
+    entries: [],
+    calls: [],
+    loops: [],
+    imports: [],
+    declaresApp: APP_OBJECT.test(text),
+  };
+  if (testFile)
+    seen.entries.push({
+      entry: entryPoint('test', file.split(/[\\/]/).pop()!, file, null, spanOf(tree.rootNode), 'test run'),
+      span: null,
+      calls: [{ name: MODULE, member: false }],
+    });
+  const prefixes = routerPrefixes(text);
+  for (const n of nodesOfTypes(tree.rootNode, VISITED)) {
+    if (n.type === 'function_definition') readFunction(n, seen, file, prefixes);
+    else if (n.type === 'call') readCall(n, seen, file);
+    else if (LOOPS.has(n.type)) seen.loops.push(spanOf(n));
+    else if (n.type === 'import_from_statement' || n.type === 'import_statement') readImport(n, seen);
+    else if (n.type === 'if_statement' && n.parent?.type === 'module' && isMainGuard(n)) {
+      const entry = entryPoint('script', '__main__', file, null, spanOf(n), 'run by hand');
+      seen.entries.push({ entry, span: spanOf(n) });
+    }
+  }
+  return assemble(seen);
+}
+
+function isMainGuard(n: Node): boolean {
+  return /^__name__\s*==\s*['"]__main__['"]$/.test(n.childForFieldName('condition')?.text ?? '');
+}
+
+/** `router = APIRouter(prefix="/items")`, `bp = Blueprint("votes", __name__, url_prefix="/votes")`: name → prefix. */
+function routerPrefixes(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of text.matchAll(/^(\w+)\s*=\s*(?:APIRouter|Blueprint)\(([^)]*)\)/gm)) {
+    const prefix = /\b(?:url_)?prefix\s*=\s*['"]([^'"]*)['"]/.exec(m[2]);
+    if (prefix) out.set(m[1], prefix[1].replace(/\/$/, ''));
+  }
+  return out;
+}
+
+function readFunction(fn: Node, seen: Seen, file: string, prefixes: Map<string, string>): void {
+  const name = fn.childForFieldName('name')?.text;
+  if (!name) return;
+  const span = spanOf(fn);
+  const top = fn.parent?.type === 'module' || fn.parent?.parent?.type === 'module';
+  const method = fn.parent?.type === 'block' && fn.parent.parent?.type === 'class_definition';
+  const decorated = fn.parent?.type === 'decorated_definition' ? fn.parent : null;
+  seen.functions.push({ name, span, exported: top || method || !!decorated, decorated: !!decorated });
+  let found = false;
+  for (const d of decorated?.namedChildren.filter((c) => c.type === 'decorator') ?? []) {
+    const entry = decoratorEntry(d, name, file, prefixes);
+    if (entry) {
+      seen.entries.push({ entry, span });
+      found = true;
+    }
+  }
+  if (found || !top) return;
+  const params = fn.childForFieldName('parameters')?.namedChildren.map((p) => p.text.split(/[:=]/)[0].trim()) ?? [];
+  if ((/^_?event$/.test(params[0] ?? '') && params.length === 2) || /^(?:\w+_)?handler$/.test(name))
+    seen.entries.push({ entry: entryPoint('unknown', name, file, name, span, 'Lambda handler'), span });
+}
+
+/** The entry point a decorator declares (`@app.route("/votes", methods=["POST"])`), or null. */
+function decoratorEntry(d: Node, fn: string, file: string, prefixes: Map<string, string>) {
+  const call = d.namedChildren[0];
+  if (call?.type !== 'call') return null;
+  const callee = call.childForFieldName('function');
+  if (callee?.type !== 'attribute') return null;
+  const method = callee.childForFieldName('attribute')?.text ?? '';
+  const args = call.childForFieldName('arguments')?.namedChildren ?? [];
+  const first = args.find((a) => a.type !== 'keyword_argument');
+  const at = spanOf(d);
+  const written = first?.type === 'string' ? stringOf(first) : null;
+  const prefix = prefixes.get(callee.childForFieldName('object')?.text ?? '') ?? '';
+  const path = written?.startsWith('/') ? prefix + written : written;
+  if ((method === 'route' || method === 'api_route') && path?.startsWith('/')) {
+    const methods = keyword(args, 'methods')?.namedChildren.map((m) => stringOf(m)?.toUpperCase()) ?? ['GET'];
+    const name = `${methods.filter(Boolean).join('|') || 'GET'} ${path}`;
+    return entryPoint('api', name, file, fn, at, name);
+  }
+  if (HTTP_METHODS.has(method) && path?.startsWith('/')) {
+    const name = `${method === 'all' ? 'ANY' : method.toUpperCase()} ${path}`;
+    return entryPoint('api', name, file, fn, at, name);
+  }
+  if (method === 'websocket' && path) return entryPoint('websocket', path, file, fn, at, path);
+  if (method === 'schedule' && first) {
+    const rate = scheduleOf(first);
+    return entryPoint('schedule', rate.trigger, file, fn, at, rate.trigger, rate.ratePerHour);
+  }
+  const kind = CHALICE_EVENTS[method];
+  if (!kind) return null;
+  const batch = keyword(args, 'batch_size');
+  const trigger = [method, ...args.map((a) => a.text)].join(' ');
+  const entry = entryPoint(kind, `${method} ${fn}`, file, fn, at, trigger);
+  return batch && /^\d+$/.test(batch.text) ? { ...entry, batchSize: Number(batch.text) } : entry;
+}
+
+/** `Rate(5, unit=Rate.MINUTES)`, `Cron(0, 10, '*', '*', '?', '*')` or `"rate(5 minutes)"`. */
+function scheduleOf(n: Node): { trigger: string; ratePerHour: number | null } {
+  if (n.type === 'string') return parseRate(stringOf(n) ?? '') ?? { trigger: n.text, ratePerHour: null };
+  if (n.type !== 'call') return { trigger: n.text, ratePerHour: null };
+  const kind = n.childForFieldName('function')?.text;
+  const args = n.childForFieldName('arguments')?.namedChildren ?? [];
+  if (kind === 'Rate') {
+    const count = Number(args[0]?.text);
+    const unit = RATE_UNITS[(keyword(args, 'unit') ?? args[1])?.text.split('.').pop() ?? ''] ?? 'minutes';
+    const trigger = `rate(${count} ${count === 1 ? unit.replace(/s$/, '') : unit})`;
+    return { trigger, ratePerHour: ratePerHourOf(count, unit) };
+  }
+  if (kind === 'Cron') {
+    const fields = args.filter((a) => a.type !== 'keyword_argument').map((a) => stringOf(a) ?? a.text);
+    return { trigger: `cron(${fields.join(' ')})`, ratePerHour: cronPerHour(fields) };
+  }
+  return { trigger: n.text, ratePerHour: null };
+}
+
+function keyword(args: Node[], name: string): Node | null {
+  const k = args.find((a) => a.type === 'keyword_argument' && a.childForFieldName('name')?.text === name);
+  return k?.childForFieldName('value') ?? null;
+}
+
+function stringOf(n: Node): string | null {
+  if (n.type !== 'string') return null;
+  return n.text.replace(/^[a-zA-Z]*(['"]{1,3})/, '').replace(/['"]{1,3}$/, '');
+}
+
+function readCall(call: Node, seen: Seen, file: string): void {
+  const callee = call.childForFieldName('function');
+  const span = spanOf(call);
+  if (callee?.type === 'identifier') {
+    seen.calls.push({ name: callee.text, member: false, span });
+    // Django: `path("votes/", views.vote)` in `urlpatterns`.
+    if ((callee.text === 'path' || callee.text === 're_path' || callee.text === 'url') && inUrlPatterns(call))
+      readDjangoPath(call, seen, file);
+  } else if (callee?.type === 'attribute') {
+    seen.calls.push({ name: callee.childForFieldName('attribute')?.text ?? '', member: true, span });
+  }
+}
+
+function inUrlPatterns(call: Node): boolean {
+  for (let p = call.parent; p; p = p.parent)
+    if (p.type === 'assignment') return /^urlpatterns\b/.test(p.childForFieldName('left')?.text ?? '');
+  return false;
+}
+
+function readDjangoPath(call: Node, seen: Seen, file: string): void {
+  const [route, view] = call.childForFieldName('arguments')?.namedChildren ?? [];
+  if (!route || !view || view.type === 'call') return;
+  const name = `ANY /${(stringOf(route) ?? route.text).replace(/^\^|\$$/g, '')}`;
+  const member = view.type === 'attribute';
+  const handler = member ? (view.childForFieldName('attribute')?.text ?? view.text) : view.text;
+  seen.entries.push({
+    entry: entryPoint('api', name, file, handler, spanOf(call), name),
+    span: null,
+    calls: [{ name: handler, member }],
+  });
+}
+
+function readImport(n: Node, seen: Seen): void {
+  if (n.type === 'import_statement') {
+    for (const c of n.namedChildren) {
+      const module = c.type === 'aliased_import' ? c.childForFieldName('name')?.text : c.text;
+      const local = c.type === 'aliased_import' ? c.childForFieldName('alias')?.text : c.text.split('.')[0];
+      if (module && local) seen.imports.push({ local, module, name: '*' });
+    }
+    return;
+  }
+  const module = n.childForFieldName('module_name')?.text;
+  if (!module) return;
+  for (const c of n.childrenForFieldName('name')) {
+    if (!c) continue;
+    const name = c.type === 'aliased_import' ? c.childForFieldName('name')?.text : c.text;
+    const local = c.type === 'aliased_import' ? c.childForFieldName('alias')?.text : c.text;
+    if (name && local) seen.imports.push({ local, module, name });
+  }
+}

@@ -1,0 +1,254 @@
+/**
+ * The workspace's side of the reachability pass (`entry-points/`): which files' reach it
+ * holds, when the graph must be built again, and the few files the pre-scan passed over
+ * that it reads for the entry points they declare.
+ *
+ * Every parsed file brings its `FileReach` in its analysis (cached with it), so the pass
+ * parses nothing of its own but route and handler files that call into code it already
+ * holds. The graph is rebuilt only when some file's reach changes shape (its functions,
+ * calls, imports or entry points, positions aside) or what a file imports does: an edit
+ * inside a function re-reads only that file's accesses.
+ */
+import * as path from 'node:path';
+import type { FileAnalysis } from '../analyze';
+import { accessReaches, fileReachOf, mayDeclareEntryPoints, reachState, type ReachState } from '../entry-points';
+import type { Access } from '../model';
+import type { AccessReach, EntryPoint, FileReach, InfraDeclarations } from '../model/entry-point';
+import { languageForFile, parse } from '../syntax/parser';
+import { moduleName } from '../frontends/wrappers/gate';
+
+/** Rounds of reading entry-point files: a route file calling a service, an app mounting that route file. */
+const ENTRY_ROUNDS = 3;
+
+export interface ReachSources {
+  root: string;
+  analyses: () => Iterable<FileAnalysis>;
+  analysisOf: (file: string) => FileAnalysis | undefined;
+  /** What a file the pre-scan passed over imports, as noted when it was read. */
+  importsNoted: (file: string) => readonly string[] | undefined;
+  text: (file: string) => string | null;
+  importFile: (fromFile: string, module: string) => string | null;
+  infra: () => { version: number; declarations: InfraDeclarations[]; extra: readonly EntryPoint[] };
+}
+
+export class WorkspaceReach {
+  /** Bumped when some file's reach shape or noted imports change: the graph is built again only then. */
+  private version = 0;
+  /** Files stored or removed since the graph was built. */
+  private readonly changed = new Set<string>();
+  /** The graph, and what each file's reach and imports were when it was built. */
+  private built: {
+    key: string;
+    state: ReachState;
+    from: Map<string, { reach?: FileReach; noted?: readonly string[] }>;
+  } | null = null;
+  private readonly perFile = new Map<
+    string,
+    { analysis: FileAnalysis; key: string; reach: Map<Access, AccessReach> }
+  >();
+  private held: { version: number; names: Set<string> } | null = null;
+  /** Files looked at for entry-point markers, by the analysis they were looked at with. */
+  private readonly marked = new WeakMap<FileAnalysis, boolean>();
+
+  constructor(private readonly sources: ReachSources) {}
+
+  /** A file's analysis was stored (after its imports were noted): looked at when the graph is next asked for. */
+  noted(analysis: FileAnalysis): void {
+    this.changed.add(analysis.file);
+  }
+
+  forget(file: string): void {
+    this.changed.add(file);
+    this.perFile.delete(file);
+  }
+
+  /**
+   * Whether a file stored since the graph was built changed what the graph is made of.
+   * Compared only then, and only for those files: a first index stores every file once.
+   */
+  private settle(): void {
+    if (!this.changed.size) return;
+    const from = this.built?.from;
+    for (const file of this.changed) {
+      const now = this.analysisOf(file);
+      const before = from?.get(file);
+      if (!from || shapeOf(before?.reach, before?.noted) !== shapeOf(now?.reach, now?.noted)) {
+        this.version++;
+        break;
+      }
+    }
+    this.changed.clear();
+  }
+
+  private analysisOf(file: string): { reach?: FileReach; noted?: readonly string[] } | undefined {
+    const a = this.sources.analysisOf(file);
+    return a && { reach: a.reach, noted: a.reach ? undefined : this.sources.importsNoted(file) };
+  }
+
+  /**
+   * The files the pre-scan passed over whose text may declare an entry point and that
+   * import a module whose reach is held (a route file calling a repository, an app that
+   * mounts a route file). Each round may add the importers of the last one's files.
+   */
+  entryFilesToRead(): FileAnalysis[] {
+    const names = new Set<string>();
+    const pending: FileAnalysis[] = [];
+    for (const a of this.sources.analyses()) {
+      if (a.reach) names.add(moduleName(a.file));
+      else if (!a.skipped && a.accesses.length === 0 && this.sources.importsNoted(a.file)) pending.push(a);
+    }
+    return pending.filter((a) => this.sources.importsNoted(a.file)!.some((n) => names.has(n)) && this.isMarked(a));
+  }
+
+  /**
+   * After one file changed (an edit, a save): reads it for its entry points when it is
+   * one of the files `entryFilesToRead` picks. Whether it was read.
+   */
+  readEntryFile(analysis: FileAnalysis, store: (analysis: FileAnalysis) => void): boolean {
+    const noted = this.sources.importsNoted(analysis.file);
+    if (analysis.reach || analysis.skipped || analysis.accesses.length || !noted) return false;
+    const names = this.heldModuleNames();
+    if (!noted.some((n) => names.has(n)) || !this.isMarked(analysis)) return false;
+    const reach = this.readReach(analysis.file);
+    this.marked.set(analysis, false);
+    if (reach) store({ ...analysis, reach });
+    return !!reach;
+  }
+
+  /** The module names of the files whose reach is held, for the version of the reach data. */
+  private heldModuleNames(): Set<string> {
+    this.settle();
+    if (this.held?.version === this.version) return this.held.names;
+    const names = new Set<string>();
+    for (const a of this.sources.analyses()) if (a.reach) names.add(moduleName(a.file));
+    this.held = { version: this.version, names };
+    return names;
+  }
+
+  /** Reads the entry-point files (`entryFilesToRead`), in rounds; `store` keeps each one's analysis with its reach. */
+  readEntryFiles(store: (analysis: FileAnalysis) => void): number {
+    let read = 0;
+    for (let round = 0; round < ENTRY_ROUNDS; round++) {
+      const files = this.entryFilesToRead();
+      if (!files.length) break;
+      for (const a of files) {
+        const reach = this.readReach(a.file);
+        // Nothing to keep (not parsed): not asked again for this analysis.
+        this.marked.set(a, false);
+        if (reach) store({ ...a, reach });
+        read++;
+      }
+    }
+    return read;
+  }
+
+  /** How each access of a file is reached; worked out again only when its analysis or the graph changed. */
+  ofFile(analysis: FileAnalysis): Map<Access, AccessReach> {
+    const state = this.state();
+    const known = this.perFile.get(analysis.file);
+    if (known && known.analysis === analysis && known.key === state.key) return known.reach;
+    const reach = accessReaches(state.state, analysis.reach, analysis.file, analysis.accesses);
+    this.perFile.set(analysis.file, { analysis, key: state.key, reach });
+    return reach;
+  }
+
+  /**
+   * The files whose accesses are reached otherwise than when their findings were last
+   * worked out: after an edit changed the graph (a route added, a call removed), the
+   * language server republishes them. Compared only when the graph was built again.
+   */
+  filesReachedOtherwise(): string[] {
+    const state = this.state();
+    const out: string[] = [];
+    for (const a of this.sources.analyses()) {
+      const before = this.perFile.get(a.file);
+      if (!before || before.key === state.key || !a.accesses.length) continue;
+      if (reachText(before.reach) !== reachText(this.ofFile(a))) out.push(a.file);
+    }
+    return out;
+  }
+
+  private isMarked(a: FileAnalysis): boolean {
+    let marked = this.marked.get(a);
+    if (marked === undefined) {
+      const text = this.sources.text(a.file);
+      marked = text !== null && mayDeclareEntryPoints(text);
+      this.marked.set(a, marked);
+    }
+    return marked;
+  }
+
+  private readReach(file: string): FileReach | null {
+    const language = languageForFile(file);
+    const text = this.sources.text(file);
+    if (!language || text === null) return null;
+    try {
+      const tree = parse(language, text);
+      try {
+        return fileReachOf(tree, file, language);
+      } finally {
+        tree.delete();
+      }
+    } catch {
+      // Not parsed (out of time, a grammar not loaded): its entry points stay unknown, which lowers nothing.
+      return null;
+    }
+  }
+
+  private state(): { key: string; state: ReachState } {
+    this.settle();
+    const infra = this.sources.infra();
+    const key = `${this.version}:${infra.version}`;
+    if (this.built?.key === key) return this.built;
+    const reaches = new Map<string, FileReach>();
+    const importedNames = new Set<string>();
+    const from = new Map<string, { reach?: FileReach; noted?: readonly string[] }>();
+    for (const a of this.sources.analyses()) {
+      if (a.reach) {
+        reaches.set(a.file, a.reach);
+        from.set(a.file, { reach: a.reach });
+        continue;
+      }
+      const noted = this.sources.importsNoted(a.file);
+      from.set(a.file, { noted });
+      for (const n of noted ?? []) importedNames.add(n);
+    }
+    // Templates name their handlers' files from the workspace root; the index may name them otherwise.
+    const keyOf = new Map([...reaches.keys()].map((f) => [path.resolve(f), f]));
+    const root = this.sources.root;
+    const entries = [...infra.declarations.flatMap((d) => d.functions.flatMap((f) => f.triggers)), ...infra.extra].map(
+      (e) => {
+        const file = keyOf.get(path.resolve(root, e.file));
+        return file ? { ...e, file } : e;
+      },
+    );
+    const infraDirs = infra.declarations
+      .filter((d) => d.functions.length)
+      .map((d) => path.dirname(path.resolve(root, d.file)));
+    const importFile = (from: string, module: string) => {
+      const found = this.sources.importFile(from, module);
+      return found ? (keyOf.get(path.resolve(found)) ?? found) : null;
+    };
+    const state = reachState({ reaches, importedNames, infra: entries, infraDirs, importFile });
+    this.built = { key, state, from };
+    return this.built;
+  }
+}
+
+/** What of a file's reach the graph depends on: everything but positions. */
+function shapeOf(reach: FileReach | undefined, noted: readonly string[] | undefined): string {
+  if (!reach) return JSON.stringify(noted ?? null);
+  return JSON.stringify([
+    reach.functions.map((f) => [f.name, f.exported, f.named ?? false, f.calls, f.loops.length]),
+    reach.imports,
+    // Whole, positions too: the messages name where each entry point is declared.
+    reach.entries,
+    reach.declaresApp,
+    noted ?? null,
+  ]);
+}
+
+/** A file's reach as text, for comparing two versions of it: each access by its position. */
+function reachText(reach: Map<Access, AccessReach>): string {
+  return JSON.stringify([...reach].map(([a, r]) => [a.span, r]));
+}

@@ -1,0 +1,191 @@
+/**
+ * The entry points each front-end reads in code, by the shapes frameworks are written in,
+ * and the schedule arithmetic.
+ */
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { cronPerHour, parseRate, ratePerHourOf } from '../../server/src/engine/frontends/file-reach';
+import { jsFileReach } from '../../server/src/engine/frontends/js/entry-points';
+import type { SourceLanguage } from '../../server/src/engine/model';
+import type { FileReach } from '../../server/src/engine/model/entry-point';
+import { initParsers, parse } from '../../server/src/engine/syntax/parser';
+import { pythonFileReach } from '../../server/src/engine/frontends/python/entry-points';
+
+async function read(file: string, text: string, language: SourceLanguage = 'typescript'): Promise<FileReach> {
+  await initParsers();
+  const tree = parse(language, text);
+  try {
+    return language === 'python' ? pythonFileReach(tree, file, false) : jsFileReach(tree, file, false, false);
+  } finally {
+    tree.delete();
+  }
+}
+
+const names = (r: FileReach) => r.entries.map((e) => `${e.entry.kind} ${e.entry.name}`);
+const root = (r: FileReach, name: string) =>
+  r.functions.find((f) => f.name === r.entries.find((e) => e.entry.name === name)?.root);
+
+test('Koa and Hono routes, inline or named, and a handler named by a controller member', async () => {
+  const r = await read(
+    'src/server.ts',
+    [
+      'import Koa from "koa";',
+      'import Router from "@koa/router";',
+      'import { Hono } from "hono";',
+      'const app = new Koa();',
+      'const router = new Router();',
+      'const api = new Hono();',
+      'router.get("/boards/:id", async (ctx) => { ctx.body = await boards.read(ctx.params.id); });',
+      'api.post("/scores", submitScore);',
+      'router.delete("/scores/:id", requireAdmin, controller.remove);',
+    ].join('\n'),
+  );
+  assert.deepEqual(names(r), ['api GET /boards/:id', 'api POST /scores', 'api DELETE /scores/:id']);
+  assert.ok(r.declaresApp);
+  assert.deepEqual(
+    root(r, 'DELETE /scores/:id')?.calls.map((c) => c.name),
+    ['requireAdmin', 'remove'],
+  );
+  assert.ok(root(r, 'GET /boards/:id')?.calls.some((c) => c.name === 'read' && c.member));
+});
+
+test('NestJS: the controller prefix joins each route; @Cron is a schedule', async () => {
+  const r = await read(
+    'src/votes.controller.ts',
+    [
+      '@Controller("votes")',
+      'export class VotesController {',
+      '  constructor(private readonly votes: VotesService) {}',
+      '  @Post()',
+      '  cast(@Body() body: CastVote) { return this.votes.cast(body); }',
+      '  @Get(":id/summary")',
+      '  summary(@Param("id") id: string) { return this.votes.summary(id); }',
+      '  @Cron("0 */15 * * * *")',
+      '  rollUp() { return this.votes.rollUp(); }',
+      '}',
+    ].join('\n'),
+  );
+  assert.deepEqual(names(r), ['api POST /votes', 'api GET /votes/:id/summary', 'schedule cron(0 */15 * * * *)']);
+  assert.equal(root(r, 'POST /votes')?.name, 'cast');
+});
+
+test('Next.js: route handlers under app/ and API routes under pages/api', async () => {
+  const route = await read(
+    'web/app/votes/[id]/route.ts',
+    'export async function GET(req: Request) { return Response.json(await load()); }\nexport const POST = async (req: Request) => save(await req.json());\n',
+  );
+  assert.deepEqual(names(route), ['api GET /votes/[id]', 'api POST /votes/[id]']);
+  const page = await read(
+    'web/pages/api/votes.ts',
+    'export default async function handler(req, res) { res.json(await tally()); }\n',
+  );
+  assert.deepEqual(names(page), ['api ANY /api/votes']);
+});
+
+test('Lambda handlers by signature: unknown without a type, the event type when it names one', async () => {
+  const plain = await read(
+    'src/h.js',
+    'exports.handler = async (event, context) => { await save(event); };\n',
+    'javascript',
+  );
+  assert.deepEqual(names(plain), ['unknown handler']);
+  const stream = await read(
+    'src/s.ts',
+    'import type { DynamoDBStreamEvent } from "aws-lambda";\nexport const onChange = async (event: DynamoDBStreamEvent) => { for (const r of event.Records) await apply(r); };\n',
+  );
+  assert.deepEqual(names(stream), ['stream onChange']);
+  // Named a handler, it is one whatever it takes (a cron handler often takes nothing).
+  assert.deepEqual(names(await read('src/job.ts', 'export const handler = async () => { await run(); };\n')), [
+    'unknown handler',
+  ]);
+  // A function that takes no event is no handler.
+  assert.deepEqual(
+    names(await read('src/lib.ts', 'export async function save(item: Item) { await put(item); }\n')),
+    [],
+  );
+});
+
+test('a shebang makes the file a script; its top-level calls are what it runs', async () => {
+  const r = await read(
+    'bin/backfill.js',
+    '#!/usr/bin/env node\nconst { backfill } = require("../src/backfill");\nbackfill();\n',
+    'javascript',
+  );
+  assert.deepEqual(names(r), ['script backfill.js']);
+});
+
+test('Flask blueprints with url_prefix, route methods, and Powertools resolvers', async () => {
+  const r = await read(
+    'votes/views.py',
+    [
+      'from flask import Blueprint',
+      'bp = Blueprint("votes", __name__, url_prefix="/votes")',
+      '',
+      '@bp.route("/", methods=["POST"])',
+      'def cast():',
+      '    return save_vote()',
+      '',
+      '@bp.route("/<poll_id>")',
+      'def show(poll_id):',
+      '    return load(poll_id)',
+    ].join('\n'),
+    'python',
+  );
+  assert.deepEqual(names(r), ['api POST /votes/', 'api GET /votes/<poll_id>']);
+  const pt = await read(
+    'app.py',
+    'from aws_lambda_powertools.event_handler import APIGatewayRestResolver\napp = APIGatewayRestResolver()\n\n@app.get("/todos")\ndef todos():\n    return list_todos()\n\ndef lambda_handler(event, context):\n    return app.resolve(event, context)\n',
+    'python',
+  );
+  assert.deepEqual(names(pt), ['api GET /todos', 'unknown lambda_handler']);
+});
+
+test('Django urlpatterns lead to the views they name', async () => {
+  const r = await read(
+    'polls/urls.py',
+    'from django.urls import path\nfrom . import views\n\nurlpatterns = [\n    path("votes/", views.cast_vote),\n    path("results/<int:id>/", views.results, name="results"),\n]\n',
+    'python',
+  );
+  assert.deepEqual(names(r), ['api ANY /votes/', 'api ANY /results/<int:id>/']);
+  assert.deepEqual(root(r, 'ANY /votes/')?.calls, [{ name: 'cast_vote', member: true, inLoop: false }]);
+});
+
+test('Chalice schedules: Rate, Cron and a rate string, with their hourly counts', async () => {
+  const r = await read(
+    'app.py',
+    [
+      'from chalice import Chalice, Rate, Cron',
+      'app = Chalice(app_name="x")',
+      '@app.schedule(Rate(5, unit=Rate.MINUTES))',
+      'def every_five(event): pass',
+      '@app.schedule(Rate(1, unit=Rate.HOURS))',
+      'def hourly(event): pass',
+      '@app.schedule(Cron("*/10", "*", "*", "*", "?", "*"))',
+      'def ten(event): pass',
+      '@app.schedule("rate(2 days)")',
+      'def rare(event): pass',
+      '@app.on_dynamodb_record(stream_arn=STREAM)',
+      'def changes(event): pass',
+    ].join('\n'),
+    'python',
+  );
+  const rates = r.entries.map((e) => [e.entry.trigger, e.entry.ratePerHour]);
+  assert.deepEqual(rates.slice(0, 4), [
+    ['rate(5 minutes)', 12],
+    ['rate(1 hour)', 1],
+    ['cron(*/10 * * * ? *)', 6],
+    ['rate(2 days)', 1 / 48],
+  ]);
+  assert.equal(r.entries[4].entry.kind, 'stream');
+});
+
+test('schedule arithmetic', () => {
+  assert.equal(ratePerHourOf(30, 'minutes'), 2);
+  assert.equal(ratePerHourOf(1, 'day'), 1 / 24);
+  assert.equal(ratePerHourOf(3, 'fortnights'), null);
+  assert.equal(cronPerHour(['0', '3', '*', '*', '?', '*']), 1);
+  assert.equal(cronPerHour(['0,30', '*', '*', '*', '?', '*']), 2);
+  assert.equal(cronPerHour(['L', '*', '*', '*', '?', '*']), null);
+  assert.deepEqual(parseRate('rate(30 minutes)'), { trigger: 'rate(30 minutes)', ratePerHour: 2 });
+  assert.equal(parseRate('every day'), null);
+});

@@ -1,0 +1,40 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Finding } from '../../server/src/engine/model';
+import { indexedWorkspace } from '../unit/helpers';
+
+export const FIXTURES = path.join(__dirname, '..', 'fixtures', 'entry');
+
+/** A fixture project's files (relative path → text), to index as it is or changed. */
+export function fixture(name: string): Record<string, string> {
+  const root = path.join(FIXTURES, name);
+  const out: Record<string, string> = {};
+  const visit = (dir: string) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) visit(p);
+      else out[path.relative(root, p)] = fs.readFileSync(p, 'utf8');
+    }
+  };
+  visit(root);
+  return out;
+}
+
+/** Every finding of a workspace made of `files`, each as `file:line rule severity` with its message. */
+export async function findingsOf(files: Record<string, string>): Promise<Array<Finding & { at: string }>> {
+  const { index, dir } = await indexedWorkspace(files);
+  // Templates are read as the CLI reads them: the files `collectFiles` lists as infrastructure.
+  index.readInfrastructure(Object.keys(files).map((f) => path.join(dir, f)));
+  return index
+    .results()
+    .flatMap((r) => r.findings)
+    .map((f) => ({ ...f, at: `${path.relative(dir, f.file)}:${f.span.startLine + 1}` }));
+}
+
+/** The one finding of `rule` at `file:line`. */
+export function at(findings: Array<Finding & { at: string }>, where: string, rule = 'SL001'): Finding {
+  const hit = findings.filter((f) => f.at === where && f.rule === rule);
+  if (hit.length !== 1)
+    throw new Error(`expected one ${rule} at ${where}, got ${hit.length}: ${findings.map((f) => f.at).join(', ')}`);
+  return hit[0];
+}
