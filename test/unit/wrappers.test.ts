@@ -489,6 +489,24 @@ export const shipped = () => new OrdersAdapter().byStatus("SHIPPED");
   assert.ok(found.includes('src/use-cases/shipped.ts:3 SL001 error'), found.join('\n'));
 });
 
+test('a repository imported by a bare name under the tsconfig baseUrl (no paths); the bare import of the SDK stays a package', async () => {
+  const { index, dir } = await workspace({
+    'package.json': '{ "name": "cars" }\n',
+    'tsconfig.json': '{ "compilerOptions": { "baseUrl": "src", "strict": true } }\n',
+    'src/services/db/bookings.ts': `${V3}
+export async function bookingsIn(state: string) {
+  return doc.send(new QueryCommand({ TableName: "bookings", KeyConditionExpression: "pk = :s", ExpressionAttributeValues: { ":s": \`STATE#\${state}\` } }));
+}
+`,
+    'src/handlers/open.ts': `import { bookingsIn } from "services/db/bookings";
+
+export const handler = async () => bookingsIn("OPEN");
+`,
+  });
+  const found = findings(index, dir);
+  assert.ok(found.includes('src/handlers/open.ts:3 SL001 error'), found.join('\n'));
+});
+
 test('a file that starts with blank lines still finds the callers that feed a parameter', async () => {
   const { index, dir } = await workspace({
     'package.json': '{ "name": "touch" }\n',

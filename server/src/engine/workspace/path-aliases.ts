@@ -2,8 +2,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 /**
- * TypeScript path aliases (`compilerOptions.paths` with `baseUrl` in the nearest
- * `tsconfig.json` or `jsconfig.json`): `@adapters/db` → `src/adapters/db`. Real
+ * TypeScript path aliases (`compilerOptions.paths` and `baseUrl` in the nearest
+ * `tsconfig.json` or `jsconfig.json`): `@adapters/db` → `src/adapters/db`, and with a
+ * `baseUrl` of `src` any bare `services/db` → `src/services/db`. Real
  * projects import their own repositories this way as often as by relative path.
  * Each config is read once per folder; a config that cannot be read or parsed
  * (JSON with comments and trailing commas is read) has no aliases.
@@ -60,11 +61,15 @@ function readAliases(config: string): Aliases | null {
       compilerOptions?: { baseUrl?: string; paths?: Record<string, string[]> };
     };
     const options = json.compilerOptions ?? {};
-    if (!options.paths) return null;
+    if (!options.paths && typeof options.baseUrl !== 'string') return null;
     const base = path.resolve(path.dirname(config), options.baseUrl ?? '.');
-    const paths = Object.entries(options.paths)
+    const paths = Object.entries(options.paths ?? {})
       .filter((e): e is [string, string[]] => Array.isArray(e[1]))
       .sort((a, b) => b[0].length - a[0].length);
+    // With a baseUrl, TypeScript also looks up any bare name under it after the paths
+    // (`import { Booking } from 'services/db/booking'` with "baseUrl": "src"); a name
+    // that is no file there (a package) resolves to nothing and stays a package.
+    if (typeof options.baseUrl === 'string') paths.push(['*', ['*']]);
     return { base, paths };
   } catch {
     return null;
