@@ -211,7 +211,7 @@ test('--fail-on sets the exit code', () => {
 test('usage errors exit 2 with a clear message', () => {
   const bad = run(['check', '--format', 'xml']);
   assert.equal(bad.code, 2);
-  assert.match(bad.stderr, /--format must be one of text, json, sarif, github, gitlab \(got "xml"\)/);
+  assert.match(bad.stderr, /--format must be one of text, json, sarif, github, gitlab, junit \(got "xml"\)/);
   assert.equal(run(['frobnicate']).code, 2);
   assert.equal(run(['check', '--nope']).code, 2);
   const missing = run(['check', 'no/such/dir']);

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
  */
 export type ChangedSince = { kind: 'ref'; ref: string | null } | { kind: 'staged' };
 
-export type Format = 'text' | 'json' | 'sarif' | 'github' | 'gitlab';
+export type Format = 'text' | 'json' | 'sarif' | 'github' | 'gitlab' | 'junit';
 export type FailOn = 'error' | 'warning' | 'info' | 'never';
 
 export interface CheckOptions {
@@ -227,7 +227,7 @@ export function parseArgs(argv: string[]): Parsed {
         break;
       }
       case '--format':
-        options.format = oneOf(flag, value(), ['text', 'json', 'sarif', 'github', 'gitlab'] as const);
+        options.format = oneOf(flag, value(), ['text', 'json', 'sarif', 'github', 'gitlab', 'junit'] as const);
         break;
       case '--fail-on':
         options.failOn = oneOf(flag, value(), ['error', 'warning', 'info', 'never'] as const);

@@ -15,6 +15,7 @@ import {
   type Severity,
   WorkspaceIndex,
 } from '../engine';
+import { toJunit } from './junit';
 import { parseArgs, UsageError, USAGE, type CheckOptions, type FailOn, type KeysOptions } from './args';
 import { isMainThread } from 'node:worker_threads';
 import { formatKeysText, formatMatchText, toJsonKeys, toJsonMatches } from './keys';
@@ -182,6 +183,7 @@ async function checkWith(
     out.write(JSON.stringify(toJsonReport(results, skipped, coverage, infrastructure), null, 2) + '\n');
   else if (options.format === 'github') out.write(toGithubAnnotations(results));
   else if (options.format === 'gitlab') out.write(JSON.stringify(toGitlabCodeQuality(results), null, 2) + '\n');
+  else if (options.format === 'junit') out.write(toJunit(results, options.failOn));
   else if (options.format === 'sarif')
     out.write(JSON.stringify(toSarif(results, VERSION, skipped, tooDeepNote(tooDeep), coverage), null, 2) + '\n');
   else {

@@ -20,9 +20,10 @@ Paths are files or folders (default: the current folder); after \`--\` every
 argument is a path, even one that starts with \`-\`.
 
 Options:
-  --format text|json|sarif|github|gitlab
+  --format text|json|sarif|github|gitlab|junit
                                 output format (default: text; keys: text or json);
-                                github: workflow annotations, gitlab: Code Quality JSON
+                                github: workflow annotations, gitlab: Code Quality JSON,
+                                junit: JUnit XML (a finding reaching --fail-on fails its case)
   --fail-on error|warning|info|never
                                 exit 1 when a finding has at least this severity
                                 (default: error)
