@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Node } from 'web-tree-sitter';
 import { initParsers, parse } from '../../server/src/engine/syntax/parser';
-import { argumentSources, parametersOf } from '../../server/src/engine/frontends/python/scope';
+import { argumentSources } from '../../server/src/engine/frontends/python/argument-sources';
+import { parametersOf } from '../../server/src/engine/frontends/python/scope';
 import { reachingBindings } from '../../server/src/engine/frontends/python/reaching-bindings';
 import { analyze, findingLines, summarize } from './helpers';
 

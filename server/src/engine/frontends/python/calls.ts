@@ -13,7 +13,9 @@ import { entry, type Value } from '../../model/value';
 import { forgetTree } from './bindings';
 import { evaluate } from './evaluate';
 import { kwargsValue } from './structures';
-import { argumentAt, argumentSources, attributeValueNode, methodNode, resolve } from './scope';
+import { argumentAt, argumentSources } from './argument-sources';
+import { attributeValueNode, methodNode } from './class-members';
+import { resolve } from './scope';
 
 /** Methods of a boto3 `Table` resource (the batch writer has `put_item` and `delete_item`). */
 const TABLE_METHODS: Record<string, Operation> = {

@@ -28,7 +28,8 @@ import { loopValue, paramValue } from './loops';
 import { withMutations } from './mutations';
 import type { Binding } from './bindings';
 import { reachingBindings } from './reaching-bindings';
-import { attributeValueNode, isMethod, resolve } from './scope';
+import { attributeValueNode } from './class-members';
+import { isMethod, resolve } from './scope';
 import { percentFormat, stringTemplate, stringValue } from './strings';
 
 /**

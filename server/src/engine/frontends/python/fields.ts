@@ -5,7 +5,7 @@
  */
 import type { Node } from 'web-tree-sitter';
 import type { EvalContext } from '../../model/eval-context';
-import { attributeValueNode } from './scope';
+import { attributeValueNode } from './class-members';
 
 export function fieldClassName(member: Node, ctx: EvalContext): string | null {
   const made = attributeValueNode(member, ctx);

@@ -28,7 +28,9 @@ import { importedNames } from './imports';
 import { hasParamHole, instantiate, substitute } from '../wrappers/instantiate';
 import { kwargsValue } from './structures';
 import { iterableItems } from './loops';
-import { argumentAt, methodNode, methodsNamed, resolve } from './scope';
+import { argumentAt } from './argument-sources';
+import { methodNode, methodsNamed } from './class-members';
+import { resolve } from './scope';
 import { formatMethod, joinValue, strftimeGranularity, withSpec } from './strings';
 
 const INSTANT =

@@ -20,7 +20,8 @@ import type { ShardCount } from '../../model';
 import { literal, shardRange } from '../../model/template';
 import type { Value } from '../../model/value';
 import type { Binding } from './bindings';
-import { argumentAt, argumentSources, callerNameOf, isMethod, resolve } from './scope';
+import { argumentAt, argumentSources, callerNameOf } from './argument-sources';
+import { isMethod, resolve } from './scope';
 
 /**
  * A parameter's value: the first argument in this file that says something, or each

@@ -10,7 +10,7 @@ import { concat, literal } from '../../model/template';
 import type { Value } from '../../model/value';
 import { memberOf } from '../value-ops';
 import { joinPaths } from '../alternatives';
-import { argumentAt } from './scope';
+import { argumentAt } from './argument-sources';
 
 const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '0': '\0', a: '\x07', b: '\b', f: '\f', v: '\v' };
 
