@@ -10,6 +10,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CreateTableCommand, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
@@ -22,6 +23,7 @@ import {
   type Finding,
   type KeyTemplate,
 } from '../../server/src/engine';
+import { workspaceRoot } from '../../server/src/cli/root';
 import { startDynalite, typeErrors } from '../fixes/helpers-write';
 import { indexedWorkspace } from '../unit/helpers';
 
@@ -276,4 +278,29 @@ test('keys declared with `facets` (the first name of `composite`) are read alike
   // What electrodb 3.9.3's own `params()` gives for this call: {"pk":"$cartservice#userid_shared","sk":"$cart_1"}.
   assert.equal(renderText(a.partitionKey!.template), '$cartservice#userid_shared');
   assert.equal(renderText(a.sortKey!.template), '$cart_1');
+});
+
+test('a service imported by a bare name under the tsconfig baseUrl is read, whichever folder the check runs in', () => {
+  const app = path.join(ROOT, 'test', 'fixtures', 'libraries', 'electrodb-baseurl');
+  // From the fixture itself, from the repository, and from a folder outside both (the
+  // working directory was the root aliases were looked for under: nothing was read).
+  for (const cwd of [app, ROOT, os.tmpdir()]) {
+    const out = execFileSync('node', [CLI, 'check', app, '--format', 'json', '--fail-on', 'never'], {
+      encoding: 'utf8',
+      cwd,
+    });
+    const found = (JSON.parse(out) as { findings: Array<{ file: string; line: number; rule: string }> }).findings;
+    assert.deepEqual(
+      found.map((f) => `${f.rule} ${path.basename(f.file)}:${f.line}`),
+      ['SL001 standings.ts:5'],
+      cwd,
+    );
+  }
+});
+
+test('the workspace root is the working directory, or the folder holding every path checked outside it', () => {
+  assert.equal(workspaceRoot(['src', 'lib/a.ts'], '/home/me/app'), '/home/me/app');
+  assert.equal(workspaceRoot(['/tmp/x/app'], '/home/me'), '/tmp/x/app');
+  assert.equal(workspaceRoot(['../other/a', '../other/b/c.ts'], '/home/me/app'), '/home/me/other');
+  assert.equal(workspaceRoot(['/home/me/app-two'], '/home/me/app'), '/home/me/app-two');
 });

@@ -23,6 +23,7 @@ import { labMain } from './lab';
 import { exprMain } from './expr';
 import { keysTooDeep, toJsonCoverage } from './coverage';
 import { indexInParallel, prestartAnalysis } from './parallel';
+import { workspaceRoot } from './root';
 import { skippedOf, toJsonReport, type SkippedPath } from './report';
 import { toSarif } from './sarif';
 import { toGithubAnnotations, toGitlabCodeQuality } from './ci-formats';
@@ -67,21 +68,22 @@ async function indexPaths(
 ): Promise<Indexed | null> {
   // A folder may hold many files: the analysis thread loads its grammars while the walk runs
   // (with a cache, only once the cache, keyed by the project configs the walk finds, says a file needs analysing).
-  if (!cacheOption && paths.some(isDirectory)) prestartAnalysis(process.cwd(), maxFileBytes);
+  const root = workspaceRoot(paths);
+  if (!cacheOption && paths.some(isDirectory)) prestartAnalysis(root, maxFileBytes);
   const list = collectFiles(paths);
   for (const m of list.missing)
     err.write(`shardlens: ${m}: no such file, or not a TypeScript/JavaScript/Python file\n`);
   if (list.missing.length > 0 && list.files.length === 0 && list.infrastructure.length === 0) return null;
   const { files, excluded } = configs ? configs.included(list.files) : { files: list.files, excluded: 0 };
-  const cache = cacheOption ? openCache(cacheOption.location, maxFileBytes, err, configs?.key() ?? []) : null;
-  if (cache && !cache.loaded && paths.some(isDirectory)) prestartAnalysis(process.cwd(), maxFileBytes);
-  const index = new WorkspaceIndex({ root: process.cwd(), maxBytes: maxFileBytes });
+  const cache = cacheOption ? openCache(cacheOption.location, root, maxFileBytes, err, configs?.key() ?? []) : null;
+  if (cache && !cache.loaded && paths.some(isDirectory)) prestartAnalysis(root, maxFileBytes);
+  const index = new WorkspaceIndex({ root, maxBytes: maxFileBytes });
   // Templates first: the functions they declare name the tables of environment variables.
   const infrastructure = configs ? configs.included(list.infrastructure).files : list.infrastructure;
   // Terraform is read with a tree-sitter grammar: loaded here only when there is some.
   if (infrastructure.some(infrastructureNeedsParsers)) await initParsers();
   index.readInfrastructure(infrastructure);
-  if (files.length >= PARALLEL_FROM) await indexInParallel(index, files, process.cwd(), maxFileBytes, cache);
+  if (files.length >= PARALLEL_FROM) await indexInParallel(index, files, root, maxFileBytes, cache);
   else await indexOneByOne(index, files, cache, maxFileBytes);
   await completeIndex(index, files, cache);
   return {
@@ -95,13 +97,14 @@ async function indexPaths(
 /** The check's cache, keyed by the options that change a file's analysis (the contexts filter findings later). */
 function openCache(
   location: string | null,
+  root: string,
   maxBytes: number,
   err: NodeJS.WritableStream,
   configs: unknown[],
 ): AnalysisCache {
-  const root = process.cwd();
   return new AnalysisCache({
-    dir: cacheDir(root, location),
+    // Kept where the check runs, whatever folder it reads.
+    dir: cacheDir(process.cwd(), location),
     name: 'check',
     // The project configs decide file roles (entryPoints) the stored findings were judged with.
     // (none read: the key is what it was before project configs existed).
