@@ -1,5 +1,5 @@
 import type { Access, Span, WrittenRequest } from '../../engine';
-import { textIn } from './apply';
+import { offsetAt, textIn } from './apply';
 import { enclosingFunction, nodeAt, withTree } from './syntax';
 
 /**
@@ -73,9 +73,9 @@ export function readerOptions(site: Access, text: string, python: boolean): Opti
     aliases.push(...kept.map((e) => e.alias));
     let body = `{ ${kept.map((e) => textIn(text, e.pair!)).join(', ')} }`;
     if (python) body = `{${body.slice(2, -2)}}`;
-    // SDK v3's low-level client takes its values marshalled, as the read wrote them.
-    const value = w.fields[map] ? textIn(text, w.fields[map].span) : '';
-    if (/^marshall\s*\(/.test(value)) body = `marshall(${body})`;
+    // SDK v3's low-level client takes its values marshalled, as the read wrote them
+    // (the engine reads `marshall({...})` as its argument, so the call is before the span).
+    if (w.fields[map] && marshalled(text, w.fields[map].span)) body = `marshall(${body})`;
     entries.push(python ? `${JSON.stringify(map)}: ${body}` : `${map}: ${body}`);
   }
   const arg = python ? `{${entries.join(', ')}}` : `{ ${entries.join(', ')} }`;
@@ -97,6 +97,12 @@ function aliasUser(w: WrittenRequest, fields: string[]): ((alias: string) => boo
   if (condition?.kind === 'condition') return () => true;
   if (condition?.literal == null) return null;
   return (alias) => !appears(alias, condition.literal!);
+}
+
+/** Whether a value is written as `marshall(<value>)`. */
+function marshalled(text: string, span: Span): boolean {
+  const start = offsetAt(text, span.startLine, span.startColumn);
+  return /\bmarshall\s*\(\s*$/.test(text.slice(Math.max(0, start - 40), start));
 }
 
 /** Whether the function around the read pages with `LastEvaluatedKey` / `ExclusiveStartKey`. */

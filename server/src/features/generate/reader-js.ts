@@ -137,7 +137,10 @@ function pageCall(s: ReaderSpec, d: number): Line[] {
 /** How a merged item's sort key is read: low-level items hold typed values. */
 function sortKeyOf(s: ReaderSpec, attr: string): string {
   const a = s.attributeCode?.[attr] ?? jsString(attr, s.quote);
-  if (s.style === 'aws-sdk-v3') return `unmarshall(item)[${a}]`;
+  // SDK v3: the attribute alone (unmarshalling the whole item throws on a decimal past 2^53
+  // anywhere in it, which the caller may never convert); a Number compares as a number,
+  // exactly (a BigInt) past 2^53.
+  if (s.style === 'aws-sdk-v3') return `unmarshall({ key: item[${a}] }).key`;
   if (s.style === 'aws-sdk-v2') return `${s.converter}.output(item[${a}])`;
   return `item[${a}]`;
 }
