@@ -7,6 +7,7 @@ import type { Finding, Severity } from '../../server/src/engine/model';
 import { initParsers } from '../../server/src/engine/syntax/parser';
 import { RULE_INFO, type RuleInfo } from '../../server/src/engine/rules';
 import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
+import { collectFiles } from '../../server/src/engine/workspace/files';
 
 /**
  * One rule's cases, in the manner of typescript-eslint's RuleTester: small sources that
@@ -50,7 +51,7 @@ export async function withIndexed<T>(
   use: (index: WorkspaceIndex, at: (f: Finding) => string) => T,
 ): Promise<T> {
   await initParsers();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-rule-'));
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-rule-')));
   try {
     const all: Files = { 'package.json': '{ "name": "case", "private": true }\n', ...files };
     for (const [name, text] of Object.entries(all)) {
@@ -58,6 +59,8 @@ export async function withIndexed<T>(
       fs.writeFileSync(path.join(dir, name), text);
     }
     const index = new WorkspaceIndex({ root: dir });
+    // Templates first, as `shardlens check` reads them: the tables they declare name environment variables.
+    index.readInfrastructure(collectFiles([dir]).infrastructure);
     index.analyzeAll(Object.keys(files).map((f) => path.join(dir, f)));
     return use(index, (f) => `${path.relative(dir, f.file).split(path.sep).join('/')}:${f.span.startLine + 1}`);
   } finally {

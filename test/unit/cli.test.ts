@@ -227,7 +227,21 @@ test('SARIF 2.1.0 with rule metadata and one result per finding', () => {
   const run0 = sarif.runs[0];
   assert.deepEqual(
     run0.tool.driver.rules.map((x: { id: string }) => x.id),
-    ['SL001', 'SL002', 'SL003', 'SL004', 'SL005', 'SL006', 'SL007', 'SL008', 'SL009', 'SL010'],
+    [
+      'SL001',
+      'SL002',
+      'SL003',
+      'SL004',
+      'SL005',
+      'SL006',
+      'SL007',
+      'SL008',
+      'SL009',
+      'SL010',
+      'SL011',
+      'SL012',
+      'SL013',
+    ],
   );
   assert.equal(run0.results.length, EXPECTED_FINDINGS.length);
   const first = run0.results[0];

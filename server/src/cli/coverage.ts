@@ -28,9 +28,10 @@ function stoppedByDepth(k: KeyValue): boolean {
  * the engine's `coverageOf` says of the calls, with 1-based sites and each reason's words.
  */
 export function toJsonCoverage(results: FileAnalysis[], tooDeep: number): JsonCoverage {
-  const c = coverageOf(results.filter((r) => !r.skipped));
+  const analysed = results.filter((r) => !r.skipped && !r.infrastructure);
+  const c = coverageOf(analysed);
   return {
-    files: results.filter((r) => !r.skipped).length,
+    files: analysed.length,
     keysTooDeep: tooDeep,
     calls: c.calls,
     resolved: c.resolved,

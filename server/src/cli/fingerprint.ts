@@ -26,6 +26,8 @@ export const FINGERPRINT_KEY = 'shardlens/v2';
 /** `Repo.save`, `handler`, or `<module>` for a call outside any named function. */
 function functionNames(r: FileAnalysis): Map<Finding, string> {
   const out = new Map<Finding, string>();
+  // A template's findings sit on its table definitions: no function of the code around them.
+  if (r.infrastructure) return out;
   let text: string;
   try {
     text = fs.readFileSync(r.file, 'utf8');

@@ -21,7 +21,7 @@ export function formatText(results: FileAnalysis[], color: boolean, quiet: boole
   }
   if (!quiet) {
     const accesses = results.reduce((n, r) => n + r.accesses.length, 0);
-    const files = results.filter((r) => !r.skipped).length;
+    const files = results.filter((r) => !r.skipped && !r.infrastructure).length;
     const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
     const total = counts.error + counts.warning + counts.info;
     lines.push(

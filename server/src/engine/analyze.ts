@@ -134,6 +134,12 @@ export interface FileAnalysis {
    * tree; absent for a file that was not parsed.
    */
   reach?: FileReach;
+  /**
+   * An infrastructure file's entry in a workspace's results: no code analysed, only the
+   * findings on the tables it declares (SL013). `language` is then that of the code whose
+   * findings made them.
+   */
+  infrastructure?: true;
 }
 
 export const DEFAULT_MAX_BYTES = 2 * 1024 * 1024;

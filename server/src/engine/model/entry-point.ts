@@ -35,6 +35,13 @@ export interface InfraTable {
   partitionKey: KeyAttribute | null;
   sortKey: KeyAttribute | null;
   indexes: IndexDefinition[];
+  /**
+   * Index definitions the reader could not read (a computed name or key): `indexes` is then
+   * not every index the table has, and a query naming another index is not known to be wrong.
+   */
+  unreadIndexes?: number;
+  /** Where each index is defined (its list item, block or `add…Index` call), by name, for findings to point at. */
+  indexSources?: Record<string, SourceRange>;
   billingMode: 'PAY_PER_REQUEST' | 'PROVISIONED' | null;
   capacity: { read: number | null; write: number | null } | null;
   /** Contributor Insights as declared: true, false, or null when the template says nothing. */

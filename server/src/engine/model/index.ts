@@ -310,6 +310,11 @@ export interface Access {
   /** For a put or update: the attribute names it writes (an index keyed by one of them is written too). */
   written?: string[];
   /**
+   * For a get, update or delete: every attribute name its `Key` object names, when all of
+   * them are read (no spread, no computed name), to check against the table's key schema.
+   */
+  keyNames?: string[];
+  /**
    * The access is made by a wrapper this call reaches in another module (`save(...)`
    * in `lib/db.js`): where the DynamoDB call inside it is written.
    */

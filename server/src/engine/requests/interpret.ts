@@ -70,6 +70,7 @@ function accessOfRequest(
         ? keysOf(entry(input, 'Item'), true, hint, site.span)
         : keysOf(entry(input, 'Key'), false, hint, site.span);
   const index = entry(input, 'IndexName');
+  const keyNames = operation === 'Query' || operation === 'PutItem' ? null : namesOfKey(entry(input, 'Key'));
   const read = operation === 'Query' ? readShape(input, site.paginator) : null;
   return {
     file: site.file,
@@ -90,11 +91,19 @@ function accessOfRequest(
     limited: read?.limit != null,
     itemBytes: operation === 'PutItem' ? estimateBytes(entry(input, 'Item')) : null,
     ...(keys.pk ? {} : { keyGap: keyGapOf(operation, input) }),
+    ...(keyNames ? { keyNames } : {}),
     ...(site.through ? { through: site.through } : {}),
     ...(site.guessed ? { guessed: true } : {}),
     ...(site.library ? { library: site.library } : {}),
     ...(site.operationUnread ? { operationUnread: site.operationUnread } : {}),
   };
+}
+
+/** Every attribute name of a `Key` object, when each is read: none hidden in a spread, none computed. */
+function namesOfKey(key: Value | undefined): string[] | null {
+  if (key?.kind !== 'object' || key.hidden || key.entries.length === 0) return null;
+  const names = key.entries.map(([k]) => k);
+  return names.some(isAlias) ? null : names;
 }
 
 /** The key names the workspace tells for the table, or for the index a query names. */

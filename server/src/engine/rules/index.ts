@@ -5,7 +5,15 @@ import { classifyAccess, render } from '../model/template';
 import { isPlaceholderKey, placeInContext, roleOfAccess, type ContextScope } from './role-scope';
 import { applySupersedes, toFinding } from './finding';
 import { shardCountOfAccess, shardSeparatorOf, type KeyGroup } from './group';
-import type { AccessRule, KeyRule, Rule, RuleInfo } from './rule';
+import {
+  defaultSeverityOf,
+  type AccessRule,
+  type KeyRule,
+  type Rule,
+  type RuleInfo,
+  type TableInput,
+  type TableRule,
+} from './rule';
 import { constantPartitionKey } from './SL001-constant-partition-key';
 import { timeBucketPartitionKey } from './SL002-time-bucket-partition-key';
 import { lowCardinalityPartitionKey } from './SL003-low-cardinality-partition-key';
@@ -16,8 +24,21 @@ import { shardRangeMismatch } from './SL007-shard-range-mismatch';
 import { scatterGatherPagination } from './SL008-scatter-gather-pagination';
 import { hotKeyLive } from './SL009-hot-key-live';
 import { shardEvaluatedOnce } from './SL010-shard-evaluated-once';
+import { keySchemaMismatch } from './SL011-key-schema-mismatch';
+import { hotIndexKey } from './SL012-hot-index-key';
+import { contributorInsightsOff } from './SL013-contributor-insights-off';
 
-export type { AccessInput, AccessRule, KeyRule, Report, Rule, RuleInfo } from './rule';
+export type {
+  AccessInput,
+  AccessRule,
+  DeclaredTable,
+  KeyRule,
+  Report,
+  Rule,
+  RuleInfo,
+  TableInput,
+  TableRule,
+} from './rule';
 export type { KeyGroup } from './group';
 export type { ContextFinding, ContextScope } from './role-scope';
 export { defaultSeverityOf, docsUrl } from './rule';
@@ -34,6 +55,9 @@ export const ALL_RULES: readonly Rule[] = [
   shardRangeMismatch,
   scatterGatherPagination,
   shardEvaluatedOnce,
+  keySchemaMismatch,
+  hotIndexKey,
+  contributorInsightsOff,
 ];
 
 /** Every rule's metadata, the live one (SL009, reported by the heat service) included. */
@@ -44,6 +68,12 @@ export const ACCESS_RULES: readonly AccessRule[] = ALL_RULES.filter((r): r is Ac
 
 /** Rules over every access of one logical key, across files. */
 export const KEY_RULES: readonly KeyRule[] = ALL_RULES.filter((r): r is KeyRule => r.scope === 'key');
+
+/** Rules over a table infrastructure code declares, and the code's requests on it. */
+export const TABLE_RULES: readonly TableRule[] = ALL_RULES.filter((r): r is TableRule => r.scope === 'table');
+
+/** The rules whose findings say a key is hot: what makes a table's Contributor Insights worth having (SL013). */
+export const HOT_KEY_RULES: ReadonlySet<string> = new Set(['SL001', 'SL002', 'SL003', 'SL004', 'SL010', 'SL012']);
 
 /** Per-rule severity overrides; `off` disables a rule. */
 export type SeverityOverrides = Record<string, Severity | 'off'>;
@@ -177,4 +207,40 @@ function sameCount(a: ShardCount | null, b: ShardCount | null): boolean {
   if (!a || !b) return false;
   const d = (c: ShardCount) => (c.declaration ? `${c.declaration.file}:${JSON.stringify(c.declaration.span)}` : '');
   return a.expression === b.expression && a.name === b.name && a.value === b.value && d(a) === d(b);
+}
+
+/**
+ * Runs the table rules of one phase over one declared table. A report on an access is
+ * placed in the context of its code like any other rule's; one on the definition (`at`)
+ * sits in the infrastructure file, as application code.
+ */
+export function checkTable(
+  phase: TableRule['phase'],
+  input: TableInput,
+  overrides: SeverityOverrides = NO_OVERRIDES,
+  scope: ContextScope = NO_SCOPE,
+): Finding[] {
+  const out: Finding[] = [];
+  for (const rule of TABLE_RULES) {
+    if (rule.phase !== phase || overrides[rule.code] === 'off') continue;
+    for (const report of rule.check(input)) {
+      const severity = (overrides[rule.code] as Severity | undefined) ?? defaultSeverityOf(rule, report.messageId);
+      const f = toFinding(rule, severity, report);
+      if (report.at) {
+        if (scope.contexts && !scope.contexts.includes('app')) continue;
+        out.push({
+          ...f,
+          file: report.at.file,
+          span: report.at.span,
+          related: report.related ?? [],
+          fixes: [],
+          context: 'app',
+        });
+        continue;
+      }
+      const found = placeInContext(f, roleOfAccess(f.access, scope.files), scope);
+      if (found) out.push(found);
+    }
+  }
+  return out;
 }

@@ -1,14 +1,17 @@
 import type {
   Access,
   Classification,
+  Finding,
   FixDescriptor,
   FixKind,
   LogicalKey,
   RelatedLocation,
   Severity,
   ShardCount,
+  SourceRange,
   Span,
 } from '../model';
+import type { InfraDeclarations, InfraTable } from '../model/entry-point';
 import type { KeyGroup } from './group';
 
 /**
@@ -94,7 +97,51 @@ export interface KeyRule extends RuleInfo {
   check(group: KeyGroup): Report[];
 }
 
-export type Rule = AccessRule | KeyRule;
+/**
+ * A table infrastructure code declares (a template's `AWS::DynamoDB::Table`, a CDK
+ * `Table`, a Terraform `aws_dynamodb_table`), with the file that declares it and its format.
+ */
+export interface DeclaredTable {
+  table: InfraTable;
+  file: string;
+  format: InfraDeclarations['format'];
+}
+
+/**
+ * What a table rule sees of one declared table: every access known for certain to be on
+ * it (its name or environment variable resolves to this definition and no other), and
+ * the hot-key findings already reported on those accesses (after each is placed in its
+ * file's context and reach).
+ */
+export interface TableInput {
+  declared: DeclaredTable;
+  accesses: readonly Access[];
+  hot: readonly Finding[];
+  /** `template.yaml:12`: a place as messages name it, relative to the workspace folder. */
+  where: (at: SourceRange) => string;
+}
+
+/**
+ * A table rule's report: on an access (in the code, as other rules report), or on the
+ * table's definition in its infrastructure file (`at`), carrying `access` only to name
+ * the key that makes the table hot.
+ */
+export interface TableReport extends Report {
+  at?: SourceRange;
+}
+
+/**
+ * A rule over a table infrastructure code declares: the code's requests checked against
+ * the definition (key schema, indexes, settings). Run once per declared table; `phase`
+ * says whether it needs the other rules' findings (`hot`) first.
+ */
+export interface TableRule extends RuleInfo {
+  scope: 'table';
+  phase: 'accesses' | 'findings';
+  check(input: TableInput): TableReport[];
+}
+
+export type Rule = AccessRule | KeyRule | TableRule;
 
 export const DOCS_BASE = 'https://github.com/shardlens/shardlens/blob/main/docs/rules/';
 

@@ -27,6 +27,8 @@ import { sameSpan } from '../syntax/span';
 import { WorkspaceReach } from './reach';
 import type { AccessReach, EntryPoint } from '../model/entry-point';
 import { placeByReach, withReach } from '../rules/reach';
+import { DeclaredTables } from './declared-tables';
+import { TableFindings } from './table-findings';
 
 export type { CallSiteEntry, IndexEntry, KeyEntry, TableEntry } from './query';
 
@@ -77,6 +79,9 @@ export class WorkspaceIndex {
   private readonly analyzeOptions: AnalyzeOptions;
   /** What the passes over the whole workspace (passes.ts) see of this index. */
   private readonly passTarget: PassTarget;
+  /** The tables infrastructure code declares, and the table rules over the accesses on them. */
+  private readonly declared: DeclaredTables;
+  private readonly tables: TableFindings;
 
   constructor(private readonly options: IndexOptions) {
     this.infra = new InfraRegistry(options.maxBytes ?? DEFAULT_MAX_BYTES);
@@ -119,6 +124,18 @@ export class WorkspaceIndex {
         declarations: this.infra.declarations(),
         extra: options.infraEntryPoints?.() ?? [],
       }),
+    });
+    this.declared = new DeclaredTables(() => ({
+      version: this.infra.version,
+      declarations: this.infra.declarations(),
+    }));
+    this.tables = new TableFindings(this.declared, {
+      version: () => `${this.version}:${this.infra.version}`,
+      analyses: () => this.files.values(),
+      contextsOf: (files) => this.contextsOf(files),
+      where: (at) => this.whereAt(at),
+      severity: options.severity ?? {},
+      contexts: options.contexts,
     });
     this.passTarget = {
       facts: this.facts,
@@ -351,7 +368,10 @@ export class WorkspaceIndex {
 
   /** One file's findings: its own and the cross-file ones placed in it, sorted by position. */
   findingsFor(file: string, used?: Set<string>): Finding[] {
-    const cross = this.groups.findingsIn(file);
+    // An infrastructure file holds findings on the tables it declares (SL013), made from every file's.
+    if (!this.files.has(file) && this.infra.has(file))
+      return this.definitionFindings(() => this.allFindings()).get(file) ?? [];
+    const cross = [...this.groups.findingsIn(file), ...this.tables.in(file)];
     const ignores: Suppressions = new Map((this.files.get(file)?.ignores ?? []).map(([l, c]) => [l, new Set(c)]));
     const own = (this.files.get(file)?.findings ?? []).map((f) => this.groups.withWorkspaceShardCount(f));
     // A silenced SL006 still means the read's SL001 does not apply: resolve before silencing.
@@ -403,13 +423,35 @@ export class WorkspaceIndex {
     return used;
   }
 
-  /** Every file's analysis with cross-file findings merged in, in path order. */
+  /**
+   * Every file's analysis with cross-file findings merged in, in path order, and an entry
+   * (`infrastructure: true`) for each infrastructure file that holds findings on the
+   * tables it declares; a CDK stack file analysed as code gets them in its own entry.
+   */
   results(): FileAnalysis[] {
-    return [...this.files.keys()].sort().map((file) => {
+    const out = [...this.files.keys()].sort().map((file) => {
       const analysis = this.files.get(file)!;
       const findings = this.findingsFor(file);
       return { ...analysis, accesses: analysis.accesses.map((a) => this.annotated(a)), findings };
     });
+    const onDefinitions = this.definitionFindings(() => out.flatMap((r) => r.findings));
+    if (onDefinitions.size === 0) return out;
+    for (const [file, findings] of onDefinitions) {
+      const own = out.find((r) => r.file === file);
+      if (own) own.findings = [...own.findings, ...findings].sort(byPosition);
+      else out.push({ ...emptyAnalysis(file, findings[0].access.language, null), findings, infrastructure: true });
+    }
+    return out.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  }
+
+  /** The table rules' findings on table definitions (SL013), by infrastructure file. */
+  private definitionFindings(findings: () => Finding[]): Map<string, Finding[]> {
+    if (this.declared.all().length === 0) return new Map();
+    return this.tables.onDefinitions(findings());
+  }
+
+  private allFindings(): Finding[] {
+    return [...this.files.keys()].flatMap((f) => this.findingsFor(f));
   }
 
   /** The workspace's tables → indexes → logical keys → call sites, as plain data (see `query.ts`). */

@@ -3,6 +3,7 @@
  * `AWS::DynamoDB::GlobalTable` and SAM's `AWS::Serverless::SimpleTable` (key schema,
  * indexes, billing, capacity, Contributor Insights).
  */
+import type { SourceRange } from '../../model';
 import type { IndexDefinition, InfraTable, KeyAttribute } from '../../model/entry-point';
 import { at, entriesOf, get, itemsOf, scalarNumber, scalarText, type TNode } from './tree';
 import { textWithHoles } from './values';
@@ -37,6 +38,8 @@ export function tableOf(
   const types = attributeTypes(get(props, 'AttributeDefinitions'));
   const keys = keySchema(get(props, 'KeySchema'), types);
   const indexes: IndexDefinition[] = [];
+  let unread = 0;
+  const sources: Record<string, SourceRange> = {};
   for (const [list, kind] of [
     ['GlobalSecondaryIndexes', 'global'],
     ['LocalSecondaryIndexes', 'local'],
@@ -44,9 +47,14 @@ export function tableOf(
     for (const i of itemsOf(get(props, list))) {
       const indexName = scalarText(get(i, 'IndexName'));
       const k = keySchema(get(i, 'KeySchema'), types);
-      if (indexName && k.partitionKey)
+      if (indexName && k.partitionKey) {
         indexes.push({ name: indexName, kind, partitionKey: k.partitionKey, sortKey: k.sortKey });
+        sources[indexName] = { file, span: i.span };
+      } else unread++;
     }
+    // A list written as an intrinsic (`!If [HasIndex, [...], !Ref AWS::NoValue]`) is not a list of indexes.
+    const v = get(props, list);
+    if (v && v.kind !== 'seq') unread++;
   }
   const billing = scalarText(get(props, 'BillingMode'));
   const throughput = get(props, 'ProvisionedThroughput');
@@ -68,6 +76,8 @@ export function tableOf(
     tableName: name(get(props, 'TableName')),
     ...keys,
     indexes,
+    ...(unread ? { unreadIndexes: unread } : {}),
+    ...(indexes.length ? { indexSources: sources } : {}),
     billingMode:
       billing === 'PAY_PER_REQUEST' || billing === 'PROVISIONED'
         ? billing

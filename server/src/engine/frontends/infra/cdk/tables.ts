@@ -7,6 +7,7 @@
  */
 import type { CdkValue } from '../../../model/cdk';
 import type { IndexDefinition, InfraTable, KeyAttribute } from '../../../model/entry-point';
+import type { SourceRange } from '../../../model';
 import { templateText } from './environment';
 import {
   boolOf,
@@ -53,15 +54,19 @@ export function tableOf(n: NewValue, calls: readonly CallValue[], file: string):
   const v2 = n.className === 'TableV2';
   const partitionKey = attribute(prop(props, 'partitionKey'));
   const indexes: IndexDefinition[] = [];
-  const add = (i: IndexDefinition | null) => {
-    if (i) indexes.push(i);
+  let unread = 0;
+  const sources: Record<string, SourceRange> = {};
+  const add = (i: IndexDefinition | null, at: CdkValue) => {
+    if (!i) return void unread++;
+    indexes.push(i);
+    sources[i.name] = { file, span: at.span };
   };
-  for (const i of itemsOf(prop(props, 'globalSecondaryIndexes'))) add(indexOf(i, 'global', partitionKey));
-  for (const i of itemsOf(prop(props, 'localSecondaryIndexes'))) add(indexOf(i, 'local', partitionKey));
+  for (const i of itemsOf(prop(props, 'globalSecondaryIndexes'))) add(indexOf(i, 'global', partitionKey), i);
+  for (const i of itemsOf(prop(props, 'localSecondaryIndexes'))) add(indexOf(i, 'local', partitionKey), i);
   for (const c of calls) {
     if (c.receiver?.kind !== 'new' || c.receiver.at !== n.at) continue;
-    if (c.name === 'addGlobalSecondaryIndex') add(indexOf(c.args[0] ?? c.props, 'global', partitionKey));
-    if (c.name === 'addLocalSecondaryIndex') add(indexOf(c.args[0] ?? c.props, 'local', partitionKey));
+    if (c.name === 'addGlobalSecondaryIndex') add(indexOf(c.args[0] ?? c.props, 'global', partitionKey), c);
+    if (c.name === 'addLocalSecondaryIndex') add(indexOf(c.args[0] ?? c.props, 'local', partitionKey), c);
   }
   const nameValue = prop(props, 'tableName');
   const name = textOf(nameValue) ?? (nameValue ? templateText(nameValue) : null);
@@ -71,6 +76,8 @@ export function tableOf(n: NewValue, calls: readonly CallValue[], file: string):
     partitionKey,
     sortKey: attribute(prop(props, 'sortKey')),
     indexes,
+    ...(unread ? { unreadIndexes: unread } : {}),
+    ...(indexes.length ? { indexSources: sources } : {}),
     ...(v2 ? billingV2(prop(props, 'billing')) : billingV1(props)),
     contributorInsights:
       boolOf(prop(props, 'contributorInsightsEnabled')) ??

@@ -3,6 +3,7 @@
  * indexes, billing and capacity; Contributor Insights from an
  * `aws_dynamodb_contributor_insights` resource of the module naming the table.
  */
+import type { SourceRange } from '../../../model';
 import type { IndexDefinition, InfraTable, KeyAttribute } from '../../../model/entry-point';
 import type { Block } from './hcl';
 import { referenced, textOf, type Resource, type TfModule } from './module';
@@ -22,15 +23,21 @@ export function tableOf(r: Resource, mod: TfModule, file: string): InfraTable {
   const key = (name: string | null): KeyAttribute | null => (name ? { name, type: types.get(name) || null } : null);
   const partitionKey = key(text('hash_key'));
   const indexes: IndexDefinition[] = [];
+  let unread = 0;
+  const sources: Record<string, SourceRange> = {};
   for (const i of b.blocks) {
     if (i.type !== 'global_secondary_index' && i.type !== 'local_secondary_index') continue;
     const name = text('name', i);
     const local = i.type === 'local_secondary_index';
     // A local index shares the table's partition key and names only its sort key.
     const pk = local ? partitionKey : key(text('hash_key', i));
-    if (name && pk)
+    if (name && pk) {
       indexes.push({ name, kind: local ? 'local' : 'global', partitionKey: pk, sortKey: key(text('range_key', i)) });
+      sources[name] = { file, span: i.span };
+    } else unread++;
   }
+  // `dynamic "global_secondary_index"` makes indexes from a collection: not read.
+  if (b.blocks.some((x) => x.type === 'dynamic')) unread++;
   const billing = text('billing_mode');
   const read = number('read_capacity');
   const write = number('write_capacity');
@@ -41,6 +48,8 @@ export function tableOf(r: Resource, mod: TfModule, file: string): InfraTable {
     partitionKey,
     sortKey: key(text('range_key')),
     indexes,
+    ...(unread ? { unreadIndexes: unread } : {}),
+    ...(indexes.length ? { indexSources: sources } : {}),
     // Terraform's default is PROVISIONED: said so only when capacities are written.
     billingMode:
       billing === 'PAY_PER_REQUEST' || billing === 'PROVISIONED'
