@@ -12,8 +12,11 @@ import { enclosingFunction, nodeAt, withTree } from './syntax';
 
 /** Fields sent to every shard as written. */
 const PASSED = ['FilterExpression', 'ProjectionExpression', 'Select'];
-/** Legacy fields, which DynamoDB refuses beside the reader's `KeyConditionExpression`. */
-const LEGACY = ['AttributesToGet', 'QueryFilter', 'ConditionalOperator'];
+/**
+ * Legacy fields, which DynamoDB refuses beside the reader's `KeyConditionExpression`.
+ * `AttributesToGet` is not among them: it is passed as the `ProjectionExpression` it means.
+ */
+const LEGACY = ['QueryFilter', 'ConditionalOperator'];
 
 export interface ReaderOptions {
   /** The options object the call passes (`{ FilterExpression: ..., ExpressionAttributeValues: { ... } }`). */
@@ -32,13 +35,16 @@ export function readerOptions(site: Access, text: string, python: boolean): Opti
   if (legacy)
     return { blocked: `it uses the legacy ${legacy}, which DynamoDB refuses beside a KeyConditionExpression` };
   const fields = PASSED.filter((f) => read.shaping.includes(f));
+  const toGet = read.shaping.includes('AttributesToGet');
   if (read.limit !== null && paged(site, text))
     return {
       blocked: `its caller reads pages of Limit items with LastEvaluatedKey, and a read of every shard has no such pages`,
     };
-  if (fields.length === 0) return null;
+  if (fields.length === 0 && !toGet) return null;
   const w = read.written;
   if (!w) return { blocked: 'its request is built where the reader cannot see it' };
+  const projected = toGet ? projectionOf(w, text, python) : null;
+  if (projected && 'blocked' in projected) return projected;
   if (read.limit !== null && fields.includes('FilterExpression'))
     return {
       blocked:
@@ -60,18 +66,21 @@ export function readerOptions(site: Access, text: string, python: boolean): Opti
     if (!inScope(field.span)) return { blocked: `its ${f} is built where the call cannot see it` };
     entries.push(python ? `${JSON.stringify(f)}: ${textIn(text, field.span)}` : `${f}: ${textIn(text, field.span)}`);
   }
+  if (projected) entries.push(projected.entry);
   // The aliases the filter and projection use; the key condition's own stay with it.
-  const uses = aliasUser(w, fields);
+  const uses = fields.length ? aliasUser(w, fields) : () => false;
   if (!uses) return { blocked: 'its key condition is built at run time, so the aliases of its filter cannot be told' };
   const aliases: string[] = [];
   for (const map of ['ExpressionAttributeNames', 'ExpressionAttributeValues'] as const) {
     const list = map === 'ExpressionAttributeNames' ? w.names : w.values;
     if (list === null) return { blocked: `its ${map} is built at run time` };
     const kept = list.filter((e) => uses(e.alias));
-    if (kept.length === 0) continue;
+    const added = map === 'ExpressionAttributeNames' && projected ? projected.names : [];
+    if (kept.length === 0 && added.length === 0) continue;
     if (!kept.every((e) => inScope(e.pair))) return { blocked: `its ${map} is built where the call cannot see it` };
-    aliases.push(...kept.map((e) => e.alias));
-    let body = `{ ${kept.map((e) => textIn(text, e.pair!)).join(', ')} }`;
+    aliases.push(...kept.map((e) => e.alias), ...added.map(([alias]) => alias));
+    const pairs = [...kept.map((e) => textIn(text, e.pair!)), ...added.map(([, pair]) => pair)];
+    let body = `{ ${pairs.join(', ')} }`;
     if (python) body = `{${body.slice(2, -2)}}`;
     // SDK v3's low-level client takes its values marshalled, as the read wrote them
     // (the engine reads `marshall({...})` as its argument, so the call is before the span).
@@ -80,6 +89,44 @@ export function readerOptions(site: Access, text: string, python: boolean): Opti
   }
   const arg = python ? `{${entries.join(', ')}}` : `{ ${entries.join(', ')} }`;
   return { arg, aliases };
+}
+
+/**
+ * `AttributesToGet: ['ticketId', 'title']` as the `ProjectionExpression` it means, one
+ * alias per attribute (`'#ticketId, #title'`, `'#title': 'title'`): an alias keeps a name
+ * that is a reserved word or holds a dot a top-level attribute, as AttributesToGet does.
+ * The entry and the alias pairs are written in the read's own quotes.
+ */
+function projectionOf(
+  w: WrittenRequest,
+  text: string,
+  python: boolean,
+): { entry: string; names: Array<[string, string]> } | { blocked: string } {
+  if (w.fields.ProjectionExpression) return { blocked: 'it asks for both AttributesToGet and a ProjectionExpression' };
+  const list = textIn(text, w.fields.AttributesToGet.span).trim();
+  const items = /^[[(]([\s\S]*)[\])]$/
+    .exec(list)?.[1]
+    .split(',')
+    .map((x) => x.trim());
+  if (items && items.at(-1) === '') items.pop();
+  const strings = items?.map((x) => /^(['"])([^'"\\\n]*)\1$/.exec(x));
+  if (!strings?.length || !strings.every(Boolean))
+    return { blocked: 'its AttributesToGet is built where the reader cannot read the names' };
+  const quote = strings[0]![1];
+  const taken = new Set((w.names ?? []).map((e) => e.alias));
+  const names: Array<[string, string]> = [];
+  const aliases: string[] = [];
+  for (const m of strings) {
+    const attr = m![2];
+    const base = `#${attr.replace(/\W/g, '_') || 'attr'}`;
+    let alias = base;
+    for (let i = 2; taken.has(alias); i++) alias = `${base}${i}`;
+    taken.add(alias);
+    aliases.push(alias);
+    names.push([alias, `${quote}${alias}${quote}: ${quote}${attr}${quote}`]);
+  }
+  const projection = `${quote}${aliases.join(', ')}${quote}`;
+  return { entry: python ? `"ProjectionExpression": ${projection}` : `ProjectionExpression: ${projection}`, names };
 }
 
 /**

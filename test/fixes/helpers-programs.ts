@@ -1,0 +1,191 @@
+// Programs run before and after a shard fix: each is a fixture folder, the table it
+// needs, the hot write the fix is asked on and a driver that calls the fixture as an
+// application would and prints what it read back. A fix must keep what the program
+// stores (apart from the key) and what every read returns, in order.
+
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import {
+  CreateTableCommand,
+  type CreateTableCommandInput,
+  ScanCommand,
+  type ScanCommandOutput,
+} from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
+import { initParsers } from '../../server/src/engine/syntax/parser';
+import type { Finding } from '../../server/src/engine/model';
+import { fixContextOf } from '../../server/src/features/fixes/context';
+import { allFixes } from '../../server/src/features/fixes/index';
+import {
+  applyAction,
+  cleanup,
+  copyFixture,
+  findingIds,
+  pythonErrors,
+  ROOT,
+  startDynalite,
+  typeErrors,
+} from './helpers-write';
+
+const run = promisify(execFile);
+const SHARD_FIXES = ['add-random-shard', 'add-hash-shard'];
+
+export interface Program {
+  fixture: string;
+  table: CreateTableCommandInput;
+  /** The attribute whose stored values the fix spreads. */
+  key: string;
+  /** The hot write the fixes are asked on: its rule and operation. */
+  writer: { rule: string; operation: string };
+  /** The shard fixes offered on it; every other is not. */
+  offered: string[];
+  /** TypeScript (run by tsx, so it may require JavaScript) or Python, run in the fixture's folder. */
+  language?: 'node' | 'python';
+  /** Drives the program and prints what it read back as JSON. */
+  drive: string;
+}
+
+/** A table with a String partition key and an optional sort key. */
+export const table = (name: string, pk: string, sk: [string, 'S' | 'N'] | null): CreateTableCommandInput => ({
+  TableName: name,
+  BillingMode: 'PAY_PER_REQUEST',
+  AttributeDefinitions: [
+    { AttributeName: pk, AttributeType: 'S' },
+    ...(sk ? [{ AttributeName: sk[0], AttributeType: sk[1] }] : []),
+  ],
+  KeySchema: [
+    { AttributeName: pk, KeyType: 'HASH' },
+    ...(sk ? [{ AttributeName: sk[0], KeyType: 'RANGE' as const }] : []),
+  ],
+});
+
+/** The folder indexed as `shardlens check` would, with its templates read. */
+export async function indexed(root: string) {
+  await initParsers();
+  const index = new WorkspaceIndex({ root });
+  const files = fs.readdirSync(root).map((f) => path.join(root, f));
+  index.readInfrastructure(files.filter((f) => f.endsWith('.yaml')));
+  index.analyzeAll(files.filter((f) => /\.(ts|js|py)$/.test(f)));
+  return { ctx: fixContextOf(index), findings: index.results().flatMap((r) => r.findings) };
+}
+
+export const hotWriter = (p: Program, findings: Finding[]) =>
+  findings.find((f) => f.rule === p.writer.rule && f.access.operation === p.writer.operation);
+
+const withoutKey = (value: unknown, key: string): unknown => {
+  if (Array.isArray(value)) return value.map((v) => withoutKey(v, key));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([k]) => k !== key)
+        .map(([k, v]) => [k, withoutKey(v, key)]),
+    );
+  return value;
+};
+
+export interface Run {
+  read: unknown;
+  /** The stored items without the key, as DynamoDB holds them (types included), sorted. */
+  stored: string[];
+  keys: string[];
+}
+
+async function runProgram(p: Program, dir: string): Promise<Run> {
+  const db = await startDynalite();
+  try {
+    await db.client.send(new CreateTableCommand(p.table));
+    const env = {
+      ...process.env,
+      AWS_ENDPOINT_URL: db.endpoint,
+      AWS_REGION: 'us-east-1',
+      AWS_DEFAULT_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 't',
+      AWS_SECRET_ACCESS_KEY: 't',
+      TABLE_NAME: String(p.table.TableName),
+      TICKETS_TABLE: 'tickets',
+    };
+    let stdout: string;
+    if (p.language === 'python')
+      stdout = (await run('python3', ['-c', p.drive], { cwd: dir, env: { ...env, PYTHONPATH: dir }, timeout: 60_000 }))
+        .stdout;
+    else {
+      const drive = path.join(dir, 'drive.ts');
+      fs.writeFileSync(drive, p.drive);
+      stdout = (await run(process.execPath, ['--import', 'tsx', drive], { cwd: ROOT, env, timeout: 60_000 })).stdout;
+      fs.rmSync(drive);
+    }
+    const items: ScanCommandOutput['Items'] = [];
+    let start: ScanCommandOutput['LastEvaluatedKey'];
+    do {
+      const page = await db.client.send(new ScanCommand({ TableName: p.table.TableName, ExclusiveStartKey: start }));
+      items.push(...(page.Items ?? []));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return {
+      read: withoutKey(JSON.parse(stdout), p.key),
+      stored: items.map((i) => JSON.stringify(withoutKey(i, p.key))).sort(),
+      keys: items.map((i) => String(unmarshall(i)[p.key])),
+    };
+  } finally {
+    await db.close();
+  }
+}
+
+/**
+ * Runs the program before and after each offered shard fix: the same items and reads, the
+ * key spread. Returns the run before any fix.
+ */
+export async function checkProgram(p: Program, fixtures: string): Promise<Run> {
+  const errors = (dir: string) => (p.language === 'python' ? pythonErrors(dir) : typeErrors(dir));
+  const dir = copyFixture(p.fixture, fixtures);
+  let before: Run;
+  try {
+    assert.deepEqual(errors(dir), [], 'the fixture type-checks or compiles');
+    const { ctx, findings } = await indexed(dir);
+    const writer = hotWriter(p, findings);
+    assert.ok(writer, `${p.writer.rule} on the ${p.writer.operation}: ${findingIds(findings).join(', ')}`);
+    const offered = allFixes(writer, ctx)
+      .map((a) => a.id)
+      .filter((id) => SHARD_FIXES.includes(id));
+    assert.deepEqual(offered.sort(), [...p.offered].sort());
+    before = await runProgram(p, dir);
+    assert.ok(before.stored.length > 0, 'the program stored items');
+    assert.ok(new Set(before.keys).size <= 2, 'one or two keys before');
+  } finally {
+    cleanup(dir);
+  }
+  for (const id of p.offered) {
+    const copy = copyFixture(p.fixture, fixtures);
+    try {
+      const { ctx, findings } = await indexed(copy);
+      const fix = allFixes(hotWriter(p, findings)!, ctx).find((a) => a.id === id)!;
+      applyAction(ctx, fix);
+      assert.deepEqual(errors(copy), [], `${id}: the fixed program type-checks or compiles`);
+      const fixed = await indexed(copy);
+      const was = new Set(findingIds(findings));
+      assert.deepEqual(
+        findingIds(fixed.findings).filter((f) => !was.has(f)),
+        [],
+        `${id}: no new finding`,
+      );
+      assert.equal(hotWriter(p, fixed.findings), undefined, `${id}: the hot write is fixed`);
+      const after = await runProgram(p, copy);
+      assert.deepEqual(after.stored, before.stored, `${id}: the same items, types included, apart from the key`);
+      assert.deepEqual(after.read, before.read, `${id}: every read returns the same items in the same order`);
+      assert.ok(
+        new Set(after.keys).size > new Set(before.keys).size + 2,
+        `${id}: the key is spread: ${[...new Set(after.keys)].join(', ')}`,
+      );
+      console.log(
+        `# ${p.fixture} ${id}: ${after.stored.length} items on ${new Set(after.keys).size} keys (were ${new Set(before.keys).size})`,
+      );
+    } finally {
+      cleanup(copy);
+    }
+  }
+  return before;
+}
