@@ -83,7 +83,8 @@ import { ClickRepository } from './click-repository';
     fixture: 'tickets-ll',
     table: TICKETS,
     key: 'status',
-    writer: { rule: 'SL001', operation: 'PutItem' },
+    // The template declares status-index: a constant key written to it is SL012.
+    writer: { rule: 'SL012', operation: 'PutItem' },
     offered: ['add-random-shard', 'add-hash-shard'],
     drive: `const t = require('./tickets');
 (async () => {
