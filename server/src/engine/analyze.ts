@@ -14,7 +14,9 @@ import { functionOf } from './frontends/wrappers/resolve';
 import { wrapperCalls } from './frontends/wrappers/callers';
 import { outsideWrapperCalls } from './frontends/wrappers/outside';
 import { hasParamHole } from './frontends/wrappers/instantiate';
-import { keysTold, tableDefinitions, withDefinitions, type TableDefinition } from './requests/schemas';
+import { keysTold, withDefinitions } from './requests/schemas';
+import { tableDefinitionsInCode } from './frontends/table-definitions';
+import type { TableDefinition } from './model/call-site';
 import { envDefinitions, withEnvTables } from './requests/env-tables';
 import type { FileEnv, FileReach } from './model/entry-point';
 import { fileReachOf } from './entry-points/file';
@@ -228,15 +230,16 @@ export function analyzeTree(
   try {
     const lookups = lookupsFor(file, language, options);
     const source: SourceFile = { file, text, tree, language, lookups };
+    const fe = frontEndFor(language);
     const sites = findCallSites(tree, text, file, language, options.siteCache, lookups);
     const resolveModule = options.resolveModule;
     if (resolveModule)
-      sites.push(...attempt("calls to other modules' wrappers", [], () => wrapperCalls(source, resolveModule)));
+      sites.push(...attempt("calls to other modules' wrappers", [], () => wrapperCalls(source, fe, resolveModule)));
     const own = sites.map((s) => s.span);
-    sites.push(...attempt('calls to libraries outside the workspace', [], () => outsideWrapperCalls(source, own)));
+    sites.push(...attempt('calls to libraries outside the workspace', [], () => outsideWrapperCalls(source, fe, own)));
     // A call through another module's wrapper that still depends on a parameter makes this module one too.
     const wraps = sites.some((s) => hasParamHole(s.input));
-    const definitions = attempt('table definitions', [], () => tableDefinitions(source));
+    const definitions = attempt('table definitions', [], () => tableDefinitionsInCode(source, fe));
     const elsewhere = options.tableDefinitions?.() ?? [];
     const env = options.envTables?.(file) ?? null;
     const hints = withDefinitions(learnKeySchemasMemo(sites), [...envDefinitions(env), ...definitions, ...elsewhere]);

@@ -56,6 +56,9 @@ export interface KeyNames {
   sort?: string;
 }
 
+/** A table's definition: `literal:<name>` (as `tableKey` writes it) and what it says of its keys. */
+export type TableDefinition = [table: string, hint: TableHint];
+
 /** A table's key names (when a call named only its keys) and its indexes' key names. */
 export interface TableHint {
   partition?: string;

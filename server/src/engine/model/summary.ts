@@ -48,3 +48,6 @@ export interface ModuleSummary {
   /** Module-level instances (`export const repo = new Repo()`): name → class as written here (`default` for `module.exports = new X()`). */
   instances: Map<string, string>;
 }
+
+/** The summary of module `source` as `fromFile` imports it, or null. */
+export type ModulesFrom = (fromFile: string, language: SourceLanguage, source: string) => ModuleSummary | null;

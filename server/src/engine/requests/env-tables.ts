@@ -10,7 +10,7 @@
  */
 import type { Access, TableRef } from '../model';
 import type { FileEnv } from '../model/entry-point';
-import type { TableDefinition } from './schemas';
+import type { TableDefinition } from '../model/call-site';
 
 /** The key schemas the bindings bring, as definitions of the variables' tables. */
 export function envDefinitions(env: FileEnv | null | undefined): TableDefinition[] {

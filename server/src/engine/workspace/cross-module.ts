@@ -1,5 +1,5 @@
 import type { FileAnalysis } from '../analyze';
-import type { TableDefinition } from '../requests/schemas';
+import type { TableDefinition } from '../model/call-site';
 import { tableKey } from '../keys/table';
 import type { Access, SourceLanguage } from '../model';
 import { mayContainDynamoDbCalls } from '../syntax/prescan';

@@ -7,7 +7,7 @@ import { checkGroup, resolveSupersedes, type KeyGroup } from '../rules';
 import { keySite } from '../rules/group';
 import { isSuppressed, type Suppressions } from '../rules/suppress';
 import { languageForFile } from '../syntax/parser';
-import type { TableDefinition } from '../requests/schemas';
+import type { TableDefinition } from '../model/call-site';
 import type { InfraDeclarations } from '../model/entry-point';
 import { CrossModuleFacts, definitionChanges, writesChanged } from './cross-module';
 import { InfraRegistry, type InfraRead } from './infra';

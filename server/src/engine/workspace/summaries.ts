@@ -4,9 +4,8 @@ import type { SourceLanguage } from '../model';
 import { languageForFile, parse } from '../syntax/parser';
 import { mayContainDynamoDbCalls } from '../syntax/prescan';
 import { frontEndFor } from '../frontends/registry';
-import type { ModulesFrom } from '../frontends/wrappers/resolve';
 import { summarizeModule } from '../frontends/wrappers/summary';
-import { type ModuleSummary } from '../model/summary';
+import type { ModuleSummary, ModulesFrom } from '../model/summary';
 import type { ReadText } from './source';
 
 const MAX_MODULE_BYTES = 512 * 1024;
@@ -60,10 +59,11 @@ export class ModuleSummaries {
     this.nesting++;
     try {
       const lookups = this.lookupsFor(module, language);
-      const imports = frontEndFor(language).importedNames(tree);
+      const fe = frontEndFor(language);
       const summary = summarizeModule(
         { file: module, text, tree, language, lookups },
-        imports,
+        fe,
+        fe.importedNames(tree),
         withSites,
         this.modulesFrom,
       );

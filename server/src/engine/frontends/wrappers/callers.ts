@@ -20,16 +20,14 @@ import { spanOf } from '../../syntax/span';
 import { entryOf, type Value } from '../../model/value';
 import { enclosingClass } from './functions';
 import type { FrontEnd, ImportedName, SourceFile } from '../../model/frontend';
-import { frontEndFor } from '../registry';
 import { callArguments } from './arguments';
 import { instantiate, type Arguments } from './instantiate';
 import { Depth } from '../../syntax/depth';
-import { baseMethod, classNamedIn, definitionOf, instanceClassOf, methodOf, type ModulesFrom } from './resolve';
-import type { FunctionSummary, ModuleSummary } from '../../model/summary';
+import { baseMethod, classNamedIn, definitionOf, instanceClassOf, methodOf } from './resolve';
+import type { FunctionSummary, ModuleSummary, ModulesFrom } from '../../model/summary';
 
-export function wrapperCalls(f: SourceFile, modulesFrom: ModulesFrom): CallSite[] {
+export function wrapperCalls(f: SourceFile, fe: FrontEnd, modulesFrom: ModulesFrom): CallSite[] {
   const { tree, file, language, lookups } = f;
-  const fe = frontEndFor(language);
   const imported = fe.importedNames(tree);
   const modules = new Map<string, ModuleSummary | null>();
   const moduleOf = (source: string) => {

@@ -17,7 +17,6 @@ import { isRequest } from '../../requests/interpret';
 import { type CallSite } from '../../model/call-site';
 import type { Operation, Span } from '../../model';
 import { isPartitionKeyName } from '../names';
-import { frontEndFor } from '../registry';
 import type { FrontEnd, SourceFile } from '../../model/frontend';
 import { spanOf, spanWithin } from '../../syntax/span';
 import { literalText } from '../../model/template';
@@ -38,9 +37,8 @@ function operationOf(method: string): Operation | null {
   return null;
 }
 
-export function outsideWrapperCalls(f: SourceFile, known: readonly Span[]): CallSite[] {
+export function outsideWrapperCalls(f: SourceFile, fe: FrontEnd, known: readonly Span[]): CallSite[] {
   const { tree, text, file, language, lookups } = f;
-  const fe = frontEndFor(language);
   const types = new Set([fe.syntax.call]);
   const out: CallSite[] = [];
   for (const call of candidateCalls(tree, text, METHOD, types)) {

@@ -3,11 +3,7 @@
  * (`save`), a class's method (`Post.inPartition`), or a method a class inherits from
  * a base class, in its own module or in the one the base is imported from.
  */
-import type { SourceLanguage } from '../../model';
-import type { FunctionSummary, ModuleSummary } from '../../model/summary';
-
-/** The summary of module `source` as `fromFile` imports it, or null. */
-export type ModulesFrom = (fromFile: string, language: SourceLanguage, source: string) => ModuleSummary | null;
+import type { FunctionSummary, ModuleSummary, ModulesFrom } from '../../model/summary';
 
 /** `save` or `Class.method` in a module (a method looked up through the class's bases in that module). */
 export function functionOf(m: ModuleSummary | null, name: string): FunctionSummary | null {

@@ -5,7 +5,7 @@
  * returns (`cartKey(owner)` returns `{ pk: owner, sk: "CART" }`). Parameters stay
  * marked holes (`Hole.param`); each caller puts in its own arguments.
  */
-import type { ClassSummary, FunctionSummary, ModuleSummary } from '../../model/summary';
+import type { ClassSummary, FunctionSummary, ModuleSummary, ModulesFrom } from '../../model/summary';
 import type { Node, Tree } from 'web-tree-sitter';
 import { newContext, placeOrigins } from '../evaluation';
 import type { Declaration } from '../../model';
@@ -14,23 +14,22 @@ import type { Value } from '../../model/value';
 import { wrapperCalls } from './callers';
 import { hasParamHole } from './instantiate';
 import { followLocalCalls } from './local-calls';
-import type { ModulesFrom } from './resolve';
 import { enclosingNamedFunction } from './functions';
 import type { FrontEnd, NamedFunction, SourceFile } from '../../model/frontend';
-import { frontEndFor } from '../registry';
 
 /** At most this many functions of a module have their returns followed (a generated module has thousands). */
 const MAX_RETURNS = 300;
 
 export function summarizeModule(
   source: SourceFile,
+  /** The front-end of the module's language, as registered (its libraries' call sites included). */
+  fe: FrontEnd,
   imports: Map<string, { source: string; name: string }>,
   withSites: boolean,
   /** Other modules' summaries, to follow wrappers this module's functions call (a service calling a repository). */
   modulesFrom?: ModulesFrom,
 ): ModuleSummary {
   const { tree, file, language, lookups } = source;
-  const fe = frontEndFor(language);
   const summary: ModuleSummary = {
     file,
     language,
@@ -69,7 +68,7 @@ export function summarizeModule(
     const own = { ...lookups, summary: true };
     const sites = [
       ...fe.callSites({ ...source, lookups: own }),
-      ...(modulesFrom ? wrapperCalls({ ...source, lookups: own }, modulesFrom) : []),
+      ...(modulesFrom ? wrapperCalls({ ...source, lookups: own }, fe, modulesFrom) : []),
     ];
     for (const site of sites) {
       if (!hasParamHole(site.input)) continue;

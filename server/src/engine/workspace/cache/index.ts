@@ -1,7 +1,7 @@
 import { DEFAULT_MAX_BYTES } from '../../analyze';
 import { contextsHold } from '../../file-roles';
 import { languageForFile } from '../../syntax/parser';
-import type { TableDefinition } from '../../requests/schemas';
+import type { TableDefinition } from '../../model/call-site';
 import { definitionChanges, writesChanged } from '../cross-module';
 import type { WorkspaceIndex } from '../index';
 import { readFromDisk } from '../modules';
