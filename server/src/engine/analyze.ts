@@ -15,7 +15,6 @@ import { wrapperCalls } from './frontends/wrappers/callers';
 import { outsideWrapperCalls } from './frontends/wrappers/outside';
 import { hasParamHole } from './frontends/wrappers/instantiate';
 import { keysTold, withDefinitions } from './requests/schemas';
-import { tableDefinitionsInCode } from './frontends/table-definitions';
 import type { TableDefinition } from './model/call-site';
 import { envDefinitions, withEnvTables } from './requests/env-tables';
 import type { FileEnv, FileReach } from './model/entry-point';
@@ -239,7 +238,7 @@ export function analyzeTree(
     sites.push(...attempt('calls to libraries outside the workspace', [], () => outsideWrapperCalls(source, fe, own)));
     // A call through another module's wrapper that still depends on a parameter makes this module one too.
     const wraps = sites.some((s) => hasParamHole(s.input));
-    const definitions = attempt('table definitions', [], () => tableDefinitionsInCode(source, fe));
+    const definitions = attempt('table definitions', [], () => fe.tableDefinitions(source));
     const elsewhere = options.tableDefinitions?.() ?? [];
     const env = options.envTables?.(file) ?? null;
     const hints = withDefinitions(learnKeySchemasMemo(sites), [...envDefinitions(env), ...definitions, ...elsewhere]);

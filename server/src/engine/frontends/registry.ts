@@ -2,37 +2,64 @@
  * The front-ends, one line each: the shared stages reach a language's reading only
  * through `frontEndFor`, and a front-end never imports another. A new front-end
  * implements `FrontEnd` (`model/frontend.ts`) in its own folder and is listed here.
- * A DynamoDB library's front-end (`LibraryFrontEnd`) adds its call sites to those of
- * the language front-ends it reads.
+ * A DynamoDB library's front-end (`LibraryFrontEnd`) adds its call sites and table
+ * definitions to those of the language front-ends it reads.
  */
 import type { SourceLanguage } from '../model';
-import type { FrontEnd, LibraryFrontEnd } from '../model/frontend';
+import type { FrontEnd, LibraryFrontEnd, RegisteredFrontEnd } from '../model/frontend';
 import { jsFrontEnd } from './js/frontend';
 import { pythonFrontEnd } from './python/frontend';
 import { electroDbCallSites } from './electrodb';
+import { summarizeModule } from './wrappers/summary';
 
-export const LIBRARY_FRONT_ENDS: readonly LibraryFrontEnd[] = [
+const LANGUAGE_FRONT_ENDS: readonly FrontEnd[] = [jsFrontEnd, pythonFrontEnd];
+
+const LIBRARY_FRONT_ENDS: LibraryFrontEnd[] = [
   { id: 'electrodb', languages: jsFrontEnd.languages, callSites: electroDbCallSites },
 ];
 
-/** A language front-end whose call sites include those of the libraries that read its languages. */
-function withLibraries(fe: FrontEnd): FrontEnd {
-  const libs = LIBRARY_FRONT_ENDS.filter((l) => l.languages.some((x) => fe.languages.includes(x)));
-  if (libs.length === 0) return fe;
-  const language: FrontEnd = {
+/** A language front-end with the answers of the libraries that read its languages, and its module summaries. */
+function registered(fe: FrontEnd, libraries: readonly LibraryFrontEnd[]): RegisteredFrontEnd {
+  const libs = libraries.filter((l) => l.languages.some((x) => fe.languages.includes(x)));
+  const defining = libs.filter((l) => l.tableDefinitions);
+  const self: RegisteredFrontEnd = {
     ...fe,
-    callSites: (f) => [...fe.callSites(f), ...libs.flatMap((l) => l.callSites(f, fe))],
+    callSites: libs.length ? (f) => [...fe.callSites(f), ...libs.flatMap((l) => l.callSites(f, fe))] : fe.callSites,
+    tableDefinitions: defining.length
+      ? (f) => [...fe.tableDefinitions(f), ...defining.flatMap((l) => l.tableDefinitions!(f, fe))]
+      : fe.tableDefinitions,
+    // Made from this front-end's answers as registered, so a library's calls in a wrapper are summarised too.
+    summarize: (f, withSites, modulesFrom) =>
+      summarizeModule(f, self, self.importedNames(f.tree), withSites, modulesFrom),
   };
-  return language;
+  return self;
 }
 
-export const FRONT_ENDS: readonly FrontEnd[] = [jsFrontEnd, pythonFrontEnd].map(withLibraries);
+let byLanguage = byLanguageOf();
 
-const byLanguage = new Map<SourceLanguage, FrontEnd>(FRONT_ENDS.flatMap((fe) => fe.languages.map((l) => [l, fe])));
+function byLanguageOf(): Map<SourceLanguage, RegisteredFrontEnd> {
+  const all = LANGUAGE_FRONT_ENDS.map((fe) => registered(fe, LIBRARY_FRONT_ENDS));
+  return new Map(all.flatMap((fe) => fe.languages.map((l) => [l, fe])));
+}
 
 /** The front-end that reads files of `language`. */
-export function frontEndFor(language: SourceLanguage): FrontEnd {
+export function frontEndFor(language: SourceLanguage): RegisteredFrontEnd {
   const fe = byLanguage.get(language);
   if (!fe) throw new Error(`no front-end reads ${language}`);
   return fe;
+}
+
+/**
+ * Adds a DynamoDB library's front-end to those listed above, in this thread only (the
+ * CLI's analysis thread knows the listed ones): for a program that embeds the engine
+ * with a reader of its own, and for tests. Returns what takes it out again.
+ */
+export function registerLibraryFrontEnd(library: LibraryFrontEnd): () => void {
+  LIBRARY_FRONT_ENDS.push(library);
+  byLanguage = byLanguageOf();
+  return () => {
+    const at = LIBRARY_FRONT_ENDS.indexOf(library);
+    if (at >= 0) LIBRARY_FRONT_ENDS.splice(at, 1);
+    byLanguage = byLanguageOf();
+  };
 }

@@ -8,10 +8,10 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import type { FileReach } from './entry-point';
 import type { CallStyle, ImportInfo, SdkStyle, SourceLanguage } from './index';
-import type { CallSite } from './call-site';
+import type { CallSite, TableDefinition } from './call-site';
 import type { CdkFile } from './cdk';
 import type { Deps, EvalContext, Evaluator, Lookups } from './eval-context';
-import type { ModuleSummary } from './summary';
+import type { ModuleSummary, ModulesFrom } from './summary';
 import type { Value } from './value';
 
 /** What a front-end is given for one file: its text and tree, its language, and lookups into other modules. */
@@ -96,6 +96,11 @@ export interface FrontEnd {
   // What it returns for a file.
   /** Every DynamoDB call of the file, its input evaluated. */
   callSites(f: SourceFile): CallSite[];
+  /**
+   * The tables the file defines (`create_table(...)`, the CDK's `new Table(...)`), by their
+   * key names and indexes'; a language front-end answers with `frontends/table-definitions.ts`.
+   */
+  tableDefinitions(f: SourceFile): TableDefinition[];
   /** The file's imports, one statement at a time, for code generated into it. */
   importOf(stmt: Node): ImportInfo | null;
   /** The names the file imports from other modules, by local name. */
@@ -174,4 +179,21 @@ export interface LibraryFrontEnd {
   languages: readonly SourceLanguage[];
   /** The library's DynamoDB calls in the file (none when the text cannot hold one). */
   callSites(f: SourceFile, language: FrontEnd): CallSite[];
+  /** The tables the library's models define in the file (a model's table name and key attributes). */
+  tableDefinitions?(f: SourceFile, language: FrontEnd): TableDefinition[];
+}
+
+/**
+ * A language front-end as the registry hands it to the shared stages (`frontEndFor`):
+ * its answers with those of the libraries that read its languages added, and the
+ * module summary made from them.
+ */
+export interface RegisteredFrontEnd extends FrontEnd {
+  /**
+   * The module as importers see it (`model/summary.ts`): its functions and classes, what
+   * each returns, and with `withSites` the DynamoDB requests each makes from its
+   * parameters (`modulesFrom`: the summaries of the modules it imports, whose wrappers
+   * its functions may call).
+   */
+  summarize(f: SourceFile, withSites: boolean, modulesFrom?: ModulesFrom): ModuleSummary;
 }

@@ -4,7 +4,6 @@ import type { SourceLanguage } from '../model';
 import { languageForFile, parse } from '../syntax/parser';
 import { mayContainDynamoDbCalls } from '../syntax/prescan';
 import { frontEndFor } from '../frontends/registry';
-import { summarizeModule } from '../frontends/wrappers/summary';
 import type { ModuleSummary, ModulesFrom } from '../model/summary';
 import type { ReadText } from './source';
 
@@ -59,11 +58,8 @@ export class ModuleSummaries {
     this.nesting++;
     try {
       const lookups = this.lookupsFor(module, language);
-      const fe = frontEndFor(language);
-      const summary = summarizeModule(
+      const summary = frontEndFor(language).summarize(
         { file: module, text, tree, language, lookups },
-        fe,
-        fe.importedNames(tree),
         withSites,
         this.modulesFrom,
       );

@@ -4,6 +4,7 @@
  */
 import type { Node } from 'web-tree-sitter';
 import type { FrontEnd } from '../../model/frontend';
+import { tableDefinitionsInCode } from '../table-definitions';
 import type { EvalContext } from '../../model/eval-context';
 import type { Value } from '../../model/value';
 import { jsModuleNames } from '../wrappers/gate';
@@ -30,6 +31,7 @@ export const jsFrontEnd: FrontEnd = {
     functions: ['function_declaration', 'method_definition', 'arrow_function', 'function_expression', 'function'],
     definitionCalls: ['call_expression', 'new_expression'],
   },
+  tableDefinitions: (f) => tableDefinitionsInCode(f, jsFrontEnd),
   callSites: findJsCallSites,
   importOf,
   importedNames,

@@ -3,6 +3,7 @@
  * it: `model/frontend.ts` says what each member is for.
  */
 import type { FrontEnd } from '../../model/frontend';
+import { tableDefinitionsInCode } from '../table-definitions';
 import { pythonModuleNames } from '../wrappers/gate';
 import { readCdk } from './cdk';
 import { findPythonCallSites } from './calls';
@@ -27,6 +28,7 @@ export const pythonFrontEnd: FrontEnd = {
     functions: ['function_definition'],
     definitionCalls: ['call'],
   },
+  tableDefinitions: (f) => tableDefinitionsInCode(f, pythonFrontEnd),
   callSites: findPythonCallSites,
   importOf,
   importedNames,
