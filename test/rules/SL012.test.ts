@@ -168,6 +168,74 @@ resources:
       errors: [{ line: 14, severity: 'warning', messageId: 'timeBucket' }],
     },
     {
+      name: 'Serverless: the table kept in its own file (${file(...)}), an index by auction status',
+      files: {
+        'src/handlers/createAuction.js': `const { DynamoDBClient } = require('@aws-sdk/client-dynamodb');
+const { DynamoDBDocumentClient, PutCommand } = require('@aws-sdk/lib-dynamodb');
+const { randomUUID } = require('node:crypto');
+
+const ddb = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+
+module.exports.handler = async (event) => {
+  const { title } = JSON.parse(event.body);
+  const auction = { id: randomUUID(), title, status: 'OPEN', endingAt: new Date(Date.now() + 3600e3).toISOString() };
+  await ddb.send(new PutCommand({ TableName: process.env.AUCTIONS_TABLE_NAME, Item: auction }));
+  return { statusCode: 201, body: JSON.stringify(auction) };
+};
+`,
+        'serverless.yml': `service: auctions
+
+provider:
+  name: aws
+  runtime: nodejs20.x
+  environment:
+    AUCTIONS_TABLE_NAME: \${self:custom.AuctionsTable.name}
+
+resources:
+  Resources:
+    AuctionsTable: \${file(resources/AuctionsTable.yml):AuctionsTable}
+
+functions:
+  createAuction:
+    handler: src/handlers/createAuction.handler
+    events:
+      - http:
+          method: POST
+          path: /auction
+
+custom:
+  AuctionsTable:
+    name: !Ref AuctionsTable
+`,
+        'resources/AuctionsTable.yml': `AuctionsTable:
+  Type: AWS::DynamoDB::Table
+  Properties:
+    TableName: AuctionsTable-\${self:provider.stage}
+    BillingMode: PAY_PER_REQUEST
+    AttributeDefinitions:
+      - AttributeName: id
+        AttributeType: S
+      - AttributeName: status
+        AttributeType: S
+      - AttributeName: endingAt
+        AttributeType: S
+    KeySchema:
+      - AttributeName: id
+        KeyType: HASH
+    GlobalSecondaryIndexes:
+      - IndexName: statusAndEndDate
+        KeySchema:
+          - AttributeName: status
+            KeyType: HASH
+          - AttributeName: endingAt
+            KeyType: RANGE
+        Projection:
+          ProjectionType: ALL
+`,
+      },
+      errors: [{ line: 9, severity: 'error', messageId: 'constant' }],
+    },
+    {
       name: 'a Terraform module: an index by plan tier, set by an update',
       files: {
         'src/upgrade/app.py': `import os

@@ -41,7 +41,8 @@ export const contributorInsightsOff: TableRule = {
     return [
       {
         access: first.access,
-        at: { file: declared.file, span: t.source.span },
+        // The definition may sit in a file the template includes (`${file(...)}`): where it is written.
+        at: t.source,
         messageId: 'insightsOff',
         message:
           `${capitalised(declaredLabel(declared))} has ${n} hot-key finding${n === 1 ? '' : 's'} ` +

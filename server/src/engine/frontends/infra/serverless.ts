@@ -11,7 +11,7 @@ import type { EnvValue, InfraDeclarations, InfraFunction } from '../../model/ent
 import { entryPoint, serverlessTriggers } from './events';
 import { resolveHandler, type InfraFiles } from './handlers';
 import { tableIds, tableOf } from './tables';
-import { at, entriesOf, get, itemsOf, scalarText, type TNode } from './tree';
+import { at, entriesOf, get, itemsOf, parseTree, scalarText, type TNode } from './tree';
 import { envValueOf, hasHoles, textWithHoles } from './values';
 
 /** Whether a parsed document is a Serverless service (`service` and `functions` or `provider`). */
@@ -80,10 +80,10 @@ class Variables {
 
 export function readServerless(file: string, text: string, root: TNode, files: InfraFiles): InfraDeclarations {
   const out: InfraDeclarations = { file, format: 'serverless', functions: [], tables: [], skipped: [] };
-  const resources = at(root, 'resources', 'Resources');
+  const { resources, fileOf } = resourcesOf(at(root, 'resources', 'Resources'), path.dirname(file), files);
   const tables = tableIds(resources);
   const vars = new Variables(root, tables);
-  for (const id of tables) out.tables.push(tableOf(id, get(resources, id)!, file, tables, vars.of));
+  for (const id of tables) out.tables.push(tableOf(id, get(resources, id)!, fileOf.get(id) ?? file, tables, vars.of));
   const provider = get(root, 'provider');
   const runtime = scalarText(get(provider, 'runtime'));
   const shared = get(provider, 'environment');
@@ -116,4 +116,37 @@ export function readServerless(file: string, text: string, root: TNode, files: I
     if ('reason' in target) out.skipped.push({ reason: `${name}: ${target.reason}`, source: { file, span: def.span } });
   }
   return out;
+}
+
+/** `${file(resources/table.yml):AuctionsTable}`: a resource kept in another YAML file of the service. */
+const FILE_REFERENCE = /^\$\{file\(([^)]+)\):([\w.-]+)\}$/;
+
+/**
+ * `resources.Resources` with each resource written as `${file(path):Key}` replaced by what
+ * that file holds under `Key` (the usual way to keep a table's definition apart), and the
+ * file each such resource comes from, for positions. A file that is missing or not YAML
+ * leaves the reference as written.
+ */
+function resourcesOf(
+  resources: TNode | undefined,
+  serviceDir: string,
+  files: InfraFiles,
+): { resources: TNode | undefined; fileOf: Map<string, string> } {
+  const fileOf = new Map<string, string>();
+  if (resources?.kind !== 'map') return { resources, fileOf };
+  const parsed = new Map<string, TNode | null>();
+  const entries = resources.entries.map((e) => {
+    const m = e.value.kind === 'scalar' ? FILE_REFERENCE.exec(String(e.value.value).trim()) : null;
+    if (!m) return e;
+    const target = path.resolve(serviceDir, m[1].trim());
+    if (!parsed.has(target)) {
+      const text = files.read(target);
+      parsed.set(target, text === null ? null : parseTree(text).root);
+    }
+    const value = at(parsed.get(target), ...m[2].split('.'));
+    if (!value) return e;
+    fileOf.set(e.key, target);
+    return { key: e.key, value };
+  });
+  return { resources: { ...resources, entries }, fileOf };
 }
