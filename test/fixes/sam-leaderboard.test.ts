@@ -39,7 +39,9 @@ async function indexed(root: string) {
   if (fs.existsSync(template)) index.readInfrastructure([template]);
   index.analyzeAll(HANDLERS.map((f) => path.join(root, f)));
   const findings = index.results().flatMap((r) => r.findings);
-  const writer = findings.find((f) => f.rule === 'SL001' && f.access.operation === 'UpdateItem');
+  const writer = findings.find(
+    (f) => (f.rule === 'SL001' || f.rule === 'SL012') && f.access.operation === 'UpdateItem',
+  );
   assert.ok(writer, 'SL001 on the update that sets the index key');
   return { ctx: fixContextOf(index), writer, findings };
 }

@@ -187,7 +187,7 @@ for (const p of PROGRAMS) {
           const { ctx, findings } = await indexed(copy);
           const writer = findings.find(
             (f) =>
-              f.rule === 'SL001' &&
+              (f.rule === 'SL001' || f.rule === 'SL012') &&
               `${f.access.operation} ${f.access.partitionKey && literalText(f.access.partitionKey.template)}` ===
                 p.writer,
           );
@@ -231,7 +231,7 @@ async function refusal(fixture: string, file: string, edit: (text: string) => st
     const { ctx, findings } = await indexed(copy);
     const finding = findings.find(
       (f) =>
-        f.rule === 'SL001' &&
+        (f.rule === 'SL001' || f.rule === 'SL012') &&
         `${f.access.operation} ${f.access.partitionKey && literalText(f.access.partitionKey.template)}` === writer,
     );
     assert.ok(finding, writer);
