@@ -285,6 +285,8 @@ export function hoverMarkdown(
   if (via) lines.push(via);
   const fromEnv = tableFromEnv(a);
   if (fromEnv) lines.push(fromEnv);
+  const injected = injectedLine(a, place);
+  if (injected) lines.push(injected);
   if (a.through) lines.push(throughLine(a.through.file, a.through.span, a.call.callee, place));
   if (a.guessed)
     lines.push(
@@ -312,6 +314,20 @@ export function hoverMarkdown(
   const rules = [...new Map(mine.map((f) => [f.rule, f])).values()];
   if (rules.length) lines.push('', rules.map((f) => `**${f.rule}** [${f.category}](${docsUrl(f.rule)})`).join(' · '));
   return { kind: 'markdown', value: lines.join('\n\n').replace(/\n\n\n\n/g, '\n\n') };
+}
+
+/**
+ * The table a repository was constructed with: `Table from the construction at app.py:14`,
+ * or the different tables its constructions pass.
+ */
+function injectedLine(a: Access, place: PlaceName): string | null {
+  if (!a.injected?.length) return null;
+  const at = a.injected.map((r) => code(`${place(r.file)}:${r.span.startLine + 1}`)).join(', ');
+  const t = a.table;
+  if (t.kind === 'unknown' && t.candidates)
+    return `The constructions at ${at} pass different tables: ${t.candidates.map(code).join(', ')}`;
+  if (t.kind === 'unknown') return `A construction at ${at} passes a table not read`;
+  return `Table passed to the constructor at ${at}`;
 }
 
 /** Where infrastructure code says the table of an environment variable is, or why it cannot say. */

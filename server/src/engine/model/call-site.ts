@@ -28,6 +28,14 @@ export interface CallSite {
   paginator: boolean;
   /** How the call is written, for generated code that must look like it. */
   call: CallStyle;
+  /**
+   * The field of the enclosing class the table comes from (`self._table`, `TableName:
+   * this.tableName`) when the front-end cannot read it there: a caller that sees the
+   * instance's construction reads the table from the argument the constructor keeps in it.
+   */
+  tableField?: string;
+  /** The constructions (`new OrdersRepo(process.env.ORDERS_TABLE!, ddb)`) `table` was read from, at a caller. */
+  injected?: SourceRange[];
   /** A call to a wrapper in another module: where the DynamoDB call it makes is written. */
   through?: SourceRange;
   /** Made through a DynamoDB library's model (an ElectroDB entity): see `Access.library`. */

@@ -151,6 +151,8 @@ export interface FrontEnd {
   isOwnClass(ctor: Node): boolean;
   /** `this.repo` / `self.repo`: a field of the enclosing class. */
   isOwnField(n: Node): boolean;
+  /** The fields a class's constructor sets from its parameters (`ClassSummary.injected`), or null. */
+  injectedFields(cls: Node): { init: string; fields: Map<string, string> } | null;
   /** The class of an object a class keeps in a field (`this.repo`), as the file writes it. */
   fieldClassName(member: Node, ctx: EvalContext): string | null;
   /** Whether `from app import dao` may import a module `app.dao` as well as a name. */

@@ -146,8 +146,12 @@ export type TableRef =
    * (`f"inventory-{STAGE}"`, `` `orders-${process.env.STAGE}` ``), shown `inventory-{$STAGE}`.
    */
   | { kind: 'template'; name: string; span?: Span; via?: Declaration[]; fromEnv?: EnvTableSource }
-  /** `source`: the expression that should name it, as written (`get_table_name()`, the receiver `conn`). */
-  | { kind: 'unknown'; span?: Span; source?: string };
+  /**
+   * `source`: the expression that should name it, as written (`get_table_name()`, the receiver `conn`).
+   * `candidates`: the tables (as `tableName` writes them) that the constructions of the class
+   * whose field holds the table pass, when they differ: it may be any of them.
+   */
+  | { kind: 'unknown'; span?: Span; source?: string; candidates?: string[] };
 
 export type Operation =
   | 'PutItem'
@@ -319,6 +323,8 @@ export interface Access {
    * in `lib/db.js`): where the DynamoDB call inside it is written.
    */
   through?: SourceRange;
+  /** The table came from the constructions of the class the wrapper is a method of: where they are (`CallSite.injected`). */
+  injected?: SourceRange[];
   /** Made by a DynamoDB library's model (an ElectroDB entity): the entity and access pattern it goes through. */
   library?: LibraryAccess;
   /**

@@ -29,6 +29,13 @@ export interface ClassSummary {
   /** The interfaces it implements (TypeScript), as written: a field typed by one of them holds this class. */
   implements?: string[];
   methods: Map<string, FunctionSummary>;
+  /**
+   * What its constructor keeps of its parameters: `init`, the constructor's method name
+   * (`__init__`, `constructor`), and `fields`, field → parameter (`self._table =
+   * table_resource`, `self.table = dynamodb.Table(table_name)`, `this.table = table`, a
+   * TypeScript parameter property `private readonly tableName: string`).
+   */
+  injected?: { init: string; fields: Map<string, string> };
 }
 
 export interface ModuleSummary {

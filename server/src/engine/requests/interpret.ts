@@ -33,6 +33,11 @@ export function isRequest(operation: Operation, input: Value | undefined): boole
   return !!entry(input, REQUIRED_FIELD[operation]) || (operation === 'Query' && !!entry(input, 'KeyConditions'));
 }
 
+/** The site's table: the one its construction injected (`CallSite.injected`), else what the request names. */
+function siteTable(site: CallSite): TableRef {
+  return site.injected ? site.table : tableOf(site.input, site.table);
+}
+
 function tableOf(input: Value | undefined, fallback: TableRef): TableRef {
   const v = entry(input, 'TableName');
   return v ? tableRefOf(v) : fallback;
@@ -93,6 +98,7 @@ function accessOfRequest(
     ...(keys.pk ? {} : { keyGap: keyGapOf(operation, input) }),
     ...(keyNames ? { keyNames } : {}),
     ...(site.through ? { through: site.through } : {}),
+    ...(site.injected ? { injected: site.injected } : {}),
     ...(site.guessed ? { guessed: true } : {}),
     ...(site.library ? { library: site.library } : {}),
     ...(site.operationUnread ? { operationUnread: site.operationUnread } : {}),
@@ -127,7 +133,7 @@ export function accessesOfCallSite(site: CallSite, hints: KeySchemaHints = new M
 
 function accessesUnplaced(site: CallSite, hints: KeySchemaHints): Access[] {
   const input = site.input;
-  const table = tableOf(input, site.table);
+  const table = siteTable(site);
   switch (site.operation) {
     case 'BatchWriteItem':
     case 'BatchGetItem': {
@@ -247,7 +253,7 @@ export function learnKeySchemas(sites: CallSite[], hintOf = schemaHintOf): KeySc
 export function schemaHintOf(s: CallSite): [string, TableHint] | null {
   const namesOnlyKeys = ['GetItem', 'UpdateItem', 'DeleteItem', 'Query'].includes(s.operation);
   if (!namesOnlyKeys) return null;
-  const a = accessOfRequest(s, s.operation, s.input, tableOf(s.input, s.table), new Map());
+  const a = accessOfRequest(s, s.operation, s.input, siteTable(s), new Map());
   if (!a.partitionKey || a.table.kind === 'unknown') return null;
   // An alias or computed name left unread (`#pk`, `[Keys.pk]`) names nothing.
   if (isAlias(a.partitionKey.attribute)) return null;
@@ -264,5 +270,5 @@ const ONE_TABLE = new Set<Operation>(['PutItem', 'GetItem', 'UpdateItem', 'Delet
  * depends on, so an edit to another table's calls need not read it again.
  */
 export function hintTableOf(site: CallSite): string | null {
-  return ONE_TABLE.has(site.operation) ? tableKey(tableOf(site.input, site.table)) : null;
+  return ONE_TABLE.has(site.operation) ? tableKey(siteTable(site)) : null;
 }

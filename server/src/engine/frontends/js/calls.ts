@@ -265,5 +265,14 @@ function makeCallSite(
     paginated: paginator || !!entry(input, 'ExclusiveStartKey'),
     paginator,
     call,
+    ...(tableField(input) ? { tableField: tableField(input)! } : {}),
   };
+}
+
+/** `TableName: this.tableName` not read here: the field of the class it comes from. */
+function tableField(input: Value): string | null {
+  const name = entry(input, 'TableName');
+  const parts = name?.kind === 'scalar' ? name.template.parts : [];
+  const source = parts.length === 1 && 'hole' in parts[0] ? parts[0].hole.source : '';
+  return /^this\.([A-Za-z_$][\w$]*)$/.exec(source ?? '')?.[1] ?? null;
 }

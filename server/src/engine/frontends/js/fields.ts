@@ -8,6 +8,7 @@
 import type { Node } from 'web-tree-sitter';
 import { CLASS_TYPES } from './classes';
 import { constructed } from './module-shape';
+import { parametersOf } from './scope';
 
 export function fieldClassName(member: Node): string | null {
   const cls = enclosingClass(member);
@@ -49,4 +50,32 @@ function typeName(annotation: Node | null): string | null {
 function enclosingClass(n: Node): Node | null {
   for (let p = n.parent; p; p = p.parent) if (CLASS_TYPES.includes(p.type)) return p;
   return null;
+}
+
+/**
+ * What a constructor keeps of its parameters: a parameter property (`private readonly
+ * tableName: string`, with or without a default) and `this.table = table`, by field.
+ */
+export function injectedFields(cls: Node): { init: string; fields: Map<string, string> } | null {
+  const ctor = (cls.childForFieldName('body')?.namedChildren ?? []).find(
+    (m) => m?.type === 'method_definition' && m.childForFieldName('name')?.text === 'constructor',
+  );
+  if (!ctor) return null;
+  const fields = new Map<string, string>();
+  const params = new Set<string>();
+  for (const p of parametersOf(ctor)) {
+    const name = p.childForFieldName('pattern');
+    if (name?.type !== 'identifier') continue;
+    params.add(name.text);
+    if (p.children.some((c) => c?.type === 'accessibility_modifier' || c?.type === 'readonly'))
+      fields.set(name.text, name.text);
+  }
+  for (const a of ctor.descendantsOfType('assignment_expression')) {
+    const left = a?.childForFieldName('left');
+    const right = a?.childForFieldName('right');
+    if (left?.type !== 'member_expression' || left.childForFieldName('object')?.type !== 'this') continue;
+    const field = left.childForFieldName('property')?.text;
+    if (field && right?.type === 'identifier' && params.has(right.text)) fields.set(field, right.text);
+  }
+  return fields.size ? { init: 'constructor', fields } : null;
 }

@@ -12,7 +12,7 @@ import { readCdk } from './cdk';
 import { findJsCallSites } from './calls';
 import { CLASS_TYPES } from './classes';
 import { evaluate } from './evaluate';
-import { fieldClassName } from './fields';
+import { fieldClassName, injectedFields } from './fields';
 import { baseNames, functionNode, jsFunction, returnedExpressions } from './functions';
 import { importedNames, importOf } from './imports';
 import { exportAliases, moduleInstances, reexports, resolveModule, topLevelDeclarations } from './module-shape';
@@ -66,6 +66,7 @@ export const jsFrontEnd: FrontEnd = {
   isOwnClass: (ctor) => ctor.type === 'this',
   isOwnField: (n) => n.type === 'member_expression' && n.childForFieldName('object')?.type === 'this',
   fieldClassName: (member) => fieldClassName(member),
+  injectedFields,
   importsModulesByName: false,
   guessedCall: { sdk: 'lib-dynamodb', form: 'v2-call' },
   tableAdvice: { env: '`process.env.TABLE_NAME`', where: 'in `TableName`' },

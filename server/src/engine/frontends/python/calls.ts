@@ -246,6 +246,7 @@ function readCallSite(n: Node, text: string, file: string, lookups: Lookups, dep
     found.table = { kind: 'unknown', source: receiver.text.slice(0, 80) };
   const paginated =
     found.paginated || !!entry(input, 'ExclusiveStartKey') || (found.operation === 'Query' && inPagingLoop(n));
+  const field = found.table.kind === 'unknown' ? tableField(receiver, input) : null;
   return {
     file,
     language: 'python',
@@ -257,7 +258,18 @@ function readCallSite(n: Node, text: string, file: string, lookups: Lookups, dep
     paginated,
     paginator: method === 'paginate',
     call: callStyle(n, text, FORMS[recv.kind], method, fn.childForFieldName('object')?.text ?? null),
+    ...(field ? { tableField: field } : {}),
   };
+}
+
+/** `self._table.put_item(...)`, `client.put_item(TableName=self.table_name, ...)`: the field a table not read comes from. */
+function tableField(receiver: Node | null, input: Value): string | null {
+  if (receiver?.type === 'attribute' && receiver.childForFieldName('object')?.text === 'self')
+    return receiver.childForFieldName('attribute')?.text ?? null;
+  const name = entry(input, 'TableName');
+  const parts = name?.kind === 'scalar' ? name.template.parts : [];
+  const source = parts.length === 1 && 'hole' in parts[0] ? parts[0].hole.source : '';
+  return /^self\.(\w+)$/.exec(source ?? '')?.[1] ?? null;
 }
 
 /** How a boto3 call is written, by what its receiver is. */

@@ -8,7 +8,7 @@ import { pythonModuleNames } from '../wrappers/gate';
 import { readCdk } from './cdk';
 import { findPythonCallSites } from './calls';
 import { evaluate } from './evaluate';
-import { fieldClassName } from './fields';
+import { fieldClassName, injectedFields } from './fields';
 import { baseNames, isFunctionScope, pythonFunction, returnedExpressions } from './functions';
 import { importedNames, importOf } from './imports';
 import { moduleInstances, resolveModule, topLevelDeclarations } from './module-shape';
@@ -63,6 +63,7 @@ export const pythonFrontEnd: FrontEnd = {
   isOwnClass: (ctor) => ctor.type === 'this' || ctor.text === 'cls',
   isOwnField: (n) => n.type === 'attribute' && n.childForFieldName('object')?.text === 'self',
   fieldClassName,
+  injectedFields,
   importsModulesByName: true,
   guessedCall: { sdk: 'boto3-resource', form: 'boto3-table' },
   tableAdvice: {

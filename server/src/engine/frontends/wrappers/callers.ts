@@ -24,6 +24,7 @@ import { callArguments } from './arguments';
 import { instantiate, type Arguments } from './instantiate';
 import { Depth } from '../../syntax/depth';
 import { baseMethod, classNamedIn, definitionOf, instanceClassOf, methodOf } from './resolve';
+import { injectedTable, type ClassRef } from './injected';
 import type { FunctionSummary, ModuleSummary, ModulesFrom } from '../../model/summary';
 
 export function wrapperCalls(f: SourceFile, fe: FrontEnd, modulesFrom: ModulesFrom): CallSite[] {
@@ -59,17 +60,32 @@ export function wrapperCalls(f: SourceFile, fe: FrontEnd, modulesFrom: ModulesFr
   const out: CallSite[] = [];
   for (const call of tree.rootNode.descendantsOfType(fe.syntax.call)) {
     if (!call) continue;
-    const fn = calleeOf(call, finder);
+    const callee = calleeOf(call, finder);
+    const fn = callee?.fn;
     if (!fn || fn.sites.length === 0) continue;
     const args = callArguments(call, fn.params, ctx);
     const defaulted = leftOut(call, fn, args, spanOf(call));
     for (const site of fn.sites) {
       const chosen = site.dispatch ? dispatched(site, args) : site;
-      if (chosen) out.push(siteAtCaller(chosen, call, file, args, defaulted));
-      else if (site.dispatch) out.push(unchosen(siteAtCaller(site, call, file, args, defaulted), call, fn, site));
+      const placed = (s: CallSite) =>
+        withInjectedTable(siteAtCaller(s, call, file, args, defaulted), s, callee.cls, file, ctx);
+      if (chosen) out.push(placed(chosen));
+      else if (site.dispatch) out.push(unchosen(placed(site), call, fn, site));
     }
   }
   return out;
+}
+
+/** A site whose table is a field of the instance's class, with the table its construction passes. */
+function withInjectedTable(
+  placed: CallSite,
+  site: CallSite,
+  cls: ClassRef | null,
+  file: string,
+  ctx: EvalContext,
+): CallSite {
+  const got = injectedTable(site, cls, file, ctx);
+  return got ? { ...placed, table: got.table, injected: got.injected } : placed;
 }
 
 /** A module with factories (`createRepo()`, a `RepositoryFactory`): what they make may wrap calls. */
@@ -92,10 +108,21 @@ interface Finder {
   ctx: EvalContext;
 }
 
-/** The summarised function a call reaches, or null. */
-function calleeOf(call: Node, f: Finder): FunctionSummary | null {
+/** The summarised function a call reaches, and the class of the instance it is called on when that is known. */
+function calleeOf(call: Node, f: Finder): { fn: FunctionSummary; cls: ClassRef | null } | null {
+  let cls: ClassRef | null = null;
+  const fn = functionCalled(call, f, (c) => (cls = c));
+  return fn ? { fn, cls } : null;
+}
+
+/** The summarised function a call reaches, or null; `instance` is told the class of an instance it is a method of. */
+function functionCalled(call: Node, f: Finder, instance: (c: ClassRef) => void): FunctionSummary | null {
   const callee = call.childForFieldName('function');
   if (!callee) return null;
+  const methodOfInstance = (cls: ClassRef | null, method: string) => {
+    if (cls) instance(cls);
+    return cls ? methodOf(cls.module, cls.name, method, f.modulesFrom, 0) : null;
+  };
   if (callee.type === 'identifier') {
     const w = f.wrapping.get(callee.text);
     return w ? exported(w.module, w.name.name, f) : null;
@@ -123,13 +150,12 @@ function calleeOf(call: Node, f: Finder): FunctionSummary | null {
   if (made?.type === 'identifier') {
     const w = f.wrapping.get(made.text);
     const cls = w ? classRef(w.module, w.name.name, f) : null;
-    if (cls) return methodOf(cls.module, cls.name, method, f.modulesFrom, 0);
+    if (cls) return methodOfInstance({ ...cls, made: [object] }, method);
     // Not an imported class: maybe a function of this file that returns an instance (below).
   }
   if (object.type === 'call' || object.type === 'call_expression') {
     // `factory.createRoomRepository().addMember(...)`.
-    const made = classOfExpression(object, f, Depth.start(MAX_CLASS_DEPTH));
-    return made ? methodOf(made.module, made.name, method, f.modulesFrom, 0) : null;
+    return methodOfInstance(classOfExpression(object, f, Depth.start(MAX_CLASS_DEPTH)), method);
   }
   if (object.type !== 'identifier') return null;
   const w = f.wrapping.get(object.text);
@@ -145,8 +171,7 @@ function calleeOf(call: Node, f: Finder): FunctionSummary | null {
     const cls = classRef(w.module, w.name.name, f) ?? instanceClassOf(w.module, w.name.name, f.modulesFrom);
     return cls ? methodOf(cls.module, cls.name, method, f.modulesFrom, 0) : null;
   }
-  const cls = instanceClass(object, f, Depth.start(MAX_CLASS_DEPTH));
-  return cls ? methodOf(cls.module, cls.name, method, f.modulesFrom, 0) : null;
+  return methodOfInstance(instanceClass(object, f, Depth.start(MAX_CLASS_DEPTH)), method);
 }
 
 /** The function a module exports as `name` (itself or through its re-exports). */
@@ -207,8 +232,6 @@ function instanceClass(id: Node, f: Finder, depth: Depth): ClassRef | null {
 /** How many names and factory calls an instance's class is followed through (`repo = factory.make()` ...). */
 const MAX_CLASS_DEPTH = 3;
 
-type ClassRef = { module: ModuleSummary; name: string };
-
 /**
  * The class of the object an expression makes: `new Repo()`, Python `Repo()`, or what a
  * factory returns (`createRepo()`, `Allocator.from_env()`, `factory.createRoomRepository()`).
@@ -220,10 +243,11 @@ function classOfExpression(n: Node, f: Finder, depth: Depth): ClassRef | null {
   const made = e.type === 'new_expression' ? e.childForFieldName('constructor') : f.fe.constructorOf(e);
   if (made?.type === 'identifier') {
     const w = f.wrapping.get(made.text);
-    if (w && classRef(w.module, w.name.name, f)) return classRef(w.module, w.name.name, f);
+    const cls = w ? classRef(w.module, w.name.name, f) : null;
+    if (cls) return { ...cls, made: [e] };
   }
   const qualified = made ? classOfQualified(made, f) : null;
-  if (qualified) return qualified;
+  if (qualified) return { ...qualified, made: [e] };
   if (e.type !== 'call' && e.type !== 'call_expression') return null;
   const factory = factoryOf(e, f, depth);
   if (factory?.fn.makes) return classNamedIn(factory.module, factory.fn.makes, f.modulesFrom);
@@ -248,15 +272,28 @@ function ownFactoryClass(call: Node, f: Finder, depth: Depth): ClassRef | null {
   if (callee?.type !== 'identifier') return null;
   const fn = f.fe.functionOf(callee, f.ctx);
   if (!fn) return null;
+  let found: ClassRef | null = null;
+  // Every instance it may hand out (`if (kind === "eu") return new Repo(EU_TABLE); return new Repo(US_TABLE)`):
+  // the class is the first one's, its constructions all of them, or none when one is not seen.
+  const made: Node[] = [];
+  let allSeen = true;
   for (const r of f.fe.returnedExpressions(fn)) {
     const values = r?.type === 'identifier' ? assignedIn(fn, r.text, f.fe) : r ? [r] : [];
+    if (!r || (r.type === 'identifier' && values.length === 0)) allSeen = false;
     for (const v of values) {
       const cls = classOfExpression(v, f, depth.deeper());
-      if (cls) return cls;
+      if (!found && cls) found = cls;
+      if (cls && found && cls.module === found.module && cls.name === found.name && cls.made) made.push(...cls.made);
+      else if (!isNothing(v)) allSeen = false;
     }
   }
-  return null;
+  if (!found) return null;
+  const { made: _, ...cls } = found as ClassRef;
+  return allSeen && made.length ? { ...cls, made } : cls;
 }
+
+/** `None`, `null`, `undefined`: what a lazy singleton starts as, not an instance it hands out. */
+const isNothing = (n: Node) => /^(none|null|undefined)$/.test(n.type) || n.text === 'undefined';
 
 /** The values `name` is assigned inside `fn` (`_DB = Store(...)`, `store = new Store()`). */
 function assignedIn(fn: Node, name: string, fe: FrontEnd): Node[] {

@@ -63,6 +63,8 @@ export function summarizeModule(
     const c = classOf(summary, name, fe.baseNames(cls));
     const implemented = implementedNames(cls);
     if (implemented.length) c.implements = implemented;
+    const injected = fe.injectedFields(cls);
+    if (injected) c.injected = injected;
   }
   if (withSites) {
     const own = { ...lookups, summary: true };

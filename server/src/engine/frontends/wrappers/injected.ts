@@ -1,0 +1,73 @@
+/**
+ * Tables injected through a constructor: a repository class keeps the table (or its
+ * name) it is given (`def __init__(self, table_resource): self._table = table_resource`,
+ * `constructor(private readonly tableName: string, ...)`) and its methods send requests
+ * on `self._table` / `TableName: this.tableName`, which its own module cannot name. A
+ * caller that sees where the instance is made (`TodoDB(boto3.resource("dynamodb").Table(
+ * os.environ["APP_TABLE_NAME"]))`, `new OrdersRepo(process.env.ORDERS_TABLE!, ddb)`)
+ * reads the table from the argument the constructor keeps in that field.
+ */
+import type { Node } from 'web-tree-sitter';
+import type { SourceRange, TableRef } from '../../model';
+import type { CallSite } from '../../model/call-site';
+import type { EvalContext } from '../../model/eval-context';
+import type { ModuleSummary } from '../../model/summary';
+import { entry, type Value } from '../../model/value';
+import { tableRefOf } from '../../requests/interpret';
+import { tableKey, tableName } from '../../keys/table';
+import { moveSpans } from '../../syntax/positions';
+import { spanOf } from '../../syntax/span';
+import { callArguments } from './arguments';
+
+/** A class of a summarised module, and where the caller's instance of it is made when that is seen. */
+export interface ClassRef {
+  module: ModuleSummary;
+  name: string;
+  /**
+   * The expressions that make the instance (`new Repo(...)`, `Repo(...)`) in the caller's
+   * file; absent when one of them is not seen (an imported factory, a field, an instance
+   * another module made), so nothing is read from the others.
+   */
+  made?: Node[];
+}
+
+/**
+ * The site's table as the constructions of `cls` give it, or null when the site's table
+ * does not come from a field the constructor sets, or a construction is not seen.
+ * Constructions passing different tables give an unknown table with those candidates;
+ * one passing a table not read gives an unknown table.
+ */
+export function injectedTable(
+  site: CallSite,
+  cls: ClassRef | null,
+  file: string,
+  ctx: EvalContext,
+): { table: TableRef; injected: SourceRange[] } | null {
+  if (!site.tableField || !cls?.made?.length) return null;
+  const c = cls.module.classes.get(cls.name);
+  const param = c?.injected?.fields.get(site.tableField);
+  const init = param ? c!.methods.get(c!.injected!.init) : undefined;
+  if (!param || !init) return null;
+  const tables = cls.made.map((made) => {
+    const args = callArguments(made, init.params, ctx);
+    const given = args.get(param) ?? defaultAt(init.defaults, param, made);
+    return given ? tableOfValue(given) : ({ kind: 'unknown' } as TableRef);
+  });
+  const injected = cls.made.map((n) => ({ file, span: spanOf(n) }));
+  const distinct = [...new Map(tables.map((t) => [tableKey(t), t])).values()];
+  if (distinct.length === 1) return { table: distinct[0], injected };
+  if (distinct.some((t) => t.kind === 'unknown')) return { table: { kind: 'unknown' }, injected };
+  return { table: { kind: 'unknown', candidates: distinct.map((t) => tableName(t)!) }, injected };
+}
+
+/** A parameter's default (`tableName = process.env.ORDERS_TABLE!`) for a construction that leaves it out, placed there. */
+function defaultAt(defaults: Array<{ name: string; value: Value }> | undefined, param: string, made: Node) {
+  const d = defaults?.find((x) => x.name === param);
+  const at = spanOf(made);
+  return d ? moveSpans(d.value, () => at, '') : undefined;
+}
+
+/** A table object (boto3 `Table(name)`: its `table_name`) or a table's name. */
+function tableOfValue(v: Value): TableRef {
+  return tableRefOf(v.kind === 'object' ? entry(v, 'table_name') : v);
+}
