@@ -192,6 +192,8 @@ describe('a Chalice app whose routes leave the username to the repository’s de
       4,
     );
     assert.match(db, /response = query_username_shards\(self\._table, username\)/);
+    // The table the app's construction passes (`TodoDB(...Table(os.environ["APP_TABLE_NAME"]))`) names the reader's key.
+    assert.match(db, /Reads every item of \$APP_TABLE_NAME · username = \{entity-id\}/);
     assert.match(db, /def list_items\(self, username=DEFAULT_USERNAME\):/, 'the default is left as it is');
     await pyCompiles(fixed);
 

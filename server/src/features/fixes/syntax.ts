@@ -90,7 +90,9 @@ const PURE_PY = new Set(['identifier', 'attribute']);
  */
 export function siblingAttributes(tree: Tree, language: SourceLanguage, use: Span): ItemAttribute[] {
   let pair = nodeAt(tree, use);
-  const isPair = (n: Node) => n.type === 'pair' || n.type === 'keyword_argument';
+  // `{ customerId, orderId }`: a shorthand property is a pair of its own.
+  const isPair = (n: Node) =>
+    n.type === 'pair' || n.type === 'keyword_argument' || n.type === 'shorthand_property_identifier';
   while (pair && !isPair(pair)) pair = pair.parent;
   const container = pair?.parent;
   if (!pair || !container) return [];

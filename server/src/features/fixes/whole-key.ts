@@ -16,7 +16,7 @@ import { importOf, planShardCount, type CountPlan } from './shard-count';
 import { declaredIndexSortKey } from './index-order';
 import { isPointAccess, keySite, placeName, where, type Blocked, type KeySite } from './key-sites';
 import { queryRepair } from './reader-fixes';
-import { throughDefaults } from './wrapper-defaults';
+import { tableOfCallers, throughDefaults } from './wrapper-defaults';
 
 /**
  * A shard fix changes where every item of a logical key lives, so it is a refactor of
@@ -147,6 +147,13 @@ export function shardedSource(read: Access, separator: string, shards: ShardSet)
   return { ...read, partitionKey: { ...pk, template: { parts } } };
 }
 
+/** A wrapper's Query named by its own key, on the table its callers' constructions pass (`self._table`). */
+function ownKeyId(ctx: FixContext, q: Access): string | null {
+  const k = logicalKeyOf(q);
+  const table = k && k.table === null && !k.index ? tableOfCallers(ctx, q) : null;
+  return table && k ? k.id.replace(/^\? · /, `${table} · `) : (k?.id ?? null);
+}
+
 /** Every Query of the key replaced by its reader, or what blocks that. */
 export function queryChanges(
   plan: KeyPlan,
@@ -168,7 +175,7 @@ export function queryChanges(
     const sort = declaredIndexSortKey(ctx, q) ?? tableSort;
     const source = shardedSource(q, d.separator, shards);
     // A wrapper's Query of its parameter (a caller left the key to its default) reads any value of it: named by its own key.
-    const keyId = (!ctx.accessesOf(plan.key).includes(q) && logicalKeyOf(q)?.id) || plan.key.id;
+    const keyId = (!ctx.accessesOf(plan.key).includes(q) && ownKeyId(ctx, q)) || plan.key.id;
     const changes = queryRepair(q, source, shards, keyId, count.name, ctx, written, sort);
     if (!changes) {
       const options = readerOptions(q, ctx.textOf(q.file) ?? '', q.language === 'python');

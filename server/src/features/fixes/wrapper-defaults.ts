@@ -1,4 +1,4 @@
-import { type Access } from '../../engine';
+import { tableName, type Access } from '../../engine';
 import type { FixContext } from './fix-model';
 import { isParameter } from './key-edit';
 import { where, type Blocked } from './key-sites';
@@ -50,6 +50,35 @@ function tableId(a: Access): string {
 }
 
 /**
+ * The one table a wrapper's request names by a field (`self._table`) as every caller's
+ * construction passes it (`$APP_TABLE_NAME`), for the words of generated code; null
+ * when callers pass different tables or one not known.
+ */
+export function tableOfCallers(ctx: FixContext, w: Access): string | null {
+  if (w.table.kind !== 'unknown') return null;
+  const files = ctx.files?.() ?? [w.file];
+  const seen = tablesOfCallers(ctx, files, w);
+  if (seen?.length !== 1) return null;
+  const view = files
+    .flatMap((f) => ctx.analysisOf(f)?.accesses ?? [])
+    .find((x) => x.through && sameSpot(w, x.through.file, x.through.span));
+  return view ? tableName(view.table) : null;
+}
+
+/**
+ * The tables a wrapper's request whose own module cannot name its table (`self._table`)
+ * addresses, as its callers see them: the table each caller's construction of the class
+ * passes. Null when some caller's table is not known either.
+ */
+function tablesOfCallers(ctx: FixContext, files: string[], w: Access): string[] | null {
+  const views = files.flatMap((f) =>
+    (ctx.analysisOf(f)?.accesses ?? []).filter((x) => x.through && sameSpot(w, x.through.file, x.through.span)),
+  );
+  if (views.length === 0 || views.some((x) => x.table.kind === 'unknown')) return null;
+  return [...new Set(views.map(tableId))];
+}
+
+/**
  * The accesses a shard fix of `all` (the accesses of one logical key) must rewrite:
  * each caller that leaves the key to a wrapper's default is replaced by the wrapper's
  * request it reaches, joined by every other request of the same key attribute on the
@@ -63,6 +92,8 @@ export function throughDefaults(ctx: FixContext, all: Access[]): Access[] | Bloc
   const own = ownAccesses(ctx, files);
   const out: Access[] = all.filter((a) => !defaulted.includes(a));
   const family = new Set<string>();
+  // Unknown tables of the wrapper that its callers name (the table their construction passes).
+  const named = new Set<string>();
   const attribute = defaulted[0].partitionKey!.attribute;
   for (const a of defaulted) {
     const w = own.find((x) => sameSpot(x, a.through!.file, a.through!.span));
@@ -71,6 +102,11 @@ export function throughDefaults(ctx: FixContext, all: Access[]): Access[] | Bloc
         blocked: `the request at ${where(ctx, a.through!.file, a.through!.span)} that ${a.operation} at ${where(ctx, a.file, a.span)} reaches is not read`,
       };
     family.add(tableId(w));
+    const seen = w.table.kind === 'unknown' ? tablesOfCallers(ctx, files, w) : null;
+    if (seen) {
+      named.add(tableId(w));
+      for (const t of seen) family.add(t);
+    }
   }
   for (const x of own) {
     if (x.partitionKey?.attribute !== attribute || x.index !== null) continue;
@@ -79,7 +115,7 @@ export function throughDefaults(ctx: FixContext, all: Access[]): Access[] | Bloc
       continue;
     }
     // Another request of the attribute on a table that may be the same one: its items could be the wrapper's.
-    const unknown = x.table.kind === 'unknown' || [...family].some((id) => id.startsWith('?'));
+    const unknown = x.table.kind === 'unknown' || [...family].some((id) => id.startsWith('?') && !named.has(id));
     if (unknown)
       return {
         blocked: `the ${x.operation} at ${where(ctx, x.file, x.span)} also addresses ${attribute} items, on a table not known to be another`,
