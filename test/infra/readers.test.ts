@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ratePerHour, readInfrastructure, type InfraFiles } from '../../server/src/engine/frontends/infra';
+import { initParsers } from '../../server/src/engine/syntax/parser';
 import type { InfraDeclarations, InfraFunction } from '../../server/src/engine/model/entry-point';
 
 /**
@@ -213,7 +214,9 @@ test('Serverless: variables within the file, per-function environment, a list of
   assert.equal(d.tables.find((t) => t.logicalId === 'RollupTable')!.tableName, null);
 });
 
-test('serverless.ts: a plain object literal is read; a computed one is skipped with why', () => {
+test('serverless.ts: a plain object literal is read; a computed one is skipped with why', async () => {
+  // With the grammars loaded, as a check loads them for a serverless.ts: what is computed is followed where it can be.
+  await initParsers();
   const files: InfraFiles = {
     exists: (f) => f.endsWith(path.join('src', 'hello.ts')),
     read: () => 'export const main = 1;',
@@ -240,9 +243,15 @@ test('serverless.ts: a plain object literal is read; a computed one is skipped w
   assert.deepEqual(triggers(hello), [['schedule', 'rate(15 minutes)', 4]]);
   assert.equal(hello.triggers[0].source.span.startLine, 6, 'positions are those of the .ts file');
   const computed = plain.replace("handler: 'src/hello.main'", 'handler: `${handlerPath(__dirname)}/handler.main`');
-  const skipped = readInfrastructure('/svc/serverless.ts', computed, files)!;
-  assert.equal(skipped.functions.length, 0);
-  assert.match(skipped.skipped[0].reason, /template literals/);
+  // `handlerPath(__dirname)` is the folder of the file that calls it, from the service folder.
+  const followed = readInfrastructure('/svc/serverless.ts', computed, files)!;
+  assert.deepEqual(
+    followed.functions.map((f) => f.handler),
+    ['./handler.main'],
+  );
+  const spread = readInfrastructure('/svc/serverless.ts', computed.replace("service: 'hello',", '...base,'), files)!;
+  assert.equal(spread.functions.length, 0);
+  assert.match(spread.skipped[0].reason, /template literals/);
   const named = readInfrastructure(
     '/svc/serverless.ts',
     plain.replace(/functions: \{[\s\S]*?\n {2}\},/, 'functions: { hello },'),

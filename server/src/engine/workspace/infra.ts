@@ -4,7 +4,13 @@
  * files that could not be read with why.
  */
 import { createHash } from 'node:crypto';
-import { diskFiles, looksLikeInfrastructure, readInfrastructure, type InfraFiles } from '../frontends/infra';
+import {
+  diskFiles,
+  isServerlessFile,
+  looksLikeInfrastructure,
+  readInfrastructure,
+  type InfraFiles,
+} from '../frontends/infra';
 import { languageForFile } from '../syntax/parser';
 import { inCdkApp, readCdkSource } from './cdk-source';
 import type { InfraDeclarations } from '../model/entry-point';
@@ -43,9 +49,10 @@ export class InfraRegistry {
     const known = this.byFile.get(file);
     if (known?.hash === hash) return false;
     // A source file (in a CDK app) declares what its constructs make; anything else is a template.
-    const declarations = languageForFile(file)
-      ? readCdkSource(file, text, this.files ?? diskFiles)
-      : readInfrastructure(file, text, this.files);
+    const declarations =
+      languageForFile(file) && !isServerlessFile(file)
+        ? readCdkSource(file, text, this.files ?? diskFiles)
+        : readInfrastructure(file, text, this.files);
     if (!declarations) return this.remove(file);
     return this.store(file, hash, { file, declarations });
   }

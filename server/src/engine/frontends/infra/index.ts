@@ -10,6 +10,7 @@ import { isTemplate, readTemplate } from './cloudformation';
 import { diskFiles, type InfraFiles } from './handlers';
 import { languageForFile } from '../../syntax/parser';
 import { isServerless, readServerless } from './serverless';
+import { readServerlessModules } from './serverless-modules';
 import { readTerraform } from './terraform';
 import { parseTree } from './tree';
 
@@ -31,6 +32,11 @@ export function isInfrastructureCandidate(file: string): boolean {
   const name = path.basename(file);
   if (NEVER.test(name)) return false;
   return SERVERLESS_NAME.test(name) || TEMPLATE_EXTENSION.test(name) || TERRAFORM.test(name);
+}
+
+/** A Serverless service file by its name: `serverless.ts` is one though it is a source file too. */
+export function isServerlessFile(file: string): boolean {
+  return SERVERLESS_NAME.test(path.basename(file));
 }
 
 /** Whether reading `file` needs the tree-sitter grammars loaded (`initParsers`) first: Terraform, and a CDK app's source files. */
@@ -72,7 +78,7 @@ export function readInfrastructure(
     let yamlText = text;
     if (/\.(ts|js|cjs|mjs)$/.test(name)) {
       const literal = plainObjectLiteral(text);
-      if ('reason' in literal) return empty(literal.reason);
+      if ('reason' in literal) return readServiceModules(file, text, files) ?? empty(literal.reason);
       yamlText = literal.text;
     }
     const { root, error } = parseTree(yamlText);
@@ -84,6 +90,22 @@ export function readInfrastructure(
     // A reader bug loses this file only.
     return empty(`reading failed: ${e instanceof Error ? e.message : String(e)}`);
   }
+}
+
+/**
+ * A `serverless.ts` / `.js` that is not one plain literal, read across the modules it
+ * imports (`serverless-modules.ts`); null when that finds no service either.
+ */
+function readServiceModules(file: string, text: string, files: InfraFiles): InfraDeclarations | null {
+  let read: ReturnType<typeof readServerlessModules>;
+  try {
+    read = readServerlessModules(file, text, files);
+  } catch {
+    // Not parsed (the grammars not loaded, out of time): the literal reader's reason stands.
+    return null;
+  }
+  if ('reason' in read || !isServerless(read.root)) return null;
+  return readServerless(file, text, read.root, files, read.texts);
 }
 
 function readTerraformSafely(file: string, text: string, files: InfraFiles): InfraDeclarations {

@@ -78,7 +78,14 @@ class Variables {
   }
 }
 
-export function readServerless(file: string, text: string, root: TNode, files: InfraFiles): InfraDeclarations {
+export function readServerless(
+  file: string,
+  text: string,
+  root: TNode,
+  files: InfraFiles,
+  /** The texts of the other files nodes were read from (`TNode.file`, a `serverless.ts` function module). */
+  texts?: ReadonlyMap<string, string>,
+): InfraDeclarations {
   const out: InfraDeclarations = { file, format: 'serverless', functions: [], tables: [], skipped: [] };
   const { resources, fileOf } = resourcesOf(at(root, 'resources', 'Resources'), path.dirname(file), files);
   const tables = tableIds(resources);
@@ -89,15 +96,18 @@ export function readServerless(file: string, text: string, root: TNode, files: I
   const shared = get(provider, 'environment');
   const serviceDir = path.dirname(file);
   for (const { key: name, value: def } of entriesOf(get(root, 'functions'))) {
+    // A function defined in a module of its own is placed and quoted there.
+    const defFile = (def.kind === 'map' && def.file) || file;
+    const defText = texts?.get(defFile) ?? text;
     const handler = vars.of(get(def, 'handler'));
     if (!handler) {
       const image = get(def, 'image') ? 'a container image function: no handler to follow' : 'no handler';
-      out.skipped.push({ reason: `${name}: ${image}`, source: { file, span: def.span } });
+      out.skipped.push({ reason: `${name}: ${image}`, source: { file: defFile, span: def.span } });
       continue;
     }
     const environment: Record<string, EnvValue> = {};
-    for (const vars_ of [shared, get(def, 'environment')])
-      for (const e of entriesOf(vars_)) environment[e.key] = vars.env(e.value, text);
+    for (const e of entriesOf(shared)) environment[e.key] = vars.env(e.value, text);
+    for (const e of entriesOf(get(def, 'environment'))) environment[e.key] = vars.env(e.value, defText);
     const target = resolveHandler(handler, serviceDir, files);
     const fn: InfraFunction = {
       name,
@@ -107,13 +117,14 @@ export function readServerless(file: string, text: string, root: TNode, files: I
       handlerFunction: 'fn' in target ? target.fn : null,
       triggers: [],
       environment,
-      source: { file, span: def.span },
+      source: { file: defFile, span: def.span },
     };
     const place = { file: fn.handlerFile ?? '', functionName: fn.handlerFunction, line: null };
     for (const event of itemsOf(get(def, 'events')))
-      for (const t of serverlessTriggers(event, text, vars.of)) fn.triggers.push(entryPoint(t, place, file));
+      for (const t of serverlessTriggers(event, defText, vars.of)) fn.triggers.push(entryPoint(t, place, defFile));
     out.functions.push(fn);
-    if ('reason' in target) out.skipped.push({ reason: `${name}: ${target.reason}`, source: { file, span: def.span } });
+    if ('reason' in target)
+      out.skipped.push({ reason: `${name}: ${target.reason}`, source: { file: defFile, span: def.span } });
   }
   return out;
 }

@@ -9,7 +9,8 @@ import type { Span } from '../../model';
 
 export type TNode =
   | { kind: 'scalar'; value: string | number | boolean | null; span: Span }
-  | { kind: 'map'; entries: TEntry[]; span: Span }
+  /** `file`: read in another file than the one being read (a `serverless.ts` function module). */
+  | { kind: 'map'; entries: TEntry[]; span: Span; file?: string }
   | { kind: 'seq'; items: TNode[]; span: Span };
 
 export interface TEntry {
