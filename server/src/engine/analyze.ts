@@ -18,7 +18,7 @@ import { keysTold, withDefinitions } from './requests/schemas';
 import type { TableDefinition } from './model/call-site';
 import { envDefinitions, withEnvTables } from './requests/env-tables';
 import type { FileEnv, FileReach } from './model/entry-point';
-import { fileReachOf } from './entry-points/file';
+import { readFileReach } from './entry-points/file';
 import type { ModuleSummary } from './model/summary';
 import type { SiteCache } from './incremental/site-cache';
 import type { Value } from './model/value';
@@ -30,6 +30,11 @@ import { suppressions, isSuppressed, type Suppressions } from './rules/suppress'
 export interface AnalyzeOptions {
   /** Parse time budget per file. */
   budgetMs?: number;
+  /**
+   * The reach an earlier analysis of the file read: kept when the text is the same (its
+   * `textHash`), as when the writers are analysed again for a table definition found later.
+   */
+  priorReach?: FileReach;
   /** Files larger than this (in characters) are skipped. */
   maxBytes?: number;
   severity?: SeverityOverrides;
@@ -269,7 +274,9 @@ export function analyzeTree(
       ...(told.length ? { definitions: told } : {}),
       ...(failures.length ? { failures } : {}),
     };
-    const reach = attempt('entry points', undefined, () => fileReachOf(tree, file, language));
+    const reach = attempt('entry points', undefined, () =>
+      readFileReach(tree, file, language, text, options.priorReach),
+    );
     if (reach) extracted.reach = reach;
     return options.judge === false ? extracted : judgeAnalysis(extracted, text, options);
   } catch (e) {

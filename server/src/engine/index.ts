@@ -52,7 +52,8 @@ export type {
   TemplatePart,
   WrittenRequest,
 } from './model';
-export type { AccessReach } from './model/entry-point';
+export type { AccessReach, FileReach } from './model/entry-point';
+export { reachOfText } from './entry-points/file';
 export { classifyAccess, classifyTemplate, describeShards, literalText, render, shardSetOf } from './model/template';
 export { classifyName, words } from './frontends/names';
 export { initParsers, languageForFile, languageForId, parse } from './syntax/parser';

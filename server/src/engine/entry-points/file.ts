@@ -4,11 +4,13 @@
  * and the cheap look at a file the pre-scan passed over: whether its text may declare an
  * entry point (a route, a decorator, a handler, a main guard), and what its imports name.
  */
+import { createHash } from 'node:crypto';
 import type { Tree } from 'web-tree-sitter';
 import { isTestFileName } from '../file-roles/role';
 import type { SourceLanguage } from '../model';
 import type { FileReach } from '../model/entry-point';
 import { frontEndFor } from '../frontends/registry';
+import { parse } from '../syntax/parser';
 
 /**
  * What a parsed file tells the reachability pass. A `package.json` `bin` is a script
@@ -16,6 +18,40 @@ import { frontEndFor } from '../frontends/registry';
  */
 export function fileReachOf(tree: Tree, file: string, language: SourceLanguage): FileReach {
   return frontEndFor(language).fileReach(tree, file, { test: isTestFileName(file), bin: false });
+}
+
+/**
+ * `fileReachOf` with the hash of the text it was read from, or `prior` when that was read
+ * from the same text: its functions and calls come from the text alone.
+ */
+export function readFileReach(
+  tree: Tree,
+  file: string,
+  language: SourceLanguage,
+  text: string,
+  prior?: FileReach,
+): FileReach {
+  const textHash = createHash('sha1').update(text).digest('base64');
+  if (prior?.textHash === textHash && prior.file === file) return prior;
+  return { ...fileReachOf(tree, file, language), textHash };
+}
+
+/**
+ * What a file tells the reachability pass, from a tree parsed for it alone (a file the
+ * pre-scan passed over); null when it cannot be parsed (out of time, a grammar not
+ * loaded): its entry points then stay unknown, which lowers nothing.
+ */
+export function reachOfText(file: string, text: string, language: SourceLanguage): FileReach | null {
+  try {
+    const tree = parse(language, text);
+    try {
+      return fileReachOf(tree, file, language);
+    } finally {
+      tree.delete();
+    }
+  } catch {
+    return null;
+  }
 }
 
 /**

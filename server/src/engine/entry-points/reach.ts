@@ -123,13 +123,24 @@ export function reachGraph(input: ReachInput): ReachGraph {
 
 /** The innermost function of the file around an access (its file's top-level code when none). */
 export function functionAround(r: FileReach, a: Access): FunctionNode {
+  const known = around.get(a);
+  if (known?.reach === r) return known.fn;
   let best: FunctionNode | null = null;
   for (const f of r.functions) {
     if (f.name === MODULE || !spanWithin(a.span, f.span)) continue;
     if (!best || spanWithin(f.span, best.span)) best = f;
   }
-  return best ?? r.functions.find((f) => f.name === MODULE)!;
+  const fn = best ?? r.functions.find((f) => f.name === MODULE)!;
+  around.set(a, { reach: r, fn });
+  return fn;
 }
+
+/**
+ * The function around each access, for the file reach it was found in: it does not change
+ * when the graph does, and a template edit asks again for every access of the workspace
+ * (a search of every function per access was a tenth of such an update on bench/workspace).
+ */
+const around = new WeakMap<Access, { reach: FileReach; fn: FunctionNode }>();
 
 /**
  * How one access is reached. `known`: whether its project's entry points are all known

@@ -56,9 +56,15 @@ export function assemble(seen: Seen): FileReach {
   const definitions = new Map<string, number>();
   for (const f of seen.functions) definitions.set(f.name, (definitions.get(f.name) ?? 0) + 1);
   const named = new Map<string, boolean>();
+  const counts = seen.functions.length > MANY_FUNCTIONS ? wordCounts(seen.text, definitions) : null;
   const isNamed = (name: string) => {
     let known = named.get(name);
-    if (known === undefined) named.set(name, (known = writtenMoreThan(seen.text, name, definitions.get(name)!)));
+    if (known === undefined) {
+      const times = definitions.get(name)!;
+      const count = counts?.get(name);
+      known = count !== undefined ? count > times : writtenMoreThan(seen.text, name, times);
+      named.set(name, known);
+    }
     return known;
   };
   const nodes: FunctionNode[] = seen.functions.map(({ decorated, ...f }) => ({
@@ -146,6 +152,26 @@ function within(inner: Span, outer: Span): boolean {
 }
 
 const WORD_CHAR = /[\w$]/;
+const WORD = /[\w$]+/g;
+const WHOLE_WORD = /^[\w$]+$/;
+
+/**
+ * Past this many functions a file's words are counted in one pass: a search per name
+ * reads the whole file for every name written only where it is defined (a 100 KB store
+ * of 185 methods spent 40% of its reading in those searches).
+ */
+const MANY_FUNCTIONS = 16;
+
+/** How often each of `names` is written as a whole word in `text`; names that are not one word are left out. */
+function wordCounts(text: string, names: ReadonlyMap<string, number>): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const name of names.keys()) if (WHOLE_WORD.test(name)) counts.set(name, 0);
+  for (const m of text.matchAll(WORD)) {
+    const n = counts.get(m[0]);
+    if (n !== undefined) counts.set(m[0], n + 1);
+  }
+  return counts;
+}
 
 /**
  * Whether `name` is written as a word more than `times` times in `text`. A native search

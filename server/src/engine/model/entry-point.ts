@@ -154,4 +154,6 @@ export interface FileReach {
   entries: Array<{ entry: EntryPoint; root: string }>;
   /** A framework application object (Express, Fastify, Koa, Hono, Flask, FastAPI, Chalice, NestJS, Django urls). */
   declaresApp: boolean;
+  /** The sha-1 of the text it was read from: a file analysed again with the same text keeps it (`AnalyzeOptions.priorReach`). */
+  textHash?: string;
 }

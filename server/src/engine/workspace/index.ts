@@ -25,7 +25,7 @@ import { listKeys, keyPatterns, type TableEntry } from './query';
 import { readSource } from './source';
 import { sameSpan } from '../syntax/span';
 import { WorkspaceReach } from './reach';
-import type { AccessReach, EntryPoint } from '../model/entry-point';
+import type { AccessReach, EntryPoint, FileReach } from '../model/entry-point';
 import { placeByReach, withReach } from '../rules/reach';
 import { DeclaredTables } from './declared-tables';
 import { TableFindings } from './table-findings';
@@ -224,6 +224,17 @@ export class WorkspaceIndex {
    */
   filesReachedOtherwise(): string[] {
     return this.reach.filesReachedOtherwise();
+  }
+
+  /** The files the pre-scan passed over that `completePasses` would read for their entry points once `pending` is in. */
+  plannedEntryFiles(pending: Iterable<string>): string[] {
+    return this.reach.plannedEntryFiles(pending);
+  }
+
+  /** The reach of a file the pre-scan passed over, read elsewhere (the CLI's analysis thread). */
+  setEntryReach(file: string, reach: FileReach): void {
+    const analysis = this.files.get(file);
+    if (analysis && !analysis.reach && !analysis.accesses.length) this.set({ ...analysis, reach });
   }
 
   /** After `file` changed: reads it for its entry points when it declares some into code the index holds. */

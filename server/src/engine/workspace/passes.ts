@@ -55,7 +55,8 @@ export function refreshWriters(
     const language = languageForFile(file);
     const text = language ? (t.openText(file) ?? readFromDisk(file)) : null;
     if (text === null || !language) continue;
-    for (const key of t.set(analyzeSource(file, text, language, t.analyzeOptions))) touched.add(key);
+    const options = analysis.reach ? { ...t.analyzeOptions, priorReach: analysis.reach } : t.analyzeOptions;
+    for (const key of t.set(analyzeSource(file, text, language, options))) touched.add(key);
   }
   return touched;
 }

@@ -11,10 +11,11 @@
  */
 import * as path from 'node:path';
 import type { FileAnalysis } from '../analyze';
-import { accessReaches, fileReachOf, mayDeclareEntryPoints, reachState, type ReachState } from '../entry-points';
+import { accessReaches, mayDeclareEntryPoints, reachState, type ReachState } from '../entry-points';
+import { reachOfText } from '../entry-points/file';
 import type { Access } from '../model';
 import type { AccessReach, EntryPoint, FileReach, InfraDeclarations } from '../model/entry-point';
-import { languageForFile, parse } from '../syntax/parser';
+import { languageForFile } from '../syntax/parser';
 import { moduleName } from '../frontends/wrappers/gate';
 
 /** Rounds of reading entry-point files: a route file calling a service, an app mounting that route file. */
@@ -125,6 +126,37 @@ export class WorkspaceReach {
     return names;
   }
 
+  /**
+   * The files `readEntryFiles` will read, every round of them, worked out before the
+   * files in `pending` (sent to be analysed, not yet stored) are in, on the understanding
+   * that each of them brings its reach: the analysis thread reads them while this one
+   * waits, with its grammars warm, instead of this thread loading the grammars after it.
+   * A file read here that a round would not pick (its import's analysis came back without
+   * reach) only adds reach, which lowers nothing.
+   */
+  plannedEntryFiles(pending: Iterable<string>): string[] {
+    const names = new Set<string>();
+    for (const f of pending) names.add(moduleName(f));
+    let candidates: FileAnalysis[] = [];
+    for (const a of this.sources.analyses()) {
+      if (a.reach) names.add(moduleName(a.file));
+      else if (!a.skipped && a.accesses.length === 0 && this.sources.importsNoted(a.file)) candidates.push(a);
+    }
+    const planned: string[] = [];
+    for (let round = 0; round < ENTRY_ROUNDS && candidates.length; round++) {
+      const picked = candidates.filter(
+        (a) => this.sources.importsNoted(a.file)!.some((n) => names.has(n)) && this.isMarked(a),
+      );
+      if (!picked.length) break;
+      for (const a of picked) {
+        planned.push(a.file);
+        names.add(moduleName(a.file));
+      }
+      candidates = candidates.filter((a) => !picked.includes(a));
+    }
+    return planned;
+  }
+
   /** Reads the entry-point files (`entryFilesToRead`), in rounds; `store` keeps each one's analysis with its reach. */
   readEntryFiles(store: (analysis: FileAnalysis) => void): number {
     let read = 0;
@@ -181,18 +213,7 @@ export class WorkspaceReach {
   private readReach(file: string): FileReach | null {
     const language = languageForFile(file);
     const text = this.sources.text(file);
-    if (!language || text === null) return null;
-    try {
-      const tree = parse(language, text);
-      try {
-        return fileReachOf(tree, file, language);
-      } finally {
-        tree.delete();
-      }
-    } catch {
-      // Not parsed (out of time, a grammar not loaded): its entry points stay unknown, which lowers nothing.
-      return null;
-    }
+    return language && text !== null ? reachOfText(file, text, language) : null;
   }
 
   private state(): { key: string; state: ReachState } {

@@ -64,9 +64,10 @@ export function jsFileReach(tree: Tree, file: string, testFile: boolean, binFile
   if (testFile) moduleEntry('test', file.split(/[\\/]/).pop()!, 'test run');
   else if (binFile || text.startsWith('#!') || /require\.main\s*===\s*module/.test(text))
     moduleEntry('script', file.split(/[\\/]/).pop()!, 'run by hand');
-  const next = nextRoute(file);
+  // A file without an `@` has no decorators to look for around each method.
+  const marks: FileMarks = { next: nextRoute(file), decorators: text.includes('@') };
   for (const n of nodesOfTypes(tree.rootNode, NEST_MARK.test(text) ? VISITED_NEST : VISITED)) {
-    if (isFunction(n) || n.type === 'method_definition') readFunction(n, seen, file, next);
+    if (isFunction(n) || n.type === 'method_definition') readFunction(n, seen, file, marks);
     else if (n.type === 'call_expression') readCall(n, seen, file);
     else if (n.type === 'new_expression') {
       const ctor = n.childForFieldName('constructor');
@@ -76,6 +77,12 @@ export function jsFileReach(tree: Tree, file: string, testFile: boolean, binFile
     else if (n.type === 'class_declaration' || n.type === 'class') readNestController(n, seen, file);
   }
   return assemble(seen);
+}
+
+/** What the whole file says once, for each function read. */
+interface FileMarks {
+  next: ReturnType<typeof nextRoute>;
+  decorators: boolean;
 }
 
 /** `app/votes/route.ts` → `/votes`; `pages/api/votes.ts` → `/api/votes`; else null. */
@@ -113,11 +120,12 @@ function nameOf(fn: Node): { name: string; exported: boolean } | null {
   return null;
 }
 
-function readFunction(fn: Node, seen: Seen, file: string, next: ReturnType<typeof nextRoute>): void {
+function readFunction(fn: Node, seen: Seen, file: string, marks: FileMarks): void {
+  const next = marks.next;
   const named = nameOf(fn);
   if (!named || !named.name) return;
   const span = spanOf(fn);
-  const decorated = fn.type === 'method_definition' && decoratorsOf(fn).length > 0;
+  const decorated = fn.type === 'method_definition' && marks.decorators && decoratorsOf(fn).length > 0;
   seen.functions.push({ name: named.name, span, exported: named.exported, decorated });
   if (!named.exported || fn.type === 'method_definition') return;
   const decl = fn.parent?.type === 'variable_declarator' ? fn.parent : fn;

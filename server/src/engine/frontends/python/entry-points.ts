@@ -30,14 +30,9 @@ const LOOPS = new Set([
   'generator_expression',
 ]);
 /** The node types the reading looks at; every other node is passed over. */
-const VISITED = new Set([
-  'function_definition',
-  'call',
-  ...LOOPS,
-  'import_from_statement',
-  'import_statement',
-  'if_statement',
-]);
+const VISITED = new Set(['function_definition', 'call', ...LOOPS, 'import_from_statement', 'import_statement']);
+/** With the `if` statements, for a file that may hold a main guard (most `if`s are not one). */
+const VISITED_MAIN = new Set([...VISITED, 'if_statement']);
 const APP_OBJECT =
   /\b(?:Flask|FastAPI|Chalice|APIRouter|Blueprint|APIGatewayRestResolver|APIGatewayHttpResolver|ALBResolver|LambdaFunctionUrlResolver)\s*\(|^urlpatterns\s*=/m;
 /** Chalice's event decorators and what invokes them. */
@@ -72,7 +67,7 @@ export function pythonFileReach(tree: Tree, file: string, testFile: boolean): Fi
       calls: [{ name: MODULE, member: false }],
     });
   const prefixes = routerPrefixes(text);
-  for (const n of nodesOfTypes(tree.rootNode, VISITED)) {
+  for (const n of nodesOfTypes(tree.rootNode, text.includes('__main__') ? VISITED_MAIN : VISITED)) {
     if (n.type === 'function_definition') readFunction(n, seen, file, prefixes);
     else if (n.type === 'call') readCall(n, seen, file);
     else if (LOOPS.has(n.type)) seen.loops.push(spanOf(n));
