@@ -9,7 +9,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const VERSION = 1;
+// 2: infrastructure files (a SAM template, Serverless services) for some of the handlers.
+const VERSION = 2;
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const OUT = path.join(HERE, 'workspace');
 const MARKER = path.join(OUT, '.shardlens-bench.json');
@@ -79,7 +80,8 @@ class Rng {
 }
 
 /** An independent stream per purpose, so one file's content never shifts another's. */
-const rngFor = (key) => new Rng(hash32(`${SEED}:${VERSION}:${key}`));
+// Seeded by the version the code was first generated with: version 2 added files, it changed none.
+const rngFor = (key) => new Rng(hash32(`${SEED}:1:${key}`));
 
 // ---------------------------------------------------------------- words
 
@@ -2604,6 +2606,8 @@ function main() {
   }
   stats.ignoredFiles = ignored.length;
 
+  stats.infraFiles = writeInfrastructure(write);
+
   // --- a little non-source: manifests and READMEs, as a monorepo has.
   for (const s of SERVICES) {
     write(
@@ -2630,6 +2634,129 @@ function main() {
   printStats(stats, false);
 }
 
+// ---------------------------------------------------------------- infrastructure
+
+/** The functions a generated module exports, as a template's handler may name them. */
+function exportedFunctions(text, py) {
+  if (py) return [...text.matchAll(/^def (\w+)\(/gm)].map((m) => m[1]).filter((n) => !n.startsWith('_'));
+  const esm = [...text.matchAll(/^export (?:async )?function (\w+)/gm)].map((m) => m[1]);
+  const cjs = /^module\.exports = \{([^}]*)\}/m.exec(text);
+  return [...esm, ...(cjs ? cjs[1].split(',').map((x) => x.trim().split(':')[0].trim()) : [])].filter(Boolean);
+}
+
+/**
+ * A SAM template over infra/lambdas/ and a Serverless service per Python app with an api/
+ * or tasks/ folder: functions whose handlers are functions the generated modules export,
+ * triggered as their folder says (a `-cron` folder on a schedule, `-writer` by POST,
+ * `-reader` by GET, `-stream` by a table stream; Python api/ by HTTP, tasks/ by schedules
+ * and a queue), with the tables they name through the environment. Returns their paths.
+ */
+function writeInfrastructure(write) {
+  const r = rngFor('infrastructure');
+  const files = [];
+  const read = (rel) => fs.readFileSync(path.join(OUT, rel), 'utf8');
+  const list = (rel) => (fs.existsSync(path.join(OUT, rel)) ? fs.readdirSync(path.join(OUT, rel)).sort() : []);
+  const pascal = (s) => s.replace(/(^|[-_])(\w)/g, (_, __, c) => c.toUpperCase());
+
+  const sam = [
+    "AWSTemplateFormatVersion: '2010-09-09'",
+    'Transform: AWS::Serverless-2016-10-31',
+    'Globals:',
+    '  Function:',
+    '    Runtime: nodejs20.x',
+    '    Timeout: 10',
+    '    Environment:',
+    '      Variables:',
+    '        TABLE_NAME: !Ref EventsTable',
+    'Resources:',
+  ];
+  for (const dir of list('infra/lambdas')) {
+    const index = list(`infra/lambdas/${dir}`).find((f) => /^index\.(m?js)$/.test(f));
+    if (!index) continue;
+    const kind = dir.split('-').pop();
+    for (const fn of exportedFunctions(read(`infra/lambdas/${dir}/${index}`), false).slice(0, 2)) {
+      sam.push(
+        `  ${pascal(dir)}${pascal(fn)}Function:`,
+        '    Type: AWS::Serverless::Function',
+        '    Properties:',
+        `      CodeUri: lambdas/${dir}/`,
+        `      Handler: index.${fn}`,
+        '      Events:',
+      );
+      if (kind === 'cron') {
+        sam.push('        Tick:', '          Type: Schedule', '          Properties:');
+        sam.push(`            Schedule: rate(${r.pick([1, 5, 15, 30])} minutes)`);
+      } else if (kind === 'stream') {
+        sam.push('        Changes:', '          Type: DynamoDB', '          Properties:');
+        sam.push('            Stream: !GetAtt EventsTable.StreamArn', '            StartingPosition: LATEST');
+        sam.push(`            BatchSize: ${r.pick([10, 100])}`);
+      } else {
+        const method = kind === 'writer' ? 'post' : 'get';
+        sam.push('        Api:', `          Type: ${r.chance(0.5) ? 'Api' : 'HttpApi'}`, '          Properties:');
+        sam.push(`            Path: /${dir}/${fn}`, `            Method: ${method}`);
+      }
+    }
+  }
+  sam.push(
+    '  EventsTable:',
+    '    Type: AWS::DynamoDB::Table',
+    '    Properties:',
+    '      BillingMode: PAY_PER_REQUEST',
+    '      AttributeDefinitions:',
+    '        - { AttributeName: pk, AttributeType: S }',
+    '        - { AttributeName: sk, AttributeType: S }',
+    '        - { AttributeName: gsi1pk, AttributeType: S }',
+    '      KeySchema:',
+    '        - { AttributeName: pk, KeyType: HASH }',
+    '        - { AttributeName: sk, KeyType: RANGE }',
+    '      GlobalSecondaryIndexes:',
+    '        - IndexName: gsi1',
+    '          KeySchema:',
+    '            - { AttributeName: gsi1pk, KeyType: HASH }',
+    '            - { AttributeName: sk, KeyType: RANGE }',
+    '          Projection: { ProjectionType: ALL }',
+    '      StreamSpecification: { StreamViewType: NEW_AND_OLD_IMAGES }',
+  );
+  files.push(write('infra/template.yaml', sam.join('\n') + '\n'));
+
+  for (const app of PY_APPS) {
+    const fns = [];
+    for (const folder of ['api', 'tasks'])
+      for (const f of list(`python/${app}/${folder}`)
+        .filter((x) => x.endsWith('.py') && x !== '__init__.py')
+        .slice(0, 3)) {
+        const fn = exportedFunctions(read(`python/${app}/${folder}/${f}`), true)[0];
+        if (fn) fns.push({ folder, module: f.replace(/\.py$/, ''), fn });
+      }
+    if (!fns.length) continue;
+    const yml = [
+      `service: ${app.replace(/_/g, '-')}`,
+      'provider:',
+      '  name: aws',
+      '  runtime: python3.12',
+      '  environment:',
+      '    TABLE_NAME: ${self:custom.table}',
+      'custom:',
+      `  table: ${app}-\${sls:stage}`,
+      'functions:',
+    ];
+    for (const { folder, module, fn } of fns) {
+      yml.push(`  ${module}_${fn}:`, `    handler: ${folder}/${module}.${fn}`, '    events:');
+      if (folder === 'api')
+        yml.push('      - http:', `          path: ${module}/{id}`, `          method: ${r.pick(['get', 'post'])}`);
+      else if (r.chance(0.6)) yml.push(`      - schedule: rate(${r.pick([10, 30, 60])} minutes)`);
+      else
+        yml.push(
+          '      - sqs:',
+          `          arn: arn:aws:sqs:us-east-1:123456789012:${module}`,
+          '          batchSize: 10',
+        );
+    }
+    files.push(write(`python/${app}/serverless.yml`, yml.join('\n') + '\n'));
+  }
+  return files;
+}
+
 function printStats(s, cached) {
   const mb = (n) => (n / 1024 / 1024).toFixed(1);
   console.log(
@@ -2637,7 +2764,8 @@ function printStats(s, cached) {
       `${s.sourceFiles} source files, ${mb(s.sourceBytes)} MB (${s.allFiles} files, ${mb(s.allBytes)} MB in all); ` +
       `${s.dynamoFiles} DynamoDB files with ${s.dynamoCalls} calls; ` +
       `${s.prescanPositives} files pass the pre-scan; ${s.ignoredFiles} files in generated/ and node_modules/ to skip; ` +
-      `incremental file ${s.incrementalFile} (${s.incrementalLines} lines, ${s.incrementalCalls} calls)`,
+      `incremental file ${s.incrementalFile} (${s.incrementalLines} lines, ${s.incrementalCalls} calls); ` +
+      `${s.infraFiles?.length ?? 0} infrastructure files`,
   );
 }
 

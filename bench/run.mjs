@@ -4,7 +4,7 @@
 // `npm run bench` builds first (dist/cli.js), then runs this.
 //
 //   node bench/run.mjs [--reps N] [--naive-reps N] [--edits N] [--updates N] [--quick]
-//                      [--only lsp|peer] [--lsp-edits N] [--lsp-idle N] [--lsp-baseline REF|none]
+//                      [--only lsp|peer|cache|infra] [--lsp-edits N] [--lsp-idle N] [--lsp-baseline REF|none]
 //
 // --quick generates a 500-file workspace and does 3 repetitions: for trying the harness,
 // not for numbers. --only lsp runs rows (g)–(i) alone and prints their section (to stdout
@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { buildCliAt } from './baseline-server.mjs';
 import { LSP_BASELINE_REF, lspDetails, lspSection, lspTableRows, runLspRow } from './lsp-row.mjs';
 import { cacheRuns, cacheTableRows, serverIndexRow } from './cache-rows.mjs';
+import { infraRuns, infraTableRows, templateUpdateRow } from './infra-rows.mjs';
 import { comparePeer, peerCommand, peerDetails, peerTableRow } from './peer/row.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -50,8 +51,8 @@ const LOAD_AT_START = os.loadavg();
 const TARGETS = { cliOverFloor: 1.6, naiveOverCli: 5, incrementalP99: 10, indexP99: 20, rssMb: 300, modelCost: 1.1 };
 
 const started = performance.now();
-if (ONLY !== null && ONLY !== 'lsp' && ONLY !== 'peer' && ONLY !== 'cache') {
-  process.stderr.write(`bench: --only takes \`lsp\`, \`peer\` or \`cache\` (the other rows run together)\n`);
+if (ONLY !== null && ONLY !== 'lsp' && ONLY !== 'peer' && ONLY !== 'cache' && ONLY !== 'infra') {
+  process.stderr.write(`bench: --only takes \`lsp\`, \`peer\`, \`cache\` or \`infra\` (the other rows run together)\n`);
   process.exit(1);
 }
 const log = (msg) => process.stderr.write(`bench: ${msg}\n`);
@@ -244,6 +245,41 @@ async function onlyPeer(ws, code) {
 }
 
 /**
+ * `--only infra`: rows (q) and (q₀) interleaved after one untimed run of each, then (r);
+ * a section to paste, bench/results.md left alone.
+ */
+async function onlyInfra(ws, code) {
+  if (!fs.existsSync(path.join(ROOT, 'dist', 'cli.js'))) fail('dist/cli.js is missing: run `npm run build`');
+  if (!ws.infraFiles?.length)
+    fail('the workspace has no infrastructure files: generate it again (bench/generate.mjs --force)');
+  fs.mkdirSync(OUT, { recursive: true });
+  const infra = infraRuns({ NODE, ROOT, WORKSPACE, OUT, timed, ws });
+  process.on('exit', infra.restore);
+  const rows = { q: [], q0: [] };
+  await infra.q();
+  await infra.q0();
+  for (let i = 0; i < REPS; i++) {
+    for (const k of i % 2 ? ['q0', 'q'] : ['q', 'q0']) rows[k].push(await infra[k]());
+    log(`(q) rep ${i + 1}/${REPS}: ${fmt(rows.q[i])} ms, (q₀) ${fmt(rows.q0[i])} ms`);
+  }
+  const r = await templateUpdateRow({ NODE, ROOT, WORKSPACE, timed, updates: UPDATES });
+  log(`(r) p50 ${fmt(r.p50)} ms, p99 ${fmt(r.p99)} ms`);
+  const lines = [
+    `## Rows (q)-(r), infrastructure files (\`node bench/run.mjs --only infra\`)`,
+    '',
+    `${new Date().toISOString()}, code at ${code}; ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB memory, Node ${process.version}; ` +
+      `load average ${LOAD_AT_START.map((x) => x.toFixed(1)).join(', ')} at the start. Workspace: seed ${ws.seed}, ` +
+      `${ws.sourceFiles.toLocaleString('en-US')} source files, ${mb(ws.sourceBytes)} MB, ${ws.infraFiles.length} infrastructure files. (q), (q₀) interleaved, median of ${REPS}; (r) ${r.n} edits over ${r.templates} templates, each re-judging a median of ${r.rejudged.p50} files.`,
+    '',
+    ...infraTableRows({ rows, r, median, fmt, spread, files: infra.files }),
+    '',
+  ];
+  const md = await formatMarkdown(lines.join('\n'));
+  fs.writeFileSync(path.join(OUT, 'infra-results.md'), md);
+  process.stdout.write('\n' + md);
+}
+
+/**
  * `--only cache`: rows (a), (b), (j) and (k) interleaved after one untimed run of (a), (b)
  * and the cache's first fill, then (l)-(m); a section to paste, bench/results.md left alone.
  */
@@ -304,6 +340,7 @@ async function main() {
   if (ONLY === 'lsp') return onlyLsp(ws, code);
   if (ONLY === 'peer') return onlyPeer(ws, code);
   if (ONLY === 'cache') return onlyCache(ws, code);
+  if (ONLY === 'infra') return onlyInfra(ws, code);
   const cliBundle = path.join(ROOT, 'dist', 'cli.js');
   if (!fs.existsSync(cliBundle) || !fs.existsSync(path.join(ROOT, 'dist', 'grammars')))
     fail('dist/cli.js is missing: run `npm run bench` (it builds first)');
