@@ -25,6 +25,7 @@ import type { Value } from './model/value';
 import { classifyAccess } from './model/template';
 import type { ContentRole } from './file-roles/role';
 import { contextsFor } from './file-roles';
+import { declaresLibraryModels } from './model/libraries';
 import { suppressions, isSuppressed, type Suppressions } from './rules/suppress';
 
 export interface AnalyzeOptions {
@@ -242,7 +243,9 @@ export function analyzeTree(
     const own = sites.map((s) => s.span);
     sites.push(...attempt('calls to libraries outside the workspace', [], () => outsideWrapperCalls(source, fe, own)));
     // A call through another module's wrapper that still depends on a parameter makes this module one too.
-    const wraps = sites.some((s) => hasParamHole(s.input));
+    // A module declaring a library's models (`new Entity(...)`) is wrapped like a wrapper:
+    // its importers call the library through it, often naming no DynamoDB package themselves.
+    const wraps = sites.some((s) => hasParamHole(s.input)) || declaresLibraryModels(text);
     const definitions = attempt('table definitions', [], () => fe.tableDefinitions(source));
     const elsewhere = options.tableDefinitions?.() ?? [];
     const env = options.envTables?.(file) ?? null;

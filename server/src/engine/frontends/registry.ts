@@ -11,11 +11,13 @@ import { jsFrontEnd } from './js/frontend';
 import { pythonFrontEnd } from './python/frontend';
 import { electroDbCallSites } from './electrodb';
 import { summarizeModule } from './wrappers/summary';
+import { toolboxCallSites } from './toolbox';
 
 const LANGUAGE_FRONT_ENDS: readonly FrontEnd[] = [jsFrontEnd, pythonFrontEnd];
 
 const LIBRARY_FRONT_ENDS: LibraryFrontEnd[] = [
   { id: 'electrodb', languages: jsFrontEnd.languages, callSites: electroDbCallSites },
+  { id: 'dynamodb-toolbox', languages: jsFrontEnd.languages, callSites: toolboxCallSites },
 ];
 
 /** A language front-end with the answers of the libraries that read its languages, and its module summaries. */

@@ -353,7 +353,7 @@ export interface Access {
  * offered on such an access (its key is not written at the call).
  */
 export interface LibraryAccess {
-  library: 'electrodb';
+  library: 'electrodb' | 'dynamodb-toolbox';
   entity: string;
   accessPattern: string;
   /** The pattern's `pk: { ... }` declaration. */

@@ -6,4 +6,49 @@
  */
 export const RECORDED_CONSTRUCTORS: Readonly<Record<string, readonly string[]>> = {
   electrodb: ['Entity', 'Service'],
+  'dynamodb-toolbox': ['Entity', 'Table'],
 };
+
+/**
+ * Functions whose result a library builds on with chained calls, recorded with the
+ * chain (`Construction.calls`): dynamodb-toolbox v1 declares attributes as
+ * `string().key().savedAs("PK").default("X")` and schemas as `item({ ... })`.
+ */
+export const RECORDED_BUILDERS: Readonly<Record<string, readonly string[]>> = {
+  'dynamodb-toolbox': [
+    'item',
+    'schema',
+    'map',
+    'string',
+    'number',
+    'boolean',
+    'binary',
+    'list',
+    'set',
+    'record',
+    'anyOf',
+    'any',
+    'nul',
+    'prefix',
+    'suffix',
+    '$add',
+    '$subtract',
+    '$set',
+    '$get',
+  ],
+};
+
+/** The package an import names (`dynamodb-toolbox/schema/string` is `dynamodb-toolbox`). */
+export function packageOf(source: string): string {
+  const parts = source.split('/');
+  return source.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+const NEW_MODEL = new RegExp(
+  `\\bnew\\s+(${[...new Set(Object.values(RECORDED_CONSTRUCTORS).flat())].join('|')})\\s*\\(`,
+);
+
+/** Whether a module's text declares a library's models: it names the package and constructs one of its classes. */
+export function declaresLibraryModels(text: string): boolean {
+  return Object.keys(RECORDED_CONSTRUCTORS).some((p) => text.includes(p)) && NEW_MODEL.test(text);
+}

@@ -35,6 +35,8 @@ export interface Construction {
   name: string;
   file: string;
   args: Value[];
+  /** A builder's chained calls, in order (`string().key().default("X")`: `key()`, `default("X")`). */
+  calls?: Array<{ name: string; args: Value[] }>;
 }
 
 /** An object's property: its name, its value, and the whole `name: value` pair when written. */

@@ -7,7 +7,7 @@
 import type { Node } from 'web-tree-sitter';
 import { deeper, unknownValue } from '../evaluation';
 import type { EvalContext } from '../../model/eval-context';
-import { RECORDED_CONSTRUCTORS } from '../../model/libraries';
+import { packageOf, RECORDED_BUILDERS, RECORDED_CONSTRUCTORS } from '../../model/libraries';
 import type { Entry, Value } from '../../model/value';
 import { spanOf } from '../../syntax/span';
 import { returnedExpressions } from './functions';
@@ -18,15 +18,57 @@ export function constructionValue(n: Node, ctx: EvalContext): Value | null {
   const ctor = n.childForFieldName('constructor');
   if (ctor?.type !== 'identifier') return null;
   const b = resolve(ctor, ctx);
-  if (b?.kind !== 'import' || !RECORDED_CONSTRUCTORS[b.source]?.includes(b.name)) return null;
-  const args = n.childForFieldName('arguments')?.namedChildren ?? [];
-  const values = args.flatMap((a) => (a ? [argumentValue(a, ctx)] : []));
+  const module = b?.kind === 'import' ? packageOf(b.source) : '';
+  if (b?.kind !== 'import' || !RECORDED_CONSTRUCTORS[module]?.includes(b.name)) return null;
   return {
     kind: 'object',
     entries: [],
     span: spanOf(n),
-    made: { module: b.source, name: b.name, file: '', args: values },
+    made: { module, name: b.name, file: '', args: argumentValues(n, ctx) },
   };
+}
+
+function argumentValues(call: Node, ctx: EvalContext): Value[] {
+  const args = call.childForFieldName('arguments')?.namedChildren ?? [];
+  return args.flatMap((a) => (a && a.type !== 'comment' ? [argumentValue(a, ctx)] : []));
+}
+
+/**
+ * A library builder's call (`string()`, `item({...})`) or a call chained on one
+ * (`.key()`, `.savedAs("PK")`): the builder with its chain, or null for any other call.
+ * Only a chain whose root name is imported from a builder's package is evaluated.
+ */
+export function builderValue(n: Node, ctx: EvalContext): Value | null {
+  const fn = n.childForFieldName('function');
+  if (fn?.type === 'identifier') {
+    const b = resolve(fn, ctx);
+    const module = b?.kind === 'import' ? packageOf(b.source) : '';
+    if (b?.kind !== 'import' || !RECORDED_BUILDERS[module]?.includes(b.name)) return null;
+    return {
+      kind: 'object',
+      entries: [],
+      span: spanOf(n),
+      made: { module, name: b.name, file: '', args: argumentValues(n, ctx), calls: [] },
+    };
+  }
+  if (fn?.type !== 'member_expression' || !builderRoot(fn, ctx)) return null;
+  const base = ctx.evaluate(fn.childForFieldName('object'), ctx);
+  if (base?.kind !== 'object' || !base.made?.calls) return null;
+  const call = { name: fn.childForFieldName('property')?.text ?? '', args: argumentValues(n, ctx) };
+  return { ...base, span: spanOf(n), made: { ...base.made, calls: [...base.made.calls, call] } };
+}
+
+/** Whether a chain's leftmost name is imported from a package with builders. */
+function builderRoot(fn: Node, ctx: EvalContext): boolean {
+  let n: Node | null = fn;
+  for (let i = 0; n && i < 32; i++) {
+    if (n.type === 'member_expression') n = n.childForFieldName('object');
+    else if (n.type === 'call_expression') n = n.childForFieldName('function');
+    else break;
+  }
+  if (n?.type !== 'identifier') return false;
+  const b = resolve(n, ctx);
+  return b?.kind === 'import' && !!RECORDED_BUILDERS[packageOf(b.source)];
 }
 
 /** An argument's value, with functions read as their returned value and named objects followed. */

@@ -23,7 +23,7 @@ import { instanceValue } from './classes';
 import { ownFunctionValue } from './returns';
 import { resolve } from './scope';
 import { returnedExpressions } from './functions';
-import { constructionValue } from './constructions';
+import { builderValue, constructionValue } from './constructions';
 
 const SAME_VALUE_METHODS = new Set([
   'toString',
@@ -85,6 +85,9 @@ export function callValue(n: Node, ctx: EvalContext): Value {
   const args = n.childForFieldName('arguments');
   const arg = (i: number) => args?.namedChild(i) ?? null;
   const callee = fn?.text.replace(/\s+/g, '') ?? '';
+  // `string().key().default("X")` of a DynamoDB library: the attribute's declaration.
+  const built = builderValue(n, ctx);
+  if (built) return built;
   if (callee === 'Math.random') return holeValue(n, { kind: 'random', unit: true });
   // `Object.freeze({ pk: "PK" })`: a constants object, frozen.
   if (callee === 'Object.freeze' && arg(0)) return ctx.evaluate(arg(0), ctx) ?? unknownValue(n);
