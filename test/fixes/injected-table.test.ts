@@ -92,9 +92,55 @@ const apartFromKey = (item: Record<string, unknown> | null) => {
 const byId = (a: Record<string, unknown>, b: Record<string, unknown>) =>
   String(a.orderId).localeCompare(String(b.orderId));
 
-test('a table injected through the constructor: the fix knows it, is not blocked by another table, and keeps what the handlers store and return', async () => {
+/**
+ * The repository's list written as real code pages a Query: a loop passing
+ * `ExclusiveStartKey` until `LastEvaluatedKey` is empty. The reader that replaces
+ * the call reads every page of every shard, so the loop must still compile and end.
+ */
+const SINGLE_QUERY = `    const out = await this.client.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'customerId = :c',
+        ExpressionAttributeValues: { ':c': customerId },
+      }),
+    );
+    return out.Items ?? [];`;
+const PAGING_LOOP = `    const items: Record<string, unknown>[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'customerId = :c',
+          ExpressionAttributeValues: { ':c': customerId },
+          ExclusiveStartKey: start,
+        }),
+      );
+      items.push(...(page.Items ?? []));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return items;`;
+
+function pagingCopy(): string {
   const dir = copyFixture('ts-orders', INJECTED);
-  const original = copyFixture('ts-orders', INJECTED);
+  const file = path.join(dir, 'src', 'repos', 'orders-repo.ts');
+  const text = fs.readFileSync(file, 'utf8');
+  assert.ok(text.includes(SINGLE_QUERY), 'the fixture still lists with one Query');
+  fs.writeFileSync(file, text.replace(SINGLE_QUERY, PAGING_LOOP));
+  return dir;
+}
+
+test('a table injected through the constructor: the fix knows it, is not blocked by another table, and keeps what the handlers store and return', async () => {
+  await fixAndCompare(() => copyFixture('ts-orders', INJECTED));
+});
+
+test('the same repository listing page by page (ExclusiveStartKey / LastEvaluatedKey): the fixed loop compiles, ends, and lists every order', async () => {
+  await fixAndCompare(pagingCopy);
+});
+
+async function fixAndCompare(copy: () => string): Promise<void> {
+  const dir = copy();
+  const original = copy();
   const db = await startDynalite();
   try {
     const ws = await indexTree(dir);
@@ -166,4 +212,4 @@ test('a table injected through the constructor: the fix knows it, is not blocked
     cleanup(dir);
     cleanup(original);
   }
-});
+}
