@@ -243,9 +243,11 @@ export function analyzeTree(
     const own = sites.map((s) => s.span);
     sites.push(...attempt('calls to libraries outside the workspace', [], () => outsideWrapperCalls(source, fe, own)));
     // A call through another module's wrapper that still depends on a parameter makes this module one too.
-    // A module declaring a library's models (`new Entity(...)`) is wrapped like a wrapper:
-    // its importers call the library through it, often naming no DynamoDB package themselves.
-    const wraps = sites.some((s) => hasParamHole(s.input)) || declaresLibraryModels(text);
+    // A module declaring a library's models (`new Entity(...)`, a PynamoDB `class Thread(Model)`) is
+    // wrapped like a wrapper: its importers call the library through it, often naming no DynamoDB
+    // package themselves.
+    const wraps =
+      sites.some((s) => hasParamHole(s.input)) || declaresLibraryModels(text) || !!fe.declaresModels?.(source);
     const definitions = attempt('table definitions', [], () => fe.tableDefinitions(source));
     const elsewhere = options.tableDefinitions?.() ?? [];
     const env = options.envTables?.(file) ?? null;

@@ -6,30 +6,39 @@
  * definitions to those of the language front-ends it reads.
  */
 import type { SourceLanguage } from '../model';
-import type { FrontEnd, LibraryFrontEnd, RegisteredFrontEnd } from '../model/frontend';
+import type { FrontEnd, LibraryFrontEnd, RegisteredFrontEnd, SourceFile } from '../model/frontend';
 import { jsFrontEnd } from './js/frontend';
 import { pythonFrontEnd } from './python/frontend';
 import { electroDbCallSites } from './electrodb';
 import { summarizeModule } from './wrappers/summary';
 import { toolboxCallSites } from './toolbox';
+import { declaresPynamoDbModels, pynamoDbCallSites } from './pynamodb';
 
 const LANGUAGE_FRONT_ENDS: readonly FrontEnd[] = [jsFrontEnd, pythonFrontEnd];
 
 const LIBRARY_FRONT_ENDS: LibraryFrontEnd[] = [
   { id: 'electrodb', languages: jsFrontEnd.languages, callSites: electroDbCallSites },
   { id: 'dynamodb-toolbox', languages: jsFrontEnd.languages, callSites: toolboxCallSites },
+  {
+    id: 'pynamodb',
+    languages: pythonFrontEnd.languages,
+    callSites: pynamoDbCallSites,
+    declaresModels: declaresPynamoDbModels,
+  },
 ];
 
 /** A language front-end with the answers of the libraries that read its languages, and its module summaries. */
 function registered(fe: FrontEnd, libraries: readonly LibraryFrontEnd[]): RegisteredFrontEnd {
   const libs = libraries.filter((l) => l.languages.some((x) => fe.languages.includes(x)));
   const defining = libs.filter((l) => l.tableDefinitions);
+  const declaring = libs.filter((l) => l.declaresModels);
   const self: RegisteredFrontEnd = {
     ...fe,
     callSites: libs.length ? (f) => [...fe.callSites(f), ...libs.flatMap((l) => l.callSites(f, fe))] : fe.callSites,
     tableDefinitions: defining.length
       ? (f) => [...fe.tableDefinitions(f), ...defining.flatMap((l) => l.tableDefinitions!(f, fe))]
       : fe.tableDefinitions,
+    ...(declaring.length ? { declaresModels: (f: SourceFile) => declaring.some((l) => l.declaresModels!(f)) } : {}),
     // Made from this front-end's answers as registered, so a library's calls in a wrapper are summarised too.
     summarize: (f, withSites, modulesFrom) =>
       summarizeModule(f, self, self.importedNames(f.tree), withSites, modulesFrom),

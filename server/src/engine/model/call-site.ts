@@ -40,6 +40,12 @@ export interface CallSite {
   through?: SourceRange;
   /** Made through a DynamoDB library's model (an ElectroDB entity): see `Access.library`. */
   library?: LibraryAccess;
+  /**
+   * The key names the library's model declares for the site's table and its indexes (a
+   * PynamoDB model's hash and range keys): what the request's keys are read by, before
+   * any guess from its attribute names.
+   */
+  keySchema?: TableHint;
   /** How the wrapper's own call is judged (its key with its parameters unknown), for a call through it. */
   wrapperClasses?: Classification[];
   /** The wrapper's parameters (Python) this call leaves out, whose defaults it therefore passes. */

@@ -166,6 +166,13 @@ export interface FrontEnd {
   /** Whether a file is a test, a handler, a script or a library, as its content says (`file-roles/role.ts`). */
   contentRoles: 'js' | 'python';
 
+  /**
+   * Whether the file declares a DynamoDB library's model whose methods its importers call
+   * (a PynamoDB `Model`): such a module is read as a wrapper module, so a file that only
+   * imports the model (`from .models import Thread`) is analysed too. Absent: none.
+   */
+  declaresModels?(f: SourceFile): boolean;
+
   // Infrastructure written in the language.
   /** An AWS CDK file's statements, read into the language-neutral vocabulary `infra/cdk/` reads; absent for a language the CDK is not written in. */
   cdk?(tree: Tree, file: string): CdkFile;
@@ -183,6 +190,8 @@ export interface LibraryFrontEnd {
   callSites(f: SourceFile, language: FrontEnd): CallSite[];
   /** The tables the library's models define in the file (a model's table name and key attributes). */
   tableDefinitions?(f: SourceFile, language: FrontEnd): TableDefinition[];
+  /** Whether the file declares a model its importers call (`FrontEnd.declaresModels`). */
+  declaresModels?(f: SourceFile): boolean;
 }
 
 /**

@@ -353,10 +353,12 @@ export interface Access {
  * offered on such an access (its key is not written at the call).
  */
 export interface LibraryAccess {
-  library: 'electrodb' | 'dynamodb-toolbox';
+  library: 'electrodb' | 'dynamodb-toolbox' | 'pynamodb';
+  /** The entity (ElectroDB, dynamodb-toolbox), the model class (PynamoDB). */
   entity: string;
+  /** The access pattern (ElectroDB), the index attribute of the model (PynamoDB; '' for the table). */
   accessPattern: string;
-  /** The pattern's `pk: { ... }` declaration. */
+  /** The pattern's `pk: { ... }` declaration; a PynamoDB model's hash key attribute. */
   declaration: SourceRange;
   /** A write's other access patterns, by the index they are on: the index partitions the write writes too. */
   byIndex?: Record<string, string>;

@@ -7,6 +7,26 @@
 export const RECORDED_CONSTRUCTORS: Readonly<Record<string, readonly string[]>> = {
   electrodb: ['Entity', 'Service'],
   'dynamodb-toolbox': ['Entity', 'Table'],
+  // PynamoDB: a model or index is a class declared on one of these (`class Thread(Model)`),
+  // its attributes constructions (`UnicodeAttribute(hash_key=True)`).
+  'pynamodb.models': ['Model'],
+  'pynamodb.indexes': ['GlobalSecondaryIndex', 'LocalSecondaryIndex'],
+  'pynamodb.attributes': [
+    'UnicodeAttribute',
+    'NumberAttribute',
+    'BinaryAttribute',
+    'UTCDateTimeAttribute',
+    'BooleanAttribute',
+    'VersionAttribute',
+    'TTLAttribute',
+    'JSONAttribute',
+    'MapAttribute',
+    'ListAttribute',
+    'UnicodeSetAttribute',
+    'NumberSetAttribute',
+    'BinarySetAttribute',
+    'DiscriminatorAttribute',
+  ],
 };
 
 /**

@@ -34,9 +34,18 @@ export interface Construction {
   module: string;
   name: string;
   file: string;
+  /**
+   * JavaScript: the arguments in order. Python: the keyword arguments as one object, then
+   * the positional ones; for a class declared on a recorded base (`class Thread(Model)`),
+   * its body as one object (nested classes, `Meta`, included; a workspace base's first).
+   */
   args: Value[];
   /** A builder's chained calls, in order (`string().key().default("X")`: `key()`, `default("X")`). */
   calls?: Array<{ name: string; args: Value[] }>;
+  /** A class declared on a recorded base (Python): its name; `name` is the recorded base it derives from. */
+  declared?: string;
+  /** A call of such a class (`KeyAttribute(hash_key=True)`): its arguments, as `args` holds a recorded class's. */
+  call?: Value[];
 }
 
 /** An object's property: its name, its value, and the whole `name: value` pair when written. */

@@ -251,6 +251,7 @@ export function learnKeySchemas(sites: CallSite[], hintOf = schemaHintOf): KeySc
  * only keys; a query through an index names that index's keys.
  */
 export function schemaHintOf(s: CallSite): [string, TableHint] | null {
+  if (s.keySchema) return [tableKey(tableOf(s.input, s.table)), s.keySchema];
   const namesOnlyKeys = ['GetItem', 'UpdateItem', 'DeleteItem', 'Query'].includes(s.operation);
   if (!namesOnlyKeys) return null;
   const a = accessOfRequest(s, s.operation, s.input, siteTable(s), new Map());

@@ -23,6 +23,7 @@ import { concat, literal, literalText } from '../../model/template';
 import { assignedValue, enumMember, memberOf, operate, type Assigning } from '../value-ops';
 import type { Entry, Value } from '../../model/value';
 import { classValue } from './classes';
+import { constructionValue, declaredClassValue } from './constructions';
 import { callValue } from './library';
 import { loopValue, paramValue } from './loops';
 import { withMutations } from './mutations';
@@ -77,7 +78,7 @@ function evaluateNode(n: Node, ctx: EvalContext): Value {
     case 'dictionary':
       return dictValue(n, ctx);
     case 'class_definition':
-      return classValue(n, ctx);
+      return declaredClassValue(n, ctx) ?? classValue(n, ctx);
     case 'list':
     case 'tuple':
     case 'set':
@@ -99,7 +100,7 @@ function evaluateNode(n: Node, ctx: EvalContext): Value {
     case 'not_operator':
       return holeValue(n, { kind: 'low-cardinality' });
     case 'call':
-      return callValue(n, ctx);
+      return constructionValue(n, ctx) ?? callValue(n, ctx);
     case 'assignment':
       return evaluate(n.childForFieldName('right'), ctx) ?? unknownValue(n);
     case 'named_expression':
@@ -190,7 +191,7 @@ function bindingValue(n: Node, b: Binding, ctx: EvalContext): Value {
     case 'import':
       return (b.name ? importedValue(n, b.module, b.name, ctx) : null) ?? namedValue(n, n.text);
     case 'class':
-      return classValue(b.node, ctx);
+      return declaredClassValue(b.node, ctx) ?? classValue(b.node, ctx);
     default:
       return namedValue(n, n.text);
   }

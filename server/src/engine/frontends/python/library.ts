@@ -56,6 +56,15 @@ const KEY_OPS: Record<string, string> = {
   gte: '>=',
 };
 
+/** A function named, not called (`default=uuid4`, `default=datetime.utcnow`): what calling it gives, when a clock or a random source. */
+export function referenceValue(n: Node): Value | null {
+  const callee = n.text.replace(/\s+/g, '');
+  if (INSTANT.test(callee)) return holeValue(n, { kind: 'time', time: 'instant' });
+  if (BUCKET.test(callee)) return holeValue(n, { kind: 'time', time: 'bucket' });
+  if (RANDOM.test(callee)) return holeValue(n, { kind: 'random' });
+  return null;
+}
+
 export function callValue(n: Node, ctx: EvalContext): Value {
   const fn = n.childForFieldName('function');
   const callee = fn?.text.replace(/\s+/g, '') ?? '';

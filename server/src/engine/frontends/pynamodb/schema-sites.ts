@@ -1,0 +1,78 @@
+/**
+ * Where a model is declared: a hash key whose `default=` is one constant
+ * (`UnicodeAttribute(hash_key=True, default="GLOBAL")`), of the table or of an index,
+ * puts every item the code saves without it in one partition. That is a finding on the
+ * attribute itself, so the declaration is a site: every such save writes that partition.
+ */
+import type { Node } from 'web-tree-sitter';
+import { callStyle } from '../call-style';
+import type { CallSite } from '../../model/call-site';
+import type { EvalContext } from '../../model/eval-context';
+import type { SourceFile } from '../../model/frontend';
+import { literalText } from '../../model/template';
+import type { Entry, Value } from '../../model/value';
+import { attributeDeclaration, obj, perItem, str, withTable } from './requests';
+import { keySchemaOf, modelSchema, type AttributeSchema, type IndexSchema, type ModelSchema } from './schema';
+
+export function schemaSites(f: SourceFile, ctx: EvalContext): CallSite[] {
+  return f.tree.rootNode.descendantsOfType('class_definition').flatMap((cls) => {
+    if (!cls?.childForFieldName('superclasses')) return [];
+    const m = modelSchema(ctx.evaluate(cls, ctx) ?? undefined);
+    if (!m || m.file !== '') return [];
+    const sites: CallSite[] = [];
+    if (constant(m.hash.default)) sites.push(site(cls, m, f, m.hash, m.range, null));
+    // An index keyed by an attribute with a constant default (`gsi1pk = UnicodeAttribute(default="PROJECT")`):
+    // every item saved without it lands in that one partition of the index.
+    for (const ix of m.indexes.values()) {
+      const own = m.attributes.get(ix.hash.name);
+      const declared = constant(own?.default) ? own! : constant(ix.hash.default) ? ix.hash : null;
+      if (declared) sites.push(site(cls, m, f, { ...declared, stored: ix.hash.stored }, ix.range, ix));
+    }
+    return sites;
+  });
+}
+
+function constant(d: Value | undefined): boolean {
+  return d?.kind === 'scalar' && literalText(d.template) !== null;
+}
+
+function site(
+  cls: Node,
+  m: ModelSchema,
+  f: SourceFile,
+  key: AttributeSchema,
+  range: AttributeSchema | null,
+  index: IndexSchema | null,
+): CallSite {
+  const at = key.span;
+  const d = perItem(key.default!) as Value & { kind: 'scalar' };
+  const value: Value = { ...d, span: at, via: [attributeDeclaration(m, key)] };
+  const item: Entry[] = [[key.stored, value, at]];
+  if (range)
+    item.push([
+      range.stored,
+      { kind: 'scalar', template: { parts: [{ hole: { kind: 'unknown', source: range.name } }] }, span: at },
+      at,
+    ]);
+  const indexName: Entry[] = index ? [['IndexName', str(index.indexName, at)]] : [];
+  return {
+    file: f.file,
+    language: f.language,
+    operation: 'PutItem',
+    sdk: 'boto3-resource',
+    span: at,
+    input: obj(withTable(m, [...indexName, ['Item', obj(item, at)]]), at),
+    table: { kind: 'unknown' },
+    paginated: false,
+    paginator: false,
+    call: callStyle(cls, f.text, 'boto3-table', 'save', null),
+    keySchema: keySchemaOf(m),
+    library: {
+      library: 'pynamodb',
+      entity: m.name,
+      accessPattern: index?.name ?? '',
+      declaration: { file: m.file, span: at },
+      schema: true,
+    },
+  };
+}
