@@ -8,45 +8,30 @@
  */
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { CreateTableCommand, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { Access, Finding } from '../../server/src/engine';
+import { typeErrors } from '../fixes/helpers-write';
 import {
-  collectFiles,
-  initParsers,
-  WorkspaceIndex,
-  type Access,
-  type Finding,
-  type KeyTemplate,
-} from '../../server/src/engine';
-import { startDynalite, typeErrors } from '../fixes/helpers-write';
+  assertStoredKey,
+  keysMatch,
+  placesIn,
+  readLibraryFixture,
+  renderText,
+  ROOT,
+  stringKeyTable,
+  withDynalite,
+} from './helpers';
 
-const ROOT = path.resolve(__dirname, '..', '..');
 const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'libraries', 'dynamodb-toolbox');
-const CLI = path.join(ROOT, 'bin', 'shardlens.js');
+const { line } = placesIn(FIXTURE);
 
 let accesses: Access[];
 let findings: Finding[];
 
 before(async () => {
-  await initParsers();
-  const index = new WorkspaceIndex({ root: FIXTURE });
-  index.analyzeAll(collectFiles([FIXTURE]).files);
-  accesses = index.results().flatMap((r) => r.accesses);
-  findings = index.results().flatMap((r) => r.findings);
+  ({ accesses, findings } = await readLibraryFixture(FIXTURE));
 });
-
-const rel = (f: string) => path.relative(FIXTURE, f);
-const line = (f: Finding | Access) => `${rel(f.file)}:${f.span.startLine + 1}`;
-const renderText = (t: KeyTemplate) => t.parts.map((p) => ('literal' in p ? p.literal : '{}')).join('');
-
-/** A stored key matches a template: its literal text in place, each hole some text. */
-function matchesTemplate(stored: string, t: KeyTemplate): boolean {
-  const re = t.parts.map((p) => ('literal' in p ? p.literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : '.+')).join('');
-  return new RegExp(`^${re}$`).test(stored);
-}
 
 test('the v1/v2 fixtures type-check against the dynamodb-toolbox typings', () => {
   assert.deepEqual(typeErrors(path.join(FIXTURE, 'v1')), []);
@@ -117,52 +102,12 @@ test('a UUID default, an id from the request and a sharded key are not reported'
   assert.ok(shard && 'hole' in shard && shard.hole.shards?.values?.length === 8);
 });
 
-async function createTable(
-  send: (c: CreateTableCommand) => Promise<unknown>,
-  name: string,
-  pk: string,
-  sk: string | null,
-  gsi: [string, string, string],
-) {
-  const attrs = [...new Set([pk, ...(sk ? [sk] : []), gsi[1], gsi[2]])];
-  await send(
-    new CreateTableCommand({
-      TableName: name,
-      BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: attrs.map((a) => ({ AttributeName: a, AttributeType: 'S' })),
-      KeySchema: [
-        { AttributeName: pk, KeyType: 'HASH' },
-        ...(sk ? [{ AttributeName: sk, KeyType: 'RANGE' as const }] : []),
-      ],
-      GlobalSecondaryIndexes: [
-        {
-          IndexName: gsi[0],
-          KeySchema: [
-            { AttributeName: gsi[1], KeyType: 'HASH' },
-            { AttributeName: gsi[2], KeyType: 'RANGE' },
-          ],
-          Projection: { ProjectionType: 'ALL' },
-        },
-      ],
-    }),
-  );
-}
-
 test('run against dynalite with the real library, every stored key is the template the engine read', async () => {
-  const db = await startDynalite();
-  const env = { ...process.env };
-  try {
-    Object.assign(process.env, {
-      AWS_ENDPOINT_URL_DYNAMODB: db.endpoint,
-      AWS_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: 'test',
-      AWS_SECRET_ACCESS_KEY: 'test',
-      SHOP_TABLE: 'shop',
-      CATALOG_TABLE: 'catalog',
-    });
-    const send = (c: CreateTableCommand) => db.client.send(c);
-    await createTable(send, 'shop', 'PK', 'SK', ['byStatus', 'status', 'createdAt']);
-    await createTable(send, 'catalog', 'pk', null, ['byType', '_et', 'pk']);
+  const tables = [
+    stringKeyTable('shop', ['PK', 'SK'], [['byStatus', 'status', 'createdAt']]),
+    stringKeyTable('catalog', ['pk', null], [['byType', '_et', 'pk']]),
+  ];
+  await withDynalite(tables, { SHOP_TABLE: 'shop', CATALOG_TABLE: 'catalog' }, async (db) => {
     const app = await import(pathToFileURL(path.join(FIXTURE, 'v1', 'handlers.ts')).href);
     await app.placeOrder('o-1', 12);
     await app.countHomeView();
@@ -177,11 +122,7 @@ test('run against dynalite with the real library, every stored key is the templa
     assert.equal((await app.allProducts()).length, 1);
     assert.equal((await app.getOrder('o-1'))?.orderId, 'o-1');
 
-    const stored = async (table: string) =>
-      ((await db.client.send(new ScanCommand({ TableName: table }))).Items ?? []).map((i) =>
-        unmarshall(i as Record<string, AttributeValue>),
-      );
-    const items = [...(await stored('shop')), ...(await stored('catalog'))];
+    const items = await db.stored('shop', 'catalog');
     assert.equal(items.length, 8);
     assert.ok(items.some((i) => i.PK === `ORDER#o-1`));
     assert.ok(items.some((i) => i.PK === 'PAGE#home' && i.views === 1));
@@ -195,29 +136,12 @@ test('run against dynalite with the real library, every stored key is the templa
       for (const field of 'PK' in item ? ['PK', 'status'] : ['pk', '_et']) {
         if (typeof item[field] !== 'string') continue;
         const written = writes.filter((a) => a.library!.entity === entity && a.partitionKey?.attribute === field);
-        assert.ok(written.length > 0, `no write of ${entity}.${field}`);
-        assert.ok(
-          written.some((a) => matchesTemplate(item[field], a.partitionKey!.template)),
-          `${entity}.${field} = ${item[field]} matches none of ${written.map((a) => renderText(a.partitionKey!.template))}`,
-        );
-        // A template without holes is the stored key itself.
-        for (const a of written) {
-          const t = renderText(a.partitionKey!.template);
-          if (!t.includes('{}') && matchesTemplate(item[field], a.partitionKey!.template)) assert.equal(t, item[field]);
-        }
-        const out = execFileSync('node', [CLI, 'keys', path.join(FIXTURE, 'v1'), '--match', item[field]], {
-          encoding: 'utf8',
-        });
-        assert.match(out, new RegExp(`${entity} entity · `), `${item[field]}:\n${out}`);
+        assertStoredKey(item, field, entity, written, path.join(FIXTURE, 'v1'));
       }
     }
     // The stream's stored shard is one of the engine's shard set.
     const event = items.find((i) => i._et === 'StreamEvent')!.PK as string;
     assert.match(event, /^STREAM#clicks#[0-7]$/);
-    const out = execFileSync('node', [CLI, 'keys', path.join(FIXTURE, 'v1'), '--match', event], { encoding: 'utf8' });
-    assert.match(out, /StreamEvent entity · primary · .* shard [0-7]\b/);
-  } finally {
-    process.env = env;
-    await db.close();
-  }
+    assert.match(keysMatch(path.join(FIXTURE, 'v1'), event), /StreamEvent entity · primary · .* shard [0-7]\b/);
+  });
 });

@@ -6,52 +6,40 @@
  * the entity's logical key; the hot keys are found where the schema or the call makes
  * them, and the spread ones are not.
  */
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { CreateTableCommand, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
-import {
-  collectFiles,
-  initParsers,
-  WorkspaceIndex,
-  type Access,
-  type Finding,
-  type KeyTemplate,
-} from '../../server/src/engine';
+import type { Access, Finding, WorkspaceIndex } from '../../server/src/engine';
 import { workspaceRoot } from '../../server/src/cli/root';
-import { startDynalite, typeErrors } from '../fixes/helpers-write';
+import { typeErrors } from '../fixes/helpers-write';
 import { indexedWorkspace } from '../unit/helpers';
+import {
+  assertStoredKey,
+  CLI,
+  keysMatch,
+  matchesTemplate,
+  placesIn,
+  readLibraryFixture,
+  renderText,
+  ROOT,
+  stringKeyTable,
+  withDynalite,
+} from './helpers';
 
-const ROOT = path.resolve(__dirname, '..', '..');
 const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'libraries', 'electrodb');
-const CLI = path.join(ROOT, 'bin', 'shardlens.js');
+const { rel, line } = placesIn(FIXTURE);
 
 let index: WorkspaceIndex;
 let accesses: Access[];
 let findings: Finding[];
 
 before(async () => {
-  await initParsers();
-  index = new WorkspaceIndex({ root: FIXTURE });
-  index.analyzeAll(collectFiles([FIXTURE]).files);
-  const results = index.results();
-  accesses = results.flatMap((r) => r.accesses);
-  findings = results.flatMap((r) => r.findings);
+  ({ index, accesses, findings } = await readLibraryFixture(FIXTURE));
 });
-
-const rel = (f: string) => path.relative(FIXTURE, f);
-const line = (f: Finding | Access) => `${rel(f.file)}:${f.span.startLine + 1}`;
-
-/** A stored key matches a template: its literal text in place, each hole some text. */
-function matchesTemplate(stored: string, t: KeyTemplate): boolean {
-  const re = t.parts.map((p) => ('literal' in p ? p.literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : '.+')).join('');
-  return new RegExp(`^${re}$`).test(stored);
-}
 
 test('the fixtures type-check against the electrodb typings', () => {
   for (const dir of ['ts', 'cjs']) assert.deepEqual(typeErrors(path.join(FIXTURE, dir)), [], dir);
@@ -102,11 +90,6 @@ test('keys are rendered as ElectroDB stores them', () => {
   assert.equal(renderText(range.sortCondition!.operands[0].template), '$account#session_2#expiresat_{}');
 });
 
-/** Literal text with each hole as `{}`. */
-function renderText(t: KeyTemplate): string {
-  return t.parts.map((p) => ('literal' in p ? p.literal : '{}')).join('');
-}
-
 test('the hot keys are found where the schema or the call makes them, with the schema as related location', () => {
   const got = findings.map((f) => `${f.rule} ${line(f)}:${f.span.startColumn + 1} ${f.severity}`);
   for (const want of [
@@ -154,47 +137,16 @@ test('a high-cardinality composite, a sharded entity and a UUID default are not 
 });
 
 /** Tables shaped like the fixtures' entities: pk/sk and two indexes. */
-async function createTable(send: (c: CreateTableCommand) => Promise<unknown>, name: string) {
-  const index = (n: number) => ({
-    IndexName: `gsi${n}pk-gsi${n}sk-index`,
-    KeySchema: [
-      { AttributeName: `gsi${n}pk`, KeyType: 'HASH' as const },
-      { AttributeName: `gsi${n}sk`, KeyType: 'RANGE' as const },
-    ],
-    Projection: { ProjectionType: 'ALL' as const },
-  });
-  await send(
-    new CreateTableCommand({
-      TableName: name,
-      BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk'].map((a) => ({
-        AttributeName: a,
-        AttributeType: 'S',
-      })),
-      KeySchema: [
-        { AttributeName: 'pk', KeyType: 'HASH' },
-        { AttributeName: 'sk', KeyType: 'RANGE' },
-      ],
-      GlobalSecondaryIndexes: [index(1), index(2)],
-    }),
+const appTable = (name: string) =>
+  stringKeyTable(
+    name,
+    ['pk', 'sk'],
+    [1, 2].map((n) => [`gsi${n}pk-gsi${n}sk-index`, `gsi${n}pk`, `gsi${n}sk`]),
   );
-}
 
 test('run against dynalite with the real library, every stored key is the template the engine read', async () => {
-  const db = await startDynalite();
-  const env = { ...process.env };
-  try {
-    Object.assign(process.env, {
-      AWS_ENDPOINT_URL_DYNAMODB: db.endpoint,
-      AWS_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: 'test',
-      AWS_SECRET_ACCESS_KEY: 'test',
-      APP_TABLE: 'app-table',
-      SHOP_TABLE: 'shop-table',
-    });
-    const send = (c: CreateTableCommand) => db.client.send(c);
-    await createTable(send, 'app-table');
-    await createTable(send, 'shop-table');
+  const tables = [appTable('app-table'), appTable('shop-table')];
+  await withDynalite(tables, { APP_TABLE: 'app-table', SHOP_TABLE: 'shop-table' }, async (db) => {
     const ts = await import(pathToFileURL(path.join(FIXTURE, 'ts', 'handlers.ts')).href);
     const service = await import(pathToFileURL(path.join(FIXTURE, 'ts', 'service.ts')).href);
     const cjs = createRequire(__filename)(path.join(FIXTURE, 'cjs', 'orders.js'));
@@ -210,11 +162,7 @@ test('run against dynalite with the real library, every stored key is the templa
     assert.equal((await service.sessionsOf('user-1')).length, 1);
     assert.equal((await cjs.pendingOrders()).data.length, 1);
 
-    const stored = async (table: string) =>
-      ((await db.client.send(new ScanCommand({ TableName: table }))).Items ?? []).map((i) =>
-        unmarshall(i as Record<string, AttributeValue>),
-      );
-    const items = [...(await stored('app-table')), ...(await stored('shop-table'))];
+    const items = await db.stored('app-table', 'shop-table');
     assert.equal(items.length, 5);
     const writes = accesses.filter((a) => a.library && a.kind === 'write' && a.operation === 'PutItem');
     for (const item of items) {
@@ -224,24 +172,12 @@ test('run against dynalite with the real library, every stored key is the templa
         const written = writes.filter(
           (a) => a.library!.entity === entity && a.partitionKey?.attribute === field && !a.library!.schema,
         );
-        assert.ok(written.length > 0, `no write of ${entity}.${field}`);
-        assert.ok(
-          written.some((a) => matchesTemplate(item[field], a.partitionKey!.template)),
-          `${entity}.${field} = ${item[field]} matches none of ${written.map((a) => renderText(a.partitionKey!.template))}`,
-        );
-        // A template without holes is the stored key itself.
-        for (const a of written) {
-          const t = renderText(a.partitionKey!.template);
-          if (!t.includes('{}') && matchesTemplate(item[field], a.partitionKey!.template)) assert.equal(t, item[field]);
-        }
-        // `shardlens keys --match` names the entity's logical key for the stored key.
-        const out = execFileSync('node', [CLI, 'keys', FIXTURE, '--match', item[field]], { encoding: 'utf8' });
-        assert.match(out, new RegExp(`${entity} entity · `), `${item[field]}:\n${out}`);
+        assertStoredKey(item, field, entity, written, FIXTURE);
       }
       const sortWrites = writes.filter((a) => a.library!.entity === entity && a.sortKey?.attribute === 'sk');
       if (sortWrites.length)
         assert.ok(
-          sortWrites.some((a) => matchesTemplate(item.sk, a.sortKey!.template)),
+          sortWrites.some((a) => matchesTemplate(item.sk as string, a.sortKey!.template)),
           `${entity}.sk = ${item.sk} matches none of ${sortWrites.map((a) => renderText(a.sortKey!.template))}`,
         );
     }
@@ -250,15 +186,9 @@ test('run against dynalite with the real library, every stored key is the templa
     assert.ok(items.some((i) => i.gsi1pk === '$tracker'));
     // The sharded score's stored shard is one the engine's shard set holds.
     const shardOf = items.find((i) => i.__edb_e__ === 'shardedScore')!.pk as string;
-    const out = execFileSync('node', [CLI, 'keys', FIXTURE, '--match', shardOf], { encoding: 'utf8' });
-    assert.match(out, /shardedScore entity · byBoard · .* shard [0-7]\b/);
-  } finally {
-    process.env = env;
-    await db.close();
-  }
+    assert.match(keysMatch(FIXTURE, shardOf), /shardedScore entity · byBoard · .* shard [0-7]\b/);
+  });
 });
-
-after(() => undefined);
 
 test('keys declared with `facets` (the first name of `composite`) are read alike', async () => {
   const { index: ws } = await indexedWorkspace({

@@ -12,39 +12,18 @@ import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
 import { normalizeSettings } from '../../protocol/src/settings';
 import { hoverMarkdown } from '../../server/src/lsp/hover';
-import {
-  collectFiles,
-  initParsers,
-  WorkspaceIndex,
-  type Access,
-  type Finding,
-  type KeyTemplate,
-} from '../../server/src/engine';
+import type { Access, Finding } from '../../server/src/engine';
+import { CLI, placesIn, readLibraryFixture, renderText, ROOT } from './helpers';
 
-const ROOT = path.resolve(__dirname, '..', '..');
 const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'libraries', 'pynamodb');
-const CLI = path.join(ROOT, 'bin', 'shardlens.js');
+const { rel, line } = placesIn(FIXTURE);
 
-let index: WorkspaceIndex;
 let accesses: Access[];
 let findings: Finding[];
 
 before(async () => {
-  await initParsers();
-  index = new WorkspaceIndex({ root: FIXTURE });
-  index.analyzeAll(collectFiles([FIXTURE]).files);
-  const results = index.results();
-  accesses = results.flatMap((r) => r.accesses);
-  findings = results.flatMap((r) => r.findings);
+  ({ index, accesses, findings } = await readLibraryFixture(FIXTURE));
 });
-
-const rel = (f: string) => path.relative(FIXTURE, f);
-const line = (f: Finding | Access) => `${rel(f.file)}:${f.span.startLine + 1}`;
-
-/** Literal text with each hole as `{}`. */
-function renderText(t: KeyTemplate): string {
-  return t.parts.map((p) => ('literal' in p ? p.literal : '{}')).join('');
-}
 
 test('every PynamoDB call of the fixtures is read, on its model, index and table', () => {
   const calls = accesses
