@@ -8,10 +8,7 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import type { CdkFile, CdkValue } from '../../model/cdk';
 import { spanOf } from '../../syntax/span';
-
-/** How deep one value is read, and how many nodes one file may read: finite on any input. */
-const MAX_DEPTH = 40;
-const MAX_STEPS = 200_000;
+import { CdkReader, joinedParts, nameOf, opaque, readCdkFile, type CdkPart } from '../cdk-reader';
 
 const WRAPPERS = new Set([
   'parenthesized_expression',
@@ -24,39 +21,25 @@ const WRAPPERS = new Set([
 const DECLARATIONS = new Set(['lexical_declaration', 'variable_declaration']);
 
 export function readCdk(tree: Tree, file: string): CdkFile {
-  const r = new Reader();
-  const statements: CdkValue[] = [];
-  const visit = (n: Node) => {
-    if (n.type === 'expression_statement') {
-      const e = n.namedChild(0);
-      if (e?.type === 'assignment_expression') {
-        const right = e.childForFieldName('right');
-        if (right) statements.push(r.value(right, 0));
-      } else if (e) statements.push(r.value(e, 0));
-    } else if (n.type === 'variable_declarator' || n.type === 'public_field_definition') {
-      const v = n.childForFieldName('value');
-      if (v) statements.push(r.value(v, 0));
-    }
-    for (const c of n.namedChildren) if (c) visit(c);
-  };
-  visit(tree.rootNode);
-  return { file, statements };
+  return readCdkFile(tree, file, new Reader(), statementExpression);
 }
 
-class Reader {
-  private steps = 0;
-  /** Declarations being read: a name bound to itself (`let a = a.b`) is not followed again. */
-  private readonly open = new Set<number>();
-  /** A bound value read once: a construct named in many places is read once. */
-  private readonly memo = new Map<number, CdkValue>();
+/** An expression statement's expression (an assignment's right side), or what a declaration or class field binds. */
+function statementExpression(n: Node): Node | null {
+  if (n.type === 'expression_statement') {
+    const e = n.namedChild(0);
+    return e?.type === 'assignment_expression' ? e.childForFieldName('right') : e;
+  }
+  if (n.type === 'variable_declarator' || n.type === 'public_field_definition') return n.childForFieldName('value');
+  return null;
+}
 
-  value(n: Node, depth: number): CdkValue {
+class Reader extends CdkReader {
+  protected read(n: Node, d: number): CdkValue {
     const span = spanOf(n);
-    if (depth > MAX_DEPTH || ++this.steps > MAX_STEPS) return { kind: 'opaque', text: n.text, span };
-    const d = depth + 1;
     if (WRAPPERS.has(n.type)) {
       const inner = n.childForFieldName('expression') ?? n.namedChild(0);
-      return inner ? this.value(inner, d) : { kind: 'opaque', text: n.text, span };
+      return inner ? this.value(inner, d) : opaque(n);
     }
     switch (n.type) {
       case 'string':
@@ -66,7 +49,7 @@ class Reader {
       case 'number':
         return Number.isFinite(Number(n.text.replace(/_/g, '')))
           ? { kind: 'number', value: Number(n.text.replace(/_/g, '')), span }
-          : { kind: 'opaque', text: n.text, span };
+          : opaque(n);
       case 'true':
       case 'false':
         return { kind: 'bool', value: n.type === 'true', span };
@@ -83,11 +66,9 @@ class Reader {
       case 'identifier':
         return this.name(n, d);
       case 'binary_expression':
-        return n.childForFieldName('operator')?.text === '+'
-          ? this.concat(n, d)
-          : { kind: 'opaque', text: n.text, span };
+        return n.childForFieldName('operator')?.text === '+' ? this.concat(n, d) : opaque(n);
       default:
-        return { kind: 'opaque', text: n.text, span };
+        return opaque(n);
     }
   }
 
@@ -155,23 +136,8 @@ class Reader {
     return bound ? this.bound(bound, n, depth) : nameOf(n);
   }
 
-  /** The value a name is bound to, read where it is declared (once at a time). */
-  private bound(value: Node, use: Node, depth: number): CdkValue {
-    const known = this.memo.get(value.id);
-    if (known) return known;
-    if (this.open.has(value.id)) return nameOf(use);
-    this.open.add(value.id);
-    try {
-      const v = this.value(value, depth);
-      this.memo.set(value.id, v);
-      return v;
-    } finally {
-      this.open.delete(value.id);
-    }
-  }
-
   private template(n: Node, depth: number): CdkValue {
-    const parts: Array<{ text: string } | { hole: CdkValue }> = [];
+    const parts: CdkPart[] = [];
     for (const c of n.namedChildren) {
       if (!c) continue;
       if (c.type === 'string_fragment' || c.type === 'escape_sequence') parts.push({ text: unescape(c.text) });
@@ -184,19 +150,10 @@ class Reader {
   }
 
   private concat(n: Node, depth: number): CdkValue {
-    const parts: Array<{ text: string } | { hole: CdkValue }> = [];
-    for (const side of [n.childForFieldName('left'), n.childForFieldName('right')]) {
-      if (!side) continue;
-      const v = this.value(side, depth);
-      if (v.kind === 'text') parts.push({ text: v.text });
-      else if (v.kind === 'template') parts.push(...v.parts);
-      else parts.push({ hole: v });
-    }
-    return { kind: 'template', parts, span: spanOf(n) };
+    const sides = [n.childForFieldName('left'), n.childForFieldName('right')].filter((c): c is Node => !!c);
+    return { kind: 'template', parts: joinedParts(sides.map((c) => this.value(c, depth))), span: spanOf(n) };
   }
 }
-
-const nameOf = (n: Node): CdkValue => ({ kind: 'name', name: n.text, span: spanOf(n) });
 
 function stringText(n: Node): string {
   return n.namedChildren

@@ -10,9 +10,7 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import type { CdkFile, CdkValue } from '../../model/cdk';
 import { spanOf } from '../../syntax/span';
-
-const MAX_DEPTH = 40;
-const MAX_STEPS = 200_000;
+import { CdkReader, joinedParts, nameOf, opaque, readCdkFile, type CdkPart } from '../cdk-reader';
 
 /** `partition_key` → `partitionKey`; a constant's name (`PYTHON_3_12`, `STRING`) stays. */
 export function camelCase(name: string): string {
@@ -21,36 +19,24 @@ export function camelCase(name: string): string {
 }
 
 export function readCdk(tree: Tree, file: string): CdkFile {
-  const r = new Reader();
-  const statements: CdkValue[] = [];
-  const visit = (n: Node) => {
-    if (n.type === 'expression_statement') {
-      const e = n.namedChild(0);
-      if (e?.type === 'assignment') {
-        const right = e.childForFieldName('right');
-        if (right) statements.push(r.value(right, 0));
-      } else if (e) statements.push(r.value(e, 0));
-    }
-    for (const c of n.namedChildren) if (c) visit(c);
-  };
-  visit(tree.rootNode);
-  return { file, statements };
+  return readCdkFile(tree, file, new Reader(), statementExpression);
 }
 
-class Reader {
-  private steps = 0;
-  private readonly open = new Set<number>();
-  private readonly memo = new Map<number, CdkValue>();
+/** An expression statement's expression, or an assignment's right side. */
+function statementExpression(n: Node): Node | null {
+  if (n.type !== 'expression_statement') return null;
+  const e = n.namedChild(0);
+  return e?.type === 'assignment' ? e.childForFieldName('right') : e;
+}
 
-  value(n: Node, depth: number): CdkValue {
+class Reader extends CdkReader {
+  protected read(n: Node, d: number): CdkValue {
     const span = spanOf(n);
-    if (depth > MAX_DEPTH || ++this.steps > MAX_STEPS) return { kind: 'opaque', text: n.text, span };
-    const d = depth + 1;
     switch (n.type) {
       case 'parenthesized_expression':
       case 'await': {
         const inner = n.namedChild(0);
-        return inner ? this.value(inner, d) : { kind: 'opaque', text: n.text, span };
+        return inner ? this.value(inner, d) : opaque(n);
       }
       case 'string':
         return this.string(n, d);
@@ -59,7 +45,7 @@ class Reader {
       case 'integer':
       case 'float': {
         const v = Number(n.text.replace(/_/g, ''));
-        return Number.isFinite(v) ? { kind: 'number', value: v, span } : { kind: 'opaque', text: n.text, span };
+        return Number.isFinite(v) ? { kind: 'number', value: v, span } : opaque(n);
       }
       case 'true':
       case 'false':
@@ -84,14 +70,14 @@ class Reader {
       case 'binary_operator':
         return n.childForFieldName('operator')?.text === '+'
           ? this.concat([n.childForFieldName('left'), n.childForFieldName('right')], n, d)
-          : { kind: 'opaque', text: n.text, span };
+          : opaque(n);
       default:
-        return { kind: 'opaque', text: n.text, span };
+        return opaque(n);
     }
   }
 
   private string(n: Node, depth: number): CdkValue {
-    const parts: Array<{ text: string } | { hole: CdkValue }> = [];
+    const parts: CdkPart[] = [];
     let holes = false;
     for (const c of n.namedChildren) {
       if (c?.type === 'string_content') parts.push({ text: unescape(c.text) });
@@ -106,14 +92,7 @@ class Reader {
   }
 
   private concat(nodes: Array<Node | null>, n: Node, depth: number): CdkValue {
-    const parts: Array<{ text: string } | { hole: CdkValue }> = [];
-    for (const side of nodes) {
-      if (!side) continue;
-      const v = this.value(side, depth);
-      if (v.kind === 'text') parts.push({ text: v.text });
-      else if (v.kind === 'template') parts.push(...v.parts);
-      else parts.push({ hole: v });
-    }
+    const parts = joinedParts(nodes.filter((c): c is Node => !!c).map((c) => this.value(c, depth)));
     if (parts.every((p) => 'text' in p))
       return { kind: 'text', text: parts.map((p) => ('text' in p ? p.text : '')).join(''), span: spanOf(n) };
     return { kind: 'template', parts, span: spanOf(n) };
@@ -186,23 +165,7 @@ class Reader {
     const bound = assignedValue(n, n.text);
     return bound ? this.bound(bound, n, depth) : nameOf(n);
   }
-
-  private bound(value: Node, use: Node, depth: number): CdkValue {
-    const known = this.memo.get(value.id);
-    if (known) return known;
-    if (this.open.has(value.id)) return nameOf(use);
-    this.open.add(value.id);
-    try {
-      const v = this.value(value, depth);
-      this.memo.set(value.id, v);
-      return v;
-    } finally {
-      this.open.delete(value.id);
-    }
-  }
 }
-
-const nameOf = (n: Node): CdkValue => ({ kind: 'name', name: n.text, span: spanOf(n) });
 
 function unescape(s: string): string {
   return s.replace(/\\(.)/g, (_, c: string) => ({ n: '\n', t: '\t', r: '\r' })[c] ?? c);

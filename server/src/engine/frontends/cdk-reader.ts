@@ -1,0 +1,83 @@
+/**
+ * What reading AWS CDK code into a `CdkFile` (model/cdk.ts) is in any language: each
+ * statement's expression read into a `CdkValue`, within one budget per file, with a
+ * name bound in the file read where it is bound, once. The front-ends (js/cdk.ts,
+ * python/cdk.ts) say which syntax makes which value; the infrastructure reader
+ * (infra/cdk/) reads the values and never the syntax.
+ */
+import type { Node, Tree } from 'web-tree-sitter';
+import type { CdkFile, CdkValue } from '../model/cdk';
+import { spanOf } from '../syntax/span';
+
+/** How deep one value is read, and how many nodes one file may read: finite on any input. */
+const MAX_DEPTH = 40;
+const MAX_STEPS = 200_000;
+
+export type CdkPart = { text: string } | { hole: CdkValue };
+
+export abstract class CdkReader {
+  private steps = 0;
+  /** Declarations being read: a name bound to itself (`let a = a.b`) is not followed again. */
+  private readonly open = new Set<number>();
+  /** A bound value read once: a construct named in many places is read once. */
+  private readonly memo = new Map<number, CdkValue>();
+
+  /** The value of an expression; past the file's budget, or too deep, it stays as written. */
+  value(n: Node, depth: number): CdkValue {
+    if (depth > MAX_DEPTH || ++this.steps > MAX_STEPS) return opaque(n);
+    return this.read(n, depth + 1);
+  }
+
+  /** The language's reading of one expression; its parts are read with `value(part, depth)`. */
+  protected abstract read(n: Node, depth: number): CdkValue;
+
+  /** The value a name is bound to, read where it is declared (once at a time). */
+  protected bound(value: Node, use: Node, depth: number): CdkValue {
+    const known = this.memo.get(value.id);
+    if (known) return known;
+    if (this.open.has(value.id)) return nameOf(use);
+    this.open.add(value.id);
+    try {
+      const v = this.value(value, depth);
+      this.memo.set(value.id, v);
+      return v;
+    } finally {
+      this.open.delete(value.id);
+    }
+  }
+}
+
+/**
+ * A file's statements in text order: `expressionOf` names the expression a node stands
+ * for as a statement (an expression statement's, what a declaration binds), or null.
+ */
+export function readCdkFile(
+  tree: Tree,
+  file: string,
+  reader: CdkReader,
+  expressionOf: (n: Node) => Node | null,
+): CdkFile {
+  const statements: CdkValue[] = [];
+  const visit = (n: Node) => {
+    const e = expressionOf(n);
+    if (e) statements.push(reader.value(e, 0));
+    for (const c of n.namedChildren) if (c) visit(c);
+  };
+  visit(tree.rootNode);
+  return { file, statements };
+}
+
+/** The parts of `a + b + ...`: texts and templates spliced in, anything else a hole. */
+export function joinedParts(values: CdkValue[]): CdkPart[] {
+  const parts: CdkPart[] = [];
+  for (const v of values) {
+    if (v.kind === 'text') parts.push({ text: v.text });
+    else if (v.kind === 'template') parts.push(...v.parts);
+    else parts.push({ hole: v });
+  }
+  return parts;
+}
+
+export const nameOf = (n: Node): CdkValue => ({ kind: 'name', name: n.text, span: spanOf(n) });
+
+export const opaque = (n: Node): CdkValue => ({ kind: 'opaque', text: n.text, span: spanOf(n) });
