@@ -103,6 +103,20 @@ function clauseKeyword(token: Token): string | null {
 }
 
 /**
+ * Walks an UpdateExpression's tokens with the clause each stands in (`SET`, `ADD`, ...):
+ * `read` is called at each token that is not a clause keyword and returns how many of
+ * the tokens after it it has read (0 for none), which the walk then steps over.
+ */
+function eachClauseToken(t: Token[], read: (i: number, clause: string) => number): void {
+  let clause = '';
+  for (let i = 0; i < t.length; i++) {
+    const word = clauseKeyword(t[i]);
+    if (word) clause = word;
+    else i += read(i, clause);
+  }
+}
+
+/**
  * The attributes an UpdateExpression increments, with the placeholder added:
  * `ADD #n :one` and `SET #n = #n + :one` / `SET #n = if_not_exists(#n, :z) + :one`.
  */
@@ -110,35 +124,29 @@ export function parseIncrements(src: string): Array<{ attribute: string; by: str
   const t = tokenize(src);
   if (!t) return [];
   const out: Array<{ attribute: string; by: string }> = [];
-  let clause = '';
-  for (let i = 0; i < t.length; i++) {
-    const word = clauseKeyword(t[i]);
-    if (word) {
-      clause = word;
-      continue;
-    }
+  eachClauseToken(t, (i, clause) => {
     if (clause === 'ADD' && t[i].type === 'name' && t[i + 1]?.type === 'value') {
       out.push({ attribute: t[i].text, by: t[i + 1].text });
-      i++;
-    } else if (clause === 'SET' && t[i].type === 'name' && t[i + 1]?.text === '=') {
-      const target = t[i].text;
-      // Find the end of this assignment (next top-level comma) and look for `target ... + :v`.
-      let depth = 0;
-      let j = i + 2;
-      let mentionsTarget = false;
-      let addend: string | null = null;
-      for (; j < t.length; j++) {
-        if (t[j].text === '(') depth++;
-        else if (t[j].text === ')') depth--;
-        else if (t[j].text === ',' && depth === 0) break;
-        else if (t[j].type === 'name' && t[j].text === target) mentionsTarget = true;
-        else if (t[j].text === '+' && t[j + 1]?.type === 'value') addend = t[j + 1].text;
-        else if (t[j].type === 'value' && t[j + 1]?.text === '+' && t[j + 2]?.type === 'name') addend = t[j].text;
-      }
-      if (mentionsTarget && addend) out.push({ attribute: target, by: addend });
-      i = j;
+      return 1;
     }
-  }
+    if (clause !== 'SET' || t[i].type !== 'name' || t[i + 1]?.text !== '=') return 0;
+    const target = t[i].text;
+    // Find the end of this assignment (next top-level comma) and look for `target ... + :v`.
+    let depth = 0;
+    let j = i + 2;
+    let mentionsTarget = false;
+    let addend: string | null = null;
+    for (; j < t.length; j++) {
+      if (t[j].text === '(') depth++;
+      else if (t[j].text === ')') depth--;
+      else if (t[j].text === ',' && depth === 0) break;
+      else if (t[j].type === 'name' && t[j].text === target) mentionsTarget = true;
+      else if (t[j].text === '+' && t[j + 1]?.type === 'value') addend = t[j + 1].text;
+      else if (t[j].type === 'value' && t[j + 1]?.text === '+' && t[j + 2]?.type === 'name') addend = t[j].text;
+    }
+    if (mentionsTarget && addend) out.push({ attribute: target, by: addend });
+    return j - i;
+  });
   return out;
 }
 
@@ -147,18 +155,12 @@ export function parseSetAssignments(src: string): Array<{ attribute: string; val
   const t = tokenize(src);
   if (!t) return [];
   const out: Array<{ attribute: string; value: string }> = [];
-  let clause = '';
-  for (let i = 0; i < t.length; i++) {
-    const word = clauseKeyword(t[i]);
-    if (word) {
-      clause = word;
-      continue;
-    }
+  eachClauseToken(t, (i, clause) => {
     const end = t[i + 3] === undefined || t[i + 3].text === ',' || clauseKeyword(t[i + 3]) !== null;
-    if (clause === 'SET' && t[i].type === 'name' && t[i + 1]?.text === '=' && t[i + 2]?.type === 'value' && end) {
-      out.push({ attribute: t[i].text, value: t[i + 2].text });
-      i += 2;
-    }
-  }
+    if (clause !== 'SET' || t[i].type !== 'name' || t[i + 1]?.text !== '=' || t[i + 2]?.type !== 'value' || !end)
+      return 0;
+    out.push({ attribute: t[i].text, value: t[i + 2].text });
+    return 2;
+  });
   return out;
 }
