@@ -7,7 +7,13 @@ export type UnusedAt = UnusedIgnore & { file: string };
 /** `--report-unused-ignores`: the `shardlens-ignore` comments of the checked files that silence nothing. */
 export function unusedIgnoresOf(index: WorkspaceIndex, results: FileAnalysis[]): UnusedAt[] {
   const out: UnusedAt[] = [];
-  for (const r of results) {
+  // Templates whose comments silenced every finding they held have no entry: read them too.
+  const listed = new Set(results.map((r) => r.file));
+  const templates = index
+    .definitionFiles()
+    .filter((file) => !listed.has(file))
+    .map((file) => ({ file, ignores: index.definitionIgnores(file) }));
+  for (const r of [...results, ...templates]) {
     if (!r.ignores?.length) continue;
     let text: string;
     try {

@@ -78,6 +78,7 @@ export type {
   InfraDeclarations,
   InfraFunction,
   InfraTable,
+  KeyAttribute,
 } from './model/entry-point';
 export { WorkspaceIndex, infrastructureOf } from './workspace';
 export type { KeyEntry, TableEntry } from './workspace';

@@ -28,6 +28,47 @@ export function suppressions(tree: Tree, text: string): Suppressions {
 }
 
 /**
+ * The same directives read from comments found without a syntax tree (an
+ * infrastructure file's YAML or HCL comments: `frontends/infra/comments.ts`), each given
+ * by its offset in `text`.
+ */
+export function commentSuppressions(text: string, comments: Array<{ start: number; text: string }>): Suppressions {
+  const out: Suppressions = new Map();
+  for (const c of comments) {
+    const m = DIRECTIVE.exec(c.text);
+    if (!m) continue;
+    const codes = new Set(m[1] ? m[1].split(/[\s,]+/).filter(Boolean) : []);
+    const lineStart = text.lastIndexOf('\n', c.start - 1) + 1;
+    const alone = text.slice(lineStart, c.start).trim() === '';
+    const row = lineOf(text, c.start);
+    out.set(row, codes);
+    if (alone) out.set(lineOf(text, c.start + c.text.length) + 1, codes);
+  }
+  return out;
+}
+
+function lineOf(text: string, offset: number): number {
+  let line = 0;
+  for (let at = text.indexOf('\n'); at >= 0 && at < offset; at = text.indexOf('\n', at + 1)) line++;
+  return line;
+}
+
+/**
+ * Whether a comment on one of `lines` (or alone on the line above one) silences `f`: a
+ * finding on a table definition, whose access is in another file, is silenced where the
+ * definition starts.
+ */
+export function isSuppressedAt(f: Finding, s: Suppressions, lines: number[], used?: Set<string>): boolean {
+  for (const line of lines) {
+    const codes = s.get(line);
+    if (!codes || (codes.size > 0 && !codes.has(f.rule))) continue;
+    used?.add(`${line}:${f.rule}`);
+    return true;
+  }
+  return false;
+}
+
+/**
  * Whether a comment silences `f`. `used` collects `line:rule` for each line whose
  * comment did, so that comments silencing nothing can be reported.
  */

@@ -10,7 +10,8 @@ import { languageForFile } from '../syntax/parser';
 import type { TableDefinition } from '../model/call-site';
 import type { InfraDeclarations } from '../model/entry-point';
 import { CrossModuleFacts, definitionChanges, writesChanged } from './cross-module';
-import { InfraRegistry, type InfraRead } from './infra';
+import { InfraRegistry, withOpenBuffers, type InfraRead } from './infra';
+import { isServerlessFile } from '../frontends/infra';
 import { EnvBinder } from './env-binder';
 import { KeyGroups } from './key-groups';
 import { ModuleConstants, readFromDisk } from './modules';
@@ -29,6 +30,7 @@ import type { AccessReach, EntryPoint, FileReach } from '../model/entry-point';
 import { placeByReach, withReach } from '../rules/reach';
 import { DeclaredTables } from './declared-tables';
 import { TableFindings } from './table-findings';
+import { DefinitionFindings } from './definition-findings';
 
 export type { CallSiteEntry, IndexEntry, KeyEntry, TableEntry } from './query';
 
@@ -82,9 +84,12 @@ export class WorkspaceIndex {
   /** The tables infrastructure code declares, and the table rules over the accesses on them. */
   private readonly declared: DeclaredTables;
   private readonly tables: TableFindings;
+  /** The table rules' findings on the definitions (SL013), by the file each definition is written in. */
+  private readonly definitions: DefinitionFindings;
 
   constructor(private readonly options: IndexOptions) {
-    this.infra = new InfraRegistry(options.maxBytes ?? DEFAULT_MAX_BYTES);
+    const openText = options.openText;
+    this.infra = new InfraRegistry(options.maxBytes ?? DEFAULT_MAX_BYTES, openText && withOpenBuffers(openText));
     this.env = new EnvBinder(this.infra, {
       analyses: () => this.files,
       importedFile: (file, language, source) => this.modules.importedFile(file, language, source),
@@ -137,6 +142,12 @@ export class WorkspaceIndex {
       severity: options.severity ?? {},
       contexts: options.contexts,
     });
+    this.definitions = new DefinitionFindings(this.declared, this.tables, {
+      version: () => `${this.version}:${this.infra.version}`,
+      hotSources: () => this.hotSourceFindings(),
+      analysedIgnores: (file) => this.files.get(file)?.ignores,
+      text: (file) => this.options.openText?.(file) ?? readFromDisk(file),
+    });
     this.passTarget = {
       facts: this.facts,
       analyzeOptions: this.analyzeOptions,
@@ -164,6 +175,26 @@ export class WorkspaceIndex {
     let changed = false;
     for (const f of files) changed = this.infra.read(f, this.options.openText?.(f)) || changed;
     return changed;
+  }
+
+  /**
+   * `file` changed on disk, was created or deleted: reads again the infrastructure files
+   * whose reading looked at it (an included resources file, a `serverless.ts` function
+   * module, a handler, a Terraform module's other file). Whether what they declare changed.
+   */
+  readDependents(file: string): boolean {
+    return this.readInfrastructure(this.infra.dependents(file));
+  }
+
+  /**
+   * An open source file was edited: reads again the `serverless.ts` it is, and the
+   * templates and `serverless.ts` files that read it; a CDK stack file waits for the save
+   * (it is parsed whole). Whether what they declare changed.
+   */
+  readAfterEdit(file: string): boolean {
+    const cheap = (f: string) => !languageForFile(f) || isServerlessFile(f);
+    const own = isServerlessFile(file) ? [file] : [];
+    return this.readInfrastructure([...own, ...this.infra.dependents(file).filter(cheap)]);
   }
 
   /** An infrastructure file was deleted. */
@@ -377,11 +408,29 @@ export class WorkspaceIndex {
     return `${rel}:${keySite(a).span.startLine + 1}`;
   }
 
-  /** One file's findings: its own and the cross-file ones placed in it, sorted by position. */
+  /**
+   * One file's findings: its own and the cross-file ones placed in it, and those on the
+   * table definitions it holds (SL013, made from every file's), sorted by position.
+   */
   findingsFor(file: string, used?: Set<string>): Finding[] {
-    // An infrastructure file holds findings on the tables it declares (SL013), made from every file's.
-    if (!this.files.has(file) && this.infra.has(file))
-      return this.definitionFindings(() => this.allFindings()).get(file) ?? [];
+    const onDefinitions = this.definitions.in(file, used);
+    if (!this.files.has(file)) return onDefinitions;
+    const code = this.codeFindings(file, used);
+    return onDefinitions.length ? [...code, ...onDefinitions].sort(byPosition) : code;
+  }
+
+  /** The files holding table definitions, where findings on them (SL013) may sit. */
+  definitionFiles(): string[] {
+    return [...this.definitions.files()].sort();
+  }
+
+  /** The `shardlens-ignore` lines of a file holding table definitions (a template's from its comments). */
+  definitionIgnores(file: string): Array<[number, string[]]> {
+    return this.definitions.ignoresOf(file);
+  }
+
+  /** A source file's findings: its own and the cross-file ones placed in it, sorted by position. */
+  private codeFindings(file: string, used?: Set<string>): Finding[] {
     const cross = [...this.groups.findingsIn(file), ...this.tables.in(file)];
     const ignores: Suppressions = new Map((this.files.get(file)?.ignores ?? []).map(([l, c]) => [l, new Set(c)]));
     const own = (this.files.get(file)?.findings ?? []).map((f) => this.groups.withWorkspaceShardCount(f));
@@ -442,27 +491,33 @@ export class WorkspaceIndex {
   results(): FileAnalysis[] {
     const out = [...this.files.keys()].sort().map((file) => {
       const analysis = this.files.get(file)!;
-      const findings = this.findingsFor(file);
+      const findings = this.codeFindings(file);
       return { ...analysis, accesses: analysis.accesses.map((a) => this.annotated(a)), findings };
     });
-    const onDefinitions = this.definitionFindings(() => out.flatMap((r) => r.findings));
+    const onDefinitions = this.definitions.from(out.flatMap((r) => r.findings));
     if (onDefinitions.size === 0) return out;
     for (const [file, findings] of onDefinitions) {
       const own = out.find((r) => r.file === file);
       if (own) own.findings = [...own.findings, ...findings].sort(byPosition);
-      else out.push({ ...emptyAnalysis(file, findings[0].access.language, null), findings, infrastructure: true });
+      else {
+        // Its comments, so that `--report-unused-ignores` reads a template's as a source file's.
+        const ignores = this.definitions.ignoresOf(file);
+        const entry = emptyAnalysis(file, findings[0].access.language, null);
+        out.push({ ...entry, findings, infrastructure: true, ...(ignores.length ? { ignores } : {}) });
+      }
     }
     return out.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   }
 
-  /** The table rules' findings on table definitions (SL013), by infrastructure file. */
-  private definitionFindings(findings: () => Finding[]): Map<string, Finding[]> {
-    if (this.declared.all().length === 0) return new Map();
-    return this.tables.onDefinitions(findings());
-  }
-
-  private allFindings(): Finding[] {
-    return [...this.files.keys()].flatMap((f) => this.findingsFor(f));
+  /**
+   * The findings of the files with an access on a declared table: the hot-key findings
+   * on definitions are made from (an edit elsewhere leaves them as they were).
+   */
+  private hotSourceFindings(): Finding[] {
+    const out: Finding[] = [];
+    for (const [file, analysis] of this.files)
+      if (analysis.accesses.some((a) => this.declared.of(a))) out.push(...this.codeFindings(file));
+    return out;
   }
 
   /** The workspace's tables → indexes → logical keys → call sites, as plain data (see `query.ts`). */

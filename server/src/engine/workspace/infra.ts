@@ -1,7 +1,10 @@
 /**
  * The workspace's infrastructure files: each read once per content (a file read again
- * with the same text keeps what it declared), what it declares kept per file, and the
- * files that could not be read with why.
+ * with the same text, whose reader's other files answer the same, keeps what it
+ * declared), what it declares kept per file, and the files that could not be read with
+ * why. What each read looked at beyond its own text is kept (infra-deps.ts), so that a
+ * change to an included resources file, a `serverless.ts` function module or a handler
+ * reads again the files that looked at it.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -15,12 +18,22 @@ import { languageForFile } from '../syntax/parser';
 import { inCdkApp, readCdkSource } from './cdk-source';
 import type { InfraDeclarations } from '../model/entry-point';
 import { readHead, readSource } from './source';
+import { dependsOn, depsHold, recording, type InfraDep } from './infra-deps';
+
+/** The disk, with the editor's open buffers in front: what a reader sees of other files in the language server. */
+export function withOpenBuffers(openText: (file: string) => string | null | undefined): InfraFiles {
+  return {
+    exists: (f) => openText(f) != null || diskFiles.exists(f),
+    read: (f) => openText(f) ?? diskFiles.read(f),
+    list: diskFiles.list,
+  };
+}
 
 /** An infrastructure file the workspace holds: what it declares, or why it was not read. */
 export type InfraRead = { file: string; declarations: InfraDeclarations } | { file: string; skipped: string };
 
 export class InfraRegistry {
-  private readonly byFile = new Map<string, { hash: string; read: InfraRead }>();
+  private readonly byFile = new Map<string, { hash: string; deps: InfraDep[]; read: InfraRead }>();
   /** Bumped on every change, so the environment bindings (bindings.ts) are worked out again only then. */
   version = 0;
 
@@ -47,22 +60,35 @@ export class InfraRegistry {
     }
     const hash = createHash('sha1').update(text).digest('hex');
     const known = this.byFile.get(file);
-    if (known?.hash === hash) return false;
+    const files = this.files ?? diskFiles;
+    if (known?.hash === hash && depsHold(known.deps, files)) return false;
+    const asked = recording(files);
     // A source file (in a CDK app) declares what its constructs make; anything else is a template.
     const declarations =
       languageForFile(file) && !isServerlessFile(file)
-        ? readCdkSource(file, text, this.files ?? diskFiles)
-        : readInfrastructure(file, text, this.files);
+        ? readCdkSource(file, text, asked.files)
+        : readInfrastructure(file, text, asked.files);
     if (!declarations) return this.remove(file);
-    return this.store(file, hash, { file, declarations });
+    return this.store(file, hash, { file, declarations }, asked.deps);
   }
 
-  private store(file: string, hash: string, read: InfraRead): boolean {
+  private store(file: string, hash: string, read: InfraRead, deps: InfraDep[] = []): boolean {
     const known = this.byFile.get(file);
-    if (known && known.hash === hash) return false;
-    this.byFile.set(file, { hash, read });
+    // Read again for another file's change, and declaring the same: nothing to re-bind.
+    if (known && known.hash === hash && JSON.stringify(known.read) === JSON.stringify(read)) {
+      known.deps = deps;
+      return false;
+    }
+    this.byFile.set(file, { hash, deps, read });
     this.version++;
     return true;
+  }
+
+  /** The files whose reading looked at `file` (read it, checked it exists, or listed its folder). */
+  dependents(file: string): string[] {
+    const out: string[] = [];
+    for (const [f, known] of this.byFile) if (f !== file && dependsOn(known.deps, file)) out.push(f);
+    return out.sort();
   }
 
   remove(file: string): boolean {

@@ -18,6 +18,7 @@ export type { InfraFiles } from './handlers';
 export { diskFiles } from './handlers';
 export { ratePerHour } from './schedule';
 export { declarationsOfCdk, importsCdk } from './cdk';
+export { ignoreComments } from './comments';
 
 const SERVERLESS_NAME = /^serverless\.(ya?ml|json|ts|js|cjs|mjs)$/;
 const TEMPLATE_EXTENSION = /\.(ya?ml|json|template)$/;
