@@ -28,6 +28,8 @@ import { refreshesPages } from './panel/server-state';
 import { askOnce, mapTables, MAP_TABLES } from './tables';
 
 const LANGUAGES = ['typescript', 'typescriptreact', 'javascript', 'javascriptreact', 'python'];
+/** Templates, Serverless services and Terraform, as `isInfrastructureCandidate` names them. */
+const INFRASTRUCTURE_FILES = '**/*.{yaml,yml,json,template,tf}';
 
 let client: LanguageClient | null = null;
 
@@ -46,10 +48,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ acti
     },
   };
   const clientOptions: LanguageClientOptions = {
-    documentSelector: LANGUAGES.flatMap((language) => [
-      { scheme: 'file', language },
-      { scheme: 'untitled', language },
-    ]),
+    documentSelector: [
+      ...LANGUAGES.flatMap((language) => [
+        { scheme: 'file', language },
+        { scheme: 'untitled', language },
+      ]),
+      // Infrastructure files on disk, whatever language the editor gives them (a `.tf` is
+      // plain text without a Terraform extension): findings on table definitions (SL013)
+      // show there, and an edit re-binds the tables and entry points they declare. The
+      // server ignores a YAML or JSON file that is no template.
+      { scheme: 'file', pattern: INFRASTRUCTURE_FILES },
+    ],
     synchronize: {
       fileEvents: vscode.workspace.createFileSystemWatcher(
         // Templates and Serverless services too (*.yaml, *.yml, *.json, *.template), Terraform (*.tf): they name environment tables.

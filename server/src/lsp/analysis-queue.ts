@@ -4,7 +4,7 @@
  */
 import type { Connection } from 'vscode-languageserver/node';
 import type { FixState } from './fix-state';
-import type { OpenDocuments } from './open-documents';
+import { OpenDocuments } from './open-documents';
 import type { Workspace } from './workspace';
 
 const DEBOUNCE_MS = 150;
@@ -33,6 +33,8 @@ export class AnalysisQueue {
   analyse(uri: string): Promise<void> {
     const { docs, workspace, fixState } = this.state;
     return this.inTurn(uri, 'analysis', async () => {
+      // An open template: the workspace reads it again from its buffer, and re-judges what it binds.
+      if (docs.templates.has(uri)) return workspace.refreshFile(OpenDocuments.keyOf(uri));
       const analysis = docs.refresh(uri);
       if (!analysis) return;
       await workspace.update(analysis);

@@ -22,14 +22,14 @@ export function registerDocumentSync(state: ServerState): void {
       );
     }
     const key = OpenDocuments.keyOf(uri);
-    if (docs.open(p, state.workspace.indexFor(key).fileOptions)) await queue.analyse(uri);
+    if (docs.open(p, state.workspace.indexFor(key).fileOptions) || docs.templates.open(p)) await queue.analyse(uri);
   });
 
   connection.onDidChangeTextDocument((raw) => {
     const p = didChangeParams(raw);
     // Refused whole: applying part of a malformed change would leave a text the client never had.
     if (typeof p === 'string') return connection.console.error(`${p}; the change is ignored`);
-    if (!docs.change(p)) return;
+    if (!docs.change(p) && !docs.templates.change(p)) return;
     state.fixState.edited();
     queue.debounce(p.uri);
   });
@@ -40,12 +40,12 @@ export function registerDocumentSync(state: ServerState): void {
     queue.cancel(uri);
     // A document never opened (or in a language ShardLens does not read) changes nothing:
     // reading it from disk would list a file that may not exist as unreadable.
-    if (!docs.close(uri)) return;
+    if (!docs.close(uri) && !docs.templates.close(uri)) return;
     const key = OpenDocuments.keyOf(uri);
     await queue.inTurn(uri, 'closing', async () => {
       const { workspace } = state;
       // Reopened meanwhile: the reopened document's analysis, queued next, stands for it.
-      if (docs.get(uri)) return;
+      if (docs.get(uri) || docs.templates.has(uri)) return;
       // Back to what is on disk for a workspace file; an unsaved buffer, a file deleted
       // meanwhile or one outside the workspace takes its findings with it.
       if (uriToPath(uri) && workspace.inFolders(key) && isFile(key)) await workspace.refreshFile(key);
@@ -59,7 +59,7 @@ export function registerDocumentSync(state: ServerState): void {
     for (const change of changes) {
       const uri = documentUri({ textDocument: change });
       const key = uri && uriToPath(uri);
-      if (!key || docs.get(uri) || isConfigFile(key)) continue;
+      if (!key || docs.get(uri) || docs.templates.has(uri) || isConfigFile(key)) continue;
       const type = (change as { type?: unknown }).type;
       if (type === FileChangeType.Deleted) await state.workspace.forget(key);
       else await state.workspace.refreshFile(key);

@@ -11,6 +11,7 @@ import {
   type TextEdit,
 } from '../engine';
 import { uriToPath } from './convert';
+import { OpenTemplates } from './open-templates';
 import type { ContentChange } from './params';
 
 interface Open {
@@ -36,6 +37,8 @@ interface Open {
 export class OpenDocuments {
   private readonly docs = new Map<string, Open>();
   private parsersLoaded = false;
+  /** Open infrastructure files that are not source code (templates, Terraform): text only. */
+  readonly templates = new OpenTemplates();
 
   /** `parsersReady` is `initParsers()`: no tree is built before it settles. */
   constructor(parsersReady: Promise<void>) {
@@ -135,10 +138,10 @@ export class OpenDocuments {
     return this.docs.get(uri)?.language ?? null;
   }
 
-  /** The open buffer's text for an engine key, so other files' imports see unsaved edits. */
+  /** The open buffer's text for an engine key (a template's too), so other files' imports see unsaved edits. */
   textOf(key: string): string | null {
     for (const d of this.docs.values()) if (d.key === key) return d.text.getText();
-    return null;
+    return this.templates.textOf(key);
   }
 
   /** The open document's syntax tree of `text`, if that is its text and it is parsed (see `AnalyzedDocument.treeFor`). */

@@ -19,6 +19,7 @@ import { codeActions } from './code-actions';
 import { contains } from './convert';
 import { answerCursor, answerHeat, answerKeys, answerListTables, applyFix, enableInsightsCommand } from './handlers';
 import { accessAt, hoverMarkdown } from './hover';
+import { templateHover } from './template-hover';
 import { heatLenses, hoverLiveLine } from './live-view';
 import { text as markdownText } from './markdown';
 import { OpenDocuments } from './open-documents';
@@ -37,9 +38,15 @@ export function registerRequests(state: ServerState): void {
     const p = hoverParams(raw);
     if (typeof p === 'string') return invalid(p);
     await state.parsersReady;
+    const key = OpenDocuments.keyOf(p.textDocument.uri);
+    if (docs.templates.has(p.textDocument.uri)) {
+      await queue.flush(p.textDocument.uri);
+      const tables = workspace.tablesDeclaredIn(key);
+      const contents = templateHover(tables, await workspace.findingsFor(key), p.position.line, p.position.character);
+      return contents && { contents };
+    }
     const analysis = docs.refresh(p.textDocument.uri);
     if (!analysis) return null;
-    const key = OpenDocuments.keyOf(p.textDocument.uri);
     const findings = await workspace.findingsFor(key);
     // On a squiggle away from the call (a Python parameter's default that is the key): its finding's call.
     const squiggled = findings.find((f) => contains(f.span, p.position.line, p.position.character))?.access;

@@ -11,6 +11,7 @@ import {
   countCoverage,
   type FileAnalysis,
   fileCoverage,
+  type InfraTable,
   type FileCoverage,
   type Finding,
   reachedBy,
@@ -38,6 +39,8 @@ const yieldToEvents = () => new Promise<void>((resolve) => setImmediate(resolve)
 export class Workspace {
   private readonly indexes = new Map<string, WorkspaceIndex>();
   private readonly published = new Map<string, { errors: number; warnings: number; infos: number }>();
+  /** The diagnostics last sent for each file holding table definitions, as JSON: sent again only when they change. */
+  private readonly sentDefinitions = new Map<string, string>();
   private indexing = false;
   /**
    * False until the first full index is done: a document opened before it is published
@@ -204,6 +207,14 @@ export class Workspace {
     return { ...this.status(), skipped, durationMs: Math.round(performance.now() - started) };
   }
 
+  /** The tables declared in an infrastructure file (or an included resources file), as read. */
+  tablesDeclaredIn(key: string): InfraTable[] {
+    return this.indexFor(key)
+      .infrastructure()
+      .flatMap((d) => d.tables)
+      .filter((t) => t.source.file === key);
+  }
+
   /** Stores a fresh analysis of one file and republishes every file whose findings it may change. */
   async update(analysis: FileAnalysis): Promise<void> {
     this.live?.invalidate();
@@ -211,6 +222,8 @@ export class Workspace {
     const index = this.indexFor(analysis.file);
     const keys = index.set(analysis);
     index.readEntryFile(analysis.file);
+    // A serverless.ts, or a module one builds its functions from, edited: its functions and tables are read again.
+    if (index.readAfterEdit(analysis.file)) for (const k of index.rebindEnv()) keys.add(k);
     // Reach is worked out again only where the edit changed the graph: those files' findings move too.
     await this.publish([analysis.file, ...index.filesOf(keys), ...index.filesReachedOtherwise()]);
   }
@@ -225,8 +238,9 @@ export class Workspace {
     const index = this.indexFor(key);
     const keys = index.analyzeFile(key);
     // A template, a Serverless service or a CDK app's file: the files whose environment tables it names are judged again.
-    if ((isInfrastructureCandidate(key) || index.infra.mayDeclare(key)) && index.readInfrastructure([key]))
-      for (const k of index.rebindEnv()) keys.add(k);
+    const own = (isInfrastructureCandidate(key) || index.infra.mayDeclare(key)) && index.readInfrastructure([key]);
+    // And the templates that read it: an included resources file, a function module, a handler.
+    if (index.readDependents(key) || own) for (const k of index.rebindEnv()) keys.add(k);
     await this.publish([key, ...index.filesOf(keys), ...index.filesReachedOtherwise()]);
   }
 
@@ -235,7 +249,8 @@ export class Workspace {
     this.generation++;
     const index = this.indexFor(key);
     const keys = index.remove(key);
-    if (index.removeInfrastructure(key)) for (const k of index.rebindEnv()) keys.add(k);
+    const own = index.removeInfrastructure(key);
+    if (index.readDependents(key) || own) for (const k of index.rebindEnv()) keys.add(k);
     await this.publish([key, ...index.filesOf(keys)]);
   }
 
@@ -289,15 +304,27 @@ export class Workspace {
   }
 
   private async publish(files: Iterable<string>): Promise<void> {
-    for (const key of new Set(files)) {
-      const uri = keyToUri(key);
-      const diagnostics = toDiagnostics(await this.findingsFor(key), await this.settings.get(uri));
-      if (diagnostics.length === 0 && !this.published.has(key)) continue;
-      await this.connection.sendDiagnostics({ uri, diagnostics });
-      if (diagnostics.length > 0) this.published.set(key, count(diagnostics));
-      else this.published.delete(key);
-    }
+    const definitions = definitionFilesOf(this.allIndexes(), this.sentDefinitions.keys());
+    for (const key of new Set(files)) if (!definitions.has(key)) await this.publishFile(key);
+    // The findings on table definitions (SL013) follow every file's hot keys: each
+    // template's are worked out again (once per index version) and sent when they differ.
+    for (const key of definitions) await this.publishFile(key, true);
     this.sendStatus();
+  }
+
+  private async publishFile(key: string, definitions = false): Promise<void> {
+    const uri = keyToUri(key);
+    const diagnostics = toDiagnostics(await this.findingsFor(key), await this.settings.get(uri));
+    if (definitions) {
+      const sent = JSON.stringify(diagnostics);
+      if (sent === (this.sentDefinitions.get(key) ?? '[]')) return;
+      if (diagnostics.length) this.sentDefinitions.set(key, sent);
+      else this.sentDefinitions.delete(key);
+    }
+    if (diagnostics.length === 0 && !this.published.has(key)) return;
+    await this.connection.sendDiagnostics({ uri, diagnostics });
+    if (diagnostics.length > 0) this.published.set(key, count(diagnostics));
+    else this.published.delete(key);
   }
 
   private status(): WorkspaceStatus {
@@ -339,6 +366,13 @@ function coverageFor(accesses: Access[]): FileCoverage {
   let c = coverageOfFile.get(accesses);
   if (!c) coverageOfFile.set(accesses, (c = fileCoverage(accesses)));
   return c;
+}
+
+/** The files holding table definitions in any index, and those that held some when last published. */
+function definitionFilesOf(indexes: WorkspaceIndex[], sent: Iterable<string>): Set<string> {
+  const out = new Set(sent);
+  for (const index of indexes) for (const file of index.definitionFiles()) out.add(file);
+  return out;
 }
 
 function count(ds: Diagnostic[]) {
