@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Tree } from 'web-tree-sitter';
-import { isTestFileName } from '../file-roles/role';
+import { isTestFileName, usesTestFramework } from '../file-roles/role';
 import type { SourceLanguage } from '../model';
 import type { FileReach } from '../model/entry-point';
 import { frontEndFor } from '../frontends/registry';
@@ -17,7 +17,10 @@ import { parse } from '../syntax/parser';
  * entry the pass adds itself (it reads the project's manifest, which an analysis does not).
  */
 export function fileReachOf(tree: Tree, file: string, language: SourceLanguage): FileReach {
-  return frontEndFor(language).fileReach(tree, file, { test: isTestFileName(file), bin: false });
+  const frontEnd = frontEndFor(language);
+  // A BDD step file (`login.feature.steps.ts`, a behave `steps/*.py`) is a test by what it imports, not its name.
+  const test = isTestFileName(file) || usesTestFramework(tree.rootNode.text, frontEnd.contentRoles);
+  return frontEnd.fileReach(tree, file, { test, bin: false });
 }
 
 /**
@@ -63,5 +66,6 @@ const MARKERS =
   /\b(?:express|fastify|Fastify|Flask|FastAPI|Chalice|APIRouter|Blueprint)\s*\(|new\s+(?:Koa|Hono)\b|\.(?:get|post|put|patch|delete|all|route)\(\s*['"`]\/|@\w+\.(?:route|api_route|get|post|put|patch|delete|head|options|all|websocket|schedule|on_\w+|lambda_function|websocket_message)\s*\(|@(?:Controller|Cron|Interval)\s*\(|__main__|require\.main|^#!|\bhandler\s*[=:(]|exports\.handler\b|def\s+\w*handler\s*\(|\(\s*event\s*[,:)]|urlpatterns|\bexport\s+(?:async\s+)?(?:function|const)\s+(?:GET|POST|PUT|PATCH|DELETE)\b/m;
 
 export function mayDeclareEntryPoints(text: string): boolean {
-  return MARKERS.test(text);
+  // A test is an entry point too: a helper module only tests call is reached only from them.
+  return MARKERS.test(text) || usesTestFramework(text, 'js') || usesTestFramework(text, 'python');
 }

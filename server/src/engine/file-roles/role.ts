@@ -42,10 +42,10 @@ function bounded(re: RegExp): RegExp {
 }
 
 const TEST_JS = bounded(
-  /(?:from\s+|require\(\s*)['"](?:vitest|@jest\/globals|jest|mocha|chai|node:test|ava|tap|uvu|supertest|aws-sdk-client-mock(?:-jest)?|@aws-sdk\/client-mock)['"]|^\s*(?:describe|it|test)(?:\.\w+)?\(\s*['"`]/m,
+  /(?:from\s+|require\(\s*)['"](?:vitest|@jest\/globals|jest|mocha|chai|node:test|ava|tap|uvu|supertest|aws-sdk-client-mock(?:-jest)?|@aws-sdk\/client-mock|jest-cucumber|@cucumber\/cucumber|cucumber|@playwright\/test|cypress)['"]|^\s*(?:describe|it|test)(?:\.\w+)?\(\s*['"`]/m,
 );
 const TEST_PY = bounded(
-  /^\s*(?:import\s+(?:pytest|unittest)\b|from\s+(?:pytest|unittest|moto)\b|import\s+moto\b|class\s+\w+\(\s*(?:unittest\.)?TestCase\s*\)|def\s+test_\w+\s*\()/m,
+  /^\s*(?:import\s+(?:pytest|unittest)\b|from\s+(?:pytest|unittest|moto|behave|pytest_bdd)\b|import\s+(?:moto|behave|pytest_bdd)\b|class\s+\w+\(\s*(?:unittest\.)?TestCase\s*\)|def\s+test_\w+\s*\()/m,
 );
 
 /** Lambda and web-framework entry points: code that runs once per request. */
@@ -75,6 +75,11 @@ export const CONTENT_ROLES: ReadonlyArray<{ role: Exclude<ContentRole, null>; js
   { role: 'script', js: SCRIPT_JS, python: SCRIPT_PY },
   { role: 'library', js: LIBRARY_JS, python: LIBRARY_PY },
 ];
+
+/** Whether the text uses a test framework (its imports, `describe(`/`it(`, `def test_`, a TestCase). */
+export function usesTestFramework(text: string, style: RoleStyle): boolean {
+  return (style === 'js' ? TEST_JS : TEST_PY).test(text);
+}
 
 export function contentRole(text: string, style: RoleStyle): ContentRole {
   for (const c of CONTENT_ROLES) if (c[style].test(text)) return c.role;

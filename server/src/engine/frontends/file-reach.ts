@@ -45,6 +45,14 @@ export interface Seen {
   declaresApp: boolean;
 }
 
+/**
+ * What a test runner calls in a test file: every function the file defines (pytest's
+ * `test_*`, behave's and cucumber's steps, unittest's methods, a named function passed to `it`).
+ */
+export function calledByTestRunner(seen: Seen): Array<{ name: string; member: boolean }> {
+  return [...new Set(seen.functions.map((f) => f.name))].map((name) => ({ name, member: false }));
+}
+
 const EMPTY: Span = { startLine: 0, startColumn: 0, endLine: 0, endColumn: 0 };
 
 function size(s: Span): number {

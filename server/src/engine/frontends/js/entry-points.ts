@@ -7,7 +7,16 @@
  * handler by its signature, a shebang or `require.main === module` script, a test file.
  */
 import type { Node, Tree } from 'web-tree-sitter';
-import { assemble, entryPoint, HTTP_METHODS, MODULE, nodesOfTypes, parseRate, type Seen } from '../file-reach';
+import {
+  assemble,
+  calledByTestRunner,
+  entryPoint,
+  HTTP_METHODS,
+  MODULE,
+  nodesOfTypes,
+  parseRate,
+  type Seen,
+} from '../file-reach';
 import type { EntryKind, FileReach } from '../../model/entry-point';
 import { spanOf, walk } from '../../syntax/span';
 import { isFunction, parametersOf } from './scope';
@@ -55,11 +64,12 @@ export function jsFileReach(tree: Tree, file: string, testFile: boolean, binFile
     imports: [],
     declaresApp: APP_OBJECT.test(text),
   };
+  const moduleCalls = [{ name: MODULE, member: false }];
   const moduleEntry = (kind: EntryKind, name: string, trigger: string) =>
     seen.entries.push({
       entry: entryPoint(kind, name, file, null, spanOf(tree.rootNode), trigger),
       span: null,
-      calls: [{ name: MODULE, member: false }],
+      calls: moduleCalls,
     });
   if (testFile) moduleEntry('test', file.split(/[\\/]/).pop()!, 'test run');
   else if (binFile || text.startsWith('#!') || /require\.main\s*===\s*module/.test(text))
@@ -76,6 +86,8 @@ export function jsFileReach(tree: Tree, file: string, testFile: boolean, binFile
     else if (n.type === 'import_statement') readImport(n, seen);
     else if (n.type === 'class_declaration' || n.type === 'class') readNestController(n, seen, file);
   }
+  // The runner calls the file's functions (a step or hook defined by name, then registered).
+  if (testFile) moduleCalls.push(...calledByTestRunner(seen));
   return assemble(seen);
 }
 

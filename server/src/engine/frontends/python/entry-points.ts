@@ -8,6 +8,7 @@
  */
 import type { Node, Tree } from 'web-tree-sitter';
 import {
+  calledByTestRunner,
   assemble,
   cronPerHour,
   entryPoint,
@@ -60,11 +61,12 @@ export function pythonFileReach(tree: Tree, file: string, testFile: boolean): Fi
     imports: [],
     declaresApp: APP_OBJECT.test(text),
   };
+  const testCalls = [{ name: MODULE, member: false }];
   if (testFile)
     seen.entries.push({
       entry: entryPoint('test', file.split(/[\\/]/).pop()!, file, null, spanOf(tree.rootNode), 'test run'),
       span: null,
-      calls: [{ name: MODULE, member: false }],
+      calls: testCalls,
     });
   const prefixes = routerPrefixes(text);
   for (const n of nodesOfTypes(tree.rootNode, text.includes('__main__') ? VISITED_MAIN : VISITED)) {
@@ -77,6 +79,8 @@ export function pythonFileReach(tree: Tree, file: string, testFile: boolean): Fi
       seen.entries.push({ entry, span: spanOf(n) });
     }
   }
+  // The runner calls the file's functions (pytest's `test_*`, behave's steps, unittest's methods).
+  if (testFile) testCalls.push(...calledByTestRunner(seen));
   return assemble(seen);
 }
 
