@@ -22,7 +22,7 @@ export { ignoreComments } from './comments';
 
 const SERVERLESS_NAME = /^serverless\.(ya?ml|json|ts|js|cjs|mjs)$/;
 const TEMPLATE_EXTENSION = /\.(ya?ml|json|template)$/;
-const TERRAFORM = /\.tf$/;
+const TERRAFORM = /\.tf(\.json)?$/;
 
 /** Files never a template, however much `AWS::` text they hold. */
 const NEVER =

@@ -15,13 +15,33 @@ export interface Block {
   span: Span;
 }
 
-/** An expression: literal text, a template with interpolations, a reference, a collection, or anything else. */
+/** One step of a reference: an attribute (`.name`) or an index (`["orders"]`, `[count.index]`). */
+export type Step = string | { index: TfExpr };
+
+/**
+ * An expression: literal text, a template with interpolations, a reference, a collection,
+ * a function call (`toset([...])`), a `for` expression, text with deploy-time holes already
+ * worked out (`hole`: a module argument, a key no instance fixes), or anything else.
+ */
 export type TfExpr =
   | { kind: 'literal'; text: string; span: Span }
   | { kind: 'template'; parts: Array<string | TfExpr>; span: Span }
-  | { kind: 'ref'; path: string[]; span: Span }
+  | { kind: 'ref'; path: Step[]; span: Span }
   | { kind: 'object'; entries: Array<{ key: string; value: TfExpr }>; span: Span }
   | { kind: 'list'; items: TfExpr[]; span: Span }
+  | { kind: 'call'; name: string; args: TfExpr[]; text: string; span: Span }
+  | {
+      kind: 'for';
+      /** The iterator names: `[value]` or `[key, value]`. */
+      names: string[];
+      collection: TfExpr;
+      /** `{ for ... : key => value }`; null for a list (`[for ... : value]`). */
+      key: TfExpr | null;
+      value: TfExpr;
+      text: string;
+      span: Span;
+    }
+  | { kind: 'hole'; text: string; span: Span }
   | { kind: 'opaque'; text: string; span: Span };
 
 export const spanOf = (n: Node): Span => ({
@@ -81,12 +101,11 @@ export function exprOf(n: Node): TfExpr {
     if (kids.length === 0) return opaque;
     const [head, ...rest] = kids;
     if (head.type === 'variable_expr') {
-      const path = [head.text];
+      const path: Step[] = [head.text];
       for (const r of rest) {
-        if (r.type !== 'get_attr') return opaque;
-        const id = r.namedChildren.find((c) => c?.type === 'identifier');
-        if (!id) return opaque;
-        path.push(id.text);
+        const step = stepOf(r);
+        if (step === null) return opaque;
+        path.push(step);
       }
       return { kind: 'ref', path, span };
     }
@@ -127,7 +146,11 @@ export function exprOf(n: Node): TfExpr {
           const key = exprOf(k);
           // `{ TABLE = x }` writes its key as a bare name, read as a one-part reference.
           const name =
-            key.kind === 'ref' && key.path.length === 1 ? key.path[0] : key.kind === 'literal' ? key.text : null;
+            key.kind === 'ref' && key.path.length === 1 && typeof key.path[0] === 'string'
+              ? key.path[0]
+              : key.kind === 'literal'
+                ? key.text
+                : null;
           if (name !== null) entries.push({ key: name, value: exprOf(v) });
         }
         return { kind: 'object', entries, span };
@@ -140,9 +163,57 @@ export function exprOf(n: Node): TfExpr {
         };
       return opaque;
     }
+    case 'function_call': {
+      const name = n.namedChildren.find((c) => c?.type === 'identifier')?.text ?? '';
+      const args = n.namedChildren.find((c) => c?.type === 'function_arguments');
+      return {
+        kind: 'call',
+        name,
+        args: (args?.namedChildren ?? []).flatMap((a) => (a?.type === 'expression' ? [exprOf(a)] : [])),
+        text: n.text,
+        span,
+      };
+    }
+    case 'for_expr':
+      return forOf(n.namedChildren[0], n.text, span) ?? opaque;
     default:
       return opaque;
   }
+}
+
+/** `.name`, `[expr]` or `.0` after a reference; null for a splat or anything else. */
+function stepOf(r: Node): Step | null {
+  if (r.type === 'get_attr') return r.namedChildren.find((c) => c?.type === 'identifier')?.text ?? null;
+  if (r.type !== 'index') return null;
+  const i = r.namedChildren[0];
+  if (i?.type === 'legacy_index') {
+    const digits = /\d+/.exec(i.text);
+    return digits ? { index: { kind: 'literal', text: digits[0], span: spanOf(i) } } : null;
+  }
+  const e = i?.namedChildren.find((c) => c?.type === 'expression');
+  return e ? { index: exprOf(e) } : null;
+}
+
+/** `{ for k, v in coll : k => v }` / `[for x in coll : x.name]`; null with an `if` filter (which items stay is not read). */
+function forOf(f: Node | null, text: string, span: Span): TfExpr | null {
+  if (!f || (f.type !== 'for_object_expr' && f.type !== 'for_tuple_expr')) return null;
+  if (f.namedChildren.some((c) => c?.type === 'for_cond')) return null;
+  const intro = f.namedChildren.find((c) => c?.type === 'for_intro');
+  const names = (intro?.namedChildren ?? []).flatMap((c) => (c?.type === 'identifier' ? [c.text] : []));
+  const collection = intro?.namedChildren.find((c) => c?.type === 'expression');
+  const body = f.namedChildren.filter((c): c is Node => c?.type === 'expression');
+  if (!collection || names.length === 0) return null;
+  const object = f.type === 'for_object_expr';
+  if (body.length !== (object ? 2 : 1)) return null;
+  return {
+    kind: 'for',
+    names,
+    collection: exprOf(collection),
+    key: object ? exprOf(body[0]) : null,
+    value: exprOf(body[object ? 1 : 0]),
+    text,
+    span,
+  };
 }
 
 /** The first syntax error or missing node of a tree, as a place and a description; null when none. */

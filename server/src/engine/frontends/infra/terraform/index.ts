@@ -10,8 +10,9 @@ import * as path from 'node:path';
 import type { EnvValue, InfraDeclarations, InfraFunction } from '../../../model/entry-point';
 import { entryPoint } from '../events';
 import { resolveHandler, type InfraFiles } from '../handlers';
-import type { Block } from './hcl';
-import { follow, moduleOf, parseFile, referenced, textOf, written, type Resource, type TfModule } from './module';
+import type { Block, TfExpr } from './hcl';
+import { folderBlocks, moduleFrom, moduleOf, parseFile } from './load';
+import { follow, referenced, textOf, written, type Resource, type TfModule } from './module';
 import { tableOf } from './tables';
 import { triggersOf } from './triggers';
 
@@ -19,7 +20,7 @@ type Skip = InfraDeclarations['skipped'][number];
 
 export function readTerraform(file: string, text: string, files: InfraFiles): InfraDeclarations {
   const out: InfraDeclarations = { file, format: 'terraform', functions: [], tables: [], skipped: [] };
-  const parsed = parseFile(text);
+  const parsed = parseFile(text, file);
   if ('error' in parsed) {
     out.skipped.push({ reason: parsed.error, source: { file, span: parsed.span } });
     out.unread = parsed.error;
@@ -27,21 +28,118 @@ export function readTerraform(file: string, text: string, files: InfraFiles): In
   }
   const mod = moduleOf(file, parsed.blocks, files);
   const own = (r: Resource) => path.resolve(r.file) === path.resolve(file);
+  declare(out, mod, own, '', files, 0);
+  return out;
+}
+
+/** How deep module calls of local modules are followed. */
+const MAX_NESTING = 4;
+
+/**
+ * The tables and functions of `mod` that `own` picks, into `out`, with those of the local
+ * modules they call (`source = "./modules/table"`), read with the call's arguments as their
+ * variables and named under the call (`module.orders.aws_dynamodb_table.this`).
+ */
+function declare(
+  out: InfraDeclarations,
+  mod: TfModule,
+  own: (r: Resource) => boolean,
+  prefix: string,
+  files: InfraFiles,
+  depth: number,
+): void {
+  const file = out.file;
   for (const r of mod.resources.values()) {
     if (!own(r) || r.address.startsWith('data.')) continue;
-    if (r.block.labels[0] === 'aws_dynamodb_table') out.tables.push(tableOf(r, mod, file));
-    if (r.block.labels[0] === 'aws_lambda_function') out.functions.push(functionOf(r, mod, file, files, out.skipped));
+    if (r.block.labels[0] === 'aws_dynamodb_table') {
+      const t = tableOf(r, mod);
+      out.tables.push({ ...t, logicalId: prefix + t.logicalId });
+    }
+    if (r.block.labels[0] === 'aws_lambda_function') {
+      const f = functionOf(r, mod, file, files, out.skipped);
+      out.functions.push({ ...f, name: prefix + f.name });
+    }
   }
   for (const m of mod.modules) {
-    if (!own(m) || !m.block.attributes.has('handler')) continue;
-    out.functions.push(functionOf(m, mod, file, files, out.skipped));
+    if (!own(m)) continue;
+    const child = depth < MAX_NESTING ? calledModule(m, mod, files) : null;
+    if (child) declare(out, child, () => true, `${prefix}${m.address}.`, files, depth + 1);
+    else if (m.block.attributes.has('handler')) {
+      const f = functionOf(m, mod, file, files, out.skipped);
+      out.functions.push({ ...f, name: prefix + f.name });
+    }
   }
-  return out;
+}
+
+/** The module a call names by a local path (`./modules/table`), its variables bound to the call's arguments; null for a registry module. */
+function calledModule(call: Resource, mod: TfModule, files: InfraFiles): TfModule | null {
+  const source = textOf(call.block.attributes.get('source'), mod);
+  if (!source || source.holes || !/^\.\.?\//.test(source.text)) return null;
+  const dir = path.join(mod.dir, source.text);
+  const blocks = folderBlocks(dir, files);
+  if (blocks.length === 0) return null;
+  const args = new Map<string, TfExpr>();
+  for (const [k, v] of call.block.attributes)
+    if (!/^(source|version|count|for_each|providers|depends_on)$/.test(k)) args.set(k, closed(v, mod));
+  return moduleFrom(dir, blocks, args, files);
+}
+
+/** `module.tables.orders_name`: the output of a local module the module calls, as the caller sees it; null when not read. */
+function outputOf(ref: TfExpr & { kind: 'ref' }, mod: TfModule, depth: number): TfExpr | null {
+  const [root, name] = ref.path;
+  if (root !== 'module' || typeof name !== 'string' || depth > MAX_NESTING) return null;
+  let rest = ref.path.slice(2);
+  let address = `module.${name}`;
+  const index = rest[0];
+  if (index !== undefined && typeof index !== 'string') {
+    const key = textOf(index.index, mod);
+    if (!key || key.holes) return null;
+    address += `[${JSON.stringify(key.text)}]`;
+    rest = rest.slice(1);
+  }
+  const call = mod.modules.find((m) => m.address === address || m.address === address.replace(/\["(\d+)"\]$/, '[$1]'));
+  const output = typeof rest[0] === 'string' ? rest[0] : null;
+  const child = call && output ? calledModule(call, mod, mod.files) : null;
+  const value = child && output ? child.outputs.get(output) : undefined;
+  return value && child ? closed(value, child, depth + 1) : null;
+}
+
+/**
+ * An argument as the called module sees it: what it stands for in the caller, written
+ * out (text, holes, collections of them; a table's `name`/`id` its name), since the
+ * callee's names (`var.x`) mean other things.
+ */
+function closed(e: TfExpr, mod: TfModule, depth = 0): TfExpr {
+  const f = follow(e, mod) ?? e;
+  const span = e.span;
+  if (depth > 8) return { kind: 'opaque', text: written(e), span };
+  switch (f.kind) {
+    case 'literal':
+    case 'hole':
+      return f;
+    case 'object':
+      return { ...f, entries: f.entries.map(({ key, value }) => ({ key, value: closed(value, mod, depth + 1) })) };
+    case 'list':
+      return { ...f, items: f.items.map((x) => closed(x, mod, depth + 1)) };
+    case 'call':
+      return /^(toset|tolist|tomap)$/.test(f.name) && f.args.length === 1 ? closed(f.args[0], mod, depth + 1) : f;
+    case 'ref': {
+      const out = outputOf(f, mod, depth);
+      if (out) return out;
+      const ref = referenced(f, mod);
+      if (ref?.resource.block.labels[0] === 'aws_dynamodb_table' && /^(name|id)$/.test(ref.attribute ?? ''))
+        return closed(ref.resource.block.attributes.get('name') ?? f, mod, depth + 1);
+      break;
+    }
+  }
+  const t = textOf(f, mod);
+  if (t) return t.holes ? { kind: 'hole', text: t.text, span } : { kind: 'literal', text: t.text, span };
+  return { kind: 'opaque', text: written(f), span };
 }
 
 function functionOf(r: Resource, mod: TfModule, file: string, files: InfraFiles, skipped: Skip[]): InfraFunction {
   const b = r.block;
-  const source = { file, span: b.span };
+  const source = { file: r.file, span: b.span };
   const handler = textOf(b.attributes.get('handler'), mod)?.text ?? null;
   const code = codeDirOf(b, mod);
   let handlerFile: string | null = null;
@@ -130,7 +228,9 @@ function envValueOf(e: Parameters<typeof textOf>[0], mod: TfModule, file: string
     if (name) return name.holes ? { kind: 'template', text: name.text } : { kind: 'text', text: name.text };
     return { kind: 'table', logicalId: t.address };
   }
-  const t = textOf(e, mod);
+  // `module.tables.orders_name`: what the called module's output is.
+  const out = f?.kind === 'ref' ? outputOf(f, mod, 0) : null;
+  const t = textOf(out ?? e, mod);
   if (t) return t.holes ? { kind: 'template', text: t.text } : { kind: 'text', text: t.text };
   return { kind: 'opaque', text: e ? written(e) : '' };
 }

@@ -8,8 +8,9 @@ import type { IndexDefinition, InfraTable, KeyAttribute } from '../../../model/e
 import type { Block } from './hcl';
 import { referenced, textOf, type Resource, type TfModule } from './module';
 
-export function tableOf(r: Resource, mod: TfModule, file: string): InfraTable {
+export function tableOf(r: Resource, mod: TfModule): InfraTable {
   const b = r.block;
+  const file = r.file;
   const text = (k: string, from: Block = b) => textOf(from.attributes.get(k), mod)?.text ?? null;
   const number = (k: string) => {
     const t = text(k);

@@ -1,0 +1,92 @@
+/**
+ * Reading a Terraform module from its folder: each `.tf` / `.tf.json` file parsed, its
+ * variables (or a module call's arguments), locals, resources, data sources, module calls
+ * and outputs gathered, and the copies `count` / `for_each` make expanded.
+ */
+import * as path from 'node:path';
+import type { Span } from '../../../model';
+import { parseTerraform } from '../../../syntax/parser';
+import type { InfraFiles } from '../handlers';
+import { blocksOf, firstError, type Block, type TfExpr } from './hcl';
+import { expandInstances } from './instances';
+import { blocksOfJson } from './json';
+import type { TfModule } from './module';
+
+export type Parsed = { blocks: Block[] } | { error: string; span: Span };
+
+const TERRAFORM_FILE = /\.tf(\.json)?$/;
+const NOWHERE = { startLine: 0, startColumn: 0, endLine: 0, endColumn: 0 };
+
+/** One file's blocks (HCL, or Terraform's JSON syntax for `*.tf.json`), or where and why it does not parse. */
+export function parseFile(text: string, file = 'main.tf'): Parsed {
+  if (file.endsWith('.json')) return blocksOfJson(text);
+  const tree = parseTerraform(text);
+  if (!tree) return { error: 'the Terraform grammar is not loaded', span: NOWHERE };
+  try {
+    const err = firstError(tree.rootNode);
+    if (err) return { error: `malformed HCL: ${err.what} at line ${err.span.startLine + 1}`, span: err.span };
+    return { blocks: blocksOf(tree.rootNode) };
+  } finally {
+    tree.delete();
+  }
+}
+
+/** The module `file` belongs to, with `blocks` as its own; siblings that do not parse add nothing. */
+export function moduleOf(file: string, blocks: Block[], files: InfraFiles): TfModule {
+  const all: Array<[string, Block[]]> = [[file, blocks], ...folderBlocks(path.dirname(file), files, file)];
+  return moduleFrom(path.dirname(file), all, new Map(), files);
+}
+
+/** The parsed Terraform files of a folder, but `except`. */
+export function folderBlocks(dir: string, files: InfraFiles, except?: string): Array<[string, Block[]]> {
+  const out: Array<[string, Block[]]> = [];
+  for (const f of files.list?.(dir) ?? []) {
+    if (!TERRAFORM_FILE.test(f) || (except && path.resolve(f) === path.resolve(except))) continue;
+    const text = files.read(f);
+    const parsed = text === null ? null : parseFile(text, f);
+    if (parsed && 'blocks' in parsed) out.push([f, parsed.blocks]);
+  }
+  return out;
+}
+
+/** A module from its files' blocks; `args`: what a module call passes for its variables. */
+export function moduleFrom(
+  dir: string,
+  all: Array<[string, Block[]]>,
+  args: Map<string, TfExpr>,
+  files: InfraFiles,
+): TfModule {
+  const mod: TfModule = {
+    dir,
+    variables: new Map(),
+    locals: new Map(),
+    resources: new Map(),
+    modules: [],
+    outputs: new Map(),
+    files,
+  };
+  for (const [f, bs] of all)
+    for (const b of bs) {
+      if (b.type === 'variable' && b.labels[0])
+        mod.variables.set(b.labels[0], args.get(b.labels[0]) ?? b.attributes.get('default') ?? null);
+      else if (b.type === 'locals') for (const [k, v] of b.attributes) mod.locals.set(k, v);
+      else if (b.type === 'output' && b.labels[0] && b.attributes.has('value'))
+        mod.outputs.set(b.labels[0], b.attributes.get('value')!);
+      else if (b.type === 'resource' && b.labels.length === 2)
+        mod.resources.set(`${b.labels[0]}.${b.labels[1]}`, {
+          address: `${b.labels[0]}.${b.labels[1]}`,
+          block: b,
+          file: f,
+        });
+      else if (b.type === 'data' && b.labels.length === 2)
+        mod.resources.set(`data.${b.labels[0]}.${b.labels[1]}`, {
+          address: `data.${b.labels[0]}.${b.labels[1]}`,
+          block: b,
+          file: f,
+        });
+      else if (b.type === 'module' && b.labels[0])
+        mod.modules.push({ address: `module.${b.labels[0]}`, block: b, file: f });
+    }
+  expandInstances(mod);
+  return mod;
+}
