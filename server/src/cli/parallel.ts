@@ -13,6 +13,7 @@ import {
   languageForFile,
   mayContainDynamoDbCalls,
   ModuleConstants,
+  type NamedTable,
   readSource,
   reasonToSkip,
   type SourceLanguage,
@@ -25,6 +26,8 @@ interface Job {
   language: SourceLanguage;
   /** The tables environment variables name in the file, worked out here from the workspace's templates. */
   env: FileEnv | null;
+  /** The tables templates declare by name, for the file's literal table names. */
+  named?: readonly NamedTable[];
   /** Read only for what it tells the reachability pass (a route file the pre-scan passed over). */
   reachOnly?: true;
 }
@@ -149,7 +152,14 @@ export async function indexInParallel(
       }
       texts.set(file, source.text);
       const env = index.fileOptions.envTables?.(file) ?? null;
-      analyser().postMessage({ file, text: source.text, language, env } satisfies Job);
+      const named = index.fileOptions.declaredTables?.(file);
+      analyser().postMessage({
+        file,
+        text: source.text,
+        language,
+        env,
+        ...(named?.length ? { named } : {}),
+      } satisfies Job);
     }
     // Route and handler files calling into the files sent: read there too, while this thread waits
     // (here they would need the grammars loaded, cold, once the thread is done: ~0.25 s on bench/workspace).
@@ -192,6 +202,7 @@ function serveAnalyses(config: WorkerConfig): void {
         resolveModule: modules.summary,
         judge: false,
         envTables: () => job.env,
+        declaredTables: () => job.named ?? [],
       };
       const analysis = analyzeSource(job.file, job.text, job.language, options);
       parentPort!.postMessage({ analysis, uses: modules.dependenciesOf(job.file) } satisfies Done);

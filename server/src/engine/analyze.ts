@@ -1,6 +1,8 @@
 import type { Tree } from 'web-tree-sitter';
 import type { CallSite } from './model/call-site';
 import { accessesOfCallSiteMemo, learnKeySchemasMemo } from './requests/interpret-memo';
+import { hintTableOf } from './requests/interpret';
+import { declaredDefinitions, withDeclared, type NamedTable } from './requests/declared-names';
 import { importsOf } from './frontends/imports';
 import type { Access, FileContexts, FileRole, Finding, ImportInfo, SourceLanguage, TemplatePart } from './model';
 import { sameSpan } from './syntax/span';
@@ -66,6 +68,11 @@ export interface AnalyzeOptions {
    * runs it sets them (`env-tables.ts`); null or absent: the variables stay variables.
    */
   envTables?: (file: string) => FileEnv | null;
+  /**
+   * The tables infrastructure code declares with a name (`declared-names.ts`): a call that
+   * writes one of the names literally takes that table's key schema and indexes.
+   */
+  declaredTables?: (file: string) => readonly NamedTable[];
 }
 
 /**
@@ -251,7 +258,12 @@ export function analyzeTree(
     const definitions = attempt('table definitions', [], () => fe.tableDefinitions(source));
     const elsewhere = options.tableDefinitions?.() ?? [];
     const env = options.envTables?.(file) ?? null;
-    const hints = withDefinitions(learnKeySchemasMemo(sites), [...envDefinitions(env), ...definitions, ...elsewhere]);
+    const declared = declaredDefinitions(literalTables(sites), options.declaredTables?.(file) ?? []);
+    // A table declared by name is keyed as its definition says, whatever a call names (SL011 says so).
+    const hints = withDeclared(
+      withDefinitions(learnKeySchemasMemo(sites), [...envDefinitions(env), ...definitions, ...elsewhere]),
+      declared,
+    );
     // A call through a wrapper may still make this file a wrapper (above) without being judged here.
     const interpreted = sites.flatMap((s) =>
       attempt(`the call at line ${s.span.startLine + 1}`, [], () =>
@@ -310,4 +322,14 @@ function lookupsFor(file: string, language: SourceLanguage, options: AnalyzeOpti
       ? (source, name) => functionOf(resolveModule(file, language, source, false), name)
       : undefined,
   };
+}
+
+/** The table names a file's single-table calls write literally. */
+function literalTables(sites: readonly CallSite[]): string[] {
+  const out: string[] = [];
+  for (const s of sites) {
+    const key = hintTableOf(s);
+    if (key?.startsWith('literal:')) out.push(key.slice('literal:'.length));
+  }
+  return out;
 }

@@ -68,6 +68,7 @@ export { completeIndex, indexOneByOne } from './workspace/cache/run';
 export { collectFiles } from './workspace/files';
 export { isInfrastructureCandidate } from './frontends/infra';
 export type { InfraRead } from './workspace/infra';
+export type { NamedTable } from './requests/declared-names';
 export type {
   EntryKind,
   EntryPoint,

@@ -8,7 +8,9 @@
  */
 import type { Access } from '../model';
 import type { InfraDeclarations, InfraTable } from '../model/entry-point';
+import { declaredFor, type NamedTable } from '../requests/declared-names';
 import type { DeclaredTable } from '../rules';
+import { hintOf } from './env-bindings';
 
 interface Lookup {
   tables: DeclaredTable[];
@@ -16,6 +18,10 @@ interface Lookup {
   byId: Map<string, DeclaredTable>;
   /** Stated `TableName` (holes as `{$X}`) → every table declaring it. */
   byName: Map<string, DeclaredTable[]>;
+  /** Every table with a stated name, for names with holes to match literal names by. */
+  named: Array<{ name: string; shape: string; table: DeclaredTable }>;
+  /** The same, as analysing a file is given them (`NamedTable`): those with a key schema. */
+  hints: NamedTable[];
 }
 
 export class DeclaredTables {
@@ -38,14 +44,21 @@ export class DeclaredTables {
       const own = byId.get(`${from.file}\0${from.logicalId}`);
       if (own) return own;
     }
-    if (t.kind === 'literal' || t.kind === 'template') return agreeing(byName.get(t.name));
+    if (t.kind === 'template') return agreeing(byName.get(t.name));
+    // A literal name: the definitions stating it, or a name with holes it fills (`orders-{$sls:stage}`).
+    if (t.kind === 'literal') return declaredFor(t.name, this.lookup().named)?.table ?? null;
     return null;
+  }
+
+  /** The declared tables with a stated name and a key schema, for literal names in code to take their keys from. */
+  namedTables(): readonly NamedTable[] {
+    return this.lookup().hints;
   }
 
   private lookup(): Lookup {
     const { version, declarations } = this.source();
     if (this.cache?.version === version) return this.cache.lookup;
-    const lookup: Lookup = { tables: [], byId: new Map(), byName: new Map() };
+    const lookup: Lookup = { tables: [], byId: new Map(), byName: new Map(), named: [], hints: [] };
     for (const d of declarations)
       for (const table of d.tables) {
         const declared: DeclaredTable = { table, file: d.file, format: d.format };
@@ -55,6 +68,10 @@ export class DeclaredTables {
           const list = lookup.byName.get(table.tableName) ?? [];
           list.push(declared);
           lookup.byName.set(table.tableName, list);
+          const shape = shapeOf(table);
+          lookup.named.push({ name: table.tableName, shape, table: declared });
+          const hint = hintOf(table);
+          if (hint) lookup.hints.push({ name: table.tableName, shape, hint });
         }
       }
     this.cache = { version, lookup };

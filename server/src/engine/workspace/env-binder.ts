@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import type { FileAnalysis } from '../analyze';
 import type { Access, SourceLanguage } from '../model';
 import type { FileEnv } from '../model/entry-point';
+import { declaredDefinitions, type NamedTable } from '../requests/declared-names';
 import { envBindings } from './env-bindings';
 import type { InfraRegistry } from './infra';
 
@@ -11,6 +12,8 @@ export interface EnvHost {
   importedFile(file: string, language: SourceLanguage, source: string): string | null;
   /** Analyses the file again (its bindings changed); returns the key families touched. */
   reanalyse(file: string): Set<string>;
+  /** The tables infrastructure code declares by name (the same array until they change). */
+  namedTables(): readonly NamedTable[];
 }
 
 /**
@@ -22,6 +25,8 @@ export interface EnvHost {
 export class EnvBinder {
   /** What each file was analysed with (JSON, '' for none). */
   private readonly boundWith = new Map<string, string>();
+  /** The named tables each file was analysed with, for its literal table names. */
+  private readonly namedWith = new Map<string, readonly NamedTable[]>();
   private followImports = false;
   /** Bumped when a file's imports change: the bindings that follow imports are worked out again only then. */
   private importsVersion = 0;
@@ -40,6 +45,13 @@ export class EnvBinder {
     return env;
   }
 
+  /** The tables declared by name, for `file`'s literal table names; noted as what it is analysed with. */
+  namedOf(file: string): readonly NamedTable[] {
+    const named = this.host.namedTables();
+    this.namedWith.set(file, named);
+    return named;
+  }
+
   importsChanged(): void {
     this.importsVersion++;
   }
@@ -47,6 +59,7 @@ export class EnvBinder {
   forget(file: string): void {
     this.importsVersion++;
     this.boundWith.delete(file);
+    this.namedWith.delete(file);
   }
 
   /**
@@ -61,6 +74,10 @@ export class EnvBinder {
     for (const [file, analysis] of [...this.host.analyses()]) {
       const now = map?.get(path.resolve(file));
       const json = now ? JSON.stringify(now) : '';
+      if (this.namesMoved(file, analysis.accesses)) {
+        for (const key of this.host.reanalyse(file)) touched.add(key);
+        continue;
+      }
       // A file restored from the cache was not analysed here: what it was bound with is not known.
       if (this.boundWith.get(file) === json) continue;
       if (!analysis.accesses.some((a) => a.table.kind === 'env' || resolvedHere(a))) {
@@ -72,10 +89,25 @@ export class EnvBinder {
     return touched;
   }
 
+  /**
+   * Whether a file's literal table names take other keys from the tables declared now
+   * than from those it was analysed with (a template changed; a file restored from the
+   * cache was analysed with none known here).
+   */
+  private namesMoved(file: string, accesses: readonly Access[]): boolean {
+    const now = this.host.namedTables();
+    const before = this.namedWith.get(file) ?? [];
+    if (before === now) return false;
+    const names = accesses.flatMap((a) => (a.table.kind === 'literal' ? [a.table.name] : []));
+    if (names.length === 0) return false;
+    return JSON.stringify(declaredDefinitions(names, before)) !== JSON.stringify(declaredDefinitions(names, now));
+  }
+
   /** Whether `rebind` may re-analyse a file: templates declare functions, or an analysis holds a resolved table. */
   mayRebind(): boolean {
     if (this.infra.declaresFunctions()) return true;
-    for (const a of this.host.analyses().values()) if (a.accesses.some(resolvedHere)) return true;
+    for (const [file, a] of this.host.analyses())
+      if (a.accesses.some(resolvedHere) || this.namesMoved(file, a.accesses)) return true;
     return false;
   }
 

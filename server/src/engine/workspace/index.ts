@@ -98,6 +98,7 @@ export class WorkspaceIndex {
         const text = this.options.openText?.(file) ?? readFromDisk(file);
         return language && text !== null ? this.update(file, text, language, false) : new Set<string>();
       },
+      namedTables: () => this.declared.namedTables(),
     });
     this.modules = new ModuleConstants(
       options.root,
@@ -112,6 +113,7 @@ export class WorkspaceIndex {
         this.facts.hasWrappers && this.facts.importsWrapperNamed(this.facts.importsOf(text, language)),
       tableDefinitions: () => this.facts.tableDefinitions(),
       envTables: (file) => this.env.of(file),
+      declaredTables: (file) => this.env.namedOf(file),
     };
     this.reach = new WorkspaceReach({
       root: options.root,
