@@ -120,6 +120,11 @@ test('a collection not written in the module leaves one block, its each.key a ho
       '  name     = "app-${each.key}"',
       '  hash_key = "pk"',
       '}',
+      'resource "aws_dynamodb_table" "u" {',
+      '  for_each = var.tables',
+      '  name     = each.value.name',
+      '  hash_key = each.value.hash_key',
+      '}',
       'resource "aws_dynamodb_table" "c" {',
       '  count    = var.enabled ? 1 : 0',
       '  name     = "flags"',
@@ -132,6 +137,8 @@ test('a collection not written in the module leaves one block, its each.key a ho
       d.tables.map((t) => [t.logicalId, t.tableName, t.partitionKey?.name]),
       [
         ['aws_dynamodb_table.t', 'app-{$each.key}', 'pk'],
+        // A key attribute not known before deploy names no key.
+        ['aws_dynamodb_table.u', '{$each.value.name}', undefined],
         ['aws_dynamodb_table.c', 'flags', 'flag'],
       ],
     );

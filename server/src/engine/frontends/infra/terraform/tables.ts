@@ -21,7 +21,9 @@ export function tableOf(r: Resource, mod: TfModule): InfraTable {
     const name = text('name', a);
     if (name) types.set(name, text('type', a) ?? '');
   }
-  const key = (name: string | null): KeyAttribute | null => (name ? { name, type: types.get(name) || null } : null);
+  // An attribute name not known before deploy (`{$var.hash_key}`, `{$each.value.hash_key}`) names no key.
+  const key = (name: string | null): KeyAttribute | null =>
+    name && !name.includes('{$') ? { name, type: types.get(name) || null } : null;
   const partitionKey = key(text('hash_key'));
   const indexes: IndexDefinition[] = [];
   let unread = 0;
