@@ -249,3 +249,10 @@ test('a module in a folder that may not be listed (execute-only, as /home can be
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('`module.exports = AUDIT_TABLE` is what `require("./table")` holds', async () => {
+  const r = await check('cjs-whole-export');
+  const put = r.accesses.find((a) => a.file === 'audit.js')!;
+  assert.equal(put.table, 'audit-log');
+  assert.deepEqual(lines(r), ['audit.js:8 SL001']);
+});

@@ -264,10 +264,19 @@ export class ModuleConstants {
         const value = evaluate(node, newContext(evaluate, { imports }));
         result.set(name, exportedValue(value && onceUnless(false, value), name, node, module));
       }
+      // `module.exports = User`: what `const User = require("./user")` (the whole module) holds.
+      for (const [alias, local] of fe.exportAliases(tree))
+        if (alias === 'default' && !result.has('*') && result.get(local) && wholeModuleExport(text, local))
+          result.set('*', result.get(local)!);
     } finally {
       this.depth--;
       tree.delete();
     }
     return result;
   }
+}
+
+/** Whether a CommonJS module's whole export is the one name (`module.exports = User`). */
+function wholeModuleExport(text: string, local: string): boolean {
+  return new RegExp(`\\bmodule\\.exports\\s*=\\s*${local.replace(/\$/g, '\\$')}\\s*;?\\s*$`, 'm').test(text);
 }
