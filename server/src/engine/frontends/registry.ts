@@ -13,6 +13,7 @@ import { electroDbCallSites } from './electrodb';
 import { summarizeModule } from './wrappers/summary';
 import { toolboxCallSites } from './toolbox';
 import { declaresPynamoDbModels, pynamoDbCallSites } from './pynamodb';
+import { declaresDynamooseModels, dynamooseCallSites } from './dynamoose';
 
 const LANGUAGE_FRONT_ENDS: readonly FrontEnd[] = [jsFrontEnd, pythonFrontEnd];
 
@@ -24,6 +25,12 @@ const LIBRARY_FRONT_ENDS: LibraryFrontEnd[] = [
     languages: pythonFrontEnd.languages,
     callSites: pynamoDbCallSites,
     declaresModels: declaresPynamoDbModels,
+  },
+  {
+    id: 'dynamoose',
+    languages: jsFrontEnd.languages,
+    callSites: dynamooseCallSites,
+    declaresModels: declaresDynamooseModels,
   },
 ];
 

@@ -102,8 +102,9 @@ export function modelOf(a: Access): string | undefined {
   const lib = a.library;
   if (!lib) return undefined;
   const pattern = (a.index && lib.byIndex?.[a.index]) || lib.accessPattern;
-  // PynamoDB: `Thread model` for the table, `Thread model · status_index` for an index.
-  if (lib.library === 'pynamodb') return `${lib.entity} model${pattern ? ` · ${pattern}` : ''}`;
+  // PynamoDB, dynamoose: `Thread model` for the table, `Thread model · status_index` for an index.
+  if (lib.library === 'pynamodb' || lib.library === 'dynamoose')
+    return `${lib.entity} model${pattern ? ` · ${pattern}` : ''}`;
   return `${lib.entity}${lib.entity.endsWith(' collection') ? '' : ' entity'} · ${pattern}`;
 }
 

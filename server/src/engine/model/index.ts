@@ -353,8 +353,8 @@ export interface Access {
  * offered on such an access (its key is not written at the call).
  */
 export interface LibraryAccess {
-  library: 'electrodb' | 'dynamodb-toolbox' | 'pynamodb';
-  /** The entity (ElectroDB, dynamodb-toolbox), the model class (PynamoDB). */
+  library: 'electrodb' | 'dynamodb-toolbox' | 'pynamodb' | 'dynamoose';
+  /** The entity (ElectroDB, dynamodb-toolbox), the model (PynamoDB's class, dynamoose's name). */
   entity: string;
   /** The access pattern (ElectroDB), the index attribute of the model (PynamoDB; '' for the table). */
   accessPattern: string;

@@ -7,6 +7,7 @@
 export const RECORDED_CONSTRUCTORS: Readonly<Record<string, readonly string[]>> = {
   electrodb: ['Entity', 'Service'],
   'dynamodb-toolbox': ['Entity', 'Table'],
+  dynamoose: ['Schema', 'Table'],
   // PynamoDB: a model or index is a class declared on one of these (`class Thread(Model)`),
   // its attributes constructions (`UnicodeAttribute(hash_key=True)`).
   'pynamodb.models': ['Model'],
@@ -35,6 +36,9 @@ export const RECORDED_CONSTRUCTORS: Readonly<Record<string, readonly string[]>> 
  * `string().key().savedAs("PK").default("X")` and schemas as `item({ ... })`.
  */
 export const RECORDED_BUILDERS: Readonly<Record<string, readonly string[]>> = {
+  // dynamoose declares a model by a call (`dynamoose.model("Cat", schema)`); `new Cat({...})`
+  // is recorded as a call chained on it.
+  dynamoose: ['model'],
   'dynamodb-toolbox': [
     'item',
     'schema',

@@ -16,16 +16,41 @@ import { isFunction, resolve } from './scope';
 /** The recorded construction `n` makes, or null when its class is no library's. */
 export function constructionValue(n: Node, ctx: EvalContext): Value | null {
   const ctor = n.childForFieldName('constructor');
-  if (ctor?.type !== 'identifier') return null;
-  const b = resolve(ctor, ctx);
-  const module = b?.kind === 'import' ? packageOf(b.source) : '';
-  if (b?.kind !== 'import' || !RECORDED_CONSTRUCTORS[module]?.includes(b.name)) return null;
-  return {
-    kind: 'object',
-    entries: [],
-    span: spanOf(n),
-    made: { module, name: b.name, file: '', args: argumentValues(n, ctx) },
-  };
+  const imported = ctor ? importedName(ctor, ctx) : null;
+  if (imported && RECORDED_CONSTRUCTORS[imported.module]?.includes(imported.name))
+    return {
+      kind: 'object',
+      entries: [],
+      span: spanOf(n),
+      made: { module: imported.module, name: imported.name, file: '', args: argumentValues(n, ctx) },
+    };
+  // `new Cat({...})` of a model a builder made (`dynamoose.model("Cat", schema)`): the
+  // builder with the construction as its last call, so `cat.save()` finds the model and item.
+  if (ctor?.type !== 'identifier' && ctor?.type !== 'member_expression') return null;
+  const base = ctx.evaluate(ctor, ctx);
+  if (base?.kind !== 'object' || !base.made?.calls) return null;
+  const call = { name: 'new', args: argumentValues(n, ctx) };
+  return { ...base, span: spanOf(n), made: { ...base.made, calls: [...base.made.calls, call] } };
+}
+
+/**
+ * The package and name `n` is imported as: `Schema` of `import { Schema } from "dynamoose"`,
+ * or `dynamoose.Schema` of the whole module imported (`import * as dynamoose`, a default
+ * import, `const dynamoose = require("dynamoose")`), also through `const Schema = dynamoose.Schema`.
+ */
+function importedName(n: Node, ctx: EvalContext, depth = 0): { module: string; name: string } | null {
+  if (n.type === 'identifier') {
+    const b = resolve(n, ctx);
+    // `const Schema = dynamoose.Schema`: the name it aliases.
+    if (b?.kind === 'value' && b.node.type === 'member_expression' && depth === 0) return importedName(b.node, ctx, 1);
+    return b?.kind === 'import' ? { module: packageOf(b.source), name: b.name } : null;
+  }
+  const object = n.type === 'member_expression' ? n.childForFieldName('object') : null;
+  const property = n.childForFieldName('property')?.text;
+  if (object?.type !== 'identifier' || !property) return null;
+  const b = resolve(object, ctx);
+  if (b?.kind !== 'import' || (b.name !== '*' && b.name !== 'default')) return null;
+  return { module: packageOf(b.source), name: property };
 }
 
 function argumentValues(call: Node, ctx: EvalContext): Value[] {
@@ -40,17 +65,16 @@ function argumentValues(call: Node, ctx: EvalContext): Value[] {
  */
 export function builderValue(n: Node, ctx: EvalContext): Value | null {
   const fn = n.childForFieldName('function');
-  if (fn?.type === 'identifier') {
-    const b = resolve(fn, ctx);
-    const module = b?.kind === 'import' ? packageOf(b.source) : '';
-    if (b?.kind !== 'import' || !RECORDED_BUILDERS[module]?.includes(b.name)) return null;
+  // `string()`, or `dynamoose.model(...)` on the whole module imported.
+  const imported = fn?.type === 'identifier' || fn?.type === 'member_expression' ? importedName(fn, ctx) : null;
+  if (imported && RECORDED_BUILDERS[imported.module]?.includes(imported.name))
     return {
       kind: 'object',
       entries: [],
       span: spanOf(n),
-      made: { module, name: b.name, file: '', args: argumentValues(n, ctx), calls: [] },
+      made: { module: imported.module, name: imported.name, file: '', args: argumentValues(n, ctx), calls: [] },
     };
-  }
+  if (fn?.type === 'identifier') return null;
   if (fn?.type !== 'member_expression' || !builderRoot(fn, ctx)) return null;
   const base = ctx.evaluate(fn.childForFieldName('object'), ctx);
   if (base?.kind !== 'object' || !base.made?.calls) return null;

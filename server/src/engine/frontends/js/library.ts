@@ -50,6 +50,11 @@ export function newValue(n: Node, ctx: EvalContext): Value {
   if (cls?.kind === 'class') return instanceValue(cls.node, n, ctx);
   // `new Entity({...})` of a DynamoDB library: its schema, for the library's front-end.
   if (cls?.kind === 'import') return constructionValue(n, ctx) ?? unknownValue(n);
+  // `new dynamoose.Schema({...})`, `new Cat({...})` of a library's model.
+  if (cls?.kind === 'value' || ctorNode?.type === 'member_expression') {
+    const made = constructionValue(n, ctx);
+    if (made) return made;
+  }
   if (ctor === 'Set') {
     const items = ctx.evaluate(args?.namedChild(0) ?? null, ctx);
     return { kind: 'array', items: items?.kind === 'array' ? items.items : [], span: spanOf(n) };

@@ -1,0 +1,183 @@
+/**
+ * dynamoose calls as call sites: on a model `get(key)`, `create(item)`, `update(key,
+ * update)`, `delete(key)`, `batchGet/batchPut/batchDelete([...])`, the same through
+ * `Model.transaction.<op>(...)`, and `query(...)...exec()` (a scan reads no key); on an
+ * instance (`new Cat({...})`) `save()` and `delete()`. Where the schema alone fixes a
+ * hash key (a constant `default`), the declaration is a site of its own.
+ */
+import type { Node } from 'web-tree-sitter';
+import { callStyle } from '../call-style';
+import { candidateCalls } from '../../syntax/candidates';
+import { newContext } from '../evaluation';
+import type { Operation, Span } from '../../model';
+import type { CallSite } from '../../model/call-site';
+import type { EvalContext } from '../../model/eval-context';
+import type { FrontEnd, SourceFile } from '../../model/frontend';
+import type { Value } from '../../model/value';
+import { spanOf } from '../../syntax/span';
+import { argsOf, chainOf } from './chain';
+import { queryInput, readsAll } from './query';
+import {
+  batchRequest,
+  keyObject,
+  keyRequest,
+  obj,
+  putRequest,
+  item,
+  updateRequest,
+  valuesOf,
+  type Values,
+} from './requests';
+import { keySchemaOf, modelOf, type ModelSchema } from './schema';
+import { schemaSites } from './schema-sites';
+
+const METHODS = /\.\s*(?<name>get|create|update|delete|batchGet|batchPut|batchDelete|save|exec)\s*(?:<[^>()]*>\s*)?\(/g;
+const CALLS = new Set(['call_expression']);
+/** A file naming no dynamoose may still call a model it imports: `Cat.get(...)`, `userModel.query(...)`, `cat.save()`. */
+const MODEL_CALL =
+  /\b(?:[A-Z]\w*|\w*Model)\s*\.\s*(?:get|create|update|delete|batch\w+|query|scan|transaction)\b|\.save\s*\(/;
+/** Receivers worth evaluating in such a file: named like a model. */
+const MODEL_NAME = /^(?:[A-Z]\w*|\w*Model)$/;
+
+const ON_MODEL: Record<string, Operation> = {
+  get: 'GetItem',
+  create: 'PutItem',
+  update: 'UpdateItem',
+  delete: 'DeleteItem',
+  batchGet: 'BatchGetItem',
+  batchPut: 'BatchWriteItem',
+  batchDelete: 'BatchWriteItem',
+};
+
+/** A module that names dynamoose and declares a model by a call: its importers call the model. */
+export function declaresDynamooseModels(f: SourceFile): boolean {
+  return f.text.includes('dynamoose') && /\bmodel\s*(?:<[^>()]*>\s*)?\(/.test(f.text);
+}
+
+export function dynamooseCallSites(f: SourceFile, fe: FrontEnd): CallSite[] {
+  const named = f.text.includes('dynamoose');
+  if (!named && !MODEL_CALL.test(f.text)) return [];
+  const ctx = () => newContext(fe.evaluate, f.lookups, null);
+  const sites: CallSite[] = [];
+  for (const call of candidateCalls(f.tree, f.text, METHODS, CALLS)) {
+    const site = siteOf(call, f, named, ctx());
+    if (site) sites.push(site);
+  }
+  if (named) sites.push(...schemaSites(f, ctx()));
+  return sites;
+}
+
+function siteOf(call: Node, f: SourceFile, named: boolean, ctx: EvalContext): CallSite | null {
+  const fn = call.childForFieldName('function');
+  const method = fn?.childForFieldName('property')?.text ?? '';
+  const recv = fn?.type === 'member_expression' ? fn.childForFieldName('object') : null;
+  if (!recv) return null;
+  const at = spanOf(call);
+  const evaluate = (n: Node | null | undefined) => (n ? (ctx.evaluate(n, ctx) ?? undefined) : undefined);
+  const worth = (n: Node) => named || MODEL_NAME.test(n.type === 'member_expression' ? nameOf(n) : n.text);
+  const make = (m: ModelSchema, operation: Operation, input: Value, paginated = false): CallSite =>
+    site(m, operation, input, call, f, method, recv.text, at, paginated);
+
+  if (method === 'exec') {
+    const chain = chainOf(call);
+    const first = chain?.steps[0];
+    // A scan reads no key: not a site.
+    if (!chain || first?.name !== 'query' || !worth(chain.root)) return null;
+    const m = modelOf(evaluate(chain.root));
+    if (!m || m.item) return null;
+    const input = queryInput(m.model, chain.steps, ctx, at);
+    return input ? make(m.model, 'Query', input, readsAll(chain.steps)) : null;
+  }
+
+  const args = argsOf(call);
+  // `Cat.transaction.create(...)`: the request the transaction carries.
+  const onTransaction = recv.type === 'member_expression' && nameOf(recv) === 'transaction';
+  const target = onTransaction ? recv.childForFieldName('object') : recv;
+  if (!target) return null;
+  const onInstance = method === 'save' || (method === 'delete' && args.length === 0);
+  if (target.type !== 'new_expression' && !onInstance && !worth(target)) return null;
+  const found = modelOf(evaluate(target));
+  if (!found) return null;
+  const m = found.model;
+  if (found.item) {
+    const values = valuesOf(m, found.item);
+    if (method === 'save') return make(m, 'PutItem', putRequest(m, values, at));
+    if (method === 'delete') return make(m, 'DeleteItem', keyRequest(m, values, at));
+    return null;
+  }
+  const operation = ON_MODEL[method];
+  if (!operation || args.length === 0) return null;
+  const first = evaluate(args[0]);
+  switch (method) {
+    case 'get':
+    case 'delete':
+      return make(m, operation, keyRequest(m, valuesOf(m, first), at));
+    case 'create':
+      return make(m, operation, putRequest(m, valuesOf(m, first), at));
+    case 'update':
+      return make(m, operation, updateRequest(m, first, evaluate(args[1]), at));
+  }
+  // Batches: each element a key or an item.
+  if (first?.kind !== 'array') return null;
+  const each = (fn: (v: Values, span: Span) => Value) => first.items.map((v) => fn(valuesOf(m, v), v.span));
+  const requests: Value =
+    method === 'batchGet'
+      ? obj([['Keys', { kind: 'array', items: each((v, s) => keyObject(m, v, s)), span: at }]], at)
+      : {
+          kind: 'array',
+          items: each((v, s) =>
+            method === 'batchPut'
+              ? obj([['PutRequest', obj([['Item', item(m, v, s)]], s)]], s)
+              : obj([['DeleteRequest', obj([['Key', keyObject(m, v, s)]], s)]], s),
+          ),
+          span: at,
+        };
+  return make(m, operation, batchRequest(m, requests, at));
+}
+
+const nameOf = (member: Node) => member.childForFieldName('property')?.text ?? '';
+
+function site(
+  m: ModelSchema,
+  operation: Operation,
+  input: Value,
+  call: Node,
+  f: SourceFile,
+  method: string,
+  receiver: string,
+  at: Span,
+  paginated: boolean,
+): CallSite {
+  const index = operation === 'Query' ? indexOf(input) : null;
+  const declared = index ? m.indexes.find((i) => i.name === index)?.attribute : m.hash;
+  return {
+    file: f.file,
+    language: f.language,
+    operation,
+    sdk: 'lib-dynamodb',
+    span: at,
+    input,
+    table: { kind: 'unknown' },
+    paginated,
+    paginator: false,
+    call: callStyle(call, f.text, 'v2-promise', method, receiver),
+    keySchema: keySchemaOf(m),
+    library: {
+      library: 'dynamoose',
+      entity: m.name,
+      accessPattern: index ?? '',
+      ...(operation === 'PutItem' || operation === 'UpdateItem' || operation === 'BatchWriteItem'
+        ? { byIndex: Object.fromEntries(m.indexes.map((i) => [i.name, i.name])) }
+        : {}),
+      declaration: { file: m.file, span: m.attributes.get(declared ?? m.hash)?.span ?? m.nameSpan },
+    },
+  };
+}
+
+function indexOf(input: Value): string | null {
+  if (input.kind !== 'object') return null;
+  const v = input.entries.find(([n]) => n === 'IndexName')?.[1];
+  return v?.kind === 'scalar' && v.template.parts.length === 1 && 'literal' in v.template.parts[0]
+    ? v.template.parts[0].literal
+    : null;
+}
