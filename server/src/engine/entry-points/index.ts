@@ -12,9 +12,9 @@ import type { Access } from '../model';
 import type { AccessReach, EntryPoint, FileReach, FunctionNode } from '../model/entry-point';
 import { moduleName } from '../frontends/wrappers/gate';
 import { entryPoint, MODULE } from '../frontends/file-reach';
-import { reachGraph, reachOf, type ImportFile, type ReachGraph } from './reach';
+import { callGraph, reachGraph, reachOf, type CallGraph, type ImportFile, type ReachGraph } from './reach';
 
-export { reachGraph, reachOf, functionAround } from './reach';
+export { callGraph, reachGraph, reachOf, functionAround } from './reach';
 export { fileReachOf, mayDeclareEntryPoints } from './file';
 
 export interface ReachInputs {
@@ -34,12 +34,28 @@ export interface ReachState {
   graph: ReachGraph;
   known: (file: string) => boolean;
   referenced: (file: string, fn: FunctionNode) => boolean;
+  /** The part made of the files' reach alone, which a change of the templates' entry points keeps. */
+  code: CodeReach;
+  /** The folders `known` counts as fully known through templates, resolved and ending in a separator. */
+  infraDirs: readonly string[];
+}
+
+/**
+ * What the files' reach and the pre-scan's notes make, before any template's entry points:
+ * the calls followed by name (with what each root reaches), the project roots holding an
+ * application object, and whether anything names a function.
+ */
+export interface CodeReach {
+  reaches: ReadonlyMap<string, FileReach>;
+  calls: CallGraph;
+  appRoots: ReadonlySet<string>;
+  referenced: (file: string, fn: FunctionNode) => boolean;
 }
 
 /** Project root → the files its package.json `bin` names (absolute). Manifests rarely change mid-run. */
 const binsOf = new Map<string, Set<string>>();
 
-export function reachState(input: ReachInputs): ReachState {
+export function codeReach(input: Pick<ReachInputs, 'reaches' | 'importedNames' | 'importFile'>): CodeReach {
   const reaches = new Map(input.reaches);
   // A file a package.json `bin` names is a script run by hand: its top-level code is an entry point.
   for (const [file, r] of reaches)
@@ -51,15 +67,10 @@ export function reachState(input: ReachInputs): ReachState {
           { entry: entryPoint('script', path.basename(file), file, null, ZERO, 'run by hand'), root: MODULE },
         ],
       });
-  const graph = reachGraph({ reaches, infra: input.infra, importFile: input.importFile });
+  const calls = callGraph({ reaches, importFile: input.importFile });
   const appRoots = new Set<string>();
   for (const r of reaches.values()) if (r.declaresApp) appRoots.add(languageProjectRootOf(r.file));
   appRoots.delete('');
-  const dirs = input.infraDirs.map((d) => path.resolve(d) + path.sep);
-  const known = (file: string) => {
-    const abs = path.resolve(file);
-    return dirs.some((d) => abs.startsWith(d)) || appRoots.has(languageProjectRootOf(file));
-  };
   const importers = importersByModule(reaches);
   const callNames = new Map<string, Set<string>>();
   const callsOf = (file: string) => {
@@ -81,7 +92,18 @@ export function reachState(input: ReachInputs): ReachState {
       (i) => i.file !== file && (i.name === fn.name || callsOf(i.file).has(fn.name)),
     );
   };
-  return { graph, known, referenced };
+  return { reaches, calls, appRoots, referenced };
+}
+
+/** The state of `input`; `code`, when given, is `codeReach` of the same files (only the templates changed). */
+export function reachState(input: ReachInputs, code: CodeReach = codeReach(input)): ReachState {
+  const graph = reachGraph({ reaches: code.reaches, infra: input.infra, importFile: input.importFile }, code.calls);
+  const dirs = input.infraDirs.map((d) => path.resolve(d) + path.sep);
+  const known = (file: string) => {
+    const abs = path.resolve(file);
+    return dirs.some((d) => abs.startsWith(d)) || code.appRoots.has(languageProjectRootOf(file));
+  };
+  return { graph, known, referenced: code.referenced, code, infraDirs: dirs };
 }
 
 /**

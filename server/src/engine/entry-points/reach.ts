@@ -16,7 +16,7 @@ import { MODULE } from '../frontends/file-reach';
 /** The file an import names from `fromFile`, or null (a package). */
 export type ImportFile = (fromFile: string, module: string) => string | null;
 
-interface NodeRef {
+export interface NodeRef {
   file: string;
   node: FunctionNode;
 }
@@ -33,13 +33,26 @@ export interface ReachGraph {
   /** `file\0node` → entry index → `true` when every path to it runs through a loop, `false` if some does not. */
   reached: Map<string, Map<number, boolean>>;
   entries: EntryPoint[];
+  /** The function each entry point starts at, by index. */
+  roots: Array<{ file: string; root: string }>;
 }
 
 const ONE_OFF = new Set(['test', 'script']);
 
 const id = (file: string, node: string) => `${file}\0${node}`;
 
-export function reachGraph(input: ReachInput): ReachGraph {
+/**
+ * The calls of one version of the workspace's file reaches, followed by name: what each
+ * function calls, and what each root reaches (kept per root, so entry points added or
+ * changed by a template are followed alone while the code stays as it was).
+ */
+export interface CallGraph {
+  named(file: string, name: string): NodeRef[];
+  /** `file\0node` → `true` when every path to it from the root runs through a loop, `false` if some does not. */
+  reachedFrom(file: string, root: string): ReadonlyMap<string, boolean>;
+}
+
+export function callGraph(input: Pick<ReachInput, 'reaches' | 'importFile'>): CallGraph {
   const { reaches, importFile } = input;
   const byName = new Map<string, Map<string, FunctionNode[]>>();
   for (const [file, r] of reaches) {
@@ -83,42 +96,55 @@ export function reachGraph(input: ReachInput): ReachGraph {
   };
   const exportedOf = (file: string): NodeRef[] =>
     (reaches.get(file)?.functions ?? []).filter((f) => f.exported).map((node) => ({ file, node }));
+  const fromRoot = new Map<string, Map<string, boolean>>();
+  const reachedFrom = (file: string, root: string) => {
+    const key = id(file, root);
+    let seen = fromRoot.get(key);
+    if (seen) return seen;
+    // Breadth first with two states per node: reached outside any loop, or only inside one.
+    const queue = named(file, root).map((to) => ({ to, inLoop: false }));
+    seen = new Map<string, boolean>();
+    while (queue.length) {
+      const { to, inLoop } = queue.shift()!;
+      const at = id(to.file, to.node.name);
+      const before = seen.get(at);
+      if (before === false || before === inLoop) continue;
+      seen.set(at, inLoop);
+      for (const next of callees(to)) queue.push({ to: next.to, inLoop: inLoop || next.inLoop });
+    }
+    fromRoot.set(key, seen);
+    return seen;
+  };
+  return { named, reachedFrom };
+}
 
+/** The graph from every entry point; `calls` is reused when only the entry points templates declare changed. */
+export function reachGraph(input: ReachInput, calls: CallGraph = callGraph(input)): ReachGraph {
+  const { reaches } = input;
   const entries: EntryPoint[] = [];
-  const roots: NodeRef[][] = [];
+  const roots: Array<{ file: string; root: string }> = [];
   // Infrastructure names the handler: it replaces what the handler's signature alone said.
   const infraHandled = new Set(input.infra.map((e) => id(e.file, e.functionName ?? MODULE)));
   for (const e of input.infra) {
     entries.push(e);
-    roots.push(named(e.file, e.functionName ?? MODULE));
+    roots.push({ file: e.file, root: e.functionName ?? MODULE });
   }
   for (const [file, r] of reaches)
     for (const { entry, root } of r.entries) {
       if (entry.kind === 'unknown' && infraHandled.has(id(file, entry.functionName ?? MODULE))) continue;
       entries.push(entry);
-      roots.push(named(file, root));
+      roots.push({ file, root });
     }
 
   const reached = new Map<string, Map<number, boolean>>();
-  roots.forEach((start, i) => {
-    // Breadth first with two states per node: reached outside any loop, or only inside one.
-    const queue = start.map((to) => ({ to, inLoop: false }));
-    const seen = new Map<string, boolean>();
-    while (queue.length) {
-      const { to, inLoop } = queue.shift()!;
-      const key = id(to.file, to.node.name);
-      const before = seen.get(key);
-      if (before === false || before === inLoop) continue;
-      seen.set(key, inLoop);
-      for (const next of callees(to)) queue.push({ to: next.to, inLoop: inLoop || next.inLoop });
-    }
-    for (const [key, inLoop] of seen) {
+  roots.forEach(({ file, root }, i) => {
+    for (const [key, inLoop] of calls.reachedFrom(file, root)) {
       let m = reached.get(key);
       if (!m) reached.set(key, (m = new Map()));
       m.set(i, inLoop);
     }
   });
-  return { reached, entries };
+  return { reached, entries, roots };
 }
 
 /** The innermost function of the file around an access (its file's top-level code when none). */

@@ -27,7 +27,8 @@ interface Lookup {
 export class DeclaredTables {
   private cache: { version: number; lookup: Lookup } | null = null;
 
-  constructor(private readonly source: () => { version: number; declarations: readonly InfraDeclarations[] }) {}
+  /** `source` says the version of the declarations, and gives them only when that moved. */
+  constructor(private readonly source: { version: () => number; declarations: () => readonly InfraDeclarations[] }) {}
 
   /** Every declared table, in file order. */
   all(): readonly DeclaredTable[] {
@@ -56,10 +57,10 @@ export class DeclaredTables {
   }
 
   private lookup(): Lookup {
-    const { version, declarations } = this.source();
+    const version = this.source.version();
     if (this.cache?.version === version) return this.cache.lookup;
     const lookup: Lookup = { tables: [], byId: new Map(), byName: new Map(), named: [], hints: [] };
-    for (const d of declarations)
+    for (const d of this.source.declarations())
       for (const table of d.tables) {
         const declared: DeclaredTable = { table, file: d.file, format: d.format };
         lookup.tables.push(declared);

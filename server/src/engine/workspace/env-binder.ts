@@ -40,7 +40,7 @@ export class EnvBinder {
 
   /** The tables environment variables name in `file`; noted as what it is analysed with. */
   of(file: string): FileEnv | null {
-    const env = this.map()?.get(path.resolve(file)) ?? null;
+    const env = this.map()?.get(resolvedPath(file)) ?? null;
     this.boundWith.set(file, env ? JSON.stringify(env) : '');
     return env;
   }
@@ -72,7 +72,7 @@ export class EnvBinder {
     const map = this.map();
     const touched = new Set<string>();
     for (const [file, analysis] of [...this.host.analyses()]) {
-      const now = map?.get(path.resolve(file));
+      const now = map?.get(resolvedPath(file));
       const json = now ? JSON.stringify(now) : '';
       if (this.namesMoved(file, analysis.accesses)) {
         for (const key of this.host.reanalyse(file)) touched.add(key);
@@ -140,6 +140,22 @@ export class EnvBinder {
       this.resolvedNames = { size: files.size, map: new Map([...files.keys()].map((f) => [path.resolve(f), f])) };
     return this.resolvedNames.map;
   }
+}
+
+/**
+ * A file's absolute path, kept: `rebind` looks up every file of the workspace after each
+ * template edit, and resolving 5,000 paths each time was a quarter of that.
+ */
+const resolvedPaths = new Map<string, string>();
+function resolvedPath(file: string): string {
+  // Relative names resolve against the working directory, which a process may change.
+  const key = path.isAbsolute(file) ? file : `${process.cwd()}\0${file}`;
+  let abs = resolvedPaths.get(key);
+  if (abs === undefined) {
+    if (resolvedPaths.size > 100_000) resolvedPaths.clear();
+    resolvedPaths.set(key, (abs = path.resolve(file)));
+  }
+  return abs;
 }
 
 /** An access whose table infrastructure code resolved (or found ambiguous). */

@@ -126,16 +126,16 @@ export class WorkspaceIndex {
         return language ? this.modules.fileOfImport(from, language, module) : null;
       },
       // The triggers templates declare for each function, and any the caller adds.
-      infra: () => ({
-        version: this.infra.version,
-        declarations: this.infra.declarations(),
-        extra: options.infraEntryPoints?.() ?? [],
-      }),
+      infra: {
+        version: () => this.infra.version,
+        declarations: () => this.infra.declarations(),
+        extra: () => options.infraEntryPoints?.() ?? [],
+      },
     });
-    this.declared = new DeclaredTables(() => ({
-      version: this.infra.version,
-      declarations: this.infra.declarations(),
-    }));
+    this.declared = new DeclaredTables({
+      version: () => this.infra.version,
+      declarations: () => this.infra.declarations(),
+    });
     this.tables = new TableFindings(this.declared, {
       version: () => `${this.version}:${this.infra.version}`,
       analyses: () => this.files.values(),

@@ -118,8 +118,18 @@ export class InfraRegistry {
     return false;
   }
 
-  /** What every infrastructure file declares, in path order (files that could not be read left out). */
+  /**
+   * What every infrastructure file declares, in path order (files that could not be read
+   * left out). Kept per version: the table rules asked for it once per access, and a
+   * sort and copy each time was a tenth of a hover after an edit on bench/workspace.
+   */
   declarations(): InfraDeclarations[] {
-    return this.reads().flatMap((r) => ('declarations' in r ? [r.declarations] : []));
+    if (this.declared?.version !== this.version)
+      this.declared = {
+        version: this.version,
+        list: this.reads().flatMap((r) => ('declarations' in r ? [r.declarations] : [])),
+      };
+    return [...this.declared.list];
   }
+  private declared: { version: number; list: InfraDeclarations[] } | null = null;
 }

@@ -11,7 +11,15 @@
  */
 import * as path from 'node:path';
 import type { FileAnalysis } from '../analyze';
-import { accessReaches, mayDeclareEntryPoints, reachState, type ReachState } from '../entry-points';
+import {
+  accessReaches,
+  codeReach,
+  mayDeclareEntryPoints,
+  reachState,
+  type CodeReach,
+  type ReachInputs,
+  type ReachState,
+} from '../entry-points';
 import { reachOfText } from '../entry-points/file';
 import type { Access } from '../model';
 import type { AccessReach, EntryPoint, FileReach, InfraDeclarations } from '../model/entry-point';
@@ -29,7 +37,8 @@ export interface ReachSources {
   importsNoted: (file: string) => readonly string[] | undefined;
   text: (file: string) => string | null;
   importFile: (fromFile: string, module: string) => string | null;
-  infra: () => { version: number; declarations: InfraDeclarations[]; extra: readonly EntryPoint[] };
+  /** The templates' version, and what they declare (asked only when the version moved). */
+  infra: { version: () => number; declarations: () => InfraDeclarations[]; extra: () => readonly EntryPoint[] };
 }
 
 export class WorkspaceReach {
@@ -38,14 +47,19 @@ export class WorkspaceReach {
   /** Files stored or removed since the graph was built. */
   private readonly changed = new Set<string>();
   /** The graph, and what each file's reach and imports were when it was built. */
-  private built: {
-    key: string;
-    state: ReachState;
+  private built: { key: string; state: ReachState } | null = null;
+  /** The part of the graph the files' reach makes, and what each file's reach and imports were then. */
+  private code: {
+    version: number;
+    code: CodeReach;
     from: Map<string, { reach?: FileReach; noted?: readonly string[] }>;
+    /** Each file with reach by its absolute path: templates and imports name files so. */
+    keyOf: Map<string, string>;
+    inputs: Pick<ReachInputs, 'reaches' | 'importedNames' | 'importFile'>;
   } | null = null;
   private readonly perFile = new Map<
     string,
-    { analysis: FileAnalysis; key: string; reach: Map<Access, AccessReach> }
+    { analysis: FileAnalysis; state: ReachState; reach: Map<Access, AccessReach> }
   >();
   private held: { version: number; names: Set<string> } | null = null;
   /** Files looked at for entry-point markers, by the analysis they were looked at with. */
@@ -69,7 +83,7 @@ export class WorkspaceReach {
    */
   private settle(): void {
     if (!this.changed.size) return;
-    const from = this.built?.from;
+    const from = this.code?.from;
     for (const file of this.changed) {
       const now = this.analysisOf(file);
       const before = from?.get(file);
@@ -178,9 +192,9 @@ export class WorkspaceReach {
   ofFile(analysis: FileAnalysis): Map<Access, AccessReach> {
     const state = this.state();
     const known = this.perFile.get(analysis.file);
-    if (known && known.analysis === analysis && known.key === state.key) return known.reach;
-    const reach = accessReaches(state.state, analysis.reach, analysis.file, analysis.accesses);
-    this.perFile.set(analysis.file, { analysis, key: state.key, reach });
+    if (known && known.analysis === analysis && known.state === state) return known.reach;
+    const reach = accessReaches(state, analysis.reach, analysis.file, analysis.accesses);
+    this.perFile.set(analysis.file, { analysis, state, reach });
     return reach;
   }
 
@@ -192,9 +206,17 @@ export class WorkspaceReach {
   filesReachedOtherwise(): string[] {
     const state = this.state();
     const out: string[] = [];
+    const unchanged = new Map<ReachState, (file: string) => boolean>();
     for (const a of this.sources.analyses()) {
       const before = this.perFile.get(a.file);
-      if (!before || before.key === state.key || !a.accesses.length) continue;
+      if (!before || before.state === state || !a.accesses.length) continue;
+      // Only the templates' entry points changed: a file none of the changed ones reaches keeps its reach.
+      let same = unchanged.get(before.state);
+      if (!same) unchanged.set(before.state, (same = unchangedFiles(before.state, state)));
+      if (before.analysis === a && same(a.file)) {
+        this.perFile.set(a.file, { ...before, state });
+        continue;
+      }
       if (reachText(before.reach) !== reachText(this.ofFile(a))) out.push(a.file);
     }
     return out;
@@ -216,11 +238,33 @@ export class WorkspaceReach {
     return language && text !== null ? reachOfText(file, text, language) : null;
   }
 
-  private state(): { key: string; state: ReachState } {
+  private state(): ReachState {
     this.settle();
-    const infra = this.sources.infra();
-    const key = `${this.version}:${infra.version}`;
-    if (this.built?.key === key) return this.built;
+    const infra = this.sources.infra;
+    const key = `${this.version}:${infra.version()}`;
+    if (this.built?.key === key) return this.built.state;
+    const code = this.codeState();
+    // Templates name their handlers' files from the workspace root; the index may name them otherwise.
+    const keyOf = code.keyOf;
+    const root = this.sources.root;
+    const declarations = infra.declarations();
+    const entries = [...declarations.flatMap((d) => d.functions.flatMap((f) => f.triggers)), ...infra.extra()].map(
+      (e) => {
+        const file = keyOf.get(path.resolve(root, e.file));
+        return file ? { ...e, file } : e;
+      },
+    );
+    const infraDirs = declarations
+      .filter((d) => d.functions.length)
+      .map((d) => path.dirname(path.resolve(root, d.file)));
+    const state = reachState({ ...code.inputs, infra: entries, infraDirs }, code.code);
+    this.built = { key, state };
+    return state;
+  }
+
+  /** The graph's part made of the files' reach: built again only when some file's reach changed shape. */
+  private codeState(): NonNullable<WorkspaceReach['code']> {
+    if (this.code?.version === this.version) return this.code;
     const reaches = new Map<string, FileReach>();
     const importedNames = new Set<string>();
     const from = new Map<string, { reach?: FileReach; noted?: readonly string[] }>();
@@ -234,26 +278,63 @@ export class WorkspaceReach {
       from.set(a.file, { noted });
       for (const n of noted ?? []) importedNames.add(n);
     }
-    // Templates name their handlers' files from the workspace root; the index may name them otherwise.
+    // Imports name files as the resolver finds them; the index may name them otherwise.
     const keyOf = new Map([...reaches.keys()].map((f) => [path.resolve(f), f]));
-    const root = this.sources.root;
-    const entries = [...infra.declarations.flatMap((d) => d.functions.flatMap((f) => f.triggers)), ...infra.extra].map(
-      (e) => {
-        const file = keyOf.get(path.resolve(root, e.file));
-        return file ? { ...e, file } : e;
-      },
-    );
-    const infraDirs = infra.declarations
-      .filter((d) => d.functions.length)
-      .map((d) => path.dirname(path.resolve(root, d.file)));
     const importFile = (from: string, module: string) => {
       const found = this.sources.importFile(from, module);
       return found ? (keyOf.get(path.resolve(found)) ?? found) : null;
     };
-    const state = reachState({ reaches, importedNames, infra: entries, infraDirs, importFile });
-    this.built = { key, state, from };
-    return this.built;
+    const inputs = { reaches, importedNames, importFile };
+    this.code = { version: this.version, code: codeReach(inputs), from, keyOf, inputs };
+    return this.code;
   }
+}
+
+/**
+ * Whether a file's accesses are reached alike in `before` and `after`, two states of the
+ * same code whose templates' entry points differ: true for a file none of the entry points
+ * that changed reaches (before or after), whose project is known alike in both. Any other
+ * difference (the code changed, the unchanged entry points in another order) says nothing
+ * is known to be unchanged.
+ */
+function unchangedFiles(before: ReachState, after: ReachState): (file: string) => boolean {
+  const never = () => false;
+  if (before.code !== after.code) return never;
+  const text = (e: EntryPoint) => entryText(e);
+  const count = (es: readonly EntryPoint[]) => {
+    const m = new Map<string, number>();
+    for (const e of es) m.set(text(e), (m.get(text(e)) ?? 0) + 1);
+    return m;
+  };
+  const had = count(before.graph.entries);
+  const has = count(after.graph.entries);
+  const changed = (i: number, es: readonly EntryPoint[], other: Map<string, number>) => !other.has(text(es[i]));
+  const kept = (es: readonly EntryPoint[], other: Map<string, number>) =>
+    es.map((e) => text(e)).filter((t) => other.has(t));
+  // Entries shared by both, in the same order and each once: an access's entry points keep their order.
+  const a = kept(before.graph.entries, has);
+  const b = kept(after.graph.entries, had);
+  if (a.join('\n') !== b.join('\n') || a.some((t) => had.get(t) !== 1 || has.get(t) !== 1)) return never;
+  const touched = new Set<string>();
+  const mark = (state: ReachState, es: readonly EntryPoint[], other: Map<string, number>) => {
+    es.forEach((e, i) => {
+      if (!changed(i, es, other)) return;
+      const root = state.graph.roots[i];
+      for (const node of state.code.calls.reachedFrom(root.file, root.root).keys()) touched.add(node.split('\0')[0]);
+    });
+  };
+  mark(before, before.graph.entries, has);
+  mark(after, after.graph.entries, had);
+  // The same code and template folders: every project is known alike.
+  const sameDirs = before.infraDirs.join('\n') === after.infraDirs.join('\n');
+  return (file) => !touched.has(file) && (sameDirs || before.known(file) === after.known(file));
+}
+
+const entryTexts = new WeakMap<EntryPoint, string>();
+function entryText(e: EntryPoint): string {
+  let t = entryTexts.get(e);
+  if (t === undefined) entryTexts.set(e, (t = JSON.stringify(e)));
+  return t;
 }
 
 /** What of a file's reach the graph depends on: everything but positions. */
