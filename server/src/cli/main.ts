@@ -82,7 +82,7 @@ async function indexPaths(
   const infrastructure = configs ? configs.included(list.infrastructure).files : list.infrastructure;
   // Terraform is read with a tree-sitter grammar: loaded here only when there is some.
   if (infrastructure.some(infrastructureNeedsParsers)) await initParsers();
-  index.readInfrastructure(infrastructure);
+  index.readInfrastructure(infrastructure, cache?.infraReads());
   if (files.length >= PARALLEL_FROM) await indexInParallel(index, files, root, maxFileBytes, cache);
   else await indexOneByOne(index, files, cache, maxFileBytes);
   await completeIndex(index, files, cache);

@@ -10,7 +10,7 @@ import { languageForFile } from '../syntax/parser';
 import type { TableDefinition } from '../model/call-site';
 import type { InfraDeclarations } from '../model/entry-point';
 import { CrossModuleFacts, definitionChanges, writesChanged } from './cross-module';
-import { InfraRegistry, withOpenBuffers, type InfraRead } from './infra';
+import { InfraRegistry, withOpenBuffers, type InfraRead, type InfraReadEntry } from './infra';
 import { isServerlessFile } from '../frontends/infra';
 import { EnvBinder } from './env-binder';
 import { KeyGroups } from './key-groups';
@@ -172,10 +172,11 @@ export class WorkspaceIndex {
   /**
    * Reads infrastructure files (templates, Serverless services; `collectFiles` lists
    * them) from their open buffer or disk. Returns whether what they declare changed.
+   * `restored`: an earlier run's reads (the analysis cache's), taken where they still hold.
    */
-  readInfrastructure(files: Iterable<string>): boolean {
+  readInfrastructure(files: Iterable<string>, restored?: Record<string, InfraReadEntry>): boolean {
     let changed = false;
-    for (const f of files) changed = this.infra.read(f, this.options.openText?.(f)) || changed;
+    for (const f of files) changed = this.infra.read(f, this.options.openText?.(f), restored?.[f]) || changed;
     return changed;
   }
 

@@ -32,10 +32,19 @@ export function withOpenBuffers(openText: (file: string) => string | null | unde
 /** An infrastructure file the workspace holds: what it declares, or why it was not read. */
 export type InfraRead = { file: string; declarations: InfraDeclarations } | { file: string; skipped: string };
 
+/** What a read of one file declared, with what it is valid for: the text's hash and the other files' answers (the analysis cache keeps these). */
+export interface InfraReadEntry {
+  hash: string;
+  deps: InfraDep[];
+  declarations: InfraDeclarations;
+}
+
 export class InfraRegistry {
   private readonly byFile = new Map<string, { hash: string; deps: InfraDep[]; read: InfraRead }>();
   /** Bumped on every change, so the environment bindings (bindings.ts) are worked out again only then. */
   version = 0;
+  /** Files whose declarations came from an earlier run's (`restored`) rather than from reading them. */
+  restoredCount = 0;
 
   constructor(
     private readonly maxBytes: number,
@@ -46,7 +55,7 @@ export class InfraRegistry {
    * Reads one candidate file (its open text, or from disk). Returns whether what the
    * workspace knows changed. A file that is not infrastructure is forgotten.
    */
-  read(file: string, openText?: string | null): boolean {
+  read(file: string, openText?: string | null, restored?: InfraReadEntry): boolean {
     let text = openText ?? null;
     if (text === null) {
       const source = readSource(file, this.maxBytes);
@@ -62,6 +71,11 @@ export class InfraRegistry {
     const known = this.byFile.get(file);
     const files = this.files ?? diskFiles;
     if (known?.hash === hash && depsHold(known.deps, files)) return false;
+    // An earlier run's read of the same text, whose other files still answer the same: not parsed again.
+    if (!known && restored?.hash === hash && depsHold(restored.deps, files)) {
+      this.restoredCount++;
+      return this.store(file, hash, { file, declarations: restored.declarations }, restored.deps);
+    }
     const asked = recording(files);
     // A source file (in a CDK app) declares what its constructs make; anything else is a template.
     const declarations =
@@ -104,6 +118,14 @@ export class InfraRegistry {
   /** Whether a changed file is to be read again: it declared something, or it is a source file of a CDK app. */
   mayDeclare(file: string): boolean {
     return this.byFile.has(file) || inCdkApp(file, this.files ?? diskFiles);
+  }
+
+  /** Each file read that declares something, with what its read is valid for, for the analysis cache. */
+  entries(): Record<string, InfraReadEntry> {
+    const out: Record<string, InfraReadEntry> = {};
+    for (const [file, { hash, deps, read }] of this.byFile)
+      if ('declarations' in read) out[file] = { hash, deps, declarations: read.declarations };
+    return out;
   }
 
   /** Every file read, in path order. */

@@ -8,6 +8,7 @@ import { readFromDisk } from '../modules';
 import { type ReadText } from '../source';
 import { refreshWriters } from '../passes';
 import { readSource, type Source } from '../source';
+import type { InfraReadEntry } from '../infra';
 import { decodeAnalysis, encodeAnalysis, type Entry } from './entry';
 import { sameStamp, settledBefore, stampOf, type Stamp } from './stamp';
 import { cacheFile, readCache, sha1, writeCache, type CacheFile } from './store';
@@ -90,6 +91,15 @@ export class AnalysisCache {
    */
   get settled(): ReadonlySet<string> {
     return this.restored;
+  }
+
+  /**
+   * What the earlier run's infrastructure files declared, for `readInfrastructure`: a
+   * file whose text and other files (included, imported, handlers) hash the same is not
+   * parsed again.
+   */
+  infraReads(): Record<string, InfraReadEntry> | undefined {
+    return this.old?.facts.infra;
   }
 
   /** Whether `reconcile` may analyse a file (so the caller loads the parsers first). */
@@ -238,7 +248,9 @@ export class AnalysisCache {
       this.restamped === 0 &&
       this.restored.size === files.length &&
       this.old?.entries.size === files.length;
-    if (same && !this.mayReanalyse(index)) return;
+    const infra = index.infra.entries();
+    const infraSame = JSON.stringify(infra) === JSON.stringify(this.old?.facts.infra ?? {});
+    if (same && infraSame && !this.mayReanalyse(index)) return;
     const entries: Array<[string, Entry]> = [];
     for (const file of files) {
       const analysis = pass.analysisOf(file);
@@ -251,7 +263,11 @@ export class AnalysisCache {
       const extra = { ...(stamp ? { stamp } : {}), ...(imports ? { imports } : {}) };
       entries.push([file, { hash, deps, analysis: encodeAnalysis(analysis), ...extra }]);
     }
-    const facts = { definitions: JSON.stringify(pass.facts.tableDefinitions()), wrappers: pass.facts.wrapperFiles() };
+    const facts = {
+      definitions: JSON.stringify(pass.facts.tableDefinitions()),
+      wrappers: pass.facts.wrapperFiles(),
+      ...(Object.keys(infra).length ? { infra } : {}),
+    };
     writeCache(this.file, this.key, facts, entries, this.setup.notice);
   }
 

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isEntry, type Entry } from './entry';
+import type { InfraReadEntry } from '../infra';
 
 /**
  * The cache file: one header line, then the entries. The header names the format, the
@@ -24,6 +25,8 @@ export interface RunFacts {
   definitions: string;
   /** The files that wrap DynamoDB calls. */
   wrappers: string[];
+  /** What each infrastructure file declared, with the text hash and other files' answers it holds for. */
+  infra?: Record<string, InfraReadEntry>;
 }
 
 export interface CacheFile {
@@ -99,10 +102,27 @@ export function readCache(file: string, key: string, notice: (line: string) => v
     const facts = header.facts;
     if (typeof facts?.definitions !== 'string' || !Array.isArray(facts.wrappers))
       return corrupt('not a ShardLens cache');
+    if (facts.infra !== undefined && !isInfraEntries(facts.infra))
+      return corrupt('not a ShardLens cache (infrastructure)');
     return { facts, entries, written };
   } catch {
     return corrupt('damaged');
   }
+}
+
+function isInfraEntries(v: unknown): v is Record<string, InfraReadEntry> {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return false;
+  return Object.values(v).every((e: unknown) => {
+    const entry = e as Partial<InfraReadEntry> | null;
+    return (
+      typeof entry?.hash === 'string' &&
+      Array.isArray(entry.deps) &&
+      typeof entry.declarations === 'object' &&
+      entry.declarations !== null &&
+      Array.isArray(entry.declarations.functions) &&
+      Array.isArray(entry.declarations.tables)
+    );
+  });
 }
 
 /**
