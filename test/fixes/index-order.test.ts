@@ -13,7 +13,7 @@ import { allFixes } from '../../server/src/features/fixes/index';
 import { cleanup, copyFixture } from './helpers-write';
 import { checkProgram, hotWriter, indexed, table, type Program } from './helpers-programs';
 
-const FIXTURES = path.join(__dirname, 'fixtures', 'index-order');
+const FIXTURES = path.join(__dirname, 'fixtures');
 const PLAYERS: CreateTableCommandInput = {
   ...table('players', 'playerId', null),
   AttributeDefinitions: [
@@ -34,7 +34,7 @@ const PLAYERS: CreateTableCommandInput = {
 };
 
 const LEAGUE: Program = {
-  fixture: 'league-sam',
+  fixture: 'league',
   table: PLAYERS,
   key: 'league',
   // The template makes it SL012 (a hot key of an index it declares).

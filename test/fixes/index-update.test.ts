@@ -20,9 +20,16 @@ const RANDOM = /^Add a random write-shard suffix \(10 shards, 1 read of every sh
 const PLAYERS = 40;
 const run = promisify(execFile);
 
+/** The league fixture read from its code alone: without its template the index key is SL001's. */
+function leagueWithoutTemplate(): string {
+  const copy = copyFixture('league', FIXTURES);
+  fs.rmSync(path.join(copy, 'template.yaml'));
+  return copy;
+}
+
 let dir = '';
 before(() => {
-  dir = copyFixture('index-update', FIXTURES);
+  dir = leagueWithoutTemplate();
 });
 after(() => cleanup(dir));
 
@@ -109,7 +116,7 @@ test('a constant index key set by an update gets the random shard fix, and the s
 });
 
 test('a read that asks for descending order by a sort key the code never names gets no reader', async () => {
-  const copy = copyFixture('index-update', FIXTURES);
+  const copy = leagueWithoutTemplate();
   try {
     const file = path.join(copy, 'league.js');
     const text = fs.readFileSync(file, 'utf8');
@@ -136,7 +143,7 @@ test('a read that asks for descending order by a sort key the code never names g
 });
 
 test('a read that projects gets a reader that sends its projection to every shard', async () => {
-  const copy = copyFixture('index-update', FIXTURES);
+  const copy = leagueWithoutTemplate();
   try {
     const file = path.join(copy, 'league.js');
     const text = fs.readFileSync(file, 'utf8');

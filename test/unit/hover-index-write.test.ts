@@ -13,7 +13,7 @@ import { indexedWorkspace } from './helpers';
  */
 test('the index section of a write that sets the index key says it writes to the index', async () => {
   const { index, dir } = await indexedWorkspace({
-    'league.js': fs.readFileSync(path.join(__dirname, '..', 'fixes', 'fixtures', 'index-update', 'league.js'), 'utf8'),
+    'league.js': fs.readFileSync(path.join(__dirname, '..', 'fixes', 'fixtures', 'league', 'league.js'), 'utf8'),
   });
   try {
     const results = index.results();
