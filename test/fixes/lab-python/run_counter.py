@@ -3,20 +3,16 @@ JSON, what they returned and the table's items, so a run before a fix and one af
 
 argv: the Lambda's folder, then `script K` (K visits one after another, then a GET) or
 `load THREADS PER_THREAD` (concurrent visits; SDK retries off, throttles counted)."""
-import concurrent.futures
 import json
 import os
 import sys
-import threading
 
 sys.path.insert(0, sys.argv[1])
 
 import boto3  # noqa: E402
-from botocore.exceptions import ClientError  # noqa: E402
 
+import lab_load  # noqa: E402
 import visits  # noqa: E402
-
-THROTTLES = {"ThrottlingException", "ProvisionedThroughputExceededException"}
 
 
 def body(response):
@@ -34,25 +30,7 @@ def script(k):
 
 
 def load(threads, per_thread):
-    counts = {"ok": 0, "throttled": 0, "other": []}
-    lock = threading.Lock()
-
-    def worker(_):
-        for _ in range(per_thread):
-            try:
-                visits.count_visit({}, None)
-                with lock:
-                    counts["ok"] += 1
-            except ClientError as e:
-                code = e.response["Error"]["Code"]
-                with lock:
-                    if code in THROTTLES:
-                        counts["throttled"] += 1
-                    else:
-                        counts["other"].append(code)
-
-    with concurrent.futures.ThreadPoolExecutor(max_workers=threads) as pool:
-        list(pool.map(worker, range(threads)))
+    counts = lab_load.drive(threads, per_thread, lambda t, n: visits.count_visit({}, None))
     counts["got"] = body(visits.get_visits({}, None))
     counts["items"] = len(items())
     return counts

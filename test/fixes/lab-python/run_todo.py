@@ -4,7 +4,6 @@ they returned and what the table holds, so a run before a fix and one after comp
 argv: the app's folder, then `script` (add, read, update, delete, list: the results) or
 `load THREADS PER_THREAD` (concurrent adds; SDK retries off, throttles counted).
 uuid4 is made a sequence so both runs give the todos the same uids."""
-import concurrent.futures
 import itertools
 import json
 import os
@@ -27,11 +26,9 @@ def _uuid4():
 uuid.uuid4 = _uuid4
 
 import boto3  # noqa: E402
-from botocore.exceptions import ClientError  # noqa: E402
 
 import app  # noqa: E402
-
-THROTTLES = {"ThrottlingException", "ProvisionedThroughputExceededException"}
+import lab_load  # noqa: E402
 
 
 def call(method, path, *args, body=None):
@@ -71,24 +68,10 @@ def script():
 
 
 def load(threads, per_thread):
-    counts = {"ok": 0, "throttled": 0, "other": []}
+    def add(t, n):
+        call("POST", "/todos", body={"description": f"load {t}.{n}"})
 
-    def worker(t):
-        for n in range(per_thread):
-            try:
-                call("POST", "/todos", body={"description": f"load {t}.{n}"})
-                with _lock:
-                    counts["ok"] += 1
-            except ClientError as e:
-                code = e.response["Error"]["Code"]
-                with _lock:
-                    if code in THROTTLES:
-                        counts["throttled"] += 1
-                    else:
-                        counts["other"].append(code)
-
-    with concurrent.futures.ThreadPoolExecutor(max_workers=threads) as pool:
-        list(pool.map(worker, range(threads)))
+    counts = lab_load.drive(threads, per_thread, add)
     counts["listed"] = len(call("GET", "/todos"))
     counts["keys"] = len(stored()[0])
     return counts
