@@ -15,6 +15,7 @@ import type {
 import { analyzeSource } from '../../server/src/engine/analyze';
 import { initParsers } from '../../server/src/engine/syntax/parser';
 import { applyChanges } from '../../server/src/features/fixes/apply';
+import { asChanges } from './lsp-actions';
 import { startServer, until, type Session } from './lsp-client';
 
 /**
@@ -62,19 +63,7 @@ const actionsAt = (range: Diagnostic['range']) =>
 
 /** A WorkspaceEdit's edits of one file, as the fixes' own TextChanges, applied to its text. */
 function applyEdit(text: string, edits: TextEdit[]): string {
-  return applyChanges(
-    text,
-    edits.map((e) => ({
-      file,
-      span: {
-        startLine: e.range.start.line,
-        startColumn: e.range.start.character,
-        endLine: e.range.end.line,
-        endColumn: e.range.end.character,
-      },
-      newText: e.newText,
-    })),
-  );
+  return applyChanges(text, asChanges(file, edits));
 }
 
 const hotKeyFindings = (text: string) =>

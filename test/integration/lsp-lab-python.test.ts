@@ -4,12 +4,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { CodeAction, Diagnostic, TextEdit } from 'vscode-languageserver';
-import { applyChanges } from '../../server/src/features/fixes/apply';
 import { cleanup, copyFixture } from '../fixes/helpers-write';
 import { CREDENTIALS, createTable, startTestLab, type TestLab } from '../lab/helpers';
-import { startServer, until, type Session } from './lsp-client';
+import { codeActionsAt, indexed, openDocument, writeWorkspaceEdit } from './lsp-actions';
+import { startServer } from './lsp-client';
 
 /**
  * Python shard fixes applied over LSP, as an editor applies them, and the programs run
@@ -84,43 +82,6 @@ async function python<T>(driver: string, args: string[], env: Record<string, str
   return JSON.parse(stdout.trim().split('\n').pop()!) as T;
 }
 
-async function open(session: Session, file: string): Promise<Diagnostic[]> {
-  const uri = pathToFileURL(file).toString();
-  await session.conn.sendNotification('textDocument/didOpen', {
-    textDocument: { uri, languageId: 'python', version: 1, text: fs.readFileSync(file, 'utf8') },
-  });
-  return until(`the diagnostics of ${path.basename(file)}`, () =>
-    session.diagnostics.get(uri)?.length ? session.diagnostics.get(uri) : undefined,
-  );
-}
-
-const actionsAt = (session: Session, file: string, range: Diagnostic['range']) =>
-  session.conn.sendRequest('textDocument/codeAction', {
-    textDocument: { uri: pathToFileURL(file).toString() },
-    range,
-    context: { diagnostics: [] },
-  }) as Promise<CodeAction[]>;
-
-/** Writes a WorkspaceEdit's changes to disk, each file's edits against its text before any. */
-function writeEdit(changes: Record<string, TextEdit[]>): string[] {
-  for (const [uri, edits] of Object.entries(changes)) {
-    const file = fileURLToPath(uri);
-    const text = fs.readFileSync(file, 'utf8');
-    const spans = edits.map((e) => ({
-      file,
-      span: {
-        startLine: e.range.start.line,
-        startColumn: e.range.start.character,
-        endLine: e.range.end.line,
-        endColumn: e.range.end.character,
-      },
-      newText: e.newText,
-    }));
-    fs.writeFileSync(file, applyChanges(text, spans));
-  }
-  return Object.keys(changes).map((u) => path.basename(fileURLToPath(u)));
-}
-
 async function pyCompiles(dir: string): Promise<void> {
   const files = fs
     .readdirSync(dir, { recursive: true })
@@ -135,14 +96,14 @@ async function applyOverLsp(dir: string, file: string, rule: string, says: RegEx
   try {
     await session.initialize();
     // The repository is in a file no editor opened: wait for the workspace index.
-    await until('indexing to finish', () => session.statuses.some((x) => !x.indexing && x.warnings + x.errors > 0));
-    const ds = await open(session, file);
+    await indexed(session);
+    const ds = await openDocument(session, file);
     const d = ds.find((x) => x.code === rule && says.test(String(x.message)));
     assert.ok(d, JSON.stringify(ds.map((x) => [x.code, x.message])));
-    const actions = await actionsAt(session, file, d.range);
+    const actions = await codeActionsAt(session, file, d.range);
     const fix = actions.find((a) => title.test(a.title));
     assert.ok(fix?.edit?.changes, actions.map((a) => a.title).join('\n'));
-    return writeEdit(fix.edit.changes);
+    return writeWorkspaceEdit(fix.edit.changes);
   } finally {
     session.stop();
   }

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { CodeAction, Diagnostic, Hover, TextEdit } from 'vscode-languageserver';
-import { applyChanges } from '../../server/src/features/fixes/apply';
+import { pathToFileURL } from 'node:url';
+import type { Hover } from 'vscode-languageserver';
 import { cleanup, copyFixture } from '../fixes/helpers-write';
 import { foundCount, run, SAFETY_DIR, SAFETY_FIXTURES, type Run } from '../fixes/safety-fixtures';
-import { startServer, until, type Session } from './lsp-client';
+import { codeActionsAt, indexed, openDocument, writeWorkspaceEdit } from './lsp-actions';
+import { startServer, type Session } from './lsp-client';
 
 /**
  * A shard fix over LSP, as an editor applies it: the code actions on a hot write whose
@@ -18,44 +18,6 @@ import { startServer, until, type Session } from './lsp-client';
  */
 
 const tickets = SAFETY_FIXTURES.find((f) => f.name === 'tickets-ts')!;
-
-async function open(session: Session, file: string): Promise<Diagnostic[]> {
-  const uri = pathToFileURL(file).toString();
-  await session.conn.sendNotification('textDocument/didOpen', {
-    textDocument: { uri, languageId: 'typescript', version: 1, text: fs.readFileSync(file, 'utf8') },
-  });
-  return until(`the diagnostics of ${path.basename(file)}`, () =>
-    session.diagnostics.get(uri)?.length ? session.diagnostics.get(uri) : undefined,
-  );
-}
-
-const actionsAt = (session: Session, file: string, range: Diagnostic['range']) =>
-  session.conn.sendRequest('textDocument/codeAction', {
-    textDocument: { uri: pathToFileURL(file).toString() },
-    range,
-    context: { diagnostics: [] },
-  }) as Promise<CodeAction[]>;
-
-function writeEdit(changes: Record<string, TextEdit[]>): void {
-  for (const [uri, edits] of Object.entries(changes)) {
-    const file = fileURLToPath(uri);
-    const text = fs.readFileSync(file, 'utf8');
-    const fixed = applyChanges(
-      text,
-      edits.map((e) => ({
-        file,
-        span: {
-          startLine: e.range.start.line,
-          startColumn: e.range.start.character,
-          endLine: e.range.end.line,
-          endColumn: e.range.end.character,
-        },
-        newText: e.newText,
-      })),
-    );
-    fs.writeFileSync(file, fixed);
-  }
-}
 
 describe('a repository with put, get, update and query of one key, fixed over LSP', () => {
   let session: Session;
@@ -76,19 +38,19 @@ describe('a repository with put, get, update and query of one key, fixed over LS
   });
 
   test('the calculated fix rewrites every access; run, it keeps every item and every read', async () => {
-    const ds = await open(session, file);
+    const ds = await openDocument(session, file);
     const put = ds.find((d) => d.code === 'SL001' && String(d.message).includes('writes'));
     assert.ok(put, JSON.stringify(ds.map((d) => d.message)));
-    const titles = (await actionsAt(session, file, put.range)).map((a) => a.title);
+    const titles = (await codeActionsAt(session, file, put.range)).map((a) => a.title);
     assert.deepEqual(
       titles.filter((t) => t.startsWith('Add a')),
       ['Add a calculated shard suffix: hash(SK) mod 10 (and 3 other accesses of the key)'],
       'no random suffix: the items are read and updated by their key',
     );
-    const fix = (await actionsAt(session, file, put.range)).find(
+    const fix = (await codeActionsAt(session, file, put.range)).find(
       (a) => a.title === titles.find((t) => t.startsWith('Add a calculated')),
     );
-    writeEdit(fix!.edit!.changes!);
+    writeWorkspaceEdit(fix!.edit!.changes!);
     const text = fs.readFileSync(file, 'utf8');
     assert.equal(
       (text.match(/shardlensHash\(String\(`TICKET#\$\{/g) ?? []).length,
@@ -115,7 +77,7 @@ describe('a mapper shared with another use: no shard fix, and the hover says why
     session = startServer(dir);
     await session.initialize();
     // The other use of the mapper is in a file no editor opened: wait for the workspace index.
-    await until('indexing to finish', () => session.statuses.some((x) => !x.indexing && x.warnings + x.errors > 0));
+    await indexed(session);
   });
   after(() => {
     session?.stop();
@@ -124,10 +86,10 @@ describe('a mapper shared with another use: no shard fix, and the hover says why
 
   test('the light bulb and the hover name the other use of toBallotItem', async () => {
     const file = path.join(dir, 'ballot-store.ts');
-    const ds = await open(session, file);
+    const ds = await openDocument(session, file);
     const hot = ds.find((d) => d.code === 'SL002')!;
     assert.ok(hot, JSON.stringify(ds.map((d) => d.message)));
-    const titles = (await actionsAt(session, file, hot.range)).map((a) => a.title);
+    const titles = (await codeActionsAt(session, file, hot.range)).map((a) => a.title);
     assert.deepEqual(
       titles.filter((t) => t.startsWith('Add a')),
       [],

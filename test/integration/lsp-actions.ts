@@ -1,0 +1,57 @@
+// Code actions taken over LSP as an editor takes them: a document opened, its
+// diagnostics awaited, the actions asked for at a diagnostic's range with no
+// `context.diagnostics` (as some clients send), and a WorkspaceEdit written to disk.
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { CodeAction, Diagnostic, TextEdit } from 'vscode-languageserver';
+import { applyChanges } from '../../server/src/features/fixes/apply';
+import { until, type Session } from './lsp-client';
+
+const LANGUAGES: Record<string, string> = { '.py': 'python', '.ts': 'typescript', '.js': 'javascript' };
+
+/** Opens a file from disk and waits for its first non-empty diagnostics. */
+export async function openDocument(session: Session, file: string): Promise<Diagnostic[]> {
+  const uri = pathToFileURL(file).toString();
+  const languageId = LANGUAGES[path.extname(file)] ?? 'plaintext';
+  await session.conn.sendNotification('textDocument/didOpen', {
+    textDocument: { uri, languageId, version: 1, text: fs.readFileSync(file, 'utf8') },
+  });
+  return until(`the diagnostics of ${path.basename(file)}`, () =>
+    session.diagnostics.get(uri)?.length ? session.diagnostics.get(uri) : undefined,
+  );
+}
+
+export const codeActionsAt = (session: Session, file: string, range: Diagnostic['range']) =>
+  session.conn.sendRequest('textDocument/codeAction', {
+    textDocument: { uri: pathToFileURL(file).toString() },
+    range,
+    context: { diagnostics: [] },
+  }) as Promise<CodeAction[]>;
+
+/** LSP text edits as the fixes' own changes of `file`. */
+export const asChanges = (file: string, edits: TextEdit[]) =>
+  edits.map((e) => ({
+    file,
+    span: {
+      startLine: e.range.start.line,
+      startColumn: e.range.start.character,
+      endLine: e.range.end.line,
+      endColumn: e.range.end.character,
+    },
+    newText: e.newText,
+  }));
+
+/** Writes a WorkspaceEdit's changes to disk, each file's edits against its text before any; the files' names. */
+export function writeWorkspaceEdit(changes: Record<string, TextEdit[]>): string[] {
+  for (const [uri, edits] of Object.entries(changes)) {
+    const file = fileURLToPath(uri);
+    fs.writeFileSync(file, applyChanges(fs.readFileSync(file, 'utf8'), asChanges(file, edits)));
+  }
+  return Object.keys(changes).map((u) => path.basename(fileURLToPath(u)));
+}
+
+/** Waits until the server has indexed the workspace and found something in it. */
+export const indexed = (session: Session) =>
+  until('indexing to finish', () => session.statuses.some((x) => !x.indexing && x.warnings + x.errors > 0));
