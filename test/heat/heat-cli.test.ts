@@ -15,7 +15,7 @@ import Ajv from 'ajv';
 import { UpdateContributorInsightsCommand } from '@aws-sdk/client-dynamodb';
 import type { JsonHeatFailure, JsonHeatReport } from '../../protocol/src/heat';
 import type { JsonReport } from '../../protocol/src/report';
-import { boardTable, createTable, sleep, startTestLab, type TestLab } from '../lab/helpers';
+import { boardTable, createTable, envWithoutAws, sleep, startTestLab, type TestLab } from '../lab/helpers';
 import { countingProxy } from '../integration/heat-proxy';
 import { BLAME, FIXTURE, WRITE_LIMIT, driveBlame, hammer, writeItems, type Sent } from './helpers';
 
@@ -44,18 +44,7 @@ function ensureBuilt(): void {
 /** A home with no AWS configuration: the SDK's default chain finds nothing. */
 const HOME = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-heat-home-'));
 function bareEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('AWS_')) env[k] = v;
-  return {
-    ...env,
-    HOME,
-    USERPROFILE: HOME,
-    AWS_CONFIG_FILE: path.join(HOME, 'no-config'),
-    AWS_SHARED_CREDENTIALS_FILE: path.join(HOME, 'no-credentials'),
-    AWS_EC2_METADATA_DISABLED: 'true',
-    NODE_NO_WARNINGS: '1',
-    ...extra,
-  };
+  return { ...envWithoutAws(HOME), USERPROFILE: HOME, NODE_NO_WARNINGS: '1', ...extra };
 }
 
 /** Runs the CLI without blocking this process (the lab answers from it). */

@@ -10,7 +10,7 @@ import type { HeatResult } from '../../protocol/src/heat';
 import { parsePanelMessage } from '../../protocol/src/panel';
 import { enableNotice, enableParams, enablingNotice } from '../../client/src/panel/enable';
 import { FIXTURE } from '../heat/helpers';
-import { boardTable, createTable, startTestLab, type TestLab } from '../lab/helpers';
+import { boardTable, createTable, envWithoutAws, startTestLab, type TestLab } from '../lab/helpers';
 import { startServer, until, type Session } from './lsp-client';
 
 /**
@@ -22,17 +22,7 @@ import { startServer, until, type Session } from './lsp-client';
 
 const HOME = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-lsp-enable-home-'));
 
-function bareEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('AWS_')) env[k] = v;
-  return {
-    ...env,
-    HOME,
-    AWS_CONFIG_FILE: path.join(HOME, 'no-config'),
-    AWS_SHARED_CREDENTIALS_FILE: path.join(HOME, 'no-credentials'),
-    AWS_EC2_METADATA_DISABLED: 'true',
-  };
-}
+const bareEnv = () => envWithoutAws(HOME);
 
 describe("the panel's Enable Contributor Insights", () => {
   let t: TestLab;

@@ -11,7 +11,7 @@ import type { HeatResult, ListTablesResult } from '../../protocol/src/heat';
 import type { HeatStatus } from '../../protocol/src/lsp';
 import { statusFollower, type RefreshReason } from '../../client/src/panel/freshness';
 import { WRITE_LIMIT, hammer, type Sent } from '../heat/helpers';
-import { boardTable, createTable, sleep, startTestLab, type TestLab } from '../lab/helpers';
+import { boardTable, createTable, envWithoutAws, sleep, startTestLab, type TestLab } from '../lab/helpers';
 import { countingProxy } from './heat-proxy';
 import { startServer, until, type Session } from './lsp-client';
 
@@ -29,17 +29,7 @@ const FIXTURE = path.join(__dirname, '..', 'heat', 'env-tables', 'handler.ts');
 const KEY = '$SCORES_TABLE_NAME · PK = BOARD#global';
 const HOME = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-lsp-heat-live-home-'));
 
-function bareEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('AWS_')) env[k] = v;
-  return {
-    ...env,
-    HOME,
-    AWS_CONFIG_FILE: path.join(HOME, 'no-config'),
-    AWS_SHARED_CREDENTIALS_FILE: path.join(HOME, 'no-credentials'),
-    AWS_EC2_METADATA_DISABLED: 'true',
-  };
-}
+const bareEnv = () => envWithoutAws(HOME);
 
 describe('live heat on an environment-named table, blamed on the call that made it', () => {
   let t: TestLab;

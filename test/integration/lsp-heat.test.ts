@@ -11,7 +11,7 @@ import type { CodeLens, Hover } from 'vscode-languageserver';
 import type { HeatResult } from '../../protocol/src/heat';
 import type { JsonKeysReport } from '../../protocol/src/report';
 import { FIXTURE, WRITE_LIMIT, hammer, writeItems, type Sent } from '../heat/helpers';
-import { boardTable, createTable, sleep, startTestLab, type TestLab } from '../lab/helpers';
+import { boardTable, createTable, envWithoutAws, sleep, startTestLab, type TestLab } from '../lab/helpers';
 import { countingProxy } from './heat-proxy';
 import { startServer, until, type Session } from './lsp-client';
 
@@ -28,17 +28,7 @@ const DAILY = 'scores · PK = DAILY#{time}';
 const HOME = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-lsp-heat-home-'));
 
 /** No AWS configuration at all: the server must work against the lab without credentials. */
-function bareEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('AWS_')) env[k] = v;
-  return {
-    ...env,
-    HOME,
-    AWS_CONFIG_FILE: path.join(HOME, 'no-config'),
-    AWS_SHARED_CREDENTIALS_FILE: path.join(HOME, 'no-credentials'),
-    AWS_EC2_METADATA_DISABLED: 'true',
-  };
-}
+const bareEnv = () => envWithoutAws(HOME);
 
 describe('live heat in the language server', () => {
   let t: TestLab;

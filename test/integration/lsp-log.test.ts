@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
+import { envWithoutAws } from '../lab/helpers';
 import { startServer, until, type Session } from './lsp-client';
 
 /**
@@ -35,17 +36,7 @@ after(() => {
 });
 
 /** No AWS configuration from this machine: the endpoint setting is the only connection. */
-function bareEnv(home: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('AWS_')) env[k] = v;
-  return {
-    ...env,
-    HOME: home,
-    AWS_CONFIG_FILE: path.join(home, 'no-config'),
-    AWS_SHARED_CREDENTIALS_FILE: path.join(home, 'no-credentials'),
-    AWS_EC2_METADATA_DISABLED: 'true',
-  };
-}
+const bareEnv = envWithoutAws;
 
 test('the SDK Node-version notice is one info line, and a problem repeated by each refresh is logged once', async () => {
   folder = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-log-'));

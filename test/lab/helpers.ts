@@ -3,6 +3,7 @@
 // numbers back through the public CloudWatch API.
 
 import http from 'node:http';
+import * as path from 'node:path';
 import { CreateTableCommand, DynamoDBClient, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { CloudWatchClient, GetMetricStatisticsCommand } from '@aws-sdk/client-cloudwatch';
 import { boardTable } from '../../lab/board-table';
@@ -43,6 +44,23 @@ export { boardTable };
 
 export async function createTable(client: DynamoDBClient, input: CreateTableCommandInput): Promise<void> {
   await client.send(new CreateTableCommand(input));
+}
+
+/**
+ * This process's environment with no AWS configuration in it: no AWS_ variable, a home
+ * (`home`) with no config or credentials file, no instance metadata. The SDK's default
+ * chain finds nothing, so an endpoint setting is the only connection.
+ */
+export function envWithoutAws(home: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('AWS_')) env[k] = v;
+  return {
+    ...env,
+    HOME: home,
+    AWS_CONFIG_FILE: path.join(home, 'no-config'),
+    AWS_SHARED_CREDENTIALS_FILE: path.join(home, 'no-credentials'),
+    AWS_EC2_METADATA_DISABLED: 'true',
+  };
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
