@@ -10,36 +10,27 @@
 // in the file are not reused.
 
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
-import dynalite from 'dynalite';
-import {
-  CreateTableCommand,
-  DeleteTableCommand,
-  DynamoDBClient,
-  ScanCommand,
-  UpdateItemCommand,
-} from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DeleteTableCommand, ScanCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { writeFixes } from '../../server/src/features/fixes/index';
 import type { FixAction } from '../../server/src/features/fixes/fix-model';
 import type { Finding } from '../../server/src/engine/model';
-import { applyAction, cleanup, findingIds, indexWorkspace, pythonErrors, ROOT, typeErrors } from './helpers-write';
+import {
+  applyAction,
+  fixtureCopier,
+  findingIds,
+  indexWorkspace,
+  pythonErrors,
+  runDriverAt,
+  startDynalite,
+  typeErrors,
+  type Dynalite,
+} from './helpers-write';
 
-const run = promisify(execFile);
-const dirs: string[] = [];
-after(() => dirs.forEach(cleanup));
-
-function copy(fixture: string): string {
-  const dir = path.join(ROOT, 'test-output', 'fixes', `counter-keys-${fixture}-${process.pid}`);
-  fs.rmSync(dir, { recursive: true, force: true });
-  fs.cpSync(path.join(__dirname, 'fixtures', 'counter', fixture), dir, { recursive: true });
-  dirs.push(dir);
-  return dir;
-}
+const copy = fixtureCopier(path.join(__dirname, 'fixtures', 'counter'));
 
 const actionsOn = (f: Finding, ctx: Parameters<(typeof writeFixes)[number]>[1]): FixAction[] =>
   writeFixes.flatMap((p) => p(f, ctx));
@@ -59,28 +50,16 @@ const NODE_LOOP = (call: string) => `(async () => {
 })();`;
 
 describe('counters on the keys of hit-counter Lambdas', () => {
-  let server: ReturnType<typeof dynalite>;
-  let endpoint: string;
-  let client: DynamoDBClient;
+  let db: Dynalite;
 
   before(async () => {
-    server = dynalite({ createTableMs: 0, deleteTableMs: 0 });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    endpoint = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-    client = new DynamoDBClient({
-      endpoint,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 't', secretAccessKey: 't' },
-    });
+    db = await startDynalite({ deleteTableMs: 0 });
   });
-  after(async () => {
-    client.destroy();
-    await new Promise<void>((r) => server.close(() => r()));
-  });
+  after(() => db.close());
 
   async function table(name: string, key: string, type: 'S' | 'N'): Promise<void> {
-    await client.send(new DeleteTableCommand({ TableName: name })).catch(() => undefined);
-    await client.send(
+    await db.client.send(new DeleteTableCommand({ TableName: name })).catch(() => undefined);
+    await db.client.send(
       new CreateTableCommand({
         TableName: name,
         BillingMode: 'PAY_PER_REQUEST',
@@ -91,28 +70,13 @@ describe('counters on the keys of hit-counter Lambdas', () => {
   }
 
   async function runProgram(dir: string, source: string, language: Program['language'], k: number): Promise<unknown> {
-    const env = {
-      ...process.env,
-      AWS_ENDPOINT_URL: endpoint,
-      AWS_REGION: 'us-east-1',
-      AWS_DEFAULT_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: 't',
-      AWS_SECRET_ACCESS_KEY: 't',
+    const out = await runDriverAt(db.endpoint, dir, language, source, {
       VISITS_TABLE: 'visits',
       TABLE_NAME: 'site',
       SITE_TABLE: 'site',
       TABLE: 'site',
       K: String(k),
-      PYTHONPATH: dir,
-    };
-    let out: string;
-    if (language === 'python') out = (await run('python3', ['-c', source], { cwd: dir, env, timeout: 60_000 })).stdout;
-    else {
-      const drive = path.join(dir, 'drive.ts');
-      fs.writeFileSync(drive, source);
-      out = (await run(process.execPath, ['--import', 'tsx', drive], { cwd: ROOT, env, timeout: 60_000 })).stdout;
-      fs.rmSync(drive);
-    }
+    });
     return JSON.parse(out);
   }
 
@@ -153,7 +117,7 @@ print(json.dumps([json.loads(lambda_handler({}, None)["body"])["visits"] for _ i
 
       // A string suffix, which a spread of a string key writes, is what such a table refuses.
       await assert.rejects(
-        client.send(
+        db.client.send(
           new UpdateItemCommand({
             TableName: 'visits',
             Key: { id: { S: `${c.key}#3` } },
@@ -185,7 +149,7 @@ print(json.dumps([json.loads(lambda_handler({}, None)["body"])["visits"] for _ i
         'the count goes on from the 30 written before the fix',
       );
       // The items: the original id keeps its 30 (id 0 is also shard 0), the shard ids base*10..base*10+9 hold the rest.
-      const items = ((await client.send(new ScanCommand({ TableName: 'visits' }))).Items ?? []).map((i) =>
+      const items = ((await db.client.send(new ScanCommand({ TableName: 'visits' }))).Items ?? []).map((i) =>
         unmarshall(i),
       );
       const base = Number(c.key);
@@ -304,7 +268,9 @@ print(json.dumps([page_stats.read_view_count_total(), page_stats.read_view_count
         [50, 50],
         'the summing reader and the other read of the count both say 50',
       );
-      const items = ((await client.send(new ScanCommand({ TableName: 'site' }))).Items ?? []).map((i) => unmarshall(i));
+      const items = ((await db.client.send(new ScanCommand({ TableName: 'site' }))).Items ?? []).map((i) =>
+        unmarshall(i),
+      );
       const old = items.find((i) => !/#\d+$/.test(String(i.pk)));
       assert.equal(Number(old?.[c.attribute]), 30, 'the item written before the fix keeps its 30');
       const shards = items.filter((i) => i !== old);

@@ -9,23 +9,26 @@
 // sum is K. Counters whose new value is an id, or whose old value is read, get no spread.
 
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
-import dynalite from 'dynalite';
-import { CreateTableCommand, DeleteTableCommand, DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DeleteTableCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { writeFixes } from '../../server/src/features/fixes/index';
 import type { FixAction } from '../../server/src/features/fixes/fix-model';
 import type { Finding } from '../../server/src/engine/model';
-import { applyAction, cleanup, findingIds, indexWorkspace, pythonErrors, ROOT, typeErrors } from './helpers-write';
+import {
+  applyAction,
+  fixtureCopier,
+  findingIds,
+  indexWorkspace,
+  pythonErrors,
+  runDriverAt,
+  startDynalite,
+  typeErrors,
+  type Dynalite,
+} from './helpers-write';
 
-const run = promisify(execFile);
 const K = 50;
-const dirs: string[] = [];
-after(() => dirs.forEach(cleanup));
 
 interface Case {
   fixture: string;
@@ -94,41 +97,23 @@ AWS.config.update({ endpoint: process.env.AWS_ENDPOINT_URL });
   },
 ];
 
-function copy(fixture: string): string {
-  const dir = path.join(ROOT, 'test-output', 'fixes', `counter-${fixture}-${process.pid}`);
-  fs.rmSync(dir, { recursive: true, force: true });
-  fs.cpSync(path.join(__dirname, 'fixtures', 'counter', fixture), dir, { recursive: true });
-  dirs.push(dir);
-  return dir;
-}
+const copy = fixtureCopier(path.join(__dirname, 'fixtures', 'counter'));
 
 const actionsOn = (f: Finding, ctx: Parameters<(typeof writeFixes)[number]>[1]): FixAction[] =>
   writeFixes.flatMap((p) => p(f, ctx));
 
 describe('counters whose callers read the new count', () => {
-  let server: ReturnType<typeof dynalite>;
-  let endpoint: string;
-  let client: DynamoDBClient;
+  let db: Dynalite;
 
   before(async () => {
-    server = dynalite({ createTableMs: 0, deleteTableMs: 0 });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    endpoint = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-    client = new DynamoDBClient({
-      endpoint,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 't', secretAccessKey: 't' },
-    });
+    db = await startDynalite({ deleteTableMs: 0 });
   });
-  after(async () => {
-    client.destroy();
-    await new Promise<void>((r) => server.close(() => r()));
-  });
+  after(() => db.close());
 
   /** Runs the program's driver on a fresh table; returns what it returned and the items stored. */
   async function runOn(c: Case, dir: string): Promise<{ returned: number[]; items: Array<Record<string, unknown>> }> {
-    await client.send(new DeleteTableCommand({ TableName: 'counters' })).catch(() => undefined);
-    await client.send(
+    await db.client.send(new DeleteTableCommand({ TableName: 'counters' })).catch(() => undefined);
+    await db.client.send(
       new CreateTableCommand({
         TableName: 'counters',
         BillingMode: 'PAY_PER_REQUEST',
@@ -142,29 +127,13 @@ describe('counters whose callers read the new count', () => {
         ],
       }),
     );
-    const env = {
-      ...process.env,
-      AWS_ENDPOINT_URL: endpoint,
-      AWS_REGION: 'us-east-1',
-      AWS_DEFAULT_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: 't',
-      AWS_SECRET_ACCESS_KEY: 't',
+    const out = await runDriverAt(db.endpoint, dir, c.language, c.driver, {
       TABLE: 'counters',
       TABLE_NAME: 'counters',
       HITS_TABLE: 'counters',
       K: String(K),
-      PYTHONPATH: dir,
-    };
-    let out: string;
-    if (c.language === 'python')
-      out = (await run('python3', ['-c', c.driver], { cwd: dir, env, timeout: 60_000 })).stdout;
-    else {
-      const drive = path.join(dir, 'drive.ts');
-      fs.writeFileSync(drive, c.driver);
-      out = (await run(process.execPath, ['--import', 'tsx', drive], { cwd: ROOT, env, timeout: 60_000 })).stdout;
-      fs.rmSync(drive);
-    }
-    const items = ((await client.send(new ScanCommand({ TableName: 'counters' }))).Items ?? []).map((i) =>
+    });
+    const items = ((await db.client.send(new ScanCommand({ TableName: 'counters' }))).Items ?? []).map((i) =>
       unmarshall(i),
     );
     return { returned: JSON.parse(out) as number[], items };

@@ -4,20 +4,24 @@
 // reports no counter finding and nothing new.
 
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
-import { after, test } from 'node:test';
-import dynalite from 'dynalite';
-import { CreateTableCommand, DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { test } from 'node:test';
+import { CreateTableCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { writeFixes } from '../../server/src/features/fixes/index';
-import { applyAction, cleanup, findingIds, indexWorkspace, pythonErrors, ROOT, typeErrors } from './helpers-write';
+import {
+  applyAction,
+  findingIds,
+  fixtureCopier,
+  indexWorkspace,
+  pythonErrors,
+  runDriverAt,
+  startDynalite,
+  typeErrors,
+} from './helpers-write';
+import { table } from './helpers-programs';
 
-const run = promisify(execFile);
 const K = 120;
-const dirs: string[] = [];
-after(() => dirs.forEach(cleanup));
+const copy = fixtureCopier(path.join(__dirname, 'fixtures', 'counter'));
 
 const cases = [
   {
@@ -50,10 +54,7 @@ print(v.read_view_count_total(), end="")
 
 for (const c of cases) {
   test(`${c.name}: the counter is spread over N items and the generated reader sums them`, async () => {
-    const dir = path.join(ROOT, 'test-output', 'fixes', `counter-${c.name}-${process.pid}`);
-    fs.rmSync(dir, { recursive: true, force: true });
-    fs.cpSync(path.join(__dirname, 'fixtures', 'counter', c.name), dir, { recursive: true });
-    dirs.push(dir);
+    const dir = copy(c.name);
     const original = await indexWorkspace(dir);
     const finding = original.findings.find((f) => f.rule === 'SL004');
     assert.ok(finding);
@@ -77,45 +78,15 @@ for (const c of cases) {
       [],
     );
 
-    const server = dynalite({ createTableMs: 0 });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const endpoint = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-    const client = new DynamoDBClient({
-      endpoint,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 't', secretAccessKey: 't' },
-    });
+    const db = await startDynalite();
     try {
-      await client.send(
-        new CreateTableCommand({
-          TableName: 'stats',
-          BillingMode: 'PAY_PER_REQUEST',
-          AttributeDefinitions: [{ AttributeName: 'PK', AttributeType: 'S' }],
-          KeySchema: [{ AttributeName: 'PK', KeyType: 'HASH' }],
-        }),
-      );
-      const env = {
-        ...process.env,
-        AWS_ENDPOINT_URL: endpoint,
-        AWS_REGION: 'us-east-1',
-        AWS_DEFAULT_REGION: 'us-east-1',
-        AWS_ACCESS_KEY_ID: 't',
-        AWS_SECRET_ACCESS_KEY: 't',
-        K: String(K),
-        PYTHONPATH: dir,
-      };
-      let out: string;
-      if (c.name === 'py') out = (await run('python3', ['-c', c.drive], { cwd: dir, env })).stdout;
-      else {
-        fs.writeFileSync(path.join(dir, 'drive.ts'), c.drive);
-        out = (await run(process.execPath, ['--import', 'tsx', path.join(dir, 'drive.ts')], { cwd: ROOT, env })).stdout;
-      }
+      await db.client.send(new CreateTableCommand(table('stats', 'PK', null)));
+      const out = await runDriverAt(db.endpoint, dir, c.name === 'py' ? 'python' : 'node', c.drive, { K: String(K) });
       assert.equal(Number(out), K, 'the summing reader returns every increment');
-      const items = (await client.send(new ScanCommand({ TableName: 'stats' }))).Items ?? [];
+      const items = (await db.client.send(new ScanCommand({ TableName: 'stats' }))).Items ?? [];
       assert.equal(items.length, 10, `one item per shard: ${items.map((i) => i.PK.S).join(', ')}`);
     } finally {
-      client.destroy();
-      await new Promise<void>((r) => server.close(() => r()));
+      await db.close();
     }
   });
 }

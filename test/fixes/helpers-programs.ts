@@ -4,10 +4,8 @@
 // stores (apart from the key) and what every read returns, in order.
 
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
 import {
   CreateTableCommand,
   type CreateTableCommandInput,
@@ -26,12 +24,11 @@ import {
   copyFixture,
   findingIds,
   pythonErrors,
-  ROOT,
+  runDriverAt,
   startDynalite,
   typeErrors,
 } from './helpers-write';
 
-const run = promisify(execFile);
 const SHARD_FIXES = ['add-random-shard', 'add-hash-shard'];
 
 export interface Program {
@@ -62,6 +59,38 @@ export const table = (name: string, pk: string, sk: [string, 'S' | 'N'] | null):
     ...(sk ? [{ AttributeName: sk[0], KeyType: 'RANGE' as const }] : []),
   ],
 });
+
+type KeyAttribute = [string, 'S' | 'N'];
+
+/** `base` with one more global index, every attribute projected; key attributes are declared once. */
+export function withIndex(
+  base: CreateTableCommandInput,
+  name: string,
+  hash: KeyAttribute,
+  range: KeyAttribute | null,
+): CreateTableCommandInput {
+  const declared = base.AttributeDefinitions ?? [];
+  const added = [hash, ...(range ? [range] : [])].filter(([a]) => !declared.some((d) => d.AttributeName === a));
+  return {
+    ...base,
+    AttributeDefinitions: [...declared, ...added.map(([a, t]) => ({ AttributeName: a, AttributeType: t }))],
+    GlobalSecondaryIndexes: [
+      ...(base.GlobalSecondaryIndexes ?? []),
+      {
+        IndexName: name,
+        KeySchema: [
+          { AttributeName: hash[0], KeyType: 'HASH' },
+          ...(range ? [{ AttributeName: range[0], KeyType: 'RANGE' as const }] : []),
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      },
+    ],
+  };
+}
+
+/** Tickets by id with status-index (status, openedAt), the shape several fixtures share. */
+export const ticketsTable = (id: string) =>
+  withIndex(table('tickets', id, null), 'status-index', ['status', 'S'], ['openedAt', 'S']);
 
 /** The folder indexed as `shardlens check` would, with its templates read. */
 export async function indexed(root: string) {
@@ -94,45 +123,44 @@ export interface Run {
   keys: string[];
 }
 
-async function runProgram(p: Program, dir: string): Promise<Run> {
+/**
+ * Runs a driver in `dir` against a fresh dynalite table: Python with the folder on its
+ * path, or TypeScript run by tsx from the repository (so it may import the SDK). Returns
+ * what it printed and every stored item, as DynamoDB holds them.
+ */
+export async function runDriver(
+  table: CreateTableCommandInput,
+  language: 'node' | 'python',
+  drive: string,
+  dir: string,
+): Promise<{ stdout: string; items: NonNullable<ScanCommandOutput['Items']> }> {
   const db = await startDynalite();
   try {
-    await db.client.send(new CreateTableCommand(p.table));
-    const env = {
-      ...process.env,
-      AWS_ENDPOINT_URL: db.endpoint,
-      AWS_REGION: 'us-east-1',
-      AWS_DEFAULT_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: 't',
-      AWS_SECRET_ACCESS_KEY: 't',
-      TABLE_NAME: String(p.table.TableName),
+    await db.client.send(new CreateTableCommand(table));
+    const stdout = await runDriverAt(db.endpoint, dir, language, drive, {
+      TABLE_NAME: String(table.TableName),
       TICKETS_TABLE: 'tickets',
-    };
-    let stdout: string;
-    if (p.language === 'python')
-      stdout = (await run('python3', ['-c', p.drive], { cwd: dir, env: { ...env, PYTHONPATH: dir }, timeout: 60_000 }))
-        .stdout;
-    else {
-      const drive = path.join(dir, 'drive.ts');
-      fs.writeFileSync(drive, p.drive);
-      stdout = (await run(process.execPath, ['--import', 'tsx', drive], { cwd: ROOT, env, timeout: 60_000 })).stdout;
-      fs.rmSync(drive);
-    }
-    const items: ScanCommandOutput['Items'] = [];
+    });
+    const items: NonNullable<ScanCommandOutput['Items']> = [];
     let start: ScanCommandOutput['LastEvaluatedKey'];
     do {
-      const page = await db.client.send(new ScanCommand({ TableName: p.table.TableName, ExclusiveStartKey: start }));
+      const page = await db.client.send(new ScanCommand({ TableName: table.TableName, ExclusiveStartKey: start }));
       items.push(...(page.Items ?? []));
       start = page.LastEvaluatedKey;
     } while (start);
-    return {
-      read: withoutKey(JSON.parse(stdout), p.key),
-      stored: items.map((i) => JSON.stringify(withoutKey(i, p.key))).sort(),
-      keys: items.map((i) => String(unmarshall(i)[p.key])),
-    };
+    return { stdout, items };
   } finally {
     await db.close();
   }
+}
+
+async function runProgram(p: Program, dir: string): Promise<Run> {
+  const { stdout, items } = await runDriver(p.table, p.language ?? 'node', p.drive, dir);
+  return {
+    read: withoutKey(JSON.parse(stdout), p.key),
+    stored: items.map((i) => JSON.stringify(withoutKey(i, p.key))).sort(),
+    keys: items.map((i) => String(unmarshall(i)[p.key])),
+  };
 }
 
 /**

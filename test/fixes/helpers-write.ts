@@ -4,9 +4,11 @@
 // the result with the real tools: the engine's parser, the TypeScript compiler,
 // python3 -m py_compile, and the SDKs against dynalite.
 
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { after } from 'node:test';
+import { promisify } from 'node:util';
 import ts from 'typescript';
 import dynalite from 'dynalite';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -33,6 +35,17 @@ export function copyFixture(name: string, from = FIXTURES): string {
 
 export function cleanup(dir: string): void {
   fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/** Fresh copies of the fixtures in `from` for one test file, all removed after its tests. */
+export function fixtureCopier(from: string): (name: string) => string {
+  const dirs: string[] = [];
+  after(() => dirs.forEach(cleanup));
+  return (name) => {
+    const dir = copyFixture(name, from);
+    dirs.push(dir);
+    return dir;
+  };
 }
 
 export interface Workspace {
@@ -115,9 +128,11 @@ export function pythonErrors(dir: string): string[] {
   return out;
 }
 
+export type Dynalite = Awaited<ReturnType<typeof startDynalite>>;
+
 /** A dynalite server on a free port and a v3 client of it. */
-export async function startDynalite() {
-  const server = dynalite({ createTableMs: 0 });
+export async function startDynalite(options: { deleteTableMs?: number } = {}) {
+  const server = dynalite({ createTableMs: 0, ...options });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const endpoint = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   const client = new DynamoDBClient({
@@ -133,4 +148,40 @@ export async function startDynalite() {
       await new Promise<void>((r) => server.close(() => r()));
     },
   };
+}
+
+const run = promisify(execFile);
+
+/**
+ * Runs a driver program in `dir` against DynamoDB at `endpoint`: Python with `python3 -c`
+ * and the folder on its path, or TypeScript written to drive.ts and run by tsx from the
+ * repository (so it may import the SDKs). `env` adds to the region and credentials.
+ * Returns what it printed.
+ */
+export async function runDriverAt(
+  endpoint: string,
+  dir: string,
+  language: 'node' | 'python',
+  source: string,
+  env: Record<string, string> = {},
+): Promise<string> {
+  const all = {
+    ...process.env,
+    AWS_ENDPOINT_URL: endpoint,
+    AWS_REGION: 'us-east-1',
+    AWS_DEFAULT_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 't',
+    AWS_SECRET_ACCESS_KEY: 't',
+    PYTHONPATH: dir,
+    ...env,
+  };
+  if (language === 'python')
+    return (await run('python3', ['-c', source], { cwd: dir, env: all, timeout: 60_000 })).stdout;
+  const drive = path.join(dir, 'drive.ts');
+  fs.writeFileSync(drive, source);
+  try {
+    return (await run(process.execPath, ['--import', 'tsx', drive], { cwd: ROOT, env: all, timeout: 60_000 })).stdout;
+  } finally {
+    fs.rmSync(drive, { force: true });
+  }
 }

@@ -8,30 +8,12 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { allFixes } from '../../server/src/features/fixes/index';
 import { cleanup, copyFixture } from './helpers-write';
-import { checkProgram, hotWriter, indexed, table, type Program } from './helpers-programs';
+import { checkProgram, hotWriter, indexed, table, withIndex, type Program } from './helpers-programs';
 
 const FIXTURES = path.join(__dirname, 'fixtures');
-const PLAYERS: CreateTableCommandInput = {
-  ...table('players', 'playerId', null),
-  AttributeDefinitions: [
-    { AttributeName: 'playerId', AttributeType: 'S' },
-    { AttributeName: 'league', AttributeType: 'S' },
-    { AttributeName: 'wins', AttributeType: 'N' },
-  ],
-  GlobalSecondaryIndexes: [
-    {
-      IndexName: 'byLeague',
-      KeySchema: [
-        { AttributeName: 'league', KeyType: 'HASH' },
-        { AttributeName: 'wins', KeyType: 'RANGE' },
-      ],
-      Projection: { ProjectionType: 'ALL' },
-    },
-  ],
-};
+const PLAYERS = withIndex(table('players', 'playerId', null), 'byLeague', ['league', 'S'], ['wins', 'N']);
 
 const LEAGUE: Program = {
   fixture: 'league',

@@ -14,6 +14,7 @@ import { after, before, test } from 'node:test';
 import { CreateTableCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { allFixes, writeFixes } from '../../server/src/features/fixes/index';
 import { applyAction, cleanup, copyFixture, indexWorkspace, startDynalite, typeErrors } from './helpers-write';
+import { table, withIndex } from './helpers-programs';
 
 const FIXTURES = path.join(__dirname, 'fixtures');
 const RANDOM = /^Add a random write-shard suffix \(10 shards, 1 read of every shard\)$/;
@@ -55,26 +56,7 @@ async function withTable<T>(fn: (endpoint: string, scan: () => Promise<Record<st
   const db = await startDynalite();
   try {
     await db.client.send(
-      new CreateTableCommand({
-        TableName: 'players',
-        BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [
-          { AttributeName: 'playerId', AttributeType: 'S' },
-          { AttributeName: 'league', AttributeType: 'S' },
-          { AttributeName: 'wins', AttributeType: 'N' },
-        ],
-        KeySchema: [{ AttributeName: 'playerId', KeyType: 'HASH' }],
-        GlobalSecondaryIndexes: [
-          {
-            IndexName: 'byLeague',
-            KeySchema: [
-              { AttributeName: 'league', KeyType: 'HASH' },
-              { AttributeName: 'wins', KeyType: 'RANGE' },
-            ],
-            Projection: { ProjectionType: 'ALL' },
-          },
-        ],
-      }),
+      new CreateTableCommand(withIndex(table('players', 'playerId', null), 'byLeague', ['league', 'S'], ['wins', 'N'])),
     );
     const scan = async () =>
       ((await db.client.send(new ScanCommand({ TableName: 'players' }))).Items ?? []).map((i) => ({
@@ -115,20 +97,31 @@ test('a constant index key set by an update gets the random shard fix, and the s
   assert.deepEqual(after.read, before.read, 'the reader returns every player with the same wins');
 });
 
-test('a read that asks for descending order by a sort key the code never names gets no reader', async () => {
+/** The league's standings Query with `option` added, indexed: the copy and the SL001 on the update. */
+async function readVariant(option: string) {
   const copy = leagueWithoutTemplate();
   try {
     const file = path.join(copy, 'league.js');
     const text = fs.readFileSync(file, 'utf8');
     const edited = text.replace(
       "ExpressionAttributeValues: { ':league': 'Chess' },\n    })",
-      "ExpressionAttributeValues: { ':league': 'Chess' },\n      ScanIndexForward: false,\n    })",
+      `ExpressionAttributeValues: { ':league': 'Chess' },\n      ${option},\n    })`,
     );
     assert.notEqual(edited, text, 'the variant changes the read');
     fs.writeFileSync(file, edited);
     const ws = await indexWorkspace(copy);
     const finding = ws.findings.find((f) => f.rule === 'SL001' && f.access.operation === 'UpdateItem');
     assert.ok(finding);
+    return { copy, file, ws, finding };
+  } catch (e) {
+    cleanup(copy);
+    throw e;
+  }
+}
+
+test('a read that asks for descending order by a sort key the code never names gets no reader', async () => {
+  const { copy, ws, finding } = await readVariant('ScanIndexForward: false');
+  try {
     const actions = allFixes(finding, ws.ctx);
     assert.deepEqual(
       actions.filter((a) => a.id === 'add-random-shard').map((a) => a.title),
@@ -143,19 +136,8 @@ test('a read that asks for descending order by a sort key the code never names g
 });
 
 test('a read that projects gets a reader that sends its projection to every shard', async () => {
-  const copy = leagueWithoutTemplate();
+  const { copy, file, ws, finding } = await readVariant("ProjectionExpression: 'playerId, wins'");
   try {
-    const file = path.join(copy, 'league.js');
-    const text = fs.readFileSync(file, 'utf8');
-    const edited = text.replace(
-      "ExpressionAttributeValues: { ':league': 'Chess' },\n    })",
-      "ExpressionAttributeValues: { ':league': 'Chess' },\n      ProjectionExpression: 'playerId, wins',\n    })",
-    );
-    assert.notEqual(edited, text, 'the variant changes the read');
-    fs.writeFileSync(file, edited);
-    const ws = await indexWorkspace(copy);
-    const finding = ws.findings.find((f) => f.rule === 'SL001' && f.access.operation === 'UpdateItem');
-    assert.ok(finding);
     const random = allFixes(finding, ws.ctx).find((a) => RANDOM.test(a.title));
     assert.ok(random, 'the random fix is offered');
     applyAction(ws.ctx, random);

@@ -11,29 +11,9 @@
 
 import * as path from 'node:path';
 import { test } from 'node:test';
-import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
-import { checkProgram, table, type Program } from './helpers-programs';
+import { checkProgram, table, ticketsTable, type Program } from './helpers-programs';
 
 const FIXTURES = path.join(__dirname, 'fixtures', 'lowlevel');
-const TICKETS: CreateTableCommandInput = {
-  ...table('tickets', 'ticketId', null),
-  AttributeDefinitions: [
-    { AttributeName: 'ticketId', AttributeType: 'S' },
-    { AttributeName: 'status', AttributeType: 'S' },
-    { AttributeName: 'openedAt', AttributeType: 'S' },
-  ],
-  GlobalSecondaryIndexes: [
-    {
-      IndexName: 'status-index',
-      KeySchema: [
-        { AttributeName: 'status', KeyType: 'HASH' },
-        { AttributeName: 'openedAt', KeyType: 'RANGE' },
-      ],
-      Projection: { ProjectionType: 'ALL' },
-    },
-  ],
-};
-
 const PROGRAMS: Program[] = [
   {
     fixture: 'orders-lambda',
@@ -81,7 +61,7 @@ import { ClickRepository } from './click-repository';
   },
   {
     fixture: 'tickets-ll',
-    table: TICKETS,
+    table: ticketsTable('ticketId'),
     key: 'status',
     // The template declares status-index: a constant key written to it is SL012.
     writer: { rule: 'SL012', operation: 'PutItem' },

@@ -12,43 +12,19 @@
 // name in their `Key`: every writer of the index key computes the same shard.
 
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
 import { test } from 'node:test';
-import { CreateTableCommand, type CreateTableCommandInput, ScanCommand } from '@aws-sdk/client-dynamodb';
+import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { literalText } from '../../server/src/engine';
-import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
-import { initParsers } from '../../server/src/engine/syntax/parser';
-import { fixContextOf } from '../../server/src/features/fixes/context';
 import { allFixes } from '../../server/src/features/fixes/index';
-import { applyAction, cleanup, copyFixture, pythonErrors, ROOT, startDynalite, typeErrors } from './helpers-write';
+import { applyAction, cleanup, copyFixture, pythonErrors, typeErrors } from './helpers-write';
 import { SCORES_TABLE } from '../lab/helpers';
+import { indexed, runDriver, ticketsTable } from './helpers-programs';
 
 const FIXTURES = path.join(__dirname, 'fixtures');
-const run = promisify(execFile);
 
-const TICKETS_TABLE: CreateTableCommandInput = {
-  TableName: 'tickets',
-  BillingMode: 'PAY_PER_REQUEST',
-  AttributeDefinitions: [
-    { AttributeName: 'ticketId', AttributeType: 'S' },
-    { AttributeName: 'status', AttributeType: 'S' },
-    { AttributeName: 'openedAt', AttributeType: 'S' },
-  ],
-  KeySchema: [{ AttributeName: 'ticketId', KeyType: 'HASH' }],
-  GlobalSecondaryIndexes: [
-    {
-      IndexName: 'status-index',
-      KeySchema: [
-        { AttributeName: 'status', KeyType: 'HASH' },
-        { AttributeName: 'openedAt', KeyType: 'RANGE' },
-      ],
-      Projection: { ProjectionType: 'ALL' },
-    },
-  ],
-};
+const TICKETS_TABLE = ticketsTable('ticketId');
 
 interface Program {
   fixture: string;
@@ -124,48 +100,10 @@ const PROGRAMS: Program[] = [
   },
 ];
 
-async function indexed(root: string) {
-  await initParsers();
-  const index = new WorkspaceIndex({ root });
-  index.readInfrastructure([path.join(root, 'template.yaml')]);
-  index.analyzeAll(
-    fs
-      .readdirSync(root)
-      .filter((f) => /\.(ts|py)$/.test(f))
-      .map((f) => path.join(root, f)),
-  );
-  const ctx = fixContextOf(index);
-  return { ctx, findings: index.results().flatMap((r) => r.findings) };
-}
-
 /** Runs the program against a fresh table: what it printed, and the index key's stored values. */
 async function runProgram(p: Program, dir: string): Promise<{ read: unknown; keys: string[] }> {
-  const db = await startDynalite();
-  try {
-    await db.client.send(new CreateTableCommand(p.table));
-    const env = {
-      ...process.env,
-      AWS_ENDPOINT_URL: db.endpoint,
-      AWS_REGION: 'us-east-1',
-      AWS_DEFAULT_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: 't',
-      AWS_SECRET_ACCESS_KEY: 't',
-      TICKETS_TABLE: 'tickets',
-      PYTHONPATH: dir,
-    };
-    let out: string;
-    if (p.language === 'python') out = (await run('python3', ['-c', p.drive], { cwd: dir, env })).stdout;
-    else {
-      const drive = path.join(dir, 'drive.ts');
-      fs.writeFileSync(drive, p.drive);
-      out = (await run(process.execPath, ['--import', 'tsx', drive], { cwd: ROOT, env })).stdout;
-      fs.rmSync(drive);
-    }
-    const items = (await db.client.send(new ScanCommand({ TableName: p.table.TableName }))).Items ?? [];
-    return { read: JSON.parse(out), keys: items.map((i) => i[p.indexKey]?.S ?? '') };
-  } finally {
-    await db.close();
-  }
+  const { stdout, items } = await runDriver(p.table, p.language === 'python' ? 'python' : 'node', p.drive, dir);
+  return { read: JSON.parse(stdout), keys: items.map((i) => i[p.indexKey]?.S ?? '') };
 }
 
 const checks = (p: Program, dir: string) => (p.language === 'python' ? pythonErrors(dir) : typeErrors(dir));

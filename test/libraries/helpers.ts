@@ -20,6 +20,7 @@ import {
   type Finding,
   type KeyTemplate,
 } from '../../server/src/engine';
+import { table, withIndex } from '../fixes/helpers-programs';
 import { startDynalite } from '../fixes/helpers-write';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
@@ -59,30 +60,15 @@ export function matchesTemplate(stored: string, t: KeyTemplate): boolean {
 }
 
 /** A table whose key attributes are all strings: its key, and each index as [name, hash, range]. */
-export function stringKeyTable(
+export const stringKeyTable = (
   name: string,
   [pk, sk]: [string, string | null],
   indexes: Array<[string, string, string]>,
-): CreateTableCommandInput {
-  const attrs = [...new Set([pk, ...(sk ? [sk] : []), ...indexes.flatMap(([, h, r]) => [h, r])])];
-  return {
-    TableName: name,
-    BillingMode: 'PAY_PER_REQUEST',
-    AttributeDefinitions: attrs.map((a) => ({ AttributeName: a, AttributeType: 'S' })),
-    KeySchema: [
-      { AttributeName: pk, KeyType: 'HASH' },
-      ...(sk ? [{ AttributeName: sk, KeyType: 'RANGE' as const }] : []),
-    ],
-    GlobalSecondaryIndexes: indexes.map(([indexName, h, r]) => ({
-      IndexName: indexName,
-      KeySchema: [
-        { AttributeName: h, KeyType: 'HASH' },
-        { AttributeName: r, KeyType: 'RANGE' },
-      ],
-      Projection: { ProjectionType: 'ALL' },
-    })),
-  };
-}
+): CreateTableCommandInput =>
+  indexes.reduce(
+    (t, [index, hash, range]) => withIndex(t, index, [hash, 'S'], [range, 'S']),
+    table(name, pk, sk ? [sk, 'S'] : null),
+  );
 
 export interface LibraryRun {
   /** Every item of the tables, unmarshalled, table by table. */

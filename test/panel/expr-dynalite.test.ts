@@ -20,6 +20,7 @@ import {
   type SortCondition,
 } from '../../server/src/features/expressions/index';
 import { startDynalite, type Dynalite } from '../fixes/helpers-reader';
+import { ticketsTable } from '../fixes/helpers-programs';
 
 type Item = Record<string, string | number>;
 interface Case {
@@ -279,28 +280,7 @@ test('the generated Python (boto3), run against dynalite, reads every shard', as
 
 test('a key that is an index partition key is queried through its index (IndexName) in JSON, TypeScript and Python', async () => {
   // Tickets keyed by id, with a global secondary index on a sharded status ("OPEN#<shard>").
-  await doc.send(
-    new CreateTableCommand({
-      TableName: 'tickets',
-      BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: [
-        { AttributeName: 'id', AttributeType: 'S' },
-        { AttributeName: 'status', AttributeType: 'S' },
-        { AttributeName: 'openedAt', AttributeType: 'S' },
-      ],
-      KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
-      GlobalSecondaryIndexes: [
-        {
-          IndexName: 'status-index',
-          KeySchema: [
-            { AttributeName: 'status', KeyType: 'HASH' },
-            { AttributeName: 'openedAt', KeyType: 'RANGE' },
-          ],
-          Projection: { ProjectionType: 'ALL' },
-        },
-      ],
-    }),
-  );
+  await doc.send(new CreateTableCommand(ticketsTable('id')));
   const tickets = Array.from({ length: 36 }, (_, i) => ({
     id: `T${i}`,
     status: i % 9 === 8 ? `CLOSED#${i % 6}` : `OPEN#${i % 6}`,
