@@ -14,12 +14,14 @@ import { summarizeModule } from './wrappers/summary';
 import { toolboxCallSites } from './toolbox';
 import { declaresPynamoDbModels, pynamoDbCallSites } from './pynamodb';
 import { declaresDynamooseModels, dynamooseCallSites } from './dynamoose';
+import { oneTableCallSites } from './onetable';
 
 const LANGUAGE_FRONT_ENDS: readonly FrontEnd[] = [jsFrontEnd, pythonFrontEnd];
 
 const LIBRARY_FRONT_ENDS: LibraryFrontEnd[] = [
   { id: 'electrodb', languages: jsFrontEnd.languages, callSites: electroDbCallSites },
   { id: 'dynamodb-toolbox', languages: jsFrontEnd.languages, callSites: toolboxCallSites },
+  { id: 'dynamodb-onetable', languages: jsFrontEnd.languages, callSites: oneTableCallSites },
   {
     id: 'pynamodb',
     languages: pythonFrontEnd.languages,

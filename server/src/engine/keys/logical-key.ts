@@ -105,6 +105,7 @@ export function modelOf(a: Access): string | undefined {
   // PynamoDB, dynamoose: `Thread model` for the table, `Thread model · status_index` for an index.
   if (lib.library === 'pynamodb' || lib.library === 'dynamoose')
     return `${lib.entity} model${pattern ? ` · ${pattern}` : ''}`;
+  if (lib.library === 'dynamodb-onetable') return `${lib.entity} model · ${pattern}`;
   return `${lib.entity}${lib.entity.endsWith(' collection') ? '' : ' entity'} · ${pattern}`;
 }
 

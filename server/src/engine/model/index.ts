@@ -353,8 +353,8 @@ export interface Access {
  * offered on such an access (its key is not written at the call).
  */
 export interface LibraryAccess {
-  library: 'electrodb' | 'dynamodb-toolbox' | 'pynamodb' | 'dynamoose';
-  /** The entity (ElectroDB, dynamodb-toolbox), the model (PynamoDB's class, dynamoose's name). */
+  library: 'electrodb' | 'dynamodb-toolbox' | 'pynamodb' | 'dynamoose' | 'dynamodb-onetable';
+  /** The entity (ElectroDB, dynamodb-toolbox), the model (PynamoDB's class, dynamoose's name, OneTable's schema model). */
   entity: string;
   /** The access pattern (ElectroDB), the index attribute of the model (PynamoDB; '' for the table). */
   accessPattern: string;

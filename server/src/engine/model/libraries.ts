@@ -8,6 +8,7 @@ export const RECORDED_CONSTRUCTORS: Readonly<Record<string, readonly string[]>> 
   electrodb: ['Entity', 'Service'],
   'dynamodb-toolbox': ['Entity', 'Table'],
   dynamoose: ['Schema', 'Table'],
+  'dynamodb-onetable': ['Table'],
   // PynamoDB: a model or index is a class declared on one of these (`class Thread(Model)`),
   // its attributes constructions (`UnicodeAttribute(hash_key=True)`).
   'pynamodb.models': ['Model'],
@@ -61,6 +62,22 @@ export const RECORDED_BUILDERS: Readonly<Record<string, readonly string[]>> = {
     '$get',
   ],
 };
+
+/**
+ * Methods of a recorded construction whose result carries the schema on, recorded as a
+ * call of the construction (`Construction.calls`): OneTable's `table.getModel('User')`
+ * is the table with the model it names.
+ */
+export const RECORDED_METHODS: Readonly<Record<string, readonly string[]>> = {
+  'dynamodb-onetable': ['getModel'],
+};
+
+const METHOD_NAMES = new Set(Object.values(RECORDED_METHODS).flat());
+
+/** Whether a method name is one of `RECORDED_METHODS` (checked before its receiver is evaluated). */
+export function isRecordedMethod(name: string): boolean {
+  return METHOD_NAMES.has(name);
+}
 
 /** The package an import names (`dynamodb-toolbox/schema/string` is `dynamodb-toolbox`). */
 export function packageOf(source: string): string {

@@ -40,7 +40,10 @@ export interface Construction {
    * its body as one object (nested classes, `Meta`, included; a workspace base's first).
    */
   args: Value[];
-  /** A builder's chained calls, in order (`string().key().default("X")`: `key()`, `default("X")`). */
+  /**
+   * A builder's chained calls, in order (`string().key().default("X")`: `key()`, `default("X")`), or
+   * the recorded methods called on a construction (`table.getModel("User")`).
+   */
   calls?: Array<{ name: string; args: Value[] }>;
   /** A class declared on a recorded base (Python): its name; `name` is the recorded base it derives from. */
   declared?: string;

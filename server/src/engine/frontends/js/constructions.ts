@@ -7,7 +7,13 @@
 import type { Node } from 'web-tree-sitter';
 import { deeper, unknownValue } from '../evaluation';
 import type { EvalContext } from '../../model/eval-context';
-import { packageOf, RECORDED_BUILDERS, RECORDED_CONSTRUCTORS } from '../../model/libraries';
+import {
+  isRecordedMethod,
+  packageOf,
+  RECORDED_BUILDERS,
+  RECORDED_CONSTRUCTORS,
+  RECORDED_METHODS,
+} from '../../model/libraries';
 import type { Entry, Value } from '../../model/value';
 import { spanOf } from '../../syntax/span';
 import { returnedExpressions } from './functions';
@@ -53,7 +59,7 @@ function importedName(n: Node, ctx: EvalContext, depth = 0): { module: string; n
   return { module: packageOf(b.source), name: property };
 }
 
-function argumentValues(call: Node, ctx: EvalContext): Value[] {
+export function argumentValues(call: Node, ctx: EvalContext): Value[] {
   const args = call.childForFieldName('arguments')?.namedChildren ?? [];
   return args.flatMap((a) => (a && a.type !== 'comment' ? [argumentValue(a, ctx)] : []));
 }
@@ -74,12 +80,25 @@ export function builderValue(n: Node, ctx: EvalContext): Value | null {
       span: spanOf(n),
       made: { module: imported.module, name: imported.name, file: '', args: argumentValues(n, ctx), calls: [] },
     };
-  if (fn?.type === 'identifier') return null;
-  if (fn?.type !== 'member_expression' || !builderRoot(fn, ctx)) return null;
+  if (fn?.type !== 'member_expression') return null;
+  const recorded = recordedMethod(n, fn, ctx);
+  if (recorded) return recorded;
+  if (!builderRoot(fn, ctx)) return null;
   const base = ctx.evaluate(fn.childForFieldName('object'), ctx);
   if (base?.kind !== 'object' || !base.made?.calls) return null;
   const call = { name: fn.childForFieldName('property')?.text ?? '', args: argumentValues(n, ctx) };
   return { ...base, span: spanOf(n), made: { ...base.made, calls: [...base.made.calls, call] } };
+}
+
+/** `table.getModel('User')` on a recorded construction: the construction with the call added. */
+function recordedMethod(n: Node, fn: Node, ctx: EvalContext): Value | null {
+  const name = fn.childForFieldName('property')?.text ?? '';
+  if (!isRecordedMethod(name)) return null;
+  const base = ctx.evaluate(fn.childForFieldName('object'), ctx);
+  const m = base?.kind === 'object' ? base.made : undefined;
+  if (!m || !RECORDED_METHODS[m.module]?.includes(name)) return null;
+  const call = { name, args: argumentValues(n, ctx) };
+  return { ...base!, span: spanOf(n), made: { ...m, calls: [...(m.calls ?? []), call] } } as Value;
 }
 
 /** Whether a chain's leftmost name is imported from a package with builders. */

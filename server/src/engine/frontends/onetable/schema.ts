@@ -1,0 +1,124 @@
+/**
+ * A OneTable model as plain data, read from the recorded `new Table({ name, schema })`
+ * with `getModel('User')` called on it (`Value.made`). The schema object (often a
+ * module of its own) declares the indexes by the attributes they are keyed on
+ * (`indexes: { primary: { hash: 'pk', sort: 'sk' }, gs1: { hash: 'gs1pk' } }`) and each
+ * model's fields: where a field is stored (`map`, else its name), its value template
+ * (`value: 'user#${id}'`), and what fills it on a create (`generate: 'ulid'`, `default`).
+ */
+import type { Span } from '../../model';
+import { literalText } from '../../model/template';
+import { entry, entryOf, type Value } from '../../model/value';
+
+export interface IndexSchema {
+  /** `primary` for the table's own key. */
+  name: string;
+  hash: string;
+  sort: string | null;
+}
+
+export interface FieldSchema {
+  name: string;
+  /** The attribute it is stored as (`map: 'PK'`, else its name). */
+  field: string;
+  /** `value: 'user#${id}'`: the stored value made of the other fields, when the call gives none. */
+  template?: string;
+  /** `generate: 'ulid' | 'uuid'` (or `true`): a random value on a create. */
+  generate?: boolean;
+  /** `default:` on a create that leaves the field out. */
+  default?: Value;
+  span: Span;
+}
+
+export interface ModelSchema {
+  name: string;
+  /** Where `getModel('User')` names it, or the model's declaration in the schema. */
+  nameSpan: Span;
+  /** The file of the schema object, where its field spans are. */
+  schemaFile: string;
+  tableName: Value | undefined;
+  primary: IndexSchema;
+  indexes: IndexSchema[];
+  fields: Map<string, FieldSchema>;
+  /** The field holding the model's name (`_type` unless the table says otherwise). */
+  typeField: string;
+}
+
+const text = (v: Value | undefined): string | null => (v?.kind === 'scalar' ? literalText(v.template) : null);
+
+/** The model a value is (`table.getModel('User')`), or null. */
+export function modelSchema(v: Value | undefined): ModelSchema | null {
+  const m = v?.kind === 'object' ? v.made : undefined;
+  if (m?.module !== 'dynamodb-onetable' || m.name !== 'Table') return null;
+  const get = m.calls?.find((c) => c.name === 'getModel');
+  const name = text(get?.args[0]);
+  return name !== null && get ? modelOfTable(v, name, get.args[0].span) : null;
+}
+
+/** The model `name` of a recorded `new Table({ schema })` (`table.create('User', ...)`), or null. */
+export function modelOfTable(v: Value | undefined, name: string, nameSpan?: Span): ModelSchema | null {
+  const m = v?.kind === 'object' ? v.made : undefined;
+  if (m?.module !== 'dynamodb-onetable' || m.name !== 'Table') return null;
+  const options = m.args[0];
+  const schema = entry(options, 'schema');
+  const model = entryOf(entry(schema, 'models'), name);
+  const indexes = indexesOf(entry(schema, 'indexes'));
+  const primary = indexes.find((i) => i.name === 'primary');
+  if (!model || !primary) return null;
+  const fields = fieldsOf(model[1]);
+  if (!fields) return null;
+  return {
+    name,
+    nameSpan: nameSpan ?? model[2] ?? model[1].span,
+    schemaFile: fileOf(schema) ?? m.file,
+    tableName: entry(options, 'name'),
+    primary,
+    indexes: indexes.filter((i) => i !== primary),
+    fields,
+    typeField: text(entry(entry(schema, 'params'), 'typeField')) ?? text(entry(options, 'typeField')) ?? '_type',
+  };
+}
+
+function indexesOf(v: Value | undefined): IndexSchema[] {
+  if (v?.kind !== 'object') return [];
+  return v.entries.flatMap(([name, ix]) => {
+    const hash = text(entry(ix, 'hash'));
+    // A local index (`type: 'local'`) shares the table's partition key.
+    return hash === null ? [] : [{ name, hash, sort: text(entry(ix, 'sort')) }];
+  });
+}
+
+function fieldsOf(model: Value): Map<string, FieldSchema> | null {
+  if (model.kind !== 'object') return null;
+  const out = new Map<string, FieldSchema>();
+  for (const [name, o, pair] of model.entries) {
+    const map = text(entry(o, 'map'));
+    const generate = entry(o, 'generate');
+    const f: FieldSchema = {
+      name,
+      // `map: 'data.name'` packs the field into a map attribute: not a key.
+      field: map && !map.includes('.') ? map : name,
+      span: pair ?? o.span,
+    };
+    const value = text(entry(o, 'value'));
+    if (value !== null && value !== 'true') f.template = value;
+    // `uuid: true` is OneTable 1's spelling of `generate: 'uuid'`.
+    if ((generate && text(generate) !== 'false') || text(entry(o, 'uuid')) === 'true') f.generate = true;
+    const d = entry(o, 'default');
+    if (d) f.default = d;
+    out.set(name, f);
+  }
+  return out;
+}
+
+/** The file a schema object was read from: an imported schema's parts name their module. */
+function fileOf(v: Value | undefined, depth = 0): string | null {
+  if (!v || depth > 6) return null;
+  if (v.kind === 'scalar') return v.template.parts.find((p) => p.origin?.file)?.origin?.file ?? null;
+  const children = v.kind === 'object' ? v.entries.map((e) => e[1]) : v.kind === 'array' ? v.items : [];
+  for (const c of children) {
+    const f = fileOf(c, depth + 1);
+    if (f) return f;
+  }
+  return null;
+}

@@ -1,0 +1,279 @@
+/**
+ * OneTable (dynamodb-onetable) as a front-end of the key model, proven on fixtures written
+ * in the library's documented style (test/fixtures/libraries/onetable): a schema module,
+ * a module making the table and its models, handlers importing them, and a CommonJS
+ * module declaring its schema in place. The fixtures type-check against the pinned
+ * typings; run with the real library against dynalite, every request it sends (table,
+ * index, partition key) is one the engine predicted at that model, and `shardlens keys
+ * --match` names the model's logical key.
+ */
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { CreateTableCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import {
+  collectFiles,
+  initParsers,
+  WorkspaceIndex,
+  type Access,
+  type Finding,
+  type KeyTemplate,
+} from '../../server/src/engine';
+import { startDynalite, typeErrors } from '../fixes/helpers-write';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'libraries', 'onetable');
+const CLI = path.join(ROOT, 'bin', 'shardlens.js');
+
+let accesses: Access[];
+let findings: Finding[];
+
+before(async () => {
+  await initParsers();
+  const index = new WorkspaceIndex({ root: FIXTURE });
+  index.analyzeAll(collectFiles([FIXTURE]).files);
+  accesses = index.results().flatMap((r) => r.accesses);
+  findings = index.results().flatMap((r) => r.findings);
+});
+
+const rel = (f: string) => path.relative(FIXTURE, f);
+const line = (f: Finding | Access) => `${rel(f.file)}:${f.span.startLine + 1}`;
+const renderText = (t: KeyTemplate) => t.parts.map((p) => ('literal' in p ? p.literal : '{}')).join('');
+
+/** A stored key matches a template: its literal text in place, each hole some text. */
+function matchesTemplate(stored: string, t: KeyTemplate): boolean {
+  const re = t.parts.map((p) => ('literal' in p ? p.literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : '.+')).join('');
+  return new RegExp(`^${re}$`).test(stored);
+}
+
+test('the fixtures type-check against the dynamodb-onetable typings', () => {
+  assert.deepEqual(typeErrors(FIXTURE), []);
+});
+
+test('every OneTable call of the fixtures is read with its model, index and stored key', () => {
+  const calls = accesses
+    .filter((a) => a.library)
+    .map(
+      (a) =>
+        `${line(a)} ${a.operation} ${a.library!.entity}.${a.library!.accessPattern}${a.index ? ` @${a.index}` : ''} ${a.partitionKey?.attribute} = ${a.partitionKey ? renderText(a.partitionKey.template) : '-'}`,
+    );
+  for (const want of [
+    'handlers.ts:4 PutItem User.primary pk = user#{}',
+    'handlers.ts:4 PutItem User.gs1 @gs1 gs1pk = status#invited',
+    'handlers.ts:9 Query User.gs1 @gs1 gs1pk = status#active',
+    'handlers.ts:13 GetItem User.primary pk = user#{}',
+    'handlers.ts:17 UpdateItem User.primary pk = user#{}',
+    'handlers.ts:21 PutItem Order.primary pk = account#{}',
+    'handlers.ts:25 Query Order.primary pk = account#{}',
+    'handlers.ts:29 UpdateItem Counter.primary pk = counter#signups',
+    'handlers.ts:33 GetItem Counter.primary pk = counter#signups',
+    'db.ts:10 PutItem Announcement.primary pk = Announcement',
+    'handlers.ts:42 PutItem Metric.primary pk = metric#{}#{}',
+    'handlers.ts:46 DeleteItem Order.primary pk = account#{}',
+    'sessions.js:28 PutItem Session.primary pk = session#{}',
+    'sessions.js:10 PutItem Session.byKind @byKind kind = web',
+    'sessions.js:32 DeleteItem Session.primary pk = session#{}',
+  ])
+    assert.ok(calls.includes(want), `${want} not in\n${calls.join('\n')}`);
+  // A find fills the sort key's template as far as the call gives it: begins_with its prefix.
+  const orders = accesses.find((a) => line(a) === 'handlers.ts:25')!;
+  assert.equal(orders.sortCondition?.operator, 'begins_with');
+  assert.equal(orders.sortCondition?.operands.map((o) => renderText(o.template)).join(), 'order#');
+});
+
+test('the hot keys are found: a status index, a counter, a key the schema fixes, a constant default', () => {
+  const got = findings.map((f) => `${f.rule} ${line(f)} ${f.severity}`);
+  for (const want of [
+    'SL001 handlers.ts:4 error', // status: 'invited' written to gs1
+    'SL001 handlers.ts:9 error', // and 'active' read from it
+    'SL004 handlers.ts:29 warning', // { add: { count: 1 } } on the one signups counter
+    'SL001 db.ts:10 error', // Announcement's pk is its model name: at the schema the table is given
+    'SL001 sessions.js:10 error', // kind's default 'web' keys byKind
+  ])
+    assert.ok(got.includes(want), `${want} not in\n${got.join('\n')}`);
+  const status = findings.find((f) => line(f) === 'handlers.ts:9')!;
+  assert.equal(status.span.startColumn + 1, 30, 'on the constant the call gives');
+  assert.deepEqual(status.fixes, []);
+  const announcement = findings.find((f) => line(f) === 'db.ts:10')!;
+  assert.ok(
+    announcement.related?.some((r) => rel(r.file) === 'schema.ts'),
+    'the schema field is the related location',
+  );
+});
+
+test('generated ids, ids from the request and a sharded key are not reported', () => {
+  const quiet = accesses.filter(
+    (a) =>
+      ['Order', 'Metric'].includes(a.library?.entity ?? '') ||
+      (a.library && a.index === null && /^(User|Session)$/.test(a.library.entity)),
+  );
+  assert.ok(quiet.length >= 9, `${quiet.length}`);
+  assert.deepEqual(
+    findings.filter((f) => quiet.includes(f.access)).map((f) => `${f.rule} ${line(f)}`),
+    [],
+  );
+  const metric = quiet.find((a) => a.library!.entity === 'Metric')!;
+  const shard = metric.partitionKey!.template.parts.find((p) => 'hole' in p && p.hole.kind === 'shard');
+  assert.ok(shard && 'hole' in shard && shard.hole.shards?.values?.length === 8);
+});
+
+interface Sent {
+  command: string;
+  table: string;
+  index: string | null;
+  /** The partition-key attribute and value the request keys on, or written, one per index for a put. */
+  keys: Array<[string, string]>;
+}
+
+/** Records each command the library sends through `client`, before it is marshalled on the wire. */
+function record(client: DynamoDBClient, sent: Sent[]) {
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const input = args.input as Record<string, unknown>;
+      const plain = (o: unknown) => unmarshall((o ?? {}) as Record<string, AttributeValue>);
+      const keys: Array<[string, string]> = [];
+      if (input.Key) keys.push(...(Object.entries(plain(input.Key)) as Array<[string, string]>));
+      if (input.Item) keys.push(...(Object.entries(plain(input.Item)) as Array<[string, string]>));
+      if (typeof input.KeyConditionExpression === 'string') {
+        const [, name, value] = /^\(?\s*(#\w+)\s*=\s*(:\w+)/.exec(input.KeyConditionExpression) ?? [];
+        const names = input.ExpressionAttributeNames as Record<string, string>;
+        keys.push([names[name], plain(input.ExpressionAttributeValues)[value] as string]);
+      }
+      sent.push({
+        command: context.commandName as string,
+        table: input.TableName as string,
+        index: (input.IndexName as string) ?? null,
+        keys,
+      });
+      return next(args);
+    },
+    { step: 'initialize', name: 'recordSent' },
+  );
+}
+
+const OPERATIONS: Record<string, string> = {
+  PutItemCommand: 'PutItem',
+  GetItemCommand: 'GetItem',
+  UpdateItemCommand: 'UpdateItem',
+  DeleteItemCommand: 'DeleteItem',
+  QueryCommand: 'Query',
+};
+
+test('run against dynalite with the real library, every request is one the engine predicted', async () => {
+  const db = await startDynalite();
+  const env = { ...process.env };
+  try {
+    Object.assign(process.env, {
+      AWS_ENDPOINT_URL_DYNAMODB: db.endpoint,
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'test',
+      AWS_SECRET_ACCESS_KEY: 'test',
+      APP_TABLE: 'app-table',
+    });
+    const attr = (n: string) => ({ AttributeName: n, AttributeType: 'S' as const });
+    await db.client.send(
+      new CreateTableCommand({
+        TableName: 'app-table',
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: ['pk', 'sk', 'gs1pk', 'gs1sk'].map(attr),
+        KeySchema: [
+          { AttributeName: 'pk', KeyType: 'HASH' },
+          { AttributeName: 'sk', KeyType: 'RANGE' },
+        ],
+        GlobalSecondaryIndexes: [
+          {
+            IndexName: 'gs1',
+            KeySchema: [
+              { AttributeName: 'gs1pk', KeyType: 'HASH' },
+              { AttributeName: 'gs1sk', KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'ALL' },
+          },
+        ],
+      }),
+    );
+    await db.client.send(
+      new CreateTableCommand({
+        TableName: 'sessions',
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: ['pk', 'kind'].map(attr),
+        KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+        GlobalSecondaryIndexes: [
+          {
+            IndexName: 'byKind',
+            KeySchema: [
+              { AttributeName: 'kind', KeyType: 'HASH' },
+              { AttributeName: 'pk', KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'ALL' },
+          },
+        ],
+      }),
+    );
+    const app = await import(pathToFileURL(path.join(FIXTURE, 'handlers.ts')).href);
+    const dbModule = await import(pathToFileURL(path.join(FIXTURE, 'db.ts')).href);
+    const sessions = await import(pathToFileURL(path.join(FIXTURE, 'sessions.js')).href);
+    const sent: Sent[] = [];
+    record(dbModule.client, sent);
+    record(sessions.client ?? sessions.default.client, sent);
+
+    const id: string = await app.inviteUser('ann@example.com');
+    await app.activeUsers();
+    assert.equal((await app.getUser(id))?.email, 'ann@example.com');
+    await app.disableUser(id);
+    const order = await app.placeOrder('acct-1', 30);
+    assert.equal((await app.ordersOf('acct-1')).length, 1);
+    await app.countSignup();
+    await app.countSignup();
+    assert.equal((await app.signups())?.count, 2);
+    await app.announce('maintenance tonight');
+    await app.recordMetric('latency', 12);
+    await app.removeOrder('acct-1', order.orderId);
+    const session = await (sessions.startSession ?? sessions.default.startSession)('u-1');
+    await (sessions.endSession ?? sessions.default.endSession)(session.token);
+
+    assert.ok(sent.length >= 13, `${sent.length} requests`);
+    const lib = accesses.filter((a) => a.library);
+    for (const s of sent) {
+      const operation = OPERATIONS[s.command];
+      assert.ok(operation, `unexpected ${s.command}`);
+      // The partition keys the request carries: the table's, and for a put each index's it writes.
+      const partitions = s.keys.filter(([k]) => ['pk', 'gs1pk', 'kind'].includes(k));
+      assert.ok(partitions.length > 0, JSON.stringify(s));
+      for (const [attribute, value] of partitions) {
+        const predicted = lib.filter(
+          (a) =>
+            a.operation === operation &&
+            a.table.kind === 'literal' &&
+            a.table.name === s.table &&
+            a.partitionKey?.attribute === attribute &&
+            matchesTemplate(value, a.partitionKey.template),
+        );
+        assert.ok(predicted.length > 0, `${operation} ${s.table} ${attribute} = ${value} predicted by none`);
+        for (const a of predicted)
+          if (!renderText(a.partitionKey!.template).includes('{}'))
+            assert.equal(renderText(a.partitionKey!.template), value);
+        if (s.index)
+          assert.ok(
+            predicted.some((a) => a.index === s.index),
+            `${s.command} on ${s.index}`,
+          );
+      }
+    }
+    // The model's logical key is named for a stored key.
+    for (const [key, model] of [
+      ['status#invited', 'User model · gs1'],
+      ['counter#signups', 'Counter model · primary'],
+      [`user#${id}`, 'User model · primary'],
+    ]) {
+      const out = execFileSync('node', [CLI, 'keys', FIXTURE, '--match', key], { encoding: 'utf8' });
+      assert.ok(out.includes(model), `${key}:\n${out}`);
+    }
+  } finally {
+    process.env = env;
+    await db.close();
+  }
+});
