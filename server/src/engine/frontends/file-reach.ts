@@ -45,6 +45,30 @@ export interface Seen {
   declaresApp: boolean;
 }
 
+/** A file's record before its tree is read: nothing seen yet. */
+export function nothingSeen(file: string, text: string, declaresApp: boolean): Seen {
+  return { file, text, functions: [], entries: [], calls: [], loops: [], imports: [], declaresApp };
+}
+
+/**
+ * An entry point that runs the whole file (a test file, a script), named by the file's
+ * name: it reaches what the module's top-level code calls (and, for a test file, what
+ * the runner calls: `calledByTestRunner`, added once the file is read).
+ */
+export function wholeFileEntry(
+  kind: EntryKind,
+  file: string,
+  at: Span,
+  trigger: string,
+): SeenEntry & { calls: Array<{ name: string; member: boolean }> } {
+  const name = file.split(/[\\/]/).pop()!;
+  return {
+    entry: entryPoint(kind, name, file, null, at, trigger),
+    span: null,
+    calls: [{ name: MODULE, member: false }],
+  };
+}
+
 /**
  * What a test runner calls in a test file: every function the file defines (pytest's
  * `test_*`, behave's and cucumber's steps, unittest's methods, a named function passed to `it`).

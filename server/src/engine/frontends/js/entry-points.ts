@@ -12,9 +12,10 @@ import {
   calledByTestRunner,
   entryPoint,
   HTTP_METHODS,
-  MODULE,
   nodesOfTypes,
+  nothingSeen,
   parseRate,
+  wholeFileEntry,
   type Seen,
 } from '../file-reach';
 import type { EntryKind, FileReach } from '../../model/entry-point';
@@ -54,26 +55,13 @@ const NEST_ROUTES = new Set(['Get', 'Post', 'Put', 'Patch', 'Delete', 'All', 'He
 
 export function jsFileReach(tree: Tree, file: string, testFile: boolean, binFile: boolean): FileReach {
   const text = tree.rootNode.text;
-  const seen: Seen = {
-    file,
-    text,
-    functions: [],
-    entries: [],
-    calls: [],
-    loops: [],
-    imports: [],
-    declaresApp: APP_OBJECT.test(text),
-  };
-  const moduleCalls = [{ name: MODULE, member: false }];
-  const moduleEntry = (kind: EntryKind, name: string, trigger: string) =>
-    seen.entries.push({
-      entry: entryPoint(kind, name, file, null, spanOf(tree.rootNode), trigger),
-      span: null,
-      calls: moduleCalls,
-    });
-  if (testFile) moduleEntry('test', file.split(/[\\/]/).pop()!, 'test run');
-  else if (binFile || text.startsWith('#!') || /require\.main\s*===\s*module/.test(text))
-    moduleEntry('script', file.split(/[\\/]/).pop()!, 'run by hand');
+  const seen = nothingSeen(file, text, APP_OBJECT.test(text));
+  const whole = testFile
+    ? wholeFileEntry('test', file, spanOf(tree.rootNode), 'test run')
+    : binFile || text.startsWith('#!') || /require\.main\s*===\s*module/.test(text)
+      ? wholeFileEntry('script', file, spanOf(tree.rootNode), 'run by hand')
+      : null;
+  if (whole) seen.entries.push(whole);
   // A file without an `@` has no decorators to look for around each method.
   const marks: FileMarks = { next: nextRoute(file), decorators: text.includes('@') };
   for (const n of nodesOfTypes(tree.rootNode, NEST_MARK.test(text) ? VISITED_NEST : VISITED)) {
@@ -87,7 +75,7 @@ export function jsFileReach(tree: Tree, file: string, testFile: boolean, binFile
     else if (n.type === 'class_declaration' || n.type === 'class') readNestController(n, seen, file);
   }
   // The runner calls the file's functions (a step or hook defined by name, then registered).
-  if (testFile) moduleCalls.push(...calledByTestRunner(seen));
+  if (testFile) whole?.calls.push(...calledByTestRunner(seen));
   return assemble(seen);
 }
 

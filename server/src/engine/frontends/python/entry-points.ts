@@ -13,10 +13,11 @@ import {
   cronPerHour,
   entryPoint,
   HTTP_METHODS,
-  MODULE,
   parseRate,
   nodesOfTypes,
+  nothingSeen,
   ratePerHourOf,
+  wholeFileEntry,
   type Seen,
 } from '../file-reach';
 import type { EntryKind, FileReach } from '../../model/entry-point';
@@ -51,23 +52,9 @@ const RATE_UNITS: Record<string, string> = { MINUTES: 'minutes', HOURS: 'hours',
 
 export function pythonFileReach(tree: Tree, file: string, testFile: boolean): FileReach {
   const text = tree.rootNode.text;
-  const seen: Seen = {
-    file,
-    text,
-    functions: [],
-    entries: [],
-    calls: [],
-    loops: [],
-    imports: [],
-    declaresApp: APP_OBJECT.test(text),
-  };
-  const testCalls = [{ name: MODULE, member: false }];
-  if (testFile)
-    seen.entries.push({
-      entry: entryPoint('test', file.split(/[\\/]/).pop()!, file, null, spanOf(tree.rootNode), 'test run'),
-      span: null,
-      calls: testCalls,
-    });
+  const seen = nothingSeen(file, text, APP_OBJECT.test(text));
+  const testEntry = testFile ? wholeFileEntry('test', file, spanOf(tree.rootNode), 'test run') : null;
+  if (testEntry) seen.entries.push(testEntry);
   const prefixes = routerPrefixes(text);
   for (const n of nodesOfTypes(tree.rootNode, text.includes('__main__') ? VISITED_MAIN : VISITED)) {
     if (n.type === 'function_definition') readFunction(n, seen, file, prefixes);
@@ -80,7 +67,7 @@ export function pythonFileReach(tree: Tree, file: string, testFile: boolean): Fi
     }
   }
   // The runner calls the file's functions (pytest's `test_*`, behave's steps, unittest's methods).
-  if (testFile) testCalls.push(...calledByTestRunner(seen));
+  testEntry?.calls.push(...calledByTestRunner(seen));
   return assemble(seen);
 }
 
