@@ -30,6 +30,19 @@ export interface JsonFinding {
    * version 1: readers of older output see no field and should assume `app`.
    */
   context?: 'app' | 'test' | 'example' | 'script';
+  /**
+   * How the workspace uses the key of a constant-key finding (SL001): `read` (read-hot:
+   * only or mostly read), `write` or `both`, with the call sites on request paths that
+   * read and write it and the entry points reaching each (null when none is known).
+   * Added within version 1.
+   */
+  keyUse?: {
+    verdict: 'read' | 'write' | 'both';
+    reads: number;
+    writes: number;
+    readEntries: number | null;
+    writeEntries: number | null;
+  };
 }
 
 /** A range in a file, 1-based; `endColumn` exclusive. */
@@ -66,7 +79,8 @@ export type JsonFix =
   | { kind: 'scatter-gather-reader'; key: string; shards: JsonShardSet; writer: JsonLocation }
   | { kind: 'align-shard-range'; key: string; want: number[]; have: number[]; writer: JsonLocation }
   | { kind: 'paginate-shards'; key: string }
-  | { kind: 'spread-counter'; key: string };
+  | { kind: 'spread-counter'; key: string }
+  | { kind: 'cache-read'; key: string; ttlSeconds: number };
 
 export interface JsonAccess {
   file: string;

@@ -96,7 +96,57 @@ export const handler = async () => {
 };
 `,
       },
-      errors: [{ file: 'src/handlers/get-config.ts', line: 6, severity: 'error', messageId: 'constantRead' }],
+      errors: [{ file: 'src/handlers/get-config.ts', line: 6, severity: 'error', messageId: 'readHot' }],
+    },
+    {
+      name: 'a config loader every handler calls, seeded by a script: read-hot, the seed a note',
+      files: {
+        'src/config.ts': `import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb } from './client';
+
+export async function loadConfig() {
+  const out = await ddb.send(new GetCommand({ TableName: 'settings', Key: { pk: 'global-config' } }));
+  return out.Item ?? {};
+}
+`,
+        'scripts/seed-config.ts': `import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb } from '../src/client';
+
+async function main() {
+  await ddb.send(new PutCommand({ TableName: 'settings', Item: { pk: 'global-config', maxUpload: 10 } }));
+}
+
+main();
+`,
+      },
+      errors: [
+        { file: 'scripts/seed-config.ts', line: 5, severity: 'info', messageId: 'rarelyWritten' },
+        { file: 'src/config.ts', line: 5, severity: 'error', messageId: 'readHot' },
+      ],
+    },
+    {
+      name: 'a boto3 feed read and appended to by request handlers: hot both ways',
+      files: {
+        'app/feed.py': `import time
+
+import boto3
+from boto3.dynamodb.conditions import Key
+
+table = boto3.resource("dynamodb").Table("feed")
+
+
+def post(text):
+    table.put_item(Item={"pk": "FEED#public", "sk": str(time.time_ns()), "text": text})
+
+
+def latest():
+    return table.query(KeyConditionExpression=Key("pk").eq("FEED#public"), Limit=20)["Items"]
+`,
+      },
+      errors: [
+        { line: 10, severity: 'error', messageId: 'hotBothWrite' },
+        { line: 14, severity: 'error', messageId: 'hotBothRead' },
+      ],
     },
     {
       name: 'a boto3 service module appending every event to one stream key',

@@ -174,17 +174,17 @@ export const put = (id: string) => ddb.send(new PutCommand({ TableName: 't', Ite
 test("a rule's per-message severities name its own messages, and its default severity is the most severe of them", () => {
   const rank = { info: 0, warning: 1, error: 2 } as const;
   const split = RULE_INFO.filter((r) => r.messageSeverities);
-  // SL009: requests refused is a warning, near the ceiling or uneven shards a note. SL012: a
-  // constant index key is an error (as SL001, which it replaces), a time bucket or few values a warning.
+  // SL001: a rare write of a read-hot key is a note. SL009: requests refused is a warning, near
+  // the ceiling or uneven shards a note. SL012: a constant index key is an error (as SL001, which
+  // it replaces), a time bucket or few values a warning.
   assert.deepEqual(
     split.map((r) => r.code),
-    ['SL009', 'SL012'],
+    ['SL001', 'SL009', 'SL012'],
   );
   for (const r of split) {
-    const levels = Object.entries(r.messageSeverities!).map(([id, sev]) => {
+    for (const id of Object.keys(r.messageSeverities!))
       assert.ok(id in r.messages, `${r.code}: ${id} is not one of its messages`);
-      return rank[sev];
-    });
+    const levels = Object.keys(r.messages).map((id) => rank[defaultSeverityOf(r, id)]);
     assert.equal(rank[r.defaultSeverity], Math.max(...levels), r.code);
   }
   const sl009 = split.find((r) => r.code === 'SL009')!;
@@ -196,6 +196,9 @@ test("a rule's per-message severities name its own messages, and its default sev
     ],
   );
   // A rule without them: every message at the rule's default.
-  const sl001 = RULE_INFO.find((r) => r.code === 'SL001')!;
-  for (const id of Object.keys(sl001.messages)) assert.equal(defaultSeverityOf(sl001, id), 'error');
+  const sl002 = RULE_INFO.find((r) => r.code === 'SL002')!;
+  for (const id of Object.keys(sl002.messages)) assert.equal(defaultSeverityOf(sl002, id), 'warning');
+  const sl001 = split.find((r) => r.code === 'SL001')!;
+  assert.equal(defaultSeverityOf(sl001, 'readHot'), 'error');
+  assert.equal(defaultSeverityOf(sl001, 'rarelyWritten'), 'info');
 });

@@ -16,6 +16,7 @@ import {
   type FileAnalysis,
   type Finding,
   type FixDescriptor,
+  type KeyUse,
   logicalKeyOf,
   render,
   type ShardCount,
@@ -62,6 +63,7 @@ export function toJsonFix(f: FixDescriptor): JsonFix {
       return { ...f, writer: location(f.writer.file, f.writer.span) };
     case 'paginate-shards':
     case 'spread-counter':
+    case 'cache-read':
       return { ...f };
   }
 }
@@ -78,6 +80,18 @@ export function toJsonFinding(f: Finding): JsonFinding {
     related: (f.related ?? []).map((r) => ({ ...location(r.file, r.span), message: r.message })),
     fixes: (f.fixes ?? []).map(toJsonFix),
     context: f.context ?? 'app',
+    ...(f.keyUse ? { keyUse: keyUseJson(f.keyUse) } : {}),
+  };
+}
+
+/** A finding's key use as the contract has it (the `mostly` flag stays in the message). */
+function keyUseJson(u: KeyUse): NonNullable<JsonFinding['keyUse']> {
+  return {
+    verdict: u.verdict,
+    reads: u.reads,
+    writes: u.writes,
+    readEntries: u.readEntries,
+    writeEntries: u.writeEntries,
   };
 }
 

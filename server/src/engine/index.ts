@@ -38,6 +38,7 @@ export type {
   FixDescriptor,
   ImportInfo,
   KeyOperator,
+  KeyUse,
   KeyValue,
   LogicalKey,
   SdkStyle,
@@ -62,6 +63,7 @@ export { mayContainDynamoDbCalls, reasonToSkip } from './syntax/prescan';
 export { addShardSuffix } from './rules/finding';
 export { shardCountOfAccess, shardHoleOf } from './rules/group';
 export { RULE_INFO, defaultSeverityOf, docsUrl, hotKeyLive } from './rules';
+export { CACHE_TTL_SECONDS, useText } from './rules/key-use';
 export { sameSpan, spanOf, spanWithin, walk } from './syntax/span';
 export { AnalysisCache, ENGINE_VERSION, cacheDir } from './workspace/cache';
 export { completeIndex, indexOneByOne } from './workspace/cache/run';

@@ -6,6 +6,7 @@ import {
   docsUrl,
   type Finding,
   formatUnits as n,
+  type KeyUse,
   type KeyValue,
   PLANNED_WRITE_UNITS_PER_SHARD,
   READ_UNITS_PER_PARTITION as RCU_PER_KEY,
@@ -17,6 +18,7 @@ import {
   shardsForPeak,
   type Span,
   tableName,
+  useText,
   whyUnresolved,
   WRITE_UNITS_PER_PARTITION as WCU_PER_KEY,
   writeUnitsPerItem,
@@ -309,11 +311,23 @@ export function hoverMarkdown(
   // The index may hold another analysis of the same text: match the access by position.
   const same = (b: Access) => b === a || (b.file === a.file && sameSpan(b.span, a.span));
   const mine = findings.filter((f) => same(f.access) && settings.rules[f.rule] !== 'off');
+  const use = mine.find((f) => f.keyUse)?.keyUse;
+  if (use) lines.push('', keyUseLine(use));
   // The rules that fired, each with its documentation, but not their messages: VS Code
   // shows the diagnostic's message in the same hover already, so it would read twice.
   const rules = [...new Map(mine.map((f) => [f.rule, f])).values()];
   if (rules.length) lines.push('', rules.map((f) => `**${f.rule}** [${f.category}](${docsUrl(f.rule)})`).join(' · '));
   return { kind: 'markdown', value: lines.join('\n\n').replace(/\n\n\n\n/g, '\n\n') };
+}
+
+/** How the workspace uses the key: read-hot, write-hot or both, with the evidence and what follows from it. */
+function keyUseLine(u: KeyUse): string {
+  const evidence = text(useText(u));
+  if (u.verdict === 'read')
+    return `**Read-hot**${u.mostly ? ' (mostly read)' : ''}: ${evidence}. A write shard would make each read query every shard; a cache serves the reads from memory.`;
+  if (u.verdict === 'both')
+    return `**Read and write hot**: ${evidence}. A cache relieves the reads, not the writes; a write shard relieves the writes and makes each read query every shard.`;
+  return `**Write-hot**: ${evidence}.`;
 }
 
 /**

@@ -411,7 +411,12 @@ export type FixDescriptor =
   | { kind: 'align-shard-range'; key: string; want: number[]; have: number[]; writer: SourceRange }
   | { kind: 'paginate-shards'; key: string }
   /** A counter item every caller increments: spread the count over N items and sum them on read. */
-  | { kind: 'spread-counter'; key: string };
+  | { kind: 'spread-counter'; key: string }
+  /**
+   * A read of a read-hot key (`KeyUse`): serve it from an in-process cache for `ttlSeconds`,
+   * one caller refreshing an expired entry while the others wait for it or get the stale value.
+   */
+  | { kind: 'cache-read'; key: string; ttlSeconds: number };
 
 /** The kinds of fix descriptor: what a rule declares it may carry (`RuleInfo.fixKinds`). */
 export type FixKind = FixDescriptor['kind'];
@@ -434,6 +439,26 @@ export interface Finding {
   messageId?: string;
   /** The role of the code the finding sits in (`app` when not said). */
   context?: FileRole;
+  /** How the workspace uses the finding's logical key (read-hot, write-hot or both), for a hot-key finding. */
+  keyUse?: KeyUse;
+}
+
+/**
+ * Whether a logical key is hot by its reads, its writes or both, as the workspace shows
+ * it (`rules/key-use.ts`): the call sites on paths that run per request (application code,
+ * not only tests, scripts or schedules) that read and write it, and the entry points
+ * reaching them where the reachability pass knows them. `mostly` says a key written too is
+ * judged read-hot because its reads are reached from at least three times as many entry
+ * points (or, with none known, call sites) as its writes.
+ */
+export interface KeyUse {
+  verdict: 'read' | 'write' | 'both';
+  reads: number;
+  writes: number;
+  /** Entry points that reach the reads / the writes; null when the reachability pass knows none. */
+  readEntries: number | null;
+  writeEntries: number | null;
+  mostly?: true;
 }
 
 /**

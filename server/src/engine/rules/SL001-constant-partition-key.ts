@@ -8,11 +8,17 @@ export const constantPartitionKey: AccessRule = {
   category: 'constant-partition-key',
   defaultSeverity: 'error',
   summary: 'Every request for this logical key lands on one partition.',
-  fixKinds: ['add-shard-suffix'],
+  fixKinds: ['add-shard-suffix', 'cache-read'],
+  // The last four are the workspace's words once it knows how the key is used (key-use.ts).
   messages: {
     constantWrite: 'a write of one constant partition key: shard it',
     constantRead: 'a read of one constant partition key: cache it or shard it',
+    readHot: 'a read of a read-hot constant key: cache it, a write shard would not help',
+    rarelyWritten: 'a write of a read-hot constant key: cache its reads rather than shard it',
+    hotBothRead: 'a read of a key hot both ways: cache the reads, at the cost of staleness',
+    hotBothWrite: 'a write of a key hot both ways: shard the writes, at the cost of dearer reads',
   },
+  messageSeverities: { rarelyWritten: 'info' },
   check(input) {
     const { access, key, classification, keyTemplate, shardCount } = input;
     if (classification !== 'constant') return null;

@@ -28,6 +28,10 @@ import { sameSpan } from '../syntax/span';
 import { WorkspaceReach } from './reach';
 import type { AccessReach, EntryPoint, FileReach } from '../model/entry-point';
 import { placeByReach, withReach } from '../rules/reach';
+import { judgeByUse, judgedByUse, keyUseOf } from '../rules/key-use';
+import { roleOfAccess } from '../rules/role-scope';
+import { familyOf, logicalKeyOf } from '../keys/logical-key';
+import { sameTable } from '../keys/table';
 import { DeclaredTables } from './declared-tables';
 import { TableFindings } from './table-findings';
 import { DefinitionFindings } from './definition-findings';
@@ -436,13 +440,32 @@ export class WorkspaceIndex {
   private codeFindings(file: string, used?: Set<string>): Finding[] {
     const cross = [...this.groups.findingsIn(file), ...this.tables.in(file)];
     const ignores: Suppressions = new Map((this.files.get(file)?.ignores ?? []).map(([l, c]) => [l, new Set(c)]));
-    const own = (this.files.get(file)?.findings ?? []).map((f) => this.groups.withWorkspaceShardCount(f));
+    const own = (this.files.get(file)?.findings ?? []).map((f) =>
+      this.withKeyUse(this.groups.withWorkspaceShardCount(f)),
+    );
     // A silenced SL006 still means the read's SL001 does not apply: resolve before silencing.
     const kept = resolveSupersedes([...own, ...cross]).filter((f) => !isSuppressed(f, ignores, used));
     const placed = kept.map((f) =>
       placeByReach({ ...f, access: this.annotated(f.access) }, this.reachOfAccess(f.access), (at) => this.whereAt(at)),
     );
     return dedupe(placed).sort(byPosition);
+  }
+
+  /**
+   * A hot-key finding judged by how the workspace uses its key (read-hot, write-hot or
+   * both, `rules/key-use.ts`): every access of the key on a table it may share, with the
+   * role of its code and how entry points reach it.
+   */
+  private withKeyUse(f: Finding): Finding {
+    if (!judgedByUse(f)) return f;
+    const key = logicalKeyOf(f.access);
+    if (!key) return f;
+    const { accesses, files } = this.groups.accessesOf(familyOf(key));
+    const contexts = this.contextsOf(files);
+    const uses = accesses
+      .filter((a) => a.index === f.access.index && sameTable(a.table, f.access.table))
+      .map((a) => ({ access: a, role: roleOfAccess(a, contexts), reach: this.reachOfAccess(a) }));
+    return judgeByUse(f, keyUseOf(uses));
   }
 
   /** How an access of this index is reached from the workspace's entry points (reach.ts). */

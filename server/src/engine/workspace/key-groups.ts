@@ -136,6 +136,13 @@ export class KeyGroups {
     return f;
   }
 
+  /** Every access of a key family across the workspace, files in path order, and those files. */
+  accessesOf(family: string): { accesses: Access[]; files: ReadonlySet<string> } {
+    const files = this.filesOfFamily.get(family) ?? new Set<string>();
+    const accesses = [...files].sort().flatMap((f) => this.familiesOfFile.get(f)?.get(family) ?? []);
+    return { accesses, files };
+  }
+
   /** The key families `file` has accesses of. */
   familiesIn(file: string): Iterable<string> {
     return this.familiesOfFile.get(file)?.keys() ?? [];

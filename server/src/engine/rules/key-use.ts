@@ -1,0 +1,160 @@
+import type { Access, FileRole, Finding, KeyUse } from '../model';
+import type { AccessReach, EntryPoint } from '../model/entry-point';
+import { logicalKeyOf } from '../keys/logical-key';
+import { placeLabel } from '../keys/table';
+import { render } from '../model/template';
+import { capText, READ_UNITS_PER_PARTITION } from '../requests/capacity';
+import { partitionKeyClaim } from './finding';
+import { shardHoleOf } from './group';
+
+/**
+ * Read-hot or write-hot: a constant key that code only reads (a `global-config` item, a
+ * leaderboard page read by every request) is not helped by a write shard, which makes
+ * each of its reads query every shard. It wants a cache. A key written hot keeps the shard
+ * fixes; a key hot both ways gets both, and the message says what each costs.
+ *
+ * Pure functions of plain data: the accesses of one logical key with the role of their
+ * code and how entry points reach them (the workspace gathers those, `workspace/index.ts`).
+ */
+
+/** How long the cache fix serves a read from memory, unless asked otherwise. */
+export const CACHE_TTL_SECONDS = 30;
+
+/** Reads reached from at least this many times as many entry points (or call sites) as writes: mostly read. */
+const MOSTLY = 3;
+
+export interface KeyUseInput {
+  access: Access;
+  role: FileRole;
+  reach: AccessReach | undefined;
+}
+
+const ONE_OFF = new Set<EntryPoint['kind']>(['test', 'script']);
+
+/** Entry points that run per request or per event (tests, scripts and schedules aside). */
+function runningEntries(reach: AccessReach | undefined): EntryPoint[] {
+  return (reach?.entryPoints ?? []).filter((e) => !ONE_OFF.has(e.kind) && e.kind !== 'schedule');
+}
+
+/** Whether an access runs on a hot path: application code not reached only from tests, scripts or schedules. */
+function onHotPath(u: KeyUseInput): boolean {
+  if (u.role !== 'app' || u.reach?.unreached) return false;
+  const entries = u.reach?.entryPoints ?? [];
+  return entries.length === 0 || runningEntries(u.reach).length > 0;
+}
+
+const entryId = (e: EntryPoint) => `${e.kind}|${e.name}|${e.file}|${e.functionName ?? ''}`;
+
+/** The distinct entry points reaching some of these accesses; null when none of them has any known. */
+function entryCount(uses: KeyUseInput[]): number | null {
+  const ids = new Set<string>();
+  for (const u of uses) for (const e of runningEntries(u.reach)) ids.add(entryId(e));
+  return ids.size ? ids.size : null;
+}
+
+/** The verdict for one logical key from its accesses (those of every table the key may be on). */
+export function keyUseOf(all: readonly KeyUseInput[]): KeyUse {
+  // A sharded access (a sharded writer, a scatter-gather reader) is spread already: it loads no one partition.
+  const uses = all.filter((u) => !shardHoleOf(u.access) || shardHoleOf(u.access)!.once);
+  const hot = uses.filter(onHotPath);
+  // Nothing on a hot path (a key only tests touch): judged by every access, as written.
+  const counted = hot.length ? hot : [...uses];
+  const reads = counted.filter((u) => u.access.kind === 'read');
+  const writes = counted.filter((u) => u.access.kind === 'write');
+  const readEntries = entryCount(reads);
+  const writeEntries = entryCount(writes);
+  const base = { reads: reads.length, writes: writes.length, readEntries, writeEntries };
+  if (!writes.length) return { verdict: 'read', ...base };
+  if (!reads.length) return { verdict: 'write', ...base };
+  // Both: by the entry points reaching each side when both are known, else by call sites.
+  const r = readEntries !== null && writeEntries !== null ? readEntries : reads.length;
+  const w = readEntries !== null && writeEntries !== null ? writeEntries : writes.length;
+  if (r >= MOSTLY * w) return { verdict: 'read', ...base, mostly: true };
+  return { verdict: 'both', ...base };
+}
+
+/** `read at 3 call sites (from 5 entry points), written at 1`: the evidence, for messages. */
+export function useText(u: KeyUse): string {
+  const side = (n: number, entries: number | null) =>
+    `${n} call site${n === 1 ? '' : 's'}${entries ? ` (from ${entries} entry point${entries === 1 ? '' : 's'})` : ''}`;
+  const read = u.reads ? `read at ${side(u.reads, u.readEntries)}` : 'read nowhere';
+  const written = u.writes ? `written at ${side(u.writes, u.writeEntries)}` : 'written at none';
+  return `${read}, ${written}${u.writes ? '' : ' that runs per request'}`;
+}
+
+/** `3,000 RCU/s (6,000 eventually consistent reads/s of items up to 4 KB)`. */
+function readCeilingText(): string {
+  return `${capText('read')} (${(READ_UNITS_PER_PARTITION * 2).toLocaleString('en-US')} eventually consistent reads/s of items up to 4 KB)`;
+}
+
+/** The hot-key rules whose findings the verdict words and fixes: one constant key (SL001). */
+const JUDGED = new Set(['SL001']);
+
+/** Whether a finding is one the verdict words (worth gathering its key's accesses for). */
+export const judgedByUse = (f: Finding): boolean => JUDGED.has(f.rule) && !!f.access.partitionKey;
+
+/**
+ * A hot-key finding worded and fixed by its key's verdict: a read of a read-hot key is
+ * offered the cache fix and told why not a shard; a write of a read-hot key (rare: an
+ * admin update, a seed) loses the shard fix and goes to `info`; a key hot both ways keeps
+ * the shard fix on its writes, gets the cache fix on its reads, and says the trade-off.
+ */
+export function judgeByUse(f: Finding, use: KeyUse): Finding {
+  if (!judgedByUse(f)) return f;
+  const a = f.access;
+  const claim = partitionKeyClaim(
+    { access: a, keyTemplate: render(a.partitionKey!.template), tableName: placeLabel(a.table, a.index) },
+    'is a constant',
+  );
+  const evidence = useText(use);
+  const cache = { kind: 'cache-read' as const, key: keyOfFinding(f), ttlSeconds: CACHE_TTL_SECONDS };
+  if (use.verdict === 'write') return { ...f, keyUse: use };
+  if (use.verdict === 'read') {
+    if (a.kind === 'read')
+      return {
+        ...f,
+        keyUse: use,
+        messageId: 'readHot',
+        message:
+          `${claim} and read-hot (${evidence}): every read hits one partition, capped at ${readCeilingText()}. ` +
+          `Cache it in memory with a short TTL; a write shard would not help and would make each read query every shard.`,
+        fixes: a.library ? [] : [cache],
+      };
+    return {
+      ...f,
+      keyUse: use,
+      severity: 'info',
+      messageId: 'rarelyWritten',
+      message:
+        `${claim}, but the key is read-hot (${evidence}): its writes are few, and a write shard would make each ` +
+        `of its reads query every shard. Cache the reads instead.`,
+      fixes: f.fixes.filter((x) => x.kind !== 'add-shard-suffix'),
+    };
+  }
+  const tradeOff =
+    `Trade-off: a cache takes the reads off the partition but not the writes (${capText('write')}); ` +
+    `a write shard spreads the writes but makes each read query every shard.`;
+  if (a.kind === 'read')
+    return {
+      ...f,
+      keyUse: use,
+      messageId: 'hotBothRead',
+      message:
+        `${claim}, read and written hot (${evidence}): every read hits one partition, capped at ` +
+        `${readCeilingText()}. ${tradeOff} Cache the reads, and shard the writes if they throttle.`,
+      fixes: a.library ? [] : [cache],
+    };
+  return {
+    ...f,
+    keyUse: use,
+    messageId: 'hotBothWrite',
+    message:
+      `${claim}, written and read hot (${evidence}): all writes of it hit one partition, capped at ` +
+      `${capText('write')}. ${tradeOff} Shard the writes, and cache the reads.`,
+  };
+}
+
+/** The logical key of a finding's access (its display form), else the key as its template renders. */
+function keyOfFinding(f: Finding): string {
+  return logicalKeyOf(f.access)?.id ?? render(f.access.partitionKey!.template);
+}
