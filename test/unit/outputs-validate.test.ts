@@ -44,6 +44,12 @@ function fixtureDir(): string {
     ].join('\n'),
   );
   fs.writeFileSync(path.join(dir, 'blob.py'), 'x\0y');
+  // A read-hot key: a settings item only read, offered the cache fix (`keyUse`, `cache-read`).
+  fs.writeFileSync(
+    path.join(dir, 'settings.ts'),
+    "import { ddb } from './client';\nimport { GetCommand } from '@aws-sdk/lib-dynamodb';\n" +
+      "export const settings = () => ddb.send(new GetCommand({ TableName: 'settings', Key: { pk: 'global-config' } }));\n",
+  );
   // A call through a wrapper in another module (`through`) and one read by its shape (`guessed`).
   fs.writeFileSync(
     path.join(dir, 'store.ts'),
@@ -166,9 +172,15 @@ test('check --format json matches docs/schemas/check.schema.json, with every fie
     '.tables[].indexes[].sortKey.type',
     '.tables[].capacity.write',
     '.coverage.infrastructure.skipped[].reason',
-    ...['add-shard-suffix', 'scatter-gather-reader', 'align-shard-range', 'paginate-shards', 'spread-counter'].map(
-      (k) => `.findings[].fixes[]<${k}>`,
-    ),
+    '.findings[].keyUse.verdict',
+    ...[
+      'add-shard-suffix',
+      'scatter-gather-reader',
+      'align-shard-range',
+      'paginate-shards',
+      'spread-counter',
+      'cache-read',
+    ].map((k) => `.findings[].fixes[]<${k}>`),
   ]) {
     assert.ok(seen.has(p), `no output had ${p}`);
   }

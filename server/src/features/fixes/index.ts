@@ -3,6 +3,7 @@ import { alignShardRange } from './align-range';
 import { spreadCounter } from './counter';
 import { readerFixes } from './reader-fixes';
 import { shardFixes } from './blocked';
+import { cacheReadFix } from './cache-read';
 
 /**
  * Every fix ShardLens offers for a finding, in the order the light bulb lists them.
@@ -11,6 +12,9 @@ import { shardFixes } from './blocked';
  * come from ./reader-fixes. None is `safe`: see docs/fixes.md.
  */
 export const writeFixes: FixProvider[] = [shardFixes, spreadCounter, alignShardRange];
+
+/** Fixes of a read-hot key's reads: serve them from an in-process cache (./cache-read). */
+export const readFixes: FixProvider[] = [cacheReadFix];
 
 /**
  * At a wrapper's caller only the key text the caller writes can be changed here: the
@@ -21,8 +25,9 @@ export const writeFixes: FixProvider[] = [shardFixes, spreadCounter, alignShardR
 const keyTextFixes: FixProvider[] = [shardFixes];
 
 export const allFixes: FixProvider = (finding, ctx, answers): FixAction[] =>
-  (finding.access.through || finding.access.guessed ? keyTextFixes : [...writeFixes, readerFixes]).flatMap((p) =>
-    p(finding, ctx, answers),
-  );
+  (finding.access.through || finding.access.guessed
+    ? keyTextFixes
+    : [...readFixes, ...writeFixes, readerFixes]
+  ).flatMap((p) => p(finding, ctx, answers));
 
 export { fixContextOf } from './context';

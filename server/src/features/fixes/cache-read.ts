@@ -1,0 +1,190 @@
+import { type Access, type Finding, literalText, render } from '../../engine';
+import {
+  JS_HELPER_NAME,
+  jsCacheHelper,
+  PY_HELPER_IMPORTS,
+  PY_HELPER_NAME,
+  pythonCacheHelper,
+  tsCacheHelper,
+} from '../generate/cache-helper';
+import { offsetAt, positionAt } from './apply';
+import type { FixAction, FixContext, FixProvider, TextChange } from './fix-model';
+import { pythonImportPoint } from '../generate/imports';
+import { headerChanges } from './header';
+
+/**
+ * The cache fix for a read of a read-hot key (`cache-read`, docs/fixes.md): the read is
+ * wrapped, where it stands, in a call of a small in-process TTL cache with single-flight
+ * refresh (`../generate/cache-helper.ts`), added once to the file with a named TTL
+ * constant. The wrapped call is the same request sent the same way, so the code gets
+ * what it got before, up to TTL seconds old; the function's signature does not change.
+ *
+ * Only a request that is the same on every call is cached under one entry: a GetItem or
+ * a Query whose key and sort key are constant, sent whole (not page by page) and with no
+ * `Limit` or filter computed per call. Anything else says why it is not offered.
+ */
+
+type Blocked = { blocked: string };
+
+const blockedAction = (f: Finding, why: string): FixAction => ({
+  title: `No cache fix: ${why}`,
+  id: 'cache-fix-blocked',
+  rule: f.rule,
+  safe: false,
+  asks: [],
+  changes: [],
+});
+
+export const cacheReadFix: FixProvider = (finding, ctx): FixAction[] => {
+  const d = finding.fixes.find((x) => x.kind === 'cache-read');
+  if (!d || d.kind !== 'cache-read' || finding.access.kind !== 'read') return [];
+  const r = cacheEdit(finding, d.ttlSeconds, ctx);
+  return 'blocked' in r ? [blockedAction(finding, r.blocked)] : [r];
+};
+
+function cacheEdit(finding: Finding, ttlSeconds: number, ctx: FixContext): FixAction | Blocked {
+  const a = finding.access;
+  const text = ctx.textOf(a.file);
+  if (text === null) return { blocked: 'the file cannot be read' };
+  const why = notCacheable(a);
+  if (why) return { blocked: why };
+  const call = callRange(a, text);
+  if (!call) return { blocked: `the ${a.operation} call is not written in a form the fix can wrap` };
+  if (alreadyCached(text, call.start)) return { blocked: 'the read is served from the cache already' };
+  const python = a.language === 'python';
+  const typed = /\.(ts|tsx|mts|cts)$/.test(a.file);
+  const keyText = literalText(a.partitionKey!.template) ?? render(a.partitionKey!.template);
+  const ttl = ttlName(keyText, python);
+  const cacheKey = freeCacheKey(text, cacheKeyOf(a));
+  const callText = text.slice(call.start, call.end);
+  const wrapped = python
+    ? `${PY_HELPER_NAME}(${JSON.stringify(cacheKey)}, ${ttl}, lambda: ${callText})`
+    : `${JS_HELPER_NAME}(${quoteJs(cacheKey)}, ${ttl}, () => ${callText})`;
+  const blocks: string[] = [];
+  if (!new RegExp(`^\\s*(const|let|var)?\\s*${ttl}\\s*=`, 'm').test(text))
+    blocks.push(ttlDeclaration(ttl, keyText, ttlSeconds, python));
+  const hasHelper = python
+    ? new RegExp(`^def ${PY_HELPER_NAME}\\(`, 'm').test(text)
+    : new RegExp(`function ${JS_HELPER_NAME}\\b`).test(text);
+  if (!hasHelper) blocks.push(python ? pythonCacheHelper() : typed ? tsCacheHelper() : jsCacheHelper());
+  const fileImports = ctx.analysisOf(a.file)?.imports ?? [];
+  const missing = python && !hasHelper ? PY_HELPER_IMPORTS.filter((m) => !imports(text, m)) : [];
+  const header = headerChanges(
+    a.file,
+    text,
+    fileImports,
+    { value: 0, name: ttl, reused: true, declare: null, importChange: null },
+    // Python wants two blank lines around a top-level function.
+    { blocks: python ? [blocks.join('\n\n\n') + (hasHelper ? '' : '\n')].filter((b) => b.trim()) : blocks },
+  );
+  // The standard-library imports the helper needs, together where such imports go (before the header).
+  if (missing.length) {
+    const p = pythonImportPoint(text, fileImports, missing[0]);
+    const at = positionAt(text, p.offset);
+    const span = { startLine: at.line, startColumn: at.column, endLine: at.line, endColumn: at.column };
+    header.unshift({ file: a.file, span, newText: p.before + missing.map((m) => `import ${m}`).join('\n') + p.after });
+  }
+  const from = positionAt(text, call.start);
+  const to = positionAt(text, call.end);
+  const change: TextChange = {
+    file: a.file,
+    span: { startLine: from.line, startColumn: from.column, endLine: to.line, endColumn: to.column },
+    newText: wrapped,
+  };
+  return {
+    title: `Cache reads of '${keyText}' for ${ttlSeconds} s (readers may see values up to ${ttlSeconds} s old)`,
+    id: 'cache-read',
+    rule: finding.rule,
+    preferred: true,
+    safe: false,
+    asks: [],
+    changes: [...header, change],
+  };
+}
+
+/** Why this read cannot be served from one cache entry, or null when it can. */
+function notCacheable(a: Access): string | null {
+  if (a.operation !== 'GetItem' && a.operation !== 'Query')
+    return `a ${a.operation} is not cached (only GetItem and Query)`;
+  const forms = a.language === 'python' ? ['boto3-table', 'boto3-client'] : ['send-command', 'v2-promise'];
+  if (!forms.includes(a.call.form)) return `the ${a.operation} is sent as ${a.call.form}, which the fix does not wrap`;
+  if (a.language === 'python' && a.call.async)
+    return 'the read is in an async def, which the threaded cache does not serve';
+  const sort = a.sortCondition?.operands ?? (a.sortKey ? [a.sortKey] : []);
+  const varying = sort.find((o) => literalText(o.template) === null);
+  if (varying)
+    return `its sort key varies per call (${render(varying.template)}): one cache entry would serve other items`;
+  const r = a.read;
+  if (a.paginated || r?.exclusiveStartKey || r?.paginator) return 'it reads the key page by page';
+  if (r?.limit === 'dynamic') return 'its Limit is computed per call';
+  if (r?.shaping.includes('FilterExpression')) return 'its FilterExpression may differ per call';
+  return null;
+}
+
+/** The range of the whole call that sends the request: `ddb.send(new GetCommand(...))`, `doc.get(...).promise()`, `table.get_item(...)`. */
+function callRange(a: Access, text: string): { start: number; end: number } | null {
+  let start = offsetAt(text, a.span.startLine, a.span.startColumn);
+  let end = offsetAt(text, a.span.endLine, a.span.endColumn);
+  if (a.call.form === 'send-command') {
+    const before = /([\w$.]+|this\.[\w$.]+)\.send\(\s*$/.exec(text.slice(Math.max(0, start - 200), start));
+    const after = /^\s*,?\s*\)/.exec(text.slice(end));
+    if (!before || !after || !a.call.receiver || !before[1].endsWith(a.call.receiver)) return null;
+    start -= before[0].length;
+    end += after[0].length;
+  } else if (a.call.form === 'v2-promise') {
+    const after = /^\s*\.promise\(\s*\)/.exec(text.slice(end));
+    if (!after) return null;
+    end += after[0].length;
+  }
+  return { start, end };
+}
+
+/** Whether the call is the load of a cache call already (`shardlensCached(k, ttl, () => <call>)`). */
+function alreadyCached(text: string, start: number): boolean {
+  const before = text.slice(Math.max(0, start - 400), start);
+  return new RegExp(`(${JS_HELPER_NAME}|${PY_HELPER_NAME})\\([^()]*,[^()]*,\\s*(\\(\\)\\s*=>|lambda:)\\s*$`).test(
+    before,
+  );
+}
+
+/** What one cache entry holds: the logical key, the operation and the sort key it reads. */
+function cacheKeyOf(a: Access): string {
+  const pk = `${a.partitionKey!.attribute} = ${render(a.partitionKey!.template)}`;
+  const table = a.table.kind === 'unknown' ? '' : `${a.table.name} · `;
+  const index = a.index ? `${a.index} · ` : '';
+  const sort =
+    a.sortCondition ?? (a.sortKey ? { attribute: a.sortKey.attribute, operator: '=', operands: [a.sortKey] } : null);
+  const sk = sort
+    ? ` · ${sort.attribute} ${sort.operator} ${sort.operands.map((o) => render(o.template)).join(' AND ')}`
+    : '';
+  return `${table}${index}${pk} · ${a.operation}${sk}`;
+}
+
+/** A cache key no other cached read in the file uses (two reads of one item may ask for different attributes). */
+function freeCacheKey(text: string, key: string): string {
+  const used = (k: string) => text.includes(JSON.stringify(k)) || text.includes(quoteJs(k));
+  if (!used(key)) return key;
+  for (let n = 2; ; n++) if (!used(`${key} #${n}`)) return `${key} #${n}`;
+}
+
+const quoteJs = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
+/** `GLOBAL_CONFIG_CACHE_TTL_MS` / `GLOBAL_CONFIG_CACHE_TTL_SECONDS`, from the key's words. */
+function ttlName(keyText: string, python: boolean): string {
+  let base = keyText
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+  if (!base) base = 'READ';
+  if (/^[0-9]/.test(base)) base = `KEY_${base}`;
+  return `${base}_CACHE_TTL_${python ? 'SECONDS' : 'MS'}`;
+}
+
+function ttlDeclaration(name: string, keyText: string, seconds: number, python: boolean): string {
+  const why = `Reads of ${JSON.stringify(keyText)} are served from memory this long: readers may see a value up to ${seconds} s old.`;
+  return python ? `# ${why}\n${name} = ${seconds}` : `/** ${why} */\nconst ${name} = ${seconds} * 1000;`;
+}
+
+function imports(text: string, module: string): boolean {
+  return new RegExp(`^import\\s+([\\w.]+\\s*,\\s*)*${module}\\b(?!\\s+as\\s+(?!${module}\\b))`, 'm').test(text);
+}

@@ -1,0 +1,221 @@
+// The cache fix on read-hot keys (docs/fixes.md, "Read-hot keys: the cache fix"): offered on
+// the reads of a key nothing on a request path writes, never the write shard; the fixed
+// TypeScript type-checks, the fixed JavaScript checks with checkJs, the fixed Python
+// compiles, and each fixed program returns what it returned before, run against dynalite.
+
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import { after, test } from 'node:test';
+import { CreateTableCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { allFixes } from '../../server/src/features/fixes/index';
+import {
+  applyAction,
+  cleanup,
+  copyFixture,
+  indexWorkspace,
+  pythonErrors,
+  ROOT,
+  startDynalite,
+  typeErrors,
+} from './helpers-write';
+
+const run = promisify(execFile);
+const FIXTURES = path.join(__dirname, 'fixtures', 'cache');
+const made: string[] = [];
+const copy = (name: string) => {
+  const dir = copyFixture(name, FIXTURES);
+  made.push(dir);
+  return dir;
+};
+after(() => made.forEach(cleanup));
+
+/** Applies the cache fix to every read-hot read of a fixture copy; the titles offered. */
+async function fixAll(dir: string): Promise<string[]> {
+  const titles: string[] = [];
+  for (let round = 0; round < 5; round++) {
+    const ws = await indexWorkspace(dir);
+    const offered = ws.findings
+      .filter((x) => x.messageId === 'readHot')
+      .map((f) => ({ f, fixes: allFixes(f, ws.ctx) }));
+    for (const { fixes } of offered)
+      assert.ok(!fixes.some((a) => a.id === 'add-random-shard' || a.id === 'add-hash-shard'));
+    // A read served from the cache already is not offered it again.
+    const next = offered.find(({ fixes }) => fixes.some((a) => a.id === 'cache-read'));
+    if (!next) {
+      assert.ok(
+        offered.every(({ fixes }) => fixes[0]?.title === 'No cache fix: the read is served from the cache already'),
+      );
+      return titles;
+    }
+    const cache = next.fixes.find((a) => a.id === 'cache-read')!;
+    titles.push(cache.title);
+    applyAction(ws.ctx, cache);
+  }
+  assert.fail('the cache fix was offered again on a cached read');
+}
+
+test('a config loader read by every handler: read-hot, the cache fix offered, the seed script loses its shard fix', async () => {
+  const dir = copy('config-ts');
+  const ws = await indexWorkspace(dir);
+  const read = ws.findings.find((f) => f.rule === 'SL001' && f.access.kind === 'read')!;
+  assert.equal(read.messageId, 'readHot');
+  assert.deepEqual(read.keyUse, { verdict: 'read', reads: 1, writes: 0, readEntries: null, writeEntries: null });
+  assert.match(read.message, /3,000 RCU\/s \(6,000 eventually consistent reads\/s/);
+  const seed = ws.findings.find((f) => f.rule === 'SL001' && f.access.kind === 'write')!;
+  assert.equal(seed.messageId, 'rarelyWritten');
+  assert.equal(seed.severity, 'info');
+  assert.deepEqual(
+    allFixes(seed, ws.ctx).map((a) => a.id),
+    [],
+  );
+  const titles = await fixAll(dir);
+  assert.deepEqual(titles, ["Cache reads of 'global-config' for 30 s (readers may see values up to 30 s old)"]);
+  assert.deepEqual(typeErrors(dir), []);
+  const fixed = fs.readFileSync(path.join(dir, 'config.ts'), 'utf8');
+  assert.match(fixed, /const GLOBAL_CONFIG_CACHE_TTL_MS = 30 \* 1000;/);
+  assert.match(fixed, /export async function loadConfig\(\): Promise<AppConfig> \{/, 'the signature is kept');
+});
+
+test('SDK v2 DocumentClient in CommonJS and boto3 resource and client: fixed, checked and compiled', async () => {
+  const v2 = copy('config-v2');
+  assert.deepEqual(await fixAll(v2), ["Cache reads of 'FLAGS#web' for 30 s (readers may see values up to 30 s old)"]);
+  assert.deepEqual(typeErrors(v2), []);
+  assert.match(fs.readFileSync(path.join(v2, 'flags.js'), 'utf8'), /\.promise\(\)\)/);
+  const py = copy('settings-py');
+  assert.deepEqual((await fixAll(py)).sort(), [
+    "Cache reads of 'LIMITS' for 30 s (readers may see values up to 30 s old)",
+    "Cache reads of 'SETTINGS#global' for 30 s (readers may see values up to 30 s old)",
+  ]);
+  assert.deepEqual(pythonErrors(py), []);
+  const settings = fs.readFileSync(path.join(py, 'settings.py'), 'utf8');
+  assert.match(settings, /^import copy\nimport json\n|^import copy\nimport threading\nimport time\n/m);
+  assert.match(settings, /SETTINGS_GLOBAL_CACHE_TTL_SECONDS = 30\n/);
+  assert.match(settings, /def load_settings\(\):/);
+});
+
+test('a key read and written by request handlers gets both fixes; a varying sort key blocks the cache', async () => {
+  const dir = copy('config-ts');
+  fs.writeFileSync(
+    path.join(dir, 'feed.ts'),
+    `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, PutCommand, QueryCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+
+const ddb = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+
+export async function post(id: string, text: string) {
+  await ddb.send(new PutCommand({ TableName: 'feed', Item: { pk: 'FEED#public', sk: id, text } }));
+}
+
+export async function latest() {
+  const out = await ddb.send(
+    new QueryCommand({ TableName: 'feed', KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': 'FEED#public' } }),
+  );
+  return out.Items ?? [];
+}
+
+export async function one(id: string) {
+  return (await ddb.send(new GetCommand({ TableName: 'feed', Key: { pk: 'FEED#public', sk: id } }))).Item;
+}
+`,
+  );
+  const ws = await indexWorkspace(dir);
+  const feed = ws.findings.filter((f) => f.file.endsWith('feed.ts') && f.rule === 'SL001');
+  assert.deepEqual(
+    feed.map((f) => f.messageId),
+    ['hotBothWrite', 'hotBothRead', 'hotBothRead'],
+  );
+  assert.match(feed[1].message, /Trade-off: a cache takes the reads off the partition but not the writes/);
+  assert.ok(allFixes(feed[0], ws.ctx).some((a) => a.id.startsWith('add-') || a.id === 'shard-fix-blocked'));
+  assert.deepEqual(
+    allFixes(feed[1], ws.ctx).map((a) => a.id),
+    ['cache-read'],
+  );
+  assert.deepEqual(
+    allFixes(feed[2], ws.ctx).map((a) => a.title),
+    ['No cache fix: its sort key varies per call ({entity-id}): one cache entry would serve other items'],
+  );
+});
+
+test('the fixed programs return what they returned before (dynalite)', async () => {
+  const db = await startDynalite();
+  try {
+    for (const [name, sk] of [
+      ['settings', true],
+      ['py-settings', false],
+      ['limits', true],
+    ] as const)
+      await db.client.send(
+        new CreateTableCommand({
+          TableName: name,
+          BillingMode: 'PAY_PER_REQUEST',
+          AttributeDefinitions: [
+            { AttributeName: 'pk', AttributeType: 'S' },
+            ...(sk ? [{ AttributeName: 'sk', AttributeType: 'S' as const }] : []),
+          ],
+          KeySchema: [
+            { AttributeName: 'pk', KeyType: 'HASH' },
+            ...(sk ? [{ AttributeName: 'sk', KeyType: 'RANGE' as const }] : []),
+          ],
+        }),
+      );
+    const env = {
+      ...process.env,
+      AWS_ENDPOINT_URL: db.endpoint,
+      AWS_REGION: 'us-east-1',
+      AWS_DEFAULT_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 't',
+      AWS_SECRET_ACCESS_KEY: 't',
+    };
+    const put = (item: Record<string, { S: string } | { N: string } | { BOOL: boolean }>, table = 'settings') =>
+      db.client.send(new PutItemCommand({ TableName: table, Item: item }));
+    await put({
+      pk: { S: 'global-config' },
+      sk: { S: 'current' },
+      maintenance: { BOOL: false },
+      maxUploadMb: { N: '25' },
+      banner: { S: 'Hi' },
+    });
+    await put({ pk: { S: 'SETTINGS#global' }, read_only: { BOOL: false }, limit: { N: '7' } }, 'py-settings');
+    await put({ pk: { S: 'LIMITS' }, sk: { S: 'v1' }, uploads: { N: '3' }, seats: { N: '12' } }, 'limits');
+    const driveTs = `import { createUpload, getBanner } from './handlers';
+(async () => {
+  const out = [];
+  for (const size of [10, 30]) out.push(await createUpload({ body: JSON.stringify({ sizeMb: size }) }));
+  out.push(await getBanner());
+  console.log(JSON.stringify(out));
+})();
+`;
+    const drivePy = `import json, limits, settings
+print(json.dumps([settings.handler({}, None), settings.handler({}, None), limits.current_limits()]))
+`;
+    const outputs: string[] = [];
+    for (const fixed of [false, true]) {
+      const ts = copy('config-ts');
+      const py = copy('settings-py');
+      if (fixed) {
+        await fixAll(ts);
+        await fixAll(py);
+      }
+      fs.writeFileSync(path.join(ts, 'drive.ts'), driveTs);
+      const a = await run(process.execPath, ['--import', 'tsx', path.join(ts, 'drive.ts')], {
+        cwd: ROOT,
+        env,
+        timeout: 60_000,
+      });
+      const b = await run('python3', ['-c', drivePy], {
+        cwd: py,
+        env: { ...env, PYTHONPATH: py, SETTINGS_TABLE: 'py-settings' },
+        timeout: 60_000,
+      });
+      outputs.push(a.stdout + b.stdout);
+    }
+    assert.match(outputs[0], /"limit 25 MB"/);
+    assert.match(outputs[0], /"seats": 12/);
+    assert.equal(outputs[1], outputs[0]);
+  } finally {
+    await db.close();
+  }
+});
