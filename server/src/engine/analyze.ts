@@ -23,6 +23,7 @@ import type { FileEnv, FileReach } from './model/entry-point';
 import { readFileReach } from './entry-points/file';
 import type { ModuleSummary } from './model/summary';
 import type { SiteCache } from './incremental/site-cache';
+import type { ReachCache } from './incremental/reach-cache';
 import type { Value } from './model/value';
 import { classifyAccess } from './model/template';
 import type { ContentRole } from './file-roles/role';
@@ -43,6 +44,8 @@ export interface AnalyzeOptions {
   severity?: SeverityOverrides;
   /** Call sites kept from the previous version of an edited document. */
   siteCache?: SiteCache;
+  /** An edited document's reach, read again only where its edits were (`priorReach` is then not looked at). */
+  reachCache?: ReachCache;
   /** Looks up constants imported from other files of the workspace. */
   resolveImport?: ImportResolver;
   /** Summarises a module another file imports (its wrappers and returns); absent: nothing across files. */
@@ -292,7 +295,9 @@ export function analyzeTree(
       ...(failures.length ? { failures } : {}),
     };
     const reach = attempt('entry points', undefined, () =>
-      readFileReach(tree, file, language, text, options.priorReach),
+      options.reachCache
+        ? options.reachCache.read(tree, file, language, text)
+        : readFileReach(tree, file, language, text, options.priorReach),
     );
     if (reach) extracted.reach = reach;
     return options.judge === false ? extracted : judgeAnalysis(extracted, text, options);

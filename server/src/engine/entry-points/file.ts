@@ -6,10 +6,11 @@
  */
 import { createHash } from 'node:crypto';
 import type { Tree } from 'web-tree-sitter';
-import { isTestFileName, usesTestFramework } from '../file-roles/role';
+import { isTestFile, usesTestFramework } from '../file-roles/role';
 import type { SourceLanguage } from '../model';
 import type { FileReach } from '../model/entry-point';
 import { frontEndFor } from '../frontends/registry';
+import { readWhole } from '../frontends/file-reach';
 import { parse } from '../syntax/parser';
 
 /**
@@ -18,9 +19,8 @@ import { parse } from '../syntax/parser';
  */
 export function fileReachOf(tree: Tree, file: string, language: SourceLanguage): FileReach {
   const frontEnd = frontEndFor(language);
-  // A BDD step file (`login.feature.steps.ts`, a behave `steps/*.py`) is a test by what it imports, not its name.
-  const test = isTestFileName(file) || usesTestFramework(tree.rootNode.text, frontEnd.contentRoles);
-  return frontEnd.fileReach(tree, file, { test, bin: false });
+  const test = isTestFile(file, tree.rootNode.text, frontEnd.contentRoles);
+  return readWhole(tree.rootNode, file, frontEnd.reachReading(tree, file, { test, bin: false }));
 }
 
 /**

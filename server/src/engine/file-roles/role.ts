@@ -81,6 +81,11 @@ export function usesTestFramework(text: string, style: RoleStyle): boolean {
   return (style === 'js' ? TEST_JS : TEST_PY).test(text);
 }
 
+/** A test by its name, or (a BDD step file: `login.feature.steps.ts`, a behave `steps/*.py`) by the framework it imports. */
+export function isTestFile(file: string, text: string, style: RoleStyle): boolean {
+  return isTestFileName(file) || usesTestFramework(text, style);
+}
+
 export function contentRole(text: string, style: RoleStyle): ContentRole {
   for (const c of CONTENT_ROLES) if (c[style].test(text)) return c.role;
   return null;

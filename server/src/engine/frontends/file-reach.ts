@@ -6,32 +6,24 @@
  * language. Also the schedule arithmetic (`rate(30 minutes)` is 2 an hour).
  */
 import type { Node } from 'web-tree-sitter';
-import type { EntryKind, EntryPoint, FileReach, FunctionNode, ImportBinding } from '../model/entry-point';
+import type {
+  EntryKind,
+  EntryPoint,
+  FileReach,
+  FunctionNode,
+  ImportBinding,
+  ReachPart,
+  ReachReading,
+  SeenCall,
+  SeenEntry,
+  SeenFunction,
+} from '../model/entry-point';
+
+export type { SeenCall, SeenEntry, SeenFunction } from '../model/entry-point';
 import type { Span } from '../model/range';
 import { sameSpan } from '../syntax/span';
 
 export const MODULE = '<module>';
-
-export interface SeenFunction {
-  name: string;
-  span: Span;
-  exported: boolean;
-  /** A decorator registers it (`@app.task`, `@receiver(...)`, `@OnEvent(...)`): something calls it by that. */
-  decorated?: boolean;
-}
-
-/** An entry point as read: its handler written inline (`span`) or named (`calls`: `vote`, `views.vote`). */
-export interface SeenEntry {
-  entry: EntryPoint;
-  span: Span | null;
-  calls?: Array<{ name: string; member: boolean }>;
-}
-
-export interface SeenCall {
-  name: string;
-  member: boolean;
-  span: Span;
-}
 
 export interface Seen {
   file: string;
@@ -45,15 +37,10 @@ export interface Seen {
   declaresApp: boolean;
 }
 
-/** A file's record before its tree is read: nothing seen yet. */
-export function nothingSeen(file: string, text: string, declaresApp: boolean): Seen {
-  return { file, text, functions: [], entries: [], calls: [], loops: [], imports: [], declaresApp };
-}
-
 /**
  * An entry point that runs the whole file (a test file, a script), named by the file's
  * name: it reaches what the module's top-level code calls (and, for a test file, what
- * the runner calls: `calledByTestRunner`, added once the file is read).
+ * the runner calls: `calledByTestRunner`, added when the reach is assembled).
  */
 export function wholeFileEntry(
   kind: EntryKind,
@@ -73,7 +60,7 @@ export function wholeFileEntry(
  * What a test runner calls in a test file: every function the file defines (pytest's
  * `test_*`, behave's and cucumber's steps, unittest's methods, a named function passed to `it`).
  */
-export function calledByTestRunner(seen: Seen): Array<{ name: string; member: boolean }> {
+function calledByTestRunner(seen: Seen): Array<{ name: string; member: boolean }> {
   return [...new Set(seen.functions.map((f) => f.name))].map((name) => ({ name, member: false }));
 }
 
@@ -81,6 +68,54 @@ const EMPTY: Span = { startLine: 0, startColumn: 0, endLine: 0, endColumn: 0 };
 
 function size(s: Span): number {
   return (s.endLine - s.startLine) * 100_000 + (s.endColumn - s.startColumn);
+}
+
+/** What reading one node gave, with the node's offsets in the text it was read from. */
+export interface ReachPiece extends ReachPart {
+  start: number;
+  end: number;
+}
+
+/** Each node read alone, in the order given (document order, for a whole reading). */
+export function readPieces(nodes: readonly Node[], reading: ReachReading): ReachPiece[] {
+  return nodes.map((n) => ({ start: n.startIndex, end: n.endIndex, ...reading.read(n) }));
+}
+
+/** The whole file read: every node of the types the reading reads, in document order. */
+export function readWhole(root: Node, file: string, reading: ReachReading): FileReach {
+  return assemblePieces(file, root.text, reading, readPieces(nodesOfTypes(root, reading.types), reading));
+}
+
+/** The file's reach from its pieces in document order, as one reading of the whole file gives it. */
+export function assemblePieces(
+  file: string,
+  text: string,
+  reading: ReachReading,
+  pieces: readonly ReachPiece[],
+): FileReach {
+  const seen: Seen = {
+    file,
+    text,
+    functions: [],
+    entries: [...reading.entries],
+    calls: [],
+    loops: [],
+    imports: [],
+    declaresApp: reading.declaresApp,
+  };
+  for (const p of pieces) {
+    seen.functions.push(...p.functions);
+    seen.entries.push(...p.entries);
+    seen.calls.push(...p.calls);
+    seen.loops.push(...p.loops);
+    seen.imports.push(...p.imports);
+  }
+  return assemble(seen);
+}
+
+/** An empty part, for a reader to fill. */
+export function emptyPart(): ReachPart {
+  return { functions: [], entries: [], calls: [], loops: [], imports: [] };
 }
 
 /** The file's functions with their calls and loops, and its entry points with their roots. */
@@ -115,10 +150,12 @@ export function assemble(seen: Seen): FileReach {
       return;
     }
     const root = e.span ? `<${e.entry.name}>` : `<entry ${i}: ${e.entry.name}>`;
+    // The runner of a test file calls the file's functions too, not only its top-level code.
+    const calls = e.entry.kind === 'test' && !e.span ? [...(e.calls ?? []), ...calledByTestRunner(seen)] : e.calls;
     const node: FunctionNode = {
       name: root,
       span: e.span ?? EMPTY,
-      calls: (e.calls ?? []).map((c) => ({ ...c, inLoop: false })),
+      calls: (calls ?? []).map((c) => ({ ...c, inLoop: false })),
       loops: [],
       exported: false,
     };

@@ -13,6 +13,7 @@ import type { SourceLanguage } from '../model';
 import { parse, ParseTimeout } from '../syntax/parser';
 import { RoleWatch } from '../file-roles/role-watch';
 import { SiteCache } from './site-cache';
+import { ReachCache } from './reach-cache';
 import { reasonToSkip } from '../syntax/prescan';
 import { blockIn, editNames, mergeNames, type EditNames } from './edit-names';
 
@@ -98,6 +99,8 @@ export class AnalyzedDocument {
   private current: FileAnalysis;
   private stale = false;
   readonly sites = new SiteCache();
+  /** The file's reach, read again only in the function an edit was in. */
+  readonly reach = new ReachCache();
   /** The text's content role, kept across edits instead of read from the whole text each time. */
   private readonly roles: RoleWatch;
 
@@ -152,7 +155,7 @@ export class AnalyzedDocument {
       // caught after the reparse: the restructured ranges are checked in both trees.
       const now = linesAround(this.text, e.start, newEnd);
       mergeNames(names, inOldCoordinates(editNames(now.lines, now.from, blockIn(this.tree)), e, newEnd));
-      this.sites.applyEdit({
+      const record = {
         start: e.start,
         end: e.end,
         removed,
@@ -163,7 +166,9 @@ export class AnalyzedDocument {
         names: names.names,
         called: names.called,
         scoped: names.scoped,
-      });
+      };
+      this.sites.applyEdit(record);
+      this.reach.applyEdit(record);
     }
     this.stale = true;
     return analyze ? this.refresh() : this.current;
@@ -187,6 +192,7 @@ export class AnalyzedDocument {
     this.tree?.delete();
     this.tree = null;
     this.sites.clear();
+    this.reach.clear();
     this.stale = true;
     return analyze ? this.refresh() : this.current;
   }
@@ -209,6 +215,7 @@ export class AnalyzedDocument {
     this.tree?.delete();
     this.tree = null;
     this.sites.clear();
+    this.reach.clear();
   }
 
   private analyze(): FileAnalysis {
@@ -233,6 +240,7 @@ export class AnalyzedDocument {
           mergeNames(names, editNames(lines, from, blocks));
         }
         this.sites.invalidateRanges(changed, names);
+        this.reach.changedRanges(changed);
       }
       this.tree?.delete();
       this.tree = next;
@@ -244,6 +252,7 @@ export class AnalyzedDocument {
     return analyzeTree(this.tree, this.file, this.language, this.text, {
       ...this.options,
       siteCache: this.sites,
+      reachCache: this.reach,
       contentRole,
     });
   }

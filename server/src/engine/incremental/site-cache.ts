@@ -238,7 +238,7 @@ function shiftPoint(line: number, column: number, e: EditRecord): [number, numbe
 }
 
 /** The span after the edit; the same object when the edit does not move it. */
-function shiftSpan(s: Span, e: EditRecord): Span {
+export function shiftSpan(s: Span, e: EditRecord): Span {
   const [startLine, startColumn] = shiftPoint(s.startLine, s.startColumn, e);
   const [endLine, endColumn] = shiftPoint(s.endLine, s.endColumn, e);
   if (

@@ -8,6 +8,7 @@
 import type { EnvTableSource, SourceRange } from './index';
 import type { TableHint } from './call-site';
 import type { EntryPoint } from './entry';
+import type { Node } from 'web-tree-sitter';
 import type { Span } from './range';
 
 export type { AccessReach, EntryKind, EntryPoint } from './entry';
@@ -156,4 +157,56 @@ export interface FileReach {
   declaresApp: boolean;
   /** The sha-1 of the text it was read from: a file analysed again with the same text keeps it (`AnalyzeOptions.priorReach`). */
   textHash?: string;
+}
+
+/** A function a front-end sees while reading a file for reach. */
+export interface SeenFunction {
+  name: string;
+  span: Span;
+  exported: boolean;
+  /** A decorator registers it (`@app.task`, `@receiver(...)`, `@OnEvent(...)`): something calls it by that. */
+  decorated?: boolean;
+}
+
+/** An entry point as read: its handler written inline (`span`) or named (`calls`: `vote`, `views.vote`). */
+export interface SeenEntry {
+  entry: EntryPoint;
+  span: Span | null;
+  calls?: Array<{ name: string; member: boolean }>;
+}
+
+export interface SeenCall {
+  name: string;
+  member: boolean;
+  span: Span;
+}
+
+/** What reading one syntax node for reach gives: the functions, entry points, calls, loops and imports it declares. */
+export interface ReachPart {
+  functions: SeenFunction[];
+  entries: SeenEntry[];
+  calls: SeenCall[];
+  loops: Span[];
+  imports: ImportBinding[];
+}
+
+/**
+ * A file read for reach node by node (`FrontEnd.reachReading`): what the whole text
+ * decides, and how one node of the types it reads is read. A node's reading may look at
+ * the node, its ancestors and their other children, never at text outside them, so an
+ * edit inside one function's body leaves the reading of every node outside it (and not
+ * around it) as it was: the language server reads only that function again
+ * (`incremental/reach-cache.ts`).
+ */
+export interface ReachReading {
+  /** What the whole text decides for every node's reading (which nodes are read, marks written anywhere). */
+  mode: string;
+  /** Entry points of the whole file (a test file, a script run by hand), before any node's. */
+  entries: SeenEntry[];
+  declaresApp: boolean;
+  /** The node types read; every other node is passed over. */
+  types: ReadonlySet<string>;
+  read(node: Node): ReachPart;
+  /** The body of a function node (a block of statements), or null for a node that is none. */
+  bodyOf(node: Node): Node | null;
 }

@@ -6,7 +6,7 @@
  * Plain types only: the front-ends implement it, every stage may name it.
  */
 import type { Node, Tree } from 'web-tree-sitter';
-import type { FileReach } from './entry-point';
+import type { ReachReading } from './entry-point';
 import type { CallStyle, ImportInfo, SdkStyle, SourceLanguage } from './index';
 import type { CallSite, TableDefinition } from './call-site';
 import type { CdkFile } from './cdk';
@@ -117,9 +117,10 @@ export interface FrontEnd {
   moduleInstances(tree: Tree): Map<string, string>;
   /**
    * What the file tells the reachability pass (`entry-points/`): its functions, calls, loops,
-   * imports and the entry points written in it. `test`: a test file; `bin`: a package.json `bin`.
+   * imports and the entry points written in it, read node by node (`frontends/file-reach.ts`
+   * assembles them). `test`: a test file; `bin`: a package.json `bin`.
    */
-  fileReach(tree: Tree, file: string, role: { test: boolean; bin: boolean }): FileReach;
+  reachReading(tree: Tree, file: string, role: { test: boolean; bin: boolean }): ReachReading;
   /** The workspace file an import names, or null for packages and missing files. */
   resolveModule(fromFile: string, source: string, finder: ModuleFinder): string | null;
 

@@ -7,18 +7,8 @@
  * handler by its signature, a shebang or `require.main === module` script, a test file.
  */
 import type { Node, Tree } from 'web-tree-sitter';
-import {
-  assemble,
-  calledByTestRunner,
-  entryPoint,
-  HTTP_METHODS,
-  nodesOfTypes,
-  nothingSeen,
-  parseRate,
-  wholeFileEntry,
-  type Seen,
-} from '../file-reach';
-import type { EntryKind, FileReach } from '../../model/entry-point';
+import { emptyPart, entryPoint, HTTP_METHODS, parseRate, readWhole, wholeFileEntry } from '../file-reach';
+import type { EntryKind, FileReach, ReachPart, ReachReading, SeenEntry } from '../../model/entry-point';
 import { spanOf, walk } from '../../syntax/span';
 import { isFunction, parametersOf } from './scope';
 
@@ -53,30 +43,42 @@ const VISITED_NEST = new Set([...VISITED, 'class_declaration', 'class']);
 const NEST_MARK = /@(?:Controller|Cron|Interval)\s*\(/;
 const NEST_ROUTES = new Set(['Get', 'Post', 'Put', 'Patch', 'Delete', 'All', 'Head', 'Options']);
 
-export function jsFileReach(tree: Tree, file: string, testFile: boolean, binFile: boolean): FileReach {
+export function jsReachReading(tree: Tree, file: string, testFile: boolean, binFile: boolean): ReachReading {
   const text = tree.rootNode.text;
-  const seen = nothingSeen(file, text, APP_OBJECT.test(text));
-  const whole = testFile
-    ? wholeFileEntry('test', file, spanOf(tree.rootNode), 'test run')
-    : binFile || text.startsWith('#!') || /require\.main\s*===\s*module/.test(text)
-      ? wholeFileEntry('script', file, spanOf(tree.rootNode), 'run by hand')
-      : null;
-  if (whole) seen.entries.push(whole);
+  const entries: SeenEntry[] = [];
+  if (testFile) entries.push(wholeFileEntry('test', file, spanOf(tree.rootNode), 'test run'));
+  else if (binFile || text.startsWith('#!') || /require\.main\s*===\s*module/.test(text))
+    entries.push(wholeFileEntry('script', file, spanOf(tree.rootNode), 'run by hand'));
   // A file without an `@` has no decorators to look for around each method.
   const marks: FileMarks = { next: nextRoute(file), decorators: text.includes('@') };
-  for (const n of nodesOfTypes(tree.rootNode, NEST_MARK.test(text) ? VISITED_NEST : VISITED)) {
-    if (isFunction(n) || n.type === 'method_definition') readFunction(n, seen, file, marks);
-    else if (n.type === 'call_expression') readCall(n, seen, file);
-    else if (n.type === 'new_expression') {
-      const ctor = n.childForFieldName('constructor');
-      if (ctor?.type === 'identifier') seen.calls.push({ name: ctor.text, member: false, span: spanOf(n) });
-    } else if (LOOP_STATEMENTS.has(n.type)) seen.loops.push(spanOf(n));
-    else if (n.type === 'import_statement') readImport(n, seen);
-    else if (n.type === 'class_declaration' || n.type === 'class') readNestController(n, seen, file);
-  }
-  // The runner calls the file's functions (a step or hook defined by name, then registered).
-  if (testFile) whole?.calls.push(...calledByTestRunner(seen));
-  return assemble(seen);
+  const nest = NEST_MARK.test(text);
+  return {
+    mode: `${nest}:${marks.decorators}`,
+    entries,
+    declaresApp: APP_OBJECT.test(text),
+    types: nest ? VISITED_NEST : VISITED,
+    read: (n) => {
+      const part = emptyPart();
+      if (isFunction(n) || n.type === 'method_definition') readFunction(n, part, file, marks);
+      else if (n.type === 'call_expression') readCall(n, part, file);
+      else if (n.type === 'new_expression') {
+        const ctor = n.childForFieldName('constructor');
+        if (ctor?.type === 'identifier') part.calls.push({ name: ctor.text, member: false, span: spanOf(n) });
+      } else if (LOOP_STATEMENTS.has(n.type)) part.loops.push(spanOf(n));
+      else if (n.type === 'import_statement') readImport(n, part);
+      else if (n.type === 'class_declaration' || n.type === 'class') readNestController(n, part, file);
+      return part;
+    },
+    bodyOf: (n) => {
+      if (!isFunction(n) && n.type !== 'method_definition') return null;
+      const body = n.childForFieldName('body');
+      return body?.type === 'statement_block' ? body : null;
+    },
+  };
+}
+
+export function jsFileReach(tree: Tree, file: string, testFile: boolean, binFile: boolean): FileReach {
+  return readWhole(tree.rootNode, file, jsReachReading(tree, file, testFile, binFile));
 }
 
 /** What the whole file says once, for each function read. */
@@ -120,7 +122,7 @@ function nameOf(fn: Node): { name: string; exported: boolean } | null {
   return null;
 }
 
-function readFunction(fn: Node, seen: Seen, file: string, marks: FileMarks): void {
+function readFunction(fn: Node, seen: ReachPart, file: string, marks: FileMarks): void {
   const next = marks.next;
   const named = nameOf(fn);
   if (!named || !named.name) return;
@@ -152,7 +154,7 @@ function readFunction(fn: Node, seen: Seen, file: string, marks: FileMarks): voi
   seen.entries.push({ entry: entryPoint(kind, named.name, file, named.name, spanOf(decl), trigger), span });
 }
 
-function readCall(call: Node, seen: Seen, file: string): void {
+function readCall(call: Node, seen: ReachPart, file: string): void {
   const callee = call.childForFieldName('function');
   if (!callee) return;
   const span = spanOf(call);
@@ -190,7 +192,7 @@ function lastName(n: Node): string {
   return n.type === 'member_expression' ? (n.childForFieldName('property')?.text ?? n.text) : n.text;
 }
 
-function readImport(n: Node, seen: Seen): void {
+function readImport(n: Node, seen: ReachPart): void {
   const source = n.childForFieldName('source')?.text.slice(1, -1);
   if (!source) return;
   for (const c of walk(n)) {
@@ -208,7 +210,7 @@ function readImport(n: Node, seen: Seen): void {
 }
 
 /** `const { save } = require("./db")`, `const db = require("./db")`. */
-function readRequire(call: Node, seen: Seen): void {
+function readRequire(call: Node, seen: ReachPart): void {
   const source = call.childForFieldName('arguments')?.namedChildren[0];
   const holder = call.parent?.type === 'variable_declarator' ? call.parent.childForFieldName('name') : null;
   if (!source || !/^['"`]/.test(source.text) || !holder) return;
@@ -246,7 +248,7 @@ function decorator(d: Node): { name: string; arg: string | null } {
   return { name: call.childForFieldName('function')?.text ?? '', arg };
 }
 
-function readNestController(cls: Node, seen: Seen, file: string): void {
+function readNestController(cls: Node, seen: ReachPart, file: string): void {
   const controller = decoratorsOf(cls)
     .map(decorator)
     .find((d) => d.name === 'Controller');

@@ -17,7 +17,7 @@ import { baseNames, functionNode, jsFunction, returnedExpressions } from './func
 import { importedNames, importOf } from './imports';
 import { exportAliases, moduleInstances, reexports, resolveModule, topLevelDeclarations } from './module-shape';
 import { isFunction, resolve } from './scope';
-import { jsFileReach } from './entry-points';
+import { jsReachReading } from './entry-points';
 
 export const jsFrontEnd: FrontEnd = {
   id: 'js',
@@ -40,7 +40,7 @@ export const jsFrontEnd: FrontEnd = {
   reexports,
   exportAliases,
   moduleInstances,
-  fileReach: (tree, file, role) => jsFileReach(tree, file, role.test, role.bin),
+  reachReading: (tree, file, role) => jsReachReading(tree, file, role.test, role.bin),
   resolveModule,
   evaluate,
   valueOf: (id, ctx) => {

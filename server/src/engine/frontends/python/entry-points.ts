@@ -8,19 +8,16 @@
  */
 import type { Node, Tree } from 'web-tree-sitter';
 import {
-  calledByTestRunner,
-  assemble,
   cronPerHour,
+  emptyPart,
   entryPoint,
   HTTP_METHODS,
   parseRate,
-  nodesOfTypes,
-  nothingSeen,
   ratePerHourOf,
+  readWhole,
   wholeFileEntry,
-  type Seen,
 } from '../file-reach';
-import type { EntryKind, FileReach } from '../../model/entry-point';
+import type { EntryKind, FileReach, ReachPart, ReachReading, SeenEntry } from '../../model/entry-point';
 import { spanOf } from '../../syntax/span';
 
 const LOOPS = new Set([
@@ -50,25 +47,35 @@ const CHALICE_EVENTS: Record<string, EntryKind> = {
 };
 const RATE_UNITS: Record<string, string> = { MINUTES: 'minutes', HOURS: 'hours', DAYS: 'days' };
 
-export function pythonFileReach(tree: Tree, file: string, testFile: boolean): FileReach {
+export function pythonReachReading(tree: Tree, file: string, testFile: boolean): ReachReading {
   const text = tree.rootNode.text;
-  const seen = nothingSeen(file, text, APP_OBJECT.test(text));
-  const testEntry = testFile ? wholeFileEntry('test', file, spanOf(tree.rootNode), 'test run') : null;
-  if (testEntry) seen.entries.push(testEntry);
+  const entries: SeenEntry[] = [];
+  if (testFile) entries.push(wholeFileEntry('test', file, spanOf(tree.rootNode), 'test run'));
   const prefixes = routerPrefixes(text);
-  for (const n of nodesOfTypes(tree.rootNode, text.includes('__main__') ? VISITED_MAIN : VISITED)) {
-    if (n.type === 'function_definition') readFunction(n, seen, file, prefixes);
-    else if (n.type === 'call') readCall(n, seen, file);
-    else if (LOOPS.has(n.type)) seen.loops.push(spanOf(n));
-    else if (n.type === 'import_from_statement' || n.type === 'import_statement') readImport(n, seen);
-    else if (n.type === 'if_statement' && n.parent?.type === 'module' && isMainGuard(n)) {
-      const entry = entryPoint('script', '__main__', file, null, spanOf(n), 'run by hand');
-      seen.entries.push({ entry, span: spanOf(n) });
-    }
-  }
-  // The runner calls the file's functions (pytest's `test_*`, behave's steps, unittest's methods).
-  testEntry?.calls.push(...calledByTestRunner(seen));
-  return assemble(seen);
+  const main = text.includes('__main__');
+  return {
+    mode: JSON.stringify([main, [...prefixes]]),
+    entries,
+    declaresApp: APP_OBJECT.test(text),
+    types: main ? VISITED_MAIN : VISITED,
+    read: (n) => {
+      const part = emptyPart();
+      if (n.type === 'function_definition') readFunction(n, part, file, prefixes);
+      else if (n.type === 'call') readCall(n, part, file);
+      else if (LOOPS.has(n.type)) part.loops.push(spanOf(n));
+      else if (n.type === 'import_from_statement' || n.type === 'import_statement') readImport(n, part);
+      else if (n.type === 'if_statement' && n.parent?.type === 'module' && isMainGuard(n)) {
+        const entry = entryPoint('script', '__main__', file, null, spanOf(n), 'run by hand');
+        part.entries.push({ entry, span: spanOf(n) });
+      }
+      return part;
+    },
+    bodyOf: (n) => (n.type === 'function_definition' ? n.childForFieldName('body') : null),
+  };
+}
+
+export function pythonFileReach(tree: Tree, file: string, testFile: boolean): FileReach {
+  return readWhole(tree.rootNode, file, pythonReachReading(tree, file, testFile));
 }
 
 function isMainGuard(n: Node): boolean {
@@ -85,7 +92,7 @@ function routerPrefixes(text: string): Map<string, string> {
   return out;
 }
 
-function readFunction(fn: Node, seen: Seen, file: string, prefixes: Map<string, string>): void {
+function readFunction(fn: Node, seen: ReachPart, file: string, prefixes: Map<string, string>): void {
   const name = fn.childForFieldName('name')?.text;
   if (!name) return;
   const span = spanOf(fn);
@@ -171,7 +178,7 @@ function stringOf(n: Node): string | null {
   return n.text.replace(/^[a-zA-Z]*(['"]{1,3})/, '').replace(/['"]{1,3}$/, '');
 }
 
-function readCall(call: Node, seen: Seen, file: string): void {
+function readCall(call: Node, seen: ReachPart, file: string): void {
   const callee = call.childForFieldName('function');
   const span = spanOf(call);
   if (callee?.type === 'identifier') {
@@ -190,7 +197,7 @@ function inUrlPatterns(call: Node): boolean {
   return false;
 }
 
-function readDjangoPath(call: Node, seen: Seen, file: string): void {
+function readDjangoPath(call: Node, seen: ReachPart, file: string): void {
   const [route, view] = call.childForFieldName('arguments')?.namedChildren ?? [];
   if (!route || !view || view.type === 'call') return;
   const name = `ANY /${(stringOf(route) ?? route.text).replace(/^\^|\$$/g, '')}`;
@@ -203,7 +210,7 @@ function readDjangoPath(call: Node, seen: Seen, file: string): void {
   });
 }
 
-function readImport(n: Node, seen: Seen): void {
+function readImport(n: Node, seen: ReachPart): void {
   if (n.type === 'import_statement') {
     for (const c of n.namedChildren) {
       const module = c.type === 'aliased_import' ? c.childForFieldName('name')?.text : c.text;

@@ -13,7 +13,7 @@ import { baseNames, isFunctionScope, pythonFunction, returnedExpressions } from 
 import { importedNames, importOf } from './imports';
 import { moduleInstances, resolveModule, topLevelDeclarations } from './module-shape';
 import { resolve } from './scope';
-import { pythonFileReach } from './entry-points';
+import { pythonReachReading } from './entry-points';
 import { kwargsValue } from './structures';
 
 export const pythonFrontEnd: FrontEnd = {
@@ -38,7 +38,7 @@ export const pythonFrontEnd: FrontEnd = {
   reexports: () => [],
   exportAliases: () => [],
   moduleInstances,
-  fileReach: (tree, file, role) => pythonFileReach(tree, file, role.test),
+  reachReading: (tree, file, role) => pythonReachReading(tree, file, role.test),
   resolveModule,
   evaluate,
   valueOf: (id, ctx) => {
