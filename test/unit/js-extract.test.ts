@@ -264,6 +264,21 @@ await ddb.send(new PutCommand({ TableName: 'x', Item: { pk: 'FOUR' } }));`,
   assert.deepEqual(findingLines(r), ['5 SL001', '6 SL001']);
 });
 
+test('shardlens-ignore-next-line silences only the named rule on the line below; another suffix is no directive', async () => {
+  const r = await analyze(
+    'q.ts',
+    `// shardlens-ignore-next-line SL002
+await ddb.send(new PutCommand({ TableName: 'x', Item: { pk: 'ONE' } }));
+// shardlens-ignore-next-line SL001
+await ddb.send(new PutCommand({ TableName: 'x', Item: { pk: 'TWO' } }));
+await ddb.send(new PutCommand({ TableName: 'x', Item: { pk: 'THREE' } })); // shardlens-ignore-next-line SL001
+await ddb.send(new PutCommand({ TableName: 'x', Item: { pk: 'FOUR' } }));
+await ddb.send(new PutCommand({ TableName: 'x', Item: { pk: 'FIVE' } })); // shardlens-ignores SL001`,
+  );
+  // THREE is reported (the directive is for the line below), FOUR is not, FIVE is.
+  assert.deepEqual(findingLines(r), ['2 SL001', '5 SL001', '7 SL001']);
+});
+
 test('files without DynamoDB markers are not parsed', async () => {
   const r = await analyze('p.ts', `export const add = (a: number, b: number) => a + b;`);
   assert.deepEqual(r.accesses, []);

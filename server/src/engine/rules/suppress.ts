@@ -4,12 +4,15 @@ import type { Finding } from '../model';
 /** Line (0-based) → the rule codes ignored there; an empty set ignores every rule. */
 export type Suppressions = Map<number, Set<string>>;
 
-const DIRECTIVE = /shardlens-ignore(?:\s+((?:SL\d{3}[\s,]*)+))?/;
+// `-next-line` as ESLint writes it: without it in the pattern, `shardlens-ignore-next-line SL001`
+// read as a bare `shardlens-ignore` and silenced every rule. Any other suffix is no directive.
+const DIRECTIVE = /shardlens-ignore(-next-line)?(?![\w-])(?:\s+((?:SL\d{3}[\s,]*)+))?/;
 
 /**
  * `// shardlens-ignore SL001` or `# shardlens-ignore SL001` silences the named rules
  * (or, with no codes, all rules): on its own line, and, when the comment stands
- * alone on its line, on the line below.
+ * alone on its line, on the line below. `shardlens-ignore-next-line SL001` silences the
+ * line below only.
  */
 export function suppressions(tree: Tree, text: string): Suppressions {
   const out: Suppressions = new Map();
@@ -18,11 +21,11 @@ export function suppressions(tree: Tree, text: string): Suppressions {
     if (n?.type !== 'comment') continue;
     const m = DIRECTIVE.exec(n.text);
     if (!m) continue;
-    const codes = new Set(m[1] ? m[1].split(/[\s,]+/).filter(Boolean) : []);
+    const codes = codesOf(m);
     const lineStart = text.lastIndexOf('\n', n.startIndex - 1) + 1;
     const alone = text.slice(lineStart, n.startIndex).trim() === '';
-    out.set(n.startPosition.row, codes);
-    if (alone) out.set(n.endPosition.row + 1, codes);
+    if (!m[1]) out.set(n.startPosition.row, codes);
+    if (alone || m[1]) out.set(n.endPosition.row + 1, codes);
   }
   return out;
 }
@@ -37,14 +40,18 @@ export function commentSuppressions(text: string, comments: Array<{ start: numbe
   for (const c of comments) {
     const m = DIRECTIVE.exec(c.text);
     if (!m) continue;
-    const codes = new Set(m[1] ? m[1].split(/[\s,]+/).filter(Boolean) : []);
+    const codes = codesOf(m);
     const lineStart = text.lastIndexOf('\n', c.start - 1) + 1;
     const alone = text.slice(lineStart, c.start).trim() === '';
-    const row = lineOf(text, c.start);
-    out.set(row, codes);
-    if (alone) out.set(lineOf(text, c.start + c.text.length) + 1, codes);
+    if (!m[1]) out.set(lineOf(text, c.start), codes);
+    if (alone || m[1]) out.set(lineOf(text, c.start + c.text.length) + 1, codes);
   }
   return out;
+}
+
+/** The rule codes a directive names; none silences every rule. */
+function codesOf(m: RegExpExecArray): Set<string> {
+  return new Set(m[2] ? m[2].split(/[\s,]+/).filter(Boolean) : []);
 }
 
 function lineOf(text: string, offset: number): number {
