@@ -141,7 +141,7 @@ export function judgeByUse(f: Finding, use: KeyUse): Finding {
       messageId: 'hotBothRead',
       message:
         `${claim}, read and written hot (${evidence}): every read hits one partition, capped at ` +
-        `${readCeilingText()}. ${tradeOff} Cache the reads, and shard the writes if they throttle.`,
+        `${readCeilingText()}. ${tradeOff} Cache the reads, and shard the writes if they outgrow one partition.`,
       fixes: a.library ? [] : [cache],
     };
   return {
