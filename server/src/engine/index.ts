@@ -40,6 +40,8 @@ export type {
   KeyOperator,
   KeyUse,
   KeyValue,
+  LibraryAccess,
+  LibraryName,
   LogicalKey,
   SdkStyle,
   Severity,

@@ -346,6 +346,9 @@ export interface Access {
   reach?: AccessReach;
 }
 
+/** The DynamoDB libraries read by a front-end of their own (`frontends/<library>/`). */
+export type LibraryName = 'electrodb' | 'dynamodb-toolbox' | 'pynamodb' | 'dynamoose' | 'dynamodb-onetable';
+
 /**
  * What a DynamoDB library's schema says of an access: the library, the entity
  * (`Board`), the access pattern (`byBoard`) and where the pattern's partition key is
@@ -353,7 +356,7 @@ export interface Access {
  * offered on such an access (its key is not written at the call).
  */
 export interface LibraryAccess {
-  library: 'electrodb' | 'dynamodb-toolbox' | 'pynamodb' | 'dynamoose' | 'dynamodb-onetable';
+  library: LibraryName;
   /** The entity (ElectroDB, dynamodb-toolbox), the model (PynamoDB's class, dynamoose's name, OneTable's schema model). */
   entity: string;
   /** The access pattern (ElectroDB), the index attribute of the model (PynamoDB; '' for the table). */

@@ -1,3 +1,13 @@
+import type { LibraryName } from './index';
+
+/**
+ * The libraries whose fixes are written in the library's own style (`features/fixes/libraries/`):
+ * a finding on one of their accesses keeps the rule's fix descriptors, which those providers
+ * read. Another library's access carries none: the SDK fixes edit an SDK request, and a
+ * library's key is written in its schema, not at the call.
+ */
+export const LIBRARIES_WITH_FIXES: ReadonlySet<LibraryName> = new Set<LibraryName>([]);
+
 /**
  * The DynamoDB libraries whose objects carry the schema their calls are read by: the
  * classes an evaluator records when constructed (`Value.made`), by package. A library

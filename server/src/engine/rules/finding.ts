@@ -10,6 +10,7 @@ import type {
   ShardCount,
 } from '../model';
 import { SEPARATORS } from '../keys/logical-key';
+import { LIBRARIES_WITH_FIXES } from '../model/libraries';
 import type { Report, RuleInfo } from './rule';
 
 /**
@@ -74,8 +75,9 @@ export function toFinding(rule: RuleInfo, severity: Severity, r: Report): Findin
     messageId: r.messageId,
     access: a,
     related: [...own, ...(r.related ?? [])],
-    // A library's key is written in its schema, not at the call: the SDK fixes do not apply.
-    fixes: a.library ? [] : (r.fixes ?? []),
+    // A library's key is written in its schema, not at the call: the SDK fixes do not apply,
+    // only a library's own (`LIBRARIES_WITH_FIXES`), which read the same descriptors.
+    fixes: a.library && !LIBRARIES_WITH_FIXES.has(a.library.library) ? [] : (r.fixes ?? []),
   };
 }
 

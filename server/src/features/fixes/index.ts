@@ -4,6 +4,7 @@ import { spreadCounter } from './counter';
 import { readerFixes } from './reader-fixes';
 import { shardFixes } from './blocked';
 import { cacheReadFix } from './cache-read';
+import { libraryFixes } from './libraries';
 
 /**
  * Every fix ShardLens offers for a finding, in the order the light bulb lists them.
@@ -24,10 +25,12 @@ export const readFixes: FixProvider[] = [cacheReadFix];
  */
 const keyTextFixes: FixProvider[] = [shardFixes];
 
-export const allFixes: FixProvider = (finding, ctx, answers): FixAction[] =>
-  (finding.access.through || finding.access.guessed
-    ? keyTextFixes
-    : [...readFixes, ...writeFixes, readerFixes]
+export const allFixes: FixProvider = (finding, ctx, answers): FixAction[] => {
+  const library = finding.access.library?.library;
+  if (library) return libraryFixes[library]?.(finding, ctx, answers) ?? [];
+  return (
+    finding.access.through || finding.access.guessed ? keyTextFixes : [...readFixes, ...writeFixes, readerFixes]
   ).flatMap((p) => p(finding, ctx, answers));
+};
 
 export { fixContextOf } from './context';
