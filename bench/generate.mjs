@@ -4,7 +4,7 @@
 // modules of realistic shapes and a long tail of sizes. Re-running with the same seed and
 // version does nothing (a marker file records both).
 //
-//   node bench/generate.mjs [--seed N] [--files N] [--mb N] [--force]
+//   node bench/generate.mjs [--seed N] [--files N] [--mb N] [--out DIR] [--force]
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,10 +12,11 @@ import { fileURLToPath } from 'node:url';
 // 2: infrastructure files (a SAM template, Serverless services) for some of the handlers.
 const VERSION = 2;
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const OUT = path.join(HERE, 'workspace');
+const argv = process.argv.slice(2);
+// `--out DIR`: elsewhere than bench/workspace (a test's temporary workspace).
+const OUT = argv.includes('--out') ? path.resolve(argv[argv.indexOf('--out') + 1]) : path.join(HERE, 'workspace');
 const MARKER = path.join(OUT, '.shardlens-bench.json');
 
-const argv = process.argv.slice(2);
 function flag(name, fallback) {
   const i = argv.indexOf(name);
   return i >= 0 ? Number(argv[i + 1]) : fallback;

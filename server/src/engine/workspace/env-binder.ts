@@ -6,6 +6,15 @@ import { declaredDefinitions, type NamedTable } from '../requests/declared-names
 import { envBindings } from './env-bindings';
 import type { InfraRegistry } from './infra';
 
+/**
+ * What a file's analysis was made with: the tables its environment variables named (JSON,
+ * '' for none) and what its literal table names took from the declared tables (JSON).
+ */
+export interface FileBindings {
+  env: string;
+  named: string;
+}
+
 /** What the binder needs of the index. */
 export interface EnvHost {
   analyses(): ReadonlyMap<string, FileAnalysis>;
@@ -27,6 +36,8 @@ export class EnvBinder {
   private readonly boundWith = new Map<string, string>();
   /** The named tables each file was analysed with, for its literal table names. */
   private readonly namedWith = new Map<string, readonly NamedTable[]>();
+  /** For a file restored from the cache: what its literal table names took then, as `namedKeys` gives it. */
+  private readonly restoredNamed = new Map<string, string>();
   private followImports = false;
   /** Bumped when a file's imports change: the bindings that follow imports are worked out again only then. */
   private importsVersion = 0;
@@ -49,7 +60,29 @@ export class EnvBinder {
   namedOf(file: string): readonly NamedTable[] {
     const named = this.host.namedTables();
     this.namedWith.set(file, named);
+    this.restoredNamed.delete(file);
     return named;
+  }
+
+  /** What a file's analysis was made with, for the analysis cache to keep beside it; undefined when it was not analysed here. */
+  boundOf(file: string): FileBindings | undefined {
+    const env = this.boundWith.get(file);
+    const accesses = this.host.analyses().get(file)?.accesses;
+    if (env === undefined || !accesses) return undefined;
+    const named = this.restoredNamed.get(file) ?? namedKeys(accesses, this.namedWith.get(file) ?? []);
+    return { env, named };
+  }
+
+  /**
+   * A file restored from the cache was analysed with `bound` (`boundOf` then): `rebind`
+   * analyses it again only when the bindings moved since, as it does a file analysed here.
+   * Without this, every restored file naming a table would be analysed again, and in this
+   * thread, which knows more of the workspace than the analysis thread that made the entry.
+   */
+  restoreBound(file: string, bound: FileBindings): void {
+    this.boundWith.set(file, bound.env);
+    this.namedWith.delete(file);
+    this.restoredNamed.set(file, bound.named);
   }
 
   importsChanged(): void {
@@ -60,6 +93,7 @@ export class EnvBinder {
     this.importsVersion++;
     this.boundWith.delete(file);
     this.namedWith.delete(file);
+    this.restoredNamed.delete(file);
   }
 
   /**
@@ -96,11 +130,11 @@ export class EnvBinder {
    */
   private namesMoved(file: string, accesses: readonly Access[]): boolean {
     const now = this.host.namedTables();
+    const restored = this.restoredNamed.get(file);
+    if (restored !== undefined) return restored !== namedKeys(accesses, now);
     const before = this.namedWith.get(file) ?? [];
     if (before === now) return false;
-    const names = accesses.flatMap((a) => (a.table.kind === 'literal' ? [a.table.name] : []));
-    if (names.length === 0) return false;
-    return JSON.stringify(declaredDefinitions(names, before)) !== JSON.stringify(declaredDefinitions(names, now));
+    return namedKeys(accesses, before) !== namedKeys(accesses, now);
   }
 
   /** Whether `rebind` may re-analyse a file: templates declare functions, or an analysis holds a resolved table. */
@@ -156,6 +190,12 @@ function resolvedPath(file: string): string {
     resolvedPaths.set(key, (abs = path.resolve(file)));
   }
   return abs;
+}
+
+/** What the literal table names of `accesses` take from `named` (JSON; '' when they name none). */
+function namedKeys(accesses: readonly Access[], named: readonly NamedTable[]): string {
+  const names = accesses.flatMap((a) => (a.table.kind === 'literal' ? [a.table.name] : []));
+  return names.length === 0 ? '' : JSON.stringify(declaredDefinitions(names, named));
 }
 
 /** An access whose table infrastructure code resolved (or found ambiguous). */

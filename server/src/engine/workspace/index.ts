@@ -12,7 +12,7 @@ import type { InfraDeclarations } from '../model/entry-point';
 import { CrossModuleFacts, definitionChanges, writesChanged } from './cross-module';
 import { InfraRegistry, withOpenBuffers, type InfraRead, type InfraReadEntry } from './infra';
 import { isServerlessFile } from '../frontends/infra';
-import { EnvBinder } from './env-binder';
+import { EnvBinder, type FileBindings } from './env-binder';
 import { KeyGroups } from './key-groups';
 import { ModuleConstants, readFromDisk } from './modules';
 import {
@@ -215,6 +215,16 @@ export class WorkspaceIndex {
    */
   rebindEnv(): Set<string> {
     return this.env.rebind();
+  }
+
+  /** The tables a file's analysis was made with (env-binder.ts `boundOf`), for the analysis cache. */
+  bindingsOf(file: string): FileBindings | undefined {
+    return this.env.boundOf(file);
+  }
+
+  /** A file restored from the analysis cache was analysed with `bindings`. */
+  restoreBindings(file: string, bindings: FileBindings): void {
+    this.env.restoreBound(file, bindings);
   }
 
   /** What every infrastructure file of the workspace declares, in path order. */

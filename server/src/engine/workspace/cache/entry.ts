@@ -1,5 +1,6 @@
 import type { FileAnalysis } from '../../analyze';
 import type { Finding } from '../../model';
+import type { FileBindings } from '../env-binder';
 import { isStamp, type Stamp } from './stamp';
 
 /**
@@ -17,6 +18,8 @@ export interface Entry {
   analysis: StoredAnalysis;
   /** What the file imports, for a file the pre-scan passed over (the wrapper-caller pass reads it). */
   imports?: string[];
+  /** The tables its analysis was made with (env-binder.ts): restored, a file is analysed again only when they moved. */
+  bindings?: FileBindings;
 }
 
 type StoredFinding = Omit<Finding, 'access'> & { access: number | Finding['access'] };
@@ -43,6 +46,9 @@ export function isEntry(v: unknown): v is Entry {
   const e = v as Entry;
   if (!e || typeof e !== 'object' || typeof e.hash !== 'string' || !Array.isArray(e.deps)) return false;
   if (e.stamp !== undefined && !isStamp(e.stamp)) return false;
+  const b = e.bindings;
+  if (b !== undefined && (typeof b !== 'object' || typeof b?.env !== 'string' || typeof b.named !== 'string'))
+    return false;
   const a = e.analysis;
   if (!a || typeof a !== 'object' || typeof a.file !== 'string' || typeof a.language !== 'string') return false;
   if (!Array.isArray(a.accesses) || !Array.isArray(a.findings) || !Array.isArray(a.imports)) return false;

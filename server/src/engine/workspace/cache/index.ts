@@ -21,7 +21,7 @@ declare const SHARDLENS_VERSION: string | undefined;
 export const ENGINE_VERSION = typeof SHARDLENS_VERSION === 'string' ? SHARDLENS_VERSION : '0.0.0-dev';
 
 /** Bumped whenever what an entry holds changes shape (FileAnalysis, Access, Finding...): older caches are dropped. */
-export const CACHE_SCHEMA = 8;
+export const CACHE_SCHEMA = 9;
 
 /** What a cache is keyed by beside each file's content: a cache written with any other is not read. */
 export interface CacheKey {
@@ -133,6 +133,7 @@ export class AnalysisCache {
     }
     const { modules, pass } = index.crossFile;
     index.set(decodeAnalysis(entry.analysis));
+    if (entry.bindings) index.restoreBindings(file, entry.bindings);
     if (entry.imports) pass.facts.restoreImports(file, entry.imports);
     modules.noteDependencies(
       file,
@@ -260,7 +261,8 @@ export class AnalysisCache {
       const deps = modules.dependenciesOf(file).map((d): [string, string | null] => [d, this.hashOf(d)]);
       const imports = pass.facts.importsNoted(file);
       const stamp = this.stampToStore(file);
-      const extra = { ...(stamp ? { stamp } : {}), ...(imports ? { imports } : {}) };
+      const bindings = index.bindingsOf(file);
+      const extra = { ...(stamp ? { stamp } : {}), ...(imports ? { imports } : {}), ...(bindings ? { bindings } : {}) };
       entries.push([file, { hash, deps, analysis: encodeAnalysis(analysis), ...extra }]);
     }
     const facts = {
