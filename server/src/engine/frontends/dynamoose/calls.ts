@@ -15,7 +15,7 @@ import type { EvalContext } from '../../model/eval-context';
 import type { FrontEnd, SourceFile } from '../../model/frontend';
 import type { Value } from '../../model/value';
 import { spanOf } from '../../syntax/span';
-import { argsOf, chainOf } from './chain';
+import { argsOf, chainOf } from '../call-chain';
 import { queryInput, readsAll } from './query';
 import {
   batchRequest,

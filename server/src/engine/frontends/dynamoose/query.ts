@@ -10,7 +10,7 @@ import type { KeyOperator, Span } from '../../model';
 import type { EvalContext } from '../../model/eval-context';
 import { literal, literalText } from '../../model/template';
 import type { Entry, Value } from '../../model/value';
-import type { Step } from './chain';
+import type { Step } from '../call-chain';
 import { queryRequest, type RangeCondition } from './requests';
 import { attributeNamed, type ModelSchema } from './schema';
 

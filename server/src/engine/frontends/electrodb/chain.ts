@@ -4,6 +4,7 @@
  * `byBoard(...)`, `begins(...)`, ending in `go(...)` (or `params(...)`).
  */
 import type { Node } from 'web-tree-sitter';
+import { argsOf } from '../call-chain';
 
 export interface Step {
   name: string;
@@ -41,10 +42,4 @@ export function chainOf(call: Node): Chain | null {
   }
   if (!n || steps.length === 0) return null;
   return { root: n, steps, end };
-}
-
-function argsOf(call: Node): Node[] {
-  return (call.childForFieldName('arguments')?.namedChildren ?? []).filter(
-    (a): a is Node => !!a && a.type !== 'comment',
-  );
 }

@@ -17,7 +17,7 @@ import type { EvalContext } from '../../model/eval-context';
 import type { FrontEnd, SourceFile } from '../../model/frontend';
 import { entry, type Entry, type Value } from '../../model/value';
 import { spanOf } from '../../syntax/span';
-import { argsOf, chainOf, type Chain } from './chain';
+import { argsOf, chainOf, type Chain } from '../call-chain';
 import { storedValue, type Given } from './keys';
 import {
   givenOf,

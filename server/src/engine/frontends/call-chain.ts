@@ -1,6 +1,7 @@
 /**
- * A call as the chain it is written in: `Cat.query("status").eq("OPEN").exec()`
- * is the root `Cat` and the steps `query(...)`, `eq(...)`, `exec()`.
+ * A JavaScript call as the chain it is written in: `Cat.query("status").eq("OPEN").exec()`
+ * is the root `Cat` and the steps `query(...)`, `eq(...)`, `exec()`. The libraries whose
+ * requests are chains of method calls (dynamodb-toolbox, Dynamoose) read them with it.
  */
 import type { Node } from 'web-tree-sitter';
 
@@ -32,6 +33,7 @@ export function chainOf(call: Node): Chain | null {
   return { root: n, steps };
 }
 
+/** A call's argument nodes, comments left out. */
 export function argsOf(call: Node): Node[] {
   return (call.childForFieldName('arguments')?.namedChildren ?? []).filter(
     (a): a is Node => !!a && a.type !== 'comment',
