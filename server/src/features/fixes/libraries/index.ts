@@ -1,5 +1,6 @@
 import type { LibraryName } from '../../../engine';
 import type { FixProvider } from '../fix-model';
+import { dynamooseFixes } from './dynamoose';
 
 /**
  * The fixes of a finding on a DynamoDB library's access, written in the library's own style
@@ -11,4 +12,6 @@ import type { FixProvider } from '../fix-model';
  * reads. A library with no provider offers no fix: the SDK fixes edit an SDK request, and a
  * library's key is written in its schema, not at the call.
  */
-export const libraryFixes: Partial<Record<LibraryName, FixProvider>> = {};
+export const libraryFixes: Partial<Record<LibraryName, FixProvider>> = {
+  dynamoose: dynamooseFixes,
+};

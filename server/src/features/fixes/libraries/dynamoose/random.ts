@@ -1,0 +1,88 @@
+import type { Access, Finding, ShardSuffix } from '../../../../engine';
+import type { FixAction, FixAnswers, FixContext, TextChange } from '../../fix-model';
+import { appendShard } from '../../key-edit';
+import type { Blocked } from '../../key-sites';
+import { countQuestion } from '../../shard-fix';
+import { accessAt, countChanges, isBlocked, mergeChanges } from '../../whole-key';
+import type { DynamoosePlan } from './plan';
+import { readerEdit } from './reader';
+
+/**
+ * The random shard in dynamoose's own way: the key attribute's `default` becomes a
+ * function, which dynamoose calls for every item written without the key
+ * (`default: () => \`GLOBAL#${Math.floor(Math.random() * N)}\``), so each create lands on
+ * one of N partitions. Only for write-once items: a get, update or delete of the key
+ * would go to no shard in particular. Every query of the key becomes a reader of every
+ * shard (./reader.ts). dynamoose passes a `default` function no argument, so a shard
+ * calculated from the item cannot be a default (./calculated.ts).
+ */
+export function randomDefaultFix(
+  finding: Finding,
+  d: ShardSuffix,
+  plan: DynamoosePlan,
+  ctx: FixContext,
+  answers?: FixAnswers,
+): FixAction | Blocked {
+  if (plan.points.length)
+    return {
+      blocked: `the ${accessAt(ctx, plan.points[0])} finds one item by its key, which a random shard would lose`,
+    };
+  const shard = (count: string) => `Math.floor(Math.random() * ${count})`;
+  const edit = shardEdit(finding, d, plan, ctx, answers, (count) => {
+    const v = plan.schema.defaultValue!;
+    const lang = plan.schema.language;
+    if (v.type === 'arrow_function')
+      return v.body ? { span: v.body.span, newText: appendShard(lang, v.body.text, d.separator, shard(count)) } : null;
+    return { span: v.span, newText: `() => ${appendShard(lang, v.text, d.separator, shard(count))}` };
+  });
+  if (isBlocked(edit)) return edit;
+  const reads = plan.queries.length;
+  return {
+    title: `Shard ${plan.model}.${plan.key.attribute} with a random default (${edit.count.value} shards${reads ? `, ${reads} read${reads > 1 ? 's' : ''} of every shard` : ''})`,
+    id: 'add-random-shard',
+    rule: finding.rule,
+    preferred: true,
+    safe: false,
+    asks: countQuestion(edit.count, ctx),
+    changes: edit.changes,
+  };
+}
+
+/**
+ * The edit a shard of the schema makes, whatever the shard: the count constant declared
+ * in the model's module and imported where readers need it, the schema's own edit, and
+ * every query replaced by a reader of every shard; `extra` adds what else the fix edits.
+ */
+export function shardEdit(
+  finding: Finding,
+  d: ShardSuffix,
+  plan: DynamoosePlan,
+  ctx: FixContext,
+  answers: FixAnswers | undefined,
+  schemaChange: (count: string) => Omit<TextChange, 'file'> | null,
+  extra: (count: string) => TextChange[] | Blocked = () => [],
+) {
+  const home: Access = ctx.accessesOf(plan.key).find((a) => a.library?.schema) ?? {
+    ...finding.access,
+    file: plan.schema.file,
+  };
+  const files = [...new Set([plan.schema.file, ...plan.queries.map((q) => q.file)])];
+  const counted = countChanges(home, d, files, ctx, answers, () => ({}));
+  if (isBlocked(counted)) return counted;
+  const { count } = counted;
+  const own = schemaChange(count.name);
+  if (!own) return { blocked: `the default of ${plan.key.attribute} cannot be edited` };
+  const changes: TextChange[] = [...counted.changes, { file: plan.schema.file, ...own }];
+  const more = extra(count.name);
+  if (isBlocked(more)) return more;
+  changes.push(...more);
+  const taken = new Set<string>();
+  for (const q of plan.queries) {
+    const r = readerEdit(ctx, q, plan.schema, plan.model, count.name, d.separator, taken);
+    if (isBlocked(r)) return r;
+    changes.push(r.call, r.reader);
+  }
+  const merged = mergeChanges(ctx, changes);
+  if (isBlocked(merged)) return merged;
+  return { count, changes: merged };
+}
