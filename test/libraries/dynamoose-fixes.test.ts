@@ -150,3 +150,22 @@ test('over LSP: the schema finding offers the random default, and its edit is th
     session.stop();
   }
 });
+
+test('banners read one by one: no random default, and the light bulb says which get blocks it', async () => {
+  const dir = copy('banners');
+  assert.deepEqual(typeErrors(dir), []);
+  const { byFinding } = await fixesOf(dir);
+  const hot = byFinding.filter((b) => b.finding.rule === 'SL001');
+  assert.ok(hot.length >= 2, hot.map((b) => b.at).join(', '));
+  for (const b of hot)
+    assert.deepEqual(
+      b.actions.flatMap((a) => a.changes),
+      [],
+      `${b.at} edits nothing`,
+    );
+  const schema = hot.find((b) => b.at === 'SL001 banner.js:7')!;
+  assert.deepEqual(
+    schema.actions.map((a) => a.title),
+    ['No shard fix: the GetItem at handler.js:10 finds one item by its key, which a random shard would lose'],
+  );
+});
