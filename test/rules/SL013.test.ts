@@ -149,7 +149,7 @@ resource "aws_dynamodb_contributor_insights" "metrics" {
         'template.yaml': template(''),
         'src/submit.ts': submit("'LEADERBOARD#global'"),
       },
-      errors: [{ line: 19, severity: 'info', messageId: 'insightsOff' }],
+      errors: [{ line: 19, endLine: 19, severity: 'info', messageId: 'insightsOff' }],
     },
     {
       name: 'Terraform: an hourly bucket key, and no Contributor Insights resource for the table',
@@ -157,7 +157,7 @@ resource "aws_dynamodb_contributor_insights" "metrics" {
         'infra/main.tf': terraform(''),
         'src/ingest/app.py': INGEST,
       },
-      errors: [{ line: 26, severity: 'info', messageId: 'insightsOff' }],
+      errors: [{ line: 26, endLine: 26, severity: 'info', messageId: 'insightsOff' }],
     },
     {
       name: 'a CDK app that turns Contributor Insights off on a table with a counter item',
@@ -203,7 +203,7 @@ export const handler = async () => {
 `,
         'cdk.json': '{ "app": "npx ts-node bin/app.ts" }\n',
       },
-      errors: [{ line: 10, severity: 'info', messageId: 'insightsOff' }],
+      errors: [{ line: 10, endLine: 10, severity: 'info', messageId: 'insightsOff' }],
     },
   ],
 });

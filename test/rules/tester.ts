@@ -33,6 +33,8 @@ export interface Expected {
   file?: string;
   /** 1-based line of the finding's start. */
   line: number;
+  /** 1-based line of the finding's end, when the case is about how far its range goes. */
+  endLine?: number;
   severity: Severity;
   /** One of the rule's `messages`, when the case is about which one. */
   messageId?: string;
@@ -115,6 +117,7 @@ export function ruleTester(code: string, cases: { valid: ValidCase[]; invalid: I
       );
       c.errors.forEach((e, i) => {
         if (e.messageId) assert.equal(got[i].finding.messageId, e.messageId, c.name);
+        if (e.endLine) assert.equal(got[i].finding.span.endLine + 1, e.endLine, `${c.name}: end line`);
       });
       for (const g of got) assertMetadata(rule, g.finding);
     });

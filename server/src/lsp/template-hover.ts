@@ -17,7 +17,9 @@ export function templateHover(
 ): MarkupContent | null {
   const here = (s: Finding['span']) => contains(s, line, character);
   const table = tables.find((t) => here(t.source.span));
-  const rules = [...new Map(findings.filter((f) => here(f.span)).map((f) => [f.rule, f])).values()];
+  // Over a definition, the findings anywhere in it (SL013 marks only its first line); elsewhere, those under the cursor.
+  const inTable = (s: Finding['span']) => !!table && contains(table.source.span, s.startLine, s.startColumn);
+  const rules = [...new Map(findings.filter((f) => here(f.span) || inTable(f.span)).map((f) => [f.rule, f])).values()];
   if (!table && !rules.length) return null;
   const lines: string[] = table ? tableLines(table) : [];
   if (rules.length) {

@@ -48,6 +48,12 @@ export interface InfraTable {
   /** Contributor Insights as declared: true, false, or null when the template says nothing. */
   contributorInsights: boolean | null;
   source: SourceRange;
+  /**
+   * The definition's first line (`Type: AWS::DynamoDB::Table`, `resource "aws_dynamodb_table" "votes" {`,
+   * `new dynamodb.Table(this, 'Votes', {`), in `source.file`: where a finding on the whole
+   * table is shown, rather than under every line of the definition.
+   */
+  header?: Span;
 }
 
 /** A value in a function's environment: text, or a reference to a table the template declares. */

@@ -42,7 +42,8 @@ export const contributorInsightsOff: TableRule = {
       {
         access: first.access,
         // The definition may sit in a file the template includes (`${file(...)}`): where it is written.
-        at: t.source,
+        // Its first line, not the whole definition: a squiggle under fourteen lines hides them.
+        at: t.header ? { file: t.source.file, span: t.header } : t.source,
         messageId: 'insightsOff',
         message:
           `${capitalised(declaredLabel(declared))} has ${n} hot-key finding${n === 1 ? '' : 's'} ` +

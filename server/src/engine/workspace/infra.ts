@@ -19,6 +19,7 @@ import { inCdkApp, readCdkSource } from './cdk-source';
 import type { InfraDeclarations } from '../model/entry-point';
 import { readHead, readSource } from './source';
 import { dependsOn, depsHold, recording, type InfraDep } from './infra-deps';
+import { withTableHeaders } from './table-headers';
 
 /** The disk, with the editor's open buffers in front: what a reader sees of other files in the language server. */
 export function withOpenBuffers(openText: (file: string) => string | null | undefined): InfraFiles {
@@ -78,11 +79,12 @@ export class InfraRegistry {
     }
     const asked = recording(files);
     // A source file (in a CDK app) declares what its constructs make; anything else is a template.
-    const declarations =
+    const read =
       languageForFile(file) && !isServerlessFile(file)
         ? readCdkSource(file, text, asked.files)
         : readInfrastructure(file, text, asked.files);
-    if (!declarations) return this.remove(file);
+    if (!read) return this.remove(file);
+    const declarations = withTableHeaders(read, text, (other) => asked.files.read(other));
     return this.store(file, hash, { file, declarations }, asked.deps);
   }
 
