@@ -367,6 +367,11 @@ export interface LibraryAccess {
   byIndex?: Record<string, string>;
   /** The access is the schema's own: every write of the entity, where the schema alone fixes the key. */
   schema?: true;
+  /**
+   * PynamoDB: the file declaring the model class, and the Python names of the key attributes
+   * the access addresses (the index's when it is on one), as the fixes name them in code.
+   */
+  model?: { file: string; hash: string; range: string | null };
 }
 
 /**

@@ -17,7 +17,7 @@ export function shardFixBlockedReason(finding: Finding, ctx: FixContext): string
 
 type Outcome = FixAction | Blocked | null;
 
-function blockedReason(random: Outcome, calculated: Outcome): string | null {
+export function blockedReason(random: Outcome, calculated: Outcome): string | null {
   if (!random || !calculated || !isBlocked(random) || !isBlocked(calculated)) return null;
   if (random.blocked === calculated.blocked) return random.blocked;
   return `random shard: ${random.blocked}; calculated shard: ${calculated.blocked}`;
@@ -31,7 +31,7 @@ function blockedReason(random: Outcome, calculated: Outcome): string | null {
 export const shardFixBlocked: FixProvider = (finding, ctx): FixAction[] =>
   blockedAction(finding, shardFixBlockedReason(finding, ctx));
 
-function blockedAction(finding: Finding, why: string | null): FixAction[] {
+export function blockedAction(finding: Finding, why: string | null): FixAction[] {
   return why
     ? [
         {

@@ -19,7 +19,7 @@ import { actionsOf } from './actions';
 import { argAt, batchOf, indexAt, instanceOf, keysGiven, modelAt, type Instance } from './instances';
 import { rangeCondition } from './conditions';
 import { keyObject, keyRequest, obj, putRequest, queryRequest, str, item, tableKey, type Values } from './requests';
-import { keySchemaOf, type AttributeSchema, type IndexSchema, type ModelSchema } from './schema';
+import { keySchemaOf, modelKeys, type AttributeSchema, type IndexSchema, type ModelSchema } from './schema';
 import { schemaSites } from './schema-sites';
 
 const METHODS = /\.\s*(?<name>get|query|count|batch_get|save|update|delete|refresh)\s*\(/g;
@@ -74,6 +74,7 @@ function siteOf(call: Node, f: SourceFile, fe: FrontEnd, ctx: EvalContext): Call
       accessPattern: t.index?.name ?? '',
       ...(WRITES.has(operation) ? { byIndex: byIndex(t.model) } : {}),
       declaration: { file: t.model.file, span: (t.index?.hash ?? t.model.hash).span },
+      model: modelKeys(t.model, t.index, f.file),
     },
   });
   const value = (n: Node | null): Value | undefined => (n ? (ctx.evaluate(n, ctx) ?? undefined) : undefined);

@@ -12,7 +12,14 @@ import type { SourceFile } from '../../model/frontend';
 import { literalText } from '../../model/template';
 import type { Entry, Value } from '../../model/value';
 import { attributeDeclaration, obj, perItem, str, withTable } from './requests';
-import { keySchemaOf, modelSchema, type AttributeSchema, type IndexSchema, type ModelSchema } from './schema';
+import {
+  keySchemaOf,
+  modelKeys,
+  modelSchema,
+  type AttributeSchema,
+  type IndexSchema,
+  type ModelSchema,
+} from './schema';
 
 export function schemaSites(f: SourceFile, ctx: EvalContext): CallSite[] {
   return f.tree.rootNode.descendantsOfType('class_definition').flatMap((cls) => {
@@ -73,6 +80,7 @@ function site(
       accessPattern: index?.name ?? '',
       declaration: { file: m.file, span: at },
       schema: true,
+      model: modelKeys(m, index, f.file),
     },
   };
 }

@@ -156,3 +156,9 @@ export function keySchemaOf(m: ModelSchema): TableHint {
       : {}),
   };
 }
+
+/** The model's file and the Python names of the keys an access addresses (the index's when on one). */
+export function modelKeys(m: ModelSchema, index: IndexSchema | null, file: string) {
+  const keys = index ?? m;
+  return { file: m.file || file, hash: keys.hash.name, range: keys.range?.name ?? null };
+}

@@ -1,6 +1,7 @@
 import type { LibraryName } from '../../../engine';
 import type { FixProvider } from '../fix-model';
 import { dynamooseFixes } from './dynamoose';
+import { pynamodbFixes } from './pynamodb';
 
 /**
  * The fixes of a finding on a DynamoDB library's access, written in the library's own style
@@ -14,4 +15,5 @@ import { dynamooseFixes } from './dynamoose';
  */
 export const libraryFixes: Partial<Record<LibraryName, FixProvider>> = {
   dynamoose: dynamooseFixes,
+  pynamodb: pynamodbFixes,
 };
