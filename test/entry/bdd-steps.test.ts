@@ -75,3 +75,37 @@ test('pytest: a helper called only inside test functions is reached from the tes
   assert.equal(f.severity, 'info');
   assert.match(f.message, /only from test code/);
 });
+
+test('behave: hooks in features/environment.py (which imports nothing of behave) are test code', async () => {
+  const files = fixture('behave-settings');
+  const hooks = {
+    ...files,
+    // The steps no longer reset anything: behave's hooks do, before and after each scenario.
+    'features/steps/settings_steps.py': files['features/steps/settings_steps.py']
+      .replace('from features.support.db import clear_defaults, reset_defaults\n', '')
+      .replace(/^ {4}(?:reset|clear)_defaults\(\)\n/gm, '    pass\n'),
+    'features/environment.py': [
+      'from features.support.db import clear_defaults, reset_defaults',
+      '',
+      '',
+      'def before_scenario(context, scenario):',
+      '    reset_defaults()',
+      '',
+      '',
+      'def after_scenario(context, scenario):',
+      '    clear_defaults()',
+      '',
+    ].join('\n'),
+  };
+  assert.doesNotMatch(hooks['features/steps/settings_steps.py'], /_defaults\(\)/);
+  for (const line of [7, 11]) {
+    const f = at(await findingsOf(hooks), `features/support/db.py:${line}`);
+    assert.equal(f.severity, 'info');
+    assert.match(f.message, /Reach: only from test code \(features\/environment\.py:1\)/);
+  }
+  // The same functions in a module of the app, not behave's environment.py: no test.
+  const renamed = { ...hooks, 'features/hooks.py': hooks['features/environment.py'] };
+  delete (renamed as Record<string, string>)['features/environment.py'];
+  const f = at(await findingsOf(renamed), 'features/support/db.py:7');
+  assert.doesNotMatch(f.message, /only from test code/);
+});

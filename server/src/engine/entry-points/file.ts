@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Tree } from 'web-tree-sitter';
-import { isTestFile, usesTestFramework } from '../file-roles/role';
+import { definesBehaveHooks, isTestFile, usesTestFramework } from '../file-roles/role';
 import type { SourceLanguage } from '../model';
 import type { FileReach } from '../model/entry-point';
 import { frontEndFor } from '../frontends/registry';
@@ -67,5 +67,7 @@ const MARKERS =
 
 export function mayDeclareEntryPoints(text: string): boolean {
   // A test is an entry point too: a helper module only tests call is reached only from them.
-  return MARKERS.test(text) || usesTestFramework(text, 'js') || usesTestFramework(text, 'python');
+  return (
+    MARKERS.test(text) || usesTestFramework(text, 'js') || usesTestFramework(text, 'python') || definesBehaveHooks(text)
+  );
 }

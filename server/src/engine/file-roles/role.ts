@@ -81,9 +81,27 @@ export function usesTestFramework(text: string, style: RoleStyle): boolean {
   return (style === 'js' ? TEST_JS : TEST_PY).test(text);
 }
 
-/** A test by its name, or (a BDD step file: `login.feature.steps.ts`, a behave `steps/*.py`) by the framework it imports. */
+/**
+ * behave's hooks (`before_all(context)`, `after_scenario(context, scenario)`, ...), which its
+ * runner calls from `features/environment.py`: that file imports nothing of behave.
+ */
+const BEHAVE_HOOKS = bounded(/^\s*def\s+(?:before|after)_(?:all|feature|scenario|step|tag)\s*\(\s*context\b/m);
+
+/** Whether the text defines behave hooks (`environment.py`'s `before_all(context)`...). */
+export function definesBehaveHooks(text: string): boolean {
+  return BEHAVE_HOOKS.test(text);
+}
+
+/**
+ * A test by its name, or (a BDD step file: `login.feature.steps.ts`, a behave `steps/*.py`) by
+ * the framework it imports, or behave's `environment.py` by the hooks it defines.
+ */
 export function isTestFile(file: string, text: string, style: RoleStyle): boolean {
-  return isTestFileName(file) || usesTestFramework(text, style);
+  return (
+    isTestFileName(file) ||
+    usesTestFramework(text, style) ||
+    (style === 'python' && /(?:^|[\\/])environment\.py$/.test(file) && definesBehaveHooks(text))
+  );
 }
 
 export function contentRole(text: string, style: RoleStyle): ContentRole {
