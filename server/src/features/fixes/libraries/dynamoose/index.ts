@@ -2,6 +2,7 @@ import type { FixAction, FixProvider } from '../../fix-model';
 import type { Blocked } from '../../key-sites';
 import { isBlocked } from '../../whole-key';
 import { planDynamooseKey, shardDescriptor } from './plan';
+import { calculatedKeyFix } from './calculated';
 import { randomDefaultFix } from './random';
 
 /**
@@ -15,10 +16,14 @@ export const dynamooseFixes: FixProvider = (finding, ctx, answers): FixAction[] 
   const plan = planDynamooseKey(finding, ctx);
   const outcomes: Array<FixAction | Blocked> = isBlocked(plan)
     ? [plan]
-    : [randomDefaultFix(finding, d, plan, ctx, answers)];
+    : [randomDefaultFix(finding, d, plan, ctx, answers), calculatedKeyFix(finding, d, plan, ctx, answers)];
   const offered = outcomes.filter((o): o is FixAction => !isBlocked(o));
   if (offered.length) return offered;
-  const why = [...new Set(outcomes.map((o) => (o as Blocked).blocked))].join('; ');
+  const [random, calculated] = outcomes.map((o) => (o as Blocked).blocked);
+  const why =
+    calculated === undefined || calculated === random
+      ? random
+      : `random shard: ${random}; calculated shard: ${calculated}`;
   return [
     { title: `No shard fix: ${why}`, id: 'shard-fix-blocked', rule: finding.rule, safe: false, asks: [], changes: [] },
   ];

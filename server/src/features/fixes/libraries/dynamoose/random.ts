@@ -3,6 +3,7 @@ import type { FixAction, FixAnswers, FixContext, TextChange } from '../../fix-mo
 import { appendShard } from '../../key-edit';
 import type { Blocked } from '../../key-sites';
 import { countQuestion } from '../../shard-fix';
+import { planShardCount } from '../../shard-count';
 import { accessAt, countChanges, isBlocked, mergeChanges } from '../../whole-key';
 import type { DynamoosePlan } from './plan';
 import { readerEdit } from './reader';
@@ -48,10 +49,19 @@ export function randomDefaultFix(
   };
 }
 
+/** What a shard of the schema edits besides the schema and the queries (the calculated shard's key function). */
+export interface MoreEdits {
+  /** The files that name the count, the first declaring it; by default the model's and the readers'. */
+  files?: string[];
+  /** What a file of the count gets after it (the key function and the hash helper) and the imports it needs. */
+  perFile?: (count: string, file: string) => { importLines?: string[]; blocks?: string[] };
+  changes?: (count: string) => TextChange[] | Blocked;
+}
+
 /**
  * The edit a shard of the schema makes, whatever the shard: the count constant declared
  * in the model's module and imported where readers need it, the schema's own edit, and
- * every query replaced by a reader of every shard; `extra` adds what else the fix edits.
+ * every query replaced by a reader of every shard; `more` adds what else the fix edits.
  */
 export function shardEdit(
   finding: Finding,
@@ -60,22 +70,21 @@ export function shardEdit(
   ctx: FixContext,
   answers: FixAnswers | undefined,
   schemaChange: (count: string) => Omit<TextChange, 'file'> | null,
-  extra: (count: string) => TextChange[] | Blocked = () => [],
+  more: MoreEdits = {},
 ) {
-  const home: Access = ctx.accessesOf(plan.key).find((a) => a.library?.schema) ?? {
-    ...finding.access,
-    file: plan.schema.file,
-  };
-  const files = [...new Set([plan.schema.file, ...plan.queries.map((q) => q.file)])];
-  const counted = countChanges(home, d, files, ctx, answers, () => ({}));
+  const files = [...new Set([...(more.files ?? [plan.schema.file]), ...plan.queries.map((q) => q.file)])];
+  const site = ctx.accessesOf(plan.key).find((a) => a.library?.schema);
+  const home: Access = { ...(site ?? finding.access), file: files[0] };
+  const name = planShardCount(home, d.shardCount, ctx, answers).name;
+  const counted = countChanges(home, d, files, ctx, answers, (file) => more.perFile?.(name, file) ?? {});
   if (isBlocked(counted)) return counted;
   const { count } = counted;
   const own = schemaChange(count.name);
   if (!own) return { blocked: `the default of ${plan.key.attribute} cannot be edited` };
   const changes: TextChange[] = [...counted.changes, { file: plan.schema.file, ...own }];
-  const more = extra(count.name);
-  if (isBlocked(more)) return more;
-  changes.push(...more);
+  const extra = more.changes?.(count.name) ?? [];
+  if (isBlocked(extra)) return extra;
+  changes.push(...extra);
   const taken = new Set<string>();
   for (const q of plan.queries) {
     const r = readerEdit(ctx, q, plan.schema, plan.model, count.name, d.separator, taken);
