@@ -132,6 +132,13 @@ test('a base model, a key attribute subclass and a generic index: the index part
   assert.match(JSON.stringify(save[0].table), /CATALOG_TABLE/);
 });
 
+test('a Meta deriving from another class keeps what its base declares: the table', () => {
+  const table = (l: string) => JSON.stringify(accesses.find((a) => line(a) === l)?.table);
+  // `class Meta(BaseModel.Meta)` adds a setting to the base model's; `class Meta(ServiceMeta)` names a plain class.
+  assert.match(table('catalog/orders.py:32'), /CATALOG_TABLE/);
+  assert.match(table('catalog/orders.py:36'), /ORDERS_TABLE/);
+});
+
 test('a UUID default, an id from the request and a sharded key are not reported', () => {
   const quiet = accesses.filter(
     (a) =>

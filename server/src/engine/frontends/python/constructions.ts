@@ -166,10 +166,10 @@ export function declaredClassValue(cls: Node, ctx: EvalContext): Value | null {
   const entries: Entry[] = [...inherited];
   for (const stmt of cls.childForFieldName('body')?.namedChildren ?? []) {
     if (stmt?.type === 'class_definition') {
-      // `class Meta:`: read like any class.
+      // `class Meta:`: read like any class, after what its bases declare (`class Meta(BaseModel.Meta)`).
       const name = stmt.childForFieldName('name')?.text;
       const v = ctx.evaluate(stmt, inner);
-      if (name && v) entries.push([name, v, spanOf(stmt)]);
+      if (name && v) entries.push([name, withBases(stmt, v, inner), spanOf(stmt)]);
       continue;
     }
     const a = stmt?.type === 'expression_statement' ? stmt.namedChild(0) : null;
@@ -181,4 +181,16 @@ export function declaredClassValue(cls: Node, ctx: EvalContext): Value | null {
   const body: Value = { kind: 'object', entries, span: spanOf(cls) };
   const name = cls.childForFieldName('name')?.text ?? '';
   return { kind: 'object', entries, span: spanOf(cls), made: { ...base, file: '', args: [body], declared: name } };
+}
+
+/** A nested class's own entries after those of the classes it derives from (its own win, as in Python). */
+function withBases(cls: Node, v: Value, ctx: EvalContext): Value {
+  if (v.kind !== 'object') return v;
+  const inherited: Entry[] = [];
+  for (const b of cls.childForFieldName('superclasses')?.namedChildren ?? []) {
+    if (!b || (b.type !== 'identifier' && b.type !== 'attribute')) continue;
+    const base = ctx.evaluate(b, ctx);
+    if (base?.kind === 'object') inherited.push(...base.entries);
+  }
+  return inherited.length ? { ...v, entries: [...inherited, ...v.entries] } : v;
 }
