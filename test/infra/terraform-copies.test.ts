@@ -204,6 +204,17 @@ test('shardlens check: copies and modules give their handlers the table, its sch
       ['audit-{$var.stage}', 'by-actor', 'actor'],
     ],
   );
+  // The module's own file declares nothing of its own: its table is the call's, named and keyed by its arguments.
+  assert.deepEqual(
+    report.tables.map((t) => t.logicalId),
+    [
+      'aws_dynamodb_table.service["orders"]',
+      'aws_dynamodb_table.service["users"]',
+      'module.audit.aws_dynamodb_table.this',
+      'aws_dynamodb_table.events',
+    ],
+  );
+  assert.ok(!report.tables.some((t) => t.tableName === '{$var.name}'), 'no table named by a bare variable');
   const sweeper = on('sweeper/app.py');
   assert.equal(sweeper[0]?.table, '$TARGET', 'two copies set TARGET differently: not bound');
   assert.deepEqual(

@@ -92,6 +92,12 @@ export interface InfraDeclarations {
   skipped: { reason: string; source: SourceRange }[];
   /** The whole file could not be read (malformed, computed): why; absent when it was read. */
   unread?: string;
+  /**
+   * The local module folders the file calls (Terraform `module "x" { source = "./modules/x" }`),
+   * absolute: what they declare is declared by the call, with the call's arguments as their
+   * variables, so their own files, read alone, declare nothing more (infra.ts).
+   */
+  modulesCalled?: string[];
 }
 
 /** What one variable names in one file. */

@@ -7,6 +7,7 @@
  * reads again the files that looked at it.
  */
 import { createHash } from 'node:crypto';
+import * as path from 'node:path';
 import {
   diskFiles,
   isServerlessFile,
@@ -130,16 +131,33 @@ export class InfraRegistry {
     return out;
   }
 
-  /** Every file read, in path order. */
+  /**
+   * Every file read, in path order. A Terraform file in a local module folder another file
+   * calls declares nothing of its own: the call declares its tables and functions with the
+   * call's arguments, where the file read alone has only its variables' holes (a table
+   * named `{$var.name}`, a function listed twice).
+   */
   reads(): InfraRead[] {
-    return [...this.byFile.keys()].sort().map((f) => this.byFile.get(f)!.read);
+    if (this.calledRead?.version !== this.version) this.calledRead = { version: this.version, list: this.readAll() };
+    return [...this.calledRead.list];
+  }
+  private calledRead: { version: number; list: InfraRead[] } | null = null;
+
+  private readAll(): InfraRead[] {
+    const called = new Set<string>();
+    for (const { read } of this.byFile.values())
+      if ('declarations' in read) for (const dir of read.declarations.modulesCalled ?? []) called.add(dir);
+    return [...this.byFile.keys()].sort().map((f) => {
+      const read = this.byFile.get(f)!.read;
+      if (!('declarations' in read) || read.declarations.format !== 'terraform') return read;
+      if (!called.has(path.resolve(path.dirname(f)))) return read;
+      return { file: f, declarations: { ...read.declarations, functions: [], tables: [], skipped: [] } };
+    });
   }
 
   /** Whether any file declares a function: else no environment variable is bound. */
   declaresFunctions(): boolean {
-    for (const { read } of this.byFile.values())
-      if ('declarations' in read && read.declarations.functions.length) return true;
-    return false;
+    return this.declarations().some((d) => d.functions.length > 0);
   }
 
   /**

@@ -63,8 +63,11 @@ function declare(
   for (const m of mod.modules) {
     if (!own(m)) continue;
     const child = depth < MAX_NESTING ? calledModule(m, mod, files) : null;
-    if (child) declare(out, child, () => true, `${prefix}${m.address}.`, files, depth + 1);
-    else if (m.block.attributes.has('handler')) {
+    if (child) {
+      const dir = path.resolve(child.dir);
+      if (!out.modulesCalled?.includes(dir)) (out.modulesCalled ??= []).push(dir);
+      declare(out, child, () => true, `${prefix}${m.address}.`, files, depth + 1);
+    } else if (m.block.attributes.has('handler')) {
       const f = functionOf(m, mod, file, files, out.skipped);
       out.functions.push({ ...f, name: prefix + f.name });
     }
