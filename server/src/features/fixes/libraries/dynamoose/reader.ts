@@ -59,8 +59,10 @@ export function readerEdit(
     if (!exec || !fn || !chain || fn.childForFieldName('property')?.text !== 'exec')
       return blocked('it is not written as a chain ending in exec()');
     if ((exec.childForFieldName('arguments')?.namedChildCount ?? 0) > 0) return blocked('it passes exec() a callback');
-    const steps = stepsOf(chain);
+    const { steps, root } = stepsOf(chain);
     for (const s of steps) if (REFUSED[s]) return blocked(REFUSED[s]);
+    // The reader goes beside the function: a model reached through `this` or a call is not there.
+    if (root?.type !== 'identifier') return blocked('its model is not a name the module declares');
     const top = topLevel(exec);
     if (!top) return blocked('it is not inside a statement of the module');
     const uses = top.text.slice(exec.endIndex - top.startIndex);
@@ -148,16 +150,17 @@ function readerSource(r: {
   ].join('\n');
 }
 
-/** The method names of a chain, root first: `query`, `eq`, `sort`, `all`. */
-function stepsOf(chain: Node): string[] {
-  const out: string[] = [];
-  for (let n: Node | null = chain; n?.type === 'call_expression';) {
+/** The method names of a chain, first first (`query`, `eq`, `sort`, `all`), and what it is called on. */
+function stepsOf(chain: Node): { steps: string[]; root: Node | null } {
+  const steps: string[] = [];
+  let n: Node | null = chain;
+  while (n?.type === 'call_expression') {
     const f = n.childForFieldName('function');
-    if (f?.type !== 'member_expression') break;
-    out.unshift(f.childForFieldName('property')?.text ?? '');
+    if (f?.type !== 'member_expression') return { steps, root: null };
+    steps.unshift(f.childForFieldName('property')?.text ?? '');
     n = f.childForFieldName('object');
   }
-  return out;
+  return { steps, root: n };
 }
 
 function topLevel(n: Node): Node | null {
