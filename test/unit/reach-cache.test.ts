@@ -147,6 +147,60 @@ test('reach kept through random edits of a Python module is the reach of a whole
   assert.ok(reads.part * 4 > reads.part + reads.whole, `read in part ${reads.part} times, whole ${reads.whole}`);
 });
 
+/**
+ * Several edits between two readings, as the language server applies keystrokes that come
+ * faster than its debounced analysis (a hover in between extracts the calls but reads no reach).
+ */
+function runBatches(file: string, language: SourceLanguage, source: string, seed: number, batches: number) {
+  const next = mulberry32(seed);
+  const doc = new AnalyzedDocument(file, language, source);
+  let text = source;
+  for (let i = 0; i < batches; i++) {
+    const edits: string[] = [];
+    const count = 2 + Math.floor(next() * 4);
+    // Around one place, as typing is, or anywhere.
+    const near = Math.floor(next() * text.length);
+    for (let k = 0; k < count; k++) {
+      const at =
+        next() < 0.7 ? Math.min(text.length, near + Math.floor(next() * 12)) : Math.floor(next() * text.length);
+      const edit =
+        next() < 0.4
+          ? { start: at, end: Math.min(text.length, at + 1), text: '' }
+          : { start: at, end: at, text: CHARACTERS[Math.floor(next() * CHARACTERS.length)] };
+      text = text.slice(0, edit.start) + edit.text + text.slice(edit.end);
+      doc.applyEdits([edit], false);
+      edits.push(JSON.stringify(edit));
+      if (next() < 0.5) {
+        const extracted = doc.extract();
+        assert.equal(extracted.reach, undefined, 'an extraction reads no reach');
+        assert.deepEqual(extracted.accesses, doc.analyzeWithoutReuse().accesses, `${file}: accesses after ${edits}`);
+      }
+    }
+    const kept = doc.refresh();
+    const whole = doc.analyzeWithoutReuse();
+    assert.deepEqual(kept.reach, whole.reach, `${file}, batch ${i} (${edits.join(' ')}): reach kept differs`);
+    assert.deepEqual(kept.findings, whole.findings, `${file}, batch ${i}: findings differ`);
+  }
+  return doc.reach.reads;
+}
+
+test('reach kept through batches of edits between readings is the reach of a whole reading', async () => {
+  await initParsers();
+  const reads = { whole: 0, part: 0 };
+  for (const [seed, file, language, source] of [
+    [7, 'src/votes.ts', 'typescript', TS],
+    [8, 'src/votes.ts', 'typescript', TS],
+    [9, 'app/votes.py', 'python', PY],
+    [10, 'app/votes.py', 'python', PY],
+  ] as const) {
+    const r = runBatches(file, language, source, seed, 40);
+    reads.whole += r.whole;
+    reads.part += r.part;
+  }
+  // Edits near each other inside one function's body are read there together.
+  assert.ok(reads.part > 0, `read in part ${reads.part} times, whole ${reads.whole}`);
+});
+
 test('a document read again with no edit keeps its reach; a new text reads the whole file', async () => {
   await initParsers();
   const doc = new AnalyzedDocument('src/votes.ts', 'typescript', TS);
@@ -158,4 +212,9 @@ test('a document read again with no edit keeps its reach; a new text reads the w
   const inside = TS.indexOf("record('save')");
   doc.applyEdits([{ start: inside, end: inside, text: 'x' }]);
   assert.deepEqual(doc.reach.reads, { whole: 2, part: 1 });
+  // Typed and deleted again before the next reading: one function read again, not the whole file.
+  doc.applyEdits([{ start: inside, end: inside, text: 'y' }], false);
+  doc.applyEdits([{ start: inside + 1, end: inside + 2, text: '' }], false);
+  doc.refresh();
+  assert.deepEqual(doc.reach.reads, { whole: 2, part: 2 });
 });

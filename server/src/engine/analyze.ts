@@ -232,9 +232,13 @@ export function analyzeTree(
   text: string,
   options: AnalyzeOptions = {},
 ): FileAnalysis {
-  // Each part that may fail on its own does so without losing what the others found.
-  const failures: AnalysisFailure[] = [];
-  const attempt = <T>(stage: string, fallback: T, run: () => T): T => {
+  const extracted = extractTree(tree, file, language, text, options);
+  return extracted.skipped ? extracted : completeAnalysis(extracted, tree, text, options);
+}
+
+/** Each part that may fail on its own does so without losing what the others found: its failure is noted. */
+function attempting(failures: AnalysisFailure[]) {
+  return <T>(stage: string, fallback: T, run: () => T): T => {
     try {
       return run();
     } catch (e) {
@@ -242,6 +246,21 @@ export function analyzeTree(
       return fallback;
     }
   };
+}
+
+/**
+ * The first stage of `analyzeTree`: the file's calls and their accesses, without its
+ * reach or findings. A hover on an open document needs no more (`AnalyzedDocument.extract`).
+ */
+export function extractTree(
+  tree: Tree,
+  file: string,
+  language: SourceLanguage,
+  text: string,
+  options: AnalyzeOptions = {},
+): FileAnalysis {
+  const failures: AnalysisFailure[] = [];
+  const attempt = attempting(failures);
   try {
     const lookups = lookupsFor(file, language, options);
     const source: SourceFile = { file, text, tree, language, lookups };
@@ -294,15 +313,35 @@ export function analyzeTree(
       ...(told.length ? { definitions: told } : {}),
       ...(failures.length ? { failures } : {}),
     };
-    const reach = attempt('entry points', undefined, () =>
+    return extracted;
+  } catch (e) {
+    // A bug in a front-end must not take the run down: say which file and why.
+    return emptyAnalysis(file, language, `analysis failed: ${messageOf(e)}`);
+  }
+}
+
+/** The second stage of `analyzeTree`: the file's reach, read from the same tree, and (unless `judge` is false) its findings. */
+export function completeAnalysis(
+  extracted: FileAnalysis,
+  tree: Tree,
+  text: string,
+  options: AnalyzeOptions = {},
+): FileAnalysis {
+  const { file, language } = extracted;
+  const failures = [...(extracted.failures ?? [])];
+  try {
+    const reach = attempting(failures)('entry points', undefined, () =>
       options.reachCache
         ? options.reachCache.read(tree, file, language, text)
         : readFileReach(tree, file, language, text, options.priorReach),
     );
-    if (reach) extracted.reach = reach;
-    return options.judge === false ? extracted : judgeAnalysis(extracted, text, options);
+    const read: FileAnalysis = {
+      ...extracted,
+      ...(failures.length ? { failures } : {}),
+      ...(reach ? { reach } : {}),
+    };
+    return options.judge === false ? read : judgeAnalysis(read, text, options);
   } catch (e) {
-    // A bug in a front-end must not take the run down: say which file and why.
     return emptyAnalysis(file, language, `analysis failed: ${messageOf(e)}`);
   }
 }

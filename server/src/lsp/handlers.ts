@@ -159,7 +159,8 @@ export async function answerListTables(h: Handlers): Promise<ListTablesResult> {
 export async function answerCursor(h: Handlers, raw: unknown): Promise<CursorResult | null> {
   const p = raw as CursorParams;
   if (!isObj(p) || !isObj(p.textDocument) || typeof p.textDocument.uri !== 'string' || !isPos(p.position)) return null;
-  const analysis = h.docs.refresh(p.textDocument.uri);
+  // Which key is under the cursor needs the document's accesses only, not its reach and findings.
+  const analysis = h.docs.accessesNow(p.textDocument.uri);
   const access = analysis && accessAt(analysis.accesses, p.position.line, p.position.character);
   const key = access && logicalKeyOf(access);
   return key ? { logicalKey: key.id, table: key.table, index: key.index, attribute: key.attribute } : null;

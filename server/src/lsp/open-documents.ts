@@ -111,6 +111,18 @@ export class OpenDocuments {
     return doc.analyzed.refresh();
   }
 
+  /**
+   * The document's calls and accesses as they are now, without its reach and findings
+   * (`AnalyzedDocument.extract`): the debounced analysis adds those before it publishes.
+   * Null until the grammars are loaded.
+   */
+  accessesNow(uri: string): FileAnalysis | null {
+    const doc = this.docs.get(uri);
+    if (!doc || !this.parsersLoaded) return null;
+    doc.analyzed ??= new AnalyzedDocument(doc.key, doc.language, doc.text.getText(), doc.options);
+    return doc.analyzed.extract();
+  }
+
   /** New analysis options for every document (a folder's contexts changed): each is analysed afresh. */
   setOptions(optionsOf: (key: string) => AnalyzeOptions): void {
     for (const d of this.docs.values()) {

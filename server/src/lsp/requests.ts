@@ -45,7 +45,9 @@ export function registerRequests(state: ServerState): void {
       const contents = templateHover(tables, await workspace.findingsFor(key), p.position.line, p.position.character);
       return contents && { contents };
     }
-    const analysis = docs.refresh(p.textDocument.uri);
+    // The accesses under the cursor need no reach and no findings of the document: those
+    // come from the workspace's index, which the debounced analysis brings up to date.
+    const analysis = docs.accessesNow(p.textDocument.uri);
     if (!analysis) return null;
     const findings = await workspace.findingsFor(key);
     // On a squiggle away from the call (a Python parameter's default that is the key): its finding's call.

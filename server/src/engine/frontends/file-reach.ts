@@ -92,6 +92,7 @@ export function assemblePieces(
   text: string,
   reading: ReachReading,
   pieces: readonly ReachPiece[],
+  words?: WordCounts,
 ): FileReach {
   const seen: Seen = {
     file,
@@ -110,7 +111,7 @@ export function assemblePieces(
     seen.loops.push(...p.loops);
     seen.imports.push(...p.imports);
   }
-  return assemble(seen);
+  return assemble(seen, words);
 }
 
 /** An empty part, for a reader to fill. */
@@ -118,17 +119,21 @@ export function emptyPart(): ReachPart {
   return { functions: [], entries: [], calls: [], loops: [], imports: [] };
 }
 
-/** The file's functions with their calls and loops, and its entry points with their roots. */
-export function assemble(seen: Seen): FileReach {
+/**
+ * The file's functions with their calls and loops, and its entry points with their roots.
+ * `words`, when the caller keeps them edit by edit, are the text's word counts (`countWords`).
+ */
+export function assemble(seen: Seen, words?: WordCounts): FileReach {
   const definitions = new Map<string, number>();
   for (const f of seen.functions) definitions.set(f.name, (definitions.get(f.name) ?? 0) + 1);
   const named = new Map<string, boolean>();
-  const counts = seen.functions.length > MANY_FUNCTIONS ? wordCounts(seen.text, definitions) : null;
+  const counts = words ?? (seen.functions.length > MANY_FUNCTIONS ? wordCounts(seen.text, definitions) : null);
   const isNamed = (name: string) => {
     let known = named.get(name);
     if (known === undefined) {
       const times = definitions.get(name)!;
-      const count = counts?.get(name);
+      // A name of one word not among the counted words is not written at all.
+      const count = words && WHOLE_WORD.test(name) ? (words.get(name) ?? 0) : counts?.get(name);
       known = count !== undefined ? count > times : writtenMoreThan(seen.text, name, times);
       named.set(name, known);
     }
@@ -240,6 +245,29 @@ function wordCounts(text: string, names: ReadonlyMap<string, number>): Map<strin
     if (n !== undefined) counts.set(m[0], n + 1);
   }
   return counts;
+}
+
+/** How often each word is written in a text, as `countWords` counts them. */
+export type WordCounts = ReadonlyMap<string, number>;
+
+/**
+ * Adds `sign` for each word (`[\w$]+`) written in `text` from `from` to `to`, which
+ * must not cut a word, to `into`; a count that falls to 0 is removed.
+ */
+export function countWords(text: string, into = new Map<string, number>(), sign = 1, from = 0, to = text.length) {
+  const word = /[\w$]+/g;
+  word.lastIndex = from;
+  for (let m = word.exec(text); m && m.index < to; m = word.exec(text)) {
+    const n = (into.get(m[0]) ?? 0) + sign;
+    if (n === 0) into.delete(m[0]);
+    else into.set(m[0], n);
+  }
+  return into;
+}
+
+/** Whether a UTF-16 unit is one of `[\w$]`. */
+export function isWordChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36;
 }
 
 /**

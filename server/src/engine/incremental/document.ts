@@ -1,7 +1,9 @@
 import { frontEndFor } from '../frontends/registry';
-import { Edit, type Point, type Tree } from 'web-tree-sitter';
+import { Edit, type Tree } from 'web-tree-sitter';
 import {
   analyzeTree,
+  completeAnalysis,
+  extractTree,
   worthParsing,
   emptyAnalysis,
   DEFAULT_BUDGET_MS,
@@ -11,6 +13,7 @@ import {
 } from '../analyze';
 import type { SourceLanguage } from '../model';
 import { parse, ParseTimeout } from '../syntax/parser';
+import { pointAt } from '../syntax/positions';
 import { RoleWatch } from '../file-roles/role-watch';
 import { SiteCache } from './site-cache';
 import { ReachCache } from './reach-cache';
@@ -36,26 +39,6 @@ function inText(e: TextEdit, length: number): TextEdit {
   const end = at(e.end);
   if (start === e.start && end === e.end && start <= end) return e;
   return { start: Math.min(start, end), end: Math.max(start, end), text: e.text };
-}
-
-/**
- * The row/column (UTF-16 units) of an offset, as tree-sitter counts them in the text it
- * parses (`lineBreaksForParsing`): a row ends at LF and at a lone CR (one not followed by
- * LF). Two native scans; the second finds nothing in a file without CR.
- */
-function pointAt(text: string, offset: number): Point {
-  let row = 0;
-  let lineStart = 0;
-  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
-    row++;
-    lineStart = i + 1;
-  }
-  for (let i = text.indexOf('\r'); i >= 0 && i < offset; i = text.indexOf('\r', i + 1)) {
-    if (text.charCodeAt(i + 1) === 10) continue;
-    row++;
-    lineStart = Math.max(lineStart, i + 1);
-  }
-  return { row, column: offset - lineStart };
 }
 
 /**
@@ -97,7 +80,10 @@ function inOldCoordinates(n: EditNames, e: TextEdit, newEnd: number): EditNames 
 export class AnalyzedDocument {
   private tree: Tree | null = null;
   private current: FileAnalysis;
-  private stale = false;
+  /** The text changed since it was last extracted. */
+  private stale = true;
+  /** The current text's extraction (`extract`), waiting for its reach and findings (`refresh`). */
+  private extracted: FileAnalysis | null = null;
   readonly sites = new SiteCache();
   /** The file's reach, read again only in the function an edit was in. */
   readonly reach = new ReachCache();
@@ -111,7 +97,8 @@ export class AnalyzedDocument {
     private readonly options: AnalyzeOptions = {},
   ) {
     this.roles = new RoleWatch(frontEndFor(language).contentRoles);
-    this.current = this.analyze();
+    this.current = emptyAnalysis(file, language, null);
+    this.refresh();
   }
 
   get analysis(): FileAnalysis {
@@ -176,11 +163,27 @@ export class AnalyzedDocument {
 
   /** Reparses (incrementally) and analyses the current text if it changed. */
   refresh(): FileAnalysis {
-    if (this.stale) {
-      this.current = this.analyze();
-      this.stale = false;
+    this.extract();
+    if (this.extracted) {
+      this.current = this.complete(this.extracted);
+      this.extracted = null;
     }
     return this.current;
+  }
+
+  /**
+   * The current text's calls and accesses, reparsed and extracted as `refresh` does, but
+   * without the file's reach and findings, which `refresh` adds later from the same
+   * tree: what a hover needs while the user types (reading reach was half the work).
+   */
+  extract(): FileAnalysis {
+    if (this.stale) {
+      this.stale = false;
+      this.extracted = null;
+      const extracted = this.extractNow();
+      if (extracted) this.extracted = extracted;
+    }
+    return this.extracted ?? this.current;
   }
 
   /**
@@ -218,8 +221,15 @@ export class AnalyzedDocument {
     this.reach.clear();
   }
 
-  private analyze(): FileAnalysis {
-    const none = (skipped: string | null) => emptyAnalysis(this.file, this.language, skipped);
+  /**
+   * Reparses the text and extracts its calls; null when the text is not analysed (too
+   * big, not worth parsing, the parse failed): `current` then says so already.
+   */
+  private extractNow(): FileAnalysis | null {
+    const none = (skipped: string | null) => {
+      this.current = emptyAnalysis(this.file, this.language, skipped);
+      return null;
+    };
     const skip = reasonToSkip(this.text, this.options.maxBytes ?? DEFAULT_MAX_BYTES);
     // A file naming no SDK may still call a wrapper module it imports.
     if (skip || !worthParsing(this.text, this.language, this.options)) {
@@ -248,12 +258,21 @@ export class AnalyzedDocument {
       this.dispose();
       return none(e instanceof ParseTimeout ? e.message : `parser failed: ${String(e)}`);
     }
-    const contentRole = this.roles.roleOf(this.text);
-    return analyzeTree(this.tree, this.file, this.language, this.text, {
+    return extractTree(this.tree, this.file, this.language, this.text, this.cached());
+  }
+
+  /** The reach and findings of the current text's extraction. */
+  private complete(extracted: FileAnalysis): FileAnalysis {
+    if (extracted.skipped || !this.tree) return extracted;
+    return completeAnalysis(extracted, this.tree, this.text, this.cached());
+  }
+
+  private cached(): AnalyzeOptions {
+    return {
       ...this.options,
       siteCache: this.sites,
       reachCache: this.reach,
-      contentRole,
-    });
+      contentRole: this.roles.roleOf(this.text),
+    };
   }
 }

@@ -1,3 +1,4 @@
+import type { Point } from 'web-tree-sitter';
 import type { Span } from '../model';
 
 /**
@@ -65,4 +66,24 @@ export function spanLines(x: unknown, file: string): { lines: Set<number>; last:
     file,
   );
   return { lines, last };
+}
+
+/**
+ * The row/column (UTF-16 units) of an offset, as tree-sitter counts them in the text it
+ * parses (`lineBreaksForParsing`): a row ends at LF and at a lone CR (one not followed by
+ * LF). Two native scans; the second finds nothing in a file without CR.
+ */
+export function pointAt(text: string, offset: number): Point {
+  let row = 0;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
+    row++;
+    lineStart = i + 1;
+  }
+  for (let i = text.indexOf('\r'); i >= 0 && i < offset; i = text.indexOf('\r', i + 1)) {
+    if (text.charCodeAt(i + 1) === 10) continue;
+    row++;
+    lineStart = Math.max(lineStart, i + 1);
+  }
+  return { row, column: offset - lineStart };
 }
