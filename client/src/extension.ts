@@ -62,7 +62,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ acti
     synchronize: {
       fileEvents: vscode.workspace.createFileSystemWatcher(
         // Templates and Serverless services too (*.yaml, *.yml, *.json, *.template), Terraform (*.tf): they name environment tables.
-        '**/{*.ts,*.tsx,*.mts,*.cts,*.js,*.jsx,*.mjs,*.cjs,*.py,*.yaml,*.yml,*.json,*.template,*.tf,pyproject.toml}',
+        '**/{*.ts,*.tsx,*.mts,*.cts,*.js,*.jsx,*.mjs,*.cjs,*.py,*.yaml,*.yml,*.json,*.template,*.tf,*.tfvars,pyproject.toml}',
       ),
     },
     outputChannel: output,

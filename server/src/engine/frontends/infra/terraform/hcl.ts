@@ -69,19 +69,27 @@ function blockOf(n: Node): Block {
     if (c.type === 'string_lit') labels.push(stringText(c));
     else if (c.type === 'identifier') labels.push(c.text);
   }
-  const attributes = new Map<string, TfExpr>();
-  let blocks: Block[] = [];
   const body = kids.find((c) => c.type === 'body');
-  if (body) {
-    for (const c of body.namedChildren) {
-      if (c?.type !== 'attribute') continue;
-      const name = c.namedChildren.find((k) => k?.type === 'identifier');
-      const value = c.namedChildren.find((k) => k?.type === 'expression');
-      if (name && value) attributes.set(name.text, exprOf(value));
-    }
-    blocks = bodyBlocks(body);
-  }
+  const attributes = body ? bodyAttributes(body) : new Map<string, TfExpr>();
+  const blocks = body ? bodyBlocks(body) : [];
   return { type, labels, attributes, blocks, span: spanOf(n) };
+}
+
+/** The `name = value` lines of a file with no blocks (a `terraform.tfvars`). */
+export function attributesOf(root: Node): Map<string, TfExpr> {
+  const body = root.namedChildren.find((c) => c?.type === 'body');
+  return body ? bodyAttributes(body) : new Map();
+}
+
+function bodyAttributes(body: Node): Map<string, TfExpr> {
+  const attributes = new Map<string, TfExpr>();
+  for (const c of body.namedChildren) {
+    if (c?.type !== 'attribute') continue;
+    const name = c.namedChildren.find((k) => k?.type === 'identifier');
+    const value = c.namedChildren.find((k) => k?.type === 'expression');
+    if (name && value) attributes.set(name.text, exprOf(value));
+  }
+  return attributes;
 }
 
 /** `"text"` without its quotes (a label, or a literal string). */

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import type { Span } from '../../../model';
 import { parseTerraform } from '../../../syntax/parser';
 import type { InfraFiles } from '../handlers';
-import { blocksOf, firstError, type Block, type TfExpr } from './hcl';
+import { attributesOf, blocksOf, firstError, type Block, type TfExpr } from './hcl';
 import { expandInstances } from './instances';
 import { blocksOfJson } from './json';
 import type { TfModule } from './module';
@@ -31,10 +31,40 @@ export function parseFile(text: string, file = 'main.tf'): Parsed {
   }
 }
 
-/** The module `file` belongs to, with `blocks` as its own; siblings that do not parse add nothing. */
+/**
+ * The module `file` belongs to, with `blocks` as its own; siblings that do not parse add
+ * nothing. Its variables take the values Terraform loads by itself for the folder it runs
+ * in (`variableFiles`) over their defaults.
+ */
 export function moduleOf(file: string, blocks: Block[], files: InfraFiles): TfModule {
-  const all: Array<[string, Block[]]> = [[file, blocks], ...folderBlocks(path.dirname(file), files, file)];
-  return moduleFrom(path.dirname(file), all, new Map(), files);
+  const dir = path.dirname(file);
+  const all: Array<[string, Block[]]> = [[file, blocks], ...folderBlocks(dir, files, file)];
+  return moduleFrom(dir, all, variableFiles(dir, files), files);
+}
+
+/**
+ * What `terraform plan` reads without being told: `terraform.tfvars`, then each
+ * `*.auto.tfvars` in name order, a later file's value winning. A file given with
+ * `-var-file` (`prod.tfvars`) is a choice made at deploy time, and not read.
+ */
+function variableFiles(dir: string, files: InfraFiles): Map<string, TfExpr> {
+  const values = new Map<string, TfExpr>();
+  const listed = files.list?.(dir) ?? [];
+  const auto = listed.filter((f) => f.endsWith('.auto.tfvars')).sort();
+  const chosen = [...listed.filter((f) => path.basename(f) === 'terraform.tfvars'), ...auto];
+  for (const f of chosen) {
+    const text = files.read(f);
+    const tree = text === null ? null : parseTerraform(text);
+    if (!tree) continue;
+    try {
+      // One malformed line makes the whole file unread, as Terraform refuses it.
+      if (firstError(tree.rootNode)) continue;
+      for (const [k, v] of attributesOf(tree.rootNode)) values.set(k, v);
+    } finally {
+      tree.delete();
+    }
+  }
+  return values;
 }
 
 /** The parsed Terraform files of a folder, but `except`. */
