@@ -106,6 +106,9 @@ export class EnvBinder {
     const map = this.map();
     const touched = new Set<string>();
     for (const [file, analysis] of [...this.host.analyses()]) {
+      // No access, no table to bind: the analysis is the same whatever the bindings (most of
+      // a workspace's files; looking each one up cost most of a template edit's rebinding).
+      if (analysis.accesses.length === 0) continue;
       const now = map?.get(resolvedPath(file));
       const json = now ? JSON.stringify(now) : '';
       if (this.namesMoved(file, analysis.accesses)) {

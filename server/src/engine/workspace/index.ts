@@ -100,7 +100,9 @@ export class WorkspaceIndex {
       reanalyse: (file) => {
         const language = languageForFile(file);
         const text = this.options.openText?.(file) ?? readFromDisk(file);
-        return language && text !== null ? this.update(file, text, language, false) : new Set<string>();
+        // Only the bindings moved: the reach read from the same text is kept (its hash says so).
+        const prior = this.files.get(file)?.reach;
+        return language && text !== null ? this.update(file, text, language, false, prior) : new Set<string>();
       },
       namedTables: () => this.declared.namedTables(),
     });
@@ -330,11 +332,13 @@ export class WorkspaceIndex {
 
   /**
    * Analyses one file's text; with `refresh`, files that import constants from it
-   * are analysed again. Returns the key families touched.
+   * are analysed again. Returns the key families touched. `priorReach`: the file's reach
+   * as last read, kept if the text is the same.
    */
-  update(file: string, text: string, language: SourceLanguage, refresh = true): Set<string> {
+  update(file: string, text: string, language: SourceLanguage, refresh = true, priorReach?: FileReach): Set<string> {
     const before = JSON.stringify(this.files.get(file)?.definitions ?? []);
-    const analysis = analyzeSource(file, text, language, this.analyzeOptions);
+    const options = priorReach ? { ...this.analyzeOptions, priorReach } : this.analyzeOptions;
+    const analysis = analyzeSource(file, text, language, options);
     this.noteImports(analysis, text);
     const touched = this.set(analysis);
     // A first pass reads entry-point files once every file is in (completePasses).
