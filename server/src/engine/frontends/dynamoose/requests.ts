@@ -5,9 +5,10 @@
  * value carries its attribute's declaration in `via`: a finding's related location is
  * the schema.
  */
-import type { Declaration, KeyOperator, Span } from '../../model';
+import type { Declaration, Span } from '../../model';
 import { literal, literalText } from '../../model/template';
 import type { Entry, Value } from '../../model/value';
+import { keyConditionEntries, perItem, type RangeCondition } from '../library-requests';
 import { attributeNamed, type ModelSchema } from './schema';
 
 export const str = (s: string, span: Span): Value => ({ kind: 'scalar', template: literal(s), span });
@@ -131,10 +132,7 @@ export function updateRequest(m: ModelSchema, key: Value | undefined, update: Va
   return keyRequest(m, given, at, extra);
 }
 
-export interface RangeCondition {
-  operator: KeyOperator;
-  operands: Value[];
-}
+export type { RangeCondition };
 
 /** A query of the table or an index: `#pk = :pk`, with the range key's condition when it has one. */
 export function queryRequest(
@@ -145,28 +143,9 @@ export function queryRequest(
   at: Span,
   extra: Entry[],
 ): Value {
-  const names: Entry[] = [['#pk', str(keys.hash, at)]];
-  const vals: Entry[] = [[':pk', keyValue(m, keys.hash, hashValue, at), at]];
-  let expression = '#pk = :pk';
-  if (keys.range && condition && condition.operands.length > 0) {
-    names.push(['#sk', str(keys.range, at)]);
-    condition.operands.forEach((o, i) => vals.push([`:sk${i}`, o, at]));
-    const op = condition.operator;
-    expression +=
-      op === 'begins_with'
-        ? ' and begins_with(#sk, :sk0)'
-        : op === 'BETWEEN'
-          ? ' and #sk BETWEEN :sk0 AND :sk1'
-          : ` and #sk ${op} :sk0`;
-  }
+  const key = keyConditionEntries(keys.hash, keyValue(m, keys.hash, hashValue, at), keys.range, condition, at);
   return obj(
-    withTable(m, [
-      ...(keys.index ? ([['IndexName', str(keys.index, at)]] as Entry[]) : []),
-      ['KeyConditionExpression', str(expression, at)],
-      ['ExpressionAttributeNames', obj(names, at)],
-      ['ExpressionAttributeValues', obj(vals, at)],
-      ...extra,
-    ]),
+    withTable(m, [...(keys.index ? ([['IndexName', str(keys.index, at)]] as Entry[]) : []), ...key, ...extra]),
     at,
   );
 }
@@ -175,19 +154,4 @@ export function queryRequest(
 export function batchRequest(m: ModelSchema, requests: Value, at: Span): Value {
   const name = m.table.kind === 'scalar' ? literalText(m.table.template) : null;
   return obj([['RequestItems', obj([[name ?? '[table]', requests, at]], at)]], at);
-}
-
-/**
- * A `default` function runs for each item written: a random value in it is drawn per
- * item (never once per process, though the model is declared at module level), and its
- * own parameters are no wrapper's.
- */
-export function perItem(v: Value): Value {
-  if (v.kind !== 'scalar') return v;
-  const parts = v.template.parts.map((p) => {
-    if (!('hole' in p) || (!p.hole.once && !p.hole.param)) return p;
-    const { once: _once, param: _param, ...hole } = p.hole;
-    return { ...p, hole };
-  });
-  return { ...v, template: { parts } };
 }

@@ -10,8 +10,9 @@ import type { CallSite } from '../../model/call-site';
 import type { EvalContext } from '../../model/eval-context';
 import type { SourceFile } from '../../model/frontend';
 import { literalText } from '../../model/template';
-import type { Entry, Value } from '../../model/value';
-import { obj, perItem, str } from './requests';
+import type { Value } from '../../model/value';
+import { perItem } from '../library-requests';
+import { schemaPutSite } from '../library-sites';
 import { keySchemaOf, modelOf } from './schema';
 
 const MODEL = /\b(?<name>model)\s*(?:<[^>()]*>\s*)?\(/g;
@@ -36,22 +37,13 @@ export function schemaSites(f: SourceFile, ctx: EvalContext): CallSite[] {
         span: at,
         via: [{ name: `${m.name}.${a.name}`, file: m.file, span: at, valueSpan: at }],
       };
-      const entries: Entry[] = [
-        ['TableName', m.table],
-        ...(k.index ? ([['IndexName', str(k.index, at)]] as Entry[]) : []),
-        ['Item', obj([[k.hash, value, at]], at)],
-      ];
       return [
-        {
-          file: f.file,
-          language: f.language,
-          operation: 'PutItem',
-          sdk: 'lib-dynamodb',
-          span: at,
-          input: obj(entries, at),
-          table: { kind: 'unknown' },
-          paginated: false,
-          paginator: false,
+        schemaPutSite({
+          f,
+          at,
+          table: m.table,
+          index: k.index,
+          item: [[k.hash, value, at]],
           call: callStyle(call, f.text, 'v2-promise', 'model', null),
           keySchema: keySchemaOf(m),
           library: {
@@ -59,9 +51,8 @@ export function schemaSites(f: SourceFile, ctx: EvalContext): CallSite[] {
             entity: m.name,
             accessPattern: k.index ?? '',
             declaration: { file: m.file, span: at },
-            schema: true,
           },
-        },
+        }),
       ];
     });
   });

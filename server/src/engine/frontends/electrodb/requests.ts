@@ -8,6 +8,7 @@
 import type { Declaration, KeyOperator, KeyTemplate, Origin, Span } from '../../model';
 import { literal } from '../../model/template';
 import { entry, type Entry, type Value } from '../../model/value';
+import { perItem } from '../library-requests';
 import { partitionPrefix, renderKey, sortPrefix, type Composites, type Prefix } from './keys';
 import type { AccessPattern, EntitySchema } from './schema';
 
@@ -155,19 +156,4 @@ function isUnknown(v: Value): boolean {
     'hole' in v.template.parts[0] &&
     v.template.parts[0].hole.kind === 'unknown'
   );
-}
-
-/**
- * A `default` or `set` function runs for each item written: a random value in it is
- * drawn per item (never once per process, though the schema is written at module
- * level), and its own parameters are no wrapper's.
- */
-export function perItem(v: Value): Value {
-  if (v.kind !== 'scalar') return v;
-  const parts = v.template.parts.map((p) => {
-    if (!('hole' in p) || (!p.hole.once && !p.hole.param)) return p;
-    const { once: _once, param: _param, ...hole } = p.hole;
-    return { ...p, hole };
-  });
-  return { ...v, template: { parts } };
 }

@@ -13,6 +13,7 @@ import type { EvalContext } from '../../model/eval-context';
 import type { SourceFile } from '../../model/frontend';
 import type { Entry, Value } from '../../model/value';
 import { partitionPrefix, renderKey, sortPrefix } from './keys';
+import { schemaPutSite } from '../library-sites';
 import { patternDeclaration } from './requests';
 import { entitySchema, type AccessPattern, type EntitySchema } from './schema';
 
@@ -44,36 +45,20 @@ function site(n: Node, e: EntitySchema, p: AccessPattern, f: SourceFile): CallSi
     const sk = renderKey(p.sk, sortPrefix(e, p), (a) => hole(a, at), { ...origin, span: p.sk.span }, 'none').template;
     item.push([p.sk.field, { kind: 'scalar', template: sk, span: p.sk.span }, p.sk.span]);
   }
-  const input: Value = {
-    kind: 'object',
-    entries: [
-      ...(e.table ? ([['TableName', e.table]] as Entry[]) : []),
-      ...(p.index
-        ? ([['IndexName', { kind: 'scalar', template: { parts: [{ literal: p.index }] }, span: at }]] as Entry[])
-        : []),
-      ['Item', { kind: 'object', entries: item, span: at }],
-    ],
-    span: at,
-  };
-  return {
-    file: f.file,
-    language: f.language,
-    operation: 'PutItem',
-    sdk: 'lib-dynamodb',
-    span: at,
-    input,
-    table: { kind: 'unknown' },
-    paginated: false,
-    paginator: false,
+  return schemaPutSite({
+    f,
+    at,
+    table: e.table,
+    index: p.index,
+    item,
     call: callStyle(n, f.text, 'v2-call', 'new Entity', null),
     library: {
       library: 'electrodb',
       entity: e.entity,
       accessPattern: p.name,
       declaration: { file: e.file, span: decl.span },
-      schema: true,
     },
-  };
+  });
 }
 
 function hole(source: string, span: CallSite['span']): Value {

@@ -13,8 +13,8 @@ import type { Span } from '../../model';
 import type { CallSite } from '../../model/call-site';
 import type { EvalContext } from '../../model/eval-context';
 import type { SourceFile } from '../../model/frontend';
-import { literal } from '../../model/template';
-import { entry, entryOf, type Entry, type Value } from '../../model/value';
+import { entry, entryOf } from '../../model/value';
+import { schemaPutSite } from '../library-sites';
 import { storedValue } from './keys';
 import { modelOfTable, type ModelSchema } from './schema';
 
@@ -43,37 +43,21 @@ function modelSites(n: Node, m: ModelSchema, f: SourceFile, schemaAt: Span | nul
     if (!stored?.fromSchema || stored.value.kind !== 'scalar') return [];
     if (!stored.value.template.parts.every((p) => 'literal' in p)) return [];
     const at = m.schemaFile === f.file || !schemaAt ? stored.declaration.span : schemaAt;
-    const index = ix.name === 'primary' ? null : ix.name;
-    const item: Entry[] = [[ix.hash, { ...stored.value, span: at }, at]];
-    const input: Value = {
-      kind: 'object',
-      entries: [
-        ...(m.tableName ? ([['TableName', m.tableName]] as Entry[]) : []),
-        ...(index ? ([['IndexName', { kind: 'scalar', template: literal(index), span: at }]] as Entry[]) : []),
-        ['Item', { kind: 'object', entries: item, span: at }],
-      ],
-      span: at,
-    };
     return [
-      {
-        file: f.file,
-        language: f.language,
-        operation: 'PutItem',
-        sdk: 'lib-dynamodb',
-        span: at,
-        input,
-        table: { kind: 'unknown' },
-        paginated: false,
-        paginator: false,
+      schemaPutSite({
+        f,
+        at,
+        table: m.tableName,
+        index: ix.name === 'primary' ? null : ix.name,
+        item: [[ix.hash, { ...stored.value, span: at }, at]],
         call: callStyle(n, f.text, 'v2-call', 'new Table', null),
         library: {
           library: 'dynamodb-onetable',
           entity: m.name,
           accessPattern: ix.name,
           declaration: { file: stored.declaration.file, span: stored.declaration.span },
-          schema: true,
         },
-      },
+      }),
     ];
   });
 }

@@ -5,9 +5,10 @@
  * request. A key value carries its attribute's declaration in `via`: a finding's related
  * location is the model.
  */
-import type { Declaration, KeyOperator, Span } from '../../model';
+import type { Declaration, Span } from '../../model';
 import { literal } from '../../model/template';
 import type { Entry, Value } from '../../model/value';
+import { keyConditionEntries, perItem, type RangeCondition } from '../library-requests';
 import type { AttributeSchema, ModelSchema } from './schema';
 
 /** The value a call gives an attribute (by Python name), or undefined when it gives none. */
@@ -90,10 +91,7 @@ export function putRequest(m: ModelSchema, given: Array<[string, Value]>, at: Sp
 }
 
 /** A range key condition: the operator and its operands. */
-export interface RangeCondition {
-  operator: KeyOperator;
-  operands: Value[];
-}
+export type { RangeCondition };
 
 /** A query of the table or of an index: `#pk = :pk`, with the range key condition when given. */
 export function queryRequest(
@@ -106,28 +104,9 @@ export function queryRequest(
   at: Span,
   extra: Entry[] = [],
 ): Value {
-  const names: Entry[] = [['#pk', str(hash.stored, at)]];
-  const vals: Entry[] = [[':pk', keyValue(m, hash, hashValue, at), at]];
-  let expression = '#pk = :pk';
-  if (range && condition && condition.operands.length > 0) {
-    names.push(['#sk', str(range.stored, at)]);
-    condition.operands.forEach((o, i) => vals.push([`:sk${i}`, o, at]));
-    const op = condition.operator;
-    expression +=
-      op === 'begins_with'
-        ? ' and begins_with(#sk, :sk0)'
-        : op === 'BETWEEN'
-          ? ' and #sk BETWEEN :sk0 AND :sk1'
-          : ` and #sk ${op} :sk0`;
-  }
+  const key = keyConditionEntries(hash.stored, keyValue(m, hash, hashValue, at), range?.stored ?? null, condition, at);
   return obj(
-    withTable(m, [
-      ...(indexName ? ([['IndexName', str(indexName, at)]] as Entry[]) : []),
-      ['KeyConditionExpression', str(expression, at)],
-      ['ExpressionAttributeNames', obj(names, at)],
-      ['ExpressionAttributeValues', obj(vals, at)],
-      ...extra,
-    ]),
+    withTable(m, [...(indexName ? ([['IndexName', str(indexName, at)]] as Entry[]) : []), ...key, ...extra]),
     at,
   );
 }
@@ -138,19 +117,4 @@ export function tableKey(m: ModelSchema): string {
   if (t?.kind === 'scalar' && t.template.parts.every((p) => 'literal' in p))
     return t.template.parts.map((p) => ('literal' in p ? p.literal : '')).join('');
   return '[table]';
-}
-
-/**
- * A `default` function runs for each item written: a random value in it is drawn per
- * item (never once per process, though the model is declared at module level), and its
- * own parameters are no wrapper's.
- */
-export function perItem(v: Value): Value {
-  if (v.kind !== 'scalar') return v;
-  const parts = v.template.parts.map((p) => {
-    if (!('hole' in p) || (!p.hole.once && !p.hole.param)) return p;
-    const { once: _once, param: _param, ...hole } = p.hole;
-    return { ...p, hole };
-  });
-  return { ...v, template: { parts } };
 }

@@ -11,7 +11,9 @@ import type { EvalContext } from '../../model/eval-context';
 import type { SourceFile } from '../../model/frontend';
 import { literalText } from '../../model/template';
 import type { Entry, Value } from '../../model/value';
-import { attributeDeclaration, obj, perItem, str, withTable } from './requests';
+import { perItem } from '../library-requests';
+import { schemaPutSite } from '../library-sites';
+import { attributeDeclaration } from './requests';
 import {
   keySchemaOf,
   modelKeys,
@@ -61,17 +63,13 @@ function site(
       { kind: 'scalar', template: { parts: [{ hole: { kind: 'unknown', source: range.name } }] }, span: at },
       at,
     ]);
-  const indexName: Entry[] = index ? [['IndexName', str(index.indexName, at)]] : [];
-  return {
-    file: f.file,
-    language: f.language,
-    operation: 'PutItem',
+  return schemaPutSite({
+    f,
+    at,
+    table: m.table,
+    index: index?.indexName ?? null,
+    item,
     sdk: 'boto3-resource',
-    span: at,
-    input: obj(withTable(m, [...indexName, ['Item', obj(item, at)]]), at),
-    table: { kind: 'unknown' },
-    paginated: false,
-    paginator: false,
     call: callStyle(cls, f.text, 'boto3-table', 'save', null),
     keySchema: keySchemaOf(m),
     library: {
@@ -79,8 +77,7 @@ function site(
       entity: m.name,
       accessPattern: index?.name ?? '',
       declaration: { file: m.file, span: at },
-      schema: true,
       model: modelKeys(m, index, f.file),
     },
-  };
+  });
 }

@@ -6,6 +6,7 @@
 import type { KeyOperator, Span } from '../../model';
 import { literal } from '../../model/template';
 import { entry, type Entry, type Value } from '../../model/value';
+import { keyConditionEntries, type RangeCondition } from '../library-requests';
 import { storedValue, type Given, type Stored } from './keys';
 import type { EntitySchema, IndexSchema } from './schema';
 
@@ -99,10 +100,7 @@ export function incrementOf(given: Value | undefined, e: EntitySchema, at: Span)
   return [];
 }
 
-export interface Range {
-  operator: KeyOperator;
-  operands: Value[];
-}
+export type Range = RangeCondition;
 
 /** A query: `#pk = :pk` on the table or index, and the sort-key range when one is given. */
 export function queryRequest(
@@ -113,26 +111,10 @@ export function queryRequest(
   at: Span,
   extra: Entry[] = [],
 ): Value {
-  const names: Entry[] = [['#pk', str(keys.pk, at)]];
-  const values: Entry[] = [[':pk', partition, at]];
-  let condition = '#pk = :pk';
-  if (range && keys.sk && range.operands.length > 0) {
-    names.push(['#sk', str(keys.sk, at)]);
-    range.operands.forEach((o, i) => values.push([`:sk${i}`, o, at]));
-    const op = range.operator;
-    condition +=
-      op === 'begins_with'
-        ? ' and begins_with(#sk, :sk0)'
-        : op === 'BETWEEN'
-          ? ' and #sk BETWEEN :sk0 AND :sk1'
-          : ` and #sk ${op} :sk0`;
-  }
   const entries: Entry[] = [
     ...(table ? ([['TableName', table]] as Entry[]) : []),
     ...(keys.index ? ([['IndexName', str(keys.index, at)]] as Entry[]) : []),
-    ['KeyConditionExpression', str(condition, at)],
-    ['ExpressionAttributeNames', { kind: 'object', entries: names, span: at }],
-    ['ExpressionAttributeValues', { kind: 'object', entries: values, span: at }],
+    ...keyConditionEntries(keys.pk, partition, keys.sk, range, at),
     ...extra,
   ];
   return { kind: 'object', entries, span: at };

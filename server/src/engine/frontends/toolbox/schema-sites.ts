@@ -9,8 +9,7 @@ import { candidateCalls } from '../../syntax/candidates';
 import type { CallSite } from '../../model/call-site';
 import type { EvalContext } from '../../model/eval-context';
 import type { SourceFile } from '../../model/frontend';
-import { literal } from '../../model/template';
-import type { Entry, Value } from '../../model/value';
+import { schemaPutSite } from '../library-sites';
 import { storedValue } from './keys';
 import { entitySchema } from './schema';
 
@@ -31,36 +30,21 @@ export function schemaSites(f: SourceFile, ctx: EvalContext): CallSite[] {
       if (!stored?.fromSchema || !stored.declaration || stored.value.kind !== 'scalar') return [];
       if (!stored.value.template.parts.every((p) => 'literal' in p)) return [];
       const at = stored.declaration.span;
-      const item: Entry[] = [[k.pk, { ...stored.value, span: at }, at]];
-      const input: Value = {
-        kind: 'object',
-        entries: [
-          ...(e.table.name ? ([['TableName', e.table.name]] as Entry[]) : []),
-          ...(k.index ? ([['IndexName', { kind: 'scalar', template: literal(k.index), span: at }]] as Entry[]) : []),
-          ['Item', { kind: 'object', entries: item, span: at }],
-        ],
-        span: at,
-      };
       return [
-        {
-          file: f.file,
-          language: f.language,
-          operation: 'PutItem',
-          sdk: 'lib-dynamodb',
-          span: at,
-          input,
-          table: { kind: 'unknown' },
-          paginated: false,
-          paginator: false,
+        schemaPutSite({
+          f,
+          at,
+          table: e.table.name,
+          index: k.index,
+          item: [[k.pk, { ...stored.value, span: at }, at]],
           call: callStyle(n, f.text, 'v2-call', 'new Entity', null),
           library: {
             library: 'dynamodb-toolbox',
             entity: e.name,
             accessPattern: k.index ?? 'primary',
             declaration: { file: e.file, span: at },
-            schema: true,
           },
-        },
+        }),
       ];
     });
   });
