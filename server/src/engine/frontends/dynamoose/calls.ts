@@ -7,6 +7,7 @@
  */
 import type { Node } from 'web-tree-sitter';
 import { callStyle } from '../call-style';
+import { librarySite } from '../library-sites';
 import { candidateCalls } from '../../syntax/candidates';
 import { newContext } from '../evaluation';
 import type { Operation, Span } from '../../model';
@@ -150,16 +151,12 @@ function site(
 ): CallSite {
   const index = operation === 'Query' ? indexOf(input) : null;
   const declared = index ? m.indexes.find((i) => i.name === index)?.attribute : m.hash;
-  return {
-    file: f.file,
-    language: f.language,
+  return librarySite({
+    f,
     operation,
-    sdk: 'lib-dynamodb',
-    span: at,
+    at,
     input,
-    table: { kind: 'unknown' },
     paginated,
-    paginator: false,
     call: callStyle(call, f.text, 'v2-promise', method, receiver),
     keySchema: keySchemaOf(m),
     library: {
@@ -171,7 +168,7 @@ function site(
         : {}),
       declaration: { file: m.file, span: m.attributes.get(declared ?? m.hash)?.span ?? m.nameSpan },
     },
-  };
+  });
 }
 
 function indexOf(input: Value): string | null {

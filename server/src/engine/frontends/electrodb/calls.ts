@@ -6,6 +6,7 @@
  * partition key the schema alone makes one constant (`composite: []`).
  */
 import { callStyle } from '../call-style';
+import { librarySite } from '../library-sites';
 import { candidateCalls } from '../../syntax/candidates';
 import { newContext } from '../evaluation';
 import type { KeyOperator, Operation, Span } from '../../model';
@@ -97,25 +98,22 @@ function siteOf(chain: Chain, f: SourceFile, ctx: EvalContext): CallSite | null 
     return v?.kind === 'scalar' && v.template.parts.some((p) => 'literal' in p && p.literal === 'all');
   })();
   const limit = entry(options, 'limit');
-  const make = (operation: Operation, input: Value, p: AccessPattern, patternName = p.name): CallSite => ({
-    file: f.file,
-    language: f.language,
-    operation,
-    sdk: 'lib-dynamodb',
-    span: at,
-    input,
-    table: { kind: 'unknown' },
-    paginated: pagesAll,
-    paginator: false,
-    call: callStyle(chain.end.node, f.text, 'v2-promise', steps.map((s) => s.name).join('.'), chain.root.text),
-    library: {
-      library: 'electrodb',
-      entity: t.collection ? `${t.collection} collection` : entity.entity,
-      accessPattern: patternName,
-      ...(operation === 'PutItem' || operation === 'BatchWriteItem' ? { byIndex: indexPatterns(entity) } : {}),
-      declaration: { file: entity.file, span: patternDeclaration(entity, p).span },
-    },
-  });
+  const make = (operation: Operation, input: Value, p: AccessPattern, patternName = p.name): CallSite =>
+    librarySite({
+      f,
+      operation,
+      at,
+      input,
+      paginated: pagesAll,
+      call: callStyle(chain.end.node, f.text, 'v2-promise', steps.map((s) => s.name).join('.'), chain.root.text),
+      library: {
+        library: 'electrodb',
+        entity: t.collection ? `${t.collection} collection` : entity.entity,
+        accessPattern: patternName,
+        ...(operation === 'PutItem' || operation === 'BatchWriteItem' ? { byIndex: indexPatterns(entity) } : {}),
+        declaration: { file: entity.file, span: patternDeclaration(entity, p).span },
+      },
+    });
   const primary = entity.patterns.find((p) => p.index === null) ?? entity.patterns[0];
   if (!primary) return null;
 

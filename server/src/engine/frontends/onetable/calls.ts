@@ -9,6 +9,7 @@
  */
 import type { Node } from 'web-tree-sitter';
 import { callStyle } from '../call-style';
+import { librarySite } from '../library-sites';
 import { candidateCalls } from '../../syntax/candidates';
 import { newContext } from '../evaluation';
 import type { Operation, Span } from '../../model';
@@ -101,25 +102,21 @@ function namesModel(call: Node): boolean {
 type Make = (operation: Operation, input: Value, pattern: string, byIndex?: Record<string, string>) => CallSite;
 
 function maker(m: ModelSchema, call: Node, f: SourceFile, callee: string, root: string, at: Span): Make {
-  return (operation, input, pattern, byIndex) => ({
-    file: f.file,
-    language: f.language,
-    operation,
-    sdk: 'lib-dynamodb',
-    span: at,
-    input,
-    table: { kind: 'unknown' },
-    paginated: false,
-    paginator: false,
-    call: callStyle(call, f.text, 'v2-promise', callee, root),
-    library: {
-      library: 'dynamodb-onetable',
-      entity: m.name,
-      accessPattern: pattern,
-      ...(byIndex ? { byIndex } : {}),
-      declaration: declarationOf(m, pattern),
-    },
-  });
+  return (operation, input, pattern, byIndex) =>
+    librarySite({
+      f,
+      operation,
+      at,
+      input,
+      call: callStyle(call, f.text, 'v2-promise', callee, root),
+      library: {
+        library: 'dynamodb-onetable',
+        entity: m.name,
+        accessPattern: pattern,
+        ...(byIndex ? { byIndex } : {}),
+        declaration: declarationOf(m, pattern),
+      },
+    });
 }
 
 /** The partition-key field of the index an access is on, where the related location points. */

@@ -7,6 +7,7 @@
  */
 import type { Node } from 'web-tree-sitter';
 import { callStyle } from '../call-style';
+import { librarySite } from '../library-sites';
 import { candidateCalls } from '../../syntax/candidates';
 import { newContext } from '../evaluation';
 import type { Operation, Span } from '../../model';
@@ -56,27 +57,25 @@ function siteOf(call: Node, f: SourceFile, fe: FrontEnd, ctx: EvalContext): Call
   const method = fn.childForFieldName('attribute')?.text ?? '';
   const recv = fn.childForFieldName('object');
   const at = spanOf(call);
-  const make = (operation: Operation, input: Value, t: Target, paginated = false): CallSite => ({
-    file: f.file,
-    language: f.language,
-    operation,
-    sdk: 'boto3-resource',
-    span: at,
-    input,
-    table: { kind: 'unknown' },
-    paginated,
-    paginator: false,
-    call: callStyle(call, f.text, 'boto3-table', method, recv?.text ?? null),
-    keySchema: keySchemaOf(t.model),
-    library: {
-      library: 'pynamodb',
-      entity: t.model.name,
-      accessPattern: t.index?.name ?? '',
-      ...(WRITES.has(operation) ? { byIndex: byIndex(t.model) } : {}),
-      declaration: { file: t.model.file, span: (t.index?.hash ?? t.model.hash).span },
-      model: modelKeys(t.model, t.index, f.file),
-    },
-  });
+  const make = (operation: Operation, input: Value, t: Target, paginated = false): CallSite =>
+    librarySite({
+      f,
+      operation,
+      sdk: 'boto3-resource',
+      at,
+      input,
+      paginated,
+      call: callStyle(call, f.text, 'boto3-table', method, recv?.text ?? null),
+      keySchema: keySchemaOf(t.model),
+      library: {
+        library: 'pynamodb',
+        entity: t.model.name,
+        accessPattern: t.index?.name ?? '',
+        ...(WRITES.has(operation) ? { byIndex: byIndex(t.model) } : {}),
+        declaration: { file: t.model.file, span: (t.index?.hash ?? t.model.hash).span },
+        model: modelKeys(t.model, t.index, f.file),
+      },
+    });
   const value = (n: Node | null): Value | undefined => (n ? (ctx.evaluate(n, ctx) ?? undefined) : undefined);
 
   // On the model class, or on one of its indexes.

@@ -9,6 +9,7 @@
  */
 import type { Node } from 'web-tree-sitter';
 import { callStyle } from '../call-style';
+import { librarySite } from '../library-sites';
 import { candidateCalls } from '../../syntax/candidates';
 import { newContext } from '../evaluation';
 import type { Operation, Span } from '../../model';
@@ -75,29 +76,23 @@ export function toolboxCallSites(f: SourceFile, fe: FrontEnd): CallSite[] {
 type Make = (operation: Operation, input: Value, pattern: string, byIndex?: Record<string, string>) => CallSite;
 
 function maker(e: EntitySchema | null, call: Node, f: SourceFile, callee: string, root: string, at: Span): Make {
-  return (operation, input, pattern, byIndex) => ({
-    file: f.file,
-    language: f.language,
-    operation,
-    sdk: 'lib-dynamodb',
-    span: at,
-    input,
-    table: { kind: 'unknown' },
-    paginated: false,
-    paginator: false,
-    call: callStyle(call, f.text, 'v2-promise', callee, root),
-    ...(e
-      ? {
-          library: {
+  return (operation, input, pattern, byIndex) =>
+    librarySite({
+      f,
+      operation,
+      at,
+      input,
+      call: callStyle(call, f.text, 'v2-promise', callee, root),
+      library: e
+        ? {
             library: 'dynamodb-toolbox',
             entity: e.name,
             accessPattern: pattern,
             ...(byIndex ? { byIndex } : {}),
             declaration: { file: e.file, span: e.nameSpan },
-          },
-        }
-      : {}),
-  });
+          }
+        : undefined,
+    });
 }
 
 /** `E.build(Command).item/key/query(...)...send()`. */
