@@ -13,15 +13,11 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { CreateTableCommand, DeleteTableCommand, ScanCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { writeFixes } from '../../server/src/features/fixes/index';
-import type { FixAction } from '../../server/src/features/fixes/fix-model';
-import type { Finding } from '../../server/src/engine/model';
+import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { actionsOn, assertSpreadClean, counterFixtures, freshTable, itemsOf, nodeLoop } from './helpers-counter';
+import { table } from './helpers-programs';
 import {
   applyAction,
-  fixtureCopier,
-  findingIds,
   indexWorkspace,
   pythonErrors,
   runDriverAt,
@@ -30,10 +26,7 @@ import {
   type Dynalite,
 } from './helpers-write';
 
-const copy = fixtureCopier(path.join(__dirname, 'fixtures', 'counter'));
-
-const actionsOn = (f: Finding, ctx: Parameters<(typeof writeFixes)[number]>[1]): FixAction[] =>
-  writeFixes.flatMap((p) => p(f, ctx));
+const copy = counterFixtures();
 
 interface Program {
   language: 'node' | 'python';
@@ -43,12 +36,6 @@ interface Program {
   totals?: string;
 }
 
-const NODE_LOOP = (call: string) => `(async () => {
-  const out: number[] = [];
-  for (let i = 0; i < Number(process.env.K); i++) out.push(${call});
-  process.stdout.write(JSON.stringify(out));
-})();`;
-
 describe('counters on the keys of hit-counter Lambdas', () => {
   let db: Dynalite;
 
@@ -56,18 +43,6 @@ describe('counters on the keys of hit-counter Lambdas', () => {
     db = await startDynalite({ deleteTableMs: 0 });
   });
   after(() => db.close());
-
-  async function table(name: string, key: string, type: 'S' | 'N'): Promise<void> {
-    await db.client.send(new DeleteTableCommand({ TableName: name })).catch(() => undefined);
-    await db.client.send(
-      new CreateTableCommand({
-        TableName: name,
-        BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [{ AttributeName: key, AttributeType: type }],
-        KeySchema: [{ AttributeName: key, KeyType: 'HASH' }],
-      }),
-    );
-  }
 
   async function runProgram(dir: string, source: string, language: Program['language'], k: number): Promise<unknown> {
     const out = await runDriverAt(db.endpoint, dir, language, source, {
@@ -96,7 +71,7 @@ print(json.dumps([json.loads(lambda_handler({}, None)["body"])["visits"] for _ i
       key: '0',
       program: {
         language: 'node',
-        increment: `import { handler } from './visits';\n${NODE_LOOP('JSON.parse((await handler()).body).visits')}`,
+        increment: `import { handler } from './visits';\n${nodeLoop('JSON.parse((await handler()).body).visits')}`,
       },
     },
   ];
@@ -104,7 +79,7 @@ print(json.dumps([json.loads(lambda_handler({}, None)["body"])["visits"] for _ i
   for (const c of numberKeyed) {
     test(`${c.fixture}: a counter keyed by a Number is spread over Number ids and counts 1..50 across the fix`, async () => {
       const dir = copy(c.fixture);
-      await table('visits', 'id', 'N');
+      await freshTable(db, table('visits', ['id', 'N'], null));
       const ws = await indexWorkspace(dir);
       const finding = ws.findings.find((f) => f.rule === 'SL004');
       assert.ok(finding, 'the counter is reported');
@@ -149,9 +124,7 @@ print(json.dumps([json.loads(lambda_handler({}, None)["body"])["visits"] for _ i
         'the count goes on from the 30 written before the fix',
       );
       // The items: the original id keeps its 30 (id 0 is also shard 0), the shard ids base*10..base*10+9 hold the rest.
-      const items = ((await db.client.send(new ScanCommand({ TableName: 'visits' }))).Items ?? []).map((i) =>
-        unmarshall(i),
-      );
+      const items = await itemsOf(db, 'visits');
       const base = Number(c.key);
       for (const i of items) assert.equal(typeof i.id, 'number', 'every id is still a Number');
       assert.ok(
@@ -175,7 +148,7 @@ print(json.dumps([json.loads(lambda_handler({}, None)["body"])["visits"] for _ i
       attribute: 'views',
       program: {
         language: 'node',
-        increment: `import { ViewCounter } from './views';\nconst c = new ViewCounter();\n${NODE_LOOP('await c.recordView()')}`,
+        increment: `import { ViewCounter } from './views';\nconst c = new ViewCounter();\n${nodeLoop('await c.recordView()')}`,
         totals: `import * as views from './views';
 import { dashboard } from './stats';
 (async () => {
@@ -221,7 +194,7 @@ print(json.dumps([page_stats.read_view_count_total(), page_stats.read_view_count
   for (const c of stringKeyed) {
     test(`${c.fixture}: 30 increments before the fix and 20 after count 1..50, the reader and the other read say 50`, async () => {
       const dir = copy(c.fixture);
-      await table('site', 'pk', 'S');
+      await freshTable(db, table('site', 'pk', null));
       const original = await indexWorkspace(dir);
       const finding = original.findings.find((f) => f.rule === 'SL004');
       assert.ok(finding);
@@ -243,19 +216,7 @@ print(json.dumps([page_stats.read_view_count_total(), page_stats.read_view_count
         .map((f) => fs.readFileSync(path.join(dir, f), 'utf8'))
         .join('\n');
       assert.match(fixedText, new RegExp(`\\b${c.count}\\s*=\\s*10\\b`), `the count is named ${c.count}`);
-      const fixed = await indexWorkspace(dir);
-      for (const r of fixed.index.results()) assert.equal(r.syntaxErrors, false);
-      assert.deepEqual(
-        typeErrors(dir).filter((e) => !errorsBefore.includes(e)),
-        [],
-      );
-      assert.deepEqual(pythonErrors(dir), []);
-      const known = new Set(findingIds(original.findings));
-      assert.deepEqual(
-        findingIds(fixed.findings).filter((f) => f.startsWith('SL004') || f.startsWith('SL006') || !known.has(f)),
-        [],
-        'no counter finding, no unsharded read of it, nothing new',
-      );
+      assertSpreadClean(original, await indexWorkspace(dir), errorsBefore, ['SL004', 'SL006']);
 
       const second = await runProgram(dir, c.program.increment, c.program.language, 20);
       assert.deepEqual(
@@ -268,9 +229,7 @@ print(json.dumps([page_stats.read_view_count_total(), page_stats.read_view_count
         [50, 50],
         'the summing reader and the other read of the count both say 50',
       );
-      const items = ((await db.client.send(new ScanCommand({ TableName: 'site' }))).Items ?? []).map((i) =>
-        unmarshall(i),
-      );
+      const items = await itemsOf(db, 'site');
       const old = items.find((i) => !/#\d+$/.test(String(i.pk)));
       assert.equal(Number(old?.[c.attribute]), 30, 'the item written before the fix keeps its 30');
       const shards = items.filter((i) => i !== old);

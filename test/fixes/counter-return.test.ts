@@ -9,24 +9,10 @@
 // sum is K. Counters whose new value is an id, or whose old value is read, get no spread.
 
 import assert from 'node:assert/strict';
-import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { CreateTableCommand, DeleteTableCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { writeFixes } from '../../server/src/features/fixes/index';
-import type { FixAction } from '../../server/src/features/fixes/fix-model';
-import type { Finding } from '../../server/src/engine/model';
-import {
-  applyAction,
-  fixtureCopier,
-  findingIds,
-  indexWorkspace,
-  pythonErrors,
-  runDriverAt,
-  startDynalite,
-  typeErrors,
-  type Dynalite,
-} from './helpers-write';
+import { actionsOn, assertSpreadClean, counterFixtures, freshTable, itemsOf, nodeLoop } from './helpers-counter';
+import { table } from './helpers-programs';
+import { applyAction, indexWorkspace, runDriverAt, startDynalite, typeErrors, type Dynalite } from './helpers-write';
 
 const K = 50;
 
@@ -62,24 +48,14 @@ print(json.dumps([add_like() for _ in range(int(os.environ["K"]))]))`,
     attribute: 'count',
     sortKey: 'sk',
     language: 'node',
-    driver: `import { castVote } from './votes';
-(async () => {
-  const out: number[] = [];
-  for (let i = 0; i < Number(process.env.K); i++) out.push((await castVote('yes')).total);
-  process.stdout.write(JSON.stringify(out));
-})();`,
+    driver: `import { castVote } from './votes';\n${nodeLoop("(await castVote('yes')).total")}`,
   },
   {
     // SDK v3's aggregated DocumentClient: `await db.update({...})` is a promise, read with ALL_NEW.
     fixture: 'ts-doc-claps',
     attribute: 'claps',
     language: 'node',
-    driver: `import { clap } from './claps';
-(async () => {
-  const out: number[] = [];
-  for (let i = 0; i < Number(process.env.K); i++) out.push(await clap());
-  process.stdout.write(JSON.stringify(out));
-})();`,
+    driver: `import { clap } from './claps';\n${nodeLoop('await clap()')}`,
   },
   {
     fixture: 'js-hits',
@@ -97,10 +73,7 @@ AWS.config.update({ endpoint: process.env.AWS_ENDPOINT_URL });
   },
 ];
 
-const copy = fixtureCopier(path.join(__dirname, 'fixtures', 'counter'));
-
-const actionsOn = (f: Finding, ctx: Parameters<(typeof writeFixes)[number]>[1]): FixAction[] =>
-  writeFixes.flatMap((p) => p(f, ctx));
+const copy = counterFixtures();
 
 describe('counters whose callers read the new count', () => {
   let db: Dynalite;
@@ -112,31 +85,14 @@ describe('counters whose callers read the new count', () => {
 
   /** Runs the program's driver on a fresh table; returns what it returned and the items stored. */
   async function runOn(c: Case, dir: string): Promise<{ returned: number[]; items: Array<Record<string, unknown>> }> {
-    await db.client.send(new DeleteTableCommand({ TableName: 'counters' })).catch(() => undefined);
-    await db.client.send(
-      new CreateTableCommand({
-        TableName: 'counters',
-        BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [
-          { AttributeName: 'pk', AttributeType: 'S' },
-          ...(c.sortKey ? [{ AttributeName: c.sortKey, AttributeType: 'S' as const }] : []),
-        ],
-        KeySchema: [
-          { AttributeName: 'pk', KeyType: 'HASH' },
-          ...(c.sortKey ? [{ AttributeName: c.sortKey, KeyType: 'RANGE' as const }] : []),
-        ],
-      }),
-    );
+    await freshTable(db, table('counters', 'pk', c.sortKey ? [c.sortKey, 'S'] : null));
     const out = await runDriverAt(db.endpoint, dir, c.language, c.driver, {
       TABLE: 'counters',
       TABLE_NAME: 'counters',
       HITS_TABLE: 'counters',
       K: String(K),
     });
-    const items = ((await db.client.send(new ScanCommand({ TableName: 'counters' }))).Items ?? []).map((i) =>
-      unmarshall(i),
-    );
-    return { returned: JSON.parse(out) as number[], items };
+    return { returned: JSON.parse(out) as number[], items: await itemsOf(db, 'counters') };
   }
 
   for (const c of CASES) {
@@ -160,18 +116,7 @@ describe('counters whose callers read the new count', () => {
 
       const errorsBefore = typeErrors(dir);
       applyAction(original.ctx, actions[0]);
-      const fixed = await indexWorkspace(dir);
-      for (const r of fixed.index.results()) assert.equal(r.syntaxErrors, false);
-      assert.deepEqual(
-        typeErrors(dir).filter((e) => !errorsBefore.includes(e)),
-        [],
-      );
-      assert.deepEqual(pythonErrors(dir), []);
-      const known = new Set(findingIds(original.findings));
-      assert.deepEqual(
-        findingIds(fixed.findings).filter((f) => f.startsWith('SL004') || !known.has(f)),
-        [],
-      );
+      assertSpreadClean(original, await indexWorkspace(dir), errorsBefore, ['SL004']);
 
       const afterRun = await runOn(c, dir);
       assert.deepEqual(afterRun.returned, want, 'the fixed program returns the total over the shards, 1..K');

@@ -46,19 +46,22 @@ export interface Program {
   drive: string;
 }
 
-/** A table with a String partition key and an optional sort key. */
-export const table = (name: string, pk: string, sk: [string, 'S' | 'N'] | null): CreateTableCommandInput => ({
-  TableName: name,
-  BillingMode: 'PAY_PER_REQUEST',
-  AttributeDefinitions: [
-    { AttributeName: pk, AttributeType: 'S' },
-    ...(sk ? [{ AttributeName: sk[0], AttributeType: sk[1] }] : []),
-  ],
-  KeySchema: [
-    { AttributeName: pk, KeyType: 'HASH' },
-    ...(sk ? [{ AttributeName: sk[0], KeyType: 'RANGE' as const }] : []),
-  ],
-});
+/** A table with a partition key (a String unless its type is given) and an optional sort key. */
+export function table(name: string, pk: string | KeyAttribute, sk: KeyAttribute | null): CreateTableCommandInput {
+  const [hash, type] = typeof pk === 'string' ? [pk, 'S' as const] : pk;
+  return {
+    TableName: name,
+    BillingMode: 'PAY_PER_REQUEST',
+    AttributeDefinitions: [
+      { AttributeName: hash, AttributeType: type },
+      ...(sk ? [{ AttributeName: sk[0], AttributeType: sk[1] }] : []),
+    ],
+    KeySchema: [
+      { AttributeName: hash, KeyType: 'HASH' },
+      ...(sk ? [{ AttributeName: sk[0], KeyType: 'RANGE' as const }] : []),
+    ],
+  };
+}
 
 type KeyAttribute = [string, 'S' | 'N'];
 
