@@ -139,6 +139,20 @@ test('a Meta deriving from another class keeps what its base declares: the table
   assert.match(table('catalog/orders.py:36'), /ORDERS_TABLE/);
 });
 
+test('a key built by a static or class method of the model is read through it, here and in an importer', () => {
+  const keyAt = (file: string) => {
+    const q = accesses.find((a) => rel(a.file) === file && a.library?.entity === 'Shipment' && a.operation === 'Query');
+    return q ? renderText(q.partitionKey!.template) : null;
+  };
+  // `Shipment.order_key(event["orderId"])` (a classmethod) in its module; `Shipment.carrier_key("ACME")` (a staticmethod) imported.
+  assert.equal(keyAt('catalog/orders.py'), 'ORDER#{}');
+  assert.equal(keyAt('catalog/shipping.py'), 'CARRIER#ACME');
+  assert.ok(
+    findings.some((f) => f.rule === 'SL001' && rel(f.file) === 'catalog/shipping.py'),
+    'the constant carrier key is found at the call',
+  );
+});
+
 test('a UUID default, an id from the request and a sharded key are not reported', () => {
   const quiet = accesses.filter(
     (a) =>

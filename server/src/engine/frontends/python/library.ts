@@ -29,7 +29,7 @@ import { hasParamHole, instantiate, substitute } from '../wrappers/instantiate';
 import { kwargsValue } from './structures';
 import { iterableItems } from './loops';
 import { argumentAt } from './argument-sources';
-import { methodNode, methodsNamed } from './class-members';
+import { classAttributes, methodNode, methodsNamed } from './class-members';
 import { resolve } from './scope';
 import { formatMethod, joinValue, strftimeGranularity, withSpec } from './strings';
 
@@ -148,8 +148,10 @@ function methodValue(n: Node, fn: Node, ctx: EvalContext): Value {
   const recvNode = fn.childForFieldName('object');
   const condition = conditionValue(n, method, recvNode, ctx);
   if (condition) return condition;
-  const own = methodNode(fn);
+  const own = methodNode(fn) ?? classMethodNode(recvNode, method, ctx);
   if (own) return returnValue(n, own, ctx);
+  const imported = importedClassMethod(n, recvNode, method, ctx);
+  if (imported) return imported;
   const recv = ctx.evaluate(recvNode, ctx);
   const recvText = recv?.kind === 'scalar' ? literalText(recv.template) : null;
   if (method === 'format' && recvText !== null) return formatMethod(n, recvText, ctx);
@@ -177,6 +179,29 @@ function methodValue(n: Node, fn: Node, ctx: EvalContext): Value {
     if (keyText !== null) return namedValue(n, keyText);
   }
   return namedValue(n, method);
+}
+
+/**
+ * `Order.key_for(customer_id)` on a class of this file: its `@staticmethod` or `@classmethod`
+ * of that name, whose return the call gives (a key builder kept beside a model).
+ */
+function classMethodNode(recv: Node | null, method: string, ctx: EvalContext): Node | null {
+  if (recv?.type !== 'identifier' || !/^[A-Z]/.test(recv.text)) return null;
+  const b = resolve(recv, ctx);
+  const fn = b?.kind === 'class' ? classAttributes(b.node).get(`def ${method}`)?.[0] : null;
+  const decorated = fn?.parent?.type === 'decorated_definition' ? fn.parent : null;
+  return decorated && /^@(staticmethod|classmethod)\b/m.test(decorated.text.slice(0, 200)) ? fn! : null;
+}
+
+/**
+ * `Order.key_for(customer_id)` on a class imported from a module of the workspace: what that
+ * method returns to this call. Called on the class, a method is a static or class method
+ * (its summary leaves `cls` out as it leaves `self` out).
+ */
+function importedClassMethod(n: Node, recv: Node | null, method: string, ctx: EvalContext): Value | null {
+  if (recv?.type !== 'identifier' || !/^[A-Z]/.test(recv.text)) return null;
+  const b = resolve(recv, ctx);
+  return b?.kind === 'import' ? importedReturn(n, b.module, `${b.name}.${method}`, ctx) : null;
 }
 
 /** `Key("pk").eq(x)` (boto3.dynamodb.conditions) as one key condition clause. */
