@@ -41,6 +41,8 @@ export type {
   KeyUse,
   KeyValue,
   LibraryAccess,
+  LibraryEditSites,
+  LibraryPatternSites,
   LibraryName,
   LogicalKey,
   SdkStyle,

@@ -1,8 +1,7 @@
 import type { Access, Finding } from '../engine';
-import { shardFixBlocked } from '../features/fixes/blocked';
 import { fixContextOf, type ContextOptions } from '../features/fixes/context';
 import type { FixAction, FixContext } from '../features/fixes/fix-model';
-import { allFixes } from '../features/fixes/index';
+import { allFixes, blockedFixes } from '../features/fixes/index';
 import { writerReaderFixes } from '../features/fixes/reader-fixes';
 import { FixCache, FixContexts, fixKey } from './fix-actions';
 import { OpenDocuments } from './open-documents';
@@ -59,7 +58,7 @@ export class FixState {
 
   /** Why no shard fix can rewrite a hot write, as the light bulb's action says it (none when one can). */
   blocked(gen: number, f: Finding, ctx: FixContext, shards: Shards): FixAction[] {
-    return this.cache.get(gen, fixKey(f.file, `blocked:${f.rule}`, f.span, shards), () => shardFixBlocked(f, ctx));
+    return this.cache.get(gen, fixKey(f.file, `blocked:${f.rule}`, f.span, shards), () => blockedFixes(f, ctx));
   }
 
   /** A document changed: what was being worked out ahead stops. */

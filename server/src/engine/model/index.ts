@@ -372,6 +372,42 @@ export interface LibraryAccess {
    * the access addresses (the index's when it is on one), as the fixes name them in code.
    */
   model?: { file: string; hash: string; range: string | null };
+  /** Where a fix in the library's style edits the schema and the call (ElectroDB). */
+  edit?: LibraryEditSites;
+}
+
+/**
+ * The places a fix written in an ElectroDB schema's own terms changes: the entity's
+ * `attributes` object (a `shard` attribute joins it), each access pattern's partition key
+ * (its `composite` array, its `template`), and at the call the object giving the composite
+ * attributes and the `.go(...)` options. A span is null where the code does not write it
+ * as a literal the fix could edit.
+ */
+export interface LibraryEditSites {
+  /** The file the schema is written in. */
+  schemaFile: string;
+  attributes: Span | null;
+  /** The entity's access patterns by name. */
+  patterns: Record<string, LibraryPatternSites>;
+  /** The call's object of composite attributes (`{ board, player }`), when it is an object literal. */
+  argument: Span | null;
+  /** The call's last step: `go` or `params`, and its argument list with the parentheses. */
+  end: { method: string; args: Span } | null;
+}
+
+export interface LibraryPatternSites {
+  /** The secondary index, or null for the table's own key. */
+  index: string | null;
+  collection: string | null;
+  /** The attribute the partition key is stored in (`pk`, `gsi1pk`). */
+  pkField: string;
+  pk: string[];
+  sk: string[];
+  /** The partition key's `composite: [...]` array and `template` string. */
+  composite: Span | null;
+  template: Span | null;
+  /** The sort key's field (`sk`, `gsi1sk`), or null when the pattern has none. */
+  skField: string | null;
 }
 
 /**

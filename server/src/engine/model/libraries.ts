@@ -6,7 +6,11 @@ import type { LibraryName } from './index';
  * read. Another library's access carries none: the SDK fixes edit an SDK request, and a
  * library's key is written in its schema, not at the call.
  */
-export const LIBRARIES_WITH_FIXES: ReadonlySet<LibraryName> = new Set<LibraryName>(['dynamoose', 'pynamodb']);
+export const LIBRARIES_WITH_FIXES: ReadonlySet<LibraryName> = new Set<LibraryName>([
+  'dynamoose',
+  'pynamodb',
+  'electrodb',
+]);
 
 /**
  * The DynamoDB libraries whose objects carry the schema their calls are read by: the

@@ -2,7 +2,7 @@ import type { FixAction, FixProvider } from './fix-model';
 import { alignShardRange } from './align-range';
 import { spreadCounter } from './counter';
 import { readerFixes } from './reader-fixes';
-import { shardFixes } from './blocked';
+import { shardFixBlocked, shardFixes } from './blocked';
 import { cacheReadFix } from './cache-read';
 import { libraryFixes } from './libraries';
 
@@ -31,6 +31,17 @@ export const allFixes: FixProvider = (finding, ctx, answers): FixAction[] => {
   return (
     finding.access.through || finding.access.guessed ? keyTextFixes : [...readFixes, ...writeFixes, readerFixes]
   ).flatMap((p) => p(finding, ctx, answers));
+};
+
+/**
+ * Why no shard fix can rewrite a hot write, as the light bulb's edit-less action says it
+ * (the hover shows it too); on a library's access, what its own provider says, since the
+ * SDK fixes' reasons are about request text the library's calls do not have.
+ */
+export const blockedFixes: FixProvider = (finding, ctx): FixAction[] => {
+  const library = finding.access.library?.library;
+  if (!library) return shardFixBlocked(finding, ctx);
+  return (libraryFixes[library]?.(finding, ctx) ?? []).filter((a) => a.id === 'shard-fix-blocked');
 };
 
 export { fixContextOf } from './context';

@@ -9,6 +9,7 @@ import { callStyle } from '../call-style';
 import { librarySite } from '../library-sites';
 import { candidateCalls } from '../../syntax/candidates';
 import { newContext } from '../evaluation';
+import type { Node } from 'web-tree-sitter';
 import type { KeyOperator, Operation, Span } from '../../model';
 import type { CallSite } from '../../model/call-site';
 import type { EvalContext } from '../../model/eval-context';
@@ -19,6 +20,7 @@ import { chainOf, type Chain, type Step } from './chain';
 import { compositesOf, keyRequest, patternDeclaration, putRequest, queryRequest, type SortRange } from './requests';
 import { entitySchema, serviceEntities, type AccessPattern, type EntitySchema } from './schema';
 import { schemaSites } from './schema-sites';
+import { editSites } from './edit-sites';
 
 const GO = /\.\s*(?<name>go|params)\s*\(/g;
 const CALLS = new Set(['call_expression']);
@@ -98,7 +100,13 @@ function siteOf(chain: Chain, f: SourceFile, ctx: EvalContext): CallSite | null 
     return v?.kind === 'scalar' && v.template.parts.some((p) => 'literal' in p && p.literal === 'all');
   })();
   const limit = entry(options, 'limit');
-  const make = (operation: Operation, input: Value, p: AccessPattern, patternName = p.name): CallSite =>
+  const make = (
+    operation: Operation,
+    input: Value,
+    p: AccessPattern,
+    patternName = p.name,
+    argument: Node | null = null,
+  ): CallSite =>
     librarySite({
       f,
       operation,
@@ -112,6 +120,7 @@ function siteOf(chain: Chain, f: SourceFile, ctx: EvalContext): CallSite | null 
         accessPattern: patternName,
         ...(operation === 'PutItem' || operation === 'BatchWriteItem' ? { byIndex: indexPatterns(entity) } : {}),
         declaration: { file: entity.file, span: patternDeclaration(entity, p).span },
+        edit: editSites(entity, f.file, argument, chain.end),
       },
     });
   const primary = entity.patterns.find((p) => p.index === null) ?? entity.patterns[0];
@@ -129,14 +138,14 @@ function siteOf(chain: Chain, f: SourceFile, ctx: EvalContext): CallSite | null 
       at,
       limitEntry(limit),
     );
-    return make('Query', input, p);
+    return make('Query', input, p, p.name, second.args[0] ?? null);
   }
   if (op.name === 'collection') {
     const p = entity.patterns.find((x) => x.collection === t.collection)!;
     const given = argValue(op);
     // A collection reads every member's items under the pattern's partition: the sort key's collection prefix.
     const input = queryRequest(entity, p, compositesOf(entity, given, false), null, at, limitEntry(limit));
-    return make('Query', collectionPrefix(input, p, t.collection!), p, t.collection!);
+    return make('Query', collectionPrefix(input, p, t.collection!), p, t.collection!, op.args?.[0] ?? null);
   }
   const operation = KEY_METHODS[op.name];
   if (!operation || !op.args) return null;
@@ -144,12 +153,20 @@ function siteOf(chain: Chain, f: SourceFile, ctx: EvalContext): CallSite | null 
   const write = operation !== 'GetItem';
   if (given?.kind === 'array') return batchSite(entity, primary, operation, given, at, make);
   if (operation === 'PutItem')
-    return make('PutItem', putRequest(entity, compositesOf(entity, given, true), given, at), primary);
+    return make(
+      'PutItem',
+      putRequest(entity, compositesOf(entity, given, true), given, at),
+      primary,
+      primary.name,
+      op.args[0] ?? null,
+    );
   const extra: Entry[] = steps.some((s) => s.name === 'add') ? incrementOf(steps, ctx, at) : [];
   return make(
     operation,
     keyRequest(entity, primary, compositesOf(entity, given, write && op.name === 'upsert'), at, extra),
     primary,
+    primary.name,
+    op.args[0] ?? null,
   );
 }
 

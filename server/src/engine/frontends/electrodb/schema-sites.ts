@@ -15,6 +15,7 @@ import type { Entry, Value } from '../../model/value';
 import { partitionPrefix, renderKey, sortPrefix } from './keys';
 import { schemaPutSite } from '../library-sites';
 import { patternDeclaration } from './requests';
+import { editSites } from './edit-sites';
 import { entitySchema, type AccessPattern, type EntitySchema } from './schema';
 
 const NEW_ENTITY = /\bnew\s+(?<name>Entity)\s*\(/g;
@@ -57,6 +58,7 @@ function site(n: Node, e: EntitySchema, p: AccessPattern, f: SourceFile): CallSi
       entity: e.entity,
       accessPattern: p.name,
       declaration: { file: e.file, span: decl.span },
+      edit: editSites(e, f.file, null, null),
     },
   });
 }

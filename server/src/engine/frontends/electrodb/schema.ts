@@ -22,6 +22,9 @@ export interface KeyDeclaration {
   span: Span;
   /** The `composite: [...]` pair, or the key's span when it is not written. */
   compositeSpan: Span;
+  /** The `[...]` of `composite` and the `template` string as written, for a fix that edits them. */
+  compositeArray: Span | null;
+  templateSpan: Span | null;
 }
 
 export interface AccessPattern {
@@ -47,6 +50,8 @@ export interface EntitySchema {
   /** The `table` of the entity's (or its service's) configuration. */
   table: Value | undefined;
   attributes: Map<string, AttributeSchema>;
+  /** The `attributes: { ... }` object as written, or null when it is not an object literal. */
+  attributesSpan: Span | null;
   patterns: AccessPattern[];
   /** Where `new Entity(...)` is written. */
   file: string;
@@ -82,7 +87,8 @@ export function entitySchema(v: Value | undefined, serviceConfig?: Value): Entit
         })
       : [];
   const table = entry(v.made.args[1], 'table') ?? entry(serviceConfig, 'table');
-  return { entity, version, service, table, attributes, patterns, file: v.made.file, span: v.span };
+  const attributesSpan = attrs?.kind === 'object' ? attrs.span : null;
+  return { entity, version, service, table, attributes, attributesSpan, patterns, file: v.made.file, span: v.span };
 }
 
 function accessPattern(name: string, ix: Value): AccessPattern | null {
@@ -107,13 +113,16 @@ function keyDeclaration(e: ReturnType<typeof entryOf>): KeyDeclaration | null {
   const names = composite?.[1].kind === 'array' ? composite[1].items.map(text) : [];
   if (names.some((n) => n === null)) return null;
   const casing = text(entry(key, 'casing'));
+  const template = entry(key, 'template');
   return {
     field,
     composite: names as string[],
-    template: text(entry(key, 'template')),
+    template: text(template),
     casing: casing === 'upper' || casing === 'none' ? casing : 'lower',
     span: pair ?? key.span,
     compositeSpan: composite?.[2] ?? pair ?? key.span,
+    compositeArray: composite?.[1].kind === 'array' ? composite[1].span : null,
+    templateSpan: template?.kind === 'scalar' ? template.span : null,
   };
 }
 

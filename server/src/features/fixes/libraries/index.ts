@@ -2,6 +2,7 @@ import type { LibraryName } from '../../../engine';
 import type { FixProvider } from '../fix-model';
 import { dynamooseFixes } from './dynamoose';
 import { pynamodbFixes } from './pynamodb';
+import { electrodbFixes } from './electrodb';
 
 /**
  * The fixes of a finding on a DynamoDB library's access, written in the library's own style
@@ -16,4 +17,5 @@ import { pynamodbFixes } from './pynamodb';
 export const libraryFixes: Partial<Record<LibraryName, FixProvider>> = {
   dynamoose: dynamooseFixes,
   pynamodb: pynamodbFixes,
+  electrodb: electrodbFixes,
 };

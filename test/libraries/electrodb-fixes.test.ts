@@ -1,0 +1,202 @@
+/**
+ * The shard fixes in ElectroDB's own terms (test/fixtures/libraries/electrodb-fixes): a
+ * `shard` attribute filled by ElectroDB (a random `default`, or a `set` hashing an
+ * attribute) joins the pattern's partition key, every point access gives the shard, every
+ * query becomes a query per shard merged. Each fix is applied as an editor applies it;
+ * the fixed code type-checks against the electrodb typings, runs with the real library
+ * against dynalite beside the original, and is read again by the engine.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { allFixes } from '../../server/src/features/fixes';
+import type { FixAction } from '../../server/src/features/fixes/fix-model';
+import { applyAction, fixtureCopier, indexWorkspace, typeErrors, type Workspace } from '../fixes/helpers-write';
+import { matchesTemplate, ROOT, stringKeyTable, withDynalite } from './helpers';
+
+const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'libraries', 'electrodb-fixes');
+const copy = fixtureCopier(FIXTURES);
+
+const at = (ws: Workspace, f: { file: string; span: { startLine: number } }) =>
+  `${path.relative(ws.dir, f.file)}:${f.span.startLine + 1}`;
+
+/** The actions of the finding with a fix descriptor at `place` (`scores.ts:4`). */
+function actionsAt(ws: Workspace, place: string): FixAction[] {
+  const f = ws.findings.find((x) => at(ws, x) === place && x.fixes.length > 0);
+  assert.ok(f, `no finding with a fix at ${place}: ${ws.findings.map((x) => `${x.rule} ${at(ws, x)}`).join(', ')}`);
+  return allFixes(f, ws.ctx);
+}
+
+async function fixed(fixture: string, place: string, id: string): Promise<Workspace> {
+  const ws = await indexWorkspace(copy(fixture));
+  const action = actionsAt(ws, place).find((a) => a.id === id);
+  assert.ok(action, `${id} not offered at ${place}`);
+  applyAction(ws.ctx, action);
+  return indexWorkspace(ws.dir);
+}
+
+/** FNV-1a as the generated helper computes it, to check each stored shard. */
+function fnv(value: string): number {
+  let h = 0x811c9dc5;
+  for (const b of new TextEncoder().encode(value)) h = Math.imul(h ^ b, 0x01000193) >>> 0;
+  return h;
+}
+
+const gameTable = (name: string) => stringKeyTable(name, ['pk', 'sk'], [['gsi1pk-gsi1sk-index', 'gsi1pk', 'gsi1sk']]);
+
+test('which fixes each finding offers, and why none where the schema cannot take a shard', async () => {
+  const scores = await indexWorkspace(copy('scores'));
+  const titles = (ws: Workspace, place: string) => actionsAt(ws, place).map((a) => `${a.id}: ${a.title}`);
+  // Scores are read one by one: only a shard computed from the player finds them again.
+  assert.deepEqual(titles(scores, 'scores.ts:4'), [
+    'add-hash-shard: Add a calculated shard attribute, hash(player) mod 10, to score.byBoard (10 shards) and read every shard at 1 query',
+  ]);
+  // Matches are listed through the index only (gets go by id): both; on the schema too.
+  for (const place of ['entities.ts:40', 'matches.ts:4'])
+    assert.deepEqual(titles(scores, place), [
+      'add-random-shard: Add a random shard attribute to match.recent (10 shards) and read every shard at 1 query',
+      'add-hash-shard: Add a calculated shard attribute, hash(matchId) mod 10, to match.recent (10 shards) and read every shard at 1 query',
+    ]);
+  // A read carries no descriptor: the fix is offered at the writes, and edits the reads with them.
+  const reads = scores.findings.filter((f) => f.access.kind === 'read');
+  assert.ok(reads.length >= 2);
+  for (const r of reads) assert.deepEqual(allFixes(r, scores.ctx), []);
+
+  const blocked = await indexWorkspace(copy('blocked'));
+  assert.deepEqual(titles(blocked, 'chat.ts:4'), [
+    'shard-fix-blocked: No shard fix: random shard: the GetItem at chat.ts:8 finds one item by its key, which a random shard would lose; calculated shard: no attribute that identifies the item (a sort-key composite attribute of presence.byRoom) is at every access of the key (GetItem at chat.ts:8)',
+  ]);
+  assert.deepEqual(titles(blocked, 'chat.ts:13'), [
+    "shard-fix-blocked: No shard fix: member.byTeam is in the collection 'team', whose entities share its partition key: each would need the same shard attribute",
+  ]);
+  for (const a of [...actionsAt(blocked, 'chat.ts:4'), ...actionsAt(blocked, 'chat.ts:13')])
+    assert.deepEqual(a.changes, []);
+});
+
+/** Thirty players posted, read back one by one, one corrected, one removed, the board listed. */
+async function playScores(dir: string) {
+  const m = await import(pathToFileURL(path.join(dir, 'scores.ts')).href);
+  const players = Array.from({ length: 30 }, (_, i) => `player-${String(i).padStart(2, '0')}`);
+  for (const [i, p] of players.entries()) await m.postScore(p, i);
+  let found = 0;
+  for (const p of players) if ((await m.scoreOf(p))?.player === p) found++;
+  await m.correctScore('player-03', 99);
+  await m.removePlayer('player-05');
+  const board = ((await m.leaderboard()) as Array<{ player: string; points: number }>).map(
+    (s) => `${s.player}:${s.points}`,
+  );
+  const other = (await m.playerOn('global', 'player-07')).data;
+  return { found, board, other: `${other?.player}:${other?.points}`, gone: await m.scoreOf('player-05') };
+}
+
+test('the calculated shard on scores: type-checks, finds every score again, lists the same board, spreads the key', async () => {
+  const before = copy('scores');
+  const after = await fixed('scores', 'scores.ts:4', 'add-hash-shard');
+  assert.deepEqual(typeErrors(after.dir), []);
+  await withDynalite([gameTable('before-table'), gameTable('after-table')], {}, async (db) => {
+    process.env.GAME_TABLE = 'before-table';
+    const was = await playScores(before);
+    process.env.GAME_TABLE = 'after-table';
+    const now = await playScores(after.dir);
+    assert.equal(was.found, 30);
+    assert.deepEqual(now, was);
+    assert.equal(now.board.length, 29);
+    assert.ok(now.board.includes('player-03:99'));
+    assert.equal(now.gone, null);
+
+    const stored = await db.stored('after-table');
+    const shards = new Set<string>();
+    const template = after.index
+      .results()
+      .flatMap((r) => r.accesses)
+      .find((a) => a.operation === 'Query' && a.library?.entity === 'score')!.partitionKey!.template;
+    for (const item of stored) {
+      const pk = item.pk as string;
+      assert.equal(pk, `$games#board_global#shard_${fnv(item.player as string) % 10}`);
+      assert.ok(matchesTemplate(pk, template), pk);
+      shards.add(pk);
+    }
+    assert.ok(shards.size > 1, `one partition: ${[...shards]}`);
+  });
+  // Read again: the key is sharded, and no read misses a shard.
+  const left = after.findings.filter((f) => f.message.includes('$games#board_global') || f.rule === 'SL006');
+  assert.deepEqual(
+    left.map((f) => `${f.rule} ${at(after, f)}`),
+    [],
+  );
+});
+
+/** Matches recorded one after another, then listed newest first and one read by id. */
+async function playMatches(dir: string) {
+  const m = await import(pathToFileURL(path.join(dir, 'matches.ts')).href);
+  const ids: string[] = [];
+  for (let i = 0; i < 24; i++) ids.push(await m.recordMatch(`winner-${i}`));
+  const recent = ((await m.recentMatches(0)) as Array<{ matchId: string }>).map((x) => x.matchId);
+  return { ids, recent, one: (await m.matchById(ids[3]))?.matchId };
+}
+
+for (const id of ['add-random-shard', 'add-hash-shard'])
+  test(`${id} on the schema's constant index key: every match listed newest first, over several index partitions`, async () => {
+    const before = copy('scores');
+    const after = await fixed('scores', 'entities.ts:40', id);
+    assert.deepEqual(typeErrors(after.dir), []);
+    await withDynalite([gameTable('before-table'), gameTable('after-table')], {}, async (db) => {
+      // The order one query of the index returned: by the stored index sort key, newest first.
+      const newestFirst = (items: Record<string, unknown>[]) =>
+        [...items].sort((a, b) => (a.gsi1sk! < b.gsi1sk! ? 1 : -1)).map((x) => x.matchId);
+      process.env.GAME_TABLE = 'before-table';
+      const was = await playMatches(before);
+      assert.deepEqual(was.recent, newestFirst(await db.stored('before-table')));
+      process.env.GAME_TABLE = 'after-table';
+      const now = await playMatches(after.dir);
+      const stored = await db.stored('after-table');
+      assert.equal(now.recent.length, 24);
+      assert.deepEqual(now.recent, newestFirst(stored));
+      assert.equal(now.one, now.ids[3]);
+      for (const item of stored) {
+        assert.match(item.gsi1pk as string, /^\$games#shard_\d$/);
+        if (id === 'add-hash-shard') assert.equal(item.shard, String(fnv(item.matchId as string) % 10));
+      }
+      assert.ok(new Set(stored.map((i) => i.gsi1pk)).size > 1);
+    });
+    assert.deepEqual(
+      after.findings.filter((f) => f.rule === 'SL006' || (f.rule === 'SL001' && f.message.includes('"$games"'))),
+      [],
+    );
+  });
+
+for (const id of ['add-random-shard', 'add-hash-shard'])
+  test(`${id} on a CommonJS audit trail with a key template: STREAM#requests#<shard>, every event read back in order`, async () => {
+    const before = copy('events');
+    const after = await fixed('events', 'audit.js:4', id);
+    assert.deepEqual(typeErrors(after.dir), []);
+    const table = stringKeyTable('audit-before', ['pk', 'sk'], []);
+    await withDynalite([table, stringKeyTable('audit-after', ['pk', 'sk'], [])], {}, async (db) => {
+      const play = async (dir: string) => {
+        const m = createRequire(__filename)(path.join(dir, 'audit.js'));
+        for (let i = 0; i < 24; i++) await m.record(`GET /items/${i}`);
+        return ((await m.since(0)) as Array<{ eventId: string }>).map((e) => e.eventId);
+      };
+      const inOrder = (items: Record<string, unknown>[]) =>
+        [...items].sort((a, b) => (a.sk! < b.sk! ? -1 : 1)).map((x) => x.eventId);
+      process.env.AUDIT_TABLE = 'audit-before';
+      assert.deepEqual(await play(before), inOrder(await db.stored('audit-before')));
+      process.env.AUDIT_TABLE = 'audit-after';
+      const read = await play(after.dir);
+      const stored = await db.stored('audit-after');
+      assert.equal(read.length, 24);
+      assert.deepEqual(read, inOrder(stored));
+      for (const item of stored) {
+        assert.equal(item.pk, `STREAM#requests#${item.shard}`);
+        assert.ok(Number(item.shard) >= 0 && Number(item.shard) < 10);
+        if (id === 'add-hash-shard') assert.equal(item.shard, String(fnv(item.eventId as string) % 10));
+      }
+      assert.ok(new Set(stored.map((i) => i.pk)).size > 1);
+    });
+    assert.deepEqual(
+      after.findings.filter((f) => f.rule === 'SL006' || f.message.includes('STREAM#requests')),
+      [],
+    );
+  });
