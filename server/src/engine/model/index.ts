@@ -408,6 +408,14 @@ export interface LibraryPatternSites {
   template: Span | null;
   /** The sort key's field (`sk`, `gsi1sk`), or null when the pattern has none. */
   skField: string | null;
+  /** The model's declaration (OneTable: its fields object), where a fix adds an attribute. */
+  modelAt?: SourceRange;
+  /** The options the table is constructed with (OneTable), where a fix adds a table-wide callback. */
+  tableAt?: SourceRange;
+  /** The sort key attribute of the pattern's index (OneTable), null when it has none: what a reader merges by. */
+  sortAttribute?: string | null;
+  /** The model's type field (OneTable's `_type`): its name in a template is the model's own. */
+  typeField?: string;
 }
 
 /**

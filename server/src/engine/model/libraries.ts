@@ -10,6 +10,7 @@ export const LIBRARIES_WITH_FIXES: ReadonlySet<LibraryName> = new Set<LibraryNam
   'dynamoose',
   'pynamodb',
   'electrodb',
+  'dynamodb-onetable',
 ]);
 
 /**

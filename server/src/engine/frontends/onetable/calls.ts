@@ -22,6 +22,7 @@ import { spanOf } from '../../syntax/span';
 import { storedValue, type Given } from './keys';
 import { givenOf, incrementOf, indexWrite, keyRequest, putRequest, queryRequest } from './requests';
 import { modelOfTable, modelSchema, type IndexSchema, type ModelSchema } from './schema';
+import { readAt } from './shard-fields';
 import { schemaSites } from './schema-sites';
 
 const METHODS: Record<string, Operation> = {
@@ -65,18 +66,21 @@ function callSites(call: Node, f: SourceFile, local: boolean, ctx: EvalContext):
     (a): a is Node => !!a && a.type !== 'comment',
   );
   const value = (n: Node | undefined) => (n ? (ctx.evaluate(n, ctx) ?? undefined) : undefined);
-  let model = modelSchema(root);
+  const reading = readAt(f);
+  let model = modelSchema(root, reading);
   if (!model && args[0]?.type === 'string') {
     // `table.get('User', {...})`: the table's own methods name the model first.
     const name = value(args[0]);
-    model = name?.kind === 'scalar' ? modelOfTable(root, literalText(name.template) ?? '') : null;
+    model = name?.kind === 'scalar' ? modelOfTable(root, literalText(name.template) ?? '', reading) : null;
     args.shift();
   }
   if (!model) return [];
   const properties = value(args[0]);
   const params = value(args[1]);
   const at = spanOf(call);
-  const make = maker(model, call, f, method, object.text, at);
+  // A find reads every page itself unless given a limit; a loop on its `next` cursor reads them all too.
+  const pages = !entry(params, 'limit') || !!entry(params, 'next');
+  const make = maker(model, call, f, method, object.text, at, pages);
   const indexName = entry(params, 'index');
   const named = indexName?.kind === 'scalar' ? literalText(indexName.template) : null;
   const index = named && named !== 'primary' ? model.indexes.find((i) => i.name === named) : undefined;
@@ -101,13 +105,22 @@ function namesModel(call: Node): boolean {
 
 type Make = (operation: Operation, input: Value, pattern: string, byIndex?: Record<string, string>) => CallSite;
 
-function maker(m: ModelSchema, call: Node, f: SourceFile, callee: string, root: string, at: Span): Make {
+function maker(
+  m: ModelSchema,
+  call: Node,
+  f: SourceFile,
+  callee: string,
+  root: string,
+  at: Span,
+  pages: boolean,
+): Make {
   return (operation, input, pattern, byIndex) =>
     librarySite({
       f,
       operation,
       at,
       input,
+      paginated: operation === 'Query' && pages,
       call: callStyle(call, f.text, 'v2-promise', callee, root),
       library: {
         library: 'dynamodb-onetable',
@@ -115,6 +128,10 @@ function maker(m: ModelSchema, call: Node, f: SourceFile, callee: string, root: 
         accessPattern: pattern,
         ...(byIndex ? { byIndex } : {}),
         declaration: declarationOf(m, pattern),
+        modelAt: m.fieldsAt,
+        tableAt: m.tableAt,
+        sortAttribute: (m.indexes.find((i) => i.name === pattern) ?? m.primary).sort,
+        typeField: m.typeField,
       },
     });
 }

@@ -90,6 +90,7 @@ function made(v: Value): Made | null {
 function valueOf(m: ModelSchema, f: FieldSchema, given: Given, op: Op): Made | null {
   const v = given(f.name);
   if (v) return made(v);
+  if (f.shard && (op === 'put' || f.shard.on === 'every')) return { template: perItem(f.shard.template), used: false };
   if (op !== 'put') return null;
   if (f.default?.kind === 'scalar') return { template: perItem(f.default.template), used: false };
   if (f.generate)

@@ -17,6 +17,7 @@ import { entry, entryOf } from '../../model/value';
 import { schemaPutSite } from '../library-sites';
 import { storedValue } from './keys';
 import { modelOfTable, type ModelSchema } from './schema';
+import { readAt } from './shard-fields';
 
 const NEW_TABLE = /\bnew\s+(?<name>Table)\s*\(/g;
 const NEW = new Set(['new_expression']);
@@ -30,7 +31,7 @@ export function schemaSites(f: SourceFile, ctx: EvalContext): CallSite[] {
     const models = entry(entry(made.args[0], 'schema'), 'models');
     if (models?.kind !== 'object') return [];
     return models.entries.flatMap(([name]) => {
-      const m = modelOfTable(table, name);
+      const m = modelOfTable(table, name, readAt(f));
       return m ? modelSites(n, m, f, schemaPair?.[2] ?? schemaPair?.[1].span ?? null) : [];
     });
   });
@@ -56,6 +57,10 @@ function modelSites(n: Node, m: ModelSchema, f: SourceFile, schemaAt: Span | nul
           entity: m.name,
           accessPattern: ix.name,
           declaration: { file: stored.declaration.file, span: stored.declaration.span },
+          modelAt: m.fieldsAt,
+          tableAt: m.tableAt,
+          sortAttribute: ix.sort,
+          typeField: m.typeField,
         },
       }),
     ];

@@ -6,9 +6,10 @@
  * model's fields: where a field is stored (`map`, else its name), its value template
  * (`value: 'user#${id}'`), and what fills it on a create (`generate: 'ulid'`, `default`).
  */
-import type { Span } from '../../model';
+import type { KeyTemplate, SourceRange, Span } from '../../model';
 import { literalText } from '../../model/template';
 import { entry, entryOf, type Value } from '../../model/value';
+import { computedShard, generatedShard, type CountLookup, type ReadAt } from './shard-fields';
 
 export interface IndexSchema {
   /** `primary` for the table's own key. */
@@ -25,6 +26,10 @@ export interface FieldSchema {
   template?: string;
   /** `generate: 'ulid' | 'uuid'` (or `true`): a random value on a create. */
   generate?: boolean;
+  /** A write shard the field holds (`shard-fields.ts`): drawn on a create, or computed on every call. */
+  shard?: { template: KeyTemplate; on: 'put' | 'every' };
+  /** The field's `type` as written (`String`, `Number`, `'string'`). */
+  type: string | null;
   /** `default:` on a create that leaves the field out. */
   default?: Value;
   span: Span;
@@ -42,21 +47,24 @@ export interface ModelSchema {
   fields: Map<string, FieldSchema>;
   /** The field holding the model's name (`_type` unless the table says otherwise). */
   typeField: string;
+  /** The model's fields object in the schema, and the options object the table is constructed with. */
+  fieldsAt: SourceRange;
+  tableAt: SourceRange;
 }
 
 const text = (v: Value | undefined): string | null => (v?.kind === 'scalar' ? literalText(v.template) : null);
 
 /** The model a value is (`table.getModel('User')`), or null. */
-export function modelSchema(v: Value | undefined): ModelSchema | null {
+export function modelSchema(v: Value | undefined, at: ReadAt): ModelSchema | null {
   const m = v?.kind === 'object' ? v.made : undefined;
   if (m?.module !== 'dynamodb-onetable' || m.name !== 'Table') return null;
   const get = m.calls?.find((c) => c.name === 'getModel');
   const name = text(get?.args[0]);
-  return name !== null && get ? modelOfTable(v, name, get.args[0].span) : null;
+  return name !== null && get ? modelOfTable(v, name, at, get.args[0].span) : null;
 }
 
 /** The model `name` of a recorded `new Table({ schema })` (`table.create('User', ...)`), or null. */
-export function modelOfTable(v: Value | undefined, name: string, nameSpan?: Span): ModelSchema | null {
+export function modelOfTable(v: Value | undefined, name: string, at: ReadAt, nameSpan?: Span): ModelSchema | null {
   const m = v?.kind === 'object' ? v.made : undefined;
   if (m?.module !== 'dynamodb-onetable' || m.name !== 'Table') return null;
   const options = m.args[0];
@@ -65,17 +73,20 @@ export function modelOfTable(v: Value | undefined, name: string, nameSpan?: Span
   const indexes = indexesOf(entry(schema, 'indexes'));
   const primary = indexes.find((i) => i.name === 'primary');
   if (!model || !primary) return null;
-  const fields = fieldsOf(model[1]);
+  const schemaFile = fileOf(schema) ?? m.file;
+  const fields = fieldsOf(model[1], entry(options, 'value'), at.lookup(schemaFile || at.file));
   if (!fields) return null;
   return {
     name,
     nameSpan: nameSpan ?? model[2] ?? model[1].span,
-    schemaFile: fileOf(schema) ?? m.file,
+    schemaFile,
     tableName: entry(options, 'name'),
     primary,
     indexes: indexes.filter((i) => i !== primary),
     fields,
     typeField: text(entry(entry(schema, 'params'), 'typeField')) ?? text(entry(options, 'typeField')) ?? '_type',
+    fieldsAt: { file: schemaFile || at.file, span: model[1].span },
+    tableAt: { file: m.file || at.file, span: options.span },
   };
 }
 
@@ -88,7 +99,7 @@ function indexesOf(v: Value | undefined): IndexSchema[] {
   });
 }
 
-function fieldsOf(model: Value): Map<string, FieldSchema> | null {
+function fieldsOf(model: Value, callback: Value | undefined, lookup: CountLookup): Map<string, FieldSchema> | null {
   if (model.kind !== 'object') return null;
   const out = new Map<string, FieldSchema>();
   for (const [name, o, pair] of model.entries) {
@@ -99,9 +110,14 @@ function fieldsOf(model: Value): Map<string, FieldSchema> | null {
       // `map: 'data.name'` packs the field into a map attribute: not a key.
       field: map && !map.includes('.') ? map : name,
       span: pair ?? o.span,
+      type: typeOf(entry(o, 'type')),
     };
     const value = text(entry(o, 'value'));
     if (value !== null && value !== 'true') f.template = value;
+    const computed = value === 'true' ? computedShard(callback) : null;
+    const drawn = generatedShard(generate, lookup);
+    if (computed) f.shard = { template: computed, on: 'every' };
+    else if (drawn) f.shard = { template: drawn, on: 'put' };
     // `uuid: true` is OneTable 1's spelling of `generate: 'uuid'`.
     if ((generate && text(generate) !== 'false') || text(entry(o, 'uuid')) === 'true') f.generate = true;
     const d = entry(o, 'default');
@@ -109,6 +125,14 @@ function fieldsOf(model: Value): Map<string, FieldSchema> | null {
     out.set(name, f);
   }
   return out;
+}
+
+/** `String` (the constructor, read as its name) or `'string'`. */
+function typeOf(v: Value | undefined): string | null {
+  if (v?.kind !== 'scalar') return null;
+  const part = v.template.parts.length === 1 ? v.template.parts[0] : null;
+  if (part && 'literal' in part) return part.literal;
+  return part && 'hole' in part ? part.hole.source : null;
 }
 
 /** The file a schema object was read from: an imported schema's parts name their module. */

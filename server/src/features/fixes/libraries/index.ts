@@ -3,6 +3,7 @@ import type { FixProvider } from '../fix-model';
 import { dynamooseFixes } from './dynamoose';
 import { pynamodbFixes } from './pynamodb';
 import { electrodbFixes } from './electrodb';
+import { oneTableFixes } from './onetable';
 
 /**
  * The fixes of a finding on a DynamoDB library's access, written in the library's own style
@@ -18,4 +19,5 @@ export const libraryFixes: Partial<Record<LibraryName, FixProvider>> = {
   dynamoose: dynamooseFixes,
   pynamodb: pynamodbFixes,
   electrodb: electrodbFixes,
+  'dynamodb-onetable': oneTableFixes,
 };

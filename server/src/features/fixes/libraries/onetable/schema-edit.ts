@@ -1,0 +1,72 @@
+import type { Span } from '../../../../engine';
+import type { TextChange } from '../../fix-model';
+import type { ModelPlan } from './plan';
+import type { ObjectSyntax } from './schema-syntax';
+
+/**
+ * The schema's side of a OneTable shard fix, in OneTable's own terms: the key's value
+ * template gains the shard (`'board#${board}#${shard}'`) and the model a `shard` field that
+ * fills it on every write. Random: `generate`, a function OneTable calls on each create
+ * (hidden, so items read back as they were). Calculated: `value: true`, which OneTable
+ * fills from the table's `value` callback on every call, computing the shard from the
+ * attribute with the FNV-1a helper, so a get, update or remove finds the item its create
+ * stored without any change at the call.
+ */
+export type Method = { kind: 'random' } | { kind: 'hash'; attribute: string };
+
+export function templateChange(p: ModelPlan): TextChange {
+  const s = p.template.span;
+  // Before the closing quote.
+  const at = { startLine: s.endLine, startColumn: s.endColumn - 1, endLine: s.endLine, endColumn: s.endColumn - 1 };
+  return { file: p.fields.file, span: at, newText: `${p.d.separator || '#'}\${shard}` };
+}
+
+/** The `shard` field, placed right after the key's field. */
+export function shardFieldChange(p: ModelPlan, method: Method, count: string): TextChange {
+  const field =
+    method.kind === 'random'
+      ? `shard: { type: String, generate: () => String(Math.floor(Math.random() * ${count})), hidden: true },`
+      : `shard: { type: String, value: true },`;
+  const why =
+    method.kind === 'random'
+      ? `// The write shard of the key, drawn per item: find every shard to read the key.`
+      : `// The write shard of the key, from ${method.attribute} (the table's value callback).`;
+  const next = p.fields.pairs[p.fields.pairs.indexOf(p.key) + 1];
+  const indent = p.fields.indent;
+  if (next) return insert(p.fields.file, next.span, `${why}\n${indent}${field}\n${indent}`);
+  return afterLast(p.fields, `${why}\n${indent}${field}`);
+}
+
+/** The table's `value` callback: the shard of an item from its attribute, else the value the call gives. */
+export function valueCallbackChange(p: ModelPlan, attribute: string, count: string): TextChange {
+  const i = p.table.indent;
+  const text = [
+    `// Computes the models' \`value: true\` fields: ${p.model}'s write shard, from ${attribute}.`,
+    `${i}value: (model, field, properties) =>`,
+    `${i}  field === 'shard' && properties.${attribute} !== undefined`,
+    `${i}    ? String(shardlensHash(String(properties.${attribute})) % ${count})`,
+    `${i}    : properties[field],`,
+  ].join('\n');
+  return afterLast(p.table, text);
+}
+
+function insert(file: string, before: Span, text: string): TextChange {
+  const at = {
+    startLine: before.startLine,
+    startColumn: before.startColumn,
+    endLine: before.startLine,
+    endColumn: before.startColumn,
+  };
+  return { file, span: at, newText: text };
+}
+
+/** A new last pair of an object literal. */
+function afterLast(o: ObjectSyntax, text: string): TextChange {
+  const e = o.end;
+  const at = { startLine: e.endLine, startColumn: e.endColumn, endLine: e.endLine, endColumn: e.endColumn };
+  return {
+    file: o.file,
+    span: at,
+    newText: `${o.trailingComma ? '' : ','}\n${o.indent}${text}`,
+  };
+}
