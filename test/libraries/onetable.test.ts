@@ -9,45 +9,32 @@
  */
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { CreateTableCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { Access, Finding } from '../../server/src/engine';
+import { typeErrors } from '../fixes/helpers-write';
 import {
-  collectFiles,
-  initParsers,
-  WorkspaceIndex,
-  type Access,
-  type Finding,
-  type KeyTemplate,
-} from '../../server/src/engine';
-import { startDynalite, typeErrors } from '../fixes/helpers-write';
+  keysMatch,
+  matchesTemplate,
+  placesIn,
+  readLibraryFixture,
+  renderText,
+  ROOT,
+  stringKeyTable,
+  withDynalite,
+} from './helpers';
 
-const ROOT = path.resolve(__dirname, '..', '..');
 const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'libraries', 'onetable');
-const CLI = path.join(ROOT, 'bin', 'shardlens.js');
+const { rel, line } = placesIn(FIXTURE);
 
 let accesses: Access[];
 let findings: Finding[];
 
 before(async () => {
-  await initParsers();
-  const index = new WorkspaceIndex({ root: FIXTURE });
-  index.analyzeAll(collectFiles([FIXTURE]).files);
-  accesses = index.results().flatMap((r) => r.accesses);
-  findings = index.results().flatMap((r) => r.findings);
+  ({ accesses, findings } = await readLibraryFixture(FIXTURE));
 });
-
-const rel = (f: string) => path.relative(FIXTURE, f);
-const line = (f: Finding | Access) => `${rel(f.file)}:${f.span.startLine + 1}`;
-const renderText = (t: KeyTemplate) => t.parts.map((p) => ('literal' in p ? p.literal : '{}')).join('');
-
-/** A stored key matches a template: its literal text in place, each hole some text. */
-function matchesTemplate(stored: string, t: KeyTemplate): boolean {
-  const re = t.parts.map((p) => ('literal' in p ? p.literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : '.+')).join('');
-  return new RegExp(`^${re}$`).test(stored);
-}
 
 test('the fixtures type-check against the dynamodb-onetable typings', () => {
   assert.deepEqual(typeErrors(FIXTURE), []);
@@ -163,56 +150,11 @@ const OPERATIONS: Record<string, string> = {
 };
 
 test('run against dynalite with the real library, every request is one the engine predicted', async () => {
-  const db = await startDynalite();
-  const env = { ...process.env };
-  try {
-    Object.assign(process.env, {
-      AWS_ENDPOINT_URL_DYNAMODB: db.endpoint,
-      AWS_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: 'test',
-      AWS_SECRET_ACCESS_KEY: 'test',
-      APP_TABLE: 'app-table',
-    });
-    const attr = (n: string) => ({ AttributeName: n, AttributeType: 'S' as const });
-    await db.client.send(
-      new CreateTableCommand({
-        TableName: 'app-table',
-        BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: ['pk', 'sk', 'gs1pk', 'gs1sk'].map(attr),
-        KeySchema: [
-          { AttributeName: 'pk', KeyType: 'HASH' },
-          { AttributeName: 'sk', KeyType: 'RANGE' },
-        ],
-        GlobalSecondaryIndexes: [
-          {
-            IndexName: 'gs1',
-            KeySchema: [
-              { AttributeName: 'gs1pk', KeyType: 'HASH' },
-              { AttributeName: 'gs1sk', KeyType: 'RANGE' },
-            ],
-            Projection: { ProjectionType: 'ALL' },
-          },
-        ],
-      }),
-    );
-    await db.client.send(
-      new CreateTableCommand({
-        TableName: 'sessions',
-        BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: ['pk', 'kind'].map(attr),
-        KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-        GlobalSecondaryIndexes: [
-          {
-            IndexName: 'byKind',
-            KeySchema: [
-              { AttributeName: 'kind', KeyType: 'HASH' },
-              { AttributeName: 'pk', KeyType: 'RANGE' },
-            ],
-            Projection: { ProjectionType: 'ALL' },
-          },
-        ],
-      }),
-    );
+  const tables = [
+    stringKeyTable('app-table', ['pk', 'sk'], [['gs1', 'gs1pk', 'gs1sk']]),
+    stringKeyTable('sessions', ['pk', null], [['byKind', 'kind', 'pk']]),
+  ];
+  await withDynalite(tables, { APP_TABLE: 'app-table' }, async () => {
     const app = await import(pathToFileURL(path.join(FIXTURE, 'handlers.ts')).href);
     const dbModule = await import(pathToFileURL(path.join(FIXTURE, 'db.ts')).href);
     const sessions = await import(pathToFileURL(path.join(FIXTURE, 'sessions.js')).href);
@@ -269,11 +211,8 @@ test('run against dynalite with the real library, every request is one the engin
       ['counter#signups', 'Counter model · primary'],
       [`user#${id}`, 'User model · primary'],
     ]) {
-      const out = execFileSync('node', [CLI, 'keys', FIXTURE, '--match', key], { encoding: 'utf8' });
+      const out = keysMatch(FIXTURE, key);
       assert.ok(out.includes(model), `${key}:\n${out}`);
     }
-  } finally {
-    process.env = env;
-    await db.close();
-  }
+  });
 });
