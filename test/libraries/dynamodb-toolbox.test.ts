@@ -10,7 +10,8 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Access, Finding } from '../../server/src/engine';
+import type { Access, Finding, WorkspaceIndex } from '../../server/src/engine';
+import { allFixes, fixContextOf } from '../../server/src/features/fixes';
 import { typeErrors } from '../fixes/helpers-write';
 import {
   assertStoredKey,
@@ -28,9 +29,10 @@ const { line } = placesIn(FIXTURE);
 
 let accesses: Access[];
 let findings: Finding[];
+let index: WorkspaceIndex;
 
 before(async () => {
-  ({ accesses, findings } = await readLibraryFixture(FIXTURE));
+  ({ accesses, findings, index } = await readLibraryFixture(FIXTURE));
 });
 
 test('the v1/v2 fixtures type-check against the dynamodb-toolbox typings', () => {
@@ -85,7 +87,11 @@ test('the hot keys are found: a status index, a counter, a constant default, the
   assert.match(feed.message, /FEED#storefront/);
   const status = findings.find((f) => line(f) === 'v1/handlers.ts:16' && f.rule === 'SL001')!;
   assert.equal(status.span.startColumn + 1, 30, 'on the constant the call gives');
-  assert.deepEqual(status.fixes, []);
+  // The call gives the constant, not the schema: no shard fix through the schema, and the light bulb says why.
+  assert.deepEqual(
+    allFixes(status, fixContextOf(index)).map((a) => `${a.id}: ${a.title}`),
+    ["shard-fix-blocked: No shard fix: the Order entity's schema does not make the key: the calls give it"],
+  );
 });
 
 test('a UUID default, an id from the request and a sharded key are not reported', () => {

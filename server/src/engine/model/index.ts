@@ -372,6 +372,8 @@ export interface LibraryAccess {
    * the access addresses (the index's when it is on one), as the fixes name them in code.
    */
   model?: { file: string; hash: string; range: string | null };
+  /** The entity's attribute that holds the pattern's sort key, named as the library returns items (dynamodb-toolbox: `postedAt` saved as `SK`). */
+  sortAttribute?: string;
   /** Where a fix in the library's style edits the schema and the call (ElectroDB). */
   edit?: LibraryEditSites;
 }

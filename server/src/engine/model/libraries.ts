@@ -11,6 +11,7 @@ export const LIBRARIES_WITH_FIXES: ReadonlySet<LibraryName> = new Set<LibraryNam
   'pynamodb',
   'electrodb',
   'dynamodb-onetable',
+  'dynamodb-toolbox',
 ]);
 
 /**

@@ -89,10 +89,18 @@ function maker(e: EntitySchema | null, call: Node, f: SourceFile, callee: string
             entity: e.name,
             accessPattern: pattern,
             ...(byIndex ? { byIndex } : {}),
+            ...sortAttributeOf(e, pattern),
             declaration: { file: e.file, span: e.nameSpan },
           }
         : undefined,
     });
+}
+
+/** The attribute the items come back with their sort key in (`postedAt` saved as `SK`), for a fix's merge. */
+function sortAttributeOf(e: EntitySchema, pattern: string): { sortAttribute?: string } {
+  const sk = pattern === 'primary' ? e.table.sk : e.table.indexes.find((i) => i.name === pattern)?.sk;
+  const a = sk ? [...e.attributes.values()].find((x) => x.field === sk && !x.partOf) : undefined;
+  return a ? { sortAttribute: a.name } : {};
 }
 
 /** `E.build(Command).item/key/query(...)...send()`. */

@@ -99,7 +99,9 @@ export function entitySchema(v: Value | undefined): EntitySchema | null {
   if (name === null || !nameEntry || !table) return null;
   const schema = entry(o, 'schema');
   const v1 = made(schema, 'item') ?? made(schema, 'schema');
-  const attributes = v1 ? builderAttributes(v1.args[0]) : optionAttributes(entry(o, 'attributes'), table);
+  const attributes = v1
+    ? withAdded(builderAttributes(v1.args[0]), v1.calls)
+    : optionAttributes(entry(o, 'attributes'), table);
   if (!attributes) return null;
   const entityAttribute = entry(o, 'entityAttribute') ?? entry(o, 'typeAlias');
   return {
@@ -133,6 +135,21 @@ function builderAttributes(props: Value | undefined): Map<string, AttributeSchem
     out.set(name, a);
   }
   return out;
+}
+
+/**
+ * The attributes `item({...}).and((prevSchema) => ({...}))` adds: the library's way to
+ * declare an attribute linked to the others (its link typed by `typeof prevSchema`).
+ */
+function withAdded(
+  attributes: Map<string, AttributeSchema> | null,
+  calls: Array<{ name: string; args: Value[] }> | undefined,
+): Map<string, AttributeSchema> | null {
+  for (const call of calls ?? []) {
+    const added = call.name === 'and' ? builderAttributes(call.args[0]) : null;
+    if (attributes && added) for (const [name, a] of added) attributes.set(name, a);
+  }
+  return attributes;
 }
 
 /** `prefix('USER')`, `prefix('USER', { delimiter: '-' })`, `suffix(...)`. */

@@ -4,6 +4,7 @@ import { dynamooseFixes } from './dynamoose';
 import { pynamodbFixes } from './pynamodb';
 import { electrodbFixes } from './electrodb';
 import { oneTableFixes } from './onetable';
+import { toolboxFixes } from './toolbox';
 
 /**
  * The fixes of a finding on a DynamoDB library's access, written in the library's own style
@@ -20,4 +21,5 @@ export const libraryFixes: Partial<Record<LibraryName, FixProvider>> = {
   pynamodb: pynamodbFixes,
   electrodb: electrodbFixes,
   'dynamodb-onetable': oneTableFixes,
+  'dynamodb-toolbox': toolboxFixes,
 };

@@ -1,0 +1,45 @@
+import { languageForFile } from '../../../../engine';
+import type { TextChange } from '../../fix-model';
+import { hashShardExpression } from '../../hash-helper';
+import type { Blocked } from '../../key-sites';
+import type { KeyAttribute } from './attribute';
+
+/**
+ * The schema edit of a shard fix. Random: the attribute's default becomes a function
+ * drawn per item, `default(() => \`FEED#storefront#${Math.floor(Math.random() * N)}\`)`.
+ * Calculated: the attribute is linked to the key attribute it hashes,
+ * `link<typeof prevSchema>(({ postedAt }) => \`FEED#storefront#${shardlensHash(String(postedAt)) % N}\`)`;
+ * a link's input is typed by the schema it reads, so, as the library documents for linked
+ * attributes, the attribute moves into an `.and((prevSchema) => ({ ... }))` after the
+ * `item({...})` that declares the others.
+ */
+export function schemaChanges(
+  method: 'random' | 'hash',
+  a: KeyAttribute,
+  separator: string,
+  count: string,
+  hashed: string,
+): TextChange[] | Blocked {
+  const head = `${a.value}${separator}`;
+  if (method === 'random')
+    return [
+      {
+        file: a.file,
+        span: a.defaultSpan,
+        newText: `default(() => \`${head}\${Math.floor(Math.random() * ${count})}\`)`,
+      },
+    ];
+  if (!a.lines) return { blocked: `the attribute ${a.name} shares its line with another` };
+  const language = languageForFile(a.file) ?? 'typescript';
+  const typed = language === 'typescript' || language === 'tsx';
+  const link = `link${typed ? '<typeof prevSchema>' : ''}(({ ${hashed} }) => \`${head}\${${hashShardExpression(language, hashed, count)}}\`)`;
+  const outer = a.indent.slice(2);
+  return [
+    { file: a.file, span: a.lines, newText: '' },
+    {
+      file: a.file,
+      span: a.itemEnd,
+      newText: `.and((prevSchema) => ({\n${a.indent}${a.name}: ${a.before}${link}${a.after},\n${outer}}))`,
+    },
+  ];
+}
