@@ -11,7 +11,7 @@ const FRONTENDS = `${ENGINE}frontends/`;
 /** The language front-ends, each implementing FrontEnd (model/frontend.ts) and listed in frontends/registry.ts. */
 const LANGUAGE_FRONT_END_DIRS = 'js|python';
 /** The DynamoDB libraries' front-ends (LibraryFrontEnd), under frontends/: each reads a language through the FrontEnd it is given. */
-const LIBRARY_FRONT_END_DIRS = 'electrodb|toolbox|pynamodb|dynamoose|onetable';
+const LIBRARY_FRONT_END_DIRS = 'electrodb|toolbox|pynamodb|dynamoose|onetable|typedorm';
 /** Every front-end folder: the language front-ends and the infrastructure-code readers. */
 const FRONT_END_DIRS = `${LANGUAGE_FRONT_END_DIRS}|infra`;
 

@@ -88,6 +88,11 @@ export const findingIds = (fs: Finding[]) =>
  * JavaScript with checkJs, both against the real SDK typings in node_modules.
  */
 export function typeErrors(dir: string): string[] {
+  return compileErrors(dir, {});
+}
+
+/** `typeErrors` with compiler options of a fixture's own (decorator metadata), compiled to `outDir` when given. */
+export function compileErrors(dir: string, options: ts.CompilerOptions): string[] {
   const files = fs
     .readdirSync(dir)
     .filter((f) => /\.(ts|js)$/.test(f))
@@ -96,7 +101,6 @@ export function typeErrors(dir: string): string[] {
   const program = ts.createProgram(files, {
     strict: true,
     noImplicitAny: false,
-    noEmit: true,
     allowJs: true,
     checkJs: true,
     target: ts.ScriptTarget.ES2022,
@@ -106,7 +110,10 @@ export function typeErrors(dir: string): string[] {
     skipLibCheck: true,
     types: ['node'],
     typeRoots: [path.join(ROOT, 'node_modules', '@types')],
+    ...options,
+    noEmit: !options.outDir,
   });
+  if (options.outDir) program.emit();
   return ts
     .getPreEmitDiagnostics(program)
     .map(

@@ -10,6 +10,7 @@ import {
   ScanCommand,
   type AttributeValue,
   type CreateTableCommandInput,
+  type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import {
@@ -134,4 +135,48 @@ export function assertStoredKey(
   }
   const out = keysMatch(dir, value);
   assert.match(out, new RegExp(`${entity} entity · `), `${value}:\n${out}`);
+}
+
+/** A request a library sent, as its SDK client saw it. */
+export interface Sent {
+  command: string;
+  table: string;
+  index: string | null;
+  /** The key attributes and values the request keys on, or writes (every attribute of an item). */
+  keys: Array<[string, string]>;
+}
+
+/** The operation each recorded command is. */
+export const SENT_OPERATIONS: Record<string, string> = {
+  PutItemCommand: 'PutItem',
+  GetItemCommand: 'GetItem',
+  UpdateItemCommand: 'UpdateItem',
+  DeleteItemCommand: 'DeleteItem',
+  QueryCommand: 'Query',
+};
+
+/** Records each command sent through `client`, marshalled (after a document client's marshalling, at `initialize`). */
+export function recordSent(client: DynamoDBClient, sent: Sent[]) {
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const input = args.input as Record<string, unknown>;
+      const plain = (o: unknown) => unmarshall((o ?? {}) as Record<string, AttributeValue>);
+      const keys: Array<[string, string]> = [];
+      if (input.Key) keys.push(...(Object.entries(plain(input.Key)) as Array<[string, string]>));
+      if (input.Item) keys.push(...(Object.entries(plain(input.Item)) as Array<[string, string]>));
+      if (typeof input.KeyConditionExpression === 'string') {
+        const [, name, value] = /^\(?\s*(#\w+)\s*=\s*(:\w+)/.exec(input.KeyConditionExpression) ?? [];
+        const names = input.ExpressionAttributeNames as Record<string, string>;
+        keys.push([names[name], plain(input.ExpressionAttributeValues)[value] as string]);
+      }
+      sent.push({
+        command: context.commandName as string,
+        table: input.TableName as string,
+        index: (input.IndexName as string) ?? null,
+        keys,
+      });
+      return next(args);
+    },
+    { step: 'build', name: 'recordSent' },
+  );
 }

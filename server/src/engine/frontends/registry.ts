@@ -15,6 +15,7 @@ import { toolboxCallSites } from './toolbox';
 import { declaresPynamoDbModels, pynamoDbCallSites } from './pynamodb';
 import { declaresDynamooseModels, dynamooseCallSites } from './dynamoose';
 import { oneTableCallSites } from './onetable';
+import { declaresTypeDormEntities, typeDormCallSites } from './typedorm';
 
 const LANGUAGE_FRONT_ENDS: readonly FrontEnd[] = [jsFrontEnd, pythonFrontEnd];
 
@@ -33,6 +34,12 @@ const LIBRARY_FRONT_ENDS: LibraryFrontEnd[] = [
     languages: jsFrontEnd.languages,
     callSites: dynamooseCallSites,
     declaresModels: declaresDynamooseModels,
+  },
+  {
+    id: 'typedorm',
+    languages: jsFrontEnd.languages,
+    callSites: typeDormCallSites,
+    declaresModels: declaresTypeDormEntities,
   },
 ];
 

@@ -106,6 +106,7 @@ export function modelOf(a: Access): string | undefined {
   if (lib.library === 'pynamodb' || lib.library === 'dynamoose')
     return `${lib.entity} model${pattern ? ` · ${pattern}` : ''}`;
   if (lib.library === 'dynamodb-onetable') return `${lib.entity} model · ${pattern}`;
+  // TypeDORM: `user entity · primary`, `user entity · GSI1`.
   return `${lib.entity}${lib.entity.endsWith(' collection') ? '' : ' entity'} · ${pattern}`;
 }
 

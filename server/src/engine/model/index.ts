@@ -347,7 +347,8 @@ export interface Access {
 }
 
 /** The DynamoDB libraries read by a front-end of their own (`frontends/<library>/`). */
-export type LibraryName = 'electrodb' | 'dynamodb-toolbox' | 'pynamodb' | 'dynamoose' | 'dynamodb-onetable';
+export type LibraryName =
+  'electrodb' | 'dynamodb-toolbox' | 'pynamodb' | 'dynamoose' | 'dynamodb-onetable' | 'typedorm';
 
 /**
  * What a DynamoDB library's schema says of an access: the library, the entity

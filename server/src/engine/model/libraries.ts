@@ -25,6 +25,7 @@ export const RECORDED_CONSTRUCTORS: Readonly<Record<string, readonly string[]>> 
   'dynamodb-toolbox': ['Entity', 'Table'],
   dynamoose: ['Schema', 'Table'],
   'dynamodb-onetable': ['Table'],
+  '@typedorm/common': ['Table'],
   // PynamoDB: a model or index is a class declared on one of these (`class Thread(Model)`),
   // its attributes constructions (`UnicodeAttribute(hash_key=True)`).
   'pynamodb.models': ['Model'],
@@ -53,6 +54,14 @@ export const RECORDED_CONSTRUCTORS: Readonly<Record<string, readonly string[]>> 
  * `string().key().savedAs("PK").default("X")` and schemas as `item({ ... })`.
  */
 export const RECORDED_BUILDERS: Readonly<Record<string, readonly string[]>> = {
+  // TypeDORM's connection and managers: `createConnection({ table, entities })`, `getEntityManager()`.
+  '@typedorm/core': [
+    'createConnection',
+    'getConnection',
+    'getEntityManager',
+    'getTransactionManager',
+    'getBatchManager',
+  ],
   // dynamoose declares a model by a call (`dynamoose.model("Cat", schema)`); `new Cat({...})`
   // is recorded as a call chained on it.
   dynamoose: ['model'],
@@ -80,12 +89,29 @@ export const RECORDED_BUILDERS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /**
+ * Class decorators of a library that make the class a model, recorded on the class
+ * (`Construction.declared`): TypeDORM's `@Entity({ name, primaryKey, indexes }) class User`,
+ * with its fields' decorators (`@Attribute()`, `@AutoGenerateAttribute({ strategy })`).
+ */
+export const RECORDED_DECORATORS: Readonly<Record<string, readonly string[]>> = {
+  '@typedorm/common': ['Entity'],
+};
+
+/**
  * Methods of a recorded construction whose result carries the schema on, recorded as a
  * call of the construction (`Construction.calls`): OneTable's `table.getModel('User')`
  * is the table with the model it names.
  */
 export const RECORDED_METHODS: Readonly<Record<string, readonly string[]>> = {
   'dynamodb-onetable': ['getModel'],
+};
+
+/**
+ * Properties of a recorded construction that carry it on, recorded as a call of it:
+ * TypeDORM's `connection.entityManager` is the connection's manager, on its table.
+ */
+export const RECORDED_MEMBERS: Readonly<Record<string, readonly string[]>> = {
+  '@typedorm/core': ['entityManager', 'transactionManager', 'batchManager', 'scanManager'],
 };
 
 const METHOD_NAMES = new Set(Object.values(RECORDED_METHODS).flat());

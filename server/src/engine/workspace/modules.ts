@@ -265,9 +265,12 @@ export class ModuleConstants {
         result.set(name, exportedValue(value && onceUnless(false, value), name, node, module));
       }
       // `module.exports = User`: what `const User = require("./user")` (the whole module) holds.
-      for (const [alias, local] of fe.exportAliases(tree))
-        if (alias === 'default' && !result.has('*') && result.get(local) && wholeModuleExport(text, local))
-          result.set('*', result.get(local)!);
+      for (const [alias, local] of fe.exportAliases(tree)) {
+        if (alias !== 'default' || !result.get(local)) continue;
+        if (!result.has('*') && wholeModuleExport(text, local)) result.set('*', result.get(local)!);
+        // `export default class User`: what `import User from "./user"` holds.
+        if (!result.has('default')) result.set('default', result.get(local)!);
+      }
     } finally {
       this.depth--;
       tree.delete();

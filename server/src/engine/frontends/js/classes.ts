@@ -5,6 +5,7 @@ import { spanOf } from '../../syntax/span';
 import { literal } from '../../model/template';
 import type { Entry, Value } from '../../model/value';
 import { returnedExpressions } from './functions';
+import { argumentValues, decoratedClass } from './constructions';
 
 /** A class or enum declaration, whose static members a name reads like an object's. */
 export const CLASS_LIKE = new Set(['class_declaration', 'abstract_class_declaration', 'class', 'enum_declaration']);
@@ -18,7 +19,11 @@ export const CLASS_TYPES: readonly string[] = ['class_declaration', 'class', 'ab
  * object. Instance members are left out: they are not read off the class.
  */
 export function classValue(n: Node, ctx: EvalContext): Value {
-  return membersOf(n, ctx, true);
+  const v = membersOf(n, ctx, true);
+  // `@Entity({ ... }) class User` of a DynamoDB library: the class carries its schema.
+  if (v.kind !== 'object' || n.type === 'enum_declaration') return v;
+  const made = decoratedClass(n, ctx);
+  return made ? { ...v, made } : v;
 }
 
 /**
@@ -29,7 +34,11 @@ export function classValue(n: Node, ctx: EvalContext): Value {
 export function instanceValue(cls: Node, at: Node, ctx: EvalContext): Value {
   if (cls.type === 'enum_declaration') return unknownValue(at);
   const v = membersOf(cls, ctx, false);
-  return v.kind === 'object' ? { ...v, span: spanOf(at), hidden: unknownValue(at) } : v;
+  if (v.kind !== 'object') return v;
+  // `new User()` of a library's decorated model: the schema, with the construction as its call.
+  const made = decoratedClass(cls, ctx);
+  const calls = made ? { made: { ...made, calls: [{ name: 'new', args: argumentValues(at, ctx) }] } } : {};
+  return { ...v, span: spanOf(at), hidden: unknownValue(at), ...calls };
 }
 
 function membersOf(n: Node, ctx: EvalContext, statics: boolean): Value {

@@ -12,9 +12,11 @@ import {
   packageOf,
   RECORDED_BUILDERS,
   RECORDED_CONSTRUCTORS,
+  RECORDED_DECORATORS,
+  RECORDED_MEMBERS,
   RECORDED_METHODS,
 } from '../../model/libraries';
-import type { Entry, Value } from '../../model/value';
+import type { Construction, Entry, Value } from '../../model/value';
 import { spanOf } from '../../syntax/span';
 import { returnedExpressions } from './functions';
 import { isFunction, resolve } from './scope';
@@ -101,6 +103,13 @@ function recordedMethod(n: Node, fn: Node, ctx: EvalContext): Value | null {
   return { ...base!, span: spanOf(n), made: { ...m, calls: [...(m.calls ?? []), call] } } as Value;
 }
 
+/** `connection.entityManager` on a recorded construction (`RECORDED_MEMBERS`): the construction with the member added. */
+export function recordedMember(n: Node, base: Value | null, name: string): Value | null {
+  const m = base?.kind === 'object' ? base.made : undefined;
+  if (!m || !RECORDED_MEMBERS[m.module]?.includes(name)) return null;
+  return { ...base!, span: spanOf(n), made: { ...m, calls: [...(m.calls ?? []), { name, args: [] }] } } as Value;
+}
+
 /** Whether a chain's leftmost name is imported from a package with builders. */
 function builderRoot(fn: Node, ctx: EvalContext): boolean {
   let n: Node | null = fn;
@@ -162,4 +171,57 @@ function argumentValue(n: Node, ctx: EvalContext): Value {
 function returnedValue(fn: Node, ctx: EvalContext): Value | null {
   const returns = returnedExpressions(fn);
   return returns.length === 1 && returns[0] ? ctx.evaluate(returns[0], ctx) : null;
+}
+
+/**
+ * A class a library decorator makes a model of (`@Entity({ ... }) export class User`,
+ * `model/libraries.ts` `RECORDED_DECORATORS`): the decorator's options, then an object
+ * of the decorated fields, each an object of its decorators by name with their first
+ * argument (`id: { AutoGenerateAttribute: { strategy } }`). `calls` is empty, so
+ * `new User()` where the class is imported is recorded as a call on it.
+ */
+export function decoratedClass(cls: Node, ctx: EvalContext): Construction | null {
+  const decorators = decoratorsOf(cls);
+  if (decorators.length === 0) return null;
+  for (const d of decorators) {
+    const call = d.namedChild(0);
+    const fn = call?.type === 'call_expression' ? call.childForFieldName('function') : null;
+    const imported = fn ? importedName(fn, ctx) : null;
+    if (!call || !imported || !RECORDED_DECORATORS[imported.module]?.includes(imported.name)) continue;
+    const options = argumentValues(call, ctx)[0] ?? { kind: 'object', entries: [], span: spanOf(call) };
+    return {
+      module: imported.module,
+      name: imported.name,
+      file: '',
+      args: [options, decoratedFields(cls, ctx)],
+      calls: [],
+      declared: cls.childForFieldName('name')?.text ?? '',
+    };
+  }
+  return null;
+}
+
+/** A class's own decorators and those written before `export` (`@Entity() export class User`). */
+function decoratorsOf(cls: Node): Node[] {
+  const own = cls.namedChildren.filter((c): c is Node => c?.type === 'decorator');
+  const exported = cls.parent?.type === 'export_statement' ? cls.parent.namedChildren : [];
+  return [...own, ...exported.filter((c): c is Node => c?.type === 'decorator')];
+}
+
+function decoratedFields(cls: Node, ctx: EvalContext): Value {
+  const entries: Entry[] = [];
+  for (const m of cls.childForFieldName('body')?.namedChildren ?? []) {
+    if (m?.type !== 'public_field_definition') continue;
+    const name = m.childForFieldName('name')?.text;
+    const decorators: Entry[] = m.namedChildren.flatMap((d): Entry[] => {
+      const call = d?.type === 'decorator' ? d.namedChild(0) : null;
+      const fn = call?.type === 'call_expression' ? call.childForFieldName('function') : null;
+      if (!call || fn?.type !== 'identifier') return [];
+      const options = argumentValues(call, ctx)[0] ?? { kind: 'object', entries: [], span: spanOf(call) };
+      return [[fn.text, options, spanOf(d!)]];
+    });
+    if (name && decorators.length)
+      entries.push([name, { kind: 'object', entries: decorators, span: spanOf(m) }, spanOf(m)]);
+  }
+  return { kind: 'object', entries, span: spanOf(cls) };
 }

@@ -25,6 +25,7 @@ import { assignedValue, enumMember, memberOf, operate, type Assigning } from '..
 import { entryOf, type Entry, type Value } from '../../model/value';
 import { classValue } from './classes';
 import { callValue, newValue } from './library';
+import { recordedMember } from './constructions';
 import { loopValue, paramValue } from './loops';
 import { withMutations } from './mutations';
 import { reachingBindings } from './reaching-bindings';
@@ -251,6 +252,8 @@ function memberValue(n: Node, ctx: EvalContext): Value {
     const found = memberOf(base, prop);
     if (found) return found;
     if (base.echoes) return scalar(n, literal(prop));
+    const recorded = base.made ? recordedMember(n, base, prop) : null;
+    if (recorded) return recorded;
   }
   const fromParam = parameterProperty(n, base, prop);
   if (fromParam) return fromParam;

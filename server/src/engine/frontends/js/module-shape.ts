@@ -48,8 +48,8 @@ export function exportAliases(tree: Tree): Array<[string, string]> {
       if (m && right?.type === 'identifier') out.push([m[1], right.text]);
       if (left === 'module.exports' && right?.type === 'identifier') out.push(['default', right.text]);
     }
-    // `export default class Post {}`, `export default Post`.
-    if (stmt?.type === 'export_statement' && /^export\s+default\b/.test(stmt.text)) {
+    // `export default class Post {}`, `export default Post`; also after a decorator (`@Entity({...}) export default class`).
+    if (stmt?.type === 'export_statement' && stmt.children.some((c) => c?.type === 'default')) {
       const d = stmt.childForFieldName('declaration') ?? stmt.childForFieldName('value');
       const name = d?.type === 'identifier' ? d.text : d?.childForFieldName('name')?.text;
       if (name) out.push(['default', name]);
