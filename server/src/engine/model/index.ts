@@ -373,8 +373,18 @@ export interface LibraryAccess {
    * the access addresses (the index's when it is on one), as the fixes name them in code.
    */
   model?: { file: string; hash: string; range: string | null };
-  /** The entity's attribute that holds the pattern's sort key, named as the library returns items (dynamodb-toolbox: `postedAt` saved as `SK`). */
-  sortAttribute?: string;
+  /**
+   * The attribute that holds the pattern's sort key, named as the library returns items
+   * (dynamodb-toolbox: `postedAt` saved as `SK`; OneTable: the index's sort field), null
+   * when the pattern has none: what a reader merges the shards' items by.
+   */
+  sortAttribute?: string | null;
+  /** The model's declaration (OneTable: its fields object), where a fix adds an attribute. */
+  modelAt?: SourceRange;
+  /** The options the table is constructed with (OneTable), where a fix adds a table-wide callback. */
+  tableAt?: SourceRange;
+  /** The model's type field (OneTable's `_type`): its name in a template is the model's own. */
+  typeField?: string;
   /** Where a fix in the library's style edits the schema and the call (ElectroDB). */
   edit?: LibraryEditSites;
 }
@@ -411,14 +421,6 @@ export interface LibraryPatternSites {
   template: Span | null;
   /** The sort key's field (`sk`, `gsi1sk`), or null when the pattern has none. */
   skField: string | null;
-  /** The model's declaration (OneTable: its fields object), where a fix adds an attribute. */
-  modelAt?: SourceRange;
-  /** The options the table is constructed with (OneTable), where a fix adds a table-wide callback. */
-  tableAt?: SourceRange;
-  /** The sort key attribute of the pattern's index (OneTable), null when it has none: what a reader merges by. */
-  sortAttribute?: string | null;
-  /** The model's type field (OneTable's `_type`): its name in a template is the model's own. */
-  typeField?: string;
 }
 
 /**
