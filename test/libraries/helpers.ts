@@ -155,8 +155,12 @@ export const SENT_OPERATIONS: Record<string, string> = {
   QueryCommand: 'Query',
 };
 
-/** Records each command sent through `client`, marshalled (after a document client's marshalling, at `initialize`). */
-export function recordSent(client: DynamoDBClient, sent: Sent[]) {
+/**
+ * Records each command sent through `client`. At `build` (the default) a document client's
+ * input is already marshalled; a library that marshals itself and sends on the plain
+ * client (OneTable) is recorded at `initialize`, before the client touches the input.
+ */
+export function recordSent(client: DynamoDBClient, sent: Sent[], step: 'initialize' | 'build' = 'build') {
   client.middlewareStack.add(
     (next, context) => async (args) => {
       const input = args.input as Record<string, unknown>;
@@ -177,6 +181,6 @@ export function recordSent(client: DynamoDBClient, sent: Sent[]) {
       });
       return next(args);
     },
-    { step: 'build', name: 'recordSent' },
+    { step, name: 'recordSent' },
   );
 }

@@ -11,8 +11,6 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Access, Finding } from '../../server/src/engine';
 import { typeErrors } from '../fixes/helpers-write';
 import {
@@ -20,8 +18,10 @@ import {
   matchesTemplate,
   placesIn,
   readLibraryFixture,
+  recordSent,
   renderText,
   ROOT,
+  type Sent,
   stringKeyTable,
   withDynalite,
 } from './helpers';
@@ -107,40 +107,6 @@ test('generated ids, ids from the request and a sharded key are not reported', (
   assert.ok(shard && 'hole' in shard && shard.hole.shards?.values?.length === 8);
 });
 
-interface Sent {
-  command: string;
-  table: string;
-  index: string | null;
-  /** The partition-key attribute and value the request keys on, or written, one per index for a put. */
-  keys: Array<[string, string]>;
-}
-
-/** Records each command the library sends through `client`, before it is marshalled on the wire. */
-function record(client: DynamoDBClient, sent: Sent[]) {
-  client.middlewareStack.add(
-    (next, context) => async (args) => {
-      const input = args.input as Record<string, unknown>;
-      const plain = (o: unknown) => unmarshall((o ?? {}) as Record<string, AttributeValue>);
-      const keys: Array<[string, string]> = [];
-      if (input.Key) keys.push(...(Object.entries(plain(input.Key)) as Array<[string, string]>));
-      if (input.Item) keys.push(...(Object.entries(plain(input.Item)) as Array<[string, string]>));
-      if (typeof input.KeyConditionExpression === 'string') {
-        const [, name, value] = /^\(?\s*(#\w+)\s*=\s*(:\w+)/.exec(input.KeyConditionExpression) ?? [];
-        const names = input.ExpressionAttributeNames as Record<string, string>;
-        keys.push([names[name], plain(input.ExpressionAttributeValues)[value] as string]);
-      }
-      sent.push({
-        command: context.commandName as string,
-        table: input.TableName as string,
-        index: (input.IndexName as string) ?? null,
-        keys,
-      });
-      return next(args);
-    },
-    { step: 'initialize', name: 'recordSent' },
-  );
-}
-
 const OPERATIONS: Record<string, string> = {
   PutItemCommand: 'PutItem',
   GetItemCommand: 'GetItem',
@@ -159,8 +125,8 @@ test('run against dynalite with the real library, every request is one the engin
     const dbModule = await import(pathToFileURL(path.join(FIXTURE, 'db.ts')).href);
     const sessions = await import(pathToFileURL(path.join(FIXTURE, 'sessions.js')).href);
     const sent: Sent[] = [];
-    record(dbModule.client, sent);
-    record(sessions.client ?? sessions.default.client, sent);
+    recordSent(dbModule.client, sent, 'initialize');
+    recordSent(sessions.client ?? sessions.default.client, sent, 'initialize');
 
     const id: string = await app.inviteUser('ann@example.com');
     await app.activeUsers();
