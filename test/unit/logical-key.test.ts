@@ -111,3 +111,27 @@ test('the shard part is cut out with its separator, wherever it is, and origins 
   const split: KeyTemplate = { parts: [{ literal: 'BOARD', origin: at(3) }, { literal: '#', origin: at(4) }, shard] };
   assert.deepEqual(withoutShard(split).parts, [{ literal: 'BOARD', origin: at(3) }]);
 });
+
+test('a key that is only its shard (a numeric counter id) reads as {shard}, not as an empty key', async () => {
+  const r = await analyze(
+    'visits.py',
+    `import random
+import boto3
+
+client = boto3.client('dynamodb')
+VISIT_SHARDS = 10
+
+def count_visit():
+    client.update_item(
+        TableName='Visits',
+        Key={'count_id': {'N': str(random.randrange(VISIT_SHARDS))}},
+        UpdateExpression='ADD visits :one',
+        ExpressionAttributeValues={':one': {'N': '1'}},
+    )
+`,
+  );
+  const key = logicalKeyOf(r.accesses[0])!;
+  assert.equal(key.id, 'Visits · count_id = {shard}');
+  assert.equal(familyOf(key), 'count_id = {shard}');
+  assert.deepEqual(key.shards?.values, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+});

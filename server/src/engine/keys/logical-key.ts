@@ -127,7 +127,15 @@ function family(index: string | null, attribute: string, text: string): string {
   return `${index ? `/${index} · ` : ''}${attribute} = ${text}`;
 }
 
-function make(a: Access, text: string, template: KeyTemplate, literalShard: boolean): LogicalKey {
+/**
+ * A key that is nothing but its shard (a numeric counter id `str(random.randrange(N))`, or
+ * `0 * N + shard` after a spread-counter fix) has no text left once the shard is taken out:
+ * it reads as `{shard}` rather than as an empty key.
+ */
+const shown = (text: string) => (text === '' ? '{shard}' : text);
+
+function make(a: Access, keyText: string, template: KeyTemplate, literalShard: boolean): LogicalKey {
+  const text = shown(keyText);
   const table = tableName(a.table);
   const index = a.index ?? null;
   const attribute = a.partitionKey!.attribute;
@@ -195,5 +203,5 @@ function computeLogicalKeys(a: Access): LogicalKey[] {
  * shape together and compare tables themselves (`sameTable`).
  */
 export function familyOf(k: LogicalKey): string {
-  return families.get(k) ?? family(k.index, k.attribute, keyText(k.template));
+  return families.get(k) ?? family(k.index, k.attribute, shown(keyText(k.template)));
 }
