@@ -139,6 +139,52 @@ print(json.dumps([json.loads(lambda_handler({}, None)["body"])["visits"] for _ i
     });
   }
 
+  test('py-dropped: a response stored in a variable nothing reads is not wrapped, and the GetItem after it reads the total', async () => {
+    const dir = copy('py-dropped');
+    await freshTable(db, table('visits', ['pk', 'N'], null));
+    const ws = await indexWorkspace(dir);
+    const finding = ws.findings.find((f) => f.rule === 'SL004');
+    assert.ok(finding, 'the counter is reported');
+    const actions = actionsOn(finding, ws.ctx);
+    assert.deepEqual(
+      actions.map((a) => a.id),
+      ['spread-counter'],
+    );
+    // Wrapping the dropped response in the total would add N reads to every increment for nothing.
+    assert.doesNotMatch(actions[0].title, /returning the total/, actions[0].title);
+    assert.match(actions[0].title, /sum them in \w+\(\) \(1 read of the count too\)$/);
+    const hits = `import json, os
+from page_hits import handler
+print(json.dumps([json.loads(handler({}, None)["body"])["hits"] for _ in range(int(os.environ["K"]))]))`;
+    assert.deepEqual(
+      await runProgram(dir, hits, 'python', 30),
+      Array.from({ length: 30 }, (_, i) => i + 1),
+    );
+    applyAction(ws.ctx, actions[0]);
+    assert.deepEqual(pythonErrors(dir), []);
+    const fixed = fs.readFileSync(path.join(dir, 'page_hits.py'), 'utf8');
+    assert.match(
+      fixed,
+      /\n {4}result = ddb\.update_item\(\n/,
+      'the increment keeps its statement, only its key changes',
+    );
+    assert.deepEqual(
+      (await indexWorkspace(dir)).findings.map((f) => f.rule),
+      [],
+    );
+    assert.deepEqual(
+      await runProgram(dir, hits, 'python', 20),
+      Array.from({ length: 20 }, (_, i) => i + 31),
+      'the page shows the total over the shards, going on from the 30 counted before the fix',
+    );
+    const items = await itemsOf(db, 'visits');
+    assert.equal(
+      items.reduce((s, i) => s + Number(i.hits), 0),
+      50,
+    );
+    assert.ok(items.length > 2, `spread over ${items.length} items`);
+  });
+
   const stringKeyed: Array<{ fixture: string; reader: string; count: string; attribute: string; program: Program }> = [
     {
       // lib-dynamodb, a repository class; the dashboard in stats.ts reads the counter with GetCommand.

@@ -87,12 +87,25 @@ export function incrementUse(
     let outer = n;
     while (outer.parent && ['await_expression', 'parenthesized_expression'].includes(outer.parent.type))
       outer = outer.parent;
-    const used = outer.parent?.type !== 'expression_statement';
+    const stored = assignedName(outer);
+    // `Update = client.update_item(...)` whose `Update` nothing reads: the response is dropped
+    // as surely as in a bare statement, and a total put in its place would cost N reads for nothing.
+    const used = outer.parent?.type !== 'expression_statement' && !(stored && neverRead(tree.rootNode, stored));
     const fn = functionName(enclosingFunction(n));
     const idLike =
       used && (namesId(fn) || namesId(assignedName(outer)) || namesId(attribute ?? null) || callersNameId(fn, text));
     return { returnValues, used, call: spanOf(n), idLike, wrappable: true };
   });
+}
+
+/** Whether `name` is a plain variable that occurs once in the file: where it is assigned. */
+function neverRead(root: Node, name: string): boolean {
+  if (!/^[A-Za-z_$][\w$]*$/.test(name)) return false;
+  let seen = 0;
+  for (const id of root.descendantsOfType(['identifier', 'shorthand_property_identifier'])) {
+    if (id?.text === name && ++seen > 1) return false;
+  }
+  return seen === 1;
 }
 
 /** Whether the caller reads new values from the response (the count after the increment). */
