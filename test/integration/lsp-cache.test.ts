@@ -36,8 +36,16 @@ async function indexed(folder: string, storage: string) {
   );
   await until('the index done', () => s.statuses.some((x) => !x.indexing));
   const [, files, hits] = line.match(/indexed (\d+) files, (\d+) from the analysis cache/)!;
+  const [, restored = '0', templates = '0'] = line.match(/; (\d+) of (\d+) infrastructure files from it/) ?? [];
   const diagnostics = JSON.stringify([...s.diagnostics].sort(([a], [b]) => a.localeCompare(b)));
-  return { s, files: Number(files), hits: Number(hits), diagnostics };
+  return {
+    s,
+    files: Number(files),
+    hits: Number(hits),
+    diagnostics,
+    restored: Number(restored),
+    templates: Number(templates),
+  };
 }
 
 test('a second start restores every file from the cache and publishes the same diagnostics', async () => {
@@ -67,4 +75,35 @@ test('a second start restores every file from the cache and publishes the same d
   assert.equal(edited.hits, edited.files - 1);
   assert.ok(edited.diagnostics.includes('FEED#latest'));
   assert.ok(!edited.diagnostics.includes('FEED#recent'));
+});
+
+test('a second start restores the templates from the cache and publishes the same diagnostics', async () => {
+  const folder = tmp('infra');
+  for (const f of ['sam-app', 'orders-included'])
+    fs.cpSync(path.join(ROOT, 'test', 'fixtures', 'infra', f), path.join(folder, f), { recursive: true });
+  const storage = tmp('infra-storage');
+  const cold = await indexed(folder, storage);
+  // The template, the Serverless service and the resources file it includes.
+  assert.equal(cold.restored, 0);
+  assert.ok(cold.templates >= 2, `${cold.templates} infrastructure files read`);
+  // Findings that need the templates: a table named by them, an entry point they declare, SL013 on the definition.
+  assert.ok(cold.diagnostics.includes('{$Stage}-poll-votes'));
+  assert.ok(cold.diagnostics.includes('template.yaml'));
+  const cacheFile = () => fs.readdirSync(storage, { recursive: true }).find((f) => String(f).endsWith('server.json'));
+  await until('the cache written', cacheFile);
+  cold.s.stop();
+  const warm = await indexed(folder, storage);
+  assert.equal(warm.templates, cold.templates);
+  assert.equal(warm.restored, warm.templates);
+  assert.equal(warm.hits, warm.files);
+  assert.equal(warm.diagnostics, cold.diagnostics);
+  warm.s.stop();
+
+  // A template edited on disk is read again, and what it names now shows.
+  const template = path.join(folder, 'sam-app', 'template.yaml');
+  fs.writeFileSync(template, fs.readFileSync(template, 'utf8').replaceAll('poll-votes', 'ballots'));
+  const edited = await indexed(folder, storage);
+  assert.equal(edited.restored, edited.templates - 1);
+  assert.ok(edited.diagnostics.includes('{$Stage}-ballots'));
+  assert.ok(!edited.diagnostics.includes('{$Stage}-poll-votes'));
 });

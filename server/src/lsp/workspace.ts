@@ -159,12 +159,20 @@ export class Workspace {
     try {
       const lists = this.folders.map((folder) => collectFiles([folder]));
       const files = lists.flatMap((l) => l.files);
-      // Templates first: the functions they declare name the tables of environment variables.
-      for (const file of lists.flatMap((l) => l.infrastructure))
-        if (!(await this.excluded(file))) this.indexFor(file).readInfrastructure([file]);
-      progress.begin('ShardLens: indexing', 0, `${files.length} files`, false);
       const perIndex = new Map<WorkspaceIndex, string[]>();
       const caches = new Map<WorkspaceIndex, AnalysisCache | null>();
+      const cacheOf = async (index: WorkspaceIndex, file: string) => {
+        if (!caches.has(index)) caches.set(index, await this.cacheFor(file));
+        return caches.get(index)!;
+      };
+      // Templates first: the functions they declare name the tables of environment variables.
+      // A template whose text and the files it read hash as the cache recorded is not parsed again.
+      for (const file of lists.flatMap((l) => l.infrastructure)) {
+        if (await this.excluded(file)) continue;
+        const index = this.indexFor(file);
+        index.readInfrastructure([file], (await cacheOf(index, file))?.infraReads());
+      }
+      progress.begin('ShardLens: indexing', 0, `${files.length} files`, false);
       for (let i = 0; i < files.length; i++) {
         const file = files[i];
         if (await this.excluded(file)) continue;
@@ -172,11 +180,11 @@ export class Workspace {
         const own = perIndex.get(index);
         if (own) own.push(file);
         else perIndex.set(index, [file]);
-        if (!caches.has(index)) caches.set(index, await this.cacheFor(file));
+        const cache = await cacheOf(index, file);
         // An open document's own (incrementally kept) analysis stands for the file.
         const open = this.docs.analysisOf(file);
         if (open) index.set(open);
-        else if (!caches.get(index)?.restoreFile(file, index)) index.analyzeFile(file, false);
+        else if (!cache?.restoreFile(file, index)) index.analyzeFile(file, false);
         if (i % BATCH === BATCH - 1) {
           progress.report(Math.round(((i + 1) / files.length) * 100), `${i + 1} of ${files.length} files`);
           await yieldToEvents();
@@ -190,7 +198,11 @@ export class Workspace {
         cache?.reconcile(index, own);
         // Written once the findings are out: not on the way to the first diagnostics.
         if (!cache) continue;
-        this.connection.console.info(`ShardLens: indexed ${own.length} files, ${cache.hits} from the analysis cache`);
+        const templates = index.infrastructureReads().length;
+        const restored = templates ? `; ${index.infra.restoredCount} of ${templates} infrastructure files from it` : '';
+        this.connection.console.info(
+          `ShardLens: indexed ${own.length} files, ${cache.hits} from the analysis cache${restored}`,
+        );
         setImmediate(() => cache.save(index, own));
       }
       for (const index of this.indexes.values()) {
