@@ -24,6 +24,7 @@ const matches = (rel: string, globs: string[]) => globs.some((g) => minimatch(re
 
 /** Whether the config's `exclude` globs leave `file` out. */
 export function excludedByConfig(loaded: LoadedConfig, file: string): boolean {
+  if (loaded.config.exclude.length === 0) return false;
   const rel = relativeTo(loaded, file);
   return rel !== null && matches(rel, loaded.config.exclude);
 }

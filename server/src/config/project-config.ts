@@ -219,10 +219,9 @@ function readCandidate(file: string): ReturnType<typeof readConfig> | undefined 
  * Which candidate names exist in each folder looked in. Most folders have none, and a
  * check asks for the config of every file (exclusions, roles, judging): without this,
  * 5,000 files of a monorepo cost a quarter of a million stats, more than the whole check
- * of an unchanged workspace from its cache. A candidate that exists is still stat'ed on
- * each look (readCandidate), so an edited config is seen; one created where there was
- * none is seen after `forgetConfigs`, which the language server calls when its watcher
- * reports a config file created, changed or deleted.
+ * of an unchanged workspace from its cache. A config created, edited or deleted is seen
+ * after `forgetConfigs`, which the language server calls when its watcher reports one
+ * (`nearest` below keeps each path's answer until then).
  */
 const present = new Map<string, string[]>();
 
@@ -235,10 +234,22 @@ function candidatesIn(dir: string): string[] {
   return names;
 }
 
+/**
+ * The configuration found for each path looked up (a source file's, a folder's), until
+ * `forgetConfigs`. The language server asks for every file's on every publish, the CLI
+ * three times per file: each look walked up the folders and stat'ed the configs found on
+ * the way (on bench/workspace, a fifth of the server's warm start). A config edited,
+ * created or deleted is seen after `forgetConfigs`, which the language server calls when
+ * its watcher reports one (and then indexes again); a CLI run reads each once.
+ */
+const nearest = new Map<string, LoadedConfig>();
+
 /** Forgets what was read (a watcher saw a config file change). */
 export function forgetConfigs(): void {
   cache.clear();
   present.clear();
+  nearest.clear();
+  foundIn.clear();
 }
 
 const SOURCES: Record<(typeof CONFIG_FILE_NAMES)[number], string> = {
@@ -250,17 +261,42 @@ const SOURCES: Record<(typeof CONFIG_FILE_NAMES)[number], string> = {
 /** The configuration that applies to `file` (a source file or a folder): the nearest one up. */
 export function configFor(file: string): LoadedConfig {
   const abs = path.resolve(file);
-  let dir = isDirectory(abs) ? abs : path.dirname(abs);
-  for (;;) {
-    for (const name of candidatesIn(dir) as Array<(typeof CONFIG_FILE_NAMES)[number]>) {
-      const candidate = path.join(dir, name);
-      const read = readCandidate(candidate);
-      if (read) return { file: candidate, source: SOURCES[name], base: dir, ...read };
-    }
-    const up = path.dirname(dir);
-    if (up === dir) return { file: null, source: null, base: path.dirname(abs), config: EMPTY_CONFIG, problems: [] };
-    dir = up;
+  let loaded = nearest.get(abs);
+  if (loaded) return loaded;
+  if (isDirectory(abs)) loaded = nearestFrom(abs, abs);
+  else {
+    // Every file of a folder has the same (its base is the folder when none is found).
+    const filesOf = `${path.dirname(abs)}${path.sep}`;
+    loaded = nearest.get(filesOf) ?? nearestFrom(path.dirname(abs), abs);
+    nearest.set(filesOf, loaded);
   }
+  nearest.set(abs, loaded);
+  return loaded;
+}
+
+function nearestFrom(start: string, abs: string): LoadedConfig {
+  return foundFrom(start) ?? { file: null, source: null, base: path.dirname(abs), config: EMPTY_CONFIG, problems: [] };
+}
+
+/** The config found from `dir` up, null when none: kept per folder, as the folders of a tree share their parents'. */
+const foundIn = new Map<string, LoadedConfig | null>();
+
+function foundFrom(dir: string): LoadedConfig | null {
+  let found = foundIn.get(dir);
+  if (found !== undefined) return found;
+  found = null;
+  for (const name of candidatesIn(dir) as Array<(typeof CONFIG_FILE_NAMES)[number]>) {
+    const candidate = path.join(dir, name);
+    const read = readCandidate(candidate);
+    if (read) {
+      found = { file: candidate, source: SOURCES[name], base: dir, ...read };
+      break;
+    }
+  }
+  const up = path.dirname(dir);
+  if (!found && up !== dir) found = foundFrom(up);
+  foundIn.set(dir, found);
+  return found;
 }
 
 function isFile(p: string): boolean {

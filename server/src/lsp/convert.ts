@@ -17,8 +17,21 @@ export function uriToPath(uri: string): string | null {
   }
 }
 
+/**
+ * Each path's URI, once: publishing a workspace asks for every file's several times, and
+ * `pathToFileURL` (a URL object, percent-encoding) cost more than the rest of a warm
+ * start's publish on bench/workspace. Cleared whole past a bound, as a path is cheap to redo.
+ */
+const uris = new Map<string, string>();
+const MAX_URIS = 100_000;
+
 export function pathToUri(file: string): string {
-  return pathToFileURL(file).toString();
+  let uri = uris.get(file);
+  if (uri === undefined) {
+    if (uris.size >= MAX_URIS) uris.clear();
+    uris.set(file, (uri = pathToFileURL(file).toString()));
+  }
+  return uri;
 }
 
 /** The URI of an engine key: a file path, or (for an unsaved buffer) the URI it was keyed by. */
