@@ -81,12 +81,25 @@ export function toFinding(rule: RuleInfo, severity: Severity, r: Report): Findin
   };
 }
 
+/** Each rule's `supersedes`, by code: made once per rule list (the index asks for every file). */
+const replacementsMemo = new WeakMap<readonly RuleInfo[], Map<string, readonly string[]>>();
+function replacementsOf(rules: readonly RuleInfo[]): Map<string, readonly string[]> {
+  let m = replacementsMemo.get(rules);
+  if (!m)
+    replacementsMemo.set(
+      rules,
+      (m = new Map(rules.filter((r) => r.supersedes?.length).map((r) => [r.code, r.supersedes!]))),
+    );
+  return m;
+}
+
 /**
  * Drops the findings another finding on the same access replaces, as the rules
  * declare it (`supersedes`). Linear: one pass to collect, one to filter.
  */
 export function applySupersedes(findings: Finding[], rules: readonly RuleInfo[]): Finding[] {
-  const replaces = new Map(rules.filter((r) => r.supersedes?.length).map((r) => [r.code, r.supersedes!]));
+  if (findings.length < 2) return findings;
+  const replaces = replacementsOf(rules);
   if (replaces.size === 0) return findings;
   const gone = new Map<Access, Set<string>>();
   for (const f of findings) {

@@ -378,8 +378,7 @@ export class WorkspaceIndex {
    */
   set(analysis: FileAnalysis): Set<string> {
     const file = analysis.file;
-    const imports = (a: FileAnalysis | undefined) => JSON.stringify(a?.imports?.map((i) => i.module) ?? []);
-    if (imports(this.files.get(file)) !== imports(analysis)) this.env.importsChanged();
+    if (!sameModules(this.files.get(file)?.imports, analysis.imports)) this.env.importsChanged();
     this.files.set(file, analysis);
     this.reach.noted(analysis);
     const wrappers = this.facts.wrapperCount;
@@ -452,6 +451,9 @@ export class WorkspaceIndex {
 
   /** A source file's findings: its own and the cross-file ones placed in it, sorted by position. */
   private codeFindings(file: string, used?: Set<string>): Finding[] {
+    // Every finding, own or cross-file or a table's, sits on an access of its file: most files have none.
+    const analysis = this.files.get(file);
+    if (!analysis?.accesses.length && !analysis?.findings.length) return [];
     const cross = [...this.groups.findingsIn(file), ...this.tables.in(file)];
     const ignores: Suppressions = new Map((this.files.get(file)?.ignores ?? []).map(([l, c]) => [l, new Set(c)]));
     const own = (this.files.get(file)?.findings ?? []).map((f) =>
@@ -612,6 +614,13 @@ export class WorkspaceIndex {
   get size(): number {
     return this.files.size;
   }
+}
+
+/** Whether two analyses' imports name the same modules, in order (a missing list names none). */
+function sameModules(a: FileAnalysis['imports'] | undefined, b: FileAnalysis['imports'] | undefined): boolean {
+  const x = a ?? [];
+  const y = b ?? [];
+  return x.length === y.length && x.every((i, k) => i.module === y[k].module);
 }
 
 function byPosition(a: Finding, b: Finding): number {
