@@ -140,11 +140,23 @@ export class EnvBinder {
     return namedKeys(accesses, before) !== namedKeys(accesses, now);
   }
 
-  /** Whether `rebind` may re-analyse a file: templates declare functions, or an analysis holds a resolved table. */
-  mayRebind(): boolean {
-    if (this.infra.declaresFunctions()) return true;
-    for (const [file, a] of this.host.analyses())
-      if (a.accesses.some(resolvedHere) || this.namesMoved(file, a.accesses)) return true;
+  /**
+   * Whether `rebind` would analyse a file again now: a file with accesses whose literal
+   * table names take other keys, or whose environment bindings moved and which reads an
+   * environment-named or resolved table. The same test as `rebind`'s, without analysing,
+   * so that a run restored from the cache loads no parser when nothing moved (a template
+   * declaring functions made every warm check load them). Binds as `rebind` does from now on.
+   */
+  wouldReanalyse(): boolean {
+    this.followImports = true;
+    const map = this.map();
+    for (const [file, analysis] of this.host.analyses()) {
+      if (analysis.accesses.length === 0) continue;
+      if (this.namesMoved(file, analysis.accesses)) return true;
+      const now = map?.get(resolvedPath(file));
+      if (this.boundWith.get(file) === (now ? JSON.stringify(now) : '')) continue;
+      if (analysis.accesses.some((a) => a.table.kind === 'env' || resolvedHere(a))) return true;
+    }
     return false;
   }
 

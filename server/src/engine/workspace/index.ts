@@ -298,10 +298,10 @@ export class WorkspaceIndex {
    * workspace elsewhere (the CLI's analysis thread) loads the parsers only then.
    */
   passesMayAnalyse(files: Iterable<string>, settled?: ReadonlySet<string>): boolean {
-    // Templates that declare functions: a handler's imports may bind more files once every file is in.
+    // A handler's imports may bind more files once every file is in: only a file whose bindings moved is analysed.
     return (
       passesMayAnalyse(this.passTarget, files, settled) ||
-      this.env.mayRebind() ||
+      this.env.wouldReanalyse() ||
       this.reach.entryFilesToRead().length > 0
     );
   }
