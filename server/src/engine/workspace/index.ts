@@ -276,6 +276,22 @@ export class WorkspaceIndex {
     return this.reach.filesReachedOtherwise();
   }
 
+  /**
+   * Whether a file the pre-scan passed over may declare entry points, when that was looked
+   * at (its text read for it): the analysis cache keeps the answer, so a warm run does not
+   * read the file again to ask.
+   */
+  entryMarkOf(file: string): boolean | undefined {
+    const analysis = this.files.get(file);
+    return analysis && this.reach.markOf(analysis);
+  }
+
+  /** A file restored from the analysis cache was looked at for entry points with the same text. */
+  restoreEntryMark(file: string, marked: boolean): void {
+    const analysis = this.files.get(file);
+    if (analysis) this.reach.restoreMark(analysis, marked);
+  }
+
   /** The files the pre-scan passed over that `completePasses` would read for their entry points once `pending` is in. */
   plannedEntryFiles(pending: Iterable<string>): string[] {
     return this.reach.plannedEntryFiles(pending);

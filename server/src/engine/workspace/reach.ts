@@ -222,6 +222,16 @@ export class WorkspaceReach {
     return out;
   }
 
+  /** What `isMarked` found for this analysis, if it was looked at: the analysis cache keeps it with the entry. */
+  markOf(a: FileAnalysis): boolean | undefined {
+    return this.marked.get(a);
+  }
+
+  /** A restored analysis was looked at with the same text before: not read from disk again to look. */
+  restoreMark(a: FileAnalysis, marked: boolean): void {
+    this.marked.set(a, marked);
+  }
+
   private isMarked(a: FileAnalysis): boolean {
     let marked = this.marked.get(a);
     if (marked === undefined) {

@@ -20,6 +20,8 @@ export interface Entry {
   imports?: string[];
   /** The tables its analysis was made with (env-binder.ts): restored, a file is analysed again only when they moved. */
   bindings?: FileBindings;
+  /** For a file the pre-scan passed over: whether its text may declare entry points, when that was looked at (reach.ts). */
+  marked?: boolean;
 }
 
 type StoredFinding = Omit<Finding, 'access'> & { access: number | Finding['access'] };
@@ -46,6 +48,7 @@ export function isEntry(v: unknown): v is Entry {
   const e = v as Entry;
   if (!e || typeof e !== 'object' || typeof e.hash !== 'string' || !Array.isArray(e.deps)) return false;
   if (e.stamp !== undefined && !isStamp(e.stamp)) return false;
+  if (e.marked !== undefined && typeof e.marked !== 'boolean') return false;
   const b = e.bindings;
   if (b !== undefined && (typeof b !== 'object' || typeof b?.env !== 'string' || typeof b.named !== 'string'))
     return false;

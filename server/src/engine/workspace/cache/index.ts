@@ -21,7 +21,7 @@ declare const SHARDLENS_VERSION: string | undefined;
 export const ENGINE_VERSION = typeof SHARDLENS_VERSION === 'string' ? SHARDLENS_VERSION : '0.0.0-dev';
 
 /** Bumped whenever what an entry holds changes shape (FileAnalysis, Access, Finding...): older caches are dropped. */
-export const CACHE_SCHEMA = 16;
+export const CACHE_SCHEMA = 17;
 
 /** What a cache is keyed by beside each file's content: a cache written with any other is not read. */
 export interface CacheKey {
@@ -135,6 +135,7 @@ export class AnalysisCache {
     index.set(decodeAnalysis(entry.analysis));
     if (entry.bindings) index.restoreBindings(file, entry.bindings);
     if (entry.imports) pass.facts.restoreImports(file, entry.imports);
+    if (entry.marked !== undefined) index.restoreEntryMark(file, entry.marked);
     modules.noteDependencies(
       file,
       entry.deps.map(([dep]) => dep),
@@ -262,7 +263,13 @@ export class AnalysisCache {
       const imports = pass.facts.importsNoted(file);
       const stamp = this.stampToStore(file);
       const bindings = index.bindingsOf(file);
-      const extra = { ...(stamp ? { stamp } : {}), ...(imports ? { imports } : {}), ...(bindings ? { bindings } : {}) };
+      const marked = index.entryMarkOf(file);
+      const extra = {
+        ...(stamp ? { stamp } : {}),
+        ...(imports ? { imports } : {}),
+        ...(bindings ? { bindings } : {}),
+        ...(marked !== undefined ? { marked } : {}),
+      };
       entries.push([file, { hash, deps, analysis: encodeAnalysis(analysis), ...extra }]);
     }
     const facts = {
