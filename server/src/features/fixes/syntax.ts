@@ -44,11 +44,16 @@ export function borrowTrees(from: ((file: string, text: string) => Tree | null) 
   openTrees = from;
 }
 
-/** The smallest named node covering the span. */
+/**
+ * The smallest named node covering the span, up to its last character. The end column
+ * is of the end line: only a span on one line is kept from ending before it starts (an
+ * empty span is its start), since a span over several lines often ends left of its start.
+ */
 export function nodeAt(tree: Tree, s: Span): Node | null {
+  const last = s.endLine > s.startLine ? Math.max(0, s.endColumn - 1) : Math.max(s.startColumn, s.endColumn - 1);
   return tree.rootNode.namedDescendantForPosition(
     { row: s.startLine, column: s.startColumn },
-    { row: s.endLine, column: Math.max(s.startColumn, s.endColumn - 1) },
+    { row: s.endLine, column: last },
   );
 }
 

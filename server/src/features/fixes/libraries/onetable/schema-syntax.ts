@@ -1,7 +1,7 @@
 import type { Node } from 'web-tree-sitter';
 import { type SourceRange, type Span, spanOf } from '../../../../engine';
 import type { FixContext } from '../../fix-model';
-import { withTree } from '../../syntax';
+import { nodeAt, withTree } from '../../syntax';
 
 /**
  * A OneTable model's fields and a table's options as the fix edits them: the object
@@ -34,9 +34,7 @@ export function objectAt(ctx: FixContext, at: SourceRange): ObjectSyntax | null 
   const text = ctx.textOf(at.file);
   if (text === null) return null;
   return withTree(at.file, text, (tree) => {
-    // From the span's start: `nodeAt` of a span over several lines may miss it.
-    const start = { row: at.span.startLine, column: at.span.startColumn };
-    let n: Node | null = tree.rootNode.namedDescendantForPosition(start, start);
+    let n: Node | null = nodeAt(tree, at.span);
     while (n && n.type !== 'object') n = n.parent;
     return n ? readObject(at.file, n, text) : null;
   });
