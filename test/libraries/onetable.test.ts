@@ -9,6 +9,7 @@
  */
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Access, Finding } from '../../server/src/engine';
@@ -89,6 +90,16 @@ test('the hot keys are found: a status index, a counter, a key the schema fixes,
     announcement.related?.some((r) => rel(r.file) === 'schema.ts'),
     'the schema field is the related location',
   );
+  // The schema is imported by db.ts: the related location is the key field where schema.ts
+  // writes it, not the place db.ts uses the schema.
+  const schemaLine = (model: string, field: string) => {
+    const lines = fs.readFileSync(path.join(FIXTURE, 'schema.ts'), 'utf8').split('\n');
+    const from = lines.findIndex((l) => l.trim().startsWith(`${model}: {`));
+    return `schema.ts:${lines.findIndex((l, i) => i > from && l.trim().startsWith(`${field}: {`)) + 1}`;
+  };
+  const relatedAt = (f: Finding) => f.related?.map((r) => `${rel(r.file)}:${r.span.startLine + 1}`);
+  assert.deepEqual(relatedAt(announcement), [schemaLine('Announcement', 'pk')]);
+  assert.deepEqual(relatedAt(status), [schemaLine('User', 'gs1pk')]);
 });
 
 test('generated ids, ids from the request and a sharded key are not reported', () => {

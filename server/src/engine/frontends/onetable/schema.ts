@@ -74,7 +74,10 @@ export function modelOfTable(v: Value | undefined, name: string, at: ReadAt, nam
   const primary = indexes.find((i) => i.name === 'primary');
   if (!model || !primary) return null;
   const schemaFile = fileOf(schema) ?? m.file;
-  const fields = fieldsOf(model[1], entry(options, 'value'), at.lookup(schemaFile || at.file));
+  // A schema imported from another module carries the spans of its use (`schema: Schema`):
+  // its fields are placed by where their values were written in the schema's file.
+  const placed = schemaFile && schemaFile !== m.file ? schemaFile : null;
+  const fields = fieldsOf(model[1], entry(options, 'value'), at.lookup(schemaFile || at.file), placed);
   if (!fields) return null;
   return {
     name,
@@ -99,7 +102,12 @@ function indexesOf(v: Value | undefined): IndexSchema[] {
   });
 }
 
-function fieldsOf(model: Value, callback: Value | undefined, lookup: CountLookup): Map<string, FieldSchema> | null {
+function fieldsOf(
+  model: Value,
+  callback: Value | undefined,
+  lookup: CountLookup,
+  placed: string | null,
+): Map<string, FieldSchema> | null {
   if (model.kind !== 'object') return null;
   const out = new Map<string, FieldSchema>();
   for (const [name, o, pair] of model.entries) {
@@ -109,7 +117,7 @@ function fieldsOf(model: Value, callback: Value | undefined, lookup: CountLookup
       name,
       // `map: 'data.name'` packs the field into a map attribute: not a key.
       field: map && !map.includes('.') ? map : name,
-      span: pair ?? o.span,
+      span: (placed && writtenIn(o, placed)) || pair || o.span,
       type: typeOf(entry(o, 'type')),
     };
     const value = text(entry(o, 'value'));
@@ -133,6 +141,35 @@ function typeOf(v: Value | undefined): string | null {
   const part = v.template.parts.length === 1 ? v.template.parts[0] : null;
   if (part && 'literal' in part) return part.literal;
   return part && 'hole' in part ? part.hole.source : null;
+}
+
+/**
+ * Where a value was written in `file`: from the first to the last origin there of the
+ * scalars in it (a field `{ type: String, value: 'user#${id}' }` from `String` to the
+ * template), or null when none of its parts says.
+ */
+function writtenIn(v: Value, file: string): Span | null {
+  const spans: Span[] = [];
+  const visit = (x: Value, depth: number): void => {
+    if (depth > 6) return;
+    if (x.kind === 'scalar') {
+      for (const p of x.template.parts) if (p.origin?.file === file) spans.push(p.origin.span);
+    } else if (x.kind === 'object') for (const e of x.entries) visit(e[1], depth + 1);
+    else if (x.kind === 'array') for (const i of x.items) visit(i, depth + 1);
+  };
+  visit(v, 0);
+  if (!spans.length) return null;
+  const before = (a: Span, b: Span) =>
+    a.startLine < b.startLine || (a.startLine === b.startLine && a.startColumn < b.startColumn);
+  const after = (a: Span, b: Span) => a.endLine > b.endLine || (a.endLine === b.endLine && a.endColumn > b.endColumn);
+  const first = spans.reduce((a, b) => (before(b, a) ? b : a));
+  const last = spans.reduce((a, b) => (after(b, a) ? b : a));
+  return {
+    startLine: first.startLine,
+    startColumn: first.startColumn,
+    endLine: last.endLine,
+    endColumn: last.endColumn,
+  };
 }
 
 /** The file a schema object was read from: an imported schema's parts name their module. */
