@@ -9,6 +9,7 @@ export default tseslint.config(
       'node_modules/',
       'examples/',
       'bench/workspace/',
+      'bench/workspace-libraries/',
       '.cache/',
       'test-output/',
       'test/fixtures/',

@@ -4,17 +4,23 @@
 // modules of realistic shapes and a long tail of sizes. Re-running with the same seed and
 // version does nothing (a marker file records both).
 //
-//   node bench/generate.mjs [--seed N] [--files N] [--mb N] [--out DIR] [--force]
+//   node bench/generate.mjs [--seed N] [--files N] [--mb N] [--out DIR] [--force] [--libraries [--library-files N]]
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeLibraryApps } from './library-apps.mjs';
 
 // 2: infrastructure files (a SAM template, Serverless services) for some of the handlers.
 const VERSION = 2;
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);
+// `--libraries`: the same workspace plus the files of apps written with DynamoDB modelling
+// libraries (bench/library-apps.mjs), in bench/workspace-libraries unless `--out` says.
+const LIBRARIES = argv.includes('--libraries');
 // `--out DIR`: elsewhere than bench/workspace (a test's temporary workspace).
-const OUT = argv.includes('--out') ? path.resolve(argv[argv.indexOf('--out') + 1]) : path.join(HERE, 'workspace');
+const OUT = argv.includes('--out')
+  ? path.resolve(argv[argv.indexOf('--out') + 1])
+  : path.join(HERE, LIBRARIES ? 'workspace-libraries' : 'workspace');
 const MARKER = path.join(OUT, '.shardlens-bench.json');
 
 function flag(name, fallback) {
@@ -25,6 +31,8 @@ const SEED = flag('--seed', 20240917);
 const SOURCE_FILES = flag('--files', 5000);
 const TARGET_MB = flag('--mb', 60);
 const FORCE = argv.includes('--force');
+// 0 without --libraries; every other file is the same either way.
+const LIBRARY_FILES = LIBRARIES ? flag('--library-files', 60) : 0;
 
 /** The literal pre-scan of server/src/engine/prescan.ts, copied to count its positives. */
 const PRESCAN =
@@ -2260,7 +2268,8 @@ function main() {
   if (!FORCE && fs.existsSync(MARKER)) {
     try {
       const m = JSON.parse(fs.readFileSync(MARKER, 'utf8'));
-      if (m.version === VERSION && m.seed === SEED && m.files === SOURCE_FILES && m.mb === TARGET_MB) {
+      const same = m.seed === SEED && m.files === SOURCE_FILES && m.mb === TARGET_MB;
+      if (same && m.version === VERSION && (m.libraryFiles ?? 0) === LIBRARY_FILES) {
         printStats(m.stats, true);
         return;
       }
@@ -2609,6 +2618,16 @@ function main() {
 
   stats.infraFiles = writeInfrastructure(write);
 
+  // --- library apps (--libraries): after everything else, so no other file moves or changes.
+  if (LIBRARY_FILES > 0) {
+    const words = { entities: ENTITIES, services: SERVICES, pyApps: PY_APPS };
+    const apps = writeLibraryApps({ write, rngFor, words, files: LIBRARY_FILES });
+    for (const { path: p, text } of apps.written) countSource(p, text, { dynamo: true });
+    stats.libraryFiles = apps.written.map((f) => f.path);
+    stats.libraryFilesByLibrary = apps.byLibrary;
+    stats.libraryHotApps = apps.hotApps;
+  }
+
   // --- a little non-source: manifests and READMEs, as a monorepo has.
   for (const s of SERVICES) {
     write(
@@ -2630,7 +2649,11 @@ function main() {
   stats.generatedInMs = Date.now() - started;
   fs.writeFileSync(
     MARKER,
-    JSON.stringify({ version: VERSION, seed: SEED, files: SOURCE_FILES, mb: TARGET_MB, stats }, null, 2) + '\n',
+    JSON.stringify(
+      { version: VERSION, seed: SEED, files: SOURCE_FILES, mb: TARGET_MB, libraryFiles: LIBRARY_FILES, stats },
+      null,
+      2,
+    ) + '\n',
   );
   printStats(stats, false);
 }
@@ -2761,12 +2784,13 @@ function writeInfrastructure(write) {
 function printStats(s, cached) {
   const mb = (n) => (n / 1024 / 1024).toFixed(1);
   console.log(
-    `bench/workspace ${cached ? '(up to date, seed ' + s.seed + ')' : 'generated (seed ' + s.seed + ', ' + s.generatedInMs + ' ms)'}: ` +
+    `${path.relative(process.cwd(), OUT) || '.'} ${cached ? '(up to date, seed ' + s.seed + ')' : 'generated (seed ' + s.seed + ', ' + s.generatedInMs + ' ms)'}: ` +
       `${s.sourceFiles} source files, ${mb(s.sourceBytes)} MB (${s.allFiles} files, ${mb(s.allBytes)} MB in all); ` +
       `${s.dynamoFiles} DynamoDB files with ${s.dynamoCalls} calls; ` +
       `${s.prescanPositives} files pass the pre-scan; ${s.ignoredFiles} files in generated/ and node_modules/ to skip; ` +
       `incremental file ${s.incrementalFile} (${s.incrementalLines} lines, ${s.incrementalCalls} calls); ` +
-      `${s.infraFiles?.length ?? 0} infrastructure files`,
+      `${s.infraFiles?.length ?? 0} infrastructure files` +
+      (s.libraryFiles ? `; ${s.libraryFiles.length} library files (${JSON.stringify(s.libraryFilesByLibrary)})` : ''),
   );
 }
 

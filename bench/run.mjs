@@ -4,7 +4,7 @@
 // `npm run bench` builds first (dist/cli.js), then runs this.
 //
 //   node bench/run.mjs [--reps N] [--naive-reps N] [--edits N] [--updates N] [--quick]
-//                      [--only lsp|peer|cache|infra] [--lsp-edits N] [--lsp-idle N] [--lsp-baseline REF|none]
+//                      [--only lsp|peer|cache|infra|libraries] [--lsp-edits N] [--lsp-idle N] [--lsp-baseline REF|none]
 //
 // --quick generates a 500-file workspace and does 3 repetitions: for trying the harness,
 // not for numbers. --only lsp runs rows (g)–(i) alone and prints their section (to stdout
@@ -20,6 +20,14 @@ import { buildCliAt } from './baseline-server.mjs';
 import { LSP_BASELINE_REF, lspDetails, lspSection, lspTableRows, runLspRow } from './lsp-row.mjs';
 import { cacheRuns, cacheTableRows, serverIndexRow } from './cache-rows.mjs';
 import { infraRuns, infraTableRows, templateUpdateRow } from './infra-rows.mjs';
+import {
+  generateLibraries,
+  LIBRARY_TARGET,
+  libraryDetails,
+  libraryReport,
+  libraryRun,
+  libraryTableRow,
+} from './library-rows.mjs';
 import { comparePeer, peerCommand, peerDetails, peerTableRow } from './peer/row.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -51,8 +59,10 @@ const LOAD_AT_START = os.loadavg();
 const TARGETS = { cliOverFloor: 1.6, naiveOverCli: 5, incrementalP99: 10, indexP99: 20, rssMb: 300, modelCost: 1.1 };
 
 const started = performance.now();
-if (ONLY !== null && ONLY !== 'lsp' && ONLY !== 'peer' && ONLY !== 'cache' && ONLY !== 'infra') {
-  process.stderr.write(`bench: --only takes \`lsp\`, \`peer\`, \`cache\` or \`infra\` (the other rows run together)\n`);
+if (ONLY !== null && !['lsp', 'peer', 'cache', 'infra', 'libraries'].includes(ONLY)) {
+  process.stderr.write(
+    `bench: --only takes \`lsp\`, \`peer\`, \`cache\`, \`infra\` or \`libraries\` (the other rows run together)\n`,
+  );
   process.exit(1);
 }
 const log = (msg) => process.stderr.write(`bench: ${msg}\n`);
@@ -280,6 +290,50 @@ async function onlyInfra(ws, code) {
 }
 
 /**
+ * `--only libraries`: rows (a) and (s) interleaved after one untimed run of each; a section
+ * to paste, bench/results.md left alone.
+ */
+async function onlyLibraries(ws, code) {
+  if (!fs.existsSync(path.join(ROOT, 'dist', 'cli.js'))) fail('dist/cli.js is missing: run `npm run build`');
+  fs.mkdirSync(OUT, { recursive: true });
+  const libWs = generateLibraries({ NODE, ROOT, quick: QUICK, fail });
+  const report = path.join(OUT, 'report.json');
+  const cli = [path.join(ROOT, 'bin', 'shardlens.js'), 'check', WORKSPACE, '--format', 'json'];
+  const lib = libraryRun({ NODE, ROOT, OUT, timed });
+  const runs = { a: async () => (await timed(NODE, cli, { stdoutFile: report, okCodes: [0, 1] })).ms, s: lib.run };
+  const rows = { a: [], s: [] };
+  await runs.a();
+  await runs.s();
+  for (let i = 0; i < REPS; i++) {
+    for (const k of i % 2 ? ['s', 'a'] : ['a', 's']) rows[k].push(await runs[k]());
+    log(`(a) rep ${i + 1}/${REPS}: ${fmt(rows.a[i])} ms, (s) ${fmt(rows.s[i])} ms`);
+  }
+  const d = libraryReport(lib.report, report, libWs);
+  const lines = [
+    `## Rows (a) and (s), library files (\`node bench/run.mjs --only libraries\`)`,
+    '',
+    `${new Date().toISOString()}, code at ${code}; ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, Node ${process.version}; ` +
+      `load average ${LOAD_AT_START.map((x) => x.toFixed(1)).join(', ')} at the start, ${os
+        .loadavg()
+        .map((x) => x.toFixed(1))
+        .join(', ')} at the end. ` +
+      `Workspace: seed ${ws.seed}, ${ws.sourceFiles.toLocaleString('en-US')} source files, ${mb(ws.sourceBytes)} MB; the library workspace ${libWs.sourceFiles.toLocaleString('en-US')}. ` +
+      `(a), (s) interleaved, median of ${REPS}.`,
+    '',
+    '| Row | What is measured | Result | Spread | Reps | Target | Verdict |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    `| (a) | \`shardlens check bench/workspace --format json\` | **${fmt(median(rows.a))} ms** median | ${spread(rows.a)} | ${rows.a.length} | — | — |`,
+    libraryTableRow({ s: rows.s, a: rows.a, median, fmt, spread }),
+    '',
+    libraryDetails(d),
+    '',
+  ];
+  const md = await formatMarkdown(lines.join('\n'));
+  fs.writeFileSync(path.join(OUT, 'libraries-results.md'), md);
+  process.stdout.write('\n' + md);
+}
+
+/**
  * `--only cache`: rows (a), (b), (j) and (k) interleaved after one untimed run of (a), (b)
  * and the cache's first fill, then (l)-(m); a section to paste, bench/results.md left alone.
  */
@@ -341,13 +395,16 @@ async function main() {
   if (ONLY === 'peer') return onlyPeer(ws, code);
   if (ONLY === 'cache') return onlyCache(ws, code);
   if (ONLY === 'infra') return onlyInfra(ws, code);
+  if (ONLY === 'libraries') return onlyLibraries(ws, code);
+  const libWs = generateLibraries({ NODE, ROOT, quick: QUICK, fail });
   const cliBundle = path.join(ROOT, 'dist', 'cli.js');
   if (!fs.existsSync(cliBundle) || !fs.existsSync(path.join(ROOT, 'dist', 'grammars')))
     fail('dist/cli.js is missing: run `npm run bench` (it builds first)');
   const baselines = await bundleBaselines();
   const cli = [path.join(ROOT, 'bin', 'shardlens.js'), 'check', WORKSPACE, '--format', 'json'];
   const report = path.join(OUT, 'report.json');
-  const rows = { a: [], a0: [], b: [], c: [], p: [] };
+  const rows = { a: [], a0: [], b: [], c: [], p: [], s: [] };
+  const lib = libraryRun({ NODE, ROOT, OUT, timed });
   const peer = peerCommand(ROOT, WORKSPACE, path.join(OUT, 'peer.jsonl'));
   if (!peer) log('(p) not measured: @ast-grep/cli is not installed (npm install)');
   // The CLI of the baseline commit (the one before the key model), measured beside (a) and (e).
@@ -369,6 +426,7 @@ async function main() {
   const warm = await timed(NODE, cli, { stdoutFile: report, okCodes: [0, 1] });
   const sanity = checkReport(report, warm.stderr, last.b);
   if (peer) await timed(peer.cmd, peer.args, { stdoutFile: peer.outFile });
+  await lib.run();
 
   // (a), (b), (c) interleaved, rotating the order each repetition so that drift in the
   // machine's load falls on every row alike.
@@ -386,8 +444,9 @@ async function main() {
       return r.ms;
     },
     p: async () => (await timed(peer.cmd, peer.args, { stdoutFile: peer.outFile })).ms,
+    s: lib.run,
   };
-  const order = [...(oldCli ? ['a', 'a0', 'b', 'c'] : ['a', 'b', 'c']), ...(peer ? ['p'] : [])];
+  const order = [...(oldCli ? ['a', 'a0', 'b', 'c'] : ['a', 'b', 'c']), 's', ...(peer ? ['p'] : [])];
   for (let i = 0; i < REPS; i++) {
     const turn = order.slice(i % order.length).concat(order.slice(0, i % order.length));
     for (const row of turn) {
@@ -445,7 +504,9 @@ async function main() {
 
   const old = oldCli ? { sha: oldCli.sha, a: rows.a0, rss: oldRss } : null;
   const p = peer ? comparePeer(report, peer.outFile) : null;
-  const md = (await render({ ws, rows, last, rss, haveTime, d, f, g, sanity, baselines, old, code, p })) + labSection();
+  const libs = libraryReport(lib.report, report, libWs);
+  const md =
+    (await render({ ws, rows, last, rss, haveTime, d, f, g, sanity, baselines, old, code, p, libs })) + labSection();
   fs.writeFileSync(path.join(HERE, 'results.md'), md);
   process.stdout.write('\n' + md);
   log(`wrote bench/results.md (${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
@@ -477,7 +538,7 @@ const fmt = (ms) => (ms >= 100 ? Math.round(ms).toLocaleString('en-US') : ms >= 
 const spread = (xs) => `${fmt(Math.min(...xs))}–${fmt(Math.max(...xs))} ms`;
 const mb = (bytes) => (bytes / 1024 / 1024).toFixed(1);
 
-async function render({ ws, rows, last, rss, haveTime, d, f, g, sanity, baselines, old, code, p }) {
+async function render({ ws, rows, last, rss, haveTime, d, f, g, sanity, baselines, old, code, p, libs }) {
   const a = median(rows.a);
   const b = median(rows.b);
   const c = median(rows.c);
@@ -503,6 +564,11 @@ async function render({ ws, rows, last, rss, haveTime, d, f, g, sanity, baseline
         `(a) costs ${cost(a, a0)} over (a₀); the limit is ${fmt(TARGETS.modelCost * a0)} ms`,
       )
     : null;
+  const tS = target(
+    median(rows.s) <= LIBRARY_TARGET * a,
+    `(s) = ${(median(rows.s) / a).toFixed(2)} × (a)`,
+    `(s) = ${(median(rows.s) / a).toFixed(2)} × (a); over the ${fmt(LIBRARY_TARGET * a)} ms limit by ${fmt(median(rows.s) - LIBRARY_TARGET * a)} ms`,
+  );
   const t2 = target(
     c / a >= TARGETS.naiveOverCli,
     `(a) is ${(c / a).toFixed(1)}× faster than (c)`,
@@ -558,6 +624,7 @@ async function render({ ws, rows, last, rss, haveTime, d, f, g, sanity, baseline
     `| (b) | floor: the same walk, read and literal pre-scan, nothing parsed (\`bench/floor.ts\`) | **${fmt(b)} ms** median | ${spread(rows.b)} | ${rows.b.length} | — | — |`,
     `| (c) | naive: tree-sitter-parse every collected file, no pre-scan (\`bench/naive.ts\`) | **${fmt(c)} ms** median | ${spread(rows.c)} | ${rows.c.length} | (a) ≥ 5× faster than (c) | ${t2} |`,
     ...(p ? [peerTableRow(rows.p, a, median)] : []),
+    libraryTableRow({ s: rows.s, a: rows.a, median, fmt, spread, verdict: tS }),
     `| (d) | incremental re-analysis of the ${d.lines.toLocaleString('en-US')}-line file after a one-character edit (\`AnalyzedDocument.applyEdits\`) | p50 **${fmt(d.p50)} ms**, p99 **${fmt(d.p99)} ms** | p90 ${fmt(d.p90)}, max ${fmt(d.max)} ms | ${d.n} | p99 ≤ 10 ms | ${t3} |`,
     `| (e) | peak RSS of (a) (${haveTime ? '`/usr/bin/time -v`' : '`process.resourceUsage().maxRSS`'}) | **${e.toFixed(0)} MB** median | ${Math.min(...rss).toFixed(0)}–${Math.max(...rss).toFixed(0)} MB | ${rss.length} | ≤ 300 MB | ${t5} |`,
     ...(old
@@ -601,6 +668,7 @@ async function render({ ws, rows, last, rss, haveTime, d, f, g, sanity, baseline
         .join('; ') +
       '.',
     ...(p ? [peerDetails(p)] : []),
+    libraryDetails(libs),
     ...lspDetails(g),
     `- Baselines (b) and (c) ran as ${baselines.how}. Rows (d) and (f) ran in process under \`node --import tsx\` ` +
       `after 10 untimed warm-up edits/updates.`,
