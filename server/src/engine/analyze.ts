@@ -261,7 +261,7 @@ export function extractTree(
 ): FileAnalysis {
   const failures: AnalysisFailure[] = [];
   const attempt = attempting(failures);
-  try {
+  return orEmpty(file, language, () => {
     const lookups = lookupsFor(file, language, options);
     const source: SourceFile = { file, text, tree, language, lookups };
     const fe = frontEndFor(language);
@@ -314,8 +314,14 @@ export function extractTree(
       ...(failures.length ? { failures } : {}),
     };
     return extracted;
+  });
+}
+
+/** A stage's analysis, or, when a bug in a front-end throws, the file's empty analysis saying why: the run goes on. */
+function orEmpty(file: string, language: SourceLanguage, stage: () => FileAnalysis): FileAnalysis {
+  try {
+    return stage();
   } catch (e) {
-    // A bug in a front-end must not take the run down: say which file and why.
     return emptyAnalysis(file, language, `analysis failed: ${messageOf(e)}`);
   }
 }
@@ -329,7 +335,7 @@ export function completeAnalysis(
 ): FileAnalysis {
   const { file, language } = extracted;
   const failures = [...(extracted.failures ?? [])];
-  try {
+  return orEmpty(file, language, () => {
     const reach = attempting(failures)('entry points', undefined, () =>
       options.reachCache
         ? options.reachCache.read(tree, file, language, text)
@@ -341,9 +347,7 @@ export function completeAnalysis(
       ...(reach ? { reach } : {}),
     };
     return options.judge === false ? read : judgeAnalysis(read, text, options);
-  } catch (e) {
-    return emptyAnalysis(file, language, `analysis failed: ${messageOf(e)}`);
-  }
+  });
 }
 
 export function findCallSites(
