@@ -4,10 +4,12 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { after, before } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { CodeAction, Diagnostic, TextEdit } from 'vscode-languageserver';
 import { applyChanges } from '../../server/src/features/fixes/apply';
-import { until, type Session } from './lsp-client';
+import { cleanup, copyFixture } from '../fixes/helpers-write';
+import { startServer, until, type Session } from './lsp-client';
 
 const LANGUAGES: Record<string, string> = { '.py': 'python', '.ts': 'typescript', '.js': 'javascript' };
 
@@ -55,3 +57,36 @@ export function writeWorkspaceEdit(changes: Record<string, TextEdit[]>): string[
 /** Waits until the server has indexed the workspace and found something in it. */
 export const indexed = (session: Session) =>
   until('indexing to finish', () => session.statuses.some((x) => !x.indexing && x.warnings + x.errors > 0));
+
+/** A language server over a fresh copy of a fixture, filled in before the tests run. */
+export interface ServedFixture {
+  session: Session;
+  /** The copy: the server's workspace, written to by the edits the tests apply. */
+  dir: string;
+}
+
+/**
+ * A language server over a fresh copy of fixture `name` from `under`, started before the
+ * tests of the file or `describe` this is called in, stopped and its copy removed after
+ * them. `prepare` runs on the copy before the server starts; with `waitForIndex` the tests
+ * start once the workspace index is complete (for what files no editor opened say).
+ */
+export function serveFixture(
+  name: string,
+  under: string,
+  { waitForIndex = false, prepare }: { waitForIndex?: boolean; prepare?: (dir: string) => Promise<void> } = {},
+): ServedFixture {
+  const served = { dir: '' } as ServedFixture;
+  before(async () => {
+    served.dir = copyFixture(name, under);
+    await prepare?.(served.dir);
+    served.session = startServer(served.dir);
+    await served.session.initialize();
+    if (waitForIndex) await indexed(served.session);
+  });
+  after(() => {
+    served.session?.stop();
+    cleanup(served.dir);
+  });
+  return served;
+}

@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import type { Hover } from 'vscode-languageserver';
-import { cleanup, copyFixture } from '../fixes/helpers-write';
 import { foundCount, run, SAFETY_DIR, SAFETY_FIXTURES, type Run } from '../fixes/safety-fixtures';
-import { codeActionsAt, indexed, openDocument, writeWorkspaceEdit } from './lsp-actions';
-import { startServer, type Session } from './lsp-client';
+import { codeActionsAt, openDocument, serveFixture, writeWorkspaceEdit } from './lsp-actions';
 
 /**
  * A shard fix over LSP, as an editor applies it: the code actions on a hot write whose
@@ -20,38 +18,29 @@ import { startServer, type Session } from './lsp-client';
 const tickets = SAFETY_FIXTURES.find((f) => f.name === 'tickets-ts')!;
 
 describe('a repository with put, get, update and query of one key, fixed over LSP', () => {
-  let session: Session;
-  let dir = '';
-  let file = '';
   let baseline: Run;
-
-  before(async () => {
-    dir = copyFixture('tickets-ts', SAFETY_DIR);
-    file = path.join(dir, 'ticket-repository.ts');
-    baseline = await run(tickets, dir);
-    session = startServer(dir);
-    await session.initialize();
+  const lsp = serveFixture('tickets-ts', SAFETY_DIR, {
+    prepare: async (dir) => {
+      baseline = await run(tickets, dir);
+    },
   });
-  after(() => {
-    session?.stop();
-    cleanup(dir);
-  });
+  const file = () => path.join(lsp.dir, 'ticket-repository.ts');
 
   test('the calculated fix rewrites every access; run, it keeps every item and every read', async () => {
-    const ds = await openDocument(session, file);
+    const ds = await openDocument(lsp.session, file());
     const put = ds.find((d) => d.code === 'SL001' && String(d.message).includes('writes'));
     assert.ok(put, JSON.stringify(ds.map((d) => d.message)));
-    const titles = (await codeActionsAt(session, file, put.range)).map((a) => a.title);
+    const titles = (await codeActionsAt(lsp.session, file(), put.range)).map((a) => a.title);
     assert.deepEqual(
       titles.filter((t) => t.startsWith('Add a')),
       ['Add a calculated shard suffix: hash(SK) mod 10 (and 3 other accesses of the key)'],
       'no random suffix: the items are read and updated by their key',
     );
-    const fix = (await codeActionsAt(session, file, put.range)).find(
+    const fix = (await codeActionsAt(lsp.session, file(), put.range)).find(
       (a) => a.title === titles.find((t) => t.startsWith('Add a calculated')),
     );
     writeWorkspaceEdit(fix!.edit!.changes!);
-    const text = fs.readFileSync(file, 'utf8');
+    const text = fs.readFileSync(file(), 'utf8');
     assert.equal(
       (text.match(/shardlensHash\(String\(`TICKET#\$\{/g) ?? []).length,
       3,
@@ -59,7 +48,7 @@ describe('a repository with put, get, update and query of one key, fixed over LS
     );
     assert.match(text, /await queryTicketsOpenShards\(this\.doc\)/);
 
-    const after = await run(tickets, dir);
+    const after = await run(tickets, lsp.dir);
     assert.equal(foundCount(baseline), 20);
     assert.equal(foundCount(after), 20, 'every get finds its ticket');
     assert.deepEqual(after.stored, baseline.stored, 'the same items, apart from the key');
@@ -69,27 +58,15 @@ describe('a repository with put, get, update and query of one key, fixed over LS
 });
 
 describe('a mapper shared with another use: no shard fix, and the hover says why', () => {
-  let session: Session;
-  let dir = '';
-
-  before(async () => {
-    dir = copyFixture('shared-mapper-ts', SAFETY_DIR);
-    session = startServer(dir);
-    await session.initialize();
-    // The other use of the mapper is in a file no editor opened: wait for the workspace index.
-    await indexed(session);
-  });
-  after(() => {
-    session?.stop();
-    cleanup(dir);
-  });
+  // The other use of the mapper is in a file no editor opened: the tests wait for the workspace index.
+  const lsp = serveFixture('shared-mapper-ts', SAFETY_DIR, { waitForIndex: true });
 
   test('the light bulb and the hover name the other use of toBallotItem', async () => {
-    const file = path.join(dir, 'ballot-store.ts');
-    const ds = await openDocument(session, file);
+    const file = path.join(lsp.dir, 'ballot-store.ts');
+    const ds = await openDocument(lsp.session, file);
     const hot = ds.find((d) => d.code === 'SL002')!;
     assert.ok(hot, JSON.stringify(ds.map((d) => d.message)));
-    const titles = (await codeActionsAt(session, file, hot.range)).map((a) => a.title);
+    const titles = (await codeActionsAt(lsp.session, file, hot.range)).map((a) => a.title);
     assert.deepEqual(
       titles.filter((t) => t.startsWith('Add a')),
       [],
@@ -100,7 +77,7 @@ describe('a mapper shared with another use: no shard fix, and the hover says why
       ),
       titles.join('\n'),
     );
-    const hover = (await session.conn.sendRequest('textDocument/hover', {
+    const hover = (await lsp.session.conn.sendRequest('textDocument/hover', {
       textDocument: { uri: pathToFileURL(file).toString() },
       position: hot.range.start,
     })) as Hover;

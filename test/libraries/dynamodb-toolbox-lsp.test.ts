@@ -4,7 +4,7 @@
  * one's WorkspaceEdit, written to disk, is the fix the provider computes (the entity's
  * default and both queries of the key rewritten).
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -12,32 +12,21 @@ import { pathToFileURL } from 'node:url';
 import type { Hover } from 'vscode-languageserver';
 import { allFixes } from '../../server/src/features/fixes';
 import { applyChanges } from '../../server/src/features/fixes/apply';
-import { codeActionsAt, indexed, openDocument, writeWorkspaceEdit } from '../integration/lsp-actions';
-import { startServer, type Session } from '../integration/lsp-client';
-import { cleanup, copyFixture, indexWorkspace } from '../fixes/helpers-write';
+import { codeActionsAt, openDocument, serveFixture, writeWorkspaceEdit } from '../integration/lsp-actions';
+import { indexWorkspace } from '../fixes/helpers-write';
 import { ROOT } from './helpers';
 
-let session: Session;
-let dir = '';
-
-before(async () => {
-  dir = copyFixture('dynamodb-toolbox-fixes', path.join(ROOT, 'test', 'fixtures', 'libraries'));
-  session = startServer(dir);
-  await session.initialize();
-  // The queries are in a file no editor opened: wait for the workspace index.
-  await indexed(session);
-});
-after(() => {
-  session?.stop();
-  cleanup(dir);
+// The queries are in a file no editor opened: the tests wait for the workspace index.
+const lsp = serveFixture('dynamodb-toolbox-fixes', path.join(ROOT, 'test', 'fixtures', 'libraries'), {
+  waitForIndex: true,
 });
 
 test('the hover on a key no fix can shard says why, as the toolbox fix sees it', async () => {
-  const entities = path.join(dir, 'entities.ts');
-  const ds = await openDocument(session, entities);
+  const entities = path.join(lsp.dir, 'entities.ts');
+  const ds = await openDocument(lsp.session, entities);
   const settings = ds.find((d) => d.code === 'SL001' && /"SETTINGS"/.test(d.message))!;
   assert.ok(settings, JSON.stringify(ds.map((d) => d.message)));
-  const hover = (await session.conn.sendRequest('textDocument/hover', {
+  const hover = (await lsp.session.conn.sendRequest('textDocument/hover', {
     textDocument: { uri: pathToFileURL(entities).toString() },
     position: settings.range.start,
   })) as Hover;
@@ -49,8 +38,8 @@ test('the hover on a key no fix can shard says why, as the toolbox fix sees it',
 });
 
 test('the light bulb on a constant default offers the library-style shard fixes, and applies them', async () => {
-  const entities = path.join(dir, 'entities.ts');
-  const ws = await indexWorkspace(dir);
+  const entities = path.join(lsp.dir, 'entities.ts');
+  const ws = await indexWorkspace(lsp.dir);
   const finding = ws.findings.find((f) => f.access.library?.entity === 'Activity' && f.access.library.schema)!;
   const expected = allFixes(finding, ws.ctx).find((a) => a.id === 'add-random-shard')!;
   const want = new Map(
@@ -63,10 +52,10 @@ test('the light bulb on a constant default offers the library-style shard fixes,
     ]),
   );
 
-  const ds = await openDocument(session, entities);
+  const ds = await openDocument(lsp.session, entities);
   const hot = ds.find((d) => d.code === 'SL001' && d.range.start.line === finding.span.startLine)!;
   assert.ok(hot, JSON.stringify(ds.map((d) => d.message)));
-  const actions = await codeActionsAt(session, entities, hot.range);
+  const actions = await codeActionsAt(lsp.session, entities, hot.range);
   const titles = actions.map((a) => a.title);
   assert.ok(titles.includes(expected.title), titles.join('\n'));
   assert.ok(

@@ -6,41 +6,23 @@
  * `shardlens keys --match` names the entity's logical key. v0 cannot be installed beside
  * v2 (one package name): its fixtures are static, from its documented API.
  */
-import { test, before } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Access, Finding, WorkspaceIndex } from '../../server/src/engine';
 import { allFixes, fixContextOf } from '../../server/src/features/fixes';
 import { typeErrors } from '../fixes/helpers-write';
-import {
-  assertStoredKey,
-  keysMatch,
-  placesIn,
-  readLibraryFixture,
-  renderText,
-  ROOT,
-  stringKeyTable,
-  withDynalite,
-} from './helpers';
+import { assertStoredKey, keysMatch, libraryFixture, renderText, stringKeyTable, withDynalite } from './helpers';
 
-const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'libraries', 'dynamodb-toolbox');
-const { line } = placesIn(FIXTURE);
-
-let accesses: Access[];
-let findings: Finding[];
-let index: WorkspaceIndex;
-
-before(async () => {
-  ({ accesses, findings, index } = await readLibraryFixture(FIXTURE));
-});
+const fx = libraryFixture('dynamodb-toolbox');
+const { dir: FIXTURE, line } = fx;
 
 test('the v1/v2 fixtures type-check against the dynamodb-toolbox typings', () => {
   assert.deepEqual(typeErrors(path.join(FIXTURE, 'v1')), []);
 });
 
 test('every toolbox call of the fixtures is read with its entity, index and stored key', () => {
-  const calls = accesses
+  const calls = fx.accesses
     .filter((a) => a.library)
     .map(
       (a) =>
@@ -70,7 +52,7 @@ test('every toolbox call of the fixtures is read with its entity, index and stor
 });
 
 test('the hot keys are found: a status index, a counter, a constant default, the entity type index', () => {
-  const got = findings.map((f) => `${f.rule} ${line(f)} ${f.severity}`);
+  const got = fx.findings.map((f) => `${f.rule} ${line(f)} ${f.severity}`);
   for (const want of [
     'SL001 v1/handlers.ts:16 error', // status: 'PENDING' written to the byStatus index
     'SL001 v1/handlers.ts:23 error', // and read from it
@@ -83,24 +65,24 @@ test('the hot keys are found: a status index, a counter, a constant default, the
     'SL001 v0/models.js:44 error',
   ])
     assert.ok(got.includes(want), `${want} not in\n${got.join('\n')}`);
-  const feed = findings.find((f) => line(f) === 'v1/entities.ts:36')!;
+  const feed = fx.findings.find((f) => line(f) === 'v1/entities.ts:36')!;
   assert.match(feed.message, /FEED#storefront/);
-  const status = findings.find((f) => line(f) === 'v1/handlers.ts:16' && f.rule === 'SL001')!;
+  const status = fx.findings.find((f) => line(f) === 'v1/handlers.ts:16' && f.rule === 'SL001')!;
   assert.equal(status.span.startColumn + 1, 30, 'on the constant the call gives');
   // The call gives the constant, not the schema: no shard fix through the schema, and the light bulb says why.
   assert.deepEqual(
-    allFixes(status, fixContextOf(index)).map((a) => `${a.id}: ${a.title}`),
+    allFixes(status, fixContextOf(fx.index)).map((a) => `${a.id}: ${a.title}`),
     ["shard-fix-blocked: No shard fix: the Order entity's schema does not make the key: the calls give it"],
   );
 });
 
 test('a UUID default, an id from the request and a sharded key are not reported', () => {
-  const quiet = accesses.filter((a) =>
+  const quiet = fx.accesses.filter((a) =>
     ['Session', 'Customer', 'StreamEvent', 'User', 'Upload', 'Sample'].includes(a.library?.entity ?? ''),
   );
   assert.ok(quiet.length >= 7, `${quiet.length}`);
   assert.deepEqual(
-    findings.filter((f) => quiet.includes(f.access)).map((f) => `${f.rule} ${line(f)}`),
+    fx.findings.filter((f) => quiet.includes(f.access)).map((f) => `${f.rule} ${line(f)}`),
     [],
   );
   const stream = quiet.find((a) => a.library!.entity === 'StreamEvent')!;
@@ -135,7 +117,7 @@ test('run against dynalite with the real library, every stored key is the templa
     assert.ok(items.some((i) => i.PK === 'FEED#storefront'));
     assert.ok(items.some((i) => i.PK === session));
     assert.ok(items.some((i) => i.PK === 'CUSTOMER#c-7' && i.SK === 'PROFILE'));
-    const writes = accesses.filter((a) => a.library && a.kind === 'write' && a.file.includes('/v1/'));
+    const writes = fx.accesses.filter((a) => a.library && a.kind === 'write' && a.file.includes('/v1/'));
     for (const item of items) {
       const entity = item._et as string;
       // The partition keys of each item's table and its index.

@@ -6,14 +6,13 @@
  * the entity's logical key; the hot keys are found where the schema or the call makes
  * them, and the spread ones are not.
  */
-import { test, before } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import type { Access, Finding, WorkspaceIndex } from '../../server/src/engine';
 import { workspaceRoot } from '../../server/src/cli/root';
 import { typeErrors } from '../fixes/helpers-write';
 import { indexedWorkspace } from '../unit/helpers';
@@ -22,31 +21,22 @@ import {
   CLI,
   keysMatch,
   matchesTemplate,
-  placesIn,
-  readLibraryFixture,
+  libraryFixture,
   renderText,
   ROOT,
   stringKeyTable,
   withDynalite,
 } from './helpers';
 
-const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'libraries', 'electrodb');
-const { rel, line } = placesIn(FIXTURE);
-
-let index: WorkspaceIndex;
-let accesses: Access[];
-let findings: Finding[];
-
-before(async () => {
-  ({ index, accesses, findings } = await readLibraryFixture(FIXTURE));
-});
+const fx = libraryFixture('electrodb');
+const { dir: FIXTURE, rel, line } = fx;
 
 test('the fixtures type-check against the electrodb typings', () => {
   for (const dir of ['ts', 'cjs']) assert.deepEqual(typeErrors(path.join(FIXTURE, dir)), [], dir);
 });
 
 test('every ElectroDB call of the fixtures is read, with its entity and access pattern', () => {
-  const calls = accesses
+  const calls = fx.accesses
     .filter((a) => a.library)
     .map(
       (a) =>
@@ -74,24 +64,24 @@ test('every ElectroDB call of the fixtures is read, with its entity and access p
 
 test('keys are rendered as ElectroDB stores them', () => {
   const pk = (l: string, op: string) => {
-    const a = accesses.find((x) => line(x) === l && x.operation === op && !x.index);
+    const a = fx.accesses.find((x) => line(x) === l && x.operation === op && !x.index);
     return a?.partitionKey
       ? { pk: renderText(a.partitionKey.template), sk: a.sortKey && renderText(a.sortKey.template) }
       : null;
   };
   assert.deepEqual(pk('ts/handlers.ts:13', 'PutItem'), { pk: '$games#board_global', sk: '$score_1#player_{}' });
   assert.deepEqual(pk('ts/handlers.ts:39', 'PutItem'), { pk: 'SESSION#{}', sk: 'META' });
-  const query = accesses.find((a) => line(a) === 'ts/handlers.ts:8')!;
+  const query = fx.accesses.find((a) => line(a) === 'ts/handlers.ts:8')!;
   assert.equal(renderText(query.partitionKey!.template), '$tracker');
   assert.equal(query.sortCondition?.operator, 'begins_with');
   assert.equal(renderText(query.sortCondition!.operands[0].template), '$task_1#status_open');
-  const range = accesses.find((a) => line(a) === 'ts/service.ts:13')!;
+  const range = fx.accesses.find((a) => line(a) === 'ts/service.ts:13')!;
   assert.equal(range.sortCondition?.operator, '>');
   assert.equal(renderText(range.sortCondition!.operands[0].template), '$account#session_2#expiresat_{}');
 });
 
 test('the hot keys are found where the schema or the call makes them, with the schema as related location', () => {
-  const got = findings.map((f) => `${f.rule} ${line(f)}:${f.span.startColumn + 1} ${f.severity}`);
+  const got = fx.findings.map((f) => `${f.rule} ${line(f)}:${f.span.startColumn + 1} ${f.severity}`);
   for (const want of [
     // The status index of tasks: `composite: []`, one partition for every task.
     'SL001 ts/entities.ts:24:32 error',
@@ -102,7 +92,7 @@ test('the hot keys are found where the schema or the call makes them, with the s
     'SL001 cjs/orders.js:12:41 error',
   ])
     assert.ok(got.includes(want), `${want} not in\n${got.join('\n')}`);
-  const global = findings.find((f) => line(f) === 'ts/handlers.ts:13')!;
+  const global = fx.findings.find((f) => line(f) === 'ts/handlers.ts:13')!;
   assert.match(global.message, /\$games#board_global/);
   assert.deepEqual(
     global.related.map((r) => `${rel(r.file)}:${r.span.startLine + 1} ${r.message}`),
@@ -113,26 +103,26 @@ test('the hot keys are found where the schema or the call makes them, with the s
     global.fixes.map((f) => f.kind),
     ['add-shard-suffix'],
   );
-  const schema = findings.find((f) => line(f) === 'ts/entities.ts:24')!;
+  const schema = fx.findings.find((f) => line(f) === 'ts/entities.ts:24')!;
   assert.match(schema.message, /index "gsi1pk-gsi1sk-index"/);
   assert.equal(schema.context, 'app');
 });
 
 test('a high-cardinality composite, a sharded entity and a UUID default are not reported', () => {
-  const quiet = accesses.filter(
+  const quiet = fx.accesses.filter(
     (a) =>
       ['shardedScore', 'session'].includes(a.library?.entity ?? '') ||
       (['byId', 'byCustomer'].includes(a.library?.accessPattern ?? '') && a.index === null),
   );
   assert.ok(quiet.length >= 6);
-  const onThem = findings.filter((f) => quiet.includes(f.access) && f.rule !== 'SL005');
+  const onThem = fx.findings.filter((f) => quiet.includes(f.access) && f.rule !== 'SL005');
   assert.deepEqual(
     onThem.map((f) => `${f.rule} ${line(f)}`),
     [],
   );
-  const sharded = accesses.find((a) => line(a) === 'ts/handlers.ts:26' && !a.index)!;
+  const sharded = fx.accesses.find((a) => line(a) === 'ts/handlers.ts:26' && !a.index)!;
   assert.equal(
-    index
+    fx.index
       .keys()
       .flatMap((t) => t.indexes.flatMap((i) => i.keys))
       .find((k) => k.sites.some((s) => s.access === sharded))?.key.shards?.values?.length,
@@ -168,7 +158,7 @@ test('run against dynalite with the real library, every stored key is the templa
 
     const items = await db.stored('app-table', 'shop-table');
     assert.equal(items.length, 5);
-    const writes = accesses.filter((a) => a.library && a.kind === 'write' && a.operation === 'PutItem');
+    const writes = fx.accesses.filter((a) => a.library && a.kind === 'write' && a.operation === 'PutItem');
     for (const item of items) {
       const entity = item.__edb_e__ as string;
       for (const field of ['pk', 'gsi1pk', 'gsi2pk']) {

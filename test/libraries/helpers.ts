@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
+import { before } from 'node:test';
 import {
   CreateTableCommand,
   ScanCommand,
@@ -40,6 +41,20 @@ export async function readLibraryFixture(fixture: string): Promise<LibraryWorksp
   index.analyzeAll(collectFiles([fixture]).files);
   const results = index.results();
   return { index, accesses: results.flatMap((r) => r.accesses), findings: results.flatMap((r) => r.findings) };
+}
+
+/**
+ * A library's fixture folder (test/fixtures/libraries/<name>) for the tests of one file:
+ * its path, `rel` and `line` (`placesIn`), and its workspace read as the CLI reads it
+ * (`readLibraryFixture`), filled in before the tests run.
+ */
+export function libraryFixture(name: string): LibraryWorkspace & { dir: string } & ReturnType<typeof placesIn> {
+  const dir = path.join(ROOT, 'test', 'fixtures', 'libraries', name);
+  const fixture = { dir, ...placesIn(dir) } as LibraryWorkspace & { dir: string } & ReturnType<typeof placesIn>;
+  before(async () => {
+    Object.assign(fixture, await readLibraryFixture(dir));
+  });
+  return fixture;
 }
 
 /** `rel` names a file below the fixture; `line` places a finding or an access as `dir/file.ts:12`. */

@@ -7,42 +7,33 @@
  * index, partition key) is one the engine predicted at that model, and `shardlens keys
  * --match` names the model's logical key.
  */
-import { test, before } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Access, Finding } from '../../server/src/engine';
+import type { Finding } from '../../server/src/engine';
 import { typeErrors } from '../fixes/helpers-write';
 import {
   keysMatch,
   matchesTemplate,
-  placesIn,
-  readLibraryFixture,
+  libraryFixture,
   recordSent,
   renderText,
-  ROOT,
   type Sent,
   stringKeyTable,
   withDynalite,
 } from './helpers';
 
-const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'libraries', 'onetable');
-const { rel, line } = placesIn(FIXTURE);
-
-let accesses: Access[];
-let findings: Finding[];
-
-before(async () => {
-  ({ accesses, findings } = await readLibraryFixture(FIXTURE));
-});
+const fx = libraryFixture('onetable');
+const { dir: FIXTURE, rel, line } = fx;
 
 test('the fixtures type-check against the dynamodb-onetable typings', () => {
   assert.deepEqual(typeErrors(FIXTURE), []);
 });
 
 test('every OneTable call of the fixtures is read with its model, index and stored key', () => {
-  const calls = accesses
+  const calls = fx.accesses
     .filter((a) => a.library)
     .map(
       (a) =>
@@ -67,13 +58,13 @@ test('every OneTable call of the fixtures is read with its model, index and stor
   ])
     assert.ok(calls.includes(want), `${want} not in\n${calls.join('\n')}`);
   // A find fills the sort key's template as far as the call gives it: begins_with its prefix.
-  const orders = accesses.find((a) => line(a) === 'handlers.ts:25')!;
+  const orders = fx.accesses.find((a) => line(a) === 'handlers.ts:25')!;
   assert.equal(orders.sortCondition?.operator, 'begins_with');
   assert.equal(orders.sortCondition?.operands.map((o) => renderText(o.template)).join(), 'order#');
 });
 
 test('the hot keys are found: a status index, a counter, a key the schema fixes, a constant default', () => {
-  const got = findings.map((f) => `${f.rule} ${line(f)} ${f.severity}`);
+  const got = fx.findings.map((f) => `${f.rule} ${line(f)} ${f.severity}`);
   for (const want of [
     'SL001 handlers.ts:4 error', // status: 'invited' written to gs1
     'SL001 handlers.ts:9 error', // and 'active' read from it
@@ -82,10 +73,10 @@ test('the hot keys are found: a status index, a counter, a key the schema fixes,
     'SL001 sessions.js:10 error', // kind's default 'web' keys byKind
   ])
     assert.ok(got.includes(want), `${want} not in\n${got.join('\n')}`);
-  const status = findings.find((f) => line(f) === 'handlers.ts:9')!;
+  const status = fx.findings.find((f) => line(f) === 'handlers.ts:9')!;
   assert.equal(status.span.startColumn + 1, 30, 'on the constant the call gives');
   assert.deepEqual(status.fixes, []);
-  const announcement = findings.find((f) => line(f) === 'db.ts:10')!;
+  const announcement = fx.findings.find((f) => line(f) === 'db.ts:10')!;
   assert.ok(
     announcement.related?.some((r) => rel(r.file) === 'schema.ts'),
     'the schema field is the related location',
@@ -103,14 +94,14 @@ test('the hot keys are found: a status index, a counter, a key the schema fixes,
 });
 
 test('generated ids, ids from the request and a sharded key are not reported', () => {
-  const quiet = accesses.filter(
+  const quiet = fx.accesses.filter(
     (a) =>
       ['Order', 'Metric'].includes(a.library?.entity ?? '') ||
       (a.library && a.index === null && /^(User|Session)$/.test(a.library.entity)),
   );
   assert.ok(quiet.length >= 9, `${quiet.length}`);
   assert.deepEqual(
-    findings.filter((f) => quiet.includes(f.access)).map((f) => `${f.rule} ${line(f)}`),
+    fx.findings.filter((f) => quiet.includes(f.access)).map((f) => `${f.rule} ${line(f)}`),
     [],
   );
   const metric = quiet.find((a) => a.library!.entity === 'Metric')!;
@@ -155,7 +146,7 @@ test('run against dynalite with the real library, every request is one the engin
     await (sessions.endSession ?? sessions.default.endSession)(session.token);
 
     assert.ok(sent.length >= 13, `${sent.length} requests`);
-    const lib = accesses.filter((a) => a.library);
+    const lib = fx.accesses.filter((a) => a.library);
     for (const s of sent) {
       const operation = OPERATIONS[s.command];
       assert.ok(operation, `unexpected ${s.command}`);

@@ -15,13 +15,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { normalizeSettings } from '../../protocol/src/settings';
 import { hoverMarkdown } from '../../server/src/lsp/hover';
-import type { Access, Finding } from '../../server/src/engine';
+import type { Access } from '../../server/src/engine';
 import { compileErrors } from '../fixes/helpers-write';
 import {
   keysMatch,
   matchesTemplate,
-  placesIn,
-  readLibraryFixture,
+  libraryFixture,
   recordSent,
   renderText,
   ROOT,
@@ -31,15 +30,11 @@ import {
   withDynalite,
 } from './helpers';
 
-const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'libraries', 'typedorm');
-const { rel, line } = placesIn(FIXTURE);
-
-let accesses: Access[];
-let findings: Finding[];
+const fx = libraryFixture('typedorm');
+const { dir: FIXTURE, rel, line } = fx;
 let built: string;
 
 before(async () => {
-  ({ accesses, findings } = await readLibraryFixture(FIXTURE));
   fs.mkdirSync(path.join(ROOT, '.cache'), { recursive: true });
   // Below the project, so the compiled modules resolve its node_modules.
   built = fs.mkdtempSync(path.join(ROOT, '.cache', 'typedorm-'));
@@ -70,7 +65,7 @@ test('the fixtures compile with decorator metadata, without a type error', () =>
 });
 
 test('every TypeDORM call of the fixtures is read with its entity, table, index and stored key', () => {
-  const calls = accesses.filter((a) => a.library).map(described);
+  const calls = fx.accesses.filter((a) => a.library).map(described);
   for (const want of [
     // `new User()` filled by assignment; the id generated (UUID4), the status written to GSI1.
     'handlers.ts:14 PutItem user.primary app-table PK = USER#{}',
@@ -98,14 +93,14 @@ test('every TypeDORM call of the fixtures is read with its entity, table, index 
     assert.ok(calls.includes(want), `${want} not in\n${calls.join('\n')}`);
   // A create of the fixed partition is not a second site of it.
   assert.ok(!calls.some((c) => c.startsWith('handlers.ts:37 ')), calls.join('\n'));
-  const orders = accesses.find((a) => line(a) === 'handlers.ts:56')!;
+  const orders = fx.accesses.find((a) => line(a) === 'handlers.ts:56')!;
   assert.equal(orders.sortCondition?.operator, 'begins_with');
   assert.equal(orders.sortCondition?.operands.map((o) => renderText(o.template)).join(), 'ORDER#');
-  assert.equal(accesses.find((a) => line(a) === 'handlers.ts:18')!.read?.limit, 50);
+  assert.equal(fx.accesses.find((a) => line(a) === 'handlers.ts:18')!.read?.limit, 50);
 });
 
 test('the hot keys are found: a status index, a counter, a key the schema fixes', () => {
-  const got = findings.map((f) => `${f.rule} ${line(f)}:${f.span.startColumn + 1} ${f.severity}`);
+  const got = fx.findings.map((f) => `${f.rule} ${line(f)}:${f.span.startColumn + 1} ${f.severity}`);
   for (const want of [
     'SL001 handlers.ts:13:17 error', // user.status = 'INVITED' written to GSI1
     'SL001 handlers.ts:18:45 error', // { status: 'ACTIVE' } read from it
@@ -117,10 +112,10 @@ test('the hot keys are found: a status index, a counter, a key the schema fixes'
     'SL001 reports.ts:14:10 error', // a create of Setting where no connection lists it
   ])
     assert.ok(got.includes(want), `${want} not in\n${got.join('\n')}`);
-  const active = findings.find((f) => line(f) === 'handlers.ts:18')!;
+  const active = fx.findings.find((f) => line(f) === 'handlers.ts:18')!;
   const related = active.related.map((r) => `${rel(r.file)}:${r.span.startLine + 1}`);
   assert.ok(related.includes('user.entity.ts:11'), related.join(', '));
-  const settings = findings.find((f) => line(f) === 'db.ts:16')!;
+  const settings = fx.findings.find((f) => line(f) === 'db.ts:16')!;
   assert.ok(
     settings.related.some((r) => `${rel(r.file)}:${r.span.startLine + 1}` === 'setting.entity.ts:7'),
     'the partitionKey of the entity is the related location',
@@ -129,27 +124,27 @@ test('the hot keys are found: a status index, a counter, a key the schema fixes'
 });
 
 test('generated ids, ids from the request and a sharded key are not reported', () => {
-  const quiet = accesses.filter(
+  const quiet = fx.accesses.filter(
     (a) =>
       ['order', 'feedItem'].includes(a.library?.entity ?? '') ||
       (a.library?.entity === 'user' && a.library.accessPattern === 'primary'),
   );
   assert.ok(quiet.length >= 9, `${quiet.length}`);
   assert.deepEqual(
-    findings.filter((f) => quiet.includes(f.access)).map((f) => `${f.rule} ${line(f)}`),
+    fx.findings.filter((f) => quiet.includes(f.access)).map((f) => `${f.rule} ${line(f)}`),
     [],
   );
-  const created = accesses.find((a) => line(a) === 'handlers.ts:14' && !a.index)!;
+  const created = fx.accesses.find((a) => line(a) === 'handlers.ts:14' && !a.index)!;
   const id = created.partitionKey!.template.parts.find((p) => 'hole' in p);
   assert.ok(id && 'hole' in id && id.hole.kind === 'random', 'the UUID4 id TypeDORM generates');
-  const feed = accesses.find((a) => line(a) === 'handlers.ts:70')!;
+  const feed = fx.accesses.find((a) => line(a) === 'handlers.ts:70')!;
   const shard = feed.partitionKey!.template.parts.find((p) => 'hole' in p && p.hole.kind === 'shard');
   assert.ok(shard && 'hole' in shard && shard.hole.shards?.values?.length === 8);
 });
 
 test('the hover names the entity and the index', () => {
-  const active = accesses.find((a) => line(a) === 'handlers.ts:18')!;
-  assert.match(hoverMarkdown(active, findings, normalizeSettings({})).value, /user entity · GSI1 · Query/);
+  const active = fx.accesses.find((a) => line(a) === 'handlers.ts:18')!;
+  assert.match(hoverMarkdown(active, fx.findings, normalizeSettings({})).value, /user entity · GSI1 · Query/);
 });
 
 test('run with the real TypeDORM against dynalite, each request sent is one the engine read', async () => {
@@ -179,7 +174,7 @@ test('run with the real TypeDORM against dynalite, each request sent is one the 
     await app.post('hello');
 
     assert.ok(sent.length >= 14, `${sent.length} requests`);
-    const read = accesses.filter((a) => a.library);
+    const read = fx.accesses.filter((a) => a.library);
     for (const s of sent) {
       const operation = SENT_OPERATIONS[s.command];
       assert.ok(operation, `unexpected ${s.command}`);
