@@ -281,11 +281,13 @@ export function extractTree(
     const elsewhere = options.tableDefinitions?.() ?? [];
     const env = options.envTables?.(file) ?? null;
     const declared = declaredDefinitions(literalTables(sites), options.declaredTables?.(file) ?? []);
-    // A table declared by name is keyed as its definition says, whatever a call names (SL011 says so).
-    const hints = withDeclared(
-      withDefinitions(learnKeySchemasMemo(sites), [...envDefinitions(env), ...definitions, ...elsewhere]),
-      declared,
-    );
+    // A table declared by name, or named by a variable the infrastructure sets, is keyed as its
+    // definition says, whatever a call names (SL011 says so): a `Key` listing the sort key first
+    // does not make it the partition key.
+    const hints = withDeclared(withDefinitions(learnKeySchemasMemo(sites), [...definitions, ...elsewhere]), [
+      ...envDefinitions(env),
+      ...declared,
+    ]);
     // A call through a wrapper may still make this file a wrapper (above) without being judged here.
     const interpreted = sites.flatMap((s) =>
       attempt(`the call at line ${s.span.startLine + 1}`, [], () =>
