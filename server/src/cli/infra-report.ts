@@ -22,7 +22,12 @@ export function toJsonFunctions(declarations: readonly InfraDeclarations[]): Jso
         batchSize: t.batchSize ?? null,
         line: t.source.span.startLine + 1,
       })),
-      environment: { ...f.environment },
+      environment: Object.fromEntries(
+        Object.entries(f.environment).map(([k, v]) => [
+          k,
+          v.kind === 'table' && v.file ? { ...v, file: displayPath(v.file) } : v,
+        ]),
+      ),
     })),
   );
 }

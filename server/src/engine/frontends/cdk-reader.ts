@@ -6,7 +6,7 @@
  * (infra/cdk/) reads the values and never the syntax.
  */
 import type { Node, Tree } from 'web-tree-sitter';
-import type { CdkFile, CdkValue } from '../model/cdk';
+import type { CdkClass, CdkFile, CdkImport, CdkValue } from '../model/cdk';
 import { spanOf } from '../syntax/span';
 
 /** How deep one value is read, and how many nodes one file may read: finite on any input. */
@@ -31,6 +31,11 @@ export abstract class CdkReader {
   /** The language's reading of one expression; its parts are read with `value(part, depth)`. */
   protected abstract read(n: Node, depth: number): CdkValue;
 
+  /** A value the file binds (a field's), read once as the names bound to it are. */
+  boundValue(value: Node): CdkValue {
+    return this.bound(value, value, 0);
+  }
+
   /** The value a name is bound to, read where it is declared (once at a time). */
   protected bound(value: Node, use: Node, depth: number): CdkValue {
     const known = this.memo.get(value.id);
@@ -47,24 +52,34 @@ export abstract class CdkReader {
   }
 }
 
-/**
- * A file's statements in text order: `expressionOf` names the expression a node stands
- * for as a statement (an expression statement's, what a declaration binds), or null.
- */
-export function readCdkFile(
-  tree: Tree,
-  file: string,
-  reader: CdkReader,
-  expressionOf: (n: Node) => Node | null,
-): CdkFile {
-  const statements: CdkValue[] = [];
-  const visit = (n: Node) => {
-    const e = expressionOf(n);
-    if (e) statements.push(reader.value(e, 0));
-    for (const c of n.namedChildren) if (c) visit(c);
+/** What a language says of its syntax for `readCdkFile`. */
+export interface CdkSyntax {
+  /** The expression a node stands for as a statement (an expression statement's, what a declaration binds), or null. */
+  expressionOf(n: Node): Node | null;
+  /** A class a node declares (its parameters and fields read with `reader`), or null. */
+  classOf(n: Node, reader: CdkReader): CdkClass | null;
+  /** The names an import statement binds, or null for a node that is none. */
+  importsOf(n: Node): CdkImport[] | null;
+}
+
+/** A file's statements in text order, the class each is in, its classes and its imports. */
+export function readCdkFile(tree: Tree, file: string, reader: CdkReader, syntax: CdkSyntax): CdkFile {
+  const out: CdkFile = { file, statements: [], classOf: [], classes: [], imports: [] };
+  const visit = (n: Node, inClass: number | null) => {
+    const imports = syntax.importsOf(n);
+    if (imports) return void out.imports.push(...imports);
+    const e = syntax.expressionOf(n);
+    if (e) {
+      out.statements.push(reader.value(e, 0));
+      out.classOf.push(inClass);
+    }
+    const cls = syntax.classOf(n, reader);
+    if (cls) out.classes.push(cls);
+    const within = cls ? out.classes.length - 1 : inClass;
+    for (const c of n.namedChildren) if (c) visit(c, within);
   };
-  visit(tree.rootNode);
-  return { file, statements };
+  visit(tree.rootNode, null);
+  return out;
 }
 
 /** The parts of `a + b + ...`: texts and templates spliced in, anything else a hole. */

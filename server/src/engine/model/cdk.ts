@@ -41,8 +41,49 @@ export type CdkValue =
   | { kind: 'member'; object: CdkValue; name: string; span: Span }
   /** A name the file does not bind to a value: a module (`lambda`), a parameter (`props`), `__dirname`. */
   | { kind: 'name'; name: string; span: Span }
+  /**
+   * A construct made in another file of the app, reached through a construct's props
+   * (`props.table` where `bin/app.ts` passes another stack's `this.table`). Never made
+   * by a front-end: the reader (`infra/cdk/links.ts`) puts it where the props were
+   * written (`span`), so a construct of this file and one of another never share an `at`.
+   */
+  | { kind: 'ref'; file: string; construct: Extract<CdkValue, { kind: 'new' }>; span: Span }
   /** Anything else, as written. */
   | { kind: 'opaque'; text: string; span: Span };
+
+/**
+ * A parameter of a construct class's constructor after `scope` and `id`: `props` of
+ * `(scope, id, props: ApiStackProps)`, each name of a destructured `{ table, queue }`,
+ * Python's `table` of `def __init__(self, scope, id, *, table: ITable, **kwargs)`.
+ */
+export interface CdkParam {
+  /** The name the class's code reads it by (`props`, `expenses_table`). */
+  name: string;
+  /** Its place among the arguments after scope and id; null for one only passed by keyword (after Python's `*`). */
+  position: number | null;
+  /** The props key a construction passes it by: a Python keyword (`expensesTable`, camelCased as props are), else null. */
+  keyword: string | null;
+  /** A name destructured from the parameter at `position` (`{ table }`): the member `table` of that argument. */
+  member?: string;
+}
+
+/** A class of the file (a stack or a construct of the project's own), as other files construct it. */
+export interface CdkClass {
+  name: string;
+  /** Other files may import it (`export class`; any Python top-level class). */
+  exported: boolean;
+  params: CdkParam[];
+  /** Fields assigned in the class (`this.table = new TableV2(...)`, `self.table = ...`, `table = new Table(...)`), camelCased as members are. */
+  fields: Array<{ name: string; value: CdkValue }>;
+  span: Span;
+}
+
+/** One imported name: `local` in this file is `name` of `module` as written (`*` for the whole module, `default`). */
+export interface CdkImport {
+  local: string;
+  module: string;
+  name: string;
+}
 
 /** What a CDK file's code does, statement by statement, in text order. */
 export interface CdkFile {
@@ -53,4 +94,8 @@ export interface CdkFile {
    * (`const table = new TableV2(...)`, `this.fn = new NodejsFunction(...)`).
    */
   statements: CdkValue[];
+  /** The class each statement is in (an index into `classes`), or null for top-level code. */
+  classOf: Array<number | null>;
+  classes: CdkClass[];
+  imports: CdkImport[];
 }

@@ -59,8 +59,12 @@ export interface InfraTable {
 /** A value in a function's environment: text, or a reference to a table the template declares. */
 export type EnvValue =
   | { kind: 'text'; text: string }
-  /** `!Ref VotesTable`, `table.tableName`, `aws_dynamodb_table.votes.name`. */
-  | { kind: 'table'; logicalId: string }
+  /**
+   * `!Ref VotesTable`, `table.tableName`, `aws_dynamodb_table.votes.name`. `file`: the file
+   * declaring the table when it is not the one setting the variable (a CDK stack given
+   * another stack's table: `props.table.tableName`).
+   */
+  | { kind: 'table'; logicalId: string; file?: string }
   /** Text fixed at deploy time, holes as `{$X}` (`votes-${sls:stage}` → `votes-{$sls:stage}`), as `TableRef` kind `template` names it. */
   | { kind: 'template'; text: string }
   /** Anything else (`${self:custom.x}`, `!GetAtt X.Arn`): kept as written. */

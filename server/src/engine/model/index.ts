@@ -129,7 +129,11 @@ export interface EnvTableSource {
   variable: string;
   /** The table's logical id when the template declares it (`VotesTable`), else null. */
   logicalId: string | null;
-  /** The template or service file that sets the variable. */
+  /**
+   * The template or service file that sets the variable; the file declaring the table when
+   * that is another (a CDK stack given another stack's table), so `file` and `logicalId`
+   * name one definition.
+   */
   file: string;
 }
 

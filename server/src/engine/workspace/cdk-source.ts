@@ -4,25 +4,29 @@
  * statements (`FrontEnd.cdk`), and `infra/cdk/` makes the declarations. Never throws: a
  * file it cannot read comes back with why.
  */
+import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { declarationsOfCdk, importsCdk, type InfraFiles } from '../frontends/infra';
+import type { CdkFile } from '../model/cdk';
 import type { InfraDeclarations } from '../model/entry-point';
 import { frontEndFor } from '../frontends/registry';
 import { languageForFile, parse } from '../syntax/parser';
 
 /** What a CDK source file declares; null when the file does not import the CDK. */
 export function readCdkSource(file: string, text: string, files: InfraFiles): InfraDeclarations | null {
-  const language = languageForFile(file);
-  if (!language || !importsCdk(text)) return null;
-  const read = frontEndFor(language).cdk;
-  if (!read) return null;
+  if (!importsCdk(text)) return null;
   try {
-    const tree = parse(language, text);
-    try {
-      return declarationsOfCdk(read(tree, file), files);
-    } finally {
-      tree.delete();
-    }
+    const cdk = cdkFileOf(file, text);
+    // The app's other files are read for the constructs they give this file's classes; one
+    // that cannot be read gives none.
+    const other = (f: string, t: string) => {
+      try {
+        return cdkFileOf(f, t);
+      } catch {
+        return null;
+      }
+    };
+    return cdk && declarationsOfCdk(cdk, files, other);
   } catch (e) {
     // A parse timeout or a reader bug loses this file only.
     const reason = `reading failed: ${e instanceof Error ? e.message : String(e)}`;
@@ -37,6 +41,32 @@ export function readCdkSource(file: string, text: string, files: InfraFiles): In
     };
   }
 }
+
+/**
+ * A file read as CDK code (it imports the CDK or `constructs`), or null. Kept per text:
+ * reading each stack of an app reads the app's other files too.
+ */
+function cdkFileOf(file: string, text: string): CdkFile | null {
+  const language = languageForFile(file);
+  const read = language && frontEndFor(language).cdk;
+  if (!language || !read || !(importsCdk(text) || CONSTRUCTS.test(text))) return null;
+  const key = `${file}\0${createHash('sha1').update(text).digest('base64')}`;
+  const known = readFiles.get(key);
+  if (known) return known;
+  const tree = parse(language, text);
+  try {
+    const cdk = read(tree, file);
+    if (readFiles.size >= MAX_KEPT) readFiles.clear();
+    readFiles.set(key, cdk);
+    return cdk;
+  } finally {
+    tree.delete();
+  }
+}
+
+const CONSTRUCTS = /['"]constructs['"]|^\s*from\s+constructs\s+import\b/m;
+const MAX_KEPT = 256;
+const readFiles = new Map<string, CdkFile>();
 
 /** Whether a source file lies in a CDK app: a folder above it holds `cdk.json`. */
 export function inCdkApp(file: string, files: InfraFiles): boolean {

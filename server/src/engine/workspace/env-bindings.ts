@@ -26,10 +26,13 @@ export function envBindings(
 ): Map<string, FileEnv> {
   const byName = new Map<string, InfraTable>();
   for (const d of declarations) for (const t of d.tables) if (t.tableName) byName.set(t.tableName, t);
+  // `file \0 logicalId` → the table: a CDK stack may name a table another file declares.
+  const byFile = new Map<string, { table: InfraTable; file: string }>();
+  for (const d of declarations)
+    for (const t of d.tables) byFile.set(`${path.resolve(d.file)}\0${t.logicalId}`, { table: t, file: d.file });
   // file → variable → option id → option (null: a value no table can be read from).
   const options = new Map<string, Map<string, Map<string, Option>>>();
   for (const d of declarations) {
-    const tables = new Map(d.tables.map((t) => [t.logicalId, t]));
     for (const fn of d.functions) {
       if (!fn.handlerFile) continue;
       const vars = Object.entries(fn.environment);
@@ -38,7 +41,7 @@ export function envBindings(
         let perVar = options.get(file);
         if (!perVar) options.set(file, (perVar = new Map()));
         for (const [variable, value] of vars) {
-          const option = optionOf(value, variable, d.file, tables, byName);
+          const option = optionOf(value, variable, d.file, byFile, byName);
           let set = perVar.get(variable);
           if (!set) perVar.set(variable, (set = new Map()));
           set.set(option.id, option);
@@ -69,17 +72,25 @@ function optionOf(
   value: EnvValue,
   variable: string,
   file: string,
-  tables: Map<string, InfraTable>,
+  byFile: Map<string, { table: InfraTable; file: string }>,
   byName: Map<string, InfraTable>,
 ): Option {
-  const source = (logicalId: string | null): EnvTableSource => ({ variable, logicalId, file });
+  const source = (logicalId: string | null, at = file): EnvTableSource => ({ variable, logicalId, file: at });
   if (value.kind === 'table') {
-    const t = tables.get(value.logicalId);
+    const found = byFile.get(`${path.resolve(value.file ?? file)}\0${value.logicalId}`);
+    const t = found?.table;
+    // The declaring file as the workspace names it (the variable's own file for a table it does not declare).
+    const at = found?.file ?? value.file ?? file;
     const name = t?.tableName ?? null;
     return {
-      id: `table:${file}:${value.logicalId}`,
-      label: name ?? `${value.logicalId} (${path.basename(file)})`,
-      binding: { name, template: !!name?.includes('{$'), source: source(value.logicalId), keys: t ? hintOf(t) : null },
+      id: `table:${at}:${value.logicalId}`,
+      label: name ?? `${value.logicalId} (${path.basename(at)})`,
+      binding: {
+        name,
+        template: !!name?.includes('{$'),
+        source: source(value.logicalId, at),
+        keys: t ? hintOf(t) : null,
+      },
     };
   }
   if (value.kind === 'text' || value.kind === 'template') {

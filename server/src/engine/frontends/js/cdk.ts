@@ -9,6 +9,7 @@ import type { Node, Tree } from 'web-tree-sitter';
 import type { CdkFile, CdkValue } from '../../model/cdk';
 import { spanOf } from '../../syntax/span';
 import { CdkReader, joinedParts, nameOf, opaque, readCdkFile, type CdkPart } from '../cdk-reader';
+import { classOf, destructured, fieldValue, importsOf } from './cdk-classes';
 
 const WRAPPERS = new Set([
   'parenthesized_expression',
@@ -21,7 +22,7 @@ const WRAPPERS = new Set([
 const DECLARATIONS = new Set(['lexical_declaration', 'variable_declaration']);
 
 export function readCdk(tree: Tree, file: string): CdkFile {
-  return readCdkFile(tree, file, new Reader(), statementExpression);
+  return readCdkFile(tree, file, new Reader(), { expressionOf: statementExpression, classOf, importsOf });
 }
 
 /** An expression statement's expression (an assignment's right side), or what a declaration or class field binds. */
@@ -133,7 +134,11 @@ class Reader extends CdkReader {
 
   private name(n: Node, depth: number): CdkValue {
     const bound = declarationValue(n, n.text);
-    return bound ? this.bound(bound, n, depth) : nameOf(n);
+    if (bound) return this.bound(bound, n, depth);
+    // `const { table } = props`: the member `table` of what the pattern takes apart.
+    const from = destructured(n, n.text);
+    if (from) return { kind: 'member', object: this.value(from.value, depth), name: from.member, span: spanOf(n) };
+    return nameOf(n);
   }
 
   private template(n: Node, depth: number): CdkValue {
@@ -186,36 +191,4 @@ function declarationValue(use: Node, name: string): Node | null {
     }
   }
   return null;
-}
-
-/** `this.name`: a field of the enclosing class (`table = new Table(...)`) or an assignment `this.name = value` in it. */
-function fieldValue(use: Node, name: string): Node | null {
-  let body: Node | null = use.parent;
-  while (body && body.type !== 'class_body') body = body.parent;
-  if (!body) return null;
-  for (const m of body.namedChildren) {
-    if (m?.type === 'public_field_definition' && m.childForFieldName('name')?.text === name) {
-      const v = m.childForFieldName('value');
-      if (v) return v;
-    }
-  }
-  let found: Node | null = null;
-  const visit = (n: Node) => {
-    if (found) return;
-    if (n.type === 'assignment_expression') {
-      const left = n.childForFieldName('left');
-      if (
-        left?.type === 'member_expression' &&
-        left.childForFieldName('object')?.type === 'this' &&
-        left.childForFieldName('property')?.text === name
-      ) {
-        found = n.childForFieldName('right');
-        return;
-      }
-    }
-    // A nested class has its own `this`.
-    for (const c of n.namedChildren) if (c && c.type !== 'class' && c.type !== 'class_declaration') visit(c);
-  };
-  visit(body);
-  return found;
 }

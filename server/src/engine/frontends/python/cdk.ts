@@ -11,6 +11,7 @@ import type { Node, Tree } from 'web-tree-sitter';
 import type { CdkFile, CdkValue } from '../../model/cdk';
 import { spanOf } from '../../syntax/span';
 import { CdkReader, joinedParts, nameOf, opaque, readCdkFile, type CdkPart } from '../cdk-reader';
+import { classOf, importsOf } from './cdk-classes';
 
 /** `partition_key` → `partitionKey`; a constant's name (`PYTHON_3_12`, `STRING`) stays. */
 export function camelCase(name: string): string {
@@ -19,7 +20,11 @@ export function camelCase(name: string): string {
 }
 
 export function readCdk(tree: Tree, file: string): CdkFile {
-  return readCdkFile(tree, file, new Reader(), statementExpression);
+  return readCdkFile(tree, file, new Reader(), {
+    expressionOf: statementExpression,
+    classOf: (n, reader) => classOf(n, reader, camelCase),
+    importsOf,
+  });
 }
 
 /** An expression statement's expression, or an assignment's right side. */

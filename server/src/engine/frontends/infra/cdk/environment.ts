@@ -7,7 +7,16 @@
  */
 import type { CdkValue } from '../../../model/cdk';
 import type { EnvValue } from '../../../model/entry-point';
-import { constructId, propsOf, TABLE_CLASSES, textOf, written, type CallValue, type NewValue } from './values';
+import {
+  constructId,
+  constructOf,
+  propsOf,
+  TABLE_CLASSES,
+  textOf,
+  written,
+  type CallValue,
+  type NewValue,
+} from './values';
 
 /** Text with its non-literal parts as `{$…}` holes, or null when nothing of it is literal. */
 export function templateText(v: CdkValue): string | null {
@@ -15,19 +24,17 @@ export function templateText(v: CdkValue): string | null {
   return v.parts.map((p) => ('text' in p ? p.text : `{$${written(p.hole)}}`)).join('');
 }
 
-/** The table construct a value is the name of (`table.tableName`), or null. */
-export function tableNamed(v: CdkValue): NewValue | null {
+/** The table construct a value is the name of (`table.tableName`, `props.table.tableName`), and its file when another's; or null. */
+export function tableNamed(v: CdkValue): { construct: NewValue; file: string | null } | null {
   if (v.kind !== 'member' || v.name !== 'tableName') return null;
-  const o = v.object;
-  return o.kind === 'new' && TABLE_CLASSES.has(o.className) ? o : null;
+  const table = constructOf(v.object);
+  return table && TABLE_CLASSES.has(table.construct.className) ? table : null;
 }
 
 export function envValueOf(v: CdkValue): EnvValue {
   const table = tableNamed(v);
-  if (table) {
-    const id = constructId(table);
-    if (id) return { kind: 'table', logicalId: id };
-  }
+  const id = table && constructId(table.construct);
+  if (id) return table.file ? { kind: 'table', logicalId: id, file: table.file } : { kind: 'table', logicalId: id };
   const text = textOf(v);
   if (text !== null) return { kind: 'text', text };
   if (v.kind === 'number' || v.kind === 'bool') return { kind: 'text', text: String(v.value) };

@@ -1,8 +1,10 @@
 /**
  * AWS CDK apps (TypeScript, JavaScript, Python): the functions, tables and triggers one
  * file's constructs declare, from the language-neutral `CdkFile` its front-end reads
- * (`FrontEnd.cdk`). Only constructs made in the file are followed: a table passed in
- * from another stack (`props.table.tableName`) is kept as written. Never throws.
+ * (`FrontEnd.cdk`). A construct the app's other files give this file's classes
+ * (`props.table` of a stack `bin/app.ts` gives another stack's table) is followed
+ * there (links.ts) and named by its file, but declared only by the file that makes it.
+ * Never throws.
  */
 import type { CdkFile, CdkValue } from '../../../model/cdk';
 import type { EnvValue, InfraDeclarations, InfraFunction } from '../../../model/entry-point';
@@ -11,24 +13,30 @@ import type { InfraFiles } from '../handlers';
 import { appFolder, functionOf } from './functions';
 import { tableOf } from './tables';
 import { FUNCTION_CLASSES, triggersOf } from './triggers';
-import { constructId, TABLE_CLASSES, type CallValue, type NewValue } from './values';
+import { loadApp, type ReadCdk } from './app';
+import { linkStatements } from './links';
+import { constructId, constructOf, TABLE_CLASSES, type CallValue, type NewValue } from './values';
+
+export { entryOf, type ReadCdk } from './app';
 
 /** Whether a file's text imports the CDK (v2 `aws-cdk-lib`, v1 `@aws-cdk/*`, Python `aws_cdk`): the cheap check before parsing. */
 export function importsCdk(text: string): boolean {
   return /['"](?:aws-cdk-lib|@aws-cdk\/)|^\s*(?:from|import)\s+aws_cdk\b/m.test(text);
 }
 
-export function declarationsOfCdk(cdk: CdkFile, files: InfraFiles): InfraDeclarations {
+/** What `cdk` declares; `read` reads the app's other files, when their constructions are to be followed. */
+export function declarationsOfCdk(cdk: CdkFile, files: InfraFiles, read?: ReadCdk): InfraDeclarations {
   const file = cdk.file;
   const out: InfraDeclarations = { file, format: 'cdk', functions: [], tables: [], skipped: [] };
-  const { constructs, calls } = collect(cdk.statements);
-  const app = appFolder(file, files);
+  const app = read ? loadApp(cdk, files, read) : { files: new Map([[file, cdk]]), resolve: () => null };
+  const { constructs, calls } = collect(linkStatements(cdk, app));
+  const folder = appFolder(file, files);
   const byAt = new Map<number, InfraFunction>();
   for (const n of constructs) {
     if (constructId(n) === null) continue;
     if (TABLE_CLASSES.has(n.className)) out.tables.push(tableOf(n, calls, file));
     else if (FUNCTION_CLASSES.has(n.className) && !/cloudfront/i.test(n.qualified)) {
-      const fn = functionOf(n, calls, file, app, files, out.skipped);
+      const fn = functionOf(n, calls, file, folder, files, out.skipped);
       byAt.set(n.at, fn);
       out.functions.push(fn);
     }
@@ -39,39 +47,38 @@ export function declarationsOfCdk(cdk: CdkFile, files: InfraFiles): InfraDeclara
     const place = { file: fn.handlerFile ?? '', functionName: fn.handlerFunction, line: null };
     fn.triggers.push(...triggers.map((t) => entryPoint(t, place, file)));
   }
-  bindGrantedTables(byAt, constructs, calls);
+  bindGrantedTables(byAt, calls);
   return out;
 }
 
 /**
  * `table.grantReadWriteData(fn)`: the function may use that table. A variable of the
  * function named for a table (`TABLE_NAME`) set to something not read here names the one
- * table the function is granted, when it is granted exactly one of this file's tables.
+ * table the function is granted, when it is granted exactly one table (of this file, or
+ * one the app gives it: `props.table.grantReadData(fn)`).
  */
-function bindGrantedTables(
-  functions: ReadonlyMap<number, InfraFunction>,
-  constructs: readonly NewValue[],
-  calls: readonly CallValue[],
-): void {
-  const granted = new Map<number, Set<string>>();
-  const tables = new Map(constructs.filter((n) => TABLE_CLASSES.has(n.className)).map((n) => [n.at, n]));
+function bindGrantedTables(functions: ReadonlyMap<number, InfraFunction>, calls: readonly CallValue[]): void {
+  const granted = new Map<number, Map<string, EnvValue>>();
   for (const c of calls) {
-    if (!/^grant\w*$/.test(c.name) || c.receiver?.kind !== 'new') continue;
-    const table = tables.get(c.receiver.at);
+    const table = constructOf(c.receiver);
     const fn = c.args[0];
-    const id = table ? constructId(table) : null;
-    if (!id || fn?.kind !== 'new') continue;
-    const set = granted.get(fn.at) ?? new Set<string>();
-    set.add(id);
+    if (!/^grant\w*$/.test(c.name) || !table || !TABLE_CLASSES.has(table.construct.className) || fn?.kind !== 'new')
+      continue;
+    const id = constructId(table.construct);
+    if (!id) continue;
+    const value: EnvValue = table.file
+      ? { kind: 'table', logicalId: id, file: table.file }
+      : { kind: 'table', logicalId: id };
+    const set = granted.get(fn.at) ?? new Map<string, EnvValue>();
+    set.set(`${table.file ?? ''}\0${id}`, value);
     granted.set(fn.at, set);
   }
   for (const [at, fn] of functions) {
-    const ids = granted.get(at);
-    if (!ids || ids.size !== 1) continue;
-    const [only] = ids;
+    const tables = granted.get(at);
+    if (!tables || tables.size !== 1) continue;
+    const [only] = tables.values();
     for (const [variable, value] of Object.entries(fn.environment))
-      if (value.kind === 'opaque' && /TABLE/i.test(variable))
-        fn.environment[variable] = { kind: 'table', logicalId: only } satisfies EnvValue;
+      if (value.kind === 'opaque' && /TABLE/i.test(variable)) fn.environment[variable] = only;
   }
 }
 

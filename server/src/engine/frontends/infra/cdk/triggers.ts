@@ -12,6 +12,7 @@ import { scheduleTrigger, type Trigger } from '../events';
 import { expressionOf } from './schedule';
 import {
   constructId,
+  constructOf,
   itemsOf,
   lastName,
   numberOf,
@@ -125,8 +126,8 @@ function eventSource(v: CdkValue | null | undefined, add: (t: Trigger) => void):
   if (v?.kind !== 'new') return;
   const s = SOURCES[v.className];
   if (!s) return;
-  const from = v.args[0];
-  const name = from?.kind === 'new' ? (constructId(from) ?? from.qualified) : written(from);
+  const from = constructOf(v.args[0])?.construct;
+  const name = from ? (constructId(from) ?? from.qualified) : written(v.args[0]);
   const batch = numberOf(prop(v.props, 'batchSize'));
   const batched = s.kind === 'queue' || s.kind === 'stream';
   add({

@@ -44,6 +44,13 @@ export function itemsOf(v: CdkValue | null | undefined): CdkValue[] {
   return v?.kind === 'array' ? v.items : [];
 }
 
+/** The construct a value is, made in this file (`new`) or in another of the app (`ref`), with that file (null: this one). */
+export function constructOf(v: CdkValue | null | undefined): { construct: NewValue; file: string | null } | null {
+  if (v?.kind === 'new') return { construct: v, file: null };
+  if (v?.kind === 'ref') return { construct: v.construct, file: v.file };
+  return null;
+}
+
 /** The construct id (`'VotesTable'`), the second argument of `new X(scope, id, props)`. */
 export function constructId(n: NewValue): string | null {
   return textOf(n.args[1]);
@@ -82,6 +89,8 @@ export function written(v: CdkValue | null | undefined, depth = 0): string {
       return `${v.receiver ? written(v.receiver, d) + '.' : ''}${v.name}(${v.args.map((a) => written(a, d)).join(', ')})`;
     case 'new':
       return `new ${v.qualified}(…)`;
+    case 'ref':
+      return written(v.construct, d);
     case 'object':
       return '{…}';
     case 'array':

@@ -1,0 +1,210 @@
+/**
+ * What a TypeScript or JavaScript CDK file says to the files that construct its classes:
+ * each class (a stack, a construct of the project's own) with its constructor's
+ * parameters after `scope` and `id` and the fields it assigns, and each import (ES
+ * `import`, CommonJS `require`), so the reader (`infra/cdk/links.ts`) can follow
+ * `new ApiStack(app, 'Api', { table: data.table })` into the class.
+ */
+import type { Node } from 'web-tree-sitter';
+import type { CdkClass, CdkImport, CdkParam } from '../../model/cdk';
+import { spanOf } from '../../syntax/span';
+import type { CdkReader } from '../cdk-reader';
+
+const PARAMETERS = new Set(['required_parameter', 'optional_parameter']);
+
+export function classOf(n: Node, reader: CdkReader): CdkClass | null {
+  if (n.type !== 'class_declaration' && n.type !== 'abstract_class_declaration') return null;
+  const name = n.childForFieldName('name')?.text;
+  const body = n.childForFieldName('body');
+  if (!name || !body) return null;
+  const fields: CdkClass['fields'] = [];
+  for (const field of fieldNames(body)) {
+    const value = fieldIn(body, field);
+    if (value) fields.push({ name: field, value: reader.boundValue(value) });
+  }
+  return { name, exported: n.parent?.type === 'export_statement', params: params(body), fields, span: spanOf(n) };
+}
+
+/** The names the class assigns: its fields with a value, and each `this.x = ...` outside nested classes. */
+function fieldNames(body: Node): string[] {
+  const names = new Set<string>();
+  for (const m of body.namedChildren)
+    if (m?.type === 'public_field_definition' && m.childForFieldName('value')) {
+      const name = m.childForFieldName('name')?.text;
+      if (name) names.add(name);
+    }
+  const visit = (n: Node) => {
+    if (n.type === 'assignment_expression') {
+      const left = n.childForFieldName('left');
+      if (left?.type === 'member_expression' && left.childForFieldName('object')?.type === 'this') {
+        const name = left.childForFieldName('property')?.text;
+        if (name) names.add(name);
+      }
+    }
+    for (const c of n.namedChildren) if (c && c.type !== 'class' && c.type !== 'class_declaration') visit(c);
+  };
+  visit(body);
+  return [...names];
+}
+
+function constructorOf(body: Node): Node | null {
+  for (const m of body.namedChildren)
+    if (m?.type === 'method_definition' && m.childForFieldName('name')?.text === 'constructor') return m;
+  return null;
+}
+
+/** The constructor's parameters after scope and id. */
+function params(body: Node): CdkParam[] {
+  const list = constructorOf(body)?.childForFieldName('parameters');
+  const out: CdkParam[] = [];
+  const all = (list?.namedChildren ?? []).filter((c): c is Node => !!c && c.type !== 'comment');
+  all.slice(2).forEach((p, position) => {
+    const pattern = patternOf(p);
+    if (pattern?.type === 'identifier') out.push({ name: pattern.text, position, keyword: null });
+    else if (pattern?.type === 'object_pattern')
+      for (const { name, member } of patternNames(pattern)) out.push({ name, position, keyword: null, member });
+  });
+  return out;
+}
+
+/** A parameter's pattern: TypeScript's `pattern` field, JavaScript's parameter itself, the left of a default. */
+function patternOf(p: Node): Node | null {
+  const pattern = PARAMETERS.has(p.type) ? p.childForFieldName('pattern') : p;
+  return pattern?.type === 'assignment_pattern' ? pattern.childForFieldName('left') : pattern;
+}
+
+/** `{ table, q: queue, s = 1 }`: each name and the member it takes. */
+function patternNames(pattern: Node): Array<{ name: string; member: string }> {
+  const out: Array<{ name: string; member: string }> = [];
+  for (const c of pattern.namedChildren) {
+    if (c?.type === 'shorthand_property_identifier_pattern') out.push({ name: c.text, member: c.text });
+    else if (c?.type === 'object_assignment_pattern') {
+      const left = c.childForFieldName('left');
+      if (left) out.push({ name: left.text, member: left.text });
+    } else if (c?.type === 'pair_pattern') {
+      const key = c.childForFieldName('key')?.text;
+      const value = c.childForFieldName('value');
+      const local = value?.type === 'assignment_pattern' ? value.childForFieldName('left') : value;
+      if (key && local?.type === 'identifier') out.push({ name: local.text, member: key });
+    }
+  }
+  return out;
+}
+
+/** `constructor(..., private readonly props: Props)`: the parameter a parameter property `this.props` is. */
+export function parameterField(body: Node, name: string): Node | null {
+  for (const p of constructorOf(body)?.childForFieldName('parameters')?.namedChildren ?? []) {
+    if (!p || !PARAMETERS.has(p.type)) continue;
+    const property = p.namedChildren.some((c) => c?.type === 'accessibility_modifier' || c?.text === 'readonly');
+    const pattern = p.childForFieldName('pattern');
+    if (property && pattern?.type === 'identifier' && pattern.text === name) return pattern;
+  }
+  return null;
+}
+
+/**
+ * `const { table, queue: q } = props` in a block around `use`: the value taken apart
+ * and the member `name` is, or null.
+ */
+export function destructured(use: Node, name: string): { value: Node; member: string } | null {
+  for (let scope = use.parent; scope; scope = scope.parent) {
+    if (scope.type !== 'statement_block' && scope.type !== 'program') continue;
+    for (const stmt of scope.namedChildren) {
+      if (stmt?.type !== 'lexical_declaration' && stmt?.type !== 'variable_declaration') continue;
+      for (const d of stmt.namedChildren) {
+        const pattern = d?.type === 'variable_declarator' ? d.childForFieldName('name') : null;
+        const value = d?.childForFieldName('value');
+        if (pattern?.type !== 'object_pattern' || !value || isRequire(value)) continue;
+        const found = patternNames(pattern).find((p) => p.name === name);
+        if (found) return { value, member: found.member };
+      }
+    }
+  }
+  return null;
+}
+
+function isRequire(n: Node): boolean {
+  return n.type === 'call_expression' && n.childForFieldName('function')?.text === 'require';
+}
+
+function stringValue(n: Node | null | undefined): string | null {
+  if (n?.type !== 'string') return null;
+  return n.namedChildren.map((c) => c?.text ?? '').join('');
+}
+
+/** The names an `import` or a top-level `const x = require('...')` binds. */
+export function importsOf(n: Node): CdkImport[] | null {
+  if (n.type === 'import_statement') {
+    const module = stringValue(n.childForFieldName('source'));
+    const clause = n.namedChildren.find((c) => c?.type === 'import_clause');
+    if (module === null || !clause) return [];
+    const out: CdkImport[] = [];
+    for (const c of clause.namedChildren) {
+      if (c?.type === 'identifier') out.push({ local: c.text, module, name: 'default' });
+      else if (c?.type === 'namespace_import') {
+        const local = c.namedChild(0)?.text;
+        if (local) out.push({ local, module, name: '*' });
+      } else if (c?.type === 'named_imports')
+        for (const s of c.namedChildren) {
+          if (s?.type !== 'import_specifier') continue;
+          const name = s.childForFieldName('name')?.text;
+          const local = s.childForFieldName('alias')?.text ?? name;
+          if (name && local) out.push({ local, module, name });
+        }
+    }
+    return out;
+  }
+  if ((n.type === 'lexical_declaration' || n.type === 'variable_declaration') && n.parent?.type === 'program') {
+    const out: CdkImport[] = [];
+    for (const d of n.namedChildren) {
+      const value = d?.type === 'variable_declarator' ? d.childForFieldName('value') : null;
+      if (!value || !isRequire(value)) continue;
+      const module = stringValue(value.childForFieldName('arguments')?.namedChild(0));
+      const pattern = d!.childForFieldName('name');
+      if (module === null || !pattern) continue;
+      if (pattern.type === 'identifier') out.push({ local: pattern.text, module, name: '*' });
+      else if (pattern.type === 'object_pattern')
+        for (const { name, member } of patternNames(pattern)) out.push({ local: name, module, name: member });
+    }
+    return out.length ? out : null;
+  }
+  return null;
+}
+
+/** `this.name`: a field of the enclosing class (`table = new Table(...)`) or an assignment `this.name = value` in it. */
+export function fieldValue(use: Node, name: string): Node | null {
+  let body: Node | null = use.parent;
+  while (body && body.type !== 'class_body') body = body.parent;
+  return body ? fieldIn(body, name) : null;
+}
+
+function fieldIn(body: Node, name: string): Node | null {
+  // `constructor(..., private readonly props: Props)`: a parameter property is the parameter.
+  const param = parameterField(body, name);
+  if (param) return param;
+  for (const m of body.namedChildren) {
+    if (m?.type === 'public_field_definition' && m.childForFieldName('name')?.text === name) {
+      const v = m.childForFieldName('value');
+      if (v) return v;
+    }
+  }
+  let found: Node | null = null;
+  const visit = (n: Node) => {
+    if (found) return;
+    if (n.type === 'assignment_expression') {
+      const left = n.childForFieldName('left');
+      if (
+        left?.type === 'member_expression' &&
+        left.childForFieldName('object')?.type === 'this' &&
+        left.childForFieldName('property')?.text === name
+      ) {
+        found = n.childForFieldName('right');
+        return;
+      }
+    }
+    // A nested class has its own `this`.
+    for (const c of n.namedChildren) if (c && c.type !== 'class' && c.type !== 'class_declaration') visit(c);
+  };
+  visit(body);
+  return found;
+}

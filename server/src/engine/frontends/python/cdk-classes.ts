@@ -1,0 +1,93 @@
+/**
+ * What a Python CDK file says to the files that construct its classes: each class (a
+ * stack, a construct of the project's own) with its `__init__` parameters after
+ * `self, scope, id` (passed by position or by keyword: `ApiStack(app, "Api",
+ * table=data.table)`) and the fields it assigns (`self.table = ...`), and each import,
+ * so the reader (`infra/cdk/links.ts`) can follow a construction into the class.
+ */
+import type { Node } from 'web-tree-sitter';
+import type { CdkClass, CdkImport, CdkParam } from '../../model/cdk';
+import { spanOf } from '../../syntax/span';
+import type { CdkReader } from '../cdk-reader';
+
+export function classOf(n: Node, reader: CdkReader, camelCase: (name: string) => string): CdkClass | null {
+  if (n.type !== 'class_definition') return null;
+  const name = n.childForFieldName('name')?.text;
+  const body = n.childForFieldName('body');
+  if (!name || !body) return null;
+  const fields: CdkClass['fields'] = [];
+  for (const [field, value] of selfAssignments(body))
+    fields.push({ name: camelCase(field), value: reader.boundValue(value) });
+  const top = n.parent?.type === 'module' || n.parent?.parent?.type === 'module';
+  return { name, exported: top, params: params(body, camelCase), fields, span: spanOf(n) };
+}
+
+/** Each `self.x = value` of the class (the first of each name), outside nested classes. */
+function selfAssignments(body: Node): Map<string, Node> {
+  const out = new Map<string, Node>();
+  const visit = (n: Node) => {
+    if (n.type === 'assignment') {
+      const left = n.childForFieldName('left');
+      const right = n.childForFieldName('right');
+      if (left?.type === 'attribute' && left.childForFieldName('object')?.text === 'self' && right) {
+        const name = left.childForFieldName('attribute')?.text;
+        if (name && !out.has(name)) out.set(name, right);
+      }
+    }
+    for (const c of n.namedChildren) if (c && c.type !== 'class_definition') visit(c);
+  };
+  visit(body);
+  return out;
+}
+
+/** `__init__`'s parameters after self, scope and id: by position until `*`, and by keyword. */
+function params(body: Node, camelCase: (name: string) => string): CdkParam[] {
+  const init = body.namedChildren
+    .map((c) => (c?.type === 'decorated_definition' ? c.childForFieldName('definition') : c))
+    .find((c) => c?.type === 'function_definition' && c.childForFieldName('name')?.text === '__init__');
+  const list = init?.childForFieldName('parameters');
+  const out: CdkParam[] = [];
+  let position: number | null = 0;
+  let index = 0;
+  for (const p of list?.namedChildren ?? []) {
+    if (!p || p.type === 'comment') continue;
+    if (p.type === 'keyword_separator' || p.type === 'list_splat_pattern') {
+      position = null;
+      continue;
+    }
+    if (p.type === 'dictionary_splat_pattern' || p.type === 'positional_separator') continue;
+    const name = p.type === 'identifier' ? p.text : (p.childForFieldName('name') ?? p.namedChild(0))?.text;
+    // self, scope, id
+    if (index++ < 3 || !name) continue;
+    out.push({ name, position, keyword: camelCase(name) });
+    if (position !== null) position++;
+  }
+  return out;
+}
+
+/** `from stacks.data_stack import DataStack`, `from .api import Api as A`, `import stacks.api_stack as api`. */
+export function importsOf(n: Node): CdkImport[] | null {
+  if (n.type === 'import_from_statement') {
+    const module = n.childForFieldName('module_name')?.text;
+    if (!module) return [];
+    const out: CdkImport[] = [];
+    for (const c of n.childrenForFieldName('name')) {
+      if (!c) continue;
+      const name = c.type === 'aliased_import' ? c.childForFieldName('name')?.text : c.text;
+      const local = c.type === 'aliased_import' ? c.childForFieldName('alias')?.text : c.text;
+      if (name && local) out.push({ local, module, name });
+    }
+    return out;
+  }
+  if (n.type === 'import_statement') {
+    const out: CdkImport[] = [];
+    for (const c of n.childrenForFieldName('name')) {
+      if (!c) continue;
+      const module = c.type === 'aliased_import' ? c.childForFieldName('name')?.text : c.text;
+      const local = c.type === 'aliased_import' ? c.childForFieldName('alias')?.text : c.text;
+      if (module && local) out.push({ local, module, name: '*' });
+    }
+    return out;
+  }
+  return null;
+}
