@@ -16,6 +16,7 @@ import { allFixes } from '../../server/src/features/fixes';
 import type { FixAction, FixContext } from '../../server/src/features/fixes/fix-model';
 import { applyAction, fixtureCopier, indexWorkspace, typeErrors } from '../fixes/helpers-write';
 import { ROOT, stringKeyTable, withDynalite } from './helpers';
+import { fnvShard, shardsRead } from './helpers-shards';
 
 const LIBRARIES = path.join(ROOT, 'test', 'fixtures', 'libraries');
 const FIXTURE = 'dynamodb-toolbox-fixes';
@@ -24,27 +25,6 @@ const copy = fixtureCopier(LIBRARIES);
 /** The finding on an entity's schema (its attribute's constant default). */
 const onSchema = (findings: Finding[], entity: string) =>
   findings.find((f) => f.access.library?.entity === entity && f.access.library.schema)!;
-
-/** `fnv1a32(s) % n`, written out here as the FNV-1a definition says, to check the stored shard. */
-function fnvShard(s: string, n: number): number {
-  let h = 0x811c9dc5;
-  for (const byte of new TextEncoder().encode(s)) h = Math.imul(h ^ byte, 0x01000193) >>> 0;
-  return h % n;
-}
-
-/** How the engine reads each access of the entity after the fix: `operation method count` of its key's shard part. */
-async function shardsRead(dir: string, entity: string): Promise<string[]> {
-  const { index } = await indexWorkspace(dir);
-  return index
-    .results()
-    .flatMap((r) => r.accesses)
-    .filter((a) => a.library?.entity === entity)
-    .map((a) => {
-      const shard = a.partitionKey?.template.parts.find((p) => 'hole' in p && p.hole.kind === 'shard');
-      const set = shard && 'hole' in shard ? shard.hole.shards : null;
-      return `${a.operation} ${set?.method} ${set?.values?.length}`;
-    });
-}
 
 async function fixed(entity: string, id: string): Promise<{ dir: string; action: FixAction; ctx: FixContext }> {
   const dir = copy(FIXTURE);
@@ -73,6 +53,10 @@ test('each constant default gets the fixes its accesses allow, and says why wher
   // One item read by its key, and no other key attribute to compute a shard from.
   assert.deepEqual(ids('Settings'), [
     'shard-fix-blocked: No shard fix: random shard: the GetItem at scores.ts:32 finds one item by its key, which a random shard would lose; calculated shard: no other key attribute of Settings is given by every access to compute a shard from',
+  ]);
+  // A page's cursor read from the query's result: the query of every shard returns no LastEvaluatedKey.
+  assert.deepEqual(ids('Audit'), [
+    'shard-fix-blocked: No shard fix: the query at audit.ts:11 reads LastEvaluatedKey from its result, which the query of every shard does not return',
   ]);
   // The fix is the whole key's: the update and delete of a score offer the same one.
   const update = ws.findings.find((f) => f.access.operation === 'UpdateItem' && f.access.library?.entity === 'Score')!;

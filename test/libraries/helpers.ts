@@ -111,10 +111,17 @@ export async function withDynalite(
       ...env,
     });
     for (const t of tables) await db.client.send(new CreateTableCommand(t));
-    const scan = async (table: string) =>
-      ((await db.client.send(new ScanCommand({ TableName: table }))).Items ?? []).map((i) =>
-        unmarshall(i as Record<string, AttributeValue>),
-      );
+    // Every page: a table of more than 1 MB comes back in several.
+    const scan = async (table: string) => {
+      const items: Record<string, unknown>[] = [];
+      let start: Record<string, AttributeValue> | undefined;
+      do {
+        const page = await db.client.send(new ScanCommand({ TableName: table, ExclusiveStartKey: start }));
+        items.push(...(page.Items ?? []).map((i) => unmarshall(i as Record<string, AttributeValue>)));
+        start = page.LastEvaluatedKey;
+      } while (start);
+      return items;
+    };
     await fn({ stored: async (...names) => (await Promise.all(names.map(scan))).flat() });
   } finally {
     process.env = saved;

@@ -20,6 +20,7 @@ import { entry, type Entry, type Value } from '../../model/value';
 import { spanOf } from '../../syntax/span';
 import { argsOf, chainOf, type Chain } from '../call-chain';
 import { storedValue, type Given } from './keys';
+import { followsNext } from './pages';
 import {
   givenOf,
   incrementOf,
@@ -170,6 +171,7 @@ function v0Site(call: Node, f: SourceFile, named: boolean, ctx: EvalContext): Ca
   if (operation === 'Query') {
     const options = args[1] ? (ctx.evaluate(args[1], ctx) ?? undefined) : undefined;
     const site = querySite(table, first, entry(options, 'index'), rangeOf(options), options, make, at);
+    if (site && followsNext(call)) site.paginated = true;
     return site ? [site] : null;
   }
   return e ? keyed(e, operation, first, make, at) : null;

@@ -3,6 +3,7 @@ import { type Span, spanOf } from '../../../../engine';
 import { withTree } from '../../syntax';
 import type { FixContext } from '../../fix-model';
 import type { Blocked } from '../../key-sites';
+import { readOptionsAttribute, stringValue, type OptionsKeyAttribute } from './options-attribute';
 
 /**
  * The dynamodb-toolbox (v1/v2) attribute whose `.default('FEED#storefront')` makes an
@@ -12,6 +13,7 @@ import type { Blocked } from '../../key-sites';
  * entity computes the sharded key the same way, through the library.
  */
 export interface KeyAttribute {
+  version: 1;
   file: string;
   /** The attribute's name in the schema (`feed`). */
   name: string;
@@ -40,13 +42,17 @@ interface Step {
 }
 
 /** The attribute declared at `declaration` (the pair `feed: string()...`), or why it cannot be sharded by its default. */
-export function keyAttribute(ctx: FixContext, file: string, declaration: Span): KeyAttribute | Blocked {
+export function keyAttribute(
+  ctx: FixContext,
+  file: string,
+  declaration: Span,
+): KeyAttribute | OptionsKeyAttribute | Blocked {
   const text = ctx.textOf(file);
   const found = text ? withTree(file, text, (tree) => readAttribute(tree.rootNode, file, declaration)) : null;
   return found ?? { blocked: `the schema in ${file} cannot be read` };
 }
 
-function readAttribute(root: Node, file: string, declaration: Span): KeyAttribute | Blocked {
+function readAttribute(root: Node, file: string, declaration: Span): KeyAttribute | OptionsKeyAttribute | Blocked {
   let pair = root.namedDescendantForPosition(
     { row: declaration.startLine, column: declaration.startColumn },
     { row: declaration.endLine, column: Math.max(declaration.startColumn, declaration.endColumn - 1) },
@@ -56,6 +62,8 @@ function readAttribute(root: Node, file: string, declaration: Span): KeyAttribut
   const name = pair?.childForFieldName('key')?.text.replace(/^['"]|['"]$/g, '');
   if (!pair || !value || !name || pair.parent?.type !== 'object')
     return { blocked: 'the key attribute is not written out' };
+  // v0 declares an attribute as an options object, v1/v2 as a builder chain.
+  if (value.type === 'object') return readOptionsAttribute(pair, name, file);
   const steps = stepsOf(value);
   if (steps.some((s) => s.name === 'transform' && /\bsuffix\s*\(/.test(s.args[0]?.text ?? '')))
     return { blocked: `the attribute ${name} has a suffix after its value` };
@@ -75,6 +83,7 @@ function readAttribute(root: Node, file: string, declaration: Span): KeyAttribut
   const v = value.text;
   const from = offsetIn(value, d.span);
   return {
+    version: 1,
     file,
     name,
     defaultSpan: d.span,
@@ -130,11 +139,4 @@ function stepsOf(n: Node): Step[] {
     c = f.childForFieldName('object');
   }
   return steps;
-}
-
-/** The text of a string literal or a template with no substitution and no escape (it goes into a template), else null. */
-function stringValue(n: Node): string | null {
-  if (n.type !== 'string' && n.type !== 'template_string') return null;
-  const inner = n.text.slice(1, -1);
-  return /[\\`$]/.test(inner) ? null : inner;
 }

@@ -8,16 +8,18 @@ import { accessAt, countChanges, isBlocked, mergeChanges } from '../../whole-key
 import { planToolboxKey, type ToolboxPlan } from './plan';
 import { definesMergeHelper, mergeHelperSource, shardedQuery } from './reader';
 import { schemaChanges } from './schema-edit';
+import { definesPagesHelper, pagesHelperSource, shardedV0Query } from './v0-reader';
 
 /**
- * The shard fixes of a dynamodb-toolbox (v1/v2) entity whose key attribute's `default` is
- * one constant (`feed: string().key().savedAs('PK').default('FEED#storefront')`), written
- * through the library: the default becomes a function that draws a shard per item
- * (random), or a `link` that computes it from a key attribute every key input gives
- * (calculated, FNV-1a as the SDK fix). The entity's `key()` inputs stay what they were;
- * every put, get, update and delete then computes the sharded key itself, and every Query
- * of the key becomes the same query run once per shard (./reader.ts). See docs/fixes.md,
- * "Fixes in a library's style".
+ * The shard fixes of a dynamodb-toolbox entity whose key attribute's `default` is one
+ * constant (v1/v2 `feed: string().key().savedAs('PK').default('FEED#storefront')`, v0
+ * `pk: { partitionKey: true, default: 'ANNOUNCEMENTS' }`), written through the library:
+ * the default becomes a function that draws a shard per item (random), or one computed
+ * from a key attribute every key input gives (calculated, FNV-1a as the SDK fix: a v1
+ * `link`, a v0 default function of the item). The calls' key inputs stay what they were;
+ * every put, get, update and delete then computes the sharded key itself, and every
+ * query of the key becomes the same query run once per shard (./reader.ts, ./v0-reader.ts).
+ * See docs/fixes.md, "Fixes in a library's style".
  */
 export const toolboxFixes: FixProvider = (finding, ctx, answers): FixAction[] => {
   const d = suffixDescriptor(finding);
@@ -54,8 +56,9 @@ function build(
   const schemaEdit = schemaChanges(method, attribute, d.separator, count.name, hashed ?? '');
   if (isBlocked(schemaEdit)) return schemaEdit;
   const changes: TextChange[] = [...schemaEdit, ...counted.changes];
+  const query = attribute.version === 0 ? shardedV0Query : shardedQuery;
   for (const q of plan.queries) {
-    const c = shardedQuery(ctx, q, plan.stored, d.separator, count.name);
+    const c = query(ctx, q, plan.stored, d.separator, count.name);
     if (isBlocked(c)) return c;
     changes.push(c);
   }
@@ -69,7 +72,7 @@ function build(
     title:
       method === 'random'
         ? `Add a random write-shard suffix to ${plan.entity}.${attribute.name}'s default (${shards}${reads})`
-        : `Add a calculated shard suffix to ${plan.entity}.${attribute.name}: linked to a hash of ${hashed} (${shards}${reads})`,
+        : `Add a calculated shard suffix to ${plan.entity}.${attribute.name}: ${attribute.version === 0 ? 'its default computed from' : 'linked to'} a hash of ${hashed} (${shards}${reads})`,
     id: method === 'random' ? 'add-random-shard' : 'add-calculated-shard',
     rule: finding.rule,
     preferred: method === 'random' || plan.points.length > 0,
@@ -91,6 +94,9 @@ function blocksFor(file: string, method: 'random' | 'hash', plan: ToolboxPlan, c
   const out: string[] = [];
   if (method === 'hash' && file === plan.attribute.file && !definesHashHelper(language, text))
     out.push(hashHelperSource(language));
-  if (plan.queries.some((q) => q.file === file) && !definesMergeHelper(text)) out.push(mergeHelperSource(language));
+  if (!plan.queries.some((q) => q.file === file)) return out;
+  if (plan.attribute.version === 0) {
+    if (!definesPagesHelper(text)) out.push(pagesHelperSource(language));
+  } else if (!definesMergeHelper(text)) out.push(mergeHelperSource(language));
   return out;
 }

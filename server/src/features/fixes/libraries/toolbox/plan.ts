@@ -3,6 +3,7 @@ import { memoized, type FixContext } from '../../fix-model';
 import type { Blocked } from '../../key-sites';
 import { accessAt } from '../../whole-key';
 import { keyAttribute, type KeyAttribute } from './attribute';
+import type { OptionsKeyAttribute } from './options-attribute';
 
 /**
  * Every access of a dynamodb-toolbox entity's constant key, sorted for a fix through the
@@ -14,7 +15,8 @@ import { keyAttribute, type KeyAttribute } from './attribute';
 export interface ToolboxPlan {
   entity: string;
   schema: Access;
-  attribute: KeyAttribute;
+  /** The key attribute as declared: a v1/v2 builder or a v0 options object. */
+  attribute: KeyAttribute | OptionsKeyAttribute;
   /** The key as stored: `ACTIVITY#home` (a `prefix` transform included). */
   stored: string;
   /** Gets, updates and deletes: one existing item by its key. */

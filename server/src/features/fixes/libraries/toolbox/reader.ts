@@ -3,6 +3,7 @@ import type { Access, SourceLanguage } from '../../../../engine';
 import type { FixContext, TextChange } from '../../fix-model';
 import { where, type Blocked } from '../../key-sites';
 import { withTree } from '../../syntax';
+import { resultUseBlock } from './result-use';
 
 /**
  * A dynamodb-toolbox Query of a key that is now sharded, rewritten where it stands into
@@ -43,18 +44,44 @@ export function shardedQuery(
   separator: string,
   count: string,
 ): TextChange | Blocked {
+  return queryChange(ctx, q, 'is not a chain ending in send() with its options written out', ({ call, sort, text }) => {
+    const chain = chainAt(call);
+    return chain ? rewrite(chain, q, stored, separator, count, sort, text) : null;
+  });
+}
+
+/** What a query's rewrite reads: its call, where it is (for a reason), the attribute holding the sort key, the file's text. */
+export interface QueryAt {
+  call: Node;
+  at: string;
+  sort: string;
+  text: string;
+}
+
+/**
+ * The change replacing the Query `q` by the text `rewrite` makes of it (v1/v2 or v0), or
+ * why not: no attribute to merge by, a call not read (`unread`), a result read for more
+ * than the merged reader returns (./result-use.ts), or the rewrite's own reason.
+ */
+export function queryChange(
+  ctx: FixContext,
+  q: Access,
+  unread: string,
+  rewrite: (query: QueryAt) => string | Blocked | null,
+): TextChange | Blocked {
   const text = ctx.textOf(q.file);
   const at = where(ctx, q.file, q.span);
   const sort = q.library?.sortAttribute;
   if (!sort) return { blocked: `the items of the Query at ${at} carry their sort key in no attribute of the entity` };
   const made = text
-    ? withTree(q.file, text, (tree) => {
-        const chain = chainAt(callAt(tree.rootNode, q.span));
-        return chain ? rewrite(chain, q, stored, separator, count, sort, text) : null;
+    ? withTree(q.file, text, (tree): string | Blocked | null => {
+        const call = callAt(tree.rootNode, q.span);
+        if (!call) return null;
+        return resultUseBlock(call, at) ?? rewrite({ call, at, sort, text });
       })
     : null;
-  if (!made) return { blocked: `the Query at ${at} is not a chain ending in send() with its options written out` };
-  return { file: q.file, span: q.span, newText: made };
+  if (!made) return { blocked: `the Query at ${at} ${unread}` };
+  return typeof made === 'string' ? { file: q.file, span: q.span, newText: made } : made;
 }
 
 /** The call expression spanning `s` exactly (a multi-line span's smallest cover can be the block around it). */
@@ -141,7 +168,7 @@ function withPair(o: Node, name: string, pair: string, add = false): string | nu
   return inner ? `{ ${inner}, ${pair} }` : `{ ${pair} }`;
 }
 
-function propertyOf(o: Node, name: string): Node | null {
+export function propertyOf(o: Node, name: string): Node | null {
   for (const c of o.namedChildren) {
     if (!c) continue;
     if (c.type === 'shorthand_property_identifier' && c.text === name) return c;
@@ -151,7 +178,7 @@ function propertyOf(o: Node, name: string): Node | null {
 }
 
 /** The expression a property is given (`limit` for a shorthand), or null. */
-function valueOf(o: Node, name: string): string | null {
+export function valueOf(o: Node, name: string): string | null {
   const p = propertyOf(o, name);
   if (!p) return null;
   return p.type === 'pair' ? (p.childForFieldName('value')?.text ?? null) : p.text;
