@@ -14,6 +14,7 @@ import { allFixes } from '../../server/src/features/fixes/index';
 import {
   applyAction,
   cleanup,
+  compileErrors,
   copyFixture,
   indexWorkspace,
   pythonErrors,
@@ -74,6 +75,8 @@ test('a config loader read by every handler: read-hot, the cache fix offered, th
   const titles = await fixAll(dir);
   assert.deepEqual(titles, ["Cache reads of 'global-config' for 30 s (readers may see values up to 30 s old)"]);
   assert.deepEqual(typeErrors(dir), []);
+  // Projects that turn noImplicitAny on with strictNullChecks off: an arrow returning undefined is an implicit any there.
+  assert.deepEqual(compileErrors(dir, { strict: false, noImplicitAny: true, strictNullChecks: false }), []);
   const fixed = fs.readFileSync(path.join(dir, 'config.ts'), 'utf8');
   assert.match(fixed, /const GLOBAL_CONFIG_CACHE_TTL_MS = 30 \* 1000;/);
   assert.match(fixed, /export async function loadConfig\(\): Promise<AppConfig> \{/, 'the signature is kept');
@@ -137,6 +140,22 @@ export async function one(id: string) {
     allFixes(feed[2], ws.ctx).map((a) => a.title),
     ['No cache fix: its sort key varies per call ({entity-id}): one cache entry would serve other items'],
   );
+});
+
+test('a count read, plus one and put back in the same handler: no cache fix (it would write old counts back); an ADD then a read keeps it', async () => {
+  const ws = await indexWorkspace(copy('visits'));
+  const offered = (file: string, op: string) => {
+    const f = ws.findings.find((x) => x.file.endsWith(file) && x.access.operation === op && x.rule === 'SL001');
+    assert.ok(f, `a finding on the ${op} of ${file}`);
+    return allFixes(f, ws.ctx).map((a) => a.title);
+  };
+  const blocked = (line: number) =>
+    `No cache fix: the PutItem at line ${line} writes the item back in the same function: a value read up to 30 s old would be written over newer ones`;
+  assert.deepEqual(offered('visits.mjs', 'GetItem'), [blocked(11)]);
+  assert.deepEqual(offered('downloads.py', 'GetItem'), [blocked(10)]);
+  assert.deepEqual(offered('likes.py', 'GetItem'), [
+    "Cache reads of 'likes' for 30 s (readers may see values up to 30 s old)",
+  ]);
 });
 
 test('the fixed programs return what they returned before (dynalite)', async () => {

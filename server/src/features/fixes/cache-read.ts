@@ -1,4 +1,4 @@
-import { type Access, type Finding, literalText, render } from '../../engine';
+import { type Access, type Finding, literalText, logicalKeyOf, render } from '../../engine';
 import {
   JS_HELPER_NAME,
   jsCacheHelper,
@@ -11,6 +11,7 @@ import { offsetAt, positionAt } from './apply';
 import type { FixAction, FixContext, FixProvider, TextChange } from './fix-model';
 import { pythonImportPoint } from '../generate/imports';
 import { headerChanges } from './header';
+import { enclosingFunction, nodeAt, withTree } from './syntax';
 
 /**
  * The cache fix for a read of a read-hot key (`cache-read`, docs/fixes.md): the read is
@@ -48,6 +49,11 @@ function cacheEdit(finding: Finding, ttlSeconds: number, ctx: FixContext): FixAc
   if (text === null) return { blocked: 'the file cannot be read' };
   const why = notCacheable(a);
   if (why) return { blocked: why };
+  const back = writtenBack(a, text, ctx);
+  if (back)
+    return {
+      blocked: `the ${back.operation} at line ${back.span.startLine + 1} writes the item back in the same function: a value read up to ${ttlSeconds} s old would be written over newer ones`,
+    };
   const call = callRange(a, text);
   if (!call) return { blocked: `the ${a.operation} call is not written in a form the fix can wrap` };
   if (alreadyCached(text, call.start)) return { blocked: 'the read is served from the cache already' };
@@ -119,6 +125,29 @@ function notCacheable(a: Access): string | null {
   if (r?.limit === 'dynamic') return 'its Limit is computed per call';
   if (r?.shaping.includes('FilterExpression')) return 'its FilterExpression may differ per call';
   return null;
+}
+
+/**
+ * A write of the key the read reads, in the same function: a read-modify-write (a count
+ * read, plus one, put back; a list read and written with one more entry). Fed a cached
+ * value, it writes back what older requests saw and loses every update made since. An
+ * increment (`ADD n :one`, `SET n = n + :one`) does not use what was read; a write of
+ * another item under the key (a different literal sort key) does not either.
+ */
+function writtenBack(a: Access, text: string, ctx: FixContext): Access | null {
+  const key = logicalKeyOf(a);
+  if (!key) return null;
+  const readSort = a.sortKey ? literalText(a.sortKey.template) : null;
+  const writes = ctx.accessesOf(key).filter((w) => {
+    if (w.kind !== 'write' || w.file !== a.file || w.increments) return false;
+    const writeSort = w.sortKey ? literalText(w.sortKey.template) : null;
+    return readSort === null || writeSort === null || readSort === writeSort;
+  });
+  if (writes.length === 0) return null;
+  return withTree(a.file, text, (tree) => {
+    const fn = enclosingFunction(nodeAt(tree, a.span))?.startIndex ?? -1;
+    return writes.find((w) => (enclosingFunction(nodeAt(tree, w.span))?.startIndex ?? -1) === fn) ?? null;
+  });
 }
 
 /** The range of the whole call that sends the request: `ddb.send(new GetCommand(...))`, `doc.get(...).promise()`, `table.get_item(...)`. */

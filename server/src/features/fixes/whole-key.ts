@@ -4,6 +4,8 @@ import {
   type Finding,
   type LogicalKey,
   logicalKeyOf,
+  logicalKeysOf,
+  render,
   type ShardSet,
   shardSetOf,
   type ShardSuffix,
@@ -46,8 +48,29 @@ export function planKey(finding: Finding, ctx: FixContext): KeyPlan | Blocked {
   return memoized(ctx, finding.access, `plan:${key.id}`, () => planAccesses(finding, key, ctx));
 }
 
+/**
+ * Reads through a secondary index whose partition key is the same attribute of the same
+ * table: an index keys each item by the item's own attribute, so once the writers shard
+ * the attribute's value the index holds the sharded values too, and its readers (a feed
+ * read newest first through a timestamp index) must query every shard like the table's.
+ */
+function sameAttributeIndexReads(key: LogicalKey, ctx: FixContext): Access[] {
+  if (key.index !== null) return [];
+  const text = render(key.template);
+  const sameTable = (t: string | null) => t === key.table || t === null || key.table === null;
+  return (ctx.files?.() ?? []).flatMap((file) =>
+    (ctx.analysisOf(file)?.accesses ?? []).filter(
+      (a) =>
+        a.kind === 'read' &&
+        logicalKeysOf(a).some(
+          (k) => k.index !== null && k.attribute === key.attribute && sameTable(k.table) && render(k.template) === text,
+        ),
+    ),
+  );
+}
+
 function planAccesses(finding: Finding, key: LogicalKey, ctx: FixContext): KeyPlan | Blocked {
-  const all = ctx.accessesOf(key);
+  const all = [...ctx.accessesOf(key), ...sameAttributeIndexReads(key, ctx)];
   if (
     !all.includes(finding.access) &&
     !all.some((a) => a.file === finding.access.file && a.span === finding.access.span)

@@ -43,7 +43,8 @@ async function ${JS_HELPER_NAME}<T>(key: string, ttlMs: number, load: () => Prom
       },
     );
     // A failed refresh behind a stale value is tried again by the next caller.
-    e.refreshing.catch(() => undefined);
+    // (A block body: \`() => undefined\` is an implicit any where strictNullChecks is off and noImplicitAny on.)
+    e.refreshing.catch(() => {});
   }
   if (e.loaded) return structuredClone(e.value as T);
   return structuredClone((await e.refreshing) as T);
@@ -81,7 +82,8 @@ async function ${JS_HELPER_NAME}(key, ttlMs, load) {
       },
     );
     // A failed refresh behind a stale value is tried again by the next caller.
-    e.refreshing.catch(() => undefined);
+    // (A block body: \`() => undefined\` is an implicit any where strictNullChecks is off and noImplicitAny on.)
+    e.refreshing.catch(() => {});
   }
   if (e.loaded) return structuredClone(/** @type {T} */ (e.value));
   return structuredClone(/** @type {T} */ (await e.refreshing));
