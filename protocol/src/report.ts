@@ -42,6 +42,18 @@ export interface JsonFinding {
     writes: number;
     readEntries: number | null;
     writeEntries: number | null;
+    /** `live` when the window's live reads and writes decided the verdict (`check --heat`); absent when the call sites did. Added within version 1. */
+    source?: 'live';
+    /** With `source: 'live'`: the key's reads and writes in the window (capacity units; peaks per second). */
+    live?: {
+      window: string;
+      readUnits: number;
+      writeUnits: number;
+      readPeak: number;
+      writePeak: number;
+      readThrottles: number;
+      writeThrottles: number;
+    };
   };
 }
 

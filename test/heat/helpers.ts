@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import {
   BatchWriteItemCommand,
   GetItemCommand,
+  QueryCommand,
   UpdateContributorInsightsCommand,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
@@ -88,6 +89,43 @@ export async function hammer(ddb: DynamoDBClient, table: string, pk: string, ms:
     total.accepted += s.accepted;
     total.throttled += s.throttled;
   }
+  return total;
+}
+
+/**
+ * Queries `pk` (strongly consistent, `parallel` at a time, SDK retries off) for `ms` and
+ * then on until the lab has refused `ENOUGH_THROTTLES` of them: `hammer` for readers.
+ */
+export async function hammerReads(
+  ddb: DynamoDBClient,
+  table: string,
+  pk: string,
+  ms: number,
+  parallel = 8,
+): Promise<Sent> {
+  const total: Sent = { accepted: 0, throttled: 0 };
+  const start = Date.now();
+  const more = () =>
+    Date.now() < start + ms || (total.throttled < ENOUGH_THROTTLES && Date.now() < start + HAMMER_DEADLINE_MS);
+  const reader = async () => {
+    while (more()) {
+      try {
+        await ddb.send(
+          new QueryCommand({
+            TableName: table,
+            KeyConditionExpression: 'PK = :pk',
+            ExpressionAttributeValues: { ':pk': { S: pk } },
+            ConsistentRead: true,
+          }),
+        );
+        total.accepted++;
+      } catch (e) {
+        if (!THROTTLES.has((e as Error).name)) throw e;
+        total.throttled++;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: parallel }, reader));
   return total;
 }
 

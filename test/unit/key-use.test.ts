@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Access } from '../../server/src/engine/model';
+import type { Access, LiveUse } from '../../server/src/engine/model';
 import type { EntryPoint } from '../../server/src/engine/model/entry-point';
 import { keyUseOf, useText, type KeyUseInput } from '../../server/src/engine/rules/key-use';
+import { liveVerdict, withLiveUse } from '../../server/src/engine/rules/live-use';
 
 // The verdict is a pure function of a key's accesses, the role of their code and their reach.
 
@@ -55,4 +56,43 @@ test('reads and writes from as many routes: hot both ways; a key only written: w
 
 test('a key only tests touch is judged by those accesses', () => {
   assert.equal(keyUseOf([use('read', [], 'test')]).verdict, 'read');
+});
+
+// Live data: what the window's reads and writes consumed decides, when it says anything.
+
+const live = (o: Partial<LiveUse> = {}): LiveUse => ({
+  window: '15m',
+  readUnits: 0,
+  writeUnits: 0,
+  readPeak: 0,
+  writePeak: 0,
+  readThrottles: 0,
+  writeThrottles: 0,
+  ...o,
+});
+
+test('live reads and writes decide the verdict on the partition scale (a write unit weighs three read units)', () => {
+  assert.equal(liveVerdict(live()), null, 'no traffic: the code decides');
+  assert.deepEqual(liveVerdict(live({ readUnits: 2900 })), { verdict: 'read' });
+  // 40 write units load the partition as 120 read units: under a third of 2,900.
+  assert.deepEqual(liveVerdict(live({ readUnits: 2900, writeUnits: 40 })), { verdict: 'read', mostly: true });
+  assert.deepEqual(liveVerdict(live({ readUnits: 300, writeUnits: 100 })), { verdict: 'both' });
+  assert.deepEqual(liveVerdict(live({ writeUnits: 500 })), { verdict: 'write' });
+  // A throttled side is hot whatever its share.
+  assert.deepEqual(liveVerdict(live({ readUnits: 2900, writeUnits: 10, writeThrottles: 4 })), { verdict: 'both' });
+  assert.deepEqual(liveVerdict(live({ readThrottles: 7 })), { verdict: 'read' }, 'THROTTLED_KEYS mode: no units');
+});
+
+test('a live verdict replaces the code one, keeps its counts, and the evidence names both sources', () => {
+  const code = keyUseOf([use('read'), use('write')]);
+  assert.equal(code.verdict, 'both');
+  const u = withLiveUse(code, live({ readUnits: 9000, writeUnits: 12, readPeak: 2900, writePeak: 40 }));
+  assert.equal(u.verdict, 'read');
+  assert.equal(u.mostly, true);
+  assert.deepEqual([u.reads, u.writes], [1, 1]);
+  assert.equal(
+    useText(u),
+    'live (15m): peaks of 2,900 read units/s and 40 write units/s; code: read at 1 call site, written at 1 call site',
+  );
+  assert.equal(withLiveUse(code, live()), code, 'nothing live: the code verdict stays');
 });

@@ -1,14 +1,13 @@
 import type { FileAnalysis, Finding, WorkspaceIndex } from '../engine';
 import type { JsonHeatFailure } from '../../../protocol/src/heat';
 import {
-  evidenceText,
   getHeat,
-  heatForAccess,
   hotKeyLiveFindings,
   resolveTable,
   toJsonHeat,
   toJsonProblem,
   unmappedProblem,
+  withLiveUse,
 } from '../heat';
 import { problemText, formatHeatText } from '../heat/text';
 import type { HeatConnection, HeatReport } from '../heat/types';
@@ -96,7 +95,8 @@ function resources(
 }
 
 /**
- * The results with live evidence: a finding whose key has live data gets the
+ * The results with live evidence: a finding whose key has live data is judged
+ * read-hot or write-hot by it (when the window tells reads from writes) and gets the
  * window's throttle count and share appended to its message, and SL009 findings join
  * their files. Reports that cannot be read are explained on stderr; the findings stay.
  */
@@ -133,14 +133,7 @@ export async function withLiveEvidence(
   for (const report of reports)
     for (const f of hotKeyLiveFindings(report)) live.set(f.file, [...(live.get(f.file) ?? []), f]);
   return results.map((r) => {
-    const findings = r.findings.map((f) => {
-      for (const report of reports) {
-        const heat = heatForAccess(report, f.access);
-        // What calls of this finding's kind did: a reader never carries its writers' throttles.
-        if (heat) return { ...f, message: f.message + evidenceText(report, heat, f.access.kind) };
-      }
-      return f;
-    });
+    const findings = r.findings.map((f) => withLiveUse(reports, f));
     const added = live.get(r.file) ?? [];
     if (added.length === 0 && findings.every((f, i) => f === r.findings[i])) return r;
     return {

@@ -92,6 +92,8 @@ function keyUseJson(u: KeyUse): NonNullable<JsonFinding['keyUse']> {
     writes: u.writes,
     readEntries: u.readEntries,
     writeEntries: u.writeEntries,
+    // Only a verdict live data decided says so: one the code decided reads as before.
+    ...(u.live ? { source: 'live' as const, live: { ...u.live } } : {}),
   };
 }
 

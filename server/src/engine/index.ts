@@ -39,6 +39,7 @@ export type {
   ImportInfo,
   KeyOperator,
   KeyUse,
+  LiveUse,
   KeyValue,
   LibraryAccess,
   LibraryEditSites,
@@ -67,7 +68,7 @@ export { mayContainDynamoDbCalls, reasonToSkip } from './syntax/prescan';
 export { addShardSuffix } from './rules/finding';
 export { shardCountOfAccess, shardHoleOf } from './rules/group';
 export { RULE_INFO, defaultSeverityOf, docsUrl, hotKeyLive } from './rules';
-export { CACHE_TTL_SECONDS, useText } from './rules/key-use';
+export { CACHE_TTL_SECONDS, judgeByLive, useText } from './rules/key-use';
 export { sameSpan, spanOf, spanWithin, walk } from './syntax/span';
 export { AnalysisCache, ENGINE_VERSION, cacheDir } from './workspace/cache';
 export { completeIndex, indexOneByOne } from './workspace/cache/run';

@@ -23,6 +23,7 @@ export {
   type OpKind,
 } from './live-text';
 export { hotKeysLive, hotKeyLiveFindings, throttleText, PARTITION_CEILING_UNITS } from './hot-key-live';
+export { liveUseOf, withLiveUse } from './live-use';
 export { toJsonHeat, toJsonProblem } from './json';
 export { answerHeatRequest } from './request';
 export { WINDOWS, WINDOW_SECONDS, isWindow, periodFor } from './window';

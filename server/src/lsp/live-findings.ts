@@ -1,22 +1,15 @@
 import type { Access, Finding, Span } from '../engine';
-import { evidenceText, heatForAccess, hotKeyLiveFindings, type HeatReport } from '../heat/index';
+import { heatForAccess, hotKeyLiveFindings, withLiveUse, type HeatReport } from '../heat/index';
 
 /**
  * A file's findings with what live data adds, as `shardlens check --heat` does: a
- * finding whose key has live figures gets the window's throttles and share appended
- * to its message, and SL009 (hot-key-live) findings join at the key's call sites.
+ * finding whose key has live figures is judged read-hot or write-hot by them and gets
+ * the window's throttles and share appended to its message, and SL009 (hot-key-live) findings join at the key's call sites.
  * With no report the findings come back as they were (the same array).
  */
 export function withLiveFindings(file: string, findings: Finding[], reports: HeatReport[]): Finding[] {
   if (reports.length === 0) return findings;
-  const out = findings.map((f) => {
-    for (const report of reports) {
-      const heat = heatForAccess(report, f.access);
-      // What calls of this finding's kind did: a reader never carries its writers' throttles.
-      if (heat) return { ...f, message: f.message + evidenceText(report, heat, f.access.kind) };
-    }
-    return f;
-  });
+  const out = findings.map((f) => withLiveUse(reports, f));
   const seen = new Set<string>();
   for (const report of reports) {
     for (const f of hotKeyLiveFindings(report)) {

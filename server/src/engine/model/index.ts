@@ -502,6 +502,11 @@ export interface Finding {
   context?: FileRole;
   /** How the workspace uses the finding's logical key (read-hot, write-hot or both), for a hot-key finding. */
   keyUse?: KeyUse;
+  /**
+   * What the finding said before its key's verdict reworded it (`rules/key-use.ts`): live
+   * data that decides the verdict otherwise judges the finding again from this.
+   */
+  unjudged?: Pick<Finding, 'severity' | 'message' | 'messageId' | 'fixes'>;
 }
 
 /**
@@ -520,6 +525,25 @@ export interface KeyUse {
   readEntries: number | null;
   writeEntries: number | null;
   mostly?: true;
+  /** Set when live data decided the verdict (`rules/live-use.ts`): what Contributor Insights and CloudWatch showed. */
+  live?: LiveUse;
+}
+
+/**
+ * A logical key's reads and writes over a live window, as the heat service attributed its
+ * Contributor Insights units and throttles (docs/heat.md, "Whose calls"). Units are the
+ * service's: read capacity units (an eventually consistent read of up to 4 KB is half of
+ * one) and write capacity units (Contributor Insights counts each as 3). Peaks are the
+ * busiest report period's units per second.
+ */
+export interface LiveUse {
+  window: string;
+  readUnits: number;
+  writeUnits: number;
+  readPeak: number;
+  writePeak: number;
+  readThrottles: number;
+  writeThrottles: number;
 }
 
 /**
