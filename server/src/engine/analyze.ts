@@ -1,4 +1,5 @@
 import type { Tree } from 'web-tree-sitter';
+import { markCachedReads } from './frontends/cached-reads';
 import type { CallSite } from './model/call-site';
 import { accessesOfCallSiteMemo, learnKeySchemasMemo } from './requests/interpret-memo';
 import { hintTableOf } from './requests/interpret';
@@ -296,7 +297,7 @@ export function extractTree(
           : accessesOfCallSiteMemo(s, hints),
       ),
     );
-    const accesses = withEnvTables(interpreted, env);
+    const accesses = markCachedReads(tree, withEnvTables(interpreted, env));
     const told = [...definitions, ...keysTold(accesses)];
     const ignored = suppressions(tree, text);
     const extracted: FileAnalysis = {

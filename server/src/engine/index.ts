@@ -69,6 +69,7 @@ export { addShardSuffix } from './rules/finding';
 export { shardCountOfAccess, shardHoleOf } from './rules/group';
 export { RULE_INFO, defaultSeverityOf, docsUrl, hotKeyLive } from './rules';
 export { CACHE_TTL_SECONDS, judgeByLive, useText } from './rules/key-use';
+export { CACHE_HELPERS } from './frontends/cached-reads';
 export { sameSpan, spanOf, spanWithin, walk } from './syntax/span';
 export { AnalysisCache, ENGINE_VERSION, cacheDir } from './workspace/cache';
 export { completeIndex, indexOneByOne } from './workspace/cache/run';

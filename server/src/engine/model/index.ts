@@ -344,6 +344,12 @@ export interface Access {
    */
   operationUnread?: string;
   /**
+   * A read served through the cache fix's helper (`shardlensCached(key, ttl, () => <call>)`,
+   * `shardlens_cached(key, ttl, lambda: <call>)`): the helper's name. It reaches DynamoDB
+   * about once per TTL per process, not once per request (`frontends/cached-reads.ts`).
+   */
+  cachedBy?: string;
+  /**
    * The entry points that reach the call (routes, schedules, consumers) and what they say of
    * its heat: attached by the workspace's reachability pass (`entry-points/`), absent before it.
    */

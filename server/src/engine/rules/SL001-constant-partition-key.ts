@@ -17,12 +17,23 @@ export const constantPartitionKey: AccessRule = {
     rarelyWritten: 'a write of a read-hot constant key: cache its reads rather than shard it',
     hotBothRead: 'a read of a key hot both ways: cache the reads, at the cost of staleness',
     hotBothWrite: 'a write of a key hot both ways: shard the writes, at the cost of dearer reads',
+    cachedRead: 'a read of a constant key served through the in-process cache: about one request per TTL',
   },
-  messageSeverities: { rarelyWritten: 'info' },
+  messageSeverities: { rarelyWritten: 'info', cachedRead: 'info' },
   check(input) {
     const { access, key, classification, keyTemplate, shardCount } = input;
     if (classification !== 'constant') return null;
     const write = access.kind === 'write';
+    // The cache fix's output: the read reaches the partition about once per TTL per process.
+    if (access.cachedBy)
+      return {
+        access,
+        messageId: 'cachedRead',
+        message:
+          `${partitionKeyClaim(input, 'is a constant')}, but this read is served from memory through ` +
+          `${access.cachedBy}: each running process sends it about once per TTL, not once per request.`,
+        fixes: [],
+      };
     const cap = `all ${write ? 'writes' : 'reads'} of it hit one partition, capped at ${capText(access.kind)}`;
     const fix = write
       ? `Add a shard suffix (e.g. "${keyTemplate}#<0..N-1>") and read by querying every shard.`

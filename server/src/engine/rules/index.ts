@@ -150,7 +150,9 @@ export function checkAccesses(
       const severity = severityOf(rule, overrides);
       if (severity === 'off') continue;
       const report = rule.check(input);
-      const found = report ? placeInContext(toFinding(rule, severity, report), role, scope) : null;
+      // A message with a default of its own (SL001's cached read) keeps it unless the user set the rule's.
+      const own = report && !overrides[rule.code] ? defaultSeverityOf(rule, report.messageId) : severity;
+      const found = report ? placeInContext(toFinding(rule, own, report), role, scope) : null;
       if (found) findings.push(found);
     }
     // One access's findings that replace others (SL010 over SL001): settled here, for a single file too.

@@ -126,6 +126,8 @@ export function judgeByLive(f: Finding, live: LiveUse): Finding {
 }
 
 function reword(f: Finding, use: KeyUse): Finding {
+  // A read the cache serves already: the verdict is kept for the hover, the message stays.
+  if (f.access.cachedBy) return { ...f, keyUse: use };
   const a = f.access;
   const claim = partitionKeyClaim(
     { access: a, keyTemplate: render(a.partitionKey!.template), tableName: placeLabel(a.table, a.index) },

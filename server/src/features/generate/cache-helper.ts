@@ -1,3 +1,5 @@
+import { CACHE_HELPERS } from '../../engine';
+
 /**
  * The in-process read cache the cache fix adds once per file: a TTL per entry and
  * single-flight refresh. While an entry is fresh every caller gets a copy of it; once it
@@ -8,8 +10,9 @@
  * copy, so one that changes what it got does not change what the others get.
  */
 
-export const JS_HELPER_NAME = 'shardlensCached';
-export const PY_HELPER_NAME = 'shardlens_cached';
+/** The helpers' names: the engine reads a call through them as cached (`engine/frontends/cached-reads.ts`). */
+export const JS_HELPER_NAME = CACHE_HELPERS.js;
+export const PY_HELPER_NAME = CACHE_HELPERS.python;
 
 /** TypeScript: generic over the read's result, so the call keeps its type. */
 export function tsCacheHelper(): string {
