@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { minimatch } from 'minimatch';
 import type { RuleSeverity } from '../../../protocol/src/settings';
-import { type Finding, logicalKeyOf, render } from '../engine';
+import { type Finding, isOneOff, logicalKeyOf, render, type Severity } from '../engine';
 import type { KeyFact, LoadedConfig } from './project-config';
 
 /** One partition's write ceiling: a key expected to stay under it does not throttle. */
@@ -48,9 +48,28 @@ function factFor(f: Finding, keys: Record<string, KeyFact>): [string, KeyFact] |
 }
 
 /**
+ * Messages that say the call is not hot however severe its rule is: a write of a read-hot
+ * key (its writes are few) and a read the cache fix serves (about once per TTL).
+ */
+const NOTES = new Set(['rarelyWritten', 'cachedRead']);
+const RANK: Record<Severity, number> = { info: 1, warning: 2, error: 3 };
+
+/**
+ * The severity a finding takes under the rule's configured level. The level replaces the
+ * rule's default, but what ShardLens judged at most a note stays one: code that runs once
+ * (a test, an example, a script: `info` at most) and the `NOTES` above. For those the
+ * configured level is a ceiling (SL001 `info` keeps them info), not a level to raise them to.
+ */
+function configuredSeverity(f: Finding, configured: Severity): Severity {
+  const note = NOTES.has(f.messageId ?? '') || (f.context !== undefined && isOneOff(f.context));
+  return note && RANK[f.severity] < RANK[configured] ? f.severity : configured;
+}
+
+/**
  * A finding as the project (and the user's settings) judge it: null when its rule is
  * off; a hot-key finding on a key the config expects under one partition's ceiling
- * becomes info with the team's reason; otherwise the rule's configured severity.
+ * becomes info with the team's reason; otherwise the rule's configured severity (a
+ * ceiling for what runs once or is a note, `configuredSeverity`).
  */
 export function judgeFinding(
   f: Finding,
@@ -59,7 +78,8 @@ export function judgeFinding(
 ): Finding | null {
   const configured = rules[f.rule];
   if (configured === 'off') return null;
-  let out = configured && configured !== f.severity ? { ...f, severity: configured } : f;
+  const severity = configured ? configuredSeverity(f, configured) : f.severity;
+  let out = severity !== f.severity ? { ...f, severity } : f;
   const fact = RATE_RULES.has(f.rule) ? factFor(f, keys) : null;
   const rate = fact?.[1].peakWritesPerSecond;
   if (fact && rate !== undefined) {

@@ -97,6 +97,7 @@ export { enclosingNamedFunction } from './frontends/wrappers/functions';
 export { frontEndFor } from './frontends/registry';
 export { DEFAULT_MAX_BYTES } from './analyze';
 export { setRoleOverride } from './file-roles';
+export { isOneOff } from './file-roles/role';
 export { unusedIgnores } from './rules/suppress';
 export type { UnusedIgnore } from './rules/suppress';
 export { readFromDisk } from './workspace/modules';
