@@ -16,6 +16,8 @@ import * as path from 'node:path';
 import { normalizeSettings } from '../../protocol/src/settings';
 import { hoverMarkdown } from '../../server/src/lsp/hover';
 import type { Access } from '../../server/src/engine';
+import { allFixes } from '../../server/src/features/fixes';
+import { fixContextOf } from '../../server/src/features/fixes/context';
 import { compileErrors } from '../fixes/helpers-write';
 import {
   keysMatch,
@@ -120,7 +122,11 @@ test('the hot keys are found: a status index, a counter, a key the schema fixes'
     settings.related.some((r) => `${rel(r.file)}:${r.span.startLine + 1}` === 'setting.entity.ts:7'),
     'the partitionKey of the entity is the related location',
   );
-  assert.deepEqual(active.fixes, []);
+  // The update at handlers.ts:26 rewrites the status index from its body, which holds no shard: no fix.
+  const invited = fx.findings.find((f) => line(f) === 'handlers.ts:13')!;
+  const [why] = allFixes(invited, fixContextOf(fx.index));
+  assert.equal(why?.id, 'shard-fix-blocked');
+  assert.match(why.title, /the update at handlers\.ts:26 rewrites the GSI1 key from its body/);
 });
 
 test('generated ids, ids from the request and a sharded key are not reported', () => {

@@ -12,6 +12,7 @@ export const LIBRARIES_WITH_FIXES: ReadonlySet<LibraryName> = new Set<LibraryNam
   'electrodb',
   'dynamodb-onetable',
   'dynamodb-toolbox',
+  'typedorm',
 ]);
 
 /**

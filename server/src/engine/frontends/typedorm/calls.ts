@@ -88,7 +88,10 @@ function callSites(call: Node, f: SourceFile, named: boolean, ctx: EvalContext):
     if (named && indexName === null) return [];
     const key = indexName ? e.indexes.find((k) => k.name === indexName) : e.primary;
     const input = key ? queryRequest(e, key, g, options, at) : null;
-    return input && key ? [make('Query', input, key)] : [];
+    // A find reads page after page itself, up to its limit (3,000 items when none is given);
+    // one given a cursor is a loop over the pages.
+    const pages = !entry(options, 'limit') || !!entry(options, 'cursor');
+    return input && key ? [{ ...make('Query', input, key), paginated: pages }] : [];
   }
   if (method === 'update') return updateSites(e, g, value(args[2]), make, at);
   const input = keyRequest(e, g, at);

@@ -5,6 +5,7 @@ import { pynamodbFixes } from './pynamodb';
 import { electrodbFixes } from './electrodb';
 import { oneTableFixes } from './onetable';
 import { toolboxFixes } from './toolbox';
+import { typeDormFixes } from './typedorm';
 
 /**
  * The fixes of a finding on a DynamoDB library's access, written in the library's own style
@@ -22,4 +23,5 @@ export const libraryFixes: Partial<Record<LibraryName, FixProvider>> = {
   electrodb: electrodbFixes,
   'dynamodb-onetable': oneTableFixes,
   'dynamodb-toolbox': toolboxFixes,
+  typedorm: typeDormFixes,
 };

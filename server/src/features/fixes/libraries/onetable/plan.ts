@@ -1,4 +1,3 @@
-import type { Node } from 'web-tree-sitter';
 import {
   type Access,
   type Finding,
@@ -10,7 +9,7 @@ import {
 } from '../../../../engine';
 import { memoized, type FixContext } from '../../fix-model';
 import { isPointAccess, where, type Blocked } from '../../key-sites';
-import { nodeAt, withTree } from '../../syntax';
+import { argsOf, topStatement, withCall } from '../call-syntax';
 import { isBlocked } from '../../whole-key';
 import { modelObject, objectAt, stringText, type ObjectSyntax, type PairSyntax } from './schema-syntax';
 
@@ -111,20 +110,6 @@ function plan(finding: Finding, d: ShardSuffix, ctx: FixContext): ModelPlan | Bl
 
 const NONE = { text: '', type: '' };
 
-/** The call of an access, as a node of its file's tree, handed to `use`. */
-function withCall<T>(ctx: FixContext, a: Access, use: (call: Node) => T): T | null {
-  const text = ctx.textOf(a.file);
-  if (text === null) return null;
-  return withTree(a.file, text, (tree) => {
-    let n = nodeAt(tree, a.span);
-    while (n && n.type !== 'call_expression') n = n.parent;
-    return n ? use(n) : null;
-  });
-}
-
-const argsOf = (call: Node) =>
-  (call.childForFieldName('arguments')?.namedChildren ?? []).filter((x): x is Node => !!x && x.type !== 'comment');
-
 /** The properties a create or point access gives by name, and those it gives as constants. */
 function givenAt(ctx: FixContext, a: Access): { names: Set<string> | null; constants: Set<string> } {
   const none = { names: null, constants: new Set<string>() };
@@ -171,9 +156,7 @@ function findOf(ctx: FixContext, a: Access, at: string): Find | Blocked {
           blocked: `${at} counts its limit before the where filter, so each shard's first items are not the key's`,
         };
     }
-    let top: Node = call;
-    while (top.parent && top.parent.type !== 'program') top = top.parent;
-    return { access: a, callee: spanOf(fn), receiver: object.text, statement: spanOf(top) };
+    return { access: a, callee: spanOf(fn), receiver: object.text, statement: spanOf(topStatement(call)) };
   });
   return found ?? { blocked: `${at} is not found in its file` };
 }
