@@ -91,6 +91,10 @@ test('every TypeDORM call of the fixtures is read with its entity, table, index 
     'reports.ts:7 Query user.GSI1 ? @GSI1 GSI1.partitionKey = STATUS#SUSPENDED',
     // Nor is the connection that lists Setting: the create is the site of the key its schema fixes.
     'reports.ts:14 PutItem setting.primary ? partitionKey = SETTINGS',
+    // A user held in `let as` (read as a declaration), created by a generic call under await.
+    'invites.ts:12 PutItem user.GSI1 ? @GSI1 GSI1.partitionKey = STATUS#PENDING',
+    'invites.ts:20 PutItem order.primary ? partitionKey = CUSTOMER#{}',
+    'invites.ts:24 Query order.primary ? partitionKey = CUSTOMER#{}',
   ])
     assert.ok(calls.includes(want), `${want} not in\n${calls.join('\n')}`);
   // A create of the fixed partition is not a second site of it.
@@ -112,6 +116,7 @@ test('the hot keys are found: a status index, a counter, a key the schema fixes'
     'SL001 db.ts:16:20 error', // Setting in `entities`: every item in SETTINGS
     'SL001 reports.ts:7:50 error',
     'SL001 reports.ts:14:10 error', // a create of Setting where no connection lists it
+    'SL001 invites.ts:11:15 error', // 'PENDING' assigned to the user held in `let as`
   ])
     assert.ok(got.includes(want), `${want} not in\n${got.join('\n')}`);
   const active = fx.findings.find((f) => line(f) === 'handlers.ts:18')!;
@@ -143,6 +148,15 @@ test('generated ids, ids from the request and a sharded key are not reported', (
   const created = fx.accesses.find((a) => line(a) === 'handlers.ts:14' && !a.index)!;
   const id = created.partitionKey!.template.parts.find((p) => 'hole' in p);
   assert.ok(id && 'hole' in id && id.hole.kind === 'random', 'the UUID4 id TypeDORM generates');
+  // uuid.v1() and an imported v1 are a new id each call, as UUID4 is.
+  for (const at of ['invites.ts:20', 'invites.ts:24']) {
+    const guest = fx.accesses.find((a) => line(a) === at)!;
+    assert.ok(
+      guest.partitionKey!.template.parts.some((p) => 'hole' in p && p.hole.kind === 'random'),
+      `${at} ${JSON.stringify(guest.partitionKey!.template.parts)}`,
+    );
+    assert.ok(!fx.findings.some((f) => f.access === guest), at);
+  }
   const feed = fx.accesses.find((a) => line(a) === 'handlers.ts:70')!;
   const shard = feed.partitionKey!.template.parts.find((p) => 'hole' in p && p.hole.kind === 'shard');
   assert.ok(shard && 'hole' in shard && shard.hole.shards?.values?.length === 8);

@@ -106,13 +106,25 @@ export function lineBreaksForParsing(text: string): string {
 }
 
 /**
+ * tree-sitter's TypeScript grammar reads `let as = new User()` as the expression `let as User`
+ * (`let` a name, `as` the type assertion), losing the declaration of a variable named `as`;
+ * `var`, a keyword, is read as declaring it. One word for another of the same length keeps
+ * every offset; the declaration then binds `as` for the whole function instead of its block.
+ */
+export function letAsForParsing(text: string): string {
+  return text.includes('as') ? text.replace(/\blet(?=\s+as\s*(?:[=:;,]|of\b|in\b))/g, 'var') : text;
+}
+
+/**
  * Parses within a time budget; passing the previous tree (after `tree.edit`) makes
  * the parse incremental. Throws ParseTimeout when the budget runs out.
  */
 export function parse(lang: SourceLanguage, text: string, budgetMs = 5000, oldTree?: Tree): Tree {
   const deadline = performance.now() + budgetMs;
   let timedOut = false;
-  const tree = parserFor(lang).parse(lineBreaksForParsing(text), oldTree ?? null, {
+  const source =
+    lang === 'typescript' || lang === 'tsx' ? letAsForParsing(lineBreaksForParsing(text)) : lineBreaksForParsing(text);
+  const tree = parserFor(lang).parse(source, oldTree ?? null, {
     progressCallback: () => (timedOut = performance.now() > deadline),
   });
   if (!tree || timedOut) {

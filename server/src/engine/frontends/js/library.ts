@@ -35,7 +35,26 @@ const SAME_VALUE_METHODS = new Set([
   'padEnd',
   'normalize',
 ]);
-const RANDOM_FUNCTIONS = /^(uuid|uuidv4|v4|randomUUID|nanoid|ulid|cuid|createId|ksuid|uuid\.v4|crypto\.randomUUID)$/;
+/**
+ * Calls that return a new unique id each time: UUIDs of versions 1, 4, 6 and 7 (not 3 or 5,
+ * which hash a name and give the same id for it), nanoid, ULID, cuid, KSUID, random bytes.
+ */
+const RANDOM_FUNCTIONS =
+  /^(uuid|uuidv[1467]|v[1467]|uuid\.v[1467]|randomUUID|crypto\.randomUUID|nanoid|ulid|monotonicFactory\(\)|cuid|createId|ksuid|KSUID\.random(Sync)?|randomBytes|crypto\.randomBytes)$/;
+/** The same ids under a name of the importer's choosing (`import { v1 as makeId } from 'uuid'`), by module. */
+const RANDOM_IMPORTS: Record<string, RegExp> = {
+  uuid: /^v[1467]$/,
+  nanoid: /^nanoid$/,
+  ulid: /^ulid$/,
+  '@paralleldrive/cuid2': /^createId$/,
+  cuid: /^default$/,
+};
+
+function importedRandom(fn: Node | null, ctx: EvalContext): boolean {
+  if (fn?.type !== 'identifier') return false;
+  const b = resolve(fn, ctx);
+  return b?.kind === 'import' && !!RANDOM_IMPORTS[b.source]?.test(b.name);
+}
 
 /** `new Date()` is now; `new Set([...])` is a collection, never a number to add. */
 export function newValue(n: Node, ctx: EvalContext): Value {
@@ -98,7 +117,7 @@ export function callValue(n: Node, ctx: EvalContext): Value {
   if (callee === 'Object.freeze' && arg(0)) return ctx.evaluate(arg(0), ctx) ?? unknownValue(n);
   if (callee === 'Date.now' || /^(dayjs|moment|DateTime\.now|DateTime\.utc)$/.test(callee))
     return holeValue(n, { kind: 'time', time: 'instant' });
-  if (RANDOM_FUNCTIONS.test(callee)) return holeValue(n, { kind: 'random' });
+  if (RANDOM_FUNCTIONS.test(callee) || importedRandom(fn, ctx)) return holeValue(n, { kind: 'random' });
   if (/^(Math\.(floor|trunc|round|ceil)|parseInt|Number)$/.test(callee)) {
     const inner = arg(0);
     const product =

@@ -58,7 +58,9 @@ export function typeDormCallSites(f: SourceFile, fe: FrontEnd): CallSite[] {
 }
 
 function callSites(call: Node, f: SourceFile, named: boolean, ctx: EvalContext): CallSite[] {
-  const fn = call.childForFieldName('function');
+  const written = call.childForFieldName('function');
+  // `await manager.create<User>(user)`: tree-sitter puts the await around the callee of a generic call.
+  const fn = written?.type === 'await_expression' ? written.namedChild(0) : written;
   const object = fn?.childForFieldName('object');
   const method = fn?.childForFieldName('property')?.text ?? '';
   const operation = METHODS[method];
