@@ -6,8 +6,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { CodeAction, Diagnostic, TextEdit } from 'vscode-languageserver';
+import type { CodeAction, Diagnostic, Hover, TextEdit } from 'vscode-languageserver';
 import { applyChanges } from '../../server/src/features/fixes/apply';
+import type { FixAction, FixContext } from '../../server/src/features/fixes/fix-model';
 import { cleanup, copyFixture } from '../fixes/helpers-write';
 import { startServer, until, type Session } from './lsp-client';
 
@@ -89,4 +90,25 @@ export function serveFixture(
     cleanup(served.dir);
   });
   return served;
+}
+
+/** Each file of a fix as the provider's changes leave it: what the code action's edit must write. */
+export const textsAfter = (ctx: FixContext, action: FixAction) =>
+  new Map(
+    [...new Set(action.changes.map((c) => c.file))].map((file) => [
+      file,
+      applyChanges(
+        ctx.textOf(file)!,
+        action.changes.filter((c) => c.file === file),
+      ),
+    ]),
+  );
+
+/** The hover's markdown at `position` of `file`, unescaped. */
+export async function hoverText(session: Session, file: string, position: Diagnostic['range']['start']) {
+  const hover = (await session.conn.sendRequest('textDocument/hover', {
+    textDocument: { uri: pathToFileURL(file).toString() },
+    position,
+  })) as Hover;
+  return (hover.contents as { value: string }).value.replace(/\\(.)/g, '$1');
 }

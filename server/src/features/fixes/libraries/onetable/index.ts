@@ -6,6 +6,7 @@ import { type Blocked, where } from '../../key-sites';
 import { importOf, suggestedCount, type CountPlan } from '../../shard-count';
 import { suffixDescriptor } from '../../shard-fix';
 import { isBlocked, mergeChanges } from '../../whole-key';
+import { offeredShardFixes } from '../offer';
 import { planModel, type ModelPlan } from './plan';
 import { callChange, readerName, readerSource, sortKeyOf } from './reader';
 import { shardFieldChange, templateChange, valueCallbackChange, type Method } from './schema-edit';
@@ -32,13 +33,7 @@ export const oneTableFixes: FixProvider = (finding, ctx, answers): FixAction[] =
   const calculated = isBlocked(attribute)
     ? attribute
     : build(p, { kind: 'hash', attribute: attribute.chosen }, ctx, answers, attribute.options);
-  const offered = [random, calculated].filter((x): x is FixAction => !isBlocked(x));
-  if (offered.length) return offered;
-  const why =
-    isBlocked(random) && isBlocked(calculated) && random.blocked !== calculated.blocked
-      ? `random shard: ${random.blocked}; calculated shard: ${calculated.blocked}`
-      : (random as Blocked).blocked;
-  return blockedAction(finding, why);
+  return offeredShardFixes(finding, random, calculated);
 };
 
 const TEMPLATE_VARS = /\$\{([^}:]+)[^}]*\}/g;
