@@ -163,13 +163,20 @@ test('code actions at the diagnostic line come with no context.diagnostics (as N
   assert.deepEqual(
     actions.map((a) => a.title),
     // Nothing reads the board's items one by one, so the calculated suffix (a hash of the player's
-    // sort key) is offered beside the random one.
+    // sort key) is offered beside the random one. The byScore query is keyed on the same PK, so
+    // the sharded PK shards it too: both fixes rewrite it to read every shard.
     [
-      'Add a random write-shard suffix (10 shards)',
-      'Add a calculated shard suffix: hash(SK) mod 10',
+      'Add a random write-shard suffix (10 shards, 1 read of every shard)',
+      'Add a calculated shard suffix: hash(SK) mod 10 (and 1 other access of the key)',
       'Ignore SL001 on this line',
       'Open documentation for SL001',
     ],
+  );
+  // The random suffix reaches the index query too: topScores() now calls a reader of every shard.
+  const shardEdits = actions[0].edit?.changes?.[scoresUri()] ?? [];
+  assert.ok(
+    shardEdits.some((e) => e.range.start.line === QUERY_LINE - 5 && /^queryLeaderboardGlobal\w*\(\)$/.test(e.newText)),
+    JSON.stringify(shardEdits.map((e) => [e.range.start.line, e.newText.slice(0, 60)])),
   );
   const edit = actions[2].edit!.changes![scoresUri()][0];
   assert.equal(edit.newText, '        // shardlens-ignore SL001\n');
