@@ -55,6 +55,21 @@ describe('counters on the keys of hit-counter Lambdas', () => {
     return JSON.parse(out);
   }
 
+  /** A fixture on a fresh Number-keyed table, indexed: its counter is reported and offered exactly the spread. */
+  async function spreadOffered(fixture: string, keyAttribute: string) {
+    const dir = copy(fixture);
+    await freshTable(db, table('visits', [keyAttribute, 'N'], null));
+    const ws = await indexWorkspace(dir);
+    const finding = ws.findings.find((f) => f.rule === 'SL004');
+    assert.ok(finding, 'the counter is reported');
+    const actions = actionsOn(finding, ws.ctx);
+    assert.deepEqual(
+      actions.map((a) => a.id),
+      ['spread-counter'],
+    );
+    return { dir, ws, actions };
+  }
+
   const numberKeyed: Array<{ fixture: string; key: string; program: Program }> = [
     {
       fixture: 'py-visits',
@@ -78,16 +93,7 @@ print(json.dumps([json.loads(lambda_handler({}, None)["body"])["visits"] for _ i
 
   for (const c of numberKeyed) {
     test(`${c.fixture}: a counter keyed by a Number is spread over Number ids and counts 1..50 across the fix`, async () => {
-      const dir = copy(c.fixture);
-      await freshTable(db, table('visits', ['id', 'N'], null));
-      const ws = await indexWorkspace(dir);
-      const finding = ws.findings.find((f) => f.rule === 'SL004');
-      assert.ok(finding, 'the counter is reported');
-      const actions = actionsOn(finding, ws.ctx);
-      assert.deepEqual(
-        actions.map((a) => a.id),
-        ['spread-counter'],
-      );
+      const { dir, ws, actions } = await spreadOffered(c.fixture, 'id');
       assert.match(actions[0].title, /Spread the counter over 10 items and sum them in \w+\(\), returning the total/);
 
       // A string suffix, which a spread of a string key writes, is what such a table refuses.
@@ -140,16 +146,7 @@ print(json.dumps([json.loads(lambda_handler({}, None)["body"])["visits"] for _ i
   }
 
   test('py-dropped: a response stored in a variable nothing reads is not wrapped, and the GetItem after it reads the total', async () => {
-    const dir = copy('py-dropped');
-    await freshTable(db, table('visits', ['pk', 'N'], null));
-    const ws = await indexWorkspace(dir);
-    const finding = ws.findings.find((f) => f.rule === 'SL004');
-    assert.ok(finding, 'the counter is reported');
-    const actions = actionsOn(finding, ws.ctx);
-    assert.deepEqual(
-      actions.map((a) => a.id),
-      ['spread-counter'],
-    );
+    const { dir, ws, actions } = await spreadOffered('py-dropped', 'pk');
     // Wrapping the dropped response in the total would add N reads to every increment for nothing.
     assert.doesNotMatch(actions[0].title, /returning the total/, actions[0].title);
     assert.match(actions[0].title, /sum them in \w+\(\) \(1 read of the count too\)$/);
