@@ -33,6 +33,12 @@ export function fixContextOf(index: WorkspaceIndex, options: ContextOptions = {}
   const files = new Map<string, string | null>();
   let byKey: Map<string, Access[]> | null = null;
   const memos = new WeakMap<object, Map<string, unknown>>();
+  // Fixes look analyses up file by file across the workspace: a map, not a scan per lookup.
+  let byFile = new Map<string, FileAnalysis>();
+  const ownAnalysis = (file: string): FileAnalysis => {
+    if (!byFile.has(file)) byFile = new Map([...index.analyses()].map((f) => [f.file, f]));
+    return byFile.get(file)!;
+  };
   return {
     textOf(file) {
       const open = options.openText?.(file);
@@ -45,7 +51,7 @@ export function fixContextOf(index: WorkspaceIndex, options: ContextOptions = {}
       if (!index.has(file)) return null;
       let a = analyses.get(file);
       if (!a) {
-        const own = [...index.analyses()].find((x) => x.file === file)!;
+        const own = ownAnalysis(file);
         a = { ...own, findings: index.findingsFor(file) };
         analyses.set(file, a);
       }

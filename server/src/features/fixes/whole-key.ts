@@ -56,17 +56,34 @@ export function planKey(finding: Finding, ctx: FixContext): KeyPlan | Blocked {
  */
 function sameAttributeIndexReads(key: LogicalKey, ctx: FixContext): Access[] {
   if (key.index !== null) return [];
-  const text = render(key.template);
   const sameTable = (t: string | null) => t === key.table || t === null || key.table === null;
-  return (ctx.files?.() ?? []).flatMap((file) =>
-    (ctx.analysisOf(file)?.accesses ?? []).filter(
-      (a) =>
-        a.kind === 'read' &&
-        logicalKeysOf(a).some(
-          (k) => k.index !== null && k.attribute === key.attribute && sameTable(k.table) && render(k.template) === text,
-        ),
-    ),
-  );
+  const reads = indexReadsByValue(ctx).get(indexValueId(key.attribute, render(key.template))) ?? [];
+  return [...new Set(reads.filter((r) => sameTable(r.table)).map((r) => r.access))];
+}
+
+const indexValueId = (attribute: string, text: string) => `${attribute}\u0000${text}`;
+
+/**
+ * Every read through a secondary index, by the index key's attribute and value text: built
+ * once per workspace generation (the context's memo), not once per finding — a scan of
+ * every file's accesses per finding made each hover after an edit wait for 91 of them.
+ */
+function indexReadsByValue(ctx: FixContext): Map<string, Array<{ access: Access; table: string | null }>> {
+  return memoized(ctx, ctx, 'index-reads-by-value', () => {
+    const out = new Map<string, Array<{ access: Access; table: string | null }>>();
+    for (const file of ctx.files?.() ?? [])
+      for (const access of ctx.analysisOf(file)?.accesses ?? []) {
+        if (access.kind !== 'read') continue;
+        for (const k of logicalKeysOf(access)) {
+          if (k.index === null) continue;
+          const id = indexValueId(k.attribute, render(k.template));
+          const list = out.get(id);
+          if (list) list.push({ access, table: k.table });
+          else out.set(id, [{ access, table: k.table }]);
+        }
+      }
+    return out;
+  });
 }
 
 function planAccesses(finding: Finding, key: LogicalKey, ctx: FixContext): KeyPlan | Blocked {
