@@ -82,7 +82,6 @@ test('the hot keys are found: a status index, a counter, constant defaults', () 
     'SL001 ts/tickets.ts:20 error', // { status: { eq: 'CLOSED' } }
     'SL004 ts/tickets.ts:36 warning', // $ADD on the one 'home' counter
     'SL001 ts/models.ts:51 error', // feed's default 'GLOBAL'
-    'SL001 ts/tickets.ts:40 error', // a create that leaves feed out
     'SL001 cjs/handler.js:7 error', // region: 'eu' written to byRegion
     'SL001 cjs/handler.js:15 error',
     'SL001 cjs/flag.js:7 error', // scope's default 'flags'
@@ -95,6 +94,37 @@ test('the hot keys are found: a status index, a counter, constant defaults', () 
   const feed = findings.find((f) => line(f) === 'ts/models.ts:51')!;
   assert.match(feed.message, /"GLOBAL" on table "announcements"/);
 });
+
+test('a constant default is reported once, at the schema, with the writes that take it as related locations', () => {
+  // Each hot key of a default once: feed 'GLOBAL' and scope 'flags', not again at the create and the save.
+  const onDefaults = findings.filter((f) => f.rule === 'SL001' && ['GLOBAL', 'flags'].includes(keyText(f)));
+  assert.deepEqual(onDefaults.map((f) => `${line(f)} ${f.access.library?.schema}`).sort(), [
+    'cjs/flag.js:7 true',
+    'ts/models.ts:51 true',
+  ]);
+  const related = (at: string) =>
+    findings.find((f) => line(f) === at)!.related.map((r) => `${rel(r.file)}:${r.span.startLine + 1} ${r.message}`);
+  assert.deepEqual(related('ts/models.ts:51'), [
+    'ts/models.ts:51 Announcement.feed is declared here',
+    'ts/tickets.ts:40 this create leaves feed to its default "GLOBAL"',
+  ]);
+  assert.deepEqual(related('cjs/flag.js:7'), [
+    'cjs/flag.js:7 Flag.scope is declared here',
+    'cjs/handler.js:27 this save leaves scope to its default "flags"',
+  ]);
+  // The writes stay accesses of the key, marked as taking the default; the SL005 on the create's
+  // timestamp sort key is not a second report of the partition and stays.
+  const create = accesses.find((a) => line(a) === 'ts/tickets.ts:40')!;
+  assert.deepEqual(create.library?.defaulted, ['feed']);
+  assert.deepEqual(
+    findings.filter((f) => line(f) === 'ts/tickets.ts:40').map((f) => f.rule),
+    ['SL005'],
+  );
+  // A write that gives the key itself is no default's.
+  assert.equal(accesses.find((a) => line(a) === 'ts/tickets.ts:11' && !a.index)!.library?.defaulted, undefined);
+});
+
+const keyText = (f: Finding) => (f.access.partitionKey ? renderText(f.access.partitionKey.template) : '');
 
 test('a random default, ids from the request and the session index are not reported', () => {
   const quiet = accesses.filter(

@@ -106,6 +106,18 @@ test('the hot keys are found where the schema or the call makes them, with the s
   const schema = fx.findings.find((f) => line(f) === 'ts/entities.ts:24')!;
   assert.match(schema.message, /index "gsi1pk-gsi1sk-index"/);
   assert.equal(schema.context, 'app');
+  // Reported once, at the schema: the create writing that partition is related, not a second SL001.
+  assert.deepEqual(
+    schema.related.map((r) => `${rel(r.file)}:${r.span.startLine + 1} ${r.message}`),
+    [
+      'ts/entities.ts:24 task.byStatus.pk is declared here',
+      'ts/handlers.ts:4 this create writes gsi1pk "$tracker", which the schema alone makes',
+    ],
+  );
+  assert.deepEqual(
+    fx.findings.filter((f) => line(f) === 'ts/handlers.ts:4').map((f) => f.rule),
+    ['SL005'],
+  );
 });
 
 test('a high-cardinality composite, a sharded entity and a UUID default are not reported', () => {

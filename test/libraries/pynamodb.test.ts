@@ -90,11 +90,10 @@ test('the hot keys are found at the call, or at the attribute when its default a
     'SL001 forum/handlers.py:11:32',
     'SL001 forum/handlers.py:15:31',
     'SL004 forum/handlers.py:15:31',
-    // A constant `default=` on the hash key: at the attribute, and at the save that leaves it out.
+    // A constant `default=` on the hash key: at the attribute, once (the save leaving it out is related).
     'SL001 forum/models.py:77:5',
-    'SL001 forum/handlers.py:20:5',
     // Every new thread lands in the OPEN partition of the status index (its default).
-    'SL001 forum/repository.py:10:5',
+    'SL001 forum/models.py:49:5',
   ])
     assert.ok(got.includes(want), `${want} not in\n${got.join('\n')}`);
   const open = findings.find((f) => line(f) === 'forum/handlers.py:7')!;
@@ -103,12 +102,36 @@ test('the hot keys are found at the call, or at the attribute when its default a
     open.related.map((r) => `${rel(r.file)}:${r.span.startLine + 1} ${r.message}`),
     ['forum/models.py:21 Thread.status is declared here'],
   );
-  // A write keeps the rule's fix descriptors for PynamoDB's own fixes (features/fixes/libraries/pynamodb).
-  const save = findings.find((f) => line(f) === 'forum/repository.py:10')!;
+  // The schema's finding keeps the rule's fix descriptors for PynamoDB's own fixes (features/fixes/libraries/pynamodb).
+  const status = findings.find((f) => line(f) === 'forum/models.py:49')!;
   assert.ok(
-    save.fixes.some((d) => d.kind === 'add-shard-suffix'),
-    JSON.stringify(save.fixes),
+    status.fixes.some((d) => d.kind === 'add-shard-suffix'),
+    JSON.stringify(status.fixes),
   );
+  // Each default's key once, at the attribute: the saves that leave it out are its related locations.
+  for (const [schema, save, attribute, key] of [
+    ['forum/models.py:77', 'forum/handlers.py:20', 'stream', 'AUDIT'],
+    ['forum/models.py:49', 'forum/repository.py:10', 'status', 'OPEN'],
+    ['scores/models.py:23', 'scores/handlers.py:26', 'feed', 'FEED'],
+  ]) {
+    assert.deepEqual(
+      findings.filter((f) => f.rule === 'SL001' && line(f) === save),
+      [],
+      `${save} is the schema's`,
+    );
+    const at = findings.find((f) => f.rule === 'SL001' && line(f) === schema)!;
+    assert.ok(at.access.library?.schema);
+    assert.ok(
+      at.related.some(
+        (r) =>
+          `${rel(r.file)}:${r.span.startLine + 1}` === save &&
+          r.message === `this save leaves ${attribute} to its default "${key}"`,
+      ),
+      at.related.map((r) => r.message).join('\n'),
+    );
+  }
+  // A save that gives the key is its own finding still (the board's "global").
+  assert.ok(findings.some((f) => f.rule === 'SL001' && line(f) === 'scores/handlers.py:8'));
   const counter = findings.find((f) => f.rule === 'SL004')!;
   assert.deepEqual(
     counter.related.map((r) => `${rel(r.file)}:${r.span.startLine + 1}`),
@@ -119,9 +142,14 @@ test('the hot keys are found at the call, or at the attribute when its default a
 
 test('a base model, a key attribute subclass and a generic index: the index partition a constant default fills', () => {
   const got = findings.map((f) => `${f.rule} ${line(f)}:${f.span.startColumn + 1} ${f.access.index}`);
-  // At the attribute whose default fills the index key, and at the save that leaves it out.
+  // At the attribute whose default fills the index key, once: the save that leaves it out is related.
   assert.ok(got.includes('SL001 catalog/products.py:22:5 gsi1'), got.join('\n'));
-  assert.ok(got.includes('SL001 catalog/products.py:31:5 gsi1'), got.join('\n'));
+  assert.ok(!got.some((g) => g.startsWith('SL001 catalog/products.py:31:')), got.join('\n'));
+  const gsi1 = findings.find((f) => line(f) === 'catalog/products.py:22')!;
+  assert.deepEqual(
+    gsi1.related.map((r) => `${rel(r.file)}:${r.span.startLine + 1}`),
+    ['catalog/products.py:22', 'catalog/products.py:31'],
+  );
   const save = accesses.filter((a) => line(a) === 'catalog/products.py:31');
   assert.deepEqual(
     save

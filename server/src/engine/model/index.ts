@@ -379,6 +379,12 @@ export interface LibraryAccess {
   /** The access is the schema's own: every write of the entity, where the schema alone fixes the key. */
   schema?: true;
   /**
+   * A write's key attributes it leaves to a constant `default` of the schema (dynamoose,
+   * PynamoDB), by stored name: the schema's own site reports that key, and this write is
+   * one of its related locations (`rules/schema-default.ts`).
+   */
+  defaulted?: string[];
+  /**
    * PynamoDB: the file declaring the model class, and the Python names of the key attributes
    * the access addresses (the index's when it is on one), as the fixes name them in code.
    */

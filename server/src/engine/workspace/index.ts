@@ -30,6 +30,7 @@ import type { AccessReach, EntryPoint, FileReach } from '../model/entry-point';
 import { placeByReach, withReach } from '../rules/reach';
 import { judgeByUse, judgedByUse, keyUseOf } from '../rules/key-use';
 import { roleOfAccess } from '../rules/role-scope';
+import { atSchemaOnce } from '../rules/schema-default';
 import { familyOf, logicalKeyOf } from '../keys/logical-key';
 import { sameTable } from '../keys/table';
 import { DeclaredTables } from './declared-tables';
@@ -472,8 +473,8 @@ export class WorkspaceIndex {
     if (!analysis?.accesses.length && !analysis?.findings.length) return [];
     const cross = [...this.groups.findingsIn(file), ...this.tables.in(file)];
     const ignores: Suppressions = new Map((this.files.get(file)?.ignores ?? []).map(([l, c]) => [l, new Set(c)]));
-    const own = (this.files.get(file)?.findings ?? []).map((f) =>
-      this.withKeyUse(this.groups.withWorkspaceShardCount(f)),
+    const own = (this.files.get(file)?.findings ?? []).flatMap(
+      (f) => atSchemaOnce(this.withKeyUse(this.groups.withWorkspaceShardCount(f)), () => this.accessesOfKey(f)) ?? [],
     );
     // A silenced SL006 still means the read's SL001 does not apply: resolve before silencing.
     const kept = resolveSupersedes([...own, ...cross]).filter((f) => !isSuppressed(f, ignores, used));
@@ -498,6 +499,12 @@ export class WorkspaceIndex {
       .filter((a) => a.index === f.access.index && sameTable(a.table, f.access.table))
       .map((a) => ({ access: a, role: roleOfAccess(a, contexts), reach: this.reachOfAccess(a) }));
     return judgeByUse(f, keyUseOf(uses));
+  }
+
+  /** Every access of a finding's key family across the workspace. */
+  private accessesOfKey(f: Finding): Access[] {
+    const key = logicalKeyOf(f.access);
+    return key ? this.groups.accessesOf(familyOf(key)).accesses : [];
   }
 
   /** How an access of this index is reached from the workspace's entry points (reach.ts). */

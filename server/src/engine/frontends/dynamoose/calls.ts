@@ -20,6 +20,7 @@ import { argsOf, chainOf } from '../call-chain';
 import { queryInput, readsAll } from './query';
 import {
   batchRequest,
+  constantDefaults,
   keyObject,
   keyRequest,
   obj,
@@ -76,8 +77,8 @@ function siteOf(call: Node, f: SourceFile, named: boolean, ctx: EvalContext): Ca
   const at = spanOf(call);
   const evaluate = (n: Node | null | undefined) => (n ? (ctx.evaluate(n, ctx) ?? undefined) : undefined);
   const worth = (n: Node) => named || MODEL_NAME.test(n.type === 'member_expression' ? nameOf(n) : n.text);
-  const make = (m: ModelSchema, operation: Operation, input: Value, paginated = false): CallSite =>
-    site(m, operation, input, call, f, method, recv.text, at, paginated);
+  const make = (m: ModelSchema, operation: Operation, input: Value, paginated = false, defaulted: string[] = []) =>
+    site(m, operation, input, call, f, method, recv.text, at, paginated, defaulted);
 
   if (method === 'exec') {
     const chain = chainOf(call);
@@ -102,7 +103,7 @@ function siteOf(call: Node, f: SourceFile, named: boolean, ctx: EvalContext): Ca
   const m = found.model;
   if (found.item) {
     const values = valuesOf(m, found.item);
-    if (method === 'save') return make(m, 'PutItem', putRequest(m, values, at));
+    if (method === 'save') return make(m, 'PutItem', putRequest(m, values, at), false, constantDefaults(m, values));
     if (method === 'delete') return make(m, 'DeleteItem', keyRequest(m, values, at));
     return null;
   }
@@ -113,8 +114,10 @@ function siteOf(call: Node, f: SourceFile, named: boolean, ctx: EvalContext): Ca
     case 'get':
     case 'delete':
       return make(m, operation, keyRequest(m, valuesOf(m, first), at));
-    case 'create':
-      return make(m, operation, putRequest(m, valuesOf(m, first), at));
+    case 'create': {
+      const values = valuesOf(m, first);
+      return make(m, operation, putRequest(m, values, at), false, constantDefaults(m, values));
+    }
     case 'update':
       return make(m, operation, updateRequest(m, first, evaluate(args[1]), at));
   }
@@ -133,7 +136,14 @@ function siteOf(call: Node, f: SourceFile, named: boolean, ctx: EvalContext): Ca
           ),
           span: at,
         };
-  return make(m, operation, batchRequest(m, requests, at));
+  // A batch put leaves a key to its default where every item does.
+  const defaulted =
+    method === 'batchPut' && first.items.length
+      ? first.items
+          .map((v) => constantDefaults(m, valuesOf(m, v)))
+          .reduce((all, one) => all.filter((n) => one.includes(n)))
+      : [];
+  return make(m, operation, batchRequest(m, requests, at), false, defaulted);
 }
 
 const nameOf = (member: Node) => member.childForFieldName('property')?.text ?? '';
@@ -148,6 +158,7 @@ function site(
   receiver: string,
   at: Span,
   paginated: boolean,
+  defaulted: string[],
 ): CallSite {
   const index = operation === 'Query' ? indexOf(input) : null;
   const declared = index ? m.indexes.find((i) => i.name === index)?.attribute : m.hash;
@@ -167,6 +178,7 @@ function site(
         ? { byIndex: Object.fromEntries(m.indexes.map((i) => [i.name, i.name])) }
         : {}),
       declaration: { file: m.file, span: m.attributes.get(declared ?? m.hash)?.span ?? m.nameSpan },
+      ...(defaulted.length ? { defaulted } : {}),
     },
   });
 }

@@ -78,6 +78,18 @@ export function item(m: ModelSchema, values: Values, at: Span): Value {
   );
 }
 
+/**
+ * The hash keys (of the table or a global index) a write leaves to a constant `default`:
+ * the schema's own site reports that key (`schema-sites.ts`), the write is related to it.
+ */
+export function constantDefaults(m: ModelSchema, values: Values): string[] {
+  const hashes = new Set([m.hash, ...m.indexes.map((ix) => ix.hash)]);
+  return [...hashes].filter((h) => {
+    const d = m.attributes.get(h)?.default;
+    return !values.has(h) && d?.kind === 'scalar' && literalText(d.template) !== null;
+  });
+}
+
 export function putRequest(m: ModelSchema, values: Values, at: Span): Value {
   return obj(withTable(m, [['Item', item(m, values, at), at]]), at);
 }

@@ -19,7 +19,7 @@ import { spanOf } from '../../syntax/span';
 import { chainOf, type Chain, type Step } from './chain';
 import { compositesOf, keyRequest, patternDeclaration, putRequest, queryRequest, type SortRange } from './requests';
 import { entitySchema, serviceEntities, type AccessPattern, type EntitySchema } from './schema';
-import { schemaSites } from './schema-sites';
+import { constantPartition, schemaSites } from './schema-sites';
 import { editSites } from './edit-sites';
 
 const GO = /\.\s*(?<name>go|params)\s*\(/g;
@@ -118,7 +118,9 @@ function siteOf(chain: Chain, f: SourceFile, ctx: EvalContext): CallSite | null 
         library: 'electrodb',
         entity: t.collection ? `${t.collection} collection` : entity.entity,
         accessPattern: patternName,
-        ...(operation === 'PutItem' || operation === 'BatchWriteItem' ? { byIndex: indexPatterns(entity) } : {}),
+        ...(operation === 'PutItem' || operation === 'BatchWriteItem'
+          ? { byIndex: indexPatterns(entity), ...constantPartitions(entity) }
+          : {}),
         declaration: { file: entity.file, span: patternDeclaration(entity, p).span },
         edit: editSites(entity, f.file, argument, chain.end),
       },
@@ -168,6 +170,15 @@ function siteOf(chain: Chain, f: SourceFile, ctx: EvalContext): CallSite | null 
     primary.name,
     op.args[0] ?? null,
   );
+}
+
+/**
+ * The partition key fields a write of the entity fills from the schema alone (`composite: []`):
+ * the schema's own site reports them, the write is related to it (`rules/schema-default.ts`).
+ */
+function constantPartitions(e: EntitySchema): { defaulted?: string[] } {
+  const fields = e.patterns.filter(constantPartition).map((p) => p.pk.field);
+  return fields.length ? { defaulted: fields } : {};
 }
 
 /** `.between({ a }, { b })`, `.gt({ a })`, `.begins({ a })` after a query's pattern. */

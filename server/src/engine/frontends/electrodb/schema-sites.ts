@@ -30,7 +30,7 @@ export function schemaSites(f: SourceFile, ctx: EvalContext): CallSite[] {
 }
 
 /** The schema alone gives the partition key: no composite attribute in it. */
-function constantPartition(p: AccessPattern): boolean {
+export function constantPartition(p: AccessPattern): boolean {
   return p.pk.template !== null ? !/\$\{\w+\}/.test(p.pk.template) : p.pk.composite.length === 0;
 }
 

@@ -19,7 +19,18 @@ import { spanOf } from '../../syntax/span';
 import { actionsOf } from './actions';
 import { argAt, batchOf, indexAt, instanceOf, keysGiven, modelAt, type Instance } from './instances';
 import { rangeCondition } from './conditions';
-import { keyObject, keyRequest, obj, putRequest, queryRequest, str, item, tableKey, type Values } from './requests';
+import {
+  constantDefaults,
+  keyObject,
+  keyRequest,
+  obj,
+  putRequest,
+  queryRequest,
+  str,
+  item,
+  tableKey,
+  type Values,
+} from './requests';
 import { keySchemaOf, modelKeys, type AttributeSchema, type IndexSchema, type ModelSchema } from './schema';
 import { schemaSites } from './schema-sites';
 
@@ -57,7 +68,7 @@ function siteOf(call: Node, f: SourceFile, fe: FrontEnd, ctx: EvalContext): Call
   const method = fn.childForFieldName('attribute')?.text ?? '';
   const recv = fn.childForFieldName('object');
   const at = spanOf(call);
-  const make = (operation: Operation, input: Value, t: Target, paginated = false): CallSite =>
+  const make = (operation: Operation, input: Value, t: Target, paginated = false, defaulted: string[] = []): CallSite =>
     librarySite({
       f,
       operation,
@@ -74,6 +85,7 @@ function siteOf(call: Node, f: SourceFile, fe: FrontEnd, ctx: EvalContext): Call
         ...(WRITES.has(operation) ? { byIndex: byIndex(t.model) } : {}),
         declaration: { file: t.model.file, span: (t.index?.hash ?? t.model.hash).span },
         model: modelKeys(t.model, t.index, f.file),
+        ...(defaulted.length ? { defaulted } : {}),
       },
     });
   const value = (n: Node | null): Value | undefined => (n ? (ctx.evaluate(n, ctx) ?? undefined) : undefined);
@@ -131,7 +143,8 @@ function siteOf(call: Node, f: SourceFile, fe: FrontEnd, ctx: EvalContext): Call
         [['RequestItems', obj([[tableKey(batch), { kind: 'array', items: [request], span: at }]], at)]],
         at,
       );
-      return make('BatchWriteItem', input, { model: batch, index: null });
+      const defaulted = method === 'save' ? constantDefaults(inst.model, inst.given) : [];
+      return make('BatchWriteItem', input, { model: batch, index: null }, false, defaulted);
     }
   }
 
@@ -147,14 +160,20 @@ function instanceSite(
   inst: Instance,
   call: Node,
   at: Span,
-  make: (operation: Operation, input: Value, t: Target) => CallSite,
+  make: (operation: Operation, input: Value, t: Target, paginated?: boolean, defaulted?: string[]) => CallSite,
   ctx: EvalContext,
 ): CallSite | null {
   const t: Target = { model: inst.model, index: null };
   const values = valuesOf(inst.given);
   switch (method) {
     case 'save':
-      return make('PutItem', putRequest(inst.model, inst.given, at), t);
+      return make(
+        'PutItem',
+        putRequest(inst.model, inst.given, at),
+        t,
+        false,
+        constantDefaults(inst.model, inst.given),
+      );
     case 'delete':
       return make('DeleteItem', keyRequest(inst.model, values, at), t);
     case 'refresh':

@@ -6,7 +6,7 @@
  * location is the model.
  */
 import type { Declaration, Span } from '../../model';
-import { literal } from '../../model/template';
+import { literal, literalText } from '../../model/template';
 import type { Entry, Value } from '../../model/value';
 import { keyConditionEntries, perItem, type RangeCondition } from '../library-requests';
 import type { AttributeSchema, ModelSchema } from './schema';
@@ -84,6 +84,23 @@ function isIndexKey(m: ModelSchema, a: AttributeSchema): boolean {
 /** A default as a call's value: drawn per item, reported at the call that leaves the attribute out. */
 function defaultAt(v: Value, at: Span): Value {
   return perItem({ ...v, span: at });
+}
+
+/**
+ * The hash keys (of the table or an index) a save leaves to a constant `default=`, by
+ * stored name: the model's own site reports that key (`schema-sites.ts`), the save is
+ * related to it.
+ */
+export function constantDefaults(m: ModelSchema, given: Array<[string, Value]>): string[] {
+  const out = new Set<string>();
+  const constant = (d: Value | undefined) => d?.kind === 'scalar' && literalText(d.template) !== null;
+  const left = (name: string) => !given.some(([g]) => g === name);
+  if (left(m.hash.name) && constant(m.hash.default)) out.add(m.hash.stored);
+  for (const ix of m.indexes.values()) {
+    const own = m.attributes.get(ix.hash.name);
+    if (left(ix.hash.name) && (constant(own?.default) || constant(ix.hash.default))) out.add(ix.hash.stored);
+  }
+  return [...out];
 }
 
 export function putRequest(m: ModelSchema, given: Array<[string, Value]>, at: Span): Value {
