@@ -21,6 +21,13 @@ export abstract class CdkReader {
   private readonly open = new Set<number>();
   /** A bound value read once: a construct named in many places is read once. */
   private readonly memo = new Map<number, CdkValue>();
+  /**
+   * Reading a constructor's `super(...)` call: spreads (`...props`, `**kwargs`) are kept
+   * as entries keyed `...` and `a ?? b` as a call named `??`, so a construction of the
+   * class can put its own props in (infra/cdk/links.ts). Off elsewhere: an environment
+   * with a spread lists only the variables it writes out.
+   */
+  inSuper = false;
 
   /** The value of an expression; past the file's budget, or too deep, it stays as written. */
   value(n: Node, depth: number): CdkValue {
@@ -34,6 +41,16 @@ export abstract class CdkReader {
   /** A value the file binds (a field's), read once as the names bound to it are. */
   boundValue(value: Node): CdkValue {
     return this.bound(value, value, 0);
+  }
+
+  /** A constructor's `super(...)` call, read with its spreads and defaults kept. */
+  superValue(call: Node): CdkValue {
+    this.inSuper = true;
+    try {
+      return this.value(call, 0);
+    } finally {
+      this.inSuper = false;
+    }
   }
 
   /** The value a name is bound to, read where it is declared (once at a time). */

@@ -75,7 +75,30 @@ export interface CdkClass {
   params: CdkParam[];
   /** Fields assigned in the class (`this.table = new TableV2(...)`, `self.table = ...`, `table = new Table(...)`), camelCased as members are. */
   fields: Array<{ name: string; value: CdkValue }>;
+  /** What the class makes of the construct class it extends, when its constructor calls `super(...)` with arguments. */
+  base?: CdkBase;
   span: Span;
+}
+
+/**
+ * `class AppTable extends dynamodb.Table { constructor(scope, id, props) { super(scope, id, { ...props, partitionKey }) } }`:
+ * each construction of `AppTable` makes a `Table` with the props the `super` call gives,
+ * its parameters being what that construction passes.
+ */
+export interface CdkBase {
+  /** The class extended, as written (`dynamodb.Table`, `NodejsFunction`). */
+  qualified: string;
+  /** The names of the constructor's scope and id parameters, and of Python's `**kwargs` (null when absent). */
+  scope: string | null;
+  id: string | null;
+  kwargs: string | null;
+  /**
+   * The arguments of `super(...)` (Python `super().__init__(...)`), and its props (the last
+   * object argument, or the keyword arguments). A spread (`...props`, `**kwargs`) is an
+   * entry keyed `...`; `a ?? b` and `a || b` are a call named `??` of `[a, b]`.
+   */
+  args: CdkValue[];
+  props: CdkValue | null;
 }
 
 /** One imported name: `local` in this file is `name` of `module` as written (`*` for the whole module, `default`). */

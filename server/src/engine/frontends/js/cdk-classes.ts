@@ -6,7 +6,7 @@
  * `new ApiStack(app, 'Api', { table: data.table })` into the class.
  */
 import type { Node } from 'web-tree-sitter';
-import type { CdkClass, CdkImport, CdkParam } from '../../model/cdk';
+import type { CdkBase, CdkClass, CdkImport, CdkParam } from '../../model/cdk';
 import { spanOf } from '../../syntax/span';
 import type { CdkReader } from '../cdk-reader';
 
@@ -22,7 +22,53 @@ export function classOf(n: Node, reader: CdkReader): CdkClass | null {
     const value = fieldIn(body, field);
     if (value) fields.push({ name: field, value: reader.boundValue(value) });
   }
-  return { name, exported: n.parent?.type === 'export_statement', params: params(body), fields, span: spanOf(n) };
+  const base = baseOf(n, body, reader);
+  return {
+    name,
+    exported: n.parent?.type === 'export_statement',
+    params: params(body),
+    fields,
+    ...(base ? { base } : {}),
+    span: spanOf(n),
+  };
+}
+
+/** `extends dynamodb.Table` with the constructor's `super(scope, id, {...})`: what a construction makes. */
+function baseOf(n: Node, body: Node, reader: CdkReader): CdkBase | null {
+  const heritage = n.namedChildren.find((c) => c?.type === 'class_heritage');
+  // TypeScript wraps the expression in an `extends_clause`; JavaScript does not.
+  const clause = heritage?.namedChildren.find((c) => c?.type === 'extends_clause');
+  const extended = clause ? clause.childForFieldName('value') : heritage?.namedChild(0);
+  if (!extended || (extended.type !== 'identifier' && extended.type !== 'member_expression')) return null;
+  const ctor = constructorOf(body);
+  const call = ctor ? superCall(ctor.childForFieldName('body')) : null;
+  if (!ctor || !call) return null;
+  const value = reader.superValue(call);
+  if (value.kind !== 'call') return null;
+  const names = (ctor.childForFieldName('parameters')?.namedChildren ?? [])
+    .filter((c): c is Node => !!c && c.type !== 'comment')
+    .map((p) => {
+      const pattern = patternOf(p);
+      return pattern?.type === 'identifier' ? pattern.text : null;
+    });
+  const last = value.args[value.args.length - 1];
+  return {
+    qualified: extended.text,
+    scope: names[0] ?? null,
+    id: names[1] ?? null,
+    kwargs: null,
+    args: value.args,
+    props: last?.kind === 'object' ? last : null,
+  };
+}
+
+/** The `super(...)` call among a constructor's statements. */
+function superCall(block: Node | null): Node | null {
+  for (const s of block?.namedChildren ?? []) {
+    const e = s?.type === 'expression_statement' ? s.namedChild(0) : null;
+    if (e?.type === 'call_expression' && e.childForFieldName('function')?.type === 'super') return e;
+  }
+  return null;
 }
 
 /** The names the class assigns: its fields with a value, and each `this.x = ...` outside nested classes. */

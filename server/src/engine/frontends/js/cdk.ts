@@ -66,8 +66,12 @@ class Reader extends CdkReader {
         return this.member(n, d);
       case 'identifier':
         return this.name(n, d);
-      case 'binary_expression':
-        return n.childForFieldName('operator')?.text === '+' ? this.concat(n, d) : opaque(n);
+      case 'binary_expression': {
+        const operator = n.childForFieldName('operator')?.text;
+        if (operator === '+') return this.concat(n, d);
+        if (this.inSuper && (operator === '??' || operator === '||')) return this.otherwise(n, d);
+        return opaque(n);
+      }
       default:
         return opaque(n);
     }
@@ -88,6 +92,9 @@ class Reader extends CdkReader {
         if (key && v) entries.push({ key, value: this.value(v, depth) });
       } else if (c.type === 'shorthand_property_identifier') {
         entries.push({ key: c.text, value: this.name(c, depth) });
+      } else if (c.type === 'spread_element' && this.inSuper) {
+        const spread = c.namedChild(0);
+        if (spread) entries.push({ key: '...', value: this.value(spread, depth) });
       }
     }
     return { kind: 'object', entries, span: spanOf(n) };
@@ -139,6 +146,13 @@ class Reader extends CdkReader {
     const from = destructured(n, n.text);
     if (from) return { kind: 'member', object: this.value(from.value, depth), name: from.member, span: spanOf(n) };
     return nameOf(n);
+  }
+
+  /** `a ?? b`, `a || b` in a `super(...)` call: `b` when the construction gives no `a`. */
+  private otherwise(n: Node, depth: number): CdkValue {
+    const sides = [n.childForFieldName('left'), n.childForFieldName('right')].filter((c): c is Node => !!c);
+    const args = sides.map((c) => this.value(c, depth));
+    return { kind: 'call', receiver: null, name: '??', args, props: null, span: spanOf(n) };
   }
 
   private template(n: Node, depth: number): CdkValue {

@@ -6,7 +6,7 @@
  * so the reader (`infra/cdk/links.ts`) can follow a construction into the class.
  */
 import type { Node } from 'web-tree-sitter';
-import type { CdkClass, CdkImport, CdkParam } from '../../model/cdk';
+import type { CdkBase, CdkClass, CdkImport, CdkParam } from '../../model/cdk';
 import { spanOf } from '../../syntax/span';
 import type { CdkReader } from '../cdk-reader';
 
@@ -19,7 +19,53 @@ export function classOf(n: Node, reader: CdkReader, camelCase: (name: string) =>
   for (const [field, value] of selfAssignments(body))
     fields.push({ name: camelCase(field), value: reader.boundValue(value) });
   const top = n.parent?.type === 'module' || n.parent?.parent?.type === 'module';
-  return { name, exported: top, params: params(body, camelCase), fields, span: spanOf(n) };
+  const base = baseOf(n, body, reader);
+  return { name, exported: top, params: params(body, camelCase), fields, ...(base ? { base } : {}), span: spanOf(n) };
+}
+
+function initOf(body: Node): Node | null {
+  for (const c of body.namedChildren) {
+    const d = c?.type === 'decorated_definition' ? c.childForFieldName('definition') : c;
+    if (d?.type === 'function_definition' && d.childForFieldName('name')?.text === '__init__') return d;
+  }
+  return null;
+}
+
+/** `class AppTable(dynamodb.Table)` with `super().__init__(scope, id, partition_key=..., **kwargs)` in `__init__`. */
+function baseOf(n: Node, body: Node, reader: CdkReader): CdkBase | null {
+  const extended = n.childForFieldName('superclasses')?.namedChildren.find((c) => c?.type !== 'comment');
+  if (!extended || (extended.type !== 'identifier' && extended.type !== 'attribute')) return null;
+  const init = initOf(body);
+  let call: Node | null = null;
+  for (const s of init?.childForFieldName('body')?.namedChildren ?? []) {
+    const e = s?.type === 'expression_statement' ? s.namedChild(0) : null;
+    const fn = e?.type === 'call' ? e.childForFieldName('function') : null;
+    if (fn?.type === 'attribute' && fn.childForFieldName('attribute')?.text === '__init__') {
+      const object = fn.childForFieldName('object');
+      if (object?.type === 'call' && object.childForFieldName('function')?.text === 'super') call = e;
+    }
+    if (call) break;
+  }
+  if (!init || !call) return null;
+  const value = reader.superValue(call);
+  if (value.kind !== 'call') return null;
+  const names: string[] = [];
+  let kwargs: string | null = null;
+  for (const p of init.childForFieldName('parameters')?.namedChildren ?? []) {
+    if (!p || p.type === 'comment') continue;
+    if (p.type === 'dictionary_splat_pattern') kwargs = p.namedChild(0)?.text ?? null;
+    else if (p.type === 'identifier') names.push(p.text);
+    else if (p.type !== 'keyword_separator' && p.type !== 'positional_separator' && p.type !== 'list_splat_pattern')
+      names.push((p.childForFieldName('name') ?? p.namedChild(0))?.text ?? '');
+  }
+  return {
+    qualified: extended.text,
+    scope: names[1] ?? null,
+    id: names[2] ?? null,
+    kwargs,
+    args: value.args,
+    props: value.props,
+  };
 }
 
 /** Each `self.x = value` of the class (the first of each name), outside nested classes. */

@@ -72,6 +72,20 @@ class Reader extends CdkReader {
         return this.attribute(n, d);
       case 'identifier':
         return this.name(n, d);
+      case 'boolean_operator': {
+        // `props_name or "default"` in a `super().__init__(...)`: the default when the construction gives none.
+        const left = n.childForFieldName('left');
+        const right = n.childForFieldName('right');
+        if (!this.inSuper || n.childForFieldName('operator')?.text !== 'or' || !left || !right) return opaque(n);
+        return {
+          kind: 'call',
+          receiver: null,
+          name: '??',
+          args: [this.value(left, d), this.value(right, d)],
+          props: null,
+          span,
+        };
+      }
       case 'binary_operator':
         return n.childForFieldName('operator')?.text === '+'
           ? this.concat([n.childForFieldName('left'), n.childForFieldName('right')], n, d)
@@ -126,6 +140,9 @@ class Reader extends CdkReader {
         const name = a.childForFieldName('name')?.text;
         const v = a.childForFieldName('value');
         if (name && v) keywords.push({ key: camelCase(name), value: this.value(v, depth) });
+      } else if (a.type === 'dictionary_splat' && this.inSuper) {
+        const spread = a.namedChild(0);
+        if (spread) keywords.push({ key: '...', value: this.value(spread, depth) });
       } else if (a.type !== 'dictionary_splat' && a.type !== 'list_splat') args.push(this.value(a, depth));
     }
     const span = spanOf(n);

@@ -15,9 +15,15 @@
  */
 import type { CdkClass, CdkFile, CdkParam, CdkValue } from '../../../model/cdk';
 import type { CdkApp } from './app';
-import { prop, written, type NewValue } from './values';
+import { asBase } from './subclass';
+import { FUNCTION_CLASSES } from './triggers';
+import { prop, TABLE_CLASSES, written, type NewValue } from './values';
 
 const MAX_HOPS = 2;
+/** How many subclasses of subclasses a construction is followed through. */
+const MAX_BASES = 4;
+/** The construct classes a subclass is read as: those whose props say what the reader reads. */
+const READ_BASES = new Set([...TABLE_CLASSES, ...FUNCTION_CLASSES]);
 /** How many fields and parameters one read follows, one inside the other: finite on any input. */
 const MAX_DEPTH = 8;
 
@@ -85,7 +91,7 @@ class Links {
       case 'new': {
         const args = v.args.map(sub);
         const props = v.props && sub(v.props);
-        return same(args, v.args) && props === v.props ? v : { ...v, args, props };
+        return this.based(same(args, v.args) && props === v.props ? v : { ...v, args, props }, file);
       }
       case 'call': {
         const receiver = v.receiver && sub(v.receiver);
@@ -110,6 +116,26 @@ class Links {
       default:
         return v;
     }
+  }
+
+  /**
+   * A construction of the app's own subclass of a construct class (`new ScoresTable(this,
+   * 'Scores')` where `ScoresTable extends dynamodb.Table`) as the construct its `super(...)`
+   * makes, through at most `MAX_BASES` subclasses of subclasses; any other construction as it is.
+   */
+  private based(n: NewValue, file: string): NewValue {
+    let out = n;
+    let from = file;
+    for (let i = 0; i < MAX_BASES; i++) {
+      const at = this.classOf(from, out.qualified);
+      const cls = at?.cls;
+      if (!at || !cls?.base) break;
+      out = asBase({ ...cls, base: cls.base }, at.file, out, file);
+      from = at.file;
+    }
+    // Only a table or a function is read from its props; a stack or a construct of the app's own
+    // stays its class, whose fields (`data.table`) and parameters are read through it.
+    return READ_BASES.has(out.className) ? out : n;
   }
 
   /** The member `name` of a value: an object literal's entry, or a field of a construct of the app's own classes. */
