@@ -65,6 +65,11 @@ function cdkFileOf(file: string, text: string): CdkFile | null {
 }
 
 const CONSTRUCTS = /['"]constructs['"]|^\s*from\s+constructs\s+import\b/m;
+
+/** Whether a source file's text may be CDK code (it imports the CDK or `constructs`): the text check, no parsing. */
+export function isCdkText(file: string, text: string): boolean {
+  return languageForFile(file) !== null && (importsCdk(text) || CONSTRUCTS.test(text));
+}
 const MAX_KEPT = 256;
 const readFiles = new Map<string, CdkFile>();
 

@@ -11,6 +11,7 @@ import type { TableDefinition } from '../model/call-site';
 import type { InfraDeclarations } from '../model/entry-point';
 import { CrossModuleFacts, definitionChanges, writesChanged } from './cross-module';
 import { InfraRegistry, withOpenBuffers, type InfraRead, type InfraReadEntry } from './infra';
+import { isCdkText } from './cdk-source';
 import { isServerlessFile } from '../frontends/infra';
 import { EnvBinder, type FileBindings } from './env-binder';
 import { KeyGroups } from './key-groups';
@@ -197,13 +198,17 @@ export class WorkspaceIndex {
   }
 
   /**
-   * An open source file was edited: reads again the `serverless.ts` it is, and the
-   * templates and `serverless.ts` files that read it; a CDK stack file waits for the save
-   * (it is parsed whole). Whether what they declare changed.
+   * An open source file was edited: reads again the `serverless.ts` or CDK file it is, and
+   * the templates, `serverless.ts` and (for a CDK file) the CDK files that read it. Whether
+   * what they declare changed.
    */
   readAfterEdit(file: string): boolean {
-    const cheap = (f: string) => !languageForFile(f) || isServerlessFile(f);
-    const own = isServerlessFile(file) ? [file] : [];
+    // A CDK app's file (a stack, a construct, the app's entry) is read again as its analysis
+    // is, after the edit's pause, with the app's files whose reading looked at it.
+    const text = this.options.openText?.(file);
+    const cdk = !!text && isCdkText(file, text) && this.infra.mayDeclare(file);
+    const cheap = (f: string) => cdk || !languageForFile(f) || isServerlessFile(f);
+    const own = isServerlessFile(file) || cdk ? [file] : [];
     return this.readInfrastructure([...own, ...this.infra.dependents(file).filter(cheap)]);
   }
 
