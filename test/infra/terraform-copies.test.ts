@@ -222,3 +222,104 @@ test('shardlens check: copies and modules give their handlers the table, its sch
     ['rate(1 hour)', 'cron(0 4 * * ? *)'],
   );
 });
+
+test('a module output re-exported by the module between: module.app.table_name where app passes on module.store’s', () => {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-tf-outputs-')));
+  const write = (f: string, text: string) => {
+    fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
+    fs.writeFileSync(path.join(dir, f), text);
+  };
+  write(
+    'main.tf',
+    `module "app" {
+  source = "./modules/app"
+  prefix = "polls"
+}
+
+resource "aws_lambda_function" "vote" {
+  function_name = "vote"
+  handler       = "vote.handler"
+  runtime       = "nodejs20.x"
+  filename      = "\${path.module}/build/vote.zip"
+  environment {
+    variables = {
+      VOTES_TABLE  = module.app.table_name
+      AUDIT_TABLE  = module.app.audit_table
+    }
+  }
+}
+`,
+  );
+  write(
+    'modules/app/main.tf',
+    `variable "prefix" { type = string }
+
+module "store" {
+  source     = "../store"
+  table_name = "\${var.prefix}-votes"
+}
+
+module "audit" {
+  source = "../audit"
+  prefix = var.prefix
+}
+
+output "table_name" {
+  value = module.store.table_name
+}
+
+output "audit_table" {
+  value = module.audit.table_name
+}
+`,
+  );
+  write(
+    'modules/store/main.tf',
+    `variable "table_name" { type = string }
+
+resource "aws_dynamodb_table" "this" {
+  name         = var.table_name
+  billing_mode = "PAY_PER_REQUEST"
+  hash_key     = "pollId"
+  attribute {
+    name = "pollId"
+    type = "S"
+  }
+}
+
+output "table_name" {
+  value = aws_dynamodb_table.this.name
+}
+`,
+  );
+  // Three modules deep: app -> audit -> store, each passing the output on.
+  write(
+    'modules/audit/main.tf',
+    `variable "prefix" { type = string }
+
+module "log" {
+  source     = "../store"
+  table_name = "\${var.prefix}-audit"
+}
+
+output "table_name" {
+  value = module.log.table_name
+}
+`,
+  );
+  try {
+    const file = path.join(dir, 'main.tf');
+    const d = readInfrastructure(file, fs.readFileSync(file, 'utf8'));
+    assert.ok(d);
+    assert.deepEqual(fn(d, 'aws_lambda_function.vote').environment, {
+      VOTES_TABLE: { kind: 'text', text: 'polls-votes' },
+      AUDIT_TABLE: { kind: 'text', text: 'polls-audit' },
+    });
+    assert.deepEqual(d.tables.map((t) => [t.logicalId, t.tableName, t.partitionKey?.name]).sort(), [
+      ['module.app.module.audit.module.log.aws_dynamodb_table.this', 'polls-audit', 'pollId'],
+      ['module.app.module.store.aws_dynamodb_table.this', 'polls-votes', 'pollId'],
+    ]);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
