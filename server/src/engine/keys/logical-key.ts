@@ -205,3 +205,33 @@ function computeLogicalKeys(a: Access): LogicalKey[] {
 export function familyOf(k: LogicalKey): string {
   return families.get(k) ?? family(k.index, k.attribute, shown(keyText(k.template)));
 }
+
+/**
+ * The families of keys a low-cardinality key takes as literal values (`STATUS#{low-cardinality}`
+ * is written as `STATUS#open` by the create path): one of its values each, so their reads and
+ * writes load the same partitions as the key's own. Matched on the same index and attribute,
+ * each low-cardinality hole as one run without a separator, any other hole as any text.
+ */
+export function valueFamiliesOf(k: LogicalKey, families: Iterable<string>): string[] {
+  const head = family(k.index, k.attribute, '');
+  const pattern = new RegExp(
+    '^' +
+      k.template.parts
+        .map((p) =>
+          'literal' in p
+            ? p.literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+            : p.hole.kind === 'low-cardinality'
+              ? '[^#:|/]+'
+              : '.+',
+        )
+        .join('') +
+      '$',
+  );
+  const out: string[] = [];
+  for (const f of families) {
+    if (!f.startsWith(head)) continue;
+    const text = f.slice(head.length);
+    if (!text.includes('{') && pattern.test(text)) out.push(f);
+  }
+  return out;
+}

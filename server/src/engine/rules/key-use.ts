@@ -7,6 +7,7 @@ import { capText, READ_UNITS_PER_PARTITION } from '../requests/capacity';
 import { partitionKeyClaim } from './finding';
 import { shardHoleOf } from './group';
 import { liveText, withLiveUse } from './live-use';
+import { fewValuesText } from './SL003-low-cardinality-partition-key';
 
 /**
  * Read-hot or write-hot: a constant key that code only reads (a `global-config` item, a
@@ -96,8 +97,11 @@ function readCeilingText(): string {
   return `${capText('read')} (${(READ_UNITS_PER_PARTITION * 2).toLocaleString('en-US')} eventually consistent reads/s of items up to 4 KB)`;
 }
 
-/** The hot-key rules whose findings the verdict words and fixes: one constant key (SL001). */
-const JUDGED = new Set(['SL001']);
+/**
+ * The hot-key rules whose findings the verdict words and fixes: one constant key (SL001)
+ * and a key of a few values (SL003), whose most common value is one partition's load.
+ */
+const JUDGED = new Set(['SL001', 'SL003']);
 
 /** Whether a finding is one the verdict words (worth gathering its key's accesses for). */
 export const judgedByUse = (f: Finding): boolean => JUDGED.has(f.rule) && !!f.access.partitionKey;
@@ -125,14 +129,45 @@ export function judgeByLive(f: Finding, live: LiveUse): Finding {
   return use === f.keyUse ? f : judgeByUse({ ...f, ...f.unjudged }, use);
 }
 
+/** What a rule's verdict messages say of its key: the claim, and where each side's load goes. */
+interface Wording {
+  claim: string;
+  /** Between the claim and `read-hot` / `read and written hot`: `is a constant and read-hot`, `takes … (`status`) and is read-hot`. */
+  and: string;
+  both: string;
+  reads: string;
+  writes: string;
+  cache: string;
+}
+
+function wordingOf(f: Finding): Wording {
+  const a = f.access;
+  const input = { access: a, keyTemplate: render(a.partitionKey!.template), tableName: placeLabel(a.table, a.index) };
+  if (f.rule === 'SL003')
+    // Each value is its own partition: the most common one carries most of either side's load.
+    return {
+      claim: `${partitionKeyClaim(input, 'takes only a few distinct values')} (${fewValuesText(a)})`,
+      and: ' and is',
+      both: ', and is',
+      reads: "the most common value's reads hit one partition",
+      writes: "the most common value's writes hit one partition",
+      cache: 'Cache the reads in memory with a short TTL, one entry per value',
+    };
+  return {
+    claim: partitionKeyClaim(input, 'is a constant'),
+    and: ' and',
+    both: ',',
+    reads: 'every read hits one partition',
+    writes: 'all writes of it hit one partition',
+    cache: 'Cache it in memory with a short TTL',
+  };
+}
+
 function reword(f: Finding, use: KeyUse): Finding {
   // A read the cache serves already: the verdict is kept for the hover, the message stays.
   if (f.access.cachedBy) return { ...f, keyUse: use };
   const a = f.access;
-  const claim = partitionKeyClaim(
-    { access: a, keyTemplate: render(a.partitionKey!.template), tableName: placeLabel(a.table, a.index) },
-    'is a constant',
-  );
+  const { claim, and, both, reads, writes, cache: cacheAdvice } = wordingOf(f);
   const evidence = useText(use);
   const cache = { kind: 'cache-read' as const, key: keyOfFinding(f), ttlSeconds: CACHE_TTL_SECONDS };
   if (use.verdict === 'write') return { ...f, keyUse: use };
@@ -143,8 +178,8 @@ function reword(f: Finding, use: KeyUse): Finding {
         keyUse: use,
         messageId: 'readHot',
         message:
-          `${claim} and read-hot (${evidence}): every read hits one partition, capped at ${readCeilingText()}. ` +
-          `Cache it in memory with a short TTL; a write shard would not help and would make each read query every shard.`,
+          `${claim}${and} read-hot (${evidence}): ${reads}, capped at ${readCeilingText()}. ` +
+          `${cacheAdvice}; a write shard would not help and would make each read query every shard.`,
         fixes: a.library ? [] : [cache],
       };
     return {
@@ -167,7 +202,7 @@ function reword(f: Finding, use: KeyUse): Finding {
       keyUse: use,
       messageId: 'hotBothRead',
       message:
-        `${claim}, read and written hot (${evidence}): every read hits one partition, capped at ` +
+        `${claim}${both} read and written hot (${evidence}): ${reads}, capped at ` +
         `${readCeilingText()}. ${tradeOff} Cache the reads, and shard the writes if they outgrow one partition.`,
       fixes: a.library ? [] : [cache],
     };
@@ -176,7 +211,7 @@ function reword(f: Finding, use: KeyUse): Finding {
     keyUse: use,
     messageId: 'hotBothWrite',
     message:
-      `${claim}, written and read hot (${evidence}): all writes of it hit one partition, capped at ` +
+      `${claim}${both} written and read hot (${evidence}): ${writes}, capped at ` +
       `${capText('write')}. ${tradeOff} Shard the writes, and cache the reads.`,
   };
 }

@@ -32,7 +32,7 @@ import { placeByReach, withReach } from '../rules/reach';
 import { judgeByUse, judgedByUse, keyUseOf } from '../rules/key-use';
 import { roleOfAccess } from '../rules/role-scope';
 import { atSchemaOnce } from '../rules/schema-default';
-import { familyOf, logicalKeyOf } from '../keys/logical-key';
+import { familyOf, logicalKeyOf, valueFamiliesOf } from '../keys/logical-key';
 import { sameTable } from '../keys/table';
 import { DeclaredTables } from './declared-tables';
 import { TableFindings } from './table-findings';
@@ -498,8 +498,11 @@ export class WorkspaceIndex {
     if (!judgedByUse(f)) return f;
     const key = logicalKeyOf(f.access);
     if (!key) return f;
-    const { accesses, files } = this.groups.accessesOf(familyOf(key));
-    const contexts = this.contextsOf(files);
+    // A key of a few values also takes them as literals elsewhere (a create writing `status: 'open'`).
+    const families = [familyOf(key), ...(f.rule === 'SL003' ? valueFamiliesOf(key, this.groups.families()) : [])];
+    const groups = families.map((family) => this.groups.accessesOf(family));
+    const accesses = groups.flatMap((g) => g.accesses);
+    const contexts = this.contextsOf(groups.flatMap((g) => [...g.files]));
     const uses = accesses
       .filter((a) => a.index === f.access.index && sameTable(a.table, f.access.table))
       .map((a) => ({ access: a, role: roleOfAccess(a, contexts), reach: this.reachOfAccess(a) }));

@@ -143,6 +143,11 @@ export class KeyGroups {
     return { accesses, files };
   }
 
+  /** Every key family with accesses in the workspace. */
+  families(): Iterable<string> {
+    return this.filesOfFamily.keys();
+  }
+
   /** The key families `file` has accesses of. */
   familiesIn(file: string): Iterable<string> {
     return this.familiesOfFile.get(file)?.keys() ?? [];

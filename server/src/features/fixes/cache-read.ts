@@ -8,6 +8,7 @@ import {
   tsCacheHelper,
 } from '../generate/cache-helper';
 import { offsetAt, positionAt } from './apply';
+import { cacheKeyCode } from './cache-key';
 import type { FixAction, FixContext, FixProvider, TextChange } from './fix-model';
 import { pythonImportPoint } from '../generate/imports';
 import { headerChanges } from './header';
@@ -59,13 +60,15 @@ function cacheEdit(finding: Finding, ttlSeconds: number, ctx: FixContext): FixAc
   if (alreadyCached(text, call.start)) return { blocked: 'the read is served from the cache already' };
   const python = a.language === 'python';
   const typed = /\.(ts|tsx|mts|cts)$/.test(a.file);
-  const keyText = literalText(a.partitionKey!.template) ?? render(a.partitionKey!.template);
+  const constant = literalText(a.partitionKey!.template);
+  const cacheKey = cacheKeyCode(a, text, call);
+  if ('blocked' in cacheKey) return cacheKey;
+  const keyText = cacheKey.text;
   const ttl = ttlName(keyText, python);
-  const cacheKey = freeCacheKey(text, cacheKeyOf(a));
   const callText = text.slice(call.start, call.end);
   const wrapped = python
-    ? `${PY_HELPER_NAME}(${JSON.stringify(cacheKey)}, ${ttl}, lambda: ${callText})`
-    : `${JS_HELPER_NAME}(${quoteJs(cacheKey)}, ${ttl}, () => ${callText})`;
+    ? `${PY_HELPER_NAME}(${cacheKey.code}, ${ttl}, lambda: ${callText})`
+    : `${JS_HELPER_NAME}(${cacheKey.code}, ${ttl}, () => ${callText})`;
   const blocks: string[] = [];
   if (!new RegExp(`^\\s*(const|let|var)?\\s*${ttl}\\s*=`, 'm').test(text))
     blocks.push(ttlDeclaration(ttl, keyText, ttlSeconds, python));
@@ -98,7 +101,8 @@ function cacheEdit(finding: Finding, ttlSeconds: number, ctx: FixContext): FixAc
     newText: wrapped,
   };
   return {
-    title: `Cache reads of '${keyText}' for ${ttlSeconds} s (readers may see values up to ${ttlSeconds} s old)`,
+    // A key of a few values keeps one entry per value (`STATUS#{status}`): the title says so.
+    title: `Cache reads of '${keyText}' for ${ttlSeconds} s${constant === null ? ', one entry per value' : ''} (readers may see values up to ${ttlSeconds} s old)`,
     id: 'cache-read',
     rule: finding.rule,
     preferred: true,
@@ -175,28 +179,6 @@ function alreadyCached(text: string, start: number): boolean {
     before,
   );
 }
-
-/** What one cache entry holds: the logical key, the operation and the sort key it reads. */
-function cacheKeyOf(a: Access): string {
-  const pk = `${a.partitionKey!.attribute} = ${render(a.partitionKey!.template)}`;
-  const table = a.table.kind === 'unknown' ? '' : `${a.table.name} · `;
-  const index = a.index ? `${a.index} · ` : '';
-  const sort =
-    a.sortCondition ?? (a.sortKey ? { attribute: a.sortKey.attribute, operator: '=', operands: [a.sortKey] } : null);
-  const sk = sort
-    ? ` · ${sort.attribute} ${sort.operator} ${sort.operands.map((o) => render(o.template)).join(' AND ')}`
-    : '';
-  return `${table}${index}${pk} · ${a.operation}${sk}`;
-}
-
-/** A cache key no other cached read in the file uses (two reads of one item may ask for different attributes). */
-function freeCacheKey(text: string, key: string): string {
-  const used = (k: string) => text.includes(JSON.stringify(k)) || text.includes(quoteJs(k));
-  if (!used(key)) return key;
-  for (let n = 2; ; n++) if (!used(`${key} #${n}`)) return `${key} #${n}`;
-}
-
-const quoteJs = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
 /** `GLOBAL_CONFIG_CACHE_TTL_MS` / `GLOBAL_CONFIG_CACHE_TTL_SECONDS`, from the key's words. */
 function ttlName(keyText: string, python: boolean): string {
