@@ -31,7 +31,7 @@ export interface JsonFinding {
    */
   context?: 'app' | 'test' | 'example' | 'script';
   /**
-   * How the workspace uses the key of a constant-key finding (SL001): `read` (read-hot:
+   * How the workspace uses the key of a constant-key or few-values finding (SL001, SL003): `read` (read-hot:
    * only or mostly read), `write` or `both`, with the call sites on request paths that
    * read and write it and the entry points reaching each (null when none is known).
    * Added within version 1.
@@ -292,7 +292,17 @@ export interface JsonKeySite extends JsonLocation {
   /** This call's own template, shard part included. */
   template: string;
   shards: number[] | null;
-  findings: Array<{ rule: string; severity: 'error' | 'warning' | 'info'; message: string }>;
+  findings: Array<{
+    rule: string;
+    severity: 'error' | 'warning' | 'info';
+    message: string;
+    /**
+     * The key's read-hot/write-hot verdict on an SL001/SL003 finding, as in `check`'s JSON:
+     * `source: 'live'` when live data decided it (the language server applies its live
+     * reports), absent when the workspace's call sites did. Added within version 1.
+     */
+    keyUse?: JsonFinding['keyUse'];
+  }>;
 }
 
 /** `shardlens keys --match KEY... --format json`. */

@@ -222,6 +222,10 @@ describe('live heat in the language server', () => {
         [site.file, site.line, site.findings.map((f) => f.rule)],
         ['scores.ts', lineOf("'BOARD#global'") + 1, ['SL001']],
       );
+      // The panel's key view says where the verdict came from: here the window's throttled writes.
+      const use = site.findings[0].keyUse;
+      assert.equal(use?.source, 'live', JSON.stringify(use));
+      assert.ok(use?.live && use.live.writeThrottles > 0, JSON.stringify(use));
     });
 
     test('shardlens/cursor names the logical key under the cursor, null elsewhere', async () => {

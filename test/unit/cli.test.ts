@@ -305,6 +305,14 @@ test('keys lists tables, indexes, logical keys and their call sites', () => {
     status.keys.map((k) => k.logicalKey),
     ['events/byStatus · status = {low-cardinality}'],
   );
+  // Its SL003 read carries the workspace's verdict, as `check` gives it (no `source`: the code decided).
+  assert.deepEqual(status.keys[0].sites[0].findings[0].keyUse, {
+    verdict: 'read',
+    reads: 1,
+    writes: 0,
+    readEntries: null,
+    writeEntries: null,
+  });
 });
 
 test('keys --match names the logical key and shard of concrete keys, or "no template"', () => {

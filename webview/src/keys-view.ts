@@ -4,7 +4,7 @@
  * that asks the extension to reveal the line. Native <details>/<button> keep it usable
  * from the keyboard (Tab, Enter, Space) without a custom focus model.
  */
-import type { JsonKeysReport, JsonLogicalKey } from '../../protocol/src/report';
+import type { JsonKeySite, JsonKeysReport, JsonLogicalKey } from '../../protocol/src/report';
 import { plural } from '../../protocol/src/plural';
 import { el, fill } from './dom';
 
@@ -31,10 +31,37 @@ function worst(k: JsonLogicalKey): 'error' | 'warning' | 'info' | null {
   return sev.includes('error') ? 'error' : sev.includes('warning') ? 'warning' : sev.includes('info') ? 'info' : null;
 }
 
+type KeyUse = NonNullable<JsonKeySite['findings'][number]['keyUse']>;
+
+const VERDICTS: Record<KeyUse['verdict'], string> = { read: 'read-hot', write: 'write-hot', both: 'hot both ways' };
+
+const count = (n: number, what: string) => `${what} at ${plural(n, 'call site')}`;
+
+/**
+ * Where the key's read-hot/write-hot verdict came from, as text: live data (the window's
+ * units, which decided) or the workspace's call sites. Null when no finding of the key has one.
+ */
+export function verdictText(k: JsonLogicalKey): { text: string; source: 'live' | 'workspace' } | null {
+  const use = k.sites.flatMap((s) => s.findings).find((f) => f.keyUse)?.keyUse;
+  if (!use) return null;
+  const verdict = VERDICTS[use.verdict];
+  if (use.source === 'live' && use.live) {
+    const l = use.live;
+    const units = (n: number) => (Math.round(n * 10) / 10).toLocaleString('en-US');
+    return {
+      source: 'live',
+      text: `${verdict} · from live data (${l.window}): ${units(l.readUnits)} read units, ${units(l.writeUnits)} write units`,
+    };
+  }
+  const code = `${count(use.reads, 'read')}, ${count(use.writes, 'written')}`;
+  return { source: 'workspace', text: `${verdict} · from the workspace's code: ${code}` };
+}
+
 function keyRow(k: JsonLogicalKey, selected: string | null, ev: KeysViewEvents): HTMLElement {
   const rules = [...new Set(k.sites.flatMap((s) => s.findings.map((f) => f.rule)))];
   const sev = worst(k);
   const isSel = k.logicalKey === selected;
+  const verdict = verdictText(k);
   const sites = el(
     'ul',
     { class: 'sites', attrs: { 'aria-label': `call sites of ${k.logicalKey}` } },
@@ -71,6 +98,7 @@ function keyRow(k: JsonLogicalKey, selected: string | null, ev: KeysViewEvents):
       ' ',
       el('span', { class: 'muted' }, shardText(k)),
       sev ? el('span', { class: `rule ${sev}` }, rules.join(' ')) : null,
+      verdict ? el('span', { class: 'verdict muted', attrs: { 'data-source': verdict.source } }, verdict.text) : null,
     ),
     isSel ? sites : null,
   );

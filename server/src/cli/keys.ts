@@ -1,6 +1,7 @@
 import type { JsonKeysReport, JsonMatchReport } from '../../../protocol/src/report';
 import {
   describeShards,
+  type Finding,
   keyLabel,
   type KeyEntry,
   type KeyMatch,
@@ -8,7 +9,7 @@ import {
   type TableEntry,
   type WorkspaceIndex,
 } from '../engine';
-import { displayPath, location } from './report';
+import { displayPath, keyUseJson, location } from './report';
 
 /**
  * `shardlens keys`: the workspace's tables → indexes → logical keys → call sites, and
@@ -55,7 +56,11 @@ export function formatKeysText(tables: TableEntry[]): string {
   return lines.join('\n') + '\n';
 }
 
-export function toJsonKeys(tables: TableEntry[]): JsonKeysReport {
+/**
+ * The keys report as JSON. `judge` gives each site's finding as it is shown: the language
+ * server passes its live reports there, so a verdict live data decided says so.
+ */
+export function toJsonKeys(tables: TableEntry[], judge: (f: Finding) => Finding = (f) => f): JsonKeysReport {
   return {
     version: 1,
     tables: tables.map((t) => ({
@@ -76,7 +81,12 @@ export function toJsonKeys(tables: TableEntry[]): JsonKeysReport {
             ...location(s.file, s.span),
             template: render(s.template),
             shards: s.shards?.values ?? null,
-            findings: s.findings.map((f) => ({ rule: f.rule, severity: f.severity, message: f.message })),
+            findings: s.findings.map(judge).map((f) => ({
+              rule: f.rule,
+              severity: f.severity,
+              message: f.message,
+              ...(f.keyUse ? { keyUse: keyUseJson(f.keyUse) } : {}),
+            })),
           })),
         })),
       })),

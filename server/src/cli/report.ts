@@ -85,7 +85,7 @@ export function toJsonFinding(f: Finding): JsonFinding {
 }
 
 /** A finding's key use as the contract has it (the `mostly` flag stays in the message). */
-function keyUseJson(u: KeyUse): NonNullable<JsonFinding['keyUse']> {
+export function keyUseJson(u: KeyUse): NonNullable<JsonFinding['keyUse']> {
   return {
     verdict: u.verdict,
     reads: u.reads,

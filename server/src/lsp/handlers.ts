@@ -22,6 +22,7 @@ import {
   resolveTable,
   toJsonProblem,
   unmappedProblem,
+  withLiveUse,
 } from '../heat/index';
 import { keyToUri, spanToRange } from './convert';
 import { answersOf, fixFor, workspaceEdit, type ClientEdits } from './fix-actions';
@@ -87,8 +88,13 @@ function panelPath(file: string, folders: string[]): string {
 }
 
 /** `shardlens/keys`: every folder's keys, files relative to their workspace folder. */
-export function answerKeys(h: Handlers): JsonKeysReport {
-  const report = toJsonKeys(combinedSource(h.workspace.allIndexes()).keys());
+export async function answerKeys(h: Handlers): Promise<JsonKeysReport> {
+  // The live reports already fetched (no new call): a verdict they decide is shown as live, as in the editor.
+  const reports = await h.live.reports();
+  const report = toJsonKeys(
+    combinedSource(h.workspace.allIndexes()).keys(),
+    reports.length ? (f) => withLiveUse(reports, f) : undefined,
+  );
   // toJsonKeys writes files relative to the process's folder (the CLI's contract).
   for (const t of report.tables)
     for (const ix of t.indexes)
