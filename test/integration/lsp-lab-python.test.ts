@@ -39,7 +39,11 @@ interface TodoScript {
   keys: string[];
 }
 /** What the drivers print for `load`: writes accepted and throttled, errors of other kinds. */
+/** lab_load.py's counts: calls started and skipped at the in-flight cap, then their outcomes. */
 interface Load {
+  sent: number;
+  skipped: number;
+  per_second: Array<{ ok: number; throttled: number }>;
   ok: number;
   throttled: number;
   other: string[];
@@ -59,12 +63,27 @@ interface CounterScript {
 const FIXTURES = path.join(__dirname, '..', 'fixes', 'fixtures', 'lab-python');
 const DRIVERS = path.join(__dirname, '..', 'fixes', 'lab-python');
 const LIMIT = 50;
+/**
+ * The Python drivers' load, as the JavaScript drivers give theirs (lab/load/paced-load.ts): a
+ * rate for a duration, open loop, against a lab of its own whose per-key ceiling is LOAD_LIMIT.
+ * 100 calls/s is five times one key's ceiling and half of ten keys' (the fixes spread over 10);
+ * a loaded machine where boto3 manages 40 calls/s still passes one key's ceiling.
+ */
+const RATE = 100;
+const SECONDS = 2;
+const LOAD_LIMIT = 20;
+const LOAD = ['load', String(RATE), String(SECONDS)];
 
 let lab: TestLab;
+let loadLab: TestLab;
 before(async () => {
   lab = await startTestLab({ writeLimit: LIMIT });
+  loadLab = await startTestLab({ writeLimit: LOAD_LIMIT });
 });
-after(() => lab.close());
+after(async () => {
+  await lab.close();
+  await loadLab.close();
+});
 
 /** Runs a driver with python3 + boto3 against the lab; its last line is JSON. */
 async function python<T>(driver: string, args: string[], env: Record<string, string>): Promise<T> {
@@ -176,18 +195,25 @@ describe('a Chalice app whose routes leave the username to the repository’s de
     assert.ok(afterFix.keys.every((k) => /^default#\d$/.test(k)));
 
     // Concurrent adds, SDK retries off: the one key is throttled, the ten are not.
-    await createTable(lab.ddb, todoTable('todo-load-before'));
-    await createTable(lab.ddb, todoTable('todo-load-after'));
-    const load = { APP_TABLE_NAME: 'todo-load-before', AWS_MAX_ATTEMPTS: '1' };
-    const hot = await python<Load>('run_todo.py', [original, 'load', '16', '25'], load);
-    const spread = await python<Load>('run_todo.py', [fixed, 'load', '16', '25'], {
+    await createTable(loadLab.ddb, todoTable('todo-load-before'));
+    await createTable(loadLab.ddb, todoTable('todo-load-after'));
+    const load = {
+      APP_TABLE_NAME: 'todo-load-before',
+      AWS_MAX_ATTEMPTS: '1',
+      AWS_ENDPOINT_URL_DYNAMODB: loadLab.lab.url,
+    };
+    const hot = await python<Load>('run_todo.py', [original, ...LOAD], load);
+    const spread = await python<Load>('run_todo.py', [fixed, ...LOAD], {
       ...load,
       APP_TABLE_NAME: 'todo-load-after',
     });
     t.diagnostic(
-      `400 adds from 16 threads at ${LIMIT} WCU/s per key: before ${hot.ok} stored, ${hot.throttled} throttled on ${hot.keys} key; ` +
+      `adds at ${RATE}/s for ${SECONDS} s (${sent(hot)} before, ${sent(spread)} after), ${LOAD_LIMIT} WCU/s per key: ` +
+        `before ${hot.ok} stored, ${hot.throttled} throttled on ${hot.keys} key; ` +
         `after ${spread.ok} stored, ${spread.throttled} throttled on ${spread.keys} keys`,
     );
+    assertPaced(hot);
+    assertPaced(spread);
     assert.deepEqual([...hot.other, ...spread.other], []);
     assert.ok(hot.throttled > 0, 'the original is throttled');
     assert.equal(hot.listed, hot.ok, 'the list finds every todo stored');
@@ -195,6 +221,21 @@ describe('a Chalice app whose routes leave the username to the repository’s de
     assert.equal(spread.listed, spread.ok, 'the reader finds every todo stored');
   });
 });
+
+const sent = (l: Load) => `${l.sent} sent, ${l.skipped} skipped`;
+
+/**
+ * The load ran at its rate for its duration: every scheduled call was started or skipped at the
+ * in-flight cap, each started call ended one way, and the outcomes span the duration (a closed
+ * loop of fixed adds would end as soon as the lab answered them).
+ */
+function assertPaced(l: Load): void {
+  assert.equal(l.sent + l.skipped, RATE * SECONDS);
+  assert.equal(l.ok + l.throttled + l.other.length, l.sent);
+  assert.ok(l.per_second.length >= SECONDS, `outcomes over ${l.per_second.length} s`);
+  const perSecond = l.per_second.reduce((n, s) => n + s.ok + s.throttled, 0);
+  assert.equal(perSecond, l.ok + l.throttled);
+}
 
 const counterTable = (name: string) => ({
   TableName: name,
@@ -248,20 +289,25 @@ describe('a visitor-counter Lambda keyed by the Number 1, with a module-level Ta
       20,
     );
 
-    await createTable(lab.ddb, counterTable('visits-load-before'));
-    await createTable(lab.ddb, counterTable('visits-load-after'));
-    const hot = await python<Load>('run_counter.py', [original, 'load', '16', '25'], {
+    await createTable(loadLab.ddb, counterTable('visits-load-before'));
+    await createTable(loadLab.ddb, counterTable('visits-load-after'));
+    const hot = await python<Load>('run_counter.py', [original, ...LOAD], {
       COUNTER_TABLE: 'visits-load-before',
       AWS_MAX_ATTEMPTS: '1',
+      AWS_ENDPOINT_URL_DYNAMODB: loadLab.lab.url,
     });
-    const spread = await python<Load>('run_counter.py', [fixed, 'load', '16', '25'], {
+    const spread = await python<Load>('run_counter.py', [fixed, ...LOAD], {
       COUNTER_TABLE: 'visits-load-after',
       AWS_MAX_ATTEMPTS: '1',
+      AWS_ENDPOINT_URL_DYNAMODB: loadLab.lab.url,
     });
     t.diagnostic(
-      `400 visits from 16 threads at ${LIMIT} WCU/s per key: before ${hot.ok} counted, ${hot.throttled} throttled; ` +
+      `visits at ${RATE}/s for ${SECONDS} s (${sent(hot)} before, ${sent(spread)} after), ${LOAD_LIMIT} WCU/s per key: ` +
+        `before ${hot.ok} counted, ${hot.throttled} throttled; ` +
         `after ${spread.ok} counted, ${spread.throttled} throttled, over ${spread.items} items`,
     );
+    assertPaced(hot);
+    assertPaced(spread);
     assert.deepEqual([...hot.other, ...spread.other], []);
     assert.ok(hot.throttled > 0, 'the one counter item is throttled');
     assert.equal(hot.got, hot.ok, 'every counted visit is in the total');

@@ -2,7 +2,8 @@
 JSON, what they returned and the table's items, so a run before a fix and one after compare.
 
 argv: the Lambda's folder, then `script K` (K visits one after another, then a GET) or
-`load THREADS PER_THREAD` (concurrent visits; SDK retries off, throttles counted)."""
+`load RATE SECONDS` (visits at RATE a second for SECONDS seconds, as the JavaScript drivers
+load; SDK retries off, throttles counted)."""
 import json
 import os
 import sys
@@ -29,8 +30,8 @@ def script(k):
     return {"returned": returned, "got": body(visits.get_visits({}, None)), "items": items()}
 
 
-def load(threads, per_thread):
-    counts = lab_load.drive(threads, per_thread, lambda t, n: visits.count_visit({}, None))
+def load(rate, seconds):
+    counts = lab_load.drive(rate, seconds, lambda i: visits.count_visit({}, None), warm=lambda: visits.get_visits({}, None))
     counts["got"] = body(visits.get_visits({}, None))
     counts["items"] = len(items())
     return counts
@@ -38,5 +39,5 @@ def load(threads, per_thread):
 
 if __name__ == "__main__":
     mode = sys.argv[2]
-    result = script(int(sys.argv[3])) if mode == "script" else load(int(sys.argv[3]), int(sys.argv[4]))
+    result = script(int(sys.argv[3])) if mode == "script" else load(float(sys.argv[3]), float(sys.argv[4]))
     print(json.dumps(result))

@@ -2,7 +2,8 @@
 they returned and what the table holds, so a run before a fix and one after compare.
 
 argv: the app's folder, then `script` (add, read, update, delete, list: the results) or
-`load THREADS PER_THREAD` (concurrent adds; SDK retries off, throttles counted).
+`load RATE SECONDS` (adds at RATE a second for SECONDS seconds, as the JavaScript drivers load;
+SDK retries off, throttles counted).
 uuid4 is made a sequence so both runs give the todos the same uids."""
 import itertools
 import json
@@ -67,16 +68,16 @@ def script():
     return out
 
 
-def load(threads, per_thread):
-    def add(t, n):
-        call("POST", "/todos", body={"description": f"load {t}.{n}"})
+def load(rate, seconds):
+    def add(i):
+        call("POST", "/todos", body={"description": f"load {i}"})
 
-    counts = lab_load.drive(threads, per_thread, add)
+    counts = lab_load.drive(rate, seconds, add, warm=lambda: call("GET", "/todos"))
     counts["listed"] = len(call("GET", "/todos"))
     counts["keys"] = len(stored()[0])
     return counts
 
 
 if __name__ == "__main__":
-    result = script() if sys.argv[2] == "script" else load(int(sys.argv[3]), int(sys.argv[4]))
+    result = script() if sys.argv[2] == "script" else load(float(sys.argv[3]), float(sys.argv[4]))
     print(json.dumps(result, default=str))
