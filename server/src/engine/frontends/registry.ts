@@ -5,6 +5,7 @@
  * A DynamoDB library's front-end (`LibraryFrontEnd`) adds its call sites and table
  * definitions to those of the language front-ends it reads.
  */
+import { passesOnImports } from '../syntax/barrels';
 import type { SourceLanguage } from '../model';
 import type { FrontEnd, LibraryFrontEnd, RegisteredFrontEnd, SourceFile } from '../model/frontend';
 import { jsFrontEnd } from './js/frontend';
@@ -54,7 +55,13 @@ function registered(fe: FrontEnd, libraries: readonly LibraryFrontEnd[]): Regist
     tableDefinitions: defining.length
       ? (f) => [...fe.tableDefinitions(f), ...defining.flatMap((l) => l.tableDefinitions!(f, fe))]
       : fe.tableDefinitions,
-    ...(declaring.length ? { declaresModels: (f: SourceFile) => declaring.some((l) => l.declaresModels!(f)) } : {}),
+    // A barrel passing such a module's exports on (`export { User } from './user'`) is one to its importers too.
+    ...(declaring.length
+      ? {
+          declaresModels: (f: SourceFile) =>
+            declaring.some((l) => l.declaresModels!(f)) || passesOnImports(f.tree, f.text, fe.reexports(f.tree).length),
+        }
+      : {}),
     // Made from this front-end's answers as registered, so a library's calls in a wrapper are summarised too.
     summarize: (f, withSites, modulesFrom) =>
       summarizeModule(f, self, self.importedNames(f.tree), withSites, modulesFrom),

@@ -49,6 +49,13 @@ export interface Construction {
   declared?: string;
   /** A call of such a class (`KeyAttribute(hash_key=True)`): its arguments, as `args` holds a recorded class's. */
   call?: Value[];
+  /**
+   * The recorded constructions of its module it is given to, with their other arguments
+   * (dynamoose: `new Table("catalog", [Product, Review], options)` holding the model: its name
+   * and options), and the package's settings calls of the module (`Table.defaults.set({...})`).
+   */
+  joins?: Construction[];
+  settings?: Value[];
 }
 
 /** An object's property: its name, its value, and the whole `name: value` pair when written. */

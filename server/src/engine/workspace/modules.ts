@@ -13,6 +13,7 @@ import type { Value } from '../model/value';
 import { functionOf } from '../frontends/wrappers/resolve';
 import type { ModuleSummary } from '../model/summary';
 import { PathAliases } from './path-aliases';
+import { requiredNames } from '../syntax/barrels';
 import { ModuleSummaries } from './summaries';
 
 /**
@@ -58,6 +59,8 @@ const MAX_MODULE_BYTES = 512 * 1024;
  */
 export class ModuleConstants {
   private readonly values = new Map<string, Map<string, Value | null>>();
+  /** The modules a barrel passes on whole (`export * from "./user"`), by the barrel. */
+  private readonly stars = new Map<string, string[]>();
   /** Module file → the files whose analysis used one of its constants. */
   private readonly dependents = new Map<string, Set<string>>();
   /** File → the module files its analysis (or its summary, for a module) looked up: `dependenciesOf` follows it. */
@@ -97,7 +100,15 @@ export class ModuleConstants {
 
   readonly resolve = (fromFile: string, language: SourceLanguage, source: string, name: string): Value | null => {
     const module = this.moduleFile(fromFile, language, source);
-    return module ? (this.constantsOf(module).get(name) ?? null) : null;
+    if (!module) return null;
+    const own = this.constantsOf(module).get(name);
+    if (own !== undefined) return own;
+    // `export * from "./user"` in a barrel: the first module it passes on that holds the name.
+    for (const from of this.stars.get(module) ?? []) {
+      const v = this.resolve(module, language, from, name);
+      if (v) return v;
+    }
+    return null;
   };
 
   /**
@@ -236,6 +247,7 @@ export class ModuleConstants {
     // A file that appears or goes may change what any import names.
     this.resolved.clear();
     this.values.delete(module);
+    this.stars.delete(module);
     this.summaries.forget(module);
   }
 
@@ -264,6 +276,14 @@ export class ModuleConstants {
         const value = evaluate(node, newContext(evaluate, { imports }));
         result.set(name, exportedValue(value && onceUnless(false, value), name, node, module));
       }
+      // A barrel (`export { User } from "./user"`, or `const { User } = require("./user")` passed on by
+      // `module.exports = { User }`): the value the module it names holds, as its importers see it.
+      for (const r of fe.reexports(tree)) {
+        if (r.names === '*') this.stars.set(module, [...(this.stars.get(module) ?? []), r.source]);
+        else for (const [alias, name] of r.names) if (!result.has(alias)) result.set(alias, imports(r.source, name));
+      }
+      for (const [local, source, name] of requiredNames(tree))
+        if (!result.has(local)) result.set(local, imports(source, name));
       // `module.exports = User`: what `const User = require("./user")` (the whole module) holds.
       for (const [alias, local] of fe.exportAliases(tree)) {
         if (alias !== 'default' || !result.get(local)) continue;

@@ -48,14 +48,14 @@ const text = (v: Value | undefined): string | null => (v?.kind === 'scalar' ? li
 export function modelOf(v: Value | undefined): { model: ModelSchema; item?: Value } | null {
   const m = v?.kind === 'object' ? v.made : undefined;
   if (m?.module !== 'dynamoose' || m.name !== 'model' || !m.calls) return null;
-  const model = modelSchema(m.args, m.file);
+  const model = modelSchema(m.args, m.file, m.joins?.[0]?.args, m.settings);
   if (!model) return null;
   if (m.calls.length === 0) return { model };
   const last = m.calls[m.calls.length - 1];
   return m.calls.length === 1 && last.name === 'new' ? { model, item: last.args[0] } : null;
 }
 
-function modelSchema(args: Value[], file: string): ModelSchema | null {
+function modelSchema(args: Value[], file: string, table?: Value[], defaults?: Value[]): ModelSchema | null {
   const [nameArg, schemaArg, options] = args;
   const name = text(nameArg);
   if (name === null || !nameArg) return null;
@@ -93,7 +93,7 @@ function modelSchema(args: Value[], file: string): ModelSchema | null {
   return {
     name,
     nameSpan: nameArg.span,
-    table: tableName(name, nameArg, options),
+    table: tableName(name, nameArg, options, table, defaults ?? []),
     hash,
     range,
     indexes: localFirst ? [...local, ...global] : [...global, ...local],
@@ -138,16 +138,35 @@ function aliasesOf(def: Value): string[] {
   return out;
 }
 
-/** The table a model is stored in: `prefix` + (`tableName` or its name) + `suffix` from its options. */
-function tableName(name: string, nameArg: Value, options: Value | undefined): Value {
-  const given = entryOf(options, 'tableName')?.[1];
+/**
+ * The table a model is stored in: `prefix` + name + `suffix`. The name is the table's that
+ * holds the model (`new Table("catalog", [Model], options)`), else the model's `tableName`, else
+ * its own name; `prefix` and `suffix` are that table's options' (or the model's), else those of
+ * the module's last `Table.defaults.set({...})` (each call replaces the defaults whole), as
+ * dynamoose combines them.
+ */
+function tableName(
+  name: string,
+  nameArg: Value,
+  modelOptions: Value | undefined,
+  table: Value[] | undefined,
+  defaults: Value[],
+): Value {
+  const options = table ? table[1] : modelOptions;
+  const given = table ? table[0] : entryOf(modelOptions, 'tableName')?.[1];
   const base = given?.kind === 'scalar' ? given : { ...nameArg, template: literal(name) };
   if (base.kind !== 'scalar') return base;
   const fix = (key: string) => {
-    const v = entry(options, key);
-    return v?.kind === 'scalar' ? v.template : literal('');
+    const found = entry(options, key) ?? defaultOf(defaults, key);
+    return found?.kind === 'scalar' ? found.template : literal('');
   };
   return { ...base, template: concat(fix('prefix'), base.template, fix('suffix')) };
+}
+
+/** A key of the module's defaults: the last `Table.defaults.set` giving it (each call replaces the defaults whole). */
+function defaultOf(defaults: Value[], key: string): Value | undefined {
+  const last = defaults[defaults.length - 1];
+  return last ? entry(last, key) : undefined;
 }
 
 /** The name a call gives an attribute by (an alias) as the schema names it. */

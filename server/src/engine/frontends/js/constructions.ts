@@ -20,6 +20,7 @@ import type { Construction, Entry, Value } from '../../model/value';
 import { spanOf } from '../../syntax/span';
 import { returnedExpressions } from './functions';
 import { isFunction, resolve } from './scope';
+import { moduleTables } from './model-tables';
 
 /** The recorded construction `n` makes, or null when its class is no library's. */
 export function constructionValue(n: Node, ctx: EvalContext): Value | null {
@@ -75,13 +76,26 @@ export function builderValue(n: Node, ctx: EvalContext): Value | null {
   const fn = n.childForFieldName('function');
   // `string()`, or `dynamoose.model(...)` on the whole module imported.
   const imported = fn?.type === 'identifier' || fn?.type === 'member_expression' ? importedName(fn, ctx) : null;
-  if (imported && RECORDED_BUILDERS[imported.module]?.includes(imported.name))
+  if (imported && RECORDED_BUILDERS[imported.module]?.includes(imported.name)) {
+    // A dynamoose model's table is what its module says of it (`new Table(name, [Model])`, defaults).
+    const tables =
+      imported.module === 'dynamoose' && imported.name === 'model'
+        ? moduleTables(n, ctx, importedName, argumentValue)
+        : {};
     return {
       kind: 'object',
       entries: [],
       span: spanOf(n),
-      made: { module: imported.module, name: imported.name, file: '', args: argumentValues(n, ctx), calls: [] },
+      made: {
+        module: imported.module,
+        name: imported.name,
+        file: '',
+        args: argumentValues(n, ctx),
+        calls: [],
+        ...tables,
+      },
     };
+  }
   if (fn?.type !== 'member_expression') return null;
   const recorded = recordedMethod(n, fn, ctx);
   if (recorded) return recorded;
