@@ -43,7 +43,8 @@ interface Header {
   facts: RunFacts;
 }
 
-export const sha1 = (text: string) => createHash('sha1').update(text).digest('base64');
+/** The same digest for a text and for its UTF-8 bytes. */
+export const sha1 = (data: string | Buffer) => createHash('sha1').update(data).digest('base64');
 
 /**
  * Where a workspace's cache lives: the folder given, else `node_modules/.cache/shardlens`
@@ -66,12 +67,14 @@ export function cacheFile(dir: string, name: string): string {
  * cache is reported through `notice` in one line and not used.
  */
 export function readCache(file: string, key: string, notice: (line: string) => void): CacheFile | null {
-  let raw: string;
+  // Read as bytes: the checksum is taken of them as they are (hashing a string would first
+  // encode all 6 MB of it to UTF-8 again), and only the entries are decoded, once.
+  let raw: Buffer;
   let written: number;
   try {
     // Before the read: a cache renamed over this one in between is newer, so this is the stricter time.
     written = fs.statSync(file).mtimeMs;
-    raw = fs.readFileSync(file, 'utf8');
+    raw = fs.readFileSync(file);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
       notice(`cannot read the cache ${file} (${(e as Error).message}); analysing every file`);
@@ -81,19 +84,19 @@ export function readCache(file: string, key: string, notice: (line: string) => v
     notice(`the cache ${file} is ${why}; discarded, analysing every file`);
     return null;
   };
-  const nl = raw.indexOf('\n');
+  const nl = raw.indexOf(0x0a);
   let header: Header;
   try {
-    header = JSON.parse(nl < 0 ? raw : raw.slice(0, nl)) as Header;
+    header = JSON.parse(raw.toString('utf8', 0, nl < 0 ? raw.length : nl)) as Header;
   } catch {
     return corrupt('not a ShardLens cache');
   }
   if (header?.magic !== MAGIC || typeof header.key !== 'string') return corrupt('not a ShardLens cache');
   if (header.key !== key) return null;
-  const body = nl < 0 ? '' : raw.slice(nl + 1);
+  const body = nl < 0 ? Buffer.alloc(0) : raw.subarray(nl + 1);
   if (sha1(body) !== header.checksum) return corrupt('damaged (its checksum does not match: cut short?)');
   try {
-    const parsed = JSON.parse(body) as Record<string, unknown>;
+    const parsed = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
     const entries = new Map<string, Entry>();
     for (const [file, e] of Object.entries(parsed)) {
       if (!isEntry(e)) return corrupt(`not a ShardLens cache (entry ${file})`);
@@ -146,12 +149,12 @@ export function writeCache(
     size += part.length + 1;
     parts.push(part);
   }
-  const body = `{${parts.join(',')}}`;
+  const body = Buffer.from(`{${parts.join(',')}}`);
   const header: Header = { magic: MAGIC, key, checksum: sha1(body), facts };
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(tmp, `${JSON.stringify(header)}\n${body}`);
+    fs.writeFileSync(tmp, Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), body]));
     fs.renameSync(tmp, file);
   } catch (e) {
     fs.rmSync(tmp, { force: true });
