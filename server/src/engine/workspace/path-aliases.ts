@@ -39,13 +39,52 @@ export class PathAliases {
   private near(dir: string): Aliases | null {
     if (this.byFolder.has(dir)) return this.byFolder.get(dir)!;
     let found: Aliases | null = null;
-    const config = ['tsconfig.json', 'jsconfig.json'].map((f) => path.join(dir, f)).find((f) => fs.existsSync(f));
+    const config = configIn(dir);
     if (config) found = readAliases(config);
-    else if (dir !== path.resolve(this.root) && path.dirname(dir) !== dir && dir.startsWith(path.resolve(this.root)))
-      found = this.near(path.dirname(dir));
+    else if (goesUp(dir, this.root)) found = this.near(path.dirname(dir));
     this.byFolder.set(dir, found);
     return found;
   }
+}
+
+const CONFIG_NAMES = ['tsconfig.json', 'jsconfig.json'];
+
+/** The config `near` takes in `dir`: the first of CONFIG_NAMES there, or none. */
+function configIn(dir: string): string | undefined {
+  return CONFIG_NAMES.map((f) => path.join(dir, f)).find((f) => fs.existsSync(f));
+}
+
+/** Whether `near` looks further up from `dir`, which holds no config. */
+function goesUp(dir: string, root: string): boolean {
+  const top = path.resolve(root);
+  return dir !== top && path.dirname(dir) !== dir && dir.startsWith(top);
+}
+
+/**
+ * Every path `PathAliases` looks at for the configs of files in `dirs`, in the order it
+ * does: the candidates of each folder from the file's up to the first config found (or
+ * the root). The analysis cache records what each of them holds (or that it is absent),
+ * so that an alias edited, or a config added nearer to a file, re-analyses what it may
+ * have resolved differently.
+ */
+export function aliasConfigPaths(root: string, dirs: Iterable<string>): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (let dir of dirs) {
+    while (!seen.has(dir)) {
+      seen.add(dir);
+      const config = configIn(dir);
+      // Both names are looked at when neither is there; the first present one ends the walk.
+      for (const name of CONFIG_NAMES) {
+        const candidate = path.join(dir, name);
+        out.push(candidate);
+        if (candidate === config) break;
+      }
+      if (config || !goesUp(dir, root)) break;
+      dir = path.dirname(dir);
+    }
+  }
+  return out;
 }
 
 interface Aliases {

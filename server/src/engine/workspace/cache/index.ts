@@ -1,3 +1,5 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { DEFAULT_MAX_BYTES } from '../../analyze';
 import { contextsHold } from '../../file-roles';
 import { languageForFile } from '../../syntax/parser';
@@ -11,6 +13,7 @@ import { readSource, type Source } from '../source';
 import type { InfraReadEntry } from '../infra';
 import { decodeAnalysis, encodeAnalysis, type Entry } from './entry';
 import { sameStamp, settledBefore, stampOf, type Stamp } from './stamp';
+import { aliasConfigPaths } from '../path-aliases';
 import { cacheFile, readCache, sha1, writeCache, type CacheFile } from './store';
 
 export { cacheDir } from './store';
@@ -21,7 +24,7 @@ declare const SHARDLENS_VERSION: string | undefined;
 export const ENGINE_VERSION = typeof SHARDLENS_VERSION === 'string' ? SHARDLENS_VERSION : '0.0.0-dev';
 
 /** Bumped whenever what an entry holds changes shape (FileAnalysis, Access, Finding...): older caches are dropped. */
-export const CACHE_SCHEMA = 26;
+export const CACHE_SCHEMA = 27;
 
 /** What a cache is keyed by beside each file's content: a cache written with any other is not read. */
 export interface CacheKey {
@@ -67,6 +70,8 @@ export class AnalysisCache {
   reads = 0;
   /** Before any file is read: a stamp is recorded only for a file modified earlier (stamp.ts). */
   private readonly started = Date.now();
+  /** Whether the path-alias configs hold what they held when the cache was written; looked at once, when first asked. */
+  private aliasesHeld: boolean | undefined;
 
   constructor(private readonly setup: CacheSetup) {
     this.file = cacheFile(setup.dir, setup.name);
@@ -126,7 +131,9 @@ export class AnalysisCache {
       entry.hash === hash &&
       entry.deps.every(([dep, h]) => dep !== file && this.hashOf(dep) === h) &&
       // The roles and projects the rules judged it with: a package.json added since moves a root.
-      contextsHold(entry.analysis.contexts, (f) => f === file || entry.deps.some(([dep]) => dep === f));
+      contextsHold(entry.analysis.contexts, (f) => f === file || entry.deps.some(([dep]) => dep === f)) &&
+      // An alias edited, or a tsconfig added nearer, may resolve its imports to other modules.
+      (!resolvesAliases(entry.analysis.language) || this.aliasesHold());
     if (!index || !entry || !valid) {
       this.misses++;
       return false;
@@ -142,6 +149,11 @@ export class AnalysisCache {
     );
     this.restored.add(file);
     return true;
+  }
+
+  private aliasesHold(): boolean {
+    this.aliasesHeld ??= (this.old?.facts.aliases ?? []).every(([config, held]) => aliasState(config) === held);
+    return this.aliasesHeld;
   }
 
   /** Restores a file read as the index reads it (its open buffer, else from disk); false when it must be analysed. */
@@ -272,9 +284,12 @@ export class AnalysisCache {
       };
       entries.push([file, { hash, deps, analysis: encodeAnalysis(analysis), ...extra }]);
     }
+    const scripts = files.filter((f) => resolvesAliases(languageForFile(f)));
+    const dirs = new Set(scripts.map((f) => path.dirname(path.resolve(f))));
     const facts = {
       definitions: JSON.stringify(pass.facts.tableDefinitions()),
       wrappers: pass.facts.wrapperFiles(),
+      aliases: aliasConfigPaths(this.setup.key.root, dirs).map((c): [string, string | null] => [c, aliasState(c)]),
       ...(Object.keys(infra).length ? { infra } : {}),
     };
     writeCache(this.file, this.key, facts, entries, this.setup.notice);
@@ -285,4 +300,16 @@ export class AnalysisCache {
     const stamp = this.stamps.get(file);
     return stamp && settledBefore(stamp, this.started) ? stamp : undefined;
   }
+}
+
+/** Whether a language's imports go through tsconfig/jsconfig path aliases (path-aliases.ts). */
+function resolvesAliases(language: string | null | undefined): boolean {
+  return language === 'typescript' || language === 'tsx' || language === 'javascript';
+}
+
+/** What a path-alias config holds now, as `RunFacts.aliases` records it. */
+function aliasState(config: string): string | null {
+  if (!fs.existsSync(config)) return null;
+  const text = readFromDisk(config);
+  return text === null ? '-' : sha1(text);
 }

@@ -27,6 +27,12 @@ export interface RunFacts {
   wrappers: string[];
   /** What each infrastructure file declared, with the text hash and other files' answers it holds for. */
   infra?: Record<string, InfraReadEntry>;
+  /**
+   * The tsconfig.json / jsconfig.json paths the JavaScript and TypeScript files' imports
+   * are resolved through (`aliasConfigPaths`), each with what it held: the sha-1 of its
+   * text, '-' when it could not be read, null when there was none.
+   */
+  aliases: Array<[string, string | null]>;
 }
 
 export interface CacheFile {
@@ -105,12 +111,18 @@ export function readCache(file: string, key: string, notice: (line: string) => v
     const facts = header.facts;
     if (typeof facts?.definitions !== 'string' || !Array.isArray(facts.wrappers))
       return corrupt('not a ShardLens cache');
+    if (!Array.isArray(facts.aliases) || !facts.aliases.every(isAliasState))
+      return corrupt('not a ShardLens cache (path aliases)');
     if (facts.infra !== undefined && !isInfraEntries(facts.infra))
       return corrupt('not a ShardLens cache (infrastructure)');
     return { facts, entries, written };
   } catch {
     return corrupt('damaged');
   }
+}
+
+function isAliasState(v: unknown): v is [string, string | null] {
+  return Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && (v[1] === null || typeof v[1] === 'string');
 }
 
 function isInfraEntries(v: unknown): v is Record<string, InfraReadEntry> {
