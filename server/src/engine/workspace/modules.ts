@@ -98,18 +98,29 @@ export class ModuleConstants {
     );
   }
 
-  readonly resolve = (fromFile: string, language: SourceLanguage, source: string, name: string): Value | null => {
+  readonly resolve = (fromFile: string, language: SourceLanguage, source: string, name: string): Value | null =>
+    this.resolveThrough(fromFile, language, source, name, new Set());
+
+  /** `resolve`, not entering a barrel twice: two barrels may pass each other on (`export * from`), as ES modules allow. */
+  private resolveThrough(
+    fromFile: string,
+    language: SourceLanguage,
+    source: string,
+    name: string,
+    seen: Set<string>,
+  ): Value | null {
     const module = this.moduleFile(fromFile, language, source);
-    if (!module) return null;
+    if (!module || seen.has(module)) return null;
+    seen.add(module);
     const own = this.constantsOf(module).get(name);
     if (own !== undefined) return own;
     // `export * from "./user"` in a barrel: the first module it passes on that holds the name.
     for (const from of this.stars.get(module) ?? []) {
-      const v = this.resolve(module, language, from, name);
+      const v = this.resolveThrough(module, language, from, name, seen);
       if (v) return v;
     }
     return null;
-  };
+  }
 
   /**
    * The summary of the module `fromFile` imports as `source`: its functions' returns

@@ -18,7 +18,7 @@ import { entry, type Entry, type Value } from '../../model/value';
 import { spanOf } from '../../syntax/span';
 import { chainOf, type Chain, type Step } from './chain';
 import { compositesOf, keyRequest, patternDeclaration, putRequest, queryRequest, type SortRange } from './requests';
-import { entitySchema, serviceEntities, type AccessPattern, type EntitySchema } from './schema';
+import { entitySchema, keySchemaOf, serviceEntities, type AccessPattern, type EntitySchema } from './schema';
 import { constantPartition, schemaSites } from './schema-sites';
 import { editSites } from './edit-sites';
 
@@ -114,6 +114,7 @@ function siteOf(chain: Chain, f: SourceFile, ctx: EvalContext): CallSite | null 
       input,
       paginated: pagesAll,
       call: callStyle(chain.end.node, f.text, 'v2-promise', steps.map((s) => s.name).join('.'), chain.root.text),
+      keySchema: keySchemaOf(entity),
       library: {
         library: 'electrodb',
         entity: t.collection ? `${t.collection} collection` : entity.entity,

@@ -6,6 +6,7 @@
  * attributes, `template` and `casing` (ElectroDB v2 and v3 write keys alike).
  */
 import type { Span } from '../../model';
+import type { KeyNames, TableHint } from '../../model/call-site';
 import { literalText } from '../../model/template';
 import { entry, entryOf, type Value } from '../../model/value';
 
@@ -124,6 +125,19 @@ function keyDeclaration(e: ReturnType<typeof entryOf>): KeyDeclaration | null {
     compositeArray: composite?.[1].kind === 'array' ? composite[1].span : null,
     templateSpan: template?.kind === 'scalar' ? template.span : null,
   };
+}
+
+/**
+ * The key names the entity's patterns give its table and each index, by the index name
+ * ElectroDB sends: what a write's index partitions are named by when no query of the
+ * table tells them (its table unnamed in code, or queried in no file read).
+ */
+export function keySchemaOf(e: EntitySchema): TableHint {
+  const names = (p: AccessPattern): KeyNames => ({ partition: p.pk.field, ...(p.sk ? { sort: p.sk.field } : {}) });
+  const primary = e.patterns.find((p) => p.index === null);
+  const indexes: Record<string, KeyNames> = {};
+  for (const p of e.patterns) if (p.index !== null && !indexes[p.index]) indexes[p.index] = names(p);
+  return { ...(primary ? names(primary) : {}), indexes };
 }
 
 /**

@@ -72,6 +72,9 @@ export function reexports(tree: Tree): ModuleSummary['reexports'] {
     const from = stmt?.type === 'export_statement' ? stmt.childForFieldName('source') : null;
     if (!stmt || !from) continue;
     const source = from.text.slice(1, -1);
+    // `export * as Pipe from "."` exports one name, the module's namespace, which no value
+    // here stands for; it passes on none of the module's names (and often names the module itself).
+    if (stmt.namedChildren.some((c) => c?.type === 'namespace_export')) continue;
     const specifiers = stmt.descendantsOfType('export_specifier');
     if (specifiers.length === 0) {
       out.push({ source, names: '*' });
