@@ -34,6 +34,8 @@ export function chainOf(call: Node): Chain | null {
       steps.unshift({ name: f.childForFieldName('property')?.text ?? '', args: argsOf(n), node: n });
       n = f.childForFieldName('object');
     } else if (n.type === 'member_expression') {
+      // `this.shifts.query.byTeam(...)`: the field is the root, the entity a class keeps.
+      if (n.childForFieldName('object')?.type === 'this') break;
       steps.unshift({ name: n.childForFieldName('property')?.text ?? '', args: null, node: n });
       n = n.childForFieldName('object');
     } else if (n.type === 'parenthesized_expression' || n.type === 'non_null_expression') {

@@ -24,6 +24,7 @@ import { concat, literal, literalText } from '../../model/template';
 import { assignedValue, enumMember, memberOf, operate, type Assigning } from '../value-ops';
 import { entryOf, type Entry, type Value } from '../../model/value';
 import { classValue } from './classes';
+import { fieldInitializer } from './fields';
 import { callValue, newValue } from './library';
 import { recordedMember } from './constructions';
 import { loopValue, paramValue } from './loops';
@@ -255,6 +256,9 @@ function memberValue(n: Node, ctx: EvalContext): Value {
     const recorded = base.made ? recordedMember(n, base, prop) : null;
     if (recorded) return recorded;
   }
+  // \`this.tickets\` a constructor set to a library's model (\`table.getModel("Ticket")\`): that model.
+  const model = obj?.type === 'this' ? fieldModel(n, ctx) : null;
+  if (model) return model;
   const fromParam = parameterProperty(n, base, prop);
   if (fromParam) return fromParam;
   // `Status.OPEN`: an enum member is one fixed value.
@@ -262,6 +266,17 @@ function memberValue(n: Node, ctx: EvalContext): Value {
   if (member) return member;
   if (prop === 'length') return unknownValue(n);
   return namedValue(n, prop);
+}
+
+/**
+ * A class field holding a DynamoDB library's model (a recorded construction, \`Value.made\`),
+ * from its initialiser or the constructor's assignment. Only such values: what other fields
+ * hold (a table name, a client) is read by the wrappers' own rules for injected fields.
+ */
+function fieldModel(member: Node, ctx: EvalContext): Value | null {
+  const init = fieldInitializer(member);
+  const v = init && !init.equals(member) ? evaluate(init, ctx) : null;
+  return v?.kind === 'object' && v.made ? v : null;
 }
 
 function subscriptValue(n: Node, ctx: EvalContext): Value {

@@ -40,6 +40,36 @@ export function fieldClassName(member: Node): string | null {
   return null;
 }
 
+/**
+ * The expression a class gives its field `this.<field>`: the field's initialiser
+ * (`private readonly shifts = ShiftEntity`), else the one assignment `this.<field> = ...`
+ * the constructor makes (`this.tickets = table.getModel("Ticket")`). Null when the class
+ * assigns it elsewhere too, where which value a method sees depends on the order of calls.
+ */
+export function fieldInitializer(member: Node): Node | null {
+  const cls = enclosingClass(member);
+  const field = member.childForFieldName('property')?.text;
+  if (!field || !cls) return null;
+  let found: Node | null = null;
+  let assignments = 0;
+  for (const m of cls.childForFieldName('body')?.namedChildren ?? []) {
+    if (m?.type === 'public_field_definition' || m?.type === 'field_definition') {
+      if ((m.childForFieldName('name') ?? m.childForFieldName('property'))?.text === field)
+        found = m.childForFieldName('value') ?? found;
+      continue;
+    }
+    if (m?.type !== 'method_definition') continue;
+    for (const a of m.descendantsOfType('assignment_expression')) {
+      const left = a?.childForFieldName('left');
+      if (left?.type !== 'member_expression' || left.childForFieldName('object')?.type !== 'this') continue;
+      if (left.childForFieldName('property')?.text !== field) continue;
+      assignments++;
+      if (m.childForFieldName('name')?.text === 'constructor') found = a!.childForFieldName('right') ?? found;
+    }
+  }
+  return assignments <= 1 ? found : null;
+}
+
 /** `: UserRepo` → `UserRepo` (generic and union types are not followed). */
 function typeName(annotation: Node | null): string | null {
   const t = annotation?.type === 'type_annotation' ? annotation.namedChild(0) : annotation;

@@ -15,7 +15,13 @@ export function topLevelDeclarations(tree: Tree): Map<string, Node> {
   const out = new Map<string, Node>();
   for (let stmt of tree.rootNode.namedChildren) {
     if (!stmt) continue;
-    if (stmt.type === 'export_statement') stmt = stmt.childForFieldName('declaration') ?? stmt;
+    if (stmt.type === 'export_statement') {
+      // `export default { indexes, models } as const`: an object the module exports whole (a
+      // library's schema, a config), what `import schema from "./schema"` holds.
+      const value = stmt.childForFieldName('value');
+      if (value && defaultObject(value)) out.set('default', value);
+      stmt = stmt.childForFieldName('declaration') ?? stmt;
+    }
     // A class or an enum: its static members are constants too (`Keys.pk`).
     const className = CLASS_LIKE.has(stmt.type) ? stmt.childForFieldName('name') : null;
     if (className) out.set(className.text, stmt);
@@ -27,6 +33,13 @@ export function topLevelDeclarations(tree: Tree): Map<string, Node> {
     }
   }
   return out;
+}
+
+/** An object literal, also typed (`{ ... } as const`, `{ ... } satisfies Schema`). */
+function defaultObject(n: Node): boolean {
+  if (n.type === 'as_expression' || n.type === 'satisfies_expression')
+    return !!n.namedChild(0) && defaultObject(n.namedChild(0)!);
+  return n.type === 'object';
 }
 
 /** `module.exports = { save: saveItem }`, `exports.save = saveItem`, `export { saveItem as save }`. */
