@@ -102,6 +102,9 @@ function siteOf(call: Node, f: SourceFile, fe: FrontEnd, ctx: EvalContext): Call
     if (method === 'query' || method === 'count') {
       const hash = argAt(call, 0, 'hash_key');
       if (!hash) return null;
+      // \`Notification.count(Notification.status == "UNREAD")\`: a condition where the hash key's value
+      // belongs, which PynamoDB cannot send as a key; no key to judge (not a status partition).
+      if (hash.type === 'comparison_operator' || hash.type === 'boolean_operator') return null;
       // `Thread.query(h, index_name="...")`: the index by its name.
       const named = onIndex ? null : indexNamed(t.model, value(argAt(call, -1, 'index_name')));
       const target: Target = named ? { model: t.model, index: named } : t;
