@@ -11,7 +11,9 @@ import { render } from '../model/template';
  * schema's own site (`library.schema`) carries the finding, and each write taking the
  * default (`library.defaulted`) is one of its related locations rather than a second
  * finding on the same key. The writes stay accesses of the key, since the fixes edit them
- * and the key's verdict counts them.
+ * and the key's verdict counts them. One schema given to several tables (OneTable's
+ * `new Table({ schema })` in each repository) is one declaration: its key is reported at
+ * the first of those sites, the others related.
  */
 export function atSchemaOnce(f: Finding, accessesOfKey: () => Access[]): Finding | null {
   if (f.rule !== 'SL001') return f;
@@ -23,10 +25,20 @@ export function atSchemaOnce(f: Finding, accessesOfKey: () => Access[]): Finding
     return accessesOfKey().some((s) => s.library?.schema && same(s, a)) ? null : f;
   }
   if (!a.library.schema) return f;
+  // Several tables given one schema (each repository making its own `new Table({ schema })`):
+  // one key, made by one declaration, reported at the first of them, the others related.
+  const twins = accessesOfKey().filter((s) => s !== a && s.library?.schema && same(s, a) && sameDeclaration(s, a));
+  if (twins.some((s) => before(s, a))) return null;
+  const alsoGiven: RelatedLocation[] = twins.map((s) => ({
+    file: s.file,
+    span: s.span,
+    message: `this table is given the same schema, whose ${attribute} is this key`,
+  }));
+  const once = alsoGiven.length ? { ...f, related: [...f.related, ...alsoGiven] } : f;
   const writers = accessesOfKey().filter(
     (w) => w.kind === 'write' && !w.library?.schema && w.library?.defaulted?.includes(attribute) && same(w, a),
   );
-  if (!writers.length) return f;
+  if (!writers.length) return once;
   const key = render(a.partitionKey!.template);
   // ElectroDB's key has no default: the pattern's `composite: []` makes it.
   const how =
@@ -38,7 +50,20 @@ export function atSchemaOnce(f: Finding, accessesOfKey: () => Access[]): Finding
     span: w.span,
     message: `this ${w.call.callee} ${how}`,
   }));
-  return { ...f, related: [...f.related, ...related] };
+  return { ...once, related: [...once.related, ...related] };
+}
+
+/** Made by the same declaration in the schema (one field, however many tables are given it). */
+function sameDeclaration(x: Access, y: Access): boolean {
+  const [dx, dy] = [x.library!.declaration, y.library!.declaration];
+  return dx.file === dy.file && dx.span.startLine === dy.span.startLine && dx.span.startColumn === dy.span.startColumn;
+}
+
+/** Whether `x` comes first in the workspace: by file, then position. */
+function before(x: Access, y: Access): boolean {
+  if (x.file !== y.file) return x.file < y.file;
+  if (x.span.startLine !== y.span.startLine) return x.span.startLine < y.span.startLine;
+  return x.span.startColumn < y.span.startColumn;
 }
 
 /** The same stored partition: model, table, index and key text. */
