@@ -16,7 +16,7 @@ import type { EvalContext } from '../../model/eval-context';
 import type { FrontEnd, SourceFile } from '../../model/frontend';
 import type { Value } from '../../model/value';
 import { spanOf } from '../../syntax/span';
-import { argsOf, chainOf } from '../call-chain';
+import { argsOf, chainOf, throughBuilder } from '../call-chain';
 import { queryInput, readsAll } from './query';
 import {
   batchRequest,
@@ -81,7 +81,9 @@ function siteOf(call: Node, f: SourceFile, named: boolean, ctx: EvalContext): Ca
     site(m, operation, input, call, f, method, recv.text, at, paginated, defaulted);
 
   if (method === 'exec') {
-    const chain = chainOf(call);
+    const written = chainOf(call);
+    // `const q = Cat.query("status").eq("OPEN"); q.limit(20).exec()`: the chain goes on from the query the variable holds.
+    const chain = written && written.steps[0]?.name !== 'query' ? (throughBuilder(written) ?? written) : written;
     const first = chain?.steps[0];
     // A scan reads no key: not a site.
     if (!chain || first?.name !== 'query' || !worth(chain.root)) return null;

@@ -18,7 +18,7 @@ import type { EvalContext } from '../../model/eval-context';
 import type { FrontEnd, SourceFile } from '../../model/frontend';
 import { entry, type Entry, type Value } from '../../model/value';
 import { spanOf } from '../../syntax/span';
-import { argsOf, chainOf, type Chain } from '../call-chain';
+import { argsOf, chainOf, throughBuilder, type Chain } from '../call-chain';
 import { storedValue, type Given } from './keys';
 import { followsNext } from './pages';
 import {
@@ -62,7 +62,9 @@ export function toolboxCallSites(f: SourceFile, fe: FrontEnd): CallSite[] {
   const sites: CallSite[] = [];
   if (v1)
     for (const call of candidateCalls(f.tree, f.text, SEND, CALLS)) {
-      const chain = chainOf(call);
+      const written = chainOf(call);
+      // `await builder.options(opts).send()`: the chain goes on from the `build(...)` the variable holds.
+      const chain = written && written.steps[0]?.name !== 'build' ? (throughBuilder(written) ?? written) : written;
       const site = chain ? v1Site(chain, call, f, ctx()) : null;
       if (site) sites.push(...site);
     }
