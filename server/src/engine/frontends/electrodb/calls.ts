@@ -154,11 +154,13 @@ function siteOf(chain: Chain, f: SourceFile, ctx: EvalContext): CallSite | null 
   if (!operation || !op.args) return null;
   const given = argValue(op);
   const write = operation !== 'GetItem';
-  if (given?.kind === 'array') return batchSite(entity, primary, operation, given, at, make);
+  // An entity of another module: a default it fills stands at this call, not at its place in that module.
+  const elsewhere = !!entity.file && entity.file !== f.file;
+  if (given?.kind === 'array') return batchSite(entity, primary, operation, given, at, make, elsewhere);
   if (operation === 'PutItem')
     return make(
       'PutItem',
-      putRequest(entity, compositesOf(entity, given, true), given, at),
+      putRequest(entity, compositesOf(entity, given, true, elsewhere ? at : undefined), given, at),
       primary,
       primary.name,
       op.args[0] ?? null,
@@ -166,7 +168,13 @@ function siteOf(chain: Chain, f: SourceFile, ctx: EvalContext): CallSite | null 
   const extra: Entry[] = steps.some((s) => s.name === 'add') ? incrementOf(steps, ctx, at) : [];
   return make(
     operation,
-    keyRequest(entity, primary, compositesOf(entity, given, write && op.name === 'upsert'), at, extra),
+    keyRequest(
+      entity,
+      primary,
+      compositesOf(entity, given, write && op.name === 'upsert', elsewhere ? at : undefined),
+      at,
+      extra,
+    ),
     primary,
     primary.name,
     op.args[0] ?? null,
@@ -230,6 +238,7 @@ function batchSite(
   items: Value & { kind: 'array' },
   at: Span,
   make: (operation: Operation, input: Value, p: AccessPattern) => CallSite,
+  elsewhere: boolean,
 ): CallSite | null {
   const table = entity.table?.kind === 'scalar' ? entity.table : null;
   const name = table?.template.parts.every((x) => 'literal' in x)
@@ -237,7 +246,8 @@ function batchSite(
     : '[table]';
   const requests: Value[] = items.items.map((it) => {
     if (operation === 'PutItem') {
-      const put = putRequest({ ...entity, table: undefined }, compositesOf(entity, it, true), it, it.span);
+      const values = compositesOf(entity, it, true, elsewhere ? it.span : undefined);
+      const put = putRequest({ ...entity, table: undefined }, values, it, it.span);
       return { kind: 'object', entries: [['PutRequest', put]], span: it.span };
     }
     const key = entry(keyRequest({ ...entity, table: undefined }, p, compositesOf(entity, it, false), it.span), 'Key')!;

@@ -138,14 +138,19 @@ export function queryRequest(
   return { kind: 'object', entries, span: at };
 }
 
-/** The attribute values a call gives, with an attribute's `default` where a write leaves it out and its `set` over both. */
-export function compositesOf(e: EntitySchema, given: Value | undefined, write: boolean): Composites {
+/**
+ * The attribute values a call gives, with an attribute's `default` where a write leaves it out
+ * and its `set` over both. `defaultsAt`: where a default stands in the call's file, when the
+ * entity is declared in another (its own position means nothing there): the write leaving it out.
+ */
+export function compositesOf(e: EntitySchema, given: Value | undefined, write: boolean, defaultsAt?: Span): Composites {
   return (attr) => {
     const a = e.attributes.get(attr);
     if (write && a?.set && a.set.kind === 'scalar' && !isUnknown(a.set)) return perItem(a.set);
     const v = entry(given, attr);
     if (v) return v;
-    return write && a?.default ? perItem(a.default) : undefined;
+    if (!write || !a?.default) return undefined;
+    return perItem(defaultsAt ? { ...a.default, span: defaultsAt } : a.default);
   };
 }
 
