@@ -134,8 +134,84 @@ resources:
             KeyType: RANGE
 `;
 
+/** One service deployed from a file per stage; the dev copy, which alone adds `byOwner`, is malformed YAML. */
+const stageFile = (stage: string, indexes: string[]) => `service: listings-${stage}
+
+provider:
+  name: aws
+  runtime: nodejs20.x
+  stage: ${stage}
+functions:
+  search:
+    handler: src/search.handler
+    events:
+      - http:
+          path: /listings
+          method: get
+
+resources:
+  Resources:
+    ListingsTable:
+      Type: AWS::DynamoDB::Table
+      Properties:
+        TableName: listings-\${sls:stage}
+        BillingMode: PAY_PER_REQUEST
+        AttributeDefinitions:
+          - AttributeName: id
+            AttributeType: S
+          - AttributeName: status
+            AttributeType: S
+          - AttributeName: ownerId
+            AttributeType: S
+        KeySchema:
+          - AttributeName: id
+            KeyType: HASH
+        GlobalSecondaryIndexes:
+${indexes
+  .map(
+    (name) => `          - IndexName: ${name}
+            KeySchema:
+              - AttributeName: ${name === 'byOwner' ? 'ownerId' : 'status'}
+                KeyType: HASH
+            Projection:
+              ProjectionType: ALL
+`,
+  )
+  .join('')}`;
+
+const stageFiles = {
+  'sls/serverless.prod.yml': stageFile('prod', ['byStatus']),
+  // A line pasted at column 0 in the middle of a mapping: the whole file fails to parse.
+  'sls/serverless.dev.yml': stageFile('dev', ['byStatus', 'byOwner']).replace(
+    'resources:',
+    'TODO restore\nresources:',
+  ),
+};
+
+const searchHandler = (index: string, attribute: string) => `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+
+const ddb = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+
+export const handler = async (event: { queryStringParameters: Record<string, string> }) => {
+  const out = await ddb.send(
+    new QueryCommand({
+      TableName: 'listings-prod',
+      IndexName: '${index}',
+      KeyConditionExpression: '${attribute} = :v',
+      ExpressionAttributeValues: { ':v': event.queryStringParameters.v },
+    }),
+  );
+  return out.Items;
+};
+`;
+
 ruleTester('SL011', {
   valid: [
+    {
+      name: 'an index only a stage file that fails to parse defines: not called undefined',
+      files: { ...stageFiles, 'src/search.ts': searchHandler('byOwner', 'ownerId') },
+    },
     {
       name: 'SAM: gets, deletes and queries that name the table and index keys exactly (aliases too)',
       files: {
@@ -292,6 +368,11 @@ def load(session_id):
     },
   ],
   invalid: [
+    {
+      name: 'an index no stage file names, the malformed one included',
+      files: { ...stageFiles, 'src/search.ts': searchHandler('byRegion', 'region') },
+      errors: [{ file: 'src/search.ts', line: 10, severity: 'error', messageId: 'unknownIndex' }],
+    },
     {
       name: 'SAM: a Key naming an attribute that is not a key, a Key without the sort key, an index the table lacks',
       files: {

@@ -96,6 +96,8 @@ export interface InfraDeclarations {
   skipped: { reason: string; source: SourceRange }[];
   /** The whole file could not be read (malformed, computed): why; absent when it was read. */
   unread?: string;
+  /** When the file was unread: the index names its text states, any of which it may define. */
+  indexNamesStated?: string[];
   /**
    * The local module folders the file calls (Terraform `module "x" { source = "./modules/x" }`),
    * absolute: what they declare is declared by the call, with the call's arguments as their

@@ -105,6 +105,8 @@ export interface DeclaredTable {
   table: InfraTable;
   file: string;
   format: InfraDeclarations['format'];
+  /** Index names stated in infrastructure files that could not be read: any may be this table's. */
+  indexesNamedUnread?: ReadonlySet<string>;
 }
 
 /**

@@ -60,9 +60,11 @@ export class DeclaredTables {
     const version = this.source.version();
     if (this.cache?.version === version) return this.cache.lookup;
     const lookup: Lookup = { tables: [], byId: new Map(), byName: new Map(), named: [], hints: [] };
-    for (const d of this.source.declarations())
+    const declarations = this.source.declarations();
+    const indexesNamedUnread = new Set(declarations.flatMap((d) => d.indexNamesStated ?? []));
+    for (const d of declarations)
       for (const table of d.tables) {
-        const declared: DeclaredTable = { table, file: d.file, format: d.format };
+        const declared: DeclaredTable = { table, file: d.file, format: d.format, indexesNamedUnread };
         lookup.tables.push(declared);
         lookup.byId.set(`${d.file}\0${table.logicalId}`, declared);
         if (table.tableName) {

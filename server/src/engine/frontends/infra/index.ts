@@ -13,6 +13,7 @@ import { isServerless, readServerless } from './serverless';
 import { readServerlessModules } from './serverless-modules';
 import { readTerraform } from './terraform';
 import { parseTree } from './tree';
+import { indexNamesStated } from './unread-indexes';
 
 export type { InfraFiles } from './handlers';
 export { diskFiles } from './handlers';
@@ -74,6 +75,7 @@ export function readInfrastructure(
     tables: [],
     skipped: [{ reason, source: { file, span: whole(text) } }],
     unread: reason,
+    indexNamesStated: indexNamesStated(text),
   });
   try {
     let yamlText = text;
@@ -122,6 +124,7 @@ function readTerraformSafely(file: string, text: string, files: InfraFiles): Inf
       tables: [],
       skipped: [{ reason, source: { file, span: whole(text) } }],
       unread: reason,
+      indexNamesStated: indexNamesStated(text),
     };
   }
 }

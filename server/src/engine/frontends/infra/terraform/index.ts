@@ -15,6 +15,7 @@ import { folderBlocks, moduleFrom, moduleOf, parseFile } from './load';
 import { follow, referenced, textOf, written, type Resource, type TfModule } from './module';
 import { tableOf } from './tables';
 import { triggersOf } from './triggers';
+import { indexNamesStated } from '../unread-indexes';
 
 type Skip = InfraDeclarations['skipped'][number];
 
@@ -24,6 +25,7 @@ export function readTerraform(file: string, text: string, files: InfraFiles): In
   if ('error' in parsed) {
     out.skipped.push({ reason: parsed.error, source: { file, span: parsed.span } });
     out.unread = parsed.error;
+    out.indexNamesStated = indexNamesStated(text);
     return out;
   }
   const mod = moduleOf(file, parsed.blocks, files);
