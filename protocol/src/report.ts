@@ -92,7 +92,8 @@ export type JsonFix =
   | { kind: 'align-shard-range'; key: string; want: number[]; have: number[]; writer: JsonLocation }
   | { kind: 'paginate-shards'; key: string }
   | { kind: 'spread-counter'; key: string }
-  | { kind: 'cache-read'; key: string; ttlSeconds: number };
+  | { kind: 'cache-read'; key: string; ttlSeconds: number }
+  | { kind: 'rekey-record'; key: string; by: string | null; suffixes: number };
 
 export interface JsonAccess {
   file: string;

@@ -246,6 +246,7 @@ test('SARIF 2.1.0 with rule metadata and one result per finding', () => {
       'SL011',
       'SL012',
       'SL013',
+      'SL020',
     ],
   );
   assert.equal(run0.results.length, EXPECTED_FINDINGS.length);

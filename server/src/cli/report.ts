@@ -64,6 +64,7 @@ export function toJsonFix(f: FixDescriptor): JsonFix {
     case 'paginate-shards':
     case 'spread-counter':
     case 'cache-read':
+    case 'rekey-record':
       return { ...f };
   }
 }

@@ -92,6 +92,8 @@ const ENTITY_WORDS = new Set([
   'fingerprint',
   'code',
 ]);
+/** Small sets whose members are named by a standard code (`country_code` is one of about 250). */
+const CODED_SETS = new Set(['country', 'currency', 'region', 'language', 'lang', 'locale']);
 /** Words that make `status_code`-like names entities rather than flags. */
 const BOOLEAN_PREFIXES = new Set(['is', 'has', 'can', 'should', 'was']);
 
@@ -132,6 +134,8 @@ export function classifyName(name: string): Pick<Hole, 'kind' | 'time'> | null {
   if (w.length === 0) return null;
   const last = w[w.length - 1];
   if (w.some((x) => SHARD_WORDS.has(x))) return { kind: 'shard' };
+  // `countryCode`, `currency_code`: the code of a small set (ISO codes), not an entity's code.
+  if (last === 'code' && w.length > 1 && CODED_SETS.has(w[w.length - 2])) return { kind: 'low-cardinality' };
   if (ENTITY_WORDS.has(last)) return { kind: 'entity-id' };
   if (COUNTER_WORDS.has(last) || (w.length > 1 && last === 'number' && w[0] === 'next')) return { kind: 'counter' };
   if (BOOLEAN_PREFIXES.has(w[0]) && w.length > 1) return { kind: 'low-cardinality' };

@@ -17,6 +17,7 @@ import { declaresPynamoDbModels, pynamoDbCallSites } from './pynamodb';
 import { declaresDynamooseModels, dynamooseCallSites } from './dynamoose';
 import { oneTableCallSites } from './onetable';
 import { declaresTypeDormEntities, typeDormCallSites } from './typedorm';
+import { kafkaJsCallSites, kafkaPythonCallSites } from './kafka';
 
 const LANGUAGE_FRONT_ENDS: readonly FrontEnd[] = [jsFrontEnd, pythonFrontEnd];
 
@@ -42,6 +43,9 @@ const LIBRARY_FRONT_ENDS: LibraryFrontEnd[] = [
     callSites: typeDormCallSites,
     declaresModels: declaresTypeDormEntities,
   },
+  // Not DynamoDB: a Kafka producer's record key, judged by the same key classes (SL020).
+  { id: 'kafka-js', languages: jsFrontEnd.languages, callSites: kafkaJsCallSites },
+  { id: 'kafka-python', languages: pythonFrontEnd.languages, callSites: kafkaPythonCallSites },
 ];
 
 /** A language front-end with the answers of the libraries that read its languages, and its module summaries. */

@@ -358,7 +358,15 @@ export interface Access {
 
 /** The DynamoDB libraries read by a front-end of their own (`frontends/<library>/`). */
 export type LibraryName =
-  'electrodb' | 'dynamodb-toolbox' | 'pynamodb' | 'dynamoose' | 'dynamodb-onetable' | 'typedorm';
+  'electrodb' | 'dynamodb-toolbox' | 'pynamodb' | 'dynamoose' | 'dynamodb-onetable' | 'typedorm' | 'kafka';
+
+/**
+ * A Kafka producer's record (`frontends/kafka/`): its key stands where an item's partition
+ * key stands, judged by SL020 alone; the DynamoDB rules and the cross-file groups leave it out.
+ */
+export function isKafkaAccess(a: Access): boolean {
+  return a.library?.library === 'kafka';
+}
 
 /**
  * What a DynamoDB library's schema says of an access: the library, the entity
@@ -403,6 +411,11 @@ export interface LibraryAccess {
   typeField?: string;
   /** Where a fix in the library's style edits the schema and the call (ElectroDB). */
   edit?: LibraryEditSites;
+  /**
+   * A Kafka record keyed by a field of an object whose entity id the code around the call
+   * reads (`order.status` beside `order.id`): that id, as written, for the quick fix.
+   */
+  entityId?: string;
 }
 
 /**
@@ -489,7 +502,13 @@ export type FixDescriptor =
    * A read of a read-hot key (`KeyUse`): serve it from an in-process cache for `ttlSeconds`,
    * one caller refreshing an expired entry while the others wait for it or get the stale value.
    */
-  | { kind: 'cache-read'; key: string; ttlSeconds: number };
+  | { kind: 'cache-read'; key: string; ttlSeconds: number }
+  /**
+   * A Kafka record keyed by few values or a constant (SL020): key it by `by`, the entity id
+   * the code reads beside the key (`order.id` for `order.status`), or with `by` null append a
+   * random suffix of `suffixes` values to the key. Either changes which records keep one order.
+   */
+  | { kind: 'rekey-record'; key: string; by: string | null; suffixes: number };
 
 /** The kinds of fix descriptor: what a rule declares it may carry (`RuleInfo.fixKinds`). */
 export type FixKind = FixDescriptor['kind'];

@@ -1,4 +1,4 @@
-import type { Access, FileRole, Finding, Severity, ShardCount } from '../model';
+import { isKafkaAccess, type Access, type FileRole, type Finding, type Severity, type ShardCount } from '../model';
 import { logicalKeyOf } from '../keys/logical-key';
 import { placeLabel } from '../keys/table';
 import { classifyAccess, render } from '../model/template';
@@ -27,6 +27,7 @@ import { shardEvaluatedOnce } from './SL010-shard-evaluated-once';
 import { keySchemaMismatch } from './SL011-key-schema-mismatch';
 import { hotIndexKey } from './SL012-hot-index-key';
 import { contributorInsightsOff } from './SL013-contributor-insights-off';
+import { skewedKafkaKey } from './SL020-skewed-kafka-key';
 
 export type {
   AccessInput,
@@ -58,6 +59,7 @@ export const ALL_RULES: readonly Rule[] = [
   keySchemaMismatch,
   hotIndexKey,
   contributorInsightsOff,
+  skewedKafkaKey,
 ];
 
 /** Every rule's metadata, the live one (SL009, reported by the heat service) included. */
@@ -146,7 +148,9 @@ export function checkAccesses(
       shardCount,
       shardSeparator: separator,
     };
+    const kafka = isKafkaAccess(access);
     for (const rule of ACCESS_RULES) {
+      if ((rule.subject === 'kafka') !== kafka) continue;
       const severity = severityOf(rule, overrides);
       if (severity === 'off') continue;
       const report = rule.check(input);

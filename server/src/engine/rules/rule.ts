@@ -52,6 +52,11 @@ export interface RuleInfo {
    * A user's severity for the rule replaces them all.
    */
   messageSeverities?: Readonly<Record<string, Severity>>;
+  /**
+   * What the rule judges: DynamoDB requests (absent), or a Kafka producer's records
+   * (`kafka`, SL020). A rule sees only accesses of its own kind.
+   */
+  subject?: 'kafka';
 }
 
 /** A message's default severity: its own where the rule names one, else the rule's. */

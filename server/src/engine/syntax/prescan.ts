@@ -2,7 +2,8 @@
  * The cheap literal pre-scan: only files that mention DynamoDB, an AWS SDK, boto3 or
  * the shapes of a DynamoDB request can hold a call worth parsing.
  */
-const LIBRARIES = /dynamodb|aws-sdk|boto3|electrodb|pynamodb|dynamoose|typedorm/i;
+// `kafka`: a Kafka producer's keys are judged too (SL020).
+const LIBRARIES = /dynamodb|aws-sdk|boto3|electrodb|pynamodb|dynamoose|typedorm|kafka/i;
 /**
  * Request fields as the SDKs spell them (`tableName` is not one). Each is looked for
  * with a native substring search: one regular expression of these alternatives tries

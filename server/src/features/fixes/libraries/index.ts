@@ -6,6 +6,7 @@ import { electrodbFixes } from './electrodb';
 import { oneTableFixes } from './onetable';
 import { toolboxFixes } from './toolbox';
 import { typeDormFixes } from './typedorm';
+import { kafkaFixes } from './kafka';
 
 /**
  * The fixes of a finding on a DynamoDB library's access, written in the library's own style
@@ -24,4 +25,5 @@ export const libraryFixes: Partial<Record<LibraryName, FixProvider>> = {
   'dynamodb-onetable': oneTableFixes,
   'dynamodb-toolbox': toolboxFixes,
   typedorm: typeDormFixes,
+  kafka: kafkaFixes,
 };
