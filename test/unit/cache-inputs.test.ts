@@ -107,7 +107,12 @@ function writeService(dir: string): void {
     fs.writeFileSync(path.join(dir, rel), text);
   };
   put('package.json', JSON.stringify({ name: 'scores', private: true }, null, 2));
-  put('tsconfig.json', TSCONFIG('src/lib'));
+  // The aliases in a config of their own that tsconfig.json extends, as the aws-nodejs-typescript template keeps them.
+  put(
+    'tsconfig.json',
+    JSON.stringify({ extends: './tsconfig.paths.json', compilerOptions: { strict: true } }, null, 2),
+  );
+  put('tsconfig.paths.json', TSCONFIG('src/lib'));
   put('template.yaml', TEMPLATE('board', 'ScoresTable'));
   put('src/lib/keys.ts', KEYS_TS('BOARD#global'));
   put('src/shared/keys.ts', KEYS_TS('LADDER#global'));
@@ -153,6 +158,10 @@ const CASES: Array<{ name: string; change: (dir: string) => void; extra?: string
   {
     name: 'a tsconfig path alias the handler imports through',
     change: (dir) => fs.writeFileSync(path.join(dir, 'tsconfig.json'), TSCONFIG('src/shared')),
+  },
+  {
+    name: 'a path alias in the config tsconfig.json extends',
+    change: (dir) => fs.writeFileSync(path.join(dir, 'tsconfig.paths.json'), TSCONFIG('src/shared')),
   },
   {
     name: 'a tsconfig added nearer to the handler, with other aliases',

@@ -5,7 +5,9 @@ import * as path from 'node:path';
  * TypeScript path aliases (`compilerOptions.paths` and `baseUrl` in the nearest
  * `tsconfig.json` or `jsconfig.json`): `@adapters/db` → `src/adapters/db`, and with a
  * `baseUrl` of `src` any bare `services/db` → `src/services/db`. Real
- * projects import their own repositories this way as often as by relative path.
+ * projects import their own repositories this way as often as by relative path. A
+ * config's `extends` (by path) is followed: the aws-nodejs-typescript template keeps its
+ * aliases in `tsconfig.paths.json`, which its `tsconfig.json` extends.
  * Each config is read once per folder; a config that cannot be read or parsed
  * (JSON with comments and trailing commas is read) has no aliases.
  */
@@ -80,9 +82,24 @@ export function aliasConfigPaths(root: string, dirs: Iterable<string>): string[]
         out.push(candidate);
         if (candidate === config) break;
       }
+      if (config) out.push(...extendsChain(config));
       if (config || !goesUp(dir, root)) break;
       dir = path.dirname(dir);
     }
+  }
+  return out;
+}
+
+/** The configs `config` extends, and those they extend, as far as `effectiveOptions` follows them. */
+function extendsChain(config: string): string[] {
+  const out: string[] = [];
+  const queue = [config];
+  while (queue.length && out.length < MAX_EXTENDS) {
+    for (const next of extendedConfigs(queue.shift()!))
+      if (next !== config && !out.includes(next)) {
+        out.push(next);
+        queue.push(next);
+      }
   }
   return out;
 }
@@ -94,25 +111,92 @@ interface Aliases {
 }
 
 function readAliases(config: string): Aliases | null {
+  const options = effectiveOptions(config, new Set());
+  if (!options || (!options.paths && options.baseUrl === null)) return null;
+  // `paths` are relative to the baseUrl when there is one, else to the config that writes them.
+  const base = options.baseUrl ?? options.pathsDir;
+  const paths = Object.entries(options.paths ?? {})
+    .filter((e): e is [string, string[]] => Array.isArray(e[1]))
+    .sort((a, b) => b[0].length - a[0].length);
+  // With a baseUrl, TypeScript also looks up any bare name under it after the paths
+  // (`import { Booking } from 'services/db/booking'` with "baseUrl": "src"); a name
+  // that is no file there (a package) resolves to nothing and stays a package.
+  if (options.baseUrl !== null) paths.push(['*', ['*']]);
+  return { base, paths };
+}
+
+/** How many configs an `extends` chain is followed through (a config, the one it extends, ...). */
+const MAX_EXTENDS = 5;
+
+interface AliasOptions {
+  /** The baseUrl, absolute (each config's own is relative to that config), or null when none says. */
+  baseUrl: string | null;
+  paths: Record<string, unknown> | null;
+  /** The folder of the config that wrote `paths`. */
+  pathsDir: string;
+}
+
+/**
+ * `baseUrl` and `paths` as TypeScript takes them from `config` and the configs it
+ * `extends` (a relative path, as the aws-nodejs-typescript template's tsconfig.json
+ * extends ./tsconfig.paths.json): the config's own win over those it extends.
+ */
+function effectiveOptions(config: string, seen: Set<string>): AliasOptions | null {
+  if (seen.has(config) || seen.size >= MAX_EXTENDS) return null;
+  seen.add(config);
+  const json = readJson(config);
+  if (!json) return null;
+  const own = json.compilerOptions ?? {};
+  const dir = path.dirname(config);
+  const inherited = extendedConfigs(config, json)
+    .map((c) => effectiveOptions(c, seen))
+    .reduce<AliasOptions | null>((acc, o) => (o ? merge(acc, o) : acc), null);
+  const mine: AliasOptions = {
+    baseUrl: typeof own.baseUrl === 'string' ? path.resolve(dir, own.baseUrl) : null,
+    paths: own.paths && typeof own.paths === 'object' ? own.paths : null,
+    pathsDir: dir,
+  };
+  return merge(inherited, mine);
+}
+
+/** `over`'s options where it has them, `under`'s otherwise. */
+function merge(under: AliasOptions | null, over: AliasOptions): AliasOptions {
+  if (!under) return over;
+  return {
+    baseUrl: over.baseUrl ?? under.baseUrl,
+    paths: over.paths ?? under.paths,
+    pathsDir: over.paths ? over.pathsDir : under.pathsDir,
+  };
+}
+
+interface ConfigJson {
+  extends?: unknown;
+  compilerOptions?: { baseUrl?: unknown; paths?: Record<string, unknown> };
+}
+
+function readJson(config: string): ConfigJson | null {
   try {
-    const text = fs.readFileSync(config, 'utf8').slice(0, 256 * 1024);
-    const json = JSON.parse(withoutComments(text)) as {
-      compilerOptions?: { baseUrl?: string; paths?: Record<string, string[]> };
-    };
-    const options = json.compilerOptions ?? {};
-    if (!options.paths && typeof options.baseUrl !== 'string') return null;
-    const base = path.resolve(path.dirname(config), options.baseUrl ?? '.');
-    const paths = Object.entries(options.paths ?? {})
-      .filter((e): e is [string, string[]] => Array.isArray(e[1]))
-      .sort((a, b) => b[0].length - a[0].length);
-    // With a baseUrl, TypeScript also looks up any bare name under it after the paths
-    // (`import { Booking } from 'services/db/booking'` with "baseUrl": "src"); a name
-    // that is no file there (a package) resolves to nothing and stays a package.
-    if (typeof options.baseUrl === 'string') paths.push(['*', ['*']]);
-    return { base, paths };
+    const json: unknown = JSON.parse(withoutComments(fs.readFileSync(config, 'utf8').slice(0, 256 * 1024)));
+    return json && typeof json === 'object' ? (json as ConfigJson) : null;
   } catch {
     return null;
   }
+}
+
+/**
+ * The configs `config` extends that are files of the workspace: relative or absolute paths
+ * (`.json` added when written without). A package's config (`@tsconfig/node18`) is not read:
+ * shared configs set compiler flags, not a project's own path aliases.
+ */
+function extendedConfigs(config: string, json: ConfigJson | null = readJson(config)): string[] {
+  const written = json?.extends;
+  const list = typeof written === 'string' ? [written] : Array.isArray(written) ? written : [];
+  return list
+    .filter((e): e is string => typeof e === 'string' && (e.startsWith('.') || path.isAbsolute(e)))
+    .map((e) => {
+      const file = path.resolve(path.dirname(config), e);
+      return file.endsWith('.json') || fs.existsSync(file) ? file : `${file}.json`;
+    });
 }
 
 /** JSON with `//` and block comments and trailing commas, as tsconfig files are written, made plain JSON. */

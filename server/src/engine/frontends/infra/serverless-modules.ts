@@ -112,6 +112,24 @@ function unwrap(n: Node | null): Node | null {
   return n;
 }
 
+/** The name a chain of calls, members and subscripts starts from (`__dirname` of `__dirname.split(x)[1].substring(1)`); null for any other start. */
+function chainRoot(n: Node | null): Node | null {
+  let at = unwrap(n);
+  let links = 0;
+  while (at && at.type !== 'identifier') {
+    const next =
+      at.type === 'call_expression'
+        ? at.childForFieldName('function')
+        : at.type === 'member_expression' || at.type === 'subscript_expression'
+          ? at.childForFieldName('object')
+          : null;
+    if (!next) return null;
+    at = unwrap(next);
+    links++;
+  }
+  return links ? at : null;
+}
+
 function keyOf(pair: Node): string | null {
   const k = pair.childForFieldName('key');
   if (!k) return null;
@@ -248,15 +266,21 @@ class ModuleReader {
     return out;
   }
 
-  /** `handlerPath(__dirname)` (any call given `__dirname`), `__dirname`: the module's folder from the service folder. */
+  /**
+   * `handlerPath(__dirname)` (any call given `__dirname`), `__dirname`, and what the
+   * template's first layout wrote in place of `handlerPath`,
+   * `__dirname.split(process.cwd())[1].substring(1).replace(/\\/g, '/')` (a chain of calls
+   * and members on `__dirname`): the module's folder from the service folder.
+   */
   private dirnameOf(e: Node, m: Module): string | null {
     const given =
       e.type === 'identifier'
         ? e.text === '__dirname'
-        : e.type === 'call_expression' &&
-          !!e
-            .childForFieldName('arguments')
-            ?.namedChildren.some((a) => a.type === 'identifier' && a.text === '__dirname');
+        : (e.type === 'call_expression' &&
+            !!e
+              .childForFieldName('arguments')
+              ?.namedChildren.some((a) => a.type === 'identifier' && a.text === '__dirname')) ||
+          chainRoot(e)?.text === '__dirname';
     if (!given) return null;
     return path.relative(this.serviceDir, path.dirname(m.file)).split(path.sep).join('/') || '.';
   }

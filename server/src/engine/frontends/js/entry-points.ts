@@ -158,6 +158,7 @@ function readCall(call: Node, seen: ReachPart, file: string): void {
   const callee = call.childForFieldName('function');
   if (!callee) return;
   const span = spanOf(call);
+  readWrappedExport(call, seen, file);
   if (callee.type === 'identifier') {
     seen.calls.push({ name: callee.text, member: false, span });
     if (callee.text === 'require') readRequire(call, seen);
@@ -186,6 +187,48 @@ function readCall(call: Node, seen: ReachPart, file: string): void {
       span: null,
       calls: named.map((h) => ({ name: lastName(h), member: h.type === 'member_expression' })),
     });
+}
+
+/**
+ * An export made by a call that wraps a function: `export const main = middyfy(handler)`,
+ * `export const handler = middy(baseHandler).use(cors())`, `exports.handler = wrap(async (event) => ...)`.
+ * Middleware wraps Lambda handlers this way (the aws-nodejs-typescript template's `middyfy`),
+ * and the template names the export. The export is read as a function that calls each
+ * function the chain is given, by name or written inline (its calls are the export's), so
+ * what the wrapped handler reaches is reached from the export's entry point.
+ */
+function readWrappedExport(call: Node, seen: ReachPart, file: string): void {
+  const name = exportedName(call);
+  if (!name) return;
+  const given: Node[] = [];
+  for (let at: Node | null = call; at?.type === 'call_expression';) {
+    given.push(...(at.childForFieldName('arguments')?.namedChildren ?? []));
+    const callee = at.childForFieldName('function');
+    at = callee?.type === 'member_expression' ? callee.childForFieldName('object') : null;
+  }
+  const named = given.filter((a) => a.type === 'identifier');
+  if (!named.length && !given.some(isFunction)) return;
+  const span = spanOf(call);
+  seen.functions.push({ name, span, exported: true });
+  for (const a of named) seen.calls.push({ name: a.text, member: false, span: spanOf(a) });
+  if (/^(?:\w+_)?handler$|Handler$/.test(name))
+    seen.entries.push({ entry: entryPoint('unknown', name, file, name, span, 'Lambda handler'), span });
+}
+
+/** `main` of `export const main = <call>`, `handler` of `exports.handler = <call>`; null for any other place. */
+function exportedName(call: Node): string | null {
+  const holder = call.parent;
+  if (holder?.type === 'variable_declarator') {
+    const id = holder.childForFieldName('name');
+    const exported = holder.parent?.parent?.type === 'export_statement';
+    return exported && id?.type === 'identifier' && holder.childForFieldName('value')?.id === call.id ? id.text : null;
+  }
+  if (holder?.type === 'assignment_expression' && holder.childForFieldName('right')?.id === call.id) {
+    const left = holder.childForFieldName('left');
+    if (left?.type === 'member_expression' && /^(?:module\.)?exports\.\w+$/.test(left.text))
+      return left.childForFieldName('property')?.text ?? null;
+  }
+  return null;
 }
 
 function lastName(n: Node): string {
