@@ -119,6 +119,26 @@ def track(user_id, event):
       },
     },
     {
+      name: 'kafkajs: one send of records under several constant keys spreads them over those keys',
+      files: {
+        'src/seed/regions.ts': `import { Kafka } from 'kafkajs';
+
+const producer = new Kafka({ clientId: 'seed', brokers: ['kafka:9092'] }).producer();
+
+export async function seedRegions() {
+  await producer.send({
+    topic: 'region-config',
+    messages: [
+      { key: 'eu-west', value: '{"currency":"EUR"}' },
+      { key: 'us-east', value: '{"currency":"USD"}' },
+      { key: 'ap-south', value: '{"currency":"INR"}' },
+    ],
+  });
+}
+`,
+      },
+    },
+    {
       name: 'a send that is not a Kafka producer',
       files: {
         'src/routes/health.ts': `import type { Request, Response } from 'express';

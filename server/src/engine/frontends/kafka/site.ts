@@ -39,7 +39,8 @@ export interface Message {
 function topicName(topic: Value | undefined): string {
   if (topic?.kind !== 'scalar') return '?';
   const text = literalText(topic.template);
-  if (text !== null) return text;
+  // Python's `None` (a parameter's default) names no topic.
+  if (text !== null) return text === 'None' ? '?' : text;
   const only = topic.template.parts.length === 1 ? topic.template.parts[0] : null;
   if (!only || !('hole' in only) || only.hole.param) return '?';
   const source = only.hole.source.replace(/\s+/g, ' ');
@@ -65,7 +66,12 @@ export function messageSites(
   const at: Span = spanOf(call);
   const style = callStyle(call, f.text, form, method, receiver);
   const out: CallSite[] = [];
+  // One call sending records under several constant keys spreads them over those keys: no one constant key.
+  const constants = new Set(messages.flatMap((m) => (m.key?.kind === 'scalar' ? [literalText(m.key.template)] : [])));
+  constants.delete(null);
   for (const m of messages) {
+    if (!m.partition && constants.size > 1 && m.key?.kind === 'scalar' && literalText(m.key.template) !== null)
+      continue;
     const pinned = m.partition;
     const value = pinned ?? (m.key?.kind === 'scalar' ? m.key : null);
     if (!value) continue;
