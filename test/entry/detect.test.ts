@@ -140,6 +140,31 @@ test('Flask blueprints with url_prefix, route methods, and Powertools resolvers'
   assert.deepEqual(names(pt), ['api GET /todos', 'unknown lambda_handler']);
 });
 
+test('Powertools AppSync resolvers: each decorated field is an API entry point named by its type and field', async () => {
+  const r = await read(
+    'badges/app.py',
+    [
+      'from aws_lambda_powertools.event_handler import AppSyncResolver',
+      'app = AppSyncResolver()',
+      '',
+      '@app.resolver(type_name="Query", field_name="featuredBadges")',
+      'def featured_badges():',
+      '    return load_featured()',
+      '',
+      '@app.resolver(field_name="awardBadge")',
+      'def award_badge(memberId: str, badge: str):',
+      '    return save_award(memberId, badge)',
+      '',
+      'def lambda_handler(event, context):',
+      '    return app.resolve(event, context)',
+      '',
+    ].join('\n'),
+    'python',
+  );
+  assert.deepEqual(names(r), ['api Query featuredBadges', 'api GraphQL awardBadge', 'unknown lambda_handler']);
+  assert.deepEqual(root(r, 'Query featuredBadges')?.calls, [{ name: 'load_featured', member: false, inLoop: false }]);
+});
+
 test('Django urlpatterns lead to the views they name', async () => {
   const r = await read(
     'polls/urls.py',

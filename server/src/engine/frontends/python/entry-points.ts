@@ -1,7 +1,8 @@
 /**
  * What a Python file tells the reachability pass (`entry-points/`): its functions, calls,
  * loops and imports, and the entry points written in it — Flask (and blueprints),
- * FastAPI (`APIRouter` too) and Powertools routes (`@app.route`, `@app.get`), Chalice
+ * FastAPI (`APIRouter` too) and Powertools routes (`@app.route`, `@app.get`, AppSync's
+ * `@app.resolver(type_name=..., field_name=...)`), Chalice
  * routes, schedules (`Rate`, `Cron`) and event handlers (`@app.on_sqs_message`, ...),
  * Django `urlpatterns`, a Lambda handler by its signature, an `if __name__ ==
  * "__main__"` block, a test file.
@@ -137,6 +138,14 @@ function decoratorEntry(d: Node, fn: string, file: string, prefixes: Map<string,
     return entryPoint('api', name, file, fn, at, name);
   }
   if (method === 'websocket' && path) return entryPoint('websocket', path, file, fn, at, path);
+  // Powertools' AppSyncResolver: `@app.resolver(type_name="Query", field_name="listBadges")`,
+  // one GraphQL field per request (AppSync calls the Lambda, its handler `app.resolve`s the field).
+  const field = method === 'resolver' ? keyword(args, 'field_name') : null;
+  if (field?.type === 'string') {
+    const type = keyword(args, 'type_name');
+    const name = `${(type && stringOf(type)) ?? 'GraphQL'} ${stringOf(field)}`;
+    return entryPoint('api', name, file, fn, at, name);
+  }
   if (method === 'schedule' && first) {
     const rate = scheduleOf(first);
     return entryPoint('schedule', rate.trigger, file, fn, at, rate.trigger, rate.ratePerHour);
