@@ -5,6 +5,7 @@ import {
   classifyAccess,
   docsUrl,
   type Finding,
+  isKafkaAccess,
   formatUnits as n,
   type KeyUse,
   type KeyValue,
@@ -28,6 +29,7 @@ import type { MarkupContent } from 'vscode-languageserver';
 import type { ShardLensSettings } from '../../../protocol/src/settings';
 import { contains } from './convert';
 import { code, text } from './markdown';
+import { kafkaHoverMarkdown } from './kafka-hover';
 
 /** How the hover names a file: `update-score/index.js`. */
 export type PlaceName = (file: string) => string;
@@ -265,6 +267,13 @@ export function hoverMarkdown(
   reach?: AccessReach,
 ): MarkupContent {
   const c = classifyAccess(a);
+  const same = (b: Access) => b === a || (b.file === a.file && sameSpan(b.span, a.span));
+  if (isKafkaAccess(a))
+    return kafkaHoverMarkdown(
+      a,
+      c,
+      findings.filter((f) => same(f.access) && settings.rules[f.rule] !== 'off'),
+    );
   const pk = a.partitionKey;
   const name = tableName(a.table);
   const table = a.index
@@ -308,8 +317,7 @@ export function hoverMarkdown(
     ...ceilingLines(a, c, settings, throttled),
     ...indexLines(a),
   );
-  // The index may hold another analysis of the same text: match the access by position.
-  const same = (b: Access) => b === a || (b.file === a.file && sameSpan(b.span, a.span));
+  // The index may hold another analysis of the same text: match the access by position (`same`).
   const mine = findings.filter((f) => same(f.access) && settings.rules[f.rule] !== 'off');
   const use = mine.find((f) => f.keyUse)?.keyUse;
   if (use) lines.push('', keyUseLine(use));
