@@ -54,10 +54,16 @@ export function shardShape(t: KeyTemplate): ShardShape | null {
   return { stem, separator, suffix };
 }
 
+/**
+ * A label naming the shard just before it, with its separator (`#shard` of `$desk#shard_3`,
+ * as ElectroDB writes a `shard` composite attribute): part of the shard, not of the key.
+ */
+const SHARD_LABEL = new RegExp(`[${SEPARATORS.replace(/[-\]\\]/g, '\\$&')}][A-Za-z]*shard[A-Za-z]*$`, 'i');
+
 /** The template as comparable text: holes as `{class}`, no shard part (`BOARD#global`, `{time}`). */
 export function keyText(t: KeyTemplate): string {
   const shape = shardShape(t);
-  return shape ? shape.stem + shape.suffix : tokens(t).join('');
+  return shape ? shape.stem.replace(SHARD_LABEL, '') + shape.suffix : tokens(t).join('');
 }
 
 /** Drops `n` characters from the end of the parts, keeping each part's origin. */
