@@ -342,6 +342,28 @@ def publish_rollup(payload):
       ],
     },
     {
+      name: 'an example pinning its records to partition 0: a note, the number read as no sample id',
+      files: {
+        'examples/produce_users.py': `import json
+import sys
+
+from confluent_kafka import Producer
+
+
+def main(topic):
+    producer = Producer({"bootstrap.servers": sys.argv[1]})
+    for line in sys.stdin:
+        producer.produce(topic=topic, partition=0, value=json.dumps({"line": line}))
+    producer.flush()
+
+
+if __name__ == "__main__":
+    main(sys.argv[2])
+`,
+      },
+      errors: [{ line: 10, severity: 'info', messageId: 'pinned' }],
+    },
+    {
       name: 'a producer in a test runs once: a note, not a warning',
       files: {
         'test/order-events.test.ts': `import { Kafka } from 'kafkajs';

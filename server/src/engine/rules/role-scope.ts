@@ -78,7 +78,9 @@ export function placeInContext(f: Finding, role: FileRole, scope: ContextScope |
   // wrapper: its key is judged at the callers that run per request.
   if (f.access.through) return null;
   const text = constantText(f.access);
-  if (text !== null && valueShape(text) === 'entity') return null;
+  // A Kafka record's partition number (`partition=0`) is no sample id: it pins the record wherever it is written.
+  const pinned = f.access.library?.library === 'kafka' && f.access.library.accessPattern === 'partition';
+  if (text !== null && !pinned && valueShape(text) === 'entity') return null;
   const severity: Severity = RANK[f.severity] > RANK.info ? 'info' : f.severity;
   const message = `${f.message} Context: ${roleWords(role)}, which runs once rather than per request.`;
   return { ...f, severity, message, context: role };
