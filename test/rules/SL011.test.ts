@@ -182,10 +182,7 @@ ${indexes
 const stageFiles = {
   'sls/serverless.prod.yml': stageFile('prod', ['byStatus']),
   // A line pasted at column 0 in the middle of a mapping: the whole file fails to parse.
-  'sls/serverless.dev.yml': stageFile('dev', ['byStatus', 'byOwner']).replace(
-    'resources:',
-    'TODO restore\nresources:',
-  ),
+  'sls/serverless.dev.yml': stageFile('dev', ['byStatus', 'byOwner']).replace('resources:', 'TODO restore\nresources:'),
 };
 
 const searchHandler = (index: string, attribute: string) => `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
