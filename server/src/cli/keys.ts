@@ -5,6 +5,7 @@ import {
   keyLabel,
   type KeyEntry,
   type KeyMatch,
+  KAFKA_TABLE_PREFIX,
   render,
   type TableEntry,
   type WorkspaceIndex,
@@ -30,7 +31,9 @@ export function formatKeysText(tables: TableEntry[]): string {
   let keys = 0;
   let sites = 0;
   for (const t of tables) {
-    lines.push(t.table === null ? 'table unknown' : `table ${t.table}`);
+    // A Kafka topic's records are listed like a table's items (SL020), but named as what they are.
+    const topic = t.table?.startsWith(KAFKA_TABLE_PREFIX) ? t.table.slice(KAFKA_TABLE_PREFIX.length) : null;
+    lines.push(topic !== null ? `topic ${topic}` : t.table === null ? 'table unknown' : `table ${t.table}`);
     for (const ix of t.indexes) {
       const indent = ix.index === null ? '  ' : '    ';
       if (ix.index !== null) lines.push(`  index ${ix.index}`);
@@ -39,7 +42,8 @@ export function formatKeysText(tables: TableEntry[]): string {
         lines.push(indent + keyHeader(k));
         const rows = k.sites.map((s) => {
           const where = `${displayPath(s.file)}:${s.span.startLine + 1}:${s.span.startColumn + 1}`;
-          return [s.kind, s.operation, render(s.template), where, s.findings.map((f) => f.rule).join(' ')];
+          const operation = topic !== null ? 'send' : s.operation;
+          return [s.kind, operation, render(s.template), where, s.findings.map((f) => f.rule).join(' ')];
         });
         const widths = [0, 1, 2, 3].map((c) => Math.max(...rows.map((r) => r[c].length)));
         for (const r of rows) {
@@ -50,9 +54,11 @@ export function formatKeysText(tables: TableEntry[]): string {
     }
   }
   const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
-  lines.push(
-    `${lines.length ? '\n' : ''}${plural(keys, 'logical key')} on ${plural(tables.length, 'table')}, ${plural(sites, 'call site')}.`,
-  );
+  const topics = tables.filter((t) => t.table?.startsWith(KAFKA_TABLE_PREFIX)).length;
+  const where = topics
+    ? `${plural(tables.length - topics, 'table')} and ${plural(topics, 'Kafka topic')}`
+    : plural(tables.length, 'table');
+  lines.push(`${lines.length ? '\n' : ''}${plural(keys, 'logical key')} on ${where}, ${plural(sites, 'call site')}.`);
   return lines.join('\n') + '\n';
 }
 

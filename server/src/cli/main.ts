@@ -27,7 +27,7 @@ import { workspaceRoot } from './root';
 import { skippedOf, toJsonReport, type SkippedPath } from './report';
 import { toSarif } from './sarif';
 import { toGithubAnnotations, toGitlabCodeQuality } from './ci-formats';
-import { formatSkipped, formatStats, formatText } from './text';
+import { formatSkipped, formatStats, formatText, kafkaRecords } from './text';
 import { printConfig, ProjectConfigs } from './project';
 import { readBaseline, withoutBaseline, writeBaseline } from './baseline';
 import { formatUnusedIgnores, unusedIgnoresOf } from './unused-ignores';
@@ -193,7 +193,8 @@ async function checkWith(
     const color = options.color ?? ((out as NodeJS.WriteStream).isTTY === true && !process.env.NO_COLOR);
     out.write(formatText(results, color, options.quiet));
     // Asked for by name, the block shows even with --quiet.
-    if (options.stats) out.write('\n' + formatStats(coverage, color) + formatInfraStats(coverage.infrastructure));
+    if (options.stats)
+      out.write('\n' + formatStats(coverage, color, kafkaRecords(results)) + formatInfraStats(coverage.infrastructure));
   }
   if (!options.quiet) {
     err.write(formatSkipped(skipped));

@@ -1,4 +1,4 @@
-import type { FileAnalysis, Severity } from '../engine';
+import { type FileAnalysis, isKafkaAccess, type Severity } from '../engine';
 import { percentUnderstood, type JsonCoverage } from '../../../protocol/src/report';
 import { displayPath, type SkippedPath } from './report';
 
@@ -21,15 +21,26 @@ export function formatText(results: FileAnalysis[], color: boolean, quiet: boole
   }
   if (!quiet) {
     const accesses = results.reduce((n, r) => n + r.accesses.length, 0);
+    const records = kafkaRecords(results);
     const files = results.filter((r) => !r.skipped && !r.infrastructure).length;
-    const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
     const total = counts.error + counts.warning + counts.info;
+    // Kafka producer calls are counted apart: calling them DynamoDB calls misleads.
+    const calls = records
+      ? `${plural(accesses - records, 'DynamoDB call')} and ${plural(records, 'Kafka producer call')}`
+      : plural(accesses, 'DynamoDB call');
     lines.push(
       `${lines.length ? '\n' : ''}${plural(total, 'finding')} (${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ` +
-        `${counts.info} info) in ${plural(accesses, 'DynamoDB call')} across ${plural(files, 'file')}.`,
+        `${counts.info} info) in ${calls} across ${plural(files, 'file')}.`,
     );
   }
   return lines.join('\n') + '\n';
+}
+
+const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
+
+/** How many of the results' accesses are Kafka producer records (SL020), not DynamoDB calls. */
+export function kafkaRecords(results: ReadonlyArray<Pick<FileAnalysis, 'accesses'>>): number {
+  return results.reduce((n, r) => n + r.accesses.filter(isKafkaAccess).length, 0);
 }
 
 /** One stderr line per file or folder that was not analysed, with why. */
@@ -45,18 +56,20 @@ const SITES_SHOWN = 5;
  * first sites (`file:line:col  pk from event.pk`), so a quiet run can be told from a
  * run that could not read the code.
  */
-export function formatStats(c: JsonCoverage, color: boolean): string {
+export function formatStats(c: JsonCoverage, color: boolean, kafka = 0): string {
   const paint = (code: string, s: string) => (color ? `${code}${s}${RESET}` : s);
   const calls = c.calls ?? 0;
   const resolved = c.resolved ?? 0;
   const unresolved = c.unresolved ?? [];
-  const plural = (n: number) => `${n} DynamoDB call${n === 1 ? '' : 's'}`;
+  // With Kafka producer calls among them, the count is of calls of either kind.
+  const noun = kafka ? 'DynamoDB or Kafka producer call' : 'DynamoDB call';
+  const plural = (n: number) => `${n} ${noun}${n === 1 ? '' : 's'}`;
   const failed = (c.failures ?? []).map((f) => `  ${paint(BOLD, f.file)}  ${f.stage}: ${paint(DIM, f.message)}`);
   const failures = failed.length
     ? `Analysis failed in part (an engine bug; the rest of each file is reported):\n${failed.join('\n')}\n`
     : '';
   if (calls === 0) return 'Coverage: no DynamoDB calls found.\n' + failures;
-  const reach = reachLine(c, calls);
+  const reach = reachLine(c, calls, noun);
   if (unresolved.length === 0) return `Coverage: all ${plural(calls)} understood.\n` + reach + failures;
   const lines = [
     `Coverage: ${resolved} of ${plural(calls)} understood (${percentUnderstood(resolved, calls)}%); not understood:`,
@@ -76,10 +89,10 @@ export function formatStats(c: JsonCoverage, color: boolean): string {
 }
 
 /** How many calls an entry point is known to reach (docs/entry-points.md), when the pass ran. */
-function reachLine(c: JsonCoverage, calls: number): string {
+function reachLine(c: JsonCoverage, calls: number, noun: string): string {
   const e = c.entryPoints;
   if (!e) return '';
   const pct = Math.floor((100 * e.reached) / calls);
   const none = e.unreached ? `; ${e.unreached} reached from no entry point` : '';
-  return `Entry points: ${e.reached} of ${calls} DynamoDB call${calls === 1 ? '' : 's'} reached from a known entry point (${pct}%)${none}.\n`;
+  return `Entry points: ${e.reached} of ${calls} ${noun}${calls === 1 ? '' : 's'} reached from a known entry point (${pct}%)${none}.\n`;
 }

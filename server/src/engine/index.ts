@@ -65,6 +65,7 @@ export { classifyAccess, classifyTemplate, describeShards, literalText, render, 
 export { classifyName, words } from './frontends/names';
 export { initParsers, languageForFile, languageForId, parse } from './syntax/parser';
 export { infrastructureNeedsParsers } from './frontends/infra';
+export { KAFKA_TABLE_PREFIX } from './frontends/kafka';
 export { mayContainDynamoDbCalls, reasonToSkip } from './syntax/prescan';
 export { addShardSuffix } from './rules/finding';
 export { shardCountOfAccess, shardHoleOf } from './rules/group';
