@@ -93,7 +93,8 @@ export type JsonFix =
   | { kind: 'paginate-shards'; key: string }
   | { kind: 'spread-counter'; key: string }
   | { kind: 'cache-read'; key: string; ttlSeconds: number }
-  | { kind: 'rekey-record'; key: string; by: string | null; suffixes: number };
+  | { kind: 'rekey-record'; key: string; by: string | null; suffixes: number }
+  | { kind: 'dedicated-tenants'; key: string; tenant: string };
 
 export interface JsonAccess {
   file: string;

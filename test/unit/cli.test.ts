@@ -247,6 +247,7 @@ test('SARIF 2.1.0 with rule metadata and one result per finding', () => {
       'SL012',
       'SL013',
       'SL020',
+      'SL021',
     ],
   );
   assert.equal(run0.results.length, EXPECTED_FINDINGS.length);

@@ -66,6 +66,8 @@ export function toJsonFix(f: FixDescriptor): JsonFix {
     case 'cache-read':
     case 'rekey-record':
       return { ...f };
+    case 'dedicated-tenants':
+      return { kind: f.kind, key: f.key, tenant: f.route.tenant };
   }
 }
 

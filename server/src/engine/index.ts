@@ -60,7 +60,7 @@ export type {
 } from './model';
 export type { AccessReach, FileReach } from './model/entry-point';
 export { reachOfText } from './entry-points/file';
-export { isKafkaAccess } from './model';
+export { isKafkaAccess, subjectOf } from './model';
 export { classifyAccess, classifyTemplate, describeShards, literalText, render, shardSetOf } from './model/template';
 export { classifyName, words } from './frontends/names';
 export { initParsers, languageForFile, languageForId, parse } from './syntax/parser';

@@ -29,6 +29,7 @@ import type { MarkupContent } from 'vscode-languageserver';
 import type { ShardLensSettings } from '../../../protocol/src/settings';
 import { contains } from './convert';
 import { code, text } from './markdown';
+import { tenantRouteHoverMarkdown } from './tenant-route-hover';
 import { kafkaHoverMarkdown } from './kafka-hover';
 
 /** How the hover names a file: `update-score/index.js`. */
@@ -268,6 +269,11 @@ export function hoverMarkdown(
 ): MarkupContent {
   const c = classifyAccess(a);
   const same = (b: Access) => b === a || (b.file === a.file && sameSpan(b.span, a.span));
+  if (a.library?.library === 'tenant-route')
+    return tenantRouteHoverMarkdown(
+      a,
+      findings.filter((f) => same(f.access) && settings.rules[f.rule] !== 'off'),
+    );
   if (isKafkaAccess(a))
     return kafkaHoverMarkdown(
       a,

@@ -18,6 +18,7 @@ import { declaresDynamooseModels, dynamooseCallSites } from './dynamoose';
 import { oneTableCallSites } from './onetable';
 import { declaresTypeDormEntities, typeDormCallSites } from './typedorm';
 import { kafkaJsCallSites, kafkaPythonCallSites } from './kafka';
+import { tenantRouteCallSites } from './tenant-routing';
 
 const LANGUAGE_FRONT_ENDS: readonly FrontEnd[] = [jsFrontEnd, pythonFrontEnd];
 
@@ -46,6 +47,9 @@ const LIBRARY_FRONT_ENDS: LibraryFrontEnd[] = [
   // Not DynamoDB: a Kafka producer's record key, judged by the same key classes (SL020).
   { id: 'kafka-js', languages: jsFrontEnd.languages, callSites: kafkaJsCallSites },
   { id: 'kafka-python', languages: pythonFrontEnd.languages, callSites: kafkaPythonCallSites },
+  // Not DynamoDB: a tenant routed by `hash(tenantId) % N`, judged by SL021 alone.
+  { id: 'tenant-route-js', languages: jsFrontEnd.languages, callSites: tenantRouteCallSites },
+  { id: 'tenant-route-python', languages: pythonFrontEnd.languages, callSites: tenantRouteCallSites },
 ];
 
 /** A language front-end with the answers of the libraries that read its languages, and its module summaries. */

@@ -358,7 +358,14 @@ export interface Access {
 
 /** The DynamoDB libraries read by a front-end of their own (`frontends/<library>/`). */
 export type LibraryName =
-  'electrodb' | 'dynamodb-toolbox' | 'pynamodb' | 'dynamoose' | 'dynamodb-onetable' | 'typedorm' | 'kafka';
+  | 'electrodb'
+  | 'dynamodb-toolbox'
+  | 'pynamodb'
+  | 'dynamoose'
+  | 'dynamodb-onetable'
+  | 'typedorm'
+  | 'kafka'
+  | 'tenant-route';
 
 /**
  * A Kafka producer's record (`frontends/kafka/`): its key stands where an item's partition
@@ -366,6 +373,18 @@ export type LibraryName =
  */
 export function isKafkaAccess(a: Access): boolean {
   return a.library?.library === 'kafka';
+}
+
+/**
+ * What an access is, when it is not a DynamoDB request: a Kafka record (SL020) or a tenant
+ * routed by a hash (`frontends/tenant-routing/`, SL021). Only the rules of that subject
+ * judge it; the DynamoDB rules and the cross-file groups leave it out.
+ */
+export type AccessSubject = 'kafka' | 'tenant-route';
+
+export function subjectOf(a: Access): AccessSubject | null {
+  const l = a.library?.library;
+  return l === 'kafka' || l === 'tenant-route' ? l : null;
 }
 
 /**
@@ -416,6 +435,20 @@ export interface LibraryAccess {
    * reads (`order.status` beside `order.id`): that id, as written, for the quick fix.
    */
   entityId?: string;
+  /** A tenant routed by a hash (SL021): what the quick fix needs to check a map of dedicated tenants first. */
+  route?: TenantRoute;
+}
+
+/**
+ * `hash(tenantId) % NUM_SHARDS`: the tenant as written, the remainder's span, the
+ * top-level statement holding it (a module constant goes above it), and in TypeScript
+ * the tenant parameter's declared type.
+ */
+export interface TenantRoute {
+  tenant: string;
+  hash: Span;
+  before: Span;
+  keyType: string | null;
 }
 
 /**
@@ -508,7 +541,12 @@ export type FixDescriptor =
    * the code reads beside the key (`order.id` for `order.status`), or with `by` null append a
    * random suffix of `suffixes` values to the key. Either changes which records keep one order.
    */
-  | { kind: 'rekey-record'; key: string; by: string | null; suffixes: number };
+  | { kind: 'rekey-record'; key: string; by: string | null; suffixes: number }
+  /**
+   * A tenant routed by a hash with nothing to send a hot tenant elsewhere (SL021): a module
+   * map of dedicated tenants, each to its own shard number, read before the hash.
+   */
+  | { kind: 'dedicated-tenants'; key: string; route: TenantRoute };
 
 /** The kinds of fix descriptor: what a rule declares it may carry (`RuleInfo.fixKinds`). */
 export type FixKind = FixDescriptor['kind'];

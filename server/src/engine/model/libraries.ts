@@ -15,6 +15,8 @@ export const LIBRARIES_WITH_FIXES: ReadonlySet<LibraryName> = new Set<LibraryNam
   'typedorm',
   // Not a DynamoDB library: a Kafka record's key is rewritten at the producer call (SL020).
   'kafka',
+  // Not a DynamoDB library: a tenant's route is given a map of dedicated tenants (SL021).
+  'tenant-route',
 ]);
 
 /**

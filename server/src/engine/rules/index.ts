@@ -1,4 +1,4 @@
-import { isKafkaAccess, type Access, type FileRole, type Finding, type Severity, type ShardCount } from '../model';
+import { subjectOf, type Access, type FileRole, type Finding, type Severity, type ShardCount } from '../model';
 import { logicalKeyOf } from '../keys/logical-key';
 import { placeLabel } from '../keys/table';
 import { classifyAccess, render } from '../model/template';
@@ -28,6 +28,7 @@ import { keySchemaMismatch } from './SL011-key-schema-mismatch';
 import { hotIndexKey } from './SL012-hot-index-key';
 import { contributorInsightsOff } from './SL013-contributor-insights-off';
 import { skewedKafkaKey } from './SL020-skewed-kafka-key';
+import { tenantShardNoOverride } from './SL021-tenant-shard-no-override';
 
 export type {
   AccessInput,
@@ -60,6 +61,7 @@ export const ALL_RULES: readonly Rule[] = [
   hotIndexKey,
   contributorInsightsOff,
   skewedKafkaKey,
+  tenantShardNoOverride,
 ];
 
 /** Every rule's metadata, the live one (SL009, reported by the heat service) included. */
@@ -148,9 +150,9 @@ export function checkAccesses(
       shardCount,
       shardSeparator: separator,
     };
-    const kafka = isKafkaAccess(access);
+    const subject = subjectOf(access);
     for (const rule of ACCESS_RULES) {
-      if ((rule.subject === 'kafka') !== kafka) continue;
+      if ((rule.subject ?? null) !== subject) continue;
       const severity = severityOf(rule, overrides);
       if (severity === 'off') continue;
       const report = rule.check(input);

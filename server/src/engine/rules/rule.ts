@@ -1,5 +1,6 @@
 import type {
   Access,
+  AccessSubject,
   Classification,
   Finding,
   FixDescriptor,
@@ -53,10 +54,11 @@ export interface RuleInfo {
    */
   messageSeverities?: Readonly<Record<string, Severity>>;
   /**
-   * What the rule judges: DynamoDB requests (absent), or a Kafka producer's records
-   * (`kafka`, SL020). A rule sees only accesses of its own kind.
+   * What the rule judges: DynamoDB requests (absent), a Kafka producer's records
+   * (`kafka`, SL020), or tenants routed by a hash (`tenant-route`, SL021). A rule sees
+   * only accesses of its own kind.
    */
-  subject?: 'kafka';
+  subject?: AccessSubject;
 }
 
 /** A message's default severity: its own where the rule names one, else the rule's. */

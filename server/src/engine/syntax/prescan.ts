@@ -22,9 +22,19 @@ const API_NAMES = [
 /** boto3's item methods (`add_item(` is not one), checked only where `_item(` is written at all. */
 const ITEM_METHOD = /\.(?:put|get|update|delete)_item\(/;
 
+/**
+ * A tenant routed by a hash (SL021): a remainder, a hash and a tenant-like name. Files with
+ * all three are rare enough to parse; the front-end then looks at each `%` only.
+ */
+const TENANT_ROUTE = {
+  hash: /hash|crc32|md5|murmur|mmh3|fnv|xxh/i,
+  tenant: /tenant|org|account|customer|workspace|company/i,
+};
+
 export function mayContainDynamoDbCalls(text: string): boolean {
   return (
     LIBRARIES.test(text) ||
+    (text.includes('%') && TENANT_ROUTE.hash.test(text) && TENANT_ROUTE.tenant.test(text)) ||
     API_NAMES.some((name) => text.includes(name)) ||
     (text.includes('_item(') && ITEM_METHOD.test(text))
   );

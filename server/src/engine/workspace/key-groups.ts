@@ -1,6 +1,6 @@
 import { familyOf, logicalKeysOf } from '../keys/logical-key';
 import { sameTable, tableKey } from '../keys/table';
-import { isKafkaAccess, type Access, type Finding, type ShardCount, type TableRef } from '../model';
+import { subjectOf, type Access, type Finding, type ShardCount, type TableRef } from '../model';
 import { shardCountOfAccess, shardSeparatorOf } from '../rules/group';
 
 /**
@@ -38,8 +38,8 @@ export class KeyGroups {
     const before = [...(previous?.keys() ?? [])];
     const byFamily = new Map<string, Access[]>();
     for (const a of accesses) {
-      // A Kafka record's key is no DynamoDB key: no shards to read back, no table.
-      if (isKafkaAccess(a)) continue;
+      // A Kafka record's key or a tenant's route is no DynamoDB key: no shards to read back, no table.
+      if (subjectOf(a)) continue;
       for (const k of logicalKeysOf(a)) {
         const family = familyOf(k);
         const list = byFamily.get(family);

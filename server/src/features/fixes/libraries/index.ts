@@ -7,6 +7,7 @@ import { oneTableFixes } from './onetable';
 import { toolboxFixes } from './toolbox';
 import { typeDormFixes } from './typedorm';
 import { kafkaFixes } from './kafka';
+import { tenantRouteFixes } from './tenant-route';
 
 /**
  * The fixes of a finding on a DynamoDB library's access, written in the library's own style
@@ -26,4 +27,5 @@ export const libraryFixes: Partial<Record<LibraryName, FixProvider>> = {
   'dynamodb-toolbox': toolboxFixes,
   typedorm: typeDormFixes,
   kafka: kafkaFixes,
+  'tenant-route': tenantRouteFixes,
 };

@@ -1,0 +1,71 @@
+/**
+ * What the names around a hash say: that the hashed value is a tenant (an account, an
+ * organisation, a customer, a workspace), and that the remainder picks a place to send
+ * it (a shard, a partition, a table, a cluster, a database). A user id or an order id is
+ * not a tenant: there are millions of them and none takes a large share of the traffic.
+ */
+import type { Node } from 'web-tree-sitter';
+import { inner, words, type Shapes } from './syntax';
+
+const TENANT = new Set([
+  'tenant',
+  'org',
+  'organization',
+  'organisation',
+  'account',
+  'customer',
+  'workspace',
+  'company',
+]);
+/** What may follow the tenant word in a name that is still the tenant's id: `tenantId`, `org_slug`. */
+const ID_PARTS = new Set(['id', 'key', 'name', 'slug', 'uuid', 'code', 'ref']);
+
+const PLACES = new Set([
+  'shard', 'shards', 'partition', 'partitions', 'cluster', 'clusters', 'table', 'tables', 'database', 'databases',
+  'db', 'dbs', 'node', 'nodes', 'cell', 'cells', 'host', 'hosts', 'server', 'servers', 'pool', 'pools', 'slot',
+  'slots', 'region', 'regions', 'instance', 'instances', 'replica', 'replicas', 'queue', 'queues', 'worker', 'workers',
+  'route', 'routing', 'backend', 'backends', 'connection', 'connections', 'conn', 'conns', 'silo', 'silos', 'stamp',
+]); // prettier-ignore
+
+/** Whether a name is a tenant's id: the tenant word followed by id parts only (`tenantId`, `currentOrgSlug`). */
+export function isTenantName(name: string): boolean {
+  const w = words(name);
+  let at = w.length - 1;
+  while (at >= 0 && !TENANT.has(w[at])) at--;
+  return at >= 0 && w.slice(at + 1).every((x) => ID_PARTS.has(x));
+}
+
+/**
+ * The tenant a hashed value names, as written, or null: `tenantId`, `tenant.id`,
+ * `req.params.orgId`, `event["tenant_id"]`, `self.account_id`.
+ */
+export function tenantOf(n: Node, s: Shapes): string | null {
+  const at = inner(n, s);
+  if (at.type === 'identifier') return isTenantName(at.text) ? at.text : null;
+  if (at.type === s.member) {
+    const name = at.childForFieldName(s.memberName)?.text ?? '';
+    if (isTenantName(name)) return at.text;
+    // `tenant.id`, `org.slug`: the id of an object named for the tenant.
+    const object = at.childForFieldName('object');
+    const objectName = object ? lastWord(object, s) : '';
+    return ID_PARTS.has(name.toLowerCase()) && isTenantName(objectName) ? at.text : null;
+  }
+  if (at.type === s.subscript) {
+    const index = at.childForFieldName(s.subscriptIndex);
+    const key = index?.text.replace(/^['"`]|['"`]$/g, '') ?? '';
+    return index && /^['"`]/.test(index.text) && isTenantName(key) ? at.text : null;
+  }
+  return null;
+}
+
+function lastWord(n: Node, s: Shapes): string {
+  const at = inner(n, s);
+  if (at.type === 'identifier') return at.text;
+  if (at.type === s.member) return at.childForFieldName(s.memberName)?.text ?? '';
+  return '';
+}
+
+/** Whether a name says it is a place traffic is sent to: `NUM_SHARDS`, `shardFor`, `clusters`. */
+export function namesPlace(name: string): boolean {
+  return words(name).some((w) => PLACES.has(w));
+}

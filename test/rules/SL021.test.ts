@@ -1,0 +1,245 @@
+import { ruleTester } from './tester';
+
+// SL021 tenant-shard-no-override: a tenant routed by a hash of its id, with no lookup first.
+ruleTester('SL021', {
+  valid: [
+    {
+      name: 'TypeScript: a map of dedicated tenants read before the hash',
+      files: {
+        'src/db/tenant-router.ts': `import { createHash } from 'node:crypto';
+import type { Pool } from 'pg';
+
+export class TenantRouter {
+  constructor(
+    private readonly shared: Pool[],
+    private readonly dedicated: ReadonlyMap<string, Pool>,
+  ) {}
+
+  poolFor(tenantId: string): Pool {
+    const own = this.dedicated.get(tenantId);
+    if (own) return own;
+    const digest = createHash('sha256').update(tenantId).digest();
+    return this.shared[digest.readUInt32BE(0) % this.shared.length];
+  }
+}
+`,
+      },
+    },
+    {
+      name: 'JavaScript: a set of pinned tenants, an equality check, and a nullish override',
+      files: {
+        'lib/placement.js': `'use strict';
+const crc32 = require('crc-32');
+
+const PINNED_TENANTS = new Set(['northwind', 'contoso']);
+const CLUSTER_OVERRIDES = { globex: 'eu-2' };
+
+function clusterFor(tenantId, clusters) {
+  if (PINNED_TENANTS.has(tenantId)) return 'dedicated-' + tenantId;
+  return clusters[Math.abs(crc32.str(tenantId)) % clusters.length];
+}
+
+function cellFor(orgId, cells) {
+  if (orgId === 'initech') return 'cell-initech';
+  return cells[Math.abs(crc32.str(orgId)) % cells.length];
+}
+
+const regionFor = (accountId, regions) =>
+  CLUSTER_OVERRIDES[accountId] ?? regions[Math.abs(crc32.str(String(accountId))) % regions.length];
+
+module.exports = { clusterFor, cellFor, regionFor };
+`,
+      },
+    },
+    {
+      name: 'Python: a dict of dedicated tenants, and a lookup with `in`',
+      files: {
+        'app/sharding.py': `import hashlib
+
+NUM_SHARDS = 32
+DEDICATED = {"acme": 32, "megacorp": 33}
+
+
+def shard_for_tenant(tenant_id: str) -> int:
+    if tenant_id in DEDICATED:
+        return DEDICATED[tenant_id]
+    return int(hashlib.md5(tenant_id.encode()).hexdigest(), 16) % NUM_SHARDS
+
+
+def shard_for_org(org_id):
+    pinned = DEDICATED.get(org_id)
+    if pinned is not None:
+        return pinned
+    return int(hashlib.md5(org_id.encode()).hexdigest(), 16) % NUM_SHARDS
+`,
+      },
+    },
+    {
+      name: 'a user or order id hashed: high cardinality, no tenant',
+      files: {
+        'src/shards.ts': `import murmur from 'murmurhash';
+
+const NUM_SHARDS = 64;
+
+export function shardForUser(userId: string): number {
+  return murmur.v3(userId) % NUM_SHARDS;
+}
+
+export function partitionForOrder(order: { id: string; tenantId: string }): number {
+  return murmur.v3(order.id) % NUM_SHARDS;
+}
+`,
+        'worker/queues.py': `import zlib
+
+QUEUES = ["jobs-0", "jobs-1", "jobs-2", "jobs-3"]
+
+
+def queue_for(job):
+    return QUEUES[zlib.crc32(job.job_id.encode()) % len(QUEUES)]
+`,
+      },
+    },
+    {
+      name: 'a checksum and a rollout bucket are not routes',
+      files: {
+        'src/flags.ts': `import { createHash } from 'node:crypto';
+
+export function inRollout(tenantId: string, percent: number): boolean {
+  return parseInt(createHash('md5').update(tenantId).digest('hex').slice(0, 8), 16) % 100 < percent;
+}
+
+export function etagOf(tenantId: string, body: string): string {
+  const checksum = parseInt(createHash('md5').update(tenantId).digest('hex').slice(0, 8), 16) % 65536;
+  return \`\${checksum}-\${body.length}\`;
+}
+`,
+        'billing/sample.py': `import mmh3
+
+
+def sampled(account_id, rate):
+    bucket = mmh3.hash(account_id) % 1000
+    return bucket < rate * 1000
+`,
+      },
+    },
+  ],
+  invalid: [
+    {
+      name: 'TypeScript: createHash digest read as a number, by a count named for shards',
+      files: {
+        'src/tenancy/shard.ts': `import { createHash } from 'node:crypto';
+
+const NUM_SHARDS = Number(process.env.NUM_SHARDS ?? 16);
+
+/** The shard a tenant's rows live in. */
+export function shardFor(tenantId: string): number {
+  const digest = createHash('md5').update(tenantId).digest();
+  return digest.readUInt32BE(0) % NUM_SHARDS;
+}
+`,
+      },
+      errors: [{ line: 8, severity: 'info', messageId: 'noOverride' }],
+    },
+    {
+      name: 'JavaScript: a pool picked by an fnv hash of tenant.id, and a hashed org slug indexing clusters',
+      files: {
+        'lib/router.js': `const fnv = require('fnv-plus');
+
+class Router {
+  constructor(pools, clusters) {
+    this.pools = pools;
+    this.clusters = clusters;
+  }
+
+  poolFor(tenant) {
+    return this.pools[parseInt(fnv.hash(tenant.id, 32).hex(), 16) % this.pools.length];
+  }
+
+  clusterFor(req) {
+    const idx = fnv.hash(\`\${req.params.orgSlug}\`).value % this.clusters.length;
+    return this.clusters[idx];
+  }
+}
+
+module.exports = { Router };
+`,
+      },
+      errors: [
+        { line: 10, severity: 'info' },
+        { line: 14, severity: 'info' },
+      ],
+    },
+    {
+      name: 'Python: md5 hexdigest, zlib.crc32 and mmh3 on account and customer ids',
+      files: {
+        'svc/routing.py': `import hashlib
+import zlib
+
+import mmh3
+
+NUM_PARTITIONS = 12
+CLUSTERS = ["pg-a", "pg-b", "pg-c"]
+
+
+def partition_for(account_id: str) -> int:
+    return int(hashlib.md5(account_id.encode("utf-8")).hexdigest(), 16) % NUM_PARTITIONS
+
+
+def cluster_for(customer):
+    return CLUSTERS[zlib.crc32(customer.id.encode()) % len(CLUSTERS)]
+
+
+class TableRouter:
+    def __init__(self, tables):
+        self.tables = tables
+
+    def table_for(self, workspace_id):
+        shard = mmh3.hash(str(workspace_id), signed=False) % len(self.tables)
+        return self.tables[shard]
+`,
+      },
+      errors: [
+        { line: 11, severity: 'info' },
+        { line: 15, severity: 'info' },
+        { line: 23, severity: 'info' },
+      ],
+    },
+    {
+      name: 'a lookup of another tenant before the hash is no override',
+      files: {
+        'src/db.ts': `import { hash } from './hash';
+
+const DEDICATED = new Map<string, number>([['acme', 16]]);
+
+export function shardIndex(tenantId: string, parentOrgId: string): number {
+  if (DEDICATED.has(parentOrgId)) return DEDICATED.get(parentOrgId)!;
+  return hash(tenantId) % 16;
+}
+`,
+        'src/hash.ts': `export function hash(s: string): number {
+  let h = 0;
+  for (const c of s) h = (h * 31 + c.charCodeAt(0)) | 0;
+  return Math.abs(h);
+}
+`,
+      },
+      errors: [{ line: 7, severity: 'info' }],
+    },
+    {
+      name: 'in a test: still a note',
+      files: {
+        'test/shard.test.ts': `import { strict as assert } from 'node:assert';
+import { test } from 'node:test';
+import { xxh32 } from '@node-rs/xxhash';
+
+const shardOf = (tenantId: string) => xxh32(tenantId) % 8;
+
+test('tenants spread', () => {
+  assert.ok(shardOf('a') < 8);
+});
+`,
+      },
+      errors: [{ line: 5, severity: 'info' }],
+    },
+  ],
+});
