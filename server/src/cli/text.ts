@@ -1,4 +1,4 @@
-import { type FileAnalysis, isKafkaAccess, type Severity } from '../engine';
+import { type FileAnalysis, isKafkaAccess, type Severity, subjectOf } from '../engine';
 import { percentUnderstood, type JsonCoverage } from '../../../protocol/src/report';
 import { displayPath, type SkippedPath } from './report';
 
@@ -20,7 +20,8 @@ export function formatText(results: FileAnalysis[], color: boolean, quiet: boole
     }
   }
   if (!quiet) {
-    const accesses = results.reduce((n, r) => n + r.accesses.length, 0);
+    // A tenant routed by a hash (SL021) is no call of any store: it is not counted.
+    const accesses = results.reduce((n, r) => n + r.accesses.filter((a) => subjectOf(a) !== 'tenant-route').length, 0);
     const records = kafkaRecords(results);
     const files = results.filter((r) => !r.skipped && !r.infrastructure).length;
     const total = counts.error + counts.warning + counts.info;
