@@ -205,6 +205,37 @@ class TableRouter:
       ],
     },
     {
+      name: 'TypeScript: a hash module function, and a private hash method over a map of shards',
+      files: {
+        'src/routing/shards.ts': `import murmurhash from 'murmurhash';
+import type { Pool } from 'pg';
+
+const NUM_SHARDS = 8;
+
+export const shardOf = (workspaceId: string): number => murmurhash.v3(workspaceId) % NUM_SHARDS;
+
+export class ShardDirectory {
+  private readonly shards = new Map<string, Pool>();
+
+  poolFor(customerId: string): Pool | undefined {
+    const n = this.hashCode(customerId) % this.shards.size;
+    return this.shards.get(\`shard-\${n}\`);
+  }
+
+  private hashCode(s: string): number {
+    let h = 0;
+    for (let i = 0; i < s.length; i++) h = (Math.imul(31, h) + s.charCodeAt(i)) | 0;
+    return Math.abs(h);
+  }
+}
+`,
+      },
+      errors: [
+        { line: 6, severity: 'info' },
+        { line: 12, severity: 'info' },
+      ],
+    },
+    {
       name: 'a lookup of another tenant before the hash is no override',
       files: {
         'src/db.ts': `import { hash } from './hash';

@@ -51,6 +51,8 @@ export function hashedValue(n: Node, s: Shapes, depth = 0): Node | null {
   if (receiver && UPDATE.test(name) && startsAtHash(receiver, s) && args[0]) return textOf(args[0], s);
   if (NUMBER_OF.has(name) && args[0]) return hashedValue(args[0], s, depth + 1);
   if (HASH.test(name) && args[0]) return textOf(args[0], s);
+  // A hash module's function: `crc32.str(x)`, `murmurhash.v3(x)`, `xxhash.h32(x)`.
+  if (receiver && HASH.test(lastName(receiver, s)) && args[0]) return textOf(args[0], s);
   return null;
 }
 
