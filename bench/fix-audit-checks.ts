@@ -134,6 +134,9 @@ export function pyImport(file: string): string | null {
 
 /** `rule file key` of a finding: what stays the same when a fix moves text around. */
 export function findingId(f: Finding, root: string): string {
+  // A finding on a table's definition (SL013) names the table's first hot finding as its
+  // access: which one that is changes when a fix removes another, the finding does not.
+  if (f.file !== f.access.file) return `${f.rule} ${path.relative(root, f.file)}`;
   return `${f.rule} ${path.relative(root, f.access.file)} ${keyIdOf(f.access)}`;
 }
 
@@ -142,11 +145,15 @@ export function keyIdOf(a: Access): string {
   return logicalKeysOf(a)[0]?.id ?? `{no key} ${a.partitionKey?.attribute ?? ''}`;
 }
 
-/** `file operation kind` of each access of a logical key across the tree. */
+/**
+ * `file operation kind` of each access of a logical key across the tree. A library schema's
+ * own site (OneTable: one per Table built from a schema whose template alone fixes the key)
+ * stands for no call: it is there only while the key is a constant, so a shard fix removes it.
+ */
 export function accessesOfKey(results: FileAnalysis[], keyId: string, root: string): string[] {
   return results.flatMap((r) =>
     r.accesses
-      .filter((a) => logicalKeysOf(a).some((k) => k.id === keyId))
+      .filter((a) => !a.library?.schema && logicalKeysOf(a).some((k) => k.id === keyId))
       .map((a) => `${path.relative(root, a.file)} ${a.operation} ${a.kind}`),
   );
 }

@@ -11,6 +11,7 @@ import { planModel, type ModelPlan } from './plan';
 import { callChange, readerName, readerSource, sortKeyOf } from './reader';
 import { shardFieldChange, templateChange, valueCallbackChange, type Method } from './schema-edit';
 import { stringText } from './schema-syntax';
+import { tablesOfSchema } from './tables';
 
 /**
  * OneTable's shard fixes (docs/fixes.md, "Fixes in a library's style"): the model's key
@@ -79,8 +80,11 @@ function build(
   if (new RegExp(`\\b${name}\\b`).test(schemaText))
     return { blocked: `${name} is already a name in ${where(ctx, schemaFile, p.key.span)}` };
   const value = answers?.shardCount ?? suggestedCount(ctx);
-  const tableFile = p.table.file;
-  const needing = new Set([...(method.kind === 'hash' ? [tableFile] : []), ...p.finds.map((f) => f.access.file)]);
+  // A calculated shard is computed by the `value` callback of each Table the model is
+  // written or read through: every Table built from the schema gets the same one.
+  const tables = method.kind === 'hash' ? tablesOfSchema(p, ctx) : [];
+  if (isBlocked(tables)) return tables;
+  const needing = new Set([...tables.map((t) => t.file), ...p.finds.map((f) => f.access.file)]);
   needing.delete(schemaFile);
   if (needing.size && isCommonJs(schemaText))
     return {
@@ -89,16 +93,20 @@ function build(
   const changes: TextChange[] = [templateChange(p), shardFieldChange(p, method, name)];
   const blocks = new Map<string, string[]>();
   const add = (file: string, block: string) => blocks.set(file, [...(blocks.get(file) ?? []), block]);
-  if (method.kind === 'hash') {
-    if (p.table.pairs.some((x) => x.name === 'value'))
-      return { blocked: `the table at ${where(ctx, tableFile, p.table.end)} has a value callback of its own` };
-    if (p.table.open)
-      return { blocked: `the table's options at ${where(ctx, tableFile, p.table.end)} are not all written there` };
-    changes.push(valueCallbackChange(p, method.attribute, name));
-    const tableText = ctx.textOf(tableFile) ?? '';
+  for (const table of tables) {
+    if (method.kind !== 'hash') break;
+    const others = tables.length > 1 ? ` (one of the ${tables.length} tables built from the schema)` : '';
+    if (table.pairs.some((x) => x.name === 'value'))
+      return { blocked: `the table at ${where(ctx, table.file, table.end)}${others} has a value callback of its own` };
+    if (table.open)
+      return {
+        blocked: `the table's options at ${where(ctx, table.file, table.end)}${others} are not all written there`,
+      };
+    changes.push(valueCallbackChange(p, table, method.attribute, name));
+    const text = ctx.textOf(table.file) ?? '';
     const language = p.finding.access.language;
-    if (!definesHashHelper(language, tableText))
-      add(tableFile, hashHelperSource(typed(tableFile) ? 'typescript' : 'javascript'));
+    if (!definesHashHelper(language, text) && !blocks.has(table.file))
+      add(table.file, hashHelperSource(typed(table.file) ? 'typescript' : 'javascript'));
   }
   const lib = p.finding.access.library!;
   const sortKey = sortKeyOf(p, lib.sortAttribute ?? null, lib.typeField ?? '_type');
@@ -136,7 +144,9 @@ function build(
   }
   const merged = mergeChanges(ctx, changes);
   if (isBlocked(merged)) return merged;
-  const what = method.kind === 'random' ? 'a random shard field' : `a shard field computed from ${method.attribute}`;
+  const by = tables.length > 1 ? ` by each of the ${tables.length} tables built from it` : '';
+  const what =
+    method.kind === 'random' ? 'a random shard field' : `a shard field computed from ${method.attribute}${by}`;
   return {
     title: `Shard the ${p.model} key in its schema: ${what} (${value} shards), every find reading all of them`,
     id: method.kind === 'random' ? 'onetable-random-shard' : 'onetable-calculated-shard',

@@ -76,8 +76,14 @@ function plan(finding: Finding, d: ShardSuffix, ctx: FixContext): ModelPlan | Bl
   if (fields.open) return { blocked: `the ${model} model's fields are not all written in its schema` };
   if (fields.pairs.some((p) => p.name === SHARD_FIELD))
     return { blocked: `the ${model} model already has a field named ${SHARD_FIELD}` };
-  const all = ctx.accessesOf(key);
-  if (!all.some((a) => a.file === finding.access.file && a.span === finding.access.span)) all.push(finding.access);
+  const all = [...ctx.accessesOf(key)];
+  const known = (a: Access) =>
+    all.some((b) => b.file === a.file && sameSpan(b.span, a.span) && b.operation === a.operation);
+  if (!known(finding.access)) all.push(finding.access);
+  // The schema is shared by every Table built from it, and those may name other tables (an
+  // environment variable here, a literal in a seed script): the edit reaches the model's
+  // calls through all of them, whatever key the analysis gives each.
+  for (const a of modelAccesses(ctx, model, fields.file, all)) if (!known(a)) all.push(a);
   const out: ModelPlan = {
     finding,
     d,
@@ -96,6 +102,10 @@ function plan(finding: Finding, d: ShardSuffix, ctx: FixContext): ModelPlan | Bl
       return { blocked: `${at} addresses the key outside the ${model} model` };
     if (a.partitionKey && shardSetOf(a.partitionKey.template)) continue;
     if (a.library.schema) continue; // the model's creates, read at its schema
+    // A call that gives the key's field itself is not filled from the template: it would
+    // keep writing or reading the unsharded key.
+    if (givenAt(ctx, a).names?.has(keyPair.name))
+      return { blocked: `${at} gives ${keyPair.name} itself, so the template's shard would not reach it` };
     if (a.operation === 'Query') {
       const f = findOf(ctx, a, at);
       if (isBlocked(f)) return f;
@@ -109,6 +119,26 @@ function plan(finding: Finding, d: ShardSuffix, ctx: FixContext): ModelPlan | Bl
 }
 
 const NONE = { text: '', type: '' };
+
+const sameSpan = (x: Span, y: Span) =>
+  x.startLine === y.startLine &&
+  x.startColumn === y.startColumn &&
+  x.endLine === y.endLine &&
+  x.endColumn === y.endColumn;
+
+/** The calls of `model` on its primary key through any Table built from the schema in `schemaFile`. */
+function modelAccesses(ctx: FixContext, model: string, schemaFile: string, seen: Access[]): Access[] {
+  const files = ctx.files?.() ?? [...new Set(seen.map((a) => a.file))];
+  return files.flatMap((file) =>
+    (ctx.analysisOf(file)?.accesses ?? []).filter(
+      (a) =>
+        a.library?.library === 'dynamodb-onetable' &&
+        a.library.entity === model &&
+        a.library.accessPattern === 'primary' &&
+        a.library.modelAt?.file === schemaFile,
+    ),
+  );
+}
 
 /** The properties a create or point access gives by name, and those it gives as constants. */
 function givenAt(ctx: FixContext, a: Access): { names: Set<string> | null; constants: Set<string> } {

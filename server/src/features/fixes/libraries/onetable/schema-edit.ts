@@ -38,8 +38,8 @@ export function shardFieldChange(p: ModelPlan, method: Method, count: string): T
 }
 
 /** The table's `value` callback: the shard of an item from its attribute, else the value the call gives. */
-export function valueCallbackChange(p: ModelPlan, attribute: string, count: string): TextChange {
-  const i = p.table.indent;
+export function valueCallbackChange(p: ModelPlan, table: ObjectSyntax, attribute: string, count: string): TextChange {
+  const i = table.indent;
   const text = [
     `// Computes the models' \`value: true\` fields: ${p.model}'s write shard, from ${attribute}.`,
     `${i}value: (model, field, properties) =>`,
@@ -47,7 +47,7 @@ export function valueCallbackChange(p: ModelPlan, attribute: string, count: stri
     `${i}    ? String(shardlensHash(String(properties.${attribute})) % ${count})`,
     `${i}    : properties[field],`,
   ].join('\n');
-  return afterLast(p.table, text);
+  return afterLast(table, text);
 }
 
 function insert(file: string, before: Span, text: string): TextChange {

@@ -110,3 +110,16 @@ export function stringText(v: { text: string; type: string }): string | null {
   if (v.type === 'template_string' && !v.text.includes('${')) return v.text.slice(1, -1);
   return null;
 }
+
+/** How many schemas (`models: { ... }` objects) `file` declares. */
+export function schemaCount(ctx: FixContext, file: string): number {
+  const text = ctx.textOf(file);
+  if (text === null) return 0;
+  const count = withTree(
+    file,
+    text,
+    (tree) =>
+      tree.rootNode.descendantsOfType('pair').filter((p) => p?.childForFieldName('key')?.text === 'models').length,
+  );
+  return count ?? 0;
+}
