@@ -248,6 +248,7 @@ test('SARIF 2.1.0 with rule metadata and one result per finding', () => {
       'SL013',
       'SL020',
       'SL021',
+      'SL022',
     ],
   );
   assert.equal(run0.results.length, EXPECTED_FINDINGS.length);

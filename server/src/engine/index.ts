@@ -70,6 +70,7 @@ export { mayContainDynamoDbCalls, reasonToSkip } from './syntax/prescan';
 export { addShardSuffix } from './rules/finding';
 export { shardCountOfAccess, shardHoleOf } from './rules/group';
 export { RULE_INFO, defaultSeverityOf, docsUrl, hotKeyLive } from './rules';
+export { tenantComposite, type TenantComposite } from './rules/SL022-low-cardinality-composite';
 export { CACHE_TTL_SECONDS, judgeByLive, useText } from './rules/key-use';
 export { CACHE_HELPERS } from './frontends/cached-reads';
 export { sameSpan, spanOf, spanWithin, walk } from './syntax/span';

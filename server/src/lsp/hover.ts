@@ -19,6 +19,8 @@ import {
   shardsForPeak,
   type Span,
   tableName,
+  tenantComposite,
+  type TenantComposite,
   useText,
   whyUnresolved,
   WRITE_UNITS_PER_PARTITION as WCU_PER_KEY,
@@ -313,8 +315,13 @@ export function hoverMarkdown(
   // The live line quotes table and index names from AWS: text, never markdown.
   if (live) lines.push('', `**${text(live.line.replace(/:.*$/s, ''))}**${text(live.line.replace(/^[^:]*/, ''))}`);
   const throttled = (live?.throttles ?? 0) > 0;
+  // The index may hold another analysis of the same text: match the access by position (`same`).
+  const mine = findings.filter((f) => same(f.access) && settings.rules[f.rule] !== 'off');
+  // A tenant's id makes the key many-valued, but one tenant's traffic is not spread (SL022).
+  const composite = mine.some((f) => f.rule === 'SL022') ? tenantComposite(a) : null;
   // Live throttles overrule what the code suggests: the key did not spread.
-  const verdict = (throttled && THROTTLED_VERDICT[c]) || VERDICT[c];
+  const verdict =
+    (throttled && THROTTLED_VERDICT[c]) || (composite && compositeVerdict(composite, a.kind)) || VERDICT[c];
   lines.push(
     '',
     verdict,
@@ -323,8 +330,6 @@ export function hoverMarkdown(
     ...ceilingLines(a, c, settings, throttled),
     ...indexLines(a),
   );
-  // The index may hold another analysis of the same text: match the access by position (`same`).
-  const mine = findings.filter((f) => same(f.access) && settings.rules[f.rule] !== 'off');
   const use = mine.find((f) => f.keyUse)?.keyUse;
   if (use) lines.push('', keyUseLine(use));
   // The rules that fired, each with its documentation, but not their messages: VS Code
@@ -332,6 +337,19 @@ export function hoverMarkdown(
   const rules = [...new Map(mine.map((f) => [f.rule, f])).values()];
   if (rules.length) lines.push('', rules.map((f) => `**${f.rule}** [${f.category}](${docsUrl(f.rule)})`).join(' · '));
   return { kind: 'markdown', value: lines.join('\n\n').replace(/\n\n\n\n/g, '\n\n') };
+}
+
+/**
+ * The verdict on a tenant's id plus few-valued parts: many keys over all tenants, a
+ * handful per tenant, the largest tenant's most common value on one partition.
+ */
+function compositeVerdict(t: TenantComposite, kind: string): string {
+  const few = t.few.map(code).join(', ');
+  const cap = kind === 'read' ? `${n(RCU_PER_KEY)} RCU/s` : `${n(WCU_PER_KEY)} WCU/s`;
+  return (
+    `Tenant composite: one key per tenant (${code(t.tenant)}) and value of ${few}. Traffic spreads over ` +
+    `tenants, not within one: the busiest tenant's most common value is one partition, at most ${cap}.`
+  );
 }
 
 /** How the workspace uses the key: read-hot, write-hot or both, with the evidence and what follows from it. */

@@ -2,6 +2,7 @@ import { subjectOf, type Access, type FileRole, type Finding, type Severity, typ
 import { logicalKeyOf } from '../keys/logical-key';
 import { placeLabel } from '../keys/table';
 import { classifyAccess, render } from '../model/template';
+import { isOneOff } from '../file-roles/role';
 import { isPlaceholderKey, placeInContext, roleOfAccess, type ContextScope } from './role-scope';
 import { applySupersedes, toFinding } from './finding';
 import { shardCountOfAccess, shardSeparatorOf, type KeyGroup } from './group';
@@ -29,6 +30,7 @@ import { hotIndexKey } from './SL012-hot-index-key';
 import { contributorInsightsOff } from './SL013-contributor-insights-off';
 import { skewedKafkaKey } from './SL020-skewed-kafka-key';
 import { tenantShardNoOverride } from './SL021-tenant-shard-no-override';
+import { lowCardinalityComposite } from './SL022-low-cardinality-composite';
 
 export type {
   AccessInput,
@@ -62,6 +64,7 @@ export const ALL_RULES: readonly Rule[] = [
   contributorInsightsOff,
   skewedKafkaKey,
   tenantShardNoOverride,
+  lowCardinalityComposite,
 ];
 
 /** Every rule's metadata, the live one (SL009, reported by the heat service) included. */
@@ -153,6 +156,7 @@ export function checkAccesses(
     const subject = subjectOf(access);
     for (const rule of ACCESS_RULES) {
       if ((rule.subject ?? null) !== subject) continue;
+      if (rule.oneOffDropped && isOneOff(role)) continue;
       const severity = severityOf(rule, overrides);
       if (severity === 'off') continue;
       const report = rule.check(input);
