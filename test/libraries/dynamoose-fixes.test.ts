@@ -284,3 +284,20 @@ test('one settings item read by its hash key alone: no shard fix, and the light 
     ],
   );
 });
+
+test('a schema two models are built from is not sharded for one of them', async () => {
+  // The load tester's model writes only creates, so alone it would get a random shard; but
+  // the schema is also the queue's, whose get and query name the bare key.
+  const { byFinding } = await fixesOf(copy('queue'));
+  const schema = byFinding.filter((x) => x.at === 'SL001 models.ts:7');
+  assert.equal(schema.length, 2);
+  for (const { actions } of schema) {
+    assert.deepEqual(
+      actions.map((a) => [a.id, a.changes.length]),
+      [['shard-fix-blocked', 0]],
+    );
+  }
+  const titles = schema.map((x) => x.actions[0].title).sort();
+  assert.match(titles[0], /the schema is shared with LoadTestTicket \(table matchmaking-loadtest\)/);
+  assert.match(titles[1], /the schema is shared with Ticket \(table \$QUEUE_TABLE\)/);
+});
