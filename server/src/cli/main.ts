@@ -12,6 +12,7 @@ import {
   infrastructureNeedsParsers,
   initParsers,
   MAX_DEPTH,
+  ROUTE_TABLE_PREFIX,
   type Severity,
   WorkspaceIndex,
 } from '../engine';
@@ -229,7 +230,8 @@ export async function keys(
         : formatMatchText(options.match, index),
     );
   } else {
-    const tables = index.keys();
+    // A tenant routed by a hash (SL021) is no key of any store: keys leaves its routes out.
+    const tables = index.keys().filter((t) => !t.table?.startsWith(ROUTE_TABLE_PREFIX));
     out.write(json ? JSON.stringify(toJsonKeys(tables), null, 2) + '\n' : formatKeysText(tables));
   }
   return 0;

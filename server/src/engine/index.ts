@@ -66,6 +66,7 @@ export { classifyName, words } from './frontends/names';
 export { initParsers, languageForFile, languageForId, parse } from './syntax/parser';
 export { infrastructureNeedsParsers } from './frontends/infra';
 export { KAFKA_TABLE_PREFIX } from './frontends/kafka';
+export { ROUTE_TABLE_PREFIX } from './frontends/tenant-routing';
 export { mayContainDynamoDbCalls, reasonToSkip } from './syntax/prescan';
 export { addShardSuffix } from './rules/finding';
 export { shardCountOfAccess, shardHoleOf } from './rules/group';

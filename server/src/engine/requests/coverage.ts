@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { envVariableIn } from './env';
 import { frontEndFor } from '../frontends/registry';
-import type { Access, Hole, KeyGap, KeyValue, Span } from '../model';
+import { subjectOf, type Access, type Hole, type KeyGap, type KeyValue, type Span } from '../model';
 import { classifyAccess, holes } from '../model/template';
 
 /**
@@ -237,6 +237,11 @@ export function reachedBy(sites: Set<string>, a: Access): boolean {
   return sites.size > 0 && sites.has(siteKey(a.file, a.span));
 }
 
+/** A tenant routed by a hash (SL021) is no call of any store: coverage leaves it out. */
+function isCall(a: Access): boolean {
+  return subjectOf(a) !== 'tenant-route';
+}
+
 /**
  * The workspace's coverage: every access of every analysis, unresolved ones grouped by
  * reason. A wrapper's own call that callers reach counts as understood; each caller's
@@ -248,6 +253,7 @@ export function coverageOf(analyses: ReadonlyArray<{ file: string; accesses: Acc
   const groups = new Map<CoverageReason, CoverageSite[]>();
   for (const r of analyses) {
     for (const a of r.accesses) {
+      if (!isCall(a)) continue;
       calls++;
       const why = whyUnresolved(a, reachedBy(reached, a));
       if (!why) continue;
@@ -275,7 +281,8 @@ export interface FileCoverage {
   reaches: string[];
 }
 
-export function fileCoverage(accesses: Access[]): FileCoverage {
+export function fileCoverage(all: Access[]): FileCoverage {
+  const accesses = all.filter(isCall);
   const unread = accesses.filter((a) => whyUnresolved(a) !== null).map((a) => siteKey(a.file, a.span));
   const reaches = accesses.flatMap((a) => (a.through ? [siteKey(a.through.file, a.through.span)] : []));
   return { calls: accesses.length, unread, reaches };
