@@ -18,10 +18,12 @@ export function tableLabel(t: TableRef): string {
 /**
  * Where a key lives, in a sentence: `table "tickets"`, or for a secondary index
  * `index "status-index" of table "tickets"` (an index partition is its own, with its
- * own throughput: the message must say which).
+ * own throughput: the message must say which). An index the code names by a value not known
+ * here is still an index: `an index of table $ORDERS (the one $STATUS_INDEX names)`.
  */
-export function placeLabel(t: TableRef, index: string | null): string {
-  return index ? `index "${index}" of ${tableLabel(t)}` : tableLabel(t);
+export function placeLabel(t: TableRef, index: string | null, indexUnknown?: string): string {
+  if (index) return `index "${index}" of ${tableLabel(t)}`;
+  return indexUnknown ? `an index of ${tableLabel(t)} (the one ${indexUnknown} names)` : tableLabel(t);
 }
 
 /**

@@ -296,6 +296,12 @@ export interface Access {
   table: TableRef;
   /** The secondary index a read goes through (`IndexName`), else null. */
   index: string | null;
+  /**
+   * An `IndexName` that is not literal text, as written: `$STATUS_INDEX` for an environment
+   * variable (once infrastructure code sets it to a name, that name is `index` and this is
+   * gone), else the expression. The read goes through some index, which one is not known.
+   */
+  indexUnknown?: string;
   /** The whole call expression. */
   span: Span;
   partitionKey: KeyValue | null;

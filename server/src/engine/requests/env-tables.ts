@@ -6,7 +6,7 @@
  * attributes are the template's, not guessed; the table reference then takes the
  * physical name. A name the template does not state (a `!Ref` table without
  * `TableName`) keeps the variable, with where it is declared; different tables keep it
- * with the candidates.
+ * with the candidates. An `IndexName` read from a variable set to a plain name is that index.
  */
 import type { Access, TableRef } from '../model';
 import type { FileEnv } from '../model/entry-point';
@@ -23,20 +23,40 @@ export function envDefinitions(env: FileEnv | null | undefined): TableDefinition
 /** Same access object for the same binding, so kept accesses stay attached across re-analyses. */
 const resolvedOf = new WeakMap<Access, { id: string; access: Access }>();
 
-/** The accesses with their environment tables resolved; the same array when none changes. */
+/** The accesses with their environment tables and indexes resolved; the same array when none changes. */
 export function withEnvTables(accesses: Access[], env: FileEnv | null | undefined): Access[] {
-  if (!env || accesses.every((a) => a.table.kind !== 'env' || !env[a.table.name])) return accesses;
+  if (!env || accesses.every((a) => !tableBinding(a, env) && !indexBinding(a, env))) return accesses;
   return accesses.map((a) => {
-    const binding = a.table.kind === 'env' ? env[a.table.name] : undefined;
-    if (!binding) return a;
-    const id = JSON.stringify(binding);
+    const binding = tableBinding(a, env);
+    const index = indexBinding(a, env);
+    if (!binding && !index) return a;
+    const id = JSON.stringify([binding, index]);
     const known = resolvedOf.get(a);
     if (known?.id === id) return known.access;
-    const table = resolvedTable(a.table, binding);
-    const access = { ...a, table };
+    const access = binding ? { ...a, table: resolvedTable(a.table, binding) } : { ...a };
+    if (index) {
+      access.index = index;
+      delete access.indexUnknown;
+    }
     resolvedOf.set(a, { id, access });
     return access;
   });
+}
+
+function tableBinding(a: Access, env: FileEnv): FileEnv[string] | undefined {
+  return a.table.kind === 'env' ? env[a.table.name] : undefined;
+}
+
+/**
+ * The index an `IndexName` read from an environment variable names: the plain name every
+ * function reaching the file sets the variable to (`STATUS_INDEX: byStatus`). A name with
+ * deploy-time parts, a table, different names or a value not spelled out leave it unknown.
+ */
+function indexBinding(a: Access, env: FileEnv): string | null {
+  if (!a.indexUnknown?.startsWith('$')) return null;
+  const b = env[a.indexUnknown.slice(1)];
+  if (!b || 'candidates' in b || b.template || b.keys || b.source.logicalId || !b.name) return null;
+  return b.name;
 }
 
 function resolvedTable(t: TableRef, b: FileEnv[string]): TableRef {

@@ -75,6 +75,8 @@ function accessOfRequest(
         ? keysOf(entry(input, 'Item'), true, hint, site.span)
         : keysOf(entry(input, 'Key'), false, hint, site.span);
   const index = entry(input, 'IndexName');
+  const indexName = index?.kind === 'scalar' ? literalText(index.template) : null;
+  const indexUnknown = index && indexName === null ? unknownIndexText(index) : null;
   const keyNames = operation === 'Query' || operation === 'PutItem' ? null : namesOfKey(entry(input, 'Key'));
   const read = operation === 'Query' ? readShape(input, site.paginator) : null;
   return {
@@ -84,7 +86,8 @@ function accessOfRequest(
     kind: READS.includes(operation) ? 'read' : 'write',
     sdk: site.sdk,
     table,
-    index: index?.kind === 'scalar' ? literalText(index.template) : null,
+    index: indexName,
+    ...(indexUnknown ? { indexUnknown } : {}),
     span: site.span,
     partitionKey: keys.pk,
     sortKey: keys.sk,
@@ -103,6 +106,18 @@ function accessOfRequest(
     ...(site.library ? { library: site.library } : {}),
     ...(site.operationUnread ? { operationUnread: site.operationUnread } : {}),
   };
+}
+
+/**
+ * An `IndexName` the code computes: `$X` when it reads an environment variable (which
+ * infrastructure code may set to the index's name, `env-tables.ts`), else its source.
+ */
+function unknownIndexText(v: Value): string {
+  if (v.kind !== 'scalar') return v.kind;
+  const env = envVariableOf(v.template);
+  if (env) return `$${env}`;
+  const hole = v.template.parts.find((p) => 'hole' in p);
+  return hole && 'hole' in hole ? hole.hole.source : 'a computed name';
 }
 
 /** Every attribute name of a `Key` object, when each is read: none hidden in a spread, none computed. */

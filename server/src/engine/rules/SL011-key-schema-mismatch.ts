@@ -33,6 +33,9 @@ export const keySchemaMismatch: TableRule = {
     for (const a of accesses) {
       if (a.operation === 'ExecuteStatement' || a.library || a.guessed) continue;
       if (a.read && a.operation === 'Query') {
+        // An IndexName computed or read from a variable no infrastructure code sets to a name:
+        // which key schema the condition must match is not known.
+        if (a.indexUnknown) continue;
         // An index an unread file names may be defined there (a stage's broken copy of the template).
         const mayBeElsewhere = !!t.unreadIndexes || !!(a.index && declared.indexesNamedUnread?.has(a.index));
         const r = queryReport(a, declared.table.indexes, t.partitionKey, t.sortKey, label, mayBeElsewhere);

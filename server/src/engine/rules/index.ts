@@ -149,7 +149,7 @@ export function checkAccesses(
       key,
       classification: classifyAccess(access),
       keyTemplate: render(access.partitionKey.template),
-      tableName: placeLabel(access.table, access.index),
+      tableName: placeLabel(access.table, access.index, access.indexUnknown),
       shardCount,
       shardSeparator: separator,
     };

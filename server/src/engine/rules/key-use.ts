@@ -142,7 +142,11 @@ interface Wording {
 
 function wordingOf(f: Finding): Wording {
   const a = f.access;
-  const input = { access: a, keyTemplate: render(a.partitionKey!.template), tableName: placeLabel(a.table, a.index) };
+  const input = {
+    access: a,
+    keyTemplate: render(a.partitionKey!.template),
+    tableName: placeLabel(a.table, a.index, a.indexUnknown),
+  };
   if (f.rule === 'SL003')
     // Each value is its own partition: the most common one carries most of either side's load.
     return {

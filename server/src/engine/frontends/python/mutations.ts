@@ -11,15 +11,33 @@ import { kwargsValue } from './structures';
  * `item["pk"] = "inbox"`, `item.update({...})` or `item.update(sk=x)`, and
  * `requests.append({...})` / `requests.extend([...])` in a loop before a batch call.
  * The writes are folded into the assigned value in the order they appear, up to the
- * statement that uses the name; one inside a loop or a branch counts once.
+ * statement that uses the name; one inside a loop or a branch counts once, and one in a
+ * branch that returns or raises not at all.
  */
 export function withMutations(value: Value, name: string, assigned: Node, use: Node, ctx: EvalContext): Value {
   if (value.kind !== 'object' && value.kind !== 'array') return value;
   let out: Value = value;
   for (const stmt of statementsBetween(assigned, use)) {
-    for (const m of stmt.descendantsOfType(['assignment', 'call'])) if (m) out = apply(out, m, name, ctx);
+    for (const m of stmt.descendantsOfType(['assignment', 'call']))
+      if (m && !leavesBeforeUse(m, stmt)) out = apply(out, m, name, ctx);
   }
   return out;
+}
+
+const EXITS = new Set(['return_statement', 'raise_statement']);
+
+/**
+ * A write inside a branch of `stmt` that ends in `return` or `raise` (`if admin:
+ * params["IndexName"] = ...; return table.scan(**params)`): the path through it never
+ * reaches the use after `stmt`, so the container the use sees does not hold it.
+ */
+function leavesBeforeUse(m: Node, stmt: Node): boolean {
+  for (let n = m.parent; n && !n.equals(stmt); n = n.parent) {
+    if (n.type !== 'block') continue;
+    const last = n.namedChildren.filter((c) => c && c.type !== 'comment').at(-1);
+    if (last && EXITS.has(last.type)) return true;
+  }
+  return false;
 }
 
 const BLOCKS = new Set(['block', 'module']);
