@@ -200,6 +200,7 @@ function serveAnalyses(config: WorkerConfig): void {
         maxBytes: config.maxBytes,
         resolveImport: modules.resolve,
         resolveModule: modules.summary,
+        resolveInjected: modules.injectedModel,
         judge: false,
         envTables: () => job.env,
         declaredTables: () => job.named ?? [],

@@ -51,6 +51,8 @@ export interface AnalyzeOptions {
   resolveImport?: ImportResolver;
   /** Summarises a module another file imports (its wrappers and returns); absent: nothing across files. */
   resolveModule?: ModuleResolver;
+  /** The model a framework injects into `file`'s classes under a name (`@InjectModel('User')`); absent: none. */
+  resolveInjected?: (file: string, token: string) => Value | null;
   /** Contexts (app, test, example, script) whose findings are reported; default all. */
   contexts?: readonly FileRole[];
   /**
@@ -366,9 +368,10 @@ export function findCallSites(
 
 /** What evaluating `file` can look up in the rest of the workspace: constants and functions of its imports. */
 function lookupsFor(file: string, language: SourceLanguage, options: AnalyzeOptions): Lookups {
-  const { resolveImport, resolveModule } = options;
+  const { resolveImport, resolveModule, resolveInjected } = options;
   return {
     imports: resolveImport ? (source, name) => resolveImport(file, language, source, name) : undefined,
+    injectedModel: resolveInjected ? (token) => resolveInjected(file, token) : undefined,
     functions: resolveModule
       ? (source, name) => functionOf(resolveModule(file, language, source, false), name)
       : undefined,

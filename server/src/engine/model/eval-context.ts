@@ -37,6 +37,11 @@ export interface Lookups {
   /** Functions other modules export, summarised (what they return, the DynamoDB calls they make). */
   functions?: FunctionLookup;
   /**
+   * The model a framework gives a class under a name: nestjs-dynamoose's `@InjectModel('User')`
+   * is the `dynamoose.model(...)` a feature module's `DynamooseModule.forFeature` registers.
+   */
+  injectedModel?: (token: string) => Value | null;
+  /**
    * The file is read for its functions' summaries: a parameter stays a marked hole
    * (`Hole.param`) instead of taking the values this file's own callers pass, so each
    * caller elsewhere puts in its own arguments.

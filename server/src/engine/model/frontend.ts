@@ -173,6 +173,11 @@ export interface FrontEnd {
    * imports the model (`from .models import Thread`) is analysed too. Absent: none.
    */
   declaresModels?(f: SourceFile): boolean;
+  /**
+   * The models a module registers with a framework for injection by name (nestjs-dynamoose's
+   * `DynamooseModule.forFeature([{ name, schema, options }])`): the nodes of each. Absent: none.
+   */
+  featureModels?(root: Node): FeatureModel[];
 
   // Infrastructure written in the language.
   /** An AWS CDK file's statements, read into the language-neutral vocabulary `infra/cdk/` reads; absent for a language the CDK is not written in. */
@@ -193,6 +198,13 @@ export interface LibraryFrontEnd {
   tableDefinitions?(f: SourceFile, language: FrontEnd): TableDefinition[];
   /** Whether the file declares a model its importers call (`FrontEnd.declaresModels`). */
   declaresModels?(f: SourceFile): boolean;
+}
+
+/** One model a framework module registers: the expressions of its name, schema and options. */
+export interface FeatureModel {
+  nameNode: Node;
+  schema: Node;
+  options: Node | null;
 }
 
 /**

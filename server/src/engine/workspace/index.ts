@@ -117,6 +117,7 @@ export class WorkspaceIndex {
       ...options,
       resolveImport: this.modules.resolve,
       resolveModule: this.modules.summary,
+      resolveInjected: this.modules.injectedModel,
       mayCallWrappers: (text, language) =>
         this.facts.hasWrappers && this.facts.importsWrapperNamed(this.facts.importsOf(text, language)),
       tableDefinitions: () => this.facts.tableDefinitions(),

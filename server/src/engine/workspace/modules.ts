@@ -15,6 +15,7 @@ import type { ModuleSummary } from '../model/summary';
 import { PathAliases } from './path-aliases';
 import { requiredNames } from '../syntax/barrels';
 import { ModuleSummaries } from './summaries';
+import { registeredModel } from './nest-models';
 
 /**
  * A module's text as the rest of the workspace is read: regular files only, capped
@@ -72,6 +73,8 @@ export class ModuleConstants {
   /** Folder, language and import → the module file (or null), until any file changes. */
   private readonly resolved = new Map<string, string | null>();
   private readonly summaries: ModuleSummaries;
+  /** Folder and name → the model injected there (`injectedModel`), until any file changes. */
+  private readonly injected = new Map<string, { model: Value; module: string } | null>();
   /** How a front-end finds the file an import names: this workspace's files and path aliases. */
   private readonly finder: ModuleFinder;
 
@@ -149,6 +152,29 @@ export class ModuleConstants {
     const module = fe.resolveModule(fromFile, source, this.finder);
     this.resolved.set(key, module);
     return module;
+  };
+
+  /**
+   * The dynamoose model a NestJS feature module near `fromFile` registers under `token`
+   * (`nest-models.ts`), its module noted as used by `fromFile`.
+   */
+  readonly injectedModel = (fromFile: string, token: string): Value | null => {
+    const key = `${path.dirname(fromFile)}\0${token}`;
+    let found = this.injected.get(key);
+    if (found === undefined) {
+      found = registeredModel(fromFile, token, {
+        root: this.root,
+        filesIn: (dir) => {
+          const l = this.listing(dir);
+          return l === 'unlisted' ? [] : [...l].filter(([, e]) => e === 'file').map(([n]) => n);
+        },
+        read: (f) => this.read(f),
+        resolve: (module, language, source, name) => this.resolve(module, language, source, name),
+      });
+      this.injected.set(key, found);
+    }
+    if (found) this.noteUse(fromFile, found.module);
+    return found?.model ?? null;
   };
 
   /** The workspace file `source` names from `fromFile`, noted as used by `fromFile`; null for packages. */
@@ -257,6 +283,7 @@ export class ModuleConstants {
     }
     // A file that appears or goes may change what any import names.
     this.resolved.clear();
+    this.injected.clear();
     this.values.delete(module);
     this.stars.delete(module);
     this.summaries.forget(module);

@@ -25,6 +25,7 @@ import { assignedValue, enumMember, memberOf, operate, type Assigning } from '..
 import { entryOf, type Entry, type Value } from '../../model/value';
 import { classValue } from './classes';
 import { fieldInitializer } from './fields';
+import { injectedModelToken } from './nest-models';
 import { callValue, newValue } from './library';
 import { recordedMember } from './constructions';
 import { loopValue, paramValue } from './loops';
@@ -257,7 +258,7 @@ function memberValue(n: Node, ctx: EvalContext): Value {
     if (recorded) return recorded;
   }
   // \`this.tickets\` a constructor set to a library's model (\`table.getModel("Ticket")\`): that model.
-  const model = obj?.type === 'this' ? fieldModel(n, ctx) : null;
+  const model = obj?.type === 'this' ? (fieldModel(n, ctx) ?? injectedModel(n, ctx)) : null;
   if (model) return model;
   const fromParam = parameterProperty(n, base, prop);
   if (fromParam) return fromParam;
@@ -277,6 +278,19 @@ function fieldModel(member: Node, ctx: EvalContext): Value | null {
   const init = fieldInitializer(member);
   const v = init && !init.equals(member) ? evaluate(init, ctx) : null;
   return v?.kind === 'object' && v.made ? v : null;
+}
+
+/**
+ * A constructor parameter property a framework fills by name: nestjs-dynamoose's
+ * `@InjectModel('User') private readonly userModel` is the model the workspace registers
+ * under `User` (`Lookups.injectedModel`).
+ */
+function injectedModel(member: Node, ctx: EvalContext): Value | null {
+  const lookup = ctx.lookups.injectedModel;
+  const token = lookup ? injectedModelToken(member) : null;
+  const name = token ? evaluate(token, ctx) : null;
+  const text = name?.kind === 'scalar' ? literalText(name.template) : null;
+  return text !== null && lookup ? lookup(text) : null;
 }
 
 function subscriptValue(n: Node, ctx: EvalContext): Value {

@@ -18,6 +18,7 @@ import { importedNames, importOf } from './imports';
 import { exportAliases, moduleInstances, reexports, resolveModule, topLevelDeclarations } from './module-shape';
 import { isFunction, resolve } from './scope';
 import { jsReachReading } from './entry-points';
+import { featureModels } from './nest-models';
 
 export const jsFrontEnd: FrontEnd = {
   id: 'js',
@@ -71,6 +72,7 @@ export const jsFrontEnd: FrontEnd = {
   guessedCall: { sdk: 'lib-dynamodb', form: 'v2-call' },
   tableAdvice: { env: '`process.env.TABLE_NAME`', where: 'in `TableName`' },
   cdk: readCdk,
+  featureModels,
   contentRoles: 'js',
 };
 
