@@ -139,3 +139,23 @@ test('the linked shard: type-checks, stores the hash of playerId, and get, updat
     assert.equal(after.length, 29, 'the update changed the put item and the delete removed it: no stray item');
   });
 });
+
+test('a schema two entities are built from, on two tables, is not sharded for one of them', async () => {
+  // The replayed alerts are only put, so alone they would get a random default; but the
+  // schema is also the live alerts', whose get and query name the bare key.
+  const ws = await indexWorkspace(copy('dynamodb-toolbox-shared-schema'));
+  const schema = ws.findings.filter((f) => f.access.library?.schema && path.basename(f.file) === 'entities.ts');
+  assert.equal(schema.length, 2);
+  const titles = schema.map((f) => {
+    const actions = allFixes(f, ws.ctx);
+    assert.deepEqual(
+      actions.map((a) => [a.id, a.changes.length]),
+      [['shard-fix-blocked', 0]],
+    );
+    return actions[0].title;
+  });
+  assert.deepEqual(titles.sort(), [
+    'No shard fix: the schema is shared with Alert (table live), whose calls a shard in it would change too',
+    'No shard fix: the schema is shared with ReplayedAlert (table live-replay), whose calls a shard in it would change too',
+  ]);
+});

@@ -6,11 +6,11 @@ import {
   shardSetOf,
   type ShardSuffix,
   spanWithin,
-  tableName,
 } from '../../../../engine';
 import { memoized, type FixContext } from '../../fix-model';
 import { isPointAccess, type Blocked } from '../../key-sites';
 import { accessAt } from '../../whole-key';
+import { sharedSchemaBlock } from '../shared-schema';
 import { keyAttributeText, type KeyAttributeText } from './schema-text';
 
 /**
@@ -50,11 +50,8 @@ function plan(finding: Finding, key: LogicalKey, ctx: FixContext): DynamoosePlan
   if (!site?.library) return { blocked: `${key.attribute} is given at the calls, not by a \`default\` in the schema` };
   const schema = keyAttributeText(ctx, site.library.declaration);
   if (!schema?.defaultValue) return { blocked: `the schema of ${key.attribute} cannot be read` };
-  const others = otherModels(ctx, site, all);
-  if (others.length)
-    return {
-      blocked: `the schema is shared with ${others.join(', ')}, whose calls a shard in it would change too`,
-    };
+  const shared = sharedSchemaBlock(ctx, site, all);
+  if (shared) return shared;
   const out: DynamoosePlan = {
     key,
     model: site.library.entity,
@@ -78,26 +75,4 @@ function plan(finding: Finding, key: LogicalKey, ctx: FixContext): DynamoosePlan
     else return { blocked: `the ${accessAt(ctx, a)} writes ${key.attribute} itself, not through its default` };
   }
   return out;
-}
-
-/**
- * The other models built from the schema that declares the key (`dynamoose.model('Staging', schema)`
- * beside `dynamoose.model('Notice', schema)`), with their tables: a shard given in the schema
- * reaches their writes too, while the plan holds only the calls of this key's table.
- */
-function otherModels(ctx: FixContext, site: Access, seen: Access[]): string[] {
-  const at = site.library!.declaration;
-  const files = ctx.files?.() ?? [...new Set(seen.map((a) => a.file))];
-  const out = new Set<string>();
-  for (const file of files)
-    for (const a of ctx.analysisOf(file)?.accesses ?? []) {
-      const lib = a.library;
-      if (lib?.library !== 'dynamoose' || !lib.schema || lib.entity === site.library!.entity) continue;
-      const d = lib.declaration;
-      if (d.file !== at.file || d.span.startLine !== at.span.startLine || d.span.startColumn !== at.span.startColumn)
-        continue;
-      const table = tableName(a.table);
-      out.add(table ? `${lib.entity} (table ${table})` : lib.entity);
-    }
-  return [...out].sort();
 }

@@ -2,6 +2,7 @@ import { type Access, type Finding, literalText, logicalKeyOf, shardSetOf, spanW
 import { memoized, type FixContext } from '../../fix-model';
 import type { Blocked } from '../../key-sites';
 import { accessAt } from '../../whole-key';
+import { sharedSchemaBlock } from '../shared-schema';
 import { keyAttribute, type KeyAttribute } from './attribute';
 import type { OptionsKeyAttribute } from './options-attribute';
 
@@ -38,6 +39,8 @@ function plan(finding: Finding, ctx: FixContext): ToolboxPlan | Blocked {
   if (!schema) return { blocked: `the ${entity} entity's schema does not make the key: the calls give it` };
   const stored = schema.partitionKey ? literalText(schema.partitionKey.template) : null;
   if (stored === null) return { blocked: 'the key is not one constant' };
+  const shared = sharedSchemaBlock(ctx, schema, all);
+  if (shared) return shared;
   const decl = schema.library!.declaration;
   const out: ToolboxPlan = { entity, schema, attribute: null!, stored, points: [], queries: [] };
   for (const a of all) {
