@@ -237,6 +237,26 @@ export async function file(doc: DynamoDBDocumentClient, orgId: string, id: strin
       errors: [{ line: 12, severity: 'info' }],
     },
     {
+      name: "a merchant's payouts by state, the merchant's id read as merchant.id",
+      files: {
+        'src/payouts.ts': `import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+
+type Merchant = { id: string; name: string };
+type Payout = { payoutId: string; state: 'scheduled' | 'paid' | 'failed'; amount: number };
+
+export async function recordPayout(doc: DynamoDBDocumentClient, merchant: Merchant, payout: Payout) {
+  await doc.send(
+    new PutCommand({
+      TableName: 'payouts',
+      Item: { pk: \`MERCHANT#\${merchant.id}#\${payout.state}\`, sk: payout.payoutId, amount: payout.amount },
+    }),
+  );
+}
+`,
+      },
+      errors: [{ line: 10, severity: 'info' }],
+    },
+    {
       name: 'a constant status written with its label after the workspace id',
       files: {
         'src/alerts/store.ts': `import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';

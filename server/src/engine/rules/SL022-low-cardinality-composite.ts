@@ -32,7 +32,10 @@ const TENANT_WORDS = new Set([
 /** Words that close an identifier's name: `orgId`, `tenant_slug`, `workspaceKey`. */
 const ID_WORDS = new Set(['id', 'uuid', 'uid', 'guid', 'ulid', 'ksuid', 'key', 'slug', 'name', 'code', 'arn', 'ref']);
 
-/** The name a hole's source ends in: `orgId` of `event.orgId`, `tenant_id` of `body['tenant_id']`, `getTenantId` of `getTenantId(req)`. */
+/**
+ * The name a hole's source ends in: `orgId` of `event.orgId`, `tenant_id` of
+ * `body['tenant_id']`, `getTenantId` of `getTenantId(req)`, `tenant_id` of `tenant.id`.
+ */
 function nameOf(source: string): string {
   let s = source.trim();
   // A call is named by its callee: strip trailing argument lists.
@@ -42,7 +45,10 @@ function nameOf(source: string): string {
     s = s.slice(0, open).trim();
   }
   const names = s.match(/[A-Za-z_$][\w$]*/g);
-  return names ? names[names.length - 1] : '';
+  if (!names) return '';
+  const last = names[names.length - 1];
+  // `tenant.id`, `org['id']`: a bare id is named by the object it belongs to.
+  return names.length > 1 && ID_WORDS.has(last.toLowerCase()) ? `${names[names.length - 2]}_${last}` : last;
 }
 
 /** Whether a hole is a tenant's identifier by its name: `tenantId`, `org`, `account_slug`. */
