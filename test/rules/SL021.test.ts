@@ -236,6 +236,41 @@ export class ShardDirectory {
       ],
     },
     {
+      name: 'a hash written out as a loop over the tenant id, in JavaScript and Python',
+      files: {
+        'src/cells.js': `const CELLS = ['cell-a', 'cell-b', 'cell-c', 'cell-d'];
+
+export function cellForTenant(tenantId) {
+  let hash = 0;
+  for (let i = 0; i < tenantId.length; i++) {
+    hash = (hash << 5) - hash + tenantId.charCodeAt(i);
+    hash |= 0;
+  }
+  return CELLS[Math.abs(hash) % CELLS.length];
+}
+
+export function cellForSession(sessionId) {
+  let hash = 0;
+  for (const c of sessionId) hash = (hash * 31 + c.charCodeAt(0)) >>> 0;
+  return CELLS[hash % CELLS.length];
+}
+`,
+        'svc/shards.py': `SHARD_COUNT = 16
+
+
+def shard_for_org(org_id: str) -> int:
+    h = 0
+    for ch in org_id:
+        h = (h * 31 + ord(ch)) & 0xFFFFFFFF
+    return h % SHARD_COUNT
+`,
+      },
+      errors: [
+        { line: 9, severity: 'info' },
+        { file: 'svc/shards.py', line: 8, severity: 'info' },
+      ],
+    },
+    {
       name: 'a lookup of another tenant before the hash is no override',
       files: {
         'src/db.ts': `import { hash } from './hash';

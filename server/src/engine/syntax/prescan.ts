@@ -27,7 +27,7 @@ const ITEM_METHOD = /\.(?:put|get|update|delete)_item\(/;
  * all three are rare enough to parse; the front-end then looks at each `%` only.
  */
 const TENANT_ROUTE = {
-  hash: /hash|crc32|md5|murmur|mmh3|fnv|xxh/i,
+  hash: /hash|crc32|md5|murmur|mmh3|fnv|xxh|charCodeAt|\bord\(/i,
   tenant: /tenant|org|account|customer|workspace|company/i,
 };
 

@@ -30,7 +30,8 @@ export function hashedValue(n: Node, s: Shapes, depth = 0): Node | null {
   if (at.type === 'identifier') {
     // `const digest = createHash('md5').update(tenantId).digest(); digest.readUInt32BE(0) % N`
     const bound = boundBefore(at, s);
-    return bound ? hashedValue(bound, s, depth + 1) : null;
+    const hashed = bound ? hashedValue(bound, s, depth + 1) : null;
+    return hashed ?? (HASH_VARIABLE.test(at.text) ? loopHashed(at, s) : null);
   }
   if (at.type === s.subscript) {
     const of = at.childForFieldName(s.subscriptObject);
@@ -92,6 +93,51 @@ export function textOf(n: Node, s: Shapes): Node {
     }
   }
   return at;
+}
+
+/** A variable a hash is computed into by hand: `hash`, `h`, `hashValue`. */
+const HASH_VARIABLE = /^(h|hash\w*|\w*Hash|\w*_hash)$/i;
+const LOOPS = new Set(['for_statement', 'for_in_statement']);
+
+/**
+ * A hash written out as a loop in the function (`for (const c of tenantId) hash = hash * 31 +
+ * c.charCodeAt(0)`, `for (let i = 0; i < s.length; i++) h = ... s.charCodeAt(i)`, Python's
+ * `for ch in tenant_id: h = h * 31 + ord(ch)`): what the loop reads the characters of, when
+ * the loop assigns the hash variable.
+ */
+function loopHashed(name: Node, s: Shapes): Node | null {
+  let scope: Node | null = name.parent;
+  while (scope && !s.functions.includes(scope.type)) scope = scope.parent;
+  if (!scope) return null;
+  for (const loop of nodesOf(scope, (n) => LOOPS.has(n.type) && n.endIndex <= name.startIndex)) {
+    const body = loop.childForFieldName('body');
+    const assigns = nodesOf(body ?? loop, (n) =>
+      /assignment/.test(n.type) ? n.childForFieldName('left')?.text === name.text : false,
+    );
+    if (assigns.length === 0) continue;
+    const over = loop.childForFieldName('right');
+    if (over) return over;
+    // `s.charCodeAt(i)` / `ord(s[i])`: the string read one character at a time.
+    for (const call of nodesOf(loop, (n) => n.type === s.call)) {
+      const callee = call.childForFieldName('function');
+      const name = callee ? lastName(callee, s) : '';
+      if (callee?.type === s.member && /^(charCodeAt|codePointAt)$/.test(name))
+        return callee.childForFieldName('object');
+      const arg = positional(call)[0];
+      if (name === 'ord' && arg?.type === s.subscript) return arg.childForFieldName(s.subscriptObject);
+    }
+  }
+  return null;
+}
+
+function nodesOf(root: Node, keep: (n: Node) => boolean): Node[] {
+  const out: Node[] = [];
+  const visit = (n: Node) => {
+    if (keep(n)) out.push(n);
+    for (const c of n.namedChildren) if (c) visit(c);
+  };
+  visit(root);
+  return out;
 }
 
 /** The value a local name was last given before `name`, in the function around it: `h = md5(...)`. */

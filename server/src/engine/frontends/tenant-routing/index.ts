@@ -22,9 +22,9 @@ import { inner, JS_SHAPES, operatorOf, PY_SHAPES, type Shapes } from './syntax';
 export const ROUTE_KEY = 'tenant';
 export const ROUTE_TABLE_PREFIX = 'tenant-route:';
 
-/** A file can hold one only if it names a tenant-like thing and a hash, and writes a `%`. */
+/** A file can hold one only if it names a tenant-like thing and a hash (or reads characters' codes), and writes a `%`. */
 const TENANT_WORD = /tenant|org|account|customer|workspace|company/i;
-const HASH_WORD = /hash|crc|md5|sha|murmur|mmh3|fnv|xxh/i;
+const HASH_WORD = /hash|crc|md5|sha|murmur|mmh3|fnv|xxh|charCodeAt|\bord\(/i;
 const MODULO = /%(?![=%])/g;
 /** A remainder compared with a number is a sample or a rollout bucket (`hash(t) % 100 < pct`), not a route. */
 const COMPARISONS = new Set(['<', '<=', '>', '>=', '===', '==', '!==', '!=']);
