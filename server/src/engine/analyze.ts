@@ -94,7 +94,10 @@ function judgedAtCaller(a: Access, site: CallSite): boolean {
   // A default the caller leaves out (Python) is its value at this call, though written in the wrapper.
   const defaulted = (p: TemplatePart) =>
     !!site.defaulted?.some((d) => p.origin?.via.some((v) => v.file === d.file && sameSpan(v.span, d.span)));
-  if (!parts.some((p) => p.origin?.file === a.file || defaulted(p))) return false;
+  // A value the caller imported (`StartsWith.ARTS` from a constants module) and passed: chosen at this call.
+  const broughtIn = (p: TemplatePart) =>
+    !!site.passedIn?.some((o) => o.file === p.origin?.file && sameSpan(o.span, p.origin.span));
+  if (!parts.some((p) => p.origin?.file === a.file || defaulted(p) || broughtIn(p))) return false;
   const passedOn = parts.some((p) => 'hole' in p && p.hole.param);
   return !passedOn || !(site.wrapperClasses ?? []).includes(classifyAccess(a));
 }

@@ -50,6 +50,11 @@ export interface CallSite {
   wrapperClasses?: Classification[];
   /** The wrapper's parameters (Python) this call leaves out, whose defaults it therefore passes. */
   defaulted?: Declaration[];
+  /**
+   * Where the values this call passes come from when another module wrote them (`StartsWith.ARTS`
+   * imported from a constants module): chosen at this call all the same.
+   */
+  passedIn?: SourceRange[];
   /** A call to a wrapper outside the workspace, read by its shape (`db.putItem({ pk: ... })`). */
   guessed?: boolean;
   /**

@@ -12,6 +12,17 @@ const MAX_MODULE_BYTES = 512 * 1024;
 const MAX_NESTING = 4;
 
 /**
+ * A barrel (`export * from "./db-utils/paginated"`, a package's `__init__.py` importing its
+ * modules): summarised with its re-exports whatever the workspace knows of wrappers so far, since
+ * an importer analysed before the wrapper module would otherwise find the barrel empty for good.
+ */
+function reexports(text: string, module: string): boolean {
+  return module.endsWith('__init__.py')
+    ? /^from\s+\.[\w.]*\s+import\s/m.test(text)
+    : /^\s*export\s+(?:\*|\{[^}]*\})\s*(?:as\s+[\w$]+\s+)?from\s*['"]/m.test(text);
+}
+
+/**
  * Module summaries, made on demand and kept until the module changes. A module is
  * parsed once for its summary; what its calls need from further modules is looked up
  * through `lookupsFor` (bounded in depth; an import cycle sees an empty summary).
@@ -43,7 +54,7 @@ export class ModuleSummaries {
     const language = languageForFile(module);
     const text = this.read(module);
     if (!language || text === null || text.length > MAX_MODULE_BYTES || this.nesting >= MAX_NESTING) return null;
-    const withSites = mayContainDynamoDbCalls(text) || this.importsWrapper(text, language);
+    const withSites = mayContainDynamoDbCalls(text) || this.importsWrapper(text, language) || reexports(text, module);
     if (sites && !withSites) {
       this.withoutSites.add(module);
       return null;

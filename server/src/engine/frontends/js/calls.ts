@@ -11,6 +11,7 @@ import { spanOf } from '../../syntax/span';
 import { entry, type Value } from '../../model/value';
 import { evaluate } from './evaluate';
 import { commandChoices, methodChoice, type Choices, type Picked } from './dispatch';
+import { resolve } from './scope';
 
 /** SDK v3 command classes; `QueryCommand` exists in both packages. */
 const COMMANDS: Record<string, [Operation, 'client' | 'lib' | 'either']> = {
@@ -148,6 +149,10 @@ function readCallSite(
   const arg = args?.namedChild(0);
   if (!operation || !arg || (arg.type !== 'object' && arg.type !== 'identifier')) return null;
   const input = evaluate(arg, ctx());
+  // A wrapper handing its whole parameter on (`allPages(params) { return client.query(params).promise() }`,
+  // a shared `db-utils` module): read at each caller, which passes the request.
+  const client = input && wholeRequestParam(input) && arg.type === 'identifier' ? dynamoDbClientOf(fn, ctx()) : null;
+  if (input && client) return makeCallSite(file, language, operation, client, n, input, false, v2Style(n, text, fn));
   // `map.get(k)` and `cache.put(k, v)` are not DynamoDB calls: the input must look like a request.
   if (input?.kind !== 'object' || !isRequest(operation, input)) return null;
   if (!MULTI_TABLE.has(operation) && !entry(input, 'TableName')) return null;
@@ -216,6 +221,34 @@ function sendStyle(command: Node, text: string): CallStyle {
     return callStyle(call!, text, 'send-command', callee, fn.childForFieldName('object')?.text ?? null);
   }
   return callStyle(command, text, 'send-command', callee, null);
+}
+
+/** A parameter as a whole (`params`), not a part of one: what a summary's callers fill in. */
+function wholeRequestParam(v: Value): boolean {
+  const parts = v.kind === 'scalar' ? v.template.parts : [];
+  return parts.length === 1 && 'hole' in parts[0] && !!parts[0].hole.param && !parts[0].hole.param.path?.length;
+}
+
+/**
+ * `client.query(...)` where `client` is bound to a DynamoDB client: `new AWS.DynamoDB.DocumentClient()`,
+ * `new DynamoDB()`, or a factory named for one (`getDynamoDbClient()`). A parameter passed whole
+ * gives no request shape to tell `client.get(params)` from `map.get(key)`; the receiver must.
+ */
+function dynamoDbClientOf(fn: Node, ctx: ReturnType<typeof newContext>): SdkStyle | null {
+  const receiver = fn.childForFieldName('object');
+  if (receiver?.type !== 'identifier') return null;
+  const b = resolve(receiver, ctx);
+  if (b?.kind !== 'value') return null;
+  let made = b.node.text;
+  // `const client = getClient()`: the factory of this module that makes it.
+  const factory = b.node.type === 'call_expression' ? b.node.childForFieldName('function') : null;
+  if (factory?.type === 'identifier' && !/dynamo/i.test(made)) {
+    const f = resolve(factory, ctx);
+    if (f?.kind === 'value') made = f.node.text;
+  }
+  if (!/dynamo|DocumentClient/i.test(made)) return null;
+  // The low-level client takes typed values (`{ S: "x" }`); everything else here is a DocumentClient.
+  return /^(\(\)\s*=>\s*)?new\s+(AWS\.)?DynamoDB\s*\(/.test(made) ? 'aws-sdk-v2' : 'aws-sdk-v2-document-client';
 }
 
 /** SDK v2: `doc.query(params).promise()`, `doc.query(params, callback)`, or a bare call. */

@@ -21,7 +21,7 @@ import { entryOf, type Value } from '../../model/value';
 import { enclosingClass } from './functions';
 import type { FrontEnd, ImportedName, SourceFile } from '../../model/frontend';
 import { callArguments } from './arguments';
-import { instantiate, type Arguments } from './instantiate';
+import { importedOrigins, instantiate, type Arguments } from './instantiate';
 import { Depth } from '../../syntax/depth';
 import { baseMethod, classNamedIn, definitionOf, instanceClassOf, methodOf } from './resolve';
 import { injectedTable, type ClassRef } from './injected';
@@ -387,6 +387,7 @@ function siteAtCaller(
   defaulted: Declaration[] = [],
 ): CallSite {
   const at = spanOf(call);
+  const passedIn = importedOrigins(args, file);
   const placed = moveSpans({ ...site, file: '', input: null as Value | null }, () => at, '');
   return {
     ...placed,
@@ -396,6 +397,7 @@ function siteAtCaller(
     through: { file: site.file, span: site.span },
     wrapperClasses: ownClasses(site),
     ...(defaulted.length ? { defaulted } : {}),
+    ...(passedIn.length ? { passedIn } : {}),
   };
 }
 

@@ -4,7 +4,7 @@
  * the function wrote itself is placed at the call, since its own positions are in
  * another file (its origins keep naming that file, for related locations and fixes).
  */
-import type { Span, TemplatePart } from '../../model';
+import type { SourceRange, Span, TemplatePart } from '../../model';
 import { moveSpans } from '../../syntax/positions';
 import { entry, type Entry, type Value } from '../../model/value';
 
@@ -89,4 +89,19 @@ function substituteScalar(v: Extract<Value, { kind: 'scalar' }>, args: Arguments
     else out.push(p);
   }
   return { ...v, template: { parts: out } };
+}
+
+/** The origins of the arguments' parts that another module than `file` wrote: values the caller imported. */
+export function importedOrigins(args: Arguments, file: string): SourceRange[] {
+  const out: SourceRange[] = [];
+  const visit = (v: Value, depth: number): void => {
+    if (depth > MAX_DEPTH) return;
+    if (v.kind === 'scalar') {
+      for (const p of v.template.parts)
+        if (p.origin && p.origin.file !== file) out.push({ file: p.origin.file, span: p.origin.span });
+    } else if (v.kind === 'object') v.entries.forEach(([, x]) => visit(x, depth + 1));
+    else if (v.kind === 'array') v.items.forEach((x) => visit(x, depth + 1));
+  };
+  for (const v of args.values()) visit(v, 0);
+  return out;
 }
