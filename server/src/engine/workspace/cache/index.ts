@@ -24,7 +24,7 @@ declare const SHARDLENS_VERSION: string | undefined;
 export const ENGINE_VERSION = typeof SHARDLENS_VERSION === 'string' ? SHARDLENS_VERSION : '0.0.0-dev';
 
 /** Bumped whenever what an entry holds changes shape (FileAnalysis, Access, Finding...): older caches are dropped. */
-export const CACHE_SCHEMA = 46;
+export const CACHE_SCHEMA = 47;
 
 /** What a cache is keyed by beside each file's content: a cache written with any other is not read. */
 export interface CacheKey {
