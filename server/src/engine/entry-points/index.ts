@@ -26,6 +26,11 @@ export interface ReachInputs {
   infra: readonly EntryPoint[];
   /** The folders of the infrastructure files that declare functions: their code's entry points are known. */
   infraDirs: readonly string[];
+  /**
+   * The folders of infrastructure files with parts they could not read (a handler that leads
+   * to no source file): code under them may be run from there, so nothing under them is known.
+   */
+  uncertainDirs?: readonly string[];
   importFile: ImportFile;
 }
 
@@ -38,6 +43,8 @@ export interface ReachState {
   code: CodeReach;
   /** The folders `known` counts as fully known through templates, resolved and ending in a separator. */
   infraDirs: readonly string[];
+  /** The folders `known` counts as never fully known (`ReachInputs.uncertainDirs`), resolved likewise. */
+  uncertainDirs: readonly string[];
 }
 
 /**
@@ -99,11 +106,13 @@ export function codeReach(input: Pick<ReachInputs, 'reaches' | 'importedNames' |
 export function reachState(input: ReachInputs, code: CodeReach = codeReach(input)): ReachState {
   const graph = reachGraph({ reaches: code.reaches, infra: input.infra, importFile: input.importFile }, code.calls);
   const dirs = input.infraDirs.map((d) => path.resolve(d) + path.sep);
+  const uncertain = (input.uncertainDirs ?? []).map((d) => path.resolve(d) + path.sep);
   const known = (file: string) => {
     const abs = path.resolve(file);
+    if (uncertain.some((d) => abs.startsWith(d))) return false;
     return dirs.some((d) => abs.startsWith(d)) || code.appRoots.has(languageProjectRootOf(file));
   };
-  return { graph, known, referenced: code.referenced, code, infraDirs: dirs };
+  return { graph, known, referenced: code.referenced, code, infraDirs: dirs, uncertainDirs: uncertain };
 }
 
 /**

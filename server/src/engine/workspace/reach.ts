@@ -264,10 +264,12 @@ export class WorkspaceReach {
         return file ? { ...e, file } : e;
       },
     );
-    const infraDirs = declarations
-      .filter((d) => d.functions.length)
-      .map((d) => path.dirname(path.resolve(root, d.file)));
-    const state = reachState({ ...code.inputs, infra: entries, infraDirs }, code.code);
+    const dirOf = (d: (typeof declarations)[number]) => path.dirname(path.resolve(root, d.file));
+    // A template with a part it could not follow (a handler naming a build output, a zip, an
+    // image) may run code from anywhere under it: its folder's entry points are not all known.
+    const infraDirs = declarations.filter((d) => d.functions.length && !d.skipped.length).map(dirOf);
+    const uncertainDirs = declarations.filter((d) => d.skipped.length).map(dirOf);
+    const state = reachState({ ...code.inputs, infra: entries, infraDirs, uncertainDirs }, code.code);
     this.built = { key, state };
     return state;
   }
@@ -336,7 +338,8 @@ function unchangedFiles(before: ReachState, after: ReachState): (file: string) =
   mark(before, before.graph.entries, has);
   mark(after, after.graph.entries, had);
   // The same code and template folders: every project is known alike.
-  const sameDirs = before.infraDirs.join('\n') === after.infraDirs.join('\n');
+  const dirsOf = (s: ReachState) => [...s.infraDirs, '', ...s.uncertainDirs].join('\n');
+  const sameDirs = dirsOf(before) === dirsOf(after);
   return (file) => !touched.has(file) && (sameDirs || before.known(file) === after.known(file));
 }
 
