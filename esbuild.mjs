@@ -4,6 +4,7 @@ import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, join } from 'node:path';
+import { engineSourceHash } from './scripts/engine-hash.mjs';
 
 const require = createRequire(import.meta.url);
 const production = process.argv.includes('--production');
@@ -34,7 +35,13 @@ const node = {
   minify: production,
   logLevel: 'info',
   // web-tree-sitter's ESM build asks import.meta.url for its own location.
-  define: { SHARDLENS_VERSION: JSON.stringify(pkg.version), 'import.meta.url': '__importMetaUrl' },
+  // The engine's source hash keys the analysis cache (scripts/engine-hash.mjs); `--watch` keeps
+  // the hash of its start, so a cache made by a watch session's later code can still be read.
+  define: {
+    SHARDLENS_VERSION: JSON.stringify(pkg.version),
+    SHARDLENS_ENGINE_HASH: JSON.stringify(engineSourceHash()),
+    'import.meta.url': '__importMetaUrl',
+  },
   banner: { js: "const __importMetaUrl = require('url').pathToFileURL(__filename).href;" },
 };
 

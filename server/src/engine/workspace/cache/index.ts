@@ -23,7 +23,19 @@ declare const SHARDLENS_VERSION: string | undefined;
 /** The engine's version (package.json's, in the bundles). */
 export const ENGINE_VERSION = typeof SHARDLENS_VERSION === 'string' ? SHARDLENS_VERSION : '0.0.0-dev';
 
-/** Bumped whenever what an entry holds changes shape (FileAnalysis, Access, Finding...): older caches are dropped. */
+declare const SHARDLENS_ENGINE_HASH: string | undefined;
+
+/**
+ * The hash of the engine sources a bundle was built from (scripts/engine-hash.mjs); null when
+ * running from the sources (tests), where CACHE_SCHEMA alone tells caches apart.
+ */
+export const ENGINE_SOURCE_HASH = typeof SHARDLENS_ENGINE_HASH === 'string' ? SHARDLENS_ENGINE_HASH : null;
+
+/**
+ * Bumped whenever what an entry holds changes shape (FileAnalysis, Access, Finding...): older
+ * caches are dropped. Bundles key the cache by ENGINE_SOURCE_HASH as well, so a missed or
+ * doubled bump cannot make a build read another engine's analyses.
+ */
 export const CACHE_SCHEMA = 47;
 
 /** What a cache is keyed by beside each file's content: a cache written with any other is not read. */
@@ -75,7 +87,7 @@ export class AnalysisCache {
 
   constructor(private readonly setup: CacheSetup) {
     this.file = cacheFile(setup.dir, setup.name);
-    this.key = sha1(JSON.stringify({ schema: CACHE_SCHEMA, ...setup.key }));
+    this.key = sha1(JSON.stringify({ schema: CACHE_SCHEMA, engine: ENGINE_SOURCE_HASH, ...setup.key }));
     this.old = readCache(this.file, this.key, setup.notice);
   }
 

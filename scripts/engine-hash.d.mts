@@ -1,0 +1,2 @@
+/** See engine-hash.mjs. */
+export function engineSourceHash(root?: string): string;
