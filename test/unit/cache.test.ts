@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
+import { engineSourceHash } from '../../scripts/engine-hash.mjs';
 import { initParsers } from '../../server/src/engine/syntax/parser';
 import { AnalysisCache } from '../../server/src/engine/workspace/cache';
 import { completeIndex, indexOneByOne } from '../../server/src/engine/workspace/cache/run';
@@ -174,10 +175,12 @@ test('checks writing one cache at the same time leave a whole cache and no tempo
     assert.deepEqual(notices(r.stderr), []);
   }
   assert.deepEqual(fs.readdirSync(dir), ['check.json']);
-  // The cache is whole, made with the CLI's key, and holds every file.
+  // The cache is whole, made with the CLI's key (the bundle's engine hash in it), and holds every file.
+  (globalThis as { SHARDLENS_ENGINE_HASH?: string }).SHARDLENS_ENGINE_HASH = engineSourceHash(ROOT);
   const said: string[] = [];
   const key = { version: VERSION, root: ROOT, options: { maxBytes: MAX } };
   const cache = new AnalysisCache({ dir, name: 'check', key, notice: (l) => said.push(l) });
+  delete (globalThis as { SHARDLENS_ENGINE_HASH?: string }).SHARDLENS_ENGINE_HASH;
   assert.ok(cache.loaded);
   assert.deepEqual(said, []);
   assert.equal(run(args).stdout, expected);

@@ -27,13 +27,16 @@ declare const SHARDLENS_ENGINE_HASH: string | undefined;
 
 /**
  * The hash of the engine sources a bundle was built from (scripts/engine-hash.mjs); null when
- * running from the sources (tests), where CACHE_SCHEMA alone tells caches apart.
+ * running from the sources, where CACHE_SCHEMA alone tells caches apart. Read at each call: a
+ * test running from the sources sets the global to open a cache a bundle wrote.
  */
-export const ENGINE_SOURCE_HASH = typeof SHARDLENS_ENGINE_HASH === 'string' ? SHARDLENS_ENGINE_HASH : null;
+export function engineSourceHash(): string | null {
+  return typeof SHARDLENS_ENGINE_HASH === 'string' ? SHARDLENS_ENGINE_HASH : null;
+}
 
 /**
  * Bumped whenever what an entry holds changes shape (FileAnalysis, Access, Finding...): older
- * caches are dropped. Bundles key the cache by ENGINE_SOURCE_HASH as well, so a missed or
+ * caches are dropped. Bundles key the cache by engineSourceHash() as well, so a missed or
  * doubled bump cannot make a build read another engine's analyses.
  */
 export const CACHE_SCHEMA = 47;
@@ -87,7 +90,7 @@ export class AnalysisCache {
 
   constructor(private readonly setup: CacheSetup) {
     this.file = cacheFile(setup.dir, setup.name);
-    this.key = sha1(JSON.stringify({ schema: CACHE_SCHEMA, engine: ENGINE_SOURCE_HASH, ...setup.key }));
+    this.key = sha1(JSON.stringify({ schema: CACHE_SCHEMA, engine: engineSourceHash(), ...setup.key }));
     this.old = readCache(this.file, this.key, setup.notice);
   }
 
