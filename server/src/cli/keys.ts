@@ -1,12 +1,13 @@
 import type { JsonKeysReport, JsonMatchReport } from '../../../protocol/src/report';
 import {
+  type AccessSubject,
   describeShards,
   type Finding,
   keyLabel,
   type KeyEntry,
   type KeyMatch,
-  KAFKA_TABLE_PREFIX,
   render,
+  subjectOf,
   type TableEntry,
   type WorkspaceIndex,
 } from '../engine';
@@ -25,6 +26,22 @@ function keyHeader(k: KeyEntry): string {
   return `${keyLabel(k.key)}${sharded}`;
 }
 
+/**
+ * What a table's calls are, by the subject of its first call: a DynamoDB table (null), a
+ * Kafka topic, or a tenant route. One table holds calls of one subject only: a topic's
+ * or a route's name is no DynamoDB table's (`frontends/kafka/site.ts`).
+ */
+export function subjectOfTable(t: TableEntry): AccessSubject | null {
+  const site = t.indexes[0]?.keys[0]?.sites[0];
+  return site ? subjectOf(site.access) : null;
+}
+
+/** The topic a Kafka topic's entry names (its records' topic), or null for any other table. */
+function topicOf(t: TableEntry): string | null {
+  if (subjectOfTable(t) !== 'kafka') return null;
+  return t.indexes[0].keys[0].sites[0].access.library?.entity ?? null;
+}
+
 /** Indented text: a table, its indexes, its keys, and one line per call site. */
 export function formatKeysText(tables: TableEntry[]): string {
   const lines: string[] = [];
@@ -32,7 +49,7 @@ export function formatKeysText(tables: TableEntry[]): string {
   let sites = 0;
   for (const t of tables) {
     // A Kafka topic's records are listed like a table's items (SL020), but named as what they are.
-    const topic = t.table?.startsWith(KAFKA_TABLE_PREFIX) ? t.table.slice(KAFKA_TABLE_PREFIX.length) : null;
+    const topic = topicOf(t);
     lines.push(topic !== null ? `topic ${topic}` : t.table === null ? 'table unknown' : `table ${t.table}`);
     for (const ix of t.indexes) {
       const indent = ix.index === null ? '  ' : '    ';
@@ -54,7 +71,7 @@ export function formatKeysText(tables: TableEntry[]): string {
     }
   }
   const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
-  const topics = tables.filter((t) => t.table?.startsWith(KAFKA_TABLE_PREFIX)).length;
+  const topics = tables.filter((t) => subjectOfTable(t) === 'kafka').length;
   const where = topics
     ? `${plural(tables.length - topics, 'table')} and ${plural(topics, 'Kafka topic')}`
     : plural(tables.length, 'table');

@@ -12,14 +12,13 @@ import {
   infrastructureNeedsParsers,
   initParsers,
   MAX_DEPTH,
-  ROUTE_TABLE_PREFIX,
   type Severity,
   WorkspaceIndex,
 } from '../engine';
 import { toJunit } from './junit';
 import { parseArgs, UsageError, USAGE, type CheckOptions, type FailOn, type KeysOptions } from './args';
 import { isMainThread } from 'node:worker_threads';
-import { formatKeysText, formatMatchText, toJsonKeys, toJsonMatches } from './keys';
+import { formatKeysText, formatMatchText, subjectOfTable, toJsonKeys, toJsonMatches } from './keys';
 import { labMain } from './lab';
 import { exprMain } from './expr';
 import { keysTooDeep, toJsonCoverage } from './coverage';
@@ -28,7 +27,7 @@ import { workspaceRoot } from './root';
 import { skippedOf, toJsonReport, type SkippedPath } from './report';
 import { toSarif } from './sarif';
 import { toGithubAnnotations, toGitlabCodeQuality } from './ci-formats';
-import { formatSkipped, formatStats, formatText, kafkaRecords } from './text';
+import { callCounts, formatSkipped, formatStats, formatText } from './text';
 import { printConfig, ProjectConfigs } from './project';
 import { readBaseline, withoutBaseline, writeBaseline } from './baseline';
 import { formatUnusedIgnores, unusedIgnoresOf } from './unused-ignores';
@@ -195,7 +194,9 @@ async function checkWith(
     out.write(formatText(results, color, options.quiet));
     // Asked for by name, the block shows even with --quiet.
     if (options.stats)
-      out.write('\n' + formatStats(coverage, color, kafkaRecords(results)) + formatInfraStats(coverage.infrastructure));
+      out.write(
+        '\n' + formatStats(coverage, color, callCounts(results).kafka) + formatInfraStats(coverage.infrastructure),
+      );
   }
   if (!options.quiet) {
     err.write(formatSkipped(skipped));
@@ -231,7 +232,7 @@ export async function keys(
     );
   } else {
     // A tenant routed by a hash (SL021) is no key of any store: keys leaves its routes out.
-    const tables = index.keys().filter((t) => !t.table?.startsWith(ROUTE_TABLE_PREFIX));
+    const tables = index.keys().filter((t) => subjectOfTable(t) !== 'tenant-route');
     out.write(json ? JSON.stringify(toJsonKeys(tables), null, 2) + '\n' : formatKeysText(tables));
   }
   return 0;

@@ -1,4 +1,4 @@
-import { type FileAnalysis, isKafkaAccess, type Severity, subjectOf } from '../engine';
+import { type FileAnalysis, type Severity, subjectOf } from '../engine';
 import { percentUnderstood, type JsonCoverage } from '../../../protocol/src/report';
 import { displayPath, type SkippedPath } from './report';
 
@@ -20,15 +20,13 @@ export function formatText(results: FileAnalysis[], color: boolean, quiet: boole
     }
   }
   if (!quiet) {
-    // A tenant routed by a hash (SL021) is no call of any store: it is not counted.
-    const accesses = results.reduce((n, r) => n + r.accesses.filter((a) => subjectOf(a) !== 'tenant-route').length, 0);
-    const records = kafkaRecords(results);
+    const { dynamodb, kafka } = callCounts(results);
     const files = results.filter((r) => !r.skipped && !r.infrastructure).length;
     const total = counts.error + counts.warning + counts.info;
     // Kafka producer calls are counted apart: calling them DynamoDB calls misleads.
-    const calls = records
-      ? `${plural(accesses - records, 'DynamoDB call')} and ${plural(records, 'Kafka producer call')}`
-      : plural(accesses, 'DynamoDB call');
+    const calls = kafka
+      ? `${plural(dynamodb, 'DynamoDB call')} and ${plural(kafka, 'Kafka producer call')}`
+      : plural(dynamodb, 'DynamoDB call');
     lines.push(
       `${lines.length ? '\n' : ''}${plural(total, 'finding')} (${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ` +
         `${counts.info} info) in ${calls} across ${plural(files, 'file')}.`,
@@ -39,9 +37,23 @@ export function formatText(results: FileAnalysis[], color: boolean, quiet: boole
 
 const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
 
-/** How many of the results' accesses are Kafka producer records (SL020), not DynamoDB calls. */
-export function kafkaRecords(results: ReadonlyArray<Pick<FileAnalysis, 'accesses'>>): number {
-  return results.reduce((n, r) => n + r.accesses.filter(isKafkaAccess).length, 0);
+/**
+ * The results' calls by what they call, each access counted once by its subject: DynamoDB
+ * requests, and Kafka producer records (SL020). A tenant routed by a hash (SL021) is no
+ * call of any store: it is not counted.
+ */
+export function callCounts(results: ReadonlyArray<Pick<FileAnalysis, 'accesses'>>): {
+  dynamodb: number;
+  kafka: number;
+} {
+  const counts = { dynamodb: 0, kafka: 0 };
+  for (const r of results)
+    for (const a of r.accesses) {
+      const subject = subjectOf(a);
+      if (subject === null) counts.dynamodb++;
+      else if (subject === 'kafka') counts.kafka++;
+    }
+  return counts;
 }
 
 /** One stderr line per file or folder that was not analysed, with why. */

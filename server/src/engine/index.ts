@@ -58,6 +58,7 @@ export type {
   TemplatePart,
   WrittenRequest,
 } from './model';
+export type { AccessSubject } from './model';
 export type { AccessReach, FileReach } from './model/entry-point';
 export { reachOfText } from './entry-points/file';
 export { isKafkaAccess, subjectOf } from './model';
@@ -65,8 +66,6 @@ export { classifyAccess, classifyTemplate, describeShards, literalText, render, 
 export { classifyName, words } from './frontends/names';
 export { initParsers, languageForFile, languageForId, parse } from './syntax/parser';
 export { infrastructureNeedsParsers } from './frontends/infra';
-export { KAFKA_TABLE_PREFIX } from './frontends/kafka';
-export { ROUTE_TABLE_PREFIX } from './frontends/tenant-routing';
 export { mayContainDynamoDbCalls, reasonToSkip } from './syntax/prescan';
 export { addShardSuffix } from './rules/finding';
 export { shardCountOfAccess, shardHoleOf } from './rules/group';
