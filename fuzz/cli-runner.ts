@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 
 /**
@@ -60,6 +61,25 @@ export function runCli(args: string[], options: RunOptions = {}): CliRun {
   });
   const timedOut = (r.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT';
   return { code: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '', timedOut, ms: performance.now() - started };
+}
+
+/**
+ * A small service as a user's project is laid out: a package.json (one project) and the
+ * given files (path relative to the service → text), in a fresh folder that is removed
+ * after `use` returns.
+ */
+export function withService<T>(files: Record<string, string>, use: (dir: string) => T): T {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-service-'));
+  try {
+    const all = { 'package.json': JSON.stringify({ name: 'service', private: true }), ...files };
+    for (const [name, text] of Object.entries(all)) {
+      fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+      fs.writeFileSync(path.join(dir, name), text);
+    }
+    return use(dir);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** A crash by the CLI's own contract: exit codes 0 and 1 are results, 2 a usage error; anything else, or a stack trace, is a bug. */

@@ -1,9 +1,6 @@
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { test } from 'node:test';
-import { ensureBuilt, runCli } from '../../fuzz/cli-runner';
+import { ensureBuilt, runCli, withService } from '../../fuzz/cli-runner';
 
 /**
  * A service that writes orders to DynamoDB and announces them on a Kafka topic: the CLI's
@@ -27,30 +24,18 @@ export async function placeOrder(order: { id: string; status: string; total: num
 }
 `;
 
-function service(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-kafka-words-'));
-  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'orders', private: true }));
-  fs.mkdirSync(path.join(dir, 'src'));
-  fs.writeFileSync(path.join(dir, 'src', 'orders.ts'), ORDERS);
-  return dir;
-}
-
 test('check counts DynamoDB calls and Kafka producer calls apart, in the summary and --stats', () => {
-  const dir = service();
-  try {
+  withService({ 'src/orders.ts': ORDERS }, (dir) => {
     const r = runCli(['check', dir, '--stats', '--fail-on', 'never']);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /SL020/);
     assert.match(r.stdout, /\n1 finding \(0 errors, 1 warning, 0 info\) in 1 DynamoDB call and 1 Kafka producer call/);
     assert.match(r.stdout, /Coverage: all 2 DynamoDB or Kafka producer calls understood\./);
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('keys lists a Kafka topic as a topic and its records as sends', () => {
-  const dir = service();
-  try {
+  withService({ 'src/orders.ts': ORDERS }, (dir) => {
     const r = runCli(['keys', dir]);
     assert.equal(r.code, 0, r.stderr);
     const lines = r.stdout.split('\n');
@@ -62,7 +47,5 @@ test('keys lists a Kafka topic as a topic and its records as sends', () => {
       r.stdout,
     );
     assert.match(r.stdout, /\n2 logical keys on 1 table and 1 Kafka topic, 2 call sites\.\n$/);
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });

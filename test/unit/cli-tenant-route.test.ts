@@ -1,9 +1,6 @@
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { test } from 'node:test';
-import { ensureBuilt, runCli } from '../../fuzz/cli-runner';
+import { ensureBuilt, runCli, withService } from '../../fuzz/cli-runner';
 
 /**
  * A service that routes tenants to shards by a hash and writes orders to DynamoDB: the
@@ -29,36 +26,22 @@ export async function placeOrder(tenantId: string, order: { id: string; total: n
 }
 `;
 
-function service(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-tenant-route-'));
-  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'orders', private: true }));
-  fs.mkdirSync(path.join(dir, 'src'));
-  fs.writeFileSync(path.join(dir, 'src', 'orders.ts'), ORDERS);
-  return dir;
-}
-
 test('check reports the route but counts only the DynamoDB call, in the summary and --stats', () => {
-  const dir = service();
-  try {
+  withService({ 'src/orders.ts': ORDERS }, (dir) => {
     const r = runCli(['check', dir, '--stats', '--fail-on', 'never']);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /orders\.ts:9:\d+ info SL021 `shardFor` routes each tenant by a hash of `tenantId`/);
     assert.match(r.stdout, /\n1 finding \(0 errors, 0 warnings, 1 info\) in 1 DynamoDB call across 1 file\./);
     assert.match(r.stdout, /Coverage: all 1 DynamoDB call understood\./);
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('keys lists the DynamoDB table only', () => {
-  const dir = service();
-  try {
+  withService({ 'src/orders.ts': ORDERS }, (dir) => {
     const r = runCli(['keys', dir]);
     assert.equal(r.code, 0, r.stderr);
     assert.ok(r.stdout.split('\n').includes('table orders'), r.stdout);
     assert.ok(!r.stdout.includes('tenant-route:'), r.stdout);
     assert.match(r.stdout, /\n1 logical key on 1 table, 1 call site\.\n$/);
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
