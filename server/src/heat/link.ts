@@ -53,7 +53,10 @@ function deployedName(template: string): RegExp {
 /**
  * The one logical key a live key is counted under, so shares add up: the best table
  * fit, then a sharded key's shard over a literal read of that shard (`K#3` is shard 3
- * of `K`, as the key listing files it), then the id for a stable choice.
+ * of `K`, as the key listing files it), then the template that pins the most literal
+ * text, then the id for a stable choice. An id hole matches any run, `#` included, so
+ * `$app#orgid_o1#userid_u7` fits both `$app#orgid_{id}` and `$app#orgid_{id}#userid_{id}`
+ * (one library service's entities share the prefix): the user's key is the one written.
  */
 export function pickMatch(
   matches: KeyMatch[],
@@ -68,13 +71,22 @@ export function pickMatch(
     const fit = tableFit(m.key, table, aliases);
     if (fit === 0 || m.key.index !== index || m.key.attribute !== attribute) continue;
     const score = fit * 2 + (m.shard !== null ? 1 : 0);
-    if (score > bestScore || (score === bestScore && best && m.key.id < best.key.id)) {
+    const better =
+      score > bestScore ||
+      (score === bestScore &&
+        best !== null &&
+        (pinned(m.key) > pinned(best.key) || (pinned(m.key) === pinned(best.key) && m.key.id < best.key.id)));
+    if (better) {
       best = m;
       bestScore = score;
     }
   }
   return best;
 }
+
+/** How much literal text a key's template fixes: the more, the fewer concrete keys it fits. */
+const pinned = (key: LogicalKey): number =>
+  key.template.parts.reduce((n, p) => n + ('literal' in p ? p.literal.length : 0), 0);
 
 /** `aliases`: the code's names for this table (`$SCORES_TABLE_NAME` mapped to it). */
 export function linkReport(live: LiveData, source: KeySource, aliases: readonly string[] = []): HeatReport {
