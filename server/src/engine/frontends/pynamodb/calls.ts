@@ -83,7 +83,7 @@ function siteOf(call: Node, f: SourceFile, fe: FrontEnd, ctx: EvalContext): Call
         entity: t.model.name,
         accessPattern: t.index?.name ?? '',
         ...(WRITES.has(operation) ? { byIndex: byIndex(t.model) } : {}),
-        declaration: { file: t.model.file, span: (t.index?.hash ?? t.model.hash).span },
+        declaration: { file: (t.index?.hash ?? t.model.hash).file, span: (t.index?.hash ?? t.model.hash).span },
         model: modelKeys(t.model, t.index, f.file),
         ...(defaulted.length ? { defaulted } : {}),
       },

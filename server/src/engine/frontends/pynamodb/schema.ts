@@ -22,6 +22,7 @@ export interface AttributeSchema {
   default?: Value;
   /** `forum_name = UnicodeAttribute(hash_key=True)`, where findings on the schema point. */
   span: Span;
+  /** The module declaring it: a base model's, when a subclass inherits it from another module. */
   file: string;
 }
 
@@ -47,6 +48,11 @@ export interface ModelSchema {
   indexes: Map<string, IndexSchema>;
   /** Where the model class is written ('' for the file being read). */
   file: string;
+  /**
+   * No `class Meta`, its own or inherited: a base that only declares attributes for its
+   * subclasses. PynamoDB refuses any request of such a model (it has no table).
+   */
+  abstract: boolean;
 }
 
 const text = (v: Value | undefined): string | null => (v?.kind === 'scalar' ? literalText(v.template) : null);
@@ -72,7 +78,8 @@ function attribute(e: Entry, file: string): AttributeSchema | null {
     range: flag('range_key', 1),
     ...(def && text(def) !== 'None' ? { default: def } : {}),
     span: pair ?? v.span,
-    file,
+    // An attribute inherited from a base model imported from another module was placed there.
+    file: v.made.file || file,
   };
 }
 
@@ -115,6 +122,7 @@ export function modelSchema(v: Value | undefined): ModelSchema | null {
     range: all.find((a) => a.range) ?? null,
     indexes,
     file: d.file,
+    abstract: meta === undefined,
   };
 }
 

@@ -93,7 +93,8 @@ export function constructionValue(call: Node, ctx: EvalContext): Value | null {
   const cls = b.kind === 'class' ? declaredClassValue(b.node, ctx) : ctx.evaluate(fn, ctx);
   if (cls?.kind !== 'object' || !cls.made?.declared) return null;
   const args = argumentsOf(call, ctx);
-  return args ? { ...cls, span: spanOf(call), made: { ...cls.made, call: args } } : null;
+  // Written here, wherever the class is: `file` is placed with this module's values.
+  return args ? { ...cls, span: spanOf(call), made: { ...cls.made, file: '', call: args } } : null;
 }
 
 /** A call's keyword arguments as one object, then its positional ones. */

@@ -87,9 +87,11 @@ export function exactly(tree: Tree, span: Span): Node | null {
  * calls it for each new item, so every save that leaves the key out gets its own shard.
  */
 export function defaultChange(ctx: FixContext, schema: Access, count: string, sep: string): TextChange | Blocked {
-  const text = ctx.textOf(schema.file) ?? '';
-  const found = withTree(schema.file, text, (tree): TextChange | Blocked => {
-    const decl = nodeAt(tree, schema.span);
+  // The attribute's declaration: the site is the model's class name where it inherits the attribute.
+  const { file, span } = schema.library!.declaration;
+  const text = ctx.textOf(file) ?? '';
+  const found = withTree(file, text, (tree): TextChange | Blocked => {
+    const decl = nodeAt(tree, span);
     const arg = decl
       ?.descendantsOfType('keyword_argument')
       .find((k) => /^default(_for_new)?$/.test(k?.childForFieldName('name')?.text ?? ''));
@@ -102,11 +104,10 @@ export function defaultChange(ctx: FixContext, schema: Access, count: string, se
         : value && /^(identifier|attribute)$/.test(value.type)
           ? `f"{${value.text}}${sep}{${shard}}"`
           : null;
-    if (!value || !body)
-      return { blocked: `the default at ${where(ctx, schema.file, schema.span)} is not a string or a name` };
-    return { file: schema.file, span: spanOf(value), newText: `lambda: ${body}` };
+    if (!value || !body) return { blocked: `the default at ${where(ctx, file, span)} is not a string or a name` };
+    return { file, span: spanOf(value), newText: `lambda: ${body}` };
   });
-  return found ?? { blocked: `${schema.file} cannot be parsed` };
+  return found ?? { blocked: `${file} cannot be parsed` };
 }
 
 /** A string literal with no prefix and no escapes: its quote and content. */

@@ -1,7 +1,8 @@
 import { type Access, type Finding, type LogicalKey, logicalKeyOf, sameSpan, shardSetOf } from '../../../../engine';
 import { memoized, type FixContext } from '../../fix-model';
-import { isPointAccess, type Blocked } from '../../key-sites';
+import { isPointAccess, where, type Blocked } from '../../key-sites';
 import { accessAt } from '../../whole-key';
+import { sharedSchemaBlock } from '../shared-schema';
 
 /**
  * A PynamoDB key as a whole: every access of the logical key in the workspace, sorted by
@@ -79,7 +80,9 @@ function planOf(finding: Finding, key: LogicalKey, ctx: FixContext): ModelKeyPla
   plan.range ??= plan.queries.find((q) => q.library?.model)?.library?.model?.range ?? null;
   if (plan.defaulted.length && !plan.schema)
     return { blocked: `the default that fills the key at ${accessAt(ctx, plan.defaulted[0])} is not read` };
-  return plan;
+  return plan.schema
+    ? (sharedSchemaBlock(ctx, plan.schema, all) ?? inheritedBlock(plan, plan.schema, ctx) ?? plan)
+    : plan;
 }
 
 /**
@@ -91,4 +94,18 @@ function keyAttribute(a: Access): string {
   const lib = a.library!;
   const decl = a.partitionKey?.via.find((d) => d.name.startsWith(`${lib.entity}.`));
   return decl ? decl.name.slice(lib.entity.length + 1) : lib.model!.hash;
+}
+
+/**
+ * A default the model inherits from a base model's module (`class AuditEvent(StreamEvent)`):
+ * the default is edited there, but the shard count and `import random` go beside the model,
+ * and the readers import the count from where they import the model.
+ */
+function inheritedBlock(plan: ModelKeyPlan, schema: Access, ctx: FixContext): Blocked | null {
+  const at = schema.library!.declaration;
+  return at.file && at.file !== plan.modelFile
+    ? {
+        blocked: `${plan.model}.${plan.hash} is declared in ${where(ctx, at.file, at.span)}, in the module of a base model`,
+      }
+    : null;
 }
