@@ -5,7 +5,7 @@
 // "ShardLens: Open Key Heat Panel" opens the panel; inside its webview we select the key
 // `leaderboard · PK = BOARD#global`, see its live bars on the heat tab with the hot key first
 // and CloudWatch's figures drawn over time, then click one of its call sites and see the
-// editor open scores.ts at that line.
+// editor open scores.ts at that line; closed and opened again there, the panel starts on that key.
 // Screenshots: test-output/e2e-panel/.
 import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -231,5 +231,30 @@ describe('the side panel in a real VS Code, against the lab', { timeout: 600_000
       await page.locator('.monaco-editor .view-line', { hasText: SITE.text }).first().waitFor();
       await shot('03-revealed');
       log(`scores.ts revealed at Ln ${SITE.line}, Col ${SITE.column}`);
+    }));
+
+  it('opened again with the cursor resting on a key, the panel starts on that key', () =>
+    step('cursor-on-open', async () => {
+      // The reveal left the cursor on BOARD#global's call site; no selection event comes
+      // while the panel is closed and opened again, and none after.
+      const tab = page.locator('.tabs-container .tab', { hasText: 'ShardLens' });
+      await tab.click();
+      await tab.locator('.action-label.codicon-close').click();
+      await page.locator('iframe.webview.ready').waitFor({ state: 'detached' });
+      await page
+        .locator('[id="status.editor.selection"]', { hasText: `Ln ${SITE.line}, Col ${SITE.column}` })
+        .waitFor();
+      await page.keyboard.press('F1');
+      await page.locator('.quick-input-widget input.input').waitFor();
+      await page.keyboard.type('ShardLens: Open Key Heat Panel');
+      await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Open Key Heat Panel' }).first().waitFor();
+      await page.keyboard.press('Enter');
+      const button = panel().locator(`li.key[data-key="${KEY}"] > button.key-button`);
+      await button.waitFor();
+      await panel()
+        .locator(`li.key[data-key="${KEY}"] > button.key-button[aria-pressed="true"]`)
+        .waitFor({ timeout: 15_000 });
+      await shot('04-cursor-on-open');
+      log(`reopened on ${KEY}`);
     }));
 });

@@ -88,9 +88,15 @@ export function registerPanel(context: vscode.ExtensionContext, client: () => La
 
   async function handle(w: vscode.Webview, m: PanelMessage) {
     switch (m.type) {
-      case 'ready':
+      case 'ready': {
         post(w, { type: 'window', window: settingWindow() });
-        return sendKeys(w);
+        await sendKeys(w);
+        // A page opened while the cursor already rests on a key starts on that key: the
+        // selection events it follows come only when the cursor moves.
+        const at = cursorKey(vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0]);
+        if (at) post(w, { type: 'cursor', logicalKey: at });
+        return;
+      }
       case 'refreshKeys':
         return sendKeys(w);
       case 'reveal':
@@ -194,16 +200,24 @@ export function registerPanel(context: vscode.ExtensionContext, client: () => La
     },
   };
 
+  /** The logical key under an editor's cursor, from the last keys report; undefined when none is known. */
+  function cursorKey(editor: vscode.TextEditor | undefined): string | null | undefined {
+    if (!editor || !keys) return undefined;
+    const folder = vscode.workspace.getWorkspaceFolder(editor.document.uri);
+    if (!folder) return undefined;
+    const rel = path.relative(folder.uri.fsPath, editor.document.uri.fsPath).split(path.sep).join('/');
+    const p = editor.selection.active;
+    return keyAt(keys, rel, p.line + 1, p.character + 1);
+  }
+
   // The key under the cursor, debounced: selection events come on every keystroke.
   let timer: NodeJS.Timeout | undefined;
   const follow = vscode.window.onDidChangeTextEditorSelection((e) => {
     clearTimeout(timer);
     timer = setTimeout(() => {
-      const folder = vscode.workspace.getWorkspaceFolder(e.textEditor.document.uri);
-      if (!folder || !keys || pages.size === 0) return;
-      const rel = path.relative(folder.uri.fsPath, e.textEditor.document.uri.fsPath).split(path.sep).join('/');
-      const p = e.selections[0].active;
-      broadcast({ type: 'cursor', logicalKey: keyAt(keys, rel, p.line + 1, p.character + 1) });
+      if (pages.size === 0) return;
+      const at = cursorKey(e.textEditor);
+      if (at !== undefined) broadcast({ type: 'cursor', logicalKey: at });
     }, 150);
   });
 
