@@ -178,6 +178,11 @@ export interface FrontEnd {
    * `DynamooseModule.forFeature([{ name, schema, options }])`): the nodes of each. Absent: none.
    */
   featureModels?(root: Node): FeatureModel[];
+  /**
+   * The options a framework's root module gives the library for every model (nestjs-dynamoose's
+   * `DynamooseModule.forRoot({ table: { prefix, suffix } })`): the expression of each. Absent: none.
+   */
+  rootModelOptions?(root: Node): Node[];
 
   // Infrastructure written in the language.
   /** An AWS CDK file's statements, read into the language-neutral vocabulary `infra/cdk/` reads; absent for a language the CDK is not written in. */

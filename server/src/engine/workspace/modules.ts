@@ -74,7 +74,7 @@ export class ModuleConstants {
   private readonly resolved = new Map<string, string | null>();
   private readonly summaries: ModuleSummaries;
   /** Folder and name → the model injected there (`injectedModel`), until any file changes. */
-  private readonly injected = new Map<string, { model: Value; module: string } | null>();
+  private readonly injected = new Map<string, { model: Value; modules: string[] } | null>();
   /** How a front-end finds the file an import names: this workspace's files and path aliases. */
   private readonly finder: ModuleFinder;
 
@@ -173,7 +173,7 @@ export class ModuleConstants {
       });
       this.injected.set(key, found);
     }
-    if (found) this.noteUse(fromFile, found.module);
+    for (const m of found?.modules ?? []) this.noteUse(fromFile, m);
     return found?.model ?? null;
   };
 

@@ -5,13 +5,16 @@
  * `*.module.ts` (or `.js`) in the service's folder or one of the four above it, the
  * nearest holding the name winning. The schema is read in the module's own scope, so an
  * imported `UserSchema` is the value its file exports. Several registrations of the name
- * in one folder that differ leave it unknown.
+ * in one folder that differ leave it unknown. The root module's `DynamooseModule.forRoot({
+ * table: { prefix, suffix } })`, in the registering module's folder or one above it up to
+ * the root (`src/app.module.ts`), frames the model's table name as dynamoose's defaults do.
  */
 import * as path from 'node:path';
-import type { Tree } from 'web-tree-sitter';
+import type { Node, Tree } from 'web-tree-sitter';
 import type { SourceLanguage } from '../model';
-import type { ImportLookup } from '../model/eval-context';
-import type { Value } from '../model/value';
+import type { EvalContext, ImportLookup } from '../model/eval-context';
+import type { FrontEnd } from '../model/frontend';
+import { entry, type Value } from '../model/value';
 import { newContext } from '../frontends/evaluation';
 import { frontEndFor } from '../frontends/registry';
 import { literalText } from '../model/template';
@@ -30,12 +33,12 @@ export interface NestModelHost {
   resolve(module: string, language: SourceLanguage, source: string, name: string): Value | null;
 }
 
-/** The model and the module file registering it, or null. */
+/** The model and the module files registering it and setting its table defaults, or null. */
 export function registeredModel(
   fromFile: string,
   token: string,
   host: NestModelHost,
-): { model: Value; module: string } | null {
+): { model: Value; modules: string[] } | null {
   let dir = path.dirname(fromFile);
   for (let level = 0; level < LEVELS; level++) {
     const found = host
@@ -45,7 +48,12 @@ export function registeredModel(
       .flatMap((f) => modelsIn(path.join(dir, f), token, host));
     if (found.length) {
       const first = found[0];
-      return found.every((f) => f.key === first.key) ? { model: first.model, module: first.module } : null;
+      if (!found.every((f) => f.key === first.key)) return null;
+      const root = rootDefaults(first.module, host);
+      if (!root) return { model: first.model, modules: [first.module] };
+      const m = first.model;
+      const model: Value = m.kind === 'object' && m.made ? { ...m, made: { ...m.made, settings: [root.table] } } : m;
+      return { model, modules: [first.module, root.module] };
     }
     if (path.resolve(dir) === path.resolve(host.root) || path.dirname(dir) === dir) break;
     dir = path.dirname(dir);
@@ -59,39 +67,86 @@ function modelsIn(
   host: NestModelHost,
 ): Array<{ model: Value; module: string; key: string }> {
   const text = host.read(module);
+  if (!text || !text.includes('forFeature') || !text.includes(token)) return [];
+  return (
+    withModule(module, text, host, (root, fe, ctx) => {
+      const out: Array<{ model: Value; module: string; key: string }> = [];
+      for (const r of fe.featureModels?.(root) ?? []) {
+        const name = fe.evaluate(r.nameNode, ctx());
+        if (name?.kind !== 'scalar' || literalText(name.template) !== token) continue;
+        const schema = fe.evaluate(r.schema, ctx());
+        const options = r.options ? fe.evaluate(r.options, ctx()) : null;
+        if (!schema) continue;
+        const args = options ? [name, schema, options] : [name, schema];
+        out.push({
+          module,
+          key: `${r.schema.text}\0${r.options?.text ?? ''}`,
+          model: {
+            kind: 'object',
+            entries: [],
+            span: name.span,
+            made: { module: 'dynamoose', name: 'model', file: module, args, calls: [] },
+          },
+        });
+      }
+      return out;
+    }) ?? []
+  );
+}
+
+/** Reads a module's tree with its front-end, the module's imports resolved in the workspace; null when it does not parse. */
+function withModule<T>(
+  module: string,
+  text: string,
+  host: NestModelHost,
+  read: (root: Node, fe: FrontEnd, ctx: () => EvalContext) => T,
+): T | null {
   const language = languageForFile(module);
-  if (!text || !language || !text.includes('forFeature') || !text.includes(token)) return [];
+  if (!language) return null;
   let tree: Tree;
   try {
     tree = parse(language, text, 1000);
   } catch {
-    return [];
+    return null;
   }
   try {
     const fe = frontEndFor(language);
     const imports: ImportLookup = (source, name) => host.resolve(module, language, source, name);
-    const ctx = () => newContext(fe.evaluate, { imports });
-    const out: Array<{ model: Value; module: string; key: string }> = [];
-    for (const r of fe.featureModels?.(tree.rootNode) ?? []) {
-      const name = fe.evaluate(r.nameNode, ctx());
-      if (name?.kind !== 'scalar' || literalText(name.template) !== token) continue;
-      const schema = fe.evaluate(r.schema, ctx());
-      const options = r.options ? fe.evaluate(r.options, ctx()) : null;
-      if (!schema) continue;
-      const args = options ? [name, schema, options] : [name, schema];
-      out.push({
-        module,
-        key: `${r.schema.text}\0${r.options?.text ?? ''}`,
-        model: {
-          kind: 'object',
-          entries: [],
-          span: name.span,
-          made: { module: 'dynamoose', name: 'model', file: module, args, calls: [] },
-        },
-      });
-    }
-    return out;
+    return read(tree.rootNode, fe, () => newContext(fe.evaluate, { imports }));
   } finally {
     tree.delete();
   }
+}
+
+/**
+ * The table defaults the nearest root module sets (`DynamooseModule.forRoot({ table })`, also
+ * `model` as nestjs-dynamoose for dynamoose 2 names them), searched from the registering
+ * module's folder up to the workspace root.
+ */
+function rootDefaults(fromModule: string, host: NestModelHost): { table: Value; module: string } | null {
+  let dir = path.dirname(fromModule);
+  for (;;) {
+    for (const f of host
+      .filesIn(dir)
+      .filter((n) => MODULE_FILE.test(n))
+      .sort()) {
+      const table = rootTableOptions(path.join(dir, f), host);
+      if (table) return { table, module: path.join(dir, f) };
+    }
+    if (path.resolve(dir) === path.resolve(host.root) || path.dirname(dir) === dir) return null;
+    dir = path.dirname(dir);
+  }
+}
+
+function rootTableOptions(module: string, host: NestModelHost): Value | null {
+  const text = host.read(module);
+  if (!text || !text.includes('forRoot') || !text.includes('DynamooseModule')) return null;
+  return withModule(module, text, host, (root, fe, ctx) => {
+    for (const n of fe.rootModelOptions?.(root) ?? []) {
+      const options = fe.evaluate(n, ctx()) ?? undefined;
+      const table = entry(options, 'table') ?? entry(options, 'model');
+      if (table?.kind === 'object') return table;
+    }
+    return null;
+  });
 }

@@ -18,7 +18,7 @@ import { importedNames, importOf } from './imports';
 import { exportAliases, moduleInstances, reexports, resolveModule, topLevelDeclarations } from './module-shape';
 import { isFunction, resolve } from './scope';
 import { jsReachReading } from './entry-points';
-import { featureModels } from './nest-models';
+import { featureModels, rootModelOptions } from './nest-models';
 
 export const jsFrontEnd: FrontEnd = {
   id: 'js',
@@ -73,6 +73,7 @@ export const jsFrontEnd: FrontEnd = {
   tableAdvice: { env: '`process.env.TABLE_NAME`', where: 'in `TableName`' },
   cdk: readCdk,
   featureModels,
+  rootModelOptions,
   contentRoles: 'js',
 };
 

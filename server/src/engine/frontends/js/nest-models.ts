@@ -46,28 +46,86 @@ function importsInjectModel(root: Node): boolean {
   );
 }
 
-/** The models a module's `DynamooseModule.forFeature([{ name, schema, options }])` calls register. */
+/**
+ * The models a module's `DynamooseModule.forFeature([{ name, schema, options }])` calls
+ * register, and its `forFeatureAsync([{ name, useFactory: () => schema, options }])` calls:
+ * nestjs-dynamoose makes the model from what the factory returns, so the schema is the
+ * factory's returned expression (an arrow's body, or a block's one `return`).
+ */
 export function featureModels(root: Node): FeatureModel[] {
   const out: FeatureModel[] = [];
-  for (const call of root.descendantsOfType('call_expression')) {
-    const fn = call?.childForFieldName('function');
-    if (fn?.type !== 'member_expression' || fn.childForFieldName('property')?.text !== 'forFeature') continue;
-    if (fn.childForFieldName('object')?.text !== 'DynamooseModule') continue;
-    const list = call!.childForFieldName('arguments')?.namedChild(0);
+  for (const call of dynamooseModuleCalls(root, /^forFeature(Async)?$/)) {
+    const async = call.childForFieldName('function')?.childForFieldName('property')?.text === 'forFeatureAsync';
+    const list = call.childForFieldName('arguments')?.namedChild(0);
     for (const item of list?.type === 'array' ? list.namedChildren : []) {
       if (item?.type !== 'object') continue;
-      const props = new Map<string, Node>();
-      for (const pair of item.namedChildren)
-        if (pair?.type === 'pair') {
-          const key = pair.childForFieldName('key')?.text.replace(/^['"]|['"]$/g, '');
-          const value = pair.childForFieldName('value');
-          if (key && value) props.set(key, value);
-        } else if (pair?.type === 'shorthand_property_identifier') props.set(pair.text, pair);
+      const props = properties(item);
       const nameNode = props.get('name');
-      const schema = props.get('schema');
+      const factory = props.get('useFactory');
+      const schema = async ? (factory ? returned(factory) : null) : props.get('schema');
       if (!nameNode || !schema) continue;
       out.push({ nameNode, schema, options: props.get('options') ?? null });
     }
   }
   return out;
+}
+
+/**
+ * The options `DynamooseModule.forRoot(options)` gives dynamoose (or the object a
+ * `forRootAsync({ useFactory })` factory returns): nestjs-dynamoose sets `options.table` as
+ * the defaults of every table (`Table.defaults.set`), so its `prefix` and `suffix` frame every
+ * model's table name.
+ */
+export function rootModelOptions(root: Node): Node[] {
+  const out: Node[] = [];
+  for (const call of dynamooseModuleCalls(root, /^forRoot(Async)?$/)) {
+    const arg = call.childForFieldName('arguments')?.namedChild(0);
+    if (!arg) continue;
+    if (call.childForFieldName('function')?.childForFieldName('property')?.text === 'forRoot') out.push(arg);
+    else if (arg.type === 'object') {
+      const factory = properties(arg).get('useFactory');
+      const options = factory ? returned(factory) : null;
+      if (options) out.push(options);
+    }
+  }
+  return out;
+}
+
+function dynamooseModuleCalls(root: Node, method: RegExp): Node[] {
+  return root.descendantsOfType('call_expression').filter((call): call is Node => {
+    const fn = call?.childForFieldName('function');
+    return (
+      fn?.type === 'member_expression' &&
+      method.test(fn.childForFieldName('property')?.text ?? '') &&
+      fn.childForFieldName('object')?.text === 'DynamooseModule'
+    );
+  });
+}
+
+/** An object literal's properties by key, shorthand ones included. */
+function properties(obj: Node): Map<string, Node> {
+  const props = new Map<string, Node>();
+  for (const pair of obj.namedChildren)
+    if (pair?.type === 'pair') {
+      const key = pair.childForFieldName('key')?.text.replace(/^['"]|['"]$/g, '');
+      const value = pair.childForFieldName('value');
+      if (key && value) props.set(key, value);
+    } else if (pair?.type === 'shorthand_property_identifier') props.set(pair.text, pair);
+    else if (pair?.type === 'method_definition') {
+      const key = pair.childForFieldName('name')?.text;
+      if (key) props.set(key, pair);
+    }
+  return props;
+}
+
+/** What a factory written in place returns: an arrow's expression, or a body's one `return`. */
+function returned(fn: Node): Node | null {
+  const unwrapped = fn.type === 'parenthesized_expression' ? fn.namedChild(0) : fn;
+  if (!unwrapped || !['arrow_function', 'function_expression', 'method_definition'].includes(unwrapped.type))
+    return null;
+  const body = unwrapped.childForFieldName('body');
+  if (!body) return null;
+  if (body.type !== 'statement_block') return body.type === 'parenthesized_expression' ? body.namedChild(0) : body;
+  const returns = body.descendantsOfType('return_statement');
+  return returns.length === 1 ? (returns[0]?.namedChild(0) ?? null) : null;
 }
