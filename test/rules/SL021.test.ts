@@ -292,6 +292,29 @@ export function shardIndex(tenantId: string, parentOrgId: string): number {
       errors: [{ line: 7, severity: 'info' }],
     },
     {
+      name: 'a commerce platform: shops routed to database pools by a hash of the shop and of the merchant',
+      files: {
+        'src/platform/pools.ts': `import { Pool } from 'pg';
+import { murmur3 } from 'murmurhash-js';
+
+const SHOP_POOLS: Pool[] = (process.env.SHOP_DATABASE_URLS ?? '').split(',').map((url) => new Pool({ connectionString: url }));
+
+/** \`shop\` is the store's myshopify domain, as the app's session carries it. */
+export function poolForShop(shop: string): Pool {
+  return SHOP_POOLS[murmur3(shop) % SHOP_POOLS.length];
+}
+
+export function ledgerShardOf(payout: { merchantUid: string; amountCents: number }): number {
+  return murmur3(payout.merchantUid) % 16;
+}
+`,
+      },
+      errors: [
+        { line: 8, severity: 'info' },
+        { line: 12, severity: 'info' },
+      ],
+    },
+    {
       name: 'in a test: still a note',
       files: {
         'test/shard.test.ts': `import { strict as assert } from 'node:assert';

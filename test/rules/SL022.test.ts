@@ -4,6 +4,24 @@ import { ruleTester } from './tester';
 ruleTester('SL022', {
   valid: [
     {
+      name: "a team member's tasks by status: the member is a person, not the team",
+      files: {
+        'src/tasks/assignments.ts': `import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+
+export async function openTasksOf(doc: DynamoDBDocumentClient, teamMemberId: string, status: 'open' | 'done') {
+  const out = await doc.send(
+    new QueryCommand({
+      TableName: 'tasks',
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': \`ASSIGNEE#\${teamMemberId}#\${status}\` },
+    }),
+  );
+  return out.Items ?? [];
+}
+`,
+      },
+    },
+    {
       name: 'a tenant and status key with a shard suffix from the order id',
       files: {
         'src/orders/store.ts': `import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
@@ -317,6 +335,28 @@ export async function open(tenantId: string, ticketId: string) {
         { line: 29, severity: 'info' },
         { line: 33, severity: 'info' },
       ],
+    },
+    {
+      name: "a B2B customer's invoices by state (boto3 resource)",
+      files: {
+        'billing/invoices.py': `import os
+
+import boto3
+
+table = boto3.resource("dynamodb").Table(os.environ["INVOICES_TABLE"])
+
+
+def record_invoice(customer_id: str, invoice_id: str, state: str, amount_cents: int) -> None:
+    table.put_item(
+        Item={
+            "pk": f"CUSTOMER#{customer_id}#STATE#{state}",
+            "sk": invoice_id,
+            "amount_cents": amount_cents,
+        }
+    )
+`,
+      },
+      errors: [{ line: 11, severity: 'info' }],
     },
   ],
 });

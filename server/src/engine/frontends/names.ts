@@ -128,6 +128,57 @@ export function meaningfulWords(name: string): string[] {
   return w.slice(0, end);
 }
 
+/**
+ * Words that name the unit a multi-tenant design gives its own data: a tenant, an
+ * organisation, an account, a customer (a business that buys the service), a workspace,
+ * a merchant, a shop. One of them can be many times busier than the rest: routed by a
+ * hash (SL021) it takes its shard with it, and in a key with only few-valued parts
+ * (SL022) it takes its partitions. A user, a player or a device is no tenant: one
+ * person's traffic rarely nears a shard's or a partition's share.
+ */
+const TENANT_WORDS = [
+  'tenant',
+  'org',
+  'organization',
+  'organisation',
+  'account',
+  'customer',
+  'company',
+  'workspace',
+  'team',
+  'merchant',
+  'owner',
+  'business',
+  'enterprise',
+  'shop',
+  'store',
+  'site',
+];
+const TENANT = new Set(TENANT_WORDS);
+
+/** Words that close an identifier's name and keep it the tenant's: `orgId`, `tenant_slug`, `workspaceKey`. */
+const ID_WORDS = new Set(['id', 'uuid', 'uid', 'guid', 'ulid', 'ksuid', 'key', 'slug', 'name', 'code', 'arn', 'ref']);
+
+/**
+ * Whether a name is a tenant's id: a tenant word followed by id words only (`tenantId`,
+ * `currentOrgSlug`, `account_id_str`, `org`). `tenantShardKey` and `teamMemberId` are not:
+ * what follows the tenant word names something else of it.
+ */
+export function isTenantName(name: string): boolean {
+  const w = meaningfulWords(name);
+  let at = w.length - 1;
+  while (at >= 0 && !TENANT.has(w[at])) at--;
+  return at >= 0 && w.slice(at + 1).every((x) => ID_WORDS.has(x));
+}
+
+/** Whether a word (`id`, `slug`) names an identifier: `tenant.id` is the tenant's id. */
+export function isIdWord(word: string): boolean {
+  return ID_WORDS.has(word.toLowerCase());
+}
+
+/** Matches any text that could name a tenant: the cheap test before a file is parsed for routes. */
+export const TENANT_TEXT = new RegExp(TENANT_WORDS.join('|'), 'i');
+
 /** Class of a value from its name alone, or null when the name says nothing. */
 export function classifyName(name: string): Pick<Hole, 'kind' | 'time'> | null {
   const w = meaningfulWords(name);

@@ -1,36 +1,9 @@
 import type { Access, Hole } from '../model';
-import { classifyName, meaningfulWords } from '../frontends/names';
+import { classifyName, isIdWord, isTenantName } from '../frontends/names';
 import { displayParts, holes } from '../model/template';
 import { capText } from '../requests/capacity';
 import { partitionKeyClaim } from './finding';
 import type { AccessRule } from './rule';
-
-/**
- * Words that name the unit a multi-tenant design gives its own data: a tenant, an
- * organisation, an account, a workspace, a merchant. One of them can be many times
- * busier than the rest. A user or a customer is left out on purpose: one person's
- * traffic rarely nears one partition's ceiling, so `USER#${userId}#${status}` is fine.
- */
-const TENANT_WORDS = new Set([
-  'tenant',
-  'org',
-  'organization',
-  'organisation',
-  'account',
-  'company',
-  'workspace',
-  'team',
-  'merchant',
-  'owner',
-  'business',
-  'enterprise',
-  'shop',
-  'store',
-  'site',
-]);
-
-/** Words that close an identifier's name: `orgId`, `tenant_slug`, `workspaceKey`. */
-const ID_WORDS = new Set(['id', 'uuid', 'uid', 'guid', 'ulid', 'ksuid', 'key', 'slug', 'name', 'code', 'arn', 'ref']);
 
 /**
  * The name a hole's source ends in: `orgId` of `event.orgId`, `tenant_id` of
@@ -48,16 +21,13 @@ function nameOf(source: string): string {
   if (!names) return '';
   const last = names[names.length - 1];
   // `tenant.id`, `org['id']`: a bare id is named by the object it belongs to.
-  return names.length > 1 && ID_WORDS.has(last.toLowerCase()) ? `${names[names.length - 2]}_${last}` : last;
+  return names.length > 1 && isIdWord(last) ? `${names[names.length - 2]}_${last}` : last;
 }
 
 /** Whether a hole is a tenant's identifier by its name: `tenantId`, `org`, `account_slug`. */
 function isTenantHole(h: Hole): boolean {
   if (h.kind !== 'entity-id' && h.kind !== 'unknown') return false;
-  const w = meaningfulWords(h.param && !h.param.path?.length ? h.param.name : nameOf(h.source));
-  if (w.length === 0 || !w.some((x) => TENANT_WORDS.has(x))) return false;
-  const last = w[w.length - 1];
-  return TENANT_WORDS.has(last) || ID_WORDS.has(last);
+  return isTenantName(h.param && !h.param.path?.length ? h.param.name : nameOf(h.source));
 }
 
 /** A key made of one tenant's id and parts with few values, as the code writes them. */

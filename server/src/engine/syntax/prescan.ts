@@ -1,3 +1,5 @@
+import { TENANT_TEXT } from '../frontends/names';
+
 /**
  * The cheap literal pre-scan: only files that mention DynamoDB, an AWS SDK, boto3 or
  * the shapes of a DynamoDB request can hold a call worth parsing.
@@ -28,7 +30,7 @@ const ITEM_METHOD = /\.(?:put|get|update|delete)_item\(/;
  */
 const TENANT_ROUTE = {
   hash: /hash|crc32|md5|murmur|mmh3|fnv|xxh|charCodeAt|\bord\(/i,
-  tenant: /tenant|org|account|customer|workspace|company/i,
+  tenant: TENANT_TEXT,
 };
 
 export function mayContainDynamoDbCalls(text: string): boolean {

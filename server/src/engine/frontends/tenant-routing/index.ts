@@ -8,6 +8,7 @@
  */
 import type { Node } from 'web-tree-sitter';
 import { callStyle } from '../call-style';
+import { TENANT_TEXT } from '../names';
 import { librarySite } from '../library-sites';
 import { obj, str } from '../library-requests';
 import type { CallSite } from '../../model/call-site';
@@ -23,14 +24,13 @@ export const ROUTE_KEY = 'tenant';
 export const ROUTE_TABLE_PREFIX = 'tenant-route:';
 
 /** A file can hold one only if it names a tenant-like thing and a hash (or reads characters' codes), and writes a `%`. */
-const TENANT_WORD = /tenant|org|account|customer|workspace|company/i;
 const HASH_WORD = /hash|crc|md5|sha|murmur|mmh3|fnv|xxh|charCodeAt|\bord\(/i;
 const MODULO = /%(?![=%])/g;
 /** A remainder compared with a number is a sample or a rollout bucket (`hash(t) % 100 < pct`), not a route. */
 const COMPARISONS = new Set(['<', '<=', '>', '>=', '===', '==', '!==', '!=']);
 
 export function tenantRouteCallSites(f: SourceFile, fe: FrontEnd): CallSite[] {
-  if (!f.text.includes('%') || !TENANT_WORD.test(f.text) || !HASH_WORD.test(f.text)) return [];
+  if (!f.text.includes('%') || !TENANT_TEXT.test(f.text) || !HASH_WORD.test(f.text)) return [];
   const s = f.language === 'python' ? PY_SHAPES : JS_SHAPES;
   const sites: CallSite[] = [];
   const seen = new Set<number>();

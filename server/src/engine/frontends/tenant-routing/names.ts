@@ -1,24 +1,12 @@
 /**
- * What the names around a hash say: that the hashed value is a tenant (an account, an
- * organisation, a customer, a workspace), and that the remainder picks a place to send
+ * What the names around a hash say: that the hashed value is a tenant (by the tenant
+ * words SL022 reads too, `frontends/names.ts`), and that the remainder picks a place to send
  * it (a shard, a partition, a table, a cluster, a database). A user id or an order id is
  * not a tenant: there are millions of them and none takes a large share of the traffic.
  */
 import type { Node } from 'web-tree-sitter';
+import { isIdWord, isTenantName } from '../names';
 import { inner, words, type Shapes } from './syntax';
-
-const TENANT = new Set([
-  'tenant',
-  'org',
-  'organization',
-  'organisation',
-  'account',
-  'customer',
-  'workspace',
-  'company',
-]);
-/** What may follow the tenant word in a name that is still the tenant's id: `tenantId`, `org_slug`. */
-const ID_PARTS = new Set(['id', 'key', 'name', 'slug', 'uuid', 'code', 'ref']);
 
 const PLACES = new Set([
   'shard', 'shards', 'partition', 'partitions', 'cluster', 'clusters', 'table', 'tables', 'database', 'databases',
@@ -26,14 +14,6 @@ const PLACES = new Set([
   'slots', 'region', 'regions', 'instance', 'instances', 'replica', 'replicas', 'queue', 'queues', 'worker', 'workers',
   'route', 'routing', 'backend', 'backends', 'connection', 'connections', 'conn', 'conns', 'silo', 'silos', 'stamp',
 ]); // prettier-ignore
-
-/** Whether a name is a tenant's id: the tenant word followed by id parts only (`tenantId`, `currentOrgSlug`). */
-export function isTenantName(name: string): boolean {
-  const w = words(name);
-  let at = w.length - 1;
-  while (at >= 0 && !TENANT.has(w[at])) at--;
-  return at >= 0 && w.slice(at + 1).every((x) => ID_PARTS.has(x));
-}
 
 /**
  * The tenant a hashed value names, as written, or null: `tenantId`, `tenant.id`,
@@ -48,7 +28,7 @@ export function tenantOf(n: Node, s: Shapes): string | null {
     // `tenant.id`, `org.slug`: the id of an object named for the tenant.
     const object = at.childForFieldName('object');
     const objectName = object ? lastWord(object, s) : '';
-    return ID_PARTS.has(name.toLowerCase()) && isTenantName(objectName) ? at.text : null;
+    return isIdWord(name) && isTenantName(objectName) ? at.text : null;
   }
   if (at.type === s.subscript) {
     const index = at.childForFieldName(s.subscriptIndex);
