@@ -233,6 +233,9 @@ export class Workspace {
     this.generation++;
     const index = this.indexFor(analysis.file);
     const keys = index.set(analysis);
+    // The files that read this module (an entity a repository uses through a service): what
+    // they read of it may have changed with the edit, as when the file changes on disk.
+    for (const k of index.refreshDependents(analysis.file)) keys.add(k);
     index.readEntryFile(analysis.file);
     // A serverless.ts, or a module one builds its functions from, edited: its functions and tables are read again.
     if (index.readAfterEdit(analysis.file)) for (const k of index.rebindEnv()) keys.add(k);

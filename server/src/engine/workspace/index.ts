@@ -378,11 +378,25 @@ export class WorkspaceIndex {
     return touched;
   }
 
-  /** A module changed: forget its constants and re-analyse the files that used them. */
-  private refreshDependents(file: string): Set<string> {
-    this.modules.forget(file);
+  /**
+   * A module changed: forget its constants and re-analyse the files that used them, also
+   * through the modules between (a repository reads an ElectroDB entity through the
+   * service module that lists it: `DBService.entities.delegate`). Each module between
+   * kept what it read of the changed one, so it is forgotten too.
+   */
+  refreshDependents(file: string): Set<string> {
+    const stale = new Set<string>([file]);
+    for (const queue = [file]; queue.length > 0;) {
+      const module = queue.pop()!;
+      this.modules.forget(module);
+      for (const d of this.modules.dependentsOf(module))
+        if (!stale.has(d)) {
+          stale.add(d);
+          queue.push(d);
+        }
+    }
     const touched = new Set<string>();
-    for (const dependent of this.modules.dependentsOf(file)) {
+    for (const dependent of stale) {
       if (dependent === file || !this.files.has(dependent)) continue;
       const language = languageForFile(dependent);
       const text = this.options.openText?.(dependent) ?? readFromDisk(dependent);
