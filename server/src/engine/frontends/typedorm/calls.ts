@@ -72,7 +72,7 @@ function callSites(call: Node, f: SourceFile, named: boolean, ctx: EvalContext):
   const receiverName = object.type === 'member_expression' ? object.childForFieldName('property')?.text : object.text;
   if (!named && !MANAGER_NAME.test(receiverName ?? '')) return [];
   const value = (n: Node | undefined) => (n ? (ctx.evaluate(n, ctx) ?? undefined) : undefined);
-  const manager = managerOf(object, value);
+  const manager = connectionOf(managerOf(object, value), f, ctx);
   if (!manager && !MANAGER_NAME.test(receiverName ?? '')) return [];
   // `connection.scanManager.find(User, {})` scans: no key.
   if (manager?.kind === 'object' && manager.made?.calls?.some((c) => c.name === 'scanManager')) return [];
@@ -108,6 +108,45 @@ function managerOf(object: Node, value: (n: Node | undefined) => Value | undefin
   if (!prop || !MANAGER_MEMBERS.has(prop)) return undefined;
   const connection = value(object.childForFieldName('object') ?? undefined);
   return isManager(connection) ? connection : undefined;
+}
+
+/** Where TypeDORM's `getEntityManager(name)` / `getConnection(name)` look a connection up by name. */
+const LOOKUPS = new Set(['getEntityManager', 'getConnection']);
+const CONNECTIONS = new WeakMap<Node, Value[]>();
+
+/**
+ * The connection a manager got by name belongs to (`getEntityManager()` is the `'default'`
+ * connection's): the `createConnection({ name, table, entities })` of the same module giving
+ * that name, as a script or a handler's bootstrap makes it before taking its manager. Else the
+ * manager as it is (its table unknown).
+ */
+function connectionOf(manager: Value | undefined, f: SourceFile, ctx: EvalContext): Value | undefined {
+  const m = manager?.kind === 'object' ? manager.made : undefined;
+  if (!m || !LOOKUPS.has(m.name)) return manager;
+  const asked = m.args[0] ? (m.args[0].kind === 'scalar' ? literalText(m.args[0].template) : null) : 'default';
+  if (asked === null) return manager;
+  const found = connectionsIn(f, ctx).filter((c) => {
+    const given = c.kind === 'object' && c.made ? entry(c.made.args[0], 'name') : undefined;
+    return (given ? (given.kind === 'scalar' ? literalText(given.template) : null) : 'default') === asked;
+  });
+  return found.length === 1 ? found[0] : manager;
+}
+
+/** The connections the module makes (`createConnection({...})`, kept or not), read once per tree. */
+function connectionsIn(f: SourceFile, ctx: EvalContext): Value[] {
+  const root = f.tree.rootNode;
+  let out = CONNECTIONS.get(root);
+  if (out) return out;
+  out = [];
+  if (f.text.includes('createConnection'))
+    for (const call of root.descendantsOfType('call_expression')) {
+      const callee = call?.childForFieldName('function');
+      if (callee?.type !== 'identifier' || callee.text !== 'createConnection') continue;
+      const v = ctx.evaluate(call!, ctx) ?? undefined;
+      if (isManager(v) && v?.kind === 'object' && v.made?.name === 'createConnection') out.push(v);
+    }
+  CONNECTIONS.set(root, out);
+  return out;
 }
 
 type Make = (operation: Operation, input: Value, key: KeySchema, writes?: boolean) => CallSite;
