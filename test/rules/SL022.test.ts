@@ -4,6 +4,30 @@ import { ruleTester } from './tester';
 ruleTester('SL022', {
   valid: [
     {
+      name: 'an enum of key prefixes is a label, not a few-valued field: one partition per tenant',
+      files: {
+        'src/keys.ts': `export enum KeyPrefix {
+  Orders = 'ORDERS',
+  Invoices = 'INVOICES',
+}
+`,
+        'src/orders/repository.ts': `import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { KeyPrefix } from '../keys';
+
+export async function listOrders(doc: DynamoDBDocumentClient, orgId: string) {
+  const { Items } = await doc.send(
+    new QueryCommand({
+      TableName: process.env.TABLE_NAME,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': \`ORG#\${orgId}#\${KeyPrefix.Orders}\` },
+    }),
+  );
+  return Items ?? [];
+}
+`,
+      },
+    },
+    {
       name: "a team member's tasks by status: the member is a person, not the team",
       files: {
         'src/tasks/assignments.ts': `import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
@@ -357,6 +381,89 @@ def record_invoice(customer_id: str, invoice_id: str, state: str, amount_cents: 
 `,
       },
       errors: [{ line: 11, severity: 'info' }],
+    },
+    {
+      name: 'a ledger listed by tenant and entity, the entity a parameter typed with an enum imported from the domain module',
+      files: {
+        'src/billing/domain.ts': `export enum LedgerEntity {
+  Invoice = 'INVOICE',
+  CreditNote = 'CREDIT_NOTE',
+  Payment = 'PAYMENT',
+}
+
+export interface LedgerEntry {
+  id: string;
+  amountCents: number;
+}
+`,
+        'src/billing/ledger-repository.ts': `import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { LedgerEntity, type LedgerEntry } from './domain';
+
+export class LedgerRepository {
+  constructor(private readonly doc: DynamoDBDocumentClient, private readonly table: string) {}
+
+  async list(tenantId: string, entity: LedgerEntity): Promise<LedgerEntry[]> {
+    const out = await this.doc.send(
+      new QueryCommand({
+        TableName: this.table,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': \`\${tenantId}#\${entity}\` },
+      }),
+    );
+    return (out.Items ?? []) as LedgerEntry[];
+  }
+}
+`,
+      },
+      errors: [{ file: 'src/billing/ledger-repository.ts', line: 12, severity: 'info' }],
+    },
+    {
+      name: 'imports by account and source, the source a union of string literals declared beside the handler',
+      files: {
+        'src/imports/record-import.ts': `import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+
+export type ImportSource = 'webhook' | 'csv-upload' | 'api';
+
+const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+
+export async function recordImport(accountId: string, source: ImportSource, importId: string, rows: number) {
+  await doc.send(
+    new PutCommand({
+      TableName: 'imports',
+      Item: { pk: \`ACCOUNT#\${accountId}#SRC#\${source}\`, sk: importId, rows },
+    }),
+  );
+}
+`,
+      },
+      errors: [{ line: 12, severity: 'info' }],
+    },
+    {
+      name: "an organisation's open orders: a member of a status enum written in the key",
+      files: {
+        'src/orders/order.ts': `export enum OrderStatus {
+  Open = 'OPEN',
+  Fulfilled = 'FULFILLED',
+  Cancelled = 'CANCELLED',
+}
+`,
+        'src/orders/open-orders.ts': `import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { OrderStatus } from './order';
+
+export async function openOrders(doc: DynamoDBDocumentClient, orgId: string) {
+  const { Items } = await doc.send(
+    new QueryCommand({
+      TableName: process.env.ORDERS_TABLE,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': \`ORG#\${orgId}#\${OrderStatus.Open}\` },
+    }),
+  );
+  return Items ?? [];
+}
+`,
+      },
+      errors: [{ file: 'src/orders/open-orders.ts', line: 9, severity: 'info' }],
     },
   ],
 });

@@ -191,9 +191,12 @@ const REQUEST_NAME = new RegExp(String.raw`^${REQUEST}$`);
  * like any named value, and marked so a wrapper's summary can put each caller's
  * argument in its place (and coverage can say why the key is not known).
  */
-export function parameterValue(n: Node, name: string, index: number, path?: string[]): Value {
-  // Judged by the last name read: `product.id` is an id, whatever the parameter is called.
-  const c = classifyName(path?.length ? path[path.length - 1] : name);
+export function parameterValue(n: Node, name: string, index: number, path?: string[], fewTyped = false): Value {
+  // Declared with a few-valued type (a union of literals, an enum): few-valued, whatever its name.
+  // Else judged by the last name read: `product.id` is an id, whatever the parameter is called.
+  const c = fewTyped
+    ? ({ kind: 'low-cardinality' } as const)
+    : classifyName(path?.length ? path[path.length - 1] : name);
   const h: Omit<Hole, 'source'> = !c
     ? { kind: 'unknown' }
     : c.kind === 'shard'

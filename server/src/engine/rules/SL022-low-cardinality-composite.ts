@@ -1,4 +1,4 @@
-import type { Access, Hole } from '../model';
+import type { Access, Hole, KeyTemplate } from '../model';
 import { classifyName, isIdWord, isTenantName } from '../frontends/names';
 import { displayParts, holes } from '../model/template';
 import { capText } from '../requests/capacity';
@@ -55,6 +55,22 @@ function labelledValues(text: string): string[] {
 }
 
 /**
+ * Constant parts that are members of a few-valued enum (`${Status.Active}`,
+ * `${EntityKind.Invoice}`): the member is one of the enum's few values, as `STATUS#ACTIVE`
+ * is one of its field's. The enum must be named for such a field: `Prefix.Orders`, a
+ * collection's label, is no such value.
+ */
+function enumMembers(t: KeyTemplate): string[] {
+  const out: string[] = [];
+  for (const p of t.parts) {
+    if (!('literal' in p)) continue;
+    const member = p.origin?.via.map((d) => /^([A-Za-z_$][\w$]*)\.[\w$]+$/.exec(d.name)).find((m) => m);
+    if (member && classifyName(member[1])?.kind === 'low-cardinality') out.push(member[0]);
+  }
+  return out;
+}
+
+/**
  * The partition key as a tenant composite: exactly one part is a tenant's id and every
  * other part takes few values (a status, a type, a flag, a pick among literals), at
  * least one; a value of a few-valued field written as a constant with its label
@@ -72,7 +88,7 @@ export function tenantComposite(a: Access): TenantComposite | null {
   const labelled = displayParts(a.partitionKey.template).flatMap((p) =>
     'literal' in p ? labelledValues(p.literal) : [],
   );
-  const few = [...rest.map((h) => shown(h.source)), ...labelled];
+  const few = [...rest.map((h) => shown(h.source)), ...labelled, ...enumMembers(a.partitionKey.template)];
   return few.length > 0 ? { tenant: shown(tenants[0].source), few } : null;
 }
 

@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import { onceUnless, unknownValue } from '../evaluation';
+import { declarationOf, onceUnless, reachedThrough, unknownValue } from '../evaluation';
 import { type EvalContext } from '../../model/eval-context';
 import { spanOf } from '../../syntax/span';
 import { literal } from '../../model/template';
@@ -45,15 +45,26 @@ function membersOf(n: Node, ctx: EvalContext, statics: boolean): Value {
   const body = n.childForFieldName('body');
   const entries: Entry[] = [];
   if (n.type === 'enum_declaration') {
+    // Each member is reached through its declaration, named `Status.Active`: a key written
+    // with it says which enum it is one of (SL022 reads a status enum's member as few-valued).
+    const owner = n.childForFieldName('name')?.text ?? '';
     let next = 0;
     for (const m of body?.namedChildren ?? []) {
-      if (m?.type === 'property_identifier')
-        entries.push([m.text, { kind: 'scalar', template: literal(String(next++)), span: spanOf(m) }, spanOf(m)]);
+      if (m?.type === 'property_identifier') {
+        const v: Value = { kind: 'scalar', template: literal(String(next++)), span: spanOf(m) };
+        const d = { name: `${owner}.${m.text}`, file: '', span: spanOf(m), valueSpan: spanOf(m) };
+        entries.push([m.text, reachedThrough(v, m, d), spanOf(m)]);
+      }
       if (m?.type !== 'enum_assignment') continue;
       const name = m.childForFieldName('name');
       const value = m.childForFieldName('value');
       if (!name || !value) continue;
-      entries.push([memberName(name), ctx.evaluate(value, ctx) ?? unknownValue(value), spanOf(m)]);
+      const v = ctx.evaluate(value, ctx) ?? unknownValue(value);
+      entries.push([
+        memberName(name),
+        reachedThrough(v, name, declarationOf(`${owner}.${memberName(name)}`, value)),
+        spanOf(m),
+      ]);
       if (value.type === 'number') next = Number(value.text) + 1;
     }
   } else {

@@ -29,6 +29,7 @@ import { injectedModelToken } from './nest-models';
 import { callValue, newValue } from './library';
 import { recordedMember } from './constructions';
 import { loopValue, paramValue } from './loops';
+import { fewValuedParameter } from './param-types';
 import { withMutations } from './mutations';
 import { reachingBindings } from './reaching-bindings';
 import { isFunction, resolve, type Binding } from './scope';
@@ -222,7 +223,7 @@ function bindingValue(n: Node, b: Binding, ctx: EvalContext): Value {
       return throughName(assignedValue(n, b.node, ctx, ASSIGNING), n, declarationOf(n.text, b.node));
     case 'param':
       return callersOrOwn(n.text, paramValue(n, b.fn, b.index, ctx, b.path), () =>
-        parameterValue(n, b.name, b.index, b.path),
+        parameterValue(n, b.name, b.index, b.path, !b.path && fewValuedParameter(b.fn, b.index, ctx)),
       );
     case 'loop':
       return loopValue(n, b.loop, ctx) ?? namedValue(n, n.text);

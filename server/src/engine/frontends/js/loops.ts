@@ -19,6 +19,7 @@ import { literal, shardRange } from '../../model/template';
 import { entry, type Value } from '../../model/value';
 import { callersOf } from './callers';
 import { isFunction, parameterDefaults, parametersOf, resolve } from './scope';
+import { fewValuedParameter } from './param-types';
 
 /** `for (const s of SHARDS)`, `for (let i = 0; i < N; i++)`. */
 export function loopValue(n: Node, loop: Node, ctx: EvalContext): Value | null {
@@ -164,7 +165,7 @@ function callersValue(n: Node, fn: Node, index: number, ctx: EvalContext): Value
   const name =
     fn.childForFieldName('name')?.text ??
     (fn.parent?.type === 'variable_declarator' ? fn.parent.childForFieldName('name')?.text : undefined);
-  const own = () => parameterValue(n, n.text, index);
+  const own = () => parameterValue(n, n.text, index, undefined, fewValuedParameter(fn, index, ctx));
   if (!name || ctx.lookups.summary) return own();
   recordCallers(ctx, name);
   // Only the calls that really call it: not a namesake (`cache.get(...)` for a method `get`).
