@@ -1,5 +1,6 @@
 import type { Tree } from 'web-tree-sitter';
 import { markCachedReads } from './frontends/cached-reads';
+import { withoutKeyShardRoutes } from './frontends/tenant-routing';
 import type { CallSite } from './model/call-site';
 import { accessesOfCallSiteMemo, learnKeySchemasMemo } from './requests/interpret-memo';
 import { hintTableOf } from './requests/interpret';
@@ -302,7 +303,8 @@ export function extractTree(
           : accessesOfCallSiteMemo(s, hints),
       ),
     );
-    const accesses = markCachedReads(tree, withEnvTables(interpreted, env));
+    // A remainder that is a key's shard suffix is no tenant's route (SL021): left out with the keys at hand.
+    const accesses = withoutKeyShardRoutes(markCachedReads(tree, withEnvTables(interpreted, env)));
     const told = [...definitions, ...keysTold(accesses)];
     const ignored = suppressions(tree, text);
     const extracted: FileAnalysis = {

@@ -12,8 +12,6 @@ import { inner, lastName, positional, type Shapes } from './syntax';
 /** Names of functions that hash their first argument. */
 const HASH =
   /^(hash|hash_?code|hash_?string|hash32|hash64|stable_?hash|crc|crc32c?|adler32|md5|sha1|sha256|sha512|murmur\w*|mmh3\w*|fnv\w*|xxh\w*|xxhash\w*|farmhash\w*|cityhash\w*|\w*_hash|\w*Hash)$/i;
-/** The hash ShardLens's shard fixes write (features/fixes): `shardlensHash`, `shardlens_hash`. */
-const OWN_SHARD_HELPER = /^shardlens_?hash$/i;
 /** Functions and methods that pass a number on from their first argument. */
 const NUMBER_OF = new Set(['abs', 'int', 'Number', 'BigInt', 'parseInt', 'from_bytes', 'toNumber', 'floor']);
 /** Methods that read a number or text out of a digest object: the digest is their receiver. */
@@ -48,9 +46,6 @@ export function hashedValue(n: Node, s: Shapes, depth = 0): Node | null {
   const callee = at.childForFieldName('function');
   if (!callee) return null;
   const name = lastName(callee, s);
-  // ShardLens's own calculated shard suffix (its shard fixes' helper): a write shard of one
-  // key, whose spread by tenant those fixes already state, not a tenant's route.
-  if (OWN_SHARD_HELPER.test(name)) return null;
   const args = positional(at);
   const receiver = callee.type === s.member ? callee.childForFieldName('object') : null;
   if (receiver && DIGEST_READS.test(name)) return hashedValue(receiver, s, depth + 1);
