@@ -163,6 +163,31 @@ export async function appendAudit(doc: DynamoDBDocumentClient, orgId: string, au
 `,
       },
     },
+    {
+      name: 'a write shard whose helper sits in a keys module of its own, imported by the repository',
+      files: {
+        'src/keys/partition.ts': `import { createHash } from 'node:crypto';
+
+export const INVOICE_PARTITIONS = 16;
+
+export function invoicePartition(accountId: string): number {
+  return parseInt(createHash('md5').update(accountId).digest('hex').slice(0, 8), 16) % INVOICE_PARTITIONS;
+}
+`,
+        'src/invoices/repository.ts': `import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { invoicePartition } from '../keys/partition';
+
+export async function saveInvoice(doc: DynamoDBDocumentClient, accountId: string, invoiceId: string, totalCents: number) {
+  await doc.send(
+    new PutCommand({
+      TableName: 'invoices',
+      Item: { pk: \`INVOICES#\${accountId}#\${invoicePartition(accountId)}\`, sk: invoiceId, totalCents },
+    }),
+  );
+}
+`,
+      },
+    },
   ],
   invalid: [
     {

@@ -13,6 +13,7 @@ import { CrossModuleFacts, definitionChanges, writesChanged } from './cross-modu
 import { InfraRegistry, withOpenBuffers, type InfraRead, type InfraReadEntry } from './infra';
 import { isCdkText } from './cdk-source';
 import { isServerlessFile } from '../frontends/infra';
+import { isKeyShardRoute, shardSuffixOrigins } from '../frontends/tenant-routing';
 import { EnvBinder, type FileBindings } from './env-binder';
 import { KeyGroups } from './key-groups';
 import { ModuleConstants, readFromDisk } from './modules';
@@ -493,7 +494,7 @@ export class WorkspaceIndex {
     if (!analysis?.accesses.length && !analysis?.findings.length) return [];
     const cross = [...this.groups.findingsIn(file), ...this.tables.in(file)];
     const ignores: Suppressions = new Map((this.files.get(file)?.ignores ?? []).map(([l, c]) => [l, new Set(c)]));
-    const own = (this.files.get(file)?.findings ?? []).flatMap(
+    const own = this.withoutKeyShardRoutes(this.files.get(file)?.findings ?? []).flatMap(
       (f) => atSchemaOnce(this.withKeyUse(this.groups.withWorkspaceShardCount(f)), () => this.accessesOfKey(f)) ?? [],
     );
     // A silenced SL006 still means the read's SL001 does not apply: resolve before silencing.
@@ -502,6 +503,18 @@ export class WorkspaceIndex {
       placeByReach({ ...f, access: this.annotated(f.access) }, this.reachOfAccess(f.access), (at) => this.whereAt(at)),
     );
     return dedupe(placed).sort(byPosition);
+  }
+
+  /**
+   * A file's findings less the tenant routes (SL021) whose remainder is the shard suffix of
+   * a key written in another file (a helper's `fnv1a(orgId) % N` a repository's key is
+   * built with): the file's own keys were read when it was analysed. Routes are rare, so
+   * the workspace's keys are read only for a file that has one.
+   */
+  private withoutKeyShardRoutes(findings: Finding[]): Finding[] {
+    if (!findings.some((f) => f.access.library?.route)) return findings;
+    const suffixes = shardSuffixOrigins([...this.files.values()].flatMap((r) => r.accesses));
+    return findings.filter((f) => !isKeyShardRoute(f.access, suffixes));
   }
 
   /**

@@ -20,7 +20,7 @@ import { namesPlace, tenantOf } from './names';
 import { looksUpBefore } from './override';
 import { inner, JS_SHAPES, operatorOf, PY_SHAPES, type Shapes } from './syntax';
 
-export { withoutKeyShardRoutes } from './shard-suffix';
+export { isKeyShardRoute, shardSuffixOrigins, withoutKeyShardRoutes } from './shard-suffix';
 
 export const ROUTE_KEY = 'tenant';
 export const ROUTE_TABLE_PREFIX = 'tenant-route:';
