@@ -4,42 +4,24 @@ import { type EvalContext } from '../../model/eval-context';
 import { spanOf } from '../../syntax/span';
 import { literalText } from '../../model/template';
 import type { Entry, Value } from '../../model/value';
+import { leavesBeforeUse, statementsOnPath, type StatementSyntax } from '../mutation-path';
 
 /**
  * Containers built by mutation before they are used: `const item = {}` then
  * `item.pk = "inbox"` or `item["sk"] = id`, `Object.assign(item, {...})`, and
  * `requests.push({ PutRequest: ... })` in a loop before `batchWrite`. The writes are
  * folded into the declared value in the order they appear, up to the statement that
- * uses the name. A mutation inside a loop or a branch counts once: the value shows
- * what may be written, not how often.
+ * uses the name, along the path to the use (`statementsOnPath`). A mutation inside a loop
+ * or a branch counts once: the value shows what may be written, not how often; one in a
+ * branch that returns or throws before the use not at all.
  */
 export function withMutations(value: Value, name: string, declared: Node, use: Node, ctx: EvalContext): Value {
   if (value.kind !== 'object' && value.kind !== 'array') return value;
-  const between = statementsBetween(declared, use);
-  if (between.length === 0) return value;
   let out: Value = value;
-  for (const stmt of between) {
+  for (const stmt of statementsOnPath(declared, use, STATEMENTS)) {
     for (const m of stmt.descendantsOfType(['assignment_expression', 'call_expression'])) {
-      if (m) out = apply(out, m, name, ctx);
+      if (m && !leavesBeforeUse(m, stmt, STATEMENTS)) out = apply(out, m, name, ctx);
     }
-  }
-  return out;
-}
-
-/** The statements of the declaration's block after it, up to (not including) the one holding the use. */
-function statementsBetween(declared: Node, use: Node): Node[] {
-  let declStmt: Node | null = declared;
-  while (declStmt?.parent && !isBlock(declStmt.parent)) declStmt = declStmt.parent;
-  const block = declStmt?.parent;
-  if (!declStmt || !block) return [];
-  let useStmt: Node | null = use;
-  while (useStmt?.parent && !useStmt.parent.equals(block)) useStmt = useStmt.parent;
-  if (!useStmt?.parent) return [];
-  const out: Node[] = [];
-  for (const stmt of block.namedChildren) {
-    if (!stmt || stmt.startIndex <= declStmt.startIndex) continue;
-    if (stmt.startIndex >= useStmt.startIndex) break;
-    if (!DEFINES_CODE.test(stmt.type) && !DEFINES_CODE.test(stmt.namedChild(0)?.type ?? '')) out.push(stmt);
   }
   return out;
 }
@@ -48,9 +30,13 @@ function statementsBetween(declared: Node, use: Node): Node[] {
 const DEFINES_CODE =
   /^(function_declaration|generator_function_declaration|class_declaration|abstract_class_declaration|interface_declaration|type_alias_declaration|comment)$/;
 
-function isBlock(n: Node): boolean {
-  return n.type === 'statement_block' || n.type === 'program' || n.type === 'class_body';
-}
+const BLOCKS = new Set(['statement_block', 'program', 'class_body', 'switch_case', 'switch_default']);
+
+const STATEMENTS: StatementSyntax = {
+  isBlock: (n) => BLOCKS.has(n.type),
+  exits: new Set(['return_statement', 'throw_statement']),
+  definesCode: (stmt) => DEFINES_CODE.test(stmt.type) || DEFINES_CODE.test(stmt.namedChild(0)?.type ?? ''),
+};
 
 function apply(v: Value, m: Node, name: string, ctx: EvalContext): Value {
   if (m.type === 'assignment_expression') {

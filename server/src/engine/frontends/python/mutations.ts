@@ -5,63 +5,35 @@ import { spanOf } from '../../syntax/span';
 import { literalText } from '../../model/template';
 import type { Entry, Value } from '../../model/value';
 import { kwargsValue } from './structures';
+import { leavesBeforeUse, statementsOnPath, type StatementSyntax } from '../mutation-path';
 
 /**
  * Containers built by mutation before they are used: `item = {}` then
  * `item["pk"] = "inbox"`, `item.update({...})` or `item.update(sk=x)`, and
  * `requests.append({...})` / `requests.extend([...])` in a loop before a batch call.
  * The writes are folded into the assigned value in the order they appear, up to the
- * statement that uses the name; one inside a loop or a branch counts once, and one in a
- * branch that returns or raises not at all.
+ * statement that uses the name, along the path to the use (`statementsOnPath`); one inside
+ * a loop or a branch counts once, and one in a branch that returns or raises before the use
+ * not at all.
  */
 export function withMutations(value: Value, name: string, assigned: Node, use: Node, ctx: EvalContext): Value {
   if (value.kind !== 'object' && value.kind !== 'array') return value;
   let out: Value = value;
-  for (const stmt of statementsBetween(assigned, use)) {
+  for (const stmt of statementsOnPath(assigned, use, STATEMENTS)) {
     for (const m of stmt.descendantsOfType(['assignment', 'call']))
-      if (m && !leavesBeforeUse(m, stmt)) out = apply(out, m, name, ctx);
-  }
-  return out;
-}
-
-const EXITS = new Set(['return_statement', 'raise_statement']);
-
-/**
- * A write inside a branch of `stmt` that ends in `return` or `raise` (`if admin:
- * params["IndexName"] = ...; return table.scan(**params)`): the path through it never
- * reaches the use after `stmt`, so the container the use sees does not hold it.
- */
-function leavesBeforeUse(m: Node, stmt: Node): boolean {
-  for (let n = m.parent; n && !n.equals(stmt); n = n.parent) {
-    if (n.type !== 'block') continue;
-    const last = n.namedChildren.filter((c) => c && c.type !== 'comment').at(-1);
-    if (last && EXITS.has(last.type)) return true;
-  }
-  return false;
-}
-
-const BLOCKS = new Set(['block', 'module']);
-
-/** The statements of the assignment's block after it, up to (not including) the one holding the use. */
-function statementsBetween(assigned: Node, use: Node): Node[] {
-  let declStmt: Node | null = assigned;
-  while (declStmt?.parent && !BLOCKS.has(declStmt.parent.type)) declStmt = declStmt.parent;
-  const block = declStmt?.parent;
-  if (!declStmt || !block) return [];
-  let useStmt: Node | null = use;
-  while (useStmt?.parent && !useStmt.parent.equals(block)) useStmt = useStmt.parent;
-  if (!useStmt?.parent) return [];
-  const out: Node[] = [];
-  for (const stmt of block.namedChildren) {
-    if (!stmt || stmt.startIndex <= declStmt.startIndex) continue;
-    if (stmt.startIndex >= useStmt.startIndex) break;
-    if (!DEFINES_CODE.has(stmt.type)) out.push(stmt);
+      if (m && !leavesBeforeUse(m, stmt, STATEMENTS)) out = apply(out, m, name, ctx);
   }
   return out;
 }
 
 /** Statements that define code rather than run it where they stand: no mutation happens there. */
 const DEFINES_CODE = new Set(['function_definition', 'class_definition', 'decorated_definition', 'comment']);
+
+const STATEMENTS: StatementSyntax = {
+  isBlock: (n) => n.type === 'block' || n.type === 'module',
+  exits: new Set(['return_statement', 'raise_statement']),
+  definesCode: (stmt) => DEFINES_CODE.has(stmt.type),
+};
 
 function apply(v: Value, m: Node, name: string, ctx: EvalContext): Value {
   if (m.type === 'assignment') {
