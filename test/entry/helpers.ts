@@ -1,7 +1,12 @@
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Finding } from '../../server/src/engine/model';
-import { indexedWorkspace } from '../unit/helpers';
+import { initParsers } from '../../server/src/engine/syntax/parser';
+import { DEFAULT_MAX_BYTES } from '../../server/src/engine/analyze';
+import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
+import { collectFiles } from '../../server/src/engine/workspace/files';
+import { indexWorkspace } from '../../server/src/engine/workspace/cache/run';
 
 export const FIXTURES = path.join(__dirname, '..', 'fixtures', 'entry');
 
@@ -20,11 +25,21 @@ export function fixture(name: string): Record<string, string> {
   return out;
 }
 
-/** Every finding of a workspace made of `files`, each as `file:line rule severity` with its message. */
+/**
+ * Every finding of a workspace made of `files`, each as `file:line rule severity` with its
+ * message: the files written to a fresh folder and indexed as `shardlens check` indexes it
+ * (`collectFiles`, then `indexWorkspace`: templates first, so environment variables name
+ * the tables the templates set them to).
+ */
 export async function findingsOf(files: Record<string, string>): Promise<Array<Finding & { at: string }>> {
-  const { index, dir } = await indexedWorkspace(files);
-  // Templates are read as the CLI reads them: the files `collectFiles` lists as infrastructure.
-  index.readInfrastructure(Object.keys(files).map((f) => path.join(dir, f)));
+  await initParsers();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-workspace-'));
+  for (const [name, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    fs.writeFileSync(path.join(dir, name), text);
+  }
+  const index = new WorkspaceIndex({ root: dir, maxBytes: DEFAULT_MAX_BYTES });
+  await indexWorkspace(index, collectFiles([dir]), { maxBytes: DEFAULT_MAX_BYTES });
   return index
     .results()
     .flatMap((r) => r.findings)

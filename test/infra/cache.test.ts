@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { initParsers } from '../../server/src/engine/syntax/parser';
 import { AnalysisCache } from '../../server/src/engine/workspace/cache';
-import { completeIndex, indexOneByOne } from '../../server/src/engine/workspace/cache/run';
+import { indexWorkspace } from '../../server/src/engine/workspace/cache/run';
 import { collectFiles } from '../../server/src/engine/workspace/files';
 import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
 
@@ -43,9 +43,7 @@ async function indexOnce(dir: string, cacheDir: string): Promise<{ restored: num
   });
   const list = collectFiles([dir]);
   const index = new WorkspaceIndex({ root: dir, maxBytes: MAX });
-  index.readInfrastructure(list.infrastructure, cache.infraReads());
-  await indexOneByOne(index, list.files, cache, MAX);
-  await completeIndex(index, list.files, cache);
+  await indexWorkspace(index, list, { maxBytes: MAX, cache });
   return {
     restored: index.infra.restoredCount,
     results: JSON.stringify({ results: index.results(), infra: index.infrastructure() }),

@@ -6,8 +6,10 @@ import { test } from 'node:test';
 import type { Finding, Severity } from '../../server/src/engine/model';
 import { initParsers } from '../../server/src/engine/syntax/parser';
 import { RULE_INFO, type RuleInfo } from '../../server/src/engine/rules';
+import { DEFAULT_MAX_BYTES } from '../../server/src/engine/analyze';
 import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
 import { collectFiles } from '../../server/src/engine/workspace/files';
+import { indexWorkspace } from '../../server/src/engine/workspace/cache/run';
 
 /**
  * One rule's cases, in the manner of typescript-eslint's RuleTester: small sources that
@@ -60,10 +62,8 @@ export async function withIndexed<T>(
       fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
       fs.writeFileSync(path.join(dir, name), text);
     }
-    const index = new WorkspaceIndex({ root: dir });
-    // Templates first, as `shardlens check` reads them: the tables they declare name environment variables.
-    index.readInfrastructure(collectFiles([dir]).infrastructure);
-    index.analyzeAll(Object.keys(files).map((f) => path.join(dir, f)));
+    const index = new WorkspaceIndex({ root: dir, maxBytes: DEFAULT_MAX_BYTES });
+    await indexWorkspace(index, collectFiles([dir]), { maxBytes: DEFAULT_MAX_BYTES });
     return use(index, (f) => `${path.relative(dir, f.file).split(path.sep).join('/')}:${f.span.startLine + 1}`);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

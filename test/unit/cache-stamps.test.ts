@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { initParsers } from '../../server/src/engine/syntax/parser';
 import { AnalysisCache } from '../../server/src/engine/workspace/cache';
-import { completeIndex, indexOneByOne } from '../../server/src/engine/workspace/cache/run';
+import { indexWorkspace } from '../../server/src/engine/workspace/cache/run';
 import { RACY_MS, settledBefore, type Stamp } from '../../server/src/engine/workspace/cache/stamp';
 import { collectFiles } from '../../server/src/engine/workspace/files';
 import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
@@ -39,8 +39,7 @@ async function cached(root: string, dir: string) {
   const files = collectFiles([root]).files;
   const index = new WorkspaceIndex({ root, maxBytes: MAX });
   const cache = new AnalysisCache({ dir, name: 'check', key: { version: 'v1', root, options: {} }, notice: () => {} });
-  await indexOneByOne(index, files, cache, MAX);
-  await completeIndex(index, files, cache);
+  await indexWorkspace(index, { files, infrastructure: [] }, { maxBytes: MAX, cache });
   return { json: JSON.stringify(index.results()), hits: cache.hits, reads: cache.reads, files: files.length };
 }
 

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { engineSourceHash } from '../../scripts/engine-hash.mjs';
 import { initParsers } from '../../server/src/engine/syntax/parser';
 import { AnalysisCache } from '../../server/src/engine/workspace/cache';
-import { completeIndex, indexOneByOne } from '../../server/src/engine/workspace/cache/run';
+import { indexWorkspace } from '../../server/src/engine/workspace/cache/run';
 import { collectFiles } from '../../server/src/engine/workspace/files';
 import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
 
@@ -51,8 +51,7 @@ async function cached(root: string, dir: string, version = 'v1') {
   const index = new WorkspaceIndex({ root, maxBytes: MAX });
   const key = { version, root, options: { maxBytes: MAX } };
   const cache = new AnalysisCache({ dir, name: 'check', key, notice: (l) => said.push(l) });
-  await indexOneByOne(index, files, cache, MAX);
-  await completeIndex(index, files, cache);
+  await indexWorkspace(index, { files, infrastructure: [] }, { maxBytes: MAX, cache });
   return { json: JSON.stringify(index.results()), hits: cache.hits, files: files.length, notices: said };
 }
 

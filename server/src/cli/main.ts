@@ -5,12 +5,9 @@ import {
   AnalysisCache,
   cacheDir,
   collectFiles,
-  completeIndex,
   ENGINE_VERSION,
   type FileAnalysis,
-  indexOneByOne,
-  infrastructureNeedsParsers,
-  initParsers,
+  indexWorkspace,
   MAX_DEPTH,
   type Severity,
   WorkspaceIndex,
@@ -78,14 +75,12 @@ async function indexPaths(
   const cache = cacheOption ? openCache(cacheOption.location, root, maxFileBytes, err, configs?.key() ?? []) : null;
   if (cache && !cache.loaded && paths.some(isDirectory)) prestartAnalysis(root, maxFileBytes);
   const index = new WorkspaceIndex({ root, maxBytes: maxFileBytes });
-  // Templates first: the functions they declare name the tables of environment variables.
   const infrastructure = configs ? configs.included(list.infrastructure).files : list.infrastructure;
-  // Terraform is read with a tree-sitter grammar: loaded here only when there is some.
-  if (infrastructure.some(infrastructureNeedsParsers)) await initParsers();
-  index.readInfrastructure(infrastructure, cache?.infraReads());
-  if (files.length >= PARALLEL_FROM) await indexInParallel(index, files, root, maxFileBytes, cache);
-  else await indexOneByOne(index, files, cache, maxFileBytes);
-  await completeIndex(index, files, cache);
+  const analyse =
+    files.length >= PARALLEL_FROM
+      ? (fs: readonly string[]) => indexInParallel(index, [...fs], root, maxFileBytes, cache)
+      : undefined;
+  await indexWorkspace(index, { files, infrastructure }, { maxBytes: maxFileBytes, cache, analyse });
   return {
     index,
     excluded,

@@ -75,7 +75,7 @@ export { CACHE_TTL_SECONDS, judgeByLive, useText } from './rules/key-use';
 export { CACHE_HELPERS } from './frontends/cached-reads';
 export { sameSpan, spanOf, spanWithin, walk } from './syntax/span';
 export { AnalysisCache, ENGINE_VERSION, cacheDir } from './workspace/cache';
-export { completeIndex, indexOneByOne } from './workspace/cache/run';
+export { indexWorkspace } from './workspace/cache/run';
 export { collectFiles } from './workspace/files';
 export { isInfrastructureCandidate } from './frontends/infra';
 export type { InfraRead } from './workspace/infra';

@@ -1,4 +1,5 @@
 import { initParsers } from '../../syntax/parser';
+import { infrastructureNeedsParsers } from '../../frontends/infra';
 import type { WorkspaceIndex } from '../index';
 import type { AnalysisCache } from './index';
 
@@ -39,4 +40,31 @@ export async function completeIndex(
     cache.reconcile(index, files);
   }
   cache.save(index, files);
+}
+
+/** What `indexWorkspace` indexes: the source files and the infrastructure files (`collectFiles` lists both). */
+export interface WorkspaceFiles {
+  files: readonly string[];
+  infrastructure: readonly string[];
+}
+
+/**
+ * Indexes a workspace as `shardlens check` does, in its order: the infrastructure files
+ * first (the functions they declare name the tables of environment variables and the
+ * entry points), then each source file, then what needs every file in. `analyse` indexes
+ * the source files in place of `indexOneByOne` (the CLI's analysis threads). Tests index
+ * through this too, so what a test sees is what a user sees.
+ */
+export async function indexWorkspace(
+  index: WorkspaceIndex,
+  list: WorkspaceFiles,
+  options: { maxBytes: number; cache?: AnalysisCache | null; analyse?: (files: readonly string[]) => Promise<void> },
+): Promise<void> {
+  const cache = options.cache ?? null;
+  // Terraform is read with a tree-sitter grammar: loaded here only when there is some.
+  if (list.infrastructure.some(infrastructureNeedsParsers)) await initParsers();
+  index.readInfrastructure(list.infrastructure, cache?.infraReads());
+  if (options.analyse) await options.analyse(list.files);
+  else await indexOneByOne(index, list.files, cache, options.maxBytes);
+  await completeIndex(index, list.files, cache);
 }
