@@ -129,9 +129,14 @@ export function reachGraph(input: ReachInput, calls: CallGraph = callGraph(input
     entries.push(e);
     roots.push({ file: e.file, root: e.functionName ?? MODULE });
   }
+  // So does a handler the named one wraps in its own file (`lambda_handler =
+  // logger.inject_lambda_context(process_batch)`): its signature says Lambda, the template says which trigger.
+  const wrappedByInfra = (file: string, fn: string) =>
+    input.infra.some((e) => e.file === file && calls.reachedFrom(file, e.functionName ?? MODULE).has(id(file, fn)));
   for (const [file, r] of reaches)
     for (const { entry, root } of r.entries) {
-      if (entry.kind === 'unknown' && infraHandled.has(id(file, entry.functionName ?? MODULE))) continue;
+      const fn = entry.functionName ?? MODULE;
+      if (entry.kind === 'unknown' && (infraHandled.has(id(file, fn)) || wrappedByInfra(file, fn))) continue;
       entries.push(entry);
       roots.push({ file, root });
     }

@@ -11,6 +11,8 @@ import { emptyPart, entryPoint, HTTP_METHODS, parseRate, readWhole, wholeFileEnt
 import type { EntryKind, FileReach, ReachPart, ReachReading, SeenEntry } from '../../model/entry-point';
 import { spanOf, walk } from '../../syntax/span';
 import { isFunction, parametersOf } from './scope';
+import { argumentsOf, chainedRoutePath, passedFunctions, routeObject } from './passed-functions';
+import type { Span } from '../../model/range';
 
 const LOOP_STATEMENTS = new Set(['for_statement', 'for_in_statement', 'while_statement', 'do_statement']);
 const LOOP_METHODS = new Set(['forEach', 'map', 'flatMap', 'filter', 'reduce', 'some', 'every']);
@@ -41,6 +43,8 @@ const VISITED = new Set([
 /** With the classes, for a file that may hold a NestJS controller or schedule (most classes are neither). */
 const VISITED_NEST = new Set([...VISITED, 'class_declaration', 'class']);
 const NEST_MARK = /@(?:Controller|Cron|Interval)\s*\(/;
+/** A file that may give routes as objects (`{ method: 'GET', path: '/x', handler }`) reads its objects too. */
+const ROUTE_OBJECT_MARKS = [/\bmethod['"]?\s*:/, /\bhandler\b/];
 const NEST_ROUTES = new Set(['Get', 'Post', 'Put', 'Patch', 'Delete', 'All', 'Head', 'Options']);
 
 export function jsReachReading(tree: Tree, file: string, testFile: boolean, binFile: boolean): ReachReading {
@@ -52,11 +56,13 @@ export function jsReachReading(tree: Tree, file: string, testFile: boolean, binF
   // A file without an `@` has no decorators to look for around each method.
   const marks: FileMarks = { next: nextRoute(file), decorators: text.includes('@') };
   const nest = NEST_MARK.test(text);
+  const routeObjects = ROUTE_OBJECT_MARKS.every((m) => m.test(text));
+  const types = nest ? VISITED_NEST : VISITED;
   return {
-    mode: `${nest}:${marks.decorators}`,
+    mode: `${nest}:${marks.decorators}:${routeObjects}`,
     entries,
     declaresApp: APP_OBJECT.test(text),
-    types: nest ? VISITED_NEST : VISITED,
+    types: routeObjects ? new Set([...types, 'object']) : types,
     read: (n) => {
       const part = emptyPart();
       if (isFunction(n) || n.type === 'method_definition') readFunction(n, part, file, marks);
@@ -67,6 +73,7 @@ export function jsReachReading(tree: Tree, file: string, testFile: boolean, binF
       } else if (LOOP_STATEMENTS.has(n.type)) part.loops.push(spanOf(n));
       else if (n.type === 'import_statement') readImport(n, part);
       else if (n.type === 'class_declaration' || n.type === 'class') readNestController(n, part, file);
+      else if (n.type === 'object') readRouteObject(n, part, file);
       return part;
     },
     bodyOf: (n) => {
@@ -172,21 +179,39 @@ function readCall(call: Node, seen: ReachPart, file: string): void {
   if (!loops && !HTTP_METHODS.has(method.toLowerCase())) return;
   const args = call.childForFieldName('arguments')?.namedChildren ?? [];
   if (loops && args.some(isFunction)) seen.loops.push(span);
-  // `app.get('/votes', handler)`, `router.post("/x", auth, async (req, res) => ...)`.
-  const route = args[0];
-  if (!HTTP_METHODS.has(method.toLowerCase()) || !route || !/^['"`]\//.test(route.text)) return;
-  const name = `${method === 'all' ? 'ANY' : method.toUpperCase()} ${route.text.slice(1, -1)}`;
-  const handlers = args.slice(1);
-  const inline = handlers.filter(isFunction);
-  const named = handlers.filter((h) => h.type === 'identifier' || h.type === 'member_expression');
-  for (const h of inline)
-    seen.entries.push({ entry: entryPoint('api', name, file, null, span, name), span: spanOf(h) });
+  // `app.get('/votes', handler)`, `router.post("/x", auth, async (req, res) => ...)`,
+  // `router.route('/votes').get(list).post(cast)`.
+  if (!HTTP_METHODS.has(method.toLowerCase())) return;
+  const written = args[0] && /^['"`]\//.test(args[0].text) ? args[0].text.slice(1, -1) : null;
+  const path = written ?? chainedRoutePath(callee, HTTP_METHODS);
+  if (path === null) return;
+  const name = `${method === 'all' ? 'ANY' : method.toUpperCase()} ${path}`;
+  readRoute(name, written === null ? args : args.slice(1), span, seen, file);
+}
+
+/**
+ * A route's handlers, inline or named, also when a wrapper is given them
+ * (`asyncHandler(async (req, res) => …)`, `catchAsync(orders.get)`): each inline one is an
+ * entry point of its own; the named ones are called by one entry point at the route.
+ */
+function readRoute(name: string, handlers: Node[], at: Span, seen: ReachPart, file: string): void {
+  const passed = passedFunctions(handlers);
+  for (const h of passed.inline)
+    seen.entries.push({ entry: entryPoint('api', name, file, null, at, name), span: spanOf(h) });
+  seen.imports.push(...passed.imports);
+  const named = passed.named;
   if (named.length)
     seen.entries.push({
-      entry: entryPoint('api', name, file, lastName(named[named.length - 1]), span, name),
+      entry: entryPoint('api', name, file, named[named.length - 1].name, at, name),
       span: null,
-      calls: named.map((h) => ({ name: lastName(h), member: h.type === 'member_expression' })),
+      calls: named,
     });
+}
+
+/** `{ method: 'GET', path: '/items', handler: items.list }`: a route given as an object. */
+function readRouteObject(n: Node, seen: ReachPart, file: string): void {
+  const route = routeObject(n);
+  if (route) readRoute(route.name, [route.handler], spanOf(n), seen, file);
 }
 
 /**
@@ -200,17 +225,19 @@ function readCall(call: Node, seen: ReachPart, file: string): void {
 function readWrappedExport(call: Node, seen: ReachPart, file: string): void {
   const name = exportedName(call);
   if (!name) return;
+  // Along the chain: `middy(main).use(cors())`, `middy().handler(main)`, `compose(auth)(main)`.
   const given: Node[] = [];
   for (let at: Node | null = call; at?.type === 'call_expression';) {
-    given.push(...(at.childForFieldName('arguments')?.namedChildren ?? []));
+    given.push(...argumentsOf(at));
     const callee = at.childForFieldName('function');
-    at = callee?.type === 'member_expression' ? callee.childForFieldName('object') : null;
+    at = callee?.type === 'member_expression' ? callee.childForFieldName('object') : callee;
   }
-  const named = given.filter((a) => a.type === 'identifier');
-  if (!named.length && !given.some(isFunction)) return;
+  const passed = passedFunctions(given);
+  if (!passed.named.length && !passed.inline.length) return;
   const span = spanOf(call);
   seen.functions.push({ name, span, exported: true });
-  for (const a of named) seen.calls.push({ name: a.text, member: false, span: spanOf(a) });
+  for (const a of passed.named) seen.calls.push({ ...a, span });
+  seen.imports.push(...passed.imports);
   if (/^(?:\w+_)?handler$|Handler$/.test(name))
     seen.entries.push({ entry: entryPoint('unknown', name, file, name, span, 'Lambda handler'), span });
 }
@@ -229,10 +256,6 @@ function exportedName(call: Node): string | null {
       return left.childForFieldName('property')?.text ?? null;
   }
   return null;
-}
-
-function lastName(n: Node): string {
-  return n.type === 'member_expression' ? (n.childForFieldName('property')?.text ?? n.text) : n.text;
 }
 
 function readImport(n: Node, seen: ReachPart): void {

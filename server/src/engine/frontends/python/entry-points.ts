@@ -20,6 +20,7 @@ import {
 } from '../file-reach';
 import type { EntryKind, FileReach, ReachPart, ReachReading, SeenEntry } from '../../model/entry-point';
 import { spanOf } from '../../syntax/span';
+import { argumentsOf, passedNames, registeredView, wrappedAssignment } from './passed-functions';
 
 const LOOPS = new Set([
   'for_statement',
@@ -46,6 +47,8 @@ const CHALICE_EVENTS: Record<string, EntryKind> = {
   websocket_message: 'websocket',
   lambda_function: 'unknown',
 };
+/** What a Lambda handler is named: `handler`, `lambda_handler`, `order_handler`, `handle`. */
+const HANDLER_NAME = /^(?:\w+_)?handler$|^handle$/;
 const RATE_UNITS: Record<string, string> = { MINUTES: 'minutes', HOURS: 'hours', DAYS: 'days' };
 
 export function pythonReachReading(tree: Tree, file: string, testFile: boolean): ReachReading {
@@ -62,7 +65,7 @@ export function pythonReachReading(tree: Tree, file: string, testFile: boolean):
     read: (n) => {
       const part = emptyPart();
       if (n.type === 'function_definition') readFunction(n, part, file, prefixes);
-      else if (n.type === 'call') readCall(n, part, file);
+      else if (n.type === 'call') readCall(n, part, file, prefixes);
       else if (LOOPS.has(n.type)) part.loops.push(spanOf(n));
       else if (n.type === 'import_from_statement' || n.type === 'import_statement') readImport(n, part);
       else if (n.type === 'if_statement' && n.parent?.type === 'module' && isMainGuard(n)) {
@@ -187,17 +190,46 @@ function stringOf(n: Node): string | null {
   return n.text.replace(/^[a-zA-Z]*(['"]{1,3})/, '').replace(/['"]{1,3}$/, '');
 }
 
-function readCall(call: Node, seen: ReachPart, file: string): void {
+function readCall(call: Node, seen: ReachPart, file: string, prefixes: Map<string, string>): void {
   const callee = call.childForFieldName('function');
   const span = spanOf(call);
+  readWrappedHandler(call, seen, file);
   if (callee?.type === 'identifier') {
     seen.calls.push({ name: callee.text, member: false, span });
     // Django: `path("votes/", views.vote)` in `urlpatterns`.
     if ((callee.text === 'path' || callee.text === 're_path' || callee.text === 'url') && inUrlPatterns(call))
       readDjangoPath(call, seen, file);
   } else if (callee?.type === 'attribute') {
-    seen.calls.push({ name: callee.childForFieldName('attribute')?.text ?? '', member: true, span });
+    const method = callee.childForFieldName('attribute')?.text ?? '';
+    seen.calls.push({ name: method, member: true, span });
+    if (method === 'add_url_rule' || method === 'add_api_route') {
+      const view = registeredView(method, argumentsOf(call), stringOf);
+      if (!view) return;
+      const prefix = prefixes.get(callee.childForFieldName('object')?.text ?? '') ?? '';
+      const name = `${view.methods.join('|')} ${prefix}${view.path}`;
+      const calls = passedNames([view.view]);
+      if (calls.length)
+        seen.entries.push({ entry: entryPoint('api', name, file, calls[0].name, span, name), span: null, calls });
+    }
   }
+}
+
+/**
+ * A handler made at module level by wrapping a function (`lambda_handler =
+ * logger.inject_lambda_context(main)`): read as a function of that name that calls what it
+ * is given, so the template naming it (`app.lambda_handler`) reaches what the wrapped one does.
+ * Only a name a handler goes by: any other module-level call (`item = table.get_item(Key=key)`
+ * in a script) stays the module's code.
+ */
+function readWrappedHandler(call: Node, seen: ReachPart, file: string): void {
+  const wrapped = wrappedAssignment(call);
+  if (!wrapped || !HANDLER_NAME.test(wrapped.name)) return;
+  const calls = passedNames(wrapped.given);
+  if (!calls.length) return;
+  const span = spanOf(call);
+  seen.functions.push({ name: wrapped.name, span, exported: true });
+  for (const c of calls) seen.calls.push({ ...c, span });
+  seen.entries.push({ entry: entryPoint('unknown', wrapped.name, file, wrapped.name, span, 'Lambda handler'), span });
 }
 
 function inUrlPatterns(call: Node): boolean {
