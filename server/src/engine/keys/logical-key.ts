@@ -212,6 +212,18 @@ export function familyOf(k: LogicalKey): string {
   return families.get(k) ?? family(k.index, k.attribute, shown(keyText(k.template)));
 }
 
+/** The pattern `valueFamiliesOf` matches a family's key text with: two keys with the same one take the same values. */
+export function valuePatternOf(k: LogicalKey): string {
+  const parts = k.template.parts.map((p) =>
+    'literal' in p
+      ? p.literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+      : p.hole.kind === 'low-cardinality'
+        ? '[^#:|/]+'
+        : '.+',
+  );
+  return `^${parts.join('')}$`;
+}
+
 /**
  * The families of keys a low-cardinality key takes as literal values (`STATUS#{low-cardinality}`
  * is written as `STATUS#open` by the create path): one of its values each, so their reads and
@@ -220,19 +232,7 @@ export function familyOf(k: LogicalKey): string {
  */
 export function valueFamiliesOf(k: LogicalKey, families: Iterable<string>): string[] {
   const head = family(k.index, k.attribute, '');
-  const pattern = new RegExp(
-    '^' +
-      k.template.parts
-        .map((p) =>
-          'literal' in p
-            ? p.literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-            : p.hole.kind === 'low-cardinality'
-              ? '[^#:|/]+'
-              : '.+',
-        )
-        .join('') +
-      '$',
-  );
+  const pattern = new RegExp(valuePatternOf(k));
   const out: string[] = [];
   for (const f of families) {
     if (!f.startsWith(head)) continue;
