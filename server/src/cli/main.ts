@@ -26,6 +26,7 @@ import { toSarif } from './sarif';
 import { toGithubAnnotations, toGitlabCodeQuality } from './ci-formats';
 import { callCounts, formatSkipped, formatStats, formatText } from './text';
 import { printConfig, ProjectConfigs } from './project';
+import { noteFolderListing } from '../config/project-config';
 import { readBaseline, withoutBaseline, writeBaseline } from './baseline';
 import { formatUnusedIgnores, unusedIgnoresOf } from './unused-ignores';
 import { changedFiles, onlyReached } from './changed';
@@ -67,7 +68,7 @@ async function indexPaths(
   // (with a cache, only once the cache, keyed by the project configs the walk finds, says a file needs analysing).
   const root = workspaceRoot(paths);
   if (!cacheOption && paths.some(isDirectory)) prestartAnalysis(root, maxFileBytes);
-  const list = collectFiles(paths);
+  const list = collectFiles(paths, { onFolder: noteFolderListing });
   for (const m of list.missing)
     err.write(`shardlens: ${m}: no such file, or not a TypeScript/JavaScript/Python file\n`);
   if (list.missing.length > 0 && list.files.length === 0 && list.infrastructure.length === 0) return null;

@@ -23,11 +23,17 @@ export class ProjectConfigs {
    */
   private readonly ofFolder = new Map<string, LoadedConfig>();
 
+  /** Each source file's, as asked for (three times per file: resolving its path each time cost more than the lookup). */
+  private readonly ofFile = new Map<string, LoadedConfig>();
+
   /** The config of a source file (not a folder): the one of the folder holding it. */
   private ofSource(file: string): LoadedConfig {
+    let loaded = this.ofFile.get(file);
+    if (loaded) return loaded;
     const folder = path.dirname(path.resolve(file));
-    let loaded = this.ofFolder.get(folder);
+    loaded = this.ofFolder.get(folder);
     if (!loaded) this.ofFolder.set(folder, (loaded = this.of(file)));
+    this.ofFile.set(file, loaded);
     return loaded;
   }
 

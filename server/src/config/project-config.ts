@@ -225,6 +225,26 @@ function readCandidate(file: string): ReturnType<typeof readConfig> | undefined 
  */
 const present = new Map<string, string[]>();
 
+/**
+ * What a folder's listing says of the config files in it, so that `candidatesIn` need not
+ * stat them: a check walks every folder anyway (collectFiles' `onFolder`), and the three
+ * stats per folder were a fortieth of a warm check. A config name that is a link is
+ * left to `candidatesIn` (the link's target decides).
+ */
+export function noteFolderListing(dir: string, entries: readonly fs.Dirent[]): void {
+  const names: string[] = [];
+  for (const e of entries) {
+    if (!(CONFIG_FILE_NAMES as readonly string[]).includes(e.name)) continue;
+    if (e.isSymbolicLink()) return;
+    if (e.isFile()) names.push(e.name);
+  }
+  // In CONFIG_FILE_NAMES' order: the first one that holds a config wins.
+  present.set(
+    path.resolve(dir),
+    CONFIG_FILE_NAMES.filter((n) => names.includes(n)),
+  );
+}
+
 function candidatesIn(dir: string): string[] {
   let names = present.get(dir);
   if (!names) {

@@ -27,7 +27,7 @@ import { toDiagnostics } from './diagnostics';
 import { OpenDocuments } from './open-documents';
 import type { SettingsStore } from './settings';
 import { excludedByConfig } from '../config/apply';
-import { configFor } from '../config/project-config';
+import { configFor, noteFolderListing } from '../config/project-config';
 
 const BATCH = 25;
 const yieldToEvents = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -157,7 +157,7 @@ export class Workspace {
     const progress = await this.connection.window.createWorkDoneProgress();
     const skipped: CheckWorkspaceResult['skipped'] = [];
     try {
-      const lists = this.folders.map((folder) => collectFiles([folder]));
+      const lists = this.folders.map((folder) => collectFiles([folder], { onFolder: noteFolderListing }));
       const files = lists.flatMap((l) => l.files);
       const perIndex = new Map<WorkspaceIndex, string[]>();
       const caches = new Map<WorkspaceIndex, AnalysisCache | null>();

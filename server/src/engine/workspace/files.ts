@@ -50,13 +50,19 @@ export interface FileList {
   unreadable: Array<{ path: string; reason: string }>;
 }
 
+/** What a caller may learn from the walk without listing the folders again. */
+export interface WalkObserver {
+  /** Each folder walked (not skipped, not ignored) with its entries, as listed. */
+  onFolder?: (dir: string, entries: readonly fs.Dirent[]) => void;
+}
+
 /**
  * Source files under the given paths, sorted, each once. In a git work tree the list
  * is git's: every tracked file (a tracked file is source even when a .gitignore
  * pattern matches it) and every untracked file not ignored. Elsewhere, or when git
  * is not there, the folders are walked and .gitignore files honoured.
  */
-export function collectFiles(paths: string[]): FileList {
+export function collectFiles(paths: string[], watch: WalkObserver = {}): FileList {
   const out: FileList = { files: [], infrastructure: [], missing: [], skippedDirs: [], gitignored: 0, unreadable: [] };
   const files = new Set<string>();
   const infra = new Set<string>();
@@ -69,7 +75,7 @@ export function collectFiles(paths: string[]): FileList {
       continue;
     }
     if (stat.isDirectory()) {
-      if (!gitFiles(p, files, infra)) walkDir(p, files, infra, out);
+      if (!gitFiles(p, files, infra)) walkDir(p, files, infra, out, watch);
     }
     // A template named explicitly is read as one.
     else if (isInfrastructureCandidate(p)) {
@@ -97,14 +103,12 @@ function ignoredBy(scopes: IgnoreScope[], full: string, isDir: boolean): boolean
   return ignoredByScopes(scopes, (base) => path.relative(base, full).split(path.sep).join('/'), isDir);
 }
 
-function walkDir(root: string, files: Set<string>, infra: Set<string>, out: FileList): void {
+function walkDir(root: string, files: Set<string>, infra: Set<string>, out: FileList, watch: WalkObserver): void {
   const stack: Array<{ dir: string; scopes: IgnoreScope[]; cdk: boolean }> = [
     { dir: root, scopes: [], cdk: inCdkFolder(root, diskFiles) },
   ];
   while (stack.length > 0) {
     const { dir, scopes: parent, cdk: inApp } = stack.pop()!;
-    const own = readIgnore(dir);
-    const scopes = own ? [...parent, own] : parent;
     let entries: fs.Dirent[];
     try {
       entries = fs.readdirSync(dir, { withFileTypes: true });
@@ -113,6 +117,10 @@ function walkDir(root: string, files: Set<string>, infra: Set<string>, out: File
       out.unreadable.push({ path: path.normalize(dir), reason: `unreadable folder: ${err.code ?? err.message}` });
       continue;
     }
+    watch.onFolder?.(dir, entries);
+    // Read only where the listing has one: trying every folder cost a failed open each (700 on the bench's tree).
+    const own = entries.some((e) => e.name === '.gitignore') ? readIgnore(dir) : null;
+    const scopes = own ? [...parent, own] : parent;
     // A CDK app's folder: its source files may declare infrastructure (their imports decide).
     const cdk = inApp || entries.some((e) => e.name === CDK_APP && e.isFile());
     for (const e of entries) {
