@@ -34,15 +34,17 @@ const node = {
   sourcemap: !production,
   minify: production,
   logLevel: 'info',
-  // web-tree-sitter's ESM build asks import.meta.url for its own location.
   // The engine's source hash keys the analysis cache (scripts/engine-hash.mjs); `--watch` keeps
   // the hash of its start, so a cache made by a watch session's later code can still be read.
   define: {
     SHARDLENS_VERSION: JSON.stringify(pkg.version),
     SHARDLENS_ENGINE_HASH: JSON.stringify(engineSourceHash()),
-    'import.meta.url': '__importMetaUrl',
   },
-  banner: { js: "const __importMetaUrl = require('url').pathToFileURL(__filename).href;" },
+  // A bundle compiled through V8's code cache (bin/compile-cache.js) has no dynamic-import
+  // hook: `import()` becomes `require()`, and the parser runtime comes from its CommonJS
+  // build (its ES build declares a local `require` that would shadow the rewritten one).
+  supported: { 'dynamic-import': false },
+  alias: { 'web-tree-sitter': './node_modules/web-tree-sitter/web-tree-sitter.cjs' },
 };
 
 const builds = [
