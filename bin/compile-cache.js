@@ -24,6 +24,9 @@ function requireCached(file) {
   } catch {
     return require(file);
   }
+  // A script compiled here has no hook for `import()` (Node 20 has none without an
+  // experimental flag): a bundle that still holds one is loaded as any module.
+  if (/\bimport\(/.test(source)) return require(file);
   // One cache per bundle build and per Node: V8 also checks both, this keeps builds apart.
   const id = crypto
     .createHash('sha1')

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
@@ -76,4 +77,17 @@ test('a cache folder other users may write to is not used', () => {
   const r = check(tmp);
   assert.equal(r.stdout, plain.stdout);
   assert.deepEqual(fs.readdirSync(shared), [], 'nothing read from or written to it');
+});
+
+test('a bundle holding import() is loaded without the code cache, and its import() works', async () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-cc-'));
+  const bundle = path.join(tmp, 'bundle.js');
+  fs.writeFileSync(bundle, "exports.load = () => import('node:path').then((m) => typeof m.join);\n");
+  const { requireCached } = createRequire(__filename)(path.join(ROOT, 'bin', 'compile-cache.js')) as {
+    requireCached: (file: string) => { load: () => Promise<string> };
+  };
+  const before = fs.readdirSync(os.tmpdir()).filter((d) => d.startsWith('shardlens-compile-'));
+  assert.equal(await requireCached(bundle).load(), 'function');
+  const dir = path.join(os.tmpdir(), before[0] ?? '');
+  if (before.length) assert.ok(!fs.readdirSync(dir).some((f) => f.startsWith('bundle.js-')), 'no cache kept for it');
 });
