@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DEFAULT_MAX_BYTES } from '../../analyze';
+import { DEFAULT_MAX_BYTES, type FileAnalysis } from '../../analyze';
 import { contextsHold } from '../../file-roles';
 import { languageForFile } from '../../syntax/parser';
 import type { TableDefinition } from '../../model/call-site';
@@ -39,7 +39,7 @@ export function engineSourceHash(): string | null {
  * caches are dropped. Bundles key the cache by engineSourceHash() as well, so a missed or
  * doubled bump cannot make a build read another engine's analyses.
  */
-export const CACHE_SCHEMA = 53;
+export const CACHE_SCHEMA = 54;
 
 /** What a cache is keyed by beside each file's content: a cache written with any other is not read. */
 export interface CacheKey {
@@ -78,6 +78,8 @@ export class AnalysisCache {
   /** The stamp of each file hashed from disk, taken before it was read (or its stored hash trusted). */
   private readonly stamps = new Map<string, Stamp>();
   private readonly restored = new Set<string>();
+  /** The analysis each restored file was given, to tell in `save` whether it is still the index's. */
+  private readonly restoredAnalyses = new Map<string, FileAnalysis>();
   private misses = 0;
   /** Files whose stamp differs from the one stored (or none was): the cache is written again to record it. */
   private restamped = 0;
@@ -154,7 +156,9 @@ export class AnalysisCache {
       return false;
     }
     const { modules, pass } = index.crossFile;
-    index.set(decodeAnalysis(entry.analysis));
+    const analysis = decodeAnalysis(entry.analysis);
+    index.set(analysis);
+    this.restoredAnalyses.set(file, analysis);
     if (entry.bindings) index.restoreBindings(file, entry.bindings);
     if (entry.imports) pass.facts.restoreImports(file, entry.imports);
     if (entry.marked !== undefined) index.restoreEntryMark(file, entry.marked);
@@ -280,7 +284,7 @@ export class AnalysisCache {
     const infra = index.infra.entries();
     const infraSame = JSON.stringify(infra) === JSON.stringify(this.old?.facts.infra ?? {});
     if (same && infraSame && !this.mayReanalyse(index)) return;
-    const entries: Array<[string, Entry]> = [];
+    const entries: Array<[string, Entry | Buffer]> = [];
     for (const file of files) {
       const analysis = pass.analysisOf(file);
       // An open document's hash is its buffer's: what it was analysed from.
@@ -297,7 +301,8 @@ export class AnalysisCache {
         ...(bindings ? { bindings } : {}),
         ...(marked !== undefined ? { marked } : {}),
       };
-      entries.push([file, { hash, deps, analysis: encodeAnalysis(analysis), ...extra }]);
+      const asRead = this.unchangedEntry(file, analysis, { hash, deps, ...extra });
+      entries.push([file, asRead ?? { hash, deps, analysis: encodeAnalysis(analysis), ...extra }]);
     }
     const scripts = files.filter((f) => resolvesAliases(languageForFile(f)));
     const dirs = new Set(scripts.map((f) => path.dirname(path.resolve(f))));
@@ -308,6 +313,19 @@ export class AnalysisCache {
       ...(Object.keys(infra).length ? { infra } : {}),
     };
     writeCache(this.file, this.key, facts, entries, this.setup.notice);
+  }
+
+  /**
+   * The entry's bytes as read, when what would be written is the same: the index still
+   * holds the very analysis restored from it (re-analysed or rebound, it is another
+   * object) and the rest of the entry (hash, deps, stamp, imports, bindings) is equal.
+   */
+  private unchangedEntry(file: string, analysis: FileAnalysis, rest: Omit<Entry, 'analysis'>): Buffer | null {
+    const raw = this.old?.raw.get(file);
+    const old = this.old?.entries.get(file);
+    if (!raw || !old || this.restoredAnalyses.get(file) !== analysis) return null;
+    const { analysis: _stored, ...oldRest } = old;
+    return JSON.stringify(oldRest) === JSON.stringify(rest) ? raw : null;
   }
 
   /** The stamp the file was hashed under, when it was modified long enough before this run began (stamp.ts). */

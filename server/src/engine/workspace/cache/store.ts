@@ -19,6 +19,8 @@ const MAGIC = 'shardlens-analysis-cache';
  */
 export const MAX_CACHE_BYTES = 64 * 1024 * 1024;
 
+const ENTRY_SEPARATOR = Buffer.from(',\n');
+
 /** What a whole run knows beside the entries: the workspace facts every file was judged with. */
 export interface RunFacts {
   /** The table definitions of the whole workspace, as JSON. */
@@ -38,6 +40,12 @@ export interface RunFacts {
 export interface CacheFile {
   facts: RunFacts;
   entries: Map<string, Entry>;
+  /**
+   * Each entry's bytes as read (`"name":{...}`), to be written again as they are when the
+   * entry has not changed: re-serialising and re-encoding 5,000 entries was most of what a
+   * check after a one-file edit spent writing the cache. Empty when the lines do not match.
+   */
+  raw: Map<string, Buffer>;
   /** The cache file's modification time: a stamp of a file modified about then is not trusted (stamp.ts). */
   written: number;
 }
@@ -108,6 +116,7 @@ export function readCache(file: string, key: string, notice: (line: string) => v
       if (!isEntry(e)) return corrupt(`not a ShardLens cache (entry ${file})`);
       entries.set(file, e);
     }
+    const raw = entryLines(body, [...entries.keys()]);
     const facts = header.facts;
     if (typeof facts?.definitions !== 'string' || !Array.isArray(facts.wrappers))
       return corrupt('not a ShardLens cache');
@@ -115,10 +124,33 @@ export function readCache(file: string, key: string, notice: (line: string) => v
       return corrupt('not a ShardLens cache (path aliases)');
     if (facts.infra !== undefined && !isInfraEntries(facts.infra))
       return corrupt('not a ShardLens cache (infrastructure)');
-    return { facts, entries, written };
+    return { facts, entries, raw, written };
   } catch {
     return corrupt('damaged');
   }
+}
+
+/**
+ * The body's entries, one per line (JSON.stringify escapes every newline in a string, so
+ * a line break is always between entries): line i + 1 holds the i-th key, in the order
+ * JSON.parse kept (insertion order: no file path is an array index). Anything else: none.
+ */
+function entryLines(body: Buffer, names: string[]): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  const lines: Buffer[] = [];
+  for (let at = 0; at < body.length;) {
+    const nl = body.indexOf(0x0a, at);
+    const end = nl < 0 ? body.length : nl;
+    lines.push(body.subarray(at, end));
+    at = end + 1;
+  }
+  if (lines.length !== names.length + 2) return out;
+  for (let i = 0; i < names.length; i++) {
+    const line = lines[i + 1];
+    const part = i < names.length - 1 ? line.subarray(0, line.length - 1) : line;
+    out.set(names[i], part);
+  }
+  return out;
 }
 
 function isAliasState(v: unknown): v is [string, string | null] {
@@ -150,18 +182,21 @@ export function writeCache(
   file: string,
   key: string,
   facts: RunFacts,
-  entries: Iterable<[string, Entry]>,
+  entries: Iterable<[string, Entry | Buffer]>,
   notice: (line: string) => void,
 ): void {
-  const parts: string[] = [];
+  // One entry per line (entryLines reads them back so); a Buffer is an entry's bytes as read.
+  const parts: Buffer[] = [Buffer.from('{\n')];
   let size = 0;
   for (const [name, entry] of entries) {
-    const part = `${JSON.stringify(name)}:${JSON.stringify(entry)}`;
+    const part = Buffer.isBuffer(entry) ? entry : Buffer.from(`${JSON.stringify(name)}:${JSON.stringify(entry)}`);
     if (size + part.length > MAX_CACHE_BYTES) continue;
-    size += part.length + 1;
+    if (size > 0) parts.push(ENTRY_SEPARATOR);
+    size += part.length + 2;
     parts.push(part);
   }
-  const body = Buffer.from(`{${parts.join(',')}}`);
+  parts.push(Buffer.from('\n}'));
+  const body = Buffer.concat(parts);
   const header: Header = { magic: MAGIC, key, checksum: sha1(body), facts };
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
