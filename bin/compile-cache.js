@@ -67,14 +67,30 @@ function privateFolder() {
   }
 }
 
+/** How many builds of one bundle keep their cache (each ~1.3 MB): rebuilding writes a new one each time. */
+const KEPT_BUILDS = 3;
+
 function writeAtomically(cacheFile, script) {
   const tmp = `${cacheFile}.${process.pid}.tmp`;
   try {
     fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
     fs.renameSync(tmp, cacheFile);
+    pruneOlderBuilds(cacheFile);
   } catch {
     fs.rmSync(tmp, { force: true });
   }
+}
+
+/** Removes the caches of this bundle's older builds but the newest few (other installs may still use those). */
+function pruneOlderBuilds(cacheFile) {
+  const dir = path.dirname(cacheFile);
+  const prefix = `${path.basename(cacheFile).replace(/-[0-9a-f]+\.bin$/, '')}-`;
+  const others = fs
+    .readdirSync(dir)
+    .filter((f) => f.startsWith(prefix) && f.endsWith('.bin'))
+    .map((f) => ({ file: path.join(dir, f), mtime: fs.statSync(path.join(dir, f)).mtimeMs }))
+    .sort((a, b) => b.mtime - a.mtime);
+  for (const old of others.slice(KEPT_BUILDS)) fs.rmSync(old.file, { force: true });
 }
 
 module.exports = { requireCached };

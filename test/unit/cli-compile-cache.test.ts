@@ -96,3 +96,22 @@ test('a bundle holding import() is loaded without the code cache, and its import
     else process.env.TMPDIR = saved;
   }
 });
+
+test("the caches of a bundle's older builds are removed but the newest three", () => {
+  build();
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-cc-'));
+  check(tmp);
+  const [current] = cacheFiles(tmp);
+  const dir = path.dirname(current);
+  // Four older builds' caches, and another bundle's, which stays.
+  const old = [1, 2, 3, 4].map((i) => path.join(dir, `cli.js-${'0'.repeat(39)}${i}.bin`));
+  old.forEach((f, i) => {
+    fs.writeFileSync(f, 'old');
+    fs.utimesSync(f, new Date(2020, 0, 1 + i), new Date(2020, 0, 1 + i));
+  });
+  const other = path.join(dir, `lab.js-${'0'.repeat(40)}.bin`);
+  fs.writeFileSync(other, 'other');
+  fs.rmSync(current);
+  check(tmp);
+  assert.deepEqual(cacheFiles(tmp).sort(), [current, old[3], old[2], other].sort());
+});
