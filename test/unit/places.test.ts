@@ -28,3 +28,14 @@ test('a file outside the list is named against the list', () => {
   assert.equal(name('/ws/two/index.js'), 'two/index.js');
   assert.equal(name('/ws/new.js'), 'new.js');
 });
+
+test('the same files give the same namer; a file added gives names that tell it apart', () => {
+  const files = ['/ws/a/index.js', '/ws/b/util.js'];
+  const first = placeNamer(files);
+  assert.equal(first('/ws/a/index.js'), 'index.js');
+  assert.equal(placeNamer([...files]), first, 'kept: an edit leaves the files as they were');
+  const grown = placeNamer([...files, '/ws/c/index.js']);
+  assert.notEqual(grown, first);
+  assert.equal(grown('/ws/a/index.js'), 'a/index.js');
+  assert.equal(placeNamer(files)('/ws/a/index.js'), 'index.js', 'and back');
+});

@@ -9,6 +9,19 @@
  * their base name here, and a path is split into folders only when a name needs it.
  */
 export function placeNamer(files: Iterable<string>): (file: string) => string {
+  const list = [...files];
+  // Each version of the workspace asks again, and an edit leaves the files as they were:
+  // the same files name the same way (grouping 5,000 paths was 4% of typing's CPU time).
+  if (last && sameList(last.files, list)) return last.namer;
+  const namer = newPlaceNamer(list);
+  last = { files: list, namer };
+  return namer;
+}
+let last: { files: string[]; namer: (file: string) => string } | null = null;
+
+const sameList = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+function newPlaceNamer(files: string[]): (file: string) => string {
   const byBase = new Map<string, string[]>();
   for (const f of files) {
     const base = baseOf(f);

@@ -355,7 +355,8 @@ export class Workspace {
     const files: FileCoverage[] = [];
     for (const index of this.indexes.values()) {
       s.files += index.size;
-      for (const a of index.analyses()) files.push(coverageFor(a.accesses));
+      // A file without accesses counts nothing (most of a workspace): the status follows every edit.
+      for (const a of index.analyses()) if (a.accesses.length) files.push(coverageFor(a.accesses));
     }
     Object.assign(s, countCoverage(files));
     for (const c of this.published.values()) {
