@@ -77,6 +77,7 @@ export { sameSpan, spanOf, spanWithin, walk } from './syntax/span';
 export { AnalysisCache, ENGINE_VERSION, cacheDir } from './workspace/cache';
 export { indexWorkspace } from './workspace/cache/run';
 export { collectFiles } from './workspace/files';
+export { VersionedMemo } from './workspace/versioned-memo';
 export { isInfrastructureCandidate } from './frontends/infra';
 export type { InfraRead } from './workspace/infra';
 export type { NamedTable } from './requests/declared-names';

@@ -30,31 +30,6 @@ import { keyToUri, spanToRange, uriToPath } from './convert';
  */
 
 /**
- * The fixes of a finding, kept until the workspace changes: an editor asks for code
- * actions on every cursor move, and computing a reader's fixes on a large file takes
- * tens of milliseconds (it parses the file again). Keyed by the workspace's generation,
- * the finding's rule and range and the shard settings; the whole map goes when the
- * generation moves on.
- */
-export class FixCache {
-  private generation = -1;
-  private readonly entries = new Map<string, FixAction[]>();
-
-  get(generation: number, key: string, compute: () => FixAction[]): FixAction[] {
-    if (generation !== this.generation) {
-      this.entries.clear();
-      this.generation = generation;
-    }
-    let fixes = this.entries.get(key);
-    if (!fixes) {
-      fixes = compute();
-      this.entries.set(key, fixes);
-    }
-    return fixes;
-  }
-}
-
-/**
  * One fix context per index and shard settings, for as long as the workspace's
  * generation stays: the fixes of every finding of a key then share what they work out
  * about the key (where each access writes it, the texts and trees of its files), where

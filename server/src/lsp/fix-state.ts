@@ -1,9 +1,9 @@
-import type { Access, Finding } from '../engine';
+import { VersionedMemo, type Access, type Finding } from '../engine';
 import { fixContextOf, type ContextOptions } from '../features/fixes/context';
 import type { FixAction, FixContext } from '../features/fixes/fix-model';
 import { allFixes, blockedFixes } from '../features/fixes/index';
 import { writerReaderFixes } from '../features/fixes/reader-fixes';
-import { FixCache, FixContexts, fixKey } from './fix-actions';
+import { FixContexts, fixKey } from './fix-actions';
 import { OpenDocuments } from './open-documents';
 import type { SettingsStore } from './settings';
 import type { Workspace } from './workspace';
@@ -23,7 +23,12 @@ const yieldToEvents = () => new Promise<void>((resolve) => setImmediate(resolve)
  * stops that at the next finding.
  */
 export class FixState {
-  private readonly cache = new FixCache();
+  /**
+   * The fixes of each finding until the workspace changes: an editor asks for code actions
+   * on every cursor move, and a reader's fixes on a large file take tens of milliseconds
+   * (the file is parsed again). Keyed by the finding's rule and range and the shard settings.
+   */
+  private readonly cache = new VersionedMemo<FixAction[]>();
   private readonly contexts: FixContexts;
   private timer: NodeJS.Timeout | undefined;
   /** Bumped by every edit: a warm-up started before it stops. */

@@ -1,12 +1,13 @@
 /**
  * Values worked out once per version of what they are computed from: asking with another
- * version forgets every value kept for the last one.
+ * version forgets every value kept for the last one. (The index keys how the workspace
+ * uses each key so; the language server keeps each finding's fixes per generation.)
  */
 export class VersionedMemo<V> {
-  private version: string | null = null;
+  private version: string | number | null = null;
   private readonly values = new Map<string, V>();
 
-  get(version: string, key: string, compute: () => V): V {
+  get(version: string | number, key: string, compute: () => V): V {
     if (version !== this.version) {
       this.version = version;
       this.values.clear();
