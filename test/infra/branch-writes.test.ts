@@ -1,8 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import * as path from 'node:path';
 import type { JsonCheckReport } from '../../server/src/cli/report';
+import { FIXTURES, checkJson } from './check-json';
 
 /**
  * A request object filled field by field (`params.IndexName = 'byQueue'`,
@@ -13,17 +12,8 @@ import type { JsonCheckReport } from '../../server/src/cli/report';
  * and the one the findings name.
  */
 
-const FIXTURES = path.join(__dirname, '..', 'fixtures', 'infra');
-const ROOT = path.join(__dirname, '..', '..');
-
 function check(): JsonCheckReport {
-  const r = spawnSync(
-    process.execPath,
-    [path.join(ROOT, 'bin', 'shardlens.js'), 'check', '--format', 'json', '--fail-on', 'never', 'branch-writes'],
-    { cwd: FIXTURES, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } },
-  );
-  assert.equal(r.status, 0, r.stderr);
-  return JSON.parse(r.stdout) as JsonCheckReport;
+  return checkJson(FIXTURES, '--fail-on', 'never', 'branch-writes');
 }
 
 const report = check();

@@ -1,6 +1,5 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -11,7 +10,7 @@ import { readCdkSource } from '../../server/src/engine/workspace/cdk-source';
 import { InfraRegistry } from '../../server/src/engine/workspace/infra';
 import type { CdkFile } from '../../server/src/engine/model/cdk';
 import type { InfraDeclarations, InfraFunction } from '../../server/src/engine/model/entry-point';
-import type { JsonCheckReport } from '../../server/src/cli/report';
+import { checkJson } from './check-json';
 
 /**
  * CDK constructs passed between the files of an app: a TypeScript app (bin/leaderboard.ts
@@ -22,7 +21,6 @@ import type { JsonCheckReport } from '../../server/src/cli/report';
  */
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'infra');
-const ROOT = path.join(__dirname, '..', '..');
 const TS_APP = path.join(FIXTURES, 'cdk-stacks');
 const PY_APP = path.join(FIXTURES, 'cdk-stacks-python');
 const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-cdk-props-')));
@@ -334,22 +332,8 @@ new Api(app, 'Api', { table: data.one, stage: 'a' });
   assert.equal(envOf().logicalId, 'Two');
 });
 
-function check(cwd: string, ...args: string[]): JsonCheckReport {
-  const r = spawnSync(
-    process.execPath,
-    [path.join(ROOT, 'bin', 'shardlens.js'), 'check', '--format', 'json', ...args],
-    {
-      cwd,
-      encoding: 'utf8',
-      env: { ...process.env, NO_COLOR: '1' },
-    },
-  );
-  assert.ok(r.status === 0 || r.status === 1, `exit ${r.status}: ${r.stderr}`);
-  return JSON.parse(r.stdout) as JsonCheckReport;
-}
-
 test('shardlens check: handlers of stacks given another stack’s table are keyed by its schema, and their hot keys found', () => {
-  const report = check(FIXTURES, 'cdk-stacks', 'cdk-stacks-python');
+  const report = checkJson(FIXTURES, 'cdk-stacks', 'cdk-stacks-python');
   const at = (file: string, index: string | null = null) =>
     report.accesses.filter((a) => a.file === file && a.index === index);
   const [submit] = at('cdk-stacks/src/submit-score.ts');
@@ -392,7 +376,7 @@ test('the same app without the entry cdk.json names: the tables stay unknown, an
   const copy = path.join(tmp, 'no-entry');
   fs.cpSync(TS_APP, copy, { recursive: true });
   fs.writeFileSync(path.join(copy, 'cdk.json'), '{ "app": "make synth" }');
-  const report = check(copy, '.');
+  const report = checkJson(copy, '.');
   const submit = report.accesses.find((a) => a.file === 'src/submit-score.ts' && a.index === null);
   assert.equal(submit?.tableFrom, undefined);
   assert.equal(submit?.partitionKey.attribute, 'player');

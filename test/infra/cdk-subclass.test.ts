@@ -1,6 +1,5 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -10,7 +9,7 @@ import { initParsers, parse } from '../../server/src/engine/syntax/parser';
 import { readCdkSource } from '../../server/src/engine/workspace/cdk-source';
 import type { CdkFile } from '../../server/src/engine/model/cdk';
 import type { InfraDeclarations, InfraFunction } from '../../server/src/engine/model/entry-point';
-import type { JsonCheckReport } from '../../server/src/cli/report';
+import { checkJson } from './check-json';
 
 /**
  * An app's own subclasses of construct classes: `class ShopTable extends dynamodb.Table`
@@ -21,7 +20,6 @@ import type { JsonCheckReport } from '../../server/src/cli/report';
  * Each construction reads as the construct its `super` call makes.
  */
 
-const ROOT = path.join(__dirname, '..', '..');
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'infra');
 const TS_APP = path.join(FIXTURES, 'cdk-subclass');
 const PY_APP = path.join(FIXTURES, 'cdk-subclass-python');
@@ -162,13 +160,7 @@ test('Python: a Table subclass with **kwargs, a Function subclass naming its mod
 });
 
 test('shardlens check: handlers of subclassed functions on subclassed tables are keyed by the table’s schema', () => {
-  const r = spawnSync(
-    process.execPath,
-    [path.join(ROOT, 'bin', 'shardlens.js'), 'check', '--format', 'json', 'cdk-subclass', 'cdk-subclass-python'],
-    { cwd: FIXTURES, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } },
-  );
-  assert.ok(r.status === 0 || r.status === 1, `exit ${r.status}: ${r.stderr}`);
-  const report = JSON.parse(r.stdout) as JsonCheckReport;
+  const report = checkJson(FIXTURES, 'cdk-subclass', 'cdk-subclass-python');
   const rows = report.accesses
     .map((a) => [a.file, a.table, a.partitionKey.attribute, (a.entryPoints ?? []).map((e) => e.trigger).join(', ')])
     .sort();

@@ -1,6 +1,5 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -9,7 +8,7 @@ import { initParsers } from '../../server/src/engine/syntax/parser';
 import { readCdkSource } from '../../server/src/engine/workspace/cdk-source';
 import { collectFiles } from '../../server/src/engine/workspace/files';
 import type { InfraDeclarations, InfraFunction, InfraTable } from '../../server/src/engine/model/entry-point';
-import type { JsonCheckReport } from '../../server/src/cli/report';
+import { checkJson } from './check-json';
 
 /**
  * AWS CDK apps read as infrastructure code through the TypeScript and Python front-ends:
@@ -21,7 +20,6 @@ import type { JsonCheckReport } from '../../server/src/cli/report';
  */
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'infra');
-const ROOT = path.join(__dirname, '..', '..');
 const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-cdk-')));
 after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 before(() => initParsers());
@@ -351,22 +349,8 @@ test('collectFiles lists a CDK app’s source files as infrastructure, and only 
   assert.ok(list.files.map(rel).includes('cdk-app/lib/polls-stack.ts'), 'still analysed as source');
 });
 
-function check(cwd: string, ...args: string[]): JsonCheckReport {
-  const r = spawnSync(
-    process.execPath,
-    [path.join(ROOT, 'bin', 'shardlens.js'), 'check', '--format', 'json', ...args],
-    {
-      cwd,
-      encoding: 'utf8',
-      env: { ...process.env, NO_COLOR: '1' },
-    },
-  );
-  assert.ok(r.status === 0 || r.status === 1, `exit ${r.status}: ${r.stderr}`);
-  return JSON.parse(r.stdout) as JsonCheckReport;
-}
-
 test('shardlens check: $TABLE_NAME in CDK-deployed handlers is the stack’s table, keyed by its schema', () => {
-  const report = check(FIXTURES, 'cdk-app', 'cdk-python');
+  const report = checkJson(FIXTURES, 'cdk-app', 'cdk-python');
   const put = report.accesses.filter((a) => a.file === 'cdk-app/lambda/vote.ts' && a.index === null);
   assert.equal(put.length, 1);
   // A construct with no tableName: the CDK names it at deploy time; the key schema is the stack's.
@@ -410,7 +394,7 @@ test('the same handlers without their CDK app folder marker: nothing is bound', 
   const copy = path.join(tmp, 'no-cdk-json');
   fs.cpSync(path.join(FIXTURES, 'cdk-app'), copy, { recursive: true });
   fs.rmSync(path.join(copy, 'cdk.json'));
-  const report = check(copy, '.');
+  const report = checkJson(copy, '.');
   const put = report.accesses.find((a) => a.file === 'lambda/vote.ts' && a.index === null);
   assert.equal(put?.table, '$TABLE_NAME');
   assert.equal(put?.tableFrom, undefined);

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
 import type { JsonCheckReport } from '../../server/src/cli/report';
+import { checkJson } from './check-json';
 
 /**
  * `shardlens check --format json` over projects with infrastructure code, the CLI run as
@@ -13,21 +13,11 @@ import type { JsonCheckReport } from '../../server/src/cli/report';
  * decides which attribute is the partition key.
  */
 
-const ROOT = path.join(__dirname, '..', '..');
-const BIN = path.join(ROOT, 'bin', 'shardlens.js');
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'infra');
 const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-infra-')));
 after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-function check(cwd: string, ...args: string[]): JsonCheckReport {
-  const r = spawnSync(process.execPath, [BIN, 'check', '--format', 'json', ...args], {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1' },
-  });
-  assert.ok(r.status === 0 || r.status === 1, `exit ${r.status}: ${r.stderr}`);
-  return JSON.parse(r.stdout) as JsonCheckReport;
-}
+const check = checkJson;
 
 const accessIn = (report: JsonCheckReport, file: string) => {
   const found = report.accesses.filter((a) => a.file === file);

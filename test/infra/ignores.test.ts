@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
 import type { JsonCheckReport } from '../../server/src/cli/report';
+import { runCheck } from './check-json';
 
 /**
  * `shardlens-ignore` comments in infrastructure files, through the CLI run as a real
@@ -14,21 +14,11 @@ import type { JsonCheckReport } from '../../server/src/cli/report';
  * and a comment that silences nothing is reported by `--report-unused-ignores`.
  */
 
-const ROOT = path.join(__dirname, '..', '..');
-const BIN = path.join(ROOT, 'bin', 'shardlens.js');
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'infra');
 const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-infra-ignore-')));
 after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-function run(cwd: string, ...args: string[]): { report: JsonCheckReport; stderr: string } {
-  const r = spawnSync(process.execPath, [BIN, 'check', '--format', 'json', '.', ...args], {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1' },
-  });
-  assert.ok(r.status === 0 || r.status === 1, `exit ${r.status}: ${r.stderr}`);
-  return { report: JSON.parse(r.stdout) as JsonCheckReport, stderr: r.stderr };
-}
+const run = (cwd: string, ...args: string[]) => runCheck(cwd, '.', ...args);
 
 /** A copy of a fixture with one file's text changed by `edit` (which must change it). */
 function copyWith(fixture: string, file: string, edit: (text: string) => string): string {

@@ -1,8 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import * as path from 'node:path';
 import type { JsonCheckReport } from '../../server/src/cli/report';
+import { FIXTURES, checkJson } from './check-json';
 
 /**
  * Code that writes a table's name literally gets the table a template declares with that
@@ -12,17 +11,8 @@ import type { JsonCheckReport } from '../../server/src/cli/report';
  * unbound.
  */
 
-const FIXTURES = path.join(__dirname, '..', 'fixtures', 'infra');
-const ROOT = path.join(__dirname, '..', '..');
-
 function check(): JsonCheckReport {
-  const r = spawnSync(
-    process.execPath,
-    [path.join(ROOT, 'bin', 'shardlens.js'), 'check', '--format', 'json', 'literal-names'],
-    { cwd: FIXTURES, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } },
-  );
-  assert.ok(r.status === 0 || r.status === 1, `exit ${r.status}: ${r.stderr}`);
-  return JSON.parse(r.stdout) as JsonCheckReport;
+  return checkJson(FIXTURES, 'literal-names');
 }
 
 test('literal table names take the declared key schema and indexes; SL011/SL012/SL013 apply', () => {

@@ -1,13 +1,12 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { readInfrastructure, isInfrastructureCandidate } from '../../server/src/engine/frontends/infra';
 import { initParsers } from '../../server/src/engine/syntax/parser';
 import type { InfraDeclarations, InfraFunction } from '../../server/src/engine/model/entry-point';
-import type { JsonCheckReport } from '../../server/src/cli/report';
+import { checkJson } from './check-json';
 
 /**
  * Terraform that declares several tables or functions with one block: `for_each` over a
@@ -17,7 +16,6 @@ import type { JsonCheckReport } from '../../server/src/cli/report';
  */
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'infra');
-const ROOT = path.join(__dirname, '..', '..');
 
 before(() => initParsers());
 
@@ -177,13 +175,7 @@ test('Terraform JSON: *.tf.json is a candidate, its table, function, mapping and
 });
 
 test('shardlens check: copies and modules give their handlers the table, its schema and its indexes', () => {
-  const r = spawnSync(
-    process.execPath,
-    [path.join(ROOT, 'bin', 'shardlens.js'), 'check', '--format', 'json', 'terraform-copies'],
-    { cwd: FIXTURES, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } },
-  );
-  assert.ok(r.status === 0 || r.status === 1, `exit ${r.status}: ${r.stderr}`);
-  const report = JSON.parse(r.stdout) as JsonCheckReport;
+  const report = checkJson(FIXTURES, 'terraform-copies');
   const on = (file: string) => report.accesses.filter((a) => a.file === `terraform-copies/src/${file}`);
   assert.deepEqual(
     on('users/index.js').map((a) => [a.table, a.partitionKey.attribute]),

@@ -1,12 +1,11 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readInfrastructure, isInfrastructureCandidate } from '../../server/src/engine/frontends/infra';
 import { initParsers } from '../../server/src/engine/syntax/parser';
 import type { InfraDeclarations, InfraFunction } from '../../server/src/engine/model/entry-point';
-import type { JsonCheckReport } from '../../server/src/cli/report';
+import { checkJson } from './check-json';
 
 /**
  * Terraform read with the tree-sitter Terraform grammar: a module split over files the
@@ -16,7 +15,6 @@ import type { JsonCheckReport } from '../../server/src/cli/report';
  */
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'infra');
-const ROOT = path.join(__dirname, '..', '..');
 
 before(() => initParsers());
 
@@ -155,17 +153,7 @@ test('malformed HCL is skipped with its reason and line, never a crash', () => {
 });
 
 test('shardlens check: $TABLE_NAME in a Terraform-deployed handler is the module table, keyed by its schema', () => {
-  const r = spawnSync(
-    process.execPath,
-    [path.join(ROOT, 'bin', 'shardlens.js'), 'check', '--format', 'json', 'terraform-app'],
-    {
-      cwd: FIXTURES,
-      encoding: 'utf8',
-      env: { ...process.env, NO_COLOR: '1' },
-    },
-  );
-  assert.ok(r.status === 0 || r.status === 1, `exit ${r.status}: ${r.stderr}`);
-  const report = JSON.parse(r.stdout) as JsonCheckReport;
+  const report = checkJson(FIXTURES, 'terraform-app');
   const tally = report.accesses.find((a) => a.file === 'terraform-app/src/tally/app.py');
   assert.equal(tally?.table, 'polls-{$var.stage}-votes');
   assert.equal(tally?.partitionKey.attribute, 'PK');
