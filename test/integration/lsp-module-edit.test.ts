@@ -8,31 +8,17 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import type { JsonKeysReport } from '../../protocol/src/report';
-import { cleanup, copyFixture } from '../fixes/helpers-write';
-import { indexed } from './lsp-actions';
-import { startServer, type Session } from './lsp-client';
+import { serveFixture } from './lsp-actions';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'lsp');
-let dir = '';
-let session: Session;
-
-before(async () => {
-  dir = copyFixture('entity-edit', FIXTURES);
-  session = startServer(dir);
-  await session.initialize();
-  await indexed(session);
-});
-after(() => {
-  session?.stop();
-  cleanup(dir);
-});
+const lsp = serveFixture('entity-edit', FIXTURES, { waitForIndex: true });
 
 /** The gsi1 key template the repository's create is listed with. */
 async function storeTemplate(): Promise<string | undefined> {
-  const report = (await session.conn.sendRequest('shardlens/keys', {})) as JsonKeysReport;
+  const report = (await lsp.session.conn.sendRequest('shardlens/keys', {})) as JsonKeysReport;
   for (const t of report.tables)
     for (const ix of t.indexes)
       for (const k of ix.keys)
@@ -42,10 +28,10 @@ async function storeTemplate(): Promise<string | undefined> {
 
 test("sharding an entity's index in the editor re-reads the repository that writes it through the service", async () => {
   assert.equal(await storeTemplate(), '$helpdesk');
-  const file = path.join(dir, 'src', 'models', 'ticket.ts');
+  const file = path.join(lsp.dir, 'src', 'models', 'ticket.ts');
   const uri = pathToFileURL(file).toString();
   const text = fs.readFileSync(file, 'utf8');
-  await session.conn.sendNotification('textDocument/didOpen', {
+  await lsp.session.conn.sendNotification('textDocument/didOpen', {
     textDocument: { uri, languageId: 'typescript', version: 1, text },
   });
   const sharded = text
@@ -55,7 +41,7 @@ test("sharding an entity's index in the editor re-reads the repository that writ
     )
     .replace("pk: { field: 'gsi1pk', composite: [] }", "pk: { field: 'gsi1pk', composite: ['shard'] }");
   assert.notEqual(sharded, text);
-  await session.conn.sendNotification('textDocument/didChange', {
+  await lsp.session.conn.sendNotification('textDocument/didChange', {
     textDocument: { uri, version: 2 },
     contentChanges: [{ text: sharded }],
   });
