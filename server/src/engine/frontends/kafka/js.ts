@@ -63,7 +63,8 @@ export function kafkaJsCallSites(f: SourceFile, fe: FrontEnd): CallSite[] {
       const topic = propertyValue(b, 'topic', ctx, fe);
       return listItems(list, ctx, fe).map((m) => messageOf(m, topic, ctx, fe));
     });
-    sites.push(...messageSites(f, call, 'v2-promise', receiver.text, method, messages));
+    // Most `.send(...)` calls are not kafkajs's (SDK v3 clients send commands): no messages, no work.
+    if (messages.length) sites.push(...messageSites(f, call, 'v2-promise', receiver.text, method, messages));
   }
   return sites;
 }

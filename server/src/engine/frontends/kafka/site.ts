@@ -63,8 +63,6 @@ export function messageSites(
   method: string,
   messages: Message[],
 ): CallSite[] {
-  // Most `.send(...)` calls are not kafkajs's (SDK v3 clients send commands): no messages, no work.
-  if (!messages.length) return [];
   const at: Span = spanOf(call);
   const style = callStyle(call, f.text, form, method, receiver);
   const out: CallSite[] = [];
