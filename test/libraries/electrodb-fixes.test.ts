@@ -15,6 +15,7 @@ import { allFixes } from '../../server/src/features/fixes';
 import type { FixAction } from '../../server/src/features/fixes/fix-model';
 import { applyAction, fixtureCopier, indexWorkspace, typeErrors, type Workspace } from '../fixes/helpers-write';
 import { matchesTemplate, ROOT, stringKeyTable, withDynalite } from './helpers';
+import { fnv } from './helpers-shards';
 
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'libraries', 'electrodb-fixes');
 const copy = fixtureCopier(FIXTURES);
@@ -35,13 +36,6 @@ async function fixed(fixture: string, place: string, id: string): Promise<Worksp
   assert.ok(action, `${id} not offered at ${place}`);
   applyAction(ws.ctx, action);
   return indexWorkspace(ws.dir);
-}
-
-/** FNV-1a as the generated helper computes it, to check each stored shard. */
-function fnv(value: string): number {
-  let h = 0x811c9dc5;
-  for (const b of new TextEncoder().encode(value)) h = Math.imul(h ^ b, 0x01000193) >>> 0;
-  return h;
 }
 
 const gameTable = (name: string) => stringKeyTable(name, ['pk', 'sk'], [['gsi1pk-gsi1sk-index', 'gsi1pk', 'gsi1sk']]);

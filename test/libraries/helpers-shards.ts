@@ -1,12 +1,15 @@
 /** What the library fix tests check of a sharded key: the FNV-1a shard of a value, and how the engine reads each access after a fix. */
 import { indexWorkspace } from '../fixes/helpers-write';
 
-/** `fnv1a32(s) % n`, written out here as the FNV-1a definition says, to check the stored shard. */
-export function fnvShard(s: string, n: number): number {
+/** FNV-1a (32 bits) of the UTF-8 bytes, written out here as its definition says: what the generated helpers must compute. */
+export function fnv(value: string): number {
   let h = 0x811c9dc5;
-  for (const byte of new TextEncoder().encode(s)) h = Math.imul(h ^ byte, 0x01000193) >>> 0;
-  return h % n;
+  for (const byte of new TextEncoder().encode(value)) h = Math.imul(h ^ byte, 0x01000193) >>> 0;
+  return h;
 }
+
+/** `fnv1a32(s) % n`, to check the stored shard. */
+export const fnvShard = (s: string, n: number): number => fnv(s) % n;
 
 /** How the engine reads each access of the entity: `operation method count` of its key's shard part. */
 export async function shardsRead(dir: string, entity: string): Promise<string[]> {

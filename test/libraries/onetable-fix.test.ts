@@ -14,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { allFixes } from '../../server/src/features/fixes';
 import { applyAction, fixtureCopier, indexWorkspace, typeErrors, type Workspace } from '../fixes/helpers-write';
 import { matchesTemplate, stringKeyTable, withDynalite } from './helpers';
+import { fnv } from './helpers-shards';
 
 const copy = fixtureCopier(path.join(__dirname, '..', 'fixtures', 'libraries'));
 const hot = (ws: Workspace, file: string, line: number) =>
@@ -26,13 +27,6 @@ async function fixed(id: string, file: string, line: number) {
   assert.ok(action, `${id} not offered at ${file}:${line}`);
   applyAction(ws.ctx, action);
   return { dir, action, after: await indexWorkspace(dir) };
-}
-
-/** FNV-1a of the UTF-8 bytes, as the generated helper computes it. */
-function fnv(value: string): number {
-  let h = 0x811c9dc5;
-  for (const b of new TextEncoder().encode(value)) h = Math.imul(h ^ b, 0x01000193) >>> 0;
-  return h;
 }
 
 /** What the fixture's handlers export (scores.ts and feed.ts). */

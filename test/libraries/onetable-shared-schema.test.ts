@@ -15,16 +15,10 @@ import { pathToFileURL } from 'node:url';
 import { allFixes } from '../../server/src/features/fixes';
 import { applyAction, fixtureCopier, indexWorkspace, typeErrors } from '../fixes/helpers-write';
 import { stringKeyTable, withDynalite } from './helpers';
+import { fnv } from './helpers-shards';
 
 const copy = fixtureCopier(path.join(__dirname, '..', 'fixtures', 'libraries'));
 const FIX = 'onetable-calculated-shard';
-
-/** FNV-1a of the UTF-8 bytes, as the generated helper computes it. */
-function fnv(value: string): number {
-  let h = 0x811c9dc5;
-  for (const b of new TextEncoder().encode(value)) h = Math.imul(h ^ b, 0x01000193) >>> 0;
-  return h;
-}
 
 interface Shop {
   seed(data: {

@@ -18,18 +18,12 @@ import { promisify } from 'node:util';
 import { allFixes } from '../../server/src/features/fixes';
 import { applyAction, compileErrors, fixtureCopier, indexWorkspace, type Workspace } from '../fixes/helpers-write';
 import { matchesTemplate, stringKeyTable, withDynalite } from './helpers';
+import { fnv } from './helpers-shards';
 
 const copy = fixtureCopier(path.join(__dirname, '..', 'fixtures', 'libraries'));
 const hot = (ws: Workspace, file: string, line: number) =>
   ws.findings.find((f) => f.rule === 'SL001' && path.basename(f.file) === file && f.span.startLine + 1 === line)!;
 const placed = (ws: Workspace) => ws.findings.map((f) => `${f.rule} ${path.basename(f.file)}:${f.span.startLine + 1}`);
-
-/** FNV-1a of the UTF-8 bytes, as the generated helper computes it. */
-function fnv(value: string): number {
-  let h = 0x811c9dc5;
-  for (const b of new TextEncoder().encode(value)) h = Math.imul(h ^ b, 0x01000193) >>> 0;
-  return h;
-}
 
 /** The fixture (fixed or not) compiled as TypeDORM's documentation says, into `dir/out`. */
 function build(dir: string): string {
