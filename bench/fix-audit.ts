@@ -10,7 +10,14 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { collectFiles, completeIndex, initParsers, WorkspaceIndex, type Finding } from '../server/src/engine';
+import {
+  collectFiles,
+  DEFAULT_MAX_BYTES,
+  indexWorkspace,
+  initParsers,
+  WorkspaceIndex,
+  type Finding,
+} from '../server/src/engine';
 import { applyChanges } from '../server/src/features/fixes/apply';
 import { fixContextOf } from '../server/src/features/fixes/context';
 import type { FixAction, FixContext } from '../server/src/features/fixes/fix-model';
@@ -53,9 +60,7 @@ async function indexTree(root: string): Promise<Indexed> {
   await initParsers();
   const list = collectFiles([root]);
   const index = new WorkspaceIndex({ root });
-  index.readInfrastructure(list.infrastructure);
-  for (const f of list.files) index.analyzeFile(f, false);
-  await completeIndex(index, list.files, null);
+  await indexWorkspace(index, list, { maxBytes: DEFAULT_MAX_BYTES });
   const ctx = fixContextOf(index, { shards: { defaultCount: 10, peakWriteUnits: 0 } });
   return { index, ctx, findings: index.results().flatMap((r) => r.findings) };
 }

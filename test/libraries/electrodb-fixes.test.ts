@@ -9,6 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
+import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { allFixes } from '../../server/src/features/fixes';
@@ -197,4 +198,36 @@ for (const id of ['add-random-shard', 'add-hash-shard'])
       after.findings.filter((f) => f.rule === 'SL006' || f.message.includes('STREAM#requests')),
       [],
     );
+  });
+
+/** Announcements posted one after another, then listed newest first. */
+async function playAnnouncements(dir: string) {
+  const m = await import(pathToFileURL(path.join(dir, 'announcements.ts')).href);
+  for (let i = 0; i < 20; i++) await m.postAnnouncement(`a-${String(i).padStart(2, '0')}`, `Notice "${i}" isn't late`);
+  return (await m.listAnnouncements()) as Array<{ announcementId: string; title: string }>;
+}
+
+for (const id of ['add-random-shard', 'add-hash-shard'])
+  test(`${id} in a double-quoted, four-space file: every string it writes in double quotes, the same list read back`, async () => {
+    const before = copy('quotes');
+    const after = await fixed('quotes', 'announcement.ts:22', id);
+    for (const file of ['announcement.ts', 'announcements.ts']) {
+      const text = fs.readFileSync(path.join(after.dir, file), 'utf8');
+      const single = text.split('\n').filter((l) => /'[^']*'/.test(l) && !/^\s*(\/\/|\/?\*)/.test(l));
+      assert.deepEqual(single, [], `${file} has single-quoted strings`);
+    }
+    assert.deepEqual(typeErrors(after.dir), []);
+    const table = (name: string) => stringKeyTable(name, ['pk', 'sk'], [['gsi1', 'gsi1pk', 'gsi1sk']]);
+    await withDynalite([table('notices-before'), table('notices-after')], {}, async (db) => {
+      process.env.APP_TABLE = 'notices-before';
+      const was = await playAnnouncements(before);
+      process.env.APP_TABLE = 'notices-after';
+      const now = await playAnnouncements(after.dir);
+      assert.equal(was.length, 20);
+      assert.deepEqual(
+        now.map((a) => [a.announcementId, a.title]),
+        was.map((a) => [a.announcementId, a.title]),
+      );
+      assert.ok(new Set((await db.stored('notices-after')).map((i) => i.gsi1pk)).size > 1);
+    });
   });

@@ -30,6 +30,7 @@ export type { TextEdit } from './incremental/document';
 export { MAX_DEPTH } from './frontends/evaluation';
 export { keyLabel, logicalKeyOf, logicalKeysOf, modelOf, shardShape } from './keys/logical-key';
 export type { KeyMatch } from './keys/matcher';
+export { compileMatcher } from './keys/matcher';
 export { tableName } from './keys/table';
 export type {
   Access,

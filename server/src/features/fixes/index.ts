@@ -5,6 +5,7 @@ import { readerFixes } from './reader-fixes';
 import { shardFixBlocked, shardFixes } from './blocked';
 import { cacheReadFix } from './cache-read';
 import { libraryFixes } from './libraries';
+import { inFileQuotes } from './quote-style';
 
 /**
  * Every fix ShardLens offers for a finding, in the order the light bulb lists them.
@@ -26,6 +27,11 @@ export const readFixes: FixProvider[] = [cacheReadFix];
 const keyTextFixes: FixProvider[] = [shardFixes];
 
 export const allFixes: FixProvider = (finding, ctx, answers): FixAction[] => {
+  // Every string a fix writes takes the quotes of the file it goes into (./quote-style).
+  return fixesOf(finding, ctx, answers).map((a) => inFileQuotes(a, ctx));
+};
+
+const fixesOf: FixProvider = (finding, ctx, answers) => {
   const library = finding.access.library?.library;
   if (library) return libraryFixes[library]?.(finding, ctx, answers) ?? [];
   return (

@@ -195,7 +195,10 @@ export function planReader(input: PlanInput, ctx: FixContext): ReaderPlan | null
   let top: ReaderSpec['top'] = null;
   const limit = site.read?.limit ?? null;
   if (limit !== null) {
-    const attribute = condition?.attribute ?? indexSort ?? keySource.sortKey?.attribute ?? null;
+    // A read naming only the partition key still gets its items by the table's sort key,
+    // which the writers name (`Limit=10, ScanIndexForward=False` for the latest ten).
+    const tableSort = site.index ? null : (input.sortAttribute ?? null);
+    const attribute = condition?.attribute ?? indexSort ?? keySource.sortKey?.attribute ?? tableSort;
     if (!attribute) return null;
     const l: number | { param: string } =
       typeof limit === 'number' ? limit : { param: paramName('limit', 'limit', python, taken) };

@@ -1,7 +1,9 @@
 import * as path from 'node:path';
 import {
   type Access,
+  compileMatcher,
   type Finding,
+  literalText,
   type LogicalKey,
   logicalKeyOf,
   logicalKeysOf,
@@ -86,6 +88,44 @@ function indexReadsByValue(ctx: FixContext): Map<string, Array<{ access: Access;
   });
 }
 
+/**
+ * A Query of the same attribute, table and index whose key has a variable part that can
+ * take this constant key's value (`f"STATE#{state}"` beside a write of `"STATE#QUEUED"`):
+ * sharding the constant alone would hide its items from that read, which asks for the bare
+ * value. Such a read is not an access of the key, so the fix could not rewrite it.
+ */
+function familyRead(key: LogicalKey, accesses: Access[], ctx: FixContext): Access | null {
+  const value = literalText(key.template);
+  if (value === null) return null;
+  const sameTable = (t: string | null) => t === key.table || t === null || key.table === null;
+  for (const { access, table } of keyedReads(ctx).get(`${key.attribute}\u0000${key.index ?? ''}`) ?? []) {
+    if (!sameTable(table) || accesses.includes(access)) continue;
+    const parts = access.partitionKey!.template.parts;
+    if (!parts.some((p) => 'literal' in p) || parts.some((p) => 'hole' in p && p.hole.kind === 'shard')) continue;
+    if (compileMatcher([{ key, template: access.partitionKey!.template }])(value).length > 0) return access;
+  }
+  return null;
+}
+
+/** Every Query whose partition key has a variable part, by attribute and index: once per workspace generation. */
+function keyedReads(ctx: FixContext): Map<string, Array<{ access: Access; table: string | null }>> {
+  return memoized(ctx, ctx, 'keyed-reads', () => {
+    const out = new Map<string, Array<{ access: Access; table: string | null }>>();
+    for (const file of ctx.files?.() ?? [])
+      for (const access of ctx.analysisOf(file)?.accesses ?? []) {
+        if (access.operation !== 'Query' || !access.partitionKey) continue;
+        if (literalText(access.partitionKey.template) !== null) continue;
+        for (const k of logicalKeysOf(access)) {
+          const id = `${k.attribute}\u0000${k.index ?? ''}`;
+          const list = out.get(id);
+          if (list) list.push({ access, table: k.table });
+          else out.set(id, [{ access, table: k.table }]);
+        }
+      }
+    return out;
+  });
+}
+
 function planAccesses(finding: Finding, key: LogicalKey, ctx: FixContext): KeyPlan | Blocked {
   const all = [...ctx.accessesOf(key), ...sameAttributeIndexReads(key, ctx)];
   if (
@@ -93,6 +133,11 @@ function planAccesses(finding: Finding, key: LogicalKey, ctx: FixContext): KeyPl
     !all.some((a) => a.file === finding.access.file && a.span === finding.access.span)
   )
     all.push(finding.access);
+  const family = familyRead(key, all, ctx);
+  if (family)
+    return {
+      blocked: `the Query at ${where(ctx, family.file, family.span)} reads ${render(family.partitionKey!.template)}, of which this key is one value: it would no longer find the items of this key once they are sharded`,
+    };
   // Callers that leave the key to a wrapper's parameter default: the wrapper's requests are rewritten instead.
   const accesses = throughDefaults(ctx, all);
   if (isBlocked(accesses)) return accesses;

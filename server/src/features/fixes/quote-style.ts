@@ -1,0 +1,132 @@
+import type { FixAction, FixContext, TextChange } from './fix-model';
+
+/**
+ * The fixes write JavaScript and TypeScript in one quote style (single, as prettier's
+ * default), but the code they edit is often double-quoted (`import { Entity } from
+ * "electrodb"`, `type: "string"`): a fix that added `type: 'string'` beside it left the
+ * file in two styles, which the project's linter then reports. So every string literal a
+ * fix writes into a JS/TS file takes the quote the file's own literals use, when the file
+ * clearly uses one (at least four in five of its quoted strings); a file that mixes both
+ * is left to the fix's style. Template literals and comments are left as they are.
+ */
+
+type Quote = "'" | '"';
+
+const SCRIPT = /\.(m|c)?(j|t)sx?$/;
+
+/** Each quoted string of `code` as [start, end) offsets; null when the code does not lex (an unterminated string). */
+function quotedStrings(code: string): Array<[number, number]> | null {
+  const out: Array<[number, number]> = [];
+  // Brace depth at which each open `${` of a template literal closes back into the template.
+  const templates: number[] = [];
+  let depth = 0;
+  let i = 0;
+  const template = (): boolean => {
+    // Inside a template literal's text, from i: to its end or the next `${`.
+    while (i < code.length) {
+      const c = code[i];
+      if (c === '\\') i += 2;
+      else if (c === '`') {
+        i++;
+        return true;
+      } else if (c === '$' && code[i + 1] === '{') {
+        templates.push(depth);
+        depth++;
+        i += 2;
+        return true;
+      } else i++;
+    }
+    return false;
+  };
+  while (i < code.length) {
+    const c = code[i];
+    if (c === '/' && code[i + 1] === '/') {
+      const nl = code.indexOf('\n', i);
+      i = nl < 0 ? code.length : nl;
+    } else if (c === '/' && code[i + 1] === '*') {
+      const close = code.indexOf('*/', i + 2);
+      i = close < 0 ? code.length : close + 2;
+    } else if (c === "'" || c === '"') {
+      let j = i + 1;
+      while (j < code.length && code[j] !== c && code[j] !== '\n') j += code[j] === '\\' ? 2 : 1;
+      if (code[j] !== c) return null;
+      out.push([i, j + 1]);
+      i = j + 1;
+    } else if (c === '`') {
+      i++;
+      if (!template()) return null;
+    } else if (c === '{') {
+      depth++;
+      i++;
+    } else if (c === '}') {
+      depth--;
+      i++;
+      if (templates.length && templates[templates.length - 1] === depth) {
+        templates.pop();
+        if (!template()) return null;
+      }
+    } else i++;
+  }
+  return out;
+}
+
+/** The quote the file's own strings use, when at least four in five use it; else null. */
+export function quoteStyleOf(text: string): Quote | null {
+  const strings = quotedStrings(text);
+  if (!strings || strings.length === 0) return null;
+  const single = strings.filter(([s]) => text[s] === "'").length;
+  const double = strings.length - single;
+  if (double * 5 >= strings.length * 4) return '"';
+  if (single * 5 >= strings.length * 4) return "'";
+  return null;
+}
+
+/** One literal's body re-quoted: the other quote unescaped, this one escaped. */
+function requote(literal: string, quote: Quote): string {
+  const body = literal.slice(1, -1);
+  let out = '';
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (c === '\\') {
+      const next = body[i + 1] ?? '';
+      // `\'` in a single-quoted string is a plain `'` in a double-quoted one, and the reverse.
+      out += next === literal[0] && next !== quote ? next : c + next;
+      i++;
+    } else out += c === quote ? `\\${c}` : c;
+  }
+  return `${quote}${out}${quote}`;
+}
+
+/** `code` with each quoted string written in `quote`; unchanged when it does not lex. */
+export function inQuotes(code: string, quote: Quote): string {
+  const strings = quotedStrings(code);
+  if (!strings) return code;
+  let out = '';
+  let at = 0;
+  for (const [s, e] of strings) {
+    out += code.slice(at, s) + (code[s] === quote ? code.slice(s, e) : requote(code.slice(s, e), quote));
+    at = e;
+  }
+  return out + code.slice(at);
+}
+
+/** An action whose changes to JS/TS files write their strings in each file's quote style. */
+export function inFileQuotes(action: FixAction, ctx: FixContext): FixAction {
+  const styles = new Map<string, Quote | null>();
+  const styleOf = (file: string): Quote | null => {
+    if (!styles.has(file)) {
+      const text = SCRIPT.test(file) ? ctx.textOf(file) : null;
+      styles.set(file, text ? quoteStyleOf(text) : null);
+    }
+    return styles.get(file)!;
+  };
+  let changed = false;
+  const changes = action.changes.map((c): TextChange => {
+    const quote = styleOf(c.file);
+    const newText = quote ? inQuotes(c.newText, quote) : c.newText;
+    if (newText === c.newText) return c;
+    changed = true;
+    return { ...c, newText };
+  });
+  return changed ? { ...action, changes } : action;
+}

@@ -1,0 +1,32 @@
+// A constant key that is one value of a key another Query reads by a parameter
+// (`"STATE#QUEUED"` written, `f"STATE#{state}"` read on the same index): a shard fix of
+// the constant alone moves its items to `STATE#QUEUED#<n>`, where the parameter's Query,
+// asked for QUEUED, no longer finds them. The fix is refused and says which read it would lose.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { allFixes, blockedFixes } from '../../server/src/features/fixes';
+import { cleanup, copyFixture } from './helpers-write';
+import { indexed } from './helpers-programs';
+
+const FIXTURES = path.join(__dirname, 'fixtures');
+
+test("a constant index key that another Query reads as one of its parameter's values gets no shard fix", async () => {
+  const dir = copyFixture('job-states-py', FIXTURES);
+  try {
+    const { ctx, findings } = await indexed(dir);
+    const put = findings.find((f) => f.rule === 'SL001' && f.access.operation === 'PutItem');
+    assert.ok(put, 'SL001 on the put of STATE#QUEUED');
+    const shardFixes = allFixes(put, ctx).filter((a) => a.changes.length > 0 && /shard/.test(a.id));
+    assert.deepEqual(
+      shardFixes.map((a) => a.title),
+      [],
+    );
+    const blocked = blockedFixes(put, ctx).map((a) => a.title);
+    assert.deepEqual(blocked, [
+      'No shard fix: the Query at jobs.py:26 reads STATE#{low-cardinality}, of which this key is one value: it would no longer find the items of this key once they are sharded',
+    ]);
+  } finally {
+    cleanup(dir);
+  }
+});
