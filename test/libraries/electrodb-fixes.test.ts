@@ -208,13 +208,15 @@ async function playAnnouncements(dir: string) {
 }
 
 for (const id of ['add-random-shard', 'add-hash-shard'])
-  test(`${id} in a double-quoted, four-space file: every string it writes in double quotes, the same list read back`, async () => {
+  test(`${id} in a double-quoted, four-space file: every string it writes in double quotes, every block in four-space steps, the same list read back`, async () => {
     const before = copy('quotes');
     const after = await fixed('quotes', 'announcement.ts:22', id);
     for (const file of ['announcement.ts', 'announcements.ts']) {
       const text = fs.readFileSync(path.join(after.dir, file), 'utf8');
       const single = text.split('\n').filter((l) => /'[^']*'/.test(l) && !/^\s*(\/\/|\/?\*)/.test(l));
       assert.deepEqual(single, [], `${file} has single-quoted strings`);
+      const offStep = text.split('\n').filter((l) => /^ +\S/.test(l) && /^( *)/.exec(l)![1].length % 4 !== 0);
+      assert.deepEqual(offStep, [], `${file} has lines off its four-space step`);
     }
     assert.deepEqual(typeErrors(after.dir), []);
     const table = (name: string) => stringKeyTable(name, ['pk', 'sk'], [['gsi1', 'gsi1pk', 'gsi1sk']]);

@@ -1,4 +1,5 @@
 import type { FixAction, FixContext, TextChange } from './fix-model';
+import { indentUnitOf } from './reader-conventions';
 
 /**
  * The fixes write JavaScript and TypeScript in one quote style (single, as prettier's
@@ -7,7 +8,9 @@ import type { FixAction, FixContext, TextChange } from './fix-model';
  * file in two styles, which the project's linter then reports. So every string literal a
  * fix writes into a JS/TS file takes the quote the file's own literals use, when the file
  * clearly uses one (at least four in five of its quoted strings); a file that mixes both
- * is left to the fix's style. Template literals and comments are left as they are.
+ * is left to the fix's style. Template literals and comments are left as they are. The
+ * helpers a fix adds at the top level (the hash, a shard merge) are written in two-space
+ * steps: in a file indented by four spaces or tabs they take the file's step.
  */
 
 type Quote = "'" | '"';
@@ -110,20 +113,33 @@ export function inQuotes(code: string, quote: Quote): string {
   return out + code.slice(at);
 }
 
-/** An action whose changes to JS/TS files write their strings in each file's quote style. */
+/**
+ * A top-level block a fix writes in two-space steps (the hash helper, a merge helper),
+ * re-indented in the file's own step (four spaces, a tab). Blocks written in the file's
+ * step already (the readers), and text inserted inside a function, are left as they are.
+ */
+export function inIndent(code: string, unit: string): string {
+  if (unit === '  ' || !/^(export |async |function |const |class |\/\*\*)/m.test(code)) return code;
+  const indents = [...code.matchAll(/^( +)\S/gm)].map((m) => m[1].length);
+  if (indents.length === 0 || Math.min(...indents) !== 2 || indents.some((n) => n % 2 !== 0)) return code;
+  return code.replace(/^( +)(?=\S)/gm, (spaces: string) => unit.repeat(spaces.length / 2));
+}
+
+/** An action whose changes to JS/TS files write their strings and blocks in each file's style. */
 export function inFileQuotes(action: FixAction, ctx: FixContext): FixAction {
-  const styles = new Map<string, Quote | null>();
-  const styleOf = (file: string): Quote | null => {
+  const styles = new Map<string, { quote: Quote | null; unit: string } | null>();
+  const styleOf = (file: string) => {
     if (!styles.has(file)) {
       const text = SCRIPT.test(file) ? ctx.textOf(file) : null;
-      styles.set(file, text ? quoteStyleOf(text) : null);
+      styles.set(file, text ? { quote: quoteStyleOf(text), unit: indentUnitOf(text, false) } : null);
     }
     return styles.get(file)!;
   };
   let changed = false;
   const changes = action.changes.map((c): TextChange => {
-    const quote = styleOf(c.file);
-    const newText = quote ? inQuotes(c.newText, quote) : c.newText;
+    const style = styleOf(c.file);
+    const quoted = style?.quote ? inQuotes(c.newText, style.quote) : c.newText;
+    const newText = style ? inIndent(quoted, style.unit) : quoted;
     if (newText === c.newText) return c;
     changed = true;
     return { ...c, newText };

@@ -10,6 +10,7 @@ import { SHARD_ATTRIBUTE } from './schema-edit';
 import { appendEntry } from './text-edit';
 import { applyChanges, offsetAt } from '../../apply';
 import { MERGE_NAME } from './merge-helper';
+import { indentUnitOf } from '../../reader-conventions';
 
 /** The attributes a get, update or delete gives as plain reads (`{ board: 'global', player }`), by name. */
 export function givenAttributes(ctx: FixContext, a: Access): Map<string, string> {
@@ -77,8 +78,10 @@ export function queryChange(ctx: FixContext, plan: EntityPlan, q: Access, count:
     ? `(item) => createConversions(${shape.entity}).byAccessPattern.${plan.pattern}.fromComposite.toKeys(item).${skField}`
     : '() => 0';
   const order = shape.order === 'desc' ? `, 'desc'` : '';
+  // One step deeper than the call's line, in the file's own step (two spaces, four, a tab).
+  const step = indentUnitOf(text, false);
   const newText =
-    `Promise.all(\n${q.call.indent}  Array.from({ length: ${count} }, (_, shard) => ${perShard}),\n${q.call.indent})` +
+    `Promise.all(\n${q.call.indent}${step}Array.from({ length: ${count} }, (_, shard) => ${perShard}),\n${q.call.indent})` +
     `.then((shards) => ${MERGE_NAME}(shards, ${sortKey}${order}))`;
   return { file: q.file, span: q.span, newText };
 }
