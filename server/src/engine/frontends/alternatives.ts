@@ -4,6 +4,7 @@ import { declarationOf, holeValue, namedValue, reachedThrough, soleHole } from '
 import type { Declaration } from '../model';
 import { classifyName } from './names';
 import { literalText } from '../model/template';
+import { envVariableIn } from '../requests/env';
 import { entryOf, type ConditionClause, type Entry, type Value } from '../model/value';
 
 /**
@@ -49,6 +50,22 @@ function isHot(v: Value): boolean {
   return t !== null && !PLACEHOLDERS.has(t) && t !== 'true' && t !== 'false' && !/^-?\d+(\.\d+)?$/.test(t);
 }
 
+/**
+ * A literal chosen over an environment variable's read (`process.env.ORDERS_TABLE ?? 'Orders'`,
+ * `os.environ.get("T") or "orders"`) notes the variable: as a key it is the constant, but as a
+ * table's name it is what runs where the variable is unset, and a function that sets it names
+ * another table.
+ */
+function unlessEnvOf(v: Extract<Value, { kind: 'scalar' }>, pool: ReadonlyArray<readonly [Value, number]>) {
+  const part = v.template.parts.length === 1 ? v.template.parts[0] : null;
+  if (!part || !('literal' in part)) return v;
+  const env = pool
+    .map(([x]) => soleHole(x))
+    .map((h) => (h ? envVariableIn(h.source) : null))
+    .find((x) => !!x);
+  return env ? { ...v, template: { parts: [{ ...part, unlessEnv: env }] } } : v;
+}
+
 /** Of several scalars (and possibly other values) reaching one use, the one the key is. */
 function chooseScalars(values: Value[], at: Node, preferred: number): Choice {
   const real = values.map((v, i) => [v, i] as const).filter(([v]) => !isPlaceholder(v));
@@ -60,7 +77,8 @@ function chooseScalars(values: Value[], at: Node, preferred: number): Choice {
     return { value: holeValue(at, { kind: 'low-cardinality' }), index: -1 };
   }
   const hot = pool.find(([v]) => isHot(v));
-  if (hot && hot[0].kind === 'scalar') return { value: { ...hot[0], someOfPaths: true }, index: hot[1] };
+  if (hot && hot[0].kind === 'scalar')
+    return { value: { ...unlessEnvOf(hot[0], pool), someOfPaths: true }, index: hot[1] };
   const kept = pool.find(([, i]) => i === preferred) ?? pool[0];
   // An alternative that says nothing (`unknown`) gives way to one that does.
   const known = soleHole(kept[0])?.kind === 'unknown' ? pool.find(([v]) => soleHole(v)?.kind !== 'unknown') : null;
@@ -132,16 +150,25 @@ export function chooseAmong(values: Value[], at: Node, preferred: number): Choic
 
 /**
  * Like `choiceValue` for `c ? a : b`, `a ?? b`, `a || b`, `a or b`: the first arm
- * that says something is what a single path gives.
+ * that says something is what a single path gives, except that a table's name given as a
+ * parameter gives way to an environment variable's read (`table_name or
+ * os.environ["SESSIONS_TABLE"]`): the argument is optional, and what runs where nobody
+ * passes it is the table the infrastructure names.
  */
 export function chooseArms(n: Node, arms: Array<Node | null>, evaluate: (x: Node | null) => Value | null): Value {
   const values = arms.flatMap((a) => {
     const v = a ? evaluate(a) : null;
     return v ? [v] : [];
   });
+  const table = values.findIndex((v) => TABLE_PARAM.test(soleHole(v)?.param?.name ?? ''));
+  const env = values.findIndex((v) => envVariableIn(soleHole(v)?.source ?? '') !== null);
+  if (table >= 0 && env >= 0) return values[env];
   const preferred = values.findIndex((v) => soleHole(v)?.kind !== 'unknown');
   return chooseAmong(values, n, preferred < 0 ? 0 : preferred).value;
 }
+
+/** A parameter that names a table (`table_name`, `tableName`, `ordersTable`). */
+const TABLE_PARAM = /table/i;
 
 /**
  * A value reached through a name, as `reachedThrough` makes it, except that one

@@ -108,7 +108,17 @@ export interface Hole {
  * from different places stay separate parts so no origin is lost (`render` and
  * `literalText` join them for display).
  */
-export type TemplatePart = { literal: string; origin?: Origin } | { hole: Hole; origin?: Origin };
+export type TemplatePart =
+  | {
+      literal: string;
+      origin?: Origin;
+      /**
+       * The literal stands in for an environment variable left unset (`process.env.ORDERS_TABLE
+       * ?? 'Orders'`): a table name the infrastructure that sets the variable overrides.
+       */
+      unlessEnv?: string;
+    }
+  | { hole: Hole; origin?: Origin };
 
 /** A key value as literal text with holes, e.g. `BOARD#global#{shard 0..9}`. */
 export interface KeyTemplate {
@@ -138,7 +148,8 @@ export interface EnvTableSource {
 }
 
 export type TableRef =
-  | { kind: 'literal'; name: string; span?: Span; via?: Declaration[]; fromEnv?: EnvTableSource }
+  /** `unlessEnv`: the name is a fallback for that variable (`process.env.X ?? 'Orders'`), which a function's environment may set. */
+  | { kind: 'literal'; name: string; span?: Span; via?: Declaration[]; fromEnv?: EnvTableSource; unlessEnv?: string }
   /**
    * `fromEnv` on an env table: infrastructure code declares the table the variable names but
    * states no physical name (a `!Ref` table without `TableName`); `candidates`: the functions

@@ -44,6 +44,7 @@ export function withEnvTables(accesses: Access[], env: FileEnv | null | undefine
 }
 
 function tableBinding(a: Access, env: FileEnv): FileEnv[string] | undefined {
+  if (a.table.kind === 'literal' && a.table.unlessEnv) return env[a.table.unlessEnv];
   return a.table.kind === 'env' ? env[a.table.name] : undefined;
 }
 
@@ -59,9 +60,13 @@ function indexBinding(a: Access, env: FileEnv): string | null {
   return b.name;
 }
 
-function resolvedTable(t: TableRef, b: FileEnv[string]): TableRef {
+function resolvedTable(given: TableRef, b: FileEnv[string]): TableRef {
+  const via = given.kind === 'unknown' ? undefined : given.via;
+  const place = { ...(given.span ? { span: given.span } : {}), ...(via ? { via } : {}) };
+  // A fallback name (`process.env.ORDERS_TABLE ?? 'Orders'`) gives way to what the functions set the variable to.
+  const t: TableRef =
+    given.kind === 'literal' && given.unlessEnv ? { kind: 'env', name: given.unlessEnv, ...place } : given;
   if (t.kind !== 'env') return t;
-  const place = { ...(t.span ? { span: t.span } : {}), ...(t.via ? { via: t.via } : {}) };
   if ('candidates' in b) return { ...t, candidates: b.candidates };
   if (b.name === null) return { ...t, fromEnv: b.source };
   return { kind: b.template ? 'template' : 'literal', name: b.name, ...place, fromEnv: b.source };

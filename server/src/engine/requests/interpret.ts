@@ -50,7 +50,9 @@ export function tableRefOf(v: Value | null | undefined): TableRef {
     v.template.parts.length === 1 && 'hole' in v.template.parts[0] ? v.template.parts[0].hole.source : null;
   const via = v.via ?? [];
   const text = literalText(v.template);
-  if (text !== null) return { kind: 'literal', name: text, span: v.span, via };
+  const part = v.template.parts.length === 1 ? v.template.parts[0] : null;
+  const unlessEnv = part && 'literal' in part ? part.unlessEnv : undefined;
+  if (text !== null) return { kind: 'literal', name: text, span: v.span, via, ...(unlessEnv ? { unlessEnv } : {}) };
   const env = envVariableOf(v.template);
   if (env) return { kind: 'env', name: env, span: v.span, via };
   const deployed = deployTimeName(v.template);

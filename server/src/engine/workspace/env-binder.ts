@@ -117,7 +117,7 @@ export class EnvBinder {
       }
       // A file restored from the cache was not analysed here: what it was bound with is not known.
       if (this.boundWith.get(file) === json) continue;
-      if (!analysis.accesses.some((a) => a.table.kind === 'env' || resolvedHere(a))) {
+      if (!analysis.accesses.some((a) => envNamed(a) || resolvedHere(a))) {
         this.boundWith.set(file, json);
         continue;
       }
@@ -155,7 +155,7 @@ export class EnvBinder {
       if (this.namesMoved(file, analysis.accesses)) return true;
       const now = map?.get(resolvedPath(file));
       if (this.boundWith.get(file) === (now ? JSON.stringify(now) : '')) continue;
-      if (analysis.accesses.some((a) => a.table.kind === 'env' || resolvedHere(a))) return true;
+      if (analysis.accesses.some((a) => envNamed(a) || resolvedHere(a))) return true;
     }
     return false;
   }
@@ -170,14 +170,14 @@ export class EnvBinder {
     return this.cache.map;
   }
 
-  /** The workspace files a file imports, as far as its analysis says. */
+  /** The workspace files a file imports, as far as its analysis (or its reach, for a file read only for that) says. */
   private importedFiles(resolved: string): string[] {
     const file = this.byResolved().get(resolved);
     const analysis = file !== undefined ? this.host.analyses().get(file) : undefined;
     if (!analysis || file === undefined) return [];
     const out: string[] = [];
-    for (const i of analysis.imports ?? []) {
-      const target = this.host.importedFile(file, analysis.language, i.module);
+    for (const module of importedModules(analysis)) {
+      const target = this.host.importedFile(file, analysis.language, module);
       if (target) out.push(target);
     }
     return out;
@@ -189,6 +189,16 @@ export class EnvBinder {
       this.resolvedNames = { size: files.size, map: new Map([...files.keys()].map((f) => [resolvedPath(f), f])) };
     return this.resolvedNames.map;
   }
+}
+
+/**
+ * The modules a file imports: those its analysis read, else, for a file the pre-scan passed
+ * over and the reachability pass read for its entry points (a handler calling no wrapper),
+ * those its reach names. In the order written, each once.
+ */
+export function importedModules(analysis: FileAnalysis): string[] {
+  if (analysis.imports?.length) return analysis.imports.map((i) => i.module);
+  return [...new Set((analysis.reach?.imports ?? []).map((b) => b.module))];
 }
 
 /**
@@ -226,6 +236,11 @@ function namedKeys(accesses: readonly Access[], named: readonly NamedTable[]): s
 }
 
 /** An access whose table infrastructure code resolved (or found ambiguous). */
+/** A table an environment variable names, or may: `$X`, or a fallback for `X` (`process.env.X ?? 'Orders'`). */
+function envNamed(a: Access): boolean {
+  return a.table.kind === 'env' || (a.table.kind === 'literal' && !!a.table.unlessEnv);
+}
+
 function resolvedHere(a: Access): boolean {
   return ('fromEnv' in a.table && !!a.table.fromEnv) || (a.table.kind === 'env' && !!a.table.candidates);
 }

@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import { newContext, recordRange } from '../evaluation';
+import { declarationOf, newContext, recordRange } from '../evaluation';
 import { type Deps, type Lookups } from '../../model/eval-context';
 import { isRequest } from '../../requests/interpret';
 import { type CallSite } from '../../model/call-site';
@@ -8,7 +8,9 @@ import { callStyle } from '../call-style';
 import { candidateSites } from '../../syntax/candidates';
 import type { SourceFile } from '../../model/frontend';
 import { spanOf } from '../../syntax/span';
-import { entry, type Value } from '../../model/value';
+import { entry, entryOf, type Entry, type Value } from '../../model/value';
+import { through } from '../../model/template';
+import { constructorDefault } from './fields';
 import { evaluate } from './evaluate';
 import { commandChoices, methodChoice, type Choices, type Picked } from './dispatch';
 import { resolve } from './scope';
@@ -89,10 +91,10 @@ export function findJsCallSites(f: SourceFile): CallSite[] {
     for (const at of libImports) recordRange(deps, at, at + 21);
     return libImports.length > 0;
   };
+  const read = (n: Node, deps: Deps | null) =>
+    withFieldDefault(readCallSite(n, text, file, language, fromLib, lookups, deps), n, lookups, deps);
   const cachedCallSite = (n: Node, at: number) =>
-    cache
-      ? cache.siteFor(n, (deps) => readCallSite(n, text, file, language, fromLib, lookups, deps), at)
-      : readCallSite(n, text, file, language, fromLib, lookups, null);
+    cache ? cache.siteFor(n, (deps) => read(n, deps), at) : read(n, null);
   return candidateSites(
     tree,
     text,
@@ -300,6 +302,30 @@ function makeCallSite(
     call,
     ...(tableField(input) ? { tableField: tableField(input)! } : {}),
   };
+}
+
+/**
+ * `TableName: this.tableName` in a class whose constructor defaults that field (`private
+ * readonly tableName = process.env.ORDERS_TABLE ?? 'Orders'`): the request names the default,
+ * the table of every construction that leaves the argument out (a handler's `new
+ * OrdersRepository()`, a module's exported instance). A caller whose construction passes
+ * another table reads that one there (`injectedTable`), as the field is still noted.
+ */
+function withFieldDefault(site: CallSite | null, n: Node, lookups: Lookups, deps: Deps | null): CallSite | null {
+  if (!site?.tableField || site.input.kind !== 'object') return site;
+  const given = entryOf(site.input, 'TableName');
+  const d = given ? constructorDefault(n, site.tableField) : null;
+  const v = d ? evaluate(d, newContext(evaluate, lookups, deps)) : null;
+  if (!given || !d || v?.kind !== 'scalar') return site;
+  const declaration = declarationOf(site.tableField, d);
+  const table: Value = {
+    kind: 'scalar',
+    template: through(v.template, declaration),
+    span: given[1].span,
+    via: [declaration, ...(v.via ?? [])],
+  };
+  const entries = site.input.entries.map((e): Entry => (e === given ? [e[0], table, e[2]] : e));
+  return { ...site, input: { ...site.input, entries } };
 }
 
 /** `TableName: this.tableName` not read here: the field of the class it comes from. */

@@ -8,7 +8,7 @@
 import type { Node } from 'web-tree-sitter';
 import { CLASS_TYPES } from './classes';
 import { constructed } from './module-shape';
-import { parametersOf } from './scope';
+import { parameterDefaults, parametersOf } from './scope';
 
 export function fieldClassName(member: Node): string | null {
   const cls = enclosingClass(member);
@@ -108,4 +108,20 @@ export function injectedFields(cls: Node): { init: string; fields: Map<string, s
     if (field && right?.type === 'identifier' && params.has(right.text)) fields.set(field, right.text);
   }
   return fields.size ? { init: 'constructor', fields } : null;
+}
+
+/**
+ * What the constructor of the class around `within` gives `this.<field>` when a construction
+ * leaves the argument out: the default of the parameter property of that name (`private
+ * readonly tableName = process.env.ORDERS_TABLE`) or of the parameter `this.<field> = <param>`
+ * keeps. Null when there is none (a required parameter, `= undefined`).
+ */
+export function constructorDefault(within: Node, field: string): Node | null {
+  const cls = enclosingClass(within);
+  const param = cls ? injectedFields(cls)?.fields.get(field) : undefined;
+  const ctor = (cls?.childForFieldName('body')?.namedChildren ?? []).find(
+    (m) => m?.type === 'method_definition' && m.childForFieldName('name')?.text === 'constructor',
+  );
+  if (!param || !ctor) return null;
+  return parameterDefaults(ctor).find((d) => d.name === param)?.node ?? null;
 }
