@@ -78,8 +78,16 @@ export function callGraph(input: Pick<ReachInput, 'reaches' | 'importFile'>): Ca
   };
   const named = (file: string, name: string): NodeRef[] =>
     (byName.get(file)?.get(name) ?? []).map((node) => ({ file, node }));
-  const callees = (from: NodeRef): Array<{ to: NodeRef; inLoop: boolean }> => {
+  /**
+   * What `from` calls. `caller`: the file of the function that called it from another file,
+   * whose imports its calls through a receiver are also looked for in: a function given its
+   * dependencies (`makeFeedHandler({ feed: new FeedRepository() })` returning a handler that
+   * calls `feed.latest()`, typed by an interface of its own) calls methods of objects its
+   * caller made, whose classes its caller imports.
+   */
+  const callees = (from: NodeRef, caller: string | null): Array<{ to: NodeRef; inLoop: boolean }> => {
     const out: Array<{ to: NodeRef; inLoop: boolean }> = [];
+    const callerImports = caller && caller !== from.file ? importsOf(caller) : [];
     for (const c of from.node.calls) {
       const targets = named(from.file, c.name);
       for (const imp of importsOf(from.file)) {
@@ -90,6 +98,7 @@ export function callGraph(input: Pick<ReachInput, 'reaches' | 'importFile'>): Ca
         // A method or a module's function called through a receiver: `repo.save()`, `votes.add()`.
         if (c.member) targets.push(...named(imp.file, c.name));
       }
+      if (c.member) for (const imp of callerImports) targets.push(...named(imp.file, c.name));
       for (const to of targets) if (to.node !== from.node) out.push({ to, inLoop: c.inLoop });
     }
     return out;
@@ -101,16 +110,25 @@ export function callGraph(input: Pick<ReachInput, 'reaches' | 'importFile'>): Ca
     const key = id(file, root);
     let seen = fromRoot.get(key);
     if (seen) return seen;
-    // Breadth first with two states per node: reached outside any loop, or only inside one.
-    const queue = named(file, root).map((to) => ({ to, inLoop: false }));
+    // Breadth first with two states per node: reached outside any loop, or only inside one;
+    // a node is followed again for each file it is called from (its receivers' classes may be imported there).
+    const queue: Array<{ to: NodeRef; inLoop: boolean; caller: string | null }> = named(file, root).map((to) => ({
+      to,
+      inLoop: false,
+      caller: null,
+    }));
     seen = new Map<string, boolean>();
+    const followed = new Map<string, boolean>();
     while (queue.length) {
-      const { to, inLoop } = queue.shift()!;
+      const { to, inLoop, caller } = queue.shift()!;
       const at = id(to.file, to.node.name);
-      const before = seen.get(at);
+      const via = `${at}\0${caller ?? ''}`;
+      const before = followed.get(via);
       if (before === false || before === inLoop) continue;
-      seen.set(at, inLoop);
-      for (const next of callees(to)) queue.push({ to: next.to, inLoop: inLoop || next.inLoop });
+      followed.set(via, inLoop);
+      if (seen.get(at) !== false) seen.set(at, inLoop);
+      for (const next of callees(to, caller))
+        queue.push({ to: next.to, inLoop: inLoop || next.inLoop, caller: next.to.file === to.file ? caller : to.file });
     }
     fromRoot.set(key, seen);
     return seen;

@@ -14,7 +14,7 @@ import { InfraRegistry, withOpenBuffers, type InfraRead, type InfraReadEntry } f
 import { isCdkText } from './cdk-source';
 import { isServerlessFile } from '../frontends/infra';
 import { isKeyShardRoute, shardSuffixOrigins } from '../frontends/tenant-routing';
-import { EnvBinder, type FileBindings } from './env-binder';
+import { EnvBinder, importedModules, type FileBindings } from './env-binder';
 import { KeyGroups } from './key-groups';
 import { ModuleConstants, readFromDisk } from './modules';
 import {
@@ -264,7 +264,9 @@ export class WorkspaceIndex {
     const touched = analyzeWrapperCallers(this.passTarget, files, settled);
     for (const key of refreshEarlyWriters(this.passTarget, settled)) touched.add(key);
     for (const key of this.env.rebind()) touched.add(key);
-    this.readEntryFiles();
+    // A handler file read only for its entry points (it calls no wrapper) may import the
+    // module whose environment-named table its function's environment sets: bound again.
+    if (this.readEntryFiles() > 0) for (const key of this.env.rebind()) touched.add(key);
     return touched;
   }
 
@@ -417,7 +419,7 @@ export class WorkspaceIndex {
    */
   set(analysis: FileAnalysis): Set<string> {
     const file = analysis.file;
-    if (!sameModules(this.files.get(file)?.imports, analysis.imports)) this.env.importsChanged();
+    if (!sameModules(this.files.get(file), analysis)) this.env.importsChanged();
     this.files.set(file, analysis);
     this.reach.noted(analysis);
     const wrappers = this.facts.wrapperCount;
@@ -690,10 +692,10 @@ export class WorkspaceIndex {
 }
 
 /** Whether two analyses' imports name the same modules, in order (a missing list names none). */
-function sameModules(a: FileAnalysis['imports'] | undefined, b: FileAnalysis['imports'] | undefined): boolean {
-  const x = a ?? [];
-  const y = b ?? [];
-  return x.length === y.length && x.every((i, k) => i.module === y[k].module);
+function sameModules(a: FileAnalysis | undefined, b: FileAnalysis): boolean {
+  const x = a ? importedModules(a) : [];
+  const y = importedModules(b);
+  return x.length === y.length && x.every((m, k) => m === y[k]);
 }
 
 function byPosition(a: Finding, b: Finding): number {

@@ -62,6 +62,8 @@ export class WorkspaceReach {
     { analysis: FileAnalysis; state: ReachState; reach: Map<Access, AccessReach> }
   >();
   private held: { version: number; names: Set<string> } | null = null;
+  /** The files the held files import (`importedByHeld`), for the version of the reach data. */
+  private importedHeld: { version: number; files: Set<string> } | null = null;
   /** Files looked at for entry-point markers, by the analysis they were looked at with. */
   private readonly marked = new WeakMap<FileAnalysis, boolean>();
 
@@ -112,7 +114,30 @@ export class WorkspaceReach {
       if (a.reach) names.add(moduleName(a.file));
       else if (!a.skipped && a.accesses.length === 0 && this.sources.importsNoted(a.file)) pending.push(a);
     }
-    return pending.filter((a) => this.sources.importsNoted(a.file)!.some((n) => names.has(n)) && this.isMarked(a));
+    const imported = pending.length ? this.importedByHeld() : new Set<string>();
+    return pending.filter(
+      (a) =>
+        (this.sources.importsNoted(a.file)!.some((n) => names.has(n)) || imported.has(path.resolve(a.file))) &&
+        this.isMarked(a),
+    );
+  }
+
+  /**
+   * The files the files whose reach is held import, resolved: a handler file read for its
+   * entry point calls a factory (`makeFeedHandler(deps)`) in a module that imports no
+   * repository itself, whose handler reaches one through what it is given.
+   */
+  private importedByHeld(): Set<string> {
+    this.settle();
+    if (this.importedHeld?.version === this.version) return this.importedHeld.files;
+    const files = new Set<string>();
+    for (const a of this.sources.analyses())
+      for (const b of a.reach?.imports ?? []) {
+        const target = this.sources.importFile(a.file, b.module);
+        if (target) files.add(path.resolve(target));
+      }
+    this.importedHeld = { version: this.version, files };
+    return files;
   }
 
   /**
@@ -123,7 +148,8 @@ export class WorkspaceReach {
     const noted = this.sources.importsNoted(analysis.file);
     if (analysis.reach || analysis.skipped || analysis.accesses.length || !noted) return false;
     const names = this.heldModuleNames();
-    if (!noted.some((n) => names.has(n)) || !this.isMarked(analysis)) return false;
+    const imported = () => this.importedByHeld().has(path.resolve(analysis.file));
+    if (!(noted.some((n) => names.has(n)) || imported()) || !this.isMarked(analysis)) return false;
     const reach = this.readReach(analysis.file);
     this.marked.set(analysis, false);
     if (reach) store({ ...analysis, reach });

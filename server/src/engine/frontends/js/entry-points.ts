@@ -151,14 +151,25 @@ function readFunction(fn: Node, seen: ReachPart, file: string, marks: FileMarks)
   }
   const params = parametersOf(fn);
   const first = params[0]?.text ?? '';
-  // `(event, context)`, or an exported function named a handler whatever it takes.
+  // `(event, context)`, or an exported function named a handler whatever it takes, unless it
+  // makes the handler (`makeFeedHandler = (deps) => async (event) => …`): the export calling it is one.
   const looksLikeHandler =
-    (/^(?:event|evt|_event|e)\b/.test(first) && params.length >= 2) || /^(?:\w+_)?handler$|Handler$/.test(named.name);
+    (/^(?:event|evt|_event|e)\b/.test(first) && params.length >= 2) ||
+    (/^(?:\w+_)?handler$|Handler$/.test(named.name) && !makesFunction(fn));
   const typed = EVENT_TYPES.find(([re]) => re.test(decl.text.slice(0, decl.text.indexOf('=>') + 1 || 400)));
   if (!looksLikeHandler && !typed) return;
   const kind: EntryKind = typed ? typed[1] : 'unknown';
   const trigger = typed ? (typed[0].exec(decl.text)?.[0] ?? 'Lambda') : 'Lambda handler';
   seen.entries.push({ entry: entryPoint(kind, named.name, file, named.name, spanOf(decl), trigger), span });
+}
+
+/** A factory: an arrow whose body is a function, or a function whose every `return` gives one written in place. */
+function makesFunction(fn: Node): boolean {
+  const body = fn.childForFieldName('body');
+  if (!body) return false;
+  if (body.type !== 'statement_block') return isFunction(body);
+  const returns = body.namedChildren.filter((c) => c?.type === 'return_statement');
+  return returns.length > 0 && returns.every((r) => !!r?.namedChild(0) && isFunction(r.namedChild(0)!));
 }
 
 function readCall(call: Node, seen: ReachPart, file: string): void {
@@ -221,6 +232,13 @@ function readRouteObject(n: Node, seen: ReachPart, file: string): void {
  * and the template names the export. The export is read as a function that calls each
  * function the chain is given, by name or written inline (its calls are the export's), so
  * what the wrapped handler reaches is reached from the export's entry point.
+ *
+ * A handler a factory makes (`export const handler = makeHandler({ repo })`,
+ * `export const handler = feedService.trendingHandler()`) runs the function the factory
+ * returns, written inside the factory: the export is a function too, and the calls of the
+ * chain (`makeHandler`, `trendingHandler`), read as every call is, are its calls. Only for
+ * an export named like a handler, or one given functions: another exported call
+ * (`export const client = DynamoDBDocumentClient.from(ddb)`) stays the module's code.
  */
 function readWrappedExport(call: Node, seen: ReachPart, file: string): void {
   const name = exportedName(call);
@@ -233,13 +251,13 @@ function readWrappedExport(call: Node, seen: ReachPart, file: string): void {
     at = callee?.type === 'member_expression' ? callee.childForFieldName('object') : callee;
   }
   const passed = passedFunctions(given);
-  if (!passed.named.length && !passed.inline.length) return;
+  const handlerName = /^(?:\w+_)?handler$|Handler$/.test(name);
+  if (!passed.named.length && !passed.inline.length && !handlerName) return;
   const span = spanOf(call);
   seen.functions.push({ name, span, exported: true });
   for (const a of passed.named) seen.calls.push({ ...a, span });
   seen.imports.push(...passed.imports);
-  if (/^(?:\w+_)?handler$|Handler$/.test(name))
-    seen.entries.push({ entry: entryPoint('unknown', name, file, name, span, 'Lambda handler'), span });
+  if (handlerName) seen.entries.push({ entry: entryPoint('unknown', name, file, name, span, 'Lambda handler'), span });
 }
 
 /** `main` of `export const main = <call>`, `handler` of `exports.handler = <call>`; null for any other place. */
