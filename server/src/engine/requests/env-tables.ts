@@ -63,9 +63,15 @@ function indexBinding(a: Access, env: FileEnv): string | null {
 function resolvedTable(given: TableRef, b: FileEnv[string]): TableRef {
   const via = given.kind === 'unknown' ? undefined : given.via;
   const place = { ...(given.span ? { span: given.span } : {}), ...(via ? { via } : {}) };
-  // A fallback name (`process.env.ORDERS_TABLE ?? 'Orders'`) gives way to what the functions set the variable to.
-  const t: TableRef =
-    given.kind === 'literal' && given.unlessEnv ? { kind: 'env', name: given.unlessEnv, ...place } : given;
+  // A fallback name (`process.env.ORDERS_TABLE ?? 'Orders'`) gives way to the name the functions
+  // set the variable to; with no name spelled out (a table CloudFormation names) or several, it
+  // stays, so the calls naming it keep one key, linked to the declared table when there is one.
+  if (given.kind === 'literal' && given.unlessEnv) {
+    if ('candidates' in b) return given;
+    if (b.name === null) return { ...given, fromEnv: b.source };
+    return { kind: b.template ? 'template' : 'literal', name: b.name, ...place, fromEnv: b.source };
+  }
+  const t = given;
   if (t.kind !== 'env') return t;
   if ('candidates' in b) return { ...t, candidates: b.candidates };
   if (b.name === null) return { ...t, fromEnv: b.source };
