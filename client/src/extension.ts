@@ -16,6 +16,7 @@ import {
   TrustNotification,
   type HeatStatus,
   type InitializationOptions,
+  type WorkspaceStatus,
 } from '../../protocol/src/lsp';
 import { registerCommands } from './commands';
 import { fixAppliedMiddleware, registerFixApplied } from './fix-applied';
@@ -82,7 +83,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ acti
 
   const start = async () => {
     client = new LanguageClient('shardlens', 'ShardLens', serverOptions, clientOptions);
-    client.onNotification(StatusNotification, status.update);
+    client.onNotification(StatusNotification, (s: WorkspaceStatus) => {
+      status.update(s);
+      panel.workspaceStatus(s);
+    });
     client.onNotification(HeatStatusNotification, onHeatStatus);
     // A page that asked while the server was down or starting is told again once it runs
     // (and when it stops): the view is often resolved before the first start ends.
@@ -93,6 +97,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ acti
   };
   const restart = async () => {
     status.update(null);
+    panel.workspaceStatus(null);
     await client?.stop().catch(() => undefined);
     await start();
   };

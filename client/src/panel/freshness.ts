@@ -4,7 +4,7 @@
  * changed. The panel then gets its keys again and reads its key's heat afresh, so it never
  * waits for the Refresh button. No `vscode` import: tested in plain Node.
  */
-import type { HeatStatus } from '../../../protocol/src/lsp';
+import type { HeatStatus, WorkspaceStatus } from '../../../protocol/src/lsp';
 
 /** Why the pages are told to refresh; the view-title button sends none (a forced read). */
 export type RefreshReason = 'visible' | 'connection' | 'poll';
@@ -37,4 +37,12 @@ export function statusFollower(onStale: (reason: RefreshReason) => void): (s: He
     if (s.state !== 'refreshing') settled = s;
     if (reason) onStale(reason);
   };
+}
+
+/**
+ * Whether a `shardlens/status` ends an index (`wasIndexing` is what the last one said): the
+ * keys are then complete, and a page that asked during the index gets them again.
+ */
+export function keysReady(wasIndexing: boolean, next: WorkspaceStatus | null): boolean {
+  return wasIndexing && next !== null && !next.indexing;
 }

@@ -14,15 +14,20 @@ import { ExecuteCommandRequest } from 'vscode-languageclient/node';
 import type { EnableInsightsResult } from '../../../protocol/src/commands';
 import { HeatRequest, KeysRequest, type HeatResult, type HeatWindow } from '../../../protocol/src/heat';
 import { parsePanelMessage, type HostMessage, type PanelMessage } from '../../../protocol/src/panel';
+import type { WorkspaceStatus } from '../../../protocol/src/lsp';
 import type { JsonKeysReport } from '../../../protocol/src/report';
 import { makeNonce, panelHtml } from './html';
 import { keyAt } from './cursor';
-import type { RefreshReason } from './freshness';
+import { keysReady, type RefreshReason } from './freshness';
 import { canAsk, NOT_RUNNING } from './server-state';
 import { enableNotice, enableParams, enablingNotice } from './enable';
 import { MAP_TABLES } from '../tables';
 
 export const VIEW_ID = 'shardlens.panel';
+const INDEXING = 'Indexing the workspace: its keys are listed when the index is done…';
+
+const keyCount = (r: JsonKeysReport) =>
+  r.tables.reduce((n, t) => n + t.indexes.reduce((m, ix) => m + ix.keys.length, 0), 0);
 
 /** The `shardlens.heat.window` setting, the window a page starts from and follows. */
 const settingWindow = (): HeatWindow =>
@@ -37,12 +42,21 @@ export interface PanelHost {
    * what is older than a minute, after a background refresh or a connection change.
    */
   refresh(reason?: RefreshReason): void;
+  /**
+   * Each `shardlens/status`: when an index is done, every open page gets the keys again (with
+   * live heat off no heat status would ever refresh a page that asked during the index).
+   */
+  workspaceStatus(s: WorkspaceStatus | null): void;
   disposables: vscode.Disposable[];
 }
 
 export function registerPanel(context: vscode.ExtensionContext, client: () => LanguageClient | null): PanelHost {
   const pages = new Set<vscode.Webview>();
+  /** Pages opened and not yet told the key under the cursor (sendKeys tells them). */
+  const startsOnCursor = new Set<vscode.Webview>();
   let keys: JsonKeysReport | null = null;
+  /** The language server's last status said it is indexing (it starts so). */
+  let indexing = true;
   let tab: vscode.WebviewPanel | null = null;
   const dist = vscode.Uri.joinPath(context.extensionUri, 'dist');
 
@@ -60,10 +74,22 @@ export function registerPanel(context: vscode.ExtensionContext, client: () => La
     if (!c) return post(w, { type: 'keys', report: null, problem: NOT_RUNNING });
     try {
       keys = await c.sendRequest(KeysRequest, {});
-      post(w, { type: 'keys', report: keys, problem: null });
+      // Asked while the first index runs, the server knows no key yet: "no keys in this
+      // workspace" would be wrong, and the page gets them again when the index is done.
+      if (indexing && keyCount(keys) === 0) post(w, { type: 'keys', report: null, problem: INDEXING });
+      else post(w, { type: 'keys', report: keys, problem: null });
     } catch (e) {
       post(w, { type: 'keys', report: null, problem: `The keys could not be listed: ${String(e)}` });
+      return;
     }
+    // A page opened while the cursor rests on a key starts on that key, once a keys report
+    // knows it: the selection events it follows come only when the cursor moves, and a
+    // page opened during the index gets the cursor's key only with a later report.
+    if (!startsOnCursor.has(w)) return;
+    const at = cursorKey(vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0]);
+    if (!at) return;
+    startsOnCursor.delete(w);
+    post(w, { type: 'cursor', logicalKey: at });
   }
 
   async function reveal(file: string, line: number, column: number) {
@@ -88,15 +114,10 @@ export function registerPanel(context: vscode.ExtensionContext, client: () => La
 
   async function handle(w: vscode.Webview, m: PanelMessage) {
     switch (m.type) {
-      case 'ready': {
+      case 'ready':
         post(w, { type: 'window', window: settingWindow() });
-        await sendKeys(w);
-        // A page opened while the cursor already rests on a key starts on that key: the
-        // selection events it follows come only when the cursor moves.
-        const at = cursorKey(vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0]);
-        if (at) post(w, { type: 'cursor', logicalKey: at });
-        return;
-      }
+        startsOnCursor.add(w);
+        return sendKeys(w);
       case 'refreshKeys':
         return sendKeys(w);
       case 'reveal':
@@ -179,7 +200,12 @@ export function registerPanel(context: vscode.ExtensionContext, client: () => La
           post(w, { type: 'notice', level: 'error', message: e instanceof Error ? e.message : String(e) }),
         );
       }),
-      { dispose: () => pages.delete(w) },
+      {
+        dispose: () => {
+          pages.delete(w);
+          startsOnCursor.delete(w);
+        },
+      },
     ];
   }
 
@@ -217,7 +243,9 @@ export function registerPanel(context: vscode.ExtensionContext, client: () => La
     timer = setTimeout(() => {
       if (pages.size === 0) return;
       const at = cursorKey(e.textEditor);
-      if (at !== undefined) broadcast({ type: 'cursor', logicalKey: at });
+      if (at === undefined) return;
+      startsOnCursor.clear(); // the pages follow the cursor from here on
+      broadcast({ type: 'cursor', logicalKey: at });
     }, 150);
   });
 
@@ -229,6 +257,11 @@ export function registerPanel(context: vscode.ExtensionContext, client: () => La
   return {
     refresh(reason?: RefreshReason) {
       for (const w of pages) refreshPage(w, reason);
+    },
+    workspaceStatus(s) {
+      const done = keysReady(indexing, s);
+      indexing = s?.indexing ?? true; // a server started again indexes again
+      if (done) for (const w of pages) void sendKeys(w);
     },
     openTab() {
       if (tab) return tab.reveal();
