@@ -7,8 +7,10 @@
  */
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { ListTablesRequest } from '../../protocol/src/heat';
+import { KeysRequest, ListTablesRequest } from '../../protocol/src/heat';
 import type { HeatStatus } from '../../protocol/src/lsp';
+import type { JsonKeysReport } from '../../protocol/src/report';
+import { tableUses, usesLine } from './table-uses';
 
 export const MAP_TABLES = 'shardlens.mapTables';
 const ASKED = 'shardlens.tables.asked';
@@ -18,7 +20,13 @@ export function withMapping(current: Record<string, string>, name: string, table
   return { ...current, [name]: table };
 }
 
-/** Picks the table for each name from the account's tables and saves the choices. */
+/**
+ * Maps environment tables in two steps of one quick input: the unmapped names, each with
+ * where the code uses it, then the account's table for the one chosen (Back returns to the
+ * names). Each choice is saved in the workspace's settings at once; the names left are
+ * offered again, and Escape at any step ends with what was chosen so far saved. A single
+ * name goes straight to its table.
+ */
 export async function mapTables(client: LanguageClient | null, names: string[]): Promise<void> {
   if (names.length === 0) {
     void vscode.window.showInformationMessage('ShardLens: every table the code names is mapped (shardlens.tables).');
@@ -28,26 +36,88 @@ export async function mapTables(client: LanguageClient | null, names: string[]):
     void vscode.window.showErrorMessage('ShardLens: the language server is not running.');
     return;
   }
-  const listed = await client.sendRequest(ListTablesRequest, {});
+  const [listed, keys] = await Promise.all([
+    client.sendRequest(ListTablesRequest, {}),
+    client.sendRequest(KeysRequest, {}).catch(() => null),
+  ]);
   if (!listed.ok) {
     void vscode.window.showErrorMessage(`ShardLens: the tables could not be listed: ${listed.problem.message}`);
     return;
   }
   const config = () => vscode.workspace.getConfiguration('shardlens');
-  for (const name of names) {
-    const pick = await vscode.window.showQuickPick(
-      listed.tables.map((t) => ({ label: t })),
-      {
-        title: `ShardLens: which table is ${name}?`,
-        placeHolder: listed.tables.length
-          ? `The code names this table by an environment variable: pick it among the account's ${listed.tables.length} tables`
-          : 'The account has no table in this region',
-      },
-    );
-    if (!pick) continue;
+  let left = [...names];
+  let saved: string | null = null;
+  while (left.length) {
+    const name: string | undefined = left.length === 1 && !saved ? left[0] : await pickName(left, keys, saved);
+    if (!name) return;
+    const table = await pickTable(name, listed.tables, left.length > 1 || saved !== null);
+    if (table === BACK) continue;
+    if (!table) return;
     const current = config().get<Record<string, string>>('tables') ?? {};
-    await config().update('tables', withMapping(current, name, pick.label), vscode.ConfigurationTarget.Workspace);
+    await config().update('tables', withMapping(current, name, table), vscode.ConfigurationTarget.Workspace);
+    saved = `${name} → ${table}`;
+    left = left.filter((n) => n !== name);
   }
+}
+
+const BACK = Symbol('back');
+const TITLE = 'ShardLens: Map Environment Tables';
+
+/** Step 1: which unmapped name; undefined on Escape. */
+function pickName(left: string[], keys: JsonKeysReport | null, saved: string | null): Promise<string | undefined> {
+  const q = vscode.window.createQuickPick<vscode.QuickPickItem>();
+  q.title = TITLE;
+  q.step = 1;
+  q.totalSteps = 2;
+  q.matchOnDescription = true;
+  q.matchOnDetail = true;
+  q.placeholder =
+    (saved ? `Saved ${saved}. ` : '') +
+    `${left.length === 1 ? 'This name' : `These ${left.length} names`} of the code come from the environment: ` +
+    'pick one to choose its table (Escape keeps what is saved)';
+  q.items = left.map((name) => {
+    const { count, where } = usesLine(tableUses(keys, name));
+    return { label: name, description: count, detail: where || undefined };
+  });
+  return once(q, (done) => [q.onDidAccept(() => done(q.selectedItems[0]?.label))]);
+}
+
+/** Step 2: the account's table for `name`; BACK for the Back button, undefined on Escape. */
+function pickTable(name: string, tables: string[], back: boolean): Promise<string | typeof BACK | undefined> {
+  const q = vscode.window.createQuickPick<vscode.QuickPickItem>();
+  q.title = `ShardLens: which table is ${name}?`;
+  if (back) {
+    q.step = 2;
+    q.totalSteps = 2;
+    q.buttons = [vscode.QuickInputButtons.Back];
+  }
+  q.placeholder = tables.length
+    ? `The code names this table by an environment variable: pick it among the account's ${tables.length} tables`
+    : 'The account has no table in this region';
+  q.items = tables.map((t) => ({ label: t }));
+  return once(q, (done) => [
+    q.onDidAccept(() => done(q.selectedItems[0]?.label)),
+    q.onDidTriggerButton((b) => b === vscode.QuickInputButtons.Back && done(BACK)),
+  ]);
+}
+
+/** Shows a quick pick and resolves with the first answer its handlers give, or undefined when hidden. */
+function once<T>(
+  q: vscode.QuickPick<vscode.QuickPickItem>,
+  handlers: (done: (v: T | undefined) => void) => vscode.Disposable[],
+): Promise<T | undefined> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const done = (v: T | undefined) => {
+      if (settled) return;
+      settled = true;
+      subs.forEach((d) => d.dispose());
+      q.dispose();
+      resolve(v);
+    };
+    const subs = [...handlers(done), q.onDidHide(() => done(undefined))];
+    q.show();
+  });
 }
 
 /**

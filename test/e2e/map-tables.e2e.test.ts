@@ -1,0 +1,156 @@
+// End-to-end: "ShardLens: Map Environment Tables" in a real VS Code (code-server + Chromium)
+// with the packaged VSIX, against the lab (started here on a loopback port, stopped by PID).
+// The examples name two tables by environment variables ($COUNTERS_TABLE, $EVENTS_TABLE).
+// The command must show them in one pick with where the code uses each, then the account's
+// tables for the one chosen (step 2 of 2, Back returns), save that choice in the workspace's
+// settings at once, offer the name left, and end on Escape with the first choice kept and no
+// other picker. Screenshots: test-output/e2e-map-tables/.
+import assert from 'node:assert/strict';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, before, describe, it } from 'node:test';
+import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
+import type { Browser, Page } from 'playwright-core';
+import { steps, tearDown } from './steps';
+import {
+  ROOT,
+  ensureCodeServer,
+  installVsix,
+  launchChromium,
+  makeStateDir,
+  packageVsix,
+  startCodeServer,
+  type CodeServer,
+} from './vscode';
+import { labClient, startLab, stopLab, table, type Lab } from './lab';
+
+const SHOTS = path.join(ROOT, 'test-output', 'e2e-map-tables');
+const UI_TIMEOUT = 60_000;
+
+let server: CodeServer | undefined;
+let browser: Browser | undefined;
+let lab: Lab | undefined;
+let page: Page;
+const run = steps('e2e-map-tables', SHOTS, () => page);
+const { log, shot, step, explorerRow, statusItem } = run;
+let workspace: string;
+
+const widget = () => page.locator('.quick-input-widget');
+const rows = () => widget().locator('.monaco-list-row');
+const settings = () =>
+  JSON.parse(readFileSync(path.join(workspace, '.vscode', 'settings.json'), 'utf8')) as Record<string, unknown>;
+
+describe('mapping environment tables, against the lab', { timeout: 600_000 }, () => {
+  before(async () => {
+    await ensureCodeServer();
+    const vsix = process.env.SHARDLENS_VSIX ? path.resolve(process.env.SHARDLENS_VSIX) : packageVsix();
+    rmSync(SHOTS, { recursive: true, force: true });
+    mkdirSync(SHOTS, { recursive: true });
+    lab = await startLab();
+    log(`lab at ${lab.url} (pid ${lab.child.pid})`);
+    const ddb = labClient(lab.url);
+    try {
+      for (const name of ['counters-prod', 'events-prod', 'leaderboard'])
+        await ddb.send(new CreateTableCommand(table(name)));
+    } finally {
+      ddb.destroy();
+    }
+    workspace = mkdtempSync(path.join(os.tmpdir(), 'shardlens-e2e-map-tables-'));
+    cpSync(path.join(ROOT, 'examples'), path.join(workspace, 'examples'), { recursive: true });
+    mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
+    writeFileSync(
+      path.join(workspace, '.vscode', 'settings.json'),
+      JSON.stringify({ 'shardlens.aws.endpoint': lab.url }),
+    );
+    const stateDir = makeStateDir('shardlens-e2e-map-tables-');
+    installVsix(vsix, path.join(stateDir, 'ext'), path.join(stateDir, 'ud'));
+    server = await startCodeServer({
+      stateDir,
+      settings: { 'typescript.validate.enable': false, 'javascript.validate.enable': false },
+    });
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    page.setDefaultTimeout(UI_TIMEOUT);
+    await page.goto(server.workbenchUrl(workspace));
+    for (const row of ['examples', 'leaderboard', 'src', 'scores.ts']) {
+      await explorerRow(row).waitFor();
+      await explorerRow(row).click();
+    }
+    await statusItem()
+      .filter({ hasText: /ShardLens: \d+/ })
+      .waitFor();
+    // The first refresh against the lab lists the unmapped names.
+    await page
+      .locator('[id="shardlens.shardlens.shardlens.connection"]')
+      .filter({ hasText: '2 unmapped' })
+      .waitFor({ timeout: 90_000 });
+  });
+
+  after(async () => {
+    await tearDown(run, SHOTS, { browser, server, workspace });
+    await stopLab(lab);
+  });
+
+  it('one pick of the unmapped names with their uses, then the table of the one chosen, saved at once', () =>
+    step('pick', async () => {
+      await page.keyboard.press('F1');
+      await widget().locator('input.input').waitFor();
+      await page.keyboard.type('ShardLens: Map Environment Tables');
+      await rows().filter({ hasText: 'Map Environment Tables' }).first().waitFor();
+      await page.keyboard.press('Enter');
+
+      // Step 1: both names in one list, each with where the code uses it.
+      await rows().filter({ hasText: '$EVENTS_TABLE' }).waitFor();
+      const names = await rows().allInnerTexts();
+      log(`names: ${JSON.stringify(names)}`);
+      assert.equal(names.length, 2, JSON.stringify(names));
+      const events = names.find((n) => n.includes('$EVENTS_TABLE'))!;
+      assert.match(events, /used at 3 call sites/);
+      assert.match(events, /examples\/event-log\/py\/events\.py:17/);
+      assert.match(
+        names.find((n) => n.includes('$COUNTERS_TABLE'))!,
+        /examples\/leaderboard\/src\/match-ids\.ts:12/,
+      );
+      assert.match(await widget().locator('.quick-input-title').innerText(), /Map Environment Tables \(1\/2\)/);
+      await shot('01-names');
+
+      // Step 2: the account's tables for $EVENTS_TABLE; Back returns to the names, chosen again.
+      await rows().filter({ hasText: '$EVENTS_TABLE' }).click();
+      await rows().filter({ hasText: 'events-prod' }).waitFor();
+      assert.equal(
+        await widget().locator('.quick-input-title').innerText(),
+        'ShardLens: which table is $EVENTS_TABLE? (2/2)',
+      );
+      await shot('02-tables');
+      await widget().locator('.quick-input-left-action-bar .action-label').first().click();
+      await rows().filter({ hasText: '$COUNTERS_TABLE' }).waitFor();
+      await rows().filter({ hasText: '$EVENTS_TABLE' }).click();
+      await rows().filter({ hasText: 'events-prod' }).click();
+
+      // Saved at once; the name left is offered in the same list.
+      const deadline = Date.now() + 10_000;
+      while ((settings()['shardlens.tables'] as Record<string, string> | undefined)?.$EVENTS_TABLE !== 'events-prod') {
+        if (Date.now() > deadline) throw new Error(`not saved: ${JSON.stringify(settings())}`);
+        await sleep(200);
+      }
+      await rows().filter({ hasText: '$COUNTERS_TABLE' }).waitFor();
+      const left = await rows().allInnerTexts();
+      assert.equal(left.length, 1, JSON.stringify(left));
+      assert.match(left[0], /^\$COUNTERS_TABLE/);
+      assert.match(
+        String(await widget().locator('input.input').getAttribute('placeholder')),
+        /^Saved \$EVENTS_TABLE → events-prod\./,
+      );
+      await shot('03-left');
+
+      // Escape: what was chosen stays, nothing else is asked.
+      await page.keyboard.press('Escape');
+      await widget().waitFor({ state: 'hidden' });
+      await sleep(1_000);
+      assert.equal(await widget().isVisible(), false, 'another picker opened after Escape');
+      assert.deepEqual(settings()['shardlens.tables'], { $EVENTS_TABLE: 'events-prod' });
+      await shot('04-escaped');
+    }));
+});
