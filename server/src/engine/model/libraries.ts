@@ -53,6 +53,20 @@ export const RECORDED_CONSTRUCTORS: Readonly<Record<string, readonly string[]>> 
   ],
 };
 
+const PYTHON_PACKAGES = Object.keys(RECORDED_CONSTRUCTORS).filter((m) => !m.includes('/') && m.includes('.'));
+/**
+ * What a Python module declaring models writes even when it imports the library's classes
+ * through the project's own base module (`from app.models.base import BaseModel,
+ * UnicodeAttribute`): an attribute class called (`UnicodeAttribute(hash_key=True)`, a
+ * project's `KeyAttribute(...)`) or an index class derived from.
+ */
+const PYTHON_MODEL_WORDS = /\b[A-Z]\w*Attribute\s*\(|\((?:\w+\.)?(?:Global|Local)SecondaryIndex\b/;
+
+/** Whether a Python module may declare a recorded library's models: it names the package, or writes what models do. */
+export function mayDeclarePythonModels(text: string): boolean {
+  return PYTHON_PACKAGES.some((m) => text.includes(m.split('.')[0])) || PYTHON_MODEL_WORDS.test(text);
+}
+
 /**
  * Functions whose result a library builds on with chained calls, recorded with the
  * chain (`Construction.calls`): dynamodb-toolbox v1 declares attributes as

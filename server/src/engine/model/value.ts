@@ -50,6 +50,12 @@ export interface Construction {
   /** A call of such a class (`KeyAttribute(hash_key=True)`): its arguments, as `args` holds a recorded class's. */
   call?: Value[];
   /**
+   * The recorded class itself, not a construction of it (Python): a module of the workspace
+   * passing it on (`from pynamodb.attributes import UnicodeAttribute` in the base module the
+   * models import it from). A call of it is the construction.
+   */
+  reference?: true;
+  /**
    * The recorded constructions of its module it is given to, with their other arguments
    * (dynamoose: `new Table("catalog", [Product, Review], options)` holding the model: its name
    * and options), and the package's settings calls of the module (`Table.defaults.set({...})`).

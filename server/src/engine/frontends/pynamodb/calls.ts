@@ -16,6 +16,7 @@ import type { EvalContext } from '../../model/eval-context';
 import type { FrontEnd, SourceFile } from '../../model/frontend';
 import type { Entry, Value } from '../../model/value';
 import { spanOf } from '../../syntax/span';
+import { mayDeclarePythonModels } from '../../model/libraries';
 import { actionsOf } from './actions';
 import { argAt, batchOf, indexAt, instanceOf, keysGiven, modelAt, type Instance } from './instances';
 import { rangeCondition } from './conditions';
@@ -41,9 +42,12 @@ const WRITES = new Set<Operation>(['PutItem', 'UpdateItem', 'BatchWriteItem']);
 
 const CLASS_WITH_BASE = /\bclass\s+\w+\s*\(/;
 
-/** A module that imports PynamoDB and declares a class on a base: its importers may call the model. */
+/**
+ * A module that may declare a model (it imports PynamoDB, or calls attribute classes its project's
+ * base module passes on) and declares a class on a base: its importers may call the model.
+ */
 export function declaresPynamoDbModels(f: SourceFile): boolean {
-  return f.text.includes('pynamodb') && CLASS_WITH_BASE.test(f.text);
+  return mayDeclarePythonModels(f.text) && CLASS_WITH_BASE.test(f.text);
 }
 
 export function pynamoDbCallSites(f: SourceFile, fe: FrontEnd): CallSite[] {
@@ -53,7 +57,7 @@ export function pynamoDbCallSites(f: SourceFile, fe: FrontEnd): CallSite[] {
     const site = siteOf(call, f, fe, ctx());
     if (site) sites.push(site);
   }
-  if (f.text.includes('pynamodb')) sites.push(...schemaSites(f, ctx()));
+  if (mayDeclarePythonModels(f.text)) sites.push(...schemaSites(f, ctx()));
   return sites;
 }
 

@@ -67,7 +67,8 @@ function argument(v: Value, name: string, position: number): Value | undefined {
 
 function attribute(e: Entry, file: string): AttributeSchema | null {
   const [name, v, pair] = e;
-  if (v.kind !== 'object' || v.made?.module !== 'pynamodb.attributes') return null;
+  // `UnicodeAttribute` itself (not called) is no attribute of the model.
+  if (v.kind !== 'object' || v.made?.module !== 'pynamodb.attributes' || v.made.reference) return null;
   const stored = text(argument(v, 'attr_name', 5)) ?? name;
   const flag = (n: string, i: number) => text(argument(v, n, i)) === 'True';
   const def = argument(v, 'default', 3) ?? argument(v, 'default_for_new', 4);

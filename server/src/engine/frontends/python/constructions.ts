@@ -15,7 +15,7 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import { deeper, unknownValue } from '../evaluation';
 import type { EvalContext } from '../../model/eval-context';
-import { RECORDED_CONSTRUCTORS } from '../../model/libraries';
+import { mayDeclarePythonModels, RECORDED_CONSTRUCTORS } from '../../model/libraries';
 import type { Entry, Value } from '../../model/value';
 import { spanOf } from '../../syntax/span';
 import { referenceValue } from './library';
@@ -42,12 +42,18 @@ function modulePath(n: Node, ctx: EvalContext): string | null {
   return null;
 }
 
-/** The recorded class an expression names (`UnicodeAttribute`, `attributes.UnicodeAttribute`), or null. */
+/**
+ * The recorded class an expression names (`UnicodeAttribute`, `attributes.UnicodeAttribute`,
+ * or one a module of the workspace passes on: `from app.models.base import UnicodeAttribute`), or null.
+ */
 function recordedClass(n: Node, ctx: EvalContext): Recorded | null {
   if (n.type === 'identifier') {
     const b = resolve(n, ctx);
-    return b?.kind === 'import' && RECORDED_CONSTRUCTORS[b.module]?.includes(b.name)
-      ? { module: b.module, name: b.name }
+    if (b?.kind !== 'import') return null;
+    if (RECORDED_CONSTRUCTORS[b.module]?.includes(b.name)) return { module: b.module, name: b.name };
+    const passed = /^[A-Z]/.test(b.name) ? ctx.evaluate(n, ctx) : null;
+    return passed?.kind === 'object' && passed.made?.reference
+      ? { module: passed.made.module, name: passed.made.name }
       : null;
   }
   if (n.type !== 'attribute') return null;
@@ -57,20 +63,28 @@ function recordedClass(n: Node, ctx: EvalContext): Recorded | null {
   return module && RECORDED_CONSTRUCTORS[module]?.includes(name) ? { module, name } : null;
 }
 
-const PACKAGES = [...new Set(Object.keys(RECORDED_CONSTRUCTORS).map((m) => m.split('.')[0]))];
 const importing = new WeakMap<Tree, boolean>();
 
 /**
- * Whether a file names a recorded library's package (`pynamodb`): only there is a call or
- * a class looked at as a library's, so other files pay one text search per tree.
+ * Whether a file may use a recorded library's classes (`mayDeclarePythonModels`: it names
+ * `pynamodb`, or calls an attribute or index class it imports from the project's own base
+ * module): only there is a call or a class looked at as a library's, so other files pay one
+ * text search per tree.
  */
 function namesRecordedPackage(n: Node): boolean {
   let found = importing.get(n.tree);
-  if (found === undefined) {
-    const text = n.tree.rootNode.text;
-    importing.set(n.tree, (found = PACKAGES.some((p) => text.includes(p))));
-  }
+  if (found === undefined) importing.set(n.tree, (found = mayDeclarePythonModels(n.tree.rootNode.text)));
   return found;
+}
+
+/** A recorded class as an import names it (`from pynamodb.attributes import UnicodeAttribute`), or null. */
+export function recordedReference(n: Node): Value | null {
+  const stmt = n.parent;
+  if (stmt?.type !== 'import_from_statement') return null;
+  const module = stmt.childForFieldName('module_name')?.text ?? '';
+  const name = (n.type === 'aliased_import' ? n.childForFieldName('name') : n)?.text ?? '';
+  if (!RECORDED_CONSTRUCTORS[module]?.includes(name)) return null;
+  return { kind: 'object', entries: [], span: spanOf(n), made: { module, name, file: '', args: [], reference: true } };
 }
 
 /** Only a capitalised name can be a class: other calls are not looked at. */

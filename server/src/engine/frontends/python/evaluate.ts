@@ -23,7 +23,7 @@ import { concat, literal, literalText } from '../../model/template';
 import { assignedValue, enumMember, memberOf, operate, type Assigning } from '../value-ops';
 import type { Entry, Value } from '../../model/value';
 import { classValue } from './classes';
-import { constructionValue, declaredClassValue } from './constructions';
+import { constructionValue, declaredClassValue, recordedReference } from './constructions';
 import { callValue } from './library';
 import { loopValue, paramValue } from './loops';
 import { withMutations } from './mutations';
@@ -101,6 +101,10 @@ function evaluateNode(n: Node, ctx: EvalContext): Value {
       return holeValue(n, { kind: 'low-cardinality' });
     case 'call':
       return constructionValue(n, ctx) ?? callValue(n, ctx);
+    // A recorded class a module imports, as the module passes it on (`topLevelDeclarations`).
+    case 'dotted_name':
+    case 'aliased_import':
+      return recordedReference(n) ?? unknownValue(n);
     case 'assignment':
       return evaluate(n.childForFieldName('right'), ctx) ?? unknownValue(n);
     case 'named_expression':

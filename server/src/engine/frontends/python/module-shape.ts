@@ -5,6 +5,7 @@
 import * as path from 'node:path';
 import type { Node, Tree } from 'web-tree-sitter';
 import type { ModuleFinder } from '../../model/frontend';
+import { RECORDED_CONSTRUCTORS } from '../../model/libraries';
 
 /** Module-level assignments (`X = ...`) and classes (their body's constants are read like an object's: `Keys.PK`). */
 export function topLevelDeclarations(tree: Tree): Map<string, Node> {
@@ -19,8 +20,22 @@ export function topLevelDeclarations(tree: Tree): Map<string, Node> {
     const cls = stmt.type === 'decorated_definition' ? stmt.childForFieldName('definition') : stmt;
     const name = cls?.type === 'class_definition' ? cls.childForFieldName('name') : null;
     if (name) out.set(name.text, cls!);
+    // `from pynamodb.attributes import UnicodeAttribute` in a project's base module: passed on to
+    // the models that import the class from there (`from app.models.base import UnicodeAttribute`).
+    if (stmt.type === 'import_from_statement') for (const [local, item] of recordedImports(stmt)) out.set(local, item);
   }
   return out;
+}
+
+/** The recorded classes an import names (`model/libraries.ts`), by local name, each with its name in the import. */
+function recordedImports(stmt: Node): Array<[string, Node]> {
+  const recorded = RECORDED_CONSTRUCTORS[stmt.childForFieldName('module_name')?.text ?? ''];
+  if (!recorded) return [];
+  return stmt.childrenForFieldName('name').flatMap((item): Array<[string, Node]> => {
+    const original = item?.type === 'aliased_import' ? item.childForFieldName('name') : item;
+    const local = item?.type === 'aliased_import' ? item.childForFieldName('alias') : item;
+    return original && local && recorded.includes(original.text) ? [[local.text, item!]] : [];
+  });
 }
 
 /** Module-level instances other files import: `event_store = EventStore(table)` in a `deps.py`. */
