@@ -210,6 +210,8 @@ export interface FeatureModel {
   nameNode: Node;
   schema: Node;
   options: Node | null;
+  /** `schema` names the factory (`useFactory: makeSchema`, local or imported): the schema is what it returns. */
+  factoryName?: true;
 }
 
 /**

@@ -170,6 +170,8 @@ export class ModuleConstants {
         },
         read: (f) => this.read(f),
         resolve: (module, language, source, name) => this.resolve(module, language, source, name),
+        returns: (module, language, source, name) =>
+          functionOf(this.summary(module, language, source, false), name)?.returns ?? null,
       });
       this.injected.set(key, found);
     }

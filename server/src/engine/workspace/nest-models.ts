@@ -31,6 +31,8 @@ export interface NestModelHost {
   read(file: string): string | null;
   /** `name` as `module` imports it from `source`. */
   resolve(module: string, language: SourceLanguage, source: string, name: string): Value | null;
+  /** What the function `name` that `module` imports from `source` returns. */
+  returns(module: string, language: SourceLanguage, source: string, name: string): Value | null;
 }
 
 /** The model and the module files registering it and setting its table defaults, or null. */
@@ -74,8 +76,13 @@ function modelsIn(
       for (const r of fe.featureModels?.(root) ?? []) {
         const name = fe.evaluate(r.nameNode, ctx());
         if (name?.kind !== 'scalar' || literalText(name.template) !== token) continue;
-        const schema = fe.evaluate(r.schema, ctx());
-        const options = r.options ? fe.evaluate(r.options, ctx()) : null;
+        const made = r.factoryName
+          ? factoryReturn(r.schema, root, fe, ctx(), (source, fn) => host.returns(module, fe.languages[0], source, fn))
+          : fe.evaluate(r.schema, ctx());
+        // `useFactory` may give the schema and its options together (`{ schema, options: { tableName } }`).
+        const given = made?.kind === 'object' && !made.made ? entry(made, 'schema') : undefined;
+        const schema = given ?? made;
+        const options = (given && entry(made!, 'options')) ?? (r.options ? fe.evaluate(r.options, ctx()) : null);
         if (!schema) continue;
         const args = options ? [name, schema, options] : [name, schema];
         out.push({
@@ -92,6 +99,26 @@ function modelsIn(
       return out;
     }) ?? []
   );
+}
+
+/**
+ * What a factory given by name returns: a function of the module (`function deviceModel() {
+ * return {...} }`, its one `return`), or one it imports (its summary's return).
+ */
+function factoryReturn(
+  name: Node,
+  root: Node,
+  fe: FrontEnd,
+  ctx: EvalContext,
+  imported: (source: string, name: string) => Value | null,
+): Value | null {
+  const fn = fe.functionOf(name, ctx);
+  if (fn) {
+    const returns = fe.returnedExpressions(fn);
+    return returns.length === 1 && returns[0] ? fe.evaluate(returns[0], ctx) : null;
+  }
+  const from = fe.importedNames(root.tree).get(name.text);
+  return from ? imported(from.source, from.name) : null;
 }
 
 /** Reads a module's tree with its front-end, the module's imports resolved in the workspace; null when it does not parse. */

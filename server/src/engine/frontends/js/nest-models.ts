@@ -50,7 +50,8 @@ function importsInjectModel(root: Node): boolean {
  * The models a module's `DynamooseModule.forFeature([{ name, schema, options }])` calls
  * register, and its `forFeatureAsync([{ name, useFactory: () => schema, options }])` calls:
  * nestjs-dynamoose makes the model from what the factory returns, so the schema is the
- * factory's returned expression (an arrow's body, or a block's one `return`).
+ * factory's returned expression (an arrow's body, or a block's one `return`), or the
+ * factory's name when it is given by name (`useFactory: ticketSchemaFactory`).
  */
 export function featureModels(root: Node): FeatureModel[] {
   const out: FeatureModel[] = [];
@@ -62,9 +63,11 @@ export function featureModels(root: Node): FeatureModel[] {
       const props = properties(item);
       const nameNode = props.get('name');
       const factory = props.get('useFactory');
-      const schema = async ? (factory ? returned(factory) : null) : props.get('schema');
+      // A factory given by name (`useFactory: ticketSchemaFactory`): the reader follows the name.
+      const byName = async && factory?.type === 'identifier';
+      const schema = byName ? factory : async ? (factory ? returned(factory) : null) : props.get('schema');
       if (!nameNode || !schema) continue;
-      out.push({ nameNode, schema, options: props.get('options') ?? null });
+      out.push({ nameNode, schema, options: props.get('options') ?? null, ...(byName ? { factoryName: true } : {}) });
     }
   }
   return out;
