@@ -201,6 +201,7 @@ function serveAnalyses(config: WorkerConfig): void {
         resolveImport: modules.resolve,
         resolveModule: modules.summary,
         resolveInjected: modules.injectedModel,
+        resolveConnection: modules.namedConnection,
         judge: false,
         envTables: () => job.env,
         declaredTables: () => job.named ?? [],

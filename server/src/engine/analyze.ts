@@ -54,6 +54,8 @@ export interface AnalyzeOptions {
   resolveModule?: ModuleResolver;
   /** The model a framework injects into `file`'s classes under a name (`@InjectModel('User')`); absent: none. */
   resolveInjected?: (file: string, token: string) => Value | null;
+  /** The connection a library keeps by name, made anywhere in the workspace (`Lookups.connection`); absent: none. */
+  resolveConnection?: (file: string, name: string) => Value | null;
   /** Contexts (app, test, example, script) whose findings are reported; default all. */
   contexts?: readonly FileRole[];
   /**
@@ -373,10 +375,11 @@ export function findCallSites(
 
 /** What evaluating `file` can look up in the rest of the workspace: constants and functions of its imports. */
 function lookupsFor(file: string, language: SourceLanguage, options: AnalyzeOptions): Lookups {
-  const { resolveImport, resolveModule, resolveInjected } = options;
+  const { resolveImport, resolveModule, resolveInjected, resolveConnection } = options;
   return {
     imports: resolveImport ? (source, name) => resolveImport(file, language, source, name) : undefined,
     injectedModel: resolveInjected ? (token) => resolveInjected(file, token) : undefined,
+    connection: resolveConnection ? (name) => resolveConnection(file, name) : undefined,
     functions: resolveModule
       ? (source, name) => functionOf(resolveModule(file, language, source, false), name)
       : undefined,

@@ -12,11 +12,11 @@ import { jsFrontEnd } from './js/frontend';
 import { pythonFrontEnd } from './python/frontend';
 import { electroDbCallSites } from './electrodb';
 import { summarizeModule } from './wrappers/summary';
-import { toolboxCallSites } from './toolbox';
+import { declaresToolboxEntities, toolboxCallSites } from './toolbox';
 import { declaresPynamoDbModels, pynamoDbCallSites } from './pynamodb';
 import { declaresDynamooseModels, dynamooseCallSites } from './dynamoose';
 import { oneTableCallSites } from './onetable';
-import { declaresTypeDormEntities, typeDormCallSites } from './typedorm';
+import { declaresTypeDormEntities, typeDormCallSites, typeDormConnections } from './typedorm';
 import { kafkaJsCallSites, kafkaPythonCallSites } from './kafka';
 import { tenantRouteCallSites } from './tenant-routing';
 
@@ -24,7 +24,12 @@ const LANGUAGE_FRONT_ENDS: readonly FrontEnd[] = [jsFrontEnd, pythonFrontEnd];
 
 const LIBRARY_FRONT_ENDS: LibraryFrontEnd[] = [
   { id: 'electrodb', languages: jsFrontEnd.languages, callSites: electroDbCallSites },
-  { id: 'dynamodb-toolbox', languages: jsFrontEnd.languages, callSites: toolboxCallSites },
+  {
+    id: 'dynamodb-toolbox',
+    languages: jsFrontEnd.languages,
+    callSites: toolboxCallSites,
+    declaresModels: declaresToolboxEntities,
+  },
   { id: 'dynamodb-onetable', languages: jsFrontEnd.languages, callSites: oneTableCallSites },
   {
     id: 'pynamodb',
@@ -43,6 +48,7 @@ const LIBRARY_FRONT_ENDS: LibraryFrontEnd[] = [
     languages: jsFrontEnd.languages,
     callSites: typeDormCallSites,
     declaresModels: declaresTypeDormEntities,
+    connections: typeDormConnections,
   },
   // Not DynamoDB: a Kafka producer's record key, judged by the same key classes (SL020).
   { id: 'kafka-js', languages: jsFrontEnd.languages, callSites: kafkaJsCallSites },
@@ -57,6 +63,7 @@ function registered(fe: FrontEnd, libraries: readonly LibraryFrontEnd[]): Regist
   const libs = libraries.filter((l) => l.languages.some((x) => fe.languages.includes(x)));
   const defining = libs.filter((l) => l.tableDefinitions);
   const declaring = libs.filter((l) => l.declaresModels);
+  const connecting = libs.flatMap((l) => (l.connections ? [l.connections] : []));
   const self: RegisteredFrontEnd = {
     ...fe,
     callSites: libs.length ? (f) => [...fe.callSites(f), ...libs.flatMap((l) => l.callSites(f, fe))] : fe.callSites,
@@ -68,6 +75,14 @@ function registered(fe: FrontEnd, libraries: readonly LibraryFrontEnd[]): Regist
       ? {
           declaresModels: (f: SourceFile) =>
             declaring.some((l) => l.declaresModels!(f)) || passesOnImports(f.tree, f.text, fe.reexports(f.tree).length),
+        }
+      : {}),
+    ...(connecting.length
+      ? {
+          connections: {
+            mayHold: (text: string) => connecting.some((c) => c.mayHold(text)),
+            read: (f: SourceFile) => connecting.flatMap((c) => (c.mayHold(f.text) ? c.read(f, fe) : [])),
+          },
         }
       : {}),
     // Made from this front-end's answers as registered, so a library's calls in a wrapper are summarised too.

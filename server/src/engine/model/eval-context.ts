@@ -42,6 +42,12 @@ export interface Lookups {
    */
   injectedModel?: (token: string) => Value | null;
   /**
+   * The connection a library keeps by name for the whole process, wherever the workspace makes
+   * it: TypeDORM's `createConnection({ name, table, entities })` in a bootstrap module or a class's
+   * method, which `getEntityManager(name)` in any other module takes (`'default'` when unnamed).
+   */
+  connection?: (name: string) => Value | null;
+  /**
    * The file is read for its functions' summaries: a parameter stays a marked hole
    * (`Hole.param`) instead of taking the values this file's own callers pass, so each
    * caller elsewhere puts in its own arguments.

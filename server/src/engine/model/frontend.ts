@@ -203,6 +203,19 @@ export interface LibraryFrontEnd {
   tableDefinitions?(f: SourceFile, language: FrontEnd): TableDefinition[];
   /** Whether the file declares a model its importers call (`FrontEnd.declaresModels`). */
   declaresModels?(f: SourceFile): boolean;
+  /** The connections the file makes by name for the whole process (`Lookups.connection`). */
+  connections?: ConnectionReader;
+}
+
+/** Where a library's process-wide connections are made: a text test first, then the file's reading. */
+export interface ConnectionReader {
+  mayHold(text: string): boolean;
+  read(f: SourceFile, language: FrontEnd): NamedConnection[];
+}
+
+export interface NamedConnection {
+  name: string;
+  value: Value;
 }
 
 /** One model a framework module registers: the expressions of its name, schema and options. */
@@ -227,4 +240,6 @@ export interface RegisteredFrontEnd extends FrontEnd {
    * its functions may call).
    */
   summarize(f: SourceFile, withSites: boolean, modulesFrom?: ModulesFrom): ModuleSummary;
+  /** The connections the file makes by name, of every library reading the language (`LibraryFrontEnd.connections`). */
+  connections?: ConnectionReader;
 }

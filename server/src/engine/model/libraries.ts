@@ -150,6 +150,19 @@ const NEW_MODEL = new RegExp(
   `\\bnew\\s+(${[...new Set(Object.values(RECORDED_CONSTRUCTORS).flat())].join('|')})\\s*\\(`,
 );
 
+const FACTORY_CALL = new RegExp(
+  `^\\s*(?:await\\s+)?[\\w$.]*(?:${[...new Set(Object.values(RECORDED_CONSTRUCTORS).flat())].join('|')})\\s*\\(`,
+);
+
+/**
+ * Whether an expression calls a function named for the library model it makes
+ * (`createUserEntity(StoreTable)`, `makeOrdersTable(...)`): a module's constant holding one
+ * is what the factory returns, read through its module's summary.
+ */
+export function callsModelFactory(expression: string): boolean {
+  return FACTORY_CALL.test(expression.slice(0, 200));
+}
+
 /** Whether a module's text declares a library's models: it names the package and constructs one of its classes. */
 export function declaresLibraryModels(text: string): boolean {
   return Object.keys(RECORDED_CONSTRUCTORS).some((p) => text.includes(p)) && NEW_MODEL.test(text);

@@ -13,7 +13,19 @@ export type Value =
    * attribute it does not show (the key) may be in what was spread. `echoes`: a
    * `Proxy` whose `get` returns the name asked for (`Keys.pk` is `"pk"`).
    */
-  | { kind: 'object'; entries: Entry[]; span: Span; hidden?: Value; echoes?: true; made?: Construction }
+  | {
+      kind: 'object';
+      entries: Entry[];
+      span: Span;
+      hidden?: Value;
+      /**
+       * How many entries are written before the spread `hidden` stands for, when some are
+       * (`{ pk: {...}, ...attributes }`): what it holds overrides those, not the ones after it.
+       */
+      hiddenAt?: number;
+      echoes?: true;
+      made?: Construction;
+    }
   | { kind: 'array'; items: Value[]; span: Span }
   /**
    * `span` is where the value is used; `via` the declarations it was reached

@@ -120,6 +120,7 @@ export class WorkspaceIndex {
       resolveImport: this.modules.resolve,
       resolveModule: this.modules.summary,
       resolveInjected: this.modules.injectedModel,
+      resolveConnection: this.modules.namedConnection,
       mayCallWrappers: (text, language) =>
         this.facts.hasWrappers && this.facts.importsWrapperNamed(this.facts.importsOf(text, language)),
       tableDefinitions: () => this.facts.tableDefinitions(),

@@ -16,6 +16,8 @@ import { PathAliases } from './path-aliases';
 import { requiredNames } from '../syntax/barrels';
 import { ModuleSummaries } from './summaries';
 import { registeredModel } from './nest-models';
+import { workspaceConnections, type WorkspaceConnection } from './connections';
+import { callsModelFactory } from '../model/libraries';
 
 /**
  * A module's text as the rest of the workspace is read: regular files only, capped
@@ -75,6 +77,8 @@ export class ModuleConstants {
   private readonly summaries: ModuleSummaries;
   /** Folder and name → the model injected there (`injectedModel`), until any file changes. */
   private readonly injected = new Map<string, { model: Value; modules: string[] } | null>();
+  /** The connections the workspace makes by name (`namedConnection`), read once until any file changes. */
+  private readonly connectionLists = new Map<string, WorkspaceConnection[]>();
   /** How a front-end finds the file an import names: this workspace's files and path aliases. */
   private readonly finder: ModuleFinder;
 
@@ -178,6 +182,47 @@ export class ModuleConstants {
     for (const m of found?.modules ?? []) this.noteUse(fromFile, m);
     return found?.model ?? null;
   };
+
+  /**
+   * The connection the workspace makes under `name` for the whole process (`Lookups.connection`),
+   * when exactly one module of its project (the nearest package.json above it) makes it; every
+   * module making a connection there is noted as used by
+   * `fromFile`, so a change to one reads it again.
+   */
+  readonly namedConnection = (fromFile: string, name: string): Value | null => {
+    const project = this.projectOf(fromFile);
+    let list = this.connectionLists.get(project);
+    if (!list) this.connectionLists.set(project, (list = this.connectionsIn(project)));
+    for (const c of list) this.noteUse(fromFile, c.module);
+    const found = list.filter((c) => c.name === name);
+    return found.length === 1 ? found[0].value : null;
+  };
+
+  /** The folder of the nearest package.json above a file (one process's code), else the root. */
+  private projectOf(file: string): string {
+    const root = path.resolve(this.root);
+    for (let dir = path.dirname(path.resolve(file)); dir.startsWith(root); dir = path.dirname(dir)) {
+      const l = this.listing(dir);
+      if (l !== 'unlisted' && l.get('package.json') === 'file') return dir;
+      if (dir === root || path.dirname(dir) === dir) break;
+    }
+    return root;
+  }
+
+  private connectionsIn(project: string): WorkspaceConnection[] {
+    return workspaceConnections({
+      root: project,
+      entries: (dir) => {
+        const l = this.listing(dir);
+        if (l === 'unlisted') return [];
+        return [...l].flatMap(([n, e]): Array<[string, 'file' | 'dir']> =>
+          e === 'file' || e === 'dir' ? [[n, e]] : [],
+        );
+      },
+      read: (f) => this.read(f),
+      resolve: (module, language, source, n) => this.resolve(module, language, source, n),
+    });
+  }
 
   /** The workspace file `source` names from `fromFile`, noted as used by `fromFile`; null for packages. */
   private moduleFile(fromFile: string, language: SourceLanguage, source: string): string | null {
@@ -286,6 +331,7 @@ export class ModuleConstants {
     // A file that appears or goes may change what any import names.
     this.resolved.clear();
     this.injected.clear();
+    this.connectionLists.clear();
     this.values.delete(module);
     this.stars.delete(module);
     this.summaries.forget(module);
@@ -308,12 +354,16 @@ export class ModuleConstants {
     this.depth++;
     try {
       const imports: ImportLookup = (source, name) => this.resolve(module, language, source, name);
+      // `export const User = createUserEntity(StoreTable)`: what an imported factory returns for it.
+      const functions = (source: string, name: string) =>
+        functionOf(this.summary(module, language, source, false), name);
       const fe = frontEndFor(language);
       const evaluate = fe.evaluate;
       // Nothing is recorded: another file's ranges mean nothing to the caller's call site.
       for (const [name, node] of fe.topLevelDeclarations(tree)) {
         // A module's constants are evaluated once, when it is loaded.
-        const value = evaluate(node, newContext(evaluate, { imports }));
+        const lookups = callsModelFactory(node.text) ? { imports, functions } : { imports };
+        const value = evaluate(node, newContext(evaluate, lookups));
         result.set(name, exportedValue(value && onceUnless(false, value), name, node, module));
       }
       // A barrel (`export { User } from "./user"`, or `const { User } = require("./user")` passed on by

@@ -148,6 +148,7 @@ function propertyKey(k: Node, ctx: EvalContext): string {
 function objectValue(n: Node, ctx: EvalContext): Value {
   const entries: Entry[] = [];
   let hidden: Value | undefined;
+  let hiddenAt = 0;
   for (const c of n.namedChildren) {
     if (!c) continue;
     if (c.type === 'pair') {
@@ -159,14 +160,25 @@ function objectValue(n: Node, ctx: EvalContext): Value {
     } else if (c.type === 'spread_element') {
       // `...defaults`: merge what we can see; later keys override earlier ones.
       for (const v of spreadObjects(c.namedChild(0), ctx)) {
+        if (hidden) {
+          if (v.kind === 'object') entries.push(...v.entries);
+          continue;
+        }
         if (v.kind === 'object') {
           entries.push(...v.entries);
-          if (v.hidden) hidden ??= v.hidden;
-        } else if (v.kind !== 'scalar' || literalText(v.template) === null) hidden ??= v;
+          if (v.hidden) hidden = v.hidden;
+        } else if (v.kind !== 'scalar' || literalText(v.template) === null) hidden = v;
+        if (hidden) hiddenAt = entries.length;
       }
     }
   }
-  return { kind: 'object', entries, span: spanOf(n), ...(hidden ? { hidden } : {}) };
+  return {
+    kind: 'object',
+    entries,
+    span: spanOf(n),
+    ...(hidden ? { hidden } : {}),
+    ...(hidden && hiddenAt ? { hiddenAt } : {}),
+  };
 }
 
 /**

@@ -33,6 +33,7 @@ import {
 } from './requests';
 import { entitySchema, tableSchema, type EntitySchema, type TableSchema } from './schema';
 import { schemaSites } from './schema-sites';
+import { mayDeclareByFactory } from './factories';
 
 const SEND = /\.\s*(?<name>send)\s*\(/g;
 const V0 = /\.\s*(?<name>put|get|update|delete|query)\s*\(/g;
@@ -54,10 +55,20 @@ const V0_METHODS: Record<string, Operation> = {
   query: 'Query',
 };
 
+/**
+ * A module declaring an entity by a factory (`export const User = createUserEntity(AppTable)`):
+ * its importers call the entity, often naming no toolbox package. A module constructing one
+ * (`new Entity(...)`) is found by `declaresLibraryModels` already.
+ */
+export function declaresToolboxEntities(f: SourceFile): boolean {
+  return mayDeclareByFactory(f.text);
+}
+
 export function toolboxCallSites(f: SourceFile, fe: FrontEnd): CallSite[] {
   const named = f.text.includes('dynamodb-toolbox');
   const v1 = f.text.includes('.build(');
-  if (!named && !v1 && !/\b[A-Z]\w*\s*\.\s*(put|get|update|delete|query)\s*\(/.test(f.text)) return [];
+  const byFactory = mayDeclareByFactory(f.text);
+  if (!named && !v1 && !byFactory && !/\b[A-Z]\w*\s*\.\s*(put|get|update|delete|query)\s*\(/.test(f.text)) return [];
   const ctx = () => newContext(fe.evaluate, f.lookups, null);
   const sites: CallSite[] = [];
   if (v1)
@@ -72,7 +83,7 @@ export function toolboxCallSites(f: SourceFile, fe: FrontEnd): CallSite[] {
     const site = v0Site(call, f, named, ctx());
     if (site) sites.push(...site);
   }
-  if (named) sites.push(...schemaSites(f, ctx()));
+  if (named || byFactory) sites.push(...schemaSites(f, ctx()));
   return sites;
 }
 

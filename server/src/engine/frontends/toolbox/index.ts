@@ -1,2 +1,2 @@
 /** dynamodb-toolbox (v0, v1/v2) as a library front-end: see docs/libraries.md. */
-export { toolboxCallSites } from './calls';
+export { declaresToolboxEntities, toolboxCallSites } from './calls';

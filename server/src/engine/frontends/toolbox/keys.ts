@@ -23,7 +23,7 @@ export interface Stored {
 }
 
 export function attributeDeclaration(e: EntitySchema, a: AttributeSchema): Declaration {
-  return { name: `${e.name}.${a.name}`, file: e.file, span: a.span, valueSpan: a.span };
+  return { name: `${e.name}.${a.name}`, file: a.file ?? e.file, span: a.span, valueSpan: a.span };
 }
 
 /** What `field` holds for the call, or null when the entity does not write it. */

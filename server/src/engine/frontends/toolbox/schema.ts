@@ -41,6 +41,8 @@ export interface AttributeSchema {
   partOf?: { field: string; position: number };
   /** The attribute's declaration, where a finding on the schema points. */
   span: Span;
+  /** The file it is written in, when known from its text (a factory's caller gives it: not the entity's file). */
+  file?: string;
 }
 
 export interface EntitySchema {
@@ -169,6 +171,8 @@ function optionAttributes(props: Value | undefined, table: TableSchema): Map<str
   const out = new Map<string, AttributeSchema>();
   for (const [name, value, pair] of props.entries) {
     const a: AttributeSchema = { name, field: name, prefix: '', suffix: '', span: pair ?? value.span };
+    const written = writtenIn(value);
+    if (written) a.file = written;
     if (value.kind === 'array') {
       const field = text(value.items[0]);
       const position = Number(text(value.items[1]));
@@ -188,6 +192,18 @@ function optionAttributes(props: Value | undefined, table: TableSchema): Map<str
     out.set(name, a);
   }
   return out;
+}
+
+/** The file the first text of a value with a known origin was written in (`'string'`, a prefix), or null. */
+function writtenIn(v: Value, depth = 0): string | null {
+  if (depth > 4) return null;
+  if (v.kind === 'scalar') return v.template.parts.find((p) => p.origin?.file)?.origin?.file ?? null;
+  const inner = v.kind === 'object' ? v.entries.map((e) => e[1]) : v.kind === 'array' ? v.items : [];
+  for (const x of inner) {
+    const f = writtenIn(x, depth + 1);
+    if (f) return f;
+  }
+  return null;
 }
 
 function readOptions(o: Value | undefined, a: AttributeSchema): void {

@@ -17,7 +17,7 @@ import { newContext } from '../evaluation';
 import type { Operation, Span } from '../../model';
 import type { CallSite } from '../../model/call-site';
 import type { EvalContext } from '../../model/eval-context';
-import type { FrontEnd, SourceFile } from '../../model/frontend';
+import type { ConnectionReader, FrontEnd, SourceFile } from '../../model/frontend';
 import { literalText } from '../../model/template';
 import { entry, type Value } from '../../model/value';
 import { spanOf } from '../../syntax/span';
@@ -125,12 +125,29 @@ function connectionOf(manager: Value | undefined, f: SourceFile, ctx: EvalContex
   if (!m || !LOOKUPS.has(m.name)) return manager;
   const asked = m.args[0] ? (m.args[0].kind === 'scalar' ? literalText(m.args[0].template) : null) : 'default';
   if (asked === null) return manager;
-  const found = connectionsIn(f, ctx).filter((c) => {
-    const given = c.kind === 'object' && c.made ? entry(c.made.args[0], 'name') : undefined;
-    return (given ? (given.kind === 'scalar' ? literalText(given.template) : null) : 'default') === asked;
-  });
-  return found.length === 1 ? found[0] : manager;
+  const found = connectionsIn(f, ctx).filter((c) => connectionName(c) === asked);
+  if (found.length === 1) return found[0];
+  if (found.length > 1) return manager;
+  // TypeDORM keeps connections for the whole process: one made in a bootstrap module or a class's method.
+  const elsewhere = ctx.lookups.connection?.(asked) ?? undefined;
+  return isManager(elsewhere) ? elsewhere : manager;
 }
+
+/** The name a connection is made under (`'default'` when none is given), or null when not read. */
+function connectionName(c: Value): string | null {
+  const given = c.kind === 'object' && c.made ? entry(c.made.args[0], 'name') : undefined;
+  return given ? (given.kind === 'scalar' ? literalText(given.template) : null) : 'default';
+}
+
+/** The connections a module makes, by name, for the modules taking their managers by name (`Lookups.connection`). */
+export const typeDormConnections: ConnectionReader = {
+  mayHold: (text) => text.includes('createConnection') && text.includes('@typedorm/core'),
+  read: (f, fe) =>
+    connectionsIn(f, newContext(fe.evaluate, f.lookups, null)).flatMap((value) => {
+      const name = connectionName(value);
+      return name === null ? [] : [{ name, value }];
+    }),
+};
 
 /** The connections the module makes (`createConnection({...})`, kept or not), read once per tree. */
 function connectionsIn(f: SourceFile, ctx: EvalContext): Value[] {

@@ -6,7 +6,7 @@
  */
 import type { SourceRange, Span, TemplatePart } from '../../model';
 import { moveSpans } from '../../syntax/positions';
-import { entry, type Entry, type Value } from '../../model/value';
+import { entry, type Construction, type Entry, type Value } from '../../model/value';
 
 /** The caller's arguments by parameter name. */
 export type Arguments = Map<string, Value>;
@@ -20,7 +20,11 @@ export function hasParamHole(v: Value, depth = 0): boolean {
     case 'scalar':
       return v.template.parts.some((p) => 'hole' in p && !!p.hole.param);
     case 'object':
-      return v.entries.some(([, x]) => hasParamHole(x, depth + 1)) || (!!v.hidden && hasParamHole(v.hidden, depth + 1));
+      return (
+        v.entries.some(([, x]) => hasParamHole(x, depth + 1)) ||
+        (!!v.hidden && hasParamHole(v.hidden, depth + 1)) ||
+        (!!v.made && madeArguments(v.made).some((x) => hasParamHole(x, depth + 1)))
+      );
     case 'array':
       return v.items.some((x) => hasParamHole(x, depth + 1));
     case 'condition':
@@ -47,12 +51,16 @@ export function substitute(v: Value, args: Arguments, depth = 0): Value {
       return substituteScalar(v, args);
     case 'object': {
       const entries: Entry[] = v.entries.map(([k, x, pair]) => [k, substitute(x, args, depth + 1), pair]);
+      // A library's model a factory makes from its parameters (`(table) => new Entity({ ..., table })`).
+      if (v.made) return { ...v, entries, made: substituteMade(v.made, args, depth + 1) };
       if (!v.hidden) return { ...v, entries };
       // `{ ...item, createdAt }` with the caller's `item` in place: what was spread is seen now.
       const spread = substitute(v.hidden, args, depth + 1);
       if (spread.kind !== 'object') return { ...v, entries, hidden: spread };
-      const { hidden: _, ...rest } = v;
-      return { ...rest, entries: [...spread.entries, ...entries], ...(spread.hidden ? { hidden: spread.hidden } : {}) };
+      const { hidden: _, hiddenAt: at = 0, ...rest } = v;
+      // What was spread overrides the entries written before it (`{ pk: {...}, ...attributes }`).
+      const merged = [...entries.slice(0, at), ...spread.entries, ...entries.slice(at)];
+      return { ...rest, entries: merged, ...(spread.hidden ? { hidden: spread.hidden } : {}) };
     }
     case 'array':
       return { ...v, items: v.items.map((x) => substitute(x, args, depth + 1)) };
@@ -66,6 +74,24 @@ export function substitute(v: Value, args: Arguments, depth = 0): Value {
         })),
       };
   }
+}
+
+/** What a recorded construction was given: its arguments, those of its chained calls and of its class's call. */
+function madeArguments(m: Construction): Value[] {
+  return [...m.args, ...(m.calls ?? []).flatMap((c) => c.args), ...(m.call ?? [])];
+}
+
+function substituteMade(m: Construction, args: Arguments, depth: number): Construction {
+  const put = (vs: Value[]) => vs.map((x) => substitute(x, args, depth));
+  if (!madeArguments(m).some((x) => hasParamHole(x, depth))) return m;
+  return {
+    ...m,
+    // Made here now, from what this caller gives: its origins are placed with this module's.
+    file: '',
+    args: put(m.args),
+    ...(m.calls ? { calls: m.calls.map((c) => ({ ...c, args: put(c.args) })) } : {}),
+    ...(m.call ? { call: put(m.call) } : {}),
+  };
 }
 
 /** The argument a marked parameter hole stands for, down its path (`product.id` → the caller's `{ id: ... }`'s `id`). */
