@@ -108,29 +108,50 @@ function branchesOf(s: Node): Node[] | null {
   return null;
 }
 
-/** Whether every path through `region` runs one of `defs`. */
-function defines(region: Node, defs: Node[], depth = 0): boolean {
-  if (defs.some((d) => inside(region, d) && unconditionalWithin(d, region))) return true;
-  if (depth > 8) return false;
-  for (const d of defs) {
-    for (let s = d.parent; s && !same(s, region) && inside(region, s); s = s.parent) {
-      if (unconditionalWithin(s, region) && coversAll(s, defs, depth + 1)) return true;
-    }
-  }
-  return false;
+/**
+ * What `defines` and `coversAll` answered for one set of definitions, by node and depth.
+ * Every definition's ancestors were tried again for each branch of each statement around
+ * it: a name assigned many times in nested `if`/`else` chains took minutes (a public
+ * service's 2,000-file tree never finished). The answers are the same, each worked out once.
+ */
+type Answers = Map<string, boolean>;
+
+function remembered(answers: Answers, key: string, work: () => boolean): boolean {
+  const known = answers.get(key);
+  if (known !== undefined) return known;
+  const answer = work();
+  answers.set(key, answer);
+  return answer;
 }
 
-function coversAll(s: Node, defs: Node[], depth: number): boolean {
-  const branches = branchesOf(s);
-  return !!branches && branches.every((b) => defines(b, defs, depth));
+/** Whether every path through `region` runs one of `defs`. */
+function defines(region: Node, defs: Node[], depth: number, answers: Answers): boolean {
+  return remembered(answers, `d${region.id}:${depth}`, () => {
+    if (defs.some((d) => inside(region, d) && unconditionalWithin(d, region))) return true;
+    if (depth > 8) return false;
+    for (const d of defs) {
+      for (let s = d.parent; s && !same(s, region) && inside(region, s); s = s.parent) {
+        if (unconditionalWithin(s, region) && coversAll(s, defs, depth + 1, answers)) return true;
+      }
+    }
+    return false;
+  });
+}
+
+function coversAll(s: Node, defs: Node[], depth: number, answers: Answers): boolean {
+  return remembered(answers, `c${s.id}:${depth}`, () => {
+    const branches = branchesOf(s);
+    return !!branches && branches.every((b) => defines(b, defs, depth, answers));
+  });
 }
 
 /** Whether the definitions so far leave no path from before them to `use`. */
 function covered(defs: Node[], use: Node): boolean {
+  const answers: Answers = new Map();
   for (const d of defs) {
     for (let s = d.parent; s && !inside(s, use); s = s.parent) {
       const m = meet(s, use);
-      if (m && !exclusive(s, use) && unconditionalWithin(s, m.lca) && coversAll(s, defs, 0)) return true;
+      if (m && !exclusive(s, use) && unconditionalWithin(s, m.lca) && coversAll(s, defs, 0, answers)) return true;
     }
   }
   return false;
