@@ -26,13 +26,25 @@ export class ProjectConfigs {
   /** Each source file's, as asked for (three times per file: resolving its path each time cost more than the lookup). */
   private readonly ofFile = new Map<string, LoadedConfig>();
 
+  /**
+   * Each folder's config by the folder as the file path spelled it (relative, as the walk
+   * gives them): the files of one folder then cost a `dirname`, not a `path.resolve` each
+   * (5,000 resolves were 4% of a warm check).
+   */
+  private readonly ofSpelledFolder = new Map<string, LoadedConfig>();
+
   /** The config of a source file (not a folder): the one of the folder holding it. */
   private ofSource(file: string): LoadedConfig {
     let loaded = this.ofFile.get(file);
     if (loaded) return loaded;
-    const folder = path.dirname(path.resolve(file));
-    loaded = this.ofFolder.get(folder);
-    if (!loaded) this.ofFolder.set(folder, (loaded = this.of(file)));
+    const spelled = path.dirname(file);
+    loaded = this.ofSpelledFolder.get(spelled);
+    if (!loaded) {
+      const folder = path.resolve(spelled);
+      loaded = this.ofFolder.get(folder);
+      if (!loaded) this.ofFolder.set(folder, (loaded = this.of(file)));
+      this.ofSpelledFolder.set(spelled, loaded);
+    }
     this.ofFile.set(file, loaded);
     return loaded;
   }

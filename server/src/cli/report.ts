@@ -28,9 +28,24 @@ import {
 
 /** `file` as the contract wants it: relative to the current folder, with `/`. */
 export function displayPath(file: string): string {
-  const rel = path.relative(process.cwd(), path.resolve(file));
-  return (rel.startsWith('..') || path.isAbsolute(rel) ? path.resolve(file) : rel).split(path.sep).join('/');
+  const cwd = process.cwd();
+  if (cwd !== displayedIn) {
+    displayed.clear();
+    displayedIn = cwd;
+  }
+  let shown = displayed.get(file);
+  if (shown === undefined) {
+    const rel = path.relative(cwd, path.resolve(file));
+    shown = (rel.startsWith('..') || path.isAbsolute(rel) ? path.resolve(file) : rel).split(path.sep).join('/');
+    displayed.set(file, shown);
+  }
+  return shown;
 }
+
+// A report names the same few hundred files thousands of times (each access, finding, entry
+// point): each resolved once per working directory.
+const displayed = new Map<string, string>();
+let displayedIn = '';
 
 /** A zero-based span in a file as the contract's 1-based location. */
 export function location(file: string, span: Span): JsonLocation {

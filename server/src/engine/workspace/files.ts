@@ -100,7 +100,21 @@ function readIgnore(dir: string): IgnoreScope | null {
 }
 
 function ignoredBy(scopes: IgnoreScope[], full: string, isDir: boolean): boolean {
-  return ignoredByScopes(scopes, (base) => path.relative(base, full).split(path.sep).join('/'), isDir);
+  if (scopes.length === 0) return false;
+  return ignoredByScopes(scopes, (base) => relativeBelow(base, full), isDir);
+}
+
+/**
+ * `full` relative to `base`, with `/`. The walk joins each path from its folder's, so a path
+ * below a .gitignore's folder starts with it: a slice, not a `path.relative` (which resolves
+ * both against the working directory: 5,000 of them were 2% of a warm check).
+ */
+function relativeBelow(base: string, full: string): string {
+  const rel =
+    full.length > base.length && full.startsWith(base) && full[base.length] === path.sep
+      ? full.slice(base.length + 1)
+      : path.relative(base, full);
+  return path.sep === '/' ? rel : rel.split(path.sep).join('/');
 }
 
 function walkDir(root: string, files: Set<string>, infra: Set<string>, out: FileList, watch: WalkObserver): void {
