@@ -250,7 +250,6 @@ export class AnalyzedDocument {
           mergeNames(names, editNames(lines, from, blocks));
         }
         this.sites.invalidateRanges(changed, names);
-        this.reach.changedRanges(changed);
       }
       this.tree?.delete();
       this.tree = next;

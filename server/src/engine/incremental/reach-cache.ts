@@ -2,16 +2,17 @@
  * An open document's reach (`FileReach`) kept edit by edit. Reading a file for reach
  * visits every function, call and loop of its tree; on a 3,000-line store that was
  * two thirds of analysing it after a one-character edit. The reading is kept node by
- * node (`ReachPiece`): an edit inside one function's body reads again only that function
- * (and the few functions and calls around it, whose reading may look at its text), the
- * pieces after it are moved, and the rest is kept. Several edits since the last reading
- * count as one edit of the region they changed. Anything else — a region outside every
- * function body, a change to what the whole text decides (the node types read, a mark
- * anywhere in the file) — reads the whole file again, so the result is always the one a
- * whole reading gives (`reach-cache.test.ts` compares them).
+ * node (`ReachPiece`), each with the text its reading looked at (its statement's scope,
+ * `reach-scope.ts`). After edits, the regions of text they and the reparse changed
+ * (`edit-regions.ts`) are read again: every node whose scope a region meets, and no other;
+ * the pieces after a region are moved. An edit in a type declaration, a comment or between
+ * functions reads nothing again; one in a function's signature reads the function's node and
+ * the statement it is in, not its body. A change to what the whole text decides (the node
+ * types read, a mark anywhere in the file) reads the whole file again, so the result is
+ * always the one a whole reading gives (`reach-cache.test.ts` compares them).
  */
 import { createHash } from 'node:crypto';
-import type { Node, Range, Tree } from 'web-tree-sitter';
+import { Edit, type Node, type Tree } from 'web-tree-sitter';
 import { isTestFile } from '../file-roles/role';
 import type { SourceLanguage, Span } from '../model';
 import type { FileReach, ReachReading } from '../model/entry-point';
@@ -26,46 +27,52 @@ import {
 } from '../frontends/file-reach';
 import { moveSpans, pointAt } from '../syntax/positions';
 import { shiftSpan, type EditRecord } from './site-cache';
+import { addEdit, addRange, changedOnly, type Region } from './edit-regions';
+import { meets, nodesMeeting, scopeOf, type Range } from './reach-scope';
 
-/**
- * What the edits since the last reading changed, as one edit: [start, oldEnd) of the text
- * read then is [start, newEnd) of the text now, and everything around it is the same text
- * (moved by newEnd - oldEnd after it). Each edit and each range a reparse restructured widens it.
- */
-interface Region {
-  start: number;
-  oldEnd: number;
-  newEnd: number;
+/** A piece with the text its reading looked at (`scopeOf`), in the same text. */
+interface ScopedPiece extends ReachPiece {
+  scope: Range;
 }
 
-/** The region widened to hold [from, to) of the current text. */
-function widen(r: Region | null, from: number, to: number): Region {
-  if (!r) return { start: from, oldEnd: to, newEnd: to };
-  const past = Math.max(0, to - r.newEnd);
-  return { start: Math.min(r.start, from), oldEnd: r.oldEnd + past, newEnd: r.newEnd + past };
+interface LastReading {
+  file: string;
+  mode: string;
+  pieces: ScopedPiece[];
+  text: string;
+  words: Map<string, number>;
+  /** The tree read, with every edit since applied to it (`Tree.edit`): the reparse is compared with it. */
+  tree: Tree;
 }
 
 export class ReachCache {
-  private last: { file: string; mode: string; pieces: ReachPiece[]; text: string; words: Map<string, number> } | null =
-    null;
-  private region: Region | null = null;
-  /** How often the whole file was read, and how often one function of it: for the tests. */
-  readonly reads = { whole: 0, part: 0 };
+  private last: LastReading | null = null;
+  private regions: Region[] = [];
+  /**
+   * How often the whole file was read, and how often only the nodes an edit may change
+   * (`part`), with the pieces read again and kept in those: for the tests and the bench.
+   */
+  readonly reads = { whole: 0, part: 0, pieces: 0, kept: 0 };
 
   /** An edit applied to the text (in order, each in the coordinates of the text the one before left). */
   applyEdit(e: EditRecord): void {
-    const r = widen(this.region, e.start, e.end);
-    this.region = { ...r, newEnd: r.newEnd + e.inserted.length - (e.end - e.start) };
-  }
-
-  /** The ranges the reparse after the edits restructured (`tree.getChangedRanges`), in the new text. */
-  changedRanges(ranges: readonly Range[]): void {
-    for (const r of ranges) this.region = widen(this.region, r.startIndex, r.endIndex);
+    this.regions = addEdit(this.regions, e.start, e.end, e.inserted.length);
+    this.last?.tree.edit(
+      new Edit({
+        startIndex: e.start,
+        oldEndIndex: e.end,
+        newEndIndex: e.start + e.inserted.length,
+        startPosition: e.startPoint,
+        oldEndPosition: e.oldEndPoint,
+        newEndPosition: e.newEndPoint,
+      }),
+    );
   }
 
   clear(): void {
+    this.last?.tree.delete();
     this.last = null;
-    this.region = null;
+    this.regions = [];
   }
 
   /** The file's reach from its current tree and text, reading again only what the edits since the last call touched. */
@@ -74,93 +81,125 @@ export class ReachCache {
     const test = isTestFile(file, text, frontEnd.contentRoles);
     const reading = frontEnd.reachReading(tree, file, { test, bin: false });
     const last = this.last?.file === file ? this.last : null;
-    let pieces = last && last.mode === reading.mode ? this.reuse(tree, file, last, text, reading) : null;
+    // The text the edits changed, and where the reparse made another tree of the same text
+    // than the one read last (compared with that tree, not with each reparse between: a quote
+    // typed and deleted again restructures the rest of the file twice, and nothing in the end).
+    let regions = last ? changedOnly(this.regions, last.text, text) : [];
+    if (last) for (const r of last.tree.getChangedRanges(tree)) regions = addRange(regions, r.startIndex, r.endIndex);
+    let pieces = last && last.mode === reading.mode ? this.reuse(tree, file, last, text, reading, regions) : null;
     if (pieces) this.reads.part++;
     else {
-      pieces = readPieces(nodesOfTypes(tree.rootNode, reading.types), reading);
+      pieces = scoped(nodesOfTypes(tree.rootNode, reading.types), reading);
       this.reads.whole++;
     }
-    const words = last ? recount(last.words, last.text, text, this.region) : countWords(text);
-    this.last = { file, mode: reading.mode, pieces, text, words };
-    this.region = null;
+    const words = last ? recount(last.words, last.text, text, regions) : countWords(text);
+    last?.tree.delete();
+    this.last = { file, mode: reading.mode, pieces, text, words, tree: tree.copy() };
+    this.regions = [];
     const textHash = createHash('sha1').update(text).digest('base64');
     return { ...assemblePieces(file, text, reading, pieces, words), textHash };
   }
 
-  /** The pieces of the current tree from the last ones, or null when the whole file must be read. */
+  /**
+   * The pieces of the current tree from the last ones: those whose scope a region meets are
+   * read again, with every node of the current tree whose scope one meets; the others are
+   * kept, moved by the regions before them.
+   */
   private reuse(
     tree: Tree,
     file: string,
-    last: { pieces: ReachPiece[]; text: string },
+    last: LastReading,
     text: string,
     reading: ReachReading,
-  ): ReachPiece[] | null {
-    const r = this.region;
-    if (!r) return last.pieces;
-    const delta = r.newEnd - r.oldEnd;
-    const unit = innermostUnit(tree, reading, r.start, r.newEnd);
-    if (!unit) return null;
-    // The function's range in the text before the edit: it starts before the edit and ends after it.
-    const oldStart = unit.startIndex;
-    const oldEnd = unit.endIndex - delta;
-    const around: Node[] = [];
-    for (let p = unit.parent; p; p = p.parent) if (reading.types.has(p.type)) around.unshift(p);
-    const inside = unit.descendantsOfType([...reading.types]).filter((n): n is Node => !!n);
-    const fresh = readPieces([...around, ...inside], reading);
-    const e = asEdit(r, last.text, text);
-    const kept: ReachPiece[] = [];
-    for (const p of last.pieces) {
-      if (p.start >= oldStart && p.end <= oldEnd) continue;
-      if (p.start <= oldStart && p.end >= oldEnd) continue;
-      kept.push(p.start >= oldEnd ? movePiece(p, e, delta, file) : p);
+    regions: readonly Region[],
+  ): ScopedPiece[] {
+    if (!regions.length) {
+      this.reads.kept += last.pieces.length;
+      return last.pieces;
     }
+    const now = regions.map((r) => ({ start: r.newStart, end: r.newEnd }));
+    const fresh = scoped(nodesMeeting(tree.rootNode, now, reading.types, reading.containers), reading);
+    const then = regions.map((r) => ({ start: r.oldStart, end: r.oldEnd }));
+    const kept: ScopedPiece[] = [];
+    // The pieces are in document order, and a kept one lies between two regions: the edit
+    // that moves it is every region before it, as one.
+    let passed = 0;
+    let move: ((p: ScopedPiece) => ScopedPiece) | null = null;
+    for (const p of last.pieces) {
+      if (meets(p.scope, then)) continue;
+      let k = passed;
+      while (k < regions.length && regions[k].oldEnd < p.start) k++;
+      if (k !== passed) {
+        passed = k;
+        move = mover(regions.slice(0, k), last.text, text, file);
+      }
+      kept.push(move ? move(p) : p);
+    }
+    this.reads.pieces += fresh.length;
+    this.reads.kept += kept.length;
     // In document order, as a whole reading lists them: by start, the outer node first.
     return [...kept, ...fresh].sort((a, b) => a.start - b.start || b.end - a.end);
   }
 }
 
-/** The region as one edit of the text read last, for moving the positions after it. */
-function asEdit(r: Region, before: string, now: string): EditRecord {
-  return {
-    start: r.start,
-    end: r.oldEnd,
-    removed: before.slice(r.start, r.oldEnd),
-    inserted: now.slice(r.start, r.newEnd),
-    startPoint: pointAt(now, r.start),
-    oldEndPoint: pointAt(before, r.oldEnd),
-    newEndPoint: pointAt(now, r.newEnd),
+/** Each node read, with its scope (statements' scopes looked up once). */
+function scoped(nodes: readonly Node[], reading: ReachReading): ScopedPiece[] {
+  const pieces = readPieces(nodes, reading);
+  return pieces.map((p, i) => ({ ...p, scope: scopeOf(nodes[i], reading.containers) }));
+}
+
+/** What moves a piece after `regions` (the first ones of the text read last): all of them taken as one edit. */
+function mover(regions: readonly Region[], before: string, now: string, file: string): (p: ScopedPiece) => ScopedPiece {
+  const first = regions[0];
+  const end = regions[regions.length - 1];
+  const delta = end.newEnd - end.oldEnd;
+  const e: EditRecord = {
+    start: first.oldStart,
+    end: end.oldEnd,
+    removed: before.slice(first.oldStart, end.oldEnd),
+    inserted: now.slice(first.newStart, end.newEnd),
+    startPoint: pointAt(now, first.newStart),
+    oldEndPoint: pointAt(before, end.oldEnd),
+    newEndPoint: pointAt(now, end.newEnd),
     names: new Set(),
     called: new Set(),
     scoped: [],
   };
+  return (p) => {
+    if (delta === 0 && e.oldEndPoint.row === e.newEndPoint.row && e.oldEndPoint.column === e.newEndPoint.column)
+      return p;
+    return { ...movePiece(p, e, delta, file), scope: { start: p.scope.start + delta, end: p.scope.end + delta } };
+  };
 }
 
 /**
- * The word counts of `now`, updated in place from those of `before`: only the words the region touches are
+ * The word counts of `now`, updated in place from those of `before`: only the words the regions touch are
  * counted again (a whole count of a 3,000-line file was a tenth of reading its reach).
- * The region is widened to whole words on both sides, which are the same text in both.
+ * Each region is widened to whole words on both sides, which are the same text in both;
+ * regions that then meet are counted as one.
  */
-function recount(words: Map<string, number>, before: string, now: string, r: Region | null): Map<string, number> {
-  if (!r) return words;
-  let from = r.start;
-  while (from > 0 && isWordChar(before.charCodeAt(from - 1))) from--;
-  let to = r.oldEnd;
-  while (to < before.length && isWordChar(before.charCodeAt(to))) to++;
-  countWords(before, words, -1, from, to);
-  return countWords(now, words, 1, from, to + r.newEnd - r.oldEnd);
-}
-
-/**
- * The innermost function whose body holds [lo, hi] strictly inside (not at its edges,
- * where an edit may join the body to what follows), or null.
- */
-function innermostUnit(tree: Tree, reading: ReachReading, lo: number, hi: number): Node | null {
-  for (let n: Node | null = tree.rootNode.descendantForIndex(lo, hi); n; n = n.parent) {
-    if (!reading.types.has(n.type)) continue;
-    const body = reading.bodyOf(n);
-    if (body && body.startIndex < lo && hi < body.endIndex) return n;
+function recount(words: Map<string, number>, before: string, now: string, regions: readonly Region[]) {
+  const wide: Region[] = [];
+  for (const r of regions) {
+    let back = 0;
+    while (r.oldStart - back > 0 && isWordChar(before.charCodeAt(r.oldStart - back - 1))) back++;
+    let on = 0;
+    while (r.oldEnd + on < before.length && isWordChar(before.charCodeAt(r.oldEnd + on))) on++;
+    const w = {
+      oldStart: r.oldStart - back,
+      oldEnd: r.oldEnd + on,
+      newStart: r.newStart - back,
+      newEnd: r.newEnd + on,
+    };
+    const prior = wide[wide.length - 1];
+    if (prior && prior.oldEnd >= w.oldStart) wide[wide.length - 1] = { ...prior, oldEnd: w.oldEnd, newEnd: w.newEnd };
+    else wide.push(w);
   }
-  return null;
+  for (const w of wide) {
+    countWords(before, words, -1, w.oldStart, w.oldEnd);
+    countWords(now, words, 1, w.newStart, w.newEnd);
+  }
+  return words;
 }
 
 /** A piece after the edit, moved by it: its offsets, and every span and line its items hold. */

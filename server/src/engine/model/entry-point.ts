@@ -210,11 +210,11 @@ export interface ReachPart {
 
 /**
  * A file read for reach node by node (`FrontEnd.reachReading`): what the whole text
- * decides, and how one node of the types it reads is read. A node's reading may look at
- * the node, its ancestors and their other children, never at text outside them, so an
- * edit inside one function's body leaves the reading of every node outside it (and not
- * around it) as it was: the language server reads only that function again
- * (`incremental/reach-cache.ts`).
+ * decides, and how one node of the types it reads is read. A node's reading may look at the
+ * node and the types of its ancestors, and at nothing outside its statement (the outermost
+ * ancestor inside one of `containers`) and the gap before it, so an edit leaves the reading
+ * of every node whose statement it does not meet as it was: the language server reads only
+ * those nodes again (`incremental/reach-cache.ts`).
  */
 export interface ReachReading {
   /** What the whole text decides for every node's reading (which nodes are read, marks written anywhere). */
@@ -225,6 +225,6 @@ export interface ReachReading {
   /** The node types read; every other node is passed over. */
   types: ReadonlySet<string>;
   read(node: Node): ReachPart;
-  /** The body of a function node (a block of statements), or null for a node that is none. */
-  bodyOf(node: Node): Node | null;
+  /** The node types that hold a list of statements (a block, a class body, the program). */
+  containers: ReadonlySet<string>;
 }

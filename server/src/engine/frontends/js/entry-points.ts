@@ -45,6 +45,8 @@ const VISITED_NEST = new Set([...VISITED, 'class_declaration', 'class']);
 const NEST_MARK = /@(?:Controller|Cron|Interval)\s*\(/;
 /** A file that may give routes as objects (`{ method: 'GET', path: '/x', handler }`) reads its objects too. */
 const ROUTE_OBJECT_MARKS = [/\bmethod['"]?\s*:/, /\bhandler\b/];
+/** The nodes whose children are statements: a reading looks at nothing outside its node's statement. */
+const CONTAINERS = new Set(['program', 'statement_block', 'class_body', 'switch_case', 'switch_default']);
 const NEST_ROUTES = new Set(['Get', 'Post', 'Put', 'Patch', 'Delete', 'All', 'Head', 'Options']);
 
 export function jsReachReading(tree: Tree, file: string, testFile: boolean, binFile: boolean): ReachReading {
@@ -76,11 +78,7 @@ export function jsReachReading(tree: Tree, file: string, testFile: boolean, binF
       else if (n.type === 'object') readRouteObject(n, part, file);
       return part;
     },
-    bodyOf: (n) => {
-      if (!isFunction(n) && n.type !== 'method_definition') return null;
-      const body = n.childForFieldName('body');
-      return body?.type === 'statement_block' ? body : null;
-    },
+    containers: CONTAINERS,
   };
 }
 

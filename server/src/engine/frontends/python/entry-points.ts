@@ -32,6 +32,8 @@ const LOOPS = new Set([
 ]);
 /** The node types the reading looks at; every other node is passed over. */
 const VISITED = new Set(['function_definition', 'call', ...LOOPS, 'import_from_statement', 'import_statement']);
+/** The nodes whose children are statements: a reading looks at nothing outside its node's statement. */
+const CONTAINERS = new Set(['module', 'block']);
 /** With the `if` statements, for a file that may hold a main guard (most `if`s are not one). */
 const VISITED_MAIN = new Set([...VISITED, 'if_statement']);
 const APP_OBJECT =
@@ -74,7 +76,7 @@ export function pythonReachReading(tree: Tree, file: string, testFile: boolean):
       }
       return part;
     },
-    bodyOf: (n) => (n.type === 'function_definition' ? n.childForFieldName('body') : null),
+    containers: CONTAINERS,
   };
 }
 

@@ -1,0 +1,227 @@
+/**
+ * An open document's reach read again only where its edits were (incremental/reach-cache.ts)
+ * is the reach a whole reading of the same text gives, for each kind of place an edit falls
+ * in: a type declaration, a comment, a function's signature, a closing brace, a decorator,
+ * an import, an `export`, the gap between two functions, a `case`, a route object. Then
+ * batches of keystrokes in far-apart places before one reading, with extractions between
+ * them, as the language server applies keystrokes faster than its debounced analysis.
+ * And what is read again: nothing for an edit in a type or a comment, the function and its
+ * statement for one in a signature.
+ */
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { AnalyzedDocument } from '../../server/src/engine/incremental/document';
+import { initParsers } from '../../server/src/engine/syntax/parser';
+import type { SourceLanguage } from '../../server/src/engine/model';
+
+const FIXTURES = path.join(__dirname, '..', 'fixtures', 'reach-edits');
+
+/** A place in a fixture: the text that finds it, and how far into that text the edit goes. */
+type Place = [kind: string, needle: string, offset: number];
+
+const FILES: Array<{ file: string; language: SourceLanguage; places: Place[] }> = [
+  {
+    file: 'orders.ts',
+    language: 'typescript',
+    places: [
+      ['type member', '  quantity: number;', 4],
+      ['type alias', "'paid' | 'shipped'", 3],
+      ['comment', '// Orders are kept', 10],
+      ['doc comment', '/** Every order', 5],
+      ['signature', 'customerId: string, limit = 50', 3],
+      ['arrow signature', '(event: SQSEvent)', 3],
+      ['closing brace of a class', '\n}\n\nfunction toLines', 2],
+      ['closing brace of a method', '  }\n\n  async markPaid', 3],
+      ['decorator', "@Get(':customerId')", 2],
+      ['import', 'QueryCommand, UpdateCommand', 5],
+      ['export', 'export const handler', 0],
+      ['export keyword', 'export const handler', 3],
+      ['between functions', '\n\nfunction toLines', 1],
+      ['case', 'case 0:', 5],
+      ['body', 'const days = ', 6],
+    ],
+  },
+  {
+    file: 'sessions.js',
+    language: 'javascript',
+    places: [
+      ['comment', 'Sessions live under', 3],
+      ['require', '{ audit }', 3],
+      ['route handler', "audit('read'", 2],
+      ['route', 'router.delete(', 8],
+      ['signature', '(req, res, next)', 5],
+      ['exported key', 'sweep: async', 2],
+      ['route object', "method: 'GET'", 3],
+      ['script guard', 'require.main', 9],
+      ['between functions', '\n\nfunction requireAdmin', 1],
+    ],
+  },
+  {
+    file: 'tickets.py',
+    language: 'python',
+    places: [
+      ['docstring', 'Ticket views', 3],
+      ['comment', '# One partition', 4],
+      ['decorator', '@tickets.route(', 5],
+      ['decorator', '@tickets.post("/")', 10],
+      ['signature', '(ticket_id: str)', 4],
+      ['class docstring', 'Escalated tickets', 3],
+      ['method signature', 'limit=25', 2],
+      ['body', 'resp = table.query', 3],
+      ['nested route', 'path("create/"', 3],
+      ['main guard', 'print(handler', 2],
+      ['between functions', '\n\n\nclass Escalations', 1],
+      ['import', 'include, path', 3],
+    ],
+  },
+];
+
+const CHARACTERS = ['x', ' ', '(', ')', '{', '}', '\n', "'", '"', ':', '@', '#', '/', '*', '`'];
+
+function source(file: string): string {
+  return fs.readFileSync(path.join(FIXTURES, file), 'utf8');
+}
+
+function at(text: string, [kind, needle, offset]: Place): number {
+  const i = text.indexOf(needle);
+  assert.ok(i >= 0, `${kind}: ${JSON.stringify(needle)} not found`);
+  return i + offset;
+}
+
+/** The document's reach against a whole reading of its current tree. */
+function same(doc: AnalyzedDocument, what: string): void {
+  assert.deepEqual(doc.analysis.reach, doc.analyzeWithoutReuse().reach, `${doc.file}: ${what}: reach kept differs`);
+}
+
+test('a character typed and deleted again at each kind of place keeps the reach of a whole reading', async () => {
+  await initParsers();
+  for (const { file, language, places } of FILES) {
+    const text = source(file);
+    const doc = new AnalyzedDocument(file, language, text);
+    for (const place of places) {
+      const i = at(text, place);
+      for (const c of CHARACTERS) {
+        doc.applyEdits([{ start: i, end: i, text: c }]);
+        same(doc, `${JSON.stringify(c)} typed in the ${place[0]}`);
+        doc.applyEdits([{ start: i, end: i + 1, text: '' }]);
+        same(doc, `${JSON.stringify(c)} deleted again in the ${place[0]}`);
+      }
+      // A character of the text deleted, then written again.
+      const gone = text[i];
+      doc.applyEdits([{ start: i, end: i + 1, text: '' }]);
+      same(doc, `${JSON.stringify(gone)} deleted in the ${place[0]}`);
+      doc.applyEdits([{ start: i, end: i, text: gone }]);
+      same(doc, `${JSON.stringify(gone)} written again in the ${place[0]}`);
+    }
+    assert.equal(doc.content, text);
+  }
+});
+
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+test('keystrokes in far-apart places before one reading keep the reach of a whole reading', async () => {
+  await initParsers();
+  let seed = 11;
+  for (const { file, language, places } of FILES) {
+    const text = source(file);
+    const doc = new AnalyzedDocument(file, language, text);
+    const next = mulberry32(seed++);
+    for (let batch = 0; batch < 40; batch++) {
+      // Two to four places, typed into from the last one back, so the earlier offsets hold.
+      const chosen = [
+        ...new Set(
+          Array.from({ length: 2 + Math.floor(next() * 3) }, () => places[Math.floor(next() * places.length)]),
+        ),
+      ];
+      const offsets = [...new Set(chosen.map((p) => at(text, p)))].sort((a, b) => b - a);
+      const typed = offsets.map(() => CHARACTERS[Math.floor(next() * CHARACTERS.length)]);
+      const what = `batch ${batch}: ${JSON.stringify(typed)} at ${offsets}`;
+      offsets.forEach((o, k) => {
+        doc.applyEdits([{ start: o, end: o, text: typed[k] }], false);
+        // A hover between keystrokes reparses and extracts, and reads no reach.
+        if (next() < 0.5) doc.extract();
+      });
+      doc.refresh();
+      same(doc, `${what}, typed`);
+      // Deleted again, from the last one back; sometimes read in between.
+      offsets.forEach((o, k) => {
+        const shifted = o + offsets.slice(k + 1).length;
+        doc.applyEdits([{ start: shifted, end: shifted + 1, text: '' }], next() < 0.3);
+        if (next() < 0.5) doc.extract();
+      });
+      doc.refresh();
+      same(doc, `${what}, deleted again`);
+      assert.equal(doc.content, text);
+    }
+  }
+});
+
+/** The pieces read again for one keystroke at a place, and whether the whole file was read. */
+function readAgain(file: string, language: SourceLanguage, place: Place, c = 'x') {
+  const text = source(file);
+  const doc = new AnalyzedDocument(file, language, text);
+  const before = { ...doc.reach.reads };
+  const i = at(text, place);
+  doc.applyEdits([{ start: i, end: i, text: c }]);
+  same(doc, `${c} typed in the ${place[0]}`);
+  return { pieces: doc.reach.reads.pieces - before.pieces, whole: doc.reach.reads.whole - before.whole };
+}
+
+test('an edit in a type, a comment or a docstring reads nothing again; one in a signature reads the function, not its body', async () => {
+  await initParsers();
+  const [ts, js, py] = FILES;
+  const nothing = (f: (typeof FILES)[number], kind: string) => {
+    for (const place of f.places.filter((p) => p[0] === kind))
+      assert.deepEqual(readAgain(f.file, f.language, place), { pieces: 0, whole: 0 }, `${f.file}: ${kind}`);
+  };
+  for (const kind of ['type member', 'type alias', 'comment']) nothing(ts, kind);
+  nothing(js, 'comment');
+  for (const kind of ['docstring', 'comment', 'class docstring', 'between functions']) nothing(py, kind);
+  const one = (f: (typeof FILES)[number], kind: string) =>
+    readAgain(
+      f.file,
+      f.language,
+      f.places.find((p) => p[0] === kind)!,
+    );
+  // A comment in a class body: the class, which a NestJS file reads whole for its decorators,
+  // and the call of the decorator on it; not the class's methods.
+  assert.deepEqual(one(ts, 'doc comment'), { pieces: 2, whole: 0 });
+  // A signature: the method, the class and its decorator's call; not the two calls and the loop in its body.
+  assert.deepEqual(one(ts, 'signature'), { pieces: 3, whole: 0 });
+  // `function requireAdmin(req, res, next)`: the function alone, not the calls in its body.
+  assert.deepEqual(one(js, 'signature'), { pieces: 1, whole: 0 });
+  // `def show(ticket_id: str)`: the function and the decorator's call, which share a statement.
+  assert.deepEqual(one(py, 'signature'), { pieces: 2, whole: 0 });
+  // An arrow handler's parameters: the arrow alone (`new` and `from` are in its body).
+  assert.deepEqual(one(ts, 'arrow signature'), { pieces: 1, whole: 0 });
+  // A mark the whole file is read by (`method:` of a route object) read the whole file again.
+  assert.deepEqual(one(js, 'route object'), { pieces: 0, whole: 1 });
+});
+
+test('two keystrokes in one word before one reading count the word once', async () => {
+  await initParsers();
+  // A name written in one more place than the edited one: still `named` after the edit.
+  for (const [file, language, needle] of [
+    ['sessions.js', 'javascript', 'requireAdmin, removeSession'],
+    ['tickets.py', 'python', '{"pk": today_key(), "sk": ticket_id}'],
+  ] as const) {
+    const text = source(file);
+    const doc = new AnalyzedDocument(file, language, text);
+    const word = text.indexOf(needle) + (file.endsWith('.js') ? 14 : 7);
+    doc.applyEdits([{ start: word + 4, end: word + 4, text: 'x' }], false);
+    doc.applyEdits([{ start: word + 2, end: word + 2, text: 'x' }], false);
+    doc.refresh();
+    same(doc, `two keystrokes in ${needle}`);
+  }
+});
