@@ -5,31 +5,18 @@
 //   npm run test:e2e                         (packages dist/shardlens.vsix first)
 //   SHARDLENS_VSIX=/path/x.vsix npm run test:e2e   (test a VSIX built elsewhere)
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { steps, tearDown } from './steps';
-import type { Browser, Locator, Page } from 'playwright-core';
-import {
-  ROOT,
-  ensureCodeServer,
-  installVsix,
-  launchChromium,
-  makeStateDir,
-  packageVsix,
-  sizeKb,
-  startCodeServer,
-  type CodeServer,
-} from './vscode';
+import type { Locator, Page } from 'playwright-core';
+import { ROOT, sizeKb } from './vscode';
+import { UI_TIMEOUT, examplesWorkspace, openWorkbench, prepare, type Started } from './workbench';
 
 const SHOTS = path.join(ROOT, 'test-output', 'e2e');
 const SL001_MESSAGE =
   'Partition key "BOARD#global" on table "leaderboard" is a constant: all writes of it hit one partition';
-const UI_TIMEOUT = 60_000;
 
-let server: CodeServer | undefined;
-let browser: Browser | undefined;
+const started: Started = {};
 let page: Page;
 const run = steps('e2e', SHOTS, () => page);
 const { log, shot, step, explorerRow, statusItem } = run;
@@ -40,30 +27,11 @@ const problemsBadge = () => page.locator('.badge[aria-label^="Problems"] .badge-
 
 describe('ShardLens in a real VS Code (code-server + Chromium)', { timeout: 900_000 }, () => {
   before(async () => {
-    await ensureCodeServer();
-    log('code-server ready');
-    const vsix = process.env.SHARDLENS_VSIX ? path.resolve(process.env.SHARDLENS_VSIX) : packageVsix();
-    log(`VSIX ${path.relative(ROOT, vsix) || vsix} (${sizeKb(vsix)} KB)`);
-
-    rmSync(SHOTS, { recursive: true, force: true });
-    mkdirSync(SHOTS, { recursive: true });
-    workspace = mkdtempSync(path.join(os.tmpdir(), 'shardlens-e2e-ws-'));
-    cpSync(path.join(ROOT, 'examples'), workspace, { recursive: true });
-
-    const stateDir = makeStateDir('shardlens-e2e-');
-    installVsix(vsix, path.join(stateDir, 'ext'), path.join(stateDir, 'ud'));
-    log('VSIX installed');
-    server = await startCodeServer({
-      stateDir,
-      // The examples have no node_modules, so TypeScript would add "Cannot find module" errors of
-      // its own to the Problems view; turn its validation off to count ShardLens's findings only.
-      settings: { 'typescript.validate.enable': false, 'javascript.validate.enable': false },
-    });
-    log(`code-server at ${server.baseUrl}`);
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-    page.setDefaultTimeout(UI_TIMEOUT);
-    await page.goto(server.workbenchUrl(workspace));
+    const vsix = await prepare(SHOTS);
+    log(`code-server ready; VSIX ${path.relative(ROOT, vsix) || vsix} (${sizeKb(vsix)} KB)`);
+    workspace = examplesWorkspace('shardlens-e2e-ws-', null, '.');
+    page = await openWorkbench(started, { label: 'shardlens-e2e', vsix, workspace });
+    log(`code-server at ${started.server!.baseUrl}`);
     await page.waitForSelector('.monaco-workbench');
     await explorerRow('leaderboard').waitFor();
     log('workbench loaded');
@@ -77,7 +45,7 @@ describe('ShardLens in a real VS Code (code-server + Chromium)', { timeout: 900_
   });
 
   after(async () => {
-    await tearDown(run, SHOTS, { browser, server, workspace });
+    await tearDown(run, SHOTS, { ...started, workspace });
     log(`done; screenshots in ${path.relative(ROOT, SHOTS)}/`);
   });
 

@@ -6,8 +6,7 @@
 // traffic from the real SDK, the endpoint is chosen from the connection status bar item,
 // and the hover's live line and the code lens appear. Screenshots: test-output/e2e-fixes/.
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
@@ -18,27 +17,17 @@ import {
   UpdateContributorInsightsCommand,
 } from '@aws-sdk/client-dynamodb';
 import { steps, tearDown } from './steps';
-import type { Browser, Page } from 'playwright-core';
-import {
-  ROOT,
-  ensureCodeServer,
-  installVsix,
-  launchChromium,
-  makeStateDir,
-  packageVsix,
-  startCodeServer,
-  type CodeServer,
-} from './vscode';
+import type { Page } from 'playwright-core';
+import { ROOT } from './vscode';
+import { UI_TIMEOUT, examplesWorkspace, openWorkbench, prepare, type Started } from './workbench';
 import { labClient, startLab, stopLab, table, type Lab } from './lab';
 
 const SHOTS = path.join(ROOT, 'test-output', 'e2e-fixes');
-const UI_TIMEOUT = 60_000;
 const SCORES = path.join('leaderboard', 'src', 'scores.ts');
 const RANDOM_FIX = 'Add a random write-shard suffix (10 shards, BOARD_SHARDS)';
 const FIXED_KEY = 'PK: `BOARD#global#${Math.floor(Math.random() * BOARD_SHARDS)}`';
 
-let server: CodeServer | undefined;
-let browser: Browser | undefined;
+const started: Started = {};
 let lab: Lab | undefined;
 let page: Page;
 const run = steps('e2e-fixes', SHOTS, () => page);
@@ -124,28 +113,13 @@ async function choose(menu: ReturnType<Page['locator']>, title: string): Promise
 
 describe('quick fixes and live heat in a real VS Code', { timeout: 600_000 }, () => {
   before(async () => {
-    await ensureCodeServer();
-    const vsix = process.env.SHARDLENS_VSIX ? path.resolve(process.env.SHARDLENS_VSIX) : packageVsix();
-    rmSync(SHOTS, { recursive: true, force: true });
-    mkdirSync(SHOTS, { recursive: true });
-    workspace = mkdtempSync(path.join(os.tmpdir(), 'shardlens-e2e-fixes-'));
-    cpSync(path.join(ROOT, 'examples'), workspace, { recursive: true });
-    mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
-    writeFileSync(path.join(workspace, '.vscode', 'settings.json'), JSON.stringify({ 'shardlens.heat.window': '15m' }));
+    const vsix = await prepare(SHOTS);
+    workspace = examplesWorkspace('shardlens-e2e-fixes-', { 'shardlens.heat.window': '15m' }, '.');
     original = onDisk();
 
     lab = await startLab();
     log(`lab at ${lab.url} (pid ${lab.child.pid})`);
-    const stateDir = makeStateDir('shardlens-e2e-fixes-');
-    installVsix(vsix, path.join(stateDir, 'ext'), path.join(stateDir, 'ud'));
-    server = await startCodeServer({
-      stateDir,
-      settings: { 'typescript.validate.enable': false, 'javascript.validate.enable': false },
-    });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-    page.setDefaultTimeout(UI_TIMEOUT);
-    await page.goto(server.workbenchUrl(workspace));
+    page = await openWorkbench(started, { label: 'shardlens-e2e-fixes', vsix, workspace });
     await explorerRow('leaderboard').waitFor();
     await explorerRow('leaderboard').click();
     await explorerRow('src').click();
@@ -156,7 +130,7 @@ describe('quick fixes and live heat in a real VS Code', { timeout: 600_000 }, ()
   });
 
   after(async () => {
-    await tearDown(run, SHOTS, { browser, server, workspace });
+    await tearDown(run, SHOTS, { ...started, workspace });
     await stopLab(lab);
   });
 

@@ -6,31 +6,20 @@
 // settings at once, offer the name left, and end on Escape with the first choice kept and no
 // other picker. Screenshots: test-output/e2e-map-tables/.
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { steps, tearDown } from './steps';
-import {
-  ROOT,
-  ensureCodeServer,
-  installVsix,
-  launchChromium,
-  makeStateDir,
-  packageVsix,
-  startCodeServer,
-  type CodeServer,
-} from './vscode';
+import { ROOT } from './vscode';
+import { examplesWorkspace, openWorkbench, prepare, type Started } from './workbench';
 import { labClient, startLab, stopLab, table, type Lab } from './lab';
 
 const SHOTS = path.join(ROOT, 'test-output', 'e2e-map-tables');
-const UI_TIMEOUT = 60_000;
 
-let server: CodeServer | undefined;
-let browser: Browser | undefined;
+const started: Started = {};
 let lab: Lab | undefined;
 let page: Page;
 const run = steps('e2e-map-tables', SHOTS, () => page);
@@ -44,10 +33,7 @@ const settings = () =>
 
 describe('mapping environment tables, against the lab', { timeout: 600_000 }, () => {
   before(async () => {
-    await ensureCodeServer();
-    const vsix = process.env.SHARDLENS_VSIX ? path.resolve(process.env.SHARDLENS_VSIX) : packageVsix();
-    rmSync(SHOTS, { recursive: true, force: true });
-    mkdirSync(SHOTS, { recursive: true });
+    const vsix = await prepare(SHOTS);
     lab = await startLab();
     log(`lab at ${lab.url} (pid ${lab.child.pid})`);
     const ddb = labClient(lab.url);
@@ -57,23 +43,8 @@ describe('mapping environment tables, against the lab', { timeout: 600_000 }, ()
     } finally {
       ddb.destroy();
     }
-    workspace = mkdtempSync(path.join(os.tmpdir(), 'shardlens-e2e-map-tables-'));
-    cpSync(path.join(ROOT, 'examples'), path.join(workspace, 'examples'), { recursive: true });
-    mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
-    writeFileSync(
-      path.join(workspace, '.vscode', 'settings.json'),
-      JSON.stringify({ 'shardlens.aws.endpoint': lab.url }),
-    );
-    const stateDir = makeStateDir('shardlens-e2e-map-tables-');
-    installVsix(vsix, path.join(stateDir, 'ext'), path.join(stateDir, 'ud'));
-    server = await startCodeServer({
-      stateDir,
-      settings: { 'typescript.validate.enable': false, 'javascript.validate.enable': false },
-    });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-    page.setDefaultTimeout(UI_TIMEOUT);
-    await page.goto(server.workbenchUrl(workspace));
+    workspace = examplesWorkspace('shardlens-e2e-map-tables-', { 'shardlens.aws.endpoint': lab.url });
+    page = await openWorkbench(started, { label: 'shardlens-e2e-map-tables', vsix, workspace });
     for (const row of ['examples', 'leaderboard', 'src', 'scores.ts']) {
       await explorerRow(row).waitFor();
       await explorerRow(row).click();
@@ -89,7 +60,7 @@ describe('mapping environment tables, against the lab', { timeout: 600_000 }, ()
   });
 
   after(async () => {
-    await tearDown(run, SHOTS, { browser, server, workspace });
+    await tearDown(run, SHOTS, { ...started, workspace });
     await stopLab(lab);
   });
 

@@ -8,24 +8,14 @@
 // editor open scores.ts at that line; closed and opened again there, the panel starts on that key.
 // Screenshots: test-output/e2e-panel/.
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { BatchWriteItemCommand, CreateTableCommand, UpdateContributorInsightsCommand } from '@aws-sdk/client-dynamodb';
 import { steps, tearDown } from './steps';
-import type { Browser, FrameLocator, Page } from 'playwright-core';
-import {
-  ROOT,
-  ensureCodeServer,
-  installVsix,
-  launchChromium,
-  makeStateDir,
-  packageVsix,
-  startCodeServer,
-  type CodeServer,
-} from './vscode';
+import type { FrameLocator, Page } from 'playwright-core';
+import { ROOT } from './vscode';
+import { examplesWorkspace, openWorkbench, prepare, type Started } from './workbench';
 import {
   READ_UNITS_PER_PARTITION,
   WRITE_UNITS_PER_PARTITION,
@@ -34,15 +24,13 @@ import {
 import { labClient, startLab, stopLab, table, type Lab } from './lab';
 
 const SHOTS = path.join(ROOT, 'test-output', 'e2e-panel');
-const UI_TIMEOUT = 60_000;
 /** Writes sent to BOARD#global: three times what the lab's 100 WCU partition takes in a second. */
 const BOARD_WRITES = 300;
 const KEY = 'leaderboard · PK = BOARD#global';
 /** The key's second call site in `shardlens keys examples` (scores.ts:30:19): not where any editor starts. */
 const SITE = { file: 'examples/leaderboard/src/scores.ts', line: 30, column: 19, text: 'PK: `BOARD#global#${shard}`' };
 
-let server: CodeServer | undefined;
-let browser: Browser | undefined;
+const started: Started = {};
 let lab: Lab | undefined;
 let page: Page;
 const run = steps('e2e-panel', SHOTS, () => page);
@@ -95,11 +83,7 @@ async function driveTraffic(url: string): Promise<Record<string, number>> {
 
 describe('the side panel in a real VS Code, against the lab', { timeout: 600_000 }, () => {
   before(async () => {
-    await ensureCodeServer();
-    const vsix = process.env.SHARDLENS_VSIX ? path.resolve(process.env.SHARDLENS_VSIX) : packageVsix();
-    rmSync(SHOTS, { recursive: true, force: true });
-    mkdirSync(SHOTS, { recursive: true });
-
+    const vsix = await prepare(SHOTS);
     lab = await startLab();
     log(`lab at ${lab.url} (pid ${lab.child.pid})`);
     // Traffic first: the server's first refresh, right after indexing, already sees it.
@@ -107,24 +91,11 @@ describe('the side panel in a real VS Code, against the lab', { timeout: 600_000
     log(`traffic accepted: ${JSON.stringify(sent)}`);
     assert.ok(sent['BOARD#global'] > sent['FEED#recent'] && sent['FEED#recent'] > 0, JSON.stringify(sent));
 
-    workspace = mkdtempSync(path.join(os.tmpdir(), 'shardlens-e2e-panel-'));
-    cpSync(path.join(ROOT, 'examples'), path.join(workspace, 'examples'), { recursive: true });
-    mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
-    writeFileSync(
-      path.join(workspace, '.vscode', 'settings.json'),
-      JSON.stringify({ 'shardlens.aws.endpoint': lab.url, 'shardlens.heat.window': '15m' }),
-    );
-
-    const stateDir = makeStateDir('shardlens-e2e-panel-');
-    installVsix(vsix, path.join(stateDir, 'ext'), path.join(stateDir, 'ud'));
-    server = await startCodeServer({
-      stateDir,
-      settings: { 'typescript.validate.enable': false, 'javascript.validate.enable': false },
+    workspace = examplesWorkspace('shardlens-e2e-panel-', {
+      'shardlens.aws.endpoint': lab.url,
+      'shardlens.heat.window': '15m',
     });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-    page.setDefaultTimeout(UI_TIMEOUT);
-    await page.goto(server.workbenchUrl(workspace));
+    page = await openWorkbench(started, { label: 'shardlens-e2e-panel', vsix, workspace });
     // Another file of the project activates the extension; scores.ts stays closed until the reveal.
     for (const row of ['examples', 'leaderboard', 'src', 'top-players.ts']) {
       await explorerRow(row).waitFor();
@@ -139,7 +110,7 @@ describe('the side panel in a real VS Code, against the lab', { timeout: 600_000
   });
 
   after(async () => {
-    await tearDown(run, SHOTS, { browser, server, workspace });
+    await tearDown(run, SHOTS, { ...started, workspace });
     await stopLab(lab);
   });
 

@@ -6,32 +6,20 @@
 // 1h), and its "Enable Contributor Insights" must reach the lab and say so as text.
 // Screenshots: test-output/e2e-side-view/.
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { CreateTableCommand, DescribeContributorInsightsCommand } from '@aws-sdk/client-dynamodb';
-import type { Browser, FrameLocator, Page } from 'playwright-core';
+import type { FrameLocator, Page } from 'playwright-core';
 import { steps, tearDown } from './steps';
-import {
-  ROOT,
-  ensureCodeServer,
-  installVsix,
-  launchChromium,
-  makeStateDir,
-  packageVsix,
-  startCodeServer,
-  type CodeServer,
-} from './vscode';
+import { ROOT } from './vscode';
+import { examplesWorkspace, openWorkbench, prepare, type Started } from './workbench';
 import { labClient, startLab, stopLab, table, type Lab } from './lab';
 
 const SHOTS = path.join(ROOT, 'test-output', 'e2e-side-view');
-const UI_TIMEOUT = 60_000;
 const KEY = 'leaderboard · PK = BOARD#global';
 
-let server: CodeServer | undefined;
-let browser: Browser | undefined;
+const started: Started = {};
 let lab: Lab | undefined;
 let page: Page;
 const run = steps('e2e-side-view', SHOTS, () => page);
@@ -53,11 +41,7 @@ async function insightsStatus(url: string): Promise<string | undefined> {
 
 describe('the side view in the activity bar, against the lab', { timeout: 600_000 }, () => {
   before(async () => {
-    await ensureCodeServer();
-    const vsix = process.env.SHARDLENS_VSIX ? path.resolve(process.env.SHARDLENS_VSIX) : packageVsix();
-    rmSync(SHOTS, { recursive: true, force: true });
-    mkdirSync(SHOTS, { recursive: true });
-
+    const vsix = await prepare(SHOTS);
     lab = await startLab();
     log(`lab at ${lab.url} (pid ${lab.child.pid})`);
     // The table, with Contributor Insights off: the view offers to enable it.
@@ -69,29 +53,16 @@ describe('the side view in the activity bar, against the lab', { timeout: 600_00
     }
     assert.equal(await insightsStatus(lab.url), 'DISABLED');
 
-    workspace = mkdtempSync(path.join(os.tmpdir(), 'shardlens-e2e-side-view-'));
-    cpSync(path.join(ROOT, 'examples'), path.join(workspace, 'examples'), { recursive: true });
-    mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
-    writeFileSync(
-      path.join(workspace, '.vscode', 'settings.json'),
-      JSON.stringify({ 'shardlens.aws.endpoint': lab.url, 'shardlens.heat.window': '15m' }),
-    );
-
-    const stateDir = makeStateDir('shardlens-e2e-side-view-');
-    installVsix(vsix, path.join(stateDir, 'ext'), path.join(stateDir, 'ud'));
-    server = await startCodeServer({
-      stateDir,
-      settings: { 'typescript.validate.enable': false, 'javascript.validate.enable': false },
+    workspace = examplesWorkspace('shardlens-e2e-side-view-', {
+      'shardlens.aws.endpoint': lab.url,
+      'shardlens.heat.window': '15m',
     });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-    page.setDefaultTimeout(UI_TIMEOUT);
-    await page.goto(server.workbenchUrl(workspace));
+    page = await openWorkbench(started, { label: 'shardlens-e2e-side-view', vsix, workspace });
     await explorerRow('examples').waitFor(); // the workbench is up; no file is open
   });
 
   after(async () => {
-    await tearDown(run, SHOTS, { browser, server, workspace });
+    await tearDown(run, SHOTS, { ...started, workspace });
     await stopLab(lab);
   });
 

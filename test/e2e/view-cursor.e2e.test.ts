@@ -6,33 +6,23 @@
 // indexing (not "no keys"), then list the keys and select the one under the cursor without
 // the cursor moving. Screenshots: test-output/e2e-view-cursor/.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, FrameLocator, Page } from 'playwright-core';
+import type { FrameLocator, Page } from 'playwright-core';
 import { ENTITY_FILE, ENTITY_KEY_LINE, ENTITY_KEY_TEXT, writeEntityService } from './fixtures/entity-service';
 import { steps, tearDown } from './steps';
-import {
-  ROOT,
-  ensureCodeServer,
-  installVsix,
-  launchChromium,
-  makeStateDir,
-  packageVsix,
-  startCodeServer,
-  type CodeServer,
-} from './vscode';
+import { ROOT } from './vscode';
+import { openWorkbench, prepare, type Started } from './workbench';
 
 const SHOTS = path.join(ROOT, 'test-output', 'e2e-view-cursor');
-const UI_TIMEOUT = 60_000;
 /** Feature handlers beside the entity: enough files for the index to outlast opening the view. */
 const FEATURES = 1000;
 const KEY = 'vendor-service/gsi3 · gsi3pk = $procure';
 
-let server: CodeServer | undefined;
-let browser: Browser | undefined;
+const started: Started = {};
 let page: Page;
 const run = steps('e2e-view-cursor', SHOTS, () => page);
 const { log, shot, step, statusItem } = run;
@@ -42,26 +32,14 @@ const view = (): FrameLocator => page.frameLocator('iframe.webview.ready').frame
 
 describe('the activity-bar view opened on a key while the workspace is indexed', { timeout: 600_000 }, () => {
   before(async () => {
-    await ensureCodeServer();
-    const vsix = process.env.SHARDLENS_VSIX ? path.resolve(process.env.SHARDLENS_VSIX) : packageVsix();
-    rmSync(SHOTS, { recursive: true, force: true });
-    mkdirSync(SHOTS, { recursive: true });
+    const vsix = await prepare(SHOTS);
     workspace = mkdtempSync(path.join(os.tmpdir(), 'shardlens-e2e-view-cursor-'));
     writeEntityService(workspace, FEATURES);
-    const stateDir = makeStateDir('shardlens-e2e-view-cursor-');
-    installVsix(vsix, path.join(stateDir, 'ext'), path.join(stateDir, 'ud'));
-    server = await startCodeServer({
-      stateDir,
-      settings: { 'typescript.validate.enable': false, 'javascript.validate.enable': false },
-    });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-    page.setDefaultTimeout(UI_TIMEOUT);
-    await page.goto(server.workbenchUrl(workspace));
+    page = await openWorkbench(started, { label: 'shardlens-e2e-view-cursor', vsix, workspace });
     await run.explorerRow('src').waitFor();
   });
 
-  after(() => tearDown(run, SHOTS, { browser, server, workspace }));
+  after(() => tearDown(run, SHOTS, { ...started, workspace }));
 
   it('selects the key under the cursor once the index is done, and says it is indexing meanwhile', () =>
     step('cursor', async () => {
