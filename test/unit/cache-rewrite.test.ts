@@ -1,15 +1,11 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { initParsers } from '../../server/src/engine/syntax/parser';
-import { AnalysisCache } from '../../server/src/engine/workspace/cache';
-import { indexWorkspace } from '../../server/src/engine/workspace/cache/run';
 import { cacheFile, readCache, writeCache, type RunFacts } from '../../server/src/engine/workspace/cache/store';
 import type { Entry } from '../../server/src/engine/workspace/cache/entry';
-import { collectFiles } from '../../server/src/engine/workspace/files';
-import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
+import { cachedResults, tempDirs, writeScoresWorkspace } from './cache-runs';
 
 /**
  * After an edit the cache is written again, and the entries nothing changed are written
@@ -17,16 +13,7 @@ import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
  * an entry whose analysis, stamp or dependencies moved must be serialised anew.
  */
 
-const MAX = 2048 * 1024;
-const dirs: string[] = [];
-after(() => {
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-});
-const tmp = (name: string) => {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), `shardlens-rewrite-${name}-`));
-  dirs.push(d);
-  return d;
-};
+const tmp = tempDirs('rewrite');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const FACTS: RunFacts = { definitions: '[]', wrappers: [], aliases: [] };
 
@@ -73,34 +60,7 @@ test('entries read back and written as read give the same file, newlines in name
   assert.equal(again.raw.size, 3);
 });
 
-function writeWorkspace(root: string): void {
-  fs.mkdirSync(path.join(root, 'src'), { recursive: true });
-  fs.writeFileSync(path.join(root, 'src', 'prefix.ts'), `export const PREFIX = 'BOARD';\n`);
-  fs.writeFileSync(
-    path.join(root, 'src', 'scores.ts'),
-    [
-      `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';`,
-      `import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';`,
-      `import { PREFIX } from './prefix';`,
-      ``,
-      `const db = DynamoDBDocumentClient.from(new DynamoDBClient({}));`,
-      ``,
-      `export async function saveScore(playerId: string, score: number): Promise<void> {`,
-      `  await db.send(new PutCommand({ TableName: 'scores', Item: { PK: \`\${PREFIX}#global\`, SK: playerId, score } }));`,
-      `}`,
-      ``,
-    ].join('\n'),
-  );
-  fs.writeFileSync(path.join(root, 'src', 'util.ts'), `export const twice = (n: number) => n * 2;\n`);
-}
-
-async function check(root: string, dir: string): Promise<string> {
-  const files = collectFiles([root]).files;
-  const index = new WorkspaceIndex({ root, maxBytes: MAX });
-  const cache = new AnalysisCache({ dir, name: 'check', key: { version: 'v1', root, options: {} }, notice: () => {} });
-  await indexWorkspace(index, { files, infrastructure: [] }, { maxBytes: MAX, cache });
-  return JSON.stringify(index.results());
-}
+const check = async (root: string, dir: string) => (await cachedResults(root, dir)).json;
 
 const stored = (dir: string) => readCache(cacheFile(dir, 'check'), readKey(dir), assert.fail)!;
 const readKey = (dir: string) => JSON.parse(fs.readFileSync(cacheFile(dir, 'check'), 'utf8').split('\n')[0]).key;
@@ -109,7 +69,7 @@ test('a one-file edit rewrites that file and its importer, and keeps the others 
   await initParsers();
   const root = tmp('ws');
   const dir = tmp('cache');
-  writeWorkspace(root);
+  writeScoresWorkspace(root);
   // Old enough for their stamps to be stored (stamp.ts).
   await sleep(1100);
   await check(root, dir);
@@ -137,7 +97,7 @@ test('a file touched without a change is written with its new stamp', async () =
   await initParsers();
   const root = tmp('touch');
   const dir = tmp('cache');
-  writeWorkspace(root);
+  writeScoresWorkspace(root);
   await sleep(1100);
   await check(root, dir);
   await check(root, dir);

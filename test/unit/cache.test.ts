@@ -1,19 +1,14 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { engineSourceHash } from '../../scripts/engine-hash.mjs';
-import { initParsers } from '../../server/src/engine/syntax/parser';
 import { AnalysisCache } from '../../server/src/engine/workspace/cache';
-import { indexWorkspace } from '../../server/src/engine/workspace/cache/run';
-import { collectFiles } from '../../server/src/engine/workspace/files';
-import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
+import { MAX, cachedResults, plainResults as plain, tempDirs } from './cache-runs';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const BIN = path.join(ROOT, 'bin', 'shardlens.js');
-const MAX = 2048 * 1024;
 const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 /** The built CLI (`npm run build` first): the cache is a whole-process matter. */
@@ -33,27 +28,12 @@ function runAsync(args: string[]): Promise<{ stdout: string; stderr: string; sta
   });
 }
 
-const tmp = (name: string) => fs.mkdtempSync(path.join(os.tmpdir(), `shardlens-cache-${name}-`));
+const tmp = tempDirs('cache');
 const notices = (stderr: string) => stderr.split('\n').filter((l) => /cache/.test(l));
 
-/** The index built without a cache, as `analyzeAll` builds it. */
-async function plain(root: string): Promise<string> {
-  await initParsers();
-  const index = new WorkspaceIndex({ root, maxBytes: MAX });
-  index.analyzeAll(collectFiles([root]).files);
-  return JSON.stringify(index.results());
-}
-
 /** The index built the CLI's way with a cache in `dir`; the files restored from it and the notices. */
-async function cached(root: string, dir: string, version = 'v1') {
-  const said: string[] = [];
-  const files = collectFiles([root]).files;
-  const index = new WorkspaceIndex({ root, maxBytes: MAX });
-  const key = { version, root, options: { maxBytes: MAX } };
-  const cache = new AnalysisCache({ dir, name: 'check', key, notice: (l) => said.push(l) });
-  await indexWorkspace(index, { files, infrastructure: [] }, { maxBytes: MAX, cache });
-  return { json: JSON.stringify(index.results()), hits: cache.hits, files: files.length, notices: said };
-}
+const cached = (root: string, dir: string, version = 'v1') =>
+  cachedResults(root, dir, { version, options: { maxBytes: MAX } });
 
 /** A writer whose key comes from a constant of another module, built from a third one's. */
 function writeWorkspace(dir: string): void {
