@@ -13,7 +13,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AnalyzedDocument } from '../../server/src/engine/incremental/document';
-import { initParsers } from '../../server/src/engine/syntax/parser';
+import { initParsers, parse } from '../../server/src/engine/syntax/parser';
+import { frontEndFor } from '../../server/src/engine/frontends/registry';
+import { countWords } from '../../server/src/engine/frontends/file-reach';
 import type { SourceLanguage } from '../../server/src/engine/model';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'reach-edits');
@@ -41,6 +43,8 @@ const FILES: Array<{ file: string; language: SourceLanguage; places: Place[] }> 
       ['between functions', '\n\nfunction toLines', 1],
       ['case', 'case 0:', 5],
       ['body', 'const days = ', 6],
+      ['controller mark', "@Controller('orders')", 3],
+      ['schedule mark', "@Cron('0", 2],
     ],
   },
   {
@@ -56,6 +60,8 @@ const FILES: Array<{ file: string; language: SourceLanguage; places: Place[] }> 
       ['route object', "method: 'GET'", 3],
       ['script guard', 'require.main', 9],
       ['between functions', '\n\nfunction requireAdmin', 1],
+      ['app mark', 'express()', 3],
+      ['route object mark', 'handler: () =>', 4],
     ],
   },
   {
@@ -74,6 +80,9 @@ const FILES: Array<{ file: string; language: SourceLanguage; places: Place[] }> 
       ['main guard', 'print(handler', 2],
       ['between functions', '\n\n\nclass Escalations', 1],
       ['import', 'include, path', 3],
+      ['router mark', 'Blueprint("tickets"', 4],
+      ['app mark', 'urlpatterns = [', 4],
+      ['main guard mark', '"__main__"', 4],
     ],
   },
 ];
@@ -223,5 +232,44 @@ test('two keystrokes in one word before one reading count the word once', async 
     doc.applyEdits([{ start: word + 2, end: word + 2, text: 'x' }], false);
     doc.refresh();
     same(doc, `two keystrokes in ${needle}`);
+  }
+});
+
+test('a mark looked for only when a word it needs is written is found as a search of the whole text finds it', async () => {
+  await initParsers();
+  const marks: Array<[SourceLanguage, string]> = [
+    ['typescript', "class Jobs {\n  @Cron('0 * * * * *')\n  tick() {}\n}"],
+    ['typescript', 'class Jobs {\n  @Interval(5000)\n  tick() {}\n}'],
+    ['typescript', "@Controller('votes')\nexport class Votes {}"],
+    ['typescript', 'const app = express();'],
+    ['typescript', 'const app = fastify({ logger: true });'],
+    ['typescript', 'const app = Fastify();'],
+    ['typescript', 'const app = new Koa();'],
+    ['typescript', 'const app = new Hono();'],
+    ['typescript', 'const router = new Router();'],
+    ['typescript', 'const router = new KoaRouter();'],
+    ['typescript', 'const app = await NestFactory.create(AppModule);'],
+    ['javascript', "module.exports = [{ method: 'GET', path: '/x', handler: list }];"],
+    ['javascript', 'if (require.main === module) main();'],
+    ['python', 'app = Flask(__name__)'],
+    ['python', 'app = FastAPI()'],
+    ['python', 'app = Chalice(app_name="votes")'],
+    ['python', 'router = APIRouter(prefix="/votes")'],
+    ['python', 'bp = Blueprint("votes", __name__, url_prefix="/votes")'],
+    ['python', 'app = APIGatewayRestResolver()'],
+    ['python', 'app = APIGatewayHttpResolver()'],
+    ['python', 'app = ALBResolver()'],
+    ['python', 'app = LambdaFunctionUrlResolver()'],
+    ['python', 'urlpatterns = [path("votes/", views.list)]'],
+  ];
+  for (const [language, text] of marks) {
+    const file = language === 'python' ? 'app/votes.py' : 'src/votes.ts';
+    const tree = parse(language, text, 5000);
+    const frontEnd = frontEndFor(language);
+    const plain = frontEnd.reachReading(tree, file, { test: false, bin: false });
+    const gated = frontEnd.reachReading(tree, file, { test: false, bin: false }, countWords(text));
+    const shown = (r: typeof plain) => ({ mode: r.mode, app: r.declaresApp, entries: r.entries, types: [...r.types] });
+    assert.deepEqual(shown(gated), shown(plain), text);
+    tree.delete();
   }
 });

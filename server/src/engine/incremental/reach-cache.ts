@@ -28,11 +28,11 @@ import {
 import { moveSpans, pointAt } from '../syntax/positions';
 import { shiftSpan, type EditRecord } from './site-cache';
 import { addEdit, addRange, changedOnly, type Region } from './edit-regions';
-import { meets, nodesMeeting, scopeOf, type Range } from './reach-scope';
+import { meets, nodesMeeting, scopeOf, type Scope } from './reach-scope';
 
 /** A piece with the text its reading looked at (`scopeOf`), in the same text. */
 interface ScopedPiece extends ReachPiece {
-  scope: Range;
+  scope: Scope;
 }
 
 interface LastReading {
@@ -79,20 +79,21 @@ export class ReachCache {
   read(tree: Tree, file: string, language: SourceLanguage, text: string): FileReach {
     const frontEnd = frontEndFor(language);
     const test = isTestFile(file, text, frontEnd.contentRoles);
-    const reading = frontEnd.reachReading(tree, file, { test, bin: false });
     const last = this.last?.file === file ? this.last : null;
     // The text the edits changed, and where the reparse made another tree of the same text
     // than the one read last (compared with that tree, not with each reparse between: a quote
     // typed and deleted again restructures the rest of the file twice, and nothing in the end).
     let regions = last ? changedOnly(this.regions, last.text, text) : [];
     if (last) for (const r of last.tree.getChangedRanges(tree)) regions = addRange(regions, r.startIndex, r.endIndex);
+    const words = last ? recount(last.words, last.text, text, regions) : countWords(text);
+    // The marks the whole text decides are looked for only when a word they need is written.
+    const reading = frontEnd.reachReading(tree, file, { test, bin: false }, words);
     let pieces = last && last.mode === reading.mode ? this.reuse(tree, file, last, text, reading, regions) : null;
     if (pieces) this.reads.part++;
     else {
       pieces = scoped(nodesOfTypes(tree.rootNode, reading.types), reading);
       this.reads.whole++;
     }
-    const words = last ? recount(last.words, last.text, text, regions) : countWords(text);
     last?.tree.delete();
     this.last = { file, mode: reading.mode, pieces, text, words, tree: tree.copy() };
     this.regions = [];
@@ -165,10 +166,15 @@ function mover(regions: readonly Region[], before: string, now: string, file: st
     called: new Set(),
     scoped: [],
   };
+  const rows = e.newEndPoint.row - e.oldEndPoint.row;
+  const still = delta === 0 && rows === 0 && e.oldEndPoint.column === e.newEndPoint.column;
   return (p) => {
-    if (delta === 0 && e.oldEndPoint.row === e.newEndPoint.row && e.oldEndPoint.column === e.newEndPoint.column)
-      return p;
-    return { ...movePiece(p, e, delta, file), scope: { start: p.scope.start + delta, end: p.scope.end + delta } };
+    if (still) return p;
+    const scope = { start: p.scope.start + delta, end: p.scope.end + delta, row: p.scope.row + rows };
+    // A piece on a later line than the edit's end, with no line added or removed, keeps its lines and columns.
+    if (rows === 0 && p.scope.row > e.oldEndPoint.row)
+      return { ...p, start: p.start + delta, end: p.end + delta, scope };
+    return { ...movePiece(p, e, delta, file), scope };
   };
 }
 

@@ -24,14 +24,26 @@ function statementOf(n: Node, containers: ReadonlySet<string>): Node {
   return s;
 }
 
+/**
+ * The text a node's reading may look at, and the row its statement starts on: every position
+ * the reading gives lies in the statement, on that row or after.
+ */
+export interface Scope extends Range {
+  row: number;
+}
+
 /** The scope of a statement: from the end of the named node before it (or its container's start) to its end. */
-function statementScope(s: Node): Range {
+function statementScope(s: Node): Scope {
   const before = s.previousNamedSibling;
-  return { start: before ? before.endIndex : (s.parent?.startIndex ?? s.startIndex), end: s.endIndex };
+  return {
+    start: before ? before.endIndex : (s.parent?.startIndex ?? s.startIndex),
+    end: s.endIndex,
+    row: s.startPosition.row,
+  };
 }
 
 /** The text a node's reading may look at, besides its ancestors' types. */
-export function scopeOf(n: Node, containers: ReadonlySet<string>): Range {
+export function scopeOf(n: Node, containers: ReadonlySet<string>): Scope {
   return statementScope(statementOf(n, containers));
 }
 

@@ -118,9 +118,15 @@ export interface FrontEnd {
   /**
    * What the file tells the reachability pass (`entry-points/`): its functions, calls, loops,
    * imports and the entry points written in it, read node by node (`frontends/file-reach.ts`
-   * assembles them). `test`: a test file; `bin`: a package.json `bin`.
+   * assembles them). `test`: a test file; `bin`: a package.json `bin`; `words`: the text's word
+   * counts, when the caller keeps them, so that a mark needing a word not written is not looked for.
    */
-  reachReading(tree: Tree, file: string, role: { test: boolean; bin: boolean }): ReachReading;
+  reachReading(
+    tree: Tree,
+    file: string,
+    role: { test: boolean; bin: boolean },
+    words?: ReadonlyMap<string, number>,
+  ): ReachReading;
   /** The workspace file an import names, or null for packages and missing files. */
   resolveModule(fromFile: string, source: string, finder: ModuleFinder): string | null;
 

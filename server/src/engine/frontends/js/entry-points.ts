@@ -7,7 +7,16 @@
  * handler by its signature, a shebang or `require.main === module` script, a test file.
  */
 import type { Node, Tree } from 'web-tree-sitter';
-import { emptyPart, entryPoint, HTTP_METHODS, parseRate, readWhole, wholeFileEntry } from '../file-reach';
+import {
+  emptyPart,
+  entryPoint,
+  HTTP_METHODS,
+  mayBeWritten,
+  parseRate,
+  readWhole,
+  wholeFileEntry,
+  type WordCounts,
+} from '../file-reach';
 import type { EntryKind, FileReach, ReachPart, ReachReading, SeenEntry } from '../../model/entry-point';
 import { spanOf, walk } from '../../syntax/span';
 import { isFunction, parametersOf } from './scope';
@@ -17,7 +26,10 @@ import type { Span } from '../../model/range';
 const LOOP_STATEMENTS = new Set(['for_statement', 'for_in_statement', 'while_statement', 'do_statement']);
 const LOOP_METHODS = new Set(['forEach', 'map', 'flatMap', 'filter', 'reduce', 'some', 'every']);
 const APP_OBJECT =
-  /\b(?:express|fastify|Fastify)\s*\(|new\s+(?:Koa|Hono|Router|KoaRouter)\s*\(|NestFactory\.create|@Controller\s*\(/;
+  /\b(?:express|fastify|Fastify)\s*\(|new\s+(?:Koa|Hono|Router|KoaRouter)\s*\(|\bNestFactory\.create|@Controller\s*\(/;
+/** The words each mark needs written (each needs one of them as a whole word). */
+const APP_WORDS = ['express', 'fastify', 'Fastify', 'Koa', 'Hono', 'Router', 'KoaRouter', 'NestFactory', 'Controller'];
+const NEST_WORDS = ['Controller', 'Cron', 'Interval'];
 /** Event types in a handler's signature that say what invokes it. */
 const EVENT_TYPES: Array<[RegExp, EntryKind]> = [
   [/\bSQS(?:Event|Handler)\b/, 'queue'],
@@ -49,21 +61,32 @@ const ROUTE_OBJECT_MARKS = [/\bmethod['"]?\s*:/, /\bhandler\b/];
 const CONTAINERS = new Set(['program', 'statement_block', 'class_body', 'switch_case', 'switch_default']);
 const NEST_ROUTES = new Set(['Get', 'Post', 'Put', 'Patch', 'Delete', 'All', 'Head', 'Options']);
 
-export function jsReachReading(tree: Tree, file: string, testFile: boolean, binFile: boolean): ReachReading {
+/** `words`: the text's word counts, when the caller keeps them (`countWords`): marks needing a word not written are not looked for. */
+export function jsReachReading(
+  tree: Tree,
+  file: string,
+  testFile: boolean,
+  binFile: boolean,
+  words?: WordCounts,
+): ReachReading {
   const text = tree.rootNode.text;
   const entries: SeenEntry[] = [];
+  const script = () => mayBeWritten(words, ['main']) && /require\.main\s*===\s*module/.test(text);
   if (testFile) entries.push(wholeFileEntry('test', file, spanOf(tree.rootNode), 'test run'));
-  else if (binFile || text.startsWith('#!') || /require\.main\s*===\s*module/.test(text))
+  else if (binFile || text.startsWith('#!') || script())
     entries.push(wholeFileEntry('script', file, spanOf(tree.rootNode), 'run by hand'));
   // A file without an `@` has no decorators to look for around each method.
   const marks: FileMarks = { next: nextRoute(file), decorators: text.includes('@') };
-  const nest = NEST_MARK.test(text);
-  const routeObjects = ROUTE_OBJECT_MARKS.every((m) => m.test(text));
+  const nest = mayBeWritten(words, NEST_WORDS) && NEST_MARK.test(text);
+  const routeObjects =
+    mayBeWritten(words, ['method']) &&
+    mayBeWritten(words, ['handler']) &&
+    ROUTE_OBJECT_MARKS.every((m) => m.test(text));
   const types = nest ? VISITED_NEST : VISITED;
   return {
     mode: `${nest}:${marks.decorators}:${routeObjects}`,
     entries,
-    declaresApp: APP_OBJECT.test(text),
+    declaresApp: mayBeWritten(words, APP_WORDS) && APP_OBJECT.test(text),
     types: routeObjects ? new Set([...types, 'object']) : types,
     read: (n) => {
       const part = emptyPart();

@@ -41,7 +41,7 @@ export const jsFrontEnd: FrontEnd = {
   reexports,
   exportAliases,
   moduleInstances,
-  reachReading: (tree, file, role) => jsReachReading(tree, file, role.test, role.bin),
+  reachReading: (tree, file, role, words) => jsReachReading(tree, file, role.test, role.bin, words),
   resolveModule,
   evaluate,
   valueOf: (id, ctx) => {

@@ -13,10 +13,12 @@ import {
   emptyPart,
   entryPoint,
   HTTP_METHODS,
+  mayBeWritten,
   parseRate,
   ratePerHourOf,
   readWhole,
   wholeFileEntry,
+  type WordCounts,
 } from '../file-reach';
 import type { EntryKind, FileReach, ReachPart, ReachReading, SeenEntry } from '../../model/entry-point';
 import { spanOf } from '../../syntax/span';
@@ -51,18 +53,33 @@ const CHALICE_EVENTS: Record<string, EntryKind> = {
 };
 /** What a Lambda handler is named: `handler`, `lambda_handler`, `order_handler`, `handle`. */
 const HANDLER_NAME = /^(?:\w+_)?handler$|^handle$/;
+/** The words each mark needs written (each needs one of them as a whole word). */
+const APP_WORDS = [
+  'Flask',
+  'FastAPI',
+  'Chalice',
+  'APIRouter',
+  'Blueprint',
+  'APIGatewayRestResolver',
+  'APIGatewayHttpResolver',
+  'ALBResolver',
+  'LambdaFunctionUrlResolver',
+  'urlpatterns',
+];
+const ROUTER_WORDS = ['APIRouter', 'Blueprint'];
 const RATE_UNITS: Record<string, string> = { MINUTES: 'minutes', HOURS: 'hours', DAYS: 'days' };
 
-export function pythonReachReading(tree: Tree, file: string, testFile: boolean): ReachReading {
+/** `words`: the text's word counts, when the caller keeps them (`countWords`): marks needing a word not written are not looked for. */
+export function pythonReachReading(tree: Tree, file: string, testFile: boolean, words?: WordCounts): ReachReading {
   const text = tree.rootNode.text;
   const entries: SeenEntry[] = [];
   if (testFile) entries.push(wholeFileEntry('test', file, spanOf(tree.rootNode), 'test run'));
-  const prefixes = routerPrefixes(text);
+  const prefixes = mayBeWritten(words, ROUTER_WORDS) ? routerPrefixes(text) : new Map<string, string>();
   const main = text.includes('__main__');
   return {
     mode: JSON.stringify([main, [...prefixes]]),
     entries,
-    declaresApp: APP_OBJECT.test(text),
+    declaresApp: mayBeWritten(words, APP_WORDS) && APP_OBJECT.test(text),
     types: main ? VISITED_MAIN : VISITED,
     read: (n) => {
       const part = emptyPart();

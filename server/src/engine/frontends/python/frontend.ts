@@ -38,7 +38,7 @@ export const pythonFrontEnd: FrontEnd = {
   reexports: () => [],
   exportAliases: () => [],
   moduleInstances,
-  reachReading: (tree, file, role) => pythonReachReading(tree, file, role.test),
+  reachReading: (tree, file, role, words) => pythonReachReading(tree, file, role.test, words),
   resolveModule,
   evaluate,
   valueOf: (id, ctx) => {
