@@ -109,6 +109,7 @@ export function startServer(
   const raw = new Map<string, (m: Message) => void>();
   const conn = createProtocolConnection(tap(new StreamMessageReader(server.stdout!), raw), writer);
   let rawIds = 0;
+  let stopped = false;
   const session: Session = {
     conn,
     diagnostics: new Map(),
@@ -151,6 +152,7 @@ export function startServer(
       return result;
     },
     stop() {
+      stopped = true;
       conn.dispose();
       server.kill();
     },
@@ -184,7 +186,15 @@ export function startServer(
     session.stderr += chunk.toString();
     process.stderr.write(chunk);
   });
-  server.on('exit', (code, signal) => (session.exited = `exit ${code ?? signal}`));
+  // A server that dies under a test would leave its requests pending for ever, and the test
+  // counted as cancelled ("the event loop has already resolved") instead of failed: disposing
+  // the connection rejects them, and the line says why.
+  server.on('exit', (code, signal) => {
+    session.exited = `exit ${code ?? signal}`;
+    if (stopped) return;
+    process.stderr.write(`[lsp-client] the language server stopped (${session.exited}) while a test ran\n`);
+    conn.dispose();
+  });
   conn.listen();
   return session;
 }
