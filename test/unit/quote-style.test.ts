@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { inIndent, inQuotes, quoteStyleOf } from '../../server/src/features/fixes/quote-style';
+import { inPyQuotes, pyQuoteStyleOf } from '../../server/src/features/fixes/py-quotes';
 
 test("a file's quote style is the one four in five of its strings use", () => {
   assert.equal(quoteStyleOf('import { a } from "b";\nconst c = "d";\n'), '"');
@@ -33,4 +34,26 @@ test("a top-level block written in two-space steps takes the file's step; other 
   const reader = '\nasync function r() {\n    return 1;\n}';
   assert.equal(inIndent(reader, '    '), reader);
   assert.equal(inIndent('\n  shard: { type: "string" },', '    '), '\n  shard: { type: "string" },');
+});
+
+test("a Python file's quote style counts its one-line strings, not its docstrings or comments", () => {
+  assert.equal(pyQuoteStyleOf(`"""Doc."""\nimport os\nT = os.environ['T']\nK = f'a{b}'\n# "x"\n`), "'");
+  assert.equal(pyQuoteStyleOf(`'''Doc.'''\nT = os.environ["T"]\n`), '"');
+  assert.equal(pyQuoteStyleOf(`a = 'x'\nb = "y"\n`), null);
+  assert.equal(pyQuoteStyleOf('n = 1\n'), null);
+});
+
+test('Python strings are re-quoted with their escapes; f-string fields take the other quote', () => {
+  assert.equal(inPyQuotes(`Key("pk").eq(f"{FEED}#{shard}")`, "'"), `Key('pk').eq(f'{FEED}#{shard}')`);
+  assert.equal(inPyQuotes(`f"{item['sk']}#{{x}}"`, "'"), `f'{item["sk"]}#{{x}}'`);
+  assert.equal(inPyQuotes(`"it's" + "say \\"hi\\""`, "'"), `'it\\'s' + 'say "hi"'`);
+  assert.equal(inPyQuotes(`'it\\'s'`, '"'), `"it's"`);
+  assert.equal(inPyQuotes(`rb"a" + r"\\d'"`, "'"), `rb'a' + r"\\d'"`);
+  // Docstrings keep """, comments are not strings.
+  const doc = `def f():\n    """The "x"."""\n    return "y"  # don't\n`;
+  assert.equal(inPyQuotes(doc, "'"), `def f():\n    """The "x"."""\n    return 'y'  # don't\n`);
+  // A field holding both quotes cannot be written in the other quote: left as it is.
+  assert.equal(inPyQuotes(`f"{a['it\\"s']}"`, "'"), `f"{a['it\\"s']}"`);
+  // A fragment that does not lex is left alone.
+  assert.equal(inPyQuotes(`x = "a`, "'"), `x = "a`);
 });

@@ -1,4 +1,5 @@
 import type { FixAction, FixContext, TextChange } from './fix-model';
+import { inPyQuotes, pyQuoteStyleOf } from './py-quotes';
 import { indentUnitOf } from './reader-conventions';
 
 /**
@@ -16,6 +17,7 @@ import { indentUnitOf } from './reader-conventions';
 type Quote = "'" | '"';
 
 const SCRIPT = /\.(m|c)?(j|t)sx?$/;
+const PYTHON = /\.pyi?$/;
 
 /** Each quoted string of `code` as [start, end) offsets; null when the code does not lex (an unterminated string). */
 function quotedStrings(code: string): Array<[number, number]> | null {
@@ -125,21 +127,41 @@ export function inIndent(code: string, unit: string): string {
   return code.replace(/^( +)(?=\S)/gm, (spaces: string) => unit.repeat(spaces.length / 2));
 }
 
-/** An action whose changes to JS/TS files write their strings and blocks in each file's style. */
+/** The text a change writes into `file`, in the file's quotes (and, in JS/TS, its indentation step). */
+type Restyle = (newText: string) => string;
+
+function restylerOf(file: string, text: string | null): Restyle | null {
+  if (!text) return null;
+  if (PYTHON.test(file)) {
+    const quote = pyQuoteStyleOf(text);
+    return quote ? (t) => inPyQuotes(t, quote) : null;
+  }
+  const quote = quoteStyleOf(text);
+  const unit = indentUnitOf(text, false);
+  return (t) => inIndent(quote ? inQuotes(t, quote) : t, unit);
+}
+
+/** An action whose changes write their strings and blocks in each file's style (JS, TS and Python). */
 export function inFileQuotes(action: FixAction, ctx: FixContext): FixAction {
-  const styles = new Map<string, { quote: Quote | null; unit: string } | null>();
+  const styled = (f: string) => SCRIPT.test(f) || PYTHON.test(f);
+  const sameLanguage = (a: string, b: string) => PYTHON.test(a) === PYTHON.test(b);
+  // A file the fix creates (a module of readers) is written in the style of the file it serves.
+  const textOf = (file: string): string | null => {
+    if (!styled(file)) return null;
+    const own = ctx.textOf(file);
+    if (own !== null) return own;
+    const peer = action.changes.find((c) => c.file !== file && sameLanguage(c.file, file) && ctx.textOf(c.file));
+    return peer ? ctx.textOf(peer.file) : null;
+  };
+  const styles = new Map<string, Restyle | null>();
   const styleOf = (file: string) => {
-    if (!styles.has(file)) {
-      const text = SCRIPT.test(file) ? ctx.textOf(file) : null;
-      styles.set(file, text ? { quote: quoteStyleOf(text), unit: indentUnitOf(text, false) } : null);
-    }
+    if (!styles.has(file)) styles.set(file, restylerOf(file, textOf(file)));
     return styles.get(file)!;
   };
   let changed = false;
   const changes = action.changes.map((c): TextChange => {
     const style = styleOf(c.file);
-    const quoted = style?.quote ? inQuotes(c.newText, style.quote) : c.newText;
-    const newText = style ? inIndent(quoted, style.unit) : quoted;
+    const newText = style ? style(c.newText) : c.newText;
     if (newText === c.newText) return c;
     changed = true;
     return { ...c, newText };
