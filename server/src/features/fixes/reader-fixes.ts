@@ -271,9 +271,10 @@ export function queryRepair(
   const plan = planReader({ site: read, keySource, shards, keyId, target: read.file, sortAttribute }, ctx);
   if (!plan) return null;
   plan.spec.shards = { kind: 'range', start: 0, count: countName };
-  // A read of every item returns them in the one key's sort-key order.
-  if (!plan.spec.top && sortAttribute)
-    plan.spec.order = { attribute: sortAttribute, forward: read.read?.scanIndexForward !== false };
+  // A read of every item returns them in the one key's sort-key order (an index's: its condition's attribute).
+  const orderBy = (read.index && read.sortCondition?.attribute) || sortAttribute;
+  if (!plan.spec.top && orderBy)
+    plan.spec.order = { attribute: orderBy, forward: read.read?.scanIndexForward !== false };
   const seen = `${read.file}:${plan.spec.name}`;
   const gen = written.has(seen) ? { exists: true, changes: [] } : generation(plan, read.file, read, ctx);
   if (!gen) return null;

@@ -197,8 +197,8 @@ export function planReader(input: PlanInput, ctx: FixContext): ReaderPlan | null
   if (limit !== null) {
     // A read naming only the partition key still gets its items by the table's sort key,
     // which the writers name (`Limit=10, ScanIndexForward=False` for the latest ten).
-    const tableSort = site.index ? null : (input.sortAttribute ?? null);
-    const attribute = condition?.attribute ?? indexSort ?? keySource.sortKey?.attribute ?? tableSort;
+    const tableSort = site.index ? null : (keySource.sortKey?.attribute ?? input.sortAttribute ?? null);
+    const attribute = condition?.attribute ?? indexSort ?? tableSort;
     if (!attribute) return null;
     const l: number | { param: string } =
       typeof limit === 'number' ? limit : { param: paramName('limit', 'limit', python, taken) };
@@ -211,13 +211,11 @@ export function planReader(input: PlanInput, ctx: FixContext): ReaderPlan | null
     top = { attribute, limit: l, forward: site.read?.scanIndexForward !== false };
   }
   // A read of every item keeps the order its Query returned them in: by the sort key, as it asked.
+  // An index orders its items by its own sort key, never by the table's (which the writers name).
   const orderBy =
     condition?.attribute ??
     indexSort ??
-    keySource.sortKey?.attribute ??
-    site.sortKey?.attribute ??
-    input.sortAttribute ??
-    null;
+    (site.index ? null : (keySource.sortKey?.attribute ?? site.sortKey?.attribute ?? input.sortAttribute ?? null));
   // Descending by a sort key the code never names: the shards could not be merged in that order.
   if (site.read?.scanIndexForward === false && !orderBy) return null;
   // The read's filter, projection and Select, passed by the call and sent to every shard.

@@ -256,8 +256,9 @@ export function queryChanges(
   const out: TextChange[] = [];
   const tableSort = [...plan.writers, ...plan.points].find((s) => s.access.sortKey)?.access.sortKey?.attribute ?? null;
   for (const q of plan.queries) {
-    // A Query on an index returns its items by the index's sort key, which a template may declare.
-    const sort = declaredIndexSortKey(ctx, q) ?? tableSort;
+    // A Query on an index returns its items by the index's sort key, which a template may
+    // declare; the table's sort key would merge the shards in another order than the read's.
+    const sort = q.index ? declaredIndexSortKey(ctx, q) : tableSort;
     const source = shardedSource(q, d.separator, shards);
     // A wrapper's Query of its parameter (a caller left the key to its default) reads any value of it: named by its own key.
     const keyId = (!ctx.accessesOf(plan.key).includes(q) && ownKeyId(ctx, q)) || plan.key.id;
