@@ -17,6 +17,7 @@ import type { FixAction, FixAnswers, FixContext, FixProvider, TextChange } from 
 import { isPython, quoteOf } from './reader-conventions';
 import { planReader, type ReaderPlan } from './reader-plan';
 import { wholeCall } from './reader-style';
+import { deadParamsRemoval } from './reader-dead-params';
 import { paginateInPlace } from './reader-paginate';
 import { pythonModuleFor } from './reader-scope';
 
@@ -218,6 +219,9 @@ function replaceRead(
   if (!whole) return null;
   const call = `${plan.spec.name}(${plan.args.join(', ')})`;
   const changes: TextChange[] = [...gen.changes, { file: read.file, span: whole.span, newText: call }];
+  // The parameters object the Query was given, unused once the reader builds its own requests.
+  const dead = deadParamsRemoval(read.file, text, whole, call, python);
+  if (dead) changes.push(dead);
   if (target !== read.file) {
     let module: string | null = null;
     if (python) module = pythonModuleFor(read.file, target, ctx);
