@@ -9,8 +9,14 @@ import { initParsers } from '../../server/src/engine/syntax/parser';
 import { collectFiles } from '../../server/src/engine/workspace/files';
 import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
 
-// wrapper-callers: handlers that name no SDK, found only by the pass after indexing.
-const PATHS = ['examples', 'test/fixtures/cross', 'test/fixtures/wrapper-callers'];
+// wrapper-callers: handlers that name no SDK, found only by the pass after indexing;
+// powertools-dal: routes reaching their repository through modules that name no entry point.
+const PATHS = [
+  'examples',
+  'test/fixtures/cross',
+  'test/fixtures/wrapper-callers',
+  'test/fixtures/entry/powertools-dal',
+];
 const MAX_BYTES = 2048 * 1024;
 const GRAMMARS = [
   'web-tree-sitter/web-tree-sitter.wasm',
@@ -59,6 +65,13 @@ test('the analysis thread, started before the walk or after it, indexes exactly 
   // The callers of the wrappers are in: the pass after indexing read them.
   for (const caller of ['home-handler.ts', 'home_view.py'])
     assert.equal(results.find((r) => r.file.endsWith(caller))?.findings.length, 1, caller);
+  // The factories' layers are read: each repository's read is reached from its route, an error.
+  for (const repository of ['dynamo_dal_handler.py', 'users/repository.py'])
+    assert.deepEqual(
+      results.find((r) => r.file.endsWith(repository))?.findings.map((f) => (f as { severity: string }).severity),
+      ['error'],
+      repository,
+    );
   const run = await bundle();
   try {
     for (const mode of ['late', 'early', 'mismatch']) {

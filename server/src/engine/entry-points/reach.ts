@@ -88,6 +88,8 @@ export function callGraph(input: Pick<ReachInput, 'reaches' | 'importFile'>): Ca
   const callees = (from: NodeRef, caller: string | null): Array<{ to: NodeRef; inLoop: boolean }> => {
     const out: Array<{ to: NodeRef; inLoop: boolean }> = [];
     const callerImports = caller && caller !== from.file ? importsOf(caller) : [];
+    const byMember: Array<{ name: string; inLoop: boolean }> = [];
+    const providers = new Set<string>();
     for (const c of from.node.calls) {
       const targets = named(from.file, c.name);
       for (const imp of importsOf(from.file)) {
@@ -99,8 +101,27 @@ export function callGraph(input: Pick<ReachInput, 'reaches' | 'importFile'>): Ca
         if (c.member) targets.push(...named(imp.file, c.name));
       }
       if (c.member) for (const imp of callerImports) targets.push(...named(imp.file, c.name));
-      for (const to of targets) if (to.node !== from.node) out.push({ to, inLoop: c.inLoop });
+      if (c.member) byMember.push(c);
+      for (const to of targets) {
+        if (to.node === from.node) continue;
+        out.push({ to, inLoop: c.inLoop });
+        if (!c.member && to.file !== from.file) providers.add(to.file);
+      }
     }
+    // A receiver another module's function made or handed over (`dal = get_dal_handler(table)`
+    // then `dal.create_order()`, a handler decorated by `@with_repository` calling
+    // `repository.settings()`, `repository = init_users_repository()` at module level): its
+    // class is imported where that function is, not here.
+    if (byMember.length && from.node.name !== MODULE)
+      for (const m of named(from.file, MODULE))
+        for (const c of m.node.calls)
+          if (!c.member)
+            for (const imp of importsOf(from.file))
+              if (imp.local === c.name && named(imp.file, imp.name).length) providers.add(imp.file);
+    for (const file of providers)
+      for (const imp of importsOf(file))
+        for (const c of byMember)
+          for (const to of named(imp.file, c.name)) if (to.node !== from.node) out.push({ to, inLoop: c.inLoop });
     return out;
   };
   const exportedOf = (file: string): NodeRef[] =>

@@ -115,10 +115,36 @@ export class WorkspaceReach {
       else if (!a.skipped && a.accesses.length === 0 && this.sources.importsNoted(a.file)) pending.push(a);
     }
     const imported = pending.length ? this.importedByHeld() : new Set<string>();
-    return pending.filter(
-      (a) =>
-        (this.sources.importsNoted(a.file)!.some((n) => names.has(n)) || imported.has(path.resolve(a.file))) &&
-        this.isMarked(a),
+    return this.pick(pending, pending, names, imported);
+  }
+
+  /**
+   * Of `candidates`, the files a round reads: each imports a module whose reach is held (or
+   * a held file imports it) and either may declare an entry point or, with no marker, is
+   * imported by a held file or by a pending file that may: a layer between a handler and its
+   * repository (`logic/featured.py` calling `get_dal_handler(table).list_featured()`, a
+   * helpers module building the repository a handler module keeps). `pending`: every file
+   * the pre-scan passed over, among which those importers are looked for.
+   */
+  private pick(
+    candidates: readonly FileAnalysis[],
+    pending: readonly FileAnalysis[],
+    names: ReadonlySet<string>,
+    imported: ReadonlySet<string>,
+  ): FileAnalysis[] {
+    const linked = candidates.filter(
+      (a) => this.sources.importsNoted(a.file)!.some((n) => names.has(n)) || imported.has(path.resolve(a.file)),
+    );
+    const layers = linked.filter((a) => !this.isMarked(a));
+    if (!layers.length) return linked;
+    const byHeld = this.importedByHeld();
+    const wanted = new Set(layers.map((a) => moduleName(a.file)));
+    const importedByMarked = new Set<string>();
+    for (const a of pending)
+      for (const n of this.sources.importsNoted(a.file) ?? [])
+        if (wanted.has(n) && !importedByMarked.has(n) && this.isMarked(a)) importedByMarked.add(n);
+    return linked.filter(
+      (a) => this.isMarked(a) || byHeld.has(path.resolve(a.file)) || importedByMarked.has(moduleName(a.file)),
     );
   }
 
@@ -149,11 +175,20 @@ export class WorkspaceReach {
     if (analysis.reach || analysis.skipped || analysis.accesses.length || !noted) return false;
     const names = this.heldModuleNames();
     const imported = () => this.importedByHeld().has(path.resolve(analysis.file));
-    if (!(noted.some((n) => names.has(n)) || imported()) || !this.isMarked(analysis)) return false;
+    if (!(noted.some((n) => names.has(n)) || imported())) return false;
+    if (!this.isMarked(analysis) && !this.pick([analysis], this.pendingFiles(), names, this.importedByHeld()).length)
+      return false;
     const reach = this.readReach(analysis.file);
     this.marked.set(analysis, false);
     if (reach) store({ ...analysis, reach });
     return !!reach;
+  }
+
+  /** The files the pre-scan passed over that noted their imports: those a round may read. */
+  private pendingFiles(): FileAnalysis[] {
+    return [...this.sources.analyses()].filter(
+      (a) => !a.reach && !a.skipped && a.accesses.length === 0 && !!this.sources.importsNoted(a.file),
+    );
   }
 
   /** The module names of the files whose reach is held, for the version of the reach data. */
@@ -183,10 +218,10 @@ export class WorkspaceReach {
       else if (!a.skipped && a.accesses.length === 0 && this.sources.importsNoted(a.file)) candidates.push(a);
     }
     const planned: string[] = [];
+    const passedOver = candidates;
+    const imported = candidates.length ? this.importedByHeld() : new Set<string>();
     for (let round = 0; round < ENTRY_ROUNDS && candidates.length; round++) {
-      const picked = candidates.filter(
-        (a) => this.sources.importsNoted(a.file)!.some((n) => names.has(n)) && this.isMarked(a),
-      );
+      const picked = this.pick(candidates, passedOver, names, imported);
       if (!picked.length) break;
       for (const a of picked) {
         planned.push(a.file);

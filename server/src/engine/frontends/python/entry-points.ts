@@ -20,7 +20,8 @@ import {
   wholeFileEntry,
   type WordCounts,
 } from '../file-reach';
-import type { EntryKind, FileReach, ReachPart, ReachReading, SeenEntry } from '../../model/entry-point';
+import type { EntryKind, FileReach, ReachPart, ReachReading, SeenCall, SeenEntry } from '../../model/entry-point';
+import type { Span } from '../../model/range';
 import { spanOf } from '../../syntax/span';
 import { argumentsOf, passedNames, registeredView, wrappedAssignment } from './passed-functions';
 
@@ -67,6 +68,8 @@ const APP_WORDS = [
   'urlpatterns',
 ];
 const ROUTER_WORDS = ['APIRouter', 'Blueprint'];
+/** A logging handler object (`handler = logging.StreamHandler(sys.stdout)`), no Lambda handler. */
+const LOG_HANDLER = /^logging\.|(?:File|Stream|Null|Queue|Memory|Syslog|SMTP|HTTP|Socket|Datagram|EventLog)Handler$/;
 const RATE_UNITS: Record<string, string> = { MINUTES: 'minutes', HOURS: 'hours', DAYS: 'days' };
 
 /** `words`: the text's word counts, when the caller keeps them (`countWords`): marks needing a word not written are not looked for. */
@@ -123,18 +126,61 @@ function readFunction(fn: Node, seen: ReachPart, file: string, prefixes: Map<str
   const method = fn.parent?.type === 'block' && fn.parent.parent?.type === 'class_definition';
   const decorated = fn.parent?.type === 'decorated_definition' ? fn.parent : null;
   seen.functions.push({ name, span, exported: top || method || !!decorated, decorated: !!decorated });
+  const made = returnedFunctions(fn);
+  for (const r of made) seen.calls.push(r);
   let found = false;
   for (const d of decorated?.namedChildren.filter((c) => c.type === 'decorator') ?? []) {
     const entry = decoratorEntry(d, name, file, prefixes);
     if (entry) {
       seen.entries.push({ entry, span });
       found = true;
-    }
+    } else readDecoratorFactory(d, span, seen);
   }
   if (found || !top) return;
   const params = fn.childForFieldName('parameters')?.namedChildren.map((p) => p.text.split(/[:=]/)[0].trim()) ?? [];
-  if ((/^_?event$/.test(params[0] ?? '') && params.length === 2) || /^(?:\w+_)?handler$/.test(name))
+  // A factory named like a handler (`def make_handler(repo): ... return inner`) is no
+  // handler: the module-level name its call makes is.
+  if ((/^_?event$/.test(params[0] ?? '') && params.length === 2) || (/^(?:\w+_)?handler$/.test(name) && !made.length))
     seen.entries.push({ entry: entryPoint('unknown', name, file, name, span, 'Lambda handler'), span });
+}
+
+/**
+ * The functions a factory returns: `return inner` where `inner` is defined in its body
+ * (`def make_handler(repo): def inner(event, context): ...; return inner`, a decorator's
+ * `wrapper`). Read as calls at the `return`, so whoever calls the factory reaches what the
+ * function it makes calls: the handler made at module level (`handler = make_handler(repo)`)
+ * runs `inner`.
+ */
+function returnedFunctions(fn: Node): SeenCall[] {
+  const body = fn.childForFieldName('body');
+  if (!body) return [];
+  const defined = new Set<string>();
+  for (const c of body.namedChildren) {
+    const def = c?.type === 'decorated_definition' ? c.childForFieldName('definition') : c;
+    const name = def?.type === 'function_definition' ? def.childForFieldName('name')?.text : null;
+    if (name) defined.add(name);
+  }
+  if (!defined.size) return [];
+  const out: SeenCall[] = [];
+  for (const c of body.namedChildren) {
+    const value = c?.type === 'return_statement' ? c.namedChild(0) : null;
+    if (value?.type === 'identifier' && defined.has(value.text))
+      out.push({ name: value.text, member: false, span: spanOf(c!) });
+  }
+  return out;
+}
+
+/**
+ * A decorator that declares no entry point wraps the function it decorates (`@with_repository`,
+ * `@inject_store(table="x")`): the function runs inside the wrapper the decorator makes, and
+ * is handed what the decorator's module builds. Read as a call from the function to the
+ * decorator, at the function's own span (a decorator sits outside the `def`), so the
+ * objects the decorator's module makes are found for the methods the function calls on them.
+ */
+function readDecoratorFactory(d: Node, span: Span, seen: ReachPart): void {
+  let target: Node | null | undefined = d.namedChildren[0];
+  if (target?.type === 'call') target = target.childForFieldName('function');
+  if (target?.type === 'identifier') seen.calls.push({ name: target.text, member: false, span });
 }
 
 /** The entry point a decorator declares (`@app.route("/votes", methods=["POST"])`), or null. */
@@ -243,8 +289,10 @@ function readCall(call: Node, seen: ReachPart, file: string, prefixes: Map<strin
 function readWrappedHandler(call: Node, seen: ReachPart, file: string): void {
   const wrapped = wrappedAssignment(call);
   if (!wrapped || !HANDLER_NAME.test(wrapped.name)) return;
+  // Given no function, the call is a factory making the handler (`handler =
+  // make_handler(OrdersRepository())`): the calls along it, read as every call is, are its calls.
   const calls = passedNames(wrapped.given);
-  if (!calls.length) return;
+  if (!calls.length && LOG_HANDLER.test(call.childForFieldName('function')?.text ?? '')) return;
   const span = spanOf(call);
   seen.functions.push({ name: wrapped.name, span, exported: true });
   for (const c of calls) seen.calls.push({ ...c, span });
