@@ -169,9 +169,28 @@ export function reachGraph(input: ReachInput, calls: CallGraph = callGraph(input
     roots.push({ file: e.file, root: e.functionName ?? MODULE });
   }
   // So does a handler the named one wraps in its own file (`lambda_handler =
-  // logger.inject_lambda_context(process_batch)`): its signature says Lambda, the template says which trigger.
+  // logger.inject_lambda_context(process_batch)`) or in a module its file imports
+  // (`exports.handle = middyfy({ handler })` with `handler` from `./handler`): its signature
+  // says Lambda, the template says which trigger; both kept, one route counted as two entry points.
+  const imported = new Map<string, Set<string>>();
+  const importsOf = (file: string) => {
+    let files = imported.get(file);
+    if (!files) {
+      files = new Set();
+      for (const b of reaches.get(file)?.imports ?? []) {
+        const target = input.importFile(file, b.module);
+        if (target) files.add(target);
+      }
+      imported.set(file, files);
+    }
+    return files;
+  };
   const wrappedByInfra = (file: string, fn: string) =>
-    input.infra.some((e) => e.file === file && calls.reachedFrom(file, e.functionName ?? MODULE).has(id(file, fn)));
+    input.infra.some(
+      (e) =>
+        (e.file === file || importsOf(e.file).has(file)) &&
+        calls.reachedFrom(e.file, e.functionName ?? MODULE).has(id(file, fn)),
+    );
   for (const [file, r] of reaches)
     for (const { entry, root } of r.entries) {
       const fn = entry.functionName ?? MODULE;
