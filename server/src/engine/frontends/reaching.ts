@@ -17,10 +17,18 @@ function field(parent: Node, name: string, child: Node): boolean {
   return parent.childrenForFieldName(name).some((c) => same(c, child));
 }
 
+/**
+ * The ancestors walked (`steps`, in `meet`) and the edges read (`edges`, whether code
+ * below a node runs on some paths only): for the tests, which count
+ * the work a shape of code takes rather than time it.
+ */
+export const reachingWork = { steps: 0, edges: 0 };
+
 const CHOICE_OPERATORS = /^(&&|\|\||\?\?|and|or)$/;
 
 /** Whether code in `child` runs only on some of the paths through `parent`. */
 function conditionalEdge(child: Node, parent: Node): boolean {
+  reachingWork.edges++;
   switch (parent.type) {
     case 'if_statement':
     case 'ternary_expression':
@@ -50,12 +58,6 @@ export function unconditionalWithin(node: Node, ancestor: Node): boolean {
   }
   return true;
 }
-
-/**
- * The ancestors walked to answer (two per level of `meet`): for the tests, which count
- * the work a shape of code takes rather than time it.
- */
-export const reachingWork = { steps: 0 };
 
 /** The lowest common ancestor of `a` and `b`, with its children towards each. */
 function meet(a: Node, b: Node): { lca: Node; toA: Node; toB: Node } | null {
@@ -155,29 +157,43 @@ function coversAll(s: Node, defs: Node[], depth: number, answers: Answers): bool
   });
 }
 
-/** Where a definition meets the use: their lowest common ancestor, and whether they sit in branches of which one runs. */
-type Meeting = { lca: Node; exclusive: boolean } | null;
+/**
+ * The ancestors of a definition below where it meets the use that run whenever that meeting
+ * point runs (`unconditionalWithin`), from the definition up; null when the definition and
+ * the use sit in branches of which one runs, or in different trees.
+ */
+type Meeting = Node[] | null;
+
+function meeting(d: Node, use: Node): Meeting {
+  const m = meet(d, use);
+  if (!m || exclusive(d, use)) return null;
+  const path: Node[] = [];
+  for (let s = d.parent; s && !inside(s, use); s = s.parent) path.push(s);
+  // Each ancestor meets the use where `d` does, in the same branch; it runs whenever the meeting
+  // point does when the one above it does and its own edge to it is unconditional: one walk.
+  const clear: boolean[] = [];
+  for (let i = path.length - 1; i >= 0; i--) {
+    clear[i] =
+      i === path.length - 1
+        ? unconditionalWithin(path[i], m.lca)
+        : clear[i + 1] && !conditionalEdge(path[i], path[i + 1]);
+  }
+  return path.filter((_, i) => clear[i]);
+}
 
 /**
- * Whether the definitions so far leave no path from before them to `use`. Each ancestor
- * `s` of a definition `d` that does not hold the use meets the use where `d` does, in the
- * same branch: `meetings` keeps that per definition across the calls for one use (asked
- * again for every ancestor of every definition, for every definition added, it was most
- * of the check of a parser's 12-way \`else if\` chain).
+ * Whether the definitions so far leave no path from before them to `use`. What each
+ * definition's ancestors are to the use is the same for every set of definitions:
+ * `meetings` keeps it per definition across the calls for one use (met again for every
+ * ancestor of every definition, for every definition added, it was most of the check of a
+ * parser's 12-way `else if` chain).
  */
 function covered(defs: Node[], use: Node, meetings: Map<number, Meeting>): boolean {
   const answers: Answers = new Map();
   for (const d of defs) {
     let m = meetings.get(d.id);
-    if (m === undefined) {
-      const found = meet(d, use);
-      m = found && { lca: found.lca, exclusive: exclusive(d, use) };
-      meetings.set(d.id, m);
-    }
-    if (!m || m.exclusive) continue;
-    for (let s = d.parent; s && !inside(s, use); s = s.parent) {
-      if (unconditionalWithin(s, m.lca) && coversAll(s, defs, 0, answers)) return true;
-    }
+    if (m === undefined) meetings.set(d.id, (m = meeting(d, use)));
+    for (const s of m ?? []) if (coversAll(s, defs, 0, answers)) return true;
   }
   return false;
 }
