@@ -58,9 +58,12 @@ const PYTHON_PACKAGES = Object.keys(RECORDED_CONSTRUCTORS).filter((m) => !m.incl
  * What a Python module declaring models writes even when it imports the library's classes
  * through the project's own base module (`from app.models.base import BaseModel,
  * UnicodeAttribute`): an attribute class called (`UnicodeAttribute(hash_key=True)`, a
- * project's `KeyAttribute(...)`) or an index class derived from.
+ * project's `KeyAttribute(...)`), an index class derived from, or what the `class Meta` of a model
+ * that inherits every attribute from a base model writes: its `table_name`, or a `Meta` derived
+ * from the base's (`class Meta(StockBase.Meta)`). A Django model's `class Meta` writes neither.
  */
-const PYTHON_MODEL_WORDS = /\b[A-Z]\w*Attribute\s*\(|\((?:\w+\.)?(?:Global|Local)SecondaryIndex\b/;
+const PYTHON_MODEL_WORDS =
+  /\b[A-Z]\w*Attribute\s*\(|\((?:\w+\.)?(?:Global|Local)SecondaryIndex\b|^[ \t]+(?:table_name\s*=|class Meta\(\w+\.Meta\))/m;
 
 /** Whether a Python module may declare a recorded library's models: it names the package, or writes what models do. */
 export function mayDeclarePythonModels(text: string): boolean {

@@ -374,6 +374,11 @@ export class ModuleConstants {
       }
       for (const [local, source, name] of requiredNames(tree))
         if (!result.has(local)) result.set(local, imports(source, name));
+      // A Python package's `__init__.py` passes on the classes it imports (`from .person import
+      // PersonModel`): `from app.models import PersonModel` gets the class the package imports.
+      if (module.endsWith('__init__.py'))
+        for (const [local, { source, name }] of fe.importedNames(tree))
+          if (/^[A-Z]/.test(name) && !result.has(local)) result.set(local, imports(source, name));
       // `module.exports = User`: what `const User = require("./user")` (the whole module) holds.
       for (const [alias, local] of fe.exportAliases(tree)) {
         if (alias !== 'default' || !result.get(local)) continue;

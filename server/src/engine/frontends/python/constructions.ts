@@ -19,6 +19,7 @@ import { mayDeclarePythonModels, RECORDED_CONSTRUCTORS } from '../../model/libra
 import type { Entry, Value } from '../../model/value';
 import { spanOf } from '../../syntax/span';
 import { referenceValue } from './library';
+import { classValue } from './classes';
 import { returnedExpressions } from './functions';
 import { resolve } from './scope';
 
@@ -32,7 +33,10 @@ function modulePath(n: Node, ctx: EvalContext): string | null {
   if (n.type === 'identifier') {
     const b = resolve(n, ctx);
     if (b?.kind !== 'import') return null;
-    return b.name ? `${b.module}.${b.name}` : b.module;
+    if (b.name) return `${b.module}.${b.name}`;
+    // `import pynamodb.attributes` binds `pynamodb`, the package: `pynamodb.attributes.X` names the module in full.
+    const top = b.module.split('.')[0];
+    return top === n.text ? top : b.module;
   }
   if (n.type === 'attribute') {
     const obj = n.childForFieldName('object');
@@ -156,7 +160,8 @@ export function declaredClassValue(cls: Node, ctx: EvalContext): Value | null {
   const inner = deeper(ctx);
   if (!inner) return null;
   let base: Recorded | null = null;
-  const inherited: Entry[] = [];
+  // Each base's attributes, in the order the bases are written.
+  const fromBases: Entry[][] = [];
   for (const written of bases) {
     // `GlobalSecondaryIndex["Thread"]`: the generic class.
     const b = written?.type === 'subscript' ? written.childForFieldName('value') : written;
@@ -174,11 +179,16 @@ export function declaredClassValue(cls: Node, ctx: EvalContext): Value | null {
     if (v?.kind === 'object' && v.made?.declared) {
       base ??= { module: v.made.module, name: v.made.name };
       const body = v.made.args[0];
-      if (body?.kind === 'object') inherited.push(...body.entries);
+      if (body?.kind === 'object') fromBases.push(body.entries);
+      continue;
     }
+    // A mixin (`class TenantKeys:` declaring `tenant = UnicodeAttribute(hash_key=True)`): its recorded attributes.
+    const mixin = bound.kind === 'class' ? classValue(bound.node, inner) : v;
+    if (mixin?.kind === 'object') fromBases.push(mixin.entries.filter(([, e]) => e.kind === 'object' && e.made));
   }
   if (!base) return null;
-  const entries: Entry[] = [...inherited];
+  // Python looks a name up in the first base that has it: the first base is read last, so it wins.
+  const entries: Entry[] = fromBases.reverse().flat();
   for (const stmt of cls.childForFieldName('body')?.namedChildren ?? []) {
     if (stmt?.type === 'class_definition') {
       // `class Meta:`: read like any class, after what its bases declare (`class Meta(BaseModel.Meta)`).
