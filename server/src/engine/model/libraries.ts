@@ -154,13 +154,15 @@ const NEW_MODEL = new RegExp(
 );
 
 const FACTORY_CALL = new RegExp(
-  `^\\s*(?:await\\s+)?[\\w$.]*(?:${[...new Set(Object.values(RECORDED_CONSTRUCTORS).flat())].join('|')})\\s*\\(`,
+  `^\\s*(?:await\\s+)?[\\w$.]*(?:${[...new Set(Object.values(RECORDED_CONSTRUCTORS).flat())].join('|')}|\\b(?:make|create|build|define|init)[A-Z][\\w$]*)\\s*\\(`,
 );
 
 /**
  * Whether an expression calls a function named for the library model it makes
- * (`createUserEntity(StoreTable)`, `makeOrdersTable(...)`): a module's constant holding one
- * is what the factory returns, read through its module's summary.
+ * (`createUserEntity(StoreTable)`, `makeOrdersTable(...)`) or named as a factory
+ * (`makeUser(table)`, `buildTable(process.env.TABLE)`): a module's constant holding one is
+ * what the factory returns, read through its module's summary. Other calls are not followed
+ * into their modules, so a module's constants cost no summary of every module they call into.
  */
 export function callsModelFactory(expression: string): boolean {
   return FACTORY_CALL.test(expression.slice(0, 200));

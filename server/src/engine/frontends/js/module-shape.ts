@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import type { Node, Tree } from 'web-tree-sitter';
 import type { ModuleFinder } from '../../model/frontend';
 import type { ModuleSummary } from '../../model/summary';
+import { callsModelFactory } from '../../model/libraries';
 import { languageForFile } from '../../syntax/parser';
 import { CLASS_LIKE } from './classes';
 
@@ -20,6 +21,13 @@ export function topLevelDeclarations(tree: Tree): Map<string, Node> {
       // library's schema, a config), what `import schema from "./schema"` holds.
       const value = stmt.childForFieldName('value');
       if (value && defaultObject(value)) out.set('default', value);
+      // `export default new Table({...})`, `export default createTable()`: the model the module
+      // exports whole, what `import table from "../index"` holds.
+      if (
+        value &&
+        (value.type === 'new_expression' || (value.type === 'call_expression' && callsModelFactory(value.text)))
+      )
+        out.set('default', value);
       stmt = stmt.childForFieldName('declaration') ?? stmt;
     }
     // A class or an enum: its static members are constants too (`Keys.pk`).

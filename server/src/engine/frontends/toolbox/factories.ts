@@ -13,8 +13,13 @@ import type { EvalContext } from '../../model/eval-context';
 import type { Value } from '../../model/value';
 import { entitySchema } from './schema';
 
-/** A module-level `const User = createUserEntity(...)` (a callee named `...Entity`, not `new Entity`). */
-const FACTORY_DECLARATION = /^(?:export\s+)?(?:const|let|var)\s+[A-Za-z_$][\w$]*\s*=\s*(?:await\s+)?[\w$]*Entity\s*\(/m;
+/**
+ * A module-level `const User = createUserEntity(...)` (a callee named `...Entity`, not `new
+ * Entity`), or a factory given the table (`const User = makeUser(table)`): a factory's name alone
+ * (`createLogger()`) would make every such module one that declares models, read for its importers.
+ */
+const FACTORY_DECLARATION =
+  /^(?:export\s+)?(?:const|let|var)\s+[A-Za-z_$][\w$]*\s*=\s*(?:await\s+)?(?:[\w$]*Entity\s*\(|(?:make|create|build|define|init)[A-Z][\w$]*\s*\([^)\n]*\b[\w$]*[Tt]able\b)/m;
 
 /** Whether a module's text may declare an entity by calling a factory (the cheap test before any reading). */
 export function mayDeclareByFactory(text: string): boolean {
