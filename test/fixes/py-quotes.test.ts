@@ -74,6 +74,20 @@ describe('Python fixes in a single-quoted project', () => {
   }
 });
 
+test('the imports a fix adds take their isort place, one group without blank lines inside', async () => {
+  const feed = (await fixedCopies('feed')).find((f) => f.title.startsWith('Add a random write-shard suffix'))!;
+  const text = fs.readFileSync(path.join(feed.dir, 'activity.py'), 'utf8');
+  assert.match(
+    text,
+    /^import concurrent\.futures\nimport heapq\nimport itertools\nimport os\nimport random\nimport time\nimport uuid\n\nimport boto3\n/m,
+  );
+  const arcade = (await fixedCopies('arcade')).find((f) => f.title.startsWith('Shard HighScore.cabinet'))!;
+  assert.match(
+    fs.readFileSync(path.join(arcade.dir, 'handlers.py'), 'utf8'),
+    /^import heapq\nimport itertools\n\nfrom models import /,
+  );
+});
+
 describe('single-quoted fixed code runs as before', () => {
   let db: Dynalite;
   before(async () => {

@@ -38,8 +38,26 @@ test('a standard-library import joins the standard library, before boto3', () =>
   const text = '"""Doc."""\nimport os\n\nimport boto3\n\nfrom .config import X\n\n\ndef f():\n    pass\n';
   assert.equal(
     add(text, [{ module: 'heapq' }]),
-    '"""Doc."""\nimport os\nimport heapq\n\nimport boto3\n\nfrom .config import X\n\n\ndef f():\n    pass\n',
+    '"""Doc."""\nimport heapq\nimport os\n\nimport boto3\n\nfrom .config import X\n\n\ndef f():\n    pass\n',
   );
+});
+
+test('new imports take their isort place in a sorted group: `import` lines first, then `from`, by module', () => {
+  const text = 'import os\nimport uuid\nfrom datetime import datetime\n\nimport boto3\n\nY = 1\n';
+  assert.equal(
+    add(text, [
+      { module: 'random' },
+      { module: 'concurrent.futures' },
+      { module: 'heapq' },
+      { module: 'typing', name: 'Any' },
+    ]),
+    'import concurrent.futures\nimport heapq\nimport os\nimport random\nimport uuid\nfrom datetime import datetime\nfrom typing import Any\n\nimport boto3\n\nY = 1\n',
+  );
+});
+
+test('a group not in isort order gets new imports after its last one', () => {
+  const text = 'import uuid\nimport os\n\nY = 1\n';
+  assert.equal(add(text, [{ module: 'heapq' }]), 'import uuid\nimport os\nimport heapq\n\nY = 1\n');
 });
 
 test('a third-party import joins the third-party group, before the local imports', () => {

@@ -86,13 +86,20 @@ function cacheEdit(finding: Finding, ttlSeconds: number, ctx: FixContext): FixAc
     // Python wants two blank lines around a top-level function.
     { blocks: python ? [blocks.join('\n\n\n') + (hasHelper ? '' : '\n')].filter((b) => b.trim()) : blocks },
   );
-  // The standard-library imports the helper needs, together where such imports go (before the header).
-  if (missing.length) {
-    const p = pythonImportPoint(text, fileImports, missing[0]);
-    const at = positionAt(text, p.offset);
-    const span = { startLine: at.line, startColumn: at.column, endLine: at.line, endColumn: at.column };
-    header.unshift({ file: a.file, span, newText: p.before + missing.map((m) => `import ${m}`).join('\n') + p.after });
+  // The standard-library imports the helper needs, each at its place in the group (before the header).
+  const points = new Map<number, { before: string; after: string; lines: string[] }>();
+  for (const m of [...missing].sort()) {
+    const p = pythonImportPoint(text, fileImports, m);
+    const at = points.get(p.offset) ?? { before: p.before, after: p.after, lines: [] };
+    at.lines.push(`import ${m}`);
+    points.set(p.offset, at);
   }
+  const importChanges = [...points].map(([offset, p]): TextChange => {
+    const at = positionAt(text, offset);
+    const span = { startLine: at.line, startColumn: at.column, endLine: at.line, endColumn: at.column };
+    return { file: a.file, span, newText: p.before + p.lines.join('\n') + p.after };
+  });
+  header.unshift(...importChanges);
   const from = positionAt(text, call.start);
   const to = positionAt(text, call.end);
   const change: TextChange = {

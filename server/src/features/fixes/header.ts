@@ -19,11 +19,22 @@ export function headerChanges(
 ): TextChange[] {
   const out: TextChange[] = [];
   const lines: string[] = [];
-  for (const line of extra.importLines ?? []) {
-    const moved = file.endsWith('.py') ? inItsGroup(file, text, imports, line) : null;
-    if (moved) out.push(moved);
-    else lines.push(line);
+  // Lines moved to one point of a group go in one change, in order (`import heapq`, `import itertools`).
+  const moved = new Map<string, TextChange>();
+  const isortOrder = (l: string) => `${l.startsWith('from ') ? 1 : 0}${l}`;
+  const ordered = [...(extra.importLines ?? [])].sort((a, b) => (isortOrder(a) < isortOrder(b) ? -1 : 1));
+  for (const line of ordered) {
+    const change = file.endsWith('.py') ? inItsGroup(file, text, imports, line) : null;
+    if (!change) {
+      lines.push(line);
+      continue;
+    }
+    const at = `${change.span.startLine}:${change.span.startColumn}`;
+    const same = moved.get(at);
+    if (!same) moved.set(at, change);
+    else moved.set(at, { ...same, newText: joinLines(same.newText, change.newText, line) });
   }
+  out.push(...moved.values());
   if (typeof count.importChange === 'string') lines.push(count.importChange);
   else if (count.importChange) out.push(count.importChange);
   const blocks = [...(count.declare ? [count.declare] : []), ...(extra.blocks ?? [])];
@@ -38,6 +49,15 @@ export function headerChanges(
   const tail = blocks.length && imports.length && !nextBlank ? gap.slice(1) : '';
   if (parts.length) out.push(afterImports(file, text, imports, lead + parts.join(gap) + tail));
   return out;
+}
+
+/** Two `before + line + after` insertions at one point as one: `before + first + \n + line + after`. */
+function joinLines(first: string, second: string, line: string): string {
+  const at = second.indexOf(line);
+  const before = second.slice(0, at);
+  const after = second.slice(at + line.length);
+  const firstLine = first.slice(before.length, first.length - after.length);
+  return before + firstLine + '\n' + line + after;
 }
 
 /** Whether a Python file already has `import random` (or `import random as random`). */

@@ -69,21 +69,37 @@ const pyGroup = (module: string): PyGroup =>
   module.startsWith('.') ? 2 : PY_STDLIB.has(module.split('.')[0]) || module === '__future__' ? 0 : 1;
 
 /**
- * Where a new Python import of `module` goes: after the last top-level import of its
- * group (standard library, third party, local), else before the first import of a later
- * group (a blank line between), else after the last import; with no import, after the
- * module docstring and `from __future__`.
+ * isort's order within a group: `import m` lines before `from m import ...` lines, each
+ * by module name, case aside (what isort and ruff's `I` rules keep a file in).
+ */
+const isortKey = (fromImport: boolean, module: string) => `${fromImport ? 1 : 0}${module.toLowerCase()}`;
+
+/**
+ * Where a new Python import of `module` goes: in its group (standard library, third
+ * party, local) at its isort place when the group is in isort's order (`import
+ * concurrent.futures` before `import os`), else after the group's last import; with no
+ * import of its group, before the first import of a later group (a blank line between),
+ * else after the last import; with no import, after the module docstring and
+ * `from __future__`. `fromImport`: the new line is `from module import ...`.
  */
 export function pythonImportPoint(
   text: string,
   imports: ImportInfo[],
   module: string,
+  fromImport = false,
 ): { offset: number; before: string; after: string } {
   const top = imports.filter((i) => i.span.startColumn === 0);
   if (top.length === 0) return newImportPoint(text, [], true);
   const group = pyGroup(module);
   const same = top.filter((i) => pyGroup(i.module) === group && i.module !== '__future__');
-  if (same.length) return { offset: endOf(text, same[same.length - 1].span), before: '\n', after: '' };
+  if (same.length) {
+    const keys = same.map((i) => isortKey(/^from\s/.test(text.slice(offsetAt(text, i.span.startLine, 0))), i.module));
+    const sorted = keys.every((k, n) => n === 0 || keys[n - 1] <= k);
+    const mine = isortKey(fromImport, module);
+    const next = sorted ? same.find((_, n) => keys[n] > mine) : undefined;
+    if (next) return { offset: offsetAt(text, next.span.startLine, 0), before: '', after: '\n' };
+    return { offset: endOf(text, same[same.length - 1].span), before: '\n', after: '' };
+  }
   const later = top.find((i) => pyGroup(i.module) > group);
   const earlier = top.filter((i) => pyGroup(i.module) < group || i.module === '__future__');
   if (earlier.length) return { offset: endOf(text, earlier[earlier.length - 1].span), before: '\n\n', after: '' };
@@ -169,14 +185,15 @@ export function pythonImportEdits(text: string, imports: ImportInfo[], needed: N
   // Each new line joins its group; lines for one point are written together, in order.
   const points = new Map<number, { before: string; after: string; lines: string[] }>();
   for (const line of newLines) {
-    const p = pythonImportPoint(text, imports, line.split(/\s+/)[1]);
+    const p = pythonImportPoint(text, imports, line.split(/\s+/)[1], line.startsWith('from '));
     const at = points.get(p.offset) ?? { before: p.before, after: p.after, lines: [] };
     at.lines.push(line);
     points.set(p.offset, at);
   }
   for (const [offset, p] of points) {
     // Lines at one point (a file without imports): grouped, a blank line between groups.
-    const lines = [...p.lines].sort((a, b) => pyGroup(a.split(/\s+/)[1]) - pyGroup(b.split(/\s+/)[1]));
+    const order = (l: string) => `${pyGroup(l.split(/\s+/)[1])}${isortKey(l.startsWith('from '), l.split(/\s+/)[1])}`;
+    const lines = [...p.lines].sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
     const joined = lines
       .map((l, i) => (i > 0 && pyGroup(l.split(/\s+/)[1]) !== pyGroup(lines[i - 1].split(/\s+/)[1]) ? `\n${l}` : l))
       .join('\n');
