@@ -37,3 +37,22 @@ test('the fallback of `process.env.X ?? "Orders"` stays the table where no funct
   const found = await findingsOf(files);
   assert.match(at(found, 'ts/src/repositories/orders-repository.ts:23').message, /on table "Orders"/);
 });
+
+test('TypeScript: a class field initialised from the environment, or set once by the constructor, names the template table', async () => {
+  const found = await findingsOf(fixture('../infra/constructor-tables'));
+  const feed = at(found, 'ts/src/repositories/feed-store.ts:14');
+  assert.deepEqual([tableOf(feed).kind, tableOf(feed).name], ['literal', 'orders-live']);
+  assert.equal(feed.severity, 'error');
+  const pin = at(found, 'ts/src/repositories/pin-board.ts:15');
+  assert.deepEqual([tableOf(pin).kind, tableOf(pin).name], ['literal', 'notes-live']);
+  assert.equal(pin.access.partitionKey?.attribute, 'userId', "the template's key schema");
+});
+
+test('a typed handler the template names is one entry point per event, not one more for its signature', async () => {
+  const found = await findingsOf(fixture('../infra/constructor-tables'));
+  const names = (f: { access: { reach?: { entryPoints: Array<{ name: string }> } } }) =>
+    (f.access.reach?.entryPoints ?? []).map((e) => e.name).sort();
+  assert.deepEqual(names(at(found, 'ts/src/repositories/feed-store.ts:14')), ['GET /storefront', 'POST /storefront']);
+  assert.deepEqual(names(at(found, 'ts/src/repositories/orders-repository.ts:23')), ['GET /orders/recent']);
+  assert.match(at(found, 'ts/src/repositories/feed-store.ts:14').message, /from 2 entry points/);
+});

@@ -194,7 +194,8 @@ export function reachGraph(input: ReachInput, calls: CallGraph = callGraph(input
   for (const [file, r] of reaches)
     for (const { entry, root } of r.entries) {
       const fn = entry.functionName ?? MODULE;
-      if (entry.kind === 'unknown' && (infraHandled.has(id(file, fn)) || wrappedByInfra(file, fn))) continue;
+      const guessed = entry.kind === 'unknown' || entry.fromSignature;
+      if (guessed && (infraHandled.has(id(file, fn)) || wrappedByInfra(file, fn))) continue;
       entries.push(entry);
       roots.push({ file, root });
     }

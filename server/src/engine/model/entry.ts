@@ -33,6 +33,11 @@ export interface EntryPoint {
   batchSize?: number | null;
   /** Where the entry point is declared (the template, serverless.yml or decorator). */
   source: SourceRange;
+  /**
+   * Read from a Lambda handler's signature alone (`(event: APIGatewayProxyEvent) => …`): what
+   * infrastructure code says of the same function replaces it, as for kind `unknown`.
+   */
+  fromSignature?: true;
 }
 
 /**

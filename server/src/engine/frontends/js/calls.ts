@@ -10,7 +10,7 @@ import type { SourceFile } from '../../model/frontend';
 import { spanOf } from '../../syntax/span';
 import { entry, entryOf, type Entry, type Value } from '../../model/value';
 import { through } from '../../model/template';
-import { constructorDefault } from './fields';
+import { constructorDefault, fieldInitializerNamed } from './fields';
 import { evaluate } from './evaluate';
 import { commandChoices, methodChoice, type Choices, type Picked } from './dispatch';
 import { resolve } from './scope';
@@ -305,18 +305,21 @@ function makeCallSite(
 }
 
 /**
- * `TableName: this.tableName` in a class whose constructor defaults that field (`private
- * readonly tableName = process.env.ORDERS_TABLE ?? 'Orders'`): the request names the default,
- * the table of every construction that leaves the argument out (a handler's `new
+ * `TableName: this.tableName` in a class whose constructor defaults that field (`constructor(
+ * private readonly tableName = process.env.ORDERS_TABLE ?? 'Orders')`): the request names the
+ * default, the table of every construction that leaves the argument out (a handler's `new
  * OrdersRepository()`, a module's exported instance). A caller whose construction passes
  * another table reads that one there (`injectedTable`), as the field is still noted.
+ * Without such a parameter, the field's own initialiser (`private readonly tableName =
+ * process.env.ORDERS_TABLE!`) or the constructor's one assignment of it names the table, unless
+ * that comes from a constructor parameter (then the constructions decide, as above).
  */
 function withFieldDefault(site: CallSite | null, n: Node, lookups: Lookups, deps: Deps | null): CallSite | null {
   if (!site?.tableField || site.input.kind !== 'object') return site;
   const given = entryOf(site.input, 'TableName');
-  const d = given ? constructorDefault(n, site.tableField) : null;
+  const d = given ? (constructorDefault(n, site.tableField) ?? fieldInitializerNamed(n, site.tableField)) : null;
   const v = d ? evaluate(d, newContext(evaluate, lookups, deps)) : null;
-  if (!given || !d || v?.kind !== 'scalar') return site;
+  if (!given || !d || v?.kind !== 'scalar' || fromParameter(v)) return site;
   const declaration = declarationOf(site.tableField, d);
   const table: Value = {
     kind: 'scalar',
@@ -326,6 +329,11 @@ function withFieldDefault(site: CallSite | null, n: Node, lookups: Lookups, deps
   };
   const entries = site.input.entries.map((e): Entry => (e === given ? [e[0], table, e[2]] : e));
   return { ...site, input: { ...site.input, entries } };
+}
+
+/** A value that holds a parameter of the function it was read in: its callers give it. */
+function fromParameter(v: Value): boolean {
+  return v.kind === 'scalar' && v.template.parts.some((p) => 'hole' in p && !!p.hole.param);
 }
 
 /** `TableName: this.tableName` not read here: the field of the class it comes from. */

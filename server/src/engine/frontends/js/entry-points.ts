@@ -181,7 +181,8 @@ function readFunction(fn: Node, seen: ReachPart, file: string, marks: FileMarks)
   if (!looksLikeHandler && !typed) return;
   const kind: EntryKind = typed ? typed[1] : 'unknown';
   const trigger = typed ? (typed[0].exec(decl.text)?.[0] ?? 'Lambda') : 'Lambda handler';
-  seen.entries.push({ entry: entryPoint(kind, named.name, file, named.name, spanOf(decl), trigger), span });
+  const entry = entryPoint(kind, named.name, file, named.name, spanOf(decl), trigger);
+  seen.entries.push({ entry: typed ? { ...entry, fromSignature: true } : entry, span });
 }
 
 /** A factory: an arrow whose body is a function, or a function whose every `return` gives one written in place. */

@@ -47,9 +47,14 @@ export function fieldClassName(member: Node): string | null {
  * assigns it elsewhere too, where which value a method sees depends on the order of calls.
  */
 export function fieldInitializer(member: Node): Node | null {
-  const cls = enclosingClass(member);
   const field = member.childForFieldName('property')?.text;
-  if (!field || !cls) return null;
+  return field ? fieldInitializerNamed(member, field) : null;
+}
+
+/** `fieldInitializer` of the field `field` of the class `within` sits in. */
+export function fieldInitializerNamed(within: Node, field: string): Node | null {
+  const cls = enclosingClass(within);
+  if (!cls) return null;
   let found: Node | null = null;
   let assignments = 0;
   for (const m of cls.childForFieldName('body')?.namedChildren ?? []) {
