@@ -4,6 +4,8 @@
 // Node's runner counts a test that ran past its timeout, or whose promise was still pending when
 // the event loop emptied, as "cancelled" rather than "failed": both are listed here.
 
+import fs from 'node:fs';
+
 const MAX_ERROR_LINES = 12;
 
 function errorLines(error) {
@@ -16,20 +18,33 @@ function errorLines(error) {
   return lines.slice(0, MAX_ERROR_LINES);
 }
 
+/** The list, as the lines to print; empty when every test passed. */
+function listOf(failed) {
+  if (failed.length === 0) return '';
+  const lines = [`\n# ${failed.length} test(s) failed or were cancelled:`];
+  for (const f of failed) {
+    lines.push(`#   ${f.name}  (${f.where})`);
+    for (const l of errorLines(f.error)) lines.push(`#       ${l}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
 export default async function* failures(source) {
   const failed = [];
+  let printed = false;
   for await (const event of source) {
-    if (event.type !== 'test:fail') continue;
-    const { name, file, line, details } = event.data;
-    const error = details?.error;
-    // A suite fails when one of its tests does: the test itself is listed, not its parents.
-    if (error?.failureType === 'subtestsFailed') continue;
-    failed.push({ name, where: file ? `${file}${line ? `:${line}` : ''}` : '(no file)', error });
+    if (event.type === 'test:fail') {
+      const { name, file, line, details } = event.data;
+      const error = details?.error;
+      // A suite fails when one of its tests does: the test itself is listed, not its parents.
+      if (error?.failureType === 'subtestsFailed') continue;
+      failed.push({ name, where: file ? `${file}${line ? `:${line}` : ''}` : '(no file)', error });
+    } else if (event.type === 'test:diagnostic' && event.data.nesting === 0 && /^todo \d+$/.test(event.data.message)) {
+      // The run's last count. `--test-force-exit` ends the process as soon as the run is over,
+      // before a reporter's yielded output drains: the list is written here, synchronously.
+      fs.writeSync(1, listOf(failed));
+      printed = true;
+    }
   }
-  if (failed.length === 0) return;
-  yield `\n# ${failed.length} test(s) failed or were cancelled:\n`;
-  for (const f of failed) {
-    yield `#   ${f.name}  (${f.where})\n`;
-    for (const l of errorLines(f.error)) yield `#       ${l}\n`;
-  }
+  if (!printed) yield listOf(failed);
 }

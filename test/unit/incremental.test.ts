@@ -113,3 +113,45 @@ test('edits shift the positions of call sites after them', async () => {
   );
   doc.dispose();
 });
+
+test('a keyword at the end of a line that names the next line re-binds that name', async () => {
+  await initParsers();
+  // Error recovery reads `def` at a line's end and a call on the next line as a definition
+  // of the called name; in JS `function` may name its declaration on the next line.
+  const python = [
+    'import boto3',
+    'TABLE = boto3.resource("dynamodb").Table("orders")',
+    '',
+    'def shard_of(order_id):',
+    '    return sum(ord(c) for c in order_id) % 8',
+    '',
+    'def count_order():',
+    '    TABLE.update_item(Key={"pk": counter_key("orders")}, UpdateExpression="ADD n :one")',
+    '',
+  ].join('\n');
+  const js = [
+    "import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';",
+    'const ddb = DynamoDBDocumentClient.from(client);',
+    'export async function count() {',
+    "  await ddb.send(new UpdateCommand({ TableName: 't', Key: { pk: counterKey('orders') } }));",
+    '}',
+    '',
+    "counterKey(name) { return 'GLOBAL'; }",
+    '',
+  ].join('\n');
+  const cases: Array<[string, SourceLanguage, (text: string) => { start: number; end: number; text: string }]> = [
+    // The edit's own lines hold the name after the keyword.
+    [python, 'python', (t) => ({ start: t.indexOf('def shard_of') + 3, end: t.indexOf('def shard_of') + 4, text: '\ncounter_key(x)\n' })],
+    // The keyword is typed at the end of the line before the name's line.
+    [js, 'typescript', (t) => ({ start: t.indexOf('\ncounterKey(name)'), end: t.indexOf('\ncounterKey(name)'), text: '\nfunction' })],
+  ];
+  for (const [text, lang, edit] of cases) {
+    const doc = new AnalyzedDocument('doc', lang, text);
+    try {
+      const incremental = doc.applyEdits([edit(doc.content)]);
+      assert.equal(observable(incremental), observable(doc.analyzeWithoutReuse()), doc.content);
+    } finally {
+      doc.dispose();
+    }
+  }
+});

@@ -45,6 +45,14 @@ const BOUND =
   /\b(?:const|let|var|as|global|nonlocal)\s+([A-Za-z_$][\w$]*)|([A-Za-z_$][\w$]*)\s*(?:[-+*/%|&^]|\*\*|\/\/|<<|>>)?=(?![=>])|([A-Za-z_$][\w$]*)(?=\s*\()|(?<=[(,[]\s*)([A-Za-z_$][\w$]*)(?=\s*[,)\]])(?!\s*\]\s*:)/g;
 /** The declarations a block confines (not `global`, `nonlocal` or `as`). */
 const DECLARES = /^(?:const|let|var)\s/;
+/**
+ * A line ending in a keyword that binds the next name: `function` and `class` may name
+ * their declaration on the next line (valid JS), and a parser's error recovery reads
+ * `def` at a line's end with the call on the next line as a definition of that name.
+ * (When the keyword is typed on a line of its own, the reparse's changed ranges hold
+ * the next line, and they are read too: document.ts.)
+ */
+const BINDS_NEXT_LINE = /\b(?:function\*?|def|class|const|let|var)\s*$/;
 
 /**
  * The names an edit could re-bind, from the lines it touched (`text`, at offset `from`
@@ -58,9 +66,12 @@ export function editNames(text: string, from = 0, blockOf: BlockOf = () => null)
   const called = new Set<string>();
   const scoped: ScopedName[] = [];
   let at = from;
+  let bindsNext = false;
   for (const line of text.split('\n')) {
     const lineStart = at;
     at += line.length + 1;
+    if (bindsNext) for (const name of line.match(IDENT) ?? []) names.add(name);
+    bindsNext = BINDS_NEXT_LINE.test(line);
     const header = FUNCTION_HEADER.exec(line);
     if (header) {
       // Parameters bind only inside the function, whose own sites the edit re-evaluates anyway.
