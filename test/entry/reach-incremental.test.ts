@@ -15,6 +15,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { initParsers, languageForFile } from '../../server/src/engine/syntax/parser';
 import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
+import { seededRandom } from '../unit/seeded-random';
 
 type Knobs = {
   voteCalls: boolean[];
@@ -187,17 +188,6 @@ function mutate(k: Knobs, next: () => number): Knobs {
   }
 }
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const START: Knobs = {
   voteCalls: [true, true, false],
   nightlyCalls: [false, false, true],
@@ -253,7 +243,7 @@ test('reach kept edit by edit is the reach of a fresh index, and the files it ch
   let reached = 0;
   let republished = 0;
   for (const seed of [1, 2, 3, 4]) {
-    const next = mulberry32(seed);
+    const next = seededRandom(seed);
     let knobs = START;
     write(knobs);
     const index = freshIndex(dir, texts);

@@ -17,6 +17,7 @@ import { initParsers, parse } from '../../server/src/engine/syntax/parser';
 import { frontEndFor } from '../../server/src/engine/frontends/registry';
 import { countWords } from '../../server/src/engine/frontends/file-reach';
 import type { SourceLanguage } from '../../server/src/engine/model';
+import { seededRandom } from './seeded-random';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'reach-edits');
 
@@ -128,24 +129,13 @@ test('a character typed and deleted again at each kind of place keeps the reach 
   }
 });
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 test('keystrokes in far-apart places before one reading keep the reach of a whole reading', async () => {
   await initParsers();
   let seed = 11;
   for (const { file, language, places } of FILES) {
     const text = source(file);
     const doc = new AnalyzedDocument(file, language, text);
-    const next = mulberry32(seed++);
+    const next = seededRandom(seed++);
     for (let batch = 0; batch < 40; batch++) {
       // Two to four places, typed into from the last one back, so the earlier offsets hold.
       const chosen = [

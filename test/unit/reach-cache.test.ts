@@ -11,6 +11,7 @@ import * as assert from 'node:assert/strict';
 import { AnalyzedDocument } from '../../server/src/engine/incremental/document';
 import { initParsers } from '../../server/src/engine/syntax/parser';
 import type { SourceLanguage } from '../../server/src/engine/model';
+import { seededRandom } from './seeded-random';
 
 const TS = `import express from 'express';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
@@ -86,21 +87,10 @@ def lambda_handler(event, context):
     return {"ok": True}
 `;
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const CHARACTERS = ['a', 'x', 'e', 'n', ' ', '(', ')', '{', '}', '\n', ';', "'", '.', ':', '_'];
 
 function run(file: string, language: SourceLanguage, source: string, seed: number, edits: number) {
-  const next = mulberry32(seed);
+  const next = seededRandom(seed);
   const doc = new AnalyzedDocument(file, language, source);
   let text = source;
   const apply = (edit: { start: number; end: number; text: string }, i: number) => {
@@ -152,7 +142,7 @@ test('reach kept through random edits of a Python module is the reach of a whole
  * faster than its debounced analysis (a hover in between extracts the calls but reads no reach).
  */
 function runBatches(file: string, language: SourceLanguage, source: string, seed: number, batches: number) {
-  const next = mulberry32(seed);
+  const next = seededRandom(seed);
   const doc = new AnalyzedDocument(file, language, source);
   let text = source;
   for (let i = 0; i < batches; i++) {
