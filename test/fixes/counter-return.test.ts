@@ -1,6 +1,7 @@
 // SL004 on counters whose callers read the new count (`ReturnValues: UPDATED_NEW`): a
 // boto3 page-view module on a module-level client with the table from the environment,
 // a boto3 likes module that builds its Table in the function from a module resource, a
+// Lambda counting downloads with the legacy AttributeUpdates ADD on a low-level client, a
 // lib-dynamodb vote counter returning `Attributes.count`, a clap counter on SDK v3's
 // aggregated DynamoDBDocument (`await db.update(...)`), and an SDK v2 DocumentClient
 // hit-counter Lambda. Each program runs K increments one after another against dynalite
@@ -42,6 +43,15 @@ print(json.dumps([increment_views("/pricing") for _ in range(int(os.environ["K"]
     driver: `import json, os
 from likes import add_like
 print(json.dumps([add_like() for _ in range(int(os.environ["K"]))]))`,
+  },
+  {
+    // The legacy `AttributeUpdates: {n: {Action: 'ADD'}}` on a low-level client, read back from the response.
+    fixture: 'py-legacy-adds',
+    attribute: 'downloads',
+    language: 'python',
+    driver: `import json, os
+from downloads import lambda_handler
+print(json.dumps([lambda_handler({}, None)["body"] for _ in range(int(os.environ["K"]))]))`,
   },
   {
     fixture: 'ts-votes',

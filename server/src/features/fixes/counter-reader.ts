@@ -31,10 +31,19 @@ export interface CounterReader {
   changes: TextChange[];
 }
 
-/** The counter attribute an `ADD n :one` / `SET n = n + :one` update increments, aliases resolved. */
+/**
+ * An attribute of the legacy `AttributeUpdates` parameter whose update adds to it:
+ * `{ 'n': { 'Action': 'ADD', 'Value': {'N': '1'} } }`, Value before or after Action.
+ */
+const LEGACY_ADD = /["']?(\w+)["']?\s*:\s*\{(?:[^{}]|\{[^{}]*\})*?["']?Action["']?\s*:\s*["']ADD["']/;
+
+/**
+ * The counter attribute an `ADD n :one` / `SET n = n + :one` update increments, aliases
+ * resolved; or the attribute a legacy `AttributeUpdates` entry ADDs to.
+ */
 export function counterAttribute(call: string): string | null {
   const m = /\bADD\s+(#?\w+)/.exec(call) ?? /\bSET\s+(#?\w+)\s*=\s*(?:if_not_exists\(\s*)?\1/.exec(call);
-  if (!m) return null;
+  if (!m) return /\bAttributeUpdates\b/.test(call) ? (LEGACY_ADD.exec(call)?.[1] ?? null) : null;
   if (!m[1].startsWith('#')) return m[1];
   const alias = new RegExp(`["']${m[1]}["']\\s*:\\s*["'](\\w+)["']`).exec(call);
   return alias?.[1] ?? null;
