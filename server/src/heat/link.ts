@@ -84,6 +84,21 @@ export function pickMatch(
   return best;
 }
 
+/**
+ * A template with no literal text (`{id}`, read from a loop variable or a parameter) fits
+ * every live key. When the live key's traffic is all of one kind (all writes, say) and
+ * no call of that template is of that kind, the code did not make it: a counter's old
+ * item throttled by writes before a fix is not the summing reader's `get_item(Key={"id": k})`.
+ * Such a key is listed as unmatched, heat from code ShardLens has not seen.
+ */
+function wildcardOfOtherCalls(key: LogicalKey, ops: OpsSums, sites: readonly HeatSite[]): boolean {
+  if (pinned(key) > 0 || sites.length === 0) return false;
+  const seen = (o: OpsSums[Op | 'unknown']) => o.units > 0 || o.throttles > 0;
+  if (seen(ops.unknown)) return false;
+  const kinds = (['read', 'write'] as const).filter((k) => seen(ops[k]));
+  return kinds.length === 1 && !sites.some((s) => s.kind === kinds[0]);
+}
+
 /** How much literal text a key's template fixes: the more, the fewer concrete keys it fits. */
 const pinned = (key: LogicalKey): number =>
   key.template.parts.reduce((n, p) => n + ('literal' in p ? p.literal.length : 0), 0);
@@ -156,7 +171,7 @@ export function linkReport(live: LiveData, source: KeySource, aliases: readonly 
   const unmatched: LiveKey[] = [];
   for (const [concrete, f] of figures) {
     const m = pickMatch(source.match(concrete), live.table.table, live.index, pkAttr, aliases);
-    if (!m) {
+    if (!m || wildcardOfOtherCalls(m.key, f.ops, listed.get(m.key.id)?.sites ?? [])) {
       unmatched.push(toLive(concrete, f));
       continue;
     }
