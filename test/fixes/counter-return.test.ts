@@ -10,6 +10,8 @@
 // sum is K. Counters whose new value is an id, or whose old value is read, get no spread.
 
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { actionsOn, assertSpreadClean, counterFixtures, freshTable, itemsOf, nodeLoop } from './helpers-counter';
 import { table } from './helpers-programs';
@@ -139,6 +141,23 @@ describe('counters whose callers read the new count', () => {
       );
     });
   }
+});
+
+test('continuation lines aligned with the call stay aligned when the fix wraps the call', async () => {
+  const dir = copy('py-legacy-adds');
+  const original = await indexWorkspace(dir);
+  const finding = original.findings.find((f) => f.rule === 'SL004')!;
+  applyAction(original.ctx, actionsOn(finding, original.ctx)[0]);
+  const lines = fs.readFileSync(path.join(dir, 'downloads.py'), 'utf8').split('\n');
+  const first = lines.findIndex((l) => l.includes('dynamodb.update_item('));
+  assert.match(lines[first], /= with_downloads_total\(dynamodb\.update_item\(TableName=/);
+  const column = lines[first].indexOf('update_item(') + 'update_item('.length;
+  const continued = lines.slice(first + 1, first + 4);
+  assert.deepEqual(
+    continued.map((l) => l.length - l.trimStart().length),
+    [column, column, column],
+    continued.join('\n'),
+  );
 });
 
 describe('counters no spread can keep', () => {

@@ -109,7 +109,7 @@ export const spreadCounter: FixProvider = (finding, ctx, answers?: FixAnswers): 
     ...header,
     keyEdit,
     ...(reader?.changes ?? []),
-    ...(wrapped && reader ? wrapResponse(a.file, a.language === 'python', use.call, reader) : []),
+    ...(wrapped && reader ? wrapResponse(a.file, a.language === 'python', use.call, reader, text) : []),
     ...getChanges,
   ];
   return [
@@ -161,7 +161,7 @@ function idAdvice(rule: FixAction['rule']): FixAction {
  * SDKs' calls are promises here), `with_total(X)` in Python. Insertions at the call's ends
  * only, so they never overlap the key edit inside it.
  */
-function wrapResponse(file: string, python: boolean, call: Span, reader: CounterReader): TextChange[] {
+function wrapResponse(file: string, python: boolean, call: Span, reader: CounterReader, text: string): TextChange[] {
   const start: Span = {
     startLine: call.startLine,
     startColumn: call.startColumn,
@@ -175,11 +175,33 @@ function wrapResponse(file: string, python: boolean, call: Span, reader: Counter
     endColumn: call.endColumn,
   };
   if (python) {
+    const opening = `${reader.member ? 'self.' : ''}${reader.wrapper}(`;
     return [
-      { file, span: start, newText: `${reader.member ? 'self.' : ''}${reader.wrapper}(` },
+      { file, span: start, newText: opening },
+      ...visualIndentShift(file, text, call, opening.length),
       { file, span: end, newText: ')' },
     ];
   }
   const then = reader.member ? `.then((response) => this.${reader.wrapper}(response))` : `.then(${reader.wrapper})`;
   return [{ file, span: end, newText: then }];
+}
+
+/**
+ * Continuation lines aligned with the call's opening parenthesis (PEP 8's visual indent:
+ * `client.update_item(TableName=...,` then `Key=...` under `TableName`) move right with
+ * the wrapper written before the call, so they stay aligned. Lines of a hanging indent
+ * (indented less than the call's start) stay. Not done when the call holds a triple-quoted
+ * string, whose lines are its text.
+ */
+function visualIndentShift(file: string, text: string, call: Span, width: number): TextChange[] {
+  const lines = text.split('\n').slice(call.startLine, call.endLine + 1);
+  if (lines.length < 2 || lines.some((l) => l.includes('"""') || l.includes("'''"))) return [];
+  const changes: TextChange[] = [];
+  lines.slice(1).forEach((line, i) => {
+    const indent = line.length - line.trimStart().length;
+    if (line.trim() === '' || indent <= call.startColumn) return;
+    const at = { startLine: call.startLine + 1 + i, startColumn: 0, endLine: call.startLine + 1 + i, endColumn: 0 };
+    changes.push({ file, span: at, newText: ' '.repeat(width) });
+  });
+  return changes;
 }
