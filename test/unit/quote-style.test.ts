@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { inIndent, inQuotes, quoteStyleOf } from '../../server/src/features/fixes/quote-style';
 import { inPyQuotes, pyQuoteStyleOf } from '../../server/src/features/fixes/py-quotes';
 
-test("a file's quote style is the one four in five of its strings use", () => {
+test("a file's quote style is the one three in four of its strings use", () => {
   assert.equal(quoteStyleOf('import { a } from "b";\nconst c = "d";\n'), '"');
   assert.equal(quoteStyleOf("import { a } from 'b';\nconst c = 'd';\n"), "'");
   // Mixed, or no strings at all: no style to follow.
@@ -41,6 +41,10 @@ test("a Python file's quote style counts its one-line strings, not its docstring
   assert.equal(pyQuoteStyleOf(`'''Doc.'''\nT = os.environ["T"]\n`), '"');
   assert.equal(pyQuoteStyleOf(`a = 'x'\nb = "y"\n`), null);
   assert.equal(pyQuoteStyleOf('n = 1\n'), null);
+  // Three in four is clear enough: a boto3 Lambda of single-quoted calls that returns a dict in double quotes.
+  const lambda = `x = f('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l')\nreturn {"headers": "x", "body": 1}\n`;
+  assert.equal(pyQuoteStyleOf(lambda), "'");
+  assert.equal(pyQuoteStyleOf(`x = f('a', 'b', 'c', 'd', 'e')\ny = {"k": "v"}\n`), null, 'five in seven is not');
 });
 
 test('Python strings are re-quoted with their escapes; f-string fields take the other quote', () => {

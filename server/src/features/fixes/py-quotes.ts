@@ -3,7 +3,7 @@
  * quotes (black's default), but many projects write single ones (`table.query(IndexName=
  * 'byStatus')`): a reader or a key written in the other style is the one part of the file
  * a reviewer sees was not written by its author, and flake8-quotes reports it. So every
- * string a fix writes takes the file's quote when the file clearly uses one (four in five
+ * string a fix writes takes the file's quote when the file clearly uses one (three in four
  * of its one-line strings). Triple-quoted strings (docstrings) keep `"""`, as PEP 8 asks
  * of every file; comments are left as they are. An f-string's fields keep strings of the
  * other quote, since before Python 3.12 a field may not hold the string's own quote:
@@ -65,15 +65,15 @@ function stringEnd(code: string, at: number): number | null {
   return null;
 }
 
-/** The quote the file's one-line strings use, when at least four in five use it; else null. */
+/** The quote the file's one-line strings use, when at least three in four use it; else null. */
 export function pyQuoteStyleOf(text: string): Quote | null {
   const strings = pyStrings(text)?.filter((s) => !s.triple);
   if (!strings || strings.length === 0) return null;
   const quoteOf = (s: PyString) => text[s.start + s.prefix.length];
   const single = strings.filter((s) => quoteOf(s) === "'").length;
   const double = strings.length - single;
-  if (double * 5 >= strings.length * 4) return '"';
-  if (single * 5 >= strings.length * 4) return "'";
+  if (double * 4 >= strings.length * 3) return '"';
+  if (single * 4 >= strings.length * 3) return "'";
   return null;
 }
 

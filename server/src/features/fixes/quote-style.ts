@@ -8,7 +8,7 @@ import { indentUnitOf } from './reader-conventions';
  * "electrodb"`, `type: "string"`): a fix that added `type: 'string'` beside it left the
  * file in two styles, which the project's linter then reports. So every string literal a
  * fix writes into a JS/TS file takes the quote the file's own literals use, when the file
- * clearly uses one (at least four in five of its quoted strings); a file that mixes both
+ * clearly uses one (at least three in four of its quoted strings); a file that mixes both
  * is left to the fix's style. Template literals and comments are left as they are. The
  * helpers a fix adds at the top level (the hash, a shard merge) are written in two-space
  * steps: in a file indented by four spaces or tabs they take the file's step.
@@ -75,14 +75,14 @@ function quotedStrings(code: string): Array<[number, number]> | null {
   return out;
 }
 
-/** The quote the file's own strings use, when at least four in five use it; else null. */
+/** The quote the file's own strings use, when at least three in four use it; else null. */
 export function quoteStyleOf(text: string): Quote | null {
   const strings = quotedStrings(text);
   if (!strings || strings.length === 0) return null;
   const single = strings.filter(([s]) => text[s] === "'").length;
   const double = strings.length - single;
-  if (double * 5 >= strings.length * 4) return '"';
-  if (single * 5 >= strings.length * 4) return "'";
+  if (double * 4 >= strings.length * 3) return '"';
+  if (single * 4 >= strings.length * 3) return "'";
   return null;
 }
 
