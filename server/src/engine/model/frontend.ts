@@ -132,8 +132,13 @@ export interface FrontEnd {
 
   // How it evaluates and resolves.
   evaluate: Evaluator;
-  /** The expression a name is bound to (`repo = new Repo()`), or null. */
+  /**
+   * The expression a name is bound to (`repo = new Repo()`), or null; for a parameter a
+   * framework fills (FastAPI's `repo = Depends(get_repo)`), the marker that says how.
+   */
   valueOf(id: Node, ctx: EvalContext): Node | null;
+  /** The function a dependency-injection marker names (`get_repo` of `Depends(get_repo)`): the value is what it returns. */
+  dependencyProvider?(e: Node | null): Node | null;
   /** The function a called name is bound to (a `def`, a `function`, a `const f = () =>`), or null. */
   functionOf(callee: Node, ctx: EvalContext): Node | null;
   /** Whether a receiver's root name is this workspace's own code (a class, a function, a relative import). */

@@ -1,4 +1,4 @@
-import type { Declaration, SourceLanguage } from '.';
+import type { Declaration, SourceLanguage, Span } from '.';
 import type { CallSite } from './call-site';
 import type { Value } from './value';
 
@@ -15,11 +15,24 @@ export interface FunctionSummary {
   /** A factory: the class it returns a new instance of, as this module writes it (`new RoomRepository(...)`, `cls(...)`). */
   makes?: string;
   /**
+   * The arguments of that construction, evaluated in this module, and where it is written
+   * (`return OrdersRepo(boto3.resource("dynamodb").Table(os.environ["ORDERS_TABLE"]))`):
+   * a caller of the factory reads from them the table the class's constructor keeps.
+   */
+  madeWith?: MadeWith;
+  /**
    * Python parameters with a constant default (`username=DEFAULT_USER`): the value a
    * caller that leaves the argument out passes, in this module's positions. Each part's
    * origin names the parameter first in its `via` (`declaration`).
    */
   defaults?: Array<{ name: string; value: Value; declaration: Declaration }>;
+}
+
+/** A construction's arguments: positional ones in order (up to a spread), then keyword ones by name. */
+export interface MadeWith {
+  span: Span;
+  positional: Value[];
+  named: Array<[string, Value]>;
 }
 
 export interface ClassSummary {

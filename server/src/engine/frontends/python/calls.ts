@@ -246,7 +246,7 @@ function readCallSite(n: Node, text: string, file: string, lookups: Lookups, dep
     found.table = { kind: 'unknown', source: receiver.text.slice(0, 80) };
   const paginated =
     found.paginated || !!entry(input, 'ExclusiveStartKey') || (found.operation === 'Query' && inPagingLoop(n));
-  const field = found.table.kind === 'unknown' ? tableField(receiver, input) : null;
+  const field = found.table.kind === 'unknown' ? tableField(receiver, input, ctx) : null;
   return {
     file,
     language: 'python',
@@ -262,14 +262,33 @@ function readCallSite(n: Node, text: string, file: string, lookups: Lookups, dep
   };
 }
 
-/** `self._table.put_item(...)`, `client.put_item(TableName=self.table_name, ...)`: the field a table not read comes from. */
-function tableField(receiver: Node | null, input: Value): string | null {
+/**
+ * `self._table.put_item(...)`, `client.put_item(TableName=self.table_name, ...)`, or a table
+ * made from a field's name where the request is sent (`table = self._get_db_handler(self.table_name)`,
+ * `dynamodb.Table(self.table_name).put_item(...)`): the field a table not read comes from.
+ */
+function tableField(receiver: Node | null, input: Value, ctx: EvalContext): string | null {
   if (receiver?.type === 'attribute' && receiver.childForFieldName('object')?.text === 'self')
     return receiver.childForFieldName('attribute')?.text ?? null;
+  const b = receiver?.type === 'identifier' ? resolve(receiver, ctx) : null;
+  const made = b?.kind === 'value' ? b.node : receiver;
+  const given = made?.type === 'call' ? fieldsGiven(made) : [];
+  if (given.length === 1) return given[0];
   const name = entry(input, 'TableName');
   const parts = name?.kind === 'scalar' ? name.template.parts : [];
   const source = parts.length === 1 && 'hole' in parts[0] ? parts[0].hole.source : '';
   return /^self\.(\w+)$/.exec(source ?? '')?.[1] ?? null;
+}
+
+/** The fields a call is given (`self.table_name` of `self._get_db_handler(self.table_name)`). */
+function fieldsGiven(call: Node): string[] {
+  const out = new Set<string>();
+  for (const a of call.childForFieldName('arguments')?.namedChildren ?? []) {
+    const v = a?.type === 'keyword_argument' ? a.childForFieldName('value') : a;
+    if (v?.type === 'attribute' && v.childForFieldName('object')?.text === 'self')
+      out.add(v.childForFieldName('attribute')?.text ?? '');
+  }
+  return [...out].filter(Boolean);
 }
 
 /** How a boto3 call is written, by what its receiver is. */

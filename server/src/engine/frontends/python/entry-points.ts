@@ -24,6 +24,7 @@ import type { EntryKind, FileReach, ReachPart, ReachReading, SeenCall, SeenEntry
 import type { Span } from '../../model/range';
 import { spanOf } from '../../syntax/span';
 import { argumentsOf, passedNames, registeredView, wrappedAssignment } from './passed-functions';
+import { dependencyProvider } from './depends';
 
 const LOOPS = new Set([
   'for_statement',
@@ -78,15 +79,16 @@ export function pythonReachReading(tree: Tree, file: string, testFile: boolean, 
   const entries: SeenEntry[] = [];
   if (testFile) entries.push(wholeFileEntry('test', file, spanOf(tree.rootNode), 'test run'));
   const prefixes = mayBeWritten(words, ROUTER_WORDS) ? routerPrefixes(text) : new Map<string, string>();
+  const paths = pathConstants(text);
   const main = text.includes('__main__');
   return {
-    mode: JSON.stringify([main, [...prefixes]]),
+    mode: JSON.stringify([main, [...prefixes], [...paths]]),
     entries,
     declaresApp: mayBeWritten(words, APP_WORDS) && APP_OBJECT.test(text),
     types: main ? VISITED_MAIN : VISITED,
     read: (n) => {
       const part = emptyPart();
-      if (n.type === 'function_definition') readFunction(n, part, file, prefixes);
+      if (n.type === 'function_definition') readFunction(n, part, file, { prefixes, paths });
       else if (n.type === 'call') readCall(n, part, file, prefixes);
       else if (LOOPS.has(n.type)) part.loops.push(spanOf(n));
       else if (n.type === 'import_from_statement' || n.type === 'import_statement') readImport(n, part);
@@ -118,7 +120,59 @@ function routerPrefixes(text: string): Map<string, string> {
   return out;
 }
 
-function readFunction(fn: Node, seen: ReachPart, file: string, prefixes: Map<string, string>): void {
+/** What a route's path may be read through: routers' prefixes, the module's path constants. */
+interface RouteNames {
+  prefixes: Map<string, string>;
+  paths: Map<string, string>;
+}
+
+/**
+ * The module's path constants (`ORDERS_PATH = "/api/orders/"`): a route may name its path by
+ * one (`@app.post(ORDERS_PATH)`, `@app.get(f"{ORDERS_PATH}<order_id>")`). Read from the
+ * text as a whole (and kept in the reading's mode), so an edit of the constant reads the
+ * routes again.
+ */
+function pathConstants(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of text.matchAll(/^([A-Z][A-Z0-9_]*)\s*(?::\s*str\s*)?=\s*[rRuU]?(['"])(\/[^'"\n]*)\2\s*$/gm))
+    out.set(m[1], m[3]);
+  return out;
+}
+
+/**
+ * A route's path as written: a string, or a constant (`ORDERS_PATH`, `paths.ORDERS`), an
+ * f-string or a `+` of them. A constant of this module is put in; one imported stays as its
+ * name in braces (`{ORDERS_PATH}<order_id>`), which the reading of that module does not give
+ * here. Null when the expression is no path (a lower-case name, a call).
+ */
+function routePath(n: Node | undefined, paths: Map<string, string>, depth = 0): string | null {
+  if (!n || depth > 4) return null;
+  const constant = (name: string) =>
+    /^(?:\w+\.)*[A-Z][A-Z0-9_]*$/.test(name) ? (paths.get(name) ?? `{${name}}`) : null;
+  if (n.type === 'identifier' || n.type === 'attribute') return constant(n.text);
+  if (n.type === 'binary_operator' && n.childForFieldName('operator')?.text === '+') {
+    const left = routePath(n.childForFieldName('left') ?? undefined, paths, depth + 1);
+    const right = routePath(n.childForFieldName('right') ?? undefined, paths, depth + 1);
+    return left !== null && right !== null ? left + right : null;
+  }
+  if (n.type !== 'string') return null;
+  if (!n.namedChildren.some((c) => c?.type === 'interpolation')) return stringOf(n);
+  let out = '';
+  for (const c of n.namedChildren) {
+    if (!c || c.type === 'string_start' || c.type === 'string_end') continue;
+    if (c.type !== 'interpolation') {
+      out += c.text;
+      continue;
+    }
+    const inner = c.childForFieldName('expression') ?? c.namedChild(0);
+    const v = inner ? routePath(inner, paths, depth + 1) : null;
+    if (v === null) return null;
+    out += v;
+  }
+  return out;
+}
+
+function readFunction(fn: Node, seen: ReachPart, file: string, names: RouteNames): void {
   const name = fn.childForFieldName('name')?.text;
   if (!name) return;
   const span = spanOf(fn);
@@ -130,7 +184,7 @@ function readFunction(fn: Node, seen: ReachPart, file: string, prefixes: Map<str
   for (const r of made) seen.calls.push(r);
   let found = false;
   for (const d of decorated?.namedChildren.filter((c) => c.type === 'decorator') ?? []) {
-    const entry = decoratorEntry(d, name, file, prefixes);
+    const entry = decoratorEntry(d, name, file, names);
     if (entry) {
       seen.entries.push({ entry, span });
       found = true;
@@ -184,7 +238,7 @@ function readDecoratorFactory(d: Node, span: Span, seen: ReachPart): void {
 }
 
 /** The entry point a decorator declares (`@app.route("/votes", methods=["POST"])`), or null. */
-function decoratorEntry(d: Node, fn: string, file: string, prefixes: Map<string, string>) {
+function decoratorEntry(d: Node, fn: string, file: string, { prefixes, paths }: RouteNames) {
   const call = d.namedChildren[0];
   if (call?.type !== 'call') return null;
   const callee = call.childForFieldName('function');
@@ -193,15 +247,17 @@ function decoratorEntry(d: Node, fn: string, file: string, prefixes: Map<string,
   const args = call.childForFieldName('arguments')?.namedChildren ?? [];
   const first = args.find((a) => a.type !== 'keyword_argument');
   const at = spanOf(d);
-  const written = first?.type === 'string' ? stringOf(first) : null;
+  const written = routePath(first, paths);
   const prefix = prefixes.get(callee.childForFieldName('object')?.text ?? '') ?? '';
-  const path = written?.startsWith('/') ? prefix + written : written;
-  if ((method === 'route' || method === 'api_route') && path?.startsWith('/')) {
+  // A path named by an imported constant (`{ORDERS_PATH}`) is taken as rooted.
+  const path = written && /^[/{]/.test(written) ? prefix + written : written;
+  const rooted = !!path && /^[/{]/.test(path);
+  if ((method === 'route' || method === 'api_route') && rooted) {
     const methods = keyword(args, 'methods')?.namedChildren.map((m) => stringOf(m)?.toUpperCase()) ?? ['GET'];
     const name = `${methods.filter(Boolean).join('|') || 'GET'} ${path}`;
     return entryPoint('api', name, file, fn, at, name);
   }
-  if (HTTP_METHODS.has(method) && path?.startsWith('/')) {
+  if (HTTP_METHODS.has(method) && rooted) {
     const name = `${method === 'all' ? 'ANY' : method.toUpperCase()} ${path}`;
     return entryPoint('api', name, file, fn, at, name);
   }
@@ -259,6 +315,10 @@ function readCall(call: Node, seen: ReachPart, file: string, prefixes: Map<strin
   const callee = call.childForFieldName('function');
   const span = spanOf(call);
   readWrappedHandler(call, seen, file);
+  // FastAPI calls a parameter's provider (`repo = Depends(get_repo)`) for the route: the route reaches it.
+  const provider = dependencyProvider(call);
+  if (provider?.type === 'identifier') seen.calls.push({ name: provider.text, member: false, span });
+  else if (provider) seen.calls.push({ name: provider.childForFieldName('attribute')?.text ?? '', member: true, span });
   if (callee?.type === 'identifier') {
     seen.calls.push({ name: callee.text, member: false, span });
     // Django: `path("votes/", views.vote)` in `urlpatterns`.

@@ -2,6 +2,7 @@
  * The Python front-end (boto3 clients, resources and tables), as the shared stages see
  * it: `model/frontend.ts` says what each member is for.
  */
+import { dependencyProvider, parameterDependency } from './depends';
 import type { FrontEnd } from '../../model/frontend';
 import { tableDefinitionsInCode } from '../table-definitions';
 import { pythonModuleNames } from '../wrappers/gate';
@@ -43,8 +44,10 @@ export const pythonFrontEnd: FrontEnd = {
   evaluate,
   valueOf: (id, ctx) => {
     const b = resolve(id, ctx);
+    if (b?.kind === 'param') return parameterDependency(b.fn, b.param.name);
     return b?.kind === 'value' ? b.node : null;
   },
+  dependencyProvider,
   functionOf: (callee, ctx) => {
     const b = resolve(callee, ctx);
     return b && 'node' in b && b.node.type === 'function_definition' ? b.node : null;

@@ -21,7 +21,7 @@ import { entryOf, type Value } from '../../model/value';
 import { enclosingClass } from './functions';
 import type { FrontEnd, ImportedName, SourceFile } from '../../model/frontend';
 import { callArguments } from './arguments';
-import { importedOrigins, instantiate, type Arguments } from './instantiate';
+import { importedOrigins, instantiate, substitute, type Arguments } from './instantiate';
 import { Depth } from '../../syntax/depth';
 import { baseMethod, classNamedIn, definitionOf, instanceClassOf, methodOf } from './resolve';
 import { injectedTable, type ClassRef } from './injected';
@@ -249,9 +249,26 @@ function classOfExpression(n: Node, f: Finder, depth: Depth): ClassRef | null {
   const qualified = made ? classOfQualified(made, f) : null;
   if (qualified) return { ...qualified, made: [e] };
   if (e.type !== 'call' && e.type !== 'call_expression') return null;
-  const factory = factoryOf(e, f, depth);
-  if (factory?.fn.makes) return classNamedIn(factory.module, factory.fn.makes, f.modulesFrom);
-  return ownFactoryClass(e, f, depth);
+  // A parameter a framework fills by calling a provider (`Depends(get_repo)`): what `get_repo()` makes.
+  const provider = f.fe.dependencyProvider?.(e) ?? null;
+  const callee = provider ?? e.childForFieldName('function');
+  const factory = factoryOf(callee, f, depth);
+  if (factory?.fn.makes) {
+    const cls = classNamedIn(factory.module, factory.fn.makes, f.modulesFrom);
+    const made = factory.fn.madeWith;
+    if (!cls || !made) return cls;
+    // What the factory gives the constructor, with this call's arguments in (`get_dal(os.environ["T"])`;
+    // a framework calling a provider passes nothing seen here).
+    const args = provider ? new Map() : callArguments(e, factory.fn.params, f.ctx);
+    const given = {
+      span: made.span,
+      positional: made.positional.map((v) => substitute(v, args)),
+      named: made.named.map(([k, v]): [string, Value] => [k, substitute(v, args)]),
+      file: factory.module.file,
+    };
+    return { ...cls, given };
+  }
+  return ownFactoryClass(callee, f, depth);
 }
 
 /** `storage.NotesTable` / `new storage.NotesTable()`: a class of a module imported whole. */
@@ -267,8 +284,7 @@ function classOfQualified(made: Node, f: Finder): ClassRef | null {
  * singleton (`global _DB; if _DB is None: _DB = db.Store(...); return _DB`, `if (!store)
  * store = new Store(); return store;`), as a Chalice app's `get_app_db()` does.
  */
-function ownFactoryClass(call: Node, f: Finder, depth: Depth): ClassRef | null {
-  const callee = call.childForFieldName('function');
+function ownFactoryClass(callee: Node | null, f: Finder, depth: Depth): ClassRef | null {
   if (callee?.type !== 'identifier') return null;
   const fn = f.fe.functionOf(callee, f.ctx);
   if (!fn) return null;
@@ -304,8 +320,11 @@ function assignedIn(fn: Node, name: string, fe: FrontEnd): Node[] {
 }
 
 /** The summarised function a call calls, with the module it is in (for the class names it writes). */
-function factoryOf(call: Node, f: Finder, depth: Depth): { fn: FunctionSummary; module: ModuleSummary } | null {
-  const callee = call.childForFieldName('function');
+function factoryOf(
+  callee: Node | null,
+  f: Finder,
+  depth: Depth,
+): { fn: FunctionSummary; module: ModuleSummary } | null {
   if (callee?.type === 'identifier') {
     const w = f.wrapping.get(callee.text);
     const d = w ? definitionOf(w.module, w.name.name, f.modulesFrom) : null;

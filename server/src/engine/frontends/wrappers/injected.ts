@@ -8,10 +8,10 @@
  * reads the table from the argument the constructor keeps in that field.
  */
 import type { Node } from 'web-tree-sitter';
-import type { SourceRange, TableRef } from '../../model';
+import type { SourceRange, Span, TableRef } from '../../model';
 import type { CallSite } from '../../model/call-site';
 import type { EvalContext } from '../../model/eval-context';
-import type { ModuleSummary } from '../../model/summary';
+import type { MadeWith, ModuleSummary } from '../../model/summary';
 import { entry, type Value } from '../../model/value';
 import { tableRefOf } from '../../requests/interpret';
 import { tableKey, tableName } from '../../keys/table';
@@ -29,6 +29,8 @@ export interface ClassRef {
    * another module made), so nothing is read from the others.
    */
   made?: Node[];
+  /** What the construction another module's factory returns is given (`FunctionSummary.madeWith`), in that module's file. */
+  given?: MadeWith & { file: string };
 }
 
 /**
@@ -43,14 +45,22 @@ export function injectedTable(
   file: string,
   ctx: EvalContext,
 ): { table: TableRef; injected: SourceRange[] } | null {
-  if (!site.tableField || !cls?.made?.length) return null;
+  if (!site.tableField || (!cls?.made?.length && !cls?.given)) return null;
   const c = cls.module.classes.get(cls.name);
   const param = c?.injected?.fields.get(site.tableField);
   const init = param ? c!.methods.get(c!.injected!.init) : undefined;
   if (!param || !init) return null;
+  if (!cls.made?.length) {
+    const given = cls.given!;
+    const value = givenArguments(given, init.params).get(param) ?? defaultAt(init.defaults, param, given.span);
+    return {
+      table: value ? tableOfValue(value) : { kind: 'unknown' },
+      injected: [{ file: given.file, span: given.span }],
+    };
+  }
   const tables = cls.made.map((made) => {
     const args = callArguments(made, init.params, ctx);
-    const given = args.get(param) ?? defaultAt(init.defaults, param, made);
+    const given = args.get(param) ?? defaultAt(init.defaults, param, spanOf(made));
     return given ? tableOfValue(given) : ({ kind: 'unknown' } as TableRef);
   });
   const injected = cls.made.map((n) => ({ file, span: spanOf(n) }));
@@ -61,10 +71,17 @@ export function injectedTable(
 }
 
 /** A parameter's default (`tableName = process.env.ORDERS_TABLE!`) for a construction that leaves it out, placed there. */
-function defaultAt(defaults: Array<{ name: string; value: Value }> | undefined, param: string, made: Node) {
+function defaultAt(defaults: Array<{ name: string; value: Value }> | undefined, param: string, at: Span) {
   const d = defaults?.find((x) => x.name === param);
-  const at = spanOf(made);
   return d ? moveSpans(d.value, () => at, '') : undefined;
+}
+
+/** A summarised construction's arguments by the constructor's parameter names. */
+function givenArguments(given: MadeWith, params: readonly string[]): Map<string, Value> {
+  const out = new Map<string, Value>();
+  given.positional.forEach((v, i) => params[i] && out.set(params[i], v));
+  for (const [name, v] of given.named) if (params.includes(name)) out.set(name, v);
+  return out;
 }
 
 /** A table object (boto3 `Table(name)`: its `table_name`) or a table's name. */

@@ -5,9 +5,9 @@
  * returns (`cartKey(owner)` returns `{ pk: owner, sk: "CART" }`). Parameters stay
  * marked holes (`Hole.param`); each caller puts in its own arguments.
  */
-import type { ClassSummary, FunctionSummary, ModuleSummary, ModulesFrom } from '../../model/summary';
+import type { ClassSummary, FunctionSummary, MadeWith, ModuleSummary, ModulesFrom } from '../../model/summary';
 import type { Node, Tree } from 'web-tree-sitter';
-import { newContext, placeOrigins } from '../evaluation';
+import { newContext, placeOrigins, unknownValue } from '../evaluation';
 import type { Declaration } from '../../model';
 import { spanOf } from '../../syntax/span';
 import type { Value } from '../../model/value';
@@ -53,7 +53,11 @@ export function summarizeModule(
     if (followed++ < MAX_RETURNS) s.returns = returnOf(f.node, fe, ctx());
     if (s.returns) s.returns = placeOrigins(s.returns, file);
     const made = madeClass(f, fe);
-    if (made) s.makes = made;
+    if (made) {
+      s.makes = made.name;
+      const given = madeWith(made.node, fe, file, ctx());
+      if (given) s.madeWith = given;
+    }
     const defaults = (f.defaults ?? []).flatMap((d) => defaultOf(d, file, ctx()));
     if (defaults.length) s.defaults = defaults;
   }
@@ -133,14 +137,37 @@ function worthKeeping(v: Value | null): Value | null {
   return parts.some((p) => 'literal' in p || p.hole.kind !== 'unknown' || p.hole.param) ? v : null;
 }
 
-/** The class a function returns a new instance of: its one `return new X(...)` (`new this()`, Python `cls(...)`: its own class). */
-function madeClass(f: NamedFunction, fe: FrontEnd): string | null {
+/**
+ * The class a function returns a new instance of, and the construction: its one `return new
+ * X(...)` (`new this()`, Python `cls(...)`: its own class).
+ */
+function madeClass(f: NamedFunction, fe: FrontEnd): { name: string; node: Node } | null {
   const returns = fe.returnedExpressions(f.node);
   if (returns.length !== 1 || !returns[0]) return null;
   const e = returns[0].type === 'await_expression' ? returns[0].namedChild(0) : returns[0];
   const ctor = fe.constructorOf(e);
-  if (ctor && fe.isOwnClass(ctor)) return f.owner;
-  return ctor?.type === 'identifier' && /^[A-Z]/.test(ctor.text) ? ctor.text : null;
+  if (!e || !ctor) return null;
+  if (fe.isOwnClass(ctor)) return f.owner ? { name: f.owner, node: e } : null;
+  return ctor.type === 'identifier' && /^[A-Z]/.test(ctor.text) ? { name: ctor.text, node: e } : null;
+}
+
+/** What a construction is given, evaluated here with its origins placed in this file; null when it is given nothing. */
+function madeWith(call: Node, fe: FrontEnd, file: string, ctx: ReturnType<typeof newContext>): MadeWith | null {
+  const out: MadeWith = { span: spanOf(call), positional: [], named: [] };
+  for (const a of call.childForFieldName('arguments')?.namedChildren ?? []) {
+    if (!a || a.type === 'comment') continue;
+    if (/spread|splat/.test(a.type)) break;
+    if (a.type === 'keyword_argument') {
+      const name = a.childForFieldName('name')?.text;
+      const value = a.childForFieldName('value');
+      const v = value ? ctx.evaluate(value, ctx) : null;
+      if (name && v) out.named.push([name, placeOrigins(v, file)]);
+      continue;
+    }
+    const v = ctx.evaluate(a, ctx);
+    out.positional.push(placeOrigins(v ?? unknownValue(a), file));
+  }
+  return out.positional.length || out.named.length ? out : null;
 }
 
 /**
