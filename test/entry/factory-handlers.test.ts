@@ -27,3 +27,54 @@ test("a handler made by an imported service's method reaches what it calls", asy
   assert.match(trending.message, /on table "feed-items"/);
   assert.match(trending.message, /Reached from GET \/trending \(template\.yaml:59\)\.$/);
 });
+
+test('a factory returning the handler it defines from inside an `if` is no handler of its own', async () => {
+  const found = await findingsOf({
+    'package.json': '{ "name": "audit" }',
+    'src/lib/repo.ts': `import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+
+const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+
+export class AuditRepo {
+  async append(id: string) {
+    await doc.send(new PutCommand({ TableName: 'audit', Item: { stream: 'ALL', id } }));
+  }
+}
+`,
+    'src/lib/make-handler.ts': `import type { AuditRepo } from './repo';
+
+export function createAuditHandler(repo: AuditRepo, opts: { warm?: boolean } = {}) {
+  const inner = async (event: { id: string; source?: string }) => {
+    await repo.append(event.id);
+    return { statusCode: 204 };
+  };
+  if (!opts.warm) {
+    return inner;
+  }
+  return async (event: { id: string; source?: string }) => (event.source === 'warmup' ? null : inner(event));
+}
+
+export function createTracedHandler(repo: AuditRepo) {
+  async function traced(event: { id: string }) {
+    await repo.append(event.id);
+  }
+  if (process.env.TRACE) {
+    return traced;
+  }
+  return traced;
+}
+`,
+    'src/handlers/audit.ts': `import { createAuditHandler, createTracedHandler } from '../lib/make-handler';
+import { AuditRepo } from '../lib/repo';
+
+export const handler = createAuditHandler(new AuditRepo());
+export const tracedHandler = createTracedHandler(new AuditRepo());
+`,
+  });
+  const append = at(found, 'src/lib/repo.ts:8');
+  const names = (append.access.reach?.entryPoints ?? []).map((e) => `${e.kind} ${e.name}`).sort();
+  // Before, each factory counted as a Lambda handler too (its name ends in Handler, and its
+  // `return`s were not all read as giving a function).
+  assert.deepEqual(names, ['unknown handler', 'unknown tracedHandler']);
+});

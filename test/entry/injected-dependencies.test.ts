@@ -173,6 +173,59 @@ class CartDal:
   assert.match(line.message, /Reached from PUT \{CARTS_PATH\}<cart_id>\/lines \(svc\/api\/carts\.py:14\)/);
 });
 
+test('inversify: a table bound by the container, a controller’s routes as entry points', async () => {
+  const found = await findingsOf({
+    'package.json': '{ "name": "orders", "dependencies": { "inversify": "^6", "inversify-express-utils": "^6" } }',
+    'src/tokens.ts': `export const TOKENS = {
+  OrdersTable: Symbol.for('OrdersTable'),
+  Orders: Symbol.for('Orders'),
+};
+`,
+    'src/orders-store.ts': `import { inject, injectable } from 'inversify';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { TOKENS } from './tokens';
+
+const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+
+@injectable()
+export class OrdersStore {
+  constructor(@inject(TOKENS.OrdersTable) private readonly table: string) {}
+
+  async place(orderId: string) {
+    await doc.send(new PutCommand({ TableName: this.table, Item: { shard: 'ORDERS', orderId } }));
+  }
+}
+`,
+    'src/container.ts': `import { Container } from 'inversify';
+import { TOKENS } from './tokens';
+import { OrdersStore } from './orders-store';
+
+export const container = new Container();
+container.bind<string>(TOKENS.OrdersTable).toConstantValue(process.env.ORDERS_TABLE!);
+container.bind<OrdersStore>(TOKENS.Orders).to(OrdersStore);
+`,
+    'src/orders-controller.ts': `import { inject } from 'inversify';
+import { controller, httpPost, requestParam } from 'inversify-express-utils';
+import { TOKENS } from './tokens';
+import { OrdersStore } from './orders-store';
+
+@controller('/orders')
+export class OrdersController {
+  constructor(@inject(TOKENS.Orders) private readonly orders: OrdersStore) {}
+
+  @httpPost('/:id')
+  async place(@requestParam('id') id: string) {
+    await this.orders.place(id);
+  }
+}
+`,
+  });
+  const own = at(found, 'src/orders-store.ts:13');
+  assert.match(own.message, /on table \$ORDERS_TABLE/);
+  assert.match(own.message, /Reached from POST \/orders\/:id \(src\/orders-controller\.ts:11\)/);
+});
+
 test('FastAPI: what a route’s provider reads is reached from the route', async () => {
   const found = await findingsOf({
     'requirements.txt': 'fastapi\nboto3\n',

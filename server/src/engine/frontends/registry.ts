@@ -16,6 +16,7 @@ import { declaresToolboxEntities, toolboxCallSites } from './toolbox';
 import { declaresPynamoDbModels, pynamoDbCallSites } from './pynamodb';
 import { declaresDynamooseModels, dynamooseCallSites } from './dynamoose';
 import { oneTableCallSites } from './onetable';
+import { inversifyBindings } from './js/inversify';
 import { declaresTypeDormEntities, typeDormCallSites, typeDormConnections } from './typedorm';
 import { kafkaJsCallSites, kafkaPythonCallSites } from './kafka';
 import { tenantRouteCallSites } from './tenant-routing';
@@ -50,6 +51,8 @@ const LIBRARY_FRONT_ENDS: LibraryFrontEnd[] = [
     declaresModels: declaresTypeDormEntities,
     connections: typeDormConnections,
   },
+  // No requests of its own: the values a dependency-injection container binds under tokens.
+  { id: 'inversify', languages: jsFrontEnd.languages, callSites: () => [], connections: inversifyBindings },
   // Not DynamoDB: a Kafka producer's record key, judged by the same key classes (SL020).
   { id: 'kafka-js', languages: jsFrontEnd.languages, callSites: kafkaJsCallSites },
   { id: 'kafka-python', languages: pythonFrontEnd.languages, callSites: kafkaPythonCallSites },

@@ -99,6 +99,8 @@ export class ModuleConstants {
       (module, language) => ({
         imports: (source, name) => this.resolve(module, language, source, name),
         functions: (source, name) => functionOf(this.summary(module, language, source, false), name),
+        // What a container binds (`inversify:<token>`), a connection made elsewhere: a wrapper's class is given it.
+        connection: (name) => this.namedConnection(module, name),
       }),
       this.summary,
       importsWrapper,

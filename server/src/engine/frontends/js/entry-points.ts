@@ -20,16 +20,29 @@ import {
 import type { EntryKind, FileReach, ReachPart, ReachReading, SeenEntry } from '../../model/entry-point';
 import { spanOf, walk } from '../../syntax/span';
 import { isFunction, parametersOf } from './scope';
+import { makesFunction, returnedFunctions } from './factory-functions';
 import { argumentsOf, chainedRoutePath, passedFunctions, routeObject } from './passed-functions';
 import type { Span } from '../../model/range';
 
 const LOOP_STATEMENTS = new Set(['for_statement', 'for_in_statement', 'while_statement', 'do_statement']);
 const LOOP_METHODS = new Set(['forEach', 'map', 'flatMap', 'filter', 'reduce', 'some', 'every']);
 const APP_OBJECT =
-  /\b(?:express|fastify|Fastify)\s*\(|new\s+(?:Koa|Hono|Router|KoaRouter)\s*\(|\bNestFactory\.create|@Controller\s*\(/;
+  /\b(?:express|fastify|Fastify)\s*\(|new\s+(?:Koa|Hono|Router|KoaRouter)\s*\(|\bNestFactory\.create|@(?:Controller|controller|JsonController)\s*\(/;
 /** The words each mark needs written (each needs one of them as a whole word). */
-const APP_WORDS = ['express', 'fastify', 'Fastify', 'Koa', 'Hono', 'Router', 'KoaRouter', 'NestFactory', 'Controller'];
-const NEST_WORDS = ['Controller', 'Cron', 'Interval'];
+const APP_WORDS = [
+  'express',
+  'fastify',
+  'Fastify',
+  'Koa',
+  'Hono',
+  'Router',
+  'KoaRouter',
+  'NestFactory',
+  'Controller',
+  'controller',
+  'JsonController',
+];
+const NEST_WORDS = ['Controller', 'controller', 'JsonController', 'Cron', 'Interval'];
 /** Event types in a handler's signature that say what invokes it. */
 const EVENT_TYPES: Array<[RegExp, EntryKind]> = [
   [/\bSQS(?:Event|Handler)\b/, 'queue'],
@@ -54,12 +67,24 @@ const VISITED = new Set([
 ]);
 /** With the classes, for a file that may hold a NestJS controller or schedule (most classes are neither). */
 const VISITED_NEST = new Set([...VISITED, 'class_declaration', 'class']);
-const NEST_MARK = /@(?:Controller|Cron|Interval)\s*\(/;
+const NEST_MARK = /@(?:Controller|controller|JsonController|Cron|Interval)\s*\(/;
 /** A file that may give routes as objects (`{ method: 'GET', path: '/x', handler }`) reads its objects too. */
 const ROUTE_OBJECT_MARKS = [/\bmethod['"]?\s*:/, /\bhandler\b/];
 /** The nodes whose children are statements: a reading looks at nothing outside its node's statement. */
 const CONTAINERS = new Set(['program', 'statement_block', 'class_body', 'switch_case', 'switch_default']);
 const NEST_ROUTES = new Set(['Get', 'Post', 'Put', 'Patch', 'Delete', 'All', 'Head', 'Options']);
+/**
+ * Class decorators that make a controller: NestJS's and routing-controllers' `@Controller`,
+ * routing-controllers' `@JsonController`, inversify-express-utils' `@controller`.
+ */
+const CONTROLLERS = new Set(['Controller', 'JsonController', 'controller']);
+/** A route decorator's HTTP method: NestJS / routing-controllers `@Get`, inversify-express-utils `@httpGet`, `@all`. */
+function routeMethod(decorator: string): string | null {
+  if (NEST_ROUTES.has(decorator)) return decorator === 'All' ? 'ANY' : decorator.toUpperCase();
+  const http = /^http(Get|Post|Put|Patch|Delete|Head|Options)$/.exec(decorator);
+  if (http) return http[1].toUpperCase();
+  return decorator === 'all' ? 'ANY' : null;
+}
 
 /** `words`: the text's word counts, when the caller keeps them (`countWords`): marks needing a word not written are not looked for. */
 export function jsReachReading(
@@ -157,6 +182,9 @@ function readFunction(fn: Node, seen: ReachPart, file: string, marks: FileMarks)
   const span = spanOf(fn);
   const decorated = fn.type === 'method_definition' && marks.decorators && decoratorsOf(fn).length > 0;
   seen.functions.push({ name: named.name, span, exported: named.exported, decorated });
+  // A factory returning a function it defines (`function traced(event) {…}; return traced;`)
+  // calls it: whoever calls the factory (the handler it makes) reaches what that function calls.
+  seen.calls.push(...returnedFunctions(fn));
   if (!named.exported || fn.type === 'method_definition') return;
   const decl = fn.parent?.type === 'variable_declarator' ? fn.parent : fn;
   if (next?.app && /^(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$/.test(named.name)) {
@@ -183,15 +211,6 @@ function readFunction(fn: Node, seen: ReachPart, file: string, marks: FileMarks)
   const trigger = typed ? (typed[0].exec(decl.text)?.[0] ?? 'Lambda') : 'Lambda handler';
   const entry = entryPoint(kind, named.name, file, named.name, spanOf(decl), trigger);
   seen.entries.push({ entry: typed ? { ...entry, fromSignature: true } : entry, span });
-}
-
-/** A factory: an arrow whose body is a function, or a function whose every `return` gives one written in place. */
-function makesFunction(fn: Node): boolean {
-  const body = fn.childForFieldName('body');
-  if (!body) return false;
-  if (body.type !== 'statement_block') return isFunction(body);
-  const returns = body.namedChildren.filter((c) => c?.type === 'return_statement');
-  return returns.length > 0 && returns.every((r) => !!r?.namedChild(0) && isFunction(r.namedChild(0)!));
 }
 
 function readCall(call: Node, seen: ReachPart, file: string): void {
@@ -357,19 +376,20 @@ function decorator(d: Node): { name: string; arg: string | null } {
 function readNestController(cls: Node, seen: ReachPart, file: string): void {
   const controller = decoratorsOf(cls)
     .map(decorator)
-    .find((d) => d.name === 'Controller');
+    .find((d) => CONTROLLERS.has(d.name));
   const body = cls.childForFieldName('body');
   if (!body) return;
   for (const m of body.namedChildren) {
     if (m.type !== 'method_definition') continue;
     const method = m.childForFieldName('name')?.text ?? null;
     for (const d of decoratorsOf(m).map(decorator)) {
-      if (controller && NEST_ROUTES.has(d.name)) {
-        const route = ['', controller.arg ?? '', d.arg ?? '']
+      const verb = controller ? routeMethod(d.name) : null;
+      if (verb) {
+        const route = ['', controller!.arg ?? '', d.arg ?? '']
           .join('/')
           .replace(/\/+/g, '/')
           .replace(/(.)\/$/, '$1');
-        const name = `${d.name === 'All' ? 'ANY' : d.name.toUpperCase()} ${route}`;
+        const name = `${verb} ${route}`;
         seen.entries.push({ entry: entryPoint('api', name, file, method, spanOf(m), name), span: spanOf(m) });
       } else if (d.name === 'Cron' || d.name === 'Interval') {
         const rate = d.arg ? parseRate(`cron(${d.arg})`) : null;

@@ -26,6 +26,7 @@ import { entryOf, type Entry, type Value } from '../../model/value';
 import { classValue } from './classes';
 import { fieldInitializer } from './fields';
 import { injectedModelToken } from './nest-models';
+import { injectedBinding } from './inversify';
 import { callValue, newValue } from './library';
 import { recordedMember } from './constructions';
 import { loopValue, paramValue } from './loops';
@@ -271,7 +272,7 @@ function memberValue(n: Node, ctx: EvalContext): Value {
     if (recorded) return recorded;
   }
   // \`this.tickets\` a constructor set to a library's model (\`table.getModel("Ticket")\`): that model.
-  const model = obj?.type === 'this' ? (fieldModel(n, ctx) ?? injectedModel(n, ctx)) : null;
+  const model = obj?.type === 'this' ? (fieldModel(n, ctx) ?? injectedModel(n, ctx) ?? injectedBinding(n, ctx)) : null;
   if (model) return model;
   const fromParam = parameterProperty(n, base, prop);
   if (fromParam) return fromParam;

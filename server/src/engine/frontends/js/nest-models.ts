@@ -19,10 +19,19 @@ export const NEST_DYNAMOOSE = 'nestjs-dynamoose';
  * (`@nestjs/mongoose` has one of the same name).
  */
 export function injectedModelToken(member: Node): Node | null {
+  return importsInjectModel(member.tree.rootNode) ? decoratedParameterToken(member, 'InjectModel') : null;
+}
+
+/**
+ * The first argument of the `@<decorator>(...)` on the constructor parameter property that
+ * `this.<field>` names (`@InjectModel('User') private readonly userModel`, inversify's
+ * `@inject(TYPES.Table) private table: string`), or null.
+ */
+export function decoratedParameterToken(member: Node, decorator: string): Node | null {
   const field = member.childForFieldName('property')?.text;
   let cls: Node | null = member.parent;
   while (cls && !CLASS_TYPES.includes(cls.type)) cls = cls.parent;
-  if (!field || !cls || !importsInjectModel(member.tree.rootNode)) return null;
+  if (!field || !cls) return null;
   const ctor = (cls.childForFieldName('body')?.namedChildren ?? []).find(
     (m) => m?.type === 'method_definition' && m.childForFieldName('name')?.text === 'constructor',
   );
@@ -30,7 +39,7 @@ export function injectedModelToken(member: Node): Node | null {
     if (p?.childForFieldName('pattern')?.text !== field) continue;
     for (const d of p.children) {
       const call = d?.type === 'decorator' ? d.namedChild(0) : null;
-      if (call?.type !== 'call_expression' || call.childForFieldName('function')?.text !== 'InjectModel') continue;
+      if (call?.type !== 'call_expression' || call.childForFieldName('function')?.text !== decorator) continue;
       return call.childForFieldName('arguments')?.namedChild(0) ?? null;
     }
   }
