@@ -8,9 +8,33 @@ export const isTyped = (file: string) => /\.(ts|tsx|mts|cts)$/.test(file);
 export function indentUnitOf(text: string, python: boolean): string {
   const m = /^([ \t]+)\S/m.exec(text);
   if (m?.[1].startsWith('\t')) return '\t';
-  const sizes = [...text.matchAll(/^( +)\S/gm)].slice(0, 50).map((x) => x[1].length);
+  // A doc comment's inner lines (` * ...`) sit one space in: they tell nothing of the step.
+  const sizes = [...text.matchAll(/^( +)(?!\*)\S/gm)].slice(0, 50).map((x) => x[1].length);
   const min = sizes.length ? Math.min(...sizes) : python ? 4 : 2;
   return ' '.repeat(min >= 2 && min <= 8 ? min : python ? 4 : 2);
+}
+
+/** Code written in steps of `from` spaces, re-stepped in `unit` (a doc comment's ` *` lines keep their one space). */
+export function restepped(code: string, from: number, unit: string): string {
+  if (unit === ' '.repeat(from)) return code;
+  return code.replace(
+    /^( +)/gm,
+    (spaces: string) => unit.repeat(Math.floor(spaces.length / from)) + ' '.repeat(spaces.length % from),
+  );
+}
+
+/**
+ * The line width a file keeps to, as its formatter's print width would be: prettier's
+ * default 80 when no line is longer, else 120, the width projects that change it set most.
+ */
+export function lineWidthOf(text: string): number {
+  const longest = Math.max(0, ...text.split('\n').map((l) => l.replace(/\t/g, '  ').length));
+  return longest <= 80 ? 80 : 120;
+}
+
+/** `,` where the file ends its multi-line lists with a comma (prettier's default), else nothing. */
+export function trailingCommaOf(text: string): string {
+  return /,[ \t]*\r?\n[ \t]*[}\])]/.test(text) ? ',' : '';
 }
 
 export function quoteOf(text: string, imports: ImportInfo[]): "'" | '"' {
@@ -30,4 +54,34 @@ export function visibleAtTop(name: string, text: string, imports: ImportInfo[], 
     ? new RegExp(`^${esc}\\s*(:[^=\\n]*)?=`, 'm')
     : new RegExp(`^(export\\s+)?(const|let|var|class|function|async\\s+function)\\s+${esc}\\b`, 'm');
   return decl.test(text);
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The top-level constant a module keeps an environment variable's value in (`const TABLE =
+ * process.env.TABLE_NAME!`, `TABLE_NAME = os.environ["TABLE_NAME"]`, `os.getenv(...)`, with
+ * or without a default), so a reader names the table as the module's own requests do.
+ * `exact`: only a constant bound to the variable alone (no default), whose value is the
+ * variable's in every case.
+ */
+export function envConstant(text: string, variable: string, python: boolean, exact = false): string | null {
+  const v = escape(variable);
+  const rest = exact ? String.raw`\s*;?\s*$` : String.raw`[^\n]*$`;
+  const item = String.raw`\[\s*(["'])${v}\2\s*\]`;
+  const read = python
+    ? String.raw`os\.(?:environ${item}${exact ? '' : String.raw`|(?:environ\.get|getenv)\(\s*(["'])${v}\3`})`
+    : String.raw`process\.env(?:\.${v}\b|${item})!?`;
+  const decl = python
+    ? String.raw`^([A-Za-z_]\w*)\s*(?::[^=\n]*)?=\s*${read}`
+    : String.raw`^(?:export\s+)?const\s+([A-Za-z_$][\w$]*)\s*(?::[^=\n]*)?=\s*${read}`;
+  return new RegExp(decl + rest, 'm').exec(text)?.[1] ?? null;
+}
+
+/** The variable an expression reads and nothing else (`process.env.TABLE_NAME!`, `os.environ["T"]`), or null. */
+export function envRead(expression: string, python: boolean): string | null {
+  const m = python
+    ? /^os\.environ\[\s*(["'])(\w+)\1\s*\]$/.exec(expression.trim())
+    : /^process\.env(?:\.([A-Za-z_$][\w$]*)|\[\s*(["'])([\w$]+)\2\s*\])!?$/.exec(expression.trim());
+  return (python ? m?.[2] : (m?.[1] ?? m?.[3])) ?? null;
 }

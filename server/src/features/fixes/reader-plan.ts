@@ -5,7 +5,7 @@ import { textIn } from './apply';
 import type { FixContext } from './fix-model';
 import { declaredIndexSortKey } from './index-order';
 import { clientType, v2Namespace } from './reader-client';
-import { indentUnitOf, isPython, isTyped, quoteOf, visibleAtTop } from './reader-conventions';
+import { envConstant, envRead, indentUnitOf, isPython, isTyped, quoteOf, visibleAtTop } from './reader-conventions';
 import { partitionPieces, shardLoop } from './reader-key';
 import { attributeExpression, importableModule, rootNames, tableInCall, valueOfUse } from './reader-scope';
 import { readerOptions } from './reader-options';
@@ -148,7 +148,11 @@ export function planReader(input: PlanInput, ctx: FixContext): ReaderPlan | null
     const expr = atSite(t.span) ?? tableInCall(textIn(siteText, site.span));
     const roots = expr ? rootNames(expr) : [];
     const seen = (r: string) => visible(r) || (sameFile && imports.some((i) => i.module === r));
-    if (expr && !/\b(this|self)\b/.test(expr) && roots.every(seen)) table = expr;
+    // An environment variable the module already keeps in a constant is named by it.
+    const variable = t.kind === 'env' ? t.name : null;
+    const kept = variable ? envConstant(text, variable, python, !!expr && !!envRead(expr, python)) : null;
+    if (kept && (!expr || envRead(expr, python) === variable)) table = kept;
+    else if (expr && !/\b(this|self)\b/.test(expr) && roots.every(seen)) table = expr;
     else if (t.kind === 'literal') table = JSON.stringify(t.name);
     else if (expr) tableArg = expr;
     else if (t.kind === 'env') {

@@ -128,7 +128,9 @@ export function pythonReader(s: ReaderSpec): string {
       ? `[${s.shards.values.join(', ')}]`
       : s.shards.start === 0
         ? `range(${s.shards.count})`
-        : `range(${s.shards.start}, ${s.shards.start} + ${s.shards.count})`;
+        : /^\d+$/.test(s.shards.count)
+          ? `range(${s.shards.start}, ${Number(s.shards.count) + s.shards.start})`
+          : `range(${s.shards.start}, ${s.shards.count} + ${s.shards.start})`;
   const workers =
     s.shards.kind === 'list'
       ? String(Math.min(s.shards.values.length, MAX_WORKERS))

@@ -21,6 +21,7 @@ import { type EvalContext } from '../../model/eval-context';
 import { spanOf } from '../../syntax/span';
 import { literalText, shardRange } from '../../model/template';
 import type { ConditionClause, Value } from '../../model/value';
+import type { ShardCount } from '../../model';
 import { memberOf } from '../value-ops';
 import { callArguments } from '../wrappers/arguments';
 import { pythonFunction, returnedExpressions } from './functions';
@@ -102,15 +103,19 @@ export function callValue(n: Node, ctx: EvalContext): Value {
 function randomShard(n: Node, callee: string, ctx: EvalContext): Value | null {
   const num = (i: number) => numberOf(ctx.evaluate(argumentAt(n, i, null), ctx));
   const has = (i: number) => argumentAt(n, i, null) !== null;
-  const from = (a: number | null, b: number | null) =>
-    shardValue(n, { method: 'random', values: a !== null && b !== null ? shardRange(a, b - a) : null });
+  const from = (a: number | null, b: number | null, count?: ShardCount) =>
+    shardValue(n, {
+      method: 'random',
+      values: a !== null && b !== null ? shardRange(a, b - a) : null,
+      ...(count ? { count } : {}),
+    });
   if (/^(random\.)?randint$/.test(callee)) {
     const b = num(1);
-    return from(num(0), b === null ? null : b + 1);
+    return from(num(0), b === null ? null : b + 1, countOfBounds(num(0), argumentAt(n, 1, null), 1, ctx));
   }
   // numpy's randint excludes its upper bound, like randrange.
   if (/^((random\.)?randrange|(np|numpy)\.random\.randint|secrets\.randbelow|randbelow)$/.test(callee)) {
-    if (has(1)) return from(num(0), num(1));
+    if (has(1)) return from(num(0), num(1), countOfBounds(num(0), argumentAt(n, 1, null), 0, ctx));
     const bound = argumentAt(n, 0, null);
     const v = ctx.evaluate(bound, ctx);
     const h = soleHole(from(0, numberOf(v)));
@@ -123,6 +128,28 @@ function randomShard(n: Node, callee: string, ctx: EvalContext): Value | null {
     return shardValue(n, { method: 'random', values: values?.every((x): x is number => x !== null) ? values : null });
   }
   return null;
+}
+
+/**
+ * The constant that counts the shards of a two-bound pick, so a reader loops over the
+ * writers' own name: `randint(0, SHARDS - 1)` and `randrange(1, SHARDS + 1)` count
+ * `SHARDS`, as do `randint(1, SHARDS)` and `randrange(0, SHARDS)`. `inclusive` is 1 when
+ * the upper bound is one of the picks (randint), 0 when it is not (randrange).
+ */
+function countOfBounds(low: number | null, high: Node | null, inclusive: number, ctx: EvalContext) {
+  if ((low !== 0 && low !== 1) || !high) return undefined;
+  // The count N spans low .. high: high is N itself, `N - 1` or `N + 1` as low and the bound's kind say.
+  const offset = low - inclusive;
+  const operator = high.type === 'binary_operator' ? high.childForFieldName('operator')?.text : null;
+  const counted =
+    offset === 0
+      ? high
+      : operator === (offset < 0 ? '-' : '+') && high.childForFieldName('right')?.text === '1'
+        ? high.childForFieldName('left')
+        : null;
+  if (!counted || counted.type === 'integer') return undefined;
+  const count = shardCountOfExpression(counted, ctx.evaluate(counted, ctx));
+  return count?.name ? count : undefined;
 }
 
 /** `int(random.random() * N)` picks one of N shards (`math.ceil` picks 1..N). */
