@@ -4,7 +4,7 @@ import { textIn } from './apply';
 import type { FixContext, TextChange } from './fix-model';
 import type { NumberKey } from './counter-number';
 import { appendShard } from './key-edit';
-import { visibleAtTop } from './reader-conventions';
+import { indentUnitOf, restepped, visibleAtTop } from './reader-conventions';
 import { rootNames } from './reader-scope';
 import { readerStyle, type ReaderStyle } from './reader-style';
 import { enclosingFunction, nodeAt, withTree } from './syntax';
@@ -145,7 +145,8 @@ export function summingReader(
   };
   const body = python ? pythonSource(a, parts) : jsSource(a, style, parts);
   if (!body) return null;
-  const block = body
+  // The body is written in two-space steps (Python: four): the file's own step instead.
+  const block = restepped(body, python ? 4 : 2, indentUnitOf(text, python))
     .split('\n')
     .map((l) => (l ? indent + l : l))
     .join('\n');

@@ -43,11 +43,22 @@ export function hashHelperSource(language: SourceLanguage): string {
   ].join('\n');
 }
 
-/** Whether the file already defines the helper (a second fix in it reuses the first one's). */
+/**
+ * Whether the file already has the helper: defined in it (a second fix in it reuses the
+ * first one's), or imported from a module of the project (a team that moved it into a
+ * shared module after the first fix), where a second definition would clash with the import.
+ */
 export function definesHashHelper(language: SourceLanguage, text: string): boolean {
-  return language === 'python'
-    ? new RegExp(`^def\\s+${HASH_NAME.python}\\s*\\(`, 'm').test(text)
-    : new RegExp(`\\bfunction\\s+${HASH_NAME.js}\\s*\\(`).test(text);
+  if (language === 'python') {
+    const name = HASH_NAME.python;
+    return new RegExp(`^def\\s+${name}\\s*\\(|^from\\s+\\S+\\s+import\\s+(?:\\([^)]*|[^\\n]*)\\b${name}\\b`, 'm').test(
+      text,
+    );
+  }
+  const name = HASH_NAME.js;
+  return new RegExp(
+    `\\bfunction\\s+${name}\\s*\\(|\\bimport\\s*\\{[^}]*\\b${name}\\b[^}]*\\}\\s*from\\b|\\b(?:const|let|var)\\s*\\{[^}]*\\b${name}\\b[^}]*\\}\\s*=\\s*require\\(`,
+  ).test(text);
 }
 
 /** `shardlensHash(String(playerId)) % N` / `shardlens_hash(str(player_id)) % N`. */

@@ -122,9 +122,12 @@ export function inQuotes(code: string, quote: Quote): string {
  */
 export function inIndent(code: string, unit: string): string {
   if (unit === '  ' || !/^(export |async |function |const |class |\/\*\*)/m.test(code)) return code;
-  const indents = [...code.matchAll(/^( +)\S/gm)].map((m) => m[1].length);
+  // A doc comment's inner lines (` * ...`, ` */`) sit one space past their level's step.
+  const indents = [...code.matchAll(/^( +)(?!\*)\S/gm)].map((m) => m[1].length);
   if (indents.length === 0 || Math.min(...indents) !== 2 || indents.some((n) => n % 2 !== 0)) return code;
-  return code.replace(/^( +)(?=\S)/gm, (spaces: string) => unit.repeat(spaces.length / 2));
+  return code.replace(/^( +)(?=(\*)?)(?=\S)/gm, (spaces: string, _: string, star?: string) =>
+    star && spaces.length % 2 === 1 ? `${unit.repeat((spaces.length - 1) / 2)} ` : unit.repeat(spaces.length / 2),
+  );
 }
 
 /** The text a change writes into `file`, in the file's quotes (and, in JS/TS, its indentation step). */

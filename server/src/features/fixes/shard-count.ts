@@ -107,10 +107,9 @@ export function importOf(
     if (python && /^from\s+\S+\s+import\s+[^(]+$/.test(line.trim())) {
       return insertAt(a.file, end.line, line.replace(/\s+$/, '').length, `, ${name}`);
     }
-    const brace = line.lastIndexOf('}');
-    if (!python && brace >= 0 && i.span.startLine === i.span.endLine) {
-      const before = line.slice(0, brace).replace(/\s+$/, '');
-      return insertAt(a.file, end.line, before.length, `${before.endsWith(',') ? '' : ','} ${name}`);
+    if (!python) {
+      const merged = intoJsImport(a.file, lines, i.span, name);
+      if (merged) return merged;
     }
   }
   const cjs = !python && imports.some((i) => /require\(/.test(sliceLine(text, i.span)));
@@ -119,6 +118,33 @@ export function importOf(
     : cjs
       ? `const { ${name} } = require(${JSON.stringify(spec)});`
       : `import { ${name} } from ${JSON.stringify(spec)};`;
+}
+
+/**
+ * `name` added to an ES import of its module: into its braces (one line or one name a
+ * line), or beside its default (`import schema from './schema'` → `import schema, {
+ * NAME } from './schema'`). Never into `import type` (a value there is a type only) nor
+ * a namespace import; null when the import is not of these forms (a line of its own then).
+ */
+function intoJsImport(file: string, lines: string[], span: Span, name: string): TextChange | null {
+  const first = lines[span.startLine] ?? '';
+  const last = lines[span.endLine] ?? '';
+  if (!/^\s*import\s/.test(first) || /^\s*import\s+type\b/.test(first) || /\*\s*as\b/.test(first)) return null;
+  const brace = last.lastIndexOf('}');
+  if (brace >= 0 && span.startLine === span.endLine) {
+    const before = last.slice(0, brace).replace(/\s+$/, '');
+    return insertAt(file, span.endLine, before.length, `${before.endsWith(',') ? '' : ','} ${name}`);
+  }
+  if (brace >= 0 && /^\s*\}/.test(last) && span.endLine > span.startLine) {
+    // One name a line: a line of its own before the closing brace, as the others are written.
+    const previous = lines[span.endLine - 1] ?? '';
+    const indent = /^\s*/.exec(previous)?.[0] ?? '  ';
+    if (!previous.trimEnd().endsWith(',') || span.endLine - 1 === span.startLine) return null;
+    return insertAt(file, span.endLine, 0, `${indent}${name},\n`);
+  }
+  const only = /^(\s*import\s+[A-Za-z_$][\w$]*)(\s+from\s)/.exec(first);
+  if (only && span.startLine === span.endLine) return insertAt(file, span.startLine, only[1].length, `, { ${name} }`);
+  return null;
 }
 
 function sliceLine(text: string, s: Span): string {

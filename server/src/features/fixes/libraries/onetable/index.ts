@@ -6,6 +6,7 @@ import { type Blocked, where } from '../../key-sites';
 import { importOf, suggestedCount, type CountPlan } from '../../shard-count';
 import { suffixDescriptor } from '../../shard-fix';
 import { isBlocked, mergeChanges } from '../../whole-key';
+import { indentUnitOf } from '../../reader-conventions';
 import { offeredShardFixes } from '../offer';
 import { planModel, type ModelPlan } from './plan';
 import { callChange, readerName, readerSource, sortKeyOf } from './reader';
@@ -90,7 +91,7 @@ function build(
     return {
       blocked: `the shard count cannot be imported from the CommonJS module ${where(ctx, schemaFile, p.key.span)}`,
     };
-  const changes: TextChange[] = [templateChange(p), shardFieldChange(p, method, name)];
+  const changes: TextChange[] = [templateChange(p), shardFieldChange(p, method, name, indentUnitOf(schemaText, false))];
   const blocks = new Map<string, string[]>();
   const add = (file: string, block: string) => blocks.set(file, [...(blocks.get(file) ?? []), block]);
   for (const table of tables) {
@@ -102,7 +103,9 @@ function build(
       return {
         blocked: `the table's options at ${where(ctx, table.file, table.end)}${others} are not all written there`,
       };
-    changes.push(valueCallbackChange(p, table, method.attribute, name));
+    changes.push(
+      valueCallbackChange(p, table, method.attribute, name, indentUnitOf(ctx.textOf(table.file) ?? '', false)),
+    );
     const text = ctx.textOf(table.file) ?? '';
     const language = p.finding.access.language;
     if (!definesHashHelper(language, text) && !blocks.has(table.file))

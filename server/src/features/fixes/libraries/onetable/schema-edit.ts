@@ -21,31 +21,46 @@ export function templateChange(p: ModelPlan): TextChange {
   return { file: p.fields.file, span: at, newText: `${p.d.separator || '#'}\${shard}` };
 }
 
-/** The `shard` field, placed right after the key's field. */
-export function shardFieldChange(p: ModelPlan, method: Method, count: string): TextChange {
-  const field =
+/**
+ * The `shard` field, placed right after the key's field and written as the key's field is:
+ * its `type` as the schema spells it (`String`, `'string'`), on one line or one property a
+ * line, in the file's indentation step.
+ */
+export function shardFieldChange(p: ModelPlan, method: Method, count: string, step: string): TextChange {
+  const type = p.key.props.get('type')?.text ?? 'String';
+  const props =
     method.kind === 'random'
-      ? `shard: { type: String, generate: () => String(Math.floor(Math.random() * ${count})), hidden: true },`
-      : `shard: { type: String, value: true },`;
+      ? [`type: ${type}`, `generate: () => String(Math.floor(Math.random() * ${count}))`, 'hidden: true']
+      : [`type: ${type}`, 'value: true'];
+  const indent = p.fields.indent;
+  const multiline = p.key.value.span.endLine > p.key.value.span.startLine;
+  const field = multiline
+    ? `shard: {\n${props.map((x) => `${indent}${step}${x},`).join('\n')}\n${indent}},`
+    : `shard: { ${props.join(', ')} },`;
   const why =
     method.kind === 'random'
       ? `// The write shard of the key, drawn per item: find every shard to read the key.`
       : `// The write shard of the key, from ${method.attribute} (the table's value callback).`;
   const next = p.fields.pairs[p.fields.pairs.indexOf(p.key) + 1];
-  const indent = p.fields.indent;
   if (next) return insert(p.fields.file, next.span, `${why}\n${indent}${field}\n${indent}`);
   return afterLast(p.fields, `${why}\n${indent}${field}`);
 }
 
 /** The table's `value` callback: the shard of an item from its attribute, else the value the call gives. */
-export function valueCallbackChange(p: ModelPlan, table: ObjectSyntax, attribute: string, count: string): TextChange {
+export function valueCallbackChange(
+  p: ModelPlan,
+  table: ObjectSyntax,
+  attribute: string,
+  count: string,
+  step: string,
+): TextChange {
   const i = table.indent;
   const text = [
     `// Computes the models' \`value: true\` fields: ${p.model}'s write shard, from ${attribute}.`,
     `${i}value: (model, field, properties) =>`,
-    `${i}  field === 'shard' && properties.${attribute} !== undefined`,
-    `${i}    ? String(shardlensHash(String(properties.${attribute})) % ${count})`,
-    `${i}    : properties[field],`,
+    `${i}${step}field === 'shard' && properties.${attribute} !== undefined`,
+    `${i}${step}${step}? String(shardlensHash(String(properties.${attribute})) % ${count})`,
+    `${i}${step}${step}: properties[field],`,
   ].join('\n');
   return afterLast(table, text);
 }

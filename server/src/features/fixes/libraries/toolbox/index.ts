@@ -1,6 +1,7 @@
 import { type Finding, languageForFile, type ShardSuffix } from '../../../../engine';
 import { blockedAction, blockedReason } from '../../blocked';
 import type { FixAction, FixAnswers, FixContext, FixProvider, TextChange } from '../../fix-model';
+import { indentUnitOf } from '../../reader-conventions';
 import { definesHashHelper, hashHelperSource } from '../../hash-helper';
 import type { Blocked } from '../../key-sites';
 import { countQuestion, suffixDescriptor } from '../../shard-fix';
@@ -53,7 +54,8 @@ function build(
   }));
   if (isBlocked(counted)) return counted;
   const { count } = counted;
-  const schemaEdit = schemaChanges(method, attribute, d.separator, count.name, hashed ?? '');
+  const step = indentUnitOf(ctx.textOf(attribute.file) ?? '', false);
+  const schemaEdit = schemaChanges(method, attribute, d.separator, count.name, hashed ?? '', step);
   if (isBlocked(schemaEdit)) return schemaEdit;
   const changes: TextChange[] = [...schemaEdit, ...counted.changes];
   const query = attribute.version === 0 ? shardedV0Query : shardedQuery;

@@ -1,6 +1,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { Access, SourceLanguage } from '../../../../engine';
 import type { FixContext, TextChange } from '../../fix-model';
+import { indentUnitOf } from '../../reader-conventions';
 import { where, type Blocked } from '../../key-sites';
 import { withTree } from '../../syntax';
 import { resultUseBlock } from './result-use';
@@ -135,7 +136,9 @@ function rewrite(
       ? (withPair(options, 'maxPages', 'maxPages: Infinity', true) ?? options.text)
       : '{ maxPages: Infinity }';
   const indent = /^\s*/.exec(text.split('\n')[q.span.startLine] ?? '')![0];
-  const i = (n: number) => `\n${indent}${'  '.repeat(n)}`;
+  // Steps of the file's own indentation (two spaces, four, a tab).
+  const step = indentUnitOf(text, false);
+  const i = (n: number) => `\n${indent}${step.repeat(n)}`;
   const steps = chain.steps
     .filter((s) => s.name !== 'send' && s.name !== 'options')
     .map((s) => `.${s.name}(${s.name === 'query' ? queryText : s.args.map((a) => a.text).join(', ')})`);

@@ -13,7 +13,7 @@ import type { OptionsKeyAttribute } from './options-attribute';
  * a link's input is typed by the schema it reads, so, as the library documents for linked
  * attributes, the attribute moves into an `.and((prevSchema) => ({ ... }))` after the
  * `item({...})` that declares the others. A v0 attribute's `default` pair is replaced (see
- * `optionsDefault`).
+ * `optionsDefault`). `step`: the file's indentation step.
  */
 export function schemaChanges(
   method: 'random' | 'hash',
@@ -21,6 +21,7 @@ export function schemaChanges(
   separator: string,
   count: string,
   hashed: string,
+  step = '  ',
 ): TextChange[] | Blocked {
   if (a.version === 0) return [optionsDefault(method, a, separator, count, hashed)];
   const head = `${a.value}${separator}`;
@@ -36,7 +37,8 @@ export function schemaChanges(
   const language = languageForFile(a.file) ?? 'typescript';
   const typed = language === 'typescript' || language === 'tsx';
   const link = `link${typed ? '<typeof prevSchema>' : ''}(({ ${hashed} }) => \`${head}\${${hashShardExpression(language, hashed, count)}}\`)`;
-  const outer = a.indent.slice(2);
+  // One step out of the attribute's line, in the file's step.
+  const outer = a.indent.slice(step.length);
   return [
     { file: a.file, span: a.lines, newText: '' },
     {

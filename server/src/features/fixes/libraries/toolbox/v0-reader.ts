@@ -1,6 +1,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { Access, SourceLanguage } from '../../../../engine';
 import type { FixContext, TextChange } from '../../fix-model';
+import { indentUnitOf } from '../../reader-conventions';
 import type { Blocked } from '../../key-sites';
 import { propertyOf, queryChange, valueOf } from './reader';
 
@@ -61,7 +62,9 @@ function rewrite(
   const limit = options ? valueOf(options, 'limit') : null;
   const reverse = options ? valueOf(options, 'reverse') : null;
   const indent = /^\s*/.exec(text.split('\n')[q.span.startLine] ?? '')![0];
-  const i = (n: number) => `\n${indent}${'  '.repeat(n)}`;
+  // Steps of the file's own indentation (two spaces, four, a tab).
+  const step = indentUnitOf(text, false);
+  const i = (n: number) => `\n${indent}${step.repeat(n)}`;
   const rest = args.slice(1).map((a) => a.text);
   const order = [
     ...(reverse && reverse !== 'false' ? [reverse === 'true' ? 'descending: true' : `descending: ${reverse}`] : []),
