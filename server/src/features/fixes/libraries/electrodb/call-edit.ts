@@ -10,7 +10,7 @@ import { SHARD_ATTRIBUTE } from './schema-edit';
 import { appendEntry } from './text-edit';
 import { applyChanges, offsetAt } from '../../apply';
 import { MERGE_NAME } from './merge-helper';
-import { indentUnitOf } from '../../reader-conventions';
+import { indentUnitOf, lineWidthOf, trailingCommaOf } from '../../reader-conventions';
 
 /** The attributes a get, update or delete gives as plain reads (`{ board: 'global', player }`), by name. */
 export function givenAttributes(ctx: FixContext, a: Access): Map<string, string> {
@@ -80,9 +80,29 @@ export function queryChange(ctx: FixContext, plan: EntityPlan, q: Access, count:
   const order = shape.order === 'desc' ? `, 'desc'` : '';
   // One step deeper than the call's line, in the file's own step (two spaces, four, a tab).
   const step = indentUnitOf(text, false);
-  const newText =
-    `Promise.all(\n${q.call.indent}${step}Array.from({ length: ${count} }, (_, shard) => ${perShard}),\n${q.call.indent})` +
-    `.then((shards) => ${MERGE_NAME}(shards, ${sortKey}${order}))`;
+  const [i1, i2] = [q.call.indent + step, q.call.indent + step + step];
+  // An arrow's body goes to a line of its own, a step deeper, when its line would pass the
+  // file's width (as prettier breaks it); a per-shard call written over lines is kept so.
+  const width = lineWidthOf(text);
+  const comma = trailingCommaOf(text);
+  const fits = (line: string) => !line.includes('\n') && line.length <= width;
+  const perShardCall = `Array.from({ length: ${count} }, (_, shard) => ${perShard})${comma}`;
+  const shards = fits(i1 + perShardCall)
+    ? i1 + perShardCall
+    : `${i1}Array.from({ length: ${count} }, (_, shard) =>\n${i2}${perShard}${comma}\n${i1})${comma}`;
+  const merge = `${MERGE_NAME}(shards, ${sortKey}${order})`;
+  // Still too long a step deeper: one argument a line.
+  const mergeArgs = ['shards', sortKey, ...(order ? [order.slice(2)] : [])];
+  const mergeLines = fits(`${i1}${merge}${comma}`)
+    ? merge
+    : `${MERGE_NAME}(\n${mergeArgs
+        .map((a) => `${i2}${a},`)
+        .join('\n')
+        .replace(/,$/, comma)}\n${i1})`;
+  const then = fits(`${q.call.indent}).then((shards) => ${merge});`)
+    ? `.then((shards) => ${merge})`
+    : `.then((shards) =>\n${i1}${mergeLines}${comma}\n${q.call.indent})`;
+  const newText = `Promise.all(\n${shards}\n${q.call.indent})${then}`;
   return { file: q.file, span: q.span, newText };
 }
 

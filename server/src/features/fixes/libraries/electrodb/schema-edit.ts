@@ -1,6 +1,7 @@
 import type { FixContext, TextChange } from '../../fix-model';
 import type { Blocked } from '../../key-sites';
 import type { EntityPlan } from './plan';
+import { indentUnitOf, lineWidthOf, trailingCommaOf } from '../../reader-conventions';
 import { appendEntry, appendToString, quoteIn, textOf } from './text-edit';
 
 /** How the shard is chosen: at random per item, or from an attribute every access gives. */
@@ -18,11 +19,32 @@ export const SHARD_ATTRIBUTE = 'shard';
  * shard a caller passes too, so no put can store an item under another shard than its hash.
  * `readOnly`: an update cannot move an item to another partition.
  */
-export function shardAttribute(shard: ShardKind, count: string, quote: string): string {
+export function shardAttribute(shard: ShardKind, count: string, quote: string): string[] {
   const q = (s: string) => `${quote}${s}${quote}`;
-  const head = `${SHARD_ATTRIBUTE}: { type: ${q('string')}, required: true, readOnly: true`;
-  if (shard.kind === 'random') return `${head}, default: () => String(Math.floor(Math.random() * ${count})) }`;
-  return `${head}, default: () => ${q('')}, watch: [${q(shard.attribute)}], set: (_, item) => String(shardlensHash(String(item.${shard.attribute})) % ${count}) }`;
+  const head = [`type: ${q('string')}`, 'required: true', 'readOnly: true'];
+  if (shard.kind === 'random') return [...head, `default: () => String(Math.floor(Math.random() * ${count}))`];
+  return [
+    ...head,
+    `default: () => ${q('')}`,
+    `watch: [${q(shard.attribute)}]`,
+    `set: (_, item) => String(shardlensHash(String(item.${shard.attribute})) % ${count})`,
+  ];
+}
+
+/**
+ * The attribute's entry as prettier prints it: on one line when it fits the file's width
+ * (`lineWidthOf`), else one property a line one step deeper.
+ */
+function attributeEntry(props: string[], text: string): (indent: string) => string {
+  return (indent) => {
+    const line = `${SHARD_ATTRIBUTE}: { ${props.join(', ')} }`;
+    if (!indent || indent.length + line.length + 1 <= lineWidthOf(text)) return line;
+    const inner = indent + indentUnitOf(text, false);
+    // The last property ends in a comma where the file's multi-line literals do (prettier's default).
+    const trailing = trailingCommaOf(text);
+    const lines = props.map((p, i) => `${inner}${p}${i < props.length - 1 ? ',' : trailing}`);
+    return `${SHARD_ATTRIBUTE}: {\n${lines.join('\n')}\n${indent}}`;
+  };
 }
 
 /**
@@ -46,7 +68,7 @@ export function schemaChanges(
     return { blocked: `${plan.entity} already has an attribute named '${SHARD_ATTRIBUTE}'` };
   const quote = quoteIn(text, composite ?? attributes);
   const changes = [
-    appendEntry(file, text, attributes, shardAttribute(shard, count, quote)),
+    appendEntry(file, text, attributes, attributeEntry(shardAttribute(shard, count, quote), text)),
     composite ? appendEntry(file, text, composite, `${quote}${SHARD_ATTRIBUTE}${quote}`) : null,
     template ? appendToString(file, text, template, `#\${${SHARD_ATTRIBUTE}}`) : null,
   ];

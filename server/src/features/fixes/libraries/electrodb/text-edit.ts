@@ -24,19 +24,26 @@ const bounds = (text: string, s: Span) => ({
  * after a comma when it has entries, on a line of its own with the entries' indentation
  * when they are written one per line.
  */
-export function appendEntry(file: string, text: string, s: Span, entry: string): TextChange | null {
+export function appendEntry(
+  file: string,
+  text: string,
+  s: Span,
+  written: string | ((indent: string) => string),
+): TextChange | null {
   const { start, end } = bounds(text, s);
   const open = text[start];
   const close = text[end - 1];
   if (!((open === '{' && close === '}') || (open === '[' && close === ']'))) return null;
   const inner = text.slice(start + 1, end - 1);
+  const multiline = inner.includes('\n');
+  const indent = multiline ? (/\n([ \t]*)\S/.exec(inner)?.[1] ?? '  ') : null;
+  // A function of the entries' indentation writes the entry across lines when they are one a line.
+  const entry = typeof written === 'string' ? written : written(indent ?? '');
   if (inner.trim() === '') return insertAtOffset(file, text, start + 1, open === '{' ? ` ${entry} ` : entry);
   let last = end - 2;
   while (last > start && /\s/.test(text[last])) last--;
   const comma = text[last] === ',' ? '' : ',';
-  const multiline = inner.includes('\n');
-  if (!multiline) return insertAtOffset(file, text, last + 1, `${comma} ${entry}`);
-  const indent = /\n([ \t]*)\S/.exec(inner)?.[1] ?? '  ';
+  if (indent === null) return insertAtOffset(file, text, last + 1, `${comma} ${entry}`);
   // A trailing comma where the entries already end in one (prettier's style), none where they do not.
   return insertAtOffset(file, text, last + 1, `${comma}\n${indent}${entry}${comma ? '' : ','}`);
 }
