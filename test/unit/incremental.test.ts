@@ -141,9 +141,17 @@ test('a keyword at the end of a line that names the next line re-binds that name
   ].join('\n');
   const cases: Array<[string, SourceLanguage, (text: string) => { start: number; end: number; text: string }]> = [
     // The edit's own lines hold the name after the keyword.
-    [python, 'python', (t) => ({ start: t.indexOf('def shard_of') + 3, end: t.indexOf('def shard_of') + 4, text: '\ncounter_key(x)\n' })],
+    [
+      python,
+      'python',
+      (t) => ({ start: t.indexOf('def shard_of') + 3, end: t.indexOf('def shard_of') + 4, text: '\ncounter_key(x)\n' }),
+    ],
     // The keyword is typed at the end of the line before the name's line.
-    [js, 'typescript', (t) => ({ start: t.indexOf('\ncounterKey(name)'), end: t.indexOf('\ncounterKey(name)'), text: '\nfunction' })],
+    [
+      js,
+      'typescript',
+      (t) => ({ start: t.indexOf('\ncounterKey(name)'), end: t.indexOf('\ncounterKey(name)'), text: '\nfunction' }),
+    ],
   ];
   for (const [text, lang, edit] of cases) {
     const doc = new AnalyzedDocument('doc', lang, text);
