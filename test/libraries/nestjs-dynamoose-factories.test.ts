@@ -39,6 +39,8 @@ test('the constant keys of the three models are found', () => {
     [
       // The kiosk's counter item.
       'SL004 src/devices/devices.service.ts:23',
+      // The index's range key, `issuedAt: Date.now()`: every ticket issued at the end of ISSUED.
+      'SL005 src/tickets/tickets.service.ts:20',
       // Every issued ticket in one partition of the state index, polled by the gates.
       'SL001 src/tickets/tickets.service.ts:20',
       'SL001 src/tickets/tickets.service.ts:25',

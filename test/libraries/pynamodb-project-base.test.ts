@@ -40,6 +40,8 @@ test('the constant status default, its query and the counter item are found', ()
     'SL001 app/models/order.py:28',
     // The counter's name given where the instance is made.
     'SL004 app/api/orders.py:11',
+    // The index's range key, `placed_at`, defaults to the clock: each placed order at the end of PLACED.
+    'SL005 app/api/orders.py:10',
   ]);
   const schema = fx.findings.find((f) => fx.line(f) === 'app/models/order.py:28')!;
   assert.equal(schema.access.library?.entity, 'Order');

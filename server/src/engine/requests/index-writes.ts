@@ -18,8 +18,12 @@ export function indexWrites(
   base: Access,
   input: Value,
   hint: TableHint | undefined,
-  /** The base access's reading of another key object, as `single` reads one. */
-  read: (keyInput: Value) => Access,
+  /**
+   * The base access's reading of another key object, as `single` reads one, with the
+   * index's own key names: the table's would not find an index sort key named otherwise
+   * (`createdAt` under a table keyed `pk`/`sk`).
+   */
+  read: (keyInput: Value, names: KeyNames) => Access,
 ): Access[] {
   if (base.kind !== 'write' || base.index) return [];
   const written = writtenAttributes(base, input);
@@ -39,7 +43,7 @@ export function indexWrites(
       ],
       span: base.span,
     };
-    const a = read({ kind: 'object', entries: [['Item', item]], span: base.span });
+    const a = read({ kind: 'object', entries: [['Item', item]], span: base.span }, names);
     out.push({ ...a, index, increments: false, itemBytes: null });
   }
   return out;

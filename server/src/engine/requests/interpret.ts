@@ -68,8 +68,10 @@ function accessOfRequest(
   input: Value,
   table: TableRef,
   hints: KeySchemaHints,
+  /** The key names to read by instead of the table's: an index's, for the partition an item writes there. */
+  names?: KeyNames,
 ): Access {
-  const hint = hints.get(tableKey(table));
+  const hint = names ?? hints.get(tableKey(table));
   const keys =
     operation === 'Query'
       ? keysOfQuery(input, site.span, keyNamesOf(hint, entry(input, 'IndexName')))
@@ -206,8 +208,8 @@ function accessesUnplaced(site: CallSite, hints: KeySchemaHints): Access[] {
       if (written) base.written = written;
       return [
         base,
-        ...indexWrites(base, input, hints.get(tableKey(table)), (key) =>
-          accessOfRequest(site, 'PutItem', key, table, hints),
+        ...indexWrites(base, input, hints.get(tableKey(table)), (key, names) =>
+          accessOfRequest(site, 'PutItem', key, table, hints, names),
         ),
       ];
     }
