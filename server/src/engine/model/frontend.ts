@@ -67,6 +67,8 @@ export interface ModuleFinder {
   exists(file: string): boolean;
   /** The files a non-relative specifier may name through the nearest path aliases (`@adapters/db`). */
   aliasCandidates(fromFile: string, source: string): string[];
+  /** The source a path of a build output folder stands for (tsconfig `outDir` → `rootDir`), or null. */
+  builtSource?(file: string): string | null;
 }
 
 /** Tree-sitter node and field names the shared stages look for. */
@@ -109,6 +111,12 @@ export interface FrontEnd {
   importedModuleNames(text: string): Set<string>;
   /** Module-level constants (and classes, read like objects) by name, as importers see them. */
   topLevelDeclarations(tree: Tree): Map<string, Node>;
+  /**
+   * Module-level names bound by taking a value apart (`const { orders, users } = createTables()`,
+   * `orders, users = create_tables()`): each name, the value node and the property or position it
+   * takes. A factory returning several tables or models passes each on under its own name.
+   */
+  destructuredDeclarations(tree: Tree): DestructuredName[];
   /** `export * from`, `export { a as b } from`: a barrel's re-exports. */
   reexports(tree: Tree): ModuleSummary['reexports'];
   /** `module.exports = { save: putItem }`, `export default Post`: [exported name, local name]. */
@@ -253,4 +261,11 @@ export interface RegisteredFrontEnd extends FrontEnd {
   summarize(f: SourceFile, withSites: boolean, modulesFrom?: ModulesFrom): ModuleSummary;
   /** The connections the file makes by name, of every library reading the language (`LibraryFrontEnd.connections`). */
   connections?: ConnectionReader;
+}
+
+/** A module-level name bound by destructuring: `value`'s property (a name) or item (a position). */
+export interface DestructuredName {
+  name: string;
+  value: Node;
+  key: string | number;
 }

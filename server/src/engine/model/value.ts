@@ -93,6 +93,12 @@ export function entry(v: Value | undefined, name: string): Value | undefined {
   return entryOf(v, name)?.[1];
 }
 
+/** What a destructuring takes of a value: a property (`{ orders } = v`) or an item (`[a, b] = v`). */
+export function destructuredPart(v: Value | undefined, key: string | number): Value | null {
+  if (typeof key === 'string') return entry(v, key) ?? null;
+  return v?.kind === 'array' ? (v.items[key] ?? null) : null;
+}
+
 /** The last property of that name (later ones override earlier ones), with its pair. */
 export function entryOf(v: Value | undefined, name: string): Entry | undefined {
   if (v?.kind !== 'object') return undefined;

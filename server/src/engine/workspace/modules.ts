@@ -2,14 +2,14 @@ import { DEFAULT_MAX_BYTES } from '../analyze';
 import { readSource, type ReadText } from './source';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Tree } from 'web-tree-sitter';
+import type { Node, Tree } from 'web-tree-sitter';
 import { exportedValue, newContext, onceUnless } from '../frontends/evaluation';
 import { type ImportLookup } from '../model/eval-context';
 import type { SourceLanguage } from '../model';
 import type { ModuleFinder } from '../model/frontend';
 import { languageForFile, parse } from '../syntax/parser';
 import { frontEndFor } from '../frontends/registry';
-import type { Value } from '../model/value';
+import { destructuredPart, type Value } from '../model/value';
 import { functionOf } from '../frontends/wrappers/resolve';
 import type { ModuleSummary } from '../model/summary';
 import { PathAliases } from './path-aliases';
@@ -93,6 +93,7 @@ export class ModuleConstants {
       root,
       exists: (f) => this.exists(f),
       aliasCandidates: (fromFile, source) => aliases.candidates(fromFile, source),
+      builtSource: (file) => aliases.builtSource(file),
     };
     this.summaries = new ModuleSummaries(
       read,
@@ -367,6 +368,18 @@ export class ModuleConstants {
         const lookups = callsModelFactory(node.text) ? { imports, functions } : { imports };
         const value = evaluate(node, newContext(evaluate, lookups));
         result.set(name, exportedValue(value && onceUnless(false, value), name, node, module));
+      }
+      // `const { orders, users } = createTables()`: each name the part of the value it takes.
+      const whole = new Map<Node, Value | null>();
+      for (const { name, value: node, key } of fe.destructuredDeclarations(tree)) {
+        if (result.has(name)) continue;
+        if (!whole.has(node)) {
+          const lookups = callsModelFactory(node.text) ? { imports, functions } : { imports };
+          const v = evaluate(node, newContext(evaluate, lookups));
+          whole.set(node, v && onceUnless(false, v));
+        }
+        const part = destructuredPart(whole.get(node) ?? undefined, key);
+        if (part) result.set(name, exportedValue(part, name, node, module));
       }
       // A barrel (`export { User } from "./user"`, or `const { User } = require("./user")` passed on by
       // `module.exports = { User }`): the value the module it names holds, as its importers see it.

@@ -13,6 +13,7 @@ import * as path from 'node:path';
  */
 export class PathAliases {
   private readonly byFolder = new Map<string, Aliases | null>();
+  private readonly builds = new Map<string, Build | null>();
 
   constructor(private readonly root: string) {}
 
@@ -37,14 +38,37 @@ export class PathAliases {
     return out;
   }
 
+  /**
+   * The source a path of the build output stands for, by the nearest config's `outDir` and
+   * `rootDir` (or its one `include` folder): `dist/entities/user` → `src/entities/user` with
+   * `"outDir": "dist", "rootDir": "src"`. A script importing `../dist/entities` is read on the
+   * entities' sources, the output being no file of the workspace (or one not read). Null when no
+   * config says where the path's sources are.
+   */
+  builtSource(file: string): string | null {
+    const build = this.buildNear(path.dirname(path.resolve(file)));
+    if (!build) return null;
+    const rel = path.relative(build.outDir, path.resolve(file));
+    return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? path.join(build.rootDir, rel) : null;
+  }
+
+  private buildNear(dir: string): Build | null {
+    return this.nearest(dir, this.builds, readBuild);
+  }
+
   /** The aliases of the nearest config above `dir`, up to the root. */
   private near(dir: string): Aliases | null {
-    if (this.byFolder.has(dir)) return this.byFolder.get(dir)!;
-    let found: Aliases | null = null;
+    return this.nearest(dir, this.byFolder, readAliases);
+  }
+
+  /** What `read` takes from the nearest config above `dir`, up to the root, remembered per folder. */
+  private nearest<T>(dir: string, memo: Map<string, T | null>, read: (config: string) => T | null): T | null {
+    if (memo.has(dir)) return memo.get(dir)!;
+    let found: T | null = null;
     const config = configIn(dir);
-    if (config) found = readAliases(config);
-    else if (goesUp(dir, this.root)) found = this.near(path.dirname(dir));
-    this.byFolder.set(dir, found);
+    if (config) found = read(config);
+    else if (goesUp(dir, this.root)) found = this.nearest(path.dirname(dir), memo, read);
+    memo.set(dir, found);
     return found;
   }
 }
@@ -125,6 +149,39 @@ function readAliases(config: string): Aliases | null {
   return { base, paths };
 }
 
+/** Where a config compiles its sources from and to, absolute. */
+interface Build {
+  outDir: string;
+  rootDir: string;
+}
+
+/**
+ * `outDir` and `rootDir` of a config (its own, else those it extends; each relative to the
+ * config writing it). Without a `rootDir`, a single folder the config includes (`"include":
+ * ["src"]`, `["src/**"]`) is where its sources are, as TypeScript computes the root then.
+ */
+function readBuild(config: string, seen = new Set<string>()): Build | null {
+  if (seen.has(config) || seen.size >= MAX_EXTENDS) return null;
+  seen.add(config);
+  const json = readJson(config);
+  if (!json) return null;
+  const dir = path.dirname(config);
+  const own = json.compilerOptions ?? {};
+  const inherited = extendedConfigs(config, json)
+    .map((c) => readBuild(c, seen))
+    .find((b) => b);
+  const outDir = typeof own.outDir === 'string' ? path.resolve(dir, own.outDir) : inherited?.outDir;
+  const included = Array.isArray(json.include) ? json.include.filter((i) => typeof i === 'string') : [];
+  const folder = included.length === 1 ? /^([\w.-]+)(?:\/\*\*.*)?$/.exec(included[0] as string)?.[1] : undefined;
+  const rootDir =
+    typeof own.rootDir === 'string'
+      ? path.resolve(dir, own.rootDir)
+      : folder && folder !== '.'
+        ? path.resolve(dir, folder)
+        : inherited?.rootDir;
+  return outDir && rootDir && outDir !== rootDir ? { outDir, rootDir } : null;
+}
+
 /** How many configs an `extends` chain is followed through (a config, the one it extends, ...). */
 const MAX_EXTENDS = 5;
 
@@ -171,7 +228,8 @@ function merge(under: AliasOptions | null, over: AliasOptions): AliasOptions {
 
 interface ConfigJson {
   extends?: unknown;
-  compilerOptions?: { baseUrl?: unknown; paths?: Record<string, unknown> };
+  compilerOptions?: { baseUrl?: unknown; paths?: Record<string, unknown>; outDir?: unknown; rootDir?: unknown };
+  include?: unknown;
 }
 
 function readJson(config: string): ConfigJson | null {

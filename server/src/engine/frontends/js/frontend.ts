@@ -15,7 +15,14 @@ import { evaluate } from './evaluate';
 import { fieldClassName, injectedFields } from './fields';
 import { baseNames, functionNode, jsFunction, returnedExpressions } from './functions';
 import { importedNames, importOf } from './imports';
-import { exportAliases, moduleInstances, reexports, resolveModule, topLevelDeclarations } from './module-shape';
+import {
+  destructuredDeclarations,
+  exportAliases,
+  moduleInstances,
+  reexports,
+  resolveModule,
+  topLevelDeclarations,
+} from './module-shape';
 import { isFunction, resolve } from './scope';
 import { jsReachReading } from './entry-points';
 import { featureModels, rootModelOptions } from './nest-models';
@@ -38,6 +45,7 @@ export const jsFrontEnd: FrontEnd = {
   importedNames,
   importedModuleNames: jsModuleNames,
   topLevelDeclarations,
+  destructuredDeclarations,
   reexports,
   exportAliases,
   moduleInstances,

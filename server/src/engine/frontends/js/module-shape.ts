@@ -5,11 +5,12 @@
  */
 import * as path from 'node:path';
 import type { Node, Tree } from 'web-tree-sitter';
-import type { ModuleFinder } from '../../model/frontend';
+import type { DestructuredName, ModuleFinder } from '../../model/frontend';
 import type { ModuleSummary } from '../../model/summary';
 import { callsModelFactory } from '../../model/libraries';
 import { languageForFile } from '../../syntax/parser';
 import { CLASS_LIKE } from './classes';
+import { importedNames } from './imports';
 
 /** Module-level constant declarations (`export const X = ...`), classes and enums (their static members are constants too). */
 export function topLevelDeclarations(tree: Tree): Map<string, Node> {
@@ -38,6 +39,40 @@ export function topLevelDeclarations(tree: Tree): Map<string, Node> {
       const name = d?.type === 'variable_declarator' ? d.childForFieldName('name') : null;
       const value = d?.childForFieldName('value');
       if (name?.type === 'identifier' && value) out.set(name.text, value);
+    }
+  }
+  return out;
+}
+
+/**
+ * `const { orders, users: people } = createTables()`, `export const [main, audit] = makeTables()`
+ * at the module's top level (a `require` is an import, read as one: `requiredNames`).
+ */
+export function destructuredDeclarations(tree: Tree): DestructuredName[] {
+  const out: DestructuredName[] = [];
+  for (let stmt of tree.rootNode.namedChildren) {
+    if (stmt?.type === 'export_statement') stmt = stmt.childForFieldName('declaration') ?? stmt;
+    if (stmt?.type !== 'lexical_declaration' && stmt?.type !== 'variable_declaration') continue;
+    for (const d of stmt.namedChildren) {
+      const pattern = d?.type === 'variable_declarator' ? d.childForFieldName('name') : null;
+      const value = d?.childForFieldName('value');
+      if (!pattern || !value || /^require\s*\(/.test(value.text)) continue;
+      if (pattern.type === 'object_pattern')
+        for (const p of pattern.namedChildren) {
+          if (p?.type === 'shorthand_property_identifier_pattern') out.push({ name: p.text, value, key: p.text });
+          const key = p?.type === 'pair_pattern' ? p.childForFieldName('key') : null;
+          const local = p?.type === 'pair_pattern' ? p.childForFieldName('value') : null;
+          if (key?.type === 'property_identifier' && local?.type === 'identifier')
+            out.push({ name: local.text, value, key: key.text });
+        }
+      if (pattern.type === 'array_pattern') {
+        // Positions count the commas: `[, audit]` skips one.
+        let position = 0;
+        for (const c of pattern.children) {
+          if (c?.type === ',') position++;
+          else if (c?.type === 'identifier') out.push({ name: c.text, value, key: position });
+        }
+      }
     }
   }
   return out;
@@ -108,7 +143,38 @@ export function reexports(tree: Tree): ModuleSummary['reexports'] {
     }
     out.push({ source, names });
   }
-  return out;
+  return [...out, ...importsPassedOn(tree)];
+}
+
+/**
+ * Imports a module exports again by a statement of its own (`import Job from "./job";
+ * export { Job }`, `export { Job as Task }`, `export default Job`): the same as `export {
+ * default as Job } from "./job"` to its importers. A namespace (`import * as db`) is left out,
+ * as `export * as db from` is.
+ */
+function importsPassedOn(tree: Tree): ModuleSummary['reexports'] {
+  const imported = new Map([...importedNames(tree)].filter(([, i]) => i.name !== '*'));
+  const bySource = new Map<string, Map<string, string>>();
+  const pass = (exported: string, local: string | undefined) => {
+    const i = local ? imported.get(local) : undefined;
+    if (!i) return;
+    const names = bySource.get(i.source) ?? new Map<string, string>();
+    if (!names.has(exported)) names.set(exported, i.name);
+    bySource.set(i.source, names);
+  };
+  for (const stmt of tree.rootNode.namedChildren) {
+    if (stmt?.type !== 'export_statement' || stmt.childForFieldName('source')) continue;
+    if (stmt.children.some((c) => c?.type === 'default')) {
+      const value = stmt.childForFieldName('value');
+      if (value?.type === 'identifier') pass('default', value.text);
+      continue;
+    }
+    for (const spec of stmt.descendantsOfType('export_specifier')) {
+      const name = spec?.childForFieldName('name')?.text;
+      pass(spec?.childForFieldName('alias')?.text ?? name ?? '', name);
+    }
+  }
+  return [...bySource].map(([source, names]) => ({ source, names }));
 }
 
 /**
@@ -160,10 +226,19 @@ export function resolveModule(fromFile: string, source: string, finder: ModuleFi
   const bases = source.startsWith('.')
     ? [path.resolve(path.dirname(fromFile), source)]
     : finder.aliasCandidates(fromFile, source);
-  for (const b of bases) {
+  const found = (b: string) => {
     const base = b.replace(/\.js$/, '');
-    for (const suffix of JS_SUFFIXES)
-      if (finder.exists(base + suffix) && languageForFile(base + suffix)) return base + suffix;
+    return JS_SUFFIXES.map((s) => base + s).find((f) => finder.exists(f) && languageForFile(f)) ?? null;
+  };
+  for (const b of bases) {
+    const file = found(b);
+    if (file) return file;
+  }
+  // `../dist/entities` of a compiled project: its source, where the tsconfig says the output comes from.
+  for (const b of bases) {
+    const source = finder.builtSource?.(b);
+    const file = source ? found(source) : null;
+    if (file) return file;
   }
   return null;
 }

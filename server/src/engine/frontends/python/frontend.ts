@@ -12,7 +12,7 @@ import { evaluate } from './evaluate';
 import { fieldClassName, injectedFields } from './fields';
 import { baseNames, isFunctionScope, pythonFunction, returnedExpressions } from './functions';
 import { importedNames, importOf } from './imports';
-import { moduleInstances, resolveModule, topLevelDeclarations } from './module-shape';
+import { destructuredDeclarations, moduleInstances, resolveModule, topLevelDeclarations } from './module-shape';
 import { resolve } from './scope';
 import { pythonReachReading } from './entry-points';
 import { kwargsValue } from './structures';
@@ -35,6 +35,7 @@ export const pythonFrontEnd: FrontEnd = {
   importedNames,
   importedModuleNames: pythonModuleNames,
   topLevelDeclarations,
+  destructuredDeclarations,
   // Python has no re-exports nor export aliases to follow: a module's names are its own.
   reexports: () => [],
   exportAliases: () => [],

@@ -4,7 +4,7 @@
  */
 import * as path from 'node:path';
 import type { Node, Tree } from 'web-tree-sitter';
-import type { ModuleFinder } from '../../model/frontend';
+import type { DestructuredName, ModuleFinder } from '../../model/frontend';
 import { RECORDED_CONSTRUCTORS } from '../../model/libraries';
 
 /** Module-level assignments (`X = ...`) and classes (their body's constants are read like an object's: `Keys.PK`). */
@@ -23,6 +23,21 @@ export function topLevelDeclarations(tree: Tree): Map<string, Node> {
     // `from pynamodb.attributes import UnicodeAttribute` in a project's base module: passed on to
     // the models that import the class from there (`from app.models.base import UnicodeAttribute`).
     if (stmt.type === 'import_from_statement') for (const [local, item] of recordedImports(stmt)) out.set(local, item);
+  }
+  return out;
+}
+
+/** `orders, users = create_tables()` at the module's top level: each name and its position. */
+export function destructuredDeclarations(tree: Tree): DestructuredName[] {
+  const out: DestructuredName[] = [];
+  for (const stmt of tree.rootNode.namedChildren) {
+    const a = stmt?.type === 'expression_statement' ? stmt.namedChild(0) : null;
+    const left = a?.type === 'assignment' ? a.childForFieldName('left') : null;
+    const value = a?.childForFieldName('right');
+    if (!value || (left?.type !== 'pattern_list' && left?.type !== 'tuple_pattern')) continue;
+    left.namedChildren.forEach((c, i) => {
+      if (c?.type === 'identifier') out.push({ name: c.text, value, key: i });
+    });
   }
   return out;
 }
