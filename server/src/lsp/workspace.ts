@@ -240,7 +240,12 @@ export class Workspace {
     // A serverless.ts, or a module one builds its functions from, edited: its functions and tables are read again.
     if (index.readAfterEdit(analysis.file)) for (const k of index.rebindEnv()) keys.add(k);
     // Reach is worked out again only where the edit changed the graph: those files' findings move too.
-    await this.publish([analysis.file, ...index.filesOf(keys), ...index.filesReachedOtherwise()]);
+    await this.publish([
+      analysis.file,
+      ...index.takeReread(),
+      ...index.filesOf(keys),
+      ...index.filesReachedOtherwise(),
+    ]);
   }
 
   /** A file changed on disk (or was closed): analyse it from its current text. */
@@ -256,7 +261,7 @@ export class Workspace {
     const own = (isInfrastructureCandidate(key) || index.infra.mayDeclare(key)) && index.readInfrastructure([key]);
     // And the templates that read it: an included resources file, a function module, a handler.
     if (index.readDependents(key) || own) for (const k of index.rebindEnv()) keys.add(k);
-    await this.publish([key, ...index.filesOf(keys), ...index.filesReachedOtherwise()]);
+    await this.publish([key, ...index.takeReread(), ...index.filesOf(keys), ...index.filesReachedOtherwise()]);
   }
 
   async forget(key: string): Promise<void> {

@@ -407,9 +407,23 @@ export class WorkspaceIndex {
       const text = this.options.openText?.(dependent) ?? readFromDisk(dependent);
       if (!language || text === null) continue;
       for (const key of this.set(analyzeSource(dependent, text, language, this.analyzeOptions))) touched.add(key);
+      this.reread.add(dependent);
     }
     return touched;
   }
+
+  /**
+   * The files `refreshDependents` analysed again since last asked. Their findings may have
+   * changed although no key family now holds them: a TypeDORM connection that listed an
+   * entity with a constant key has no access left once the key is edited back, and
+   * `filesOf` the keys touched no longer names it.
+   */
+  takeReread(): string[] {
+    const files = [...this.reread];
+    this.reread.clear();
+    return files;
+  }
+  private readonly reread = new Set<string>();
 
   /**
    * Stores an analysis made elsewhere (the editor's open document), marks the key
