@@ -45,18 +45,32 @@ describe('mapping environment tables, against the lab', { timeout: 600_000 }, ()
     }
     workspace = examplesWorkspace('shardlens-e2e-map-tables-', { 'shardlens.aws.endpoint': lab.url });
     page = await openWorkbench(started, { label: 'shardlens-e2e-map-tables', vsix, workspace });
-    for (const row of ['examples', 'leaderboard', 'src', 'scores.ts']) {
-      await explorerRow(row).waitFor();
-      await explorerRow(row).click();
-    }
-    await statusItem()
-      .filter({ hasText: /ShardLens: \d+/ })
-      .waitFor();
-    // The first refresh against the lab lists the unmapped names.
-    await page
-      .locator('[id="shardlens.shardlens.shardlens.connection"]')
-      .filter({ hasText: '2 unmapped' })
-      .waitFor({ timeout: 90_000 });
+    // As a step: a failure keeps a screenshot, the code-server log and the extension's output.
+    await step('open', async () => {
+      for (const row of ['examples', 'leaderboard', 'src', 'scores.ts']) {
+        await explorerRow(row).waitFor();
+        await explorerRow(row).click();
+      }
+      await statusItem()
+        .filter({ hasText: /ShardLens: \d+/ })
+        .waitFor();
+      // The first refresh against the lab lists the unmapped names.
+      const item = page.locator('[id="shardlens.shardlens.shardlens.connection"]');
+      try {
+        await item.filter({ hasText: '2 unmapped' }).waitFor({ timeout: 90_000 });
+      } catch (e) {
+        log(`connection item: ${JSON.stringify(await item.innerText().catch(() => null))}`);
+        log(
+          `its tooltip: ${JSON.stringify(
+            await item
+              .locator('a')
+              .getAttribute('aria-label')
+              .catch(() => null),
+          )}`,
+        );
+        throw e;
+      }
+    });
   });
 
   after(async () => {

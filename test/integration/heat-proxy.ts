@@ -4,10 +4,11 @@ import type { AddressInfo } from 'node:net';
 /**
  * A loopback proxy in front of the lab that counts the requests it forwards and keeps
  * their bodies, so a test can say what reached AWS's stand-in (no request at all, or no
- * request naming a placeholder table).
+ * request naming a placeholder table); `delayMs` holds each request that long.
  */
 export async function countingProxy(
   target: string,
+  { delayMs = 0 }: { delayMs?: number } = {},
 ): Promise<{ url: string; count: () => number; bodies: () => string[]; close(): Promise<void> }> {
   const to = new URL(target);
   let n = 0;
@@ -16,7 +17,9 @@ export async function countingProxy(
     n++;
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
+    req.on('end', async () => {
+      // A slow network, when asked: a refresh then lasts long enough for the code to change under it.
+      if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
       const body = Buffer.concat(chunks);
       bodies.push(body.toString('utf8'));
       const out = http.request(

@@ -273,6 +273,45 @@ describe('live heat on an environment-named table, blamed on the call that made 
     });
   });
 
+  test('a table the code names while a slow refresh runs is read (and said unmapped) once it ends', async () => {
+    // Polling is off and the client asks for no code lens: nothing but the end of the
+    // refresh can notice that the code now names a table it did not set out to read.
+    const slow = await countingProxy(t.lab.url, { delayMs: 700 });
+    const late = startServer(folder, { env: bareEnv() });
+    try {
+      late.settings = settings({ aws: { endpoint: slow.url }, tables: { SCORES_TABLE_NAME: 'scores-prod' } });
+      await late.initialize({ initializationOptions: { workspaceTrusted: true } });
+      const seen = () => late.heatStatuses as unknown as HeatStatus[];
+      await until('the first refresh under way', () => seen().find((x) => x.state === 'refreshing'), seen);
+      const orders = pathToFileURL(path.join(folder, 'orders.ts')).toString();
+      await late.conn.sendNotification('textDocument/didOpen', {
+        textDocument: {
+          uri: orders,
+          languageId: 'typescript',
+          version: 1,
+          text: [
+            "import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';",
+            'const doc = DynamoDBDocumentClient.from(client);',
+            'export async function countOrder() {',
+            "  await doc.send(new PutCommand({ TableName: process.env.ORDERS_TABLE, Item: { PK: 'ORDERS#all' } }));",
+            '}',
+            '',
+          ].join('\n'),
+        },
+      });
+      const status = await until(
+        'a status naming the new table unmapped',
+        () => seen().find((x) => x.state !== 'refreshing' && (x.unmapped ?? []).includes('$ORDERS_TABLE')),
+        seen,
+      );
+      assert.deepEqual(status.tables, ['scores-prod']);
+      assert.ok(slow.count() > 0, 'the mapped table was read through the slow proxy');
+    } finally {
+      late.stop();
+      await slow.close();
+    }
+  });
+
   test('a settings change that lands while the workspace is still being indexed still reads the mapped table', async () => {
     // The change refreshes before the index holds any key; the tables the code then turns
     // out to use are read without waiting for a poll (polling is off here).

@@ -191,9 +191,17 @@ export class LiveHeat {
     }
   }
 
-  /** Reads every table again now (one refresh at a time: a second call joins the one under way). */
+  /**
+   * Reads every table again now (one refresh at a time: a second call joins the one under
+   * way). When it ends, the tables the code names are compared with those it set out to
+   * read: the index may have grown while it ran (a settings change refreshes during the
+   * first index), and the reports asked for meanwhile could not start another.
+   */
   refresh(): Promise<HeatStatus> {
-    this.running ??= this.fetchAll().finally(() => (this.running = null));
+    this.running ??= this.fetchAll().finally(() => {
+      this.running = null;
+      this.followTables();
+    });
     return this.running;
   }
 
