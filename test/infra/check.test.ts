@@ -74,11 +74,15 @@ test('CloudFormation JSON and Serverless: Python and TypeScript handlers, ${self
   const puts = cfn.accesses.filter((a) => a.file === 'cfn-json/src/orders/api.py');
   assert.deepEqual([...new Set(puts.map((a) => a.table))], ['orders']);
   // The table's byStatus index, from the template, is written too: its constant key is found,
-  // as the index's own finding (SL012, naming where the template defines it) in place of SL001's.
+  // as the index's own finding (SL012, naming where the template defines it) in place of SL001's,
+  // and the index's own sort key, `placedAt` from `time.time()`, under that constant (SL005).
   const index = cfn.findings.filter((f) => f.file === 'cfn-json/src/orders/api.py' && /byStatus/.test(f.message));
   assert.deepEqual(
     index.map((f) => [f.rule, f.severity]),
-    [['SL012', 'error']],
+    [
+      ['SL012', 'error'],
+      ['SL005', 'info'],
+    ],
   );
   assert.match(index[0].message, /^Index "byStatus" of table "orders" \(cfn-json\/orders\.template\.json:18\)/);
   const sls = check(FIXTURES, 'serverless-scores');
