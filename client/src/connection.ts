@@ -78,8 +78,11 @@ export function describeStatus(h: HeatStatus): { text: string; tooltip: string; 
     if (h.problem.command) lines.push(`Run: \`${h.problem.command.replace(/`/g, "'")}\``);
   }
   lines.push('Click to switch profile, region or endpoint, to map tables, or to refresh.');
-  const warn = h.state === 'problem' || (unmapped.length > 0 && h.state !== 'off' && h.state !== 'untrusted');
-  const more = warn && h.state !== 'problem' ? ` · ${unmapped.length} unmapped` : '';
+  const reading = h.state !== 'off' && h.state !== 'untrusted';
+  const warn = h.state === 'problem' || (unmapped.length > 0 && reading);
+  // Said beside a problem too: a table missing from the account (a problem) does not make the
+  // names waiting for a mapping any less the thing to do next.
+  const more = unmapped.length > 0 && reading ? ` · ${unmapped.length} unmapped` : '';
   return { text: `${warn ? '$(warning)' : icon} ShardLens: ${label}${more}`, tooltip: lines.join('\n\n'), warn };
 }
 

@@ -59,16 +59,13 @@ describe('mapping environment tables, against the lab', { timeout: 600_000 }, ()
       try {
         await item.filter({ hasText: '2 unmapped' }).waitFor({ timeout: 90_000 });
       } catch (e) {
-        log(`connection item: ${JSON.stringify(await item.innerText().catch(() => null))}`);
-        log(
-          `its tooltip: ${JSON.stringify(
-            await item
-              .locator('a')
-              .getAttribute('aria-label')
-              .catch(() => null),
-          )}`,
-        );
-        throw e;
+        // In the error itself: CI's list of failures shows it without the screenshots.
+        const text = await item.innerText().catch(() => null);
+        const tooltip = await item
+          .locator('a')
+          .getAttribute('aria-label')
+          .catch(() => null);
+        throw new Error(`connection item ${JSON.stringify(text)}, tooltip ${JSON.stringify(tooltip)}`, { cause: e });
       }
     });
   });

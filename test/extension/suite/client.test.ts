@@ -90,5 +90,18 @@ describe('client logic', () => {
     assert.equal(ok.warn, false);
     assert.doesNotMatch(ok.tooltip, /warning/);
     assert.match(describeStatus({ ...h, state: 'untrusted', problem: null }).tooltip, /not trusted: .* no AWS calls/);
+    // A table missing from the account is a problem; the names waiting for a mapping are still counted.
+    const missing = describeStatus({
+      ...h,
+      label: 'lab',
+      unmapped: ['$EVENTS_TABLE', '$ORDERS_TABLE'],
+      problem: { code: 'table-not-found', message: 'There is no table "audit".', command: null },
+    });
+    assert.equal(missing.text, '$(warning) ShardLens: lab · 2 unmapped');
+    assert.match(missing.tooltip, /Not mapped to a table, so not read: `\$EVENTS_TABLE`, `\$ORDERS_TABLE`/);
+    assert.equal(
+      describeStatus({ ...h, state: 'untrusted', unmapped: ['$X'], problem: null }).text.includes('unmapped'),
+      false,
+    );
   });
 });
