@@ -15,6 +15,7 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { actionsOn, assertSpreadClean, counterFixtures, freshTable, itemsOf, nodeLoop } from './helpers-counter';
 import { table } from './helpers-programs';
+import { writeFixes } from '../../server/src/features/fixes/index';
 import { applyAction, indexWorkspace, runDriverAt, startDynalite, typeErrors, type Dynalite } from './helpers-write';
 
 const K = 50;
@@ -141,6 +142,34 @@ describe('counters whose callers read the new count', () => {
       );
     });
   }
+
+  test("Python: 150 shards are read in two BatchGetItems; a module whose `time` is datetime's gets its own import", async () => {
+    const c = CASES.find((x) => x.fixture === 'py-resource')!;
+    const dir = copy(c.fixture);
+    const file = path.join(dir, 'likes.py');
+    fs.writeFileSync(
+      file,
+      fs.readFileSync(file, 'utf8').replace('import os\n', 'import os\nfrom datetime import time\n'),
+    );
+    const original = await indexWorkspace(dir);
+    const finding = original.findings.find((f) => f.rule === 'SL004')!;
+    const action = writeFixes.flatMap((p) => p(finding, original.ctx, { shardCount: 150 }))[0];
+    assert.equal(action.id, 'spread-counter');
+    applyAction(original.ctx, action);
+    const fixed = fs.readFileSync(file, 'utf8');
+    assert.match(fixed, /^def \w+_total\(\):\n(?:.*\n){1,2} {4}import time$/m, 'the reader imports time for itself');
+    assert.doesNotMatch(fixed, /^import time$/m, 'no module import shadows datetime.time');
+    assert.match(
+      fixed,
+      /dynamodb\.Table\(TABLE_NAME\)\.meta\.client\.batch_get_item|table\.meta\.client\.batch_get_item/,
+    );
+    const afterRun = await runOn(c, dir);
+    assert.deepEqual(
+      afterRun.returned,
+      Array.from({ length: K }, (_, i) => i + 1),
+      'the total over 151 items, 1..K',
+    );
+  });
 });
 
 test('continuation lines aligned with the call stay aligned when the fix wraps the call', async () => {
@@ -161,6 +190,28 @@ test('continuation lines aligned with the call stay aligned when the fix wraps t
 });
 
 describe('counters no spread can keep', () => {
+  test('Python: a key held in a module name the reader would hide with its own local (`total`): not spread, said why', async () => {
+    const dir = copy('py-resource');
+    const file = path.join(dir, 'likes.py');
+    const text = fs.readFileSync(file, 'utf8');
+    fs.writeFileSync(
+      file,
+      text
+        .replace(
+          'dynamodb = boto3.resource("dynamodb")',
+          'dynamodb = boto3.resource("dynamodb")\ntotal = "LIKES#landing"',
+        )
+        .replace('Key={"pk": "LIKES#landing"}', 'Key={"pk": total}'),
+    );
+    const ws = await indexWorkspace(dir);
+    const f = ws.findings.find((x) => x.rule === 'SL004');
+    assert.ok(f, 'the counter is reported through its constant');
+    assert.deepEqual(
+      actionsOn(f, ws.ctx).map((a) => a.id),
+      ['counter-not-spread'],
+    );
+  });
+
   test('a count read in an SDK v2 callback: the spread is not offered, and the action says why', async () => {
     const ws = await indexWorkspace(copy('js-callback'));
     const f = ws.findings.find((x) => x.rule === 'SL004');

@@ -29,6 +29,8 @@ export interface CounterReader {
   /** Whether they are methods (`this.`/`self.`) rather than module functions. */
   member: boolean;
   changes: TextChange[];
+  /** Module imports the reader needs at the file's top (Python's `import time`). */
+  importLines: string[];
 }
 
 /**
@@ -143,7 +145,14 @@ export function summingReader(
     setup: place.setup,
     numeric: !!number,
   };
-  const body = python ? pythonSource(a, parts) : jsSource(a, style, parts);
+  const pause = python ? pausePlan(text) : 'imported';
+  // The Python reader's own locals must not hide a module name its expressions read (`total = total + ...`).
+  const read = [receiver, original, table ?? '', sk?.[1] ?? '', place.setup ?? '']
+    .join(' ')
+    // String literals count only by what an f-string interpolates: a key named "total" is fine.
+    .replace(/(["'])(?:\\.|(?!\1).)*\1/g, (str) => (str.match(/\{[^{}]*\}/g) ?? []).join(' '));
+  if (python && PY_LOCALS.some((n) => new RegExp(`(?<![\\w.])${n}\\b`).test(read))) return null;
+  const body = python ? pythonSource(a, parts, pause) : jsSource(a, style, parts);
   if (!body) return null;
   // The body is written in two-space steps (Python: four): the file's own step instead.
   const block = restepped(body, python ? 4 : 2, indentUnitOf(text, python))
@@ -176,7 +185,7 @@ export function summingReader(
     changes.push({ file: a.file, span: pos, newText: `, ${getName}` });
   }
   changes.push({ file: a.file, span: at, newText: `\n${python && !member ? '\n' : ''}\n${block}` });
-  return { name, wrapper, member, changes };
+  return { name, wrapper, member, changes, importLines: pause === 'add' ? ['import time'] : [] };
 }
 
 interface Parts {
@@ -197,31 +206,71 @@ interface Parts {
   numeric: boolean;
 }
 
-const DOC = (count: string) =>
-  `The counter's total: its ${count} items (each increment goes to a random one) and the item that counted before them.`;
+const DOC_LINES = (count: string) => [
+  `The counter's total: its ${count} items (each increment goes to a random one)`,
+  'and the item that counted before them.',
+];
 const WRAP_DOC = "The increment's response with the counter's total in place of one item's count.";
 
-function pythonSource(a: Access, p: Parts): string {
+const PY_LOCALS = [
+  'time',
+  'table_name',
+  'ids',
+  'keys',
+  'total',
+  'start',
+  'request',
+  'attempt',
+  'got',
+  'item',
+  'shard',
+  'counter_key',
+];
+
+/**
+ * Python reads the items in one BatchGetItem (100 keys a call), not one GetItem each in
+ * turn: an increment that returns the total waits for one round trip, not N + 1. Keys
+ * DynamoDB leaves unprocessed (throttling, 16 MB) are asked again after a pause growing
+ * from 50 ms, ten times at most. A resource table's `meta.client` takes and returns
+ * plain values, as the table does.
+ */
+function pythonSource(a: Access, p: Parts, pause: string): string {
   const q = (s: string) => JSON.stringify(s);
   const low = a.sdk === 'boto3-client';
   const pk = q(a.partitionKey!.attribute);
   const key = low
     ? `{${pk}: {${p.numeric ? '"N": str(counter_key)' : '"S": counter_key'}}${p.sk ? `, ${q(p.sk[0])}: {"S": ${p.sk[1]}}` : ''}}`
     : `{${pk}: counter_key${p.sk ? `, ${q(p.sk[0])}: ${p.sk[1]}` : ''}}`;
-  const call = low ? `${p.receiver}.get_item(TableName=${p.table}, Key=${key})` : `${p.receiver}.get_item(Key=${key})`;
+  const client = low ? p.receiver : `${p.receiver}.meta.client`;
+  const tableName = low ? p.table! : `${p.receiver}.name`;
   const value = low ? `int(item.get(${q(p.attr)}, {}).get("N", "0"))` : `int(item.get(${q(p.attr)}, 0))`;
   const self = p.member ? 'self' : '';
   const total = `${p.member ? 'self.' : ''}${p.name}()`;
+  const ids = `[${p.original}] + [${p.keyExpr} for shard in range(${p.count})]`;
   return [
     `def ${p.name}(${self}):`,
-    `    """${DOC(p.count)}"""`,
+    `    """${DOC_LINES(p.count).join('\n    ')}"""`,
+    ...(pause === 'local' ? ['    import time', ''] : []),
     ...(p.setup ? [`    ${p.setup}`] : []),
-    '    total = 0',
+    `    table_name = ${tableName}`,
+    // The ids apart from the keys: each line stays short enough to read.
+    `    ids = ${ids}`,
     p.numeric
-      ? `    for counter_key in dict.fromkeys([${p.original}] + [${p.keyExpr} for shard in range(${p.count})]):`
-      : `    for counter_key in [${p.original}] + [${p.keyExpr} for shard in range(${p.count})]:`,
-    `        item = ${call}.get("Item", {})`,
-    `        total += ${value}`,
+      ? `    keys = [${key} for counter_key in dict.fromkeys(ids)]`
+      : `    keys = [${key} for counter_key in ids]`,
+    '    total = 0',
+    '    # One BatchGetItem per 100 items; the keys it leaves unprocessed are asked again after a pause.',
+    '    for start in range(0, len(keys), 100):',
+    '        request = {table_name: {"Keys": keys[start : start + 100]}}',
+    '        for attempt in range(10):',
+    `            got = ${client}.batch_get_item(RequestItems=request)`,
+    `            total += sum(${value} for item in got["Responses"].get(table_name, []))`,
+    '            request = got.get("UnprocessedKeys")',
+    '            if not request:',
+    '                break',
+    '            time.sleep(0.05 * 2**attempt)',
+    '        else:',
+    '            raise RuntimeError("DynamoDB left counter items unprocessed after 10 tries")',
     '    return total',
     ...(p.wrapper
       ? [
@@ -234,6 +283,17 @@ function pythonSource(a: Access, p: Parts): string {
         ]
       : []),
   ].join('\n');
+}
+
+/**
+ * How the Python reader reaches `time.sleep`: the module imports `time` already, it can
+ * (`import time` added at the top: nothing else there is called `time`), or the reader
+ * imports it for itself (`from datetime import time` in the file).
+ */
+function pausePlan(text: string): 'imported' | 'add' | 'local' {
+  if (/^import\s+([\w.]+\s*,\s*)*time\b(?!\s+as\s+(?!time\b))/m.test(text)) return 'imported';
+  const bound = /^(?:from\s+\S+\s+import\s+[^\n]*\btime\b|time\s*(?::[^=\n]*)?=|def\s+time\b|class\s+time\b)/m;
+  return bound.test(text) ? 'local' : 'add';
 }
 
 /** An object key: bare when it is a name. */
@@ -259,7 +319,9 @@ function jsSource(a: Access, style: ReaderStyle, p: Parts): string | null {
   const T = typed ? '<T extends { Attributes?: Record<string, any> }>' : '';
   const wrapHead = p.member ? `async ${p.wrapper}${T}` : `async function ${p.wrapper}${T}`;
   return [
-    `/** ${DOC(p.count)} */`,
+    '/**',
+    ...DOC_LINES(p.count).map((l) => ` * ${l}`),
+    ' */',
     `${head}${typed ? ': Promise<number>' : ''} {`,
     ...(p.setup ? [`  ${p.setup}`] : []),
     `  const shards = Array.from({ length: ${p.count} }, (_, shard) => ${p.keyExpr});`,

@@ -103,7 +103,7 @@ export const spreadCounter: FixProvider = (finding, ctx, answers?: FixAnswers): 
   }
   const needsRandom = a.language === 'python' && !hasRandomImport(text);
   const header = headerChanges(a.file, text, imports, count, {
-    importLines: needsRandom ? ['import random'] : [],
+    importLines: [...(needsRandom ? ['import random'] : []), ...(reader?.importLines ?? [])],
   });
   const changes: TextChange[] = [
     ...header,
