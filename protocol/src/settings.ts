@@ -50,6 +50,12 @@ export interface ShardLensSettings {
    * VS Code setting: the server reads it from the file nearest each document.
    */
   keys: Record<string, { peakWritesPerSecond?: number; reason?: string }>;
+  /**
+   * The project config's `entryPoints.cold` patterns (routes, handlers, paths), with the
+   * folder they are relative to: a hot-key finding reached only from them is info. Not a
+   * VS Code setting: read from the file nearest each document.
+   */
+  coldEntries?: ColdEntries | null;
   heat: {
     /** `shardlens.heat.window`: the period live figures cover. */
     window: HeatWindow;
@@ -58,6 +64,14 @@ export interface ShardLensSettings {
   };
   /** `shardlens.cache.enabled`: the server starts from the analyses it kept of unchanged files. */
   cache: { enabled: boolean };
+}
+
+export interface ColdEntries {
+  /** The config's folder: path globs are relative to it. */
+  base: string;
+  /** The config file's name, as messages cite it. */
+  source: string;
+  patterns: string[];
 }
 
 const HEAT_WINDOW_VALUES: readonly HeatWindow[] = ['15m', '1h', '3h', '24h'];

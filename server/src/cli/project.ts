@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { type FileAnalysis, setRoleOverride } from '../engine';
 import { configuredRole, excludedByConfig, judgeFinding } from '../config/apply';
+import { coldEntriesOf } from '../config/cold-entries';
 import { configAt, configFor, type ConfigProblem, type LoadedConfig } from '../config/project-config';
 import { UsageError, type CheckOptions } from './args';
 
@@ -88,11 +89,13 @@ export class ProjectConfigs {
   /** Each file's findings as its config (and `--contexts`) judges them. */
   judge(results: FileAnalysis[], contexts: CheckOptions['contexts']): FileAnalysis[] {
     return results.map((r) => {
-      const { config } = this.ofSource(r.file);
+      const loaded = this.ofSource(r.file);
+      const { config } = loaded;
+      const cold = coldEntriesOf(loaded);
       const wanted = contexts ?? config.contexts;
       const findings = r.findings
         .filter((f) => !wanted || wanted.includes((f as { context?: (typeof wanted)[number] }).context ?? 'app'))
-        .map((f) => judgeFinding(f, config.rules, config.keys))
+        .map((f) => judgeFinding(f, config.rules, config.keys, cold))
         .filter((f): f is NonNullable<typeof f> => f !== null);
       return findings.length === r.findings.length && findings.every((f, i) => f === r.findings[i])
         ? r

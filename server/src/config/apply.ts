@@ -3,6 +3,8 @@ import { minimatch } from 'minimatch';
 import type { RuleSeverity } from '../../../protocol/src/settings';
 import { type Finding, isOneOff, logicalKeyOf, render, type Severity } from '../engine';
 import type { KeyFact, LoadedConfig } from './project-config';
+import type { ColdEntries } from '../../../protocol/src/settings';
+import { isEntryPattern, placeByColdEntries } from './cold-entries';
 
 /** One partition's write ceiling: a key expected to stay under it does not throttle. */
 const PARTITION_WCU = 1000;
@@ -34,7 +36,14 @@ export function configuredRole(loaded: LoadedConfig, file: string): 'script' | '
   const rel = relativeTo(loaded, file);
   if (rel === null) return null;
   if (matches(rel, loaded.config.entryPoints.hot)) return 'app';
-  if (matches(rel, loaded.config.entryPoints.cold)) return 'script';
+  // Routes (`GET /admin/**`) mark entry points, not files (cold-entries.ts).
+  if (
+    matches(
+      rel,
+      loaded.config.entryPoints.cold.filter((p) => !isEntryPattern(p)),
+    )
+  )
+    return 'script';
   return null;
 }
 
@@ -75,11 +84,12 @@ export function judgeFinding(
   f: Finding,
   rules: Record<string, RuleSeverity>,
   keys: Record<string, KeyFact>,
+  cold: ColdEntries | null = null,
 ): Finding | null {
   const configured = rules[f.rule];
   if (configured === 'off') return null;
   const severity = configured ? configuredSeverity(f, configured) : f.severity;
-  let out = severity !== f.severity ? { ...f, severity } : f;
+  let out = placeByColdEntries(severity !== f.severity ? { ...f, severity } : f, cold);
   const fact = RATE_RULES.has(f.rule) ? factFor(f, keys) : null;
   const rate = fact?.[1].peakWritesPerSecond;
   if (fact && rate !== undefined) {

@@ -1,5 +1,6 @@
 import { CODE_CONTEXTS, DEFAULT_SETTINGS, type ShardLensSettings } from '../../../protocol/src/settings';
 import type { LoadedConfig } from './project-config';
+import { coldEntriesOf } from './cold-entries';
 
 /**
  * The settings a document is judged by: the project config, overridden per user by
@@ -26,5 +27,6 @@ export function withProjectConfig(user: ShardLensSettings, loaded: LoadedConfig)
           : (c.shards.peakWriteUnits ?? d.peakWriteUnits),
     },
     keys: c.keys,
+    coldEntries: coldEntriesOf(loaded),
   };
 }

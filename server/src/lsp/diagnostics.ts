@@ -18,7 +18,7 @@ const SEVERITY: Record<Severity, DiagnosticSeverity> = {
  */
 export function toDiagnostic(finding: Finding, settings: ShardLensSettings): Diagnostic | null {
   // The same judgement as the CLI's: rule severities, then what the project says of the key.
-  const f = judgeFinding(finding, settings.rules, settings.keys ?? {});
+  const f = judgeFinding(finding, settings.rules, settings.keys ?? {}, settings.coldEntries ?? null);
   if (!f) return null;
   const d: Diagnostic = {
     range: spanToRange(f.span),
