@@ -89,7 +89,9 @@ export function judgeFinding(
   const configured = rules[f.rule];
   if (configured === 'off') return null;
   const severity = configured ? configuredSeverity(f, configured) : f.severity;
-  let out = placeByColdEntries(severity !== f.severity ? { ...f, severity } : f, cold);
+  let out = severity !== f.severity ? { ...f, severity } : f;
+  // How often a marked route runs is the team's word: it cools the hot-key rules only.
+  if (RATE_RULES.has(f.rule)) out = placeByColdEntries(out, cold);
   const fact = RATE_RULES.has(f.rule) ? factFor(f, keys) : null;
   const rate = fact?.[1].peakWritesPerSecond;
   if (fact && rate !== undefined) {

@@ -18,8 +18,6 @@ import type { LoadedConfig } from './project-config';
  *   points (a schedule rule, a function of a template) by name: `AdminReportFunction`.
  */
 
-/** The rules that say a key is hot, as in `apply.ts`: the others lose items whatever the traffic. */
-const RATE_RULES = new Set(['SL001', 'SL002', 'SL003', 'SL004', 'SL005']);
 const ROUTE = /^(\*|[A-Za-z]+)\s+(\/\S*)$/;
 const ONE_OFF = new Set(['test', 'script']);
 
@@ -53,13 +51,13 @@ export function isColdEntry(e: EntryPoint, cold: ColdEntries): boolean {
 }
 
 /**
- * A hot-key finding reached only from entry points the project marks cold: `info`, naming
+ * A finding reached only from entry points the project marks cold: `info`, naming
  * them (three at most) and the config file. Left as it is when any running entry point is
  * not marked, or when nothing is known of its reach.
  */
 export function placeByColdEntries(f: Finding, cold: ColdEntries | null | undefined): Finding {
   const entries = f.access.reach?.entryPoints ?? [];
-  if (!cold || !RATE_RULES.has(f.rule) || !entries.length) return f;
+  if (!cold || !entries.length) return f;
   const running = entries.filter((e) => !ONE_OFF.has(e.kind));
   if (!running.length || !running.every((e) => isColdEntry(e, cold))) return f;
   const named = running.slice(0, 3).map((e) => e.name);
