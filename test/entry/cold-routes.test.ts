@@ -19,6 +19,7 @@ import { DEFAULT_SETTINGS } from '../../protocol/src/settings';
 import { withProjectConfig } from '../../server/src/config/merge';
 import { configFor } from '../../server/src/config/project-config';
 import { toDiagnostic } from '../../server/src/lsp/diagnostics';
+import { hoverMarkdown } from '../../server/src/lsp/hover';
 import { FIXTURES, findingsOf, fixture } from './helpers';
 
 const BIN = path.resolve(__dirname, '..', '..', 'bin', 'shardlens.js');
@@ -98,4 +99,11 @@ test('language server: the nearest config marks the routes for the diagnostics t
   assert.equal(severityAt('shop/store.py:21'), String(DiagnosticSeverity.Information));
   assert.equal(severityAt('shop/store.py:13'), String(DiagnosticSeverity.Error));
   assert.equal(severityAt('web/server.ts:17'), String(DiagnosticSeverity.Error), '/backoffice is not marked here');
+  // The hover lists each entry point and says which the config marks.
+  const hover = (at: string) => {
+    const f = findings.find((x) => x.rule === 'SL001' && x.at === at)!;
+    return hoverMarkdown(f.access, findings, settings).value;
+  };
+  assert.match(hover('shop/store.py:21'), /`PUT \/admin\/featured` \([^)]*, cold in shardlens\\?\.config\\?\.json\)/);
+  assert.doesNotMatch(hover('shop/store.py:13'), /cold in/);
 });

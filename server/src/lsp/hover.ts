@@ -28,7 +28,8 @@ import {
 } from '../engine';
 import * as path from 'node:path';
 import type { MarkupContent } from 'vscode-languageserver';
-import type { ShardLensSettings } from '../../../protocol/src/settings';
+import type { ColdEntries, ShardLensSettings } from '../../../protocol/src/settings';
+import { isColdEntry } from '../config/cold-entries';
 import { contains } from './convert';
 import { code, text } from './markdown';
 import { tenantRouteHoverMarkdown } from './tenant-route-hover';
@@ -209,14 +210,16 @@ function throughLine(file: string, span: Span, callee: string, place: PlaceName)
  * How the call is reached (docs/entry-points.md): each entry point with its trigger and
  * where it is declared, and what that says of how often the call runs.
  */
-function reachLines(reach: AccessReach | undefined, place: PlaceName): string[] {
+function reachLines(reach: AccessReach | undefined, place: PlaceName, cold: ColdEntries | null): string[] {
   if (!reach) return [];
   if (reach.unreached)
     return ['Reached from no entry point: nothing names its function, and the project declares its entry points.'];
   if (!reach.entryPoints.length) return [];
   const shown = reach.entryPoints.slice(0, 5).map((e) => {
     const rate = e.ratePerHour !== null ? `, at most ${e.ratePerHour} an hour` : '';
-    return `${text(e.kind)} ${code(e.trigger)} (${text(place(e.source.file))}:${e.source.span.startLine + 1}${rate})`;
+    // The team's word on how often it runs (entryPoints.cold), beside what the code says.
+    const marked = cold && isColdEntry(e, cold) ? `, cold in ${text(cold.source)}` : '';
+    return `${text(e.kind)} ${code(e.trigger)} (${text(place(e.source.file))}:${e.source.span.startLine + 1}${rate}${marked})`;
   });
   const more = reach.entryPoints.length - shown.length;
   const lines = [`Entry points: ${shown.join(' · ')}${more > 0 ? ` and ${more} more` : ''}`];
@@ -311,7 +314,7 @@ export function hoverMarkdown(
     lines.push(
       `Read by the call's shape: ${code(a.call.callee)} looks like a DynamoDB helper whose code is not in the workspace`,
     );
-  lines.push(...reachLines(reach ?? a.reach, place));
+  lines.push(...reachLines(reach ?? a.reach, place, settings.coldEntries ?? null));
   // The live line quotes table and index names from AWS: text, never markdown.
   if (live) lines.push('', `**${text(live.line.replace(/:.*$/s, ''))}**${text(live.line.replace(/^[^:]*/, ''))}`);
   const throttled = (live?.throttles ?? 0) > 0;
