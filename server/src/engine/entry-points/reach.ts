@@ -52,6 +52,9 @@ export interface CallGraph {
   reachedFrom(file: string, root: string): ReadonlyMap<string, boolean>;
 }
 
+/** How many package `__init__` files a name is followed through. */
+const MAX_PASSED_ON = 4;
+
 export function callGraph(input: Pick<ReachInput, 'reaches' | 'importFile'>): CallGraph {
   const { reaches, importFile } = input;
   const byName = new Map<string, Map<string, FunctionNode[]>>();
@@ -61,16 +64,30 @@ export function callGraph(input: Pick<ReachInput, 'reaches' | 'importFile'>): Ca
     byName.set(file, names);
   }
   const importedFiles = new Map<string, Array<{ local: string; name: string; file: string }>>();
+  const targetOf = (file: string, b: { module: string; name: string }) => {
+    // `from . import views` names a module, not a function in one.
+    const sub = /^\.+$/.test(b.module) ? `${b.module}${b.name}` : `${b.module}.${b.name}`;
+    const python = file.endsWith('.py') && b.name !== '*';
+    return (python ? importFile(file, sub) : null) ?? importFile(file, b.module);
+  };
   const importsOf = (file: string) => {
     let known = importedFiles.get(file);
     if (!known) {
       known = [];
       for (const b of reaches.get(file)?.imports ?? []) {
-        // `from . import views` names a module, not a function in one.
-        const sub = /^\.+$/.test(b.module) ? `${b.module}${b.name}` : `${b.module}.${b.name}`;
-        const python = file.endsWith('.py') && b.name !== '*';
-        const target = (python ? importFile(file, sub) : null) ?? importFile(file, b.module);
+        let target = targetOf(file, b);
         if (target) known.push({ local: b.local, name: b.name, file: target });
+        // A Python package's `__init__` passes on what it imports (`from .services.user_service
+        // import UserService`): the module that defines the name is imported too.
+        let name = b.name;
+        for (let depth = 0; target?.endsWith('__init__.py') && depth < MAX_PASSED_ON; depth++) {
+          const from: string = target;
+          const next = reaches.get(from)?.imports.find((x) => x.local === name && x.name !== '*');
+          target = next ? targetOf(from, next) : null;
+          if (!next || !target) break;
+          name = next.name;
+          known.push({ local: b.local, name, file: target });
+        }
       }
       importedFiles.set(file, known);
     }
