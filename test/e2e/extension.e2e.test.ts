@@ -10,7 +10,14 @@ import { after, before, describe, it } from 'node:test';
 import { steps, tearDown } from './steps';
 import type { Locator, Page } from 'playwright-core';
 import { ROOT, sizeKb } from './vscode';
-import { UI_TIMEOUT, examplesWorkspace, openWorkbench, prepare, type Started } from './workbench';
+import {
+  UI_TIMEOUT,
+  examplesWorkspace,
+  hoverUntilShown,
+  openWorkbench,
+  prepare,
+  type Started,
+} from './workbench';
 
 const SHOTS = path.join(ROOT, 'test-output', 'e2e');
 const SL001_MESSAGE =
@@ -100,9 +107,8 @@ describe('ShardLens in a real VS Code (code-server + Chromium)', { timeout: 900_
 
   it("(b) hovering 'BOARD#global' shows the ShardLens hover", () =>
     step('hover', async () => {
-      await boardToken().hover();
       const md = page.locator('.monaco-hover .markdown-hover', { hasText: 'ShardLens' }).first();
-      await md.waitFor();
+      await hoverUntilShown(page, boardToken, md, "ShardLens hover on 'BOARD#global'");
       const text = await md.innerText();
       assert.ok(text.startsWith('ShardLens'), `hover starts with: ${text.slice(0, 80)}`);
       assert.equal(

@@ -19,7 +19,14 @@ import {
 import { steps, tearDown } from './steps';
 import type { Page } from 'playwright-core';
 import { ROOT } from './vscode';
-import { UI_TIMEOUT, examplesWorkspace, openWorkbench, prepare, type Started } from './workbench';
+import {
+  UI_TIMEOUT,
+  examplesWorkspace,
+  hoverUntilShown,
+  openWorkbench,
+  prepare,
+  type Started,
+} from './workbench';
 import { labClient, startLab, stopLab, table, type Lab } from './lab';
 
 const SHOTS = path.join(ROOT, 'test-output', 'e2e-fixes');
@@ -211,18 +218,7 @@ describe('quick fixes and live heat in a real VS Code', { timeout: 600_000 }, ()
       // The first refresh may still be under way when the pointer arrives: point again, as a
       // user would, until the hover carries the live line (bounded).
       const hover = page.locator('.monaco-hover .markdown-hover', { hasText: 'Live (15m)' }).first();
-      const deadline = Date.now() + 90_000;
-      for (;;) {
-        await token("'FEED#recent'").hover();
-        const shown = await hover
-          .waitFor({ timeout: 8_000 })
-          .then(() => true)
-          .catch(() => false);
-        if (shown) break;
-        if (Date.now() > deadline) throw new Error('no live line in the hover of FEED#recent');
-        await page.mouse.move(150, 600);
-        await page.keyboard.press('Escape');
-      }
+      await hoverUntilShown(page, () => token("'FEED#recent'"), hover, 'live line in the hover of FEED#recent');
       const text = await hover.innerText();
       // The writer's hover: what writes did (its readers show their own figures).
       assert.match(text, /Live \(15m\), writes: #1 of \d+ keys · \d+% of consumed units/);

@@ -1,7 +1,7 @@
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import {
   ROOT,
   ensureCodeServer,
@@ -76,4 +76,34 @@ export async function openWorkbench(
   page.setDefaultTimeout(UI_TIMEOUT);
   await page.goto(started.server.workbenchUrl(opts.workspace));
   return page;
+}
+
+/**
+ * Points at `target` until `hover` shows, as a user points again when a hover does not come:
+ * the workbench drops a hover that arrives while a panel or notification is still settling,
+ * and the server's answer may come after the first point. Each try waits `perTry` ms, then
+ * moves the pointer away and presses Escape. The error names the hover that did show, if any.
+ */
+export async function hoverUntilShown(
+  page: Page,
+  target: () => Locator,
+  hover: Locator,
+  what: string,
+  { total = 90_000, perTry = 8_000 } = {},
+): Promise<void> {
+  const deadline = Date.now() + total;
+  for (;;) {
+    await target().hover();
+    const shown = await hover
+      .waitFor({ timeout: perTry })
+      .then(() => true)
+      .catch(() => false);
+    if (shown) return;
+    if (Date.now() > deadline) {
+      const seen = await page.locator('.monaco-hover').allInnerTexts().catch(() => []);
+      throw new Error(`no ${what} (hovers shown: ${JSON.stringify(seen.map((t) => t.slice(0, 120)))})`);
+    }
+    await page.mouse.move(150, 600); // an empty part of the explorer: no hover there
+    await page.keyboard.press('Escape');
+  }
 }
