@@ -51,7 +51,7 @@ export interface ShardLensSettings {
    */
   keys: Record<string, { peakWritesPerSecond?: number; reason?: string }>;
   /**
-   * The project config's `entryPoints.cold` patterns (routes, handlers, paths), with the
+   * The project config's `entryPoints.cold` patterns (routes, paths, entry names), with the
    * folder they are relative to: a hot-key finding reached only from them is info. Not a
    * VS Code setting: read from the file nearest each document.
    */

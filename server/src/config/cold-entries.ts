@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { minimatch } from 'minimatch';
 import type { ColdEntries } from '../../../protocol/src/settings';
-import type { EntryPoint, Finding } from '../engine';
+import { type EntryPoint, type Finding, isOneOffEntry } from '../engine';
 import type { LoadedConfig } from './project-config';
 
 /**
@@ -19,7 +19,6 @@ import type { LoadedConfig } from './project-config';
  */
 
 const ROUTE = /^(\*|[A-Za-z]+)\s+(\/\S*)$/;
-const ONE_OFF = new Set(['test', 'script']);
 
 /** A pattern that names routes, which no file path is. */
 export const isEntryPattern = (p: string) => ROUTE.test(p);
@@ -58,7 +57,7 @@ export function isColdEntry(e: EntryPoint, cold: ColdEntries): boolean {
 export function placeByColdEntries(f: Finding, cold: ColdEntries | null | undefined): Finding {
   const entries = f.access.reach?.entryPoints ?? [];
   if (!cold || !entries.length) return f;
-  const running = entries.filter((e) => !ONE_OFF.has(e.kind));
+  const running = entries.filter((e) => !isOneOffEntry(e.kind));
   if (!running.length || !running.every((e) => isColdEntry(e, cold))) return f;
   const named = running.slice(0, 3).map((e) => e.name);
   const more = running.length > named.length ? ` and ${running.length - named.length} more` : '';

@@ -103,6 +103,7 @@ export { frontEndFor } from './frontends/registry';
 export { DEFAULT_MAX_BYTES } from './analyze';
 export { setRoleOverride } from './file-roles';
 export { isOneOff } from './file-roles/role';
+export { isOneOffEntry } from './model/entry-point';
 export { unusedIgnores } from './rules/suppress';
 export type { UnusedIgnore } from './rules/suppress';
 export { readFromDisk } from './workspace/modules';

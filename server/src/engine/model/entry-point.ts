@@ -12,6 +12,7 @@ import type { Node } from 'web-tree-sitter';
 import type { Span } from './range';
 
 export type { AccessReach, EntryKind, EntryPoint } from './entry';
+export { isOneOffEntry } from './entry';
 
 /** One key attribute of a table or index definition. */
 export interface KeyAttribute {

@@ -15,6 +15,9 @@ import type { SourceRange } from './range';
  */
 export type EntryKind = 'api' | 'schedule' | 'queue' | 'stream' | 'event' | 'websocket' | 'script' | 'test' | 'unknown';
 
+/** Entry points run once by hand or by a test runner (scripts, tests): they bring no steady traffic. */
+export const isOneOffEntry = (kind: EntryKind): boolean => kind === 'test' || kind === 'script';
+
 export interface EntryPoint {
   kind: EntryKind;
   /** The route (`GET /votes`), the rule or the function's logical name. */

@@ -8,6 +8,7 @@ import { partitionKeyClaim } from './finding';
 import { shardHoleOf } from './group';
 import { liveText, withLiveUse } from './live-use';
 import { fewValuesText } from './SL003-low-cardinality-partition-key';
+import { isOneOffEntry } from '../model/entry-point';
 
 /**
  * Read-hot or write-hot: a constant key that code only reads (a `global-config` item, a
@@ -31,11 +32,10 @@ export interface KeyUseInput {
   reach: AccessReach | undefined;
 }
 
-const ONE_OFF = new Set<EntryPoint['kind']>(['test', 'script']);
 
 /** Entry points that run per request or per event (tests, scripts and schedules aside). */
 function runningEntries(reach: AccessReach | undefined): EntryPoint[] {
-  return (reach?.entryPoints ?? []).filter((e) => !ONE_OFF.has(e.kind) && e.kind !== 'schedule');
+  return (reach?.entryPoints ?? []).filter((e) => !isOneOffEntry(e.kind) && e.kind !== 'schedule');
 }
 
 /** Whether an access runs on a hot path: application code not reached only from tests, scripts or schedules. */

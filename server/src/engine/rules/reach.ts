@@ -1,5 +1,6 @@
 import type { Access, Finding, RelatedLocation, Severity, SourceRange } from '../model';
 import type { AccessReach, EntryPoint } from '../model/entry-point';
+import { isOneOffEntry } from '../model/entry-point';
 
 /**
  * How a path is reached decides how hot it is (docs/entry-points.md). A pure function
@@ -18,7 +19,6 @@ import type { AccessReach, EntryPoint } from '../model/entry-point';
 export type Where = (at: SourceRange) => string;
 
 const LOWER: Record<Severity, Severity> = { error: 'warning', warning: 'info', info: 'info' };
-const ONE_OFF = new Set(['test', 'script']);
 /** The hottest ways in first, so a message names the path that makes the key hot. */
 const HEAT: Record<EntryPoint['kind'], number> = {
   api: 0,
@@ -45,7 +45,7 @@ export function placeByReach(f: Finding, reach: AccessReach | undefined, where: 
   const entries = reach.entryPoints;
   if (!entries.length) return f;
   const related = [...f.related, ...entries.map((e) => relatedOf(e, where))];
-  const running = entries.filter((e) => !ONE_OFF.has(e.kind));
+  const running = entries.filter((e) => !isOneOffEntry(e.kind));
   if (!running.length)
     return {
       ...f,

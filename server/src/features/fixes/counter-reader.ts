@@ -1,6 +1,7 @@
 import type { Node } from 'web-tree-sitter';
 import { type Access, literalText, type Span, spanOf } from '../../engine';
 import { textIn } from './apply';
+import { hasModuleImport } from './header';
 import type { FixContext, TextChange } from './fix-model';
 import type { NumberKey } from './counter-number';
 import { appendShard } from './key-edit';
@@ -234,7 +235,7 @@ const PY_LOCALS = [
  * from 50 ms, ten times at most. A resource table's `meta.client` takes and returns
  * plain values, as the table does.
  */
-function pythonSource(a: Access, p: Parts, pause: string): string {
+function pythonSource(a: Access, p: Parts, pause: PausePlan): string {
   const q = (s: string) => JSON.stringify(s);
   const low = a.sdk === 'boto3-client';
   const pk = q(a.partitionKey!.attribute);
@@ -290,8 +291,10 @@ function pythonSource(a: Access, p: Parts, pause: string): string {
  * (`import time` added at the top: nothing else there is called `time`), or the reader
  * imports it for itself (`from datetime import time` in the file).
  */
-function pausePlan(text: string): 'imported' | 'add' | 'local' {
-  if (/^import\s+([\w.]+\s*,\s*)*time\b(?!\s+as\s+(?!time\b))/m.test(text)) return 'imported';
+type PausePlan = 'imported' | 'add' | 'local';
+
+function pausePlan(text: string): PausePlan {
+  if (hasModuleImport(text, 'time')) return 'imported';
   const bound = /^(?:from\s+\S+\s+import\s+[^\n]*\btime\b|time\s*(?::[^=\n]*)?=|def\s+time\b|class\s+time\b)/m;
   return bound.test(text) ? 'local' : 'add';
 }

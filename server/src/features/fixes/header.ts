@@ -60,10 +60,13 @@ function joinLines(first: string, second: string, line: string): string {
   return before + firstLine + '\n' + line + after;
 }
 
-/** Whether a Python file already has `import random` (or `import random as random`). */
-export function hasRandomImport(text: string): boolean {
-  return /^import\s+([\w.]+\s*,\s*)*random\b(?!\s+as\s+(?!random\b))/m.test(text);
+/** Whether a Python file already has `import <name>` (or `import <name> as <name>`). */
+export function hasModuleImport(text: string, name: string): boolean {
+  return new RegExp(`^import\\s+([\\w.]+\\s*,\\s*)*${name}\\b(?!\\s+as\\s+(?!${name}\\b))`, 'm').test(text);
 }
+
+/** Whether a Python file already has `import random` (or `import random as random`). */
+export const hasRandomImport = (text: string): boolean => hasModuleImport(text, 'random');
 
 /**
  * A Python `import m` placed with its group (standard library before third party), when
