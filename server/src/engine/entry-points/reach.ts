@@ -9,9 +9,11 @@
  * keeps a path hot; a path is lowered only when nothing hotter can reach it.
  */
 import type { Access } from '../model';
-import type { AccessReach, EntryPoint, FileReach, FunctionNode } from '../model/entry-point';
+import type { AccessReach, CallRef, EntryPoint, FileReach, FunctionNode } from '../model/entry-point';
+import { classTypes, namesModule } from './class-types';
 import { spanWithin } from '../syntax/span';
 import { MODULE } from '../frontends/file-reach';
+import { isOneOffEntry } from '../model/entry-point';
 
 /** The file an import names from `fromFile`, or null (a package). */
 export type ImportFile = (fromFile: string, module: string) => string | null;
@@ -37,7 +39,6 @@ export interface ReachGraph {
   roots: Array<{ file: string; root: string }>;
 }
 
-const ONE_OFF = new Set(['test', 'script']);
 
 const id = (file: string, node: string) => `${file}\0${node}`;
 
@@ -95,6 +96,30 @@ export function callGraph(input: Pick<ReachInput, 'reaches' | 'importFile'>): Ca
   };
   const named = (file: string, name: string): NodeRef[] =>
     (byName.get(file)?.get(name) ?? []).map((node) => ({ file, node }));
+  const types = classTypes(reaches, importsOf);
+  /**
+   * What a call through an imported binding reaches besides the functions of that name:
+   * the methods of that name of the classes that extend or implement the types the module
+   * declares (a service typed by an abstract `UserRepository` calls the DynamoDB class that
+   * implements it in another package), and, for a call of a class itself (`Repo(...)`,
+   * `new Repo()`), its constructor.
+   */
+  const throughTypes = (imp: { name: string; file: string } | null, file: string, c: CallRef): NodeRef[] => {
+    const out: NodeRef[] = [];
+    if (c.member) {
+      // The file's own types, `import * as m`, `import x from`, `from pkg import module`: any
+      // type of the module; else the type imported (none when a function is).
+      const whole = !imp || imp.name === '*' || imp.name === 'default' || namesModule(imp.name, file);
+      for (const t of whole ? types.declared(file) : types.declares(file, imp.name) ? [imp.name] : [])
+        for (const sub of types.implementers(file, t))
+          for (const m of named(sub.file, c.name)) if (m.node.owner === sub.name) out.push(m);
+    } else {
+      const cls = imp ? imp.name : c.name;
+      if (types.declares(file, cls))
+        for (const m of [...named(file, '__init__'), ...named(file, 'constructor')]) if (m.node.owner === cls) out.push(m);
+    }
+    return out;
+  };
   /**
    * What `from` calls. `caller`: the file of the function that called it from another file,
    * whose imports its calls through a receiver are also looked for in: a function given its
@@ -108,14 +133,15 @@ export function callGraph(input: Pick<ReachInput, 'reaches' | 'importFile'>): Ca
     const byMember: Array<{ name: string; inLoop: boolean }> = [];
     const providers = new Set<string>();
     for (const c of from.node.calls) {
-      const targets = named(from.file, c.name);
+      const targets = [...named(from.file, c.name), ...throughTypes(null, from.file, c)];
       for (const imp of importsOf(from.file)) {
         if (!c.member && imp.local === c.name)
           targets.push(
             ...(imp.name === 'default' || imp.name === '*' ? exportedOf(imp.file) : named(imp.file, imp.name)),
+            ...throughTypes(imp, imp.file, c),
           );
         // A method or a module's function called through a receiver: `repo.save()`, `votes.add()`.
-        if (c.member) targets.push(...named(imp.file, c.name));
+        if (c.member) targets.push(...named(imp.file, c.name), ...throughTypes(imp, imp.file, c));
       }
       if (c.member) for (const imp of callerImports) targets.push(...named(imp.file, c.name));
       if (c.member) byMember.push(c);
@@ -272,7 +298,7 @@ export function reachOf(
   const entryPoints = [...hits.keys()].map((i) => graph.entries[i]);
   const inOwnLoop = fn.loops.some((l) => spanWithin(a.span, l));
   // Tests and scripts that call a consumer say nothing of how often it runs.
-  const running = [...hits].filter(([i]) => !ONE_OFF.has(graph.entries[i].kind));
+  const running = [...hits].filter(([i]) => !isOneOffEntry(graph.entries[i].kind));
   const batch =
     running.length > 0 &&
     running.every(

@@ -15,6 +15,7 @@ import type {
   ReachPart,
   ReachReading,
   SeenCall,
+  SeenClass,
   SeenEntry,
   SeenFunction,
 } from '../model/entry-point';
@@ -34,6 +35,7 @@ export interface Seen {
   calls: SeenCall[];
   loops: Span[];
   imports: ImportBinding[];
+  classes: SeenClass[];
   declaresApp: boolean;
 }
 
@@ -102,6 +104,7 @@ export function assemblePieces(
     calls: [],
     loops: [],
     imports: [],
+    classes: [],
     declaresApp: reading.declaresApp,
   };
   for (const p of pieces) {
@@ -110,13 +113,14 @@ export function assemblePieces(
     seen.calls.push(...p.calls);
     seen.loops.push(...p.loops);
     seen.imports.push(...p.imports);
+    seen.classes.push(...p.classes);
   }
   return assemble(seen, words);
 }
 
 /** An empty part, for a reader to fill. */
 export function emptyPart(): ReachPart {
-  return { functions: [], entries: [], calls: [], loops: [], imports: [] };
+  return { functions: [], entries: [], calls: [], loops: [], imports: [], classes: [] };
 }
 
 /**
@@ -139,13 +143,17 @@ export function assemble(seen: Seen, words?: WordCounts): FileReach {
     }
     return known;
   };
-  const nodes: FunctionNode[] = seen.functions.map(({ decorated, ...f }) => ({
-    ...f,
-    calls: [],
-    loops: [],
-    // Written more often than it is defined: called, passed, listed or exported by name somewhere in the file.
-    ...(decorated || isNamed(f.name) ? { named: true as const } : {}),
-  }));
+  const nodes: FunctionNode[] = seen.functions.map(({ decorated, ...f }) => {
+    const owner = ownerOf(f.span, seen.classes);
+    return {
+      ...f,
+      calls: [],
+      loops: [],
+      // Written more often than it is defined: called, passed, listed or exported by name somewhere in the file.
+      ...(decorated || isNamed(f.name) ? { named: true as const } : {}),
+      ...(owner ? { owner } : {}),
+    };
+  });
   const entries: FileReach['entries'] = [];
   seen.entries.forEach((e, i) => {
     // A handler that is itself a named function (a decorated view, an exported GET) starts there.
@@ -212,7 +220,15 @@ export function assemble(seen: Seen, words?: WordCounts): FileReach {
     imports: seen.imports,
     entries,
     declaresApp: seen.declaresApp,
+    classes: seen.classes.map(({ name, bases }) => ({ name, bases })),
   };
+}
+
+/** The innermost class around a function: the class whose method (or a function nested in one) it is. */
+function ownerOf(span: Span, classes: readonly SeenClass[]): string | undefined {
+  let best: SeenClass | undefined;
+  for (const c of classes) if (within(span, c.span) && (!best || within(c.span, best.span))) best = c;
+  return best?.name;
 }
 
 /** Whether `inner` lies inside `outer` (or is it); `spanWithin` without a closure per call, for the sweep above. */

@@ -152,6 +152,17 @@ export interface FunctionNode {
    * when no entry point is seen to reach it.
    */
   named?: true;
+  /** The class (or object type) whose method it is, by name: a call through a base type reaches the overrides. */
+  owner?: string;
+}
+
+/**
+ * A class or interface a file declares, with the types it extends or implements as
+ * written (the last name of a dotted one: `abc.ABC` is `ABC`).
+ */
+export interface DeclaredType {
+  name: string;
+  bases: string[];
 }
 
 /** One import binding of a file: `local` in this file is `name` of `module` (`*` for the whole module). */
@@ -174,6 +185,8 @@ export interface FileReach {
   entries: Array<{ entry: EntryPoint; root: string }>;
   /** A framework application object (Express, Fastify, Koa, Hono, Flask, FastAPI, Chalice, NestJS, Django urls). */
   declaresApp: boolean;
+  /** The classes and interfaces it declares: a method called through a base type reaches its overrides. */
+  classes: DeclaredType[];
   /** The sha-1 of the text it was read from: a file analysed again with the same text keeps it (`AnalyzeOptions.priorReach`). */
   textHash?: string;
 }
@@ -194,6 +207,11 @@ export interface SeenEntry {
   calls?: Array<{ name: string; member: boolean }>;
 }
 
+/** A class or interface as read, with its span: the functions inside it are its methods. */
+export interface SeenClass extends DeclaredType {
+  span: Span;
+}
+
 export interface SeenCall {
   name: string;
   member: boolean;
@@ -207,6 +225,7 @@ export interface ReachPart {
   calls: SeenCall[];
   loops: Span[];
   imports: ImportBinding[];
+  classes: SeenClass[];
 }
 
 /**

@@ -415,8 +415,9 @@ function entryText(e: EntryPoint): string {
 function shapeOf(reach: FileReach | undefined, noted: readonly string[] | undefined): string {
   if (!reach) return JSON.stringify(noted ?? null);
   return JSON.stringify([
-    reach.functions.map((f) => [f.name, f.exported, f.named ?? false, f.calls, f.loops.length]),
+    reach.functions.map((f) => [f.name, f.exported, f.named ?? false, f.calls, f.loops.length, f.owner ?? null]),
     reach.imports,
+    reach.classes,
     // Whole, positions too: the messages name where each entry point is declared.
     reach.entries,
     reach.declaresApp,

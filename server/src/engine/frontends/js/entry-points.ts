@@ -51,8 +51,11 @@ const EVENT_TYPES: Array<[RegExp, EntryKind]> = [
   [/\b(?:SNS|S3|EventBridge)(?:Event|Handler)\b/, 'event'],
   [/\bAPIGateway\w*(?:Event|Handler)\b/, 'api'],
 ];
+/** Classes and interfaces: a call through a base type reaches the methods that implement it. */
+const CLASSES = new Set(['class_declaration', 'abstract_class_declaration', 'class', 'interface_declaration']);
 /** The node types the reading looks at; every other node is passed over. */
 const VISITED = new Set([
+  ...CLASSES,
   'arrow_function',
   'function_declaration',
   'function_expression',
@@ -66,7 +69,6 @@ const VISITED = new Set([
   'import_statement',
 ]);
 /** With the classes, for a file that may hold a NestJS controller or schedule (most classes are neither). */
-const VISITED_NEST = new Set([...VISITED, 'class_declaration', 'class']);
 const NEST_MARK = /@(?:Controller|controller|JsonController|Cron|Interval)\s*\(/;
 /** A file that may give routes as objects (`{ method: 'GET', path: '/x', handler }`) reads its objects too. */
 const ROUTE_OBJECT_MARKS = [/\bmethod['"]?\s*:/, /\bhandler\b/];
@@ -107,12 +109,11 @@ export function jsReachReading(
     mayBeWritten(words, ['method']) &&
     mayBeWritten(words, ['handler']) &&
     ROUTE_OBJECT_MARKS.every((m) => m.test(text));
-  const types = nest ? VISITED_NEST : VISITED;
   return {
     mode: `${nest}:${marks.decorators}:${routeObjects}`,
     entries,
     declaresApp: mayBeWritten(words, APP_WORDS) && APP_OBJECT.test(text),
-    types: routeObjects ? new Set([...types, 'object']) : types,
+    types: routeObjects ? new Set([...VISITED, 'object']) : VISITED,
     read: (n) => {
       const part = emptyPart();
       if (isFunction(n) || n.type === 'method_definition') readFunction(n, part, file, marks);
@@ -122,12 +123,36 @@ export function jsReachReading(
         if (ctor?.type === 'identifier') part.calls.push({ name: ctor.text, member: false, span: spanOf(n) });
       } else if (LOOP_STATEMENTS.has(n.type)) part.loops.push(spanOf(n));
       else if (n.type === 'import_statement') readImport(n, part);
-      else if (n.type === 'class_declaration' || n.type === 'class') readNestController(n, part, file);
+      else if (CLASSES.has(n.type)) {
+        readClass(n, part);
+        if (nest && n.type !== 'interface_declaration') readNestController(n, part, file);
+      }
       else if (n.type === 'object') readRouteObject(n, part, file);
       return part;
     },
     containers: CONTAINERS,
   };
+}
+
+/**
+ * A class or interface and the types it extends or implements (`extends base.Repo<T>` is
+ * `Repo`; `extends mixin(Base)` names both). A class expression is known by the variable
+ * it is assigned to (`const Repo = class extends Base {}`).
+ */
+function readClass(n: Node, part: ReachPart): void {
+  const declarator = n.type === 'class' && n.parent?.type === 'variable_declarator' ? n.parent : null;
+  const name = (declarator ?? n).childForFieldName('name')?.text;
+  if (!name) return;
+  const bases: string[] = [];
+  const visit = (b: Node) => {
+    if (b.type === 'identifier' || b.type === 'type_identifier') bases.push(b.text);
+    else if (b.type === 'member_expression') bases.push(b.childForFieldName('property')?.text ?? '');
+    else if (b.type === 'nested_type_identifier') bases.push(b.childForFieldName('name')?.text ?? '');
+    else if (b.type !== 'type_arguments') for (const c of b.namedChildren) visit(c);
+  };
+  for (const c of n.namedChildren)
+    if (c.type === 'class_heritage' || c.type === 'extends_type_clause') visit(c);
+  part.classes.push({ name, bases: bases.filter(Boolean), span: spanOf(n) });
 }
 
 export function jsFileReach(tree: Tree, file: string, testFile: boolean, binFile: boolean): FileReach {

@@ -35,7 +35,14 @@ const LOOPS = new Set([
   'generator_expression',
 ]);
 /** The node types the reading looks at; every other node is passed over. */
-const VISITED = new Set(['function_definition', 'call', ...LOOPS, 'import_from_statement', 'import_statement']);
+const VISITED = new Set([
+  'function_definition',
+  'class_definition',
+  'call',
+  ...LOOPS,
+  'import_from_statement',
+  'import_statement',
+]);
 /** The nodes whose children are statements: a reading looks at nothing outside its node's statement. */
 const CONTAINERS = new Set(['module', 'block']);
 /** With the `if` statements, for a file that may hold a main guard (most `if`s are not one). */
@@ -90,6 +97,7 @@ export function pythonReachReading(tree: Tree, file: string, testFile: boolean, 
       const part = emptyPart();
       if (n.type === 'function_definition') readFunction(n, part, file, { prefixes, paths });
       else if (n.type === 'call') readCall(n, part, file, prefixes);
+      else if (n.type === 'class_definition') readClass(n, part);
       else if (LOOPS.has(n.type)) part.loops.push(spanOf(n));
       else if (n.type === 'import_from_statement' || n.type === 'import_statement') readImport(n, part);
       else if (n.type === 'if_statement' && n.parent?.type === 'module' && isMainGuard(n)) {
@@ -104,6 +112,19 @@ export function pythonReachReading(tree: Tree, file: string, testFile: boolean, 
 
 export function pythonFileReach(tree: Tree, file: string, testFile: boolean): FileReach {
   return readWhole(tree.rootNode, file, pythonReachReading(tree, file, testFile));
+}
+
+/** A class and the classes it names as bases (`class Impl(UserRepository)`, `abc.ABC` as `ABC`); keyword arguments (`metaclass=`) are none. */
+function readClass(n: Node, part: ReachPart): void {
+  const name = n.childForFieldName('name')?.text;
+  if (!name) return;
+  const bases: string[] = [];
+  for (const b of n.childForFieldName('superclasses')?.namedChildren ?? []) {
+    const base = b.type === 'subscript' ? b.childForFieldName('value') : b; // Generic[T], Repository[User]
+    if (base?.type === 'identifier') bases.push(base.text);
+    else if (base?.type === 'attribute') bases.push(base.childForFieldName('attribute')?.text ?? '');
+  }
+  part.classes.push({ name, bases: bases.filter(Boolean), span: spanOf(n) });
 }
 
 function isMainGuard(n: Node): boolean {
