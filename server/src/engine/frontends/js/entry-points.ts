@@ -246,16 +246,20 @@ function readCall(call: Node, seen: ReachPart, file: string): void {
   if (callee.type === 'identifier') {
     seen.calls.push({ name: callee.text, member: false, span });
     if (callee.text === 'require') readRequire(call, seen);
+    if (RUNS_GIVEN.has(callee.text)) readCallbacks(call.childForFieldName('arguments')?.namedChildren ?? [], seen);
     return;
   }
   if (callee.type !== 'member_expression') return;
   const method = callee.childForFieldName('property')?.text ?? '';
   seen.calls.push({ name: method, member: true, span });
-  // The arguments are read only for the few methods that may loop or route: most calls are neither.
+  // The arguments are read only for the few methods that may loop, route or run what they
+  // are given: most calls are none of these.
   const loops = LOOP_METHODS.has(method);
-  if (!loops && !HTTP_METHODS.has(method.toLowerCase())) return;
+  const runs = RUNS_GIVEN.has(method);
+  if (!loops && !runs && !HTTP_METHODS.has(method.toLowerCase())) return;
   const args = call.childForFieldName('arguments')?.namedChildren ?? [];
-  if (loops && args.some(isFunction)) seen.loops.push(span);
+  const given = loops || runs ? readCallbacks(args, seen) : false;
+  if (loops && (given || args.some(isFunction))) seen.loops.push(span);
   // `app.get('/votes', handler)`, `router.post("/x", auth, async (req, res) => ...)`,
   // `router.route('/votes').get(list).post(cast)`.
   if (!HTTP_METHODS.has(method.toLowerCase())) return;
@@ -264,6 +268,37 @@ function readCall(call: Node, seen: ReachPart, file: string): void {
   if (path === null) return;
   const name = `${method === 'all' ? 'ANY' : method.toUpperCase()} ${path}`;
   readRoute(name, written === null ? args : args.slice(1), span, seen, file);
+}
+
+/** Calls that run a function they are given, later or once per event: `setTimeout(flush)`, `promise.then(save)`, `emitter.on('x', fn)`. */
+const RUNS_GIVEN = new Set([
+  'setTimeout',
+  'setImmediate',
+  'setInterval',
+  'queueMicrotask',
+  'nextTick',
+  'then',
+  'catch',
+  'finally',
+  'on',
+  'once',
+  'addListener',
+]);
+
+/**
+ * Functions given by name (`items.map(toItem)`, `setTimeout(flush)`, `this.save`): the
+ * caller calls them. Whether one was.
+ */
+function readCallbacks(args: readonly Node[], seen: ReachPart): boolean {
+  let given = false;
+  for (const a of args) {
+    if (a.type === 'identifier') seen.calls.push({ name: a.text, member: false, span: spanOf(a) });
+    else if (a.type === 'member_expression' && a.childForFieldName('object')?.type === 'this')
+      seen.calls.push({ name: a.childForFieldName('property')?.text ?? '', member: true, span: spanOf(a) });
+    else continue;
+    given = true;
+  }
+  return given;
 }
 
 /**

@@ -340,6 +340,7 @@ function readCall(call: Node, seen: ReachPart, file: string, prefixes: Map<strin
   const provider = dependencyProvider(call);
   if (provider?.type === 'identifier') seen.calls.push({ name: provider.text, member: false, span });
   else if (provider) seen.calls.push({ name: provider.childForFieldName('attribute')?.text ?? '', member: true, span });
+  readCallbacks(call, callee, seen);
   if (callee?.type === 'identifier') {
     seen.calls.push({ name: callee.text, member: false, span });
     // Django: `path("votes/", views.vote)` in `urlpatterns`.
@@ -358,6 +359,50 @@ function readCall(call: Node, seen: ReachPart, file: string, prefixes: Map<strin
         seen.entries.push({ entry: entryPoint('api', name, file, calls[0].name, span, name), span: null, calls });
     }
   }
+}
+
+/**
+ * Calls that run a function they are given, later or on another thread, for the caller:
+ * FastAPI's `background_tasks.add_task(fn, ...)`, `executor.submit(fn)`, `Thread(target=fn)`,
+ * `loop.run_in_executor(None, fn)`, `asyncio.to_thread(fn)`, `functools.partial(fn, ...)`.
+ */
+const RUNS_GIVEN = new Set([
+  'add_task',
+  'submit',
+  'apply_async',
+  'run_in_executor',
+  'to_thread',
+  'call_soon',
+  'call_later',
+  'call_soon_threadsafe',
+  'start_new_thread',
+  'partial',
+  'Thread',
+  'Process',
+  'Timer',
+  'sync_to_async',
+  'run_sync',
+]);
+/** The same, once per item of what they are also given (`executor.map(fn, records)`). */
+const MAPS_GIVEN = new Set(['map', 'imap', 'imap_unordered', 'starmap']);
+
+/**
+ * A function given by name to a call that runs it (`RUNS_GIVEN`, `MAPS_GIVEN`): the caller
+ * calls it, once per item for a map. `self._process` is a method of the caller's class.
+ */
+function readCallbacks(call: Node, callee: Node | null, seen: ReachPart): void {
+  const name = callee?.type === 'attribute' ? callee.childForFieldName('attribute')?.text : callee?.text;
+  if (!name || !(RUNS_GIVEN.has(name) || MAPS_GIVEN.has(name))) return;
+  let given = false;
+  for (const arg of argumentsOf(call)) {
+    const a = arg.type === 'keyword_argument' ? arg.childForFieldName('value') : arg;
+    if (a?.type === 'identifier') seen.calls.push({ name: a.text, member: false, span: spanOf(a) });
+    else if (a?.type === 'attribute' && /^(self|cls)$/.test(a.childForFieldName('object')?.text ?? ''))
+      seen.calls.push({ name: a.childForFieldName('attribute')?.text ?? '', member: true, span: spanOf(a) });
+    else continue;
+    given = true;
+  }
+  if (given && MAPS_GIVEN.has(name)) seen.loops.push(spanOf(call));
 }
 
 /**
