@@ -59,7 +59,9 @@ test("a call in another module leaving out the default (SDK v2): reported at tha
     const errorsBefore = typeErrors(dir); // TableName: process.env.JOBS_TABLE is string | undefined
     applyAction(ws.ctx, random);
     const store = fs.readFileSync(path.join(dir, 'store.js'), 'utf8');
-    assert.match(store, /Item: \{ queue: `\$\{queue\}#\$\{Math\.floor\(Math\.random\(\) \* DEFAULT_SHARDS\)\}`, jobId/);
+    // Past the file's width in place: the shard on a line of its own before the put.
+    assert.match(store, /\n {2}const shard = Math\.floor\(Math\.random\(\) \* DEFAULT_SHARDS\);\n {2}await documentClient\n/);
+    assert.match(store, /Item: \{ queue: `\$\{queue\}#\$\{shard\}`, jobId/);
     assert.match(store, /async function enqueue\(job, queue = 'DEFAULT'\)/, 'the default is left as it is');
     assert.equal(
       fs.readFileSync(path.join(dir, 'handler.js'), 'utf8').includes('#'),

@@ -11,7 +11,7 @@ import {
 import { type FixAction, type FixAnswers, type FixContext, type FixProvider, type TextChange } from './fix-model';
 import { definesHashHelper, hashHelperSource, hashShardExpression } from './hash-helper';
 import { tableKeyAttributes, writesIndexKey } from './index-key-ids';
-import { keyChange } from './key-edit';
+import { keyChanges } from './key-edit';
 import { where, type Blocked, type KeySite } from './key-sites';
 import { planShardCount } from './shard-count';
 import { nodeAt, sameSpan, withTree, within, type ItemAttribute } from './syntax';
@@ -163,14 +163,15 @@ function hashFix(finding: Finding, d: ShardSuffix, ctx: FixContext, answers?: Fi
   const files = [...new Set([...sites.map((s) => s.target.file), ...plan.queries.map((q) => q.file)])];
   const count0 = planShardCount(home, d.shardCount, ctx, answers);
   const keys: TextChange[] = [];
+  const taken = new Set<string>();
   for (const s of sites) {
     const expression = perSite.get(s)!.find((x) => x.name === chosen.name)!.expression;
     const language = languageForFile(s.target.file) ?? s.access.language;
     const shard = hashShardExpression(language, expression, count0.name);
     const at = s.at && s.at.file === s.target.file ? s.at : null;
-    const key = keyChange(ctx, language, s.target, at, d.separator, shard);
+    const key = keyChanges(ctx, language, s.target, at, d.separator, shard, taken);
     if (!key) return { blocked: `the key at ${where(ctx, s.target.file, s.target.span)} cannot be edited` };
-    keys.push(key);
+    keys.push(...key);
   }
   const hashing = new Set(sites.map((s) => s.target.file));
   const edit = wholeKeyEdit({ plan, d, home, files, keys }, 'hash', ctx, answers, (file) => {

@@ -10,6 +10,8 @@ import {
 import { textIn } from './apply';
 import type { FixContext, TextChange } from './fix-model';
 import { enclosingFunction, nodeAt, sameSpan, withTree, within } from './syntax';
+import { hoistShard } from './hoisted-shard';
+import { projectLineWidth } from './line-width';
 
 /**
  * Appending a shard part to a key expression, in the expression's own syntax:
@@ -109,6 +111,37 @@ export function keyChange(
     (tree) => nodeAt(tree, place.span)?.type === 'shorthand_property_identifier',
   );
   return { file: place.file, span: place.span, newText: shorthand ? `${old}: ${newText}` : newText };
+}
+
+/**
+ * `keyChange`, with the shard computed on a line of its own before the statement when the
+ * key's line would grow past the project's width (`hoisted-shard.ts`). `taken`: the names
+ * the fix's other keys already declared there.
+ */
+export function keyChanges(
+  ctx: FixContext,
+  language: SourceLanguage,
+  target: SourceRange,
+  at: SourceRange | null,
+  separator: string,
+  shard: string,
+  taken: Set<string>,
+): TextChange[] | null {
+  const inPlace = keyChange(ctx, language, target, at, separator, shard);
+  const text = ctx.textOf(target.file);
+  if (!inPlace || text === null) return inPlace && [inPlace];
+  if (longestLine(text, inPlace) <= projectLineWidth(target.file, text)) return [inPlace];
+  const hoist = hoistShard(text, language, { file: inPlace.file, span: inPlace.span }, shard, taken);
+  const named = hoist && keyChange(ctx, language, target, at, separator, hoist.name);
+  return hoist && named ? [hoist.declaration, named] : [inPlace];
+}
+
+/** The longest of the lines a change touches, once made. */
+function longestLine(text: string, c: TextChange): number {
+  const lines = text.split('\n');
+  const before = lines[c.span.startLine].slice(0, c.span.startColumn);
+  const after = (lines[c.span.endLine] ?? '').slice(c.span.endColumn);
+  return Math.max(...(before + c.newText + after).split('\n').map((l) => l.replace(/\t/g, '  ').length));
 }
 
 /**

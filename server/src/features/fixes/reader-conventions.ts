@@ -23,13 +23,16 @@ export function restepped(code: string, from: number, unit: string): string {
   );
 }
 
+/** The widths formatters are set to most: prettier's and flake8's default, black's, and the two wider ones teams pick. */
+const COMMON_WIDTHS = [80, 88, 100, 120];
+
 /**
- * The line width a file keeps to, as its formatter's print width would be: prettier's
- * default 80 when no line is longer, else 120, the width projects that change it set most.
+ * The line width a file keeps to when its project sets none (`projectLineWidth`): the
+ * narrowest common width its longest line fits in (80, 88, 100, 120), else that line's.
  */
 export function lineWidthOf(text: string): number {
   const longest = Math.max(0, ...text.split('\n').map((l) => l.replace(/\t/g, '  ').length));
-  return longest <= 80 ? 80 : 120;
+  return COMMON_WIDTHS.find((w) => longest <= w) ?? longest;
 }
 
 /** `,` where the file ends its multi-line lists with a comma (prettier's default), else nothing. */

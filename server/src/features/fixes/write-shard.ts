@@ -1,7 +1,7 @@
 import { type Access, type Finding, languageForFile, type ShardSuffix } from '../../engine';
 import { type FixAction, type FixAnswers, type FixContext, type FixProvider, type TextChange } from './fix-model';
 import { hasRandomImport } from './header';
-import { keyChange, randomShardTarget } from './key-edit';
+import { keyChanges, randomShardTarget } from './key-edit';
 import { where, type Blocked } from './key-sites';
 import { countQuestion, shardFix, wholeKeyEdit, wholeKeyPlan } from './shard-fix';
 import { planShardCount } from './shard-count';
@@ -48,6 +48,7 @@ function randomFix(
   const files = [...new Set([...plan.writers.map((w) => w.target.file), ...plan.queries.map((q) => q.file)])];
   const count0 = planShardCount(home, d.shardCount, ctx, answers);
   const keys: TextChange[] = [];
+  const taken = new Set<string>();
   for (const w of plan.writers) {
     const place = w.mapper
       ? { target: w.target, at: w.at }
@@ -56,9 +57,9 @@ function randomFix(
     const { target, at } = place;
     const language = languageForFile(target.file) ?? w.access.language;
     const shard = randomShardExpression({ ...w.access, language }, count0.name);
-    const key = keyChange(ctx, language, target, at && at.file === target.file ? at : null, d.separator, shard);
+    const key = keyChanges(ctx, language, target, at && at.file === target.file ? at : null, d.separator, shard, taken);
     if (!key) return { blocked: `the key at ${where(ctx, target.file, target.span)} cannot be edited` };
-    keys.push(key);
+    keys.push(...key);
   }
   const edit = wholeKeyEdit({ plan, d, home, files, keys }, 'random', ctx, answers, (file) => {
     const text = ctx.textOf(file) ?? '';

@@ -10,7 +10,8 @@ import { SHARD_ATTRIBUTE } from './schema-edit';
 import { appendEntry } from './text-edit';
 import { applyChanges, offsetAt } from '../../apply';
 import { MERGE_NAME } from './merge-helper';
-import { indentUnitOf, lineWidthOf, trailingCommaOf } from '../../reader-conventions';
+import { indentUnitOf, trailingCommaOf } from '../../reader-conventions';
+import { projectLineWidth } from '../../line-width';
 
 /** The attributes a get, update or delete gives as plain reads (`{ board: 'global', player }`), by name. */
 export function givenAttributes(ctx: FixContext, a: Access): Map<string, string> {
@@ -83,7 +84,7 @@ export function queryChange(ctx: FixContext, plan: EntityPlan, q: Access, count:
   const [i1, i2] = [q.call.indent + step, q.call.indent + step + step];
   // An arrow's body goes to a line of its own, a step deeper, when its line would pass the
   // file's width (as prettier breaks it); a per-shard call written over lines is kept so.
-  const width = lineWidthOf(text);
+  const width = projectLineWidth(q.file, text);
   const comma = trailingCommaOf(text);
   const fits = (line: string) => !line.includes('\n') && line.length <= width;
   const perShardCall = `Array.from({ length: ${count} }, (_, shard) => ${perShard})${comma}`;

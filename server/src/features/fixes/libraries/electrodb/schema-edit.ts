@@ -1,7 +1,8 @@
 import type { FixContext, TextChange } from '../../fix-model';
 import type { Blocked } from '../../key-sites';
 import type { EntityPlan } from './plan';
-import { indentUnitOf, lineWidthOf, trailingCommaOf } from '../../reader-conventions';
+import { indentUnitOf, trailingCommaOf } from '../../reader-conventions';
+import { projectLineWidth } from '../../line-width';
 import { appendEntry, appendToString, quoteIn, textOf } from './text-edit';
 
 /** How the shard is chosen: at random per item, or from an attribute every access gives. */
@@ -32,13 +33,13 @@ export function shardAttribute(shard: ShardKind, count: string, quote: string): 
 }
 
 /**
- * The attribute's entry as prettier prints it: on one line when it fits the file's width
- * (`lineWidthOf`), else one property a line one step deeper.
+ * The attribute's entry as prettier prints it: on one line when it fits the project's width
+ * (`projectLineWidth`), else one property a line one step deeper.
  */
-function attributeEntry(props: string[], text: string): (indent: string) => string {
+function attributeEntry(props: string[], file: string, text: string): (indent: string) => string {
   return (indent) => {
     const line = `${SHARD_ATTRIBUTE}: { ${props.join(', ')} }`;
-    if (!indent || indent.length + line.length + 1 <= lineWidthOf(text)) return line;
+    if (!indent || indent.length + line.length + 1 <= projectLineWidth(file, text)) return line;
     const inner = indent + indentUnitOf(text, false);
     // The last property ends in a comma where the file's multi-line literals do (prettier's default).
     const trailing = trailingCommaOf(text);
@@ -68,7 +69,7 @@ export function schemaChanges(
     return { blocked: `${plan.entity} already has an attribute named '${SHARD_ATTRIBUTE}'` };
   const quote = quoteIn(text, composite ?? attributes);
   const changes = [
-    appendEntry(file, text, attributes, attributeEntry(shardAttribute(shard, count, quote), text)),
+    appendEntry(file, text, attributes, attributeEntry(shardAttribute(shard, count, quote), file, text)),
     composite ? appendEntry(file, text, composite, `${quote}${SHARD_ATTRIBUTE}${quote}`) : null,
     template ? appendToString(file, text, template, `#\${${SHARD_ATTRIBUTE}}`) : null,
   ];
