@@ -90,7 +90,9 @@ function valueInCall(a: Access, text: string, call: { start: number; end: number
   const m =
     /^(?:'[^']*'|"[^"]*"|[\w$]+)\s*:\s*([\s\S]+)$/.exec(written) ??
     /^Key\(\s*(?:'[^']*'|"[^"]*")\s*\)\.eq\(([\s\S]+)\)$/.exec(written);
-  const value = (m ? m[1] : written).trim();
+  // The low-level client's typed value (`{"S": country}`, `{ S: status }`): the key is what it holds.
+  const typed = /^\{\s*(?:"S"|'S'|S)\s*:\s*([^{}]+?)\s*\}$/.exec((m ? m[1] : written).trim());
+  const value = (typed ? typed[1] : m ? m[1] : written).trim();
   if (value.includes('(') || value.includes('\n')) return null;
   return (a.language === 'python' ? PLAIN_PY : PLAIN_JS).test(value) ? value : null;
 }

@@ -11,7 +11,10 @@ import { offsetAt, positionAt } from './apply';
 import { cacheKeyCode } from './cache-key';
 import type { FixAction, FixContext, FixProvider, TextChange } from './fix-model';
 import { pythonImportPoint } from '../generate/imports';
-import { headerChanges } from './header';
+import { hasModuleImport, headerChanges } from './header';
+import { projectLineWidth } from './line-width';
+import { indentUnitOf, trailingCommaOf } from './reader-conventions';
+import { wrapWords } from '../generate/wrap-words';
 import { enclosingFunction, nodeAt, withTree } from './syntax';
 
 /**
@@ -66,18 +69,34 @@ function cacheEdit(finding: Finding, ttlSeconds: number, ctx: FixContext): FixAc
   const keyText = cacheKey.text;
   const ttl = ttlName(keyText, python);
   const callText = text.slice(call.start, call.end);
-  const wrapped = python
-    ? `${PY_HELPER_NAME}(${cacheKey.code}, ${ttl}, lambda: ${callText})`
-    : `${JS_HELPER_NAME}(${cacheKey.code}, ${ttl}, () => ${callText})`;
+  const width = projectLineWidth(a.file, text);
+  const lineStart = text.lastIndexOf('\n', call.start - 1) + 1;
+  const lineEnd = text.indexOf('\n', call.end);
+  const wrapped = wrappedCall(
+    {
+      helper: python ? PY_HELPER_NAME : JS_HELPER_NAME,
+      key: cacheKey.code,
+      ttl,
+      arrow: python ? 'lambda: ' : '() => ',
+      call: callText,
+    },
+    { before: text.slice(lineStart, call.start), after: text.slice(call.end, lineEnd < 0 ? text.length : lineEnd) },
+    {
+      indent: /^[ \t]*/.exec(text.slice(lineStart))![0],
+      step: indentUnitOf(text, python),
+      width,
+      comma: python ? ',' : trailingCommaOf(text),
+    },
+  );
   const blocks: string[] = [];
   if (!new RegExp(`^\\s*(const|let|var)?\\s*${ttl}\\s*=`, 'm').test(text))
-    blocks.push(ttlDeclaration(ttl, keyText, ttlSeconds, python));
+    blocks.push(ttlDeclaration(ttl, keyText, ttlSeconds, python, width));
   const hasHelper = python
     ? new RegExp(`^def ${PY_HELPER_NAME}\\(`, 'm').test(text)
     : new RegExp(`function ${JS_HELPER_NAME}\\b`).test(text);
   if (!hasHelper) blocks.push(python ? pythonCacheHelper() : typed ? tsCacheHelper() : jsCacheHelper());
   const fileImports = ctx.analysisOf(a.file)?.imports ?? [];
-  const missing = python && !hasHelper ? PY_HELPER_IMPORTS.filter((m) => !imports(text, m)) : [];
+  const missing = python && !hasHelper ? PY_HELPER_IMPORTS.filter((m) => !hasModuleImport(text, m)) : [];
   const header = headerChanges(
     a.file,
     text,
@@ -198,11 +217,36 @@ function ttlName(keyText: string, python: boolean): string {
   return `${base}_CACHE_TTL_${python ? 'SECONDS' : 'MS'}`;
 }
 
-function ttlDeclaration(name: string, keyText: string, seconds: number, python: boolean): string {
+/** The TTL constant, under a comment that says what it does, wrapped to the file's width. */
+function ttlDeclaration(name: string, keyText: string, seconds: number, python: boolean, width: number): string {
   const why = `Reads of ${JSON.stringify(keyText)} are served from memory this long: readers may see a value up to ${seconds} s old.`;
-  return python ? `# ${why}\n${name} = ${seconds}` : `/** ${why} */\nconst ${name} = ${seconds} * 1000;`;
+  if (python) return [...wrapWords(why, width, '# '), `${name} = ${seconds}`].join('\n');
+  const comment = `/** ${why} */`.length <= width ? [`/** ${why} */`] : ['/**', ...wrapWords(why, width, ' * '), ' */'];
+  return [...comment, `const ${name} = ${seconds} * 1000;`].join('\n');
 }
 
-function imports(text: string, module: string): boolean {
-  return new RegExp(`^import\\s+([\\w.]+\\s*,\\s*)*${module}\\b(?!\\s+as\\s+(?!${module}\\b))`, 'm').test(text);
+/**
+ * The cache call around the read: on the read's line when it fits the width and the read
+ * is written on one line, else one argument a line a step deeper (the read's own lines too), as black and prettier break a
+ * call. A read holding a string over several lines stays as written: re-indenting would change it.
+ */
+function wrappedCall(
+  parts: { helper: string; key: string; ttl: string; arrow: string; call: string },
+  line: { before: string; after: string },
+  layout: { indent: string; step: string; width: number; comma: string },
+): string {
+  const inline = `${parts.helper}(${parts.key}, ${parts.ttl}, ${parts.arrow}${parts.call})`;
+  const widest = Math.max(...`${line.before}${inline}${line.after}`.split('\n').map((l) => l.length));
+  // A read written over lines does not fit one line either: its arguments are broken too.
+  const fits = widest <= layout.width && !parts.call.includes('\n');
+  if (fits || /"""|'''|`[^`]*\n/.test(parts.call)) return inline;
+  const inner = layout.indent + layout.step;
+  const call = parts.call.replace(/\n/g, `\n${layout.step}`);
+  return [
+    `${parts.helper}(`,
+    `${inner}${parts.key},`,
+    `${inner}${parts.ttl},`,
+    `${inner}${parts.arrow}${call}${layout.comma}`,
+    `${layout.indent})`,
+  ].join('\n');
 }

@@ -22,7 +22,8 @@ export function hashHelperSource(language: SourceLanguage): string {
   if (language === 'python') {
     return [
       `def ${HASH_NAME.python}(value: str) -> int:`,
-      '    """FNV-1a (32-bit) of the UTF-8 bytes: the same number in every language, unlike hash()."""',
+      '    """FNV-1a (32-bit) of the UTF-8 bytes: the same number in every language,',
+      '    unlike hash()."""',
       '    h = 0x811C9DC5',
       '    for byte in value.encode("utf-8"):',
       '        h = ((h ^ byte) * 0x01000193) & 0xFFFFFFFF',
@@ -31,7 +32,10 @@ export function hashHelperSource(language: SourceLanguage): string {
   }
   const typed = language === 'typescript' || language === 'tsx';
   return [
-    "/** FNV-1a (32-bit) of the UTF-8 bytes: the same number in every language, unlike Python's hash(). */",
+    '/**',
+    " * FNV-1a (32-bit) of the UTF-8 bytes: the same number in every language, unlike",
+    " * Python's hash().",
+    ' */',
     `function ${HASH_NAME.js}(value${typed ? ': string' : ''})${typed ? ': number' : ''} {`,
     '  const bytes = new TextEncoder().encode(value);',
     '  let h = 0x811c9dc5;',

@@ -45,8 +45,8 @@ async function ${JS_HELPER_NAME}<T>(key: string, ttlMs: number, load: () => Prom
         throw error;
       },
     );
-    // A failed refresh behind a stale value is tried again by the next caller.
-    // (A block body: \`() => undefined\` is an implicit any where strictNullChecks is off and noImplicitAny on.)
+    // A failed refresh behind a stale value is tried again by the next caller. (A block
+    // body: \`() => undefined\` is an implicit any with noImplicitAny and no strictNullChecks.)
     e.refreshing.catch(() => {});
   }
   if (e.loaded) return structuredClone(e.value as T);
@@ -84,8 +84,8 @@ async function ${JS_HELPER_NAME}(key, ttlMs, load) {
         throw error;
       },
     );
-    // A failed refresh behind a stale value is tried again by the next caller.
-    // (A block body: \`() => undefined\` is an implicit any where strictNullChecks is off and noImplicitAny on.)
+    // A failed refresh behind a stale value is tried again by the next caller. (A block
+    // body: \`() => undefined\` is an implicit any with noImplicitAny and no strictNullChecks.)
     e.refreshing.catch(() => {});
   }
   if (e.loaded) return structuredClone(/** @type {T} */ (e.value));
@@ -104,7 +104,9 @@ def ${PY_HELPER_NAME}(key, ttl_seconds, load):
     get the stale value meanwhile, or wait for the first load: one request per TTL, however many
     readers. Each caller gets its own copy."""
     with _shardlens_cache_lock:
-        entry = _shardlens_cache.setdefault(key, {"loaded": False, "value": None, "expires": 0.0, "loading": None})
+        entry = _shardlens_cache.setdefault(
+            key, {"loaded": False, "value": None, "expires": 0.0, "loading": None}
+        )
         if entry["loaded"] and time.monotonic() < entry["expires"]:
             return copy.deepcopy(entry["value"])
         loading = entry["loading"]
