@@ -74,3 +74,78 @@ test('TypeScript: an abstract class extended through a namespace import (`extend
   const fs = await findingsOf(files);
   assert.match(at(fs, `${NEST_REPO}:19`).message, /Reached from GET \/orders\/open/);
 });
+
+test('a method called on a field of a declared type reaches that type’s method, not every method of its name', async () => {
+  const files = fixture('nest-ports');
+  // Use cases with one `execute` each, as clean-architecture NestJS services write them.
+  const useCase = (name: string, call: string) =>
+    [
+      "import { Inject, Injectable } from '@nestjs/common';",
+      "import { ORDER_REPOSITORY, OrderRepository } from '../order.repository';",
+      '',
+      '@Injectable()',
+      `export class ${name} {`,
+      '  constructor(@Inject(ORDER_REPOSITORY) private readonly orders: OrderRepository) {}',
+      '',
+      '  execute(id?: string) {',
+      `    return this.orders.${call};`,
+      '  }',
+      '}',
+      '',
+    ].join('\n');
+  files['src/orders/use-cases/list-open.use-case.ts'] = useCase('ListOpenOrders', 'findOpen()');
+  files['src/orders/use-cases/get-order.use-case.ts'] = useCase('GetOrder', 'findById(id!)');
+  files['src/orders/orders.controller.ts'] = [
+    "import { Controller, Get, Param } from '@nestjs/common';",
+    "import { GetOrder } from './use-cases/get-order.use-case';",
+    "import { ListOpenOrders } from './use-cases/list-open.use-case';",
+    '',
+    "@Controller('orders')",
+    'export class OrdersController {',
+    '  constructor(',
+    '    private readonly listOpen: ListOpenOrders,',
+    '    private readonly getOrder: GetOrder,',
+    '  ) {}',
+    '',
+    "  @Get('open')",
+    '  open() {',
+    '    return this.listOpen.execute();',
+    '  }',
+    '',
+    "  @Get(':id')",
+    "  one(@Param('id') id: string) {",
+    '    return this.getOrder.execute(id);',
+    '  }',
+    '}',
+    '',
+  ].join('\n');
+  const fs = await findingsOf(files);
+  const open = at(fs, `${NEST_REPO}:19`);
+  assert.match(open.message, /Reached from GET \/orders\/open \(src\/orders\/orders\.controller\.ts:\d+\)\.$/);
+  assert.doesNotMatch(open.message, /GET \/orders\/:id/);
+});
+
+test('Python: a field set from an annotated parameter calls that class’s method only', async () => {
+  const files = fixture('python-ports');
+  // A second store class with a `pending` of its own that nothing uses.
+  files['src/shop/adapters/dynamodb/audit_store.py'] = [
+    'import boto3',
+    'from boto3.dynamodb.conditions import Key',
+    '',
+    '',
+    'class AuditStore:',
+    '    def __init__(self):',
+    '        self._table = boto3.resource("dynamodb").Table("audit")',
+    '',
+    '    def pending(self):',
+    '        return self._table.query(KeyConditionExpression=Key("pk").eq("AUDIT#pending"))["Items"]',
+    '',
+  ].join('\n');
+  files['src/shop/services/orders.py'] = files['src/shop/services/orders.py'].replace(
+    'from shop.domain import OrderStore',
+    'from shop.adapters.dynamodb.audit_store import AuditStore\nfrom shop.domain import OrderStore',
+  );
+  const fs = await findingsOf(files);
+  assert.match(at(fs, `${STORE}:13`).message, /Reached from GET \/orders\/pending/);
+  assert.doesNotMatch(at(fs, 'src/shop/adapters/dynamodb/audit_store.py:10').message, /Reached from/);
+});

@@ -22,6 +22,8 @@ export interface ClassTypes {
   declared(file: string): readonly string[];
   /** Every class that extends or implements `file`'s `name`, directly or through others. */
   implementers(file: string, name: string): readonly TypeRef[];
+  /** The classes or interfaces a type name written in `file` stands for (its own, an import). */
+  resolve(file: string, name: string): TypeRef[];
 }
 
 type ImportsOf = (file: string) => ReadonlyArray<{ local: string; name: string; file: string }>;
@@ -83,5 +85,5 @@ export function classTypes(reaches: ReadonlyMap<string, FileReach>, importsOf: I
     known.set(k, found);
     return found;
   };
-  return { declares, declared, implementers };
+  return { declares, declared, implementers, resolve };
 }

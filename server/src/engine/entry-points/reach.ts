@@ -133,6 +133,12 @@ export function callGraph(input: Pick<ReachInput, 'reaches' | 'importFile'>): Ca
     const byMember: Array<{ name: string; inLoop: boolean }> = [];
     const providers = new Set<string>();
     for (const c of from.node.calls) {
+      // A method called on a field of a declared type: that type's method and its overrides only.
+      const typed = c.member && c.type ? ofType(from.file, c.type, c.name) : [];
+      if (typed.length) {
+        for (const to of typed) if (to.node !== from.node) out.push({ to, inLoop: c.inLoop });
+        continue;
+      }
       const targets = [...named(from.file, c.name), ...throughTypes(null, from.file, c)];
       for (const imp of importsOf(from.file)) {
         if (!c.member && imp.local === c.name)
@@ -165,6 +171,14 @@ export function callGraph(input: Pick<ReachInput, 'reaches' | 'importFile'>): Ca
       for (const imp of importsOf(file))
         for (const c of byMember)
           for (const to of named(imp.file, c.name)) if (to.node !== from.node) out.push({ to, inLoop: c.inLoop });
+    return out;
+  };
+  /** The methods `name` of the type `type` as `file` names it, and of the classes extending or implementing it. */
+  const ofType = (file: string, type: string, name: string): NodeRef[] => {
+    const out: NodeRef[] = [];
+    for (const t of types.resolve(file, type))
+      for (const owner of [t, ...types.implementers(t.file, t.name)])
+        for (const m of named(owner.file, name)) if (m.node.owner === owner.name) out.push(m);
     return out;
   };
   const exportedOf = (file: string): NodeRef[] =>

@@ -196,6 +196,7 @@ export function assemble(seen: Seen, words?: WordCounts): FileReach {
   );
   const open: FunctionNode[] = [];
   const edges = new Map<FunctionNode, Set<string>>();
+  const fieldsOf = new Map(seen.classes.map((c) => [c.name, c.fields ?? {}]));
   for (const item of items) {
     while (open.length && !within(item.span, open[open.length - 1].span)) open.pop();
     const owner = open[open.length - 1] ?? module;
@@ -204,13 +205,16 @@ export function assemble(seen: Seen, words?: WordCounts): FileReach {
     else if (item.call) {
       const c = item.call;
       const inLoop = owner.loops.some((l) => within(c.span, l));
+      // `this.orders.open()` in a method of a class declaring `orders: OrdersService`.
+      const fields = owner.owner ? fieldsOf.get(owner.owner) : undefined;
+      const type = c.field && fields && Object.hasOwn(fields, c.field) ? fields[c.field] : undefined;
       // One edge per name and kind: the graph follows names, so a second `push` or `get` says nothing new.
-      const key = `${c.member ? '.' : ''}${c.name}${inLoop ? '*' : ''}`;
+      const key = `${c.member ? '.' : ''}${c.name}${inLoop ? '*' : ''}${type ? `:${type}` : ''}`;
       let seenCalls = edges.get(owner);
       if (!seenCalls) edges.set(owner, (seenCalls = new Set()));
       if (!seenCalls.has(key)) {
         seenCalls.add(key);
-        owner.calls.push({ name: c.name, member: c.member, inLoop });
+        owner.calls.push({ name: c.name, member: c.member, inLoop, ...(type ? { type } : {}) });
       }
     }
   }

@@ -131,6 +131,11 @@ export interface CallRef {
   name: string;
   member: boolean;
   inLoop: boolean;
+  /**
+   * The declared type of the field the method is called on (`this.orders.open()` with
+   * `private orders: OrdersService`): the call reaches that type's method, not every one of its name.
+   */
+  type?: string;
 }
 
 /**
@@ -210,12 +215,16 @@ export interface SeenEntry {
 /** A class or interface as read, with its span: the functions inside it are its methods. */
 export interface SeenClass extends DeclaredType {
   span: Span;
+  /** The types its fields are declared with (`constructor(private orders: OrdersService)`, `self.store: OrderStore`). */
+  fields?: Record<string, string>;
 }
 
 export interface SeenCall {
   name: string;
   member: boolean;
   span: Span;
+  /** The field of `this`/`self` the method is called on (`this.orders.open()`: `orders`). */
+  field?: string;
 }
 
 /** What reading one syntax node for reach gives: the functions, entry points, calls, loops and imports it declares. */

@@ -152,7 +152,56 @@ function readClass(n: Node, part: ReachPart): void {
   };
   for (const c of n.namedChildren)
     if (c.type === 'class_heritage' || c.type === 'extends_type_clause') visit(c);
-  part.classes.push({ name, bases: bases.filter(Boolean), span: spanOf(n) });
+  const fields = n.type === 'interface_declaration' ? {} : fieldTypes(n.childForFieldName('body'));
+  part.classes.push({
+    name,
+    bases: bases.filter(Boolean),
+    span: spanOf(n),
+    ...(Object.keys(fields).length ? { fields } : {}),
+  });
+}
+
+/**
+ * The declared types of a class's fields: typed properties (`private repo: Repo`), the
+ * constructor's parameter properties (`constructor(private readonly orders: OrdersService)`,
+ * NestJS's injection) and fields it sets from a typed parameter (`this.store = store`).
+ */
+function fieldTypes(body: Node | null): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const m of body?.namedChildren ?? []) {
+    if (m.type === 'public_field_definition') {
+      const name = m.childForFieldName('name')?.text;
+      const type = typeName(m.childForFieldName('type'));
+      if (name && type) fields[name] = type;
+    }
+    if (m.type !== 'method_definition' || m.childForFieldName('name')?.text !== 'constructor') continue;
+    const params = new Map<string, string>();
+    for (const p of m.childForFieldName('parameters')?.namedChildren ?? []) {
+      const name = p.childForFieldName('pattern');
+      const type = typeName(p.childForFieldName('type'));
+      if (name?.type !== 'identifier' || !type) continue;
+      params.set(name.text, type);
+      if (p.children.some((c) => c.type === 'accessibility_modifier' || c.type === 'readonly')) fields[name.text] = type;
+    }
+    for (const a of m.childForFieldName('body')?.descendantsOfType('assignment_expression') ?? []) {
+      const left = a?.childForFieldName('left');
+      const right = a?.childForFieldName('right');
+      if (left?.type !== 'member_expression' || left.childForFieldName('object')?.type !== 'this') continue;
+      const type = right?.type === 'identifier' ? params.get(right.text) : undefined;
+      const field = left.childForFieldName('property')?.text;
+      if (field && type) fields[field] = type;
+    }
+  }
+  return fields;
+}
+
+/** `Repo`, `Repo<T>`, `ns.Repo` → `Repo`, from a type annotation; null for any other type. */
+function typeName(annotation: Node | null): string | null {
+  const t = annotation?.type === 'type_annotation' ? annotation.namedChild(0) : annotation;
+  const named = t?.type === 'generic_type' ? t.childForFieldName('name') : t;
+  if (named?.type === 'type_identifier') return named.text;
+  if (named?.type === 'nested_type_identifier') return named.childForFieldName('name')?.text ?? null;
+  return null;
 }
 
 export function jsFileReach(tree: Tree, file: string, testFile: boolean, binFile: boolean): FileReach {
@@ -251,7 +300,13 @@ function readCall(call: Node, seen: ReachPart, file: string): void {
   }
   if (callee.type !== 'member_expression') return;
   const method = callee.childForFieldName('property')?.text ?? '';
-  seen.calls.push({ name: method, member: true, span });
+  // `this.orders.open()`: the field, whose declared type says which `open` runs.
+  const receiver = callee.childForFieldName('object');
+  const field =
+    receiver?.type === 'member_expression' && receiver.childForFieldName('object')?.type === 'this'
+      ? receiver.childForFieldName('property')?.text
+      : undefined;
+  seen.calls.push({ name: method, member: true, span, ...(field ? { field } : {}) });
   // The arguments are read only for the few methods that may loop, route or run what they
   // are given: most calls are none of these.
   const loops = LOOP_METHODS.has(method);

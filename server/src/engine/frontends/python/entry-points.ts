@@ -124,7 +124,56 @@ function readClass(n: Node, part: ReachPart): void {
     if (base?.type === 'identifier') bases.push(base.text);
     else if (base?.type === 'attribute') bases.push(base.childForFieldName('attribute')?.text ?? '');
   }
-  part.classes.push({ name, bases: bases.filter(Boolean), span: spanOf(n) });
+  const fields = fieldTypes(n.childForFieldName('body'));
+  part.classes.push({
+    name,
+    bases: bases.filter(Boolean),
+    span: spanOf(n),
+    ...(Object.keys(fields).length ? { fields } : {}),
+  });
+}
+
+/**
+ * The declared types of a class's fields: class-level annotations (`store: OrderStore`), and
+ * in `__init__` annotated fields (`self.store: OrderStore = ...`), fields set from an annotated
+ * parameter (`def __init__(self, store: OrderStore): self.store = store`) or from a class
+ * called (`self.client = Client(...)`).
+ */
+function fieldTypes(body: Node | null): Record<string, string> {
+  const fields: Record<string, string> = {};
+  const typeOf = (t: Node | null) => {
+    const inner = t?.type === 'type' ? t.namedChild(0) : t;
+    return inner?.type === 'identifier' ? inner.text : null;
+  };
+  for (const stmt of body?.namedChildren ?? []) {
+    const a = stmt.type === 'expression_statement' ? stmt.namedChild(0) : null;
+    if (a?.type === 'assignment' && a.childForFieldName('left')?.type === 'identifier') {
+      const type = typeOf(a.childForFieldName('type'));
+      if (type) fields[a.childForFieldName('left')!.text] = type;
+    }
+    const fn = stmt.type === 'decorated_definition' ? stmt.childForFieldName('definition') : stmt;
+    if (fn?.type !== 'function_definition' || fn.childForFieldName('name')?.text !== '__init__') continue;
+    const params = new Map<string, string>();
+    for (const p of fn.childForFieldName('parameters')?.namedChildren ?? []) {
+      if (p.type !== 'typed_parameter' && p.type !== 'typed_default_parameter') continue;
+      const name = p.type === 'typed_parameter' ? p.namedChild(0) : p.childForFieldName('name');
+      const type = typeOf(p.childForFieldName('type'));
+      if (name?.type === 'identifier' && type) params.set(name.text, type);
+    }
+    for (const s of fn.childForFieldName('body')?.descendantsOfType('assignment') ?? []) {
+      const left = s?.childForFieldName('left');
+      if (left?.type !== 'attribute' || left.childForFieldName('object')?.text !== 'self') continue;
+      const field = left.childForFieldName('attribute')?.text;
+      const right = s!.childForFieldName('right');
+      const made = right?.type === 'call' ? right.childForFieldName('function') : null;
+      const type =
+        typeOf(s!.childForFieldName('type')) ??
+        (right?.type === 'identifier' ? params.get(right.text) : undefined) ??
+        (made?.type === 'identifier' && /^[A-Z]/.test(made.text) ? made.text : undefined);
+      if (field && type) fields[field] = type;
+    }
+  }
+  return fields;
 }
 
 function isMainGuard(n: Node): boolean {
@@ -348,7 +397,13 @@ function readCall(call: Node, seen: ReachPart, file: string, prefixes: Map<strin
       readDjangoPath(call, seen, file);
   } else if (callee?.type === 'attribute') {
     const method = callee.childForFieldName('attribute')?.text ?? '';
-    seen.calls.push({ name: method, member: true, span });
+    // `self.store.pending()`: the field, whose declared type says which `pending` runs.
+    const receiver = callee.childForFieldName('object');
+    const field =
+      receiver?.type === 'attribute' && receiver.childForFieldName('object')?.text === 'self'
+        ? receiver.childForFieldName('attribute')?.text
+        : undefined;
+    seen.calls.push({ name: method, member: true, span, ...(field ? { field } : {}) });
     if (method === 'add_url_rule' || method === 'add_api_route') {
       const view = registeredView(method, argumentsOf(call), stringOf);
       if (!view) return;
