@@ -10,14 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { steps, tearDown } from './steps';
 import type { Locator, Page } from 'playwright-core';
 import { ROOT, sizeKb } from './vscode';
-import {
-  UI_TIMEOUT,
-  examplesWorkspace,
-  hoverUntilShown,
-  openWorkbench,
-  prepare,
-  type Started,
-} from './workbench';
+import { UI_TIMEOUT, examplesWorkspace, hoverUntilShown, openWorkbench, prepare, type Started } from './workbench';
 
 const SHOTS = path.join(ROOT, 'test-output', 'e2e');
 const SL001_MESSAGE =

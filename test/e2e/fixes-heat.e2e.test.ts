@@ -19,14 +19,7 @@ import {
 import { steps, tearDown } from './steps';
 import type { Page } from 'playwright-core';
 import { ROOT } from './vscode';
-import {
-  UI_TIMEOUT,
-  examplesWorkspace,
-  hoverUntilShown,
-  openWorkbench,
-  prepare,
-  type Started,
-} from './workbench';
+import { UI_TIMEOUT, examplesWorkspace, hoverUntilShown, openWorkbench, prepare, type Started } from './workbench';
 import { labClient, startLab, stopLab, table, type Lab } from './lab';
 
 const SHOTS = path.join(ROOT, 'test-output', 'e2e-fixes');

@@ -100,7 +100,10 @@ export async function hoverUntilShown(
       .catch(() => false);
     if (shown) return;
     if (Date.now() > deadline) {
-      const seen = await page.locator('.monaco-hover').allInnerTexts().catch(() => []);
+      const seen = await page
+        .locator('.monaco-hover')
+        .allInnerTexts()
+        .catch(() => []);
       throw new Error(`no ${what} (hovers shown: ${JSON.stringify(seen.map((t) => t.slice(0, 120)))})`);
     }
     await page.mouse.move(150, 600); // an empty part of the explorer: no hover there

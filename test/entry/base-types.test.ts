@@ -38,9 +38,10 @@ test('without the base class the service reaches no DynamoDB method: nothing is 
 
 test('a base named through a module (`ports.OrderStore`) and a Generic base are read too', async () => {
   const files = fixture('python-ports');
-  files[STORE] = files[STORE]
-    .replace('from shop.domain import Order, OrderStore', 'from typing import Generic, TypeVar\n\nfrom shop.domain import Order\nfrom shop.domain.ports import order_store as ports\n\nT = TypeVar("T")')
-    .replace('class DynamoOrderStore(OrderStore):', 'class DynamoOrderStore(ports.OrderStore, Generic[T]):');
+  files[STORE] = files[STORE].replace(
+    'from shop.domain import Order, OrderStore',
+    'from typing import Generic, TypeVar\n\nfrom shop.domain import Order\nfrom shop.domain.ports import order_store as ports\n\nT = TypeVar("T")',
+  ).replace('class DynamoOrderStore(OrderStore):', 'class DynamoOrderStore(ports.OrderStore, Generic[T]):');
   const fs = await findingsOf(files);
   assert.match(at(fs, `${STORE}:18`).message, /Reached from GET \/orders\/pending/);
 });
@@ -66,11 +67,12 @@ test('TypeScript: an abstract class extended through a namespace import (`extend
   const files = fixture('nest-ports');
   files['src/orders/order.repository.ts'] = files['src/orders/order.repository.ts'].replace(
     /export interface OrderRepository \{([^}]*)\}/,
-    (_, body: string) => `export abstract class OrderRepository {${body.replace(/\n  (\w)/g, '\n  abstract $1')}}`,
+    (_, body: string) => `export abstract class OrderRepository {${body.replace(/\n {2}(\w)/g, '\n  abstract $1')}}`,
   );
-  files[NEST_REPO] = files[NEST_REPO]
-    .replace("import type { OrderRepository } from '../../orders/order.repository';", "import * as ports from '../../orders/order.repository';")
-    .replace(' implements OrderRepository', ' extends ports.OrderRepository');
+  files[NEST_REPO] = files[NEST_REPO].replace(
+    "import type { OrderRepository } from '../../orders/order.repository';",
+    "import * as ports from '../../orders/order.repository';",
+  ).replace(' implements OrderRepository', ' extends ports.OrderRepository');
   const fs = await findingsOf(files);
   assert.match(at(fs, `${NEST_REPO}:19`).message, /Reached from GET \/orders\/open/);
 });

@@ -54,11 +54,17 @@ test('a background task FastAPI runs after the response is reached from the rout
   const fs = await findingsOf(FASTAPI);
   const hits = fs.filter((f) => f.at === 'app/stats.py:6');
   assert.ok(hits.length > 0, fs.map((f) => f.at).join(', '));
-  assert.ok(hits.some((f) => /Reached from GET \/\{slug\} \(app\/main\.py:10\)/.test(f.message)), hits[0].message);
+  assert.ok(
+    hits.some((f) => /Reached from GET \/\{slug\} \(app\/main\.py:10\)/.test(f.message)),
+    hits[0].message,
+  );
 });
 
 test('the same function not given to add_task is reached by nothing', async () => {
-  const files = { ...FASTAPI, 'app/main.py': FASTAPI['app/main.py'].replace('    background_tasks.add_task(count_visit, slug)\n', '') };
+  const files = {
+    ...FASTAPI,
+    'app/main.py': FASTAPI['app/main.py'].replace('    background_tasks.add_task(count_visit, slug)\n', ''),
+  };
   const fs = await findingsOf(files);
   assert.ok(fs.filter((f) => f.at === 'app/stats.py:6').every((f) => !/Reached from/.test(f.message)));
 });
@@ -120,7 +126,8 @@ test('a Lambda handler that maps a function over its records reaches it once per
 
 test('JavaScript: a function given to setImmediate and to .then is reached from the route', async () => {
   const files = {
-    'package.json': '{ "name": "links", "dependencies": { "express": "^4.19.2", "@aws-sdk/lib-dynamodb": "^3.600.0" } }',
+    'package.json':
+      '{ "name": "links", "dependencies": { "express": "^4.19.2", "@aws-sdk/lib-dynamodb": "^3.600.0" } }',
     'src/stats.js': [
       "const { UpdateCommand } = require('@aws-sdk/lib-dynamodb');",
       "const { doc } = require('./db');",
@@ -158,7 +165,10 @@ test('JavaScript: a function given to setImmediate and to .then is reached from 
   };
   const fs = await findingsOf(files);
   const hits = fs.filter((f) => f.at === 'src/stats.js:6');
-  assert.ok(hits.some((f) => /Reached from GET \/:slug/.test(f.message)), hits.map((f) => f.message).join('\n'));
+  assert.ok(
+    hits.some((f) => /Reached from GET \/:slug/.test(f.message)),
+    hits.map((f) => f.message).join('\n'),
+  );
   files['src/app.js'] = files['src/app.js'].replace('setImmediate(countVisit);', 'Promise.resolve().then(countVisit);');
   const then = (await findingsOf(files)).filter((f) => f.at === 'src/stats.js:6');
   assert.ok(then.some((f) => /Reached from GET \/:slug/.test(f.message)));

@@ -60,7 +60,10 @@ test("a call in another module leaving out the default (SDK v2): reported at tha
     applyAction(ws.ctx, random);
     const store = fs.readFileSync(path.join(dir, 'store.js'), 'utf8');
     // Past the file's width in place: the shard on a line of its own before the put.
-    assert.match(store, /\n {2}const shard = Math\.floor\(Math\.random\(\) \* DEFAULT_SHARDS\);\n {2}await documentClient\n/);
+    assert.match(
+      store,
+      /\n {2}const shard = Math\.floor\(Math\.random\(\) \* DEFAULT_SHARDS\);\n {2}await documentClient\n/,
+    );
     assert.match(store, /Item: \{ queue: `\$\{queue\}#\$\{shard\}`, jobId/);
     assert.match(store, /async function enqueue\(job, queue = 'DEFAULT'\)/, 'the default is left as it is');
     assert.equal(

@@ -35,7 +35,10 @@ test('a constant reaching the key through a parameter default in another module:
     );
     applyAction(ws.ctx, random);
     const store = fs.readFileSync(path.join(dir, 'store.py'), 'utf8');
-    assert.match(store, /\n {8}shard = random\.randrange\(SHARED_OWNER_SHARDS\)\n {8}self\._table\.put_item\(Item=\{"owner": f"\{owner\}#\{shard\}"/);
+    assert.match(
+      store,
+      /\n {8}shard = random\.randrange\(SHARED_OWNER_SHARDS\)\n {8}self\._table\.put_item\(Item=\{"owner": f"\{owner\}#\{shard\}"/,
+    );
     assert.match(store, /def add_note\(self, text, owner=SHARED_OWNER\):/, 'the default is left as it is');
     assert.deepEqual(pythonErrors(dir), []);
     const fixed = await indexWorkspace(dir);

@@ -39,7 +39,6 @@ export interface ReachGraph {
   roots: Array<{ file: string; root: string }>;
 }
 
-
 const id = (file: string, node: string) => `${file}\0${node}`;
 
 /**
@@ -116,7 +115,8 @@ export function callGraph(input: Pick<ReachInput, 'reaches' | 'importFile'>): Ca
     } else {
       const cls = imp ? imp.name : c.name;
       if (types.declares(file, cls))
-        for (const m of [...named(file, '__init__'), ...named(file, 'constructor')]) if (m.node.owner === cls) out.push(m);
+        for (const m of [...named(file, '__init__'), ...named(file, 'constructor')])
+          if (m.node.owner === cls) out.push(m);
     }
     return out;
   };

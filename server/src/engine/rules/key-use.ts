@@ -32,7 +32,6 @@ export interface KeyUseInput {
   reach: AccessReach | undefined;
 }
 
-
 /** Entry points that run per request or per event (tests, scripts and schedules aside). */
 function runningEntries(reach: AccessReach | undefined): EntryPoint[] {
   return (reach?.entryPoints ?? []).filter((e) => !isOneOffEntry(e.kind) && e.kind !== 'schedule');

@@ -44,12 +44,7 @@ const PASSES = new Set([
   'list',
   'tuple',
 ]);
-const STATEMENTS = new Set([
-  'expression_statement',
-  'lexical_declaration',
-  'variable_declaration',
-  'return_statement',
-]);
+const STATEMENTS = new Set(['expression_statement', 'lexical_declaration', 'variable_declaration', 'return_statement']);
 const BLOCKS = new Set(['statement_block', 'program', 'block', 'module']);
 
 export interface Hoist {
@@ -104,8 +99,7 @@ export function hoistShard(
 
 /** The text of the function around `n` (its module's when none): where a new name must be free. */
 function scopeText(n: Node): string {
-  for (let p = n.parent; p; p = p.parent)
-    if (/function|method_definition|lambda|arrow/.test(p.type)) return p.text;
+  for (let p = n.parent; p; p = p.parent) if (/function|method_definition|lambda|arrow/.test(p.type)) return p.text;
   let root = n;
   while (root.parent) root = root.parent;
   return root.text;

@@ -83,7 +83,8 @@ function prettierWidth(dir: string): number | null | undefined {
 function pythonWidth(dir: string): number | null | undefined {
   const pyproject = read(path.join(dir, 'pyproject.toml'));
   if (pyproject) {
-    const ruff = sectionValue(pyproject, 'tool.ruff', /line-length/) ?? sectionValue(pyproject, 'tool.ruff.format', /line-length/);
+    const ruff =
+      sectionValue(pyproject, 'tool.ruff', /line-length/) ?? sectionValue(pyproject, 'tool.ruff.format', /line-length/);
     if (typeof ruff === 'number') return ruff;
     const black = sectionValue(pyproject, 'tool.black', /line-length/);
     if (black !== undefined) return black ?? 88;

@@ -126,8 +126,7 @@ export function jsReachReading(
       else if (CLASSES.has(n.type)) {
         readClass(n, part);
         if (nest && n.type !== 'interface_declaration') readNestController(n, part, file);
-      }
-      else if (n.type === 'object') readRouteObject(n, part, file);
+      } else if (n.type === 'object') readRouteObject(n, part, file);
       return part;
     },
     containers: CONTAINERS,
@@ -150,8 +149,7 @@ function readClass(n: Node, part: ReachPart): void {
     else if (b.type === 'nested_type_identifier') bases.push(b.childForFieldName('name')?.text ?? '');
     else if (b.type !== 'type_arguments') for (const c of b.namedChildren) visit(c);
   };
-  for (const c of n.namedChildren)
-    if (c.type === 'class_heritage' || c.type === 'extends_type_clause') visit(c);
+  for (const c of n.namedChildren) if (c.type === 'class_heritage' || c.type === 'extends_type_clause') visit(c);
   const fields = n.type === 'interface_declaration' ? {} : fieldTypes(n.childForFieldName('body'));
   part.classes.push({
     name,
@@ -181,7 +179,8 @@ function fieldTypes(body: Node | null): Record<string, string> {
       const type = typeName(p.childForFieldName('type'));
       if (name?.type !== 'identifier' || !type) continue;
       params.set(name.text, type);
-      if (p.children.some((c) => c.type === 'accessibility_modifier' || c.type === 'readonly')) fields[name.text] = type;
+      if (p.children.some((c) => c.type === 'accessibility_modifier' || c.type === 'readonly'))
+        fields[name.text] = type;
     }
     for (const a of m.childForFieldName('body')?.descendantsOfType('assignment_expression') ?? []) {
       const left = a?.childForFieldName('left');
