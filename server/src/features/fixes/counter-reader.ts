@@ -213,6 +213,9 @@ const DOC_LINES = (count: string) => [
 ];
 const WRAP_DOC = "The increment's response with the counter's total in place of one item's count.";
 
+/** The wrapper's local for the total (it reads only `response` and the reader). */
+const TOTAL_LOCAL = 'total';
+
 const PY_LOCALS = [
   'time',
   'table_name',
@@ -223,6 +226,7 @@ const PY_LOCALS = [
   'request',
   'attempt',
   'got',
+  'items',
   'item',
   'shard',
   'counter_key',
@@ -260,12 +264,13 @@ function pythonSource(a: Access, p: Parts, pause: PausePlan): string {
       ? `    keys = [${key} for counter_key in dict.fromkeys(ids)]`
       : `    keys = [${key} for counter_key in ids]`,
     '    total = 0',
-    '    # One BatchGetItem per 100 items; the keys it leaves unprocessed are asked again after a pause.',
+    '    # One BatchGetItem per 100 items; unprocessed keys are asked again after a pause.',
     '    for start in range(0, len(keys), 100):',
     '        request = {table_name: {"Keys": keys[start : start + 100]}}',
     '        for attempt in range(10):',
     `            got = ${client}.batch_get_item(RequestItems=request)`,
-    `            total += sum(${value} for item in got["Responses"].get(table_name, []))`,
+    '            items = got["Responses"].get(table_name, [])',
+    `            total += sum(${value} for item in items)`,
     '            request = got.get("UnprocessedKeys")',
     '            if not request:',
     '                break',
@@ -328,17 +333,24 @@ function jsSource(a: Access, style: ReaderStyle, p: Parts): string | null {
     `${head}${typed ? ': Promise<number>' : ''} {`,
     ...(p.setup ? [`  ${p.setup}`] : []),
     `  const shards = Array.from({ length: ${p.count} }, (_, shard) => ${p.keyExpr});`,
+    // One line a step: the keys, the read of each (prettier breaks the chain so).
+    '  const got = await Promise.all(',
     p.numeric
-      ? `  const got = await Promise.all([...new Set([${p.original}, ...shards])].map((counterKey) => ${get}));`
-      : `  const got = await Promise.all([${p.original}, ...shards].map((counterKey) => ${get}));`,
+      ? `    [...new Set([${p.original}, ...shards])].map((counterKey) =>`
+      : `    [${p.original}, ...shards].map((counterKey) =>`,
+    `      ${get},`,
+    '    ),',
+    '  );',
     `  return got.reduce((sum, r) => sum + ${value}, 0);`,
     '}',
     ...(p.wrapper
       ? [
           '',
           `/** ${WRAP_DOC} */`,
-          `${wrapHead}(response${typed ? ': T' : ''})${typed ? ': Promise<T>' : ''} {`,
-          `  return { ...response, Attributes: { ...response.Attributes, ${prop(p.attr)}: ${low ? `{ N: String(${total}) }` : total} } };`,
+          // Typed, the head passes 80 columns: its parameter on a line of its own, as prettier puts it.
+          ...(typed ? [`${wrapHead}(`, '  response: T,', '): Promise<T> {'] : [`${wrapHead}(response) {`]),
+          `  const ${TOTAL_LOCAL} = ${total};`,
+          `  return { ...response, Attributes: { ...response.Attributes, ${prop(p.attr)}: ${low ? `{ N: String(${TOTAL_LOCAL}) }` : TOTAL_LOCAL} } };`,
           '}',
         ]
       : []),
