@@ -95,3 +95,14 @@ test('the shard goes before the statement only where the key is in its own expre
   assert.equal(p?.declaration.newText, '        shard2 = rand()\n');
   assert.equal(hoist('a.py', py, '"LIST"'), null, 'a comprehension');
 });
+
+test('generated prose is wrapped at the width, a word longer than a line kept whole', async () => {
+  const { wrapWords } = await import('../../server/src/features/generate/wrap-words');
+  const text =
+    'Counter items with ids 420..429 (ARTICLE_ID * N + shard); no other item of the table may use these ids.';
+  const lines = wrapWords(text, 60, ' * ');
+  assert.ok(lines.length > 1 && lines.every((l) => l.length <= 60 && l.startsWith(' * ')), JSON.stringify(lines));
+  assert.equal(lines.map((l) => l.slice(3)).join(' '), text);
+  assert.deepEqual(wrapWords('short', 80, '# '), ['# short']);
+  assert.deepEqual(wrapWords(`a ${'x'.repeat(30)} b`, 10, ''), ['a', 'x'.repeat(30), 'b']);
+});

@@ -8,6 +8,8 @@ import { incrementUse, readsNewCount, readsUnkeepable } from './counter-use';
 import type { FixAction, FixAnswers, FixProvider, TextChange } from './fix-model';
 import { headerChanges, hasRandomImport } from './header';
 import { keyChange } from './key-edit';
+import { projectLineWidth } from './line-width';
+import { wrapWords } from '../generate/wrap-words';
 import { where } from './key-sites';
 import { planShardCount } from './shard-count';
 import { countQuestion } from './shard-fix';
@@ -65,7 +67,10 @@ export const spreadCounter: FixProvider = (finding, ctx, answers?: FixAnswers): 
     const [lo, hi] = shardIds(number.base, count.value);
     // The ids the shards take, where a reviewer sees them: no other item of the table may use them.
     const note = `Counter items with ids ${lo}..${hi} (${number.expression} * N + shard); no other item of the table may use these ids.`;
-    if (count.declare) count.declare = count.declare.replace(/^(# |\/\*\* ).*?( \*\/)?$/m, `$1${note}$2`);
+    if (count.declare)
+      count.declare = count.declare.replace(/^(# |\/\*\* ).*?( \*\/)?$/m, (_, open: string) =>
+        noteComment(open, note, projectLineWidth(a.file, text)),
+      );
   }
   const keyEdit = number
     ? numberKeyChange(a, number, count.name)
@@ -204,4 +209,11 @@ function visualIndentShift(file: string, text: string, call: Span, width: number
     changes.push({ file, span: at, newText: ' '.repeat(width) });
   });
   return changes;
+}
+
+/** The note as the comment it replaces (a `#` line or a doc comment), over several lines past the width. */
+function noteComment(open: string, note: string, width: number): string {
+  if (open === '# ') return wrapWords(note, width, '# ').join('\n');
+  const one = `/** ${note} */`;
+  return one.length <= width ? one : ['/**', ...wrapWords(note, width, ' * '), ' */'].join('\n');
 }
