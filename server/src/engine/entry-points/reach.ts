@@ -15,6 +15,14 @@ import { spanWithin } from '../syntax/span';
 import { MODULE } from '../frontends/file-reach';
 import { isOneOffEntry } from '../model/entry-point';
 
+/** A module a file imports, resolved: what it calls `local` is `name` of `file` (`as`: under that name through a barrel). */
+interface Imported {
+  local: string;
+  name: string;
+  file: string;
+  as?: string;
+}
+
 /** The file an import names from `fromFile`, or null (a package). */
 export type ImportFile = (fromFile: string, module: string) => string | null;
 
@@ -63,7 +71,7 @@ export function callGraph(input: Pick<ReachInput, 'reaches' | 'importFile'>): Ca
     for (const f of r.functions) names.set(f.name, [...(names.get(f.name) ?? []), f]);
     byName.set(file, names);
   }
-  const importedFiles = new Map<string, Array<{ local: string; name: string; file: string }>>();
+  const importedFiles = new Map<string, Imported[]>();
   const targetOf = (file: string, b: { module: string; name: string }) => {
     // `from . import views` names a module, not a function in one.
     const sub = /^\.+$/.test(b.module) ? `${b.module}${b.name}` : `${b.module}.${b.name}`;
@@ -77,6 +85,7 @@ export function callGraph(input: Pick<ReachInput, 'reaches' | 'importFile'>): Ca
       for (const b of reaches.get(file)?.imports ?? []) {
         let target = targetOf(file, b);
         if (target) known.push({ local: b.local, name: b.name, file: target });
+        if (target && !b.reexport) passedOn(target, b.local, b.name, 0, known);
         // A Python package's `__init__` passes on what it imports (`from .services.user_service
         // import UserService`): the module that defines the name is imported too.
         let name = b.name;
@@ -92,6 +101,29 @@ export function callGraph(input: Pick<ReachInput, 'reaches' | 'importFile'>): Ca
       importedFiles.set(file, known);
     }
     return known;
+  };
+  /**
+   * What a barrel (`index.ts`: `export * from './feed'`, `export { countVisit as recordVisit }
+   * from './stats'`) passes on to an importer asking for `name` (`*`: the whole module) as
+   * `local`: the modules that define the names are imported too, through barrels of barrels.
+   */
+  const passedOn = (barrel: string, local: string, name: string, depth: number, into: Imported[]) => {
+    if (depth >= MAX_PASSED_ON) return;
+    for (const r of reaches.get(barrel)?.imports ?? []) {
+      const file = r.reexport ? importFile(barrel, r.module) : null;
+      if (!file || file === barrel) continue;
+      if (r.local === '*') {
+        // `export * from`: every name, under its own name.
+        into.push({ local, name, file });
+        passedOn(file, local, name, depth + 1, into);
+      } else if (name === '*') {
+        // The whole barrel imported (`import * as db`): `db.recordVisit()` is `countVisit` there.
+        into.push(r.name === '*' ? { local, name: '*', file } : { local, name: r.name, file, as: r.local });
+      } else if (r.local === name) {
+        into.push({ local, name: r.name, file });
+        if (r.name !== '*') passedOn(file, local, r.name, depth + 1, into);
+      }
+    }
   };
   const named = (file: string, name: string): NodeRef[] =>
     (byName.get(file)?.get(name) ?? []).map((node) => ({ file, node }));
@@ -146,8 +178,10 @@ export function callGraph(input: Pick<ReachInput, 'reaches' | 'importFile'>): Ca
             ...(imp.name === 'default' || imp.name === '*' ? exportedOf(imp.file) : named(imp.file, imp.name)),
             ...throughTypes(imp, imp.file, c),
           );
-        // A method or a module's function called through a receiver: `repo.save()`, `votes.add()`.
-        if (c.member) targets.push(...named(imp.file, c.name), ...throughTypes(imp, imp.file, c));
+        // A method or a module's function called through a receiver: `repo.save()`, `votes.add()`
+        // (under the name a barrel re-exports it by: `db.recordVisit()` is `countVisit`).
+        const member = imp.as === undefined ? c.name : imp.as === c.name ? imp.name : null;
+        if (c.member && member) targets.push(...named(imp.file, member), ...throughTypes(imp, imp.file, c));
       }
       if (c.member) for (const imp of callerImports) targets.push(...named(imp.file, c.name));
       if (c.member) byMember.push(c);

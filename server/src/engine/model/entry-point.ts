@@ -175,6 +175,8 @@ export interface ImportBinding {
   local: string;
   module: string;
   name: string;
+  /** A re-export (`export * from './feed'`, `export { a as b } from './stats'`): what importers of this file get. */
+  reexport?: true;
 }
 
 /**

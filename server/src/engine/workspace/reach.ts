@@ -144,7 +144,11 @@ export class WorkspaceReach {
       for (const n of this.sources.importsNoted(a.file) ?? [])
         if (wanted.has(n) && !importedByMarked.has(n) && this.isMarked(a)) importedByMarked.add(n);
     return linked.filter(
-      (a) => this.isMarked(a) || byHeld.has(path.resolve(a.file)) || importedByMarked.has(moduleName(a.file)),
+      (a) =>
+        this.isMarked(a) ||
+        byHeld.has(path.resolve(a.file)) ||
+        importedByMarked.has(moduleName(a.file)) ||
+        isPackageIndex(a.file),
     );
   }
 
@@ -428,4 +432,13 @@ function shapeOf(reach: FileReach | undefined, noted: readonly string[] | undefi
 /** A file's reach as text, for comparing two versions of it: each access by its position. */
 function reachText(reach: Map<Access, AccessReach>): string {
   return JSON.stringify([...reach].map(([a, r]) => [a.span, r]));
+}
+
+/**
+ * A package's index (`db/index.ts`, `app/__init__.py`): it gathers what its modules define for
+ * importers (re-exports, a barrel of barrels), so one that imports a module whose reach is held
+ * is read as a layer, whoever imports it.
+ */
+function isPackageIndex(file: string): boolean {
+  return /^(?:index\.[cm]?[jt]sx?|__init__\.py)$/.test(path.basename(file));
 }

@@ -68,6 +68,8 @@ const VISITED = new Set([
   ...LOOP_STATEMENTS,
   'import_statement',
 ]);
+/** A barrel's re-exports (`export * from`, `export { a } from`): its export statements are read too. */
+const REEXPORT = /\bexport\s*(?:\*|\{[^}]*\})\s*(?:as\s+[\w$]+\s*)?from\b/;
 /** With the classes, for a file that may hold a NestJS controller or schedule (most classes are neither). */
 const NEST_MARK = /@(?:Controller|controller|JsonController|Cron|Interval)\s*\(/;
 /** A file that may give routes as objects (`{ method: 'GET', path: '/x', handler }`) reads its objects too. */
@@ -109,11 +111,13 @@ export function jsReachReading(
     mayBeWritten(words, ['method']) &&
     mayBeWritten(words, ['handler']) &&
     ROUTE_OBJECT_MARKS.every((m) => m.test(text));
+  const reexports = mayBeWritten(words, ['export']) && REEXPORT.test(text);
+  const read = new Set([...VISITED, ...(routeObjects ? ['object'] : []), ...(reexports ? ['export_statement'] : [])]);
   return {
-    mode: `${nest}:${marks.decorators}:${routeObjects}`,
+    mode: `${nest}:${marks.decorators}:${routeObjects}:${reexports}`,
     entries,
     declaresApp: mayBeWritten(words, APP_WORDS) && APP_OBJECT.test(text),
-    types: routeObjects ? new Set([...VISITED, 'object']) : VISITED,
+    types: read,
     read: (n) => {
       const part = emptyPart();
       if (isFunction(n) || n.type === 'method_definition') readFunction(n, part, file, marks);
@@ -123,6 +127,7 @@ export function jsReachReading(
         if (ctor?.type === 'identifier') part.calls.push({ name: ctor.text, member: false, span: spanOf(n) });
       } else if (LOOP_STATEMENTS.has(n.type)) part.loops.push(spanOf(n));
       else if (n.type === 'import_statement') readImport(n, part);
+      else if (n.type === 'export_statement') readReexport(n, part);
       else if (CLASSES.has(n.type)) {
         readClass(n, part);
         if (nest && n.type !== 'interface_declaration') readNestController(n, part, file);
@@ -446,6 +451,27 @@ function readImport(n: Node, seen: ReachPart): void {
       seen.imports.push({ local: c.namedChildren[0].text, module: source, name: 'default' });
     }
   }
+}
+
+/**
+ * A barrel's re-exports: `export * from './feed'` (every name), `export * as feed from
+ * './feed'`, `export { countVisit as recordVisit } from './stats'`. An export without a
+ * source declares nothing here.
+ */
+function readReexport(n: Node, seen: ReachPart): void {
+  const module = n.childForFieldName('source')?.text.slice(1, -1);
+  if (!module) return;
+  const clause = n.namedChildren.find((c) => c.type === 'export_clause' || c.type === 'namespace_export');
+  if (!clause) seen.imports.push({ local: '*', module, name: '*', reexport: true });
+  else if (clause.type === 'namespace_export') {
+    const local = clause.namedChildren[0]?.text;
+    if (local) seen.imports.push({ local, module, name: '*', reexport: true });
+  } else
+    for (const s of clause.namedChildren) {
+      const name = s.childForFieldName('name')?.text;
+      if (s.type === 'export_specifier' && name)
+        seen.imports.push({ local: s.childForFieldName('alias')?.text ?? name, module, name, reexport: true });
+    }
 }
 
 /** `const { save } = require("./db")`, `const db = require("./db")`. */
