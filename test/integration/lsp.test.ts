@@ -106,11 +106,13 @@ test('code actions: the write-shard fixes, ignore the line and open the rule doc
   );
   // The calculated suffix hashes the item's sort key (the player), as the key's sharded writer does
   // with the player id: the same shard set, and one item's shard can be computed again.
+  // In place it would pass the project's 120 columns: computed on the line before the put.
   const calculated = actions[1].edit!.changes[uri('leaderboard/src/scores.ts')].map((e) => e.newText);
   assert.ok(
-    calculated.includes('`BOARD#global#${shardlensHash(String(`PLAYER#${playerId}`)) % BOARD_SHARDS}`'),
+    calculated.includes('  const shard = shardlensHash(String(`PLAYER#${playerId}`)) % BOARD_SHARDS;\n'),
     calculated.join('\n'),
   );
+  assert.ok(calculated.includes('`BOARD#global#${shard}`'), calculated.join('\n'));
   const edit = actions[2].edit!.changes[uri('leaderboard/src/scores.ts')][0];
   assert.equal(edit.newText, '      // shardlens-ignore SL001\n');
   assert.equal(edit.range.start.line, 18);

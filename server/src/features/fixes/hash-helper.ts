@@ -32,10 +32,7 @@ export function hashHelperSource(language: SourceLanguage): string {
   }
   const typed = language === 'typescript' || language === 'tsx';
   return [
-    '/**',
-    ' * FNV-1a (32-bit) of the UTF-8 bytes: the same number in every language, unlike',
-    " * Python's hash().",
-    ' */',
+    '/** FNV-1a (32-bit) of the UTF-8 bytes: the same number in every language. */',
     `function ${HASH_NAME.js}(value${typed ? ': string' : ''})${typed ? ': number' : ''} {`,
     '  const bytes = new TextEncoder().encode(value);',
     '  let h = 0x811c9dc5;',

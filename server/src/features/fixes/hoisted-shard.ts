@@ -56,7 +56,8 @@ export interface Hoist {
 
 /**
  * The declaration of `shard` before the statement around `place`, under a name the statement's
- * function (or module) does not use and `taken` does not hold; null where it cannot go.
+ * function (or module) does not use and the fix's other keys did not take there (`taken`:
+ * `<function start>:<name>`); null where it cannot go.
  */
 export function hoistShard(
   text: string,
@@ -79,11 +80,13 @@ export function hoistShard(
     const lineStart = text.lastIndexOf('\n', statement.startIndex - 1) + 1;
     const indent = text.slice(lineStart, statement.startIndex);
     if (!/^[ \t]*$/.test(indent)) return null;
-    const scope = scopeText(statement);
+    const scope = scopeOf(statement);
     const python = language === 'python';
+    // Free in the function, and not declared there by another key of the same fix.
+    const free = (n: string) => !new RegExp(`\\b${n}\\b`).test(scope.text) && !taken.has(`${scope.startIndex}:${n}`);
     let name = 'shard';
-    for (let i = 2; new RegExp(`\\b${name}\\b`).test(scope) || taken.has(name); i++) name = `shard${i}`;
-    taken.add(name);
+    for (let i = 2; !free(name); i++) name = `shard${i}`;
+    taken.add(`${scope.startIndex}:${name}`);
     const line = python ? `${indent}${name} = ${shard}\n` : `${indent}const ${name} = ${shard};\n`;
     const at = { line: statement.startPosition.row, column: 0 };
     return {
@@ -97,10 +100,10 @@ export function hoistShard(
   });
 }
 
-/** The text of the function around `n` (its module's when none): where a new name must be free. */
-function scopeText(n: Node): string {
-  for (let p = n.parent; p; p = p.parent) if (/function|method_definition|lambda|arrow/.test(p.type)) return p.text;
+/** The function around `n` (its module when none): where a new name must be free. */
+function scopeOf(n: Node): Node {
+  for (let p = n.parent; p; p = p.parent) if (/function|method_definition|lambda|arrow/.test(p.type)) return p;
   let root = n;
   while (root.parent) root = root.parent;
-  return root.text;
+  return root;
 }
