@@ -118,6 +118,11 @@ export function assemblePieces(
   return assemble(seen, words);
 }
 
+/** A class as a front-end read it: its bases as written (empty names dropped), its typed fields when it has any. */
+export function seenClass(name: string, bases: string[], span: Span, fields: Record<string, string>): SeenClass {
+  return { name, bases: bases.filter(Boolean), span, ...(Object.keys(fields).length ? { fields } : {}) };
+}
+
 /** An empty part, for a reader to fill. */
 export function emptyPart(): ReachPart {
   return { functions: [], entries: [], calls: [], loops: [], imports: [], classes: [] };

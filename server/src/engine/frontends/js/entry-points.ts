@@ -9,6 +9,7 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import {
   emptyPart,
+  seenClass,
   entryPoint,
   HTTP_METHODS,
   mayBeWritten,
@@ -156,12 +157,7 @@ function readClass(n: Node, part: ReachPart): void {
   };
   for (const c of n.namedChildren) if (c.type === 'class_heritage' || c.type === 'extends_type_clause') visit(c);
   const fields = n.type === 'interface_declaration' ? {} : fieldTypes(n.childForFieldName('body'));
-  part.classes.push({
-    name,
-    bases: bases.filter(Boolean),
-    span: spanOf(n),
-    ...(Object.keys(fields).length ? { fields } : {}),
-  });
+  part.classes.push(seenClass(name, bases, spanOf(n), fields));
 }
 
 /**

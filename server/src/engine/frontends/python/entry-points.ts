@@ -11,6 +11,7 @@ import type { Node, Tree } from 'web-tree-sitter';
 import {
   cronPerHour,
   emptyPart,
+  seenClass,
   entryPoint,
   HTTP_METHODS,
   mayBeWritten,
@@ -125,12 +126,7 @@ function readClass(n: Node, part: ReachPart): void {
     else if (base?.type === 'attribute') bases.push(base.childForFieldName('attribute')?.text ?? '');
   }
   const fields = fieldTypes(n.childForFieldName('body'));
-  part.classes.push({
-    name,
-    bases: bases.filter(Boolean),
-    span: spanOf(n),
-    ...(Object.keys(fields).length ? { fields } : {}),
-  });
+  part.classes.push(seenClass(name, bases, spanOf(n), fields));
 }
 
 /**
