@@ -10,7 +10,7 @@
  */
 import type { Access } from '../model';
 import type { AccessReach, CallRef, EntryPoint, FileReach, FunctionNode } from '../model/entry-point';
-import { classTypes, namesModule } from './class-types';
+import { classTypes, namesModule, type TypeRef } from './class-types';
 import { spanWithin } from '../syntax/span';
 import { MODULE } from '../frontends/file-reach';
 import { isOneOffEntry } from '../model/entry-point';
@@ -142,8 +142,7 @@ export function callGraph(input: Pick<ReachInput, 'reaches' | 'importFile'>): Ca
       // type of the module; else the type imported (none when a function is).
       const whole = !imp || imp.name === '*' || imp.name === 'default' || namesModule(imp.name, file);
       for (const t of whole ? types.declared(file) : types.declares(file, imp.name) ? [imp.name] : [])
-        for (const sub of types.implementers(file, t))
-          for (const m of named(sub.file, c.name)) if (m.node.owner === sub.name) out.push(m);
+        out.push(...methodsOf(types.implementers(file, t), c.name));
     } else {
       const cls = imp ? imp.name : c.name;
       if (types.declares(file, cls))
@@ -210,11 +209,12 @@ export function callGraph(input: Pick<ReachInput, 'reaches' | 'importFile'>): Ca
   /** The methods `name` of the type `type` as `file` names it, and of the classes extending or implementing it. */
   const ofType = (file: string, type: string, name: string): NodeRef[] => {
     const out: NodeRef[] = [];
-    for (const t of types.resolve(file, type))
-      for (const owner of [t, ...types.implementers(t.file, t.name)])
-        for (const m of named(owner.file, name)) if (m.node.owner === owner.name) out.push(m);
+    for (const t of types.resolve(file, type)) out.push(...methodsOf([t, ...types.implementers(t.file, t.name)], name));
     return out;
   };
+  /** The methods `name` the classes `owners` define themselves. */
+  const methodsOf = (owners: readonly TypeRef[], name: string): NodeRef[] =>
+    owners.flatMap((o) => named(o.file, name).filter((m) => m.node.owner === o.name));
   const exportedOf = (file: string): NodeRef[] =>
     (reaches.get(file)?.functions ?? []).filter((f) => f.exported).map((node) => ({ file, node }));
   const fromRoot = new Map<string, Map<string, boolean>>();
