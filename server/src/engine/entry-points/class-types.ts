@@ -24,6 +24,8 @@ export interface ClassTypes {
   implementers(file: string, name: string): readonly TypeRef[];
   /** The classes or interfaces a type name written in `file` stands for (its own, an import). */
   resolve(file: string, name: string): TypeRef[];
+  /** The classes `file`'s `name` extends, directly or through others: where a method it does not define comes from. */
+  ancestors(file: string, name: string): readonly TypeRef[];
 }
 
 type ImportsOf = (file: string) => ReadonlyArray<{ local: string; name: string; file: string }>;
@@ -85,5 +87,23 @@ export function classTypes(reaches: ReadonlyMap<string, FileReach>, importsOf: I
     known.set(k, found);
     return found;
   };
-  return { declares, declared, implementers, resolve };
+  const ancestors = (file: string, name: string): TypeRef[] => {
+    const found: TypeRef[] = [];
+    const seen = new Set([key(file, name)]);
+    const queue: TypeRef[] = [{ file, name }];
+    while (queue.length) {
+      const t = queue.shift()!;
+      const bases = (reaches.get(t.file)?.classes ?? []).find((c) => c.name === t.name)?.bases ?? [];
+      for (const base of bases)
+        for (const parent of resolve(t.file, base)) {
+          const k = key(parent.file, parent.name);
+          if (seen.has(k)) continue;
+          seen.add(k);
+          found.push(parent);
+          queue.push(parent);
+        }
+    }
+    return found;
+  };
+  return { declares, declared, implementers, resolve, ancestors };
 }

@@ -13,7 +13,7 @@ import type { AccessReach, CallRef, EntryPoint, FileReach, FunctionNode } from '
 import { classTypes, namesModule, type TypeRef } from './class-types';
 import { spanWithin } from '../syntax/span';
 import { MODULE } from '../frontends/file-reach';
-import { isOneOffEntry } from '../model/entry-point';
+import { isOneOffEntry, PLAIN_DATA } from '../model/entry-point';
 
 /** A module a file imports, resolved: what it calls `local` is `name` of `file` (`as`: under that name through a barrel). */
 interface Imported {
@@ -164,12 +164,16 @@ export function callGraph(input: Pick<ReachInput, 'reaches' | 'importFile'>): Ca
     const byMember: Array<{ name: string; inLoop: boolean }> = [];
     const providers = new Set<string>();
     for (const c of from.node.calls) {
+      // `resp.get("Item")` on a DynamoDB response: a dict's method.
+      if (c.type === PLAIN_DATA) continue;
       // A method called on a field of a declared type: that type's method and its overrides only.
       const typed = c.member && c.type ? ofType(from.file, c.type, c.name) : [];
       if (typed.length) {
         for (const to of typed) if (to.node !== from.node) out.push({ to, inLoop: c.inLoop });
         continue;
       }
+      // `os.environ.get()`, `json.loads()`: a module outside the workspace runs none of its functions.
+      if (c.via && from.file.endsWith('.py') && !importsOf(from.file).some((imp) => imp.local === c.via)) continue;
       const targets = [...named(from.file, c.name), ...throughTypes(null, from.file, c)];
       for (const imp of importsOf(from.file)) {
         if (!c.member && imp.local === c.name)
@@ -206,10 +210,14 @@ export function callGraph(input: Pick<ReachInput, 'reaches' | 'importFile'>): Ca
           for (const to of named(imp.file, c.name)) if (to.node !== from.node) out.push({ to, inLoop: c.inLoop });
     return out;
   };
-  /** The methods `name` of the type `type` as `file` names it, and of the classes extending or implementing it. */
+  /**
+   * The methods `name` of the type `type` as `file` names it: its own or one it inherits,
+   * and the overrides of the classes extending or implementing it.
+   */
   const ofType = (file: string, type: string, name: string): NodeRef[] => {
     const out: NodeRef[] = [];
-    for (const t of types.resolve(file, type)) out.push(...methodsOf([t, ...types.implementers(t.file, t.name)], name));
+    for (const t of types.resolve(file, type))
+      out.push(...methodsOf([t, ...types.ancestors(t.file, t.name), ...types.implementers(t.file, t.name)], name));
     return out;
   };
   /** The methods `name` the classes `owners` define themselves. */

@@ -136,6 +136,11 @@ export interface CallRef {
    * `private orders: OrdersService`): the call reaches that type's method, not every one of its name.
    */
   type?: string;
+  /**
+   * The imported name the receiver starts from (`os.environ.get()`: `os`): when it names a
+   * Python module outside the workspace, the call runs that module's code, none of the workspace's.
+   */
+  via?: string;
 }
 
 /**
@@ -227,6 +232,33 @@ export interface SeenCall {
   span: Span;
   /** The field of `this`/`self` the method is called on (`this.orders.open()`: `orders`). */
   field?: string;
+  /** The variable the method is called on (`repo.get(key)`: `repo`), whose type a `SeenBinding` may say. */
+  receiver?: string;
+  /** The name the receiver starts from (`os.environ.get()`, `repo.get()`: `os`, `repo`). */
+  root?: string;
+}
+
+/**
+ * The type of a variable holding plain data (a literal, a DynamoDB response, what is read
+ * from one: `resp = table.get_item(...)`, `item = resp["Item"]`): `resp.get("Item")` is a
+ * dict's method, none of the workspace's.
+ */
+export const PLAIN_DATA = '<data>';
+
+/**
+ * A variable given a value where the reachability pass can say what it is: a parameter, an
+ * assignment, a declaration (`repo: VideoRepository = Depends(...)`, `repo = FeatureRepository(db)`,
+ * `const repo = new OrdersRepo()`, `resp = table.get_item(...)`). It belongs to the function
+ * it is written in (the module for top-level code): a method called on it there, or in a
+ * function nested there, runs that type's method.
+ */
+export interface SeenBinding {
+  name: string;
+  span: Span;
+  /** The class as written, or `PLAIN_DATA`; absent when it is given anything else (its type is then not known). */
+  type?: string;
+  /** It is given what is read from another variable (`item = resp["Item"]`): data when that one holds data. */
+  readFrom?: string;
 }
 
 /** What reading one syntax node for reach gives: the functions, entry points, calls, loops and imports it declares. */
@@ -237,6 +269,7 @@ export interface ReachPart {
   loops: Span[];
   imports: ImportBinding[];
   classes: SeenClass[];
+  bindings: SeenBinding[];
 }
 
 /**

@@ -24,6 +24,7 @@ import { isFunction, parametersOf } from './scope';
 import { makesFunction, returnedFunctions } from './factory-functions';
 import { argumentsOf, chainedRoutePath, passedFunctions, routeObject } from './passed-functions';
 import type { Span } from '../../model/range';
+import { declaratorBinding, fieldTypes, parameterBindings, rootNameAt } from './declared-types';
 
 const LOOP_STATEMENTS = new Set(['for_statement', 'for_in_statement', 'while_statement', 'do_statement']);
 const LOOP_METHODS = new Set(['forEach', 'map', 'flatMap', 'filter', 'reduce', 'some', 'every']);
@@ -66,6 +67,7 @@ const VISITED = new Set([
   'method_definition',
   'call_expression',
   'new_expression',
+  'variable_declarator',
   ...LOOP_STATEMENTS,
   'import_statement',
 ]);
@@ -122,8 +124,11 @@ export function jsReachReading(
     read: (n) => {
       const part = emptyPart();
       if (isFunction(n) || n.type === 'method_definition') readFunction(n, part, file, marks);
-      else if (n.type === 'call_expression') readCall(n, part, file);
-      else if (n.type === 'new_expression') {
+      else if (n.type === 'call_expression') readCall(n, part, file, text);
+      else if (n.type === 'variable_declarator') {
+        const binding = declaratorBinding(n);
+        if (binding) part.bindings.push(binding);
+      } else if (n.type === 'new_expression') {
         const ctor = n.childForFieldName('constructor');
         if (ctor?.type === 'identifier') part.calls.push({ name: ctor.text, member: false, span: spanOf(n) });
       } else if (LOOP_STATEMENTS.has(n.type)) part.loops.push(spanOf(n));
@@ -158,50 +163,6 @@ function readClass(n: Node, part: ReachPart): void {
   for (const c of n.namedChildren) if (c.type === 'class_heritage' || c.type === 'extends_type_clause') visit(c);
   const fields = n.type === 'interface_declaration' ? {} : fieldTypes(n.childForFieldName('body'));
   part.classes.push(seenClass(name, bases, spanOf(n), fields));
-}
-
-/**
- * The declared types of a class's fields: typed properties (`private repo: Repo`), the
- * constructor's parameter properties (`constructor(private readonly orders: OrdersService)`,
- * NestJS's injection) and fields it sets from a typed parameter (`this.store = store`).
- */
-function fieldTypes(body: Node | null): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const m of body?.namedChildren ?? []) {
-    if (m.type === 'public_field_definition') {
-      const name = m.childForFieldName('name')?.text;
-      const type = typeName(m.childForFieldName('type'));
-      if (name && type) fields[name] = type;
-    }
-    if (m.type !== 'method_definition' || m.childForFieldName('name')?.text !== 'constructor') continue;
-    const params = new Map<string, string>();
-    for (const p of m.childForFieldName('parameters')?.namedChildren ?? []) {
-      const name = p.childForFieldName('pattern');
-      const type = typeName(p.childForFieldName('type'));
-      if (name?.type !== 'identifier' || !type) continue;
-      params.set(name.text, type);
-      if (p.children.some((c) => c.type === 'accessibility_modifier' || c.type === 'readonly'))
-        fields[name.text] = type;
-    }
-    for (const a of m.childForFieldName('body')?.descendantsOfType('assignment_expression') ?? []) {
-      const left = a?.childForFieldName('left');
-      const right = a?.childForFieldName('right');
-      if (left?.type !== 'member_expression' || left.childForFieldName('object')?.type !== 'this') continue;
-      const type = right?.type === 'identifier' ? params.get(right.text) : undefined;
-      const field = left.childForFieldName('property')?.text;
-      if (field && type) fields[field] = type;
-    }
-  }
-  return fields;
-}
-
-/** `Repo`, `Repo<T>`, `ns.Repo` → `Repo`, from a type annotation; null for any other type. */
-function typeName(annotation: Node | null): string | null {
-  const t = annotation?.type === 'type_annotation' ? annotation.namedChild(0) : annotation;
-  const named = t?.type === 'generic_type' ? t.childForFieldName('name') : t;
-  if (named?.type === 'type_identifier') return named.text;
-  if (named?.type === 'nested_type_identifier') return named.childForFieldName('name')?.text ?? null;
-  return null;
 }
 
 export function jsFileReach(tree: Tree, file: string, testFile: boolean, binFile: boolean): FileReach {
@@ -251,6 +212,8 @@ function nameOf(fn: Node): { name: string; exported: boolean } | null {
 
 function readFunction(fn: Node, seen: ReachPart, file: string, marks: FileMarks): void {
   const next = marks.next;
+  // Also an inline handler's (`app.get('/x', async (req: Request) => …)`).
+  seen.bindings.push(...parameterBindings(fn));
   const named = nameOf(fn);
   if (!named || !named.name) return;
   const span = spanOf(fn);
@@ -287,7 +250,7 @@ function readFunction(fn: Node, seen: ReachPart, file: string, marks: FileMarks)
   seen.entries.push({ entry: typed ? { ...entry, fromSignature: true } : entry, span });
 }
 
-function readCall(call: Node, seen: ReachPart, file: string): void {
+function readCall(call: Node, seen: ReachPart, file: string, text: string): void {
   const callee = call.childForFieldName('function');
   if (!callee) return;
   const span = spanOf(call);
@@ -306,7 +269,17 @@ function readCall(call: Node, seen: ReachPart, file: string): void {
     receiver?.type === 'member_expression' && receiver.childForFieldName('object')?.type === 'this'
       ? receiver.childForFieldName('property')?.text
       : undefined;
-  seen.calls.push({ name: method, member: true, span, ...(field ? { field } : {}) });
+  // `repo.get(id)`: the variable, whose declared class says which `get` runs.
+  const variable = receiver?.type === 'identifier' ? receiver.text : undefined;
+  const root = variable ?? (receiver ? rootNameAt(text, receiver.startIndex) : undefined);
+  seen.calls.push({
+    name: method,
+    member: true,
+    span,
+    ...(field ? { field } : {}),
+    ...(variable ? { receiver: variable } : {}),
+    ...(root ? { root } : {}),
+  });
   // The arguments are read only for the few methods that may loop, route or run what they
   // are given: most calls are none of these.
   const loops = LOOP_METHODS.has(method);

@@ -26,6 +26,7 @@ import type { Span } from '../../model/range';
 import { spanOf } from '../../syntax/span';
 import { argumentsOf, passedNames, registeredView, wrappedAssignment } from './passed-functions';
 import { dependencyProvider } from './depends';
+import { assignmentBinding, fieldTypes, parameterBindings, rootNameAt } from './declared-types';
 
 const LOOPS = new Set([
   'for_statement',
@@ -38,6 +39,7 @@ const LOOPS = new Set([
 /** The node types the reading looks at; every other node is passed over. */
 const VISITED = new Set([
   'function_definition',
+  'assignment',
   'class_definition',
   'call',
   ...LOOPS,
@@ -97,9 +99,12 @@ export function pythonReachReading(tree: Tree, file: string, testFile: boolean, 
     read: (n) => {
       const part = emptyPart();
       if (n.type === 'function_definition') readFunction(n, part, file, { prefixes, paths });
-      else if (n.type === 'call') readCall(n, part, file, prefixes);
+      else if (n.type === 'call') readCall(n, part, file, prefixes, text);
       else if (n.type === 'class_definition') readClass(n, part);
-      else if (LOOPS.has(n.type)) part.loops.push(spanOf(n));
+      else if (n.type === 'assignment') {
+        const binding = assignmentBinding(n);
+        if (binding) part.bindings.push(binding);
+      } else if (LOOPS.has(n.type)) part.loops.push(spanOf(n));
       else if (n.type === 'import_from_statement' || n.type === 'import_statement') readImport(n, part);
       else if (n.type === 'if_statement' && n.parent?.type === 'module' && isMainGuard(n)) {
         const entry = entryPoint('script', '__main__', file, null, spanOf(n), 'run by hand');
@@ -127,49 +132,6 @@ function readClass(n: Node, part: ReachPart): void {
   }
   const fields = fieldTypes(n.childForFieldName('body'));
   part.classes.push(seenClass(name, bases, spanOf(n), fields));
-}
-
-/**
- * The declared types of a class's fields: class-level annotations (`store: OrderStore`), and
- * in `__init__` annotated fields (`self.store: OrderStore = ...`), fields set from an annotated
- * parameter (`def __init__(self, store: OrderStore): self.store = store`) or from a class
- * called (`self.client = Client(...)`).
- */
-function fieldTypes(body: Node | null): Record<string, string> {
-  const fields: Record<string, string> = {};
-  const typeOf = (t: Node | null) => {
-    const inner = t?.type === 'type' ? t.namedChild(0) : t;
-    return inner?.type === 'identifier' ? inner.text : null;
-  };
-  for (const stmt of body?.namedChildren ?? []) {
-    const a = stmt.type === 'expression_statement' ? stmt.namedChild(0) : null;
-    if (a?.type === 'assignment' && a.childForFieldName('left')?.type === 'identifier') {
-      const type = typeOf(a.childForFieldName('type'));
-      if (type) fields[a.childForFieldName('left')!.text] = type;
-    }
-    const fn = stmt.type === 'decorated_definition' ? stmt.childForFieldName('definition') : stmt;
-    if (fn?.type !== 'function_definition' || fn.childForFieldName('name')?.text !== '__init__') continue;
-    const params = new Map<string, string>();
-    for (const p of fn.childForFieldName('parameters')?.namedChildren ?? []) {
-      if (p.type !== 'typed_parameter' && p.type !== 'typed_default_parameter') continue;
-      const name = p.type === 'typed_parameter' ? p.namedChild(0) : p.childForFieldName('name');
-      const type = typeOf(p.childForFieldName('type'));
-      if (name?.type === 'identifier' && type) params.set(name.text, type);
-    }
-    for (const s of fn.childForFieldName('body')?.descendantsOfType('assignment') ?? []) {
-      const left = s?.childForFieldName('left');
-      if (left?.type !== 'attribute' || left.childForFieldName('object')?.text !== 'self') continue;
-      const field = left.childForFieldName('attribute')?.text;
-      const right = s!.childForFieldName('right');
-      const made = right?.type === 'call' ? right.childForFieldName('function') : null;
-      const type =
-        typeOf(s!.childForFieldName('type')) ??
-        (right?.type === 'identifier' ? params.get(right.text) : undefined) ??
-        (made?.type === 'identifier' && /^[A-Z]/.test(made.text) ? made.text : undefined);
-      if (field && type) fields[field] = type;
-    }
-  }
-  return fields;
 }
 
 function isMainGuard(n: Node): boolean {
@@ -246,6 +208,7 @@ function readFunction(fn: Node, seen: ReachPart, file: string, names: RouteNames
   const method = fn.parent?.type === 'block' && fn.parent.parent?.type === 'class_definition';
   const decorated = fn.parent?.type === 'decorated_definition' ? fn.parent : null;
   seen.functions.push({ name, span, exported: top || method || !!decorated, decorated: !!decorated });
+  seen.bindings.push(...parameterBindings(fn));
   const made = returnedFunctions(fn);
   for (const r of made) seen.calls.push(r);
   let found = false;
@@ -377,7 +340,7 @@ function stringOf(n: Node): string | null {
   return n.text.replace(/^[a-zA-Z]*(['"]{1,3})/, '').replace(/['"]{1,3}$/, '');
 }
 
-function readCall(call: Node, seen: ReachPart, file: string, prefixes: Map<string, string>): void {
+function readCall(call: Node, seen: ReachPart, file: string, prefixes: Map<string, string>, text: string): void {
   const callee = call.childForFieldName('function');
   const span = spanOf(call);
   readWrappedHandler(call, seen, file);
@@ -399,7 +362,17 @@ function readCall(call: Node, seen: ReachPart, file: string, prefixes: Map<strin
       receiver?.type === 'attribute' && receiver.childForFieldName('object')?.text === 'self'
         ? receiver.childForFieldName('attribute')?.text
         : undefined;
-    seen.calls.push({ name: method, member: true, span, ...(field ? { field } : {}) });
+    // `repo.get(key)`: the variable, whose declared class says which `get` runs.
+    const variable = receiver?.type === 'identifier' ? receiver.text : undefined;
+    const root = variable ?? (receiver ? rootNameAt(text, receiver.startIndex) : undefined);
+    seen.calls.push({
+      name: method,
+      member: true,
+      span,
+      ...(field ? { field } : {}),
+      ...(variable ? { receiver: variable } : {}),
+      ...(root ? { root } : {}),
+    });
     if (method === 'add_url_rule' || method === 'add_api_route') {
       const view = registeredView(method, argumentsOf(call), stringOf);
       if (!view) return;
