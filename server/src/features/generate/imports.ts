@@ -115,6 +115,31 @@ function usesRequire(text: string, imports: ImportInfo[]): boolean {
   );
 }
 
+/**
+ * `names` added to the list of names between `open` and `close` (the offsets inside an
+ * import's braces or parentheses), as the list is written: one name a line gets a line of
+ * its own for each (`    ScanCommand,` then `    DynamoDBDocumentClient,`); a list on one
+ * line gets `, NAME` after its last name, before the trailing comma it may have (a comma
+ * added after the insertion would double it).
+ */
+function intoList(text: string, open: number, close: number, names: string[]): ImportEdit {
+  const inside = text.slice(open, close);
+  const last = open + inside.replace(/[\s,]*$/, '').length;
+  if (inside.trim() === '') return { span: pointAt(text, last), newText: ` ${names.join(', ')}` };
+  const lines = inside.split('\n');
+  const trailingComma = /,\s*$/.test(inside);
+  if (
+    lines.length > 2 &&
+    trailingComma &&
+    lines.slice(1, -1).every((l) => /^\s*[\w$]+(\s+as\s+[\w$]+)?,\s*$/.test(l))
+  ) {
+    const indent = /^\s*/.exec(lines[lines.length - 2])![0];
+    const end = last + 1; // after the last name's comma
+    return { span: pointAt(text, end), newText: names.map((n) => `\n${indent}${n},`).join('') };
+  }
+  return { span: pointAt(text, last), newText: `, ${names.join(', ')}` };
+}
+
 export function jsImportEdits(text: string, imports: ImportInfo[], needed: Needed[], quote: "'" | '"'): ImportEdit[] {
   const edits: ImportEdit[] = [];
   const newLines: string[] = [];
@@ -137,12 +162,8 @@ export function jsImportEdits(text: string, imports: ImportInfo[], needed: Neede
     if (into) {
       const start = offsetAt(text, into.span.startLine, into.span.startColumn);
       const stmt = text.slice(start, endOf(text, into.span));
-      const close = stmt.indexOf('}');
-      const inside = stmt.slice(stmt.indexOf('{') + 1, close);
-      const trailingComma = /,\s*$/.test(inside);
-      const at = start + stmt.slice(0, close).replace(/[\s,]*$/, '').length;
-      const sep = inside.trim() === '' ? ' ' : ', ';
-      edits.push({ span: pointAt(text, at), newText: `${sep}${names.join(', ')}${trailingComma ? ',' : ''}` });
+      const open = stmt.indexOf('{');
+      edits.push(intoList(text, start + open + 1, start + stmt.indexOf('}'), names));
       continue;
     }
     const m = `${quote}${module}${quote}`;
@@ -177,9 +198,10 @@ export function pythonImportEdits(text: string, imports: ImportInfo[], needed: N
     if (into) {
       const start = offsetAt(text, into.span.startLine, into.span.startColumn);
       const stmt = text.slice(start, endOf(text, into.span));
+      const open = stmt.indexOf('(');
       const close = stmt.lastIndexOf(')');
-      const end = close >= 0 ? start + stmt.slice(0, close).replace(/[\s,]*$/, '').length : endOf(text, into.span);
-      edits.push({ span: pointAt(text, end), newText: `, ${names.join(', ')}` });
+      if (open >= 0 && close > open) edits.push(intoList(text, start + open + 1, start + close, names));
+      else edits.push({ span: pointAt(text, endOf(text, into.span)), newText: `, ${names.join(', ')}` });
     } else newLines.push(`from ${module} import ${names.join(', ')}`);
   }
   // Each new line joins its group; lines for one point are written together, in order.
