@@ -10,6 +10,7 @@ import { partitionPieces, shardLoop } from './reader-key';
 import { attributeExpression, importableModule, rootNames, tableInCall, valueOfUse } from './reader-scope';
 import { readerOptions } from './reader-options';
 import { readerStyle } from './reader-style';
+import { projectLineWidth } from './line-width';
 import { enclosingFunction, nodeAt, within, withTree } from './syntax';
 
 /**
@@ -264,6 +265,7 @@ export function planReader(input: PlanInput, ctx: FixContext): ReaderPlan | null
     params,
     options,
     indentUnit: indentUnitOf(text || siteText, python),
+    width: projectLineWidth(target, text || siteText),
     quote: quoteOf(text, imports),
     converter,
   };

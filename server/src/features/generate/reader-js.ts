@@ -148,6 +148,19 @@ function sortKeyOf(s: ReaderSpec, attr: string): string {
   return `item[${a}]`;
 }
 
+/**
+ * `async function name(params): Promise<...> {` on one line when it fits the project's width,
+ * else as prettier breaks it: a parameter a line, then the result type's fields a line.
+ */
+function signature(s: ReaderSpec, params: string[], Item: string): Line[] {
+  const fields = ['Items: ' + Item + '[]', 'Count: number', 'LastEvaluatedKey?: ' + Item];
+  const one = `async function ${s.name}(${params.join(', ')})${s.typed ? `: Promise<{ ${fields.join('; ')} }>` : ''} {`;
+  if (one.length <= (s.width ?? 80) || !params.length) return [[0, one]];
+  const head: Line[] = [[0, `async function ${s.name}(`], ...params.map((p): Line => [1, `${p},`])];
+  if (!s.typed) return [...head, [0, ') {']];
+  return [...head, [0, '): Promise<{'], ...fields.map((f): Line => [1, `${f};`]), [0, '}> {']];
+}
+
 export function jsReader(s: ReaderSpec): string {
   const T = (t: string) => (s.typed ? t : '');
   const Item = 'Record<string, any>';
@@ -171,10 +184,7 @@ export function jsReader(s: ReaderSpec): string {
       ' * ',
     ).map((t): Line => [0, t]),
     [0, ' */'],
-    [
-      0,
-      `async function ${s.name}(${params.join(', ')})${T(`: Promise<{ Items: ${Item}[]; Count: number; LastEvaluatedKey?: ${Item} }>`)} {`,
-    ],
+    ...signature(s, params, Item),
     ...optionLines(s),
     ...(counted ? ([[1, 'let count = 0;']] as Line[]) : []),
     [1, `const shards${T(`: Promise<${Item}[]>[]`)} = [];`],

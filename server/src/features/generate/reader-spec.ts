@@ -48,6 +48,8 @@ export interface ReaderSpec {
    */
   options?: { param: string; aliases: string[] } | null;
   indentUnit: string;
+  /** The line width the target's project keeps to (`projectLineWidth`): a longer signature is broken. */
+  width?: number;
   quote: "'" | '"';
   /** SDK v2 low-level: how the file names `AWS.DynamoDB.Converter`. */
   converter?: string;
