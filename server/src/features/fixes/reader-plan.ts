@@ -307,7 +307,12 @@ function limitExpression(callText: string, python: boolean): string | null {
  * (`query_username_shards`, not `query_entity_id_shards`).
  */
 function nameStem(t: NonNullable<Access['partitionKey']>['template'], stem: string): string {
-  if (t.parts.some((p: TemplatePart) => 'literal' in p && /[A-Za-z0-9]/.test(p.literal))) return stem;
+  // `CATEGORY#{low-cardinality}` → `queryCategoryShards`: the placeholder names what the
+  // engine knows of the value, not the value (was `queryCategoryLowCardinalityShards`).
+  if (t.parts.some((p: TemplatePart) => 'literal' in p && /[A-Za-z0-9]/.test(p.literal))) {
+    const written = stem.replace(/\{[^}]*\}/g, ' ');
+    return /[A-Za-z0-9]/.test(written) ? written : stem;
+  }
   const names = t.parts.flatMap((p: TemplatePart) =>
     'hole' in p && p.hole.kind !== 'shard' ? [p.hole.param?.name ?? p.hole.source] : [],
   );
