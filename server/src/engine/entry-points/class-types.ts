@@ -72,38 +72,32 @@ export function classTypes(reaches: ReadonlyMap<string, FileReach>, importsOf: I
   const implementers = (file: string, name: string): TypeRef[] => {
     const k = key(file, name);
     let found = known.get(k);
-    if (found) return found;
-    found = [];
-    const seen = new Set([k]);
-    const queue = [...(childrenOf().get(k) ?? [])];
-    while (queue.length) {
-      const t = queue.shift()!;
-      const tk = key(t.file, t.name);
-      if (seen.has(tk)) continue;
-      seen.add(tk);
-      found.push(t);
-      queue.push(...(childrenOf().get(tk) ?? []));
-    }
-    known.set(k, found);
-    return found;
-  };
-  const ancestors = (file: string, name: string): TypeRef[] => {
-    const found: TypeRef[] = [];
-    const seen = new Set([key(file, name)]);
-    const queue: TypeRef[] = [{ file, name }];
-    while (queue.length) {
-      const t = queue.shift()!;
-      const bases = (reaches.get(t.file)?.classes ?? []).find((c) => c.name === t.name)?.bases ?? [];
-      for (const base of bases)
-        for (const parent of resolve(t.file, base)) {
-          const k = key(parent.file, parent.name);
-          if (seen.has(k)) continue;
-          seen.add(k);
-          found.push(parent);
-          queue.push(parent);
-        }
+    if (!found) {
+      found = reachable({ file, name }, (t) => childrenOf().get(key(t.file, t.name)) ?? []);
+      known.set(k, found);
     }
     return found;
   };
+  const parentsOf = (t: TypeRef): TypeRef[] => {
+    const bases = (reaches.get(t.file)?.classes ?? []).find((c) => c.name === t.name)?.bases ?? [];
+    return bases.flatMap((base) => resolve(t.file, base));
+  };
+  const ancestors = (file: string, name: string): TypeRef[] => reachable({ file, name }, parentsOf);
   return { declares, declared, implementers, resolve, ancestors };
+}
+
+/** Every type `next` leads to from `start`, directly or through others, nearest first, each once. */
+function reachable(start: TypeRef, next: (t: TypeRef) => readonly TypeRef[]): TypeRef[] {
+  const found: TypeRef[] = [];
+  const seen = new Set([key(start.file, start.name)]);
+  const queue = [start];
+  while (queue.length)
+    for (const t of next(queue.shift()!)) {
+      const k = key(t.file, t.name);
+      if (seen.has(k)) continue;
+      seen.add(k);
+      found.push(t);
+      queue.push(t);
+    }
+  return found;
 }

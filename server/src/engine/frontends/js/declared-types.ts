@@ -90,14 +90,3 @@ export function declaratorBinding(d: Node): SeenBinding | null {
   const type = typeName(d.childForFieldName('type')) ?? madeClass(d.childForFieldName('value'));
   return { name: name.text, span: spanOf(d), ...(type ? { type } : {}) };
 }
-
-/**
- * The name a receiver written at `start` of `text` starts from: `axios.defaults` → `axios`,
- * `fs.promises` → `fs`, `repo` → `repo`. Read from the text: a walk down the receiver's
- * nodes cost a tenth of reading a file for reach.
- */
-export function rootNameAt(text: string, start: number): string | undefined {
-  const word = /[A-Za-z_$][\w$]*/y;
-  word.lastIndex = start;
-  return word.exec(text)?.[0];
-}

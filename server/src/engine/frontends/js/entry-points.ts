@@ -13,6 +13,7 @@ import {
   entryPoint,
   HTTP_METHODS,
   mayBeWritten,
+  memberCall,
   parseRate,
   readWhole,
   wholeFileEntry,
@@ -24,8 +25,10 @@ import { isFunction, parametersOf } from './scope';
 import { makesFunction, returnedFunctions } from './factory-functions';
 import { argumentsOf, chainedRoutePath, passedFunctions, routeObject } from './passed-functions';
 import type { Span } from '../../model/range';
-import { declaratorBinding, fieldTypes, parameterBindings, rootNameAt } from './declared-types';
+import { declaratorBinding, fieldTypes, parameterBindings } from './declared-types';
 
+/** A JS name, read sticky from where a receiver starts. */
+const JS_NAME = /[A-Za-z_$][\w$]*/y;
 const LOOP_STATEMENTS = new Set(['for_statement', 'for_in_statement', 'while_statement', 'do_statement']);
 const LOOP_METHODS = new Set(['forEach', 'map', 'flatMap', 'filter', 'reduce', 'some', 'every']);
 const APP_OBJECT =
@@ -271,15 +274,7 @@ function readCall(call: Node, seen: ReachPart, file: string, text: string): void
       : undefined;
   // `repo.get(id)`: the variable, whose declared class says which `get` runs.
   const variable = receiver?.type === 'identifier' ? receiver.text : undefined;
-  const root = variable ?? (receiver ? rootNameAt(text, receiver.startIndex) : undefined);
-  seen.calls.push({
-    name: method,
-    member: true,
-    span,
-    ...(field ? { field } : {}),
-    ...(variable ? { receiver: variable } : {}),
-    ...(root ? { root } : {}),
-  });
+  seen.calls.push(memberCall(method, span, { field, variable, start: receiver?.startIndex }, text, JS_NAME));
   // The arguments are read only for the few methods that may loop, route or run what they
   // are given: most calls are none of these.
   const loops = LOOP_METHODS.has(method);

@@ -193,14 +193,3 @@ export function fieldTypes(body: Node | null): Record<string, string> {
   }
   return fields;
 }
-
-/**
- * The name a receiver written at `start` of `text` starts from: `os.environ` → `os`,
- * `boto3.client("s3")` → `boto3`, `repo` → `repo`. Read from the text: a walk down the
- * receiver's nodes cost a tenth of reading a file for reach.
- */
-export function rootNameAt(text: string, start: number): string | undefined {
-  const word = /[A-Za-z_]\w*/y;
-  word.lastIndex = start;
-  return word.exec(text)?.[0];
-}

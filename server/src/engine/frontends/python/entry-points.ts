@@ -15,6 +15,7 @@ import {
   entryPoint,
   HTTP_METHODS,
   mayBeWritten,
+  memberCall,
   parseRate,
   ratePerHourOf,
   readWhole,
@@ -26,8 +27,10 @@ import type { Span } from '../../model/range';
 import { spanOf } from '../../syntax/span';
 import { argumentsOf, passedNames, registeredView, wrappedAssignment } from './passed-functions';
 import { dependencyProvider } from './depends';
-import { assignmentBinding, fieldTypes, parameterBindings, rootNameAt } from './declared-types';
+import { assignmentBinding, fieldTypes, parameterBindings } from './declared-types';
 
+/** A Python name, read sticky from where a receiver starts. */
+const PYTHON_NAME = /[A-Za-z_]\w*/y;
 const LOOPS = new Set([
   'for_statement',
   'while_statement',
@@ -364,15 +367,7 @@ function readCall(call: Node, seen: ReachPart, file: string, prefixes: Map<strin
         : undefined;
     // `repo.get(key)`: the variable, whose declared class says which `get` runs.
     const variable = receiver?.type === 'identifier' ? receiver.text : undefined;
-    const root = variable ?? (receiver ? rootNameAt(text, receiver.startIndex) : undefined);
-    seen.calls.push({
-      name: method,
-      member: true,
-      span,
-      ...(field ? { field } : {}),
-      ...(variable ? { receiver: variable } : {}),
-      ...(root ? { root } : {}),
-    });
+    seen.calls.push(memberCall(method, span, { field, variable, start: receiver?.startIndex }, text, PYTHON_NAME));
     if (method === 'add_url_rule' || method === 'add_api_route') {
       const view = registeredView(method, argumentsOf(call), stringOf);
       if (!view) return;
