@@ -19,7 +19,7 @@ import { envConstant, indentUnitOf, lineWidthOf } from '../../server/src/feature
 import { importOf } from '../../server/src/features/fixes/shard-count';
 import type { FixAction } from '../../server/src/features/fixes/fix-model';
 import type { Access, ImportInfo } from '../../server/src/engine';
-import { cleanup } from './helpers-write';
+import { cleanup, textsAfter } from './helpers-write';
 
 const LIBRARIES = path.join(__dirname, '..', 'fixtures', 'libraries');
 const OUT = path.join(__dirname, '..', '..', 'test-output', 'file-style');
@@ -54,16 +54,7 @@ async function everyFix(dir: string): Promise<Array<{ action: FixAction; after: 
   for (const finding of index.results().flatMap((r) => r.findings)) {
     for (const action of allFixes(finding, ctx)) {
       if (action.changes.length === 0) continue;
-      const after = new Map<string, string>();
-      for (const file of new Set(action.changes.map((c) => c.file)))
-        after.set(
-          file,
-          applyChanges(
-            ctx.textOf(file)!,
-            action.changes.filter((c) => c.file === file),
-          ),
-        );
-      out.push({ action, after });
+      out.push({ action, after: textsAfter(ctx, action) });
     }
   }
   return out;

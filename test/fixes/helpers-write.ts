@@ -70,13 +70,18 @@ export async function indexWorkspace(dir: string, shards?: { defaultCount?: numb
   return { dir, index, ctx, findings } satisfies Workspace;
 }
 
-/** Writes an action's changes to disk, each file's changes against its text before any. */
-export function applyAction(ctx: FixContext, action: FixAction): string[] {
+/** The text each file an action changes would have, its changes applied against its text before any. */
+export function textsAfter(ctx: FixContext, action: FixAction): Map<string, string> {
   const byFile = new Map<string, FixAction['changes']>();
   for (const c of action.changes) byFile.set(c.file, [...(byFile.get(c.file) ?? []), c]);
-  const texts = [...byFile].map(([file, changes]) => [file, applyChanges(ctx.textOf(file)!, changes)] as const);
+  return new Map([...byFile].map(([file, changes]) => [file, applyChanges(ctx.textOf(file)!, changes)]));
+}
+
+/** Writes an action's changes to disk; the files written. */
+export function applyAction(ctx: FixContext, action: FixAction): string[] {
+  const texts = textsAfter(ctx, action);
   for (const [file, text] of texts) fs.writeFileSync(file, text);
-  return texts.map(([f]) => f);
+  return [...texts.keys()];
 }
 
 /** `rule key` of each finding: what the engine reports, independent of positions. */

@@ -9,10 +9,9 @@ import { test } from 'node:test';
 import ts from 'typescript';
 import { initParsers, parse } from '../../server/src/engine/syntax/parser';
 import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
-import { applyChanges } from '../../server/src/features/fixes/apply';
 import { fixContextOf } from '../../server/src/features/fixes/context';
 import { allFixes } from '../../server/src/features/fixes/index';
-import { fixtureCopier, cleanup } from './helpers-write';
+import { fixtureCopier, cleanup, textsAfter } from './helpers-write';
 
 const copy = fixtureCopier(path.join(__dirname, 'fixtures'));
 const REPOSITORY = path.join('src', 'listings', 'listings.repository.ts');
@@ -51,15 +50,7 @@ test('a NestJS-style repository: every fix parses and compiles; the import and t
     let shardFix: Map<string, string> | null = null;
     for (const finding of findings)
       for (const action of allFixes(finding, ctx)) {
-        const after = new Map<string, string>();
-        for (const file of new Set(action.changes.map((c) => c.file)))
-          after.set(
-            file,
-            applyChanges(
-              ctx.textOf(file)!,
-              action.changes.filter((c) => c.file === file),
-            ),
-          );
+        const after = textsAfter(ctx, action);
         for (const [file, text] of after) assert.deepEqual(syntaxErrors(file, text), [], `${action.title}`);
         checked++;
         if (action.id === 'add-random-shard') shardFix = after;
