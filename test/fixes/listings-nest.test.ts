@@ -2,10 +2,13 @@
 // prettier config with `trailingComma: "all"`, lib-dynamodb commands imported one a line):
 // every fix offered leaves code that parses and compiles, the reader's client type joins the
 // one-a-line import on a line of its own, and the reader's signature keeps to the width.
+// The file the write-shard fix leaves (the sharded writes, the reader, the call that replaces
+// the read) is as prettier formats it with the project's own config: nothing past the width.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
+import * as prettier from 'prettier';
 import ts from 'typescript';
 import { initParsers, parse } from '../../server/src/engine/syntax/parser';
 import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
@@ -73,6 +76,9 @@ test('a NestJS-style repository: every fix parses and compiles; the import and t
       signature,
     );
     assert.match(signature, /\n {4}Items: Record<string, any>\[\];\n/);
+    const file = path.join(dir, REPOSITORY);
+    const formatted = await prettier.format(fixed, { ...(await prettier.resolveConfig(file)), filepath: file });
+    assert.equal(fixed, formatted);
   } finally {
     cleanup(dir);
   }

@@ -122,7 +122,12 @@ test('with the template the reader merges the shards by the index sort key, desc
   const reader = fs.readFileSync(path.join(dir, HANDLERS[1]), 'utf8');
   assert.match(reader, /ScanIndexForward: false/, 'each shard is read best score first');
   assert.match(reader, /const sortKey = \(item\) => item\['score'\];/, 'the shards are merged by score');
-  assert.match(reader, /sortKey\(perShard\[s\]\[heads\[s\]\]\) > sortKey/, 'highest first');
+  assert.match(
+    reader,
+    /const head = \(s\) => sortKey\(perShard\[s\]\[heads\[s\]\]\);/,
+    'a shard is compared by its next item',
+  );
+  assert.match(reader, /head\(s\) > head\(next\)/, 'highest first');
   assert.deepEqual(folders.map(typeErrors), typesBefore, 'the fix adds no type error');
   const again = await indexed(dir).catch(() => null);
   assert.equal(again, null, 'no constant index key left on the update');

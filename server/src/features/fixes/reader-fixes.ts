@@ -14,7 +14,9 @@ import { generateReader } from '../generate';
 import { jsImportEdits, pythonImportEdits, type Needed } from '../generate/imports';
 import { applyChanges, offsetAt, positionAt } from './apply';
 import type { FixAction, FixAnswers, FixContext, FixProvider, TextChange } from './fix-model';
-import { isPython, quoteOf } from './reader-conventions';
+import { indentUnitOf, isPython, quoteOf } from './reader-conventions';
+import { fittedCall } from './fitted-call';
+import { projectLineWidth } from './line-width';
 import { planReader, type ReaderPlan } from './reader-plan';
 import { wholeCall } from './reader-style';
 import { deadParamsRemoval } from './reader-dead-params';
@@ -217,7 +219,13 @@ function replaceRead(
   const python = isPython(read.file);
   const whole = wholeCall(read, text);
   if (!whole) return null;
-  const call = `${plan.spec.name}(${plan.args.join(', ')})`;
+  const call = fittedCall(plan.spec.name, plan.args, {
+    text,
+    span: whole.span,
+    indentUnit: indentUnitOf(text, python),
+    width: projectLineWidth(read.file, text),
+    python,
+  });
   const changes: TextChange[] = [...gen.changes, { file: read.file, span: whole.span, newText: call }];
   // The parameters object the Query was given, unused once the reader builds its own requests.
   const dead = deadParamsRemoval(read.file, text, whole, call, python);

@@ -1,0 +1,44 @@
+/**
+ * A call written in place of a read, kept within the width of the line it lands on as the
+ * file's formatter keeps it. On one line when that fits; else prettier's form (each argument
+ * on a line of its own, a trailing comma after the last where the file's multi-line calls
+ * end with one) or black's (the arguments together on one indented line when that fits, else
+ * one a line with a trailing comma).
+ */
+import type { Span } from '../../engine';
+
+export interface CallPlace {
+  /** The file's text and where the call goes in it. */
+  text: string;
+  span: Span;
+  indentUnit: string;
+  width: number;
+  python: boolean;
+}
+
+export function fittedCall(name: string, args: readonly string[], place: CallPlace): string {
+  const one = `${name}(${args.join(', ')})`;
+  const lines = place.text.split('\n');
+  const before = (lines[place.span.startLine] ?? '').slice(0, place.span.startColumn);
+  const after = (lines[place.span.endLine] ?? '').slice(place.span.endColumn).replace(/\r$/, '');
+  const fits = (line: string) => line.replace(/\t/g, '  ').length <= place.width;
+  if (!args.length || fits(before + one + after)) return one;
+  const indent = /^[ \t]*/.exec(before)![0];
+  const inner = indent + place.indentUnit;
+  if (place.python) {
+    const together = inner + args.join(', ');
+    if (fits(together)) return `${name}(\n${together}\n${indent})`;
+    return `${name}(\n${args.map((a) => `${inner}${a},`).join('\n')}\n${indent})`;
+  }
+  const comma = callsEndWithComma(place.text) ? ',' : '';
+  return `${name}(\n${args.map((a, i) => `${inner}${a}${i < args.length - 1 ? ',' : comma}`).join('\n')}\n${indent})`;
+}
+
+/**
+ * Whether the file's multi-line calls end their arguments with a comma (prettier's
+ * `trailingComma: "all"`, its default since 3.0); without a multi-line call, yes.
+ */
+function callsEndWithComma(text: string): boolean {
+  if (/,[ \t]*\r?\n[ \t]*\)/.test(text)) return true;
+  return !/[\w'"`\]}][ \t]*\r?\n[ \t]*\)[;,.)]/.test(text);
+}
