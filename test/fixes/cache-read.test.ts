@@ -96,10 +96,11 @@ test('SDK v2 DocumentClient in CommonJS and boto3 resource and client: fixed, ch
   const v2 = copy('config-v2');
   assert.deepEqual(await fixAll(v2), ["Cache reads of 'FLAGS#web' for 30 s (readers may see values up to 30 s old)"]);
   assert.deepEqual(typeErrors(v2), []);
-  // The read's lines a step deeper, its `.promise()` kept; no trailing comma where the file writes none.
+  // The read on the line after its arrow, its lines two steps deeper (prettier's layout), its
+  // `.promise()` kept; no trailing comma where the file writes none.
   assert.match(
     fs.readFileSync(path.join(v2, 'flags.js'), 'utf8'),
-    /\(\) => docClient\n {6}\.get\([^\n]*\)\n {6}\.promise\(\)\n {2}\);/,
+    /\(\) =>\n {6}docClient\n {8}\.get\([^\n]*\)\n {8}\.promise\(\)\n {2}\);/,
   );
   const py = copy('settings-py');
   assert.deepEqual((await fixAll(py)).sort(), [

@@ -48,10 +48,7 @@ export function cacheKeyCode(a: Access, text: string, call: { start: number; end
     return {
       blocked: `the key's value is not written in the ${a.operation} call as a plain name or template, so the cache cannot keep one entry per value`,
     };
-  const code = (suffix: string) =>
-    python
-      ? `${JSON.stringify(before)} + str(${value}) + ${JSON.stringify(after + suffix)}`
-      : `\`${inTemplate(before)}\${${value}}${inTemplate(after + suffix)}\``;
+  const code = (suffix: string) => (python ? pythonKey : jsKey)(before, value, after + suffix);
   for (let n = 1; ; n++) {
     const c = code(n === 1 ? '' : ` #${n}`);
     if (!text.includes(c)) return { code: c, text: shownValue(value, python) };
@@ -95,4 +92,26 @@ function valueInCall(a: Access, text: string, call: { start: number; end: number
   const value = (typed ? typed[1] : m ? m[1] : written).trim();
   if (value.includes('(') || value.includes('\n')) return null;
   return (a.language === 'python' ? PLAIN_PY : PLAIN_JS).test(value) ? value : null;
+}
+
+/**
+ * `` `tickets · status = STATUS#${status} · Query` ``: one template, the value's own template
+ * spliced in when it is one (not `` ${`STATUS#${status}`} ``).
+ */
+function jsKey(before: string, value: string, after: string): string {
+  const template = /^`([^`]*)`$/.exec(value);
+  return `\`${inTemplate(before)}${template ? template[1] : `\${${value}}`}${inTemplate(after)}\``;
+}
+
+/**
+ * `f"tickets · status = STATUS#{status} · Query"`: one f-string, the value's own spliced in
+ * when it is one; a value that holds a double quote (which an f-string's expression may not
+ * reuse before Python 3.12) is joined to the text instead.
+ */
+function pythonKey(before: string, value: string, after: string): string {
+  const text = (s: string) => JSON.stringify(s).slice(1, -1).replace(/[{}]/g, '$&$&');
+  const fString = /^[fF]"([^"\\]*)"$/.exec(value);
+  if (fString) return `f"${text(before)}${fString[1]}${text(after)}"`;
+  if (!/["\\]/.test(value)) return `f"${text(before)}{${value}}${text(after)}"`;
+  return `${JSON.stringify(before)} + str(${value}) + ${JSON.stringify(after)}`;
 }

@@ -15,6 +15,7 @@ import { hasModuleImport, headerChanges } from './header';
 import { projectLineWidth } from './line-width';
 import { indentUnitOf, trailingCommaOf } from './reader-conventions';
 import { wrapWords } from '../generate/wrap-words';
+import { fitPythonLine } from '../generate/fit-lines-python';
 import { enclosingFunction, nodeAt, withTree } from './syntax';
 
 /**
@@ -86,6 +87,7 @@ function cacheEdit(finding: Finding, ttlSeconds: number, ctx: FixContext): FixAc
       step: indentUnitOf(text, python),
       width,
       comma: python ? ',' : trailingCommaOf(text),
+      python,
     },
   );
   const blocks: string[] = [];
@@ -94,7 +96,7 @@ function cacheEdit(finding: Finding, ttlSeconds: number, ctx: FixContext): FixAc
   const hasHelper = python
     ? new RegExp(`^def ${PY_HELPER_NAME}\\(`, 'm').test(text)
     : new RegExp(`function ${JS_HELPER_NAME}\\b`).test(text);
-  if (!hasHelper) blocks.push(python ? pythonCacheHelper() : typed ? tsCacheHelper() : jsCacheHelper());
+  if (!hasHelper) blocks.push(python ? pythonCacheHelper(width) : typed ? tsCacheHelper(width) : jsCacheHelper());
   const fileImports = ctx.analysisOf(a.file)?.imports ?? [];
   const missing = python && !hasHelper ? PY_HELPER_IMPORTS.filter((m) => !hasModuleImport(text, m)) : [];
   const header = headerChanges(
@@ -102,8 +104,8 @@ function cacheEdit(finding: Finding, ttlSeconds: number, ctx: FixContext): FixAc
     text,
     fileImports,
     { value: 0, name: ttl, reused: true, declare: null, importChange: null },
-    // Python wants two blank lines around a top-level function.
-    { blocks: python ? [blocks.join('\n\n\n') + (hasHelper ? '' : '\n')].filter((b) => b.trim()) : blocks },
+    // Python wants two blank lines around a top-level function (and after it: `headerChanges`).
+    { blocks: python ? [blocks.join('\n\n\n')].filter((b) => b.trim()) : blocks },
   );
   // The standard-library imports the helper needs, each at its place in the group (before the header).
   const points = new Map<number, { before: string; after: string; lines: string[] }>();
@@ -233,7 +235,7 @@ function ttlDeclaration(name: string, keyText: string, seconds: number, python: 
 function wrappedCall(
   parts: { helper: string; key: string; ttl: string; arrow: string; call: string },
   line: { before: string; after: string },
-  layout: { indent: string; step: string; width: number; comma: string },
+  layout: { indent: string; step: string; width: number; comma: string; python: boolean },
 ): string {
   const inline = `${parts.helper}(${parts.key}, ${parts.ttl}, ${parts.arrow}${parts.call})`;
   const widest = Math.max(...`${line.before}${inline}${line.after}`.split('\n').map((l) => l.length));
@@ -242,11 +244,21 @@ function wrappedCall(
   if (fits || /"""|'''|`[^`]*\n/.test(parts.call)) return inline;
   const inner = layout.indent + layout.step;
   const call = parts.call.replace(/\n/g, `\n${layout.step}`);
+  // A Python argument past the width is broken as black breaks it (a one-line read; the lines
+  // of one written over several are the author's).
+  const fitted = (line: string) =>
+    layout.python && !line.includes('\n') ? fitPythonLine(line, inner, layout.step, layout.width) : inner + line;
+  const load = `${parts.arrow}${call}${layout.comma}`;
+  // prettier puts an arrow's body that does not fit beside it on the next line, a step in.
+  const arrowAlone =
+    !layout.python && (load.includes('\n') || `${inner}${load}`.length > layout.width)
+      ? `${inner}${parts.arrow.trim()}\n${inner}${layout.step}${call.replace(/\n/g, `\n${layout.step}`)}${layout.comma}`
+      : null;
   return [
     `${parts.helper}(`,
-    `${inner}${parts.key},`,
+    fitted(`${parts.key},`),
     `${inner}${parts.ttl},`,
-    `${inner}${parts.arrow}${call}${layout.comma}`,
+    arrowAlone ?? fitted(load),
     `${layout.indent})`,
   ].join('\n');
 }

@@ -45,8 +45,13 @@ export function headerChanges(
   const lead = lines.length === 0 && imports.length > 0 ? '\n' : '';
   // ...and after it, before the code that follows.
   const last = imports.reduce((m, i) => Math.max(m, i.span.endLine), -1);
-  const nextBlank = (text.split('\n')[last + 1] ?? '').trim() === '';
-  const tail = blocks.length && imports.length && !nextBlank ? gap.slice(1) : '';
+  const textLines = text.split('\n');
+  let blank = 0;
+  while (last + 1 + blank < textLines.length && textLines[last + 1 + blank].trim() === '') blank++;
+  // Python: two blank lines after a block that ends with a function or class (counting those the file has).
+  const endsWithDef = file.endsWith('.py') && /^(async def|def|class) /m.test(blocks[blocks.length - 1] ?? '');
+  const wanted = endsWithDef ? 2 : blank ? 0 : gap.length - 1;
+  const tail = blocks.length && imports.length ? '\n'.repeat(Math.max(0, wanted - blank)) : '';
   if (parts.length) out.push(afterImports(file, text, imports, lead + parts.join(gap) + tail));
   return out;
 }

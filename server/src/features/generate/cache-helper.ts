@@ -1,4 +1,6 @@
 import { CACHE_HELPERS } from '../../engine';
+import { fitPythonBlock } from './fit-lines-python';
+import { wrapWords } from './wrap-words';
 
 /**
  * The in-process read cache the cache fix adds once per file: a TTL per entry and
@@ -14,8 +16,57 @@ import { CACHE_HELPERS } from '../../engine';
 export const JS_HELPER_NAME = CACHE_HELPERS.js;
 export const PY_HELPER_NAME = CACHE_HELPERS.python;
 
-/** TypeScript: generic over the read's result, so the call keeps its type. */
-export function tsCacheHelper(): string {
+/** The helper's doc comment and body, shared by TypeScript and JavaScript (`clone` casts a value to T). */
+function helperBody(clone: (value: string) => string, errorType: string): string {
+  return `  let entry = shardlensCache.get(key);
+  if (!entry) {
+    entry = { loaded: false, expires: 0 };
+    shardlensCache.set(key, entry);
+  }
+  const fresh = entry.loaded && Date.now() < entry.expires;
+  if (fresh) return structuredClone(${clone('entry.value')});
+  const e = entry;
+  if (!e.refreshing) {
+    e.refreshing = load().then(
+      (value) => {
+        const expires = Date.now() + ttlMs;
+        Object.assign(e, { value, loaded: true, expires });
+        e.refreshing = undefined;
+        return value;
+      },
+      (error${errorType}) => {
+        e.refreshing = undefined;
+        throw error;
+      },
+    );
+    // A failed refresh behind a stale value is tried again by the next
+    // caller. (A block body: \`() => undefined\` is an implicit any with
+    // noImplicitAny and no strictNullChecks.)
+    e.refreshing.catch(() => {});
+  }
+  if (e.loaded) return structuredClone(${clone('e.value')});
+  return structuredClone(${clone('await e.refreshing')});
+}`;
+}
+
+const HELPER_DOC = [
+  ' * Serves a read from memory for ttlMs. One caller reloads an expired entry; the',
+  ' * others get the stale value meanwhile, or wait for the first load: one request',
+  ' * per TTL, however many readers.',
+];
+
+/**
+ * TypeScript: generic over the read's result, so the call keeps its type. Its lines fit 80
+ * columns at four spaces a step, as prettier leaves them; the signature is on one line
+ * where the project's `width` holds it, else broken as prettier breaks it.
+ */
+export function tsCacheHelper(width: number): string {
+  const params = ['key: string', 'ttlMs: number', 'load: () => Promise<T>'];
+  const one = `async function ${JS_HELPER_NAME}<T>(${params.join(', ')}): Promise<T> {`;
+  const signature =
+    one.length <= width
+      ? one
+      : [`async function ${JS_HELPER_NAME}<T>(`, ...params.map((p) => `  ${p},`), '): Promise<T> {'].join('\n');
   return `interface ShardlensCacheEntry {
   value?: unknown;
   loaded: boolean;
@@ -26,42 +77,27 @@ export function tsCacheHelper(): string {
 const shardlensCache = new Map<string, ShardlensCacheEntry>();
 
 /**
- * Serves a read from memory for ttlMs. One caller reloads an expired entry; the others get the
- * stale value meanwhile, or wait for the first load: one request per TTL, however many readers.
+${HELPER_DOC.join('\n')}
  */
-async function ${JS_HELPER_NAME}<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T> {
-  let entry = shardlensCache.get(key);
-  if (!entry) shardlensCache.set(key, (entry = { loaded: false, expires: 0 }));
-  if (entry.loaded && Date.now() < entry.expires) return structuredClone(entry.value as T);
-  const e = entry;
-  if (!e.refreshing) {
-    e.refreshing = load().then(
-      (value) => {
-        Object.assign(e, { value, loaded: true, expires: Date.now() + ttlMs, refreshing: undefined });
-        return value;
-      },
-      (error: unknown) => {
-        e.refreshing = undefined;
-        throw error;
-      },
-    );
-    // A failed refresh behind a stale value is tried again by the next caller. (A block
-    // body: \`() => undefined\` is an implicit any with noImplicitAny and no strictNullChecks.)
-    e.refreshing.catch(() => {});
-  }
-  if (e.loaded) return structuredClone(e.value as T);
-  return structuredClone((await e.refreshing) as T);
-}`;
+${signature}
+${helperBody((v) => (v.startsWith('await') ? `(${v}) as T` : `${v} as T`), ': unknown')}`;
 }
 
 /** JavaScript: the same, typed in JSDoc so checkJs keeps the read's result type. */
 export function jsCacheHelper(): string {
-  return `/** @type {Map<string, { value?: unknown, loaded: boolean, expires: number, refreshing?: Promise<unknown> }>} */
+  return `/**
+ * @typedef {object} ShardlensCacheEntry
+ * @property {unknown} [value]
+ * @property {boolean} loaded
+ * @property {number} expires
+ * @property {Promise<unknown>} [refreshing]
+ */
+
+/** @type {Map<string, ShardlensCacheEntry>} */
 const shardlensCache = new Map();
 
 /**
- * Serves a read from memory for ttlMs. One caller reloads an expired entry; the others get the
- * stale value meanwhile, or wait for the first load: one request per TTL, however many readers.
+${HELPER_DOC.join('\n')}
  * @template T
  * @param {string} key
  * @param {number} ttlMs
@@ -69,44 +105,28 @@ const shardlensCache = new Map();
  * @returns {Promise<T>}
  */
 async function ${JS_HELPER_NAME}(key, ttlMs, load) {
-  let entry = shardlensCache.get(key);
-  if (!entry) shardlensCache.set(key, (entry = { loaded: false, expires: 0 }));
-  if (entry.loaded && Date.now() < entry.expires) return structuredClone(/** @type {T} */ (entry.value));
-  const e = entry;
-  if (!e.refreshing) {
-    e.refreshing = load().then(
-      (value) => {
-        Object.assign(e, { value, loaded: true, expires: Date.now() + ttlMs, refreshing: undefined });
-        return value;
-      },
-      (error) => {
-        e.refreshing = undefined;
-        throw error;
-      },
-    );
-    // A failed refresh behind a stale value is tried again by the next caller. (A block
-    // body: \`() => undefined\` is an implicit any with noImplicitAny and no strictNullChecks.)
-    e.refreshing.catch(() => {});
-  }
-  if (e.loaded) return structuredClone(/** @type {T} */ (e.value));
-  return structuredClone(/** @type {T} */ (await e.refreshing));
-}`;
+${helperBody((v) => `/** @type {T} */ (${v})`, '')}`;
 }
 
-/** Python, for threads (Lambda, Flask, Django): a lock guards the entries, an Event the one load. */
-export function pythonCacheHelper(): string {
-  return `_shardlens_cache = {}
+/**
+ * Python, for threads (Lambda, Flask, Django): a lock guards the entries, an Event the one
+ * load. Its lines broken as black breaks them at the file's `width`.
+ */
+export function pythonCacheHelper(width: number): string {
+  return fitPythonBlock(
+    `_shardlens_cache = {}
 _shardlens_cache_lock = threading.Lock()
 
 
 def ${PY_HELPER_NAME}(key, ttl_seconds, load):
-    """Serves a read from memory for ttl_seconds. One caller reloads an expired entry; the others
-    get the stale value meanwhile, or wait for the first load: one request per TTL, however many
-    readers. Each caller gets its own copy."""
+${wrapWords(
+  'Serves a read from memory for ttl_seconds. One caller reloads an expired entry; the others get the stale value meanwhile, or wait for the first load: one request per TTL, however many readers. Each caller gets its own copy."""',
+  width,
+  '    """',
+  '    ',
+).join('\n')}
     with _shardlens_cache_lock:
-        entry = _shardlens_cache.setdefault(
-            key, {"loaded": False, "value": None, "expires": 0.0, "loading": None}
-        )
+        entry = _shardlens_cache.setdefault(key, {"loaded": False, "value": None, "expires": 0.0, "loading": None})
         if entry["loaded"] and time.monotonic() < entry["expires"]:
             return copy.deepcopy(entry["value"])
         loading = entry["loading"]
@@ -120,7 +140,7 @@ def ${PY_HELPER_NAME}(key, ttl_seconds, load):
         with _shardlens_cache_lock:
             if entry["loaded"]:
                 return copy.deepcopy(entry["value"])
-        # The one load failed: this caller reads for itself, as it did without the cache.
+        # The load failed: this caller reads for itself, as without a cache.
         return load()
     try:
         value = load()
@@ -132,7 +152,9 @@ def ${PY_HELPER_NAME}(key, ttl_seconds, load):
     with _shardlens_cache_lock:
         entry.update(loaded=True, value=value, expires=time.monotonic() + ttl_seconds, loading=None)
     loading.set()
-    return copy.deepcopy(value)`;
+    return copy.deepcopy(value)`,
+    width,
+  );
 }
 
 /** The modules the Python helper needs. */
