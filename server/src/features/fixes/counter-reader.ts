@@ -9,6 +9,9 @@ import { indentUnitOf, restepped, visibleAtTop } from './reader-conventions';
 import { rootNames } from './reader-scope';
 import { readerStyle, type ReaderStyle } from './reader-style';
 import { enclosingFunction, nodeAt, withTree } from './syntax';
+import { projectLineWidth } from './line-width';
+import { fitPythonBlock } from '../generate/fit-lines-python';
+import { wrapWords } from '../generate/wrap-words';
 
 /**
  * The summing reader of a counter spread over N items, written next to the increment:
@@ -153,7 +156,9 @@ export function summingReader(
     // String literals count only by what an f-string interpolates: a key named "total" is fine.
     .replace(/(["'])(?:\\.|(?!\1).)*\1/g, (str) => (str.match(/\{[^{}]*\}/g) ?? []).join(' '));
   if (python && PY_LOCALS.some((n) => new RegExp(`(?<![\\w.])${n}\\b`).test(read))) return null;
-  const body = python ? pythonSource(a, parts, pause) : jsSource(a, style, parts);
+  const body = python
+    ? pythonSource(a, parts, pause, projectLineWidth(a.file, text) - indent.length)
+    : jsSource(a, style, parts);
   if (!body) return null;
   // The body is written in two-space steps (Python: four): the file's own step instead.
   const block = restepped(body, python ? 4 : 2, indentUnitOf(text, python))
@@ -239,7 +244,7 @@ const PY_LOCALS = [
  * from 50 ms, ten times at most. A resource table's `meta.client` takes and returns
  * plain values, as the table does.
  */
-function pythonSource(a: Access, p: Parts, pause: PausePlan): string {
+function pythonSource(a: Access, p: Parts, pause: PausePlan, width: number): string {
   const q = (s: string) => JSON.stringify(s);
   const low = a.sdk === 'boto3-client';
   const pk = q(a.partitionKey!.attribute);
@@ -252,9 +257,9 @@ function pythonSource(a: Access, p: Parts, pause: PausePlan): string {
   const self = p.member ? 'self' : '';
   const total = `${p.member ? 'self.' : ''}${p.name}()`;
   const ids = `[${p.original}] + [${p.keyExpr} for shard in range(${p.count})]`;
-  return [
+  const source = [
     `def ${p.name}(${self}):`,
-    `    """${DOC_LINES(p.count).join('\n    ')}"""`,
+    ...wrapWords(`${DOC_LINES(p.count).join(' ')}"""`, width, '    """', '    '),
     ...(pause === 'local' ? ['    import time', ''] : []),
     ...(p.setup ? [`    ${p.setup}`] : []),
     `    table_name = ${tableName}`,
@@ -264,7 +269,8 @@ function pythonSource(a: Access, p: Parts, pause: PausePlan): string {
       ? `    keys = [${key} for counter_key in dict.fromkeys(ids)]`
       : `    keys = [${key} for counter_key in ids]`,
     '    total = 0',
-    '    # One BatchGetItem per 100 items; unprocessed keys are asked again after a pause.',
+    '    # One BatchGetItem per 100 items; the keys it leaves unprocessed are asked',
+    '    # again after a pause.',
     '    for start in range(0, len(keys), 100):',
     '        request = {table_name: {"Keys": keys[start : start + 100]}}',
     '        for attempt in range(10):',
@@ -283,12 +289,13 @@ function pythonSource(a: Access, p: Parts, pause: PausePlan): string {
           '',
           ...(p.member ? [] : ['']),
           `def ${p.wrapper}(${p.member ? 'self, ' : ''}response):`,
-          `    """${WRAP_DOC}"""`,
+          ...wrapWords(`${WRAP_DOC}"""`, width, '    """', '    '),
           `    response.setdefault("Attributes", {})[${q(p.attr)}] = ${low ? `{"N": str(${total})}` : total}`,
           '    return response',
         ]
       : []),
   ].join('\n');
+  return fitPythonBlock(source, width);
 }
 
 /**

@@ -8,6 +8,7 @@ import { incrementUse, readsNewCount, readsUnkeepable } from './counter-use';
 import type { FixAction, FixAnswers, FixProvider, TextChange } from './fix-model';
 import { headerChanges, hasRandomImport } from './header';
 import { keyChange } from './key-edit';
+import { indentUnitOf } from './reader-conventions';
 import { projectLineWidth } from './line-width';
 import { wrapWords } from '../generate/wrap-words';
 import { where } from './key-sites';
@@ -181,6 +182,8 @@ function wrapResponse(file: string, python: boolean, call: Span, reader: Counter
   };
   if (python) {
     const opening = `${reader.member ? 'self.' : ''}${reader.wrapper}(`;
+    const hanging = blackWrap(file, text, call, opening, start, end);
+    if (hanging) return hanging;
     return [
       { file, span: start, newText: opening },
       ...visualIndentShift(file, text, call, opening.length),
@@ -189,6 +192,41 @@ function wrapResponse(file: string, python: boolean, call: Span, reader: Counter
   }
   const then = reader.member ? `.then((response) => this.${reader.wrapper}(response))` : `.then(${reader.wrapper})`;
   return [{ file, span: end, newText: then }];
+}
+
+/**
+ * The wrapper as black writes it around a call that breaks its arguments one step in
+ * (`table.update_item(` then the arguments, then `)`), or around a one-line call the wrapper
+ * would push past the width: the call on lines of its own one step deeper, between
+ * `with_total(` and `)`. Insertions only: at the call's ends and a step at each of its
+ * other lines. Null for a call whose lines align with its parenthesis (PEP 8's visual indent).
+ */
+function blackWrap(
+  file: string,
+  text: string,
+  call: Span,
+  opening: string,
+  start: Span,
+  end: Span,
+): TextChange[] | null {
+  const lines = text.split('\n');
+  const first = lines[call.startLine];
+  const indent = /^[ \t]*/.exec(first)![0];
+  const oneLine = call.startLine === call.endLine;
+  const hanging = !oneLine && /\(\s*$/.test(first.slice(call.startColumn));
+  const wrappedWidth = first.length + opening.length + 1;
+  if (!hanging && !(oneLine && wrappedWidth > projectLineWidth(file, text))) return null;
+  if (lines.slice(call.startLine, call.endLine + 1).some((l) => l.includes('"""') || l.includes("'''"))) return null;
+  const step = indentUnitOf(text, true);
+  const shifted: TextChange[] = [];
+  for (let line = call.startLine + 1; line <= call.endLine; line++)
+    if (lines[line].trim())
+      shifted.push({ file, span: { startLine: line, startColumn: 0, endLine: line, endColumn: 0 }, newText: step });
+  return [
+    { file, span: start, newText: `${opening}\n${indent}${step}` },
+    ...shifted,
+    { file, span: end, newText: `\n${indent})` },
+  ];
 }
 
 /**

@@ -6,6 +6,7 @@
  * one a line with a trailing comma).
  */
 import type { Span } from '../../engine';
+import { fitPythonLine } from '../generate/fit-lines-python';
 
 export interface CallPlace {
   /** The file's text and where the call goes in it. */
@@ -28,7 +29,9 @@ export function fittedCall(name: string, args: readonly string[], place: CallPla
   if (place.python) {
     const together = inner + args.join(', ');
     if (fits(together)) return `${name}(\n${together}\n${indent})`;
-    return `${name}(\n${args.map((a) => `${inner}${a},`).join('\n')}\n${indent})`;
+    // One a line, each broken further as black breaks it (an options dict one entry a line).
+    const lines = args.map((a) => fitPythonLine(`${a},`, inner, place.indentUnit, place.width));
+    return `${name}(\n${lines.join('\n')}\n${indent})`;
   }
   const comma = callsEndWithComma(place.text) ? ',' : '';
   return `${name}(\n${args.map((a, i) => `${inner}${a}${i < args.length - 1 ? ',' : comma}`).join('\n')}\n${indent})`;
