@@ -16,6 +16,8 @@ import {
 import { readerOptions } from './reader-options';
 import { memoized, type FixAnswers, type FixContext, type TextChange } from './fix-model';
 import { headerChanges } from './header';
+import { projectLineWidth } from './line-width';
+import { wrapWords } from '../generate/wrap-words';
 import { importOf, planShardCount, type CountPlan } from './shard-count';
 import { declaredIndexSortKey } from './index-order';
 import { isPointAccess, keySite, placeName, where, type Blocked, type KeySite } from './key-sites';
@@ -188,14 +190,19 @@ export function countChanges(
     const imports = ctx.analysisOf(file)?.imports ?? [];
     const extra = perFile(file);
     let plan: CountPlan = count;
-    if (ownCopies && file === home.file) plan = { ...count, declare: keptEqual(count, file, files) };
+    if (ownCopies && file === home.file)
+      plan = { ...count, declare: keptEqual(count, file, files, projectLineWidth(file, text)) };
     if (file !== home.file) {
       const declaredHere = new RegExp(`^\\s*(export\\s+)?(const|let|var)?\\s*${count.name}\\s*(:[^=]*)?=`, 'm').test(
         text,
       );
       const imported = imports.some((i) => i.names.includes(count.name));
       if (ownCopies && !declaredHere && !imported) {
-        const copy = { ...count, declare: keptEqual(count, file, [home.file, ...files]), importChange: null };
+        const copy = {
+          ...count,
+          declare: keptEqual(count, file, [home.file, ...files], projectLineWidth(file, text)),
+          importChange: null,
+        };
         changes.push(...headerChanges(file, text, imports, copy, extra));
         continue;
       }
@@ -212,13 +219,17 @@ export function countChanges(
   return { count, changes };
 }
 
-/** A CommonJS module's own copy of the count, naming the files whose copies must equal it. */
-function keptEqual(count: CountPlan, file: string, files: string[]): string {
+/**
+ * A CommonJS module's own copy of the count, naming the files whose copies must equal it:
+ * its doc comment over several lines past the width.
+ */
+function keptEqual(count: CountPlan, file: string, files: string[], width: number): string {
   const rest = [...new Set(files.filter((f) => f !== file).map((f) => path.relative(path.dirname(file), f)))];
-  return count.declare!.replace(
-    /^\/\*\* (.*) \*\/$/m,
-    (_, says: string) => `/** ${says} Keep equal to ${count.name} in ${rest.join(', ')}. */`,
-  );
+  return count.declare!.replace(/^\/\*\* (.*) \*\/$/m, (_, says: string) => {
+    const note = `${says} Keep equal to ${count.name} in ${rest.join(', ')}.`;
+    const one = `/** ${note} */`;
+    return one.length <= width ? one : ['/**', ...wrapWords(note, width, ' * '), ' */'].join('\n');
+  });
 }
 
 /** The read with the shard part a fix appends: what its reader reads, shard by shard. */
