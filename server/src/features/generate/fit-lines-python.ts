@@ -14,7 +14,7 @@ export function fitPythonLines(lines: readonly Line[], indentUnit: string, width
   const out: Line[] = [];
   const fits = (depth: number, text: string) => depth * unit + text.length <= width;
   const fit = ([depth, text]: Line): void => {
-    const split = fits(depth, text) ? null : lastBrackets(text);
+    const split = fits(depth, text) ? null : (lastBrackets(text) ?? inParentheses(text, (t) => fits(depth + 1, t)));
     if (!split) {
       out.push([depth, text]);
       return;
@@ -48,6 +48,17 @@ export function fitPythonBlock(text: string, width: number, indentUnit = '    ')
   return fitPythonLines(lines, indentUnit, width)
     .map(([d, t]) => (t ? indentUnit.repeat(d) + t : ''))
     .join('\n');
+}
+
+/**
+ * `return <value>` or `name = <value>` with no bracket to split at (an f-string): the value in
+ * parentheses on a line of its own, as black makes its invisible parentheses visible, when
+ * the value then fits.
+ */
+function inParentheses(text: string, fits: (line: string) => boolean) {
+  const m = /^(return|[\w.]+\s*=)\s+(.+)$/.exec(text);
+  if (!m || !fits(m[2])) return null;
+  return { head: `${m[1]} (`, body: m[2], tail: ')', call: true };
 }
 
 /** The line around its last bracket pair, and whether the brackets are a call's or a subscript's. */

@@ -7,6 +7,7 @@ import type { Blocked } from '../../key-sites';
 import { countQuestion, suffixDescriptor } from '../../shard-fix';
 import { planShardCount, type CountPlan } from '../../shard-count';
 import { accessAt, isBlocked, mergeChanges } from '../../whole-key';
+import { projectLineWidth } from '../../line-width';
 import { builderName, builderSource, defaultChange, definesBuilder, keyChanges, type ShardKind } from './keys';
 import { planModelKey, type ModelKeyPlan } from './plan';
 import { importBeside, usesTypeHints } from './python';
@@ -124,7 +125,9 @@ function headerEdits(
       if (kind === 'random' && shards && !hasRandomImport(text)) importLines.push('import random');
       if (kind === 'hash' && !definesHashHelper('python', text)) blocks.push(hashHelperSource('python'));
       if (plan.given.length && !definesBuilder(plan, text))
-        blocks.push(builderSource(plan, kind, count.name, sep, usesTypeHints(text)));
+        blocks.push(
+          builderSource(plan, kind, { count: count.name, sep }, usesTypeHints(text), projectLineWidth(file, text)),
+        );
     } else {
       const names = [
         ...(plan.given.some((a) => a.file === file) ? [builderName(plan)] : []),

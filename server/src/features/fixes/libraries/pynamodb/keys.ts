@@ -6,6 +6,8 @@ import { nodeAt, withTree } from '../../syntax';
 import { accessAt } from '../../whole-key';
 import type { ModelKeyPlan } from './plan';
 import { pure, snake } from './python';
+import { fitPythonBlock } from '../../../generate/fit-lines-python';
+import { wrapWords } from '../../../generate/wrap-words';
 
 /**
  * How the caller's value and the shard combine. PynamoDB calls a `default=` with no
@@ -20,25 +22,38 @@ export type ShardKind = 'random' | 'hash';
 export const builderName = (plan: ModelKeyPlan) => `${snake(plan.model)}_${plan.hash}_key`;
 
 /** The builder's definition, placed in the model's module. */
-export function builderSource(plan: ModelKeyPlan, kind: ShardKind, count: string, sep: string, typed: boolean): string {
+export function builderSource(
+  plan: ModelKeyPlan,
+  kind: ShardKind,
+  shards: { count: string; sep: string },
+  typed: boolean,
+  width: number,
+): string {
+  const { count, sep } = shards;
   const value = plan.hash;
   const id = plan.range!;
   const [v, i, ret] = typed ? [`${value}: str`, `${id}: object`, ' -> str'] : [value, id, ''];
-  if (kind === 'random')
-    return [
-      `def ${builderName(plan)}(${v})${ret}:`,
-      `    """${plan.model}.${value} as stored: the value and a random write shard, one of ${count}."""`,
-      `    return f"{${value}}${sep}{random.randrange(${count})}"`,
-    ].join('\n');
-  return [
-    `def ${builderName(plan)}(${v}, ${i})${ret}:`,
-    `    """${plan.model}.${value} as stored: the value and the write shard of the item's ${id}.`,
-    '',
-    `    The shard is FNV-1a of the ${id}'s text modulo ${count}, so a get, update or`,
-    `    delete of one ${id} computes the shard its save wrote.`,
-    '    """',
-    `    return f"{${value}}${sep}{shardlens_hash(str(${id})) % ${count}}"`,
-  ].join('\n');
+  const doc = (text: string) => wrapWords(text, width, '    """', '    ');
+  const lines =
+    kind === 'random'
+      ? [
+          `def ${builderName(plan)}(${v})${ret}:`,
+          ...doc(`${plan.model}.${value} as stored: the value and a random write shard, one of ${count}."""`),
+          `    return f"{${value}}${sep}{random.randrange(${count})}"`,
+        ]
+      : [
+          `def ${builderName(plan)}(${v}, ${i})${ret}:`,
+          ...doc(`${plan.model}.${value} as stored: the value and the write shard of the item's ${id}.`),
+          '',
+          ...wrapWords(
+            `The shard is FNV-1a of the ${id}'s text modulo ${count}, so a get, update or delete of one ${id} computes the shard its save wrote.`,
+            width,
+            '    ',
+          ),
+          '    """',
+          `    return f"{${value}}${sep}{shardlens_hash(str(${id})) % ${count}}"`,
+        ];
+  return fitPythonBlock(lines.join('\n'), width);
 }
 
 /** Whether the module already defines the builder (another fix of the key wrote it). */

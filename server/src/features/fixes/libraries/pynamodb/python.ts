@@ -1,6 +1,8 @@
 import type { Node } from 'web-tree-sitter';
 import type { ImportInfo } from '../../../../engine';
 import type { TextChange } from '../../fix-model';
+import { projectLineWidth } from '../../line-width';
+import { indentUnitOf } from '../../reader-conventions';
 
 /** `BoardScore` → `board_score`. */
 export function snake(name: string): string {
@@ -37,7 +39,26 @@ export function importBeside(
   if (from.span.startLine === from.span.endLine && /^from\s+\S+\s+import\s+[^(#]+$/.test(line.trim())) {
     const column = line.replace(/\s+$/, '').length;
     const at = { startLine: from.span.endLine, startColumn: column, endLine: from.span.endLine, endColumn: column };
-    return { edit: { file, span: at, newText: `, ${wanted.join(', ')}` } };
+    const added = `, ${wanted.join(', ')}`;
+    if (column + added.length <= projectLineWidth(file, text)) return { edit: { file, span: at, newText: added } };
+    // Past the width: the names in parentheses, one a line, as black writes a long import.
+    const start = line.search(/\bimport\s+/) + /import\s+/.exec(line.slice(line.search(/\bimport\s+/)))![0].length;
+    const all = [
+      ...line
+        .slice(start, column)
+        .split(',')
+        .map((n) => n.trim()),
+      ...wanted,
+    ];
+    const indent = /^\s*/.exec(line)![0];
+    const step = indentUnitOf(text, true);
+    return {
+      edit: {
+        file,
+        span: { ...at, startColumn: start },
+        newText: `(\n${all.map((n) => `${indent}${step}${n},`).join('\n')}\n${indent})`,
+      },
+    };
   }
   return { line: `from ${from.module} import ${wanted.join(', ')}` };
 }

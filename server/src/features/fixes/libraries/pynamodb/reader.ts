@@ -6,6 +6,9 @@ import { withTree } from '../../syntax';
 import { exactly } from './keys';
 import type { ModelKeyPlan } from './plan';
 import { snake } from './python';
+import { fitPythonBlock } from '../../../generate/fit-lines-python';
+import { wrapWords } from '../../../generate/wrap-words';
+import { projectLineWidth } from '../../line-width';
 
 /**
  * Every query of the key becomes a call of a reader of every shard, written in the query's
@@ -84,7 +87,7 @@ export function readerChanges(
     if (new RegExp(`^def\\s+${readerName(plan)}\\s*\\(`, 'm').test(text))
       return { blocked: `${readerName(plan)} is already defined in ${where(ctx, q.file, q.span)}` };
     const hinted = typed(q.file) && text.includes(plan.model);
-    const source = readerSource(plan, found.receiver, count, sep, hinted);
+    const source = readerSource(plan, found.receiver, { count, sep }, hinted, projectLineWidth(q.file, text));
     readers.set(q.file, {
       file: q.file,
       insert: {
@@ -122,7 +125,14 @@ function topLevel(n: Node): Node {
 }
 
 /** The reader's definition. */
-export function readerSource(plan: ModelKeyPlan, receiver: string, count: string, sep: string, typed: boolean): string {
+export function readerSource(
+  plan: ModelKeyPlan,
+  receiver: string,
+  shards: { count: string; sep: string },
+  typed: boolean,
+  width: number,
+): string {
+  const { count, sep } = shards;
   const value = plan.hash;
   const head = typed
     ? [
@@ -149,10 +159,10 @@ export function readerSource(plan: ModelKeyPlan, receiver: string, count: string
         '    return itertools.islice(merged, limit)',
       ]
     : ['    return itertools.islice(itertools.chain.from_iterable(per_shard), limit)'];
-  return [
+  const lines = [
     `def ${readerName(plan)}(`,
     ...head,
-    `    """${receiver}.query of ${value} over its ${count} write shards.`,
+    ...wrapWords(`${receiver}.query of ${value} over its ${count} write shards.`, width, '    """', '    '),
     '',
     "    Each shard's result iterator reads all its pages; the shards are merged",
     plan.range ? `    by ${plan.range}, as one query orders its items, and cut at limit.` : '    and cut at limit.',
@@ -171,5 +181,6 @@ export function readerSource(plan: ModelKeyPlan, receiver: string, count: string
     `        for shard in range(${count})`,
     '    ]',
     ...order,
-  ].join('\n');
+  ];
+  return fitPythonBlock(lines.join('\n'), width);
 }
