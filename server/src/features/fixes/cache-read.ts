@@ -16,6 +16,7 @@ import { projectLineWidth } from './line-width';
 import { indentUnitOf, trailingCommaOf } from './reader-conventions';
 import { wrapWords } from '../generate/wrap-words';
 import { fitPythonLine } from '../generate/fit-lines-python';
+import { templateOverLines } from '../generate/fit-lines';
 import { enclosingFunction, nodeAt, withTree } from './syntax';
 
 /**
@@ -241,7 +242,8 @@ function wrappedCall(
   const widest = Math.max(...`${line.before}${inline}${line.after}`.split('\n').map((l) => l.length));
   // A read written over lines does not fit one line either: its arguments are broken too.
   const fits = widest <= layout.width && !parts.call.includes('\n');
-  if (fits || /"""|'''|`[^`]*\n/.test(parts.call)) return inline;
+  const heldString = layout.python ? /"""|'''/.test(parts.call) : templateOverLines(parts.call);
+  if (fits || heldString) return inline;
   const inner = layout.indent + layout.step;
   const call = parts.call.replace(/\n/g, `\n${layout.step}`);
   // A Python argument past the width is broken as black breaks it (a one-line read; the lines

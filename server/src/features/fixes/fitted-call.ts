@@ -7,6 +7,7 @@
  */
 import type { Span } from '../../engine';
 import { fitPythonLine } from '../generate/fit-lines-python';
+import { fitLine } from '../generate/fit-lines';
 
 export interface CallPlace {
   /** The file's text and where the call goes in it. */
@@ -19,9 +20,9 @@ export interface CallPlace {
 
 export function fittedCall(name: string, args: readonly string[], place: CallPlace): string {
   const one = `${name}(${args.join(', ')})`;
-  const lines = place.text.split('\n');
-  const before = (lines[place.span.startLine] ?? '').slice(0, place.span.startColumn);
-  const after = (lines[place.span.endLine] ?? '').slice(place.span.endColumn).replace(/\r$/, '');
+  const textLines = place.text.split('\n');
+  const before = (textLines[place.span.startLine] ?? '').slice(0, place.span.startColumn);
+  const after = (textLines[place.span.endLine] ?? '').slice(place.span.endColumn).replace(/\r$/, '');
   const fits = (line: string) => line.replace(/\t/g, '  ').length <= place.width;
   if (!args.length || fits(before + one + after)) return one;
   const indent = /^[ \t]*/.exec(before)![0];
@@ -34,7 +35,11 @@ export function fittedCall(name: string, args: readonly string[], place: CallPla
     return `${name}(\n${lines.join('\n')}\n${indent})`;
   }
   const comma = callsEndWithComma(place.text) ? ',' : '';
-  return `${name}(\n${args.map((a, i) => `${inner}${a}${i < args.length - 1 ? ',' : comma}`).join('\n')}\n${indent})`;
+  // One a line, an object past the width one entry a line (a read's options).
+  const lines = args.map((a, i) =>
+    fitLine(`${a}${i < args.length - 1 ? ',' : comma}`, inner, place.indentUnit, place.width),
+  );
+  return `${name}(\n${lines.join('\n')}\n${indent})`;
 }
 
 /**

@@ -110,3 +110,28 @@ export function splitTopLevel(text: string, sep: string): string[] {
   parts.push(text.slice(from));
   return parts;
 }
+
+/** One line that starts at `indent` (any run of spaces or tabs), fitted: its lines joined. */
+export function fitLine(text: string, indent: string, indentUnit: string, width: number): string {
+  const used = indent.replace(/\t/g, '  ').length;
+  return fitLines([[0, text]], indentUnit, width - used)
+    .map(([d, t]) => indent + indentUnit.repeat(d) + t)
+    .join('\n');
+}
+
+/** Whether a template literal in `code` runs over lines (its lines are its value: not to be re-indented). */
+export function templateOverLines(code: string): boolean {
+  for (let i = 0; i < code.length;) {
+    const c = code[i];
+    if (c === "'" || c === '"' || c === '`') {
+      const end = pastString(code, i);
+      if (c === '`' && code.slice(i, end).includes('\n')) return true;
+      i = end;
+    } else if (c === '/' && (code[i + 1] === '/' || code[i + 1] === '*')) {
+      // A comment's quotes are text: skip to its end.
+      const end = code[i + 1] === '/' ? code.indexOf('\n', i) : code.indexOf('*/', i + 2) + 2;
+      i = end <= i ? code.length : end;
+    } else i++;
+  }
+  return false;
+}
