@@ -7,7 +7,7 @@
  * comma (black's "magic trailing comma"). The lines that gives are fitted again. Comments
  * and the lines of a triple-quoted string are text, left as they are.
  */
-import { closing, splitTopLevel, type Line } from './fit-lines';
+import { closing, fitLineWith, pastString, splitTopLevel, type Line } from './fit-lines';
 
 export function fitPythonLines(lines: readonly Line[], indentUnit: string, width: number): Line[] {
   const unit = indentUnit.replace(/\t/g, '  ').length;
@@ -81,7 +81,7 @@ function lastCloser(text: string): number {
   for (let i = 0; i < text.length;) {
     const c = text[i];
     if (c === "'" || c === '"') {
-      i = pastQuote(text, i);
+      i = pastString(text, i);
       continue;
     }
     if (c === ')' || c === ']' || c === '}') last = i;
@@ -95,7 +95,7 @@ function openerOf(text: string, close: number): number {
   for (let i = 0; i < close;) {
     const c = text[i];
     if (c === "'" || c === '"') {
-      i = pastQuote(text, i);
+      i = pastString(text, i);
       continue;
     }
     if ((c === '(' || c === '[' || c === '{') && closing(text, i) === close) return i;
@@ -104,16 +104,6 @@ function openerOf(text: string, close: number): number {
   return -1;
 }
 
-function pastQuote(text: string, at: number): number {
-  let i = at + 1;
-  while (i < text.length && text[i] !== text[at]) i += text[i] === '\\' ? 2 : 1;
-  return i + 1;
-}
-
-/** One line that starts at `indent` (any text of spaces or tabs), fitted: its lines joined. */
-export function fitPythonLine(text: string, indent: string, indentUnit: string, width: number): string {
-  const used = indent.replace(/\t/g, '  ').length;
-  return fitPythonLines([[0, text]], indentUnit, width - used)
-    .map(([d, t]) => indent + indentUnit.repeat(d) + t)
-    .join('\n');
-}
+/** One line that starts at `indent`, fitted as black would: its lines joined. */
+export const fitPythonLine = (text: string, indent: string, indentUnit: string, width: number) =>
+  fitLineWith(fitPythonLines, text, indent, indentUnit, width);

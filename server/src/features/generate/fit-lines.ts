@@ -50,7 +50,7 @@ const OPENERS = '([{';
 const CLOSERS = ')]}';
 
 /** The index just past the string or template literal that starts at `at`. */
-function pastString(text: string, at: number): number {
+export function pastString(text: string, at: number): number {
   const quote = text[at];
   let i = at + 1;
   while (i < text.length && text[i] !== quote) {
@@ -111,13 +111,19 @@ export function splitTopLevel(text: string, sep: string): string[] {
   return parts;
 }
 
-/** One line that starts at `indent` (any run of spaces or tabs), fitted: its lines joined. */
-export function fitLine(text: string, indent: string, indentUnit: string, width: number): string {
+/** How a language's lines are kept within a width (`fitLines`, `fitPythonLines`). */
+export type Fitter = (lines: readonly Line[], indentUnit: string, width: number) => Line[];
+
+/** One line that starts at `indent` (any run of spaces or tabs), fitted by `fit`: its lines joined. */
+export function fitLineWith(fit: Fitter, text: string, indent: string, indentUnit: string, width: number): string {
   const used = indent.replace(/\t/g, '  ').length;
-  return fitLines([[0, text]], indentUnit, width - used)
+  return fit([[0, text]], indentUnit, width - used)
     .map(([d, t]) => indent + indentUnit.repeat(d) + t)
     .join('\n');
 }
+
+export const fitLine = (text: string, indent: string, indentUnit: string, width: number) =>
+  fitLineWith(fitLines, text, indent, indentUnit, width);
 
 /** Whether a template literal in `code` runs over lines (its lines are its value: not to be re-indented). */
 export function templateOverLines(code: string): boolean {
