@@ -24,8 +24,8 @@ export function fitPythonLines(lines: readonly Line[], indentUnit: string, width
       .filter(Boolean);
     const together = split.body.trim();
     fit([depth, split.head]);
-    if (split.call && (parts.length < 2 || fits(depth + 1, together))) fit([depth + 1, together]);
-    else if (parts.length < 2) fit([depth + 1, together]);
+    // black keeps a call's arguments together on one line a step in when they fit there.
+    if (parts.length < 2 || (split.call && fits(depth + 1, together))) fit([depth + 1, together]);
     else for (const p of parts) fit([depth + 1, `${p},`]);
     out.push([depth, split.tail]);
   };

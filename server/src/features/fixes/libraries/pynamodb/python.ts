@@ -42,7 +42,7 @@ export function importBeside(
     const added = `, ${wanted.join(', ')}`;
     if (column + added.length <= projectLineWidth(file, text)) return { edit: { file, span: at, newText: added } };
     // Past the width: the names in parentheses, one a line, as black writes a long import.
-    const start = line.search(/\bimport\s+/) + /import\s+/.exec(line.slice(line.search(/\bimport\s+/)))![0].length;
+    const start = /^\s*from\s+\S+\s+import\s+/.exec(line)![0].length;
     const all = [
       ...line
         .slice(start, column)
