@@ -156,12 +156,13 @@ export function summingReader(
     // String literals count only by what an f-string interpolates: a key named "total" is fine.
     .replace(/(["'])(?:\\.|(?!\1).)*\1/g, (str) => (str.match(/\{[^{}]*\}/g) ?? []).join(' '));
   if (python && PY_LOCALS.some((n) => new RegExp(`(?<![\\w.])${n}\\b`).test(read))) return null;
+  const unit = indentUnitOf(text, python);
+  // Python is fitted to the width in the file's own step; JS is written in two-space steps.
   const body = python
-    ? pythonSource(a, parts, pause, projectLineWidth(a.file, text) - indent.length)
+    ? pythonSource(a, parts, pause, projectLineWidth(a.file, text) - indent.length, unit)
     : jsSource(a, style, parts);
   if (!body) return null;
-  // The body is written in two-space steps (Python: four): the file's own step instead.
-  const block = restepped(body, python ? 4 : 2, indentUnitOf(text, python))
+  const block = (python ? body : restepped(body, 2, unit))
     .split('\n')
     .map((l) => (l ? indent + l : l))
     .join('\n');
@@ -244,7 +245,7 @@ const PY_LOCALS = [
  * from 50 ms, ten times at most. A resource table's `meta.client` takes and returns
  * plain values, as the table does.
  */
-function pythonSource(a: Access, p: Parts, pause: PausePlan, width: number): string {
+function pythonSource(a: Access, p: Parts, pause: PausePlan, width: number, unit: string): string {
   const q = (s: string) => JSON.stringify(s);
   const low = a.sdk === 'boto3-client';
   const pk = q(a.partitionKey!.attribute);
@@ -295,7 +296,7 @@ function pythonSource(a: Access, p: Parts, pause: PausePlan, width: number): str
         ]
       : []),
   ].join('\n');
-  return fitPythonBlock(source, width);
+  return fitPythonBlock(source, width, unit);
 }
 
 /**

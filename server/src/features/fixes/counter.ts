@@ -182,11 +182,14 @@ function wrapResponse(file: string, python: boolean, call: Span, reader: Counter
   };
   if (python) {
     const opening = `${reader.member ? 'self.' : ''}${reader.wrapper}(`;
-    const hanging = blackWrap(file, text, call, opening, start, end);
+    const lines = text.split('\n').slice(call.startLine, call.endLine + 1);
+    // A triple-quoted string's lines are its text: the call's lines stay where they are.
+    const movable = !lines.some((l) => l.includes('"""') || l.includes("'''"));
+    const hanging = movable ? blackWrap(file, text, lines, call, opening, start, end) : null;
     if (hanging) return hanging;
     return [
       { file, span: start, newText: opening },
-      ...visualIndentShift(file, text, call, opening.length),
+      ...(movable ? visualIndentShift(file, lines, call, opening.length) : []),
       { file, span: end, newText: ')' },
     ];
   }
@@ -200,28 +203,30 @@ function wrapResponse(file: string, python: boolean, call: Span, reader: Counter
  * would push past the width: the call on lines of its own one step deeper, between
  * `with_total(` and `)`. Insertions only: at the call's ends and a step at each of its
  * other lines. Null for a call whose lines align with its parenthesis (PEP 8's visual indent).
+ * `lines` are the call's lines, none holding a triple-quoted string.
  */
 function blackWrap(
   file: string,
   text: string,
+  lines: readonly string[],
   call: Span,
   opening: string,
   start: Span,
   end: Span,
 ): TextChange[] | null {
-  const lines = text.split('\n');
-  const first = lines[call.startLine];
+  const first = lines[0];
   const indent = /^[ \t]*/.exec(first)![0];
   const oneLine = call.startLine === call.endLine;
   const hanging = !oneLine && /\(\s*$/.test(first.slice(call.startColumn));
   const wrappedWidth = first.length + opening.length + 1;
   if (!hanging && !(oneLine && wrappedWidth > projectLineWidth(file, text))) return null;
-  if (lines.slice(call.startLine, call.endLine + 1).some((l) => l.includes('"""') || l.includes("'''"))) return null;
   const step = indentUnitOf(text, true);
   const shifted: TextChange[] = [];
-  for (let line = call.startLine + 1; line <= call.endLine; line++)
-    if (lines[line].trim())
+  lines.forEach((l, i) => {
+    const line = call.startLine + i;
+    if (i > 0 && l.trim())
       shifted.push({ file, span: { startLine: line, startColumn: 0, endLine: line, endColumn: 0 }, newText: step });
+  });
   return [
     { file, span: start, newText: `${opening}\n${indent}${step}` },
     ...shifted,
@@ -233,12 +238,9 @@ function blackWrap(
  * Continuation lines aligned with the call's opening parenthesis (PEP 8's visual indent:
  * `client.update_item(TableName=...,` then `Key=...` under `TableName`) move right with
  * the wrapper written before the call, so they stay aligned. Lines of a hanging indent
- * (indented less than the call's start) stay. Not done when the call holds a triple-quoted
- * string, whose lines are its text.
+ * (indented less than the call's start) stay. `lines` are the call's lines.
  */
-function visualIndentShift(file: string, text: string, call: Span, width: number): TextChange[] {
-  const lines = text.split('\n').slice(call.startLine, call.endLine + 1);
-  if (lines.length < 2 || lines.some((l) => l.includes('"""') || l.includes("'''"))) return [];
+function visualIndentShift(file: string, lines: readonly string[], call: Span, width: number): TextChange[] {
   const changes: TextChange[] = [];
   lines.slice(1).forEach((line, i) => {
     const indent = line.length - line.trimStart().length;
