@@ -13,10 +13,9 @@ import type { FixAction, FixContext, FixProvider, TextChange } from './fix-model
 import { pythonImportPoint } from '../generate/imports';
 import { hasModuleImport, headerChanges } from './header';
 import { projectLineWidth } from './line-width';
-import { indentUnitOf, trailingCommaOf } from './reader-conventions';
+import { indentUnitOf } from './reader-conventions';
+import { fittedCall } from './fitted-call';
 import { wrapWords } from '../generate/wrap-words';
-import { fitPythonLine } from '../generate/fit-lines-python';
-import { templateOverLines } from '../generate/fit-lines';
 import { enclosingFunction, nodeAt, withTree } from './syntax';
 
 /**
@@ -70,26 +69,14 @@ function cacheEdit(finding: Finding, ttlSeconds: number, ctx: FixContext): FixAc
   if ('blocked' in cacheKey) return cacheKey;
   const keyText = cacheKey.text;
   const ttl = ttlName(keyText, python);
-  const callText = text.slice(call.start, call.end);
   const width = projectLineWidth(a.file, text);
-  const lineStart = text.lastIndexOf('\n', call.start - 1) + 1;
-  const lineEnd = text.indexOf('\n', call.end);
-  const wrapped = wrappedCall(
-    {
-      helper: python ? PY_HELPER_NAME : JS_HELPER_NAME,
-      key: cacheKey.code,
-      ttl,
-      arrow: python ? 'lambda: ' : '() => ',
-      call: callText,
-    },
-    { before: text.slice(lineStart, call.start), after: text.slice(call.end, lineEnd < 0 ? text.length : lineEnd) },
-    {
-      indent: /^[ \t]*/.exec(text.slice(lineStart))![0],
-      step: indentUnitOf(text, python),
-      width,
-      comma: python ? ',' : trailingCommaOf(text),
-      python,
-    },
+  const from = positionAt(text, call.start);
+  const to = positionAt(text, call.end);
+  const span = { startLine: from.line, startColumn: from.column, endLine: to.line, endColumn: to.column };
+  const wrapped = fittedCall(
+    python ? PY_HELPER_NAME : JS_HELPER_NAME,
+    [cacheKey.code, ttl, `${python ? 'lambda: ' : '() => '}${text.slice(call.start, call.end)}`],
+    { text, span, indentUnit: indentUnitOf(text, python), width, python },
   );
   const blocks: string[] = [];
   if (!new RegExp(`^\\s*(const|let|var)?\\s*${ttl}\\s*=`, 'm').test(text))
@@ -122,13 +109,7 @@ function cacheEdit(finding: Finding, ttlSeconds: number, ctx: FixContext): FixAc
     return { file: a.file, span, newText: p.before + p.lines.join('\n') + p.after };
   });
   header.unshift(...importChanges);
-  const from = positionAt(text, call.start);
-  const to = positionAt(text, call.end);
-  const change: TextChange = {
-    file: a.file,
-    span: { startLine: from.line, startColumn: from.column, endLine: to.line, endColumn: to.column },
-    newText: wrapped,
-  };
+  const change: TextChange = { file: a.file, span, newText: wrapped };
   return {
     // A key of a few values keeps one entry per value (`STATUS#{status}`): the title says so.
     title: `Cache reads of '${keyText}' for ${ttlSeconds} s${constant === null ? ', one entry per value' : ''} (readers may see values up to ${ttlSeconds} s old)`,
@@ -226,41 +207,4 @@ function ttlDeclaration(name: string, keyText: string, seconds: number, python: 
   if (python) return [...wrapWords(why, width, '# '), `${name} = ${seconds}`].join('\n');
   const comment = `/** ${why} */`.length <= width ? [`/** ${why} */`] : ['/**', ...wrapWords(why, width, ' * '), ' */'];
   return [...comment, `const ${name} = ${seconds} * 1000;`].join('\n');
-}
-
-/**
- * The cache call around the read: on the read's line when it fits the width and the read
- * is written on one line, else one argument a line a step deeper (the read's own lines too), as black and prettier break a
- * call. A read holding a string over several lines stays as written: re-indenting would change it.
- */
-function wrappedCall(
-  parts: { helper: string; key: string; ttl: string; arrow: string; call: string },
-  line: { before: string; after: string },
-  layout: { indent: string; step: string; width: number; comma: string; python: boolean },
-): string {
-  const inline = `${parts.helper}(${parts.key}, ${parts.ttl}, ${parts.arrow}${parts.call})`;
-  const widest = Math.max(...`${line.before}${inline}${line.after}`.split('\n').map((l) => l.length));
-  // A read written over lines does not fit one line either: its arguments are broken too.
-  const fits = widest <= layout.width && !parts.call.includes('\n');
-  const heldString = layout.python ? /"""|'''/.test(parts.call) : templateOverLines(parts.call);
-  if (fits || heldString) return inline;
-  const inner = layout.indent + layout.step;
-  const call = parts.call.replace(/\n/g, `\n${layout.step}`);
-  // A Python argument past the width is broken as black breaks it (a one-line read; the lines
-  // of one written over several are the author's).
-  const fitted = (line: string) =>
-    layout.python && !line.includes('\n') ? fitPythonLine(line, inner, layout.step, layout.width) : inner + line;
-  const load = `${parts.arrow}${call}${layout.comma}`;
-  // prettier puts an arrow's body that does not fit beside it on the next line, a step in.
-  const arrowAlone =
-    !layout.python && (load.includes('\n') || `${inner}${load}`.length > layout.width)
-      ? `${inner}${parts.arrow.trim()}\n${inner}${layout.step}${call.replace(/\n/g, `\n${layout.step}`)}${layout.comma}`
-      : null;
-  return [
-    `${parts.helper}(`,
-    fitted(`${parts.key},`),
-    `${inner}${parts.ttl},`,
-    arrowAlone ?? fitted(load),
-    `${layout.indent})`,
-  ].join('\n');
 }

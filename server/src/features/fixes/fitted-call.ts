@@ -1,13 +1,14 @@
 /**
- * A call written in place of a read, kept within the width of the line it lands on as the
- * file's formatter keeps it. On one line when that fits; else prettier's form (each argument
+ * A call written in place of a read (a reader's, or the cache's around the read), kept within
+ * the width of the line it lands on as the file's formatter keeps it. On one line when that fits; else prettier's form (each argument
  * on a line of its own, a trailing comma after the last where the file's multi-line calls
  * end with one) or black's (the arguments together on one indented line when that fits, else
  * one a line with a trailing comma).
  */
 import type { Span } from '../../engine';
 import { fitPythonLine } from '../generate/fit-lines-python';
-import { fitLine } from '../generate/fit-lines';
+import { fitLine, templateOverLines } from '../generate/fit-lines';
+import { trailingCommaOf } from './reader-conventions';
 
 export interface CallPlace {
   /** The file's text and where the call goes in it. */
@@ -24,29 +25,45 @@ export function fittedCall(name: string, args: readonly string[], place: CallPla
   const before = (textLines[place.span.startLine] ?? '').slice(0, place.span.startColumn);
   const after = (textLines[place.span.endLine] ?? '').slice(place.span.endColumn).replace(/\r$/, '');
   const fits = (line: string) => line.replace(/\t/g, '  ').length <= place.width;
-  if (!args.length || fits(before + one + after)) return one;
+  // An argument written over lines (a read the cache wraps) does not fit one line either.
+  const overLines = args.some((a) => a.includes('\n'));
+  if (!args.length || (!overLines && fits(before + one + after))) return one;
+  // A string held over lines stays as written: re-indenting its lines would change it.
+  if (args.some((a) => (place.python ? /"""|'''/.test(a) : templateOverLines(a)))) return one;
   const indent = /^[ \t]*/.exec(before)![0];
   const inner = indent + place.indentUnit;
+  // The lines of an argument written over lines move a step in with it; they are the author's.
+  const deeper = (a: string) => a.replace(/\n/g, `\n${place.indentUnit}`);
   if (place.python) {
     const together = inner + args.join(', ');
-    if (fits(together)) return `${name}(\n${together}\n${indent})`;
+    if (!overLines && fits(together)) return `${name}(\n${together}\n${indent})`;
     // One a line, each broken further as black breaks it (an options dict one entry a line).
-    const lines = args.map((a) => fitPythonLine(`${a},`, inner, place.indentUnit, place.width));
+    const lines = args.map((a) =>
+      a.includes('\n') ? `${inner}${deeper(a)},` : fitPythonLine(`${a},`, inner, place.indentUnit, place.width),
+    );
     return `${name}(\n${lines.join('\n')}\n${indent})`;
   }
   const comma = callsEndWithComma(place.text) ? ',' : '';
   // One a line, an object past the width one entry a line (a read's options).
-  const lines = args.map((a, i) =>
-    fitLine(`${a}${i < args.length - 1 ? ',' : comma}`, inner, place.indentUnit, place.width),
-  );
+  const lines = args.map((a, i) => {
+    const end = i < args.length - 1 ? ',' : comma;
+    // prettier puts an arrow's body that does not fit beside it on the next line, a step in.
+    const arrow = /^\(\)\s*=>\s*/.exec(a);
+    if (arrow && (a.includes('\n') || !fits(`${inner}${a}${end}`)))
+      return `${inner}() =>\n${inner}${place.indentUnit}${deeper(deeper(a.slice(arrow[0].length)))}${end}`;
+    if (a.includes('\n')) return `${inner}${deeper(a)}${end}`;
+    return fitLine(`${a}${end}`, inner, place.indentUnit, place.width);
+  });
   return `${name}(\n${lines.join('\n')}\n${indent})`;
 }
 
 /**
  * Whether the file's multi-line calls end their arguments with a comma (prettier's
- * `trailingComma: "all"`, its default since 3.0); without a multi-line call, yes.
+ * `trailingComma: "all"`, its default since 3.0). Without a multi-line call, as its
+ * multi-line lists end: a file that ends none with a comma gets none.
  */
 function callsEndWithComma(text: string): boolean {
   if (/,[ \t]*\r?\n[ \t]*\)/.test(text)) return true;
-  return !/[\w'"`\]}][ \t]*\r?\n[ \t]*\)[;,.)]/.test(text);
+  if (/[\w'"`\]}][ \t]*\r?\n[ \t]*\)[;,.)]/.test(text)) return false;
+  return trailingCommaOf(text) === ',';
 }
