@@ -9,7 +9,7 @@ import { test } from 'node:test';
  * A warm check must never report what an earlier run found if an input that decides the
  * findings changed since. Each case below changes one such input of a small SAM service
  * (the handler's own text, a module it imports, the project config, the template naming
- * its table, a command-line setting, a tsconfig alias) after a run that filled the cache,
+ * its table, a command-line setting, a tsconfig alias, a package's exports) after a run that filled the cache,
  * and asserts that the warm check prints what a check without any cache prints, and that
  * the change did change that output (else the case could not fail).
  */
@@ -101,12 +101,20 @@ const UTIL_TS = `export const clamp = (n: number, lo: number, hi: number) => Mat
 const TSCONFIG = (lib: string) =>
   JSON.stringify({ compilerOptions: { strict: true, baseUrl: '.', paths: { '@lib/*': [`${lib}/*`] } } }, null, 2);
 
+const KEYS_PACKAGE = (board: string) =>
+  JSON.stringify({ name: '@scores/keys', private: true, exports: { './board': board } }, null, 2);
+
 function writeService(dir: string): void {
   const put = (rel: string, text: string) => {
     fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
     fs.writeFileSync(path.join(dir, rel), text);
   };
-  put('package.json', JSON.stringify({ name: 'scores', private: true }, null, 2));
+  put('package.json', JSON.stringify({ name: 'scores', private: true, workspaces: ['packages/*'] }, null, 2));
+  // A package of the monorepo a second handler imports by name, its exports naming the file.
+  put('packages/keys/package.json', KEYS_PACKAGE('./src/team.ts'));
+  put('packages/keys/src/team.ts', KEYS_TS('TEAM#global'));
+  put('packages/keys/src/clan.ts', KEYS_TS('CLAN#global'));
+  put('src/handlers/team.ts', HANDLER_TS('board').replace("'@lib/keys'", "'@scores/keys/board'"));
   // The aliases in a config of their own that tsconfig.json extends, as the aws-nodejs-typescript template keeps them.
   put(
     'tsconfig.json',
@@ -170,6 +178,10 @@ const CASES: Array<{ name: string; change: (dir: string) => void; extra?: string
         path.join(dir, 'src', 'tsconfig.json'),
         JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '@lib/*': ['shared/*'] } } }, null, 2),
       ),
+  },
+  {
+    name: 'the exports of a monorepo package a handler imports by name',
+    change: (dir) => fs.writeFileSync(path.join(dir, 'packages/keys/package.json'), KEYS_PACKAGE('./src/clan.ts')),
   },
 ];
 

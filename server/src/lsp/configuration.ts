@@ -3,6 +3,7 @@
  * of `shardlens.contexts` (or of a project config's contexts and entry points) rebuilds
  * the index.
  */
+import * as path from 'node:path';
 import { forgetConfigs } from '../config/project-config';
 import { documentUri } from './params';
 import { uriToPath } from './convert';
@@ -45,6 +46,8 @@ export async function configChanged(state: ServerState, changes: unknown[]): Pro
     .filter((f): f is string => !!f && isConfigFile(f));
   if (files.length === 0) return;
   forgetConfigs();
+  // A package.json names the monorepo's packages that imports resolve to.
+  if (files.some((f) => path.basename(f) === 'package.json')) workspace.manifestsChanged();
   settings.clear();
   for (const f of files) configDiagnostics.recheck(f);
   await applyContexts(state);

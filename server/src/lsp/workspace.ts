@@ -264,6 +264,11 @@ export class Workspace {
     await this.publish([key, ...index.takeReread(), ...index.filesOf(keys), ...index.filesReachedOtherwise()]);
   }
 
+  /** A package.json or workspace list changed: each index reads the monorepo's package names again. */
+  manifestsChanged(): void {
+    for (const index of this.indexes.values()) index.manifestsChanged();
+  }
+
   async forget(key: string): Promise<void> {
     this.live?.invalidate();
     this.generation++;

@@ -445,6 +445,11 @@ export class WorkspaceIndex {
     return touched;
   }
 
+  /** A package.json or workspace list changed: what imports of the monorepo's packages name is read again. */
+  manifestsChanged(): void {
+    this.modules.manifestsChanged();
+  }
+
   remove(file: string): Set<string> {
     this.env.forget(file);
     this.modules.forget(file);

@@ -13,6 +13,7 @@ import { destructuredPart, type Value } from '../model/value';
 import { functionOf } from '../frontends/wrappers/resolve';
 import type { ModuleSummary } from '../model/summary';
 import { PathAliases } from './path-aliases';
+import { WorkspacePackages, bareImportCandidates } from './workspace-packages';
 import { requiredNames } from '../syntax/barrels';
 import { ModuleSummaries } from './summaries';
 import { registeredModel } from './nest-models';
@@ -81,6 +82,8 @@ export class ModuleConstants {
   private readonly connectionLists = new Map<string, WorkspaceConnection[]>();
   /** How a front-end finds the file an import names: this workspace's files and path aliases. */
   private readonly finder: ModuleFinder;
+  /** The monorepo's own packages by name (`@app/core/scores` → `packages/core/src/scores.ts`). */
+  private readonly packages: WorkspacePackages;
 
   constructor(
     private readonly root: string,
@@ -89,10 +92,11 @@ export class ModuleConstants {
     importsWrapper?: (text: string, language: SourceLanguage) => boolean,
   ) {
     const aliases = new PathAliases(root);
+    const packages = (this.packages = new WorkspacePackages(root));
     this.finder = {
       root,
       exists: (f) => this.exists(f),
-      aliasCandidates: (fromFile, source) => aliases.candidates(fromFile, source),
+      aliasCandidates: bareImportCandidates(aliases, packages),
       builtSource: (file) => aliases.builtSource(file),
     };
     this.summaries = new ModuleSummaries(
@@ -324,6 +328,12 @@ export class ModuleConstants {
     this.summaries.wrappersChanged();
   }
 
+  /** A package.json or workspace list changed: package names are read again, imports resolved again. */
+  manifestsChanged(): void {
+    this.packages.forget();
+    this.resolved.clear();
+  }
+
   forget(module: string): void {
     this.existing.delete(module);
     // Its folder's listing, and its parents' (a new package folder appears in its parent's).
@@ -333,6 +343,7 @@ export class ModuleConstants {
     }
     // A file that appears or goes may change what any import names.
     this.resolved.clear();
+    if (/(^|[\\/])(package\.json|pnpm-workspace\.yaml|lerna\.json)$/.test(module)) this.manifestsChanged();
     this.injected.clear();
     this.connectionLists.clear();
     this.values.delete(module);

@@ -24,7 +24,7 @@ import { reachOfText } from '../entry-points/file';
 import type { Access } from '../model';
 import type { AccessReach, EntryPoint, FileReach, InfraDeclarations } from '../model/entry-point';
 import { languageForFile } from '../syntax/parser';
-import { moduleName } from '../frontends/wrappers/gate';
+import { importNamesOf, moduleName } from '../frontends/wrappers/gate';
 
 /** Rounds of reading entry-point files: a route file calling a service, an app mounting that route file. */
 const ENTRY_ROUNDS = 3;
@@ -111,7 +111,7 @@ export class WorkspaceReach {
     const names = new Set<string>();
     const pending: FileAnalysis[] = [];
     for (const a of this.sources.analyses()) {
-      if (a.reach) names.add(moduleName(a.file));
+      if (a.reach) for (const n of importedAs(a.file)) names.add(n);
       else if (!a.skipped && a.accesses.length === 0 && this.sources.importsNoted(a.file)) pending.push(a);
     }
     const imported = pending.length ? this.importedByHeld() : new Set<string>();
@@ -138,7 +138,7 @@ export class WorkspaceReach {
     const layers = linked.filter((a) => !this.isMarked(a));
     if (!layers.length) return linked;
     const byHeld = this.importedByHeld();
-    const wanted = new Set(layers.map((a) => moduleName(a.file)));
+    const wanted = new Set(layers.flatMap((a) => importedAs(a.file)));
     const importedByMarked = new Set<string>();
     for (const a of pending)
       for (const n of this.sources.importsNoted(a.file) ?? [])
@@ -147,7 +147,7 @@ export class WorkspaceReach {
       (a) =>
         this.isMarked(a) ||
         byHeld.has(path.resolve(a.file)) ||
-        importedByMarked.has(moduleName(a.file)) ||
+        importedAs(a.file).some((n) => importedByMarked.has(n)) ||
         isPackageIndex(a.file),
     );
   }
@@ -200,7 +200,7 @@ export class WorkspaceReach {
     this.settle();
     if (this.held?.version === this.version) return this.held.names;
     const names = new Set<string>();
-    for (const a of this.sources.analyses()) if (a.reach) names.add(moduleName(a.file));
+    for (const a of this.sources.analyses()) if (a.reach) for (const n of importedAs(a.file)) names.add(n);
     this.held = { version: this.version, names };
     return names;
   }
@@ -215,10 +215,10 @@ export class WorkspaceReach {
    */
   plannedEntryFiles(pending: Iterable<string>): string[] {
     const names = new Set<string>();
-    for (const f of pending) names.add(moduleName(f));
+    for (const f of pending) for (const n of importedAs(f)) names.add(n);
     let candidates: FileAnalysis[] = [];
     for (const a of this.sources.analyses()) {
-      if (a.reach) names.add(moduleName(a.file));
+      if (a.reach) for (const n of importedAs(a.file)) names.add(n);
       else if (!a.skipped && a.accesses.length === 0 && this.sources.importsNoted(a.file)) candidates.push(a);
     }
     const planned: string[] = [];
@@ -229,7 +229,7 @@ export class WorkspaceReach {
       if (!picked.length) break;
       for (const a of picked) {
         planned.push(a.file);
-        names.add(moduleName(a.file));
+        for (const n of importedAs(a.file)) names.add(n);
       }
       candidates = candidates.filter((a) => !picked.includes(a));
     }
@@ -441,4 +441,13 @@ function reachText(reach: Map<Access, AccessReach>): string {
  */
 function isPackageIndex(file: string): boolean {
   return /^(?:index\.[cm]?[jt]sx?|__init__\.py)$/.test(path.basename(file));
+}
+
+/**
+ * The module names importers' noted imports may give a file: its own, and for a package's
+ * index also its folders' (`packages/data/src/index.ts` is what a monorepo imports as
+ * `@acme/data`, noted as `data`).
+ */
+function importedAs(file: string): string[] {
+  return isPackageIndex(file) ? importNamesOf(file) : [moduleName(file)];
 }

@@ -18,6 +18,7 @@ import type { Node, Tree } from 'web-tree-sitter';
 import type { SourceLanguage } from '../../model';
 import type { ModuleFinder } from '../../model/frontend';
 import { PathAliases } from '../../workspace/path-aliases';
+import { WorkspacePackages, bareImportCandidates } from '../../workspace/workspace-packages';
 import { languageForFile, parse } from '../../syntax/parser';
 import { spanOf } from '../../syntax/span';
 import { frontEndFor } from '../registry';
@@ -147,7 +148,7 @@ function unescape(s: string): string {
   return simple[s[1]] ?? s.slice(1);
 }
 
-/** The file a JS/TS import names (relative, or through the nearest tsconfig's path aliases), by the TypeScript front-end. */
+/** The file a JS/TS import names (relative, a tsconfig path alias, a package of the monorepo), by the TypeScript front-end. */
 function resolveModule(from: string, source: string, finder: ModuleFinder): string | null {
   return frontEndFor('typescript').resolveModule(from, source, finder);
 }
@@ -164,11 +165,12 @@ class ModuleReader {
     private readonly files: InfraFiles,
   ) {
     this.serviceDir = path.dirname(serviceFile);
-    const aliases = new PathAliases(path.parse(path.resolve(serviceFile)).root);
+    const top = path.parse(path.resolve(serviceFile)).root;
     this.finder = {
       root: this.serviceDir,
       exists: (f: string) => files.exists(f),
-      aliasCandidates: (from: string, source: string) => aliases.candidates(from, source),
+      // A monorepo's service imports its helpers from a package of the repository (`@app/libs`).
+      aliasCandidates: bareImportCandidates(new PathAliases(top), new WorkspacePackages(top)),
     };
   }
 

@@ -14,6 +14,7 @@ import type { InfraReadEntry } from '../infra';
 import { decodeAnalysis, encodeAnalysis, type Entry } from './entry';
 import { sameStamp, settledBefore, stampOf, type Stamp } from './stamp';
 import { aliasConfigPaths } from '../path-aliases';
+import { WorkspacePackages } from '../workspace-packages';
 import { cacheFile, readCache, sha1, writeCache, type CacheFile } from './store';
 
 export { cacheDir } from './store';
@@ -149,7 +150,8 @@ export class AnalysisCache {
       entry.deps.every(([dep, h]) => dep !== file && this.hashOf(dep) === h) &&
       // The roles and projects the rules judged it with: a package.json added since moves a root.
       contextsHold(entry.analysis.contexts, (f) => f === file || entry.deps.some(([dep]) => dep === f)) &&
-      // An alias edited, or a tsconfig added nearer, may resolve its imports to other modules.
+      // An alias edited, a tsconfig added nearer, a package renamed or its exports changed:
+      // its imports may resolve to other modules.
       (!resolvesAliases(entry.analysis.language) || this.aliasesHold());
     if (!index || !entry || !valid) {
       this.misses++;
@@ -309,7 +311,11 @@ export class AnalysisCache {
     const facts = {
       definitions: JSON.stringify(pass.facts.tableDefinitions()),
       wrappers: pass.facts.wrapperFiles(),
-      aliases: aliasConfigPaths(this.setup.key.root, dirs).map((c): [string, string | null] => [c, aliasState(c)]),
+      // The tsconfigs of path aliases, and the manifests naming the monorepo's packages.
+      aliases: [
+        ...aliasConfigPaths(this.setup.key.root, dirs),
+        ...new WorkspacePackages(this.setup.key.root).manifestsRead(dirs),
+      ].map((c): [string, string | null] => [c, aliasState(c)]),
       ...(Object.keys(infra).length ? { infra } : {}),
     };
     writeCache(this.file, this.key, facts, entries, this.setup.notice);
