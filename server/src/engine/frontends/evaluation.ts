@@ -3,6 +3,7 @@ import type { Deps, EvalContext, Evaluator, Lookups } from '../model/eval-contex
 import type { Declaration, Hole, KeyTemplate, Origin, ShardCount, ShardSet } from '../model';
 import { moveSpans } from '../syntax/positions';
 import { classifyName } from './names';
+import { fewLiterals } from './membership-guards';
 import { spanOf } from '../syntax/span';
 import { hole, literalText, through } from '../model/template';
 import type { Entry, Value } from '../model/value';
@@ -247,13 +248,7 @@ export function loopElementValue(n: Node, items: Value[], generated: boolean): V
   if (nums.every((x): x is number => x !== null)) {
     return shardValue(n, { method: generated ? 'loop' : 'list', values: nums });
   }
-  if (
-    items.length > 0 &&
-    items.length <= 32 &&
-    items.every((i) => i.kind === 'scalar' && literalText(i.template) !== null)
-  ) {
-    return holeValue(n, { kind: 'low-cardinality' });
-  }
+  if (fewLiterals(items)) return holeValue(n, { kind: 'low-cardinality' });
   return unknownValue(n);
 }
 

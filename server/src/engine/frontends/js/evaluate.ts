@@ -30,6 +30,8 @@ import { injectedBinding } from './inversify';
 import { callValue, newValue } from './library';
 import { recordedMember } from './constructions';
 import { loopValue, paramValue } from './loops';
+import { guardedToFewValues } from '../membership-guards';
+import { JS_MEMBERSHIP } from './membership-guards';
 import { fewValuedParameter } from './param-types';
 import { withMutations } from './mutations';
 import { reachingBindings } from './reaching-bindings';
@@ -236,7 +238,13 @@ function bindingValue(n: Node, b: Binding, ctx: EvalContext): Value {
       return throughName(assignedValue(n, b.node, ctx, ASSIGNING), n, declarationOf(n.text, b.node));
     case 'param':
       return callersOrOwn(n.text, paramValue(n, b.fn, b.index, ctx, b.path), () =>
-        parameterValue(n, b.name, b.index, b.path, !b.path && fewValuedParameter(b.fn, b.index, ctx)),
+        parameterValue(
+          n,
+          b.name,
+          b.index,
+          b.path,
+          (!b.path && fewValuedParameter(b.fn, b.index, ctx)) || guardedToFewValues(n, b.fn, ctx, JS_MEMBERSHIP),
+        ),
       );
     case 'loop':
       return loopValue(n, b.loop, ctx) ?? namedValue(n, n.text);

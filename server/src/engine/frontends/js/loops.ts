@@ -19,6 +19,8 @@ import { literal, shardRange } from '../../model/template';
 import { entry, type Value } from '../../model/value';
 import { callersOf } from './callers';
 import { isFunction, parameterDefaults, parametersOf, resolve } from './scope';
+import { guardedToFewValues } from '../membership-guards';
+import { JS_MEMBERSHIP } from './membership-guards';
 import { fewValuedParameter } from './param-types';
 
 /** `for (const s of SHARDS)`, `for (let i = 0; i < N; i++)`. */
@@ -112,7 +114,11 @@ function mapperOffset(fn: Node): number | null {
  */
 export function paramValue(n: Node, fn: Node, index: number, ctx: EvalContext, path?: string[]): Value | null {
   // A destructured parameter (`{ id }`): its callers' objects give the property.
-  if (path) return pathOf(callersValue(n, fn, index, ctx), path) ?? parameterValue(n, `#${index}`, index, path);
+  if (path)
+    return (
+      pathOf(callersValue(n, fn, index, ctx), path) ??
+      parameterValue(n, `#${index}`, index, path, guardedToFewValues(n, fn, ctx, JS_MEMBERSHIP))
+    );
   return callersValue(n, fn, index, ctx);
 }
 
@@ -165,7 +171,14 @@ function callersValue(n: Node, fn: Node, index: number, ctx: EvalContext): Value
   const name =
     fn.childForFieldName('name')?.text ??
     (fn.parent?.type === 'variable_declarator' ? fn.parent.childForFieldName('name')?.text : undefined);
-  const own = () => parameterValue(n, n.text, index, undefined, fewValuedParameter(fn, index, ctx));
+  const own = () =>
+    parameterValue(
+      n,
+      n.text,
+      index,
+      undefined,
+      fewValuedParameter(fn, index, ctx) || guardedToFewValues(n, fn, ctx, JS_MEMBERSHIP),
+    );
   if (!name || ctx.lookups.summary) return own();
   recordCallers(ctx, name);
   // Only the calls that really call it: not a namesake (`cache.get(...)` for a method `get`).

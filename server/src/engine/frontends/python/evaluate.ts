@@ -11,7 +11,6 @@ import {
   namedValue,
   numberOf,
   onceUnless,
-  parameterValue,
   recordNode,
   scalar,
   soleHole,
@@ -25,12 +24,12 @@ import type { Entry, Value } from '../../model/value';
 import { classValue } from './classes';
 import { constructionValue, declaredClassValue, recordedReference } from './constructions';
 import { callValue } from './library';
-import { loopValue, paramValue } from './loops';
+import { loopValue, ownParameterValue, paramValue } from './loops';
 import { withMutations } from './mutations';
 import type { Binding } from './bindings';
 import { reachingBindings } from './reaching-bindings';
 import { attributeValueNode } from './class-members';
-import { isMethod, resolve } from './scope';
+import { resolve } from './scope';
 import { percentFormat, stringTemplate, stringValue } from './strings';
 
 /**
@@ -187,9 +186,7 @@ function bindingValue(n: Node, b: Binding, ctx: EvalContext): Value {
     case 'augmented':
       return augmentedValue(n, b.node, ctx);
     case 'param':
-      return callersOrOwn(n.text, paramValue(n, b, ctx), () =>
-        parameterValue(n, b.param.name, b.param.index < 0 ? -1 : b.param.index - (isMethod(b.fn) ? 1 : 0)),
-      );
+      return callersOrOwn(n.text, paramValue(n, b, ctx), () => ownParameterValue(n, b, ctx));
     case 'loop':
       return loopValue(n, b.iter, b.path, ctx) ?? namedValue(n, n.text);
     case 'import':

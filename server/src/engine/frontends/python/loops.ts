@@ -22,13 +22,24 @@ import type { Value } from '../../model/value';
 import type { Binding } from './bindings';
 import { argumentAt, argumentSources, callerNameOf } from './argument-sources';
 import { isMethod, resolve } from './scope';
+import { guardedToFewValues } from '../membership-guards';
+import { PYTHON_MEMBERSHIP } from './membership-guards';
+
+/**
+ * A parameter nothing here gives a value, as a hole for its callers to fill: few-valued when
+ * a check in the function lets only a short list of literals through (`membership-guards.ts`).
+ */
+export function ownParameterValue(n: Node, b: Extract<Binding, { kind: 'param' }>, ctx: EvalContext): Value {
+  const index = b.param.index < 0 ? -1 : b.param.index - (isMethod(b.fn) ? 1 : 0);
+  return parameterValue(n, b.param.name, index, undefined, guardedToFewValues(n, b.fn, ctx, PYTHON_MEMBERSHIP));
+}
 
 /**
  * A parameter's value: the first argument in this file that says something, or each
  * element of what the function is mapped over (`executor.map(query_shard, range(1, 11))`).
  */
 export function paramValue(n: Node, b: Extract<Binding, { kind: 'param' }>, ctx: EvalContext): Value | null {
-  const own = () => parameterValue(n, b.param.name, b.param.index < 0 ? -1 : b.param.index - (isMethod(b.fn) ? 1 : 0));
+  const own = () => ownParameterValue(n, b, ctx);
   // Summarised for callers in other files: each of them puts its own argument here.
   if (ctx.lookups.summary && b.fn.type === 'function_definition') return own();
   recordCallers(ctx, callerNameOf(b.fn));
