@@ -24,14 +24,17 @@ import { argumentAt, argumentSources, callerNameOf } from './argument-sources';
 import { isMethod, resolve } from './scope';
 import { guardedToFewValues } from '../membership-guards';
 import { PYTHON_MEMBERSHIP } from './membership-guards';
+import { fewValuedPythonParameter } from './param-types';
 
 /**
  * A parameter nothing here gives a value, as a hole for its callers to fill: few-valued when
- * a check in the function lets only a short list of literals through (`membership-guards.ts`).
+ * its annotation is (`Literal[...]`, an enum: `param-types.ts`) or a check in the function
+ * lets only a short list of literals through (`membership-guards.ts`).
  */
 export function ownParameterValue(n: Node, b: Extract<Binding, { kind: 'param' }>, ctx: EvalContext): Value {
   const index = b.param.index < 0 ? -1 : b.param.index - (isMethod(b.fn) ? 1 : 0);
-  return parameterValue(n, b.param.name, index, undefined, guardedToFewValues(n, b.fn, ctx, PYTHON_MEMBERSHIP));
+  const few = fewValuedPythonParameter(b.fn, b.param.name) || guardedToFewValues(n, b.fn, ctx, PYTHON_MEMBERSHIP);
+  return parameterValue(n, b.param.name, index, undefined, few);
 }
 
 /**
