@@ -13,7 +13,7 @@ import { destructuredPart, type Value } from '../model/value';
 import { functionOf } from '../frontends/wrappers/resolve';
 import type { ModuleSummary } from '../model/summary';
 import { PathAliases } from './path-aliases';
-import { WorkspacePackages, bareImportCandidates } from './workspace-packages';
+import { WorkspacePackages, bareImportCandidates, isManifest } from './workspace-packages';
 import { requiredNames } from '../syntax/barrels';
 import { ModuleSummaries } from './summaries';
 import { registeredModel } from './nest-models';
@@ -328,6 +328,11 @@ export class ModuleConstants {
     this.summaries.wrappersChanged();
   }
 
+  /** The manifests resolving package names from files in `dirs` reads (for the analysis cache). */
+  manifestsRead(dirs: Iterable<string>): string[] {
+    return this.packages.manifestsRead(dirs);
+  }
+
   /** A package.json or workspace list changed: package names are read again, imports resolved again. */
   manifestsChanged(): void {
     this.packages.forget();
@@ -343,7 +348,7 @@ export class ModuleConstants {
     }
     // A file that appears or goes may change what any import names.
     this.resolved.clear();
-    if (/(^|[\\/])(package\.json|pnpm-workspace\.yaml|lerna\.json)$/.test(module)) this.manifestsChanged();
+    if (isManifest(module)) this.manifestsChanged();
     this.injected.clear();
     this.connectionLists.clear();
     this.values.delete(module);

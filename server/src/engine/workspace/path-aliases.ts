@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { goesUp, nearestAbove } from './walk-up';
 
 /**
  * TypeScript path aliases (`compilerOptions.paths` and `baseUrl` in the nearest
@@ -63,13 +64,10 @@ export class PathAliases {
 
   /** What `read` takes from the nearest config above `dir`, up to the root, remembered per folder. */
   private nearest<T>(dir: string, memo: Map<string, T | null>, read: (config: string) => T | null): T | null {
-    if (memo.has(dir)) return memo.get(dir)!;
-    let found: T | null = null;
-    const config = configIn(dir);
-    if (config) found = read(config);
-    else if (goesUp(dir, this.root)) found = this.nearest(path.dirname(dir), memo, read);
-    memo.set(dir, found);
-    return found;
+    return nearestAbove(dir, this.root, memo, (d) => {
+      const config = configIn(d);
+      return config ? read(config) : undefined;
+    });
   }
 }
 
@@ -78,12 +76,6 @@ const CONFIG_NAMES = ['tsconfig.json', 'jsconfig.json'];
 /** The config `near` takes in `dir`: the first of CONFIG_NAMES there, or none. */
 function configIn(dir: string): string | undefined {
   return CONFIG_NAMES.map((f) => path.join(dir, f)).find((f) => fs.existsSync(f));
-}
-
-/** Whether `near` looks further up from `dir`, which holds no config. */
-function goesUp(dir: string, root: string): boolean {
-  const top = path.resolve(root);
-  return dir !== top && path.dirname(dir) !== dir && dir.startsWith(top);
 }
 
 /**

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { PathAliases } from './path-aliases';
+import { goesUp, nearestAbove } from './walk-up';
 
 /**
  * The packages of a JS/TS monorepo, found where the package manager finds them: the
@@ -102,13 +103,7 @@ export class WorkspacePackages {
   }
 
   private monorepoRoot(dir: string): string | null {
-    const known = this.rootOf.get(dir);
-    if (known !== undefined) return known;
-    let found: string | null = null;
-    if (this.globsOf(dir).length) found = dir;
-    else if (goesUp(dir, this.root)) found = this.monorepoRoot(path.dirname(dir));
-    this.rootOf.set(dir, found);
-    return found;
+    return nearestAbove(dir, this.root, this.rootOf, (d) => (this.globsOf(d).length ? d : undefined));
   }
 
   private packages(monorepo: string): Map<string, Manifest> {
@@ -120,7 +115,7 @@ export class WorkspacePackages {
     for (const glob of globs.filter((g) => !g.startsWith('!')))
       for (const dir of expand(monorepo, glob.replace(/\/+$/, '').split('/'))) {
         if (excluded.includes(dir)) continue;
-        const json = readJson(path.join(dir, 'package.json'));
+        const json = this.manifest(dir);
         if (json && isString(json.name) && !byName.has(json.name)) byName.set(json.name, { dir, json });
       }
     this.packagesOf.set(monorepo, byName);
@@ -128,12 +123,10 @@ export class WorkspacePackages {
   }
 
   private ownPackage(dir: string): Manifest | null {
-    const known = this.ownOf.get(dir);
-    if (known !== undefined) return known;
-    const json = this.manifest(dir);
-    const found = json ? { dir, json } : goesUp(dir, this.root) ? this.ownPackage(path.dirname(dir)) : null;
-    this.ownOf.set(dir, found);
-    return found;
+    return nearestAbove(dir, this.root, this.ownOf, (d) => {
+      const json = this.manifest(d);
+      return json ? { dir: d, json } : undefined;
+    });
   }
 }
 
@@ -150,7 +143,11 @@ export function bareImportCandidates(aliases: PathAliases, packages: WorkspacePa
   ];
 }
 
-const MANIFEST_NAMES = ['package.json', 'pnpm-workspace.yaml', 'lerna.json'];
+/** The files naming a monorepo's packages (package.json first: the others count only beside one). */
+export const MANIFEST_NAMES = ['package.json', 'pnpm-workspace.yaml', 'lerna.json'];
+
+/** Whether `file` is one of MANIFEST_NAMES, whose change may change what a package name resolves to. */
+export const isManifest = (file: string) => MANIFEST_NAMES.includes(path.basename(file));
 
 /** The fields of a package.json the resolution reads. */
 interface PackageJson {
@@ -191,9 +188,6 @@ function readText(file: string): string | null {
     return null;
   }
 }
-
-/** Whether `dir` has a parent still inside `root`. */
-const goesUp = (dir: string, root: string) => dir !== path.resolve(root) && path.dirname(dir) !== dir;
 
 /** The package folders the package.json `json` of `dir`, or the lists beside it, declare. */
 function workspaceGlobs(dir: string, json: PackageJson): string[] {
@@ -269,15 +263,15 @@ function mapped(map: unknown, subpath: string): string[] | null {
   const isMap = keys.some((k) => k.startsWith('.') || k.startsWith('#'));
   if (!isMap) return subpath === '.' ? targetsOf(map, '') : null;
   if (subpath in entries) return targetsOf(entries[subpath], '');
-  let best: { key: string; star: string } | null = null;
+  let best: { key: string; prefix: number; star: string } | null = null;
   for (const key of keys) {
     const at = key.indexOf('*');
     if (at < 0) continue;
     const [prefix, suffix] = [key.slice(0, at), key.slice(at + 1)];
     const fits =
       subpath.startsWith(prefix) && subpath.endsWith(suffix) && subpath.length >= prefix.length + suffix.length;
-    if (fits && (!best || prefix.length > best.key.indexOf('*')))
-      best = { key, star: subpath.slice(prefix.length, subpath.length - suffix.length) };
+    if (fits && (!best || prefix.length > best.prefix))
+      best = { key, prefix: prefix.length, star: subpath.slice(prefix.length, subpath.length - suffix.length) };
   }
   return best ? targetsOf(entries[best.key], best.star) : null;
 }

@@ -14,7 +14,6 @@ import type { InfraReadEntry } from '../infra';
 import { decodeAnalysis, encodeAnalysis, type Entry } from './entry';
 import { sameStamp, settledBefore, stampOf, type Stamp } from './stamp';
 import { aliasConfigPaths } from '../path-aliases';
-import { WorkspacePackages } from '../workspace-packages';
 import { cacheFile, readCache, sha1, writeCache, type CacheFile } from './store';
 
 export { cacheDir } from './store';
@@ -312,10 +311,9 @@ export class AnalysisCache {
       definitions: JSON.stringify(pass.facts.tableDefinitions()),
       wrappers: pass.facts.wrapperFiles(),
       // The tsconfigs of path aliases, and the manifests naming the monorepo's packages.
-      aliases: [
-        ...aliasConfigPaths(this.setup.key.root, dirs),
-        ...new WorkspacePackages(this.setup.key.root).manifestsRead(dirs),
-      ].map((c): [string, string | null] => [c, aliasState(c)]),
+      aliases: [...aliasConfigPaths(this.setup.key.root, dirs), ...modules.manifestsRead(dirs)].map(
+        (c): [string, string | null] => [c, aliasState(c)],
+      ),
       ...(Object.keys(infra).length ? { infra } : {}),
     };
     writeCache(this.file, this.key, facts, entries, this.setup.notice);
