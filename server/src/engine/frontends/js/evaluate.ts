@@ -11,7 +11,6 @@ import {
   loopElementValue,
   namedValue,
   numberOf,
-  parameterValue,
   recordNode,
   scalar,
   soleHole,
@@ -29,10 +28,7 @@ import { injectedModelToken } from './nest-models';
 import { injectedBinding } from './inversify';
 import { callValue, newValue } from './library';
 import { recordedMember } from './constructions';
-import { loopValue, paramValue } from './loops';
-import { guardedToFewValues } from '../membership-guards';
-import { JS_MEMBERSHIP } from './membership-guards';
-import { fewValuedParameter } from './param-types';
+import { loopValue, ownParameterValue, paramValue } from './loops';
 import { withMutations } from './mutations';
 import { reachingBindings } from './reaching-bindings';
 import { isFunction, resolve, type Binding } from './scope';
@@ -238,13 +234,7 @@ function bindingValue(n: Node, b: Binding, ctx: EvalContext): Value {
       return throughName(assignedValue(n, b.node, ctx, ASSIGNING), n, declarationOf(n.text, b.node));
     case 'param':
       return callersOrOwn(n.text, paramValue(n, b.fn, b.index, ctx, b.path), () =>
-        parameterValue(
-          n,
-          b.name,
-          b.index,
-          b.path,
-          (!b.path && fewValuedParameter(b.fn, b.index, ctx)) || guardedToFewValues(n, b.fn, ctx, JS_MEMBERSHIP),
-        ),
+        ownParameterValue(n, b.fn, b.index, ctx, b.name, b.path),
       );
     case 'loop':
       return loopValue(n, b.loop, ctx) ?? namedValue(n, n.text);

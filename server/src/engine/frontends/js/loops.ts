@@ -108,6 +108,17 @@ function mapperOffset(fn: Node): number | null {
 }
 
 /**
+ * A parameter nothing here gives a value, as a hole (named `name`) for its callers to fill:
+ * few-valued when its type is (a union of literals, an enum: `param-types.ts`; a whole
+ * parameter only, not a destructured `path` of it) or a check in the function lets only a
+ * short list of literals through (`membership-guards.ts`).
+ */
+export function ownParameterValue(n: Node, fn: Node, index: number, ctx: EvalContext, name = n.text, path?: string[]) {
+  const few = (!path && fewValuedParameter(fn, index, ctx)) || guardedToFewValues(n, fn, ctx, JS_MEMBERSHIP);
+  return parameterValue(n, name, index, path, few);
+}
+
+/**
  * A parameter's value: a callback's element (`SHARDS.map((s) => ...)`,
  * `Array.from({length: N}, (_, i) => ...)`) or the arguments at the function's call
  * sites in this file.
@@ -115,10 +126,7 @@ function mapperOffset(fn: Node): number | null {
 export function paramValue(n: Node, fn: Node, index: number, ctx: EvalContext, path?: string[]): Value | null {
   // A destructured parameter (`{ id }`): its callers' objects give the property.
   if (path)
-    return (
-      pathOf(callersValue(n, fn, index, ctx), path) ??
-      parameterValue(n, `#${index}`, index, path, guardedToFewValues(n, fn, ctx, JS_MEMBERSHIP))
-    );
+    return pathOf(callersValue(n, fn, index, ctx), path) ?? ownParameterValue(n, fn, index, ctx, `#${index}`, path);
   return callersValue(n, fn, index, ctx);
 }
 
@@ -171,14 +179,7 @@ function callersValue(n: Node, fn: Node, index: number, ctx: EvalContext): Value
   const name =
     fn.childForFieldName('name')?.text ??
     (fn.parent?.type === 'variable_declarator' ? fn.parent.childForFieldName('name')?.text : undefined);
-  const own = () =>
-    parameterValue(
-      n,
-      n.text,
-      index,
-      undefined,
-      fewValuedParameter(fn, index, ctx) || guardedToFewValues(n, fn, ctx, JS_MEMBERSHIP),
-    );
+  const own = () => ownParameterValue(n, fn, index, ctx);
   if (!name || ctx.lookups.summary) return own();
   recordCallers(ctx, name);
   // Only the calls that really call it: not a namesake (`cache.get(...)` for a method `get`).
