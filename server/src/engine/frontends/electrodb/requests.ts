@@ -149,7 +149,9 @@ export function compositesOf(e: EntitySchema, given: Value | undefined, write: b
     if (write && a?.set && a.set.kind === 'scalar' && !isUnknown(a.set)) return perItem(a.set);
     const v = entry(given, attr);
     if (v) return v;
-    if (!write || !a?.default) return undefined;
+    // A default fills an attribute the write is known to leave out: not one of an item passed
+    // whole (`put(prompt)`, a parameter typed to carry it) or spread in (`{ ...input }`).
+    if (!write || !a?.default || given?.kind !== 'object' || given.hidden) return undefined;
     return perItem(defaultsAt ? { ...a.default, span: defaultsAt } : a.default);
   };
 }
