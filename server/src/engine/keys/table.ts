@@ -1,4 +1,5 @@
 import type { TableRef } from '../model';
+import { envReadShown } from '../requests/env';
 
 /**
  * A table as ShardLens names it everywhere (messages, hovers, JSON, the key listing):
@@ -9,10 +10,10 @@ export function tableName(t: TableRef): string | null {
   return t.kind === 'literal' || t.kind === 'template' ? t.name : t.kind === 'env' ? `$${t.name}` : null;
 }
 
-/** The table in a sentence: `table "leaderboard"`, `table $EVENTS_TABLE`, `this table`. */
+/** The table in a sentence: `table "leaderboard"`, `table $EVENTS_TABLE`, `table Resource.Polls.name`, `this table`. */
 export function tableLabel(t: TableRef): string {
   if (t.kind === 'template') return `table ${t.name}`;
-  return t.kind === 'literal' ? `table "${t.name}"` : t.kind === 'env' ? `table $${t.name}` : 'this table';
+  return t.kind === 'literal' ? `table "${t.name}"` : t.kind === 'env' ? `table ${envReadShown(t.name)}` : 'this table';
 }
 
 /**

@@ -90,7 +90,7 @@ export interface InfraFunction {
 /** What one infrastructure file declares. */
 export interface InfraDeclarations {
   file: string;
-  format: 'sam' | 'cloudformation' | 'serverless' | 'cdk' | 'terraform';
+  format: 'sam' | 'cloudformation' | 'serverless' | 'cdk' | 'sst' | 'terraform';
   functions: InfraFunction[];
   tables: InfraTable[];
   /** Parts that could not be read, with why (a malformed document, a handler that leads nowhere). */

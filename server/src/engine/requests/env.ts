@@ -8,9 +8,28 @@ import type { KeyTemplate } from '../model';
 const ENV_READ =
   /(?:process\.env\.|process\.env\[["'`]|environ\[["']|getenv\(["']|environ\.get\(["'])([A-Za-z_][A-Za-z0-9_]*)/;
 
+/**
+ * SST's reads of a linked table's name, each the read of the variable SST sets for it:
+ * v3 `Resource.Votes.name` (`SST_RESOURCE_Votes`), v2 `Table.Votes.tableName`
+ * (`SST_Table_tableName_Votes`, from `sst/node/table`).
+ */
+const SST_READ = /^(?:Resource\.([A-Za-z_]\w*)\.name|Table\.([A-Za-z_]\w*)\.tableName)$/;
+
 /** The variable's name when the text reads one, else null. */
 export function envVariableIn(source: string): string | null {
-  return ENV_READ.exec(source)?.[1] ?? null;
+  const env = ENV_READ.exec(source)?.[1];
+  if (env) return env;
+  const sst = SST_READ.exec(source);
+  if (!sst) return null;
+  return sst[1] ? `SST_RESOURCE_${sst[1]}` : `SST_Table_tableName_${sst[2]}`;
+}
+
+/** A variable as the code reads it, for sentences: `$TABLE_NAME`, SST's `Resource.Polls.name`. */
+export function envReadShown(variable: string): string {
+  const v3 = /^SST_RESOURCE_(\w+)$/.exec(variable);
+  if (v3) return `Resource.${v3[1]}.name`;
+  const v2 = /^SST_Table_tableName_(\w+)$/.exec(variable);
+  return v2 ? `Table.${v2[1]}.tableName` : `$${variable}`;
 }
 
 /** The variable a template is exactly one read of (`TABLE_NAME` in `process.env.TABLE_NAME`). */

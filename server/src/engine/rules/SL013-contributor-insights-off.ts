@@ -7,6 +7,8 @@ function howTo(d: DeclaredTable): string {
   switch (d.format) {
     case 'cdk':
       return '`contributorInsightsSpecification: { enabled: true, mode: ContributorInsightsMode.THROTTLED_KEYS }`';
+    case 'sst':
+      return 'an `aws.dynamodb.ContributorInsights` resource naming the table (`tableName: table.name`, v3), or `cdk: { table: { contributorInsightsEnabled: true } }` (v2)';
     case 'terraform':
       return 'an `aws_dynamodb_contributor_insights` resource naming the table, with `mode = "THROTTLED_KEYS"`';
     default:

@@ -3,7 +3,7 @@ import type { FileAnalysis } from '../analyze';
 import type { Access, SourceLanguage } from '../model';
 import type { FileEnv } from '../model/entry-point';
 import { declaredDefinitions, type NamedTable } from '../requests/declared-names';
-import { envBindings } from './env-bindings';
+import { envBindings, fileEnvIn } from './env-bindings';
 import type { InfraRegistry } from './infra';
 
 /**
@@ -51,7 +51,7 @@ export class EnvBinder {
 
   /** The tables environment variables name in `file`; noted as what it is analysed with. */
   of(file: string): FileEnv | null {
-    const env = this.map()?.get(resolvedPath(file)) ?? null;
+    const env = fileEnvIn(this.map(), resolvedPath(file));
     this.boundWith.set(file, env ? JSON.stringify(env) : '');
     return env;
   }
@@ -109,7 +109,7 @@ export class EnvBinder {
       // No access, no table to bind: the analysis is the same whatever the bindings (most of
       // a workspace's files; looking each one up cost most of a template edit's rebinding).
       if (analysis.accesses.length === 0) continue;
-      const now = map?.get(resolvedPath(file));
+      const now = fileEnvIn(map, resolvedPath(file));
       const json = now ? JSON.stringify(now) : '';
       if (this.namesMoved(file, analysis.accesses)) {
         for (const key of this.host.reanalyse(file)) touched.add(key);
@@ -153,7 +153,7 @@ export class EnvBinder {
     for (const [file, analysis] of this.host.analyses()) {
       if (analysis.accesses.length === 0) continue;
       if (this.namesMoved(file, analysis.accesses)) return true;
-      const now = map?.get(resolvedPath(file));
+      const now = fileEnvIn(map, resolvedPath(file));
       if (this.boundWith.get(file) === (now ? JSON.stringify(now) : '')) continue;
       if (analysis.accesses.some((a) => envNamed(a) || resolvedHere(a))) return true;
     }

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import type { TableHint } from '../model/call-site';
 import type { EnvBinding, EnvValue, FileEnv, InfraDeclarations, InfraTable } from '../model/entry-point';
 import type { EnvTableSource } from '../model';
+import { sstVariablesOf } from '../frontends/infra/sst';
 
 export type { EnvBinding, FileEnv };
 
@@ -58,6 +59,42 @@ export function envBindings(
       else env[variable] = { candidates: all.map((o) => o.label).sort() };
     }
     out.set(file, env);
+  }
+  const appWide = sstBindings(declarations, byFile, byName);
+  if (Object.keys(appWide).length) {
+    for (const env of out.values()) for (const [variable, b] of Object.entries(appWide)) env[variable] ??= b;
+    out.set(APP_WIDE, appWide);
+  }
+  return out;
+}
+
+/** The key under which `envBindings` keeps the bindings of every file no function reaches. */
+const APP_WIDE = '';
+
+/** The bindings of a file (by resolved path) in a map `envBindings` made, or null. */
+export function fileEnvIn(map: ReadonlyMap<string, FileEnv> | null, resolved: string): FileEnv | null {
+  return map?.get(resolved) ?? map?.get(APP_WIDE) ?? null;
+}
+
+/**
+ * An SST app's tables are named by id wherever its code runs (`Resource.Votes.name` is the
+ * table `Votes` of the app in any function it is linked to), so their variables bind in
+ * every file, not only in those a function's handler reaches: a handler whose function is
+ * built where nothing here reads it still names its table.
+ */
+function sstBindings(
+  declarations: readonly InfraDeclarations[],
+  byFile: Map<string, { table: InfraTable; file: string }>,
+  byName: Map<string, InfraTable>,
+): FileEnv {
+  const out: FileEnv = {};
+  for (const d of declarations) {
+    if (d.format !== 'sst') continue;
+    for (const t of d.tables)
+      for (const variable of sstVariablesOf(t.logicalId)) {
+        const { binding } = optionOf({ kind: 'table', logicalId: t.logicalId }, variable, d.file, byFile, byName);
+        if (binding) out[variable] = binding;
+      }
   }
   return out;
 }

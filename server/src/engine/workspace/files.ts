@@ -3,11 +3,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { diskFiles, isInfrastructureCandidate } from '../frontends/infra';
 import { languageForFile } from '../syntax/parser';
-import { inCdkFolder } from './cdk-source';
+import { APP_CONFIGS, inCdkFolder } from './cdk-source';
 import { ignoredByScopes, parseGitignore, type IgnoreScope } from './gitignore';
 
-/** The file that makes a folder a CDK app (`cdk` runs the app there). */
-const CDK_APP = 'cdk.json';
+/** The files that make a folder an app of infrastructure code (`cdk` runs the app there; SST reads its config). */
+const APP_MARKERS = new Set(APP_CONFIGS);
 
 /** Folders that never hold the project's own source. */
 export const SKIPPED_DIRS = new Set([
@@ -37,7 +37,8 @@ export interface FileList {
   files: string[];
   /**
    * Files that may be infrastructure code by their name (YAML, JSON, `serverless.ts`), and
-   * the source files of CDK apps (below a folder holding `cdk.json`): their content decides.
+   * the source files of CDK and SST apps (below a folder holding `cdk.json` or `sst.config.ts`):
+   * their content decides.
    */
   infrastructure: string[];
   /** Paths given that do not exist or are not source files. */
@@ -136,7 +137,7 @@ function walkDir(root: string, files: Set<string>, infra: Set<string>, out: File
     const own = entries.some((e) => e.name === '.gitignore') ? readIgnore(dir) : null;
     const scopes = own ? [...parent, own] : parent;
     // A CDK app's folder: its source files may declare infrastructure (their imports decide).
-    const cdk = inApp || entries.some((e) => e.name === CDK_APP && e.isFile());
+    const cdk = inApp || entries.some((e) => APP_MARKERS.has(e.name) && e.isFile());
     for (const e of entries) {
       const full = path.join(dir, e.name);
       if (e.isDirectory()) {
@@ -175,8 +176,10 @@ function gitFiles(dir: string, files: Set<string>, infra: Set<string>): boolean 
   // tree) or empty. The user named it, so it is walked as any folder outside git.
   if (!listed) return false;
   const all = listed.split('\0');
-  // The CDK apps' folders (relative, `''` for `dir` itself): their source files may declare infrastructure.
-  const apps = all.filter((r) => r === CDK_APP || r.endsWith('/' + CDK_APP)).map((r) => r.slice(0, -CDK_APP.length));
+  // The CDK and SST apps' folders (relative, `''` for `dir` itself): their source files may declare infrastructure.
+  const apps = all
+    .filter((r) => APP_MARKERS.has(path.posix.basename(r)))
+    .map((r) => r.slice(0, -path.posix.basename(r).length));
   const outer = inCdkFolder(dir, diskFiles);
   for (const rel of all) {
     const source = !!rel && !!languageForFile(rel);

@@ -19,6 +19,7 @@ export type { InfraFiles } from './handlers';
 export { diskFiles } from './handlers';
 export { ratePerHour } from './schedule';
 export { declarationsOfCdk, importsCdk } from './cdk';
+export { declarationsOfSst, importsSst, isSstConstruct, mayUseSst, SST_CONFIGS, sstVariablesOf } from './sst';
 export { ignoreComments } from './comments';
 
 const SERVERLESS_NAME = /^serverless\.(ya?ml|json|ts|js|cjs|mjs)$/;

@@ -24,8 +24,16 @@ export function importsCdk(text: string): boolean {
   return /['"](?:aws-cdk-lib|@aws-cdk\/)|^\s*(?:from|import)\s+aws_cdk\b/m.test(text);
 }
 
-/** What `cdk` declares; `read` reads the app's other files, when their constructions are to be followed. */
-export function declarationsOfCdk(cdk: CdkFile, files: InfraFiles, read?: ReadCdk): InfraDeclarations {
+/**
+ * What `cdk` declares; `read` reads the app's other files, when their constructions are to be
+ * followed. `othersOwn`: constructions another reader declares (SST's, in a stack importing both).
+ */
+export function declarationsOfCdk(
+  cdk: CdkFile,
+  files: InfraFiles,
+  read?: ReadCdk,
+  othersOwn?: (n: NewValue) => boolean,
+): InfraDeclarations {
   const file = cdk.file;
   const out: InfraDeclarations = { file, format: 'cdk', functions: [], tables: [], skipped: [] };
   const app = read ? loadApp(cdk, files, read) : { files: new Map([[file, cdk]]), resolve: () => null };
@@ -33,7 +41,7 @@ export function declarationsOfCdk(cdk: CdkFile, files: InfraFiles, read?: ReadCd
   const folder = appFolder(file, files);
   const byAt = new Map<number, InfraFunction>();
   for (const n of constructs) {
-    if (constructId(n) === null) continue;
+    if (constructId(n) === null || othersOwn?.(n)) continue;
     if (TABLE_CLASSES.has(n.className)) out.tables.push(tableOf(n, calls, file));
     else if (FUNCTION_CLASSES.has(n.className) && !/cloudfront/i.test(n.qualified)) {
       const fn = functionOf(n, calls, file, folder, files, out.skipped);
@@ -83,7 +91,7 @@ function bindGrantedTables(functions: ReadonlyMap<number, InfraFunction>, calls:
 }
 
 /** Every construct made and every method called in the statements, each once, in text order. */
-function collect(statements: readonly CdkValue[]): { constructs: NewValue[]; calls: CallValue[] } {
+export function collect(statements: readonly CdkValue[]): { constructs: NewValue[]; calls: CallValue[] } {
   const constructs = new Map<number, NewValue>();
   const calls = new Map<string, CallValue>();
   const seen = new Set<CdkValue>();
