@@ -74,3 +74,22 @@ export * as Bank from ".";
   const findings = bank.findings.map((f) => `${f.rule} ${f.span.startLine - queryLine}`);
   assert.ok(findings.includes('SL001 0'), findings.join('\n'));
 });
+
+test("a value read through the module's own namespace (`Dynamo.Configuration`) is the module's: the entity's table", async () => {
+  const { index } = await indexedWorkspace({
+    'package.json': '{ "name": "ledger" }\n',
+    'core/dynamo.ts': `import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+export * as Dynamo from "./dynamo";
+export const Client = new DynamoDBClient({});
+export const Configuration = { table: "ledger-links", client: Client };
+`,
+    'core/link/bank.ts': `${ENTITY}
+export async function listBanks() {
+  return LinkEntity.query.byKind({ kind: "bank" }).go();
+}
+`,
+  });
+  const bank = index.results().find((r) => r.file.endsWith('bank.ts'))!;
+  const tables = [...new Set(bank.accesses.map((a) => (a.table.kind === 'literal' ? a.table.name : a.table.kind)))];
+  assert.deepEqual(tables, ['ledger-links']);
+});

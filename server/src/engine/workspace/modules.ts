@@ -61,10 +61,15 @@ const MAX_MODULE_BYTES = 512 * 1024;
  * reader, `from config import SHARD_COUNT`. Modules are parsed on demand, once, and
  * their constants kept as values; `forget` drops a module when it changes.
  */
+/** `export * as Dynamo from "./dynamo"`: the namespace's name and the module it names. */
+const NAMESPACE_EXPORT = /^\s*export\s+\*\s+as\s+([A-Za-z_$][\w$]*)\s+from\s+["']([^"']+)["']/gm;
+
 export class ModuleConstants {
   private readonly values = new Map<string, Map<string, Value | null>>();
   /** The modules a barrel passes on whole (`export * from "./user"`), by the barrel. */
   private readonly stars = new Map<string, string[]>();
+  /** The namespaces a module exports (`export * as Dynamo from "./dynamo"`): name → the module it names. */
+  private readonly namespaces = new Map<string, Map<string, string>>();
   /** Module file → the files whose analysis used one of its constants. */
   private readonly dependents = new Map<string, Set<string>>();
   /** File → the module files its analysis (or its summary, for a module) looked up: `dependenciesOf` follows it. */
@@ -128,6 +133,15 @@ export class ModuleConstants {
     seen.add(module);
     const own = this.constantsOf(module).get(name);
     if (own !== undefined) return own;
+    // `Dynamo.Service`, `Dynamo` a namespace the module exports (SST's `export * as Dynamo from
+    // "./dynamo"`, naming itself): the name in the module the namespace is. The name is shorter
+    // at each step, so a module naming itself is entered again only for what is left.
+    const dot = name.indexOf('.');
+    const namespace = dot > 0 ? this.namespaces.get(module)?.get(name.slice(0, dot)) : undefined;
+    if (namespace !== undefined) {
+      const v = this.resolveThrough(module, language, namespace, name.slice(dot + 1), new Set());
+      if (v) return v;
+    }
     // `export * from "./user"` in a barrel: the first module it passes on that holds the name.
     for (const from of this.stars.get(module) ?? []) {
       const v = this.resolveThrough(module, language, from, name, seen);
@@ -353,6 +367,7 @@ export class ModuleConstants {
     this.connectionLists.clear();
     this.values.delete(module);
     this.stars.delete(module);
+    this.namespaces.delete(module);
     this.summaries.forget(module);
   }
 
@@ -399,6 +414,10 @@ export class ModuleConstants {
       }
       // A barrel (`export { User } from "./user"`, or `const { User } = require("./user")` passed on by
       // `module.exports = { User }`): the value the module it names holds, as its importers see it.
+      for (const m of text.matchAll(NAMESPACE_EXPORT)) {
+        const known = this.namespaces.get(module) ?? new Map<string, string>();
+        this.namespaces.set(module, known.set(m[1], m[2]));
+      }
       for (const r of fe.reexports(tree)) {
         if (r.names === '*') this.stars.set(module, [...(this.stars.get(module) ?? []), r.source]);
         else for (const [alias, name] of r.names) if (!result.has(alias)) result.set(alias, imports(r.source, name));

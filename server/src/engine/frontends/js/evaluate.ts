@@ -261,6 +261,12 @@ function memberValue(n: Node, ctx: EvalContext): Value {
     const v = importedValue(n, module.source, prop, ctx);
     if (v) return v;
   }
+  // `Dynamo.Service` with `import { Dynamo } from "./dynamo"`, where the module exports itself
+  // as a namespace (`export * as Dynamo from "./dynamo"`, as SST's templates lay out `core`).
+  if (module?.kind === 'import' && module.name !== '*' && module.name !== 'default') {
+    const v = importedValue(n, module.source, `${module.name}.${prop}`, ctx);
+    if (v) return v;
+  }
   const base = obj ? evaluate(obj, ctx) : null;
   if (base?.kind === 'object') {
     const found = memberOf(base, prop);
