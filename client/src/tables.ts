@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { KeysRequest, ListTablesRequest } from '../../protocol/src/heat';
 import type { HeatStatus } from '../../protocol/src/lsp';
+import { sstTableCandidates } from '../../protocol/src/settings';
 import type { JsonKeysReport } from '../../protocol/src/report';
 import { tableUses, usesLine } from './table-uses';
 
@@ -94,7 +95,13 @@ function pickTable(name: string, tables: string[], back: boolean): Promise<strin
   q.placeholder = tables.length
     ? `The code names this table by an environment variable: pick it among the account's ${tables.length} tables`
     : 'The account has no table in this region';
-  q.items = tables.map((t) => ({ label: t }));
+  // An SST table's id is a word of its physical name: those tables first, marked.
+  const likely = sstTableCandidates(name, tables);
+  q.items = [
+    ...likely.map((t) => ({ label: t, description: 'named after the SST id' })),
+    ...(likely.length ? [{ label: 'all tables', kind: vscode.QuickPickItemKind.Separator }] : []),
+    ...tables.filter((t) => !likely.includes(t)).map((t) => ({ label: t })),
+  ];
   return once(q, (done) => [
     q.onDidAccept(() => done(q.selectedItems[0]?.label)),
     q.onDidTriggerButton((b) => b === vscode.QuickInputButtons.Back && done(BACK)),

@@ -160,3 +160,18 @@ export function resolveTable(name: string, tables: Record<string, string>): stri
   const mapped = tables[name] ?? (name.startsWith('$') ? tables[name.slice(1)] : undefined);
   return mapped && !isPlaceholderTable(mapped) ? mapped : null;
 }
+
+/**
+ * The account's tables that may be the one an SST app names by id (`$SST_RESOURCE_Polls`
+ * for `Resource.Polls.name`, `$SST_Table_tableName_Counter`): SST names a table after its
+ * id (v3 `polls-dev-PollsTable-x7k2`, v2 `dev-clicks-Counter`), so those holding the id as
+ * a word of the name, in its case (the app's name before it is often the id in lower case),
+ * in name order. Empty for any other name. One stage's table is as likely as another's, so
+ * these are offered first, never chosen.
+ */
+export function sstTableCandidates(name: string, tables: readonly string[]): string[] {
+  const id = /^\$?SST_(?:RESOURCE_|Table_tableName_)(\w+)$/.exec(name)?.[1];
+  if (!id) return [];
+  const word = new RegExp(`(^|[-_.])${id}(Table)?([-_.]|$)`);
+  return tables.filter((t) => word.test(t)).sort();
+}
