@@ -380,6 +380,13 @@ function readWrappedExport(call: Node, seen: ReachPart, file: string): void {
   const span = spanOf(call);
   seen.functions.push({ name, span, exported: true });
   for (const a of passed.named) seen.calls.push({ ...a, span });
+  // Callbacks written in its options (`AuthHandler({ async onSuccess(input) {…} })`, `{ onSuccess:
+  // async () => … }`) run when the handler does: it calls each named one (an unnamed one's
+  // calls are already the export's, the function around them).
+  for (const fn of passed.inline) {
+    const callback = nameOf(fn)?.name;
+    if (callback) seen.calls.push({ name: callback, member: false, span });
+  }
   seen.imports.push(...passed.imports);
   if (handlerName) seen.entries.push({ entry: entryPoint('unknown', name, file, name, span, 'Lambda handler'), span });
 }

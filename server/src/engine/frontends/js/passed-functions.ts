@@ -67,6 +67,8 @@ function collect(n: Node, out: Passed, depth: number): void {
     case 'object':
       for (const p of n.namedChildren) {
         if (p?.type === 'shorthand_property_identifier') collect(p, out, depth + 1);
+        // `AuthHandler({ async onSuccess(input) {...} })`: a method written in the object.
+        else if (p?.type === 'method_definition') out.inline.push(p);
         else if (p?.type === 'pair') {
           const value = p.childForFieldName('value');
           if (value) collect(value, out, depth + 1);
