@@ -180,6 +180,41 @@ test('v3: a table named through `transform.table.name` keeps that name, its depl
   }
 });
 
+test('the auth server each version makes: v3 `issuer` (or `authorizer`), v2 `authenticator`, also from `sst/constructs/future`', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-sst-auth-'));
+  try {
+    fs.writeFileSync(path.join(dir, 'sst.config.ts'), 'export default $config({ app() { return { name: "a" }; } });\n');
+    fs.mkdirSync(path.join(dir, 'infra'));
+    fs.mkdirSync(path.join(dir, 'src'));
+    fs.writeFileSync(path.join(dir, 'src/auth.ts'), 'export const handler = async () => ({ statusCode: 200 });\n');
+    fs.writeFileSync(
+      path.join(dir, 'infra/auth.ts'),
+      'export const auth = new sst.aws.Auth("Auth", { issuer: { handler: "src/auth.handler" } });\n',
+    );
+    fs.writeFileSync(
+      path.join(dir, 'infra/legacy.ts'),
+      [
+        'import { StackContext } from "sst/constructs";',
+        'import { Auth as SSTAuth } from "sst/constructs/future";',
+        'export function Legacy({ stack }: StackContext) {',
+        '  return new SSTAuth(stack, "auth", { authenticator: { handler: "src/auth.handler" } });',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    for (const [file, name, trigger] of [
+      ['infra/auth.ts', 'Auth auth', 'Auth: sign-in routes'],
+      ['infra/legacy.ts', 'auth auth', 'auth: sign-in routes'],
+    ]) {
+      const f = fn(read(dir, file), name);
+      assert.equal(handlerOf(dir, f), 'src/auth.ts');
+      assert.deepEqual(triggers(f), [['api', trigger, null]]);
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('the source files of an SST app are read for infrastructure, as those of a CDK app are', () => {
   const { infrastructure } = collectFiles([V3]);
   const rel = infrastructure.map((f) => path.relative(V3, f).split(path.sep).join('/'));

@@ -25,13 +25,15 @@ export function readCdk(tree: Tree, file: string): CdkFile {
   return readCdkFile(tree, file, new Reader(), { expressionOf: statementExpression, classOf, importsOf });
 }
 
-/** An expression statement's expression (an assignment's right side), or what a declaration or class field binds. */
+/** An expression statement's expression (an assignment's right side), what a declaration or class field binds, or what a `return` gives. */
 function statementExpression(n: Node): Node | null {
   if (n.type === 'expression_statement') {
     const e = n.namedChild(0);
     return e?.type === 'assignment_expression' ? e.childForFieldName('right') : e;
   }
   if (n.type === 'variable_declarator' || n.type === 'public_field_definition') return n.childForFieldName('value');
+  // `return new Table(stack, "data", {...})` at the end of an SST v2 stack function.
+  if (n.type === 'return_statement') return n.namedChild(0);
   return null;
 }
 

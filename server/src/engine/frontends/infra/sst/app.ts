@@ -11,7 +11,7 @@ import { textOf, type NewValue } from '../cdk/values';
 
 /** Whether a file's text makes SST components (v3) or imports SST v2's constructs: the cheap check before parsing. */
 export function importsSst(text: string): boolean {
-  return /\bsst\.aws\.[A-Z]\w*|['"](?:sst\/constructs|@serverless-stack\/resources)['"]/.test(text);
+  return /\bsst\.aws\.[A-Z]\w*|['"](?:sst\/constructs(?:\/future)?|@serverless-stack\/resources)['"]/.test(text);
 }
 
 /**
@@ -38,10 +38,11 @@ const V3_KINDS: Record<string, string> = {
   Bus: 'Bus',
   SnsTopic: 'SnsTopic',
   KinesisStream: 'KinesisStream',
+  Auth: 'Auth',
 };
-const V2_KINDS = new Set(['Table', 'Function', 'Api', 'Cron', 'Queue']);
+const V2_KINDS = new Set(['Table', 'Function', 'Api', 'Cron', 'Queue', 'Auth']);
 /** Where v2's constructs come from, and v1's (`@serverless-stack/resources`, made the same way). */
-const V2_MODULES = new Set(['sst/constructs', '@serverless-stack/resources']);
+const V2_MODULES = new Set(['sst/constructs', 'sst/constructs/future', '@serverless-stack/resources']);
 
 /** The variables SST sets for a linked (v3) or bound (v2) table named `id`. */
 export function sstVariablesOf(id: string): string[] {

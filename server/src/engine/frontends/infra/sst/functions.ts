@@ -7,7 +7,8 @@
  *   `Dynamo` (its stream), a `Queue`, a `Bus` or an `SnsTopic`;
  * - v2 (`sst/constructs`): `new Function(stack, "Id", { handler })`, `new Api(stack, "Id", {
  *   routes })` and `api.addRoutes(stack, routes)`, `new Cron(stack, "Id", { schedule, job })`,
- *   a `Queue`'s `consumer`, a `Table`'s `consumers` and `addConsumers`.
+ *   a `Queue`'s `consumer`, a `Table`'s `consumers` and `addConsumers`;
+ * - the auth server both make (v3 `sst.aws.Auth` `issuer`, v2 `Auth` `authenticator`).
  * A handler is written as text (`packages/functions/src/vote.handler`, relative to the app's
  * folder: the one holding `sst.config.ts`) or as function props (`{ handler, link }`; v2
  * `{ function: ... }`). A linked (v3) or bound (v2) table puts its name in the function's
@@ -137,6 +138,11 @@ export function madeFunctions(constructs: readonly NewValue[], calls: readonly C
       const defaults = prop(prop(n.props, 'defaults'), 'function');
       for (const [route, value] of routesOf(prop(n.props, 'routes')))
         push(`${id} ${route}`, value, api(route, value.span), value.span, defaults);
+    } else if (kind === 'Auth') {
+      // The auth server's handler answers every sign-in and token request (v3 `issuer`,
+      // `authorizer` before it; v2 `authenticator`).
+      const handler = prop(n.props, 'issuer') ?? prop(n.props, 'authorizer') ?? prop(n.props, 'authenticator');
+      push(`${id} auth`, handler, api(`${id}: sign-in routes`, n.span), n.span);
     } else if (kind === 'Queue') {
       push(`${id} consumer`, prop(n.props, 'consumer'), batched('queue', 'SQS', id, n.span), n.span);
     } else if (kind === 'Table') {
