@@ -2,7 +2,7 @@
  * What a JavaScript/TypeScript file tells the reachability pass (`entry-points/`): its
  * functions, calls, loops and imports, and the entry points written in it — Express,
  * Fastify, Koa and Hono routes (`app.get('/x', h)`, `router.post(...)`), NestJS
- * controllers and schedules (`@Controller` + `@Get`, `@Cron`), Next.js route handlers
+ * controllers and schedules (`@Controller` + `@Get`, `@Cron`), tRPC procedures, Next.js route handlers
  * (`app/**\/route.ts` exporting GET/POST) and API routes (`pages/api/**`), a Lambda
  * handler by its signature, a shebang or `require.main === module` script, a test file.
  */
@@ -26,6 +26,7 @@ import { makesFunction, returnedFunctions } from './factory-functions';
 import { argumentsOf, chainedRoutePath, passedFunctions, routeObject } from './passed-functions';
 import type { Span } from '../../model/range';
 import { declaratorBinding, fieldTypes, parameterBindings } from './declared-types';
+import { trpcProcedureName } from './trpc-procedures';
 
 /** A JS name, read sticky from where a receiver starts. */
 const JS_NAME = /[A-Za-z_$][\w$]*/y;
@@ -275,6 +276,9 @@ function readCall(call: Node, seen: ReachPart, file: string, text: string): void
   // `repo.get(id)`: the variable, whose declared class says which `get` runs.
   const variable = receiver?.type === 'identifier' ? receiver.text : undefined;
   seen.calls.push(memberCall(method, span, { field, variable, start: receiver?.startIndex }, text, JS_NAME));
+  const procedure = trpcProcedureName(call, callee, method);
+  if (procedure)
+    return readRoute(procedure, call.childForFieldName('arguments')?.namedChildren ?? [], span, seen, file);
   // The arguments are read only for the few methods that may loop, route or run what they
   // are given: most calls are none of these.
   const loops = LOOP_METHODS.has(method);
