@@ -92,7 +92,7 @@ test('v3: api routes, a cron and a stream subscriber on a table imported from an
   assert.deepEqual(triggers(audit), [['stream', 'DynamoDB Polls', null]]);
 });
 
-test("v2: a Table, Api routes with shared defaults (keys spaced as SST's guide aligns them), a Cron job given as function props", () => {
+test("v2: a Table, Api routes with shared defaults (keys spaced as SST's guide aligns them), a Cron job given as function props (its handler a template literal)", () => {
   const [t] = read(V2, 'stacks/Storage.ts').tables;
   assert.equal(t.logicalId, 'Counter');
   assert.deepEqual(t.partitionKey, { name: 'counter', type: 'S' });

@@ -35,12 +35,19 @@ interface HandlerDef {
 /** Text, `{ handler }`, or v2's `{ function: text | { handler } }`; null when the value is none of them. */
 export function handlerDef(v: CdkValue | null | undefined, depth = 0): HandlerDef | null {
   if (!v || depth > 3) return null;
-  const text = textOf(v);
+  const text = plainText(v);
   if (text !== null) return { handler: text, props: null };
   if (v.kind !== 'object') return null;
-  const handler = textOf(prop(v, 'handler'));
+  const handler = plainText(prop(v, 'handler'));
   if (handler !== null) return { handler, props: v };
   return handlerDef(prop(v, 'function'), depth + 1);
+}
+
+/** Text, also written as a template literal with nothing put in (`\`packages/api/src/animal.list\``). */
+function plainText(v: CdkValue | null | undefined): string | null {
+  if (v?.kind === 'template' && v.parts.every((p) => 'text' in p))
+    return v.parts.map((p) => ('text' in p ? p.text : '')).join('');
+  return textOf(v);
 }
 
 /** What a function made from `def` needs besides its handler: its name, trigger and defaults. */
