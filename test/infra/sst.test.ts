@@ -42,6 +42,23 @@ function fn(d: InfraDeclarations, name: string): InfraFunction {
   return f;
 }
 
+const SST_CONFIG = 'export default $config({ app() { return { name: "app" }; } });\n';
+const lines = (...text: string[]) => `${text.join('\n')}\n`;
+
+/** An app of `files` in a fresh folder, given to `check`, removed after. */
+function withApp(files: Record<string, string>, check: (dir: string) => void): void {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-sst-'));
+  try {
+    for (const [name, text] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+      fs.writeFileSync(path.join(dir, name), text);
+    }
+    check(dir);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const handlerOf = (dir: string, f: InfraFunction) =>
   f.handlerFile ? path.relative(dir, f.handlerFile).split(path.sep).join('/') : null;
 const triggers = (f: InfraFunction) => f.triggers.map((t) => [t.kind, t.trigger, t.ratePerHour]);
@@ -114,16 +131,10 @@ test("v2: a stack importing the CDK too: its SST `Function` is SST's (no `code` 
 });
 
 test('v1: a stack class of `@serverless-stack/resources` with typed fields, in an app marked by sst.json', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-sst-v1-'));
-  try {
-    fs.writeFileSync(
-      path.join(dir, 'sst.json'),
-      '{ "name": "notes", "region": "us-east-1", "main": "stacks/index.js" }\n',
-    );
-    fs.mkdirSync(path.join(dir, 'stacks'));
-    fs.writeFileSync(
-      path.join(dir, 'stacks/StorageStack.js'),
-      [
+  withApp(
+    {
+      'sst.json': '{ "name": "notes", "region": "us-east-1", "main": "stacks/index.js" }\n',
+      'stacks/StorageStack.js': lines(
         "import * as sst from '@serverless-stack/resources';",
         '',
         'export default class StorageStack extends sst.Stack {',
@@ -135,84 +146,68 @@ test('v1: a stack class of `@serverless-stack/resources` with typed fields, in a
         '    });',
         '  }',
         '}',
-        '',
-      ].join('\n'),
-    );
-    const [t] = read(dir, 'stacks/StorageStack.js').tables;
-    assert.equal(t.logicalId, 'Notes');
-    assert.deepEqual(
-      [t.partitionKey, t.sortKey],
-      [
-        { name: 'userId', type: 'S' },
-        { name: 'noteId', type: 'S' },
-      ],
-    );
-    assert.ok(collectFiles([dir]).infrastructure.some((f) => f.endsWith('StorageStack.js')));
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+      ),
+    },
+    (dir) => {
+      const [t] = read(dir, 'stacks/StorageStack.js').tables;
+      assert.equal(t.logicalId, 'Notes');
+      assert.deepEqual(
+        [t.partitionKey, t.sortKey],
+        [
+          { name: 'userId', type: 'S' },
+          { name: 'noteId', type: 'S' },
+        ],
+      );
+      assert.ok(collectFiles([dir]).infrastructure.some((f) => f.endsWith('StorageStack.js')));
+    },
+  );
 });
 
 test('v3: a table named through `transform.table.name` keeps that name, its deploy-time parts as holes', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-sst-named-'));
-  try {
-    fs.writeFileSync(
-      path.join(dir, 'sst.config.ts'),
-      'export default $config({ app() { return { name: "kv" }; } });\n',
-    );
-    fs.mkdirSync(path.join(dir, 'infra'));
-    fs.writeFileSync(
-      path.join(dir, 'infra/databases.ts'),
-      [
+  withApp(
+    {
+      'sst.config.ts': SST_CONFIG,
+      'infra/databases.ts': lines(
         'export const database = new sst.aws.Dynamo("KvStore", {',
         '  transform: { table: { name: `${$app.name}-${$app.stage}-kvstore` } },',
         '  fields: { pk: "string", sk: "string" },',
         '  primaryIndex: { hashKey: "pk", rangeKey: "sk" },',
         '});',
-        '',
-      ].join('\n'),
-    );
-    const [t] = read(dir, 'infra/databases.ts').tables;
-    assert.equal(t.logicalId, 'KvStore');
-    assert.equal(t.tableName, '{$$app.name}-{$$app.stage}-kvstore');
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+      ),
+    },
+    (dir) => {
+      const [t] = read(dir, 'infra/databases.ts').tables;
+      assert.equal(t.logicalId, 'KvStore');
+      assert.equal(t.tableName, '{$$app.name}-{$$app.stage}-kvstore');
+    },
+  );
 });
 
 test('the auth server each version makes: v3 `issuer` (or `authorizer`), v2 `authenticator`, also from `sst/constructs/future`', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-sst-auth-'));
-  try {
-    fs.writeFileSync(path.join(dir, 'sst.config.ts'), 'export default $config({ app() { return { name: "a" }; } });\n');
-    fs.mkdirSync(path.join(dir, 'infra'));
-    fs.mkdirSync(path.join(dir, 'src'));
-    fs.writeFileSync(path.join(dir, 'src/auth.ts'), 'export const handler = async () => ({ statusCode: 200 });\n');
-    fs.writeFileSync(
-      path.join(dir, 'infra/auth.ts'),
-      'export const auth = new sst.aws.Auth("Auth", { issuer: { handler: "src/auth.handler" } });\n',
-    );
-    fs.writeFileSync(
-      path.join(dir, 'infra/legacy.ts'),
-      [
+  withApp(
+    {
+      'sst.config.ts': SST_CONFIG,
+      'src/auth.ts': 'export const handler = async () => ({ statusCode: 200 });\n',
+      'infra/auth.ts': 'export const auth = new sst.aws.Auth("Auth", { issuer: { handler: "src/auth.handler" } });\n',
+      'infra/legacy.ts': lines(
         'import { StackContext } from "sst/constructs";',
         'import { Auth as SSTAuth } from "sst/constructs/future";',
         'export function Legacy({ stack }: StackContext) {',
         '  return new SSTAuth(stack, "auth", { authenticator: { handler: "src/auth.handler" } });',
         '}',
-        '',
-      ].join('\n'),
-    );
-    for (const [file, name, trigger] of [
-      ['infra/auth.ts', 'Auth auth', 'Auth: sign-in routes'],
-      ['infra/legacy.ts', 'auth auth', 'auth: sign-in routes'],
-    ]) {
-      const f = fn(read(dir, file), name);
-      assert.equal(handlerOf(dir, f), 'src/auth.ts');
-      assert.deepEqual(triggers(f), [['api', trigger, null]]);
-    }
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+      ),
+    },
+    (dir) => {
+      for (const [file, name, trigger] of [
+        ['infra/auth.ts', 'Auth auth', 'Auth: sign-in routes'],
+        ['infra/legacy.ts', 'auth auth', 'auth: sign-in routes'],
+      ]) {
+        const f = fn(read(dir, file), name);
+        assert.equal(handlerOf(dir, f), 'src/auth.ts');
+        assert.deepEqual(triggers(f), [['api', trigger, null]]);
+      }
+    },
+  );
 });
 
 test('the source files of an SST app are read for infrastructure, as those of a CDK app are', () => {

@@ -18,6 +18,7 @@ import {
 import type { CdkFile } from '../model/cdk';
 import type { InfraDeclarations } from '../model/entry-point';
 import { frontEndFor } from '../frontends/registry';
+import { folderHolding } from '../frontends/infra/app-folder';
 import { languageForFile, parse } from '../syntax/parser';
 
 /** What a CDK or SST source file declares; null when the file neither imports the CDK nor makes SST components. */
@@ -108,12 +109,5 @@ export function inCdkApp(file: string, files: InfraFiles): boolean {
 
 /** Whether a folder is a CDK or SST app's or lies in one: it or a folder above it holds one of APP_CONFIGS. */
 export function inCdkFolder(folder: string, files: InfraFiles): boolean {
-  let dir = path.resolve(folder);
-  for (let i = 0; i < 12; i++) {
-    if (APP_CONFIGS.some((c) => files.exists(path.join(dir, c)))) return true;
-    const up = path.dirname(dir);
-    if (up === dir) return false;
-    dir = up;
-  }
-  return false;
+  return folderHolding(path.resolve(folder), APP_CONFIGS, files) !== null;
 }

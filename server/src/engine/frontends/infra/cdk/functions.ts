@@ -9,6 +9,7 @@
  */
 import * as path from 'node:path';
 import type { InfraDeclarations, InfraFunction } from '../../../model/entry-point';
+import { folderHolding } from '../app-folder';
 import { resolveHandler, type HandlerTarget, type InfraFiles } from '../handlers';
 import { environmentOf } from './environment';
 import {
@@ -37,14 +38,7 @@ export function runtimeName(constant: string): string {
 
 /** The folder `cdk` runs the app in: the nearest one above the file holding `cdk.json`, else null. */
 export function appFolder(file: string, files: InfraFiles): string | null {
-  let dir = path.dirname(file);
-  for (let i = 0; i < 12; i++) {
-    if (files.exists(path.join(dir, 'cdk.json'))) return dir;
-    const up = path.dirname(dir);
-    if (up === dir) break;
-    dir = up;
-  }
-  return null;
+  return folderHolding(path.dirname(file), ['cdk.json'], files);
 }
 
 export function functionOf(

@@ -6,6 +6,7 @@
  */
 import * as path from 'node:path';
 import type { CdkFile, CdkValue } from '../../../model/cdk';
+import { folderHolding } from '../app-folder';
 import type { InfraFiles } from '../handlers';
 import { textOf, type NewValue } from '../cdk/values';
 
@@ -130,12 +131,5 @@ function exportedComponent(from: string, module: string, name: string, files: In
 
 /** The nearest folder at or above the file's holding an SST config, or null. */
 export function appRoot(file: string, files: InfraFiles): string | null {
-  let dir = path.dirname(path.resolve(file));
-  for (let i = 0; i < 12; i++) {
-    if (SST_CONFIGS.some((c) => files.exists(path.join(dir, c)))) return dir;
-    const up = path.dirname(dir);
-    if (up === dir) return null;
-    dir = up;
-  }
-  return null;
+  return folderHolding(path.dirname(path.resolve(file)), SST_CONFIGS, files);
 }
