@@ -305,3 +305,37 @@ test('v3 with a Python function: `Resource.Polls.name` in boto3 code names the t
   const insights = found.find((f) => f.rule === 'SL013');
   assert.match(insights?.message ?? '', /Table Polls has 1 hot-key finding/);
 });
+
+test('an SST app is never one whose entry points are all known: a call nothing reaches keeps its severity', async () => {
+  const counter = lines(
+    'import { DynamoDBClient } from "@aws-sdk/client-dynamodb";',
+    'import { DynamoDBDocumentClient, UpdateCommand } from "@aws-sdk/lib-dynamodb";',
+    'import { Resource } from "sst";',
+    '',
+    'const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));',
+    '',
+    'export async function bump() {',
+    '  await doc.send(new UpdateCommand({ TableName: Resource.Polls.name, Key: { pk: "TOTAL" }, UpdateExpression: "ADD n :one", ExpressionAttributeValues: { ":one": 1 } }));',
+    '}',
+  );
+  const found = await findingsOf({
+    'package.json': '{ "name": "polls" }\n',
+    // Components made in the config itself, at the app's root.
+    'sst.config.ts': lines(
+      'export default $config({',
+      '  app() { return { name: "polls" }; },',
+      '  async run() {',
+      '    const table = new sst.aws.Dynamo("Polls", { fields: { pk: "string" }, primaryIndex: { hashKey: "pk" } });',
+      '    new sst.aws.Function("Api", { handler: "src/api.handler", url: true, link: [table] });',
+      '    new sst.aws.Nextjs("Web", { link: [table] });',
+      '  },',
+      '});',
+    ),
+    'src/api.ts': 'export const handler = async () => ({ statusCode: 200 });\n',
+    'src/counter.ts': counter,
+  });
+  const f = found.find((x) => x.at === 'src/counter.ts:8' && x.rule === 'SL004');
+  assert.ok(f, found.map((x) => `${x.rule} ${x.at}`).join(', '));
+  assert.equal(f.severity, 'warning');
+  assert.doesNotMatch(f.message, /no entry point reaches this call/);
+});

@@ -332,7 +332,11 @@ export class WorkspaceReach {
     const dirOf = (d: (typeof declarations)[number]) => path.dirname(path.resolve(root, d.file));
     // A template with a part it could not follow (a handler naming a build output, a zip, an
     // image) may run code from anywhere under it: its folder's entry points are not all known.
-    const infraDirs = declarations.filter((d) => d.functions.length && !d.skipped.length).map(dirOf);
+    // An SST app's site and container components (`Nextjs`, `Service`) run code no handler
+    // names: its files never make a folder's entry points all known.
+    const infraDirs = declarations
+      .filter((d) => d.functions.length && !d.skipped.length && d.format !== 'sst')
+      .map(dirOf);
     const uncertainDirs = declarations.filter((d) => d.skipped.length).map(dirOf);
     const state = reachState({ ...code.inputs, infra: entries, infraDirs, uncertainDirs }, code.code);
     this.built = { key, state };
