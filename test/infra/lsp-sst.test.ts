@@ -36,6 +36,21 @@ test('an unsaved edit of an SST component file moves the findings of the code it
   const pollDiags = () => s.diagnostics.get(poll);
   await until('the counter a warning, reached from the route', () => counterOf(pollDiags())?.severity === 2, pollDiags);
   assert.match(counterOf(pollDiags())!.message, /Reached from POST \/polls\/\{pollId\}\/votes/);
+  // The hover names the table as the code reads it, and the SST table it is.
+  await s.conn.sendNotification('textDocument/didOpen', {
+    textDocument: {
+      uri: poll,
+      languageId: 'typescript',
+      version: 1,
+      text: fs.readFileSync(path.join(dir, 'packages/core/src/poll/index.ts'), 'utf8'),
+    },
+  });
+  const hover = (await s.conn.sendRequest('textDocument/hover', {
+    textDocument: { uri: poll },
+    position: { line: 18, character: 21 },
+  })) as { contents: { value: string } } | null;
+  assert.match(hover?.contents.value ?? '', /on table `Resource\.Polls\.name`/);
+  assert.match(hover?.contents.value ?? '', /`Resource\.Polls\.name` names the table `Polls` of/);
 
   // The vote handler no longer answers a route: it runs once a day.
   const apiText = fs.readFileSync(path.join(dir, 'infra/api.ts'), 'utf8');

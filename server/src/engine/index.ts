@@ -32,6 +32,7 @@ export { keyLabel, logicalKeyOf, logicalKeysOf, modelOf, shardShape } from './ke
 export type { KeyMatch } from './keys/matcher';
 export { compileMatcher } from './keys/matcher';
 export { tableName } from './keys/table';
+export { envReadShown } from './requests/env';
 export type {
   Access,
   Classification,

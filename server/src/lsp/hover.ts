@@ -4,6 +4,7 @@ import {
   type Classification,
   classifyAccess,
   docsUrl,
+  envReadShown,
   type Finding,
   isKafkaAccess,
   formatUnits as n,
@@ -286,7 +287,8 @@ export function hoverMarkdown(
       findings.filter((f) => same(f.access) && settings.rules[f.rule] !== 'off'),
     );
   const pk = a.partitionKey;
-  const name = tableName(a.table);
+  // As the code reads it: `$TABLE_NAME`, SST's `Resource.Polls.name`.
+  const name = a.table.kind === 'env' ? envReadShown(a.table.name) : tableName(a.table);
   const table = a.index
     ? ` on index ${code(a.index)}${name ? ` of table ${code(name)}` : ''}`
     : name
@@ -383,13 +385,13 @@ function injectedLine(a: Access, place: PlaceName): string | null {
 function tableFromEnv(a: Access): string | null {
   const t = a.table;
   if (t.kind === 'env' && t.candidates)
-    return `The functions that run this code set ${code(`$${t.name}`)} to different tables: ${t.candidates.map(code).join(', ')}`;
+    return `The functions that run this code set ${code(envReadShown(t.name))} to different tables: ${t.candidates.map(code).join(', ')}`;
   if (t.kind === 'unknown' || !t.fromEnv) return null;
   const where = path.relative(path.dirname(a.file), t.fromEnv.file).split(path.sep).join('/');
   const table = t.fromEnv.logicalId ? ` table ${code(t.fromEnv.logicalId)}` : '';
   if (t.kind === 'env')
     return (
-      `${code(`$${t.name}`)} names the${table} of ${code(where)}, which states no \`TableName\`: ` +
+      `${code(envReadShown(t.name))} names the${table} of ${code(where)}, which states no \`TableName\`: ` +
       `the name is chosen at deploy time, so live heat needs it mapped to a table of the account`
     );
   return `${code(t.fromEnv.variable)} is set to this table for the functions that run this code (${code(where)}${t.fromEnv.logicalId ? `, ${code(t.fromEnv.logicalId)}` : ''})`;
