@@ -19,7 +19,7 @@ import {
   shardSetOf,
   shardsForPeak,
   type Span,
-  tableName,
+  tableShown,
   tenantComposite,
   type TenantComposite,
   useText,
@@ -287,8 +287,7 @@ export function hoverMarkdown(
       findings.filter((f) => same(f.access) && settings.rules[f.rule] !== 'off'),
     );
   const pk = a.partitionKey;
-  // As the code reads it: `$TABLE_NAME`, SST's `Resource.Polls.name`.
-  const name = a.table.kind === 'env' ? envReadShown(a.table.name) : tableName(a.table);
+  const name = tableShown(a.table);
   const table = a.index
     ? ` on index ${code(a.index)}${name ? ` of table ${code(name)}` : ''}`
     : name

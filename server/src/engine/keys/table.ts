@@ -10,10 +10,16 @@ export function tableName(t: TableRef): string | null {
   return t.kind === 'literal' || t.kind === 'template' ? t.name : t.kind === 'env' ? `$${t.name}` : null;
 }
 
+/** A table as the code reads it, for people: `tableName`, but `Resource.Polls.name` for SST's `$SST_RESOURCE_Polls`. */
+export function tableShown(t: TableRef): string | null {
+  return t.kind === 'env' ? envReadShown(t.name) : tableName(t);
+}
+
 /** The table in a sentence: `table "leaderboard"`, `table $EVENTS_TABLE`, `table Resource.Polls.name`, `this table`. */
 export function tableLabel(t: TableRef): string {
-  if (t.kind === 'template') return `table ${t.name}`;
-  return t.kind === 'literal' ? `table "${t.name}"` : t.kind === 'env' ? `table ${envReadShown(t.name)}` : 'this table';
+  if (t.kind === 'literal') return `table "${t.name}"`;
+  const shown = tableShown(t);
+  return shown ? `table ${shown}` : 'this table';
 }
 
 /**

@@ -9,11 +9,22 @@ const ENV_READ =
   /(?:process\.env\.|process\.env\[["'`]|environ\[["']|getenv\(["']|environ\.get\(["'])([A-Za-z_][A-Za-z0-9_]*)/;
 
 /**
- * SST's reads of a linked table's name, each the read of the variable SST sets for it:
- * v3 `Resource.Votes.name` (`SST_RESOURCE_Votes`), v2 `Table.Votes.tableName`
- * (`SST_Table_tableName_Votes`, from `sst/node/table`).
+ * The variables SST sets for a linked (v3) or bound (v2) table, by the table's id, and how the
+ * code reads each: v3 `Resource.Votes.name` (`SST_RESOURCE_Votes`), v2 `Table.Votes.tableName`
+ * (`SST_Table_tableName_Votes`, from `sst/node/table`). Named here once, for the readers of
+ * SST code and of its reads.
  */
+const SST_VARIABLES = [
+  { prefix: 'SST_RESOURCE_', read: (id: string) => `Resource.${id}.name` },
+  { prefix: 'SST_Table_tableName_', read: (id: string) => `Table.${id}.tableName` },
+];
+/** The code's reads, in SST_VARIABLES' order: the id in the group of the one that matched. */
 const SST_READ = /^(?:Resource\.([A-Za-z_]\w*)\.name|Table\.([A-Za-z_]\w*)\.tableName)$/;
+
+/** The variables SST sets for a linked (v3) or bound (v2) table named `id`. */
+export function sstVariablesOf(id: string): string[] {
+  return SST_VARIABLES.map((v) => v.prefix + id);
+}
 
 /** The variable's name when the text reads one, else null. */
 export function envVariableIn(source: string): string | null {
@@ -21,15 +32,16 @@ export function envVariableIn(source: string): string | null {
   if (env) return env;
   const sst = SST_READ.exec(source);
   if (!sst) return null;
-  return sst[1] ? `SST_RESOURCE_${sst[1]}` : `SST_Table_tableName_${sst[2]}`;
+  return sst[1] ? SST_VARIABLES[0].prefix + sst[1] : SST_VARIABLES[1].prefix + sst[2];
 }
 
 /** A variable as the code reads it, for sentences: `$TABLE_NAME`, SST's `Resource.Polls.name`. */
 export function envReadShown(variable: string): string {
-  const v3 = /^SST_RESOURCE_(\w+)$/.exec(variable);
-  if (v3) return `Resource.${v3[1]}.name`;
-  const v2 = /^SST_Table_tableName_(\w+)$/.exec(variable);
-  return v2 ? `Table.${v2[1]}.tableName` : `$${variable}`;
+  for (const v of SST_VARIABLES) {
+    const id = variable.startsWith(v.prefix) ? variable.slice(v.prefix.length) : '';
+    if (/^\w+$/.test(id)) return v.read(id);
+  }
+  return `$${variable}`;
 }
 
 /** The variable a template is exactly one read of (`TABLE_NAME` in `process.env.TABLE_NAME`). */

@@ -24,11 +24,12 @@ import { languageForFile, parse } from '../syntax/parser';
 /** What a CDK or SST source file declares; null when the file neither imports the CDK nor makes SST components. */
 export function readCdkSource(file: string, text: string, files: InfraFiles): InfraDeclarations | null {
   const cdkApp = importsCdk(text);
-  if (!cdkApp && !mayUseSst(text)) return null;
+  const sstApp = mayUseSst(text);
+  if (!cdkApp && !sstApp) return null;
   try {
     const read = cdkFileOf(file, text);
     if (!read) return null;
-    const sst = mayUseSst(text) ? declarationsOfSst(read, files) : null;
+    const sst = sstApp ? declarationsOfSst(read, files) : null;
     if (!cdkApp) return sst;
     // The app's other files are read for the constructs they give this file's classes; one
     // that cannot be read gives none.

@@ -45,11 +45,6 @@ const V2_KINDS = new Set(['Table', 'Function', 'Api', 'Cron', 'Queue', 'Auth']);
 /** Where v2's constructs come from, and v1's (`@serverless-stack/resources`, made the same way). */
 const V2_MODULES = new Set(['sst/constructs', 'sst/constructs/future', '@serverless-stack/resources']);
 
-/** The variables SST sets for a linked (v3) or bound (v2) table named `id`. */
-export function sstVariablesOf(id: string): string[] {
-  return [`SST_RESOURCE_${id}`, `SST_Table_tableName_${id}`];
-}
-
 /** One file of an SST app, as its components are read. */
 export interface SstApp {
   file: string;

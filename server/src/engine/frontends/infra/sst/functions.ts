@@ -22,7 +22,8 @@ import { scheduleTrigger, type Trigger } from '../events';
 import { resolveHandler, type InfraFiles } from '../handlers';
 import { envValueOf } from '../cdk/environment';
 import { constructOf, itemsOf, prop, propsOf, textOf, written, type CallValue, type NewValue } from '../cdk/values';
-import { sstVariablesOf, type Component, type SstApp } from './app';
+import { sstVariablesOf } from '../../../requests/env';
+import type { Component, SstApp } from './app';
 
 type Skip = { reason: string; source: { file: string; span: CdkValue['span'] } };
 

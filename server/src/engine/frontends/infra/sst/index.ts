@@ -14,7 +14,8 @@ import { sstAppOf } from './app';
 import { madeFunctions, sstFunctionOf } from './functions';
 import { sstTableOf } from './tables';
 
-export { importsSst, mayUseSst, SST_CONFIGS, sstVariablesOf } from './app';
+export { importsSst, mayUseSst, SST_CONFIGS } from './app';
+export { sstVariablesOf } from '../../../requests/env';
 
 /** Whether a construction of `cdk` is an SST component (for the CDK reader of the same file to leave). */
 export function isSstConstruct(cdk: CdkFile, files: InfraFiles): (n: NewValue) => boolean {
