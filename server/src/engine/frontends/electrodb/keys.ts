@@ -1,6 +1,8 @@
 /**
  * ElectroDB's stored keys as key templates. ElectroDB writes a partition key as
- * `$<service>#<attr>_<value>...` and a sort key as `$[<collection>#]<entity>_<version>#<attr>_<value>...`,
+ * `$<service>#<attr>_<value>...` and a sort key as `$[<collection>#]<entity>_<version>#<attr>_<value>...`
+ * (an index without a sort key has the entity's name in its partition key instead, an index's
+ * `scope` follows the head, and a `clustered` index puts the entity's name at the sort key's end),
  * or the key's `template` with `${attr}` filled, then applies the key's `casing`
  * (lower case unless it says `upper` or `none`) to the whole text, values included.
  * A composite attribute the call does not give ends a sort key's prefix: a query's own
@@ -39,13 +41,13 @@ function casedTemplate(v: Value, casing: Casing): KeyTemplate {
 }
 
 /**
- * The key a declaration makes: `prefix` is ElectroDB's own head (`$app`, `$board_1`)
- * for keys without a template; `origin` names the declaration as the origin of the
- * literal text the schema writes.
+ * The key a declaration makes: `head` is ElectroDB's own text (`$app`, `$board_1`) for keys
+ * without a template, with what follows the last composite attribute of a whole key; `origin`
+ * names the declaration as the origin of the literal text the schema writes.
  */
 export function renderKey(
   key: KeyDeclaration,
-  head: string,
+  head: OwnText,
   values: Composites,
   origin: Origin,
   prefix: Prefix,
@@ -68,7 +70,7 @@ export function renderKey(
     pieces.push(lit(key.template.slice(at)));
     return { template: concat(...pieces), complete: true, given };
   }
-  pieces.push(lit(head));
+  pieces.push(lit(head.head));
   for (const attr of key.composite) {
     const v = values(attr);
     if (!v && prefix === 'operand') return { template: concat(...pieces), complete: false, given };
@@ -77,6 +79,7 @@ export function renderKey(
     pieces.push(casedTemplate(v, key.casing));
     given.push(attr);
   }
+  if (head.tail) pieces.push(lit(head.tail));
   return { template: concat(...pieces), complete: true, given };
 }
 
@@ -89,12 +92,32 @@ function prefixOrUnknown(pieces: KeyTemplate[], attr: string, prefixAllowed: boo
   return concat(...pieces, { parts: [{ hole: { kind: 'unknown', source: attr } }] });
 }
 
-/** ElectroDB's own partition-key head: `$<service>`. */
-export function partitionPrefix(e: EntitySchema): string {
-  return `$${e.service}`;
+/** The text ElectroDB writes around a key's composite attributes: before them, and after the last. */
+export interface OwnText {
+  head: string;
+  tail?: string;
 }
 
-/** ElectroDB's own sort-key head: `$<entity>_<version>`, or `$<collection>#<entity>_<version>`. */
-export function sortPrefix(e: EntitySchema, p: AccessPattern): string {
-  return `$${p.collection ? `${p.collection}#` : ''}${e.entity}_${e.version}`;
+/** What ElectroDB names the entity by in a key: `$vote_1`, or `#vote_1` after a collection's name. */
+function entityName(e: EntitySchema, p: AccessPattern): string {
+  return `${p.collection ? '#' : '$'}${e.entity}_${e.version}`;
+}
+
+/**
+ * ElectroDB's own partition-key head: `$<service>`, then the entity's name when the index has
+ * no sort key to hold it (`$app$vote_1`), then `_<scope>` (`$app_org`).
+ */
+export function partitionPrefix(e: EntitySchema, p: AccessPattern): OwnText {
+  const withEntity = p.sk ? `$${e.service}` : `$${e.service}${entityName(e, p)}`;
+  return { head: p.scope ? `${withEntity}_${p.scope}` : withEntity };
+}
+
+/**
+ * ElectroDB's own sort-key text: `$<entity>_<version>` or `$<collection>#<entity>_<version>`
+ * before the attributes; a clustered index writes the collection's name before them and the
+ * entity's after (`$votes#user_u#vote_1`).
+ */
+export function sortPrefix(e: EntitySchema, p: AccessPattern): OwnText {
+  const collection = p.collection ? `$${p.collection}` : '';
+  return p.clustered ? { head: collection, tail: entityName(e, p) } : { head: `${collection}${entityName(e, p)}` };
 }

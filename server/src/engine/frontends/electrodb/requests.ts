@@ -43,7 +43,7 @@ export interface Keys {
 export function patternKeys(e: EntitySchema, p: AccessPattern, values: Composites, at: Span, prefix: Prefix): Keys {
   const via = [patternDeclaration(e, p)];
   const origin = (span: Span): Origin => ({ file: e.file, span, via: [] });
-  const pk = renderKey(p.pk, partitionPrefix(e), values, origin(p.pk.span), 'none');
+  const pk = renderKey(p.pk, partitionPrefix(e, p), values, origin(p.pk.span), 'none');
   const sk = p.sk ? renderKey(p.sk, sortPrefix(e, p), values, origin(p.sk.span), prefix) : null;
   return {
     pk: scalarAt(pk.template, keySpan(p, values, at), via),

@@ -38,7 +38,7 @@ function site(n: Node, e: EntitySchema, p: AccessPattern, f: SourceFile): CallSi
   const decl = patternDeclaration(e, p);
   const origin = { file: e.file, span: p.pk.compositeSpan, via: [] };
   const none = () => undefined;
-  const pk = renderKey(p.pk, partitionPrefix(e), none, origin, 'none').template;
+  const pk = renderKey(p.pk, partitionPrefix(e, p), none, origin, 'none').template;
   const at = p.pk.compositeSpan;
   const item: Entry[] = [[p.pk.field, { kind: 'scalar', template: pk, span: at, via: [decl] }, p.pk.span]];
   if (p.sk) {

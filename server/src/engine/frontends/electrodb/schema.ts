@@ -33,6 +33,10 @@ export interface AccessPattern {
   /** The secondary index it reads (`index: "gsi1pk-gsi1sk-index"`), or null for the table. */
   index: string | null;
   collection: string | null;
+  /** `scope: "org"`: text ElectroDB adds to the partition key's own head (`$app_org`). */
+  scope: string | null;
+  /** `type: "clustered"`: the sort key ends with the entity's name instead of beginning with it. */
+  clustered: boolean;
   pk: KeyDeclaration;
   sk: KeyDeclaration | null;
 }
@@ -99,6 +103,8 @@ function accessPattern(name: string, ix: Value): AccessPattern | null {
     name,
     index: text(entry(ix, 'index')),
     collection: text(entry(ix, 'collection')),
+    scope: text(entry(ix, 'scope')),
+    clustered: text(entry(ix, 'type')) === 'clustered',
     pk,
     sk: keyDeclaration(entryOf(ix, 'sk')),
   };
