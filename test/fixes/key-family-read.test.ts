@@ -4,6 +4,7 @@
 // asked for QUEUED, no longer finds them. The fix is refused and says which read it would lose.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { allFixes, blockedFixes } from '../../server/src/features/fixes';
 import { cleanup, copyFixture } from './helpers-write';
@@ -26,6 +27,34 @@ test("a constant index key that another Query reads as one of its parameter's va
     assert.deepEqual(blocked, [
       'No shard fix: the Query at jobs.py:26 reads STATE#{low-cardinality}, of which this key is one value: it would no longer find the items of this key once they are sharded',
     ]);
+  } finally {
+    cleanup(dir);
+  }
+});
+
+test('a Query asked for the constant by default (`.get("state", "QUEUED")`) still gets no shard fix', async () => {
+  const dir = copyFixture('job-states-py', FIXTURES);
+  try {
+    // The handler now reads QUEUED where the request names no state: that Query reads this
+    // key on some paths and other states on the others, so no reader of every shard replaces it.
+    const jobs = path.join(dir, 'jobs.py');
+    const text = fs.readFileSync(jobs, 'utf8');
+    const defaulted = text.replace(
+      'event["pathParameters"]["state"]',
+      '(event.get("queryStringParameters") or {}).get("state", "QUEUED")',
+    );
+    assert.notEqual(defaulted, text);
+    fs.writeFileSync(jobs, defaulted);
+    const { ctx, findings } = await indexed(dir);
+    const put = findings.find((f) => f.rule === 'SL001' && f.access.operation === 'PutItem');
+    assert.ok(put, 'SL001 on the put of STATE#QUEUED');
+    assert.deepEqual(
+      allFixes(put, ctx).filter((a) => a.changes.length > 0 && /shard/.test(a.id)),
+      [],
+    );
+    const blocked = blockedFixes(put, ctx).map((a) => a.title);
+    assert.equal(blocked.length, 1);
+    assert.match(blocked[0], /^No shard fix: .*the Query at jobs\.py:26/);
   } finally {
     cleanup(dir);
   }

@@ -163,8 +163,22 @@ export function chooseArms(n: Node, arms: Array<Node | null>, evaluate: (x: Node
   const table = values.findIndex((v) => TABLE_PARAM.test(soleHole(v)?.param?.name ?? ''));
   const env = values.findIndex((v) => envVariableIn(soleHole(v)?.source ?? '') !== null);
   if (table >= 0 && env >= 0) return values[env];
+  const some = orEmpty(values);
+  if (some) return some;
   const preferred = values.findIndex((v) => soleHole(v)?.kind !== 'unknown');
   return chooseAmong(values, n, preferred < 0 ? 0 : preferred).value;
+}
+
+/**
+ * `event.queryStringParameters ?? {}`, `event.get("body") or {}`: an object whose content is
+ * not known (what the first arm holds), not an empty one — a default taken from it
+ * (`const { board = "global" } = ...`, `.get("board", "global")`) is one path of several.
+ */
+function orEmpty(values: Value[]): Value | null {
+  if (values.length !== 2) return null;
+  const empty = values.find((v) => v.kind === 'object' && v.entries.length === 0 && !v.hidden);
+  const other = values.find((v) => v !== empty && v.kind === 'scalar' && soleHole(v) !== null);
+  return empty?.kind === 'object' && other ? { ...empty, hidden: other } : null;
 }
 
 /** A parameter that names a table (`table_name`, `tableName`, `ordersTable`). */

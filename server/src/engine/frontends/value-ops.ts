@@ -95,6 +95,14 @@ export function memberOf(base: Value | null | undefined, name: string | null): V
   return name === null ? undefined : entry(base ?? undefined, name);
 }
 
+/**
+ * A known object without `name` (`{}`, `{ player }`): a default given for the property is what
+ * it holds. Not one with a spread whose entries are not known, nor one that echoes names.
+ */
+export function leavesOut(base: Value | null | undefined, name: string): boolean {
+  return base?.kind === 'object' && !base.hidden && !base.echoes && entry(base, name) === undefined;
+}
+
 /** What `assignedValue` needs of a language. */
 export interface Assigning {
   evaluate: (n: Node | null, ctx: EvalContext) => Value | null;

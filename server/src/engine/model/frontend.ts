@@ -49,9 +49,10 @@ export interface NamedFunction {
   params: string[];
   /**
    * Parameters with a default: the default expression of each (Python: other than `None`;
-   * JavaScript/TypeScript: other than `undefined`/`null`, and not a destructured one).
+   * JavaScript/TypeScript: other than `undefined`/`null`). A property destructured from a
+   * parameter (`{ board = "global" }`) is named by the parameter (`#0`) and its `path`.
    */
-  defaults?: Array<{ name: string; node: Node }>;
+  defaults?: Array<{ name: string; node: Node; path?: string[] }>;
 }
 
 /** A name a file imports, by its local name: `name` is `*` for a whole module and `default` for a default export. */

@@ -23,9 +23,11 @@ export interface FunctionSummary {
   /**
    * Python parameters with a constant default (`username=DEFAULT_USER`): the value a
    * caller that leaves the argument out passes, in this module's positions. Each part's
-   * origin names the parameter first in its `via` (`declaration`).
+   * origin names the parameter first in its `via` (`declaration`). JavaScript/TypeScript
+   * also: a property destructured from a parameter (`{ board = "global" }`), by the
+   * parameter's name (`#0`) and the property's `path`.
    */
-  defaults?: Array<{ name: string; value: Value; declaration: Declaration }>;
+  defaults?: Array<{ name: string; value: Value; declaration: Declaration; path?: string[] }>;
 }
 
 /** A construction's arguments: positional ones in order (up to a spread), then keyword ones by name. */

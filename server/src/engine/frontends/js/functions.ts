@@ -7,14 +7,19 @@
 import type { Node } from 'web-tree-sitter';
 import type { NamedFunction } from '../../model/frontend';
 import { returnedExpressions as returnedIn } from '../wrappers/functions';
-import { isFunction, parameterDefaults, parametersOf } from './scope';
+import { destructuredParameters, isFunction, parameterDefaults, parametersOf } from './scope';
 
 /** `p` as a named JavaScript/TypeScript function, or null when it is anonymous or not a function. */
 export function jsFunction(p: Node): NamedFunction | null {
   if (!isFunction(p)) return null;
   const named = jsNamed(p);
   if (!named) return null;
-  const defaults = parameterDefaults(p);
+  const defaults = [
+    ...parameterDefaults(p),
+    ...destructuredParameters(p).flatMap((d) =>
+      d.fallback ? [{ name: `#${d.index}`, node: d.fallback, path: [d.key] }] : [],
+    ),
+  ];
   return defaults.length ? { ...named, defaults } : named;
 }
 

@@ -17,6 +17,8 @@ import {
 import { type EvalContext } from '../../model/eval-context';
 import { literal, shardRange } from '../../model/template';
 import { entry, type Value } from '../../model/value';
+import { spanOf } from '../../syntax/span';
+import { leavesOut } from '../value-ops';
 import { callersOf } from './callers';
 import { isFunction, parameterDefaults, parametersOf, resolve } from './scope';
 import { guardedToFewValues } from '../membership-guards';
@@ -123,11 +125,24 @@ export function ownParameterValue(n: Node, fn: Node, index: number, ctx: EvalCon
  * `Array.from({length: N}, (_, i) => ...)`) or the arguments at the function's call
  * sites in this file.
  */
-export function paramValue(n: Node, fn: Node, index: number, ctx: EvalContext, path?: string[]): Value | null {
-  // A destructured parameter (`{ id }`): its callers' objects give the property.
-  if (path)
-    return pathOf(callersValue(n, fn, index, ctx), path) ?? ownParameterValue(n, fn, index, ctx, `#${index}`, path);
-  return callersValue(n, fn, index, ctx);
+export function paramValue(
+  n: Node,
+  fn: Node,
+  index: number,
+  ctx: EvalContext,
+  path?: string[],
+  fallback?: Node,
+): Value | null {
+  if (!path) return callersValue(n, fn, index, ctx);
+  // A destructured parameter (`{ id }`): its callers' objects give the property; where the
+  // caller's object leaves it out (`list({})`, `list()`), its default (`{ status = "OPEN" }`).
+  const given = callersValue(n, fn, index, ctx, !!fallback);
+  const found = pathOf(given, path);
+  if (found) return found;
+  const own = () => ownParameterValue(n, fn, index, ctx, `#${index}`, path);
+  if (!fallback || path.length !== 1 || !leavesOut(given, path[0])) return own();
+  const v = ctx.evaluate(fallback, ctx);
+  return v && soleHole(v)?.kind !== 'unknown' ? v : own();
 }
 
 /**
@@ -147,7 +162,8 @@ function pathOf(v: Value | null, path: string[]): Value | null {
   return v;
 }
 
-function callersValue(n: Node, fn: Node, index: number, ctx: EvalContext): Value | null {
+/** `leftOutAsEmpty`: a call leaving the argument out gives an empty object (its destructured properties default). */
+function callersValue(n: Node, fn: Node, index: number, ctx: EvalContext, leftOutAsEmpty = false): Value | null {
   const args = fn.parent;
   const call = args?.type === 'arguments' ? args.parent : null;
   if (call?.type === 'call_expression') {
@@ -191,6 +207,7 @@ function callersValue(n: Node, fn: Node, index: number, ctx: EvalContext): Value
     if (calls && cargs) {
       const arg = cargs.namedChild(index);
       if (!arg) {
+        if (leftOutAsEmpty) return { kind: 'object', entries: [], span: spanOf(c) };
         // `put(item)` for `function put(item, pk = "GLOBAL")`: this call passes the default.
         const given = leftOutDefault(fn, n.text, cargs, ctx);
         if (given) return given;

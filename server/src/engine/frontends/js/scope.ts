@@ -9,12 +9,15 @@ const JS_WORDS = { dollar: true, notAfterDot: true };
 /** What an identifier refers to, as far as one file shows. */
 export type Binding =
   | { kind: 'value'; node: Node }
-  /** `path`: a name destructured out of the parameter (`{ id }` is parameter `#0`, path `["id"]`). */
-  | { kind: 'param'; fn: Node; index: number; name: string; path?: string[] }
+  /**
+   * `path`: a name destructured out of the parameter (`{ id }` is parameter `#0`, path `["id"]`);
+   * `fallback`: its default (`{ board = "global" }`), taken where the argument leaves it out.
+   */
+  | { kind: 'param'; fn: Node; index: number; name: string; path?: string[]; fallback?: Node }
   | { kind: 'loop'; loop: Node }
   | { kind: 'function'; node: Node }
-  /** `const { name, client: c } = getTable("tickets")`: a property of the value. */
-  | { kind: 'field'; node: Node; key: string }
+  /** `const { name, client: c = x } = getTable("tickets")`: a property of the value, and its default. */
+  | { kind: 'field'; node: Node; key: string; fallback?: Node }
   /** A class or an enum: its static members are read like an object's (`Keys.pk`). */
   | { kind: 'class'; node: Node }
   /**
@@ -142,15 +145,37 @@ function declarationsOf(stmt: Node): Array<[string, Binding]> {
   }
 }
 
-/** `const { name, client: c } = value`: each local name and the property it takes. */
+/** `const { name, client: c, board = "global" } = value`: each local name, the property it takes, its default. */
 function fieldBindings(pattern: Node, value: Node): Array<[string, Binding]> {
   return pattern.namedChildren.flatMap((p): Array<[string, Binding]> => {
-    if (p?.type === 'shorthand_property_identifier_pattern')
-      return [[p.text, { kind: 'field', node: value, key: p.text }]];
-    const key = p?.type === 'pair_pattern' ? p.childForFieldName('key') : null;
-    const local = p?.childForFieldName('value');
-    return key && local?.type === 'identifier' ? [[local.text, { kind: 'field', node: value, key: key.text }]] : [];
+    const f = p ? patternField(p) : null;
+    if (!f) return [];
+    return [[f.local, { kind: 'field', node: value, key: f.key, ...(f.fallback ? { fallback: f.fallback } : {}) }]];
   });
+}
+
+/**
+ * One property of an object pattern: `id`, `id = "x"`, `id: local`, `id: local = "x"`,
+ * `"id": local` — the property, the local name it binds, and its default.
+ */
+function patternField(p: Node): { key: string; local: string; fallback: Node | null } | null {
+  if (p.type === 'shorthand_property_identifier_pattern') return { key: p.text, local: p.text, fallback: null };
+  if (p.type === 'object_assignment_pattern') {
+    const left = p.childForFieldName('left');
+    const right = p.childForFieldName('right');
+    return left?.type === 'shorthand_property_identifier_pattern'
+      ? { key: left.text, local: left.text, fallback: right }
+      : null;
+  }
+  if (p.type !== 'pair_pattern') return null;
+  const key = p.childForFieldName('key')?.text.replace(/^['"]|['"]$/g, '');
+  let local = p.childForFieldName('value');
+  let fallback: Node | null = null;
+  if (local?.type === 'assignment_pattern') {
+    fallback = local.childForFieldName('right');
+    local = local.childForFieldName('left');
+  }
+  return key && local?.type === 'identifier' ? { key, local: local.text, fallback } : null;
 }
 
 /** `require("./db")` (also behind `await`): the module it loads. */
@@ -262,28 +287,24 @@ export function resolve(id: Node, ctx: EvalContext): Binding | null {
   return b;
 }
 
-/** `name` destructured from a parameter (`{ customerId, id: orderId = "x" }`): which one, and the property. */
-function destructured(fn: Node, name: string): { index: number; key: string } | null {
-  const params = parametersOf(fn);
-  for (let index = 0; index < params.length; index++) {
-    let p: Node | null = params[index];
-    p = p.childForFieldName('pattern') ?? p;
+/** Each property destructured from a parameter (`{ customerId, id: orderId = "x" }`), with the parameter's place. */
+export function destructuredParameters(
+  fn: Node,
+): Array<{ index: number; key: string; local: string; fallback: Node | null }> {
+  return parametersOf(fn).flatMap((param, index) => {
+    let p: Node | null = param.childForFieldName('pattern') ?? param;
     if (p.type === 'assignment_pattern') p = p.childForFieldName('left');
-    if (p?.type !== 'object_pattern') continue;
-    for (const c of p.namedChildren) {
-      if (!c) continue;
-      if (c.type === 'shorthand_property_identifier_pattern' && c.text === name) return { index, key: name };
-      if (c.type === 'object_assignment_pattern' && c.childForFieldName('left')?.text === name)
-        return { index, key: name };
-      if (c.type === 'pair_pattern') {
-        let v = c.childForFieldName('value');
-        if (v?.type === 'assignment_pattern') v = v.childForFieldName('left');
-        const key = c.childForFieldName('key')?.text.replace(/^['"]|['"]$/g, '');
-        if (v?.type === 'identifier' && v.text === name && key) return { index, key };
-      }
-    }
-  }
-  return null;
+    if (p?.type !== 'object_pattern') return [];
+    return p.namedChildren.flatMap((c) => {
+      const f = c ? patternField(c) : null;
+      return f ? [{ index, ...f }] : [];
+    });
+  });
+}
+
+/** `name` destructured from a parameter: which one, the property, and its default. */
+function destructured(fn: Node, name: string): { index: number; key: string; fallback: Node | null } | null {
+  return destructuredParameters(fn).find((d) => d.local === name) ?? null;
 }
 
 /** The binding of `id`, without noting it anywhere (see `resolve`). */
@@ -295,7 +316,15 @@ export function findBinding(id: Node): Binding | null {
       const index = paramNames(scope).indexOf(name);
       if (index >= 0) return { kind: 'param', fn: scope, index, name };
       const d = destructured(scope, name);
-      if (d) return { kind: 'param', fn: scope, index: d.index, name: `#${d.index}`, path: [d.key] };
+      if (d)
+        return {
+          kind: 'param',
+          fn: scope,
+          index: d.index,
+          name: `#${d.index}`,
+          path: [d.key],
+          ...(d.fallback ? { fallback: d.fallback } : {}),
+        };
     }
     if (scope.type === 'for_in_statement' && scope.childForFieldName('left')?.text === name) {
       return { kind: 'loop', loop: scope };

@@ -18,6 +18,7 @@ import { classifyAccess, literalText } from '../../model/template';
 import { moveSpans } from '../../syntax/positions';
 import { spanOf } from '../../syntax/span';
 import { entryOf, type Value } from '../../model/value';
+import { leavesOut } from '../value-ops';
 import { enclosingClass } from './functions';
 import type { FrontEnd, ImportedName, SourceFile } from '../../model/frontend';
 import { callArguments } from './arguments';
@@ -359,6 +360,10 @@ function leftOut(call: Node, fn: FunctionSummary, args: Arguments, at: Span): De
   );
   const out: Declaration[] = [];
   for (const d of fn.defaults) {
+    if (d.path) {
+      if (defaultProperty(d, fn.params.indexOf(d.name) >= positional, args, at)) out.push(d.declaration);
+      continue;
+    }
     if (fn.params.indexOf(d.name) < positional || named.has(d.name)) continue;
     args.set(
       d.name,
@@ -367,6 +372,25 @@ function leftOut(call: Node, fn: FunctionSummary, args: Arguments, at: Span): De
     out.push(d.declaration);
   }
   return out;
+}
+
+/**
+ * A destructured property's default (`{ board = "global" }`) where the caller's object leaves
+ * the property out, or the call leaves the whole argument out (`listTasks()`): it goes into
+ * the argument's object, placed at the call. Whether it went in.
+ */
+function defaultProperty(
+  d: NonNullable<FunctionSummary['defaults']>[number],
+  argumentLeftOut: boolean,
+  args: Arguments,
+  at: Span,
+): boolean {
+  const key = d.path!.length === 1 ? d.path![0] : null;
+  const given = args.get(d.name) ?? (argumentLeftOut ? { kind: 'object' as const, entries: [], span: at } : undefined);
+  if (key === null || !leavesOut(given, key) || given?.kind !== 'object') return false;
+  const value = moveSpans(d.value, () => at, '');
+  args.set(d.name, { ...given, entries: [...given.entries, [key, value, at]] });
+  return true;
 }
 
 /** A wrapper choosing its operation by name (`call("put", params)`): the one this caller's literal names, or null. */

@@ -71,8 +71,13 @@ export function injectedTable(
 }
 
 /** A parameter's default (`tableName = process.env.ORDERS_TABLE!`) for a construction that leaves it out, placed there. */
-function defaultAt(defaults: Array<{ name: string; value: Value }> | undefined, param: string, at: Span) {
-  const d = defaults?.find((x) => x.name === param);
+function defaultAt(
+  defaults: Array<{ name: string; value: Value; path?: string[] }> | undefined,
+  param: string,
+  at: Span,
+) {
+  // A destructured property's default is not the whole parameter's.
+  const d = defaults?.find((x) => x.name === param && !x.path);
   return d ? moveSpans(d.value, () => at, '') : undefined;
 }
 

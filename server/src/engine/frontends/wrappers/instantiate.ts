@@ -108,13 +108,16 @@ function substituteScalar(v: Extract<Value, { kind: 'scalar' }>, args: Arguments
   // The whole value is the parameter: it becomes the argument, object or not, where the caller wrote it.
   if (parts.length === 1) return argumentFor(parts[0], args)!;
   const out: TemplatePart[] = [];
+  // An argument that is one of several values (`req.query.status ?? "OPEN"`) makes the key one too.
+  let someOfPaths = false;
   for (const p of parts) {
     const a = argumentFor(p, args);
     if (a?.kind === 'scalar') out.push(...a.template.parts);
     else if (a && 'hole' in p) out.push({ ...p, hole: { kind: 'unknown', source: p.hole.source } });
     else out.push(p);
+    if (a?.kind === 'scalar' && a.someOfPaths) someOfPaths = true;
   }
-  return { ...v, template: { parts: out } };
+  return { ...v, template: { parts: out }, ...(someOfPaths ? { someOfPaths: true } : {}) };
 }
 
 /** The origins of the arguments' parts that another module than `file` wrote: values the caller imported. */

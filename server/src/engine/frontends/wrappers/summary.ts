@@ -176,14 +176,15 @@ function madeWith(call: Node, fe: FrontEnd, file: string, ctx: ReturnType<typeof
  * when the `def` runs.
  */
 function defaultOf(
-  d: { name: string; node: Node },
+  d: { name: string; node: Node; path?: string[] },
   file: string,
   ctx: ReturnType<typeof newContext>,
 ): NonNullable<FunctionSummary['defaults']> {
   const v = ctx.evaluate(d.node, ctx);
   if (v?.kind !== 'scalar') return [];
   const param = d.node.parent ?? d.node;
-  const declaration: Declaration = { name: d.name, file, span: spanOf(param), valueSpan: spanOf(d.node) };
+  const name = d.path ? d.path[d.path.length - 1] : d.name;
+  const declaration: Declaration = { name, file, span: spanOf(param), valueSpan: spanOf(d.node) };
   const placed = placeOrigins(v, file) as Extract<Value, { kind: 'scalar' }>;
   const parts = placed.template.parts.map((p) => ({
     ...p,
@@ -191,7 +192,8 @@ function defaultOf(
       ? { ...p.origin, via: [declaration, ...p.origin.via] }
       : { file, span: declaration.valueSpan, via: [declaration] },
   }));
-  return [{ name: d.name, value: { ...placed, template: { ...placed.template, parts } }, declaration }];
+  const value = { ...placed, template: { ...placed.template, parts } };
+  return [{ name: d.name, value, declaration, ...(d.path ? { path: d.path } : {}) }];
 }
 
 /** `class DatabaseClient implements IDatabaseClient, Disposable`: the interface names. */
