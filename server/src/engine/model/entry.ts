@@ -15,6 +15,9 @@ import type { SourceRange } from './range';
  */
 export type EntryKind = 'api' | 'schedule' | 'queue' | 'stream' | 'event' | 'websocket' | 'script' | 'test' | 'unknown';
 
+/** How the trigger of a function a Step Functions state machine invokes begins (`Step Functions Flow, started by ...`). */
+export const STEP_FUNCTIONS_TRIGGER = 'Step Functions ';
+
 /** Entry points run once by hand or by a test runner (scripts, tests): they bring no steady traffic. */
 export const isOneOffEntry = (kind: EntryKind): boolean => kind === 'test' || kind === 'script';
 

@@ -1,13 +1,14 @@
 /**
  * SAM and CloudFormation templates (YAML or JSON): functions (`AWS::Serverless::Function`
  * with `Globals.Function`, `AWS::Lambda::Function`), what triggers them (SAM `Events`,
- * `AWS::Events::Rule` and `AWS::Scheduler::Schedule` targets, `AWS::Lambda::EventSourceMapping`)
- * and the DynamoDB tables.
+ * `AWS::Events::Rule` and `AWS::Scheduler::Schedule` targets, `AWS::Lambda::EventSourceMapping`,
+ * the state machines invoking them) and the DynamoDB tables.
  */
 import * as path from 'node:path';
 import type { EnvValue, InfraDeclarations, InfraFunction } from '../../model/entry-point';
 import { entryPoint, samTrigger, scheduleTrigger, type Trigger } from './events';
 import { resolveHandler, type InfraFiles } from './handlers';
+import { stateMachineTriggers } from './state-machines';
 import { tableIds, tableOf } from './tables';
 import { at, entriesOf, get, itemsOf, scalarNumber, scalarText, type TNode } from './tree';
 import { envValueOf, referencedAttribute, referencedId } from './values';
@@ -39,6 +40,7 @@ export function readTemplate(file: string, text: string, root: TNode, files: Inf
   const tables = tableIds(resources);
   for (const id of tables) out.tables.push(tableOf(id, get(resources, id)!, file, tables));
   const triggers = resourceTriggers(resources);
+  const steps = stateMachineTriggers(resources, text, triggers);
   const globals = at(root, 'Globals', 'Function');
   for (const { key: id, value: resource } of entriesOf(resources)) {
     const type = scalarText(get(resource, 'Type'));
@@ -57,7 +59,8 @@ export function readTemplate(file: string, text: string, root: TNode, files: Inf
       continue;
     }
     const place = { file: fn.handlerFile ?? '', functionName: fn.handlerFunction, line: null };
-    for (const t of triggers.get(id) ?? []) fn.triggers.push(entryPoint(t, place, file));
+    for (const t of [...(triggers.get(id) ?? []), ...(steps.get(id) ?? [])])
+      fn.triggers.push(entryPoint(t, place, file));
     out.functions.push(fn);
     if (fn.handlerFile === null && fn.skippedReason)
       out.skipped.push({ reason: `${id}: ${fn.skippedReason}`, source: { file, span: resource.span } });

@@ -1,0 +1,56 @@
+/**
+ * Functions that Step Functions state machines invoke (test/fixtures/infra/step-functions, a
+ * SAM app in the shape SAM's own Step Functions template takes: a definition in an ASL file
+ * with `DefinitionSubstitutions`, an inline `Definition`, and a CloudFormation machine
+ * written as a `!Sub` string started by a rule). A step runs when its machine runs, so a
+ * nightly or hourly machine's constant keys are cold paths; a machine no template starts
+ * (started by code) keeps its step hot.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { readInfrastructure } from '../../server/src/engine/frontends/infra';
+import { checkJson, FIXTURES } from './check-json';
+
+const APP = path.join(FIXTURES, 'step-functions');
+
+function triggersOf(name: string): Array<[string, string, number | null]> {
+  const file = path.join(APP, 'template.yaml');
+  const d = readInfrastructure(file, fs.readFileSync(file, 'utf8'));
+  const fn = d?.functions.find((f) => f.name === name);
+  assert.ok(fn, `function ${name} is read`);
+  return fn.triggers.map((t) => [t.kind, t.trigger, t.ratePerHour]);
+}
+
+test('a step of a machine takes the triggers of the machine, named through it', () => {
+  // ASL file + DefinitionSubstitutions, started by the machine's own SAM schedule.
+  assert.deepEqual(triggersOf('RollupFunction'), [
+    ['schedule', 'Step Functions NightlyRollup, started by cron(0 2 * * ? *)', 1 / 24],
+  ]);
+  // A `!Sub` definition string, started by an AWS::Events::Rule targeting the machine.
+  assert.deepEqual(triggersOf('ReportFunction'), [
+    ['schedule', 'Step Functions ReportMachine, started by rate(1 hour)', 1],
+  ]);
+  // An inline definition whose machine nothing in the template starts.
+  assert.deepEqual(triggersOf('ApproveFunction'), [['event', 'Step Functions ApprovalFlow', null]]);
+  assert.deepEqual(triggersOf('VoteFunction'), [['api', 'POST /polls/{pollId}/votes', null]]);
+});
+
+test("scheduled machines' constant keys are cold paths; a machine started elsewhere and an API route are not", () => {
+  const report = checkJson(APP, '--fail-on', 'never');
+  const found = report.findings
+    .filter((f) => f.rule === 'SL001')
+    .map((f) => `${f.file}:${f.line} ${f.severity}`)
+    .sort();
+  assert.deepEqual(found, [
+    'src/approve/app.py:9 error',
+    'src/report/handler.ts:10 info',
+    'src/rollup/app.py:12 info',
+    'src/votes/handler.ts:11 error',
+  ]);
+  const approve = report.findings.find((f) => f.file.endsWith(path.join('approve', 'app.py')));
+  assert.match(approve!.message, /Reached from Step Functions ApprovalFlow \(template\.yaml:\d+\)/);
+  const rollup = report.findings.find((f) => f.file.endsWith(path.join('rollup', 'app.py')));
+  assert.match(rollup!.message, /runs on Step Functions NightlyRollup, started by cron\(0 2 \* \* \? \*\)/);
+});
