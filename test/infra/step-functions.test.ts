@@ -4,7 +4,9 @@
  * with `DefinitionSubstitutions`, an inline `Definition`, and a CloudFormation machine
  * written as a `!Sub` string started by a rule). A step runs when its machine runs, so a
  * nightly or hourly machine's constant keys are cold paths; a machine no template starts
- * (started by code) keeps its step hot.
+ * (started by code) keeps its step hot. The same for the Serverless Framework's
+ * `stepFunctions.stateMachines` (test/fixtures/infra/serverless-step-functions, in the
+ * `serverless-step-functions` plugin's documented forms).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,8 +17,9 @@ import { checkJson, FIXTURES } from './check-json';
 
 const APP = path.join(FIXTURES, 'step-functions');
 
-function triggersOf(name: string): Array<[string, string, number | null]> {
-  const file = path.join(APP, 'template.yaml');
+const SLS = path.join(FIXTURES, 'serverless-step-functions');
+
+function triggersOf(name: string, file = path.join(APP, 'template.yaml')): Array<[string, string, number | null]> {
   const d = readInfrastructure(file, fs.readFileSync(file, 'utf8'));
   const fn = d?.functions.find((f) => f.name === name);
   assert.ok(fn, `function ${name} is read`);
@@ -53,4 +56,32 @@ test("scheduled machines' constant keys are cold paths; a machine started elsewh
   assert.match(approve!.message, /Reached from Step Functions ApprovalFlow \(template\.yaml:\d+\)/);
   const rollup = report.findings.find((f) => f.file.endsWith(path.join('rollup', 'app.py')));
   assert.match(rollup!.message, /runs on Step Functions NightlyRollup, started by cron\(0 2 \* \* \? \*\)/);
+});
+
+test('Serverless: a function a state machine names, by name, logical id or ARN, takes its events', () => {
+  const yml = path.join(SLS, 'serverless.yml');
+  // `Fn::GetAtt: [rollup, Arn]`, started by a schedule event.
+  assert.deepEqual(triggersOf('rollup', yml), [
+    ['schedule', 'Step Functions nightlyRollup, started by cron(0 3 * * ? *)', 1 / 24],
+  ]);
+  // `!GetAtt ExpireDashsessionsLambdaFunction.Arn` inside a Map state: once per item, no rate.
+  assert.deepEqual(triggersOf('expire-sessions', yml), [
+    ['schedule', 'Step Functions sessionSweeper, started by rate(30 minutes), for each item of a Map state', null],
+  ]);
+  // An ARN ending with the deployed name, started by an http event: an API path.
+  assert.deepEqual(triggersOf('importRows', yml), [['api', 'Step Functions csvImport, started by POST imports', null]]);
+  assert.deepEqual(triggersOf('vote', yml), [['api', 'POST /polls/{pollId}/votes', null]]);
+});
+
+test("Serverless: the scheduled machines' steps are cold paths; the one an API starts is not", () => {
+  const found = checkJson(SLS, '--fail-on', 'never')
+    .findings.filter((f) => f.rule === 'SL001')
+    .map((f) => `${f.file}:${f.line} ${f.severity}`)
+    .sort();
+  assert.deepEqual(found, [
+    'src/expire.js:8 info',
+    'src/import-rows.js:7 error',
+    'src/rollup.js:8 info',
+    'src/vote.js:10 error',
+  ]);
 });

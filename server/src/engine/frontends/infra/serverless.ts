@@ -1,6 +1,6 @@
 /**
  * Serverless Framework services (`serverless.yml`): `functions.*` with their handler,
- * `events` and `environment` (over `provider.environment`), and the tables of
+ * `events` (and the state machines invoking them) and `environment` (over `provider.environment`), and the tables of
  * `resources.Resources`. Variables that lead to something within the file
  * (`${self:custom.tableName}`, `${self:provider.stage}`) are followed to text or to a
  * `Ref` of a table; the rest (`${sls:stage}`, `${opt:stage}`, `${env:X}`, `${ssm:...}`)
@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import type { EnvValue, InfraDeclarations, InfraFunction } from '../../model/entry-point';
 import { entryPoint, serverlessTriggers } from './events';
 import { resolveHandler, type InfraFiles } from './handlers';
+import { serverlessMachineTriggers } from './state-machines';
 import { tableIds, tableOf } from './tables';
 import { at, entriesOf, get, itemsOf, parseTree, scalarText, type TNode } from './tree';
 import { envValueOf, hasHoles, textWithHoles } from './values';
@@ -125,6 +126,15 @@ export function readServerless(
     out.functions.push(fn);
     if ('reason' in target)
       out.skipped.push({ reason: `${name}: ${target.reason}`, source: { file: defFile, span: def.span } });
+  }
+  const steps = serverlessMachineTriggers(
+    at(root, 'stepFunctions', 'stateMachines'),
+    out.functions.map((f) => f.name),
+    (event) => serverlessTriggers(event, text, vars.of),
+  );
+  for (const fn of out.functions) {
+    const place = { file: fn.handlerFile ?? '', functionName: fn.handlerFunction, line: null };
+    for (const t of steps.get(fn.name) ?? []) fn.triggers.push(entryPoint(t, place, file));
   }
   return out;
 }

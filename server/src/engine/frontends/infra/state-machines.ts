@@ -8,7 +8,8 @@
  * The functions a machine invokes are read from what the template shows: the values of
  * `DefinitionSubstitutions` (`CreateLocations: !GetAtt CreateLocations.Arn`, for a definition
  * kept in an ASL file), an inline `Definition` (`Resource` / `FunctionName`), a
- * `DefinitionString` written with `!Sub` (`${Fn.Arn}`), and SAM's `LambdaInvokePolicy`.
+ * `DefinitionString` written with `!Sub` (`${Fn.Arn}`), and SAM's `LambdaInvokePolicy`; and the
+ * Serverless Framework's `stepFunctions.stateMachines`.
  */
 import { STEP_FUNCTIONS_TRIGGER } from '../../model/entry';
 import { samTrigger, type Trigger } from './events';
@@ -32,28 +33,85 @@ export function stateMachineTriggers(
     const props = get(machine, 'Properties');
     const own = entriesOf(get(props, 'Events')).flatMap((e) => samTrigger(e.key, e.value, text) ?? []);
     const starts = [...own, ...(started.get(id) ?? [])];
-    const through: Trigger[] = starts.length
-      ? starts.map((t) => ({ ...t, trigger: `${STEP_FUNCTIONS_TRIGGER}${id}, started by ${t.trigger}` }))
-      : // Started by code or by hand: how often is not written here.
-        [{ kind: 'event', name: id, trigger: `${STEP_FUNCTIONS_TRIGGER}${id}`, ratePerHour: null, span: machine.span }];
-    for (const fn of invokedFunctions(props)) {
-      const list = out.get(fn) ?? [];
-      list.push(...through);
-      out.set(fn, list);
-    }
+    for (const [fn, perItem] of invokedFunctions(props)) add(out, fn, stepTriggers(id, starts, machine.span, perItem));
   }
   return out;
 }
 
-/** The logical ids a state machine's properties point at as functions to invoke (not yet checked to be functions). */
-function invokedFunctions(props: TNode | undefined): Set<string> {
-  const ids = new Set<string>();
-  const add = (id: string | null) => id && ids.add(id);
+/**
+ * The Serverless Framework's state machines (`stepFunctions.stateMachines` of the
+ * `serverless-step-functions` plugin): their `events` start them, and a state's `Resource` or
+ * `Parameters.FunctionName` names a function of the service by its name
+ * (`Fn::GetAtt: [rollup, Arn]`, `rollup`), by the logical id the framework gives it
+ * (`!GetAtt ExpireDashsessionsLambdaFunction.Arn`) or by an ARN ending with its deployed name
+ * (`...:function:${self:service}-${sls:stage}-importRows`). By function name.
+ */
+export function serverlessMachineTriggers(
+  machines: TNode | undefined,
+  functionNames: readonly string[],
+  triggersOf: (event: TNode) => Trigger[],
+): Map<string, Trigger[]> {
+  const out = new Map<string, Trigger[]>();
+  for (const { key: id, value: machine } of entriesOf(machines)) {
+    const starts = itemsOf(get(machine, 'events')).flatMap(triggersOf);
+    const named = new Map<string, boolean>();
+    walk(get(machine, 'definition'), (key, value, perItem) => {
+      const fn = key === 'Resource' || key === 'FunctionName' ? functionNamed(value, functionNames) : null;
+      if (fn) named.set(fn, perItem || !!named.get(fn));
+    });
+    for (const [fn, perItem] of named) add(out, fn, stepTriggers(id, starts, machine.span, perItem));
+  }
+  return out;
+}
+
+/**
+ * What a step of machine `id` is triggered by: each start of the machine, named through it. A
+ * step of a `Map` state (`perItem`) runs once per item of each run: no rate follows from the start's.
+ */
+function stepTriggers(id: string, starts: Trigger[], span: TNode['span'], perItem: boolean): Trigger[] {
+  const each = perItem ? ', for each item of a Map state' : '';
+  if (starts.length === 0)
+    // Started by code or by hand: how often is not written here.
+    return [{ kind: 'event', name: id, trigger: `${STEP_FUNCTIONS_TRIGGER}${id}${each}`, ratePerHour: null, span }];
+  return starts.map((t) => ({
+    ...t,
+    trigger: `${STEP_FUNCTIONS_TRIGGER}${id}, started by ${t.trigger}${each}`,
+    ...(perItem ? { ratePerHour: null } : {}),
+  }));
+}
+
+function add(out: Map<string, Trigger[]>, fn: string, triggers: Trigger[]): void {
+  out.set(fn, [...(out.get(fn) ?? []), ...triggers]);
+}
+
+/** The service's function a state's `Resource` / `FunctionName` names, or null. */
+function functionNamed(value: TNode, names: readonly string[]): string | null {
+  const ref = referencedId(value) ?? scalarText(value);
+  if (!ref) return null;
+  return (
+    names.find((name) => ref === name || ref === `${logicalName(name)}LambdaFunction` || ref.endsWith(`-${name}`)) ??
+    null
+  );
+}
+
+/** The Serverless Framework's logical name of a function: `expire-sessions` → `ExpireDashsessions`. */
+function logicalName(name: string): string {
+  const n = name.replace(/-/g, 'Dash').replace(/_/g, 'Underscore');
+  return n.charAt(0).toUpperCase() + n.slice(1);
+}
+
+/**
+ * The logical ids a state machine's properties point at as functions to invoke (not yet
+ * checked to be functions), each with whether an inline definition invokes it in a `Map` state.
+ */
+function invokedFunctions(props: TNode | undefined): Map<string, boolean> {
+  const ids = new Map<string, boolean>();
+  const add = (id: string | null, perItem = false) => id && ids.set(id, perItem || !!ids.get(id));
   for (const e of entriesOf(get(props, 'DefinitionSubstitutions'))) add(referencedId(e.value));
   for (const policy of itemsOf(get(props, 'Policies')))
     add(referencedId(at(policy, 'LambdaInvokePolicy', 'FunctionName')));
-  walk(get(props, 'Definition'), (key, value) => {
-    if (key === 'Resource' || key === 'FunctionName') add(referencedId(value));
+  walk(get(props, 'Definition'), (key, value, perItem) => {
+    if (key === 'Resource' || key === 'FunctionName') add(referencedId(value), perItem);
   });
   // `DefinitionString: !Sub "...${Worker.Arn}..."`.
   const sub = intrinsic(get(props, 'DefinitionString'));
@@ -62,13 +120,21 @@ function invokedFunctions(props: TNode | undefined): Set<string> {
   return ids;
 }
 
-/** Every key and value of a map tree, depth first, to a bounded depth. */
-function walk(n: TNode | undefined, visit: (key: string, value: TNode) => void, depth = 0): void {
+/** A `Map` state's states: what runs once per item (`Iterator`, and `ItemProcessor` since 2022). */
+const PER_ITEM = new Set(['Iterator', 'ItemProcessor']);
+
+/** Every key and value of a definition, depth first, to a bounded depth, with whether it is inside a `Map` state. */
+function walk(
+  n: TNode | undefined,
+  visit: (key: string, value: TNode, perItem: boolean) => void,
+  perItem = false,
+  depth = 0,
+): void {
   if (!n || depth > 30) return;
   if (n.kind === 'map')
     for (const e of n.entries) {
-      visit(e.key, e.value);
-      walk(e.value, visit, depth + 1);
+      visit(e.key, e.value, perItem);
+      walk(e.value, visit, perItem || PER_ITEM.has(e.key), depth + 1);
     }
-  else if (n.kind === 'seq') for (const item of n.items) walk(item, visit, depth + 1);
+  else if (n.kind === 'seq') for (const item of n.items) walk(item, visit, perItem, depth + 1);
 }
