@@ -6,7 +6,9 @@
  * nightly or hourly machine's constant keys are cold paths; a machine no template starts
  * (started by code) keeps its step hot. The same for the Serverless Framework's
  * `stepFunctions.stateMachines` (test/fixtures/infra/serverless-step-functions, in the
- * `serverless-step-functions` plugin's documented forms).
+ * `serverless-step-functions` plugin's documented forms) and the CDK in TypeScript and Python
+ * (test/fixtures/infra/cdk-step-functions{,-python}: `tasks.LambdaInvoke` chained with `.next()`,
+ * a `Map` state's `itemProcessor`, a rule's `SfnStateMachine` target, a `StepFunctionsRestApi`).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -83,5 +85,31 @@ test("Serverless: the scheduled machines' steps are cold paths; the one an API s
     'src/import-rows.js:7 error',
     'src/rollup.js:8 info',
     'src/vote.js:10 error',
+  ]);
+});
+
+test('CDK, TypeScript and Python: the steps of a nightly machine are cold paths, one behind a REST API is not', () => {
+  const ts = checkJson(path.join(FIXTURES, 'cdk-step-functions'), '--fail-on', 'never').findings.filter(
+    (f) => f.rule === 'SL001',
+  );
+  assert.deepEqual(ts.map((f) => `${f.file}:${f.line} ${f.severity}`).sort(), [
+    'lambda/approve.ts:7 error',
+    'lambda/rollup.ts:8 info',
+    'lambda/sweep.js:7 info',
+  ]);
+  assert.match(
+    ts.find((f) => f.file.endsWith('approve.ts'))!.message,
+    /Reached from Step Functions Approval, started by ANY \//,
+  );
+  assert.match(
+    ts.find((f) => f.file.endsWith('sweep.js'))!.message,
+    /Step Functions NightlyRollup, started by cron\(0 3 \* \* \? \*\), for each item of a Map state/,
+  );
+  const py = checkJson(path.join(FIXTURES, 'cdk-step-functions-python'), '--fail-on', 'never').findings.filter(
+    (f) => f.rule === 'SL001',
+  );
+  assert.deepEqual(py.map((f) => `${f.file}:${f.line} ${f.severity}`).sort(), [
+    'lambda_src/rollup.py:10 info',
+    'lambda_src/sweep.py:9 info',
   ]);
 });

@@ -68,7 +68,7 @@ export function serverlessMachineTriggers(
  * What a step of machine `id` is triggered by: each start of the machine, named through it. A
  * step of a `Map` state (`perItem`) runs once per item of each run: no rate follows from the start's.
  */
-function stepTriggers(id: string, starts: Trigger[], span: TNode['span'], perItem: boolean): Trigger[] {
+export function stepTriggers(id: string, starts: Trigger[], span: TNode['span'], perItem: boolean): Trigger[] {
   const each = perItem ? ', for each item of a Map state' : '';
   if (starts.length === 0)
     // Started by code or by hand: how often is not written here.

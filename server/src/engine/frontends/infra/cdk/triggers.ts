@@ -4,12 +4,14 @@
  * APIs (`LambdaRestApi`, `resource.addResource('x').addMethod('GET', new
  * LambdaIntegration(fn))`), HTTP APIs (`addRoutes` with an `HttpLambdaIntegration`),
  * event sources (`fn.addEventSource(new SqsEventSource(q, { batchSize }))`, or the
- * function's `events` prop), SNS subscriptions and function URLs. Keyed by the function
- * construct's `at`.
+ * function's `events` prop), SNS subscriptions, function URLs, and the state machines
+ * invoking a function (`state-machines.ts`). Keyed by the function construct's `at`.
  */
 import type { CdkValue } from '../../../model/cdk';
 import { scheduleTrigger, type Trigger } from '../events';
 import { expressionOf } from './schedule';
+import { stepTriggers } from '../state-machines';
+import { invokedFunctions, restApiStart, startedMachine } from './state-machines';
 import {
   constructId,
   constructOf,
@@ -35,18 +37,27 @@ export function triggersOf(constructs: readonly NewValue[], calls: readonly Call
   };
   const callsOn = (n: NewValue, name: string) =>
     calls.filter((c) => c.name === name && c.receiver?.kind === 'new' && c.receiver.at === n.at);
+  // What starts each state machine, by the machine construct's `at`.
+  const starts = new Map<number, Trigger[]>();
+  const start = (machine: CdkValue | null | undefined, t: Trigger) => {
+    if (machine?.kind === 'new') starts.set(machine.at, [...(starts.get(machine.at) ?? []), t]);
+  };
 
   for (const n of constructs) {
     const id = constructId(n) ?? n.qualified;
     if (n.className === 'Rule' && !/config\./.test(n.qualified)) {
       const targets = [...itemsOf(prop(n.props, 'targets')), ...callsOn(n, 'addTarget').map((c) => c.args[0])];
       const t = ruleTrigger(n, id);
-      for (const target of targets) if (isNew(target, 'LambdaFunction')) add(target.args[0], t);
+      for (const target of targets) {
+        if (isNew(target, 'LambdaFunction')) add(target.args[0], t);
+        start(startedMachine(target), t);
+      }
     } else if (n.className === 'Schedule' && prop(n.props, 'target')) {
       const target = prop(n.props, 'target');
       const expr = expressionOf(prop(n.props, 'schedule'));
-      if (isNew(target, 'LambdaInvoke'))
-        add(target.args[0], expr ? scheduleTrigger(id, expr, n.span) : unreadSchedule(id, n));
+      const t = expr ? scheduleTrigger(id, expr, n.span) : unreadSchedule(id, n);
+      if (isNew(target, 'LambdaInvoke')) add(target.args[0], t);
+      start(startedMachine(target), t);
     } else if (n.className === 'LambdaRestApi') {
       // `proxy: false`: only the methods added to its resources are routes.
       const proxy = prop(n.props, 'proxy');
@@ -56,7 +67,16 @@ export function triggersOf(constructs: readonly NewValue[], calls: readonly Call
       if (isNew(d, 'HttpLambdaIntegration')) add(d.args[1], api('ANY /{proxy+}', n));
     } else if (FUNCTION_CLASSES.has(n.className)) {
       for (const source of itemsOf(prop(n.props, 'events'))) eventSource(source, (t) => add(n, t));
+    } else {
+      const api = restApiStart(n);
+      if (api) start(api.machine, api.trigger);
     }
+  }
+  for (const n of constructs) {
+    if (n.className !== 'StateMachine' || (!prop(n.props, 'definitionBody') && !prop(n.props, 'definition'))) continue;
+    const id = constructId(n) ?? n.qualified;
+    for (const { fn, perItem } of invokedFunctions(n))
+      for (const t of stepTriggers(id, starts.get(n.at) ?? [], n.span, perItem)) add(fn, t);
   }
 
   for (const c of calls) {
