@@ -8,7 +8,9 @@
  * `stepFunctions.stateMachines` (test/fixtures/infra/serverless-step-functions, in the
  * `serverless-step-functions` plugin's documented forms) and the CDK in TypeScript and Python
  * (test/fixtures/infra/cdk-step-functions{,-python}: `tasks.LambdaInvoke` chained with `.next()`,
- * a `Map` state's `itemProcessor`, a rule's `SfnStateMachine` target, a `StepFunctionsRestApi`).
+ * a `Map` state's `itemProcessor`, a rule's `SfnStateMachine` target, a `StepFunctionsRestApi`)
+ * and Terraform (test/fixtures/infra/terraform-step-functions: `aws_sfn_state_machine` with a
+ * `jsonencode` definition and with `templatefile`, started by an `aws_cloudwatch_event_target`).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -112,4 +114,25 @@ test('CDK, TypeScript and Python: the steps of a nightly machine are cold paths,
     'lambda_src/rollup.py:10 info',
     'lambda_src/sweep.py:9 info',
   ]);
+});
+
+test("Terraform: a jsonencode definition's steps take the rule targeting the machine; a Map state's step runs per item", () => {
+  const found = checkJson(path.join(FIXTURES, 'terraform-step-functions'), '--fail-on', 'never').findings.filter(
+    (f) => f.rule === 'SL001',
+  );
+  assert.deepEqual(found.map((f) => `${f.file}:${f.line} ${f.severity}`).sort(), [
+    'src/approve/app.py:9 error',
+    'src/rollup/app.py:10 info',
+    'src/sweep/app.py:9 info',
+  ]);
+  const sweep = found.find((f) => f.file.includes('sweep'))!;
+  assert.match(
+    sweep.message,
+    /Step Functions aws_sfn_state_machine\.nightly, started by cron\(0 3 \* \* \? \*\), for each item/,
+  );
+  // `templatefile(..., { approve_arn = aws_lambda_function.approve.arn })`: named, started by nothing here.
+  assert.match(
+    found.find((f) => f.file.includes('approve'))!.message,
+    /Reached from Step Functions aws_sfn_state_machine\.approval \(/,
+  );
 });

@@ -1,18 +1,20 @@
 /**
  * What invokes a Terraform-declared function, read from the resources that name it:
  * EventBridge rules through their targets, EventBridge Scheduler schedules, event source
- * mappings (SQS, Kinesis, DynamoDB streams), and API Gateway integrations (HTTP APIs
- * with their routes, REST APIs with their method and resource path).
+ * mappings (SQS, Kinesis, DynamoDB streams), API Gateway integrations (HTTP APIs
+ * with their routes, REST APIs with their method and resource path), and the state
+ * machines (`aws_sfn_state_machine`) whose definition names it, started by what starts them.
  */
 import type { Trigger } from '../events';
 import { scheduleTrigger } from '../events';
-import type { Block } from './hcl';
+import { stepTriggers } from '../state-machines';
+import type { Block, TfExpr } from './hcl';
 import { referenced, textOf, written, type Resource, type TfModule } from './module';
 
 const typeOf = (r: Resource) => (r.address.startsWith('data.') ? '' : r.block.labels[0]);
 
-/** The triggers of the function resource `fn`, by what the module's other resources say. */
-export function triggersOf(fn: Resource, mod: TfModule): Trigger[] {
+/** The triggers of the function (or state machine) resource `fn`, by what the module's other resources say. */
+export function triggersOf(fn: Resource, mod: TfModule, depth = 0): Trigger[] {
   const out: Trigger[] = [];
   const names = (b: Block, attr: string) => referenced(b.attributes.get(attr), mod)?.resource === fn;
   const text = (b: Block, attr: string) => textOf(b.attributes.get(attr), mod)?.text ?? null;
@@ -72,9 +74,48 @@ export function triggersOf(fn: Resource, mod: TfModule): Trigger[] {
         out.push({ kind: 'api', name: route, trigger: route, ratePerHour: null, span });
         break;
       }
+      case 'aws_sfn_state_machine': {
+        // A step runs when its machine runs: what starts the machine (rules, schedules naming its arn).
+        const step = depth === 0 ? stepIn(b.attributes.get('definition'), fn, mod) : null;
+        if (step) out.push(...stepTriggers(r.address, triggersOf(r, mod, depth + 1), span, step.perItem));
+        break;
+      }
     }
   }
   return out;
+}
+
+/** A `Map` state's states: what runs once per item. */
+const PER_ITEM = new Set(['Iterator', 'ItemProcessor']);
+
+/**
+ * Whether a state machine's `definition` names function `fn` (`Resource = aws_lambda_function.x.arn`
+ * in a `jsonencode`, or an argument of `templatefile`), and whether inside a `Map` state.
+ */
+function stepIn(
+  e: TfExpr | undefined,
+  fn: Resource,
+  mod: TfModule,
+  perItem = false,
+  depth = 0,
+): { perItem: boolean } | null {
+  if (!e || depth > 30) return null;
+  const inner: Array<[TfExpr, boolean]> =
+    e.kind === 'object'
+      ? e.entries.map((x) => [x.value, perItem || PER_ITEM.has(x.key)])
+      : e.kind === 'list'
+        ? e.items.map((x) => [x, perItem])
+        : e.kind === 'call'
+          ? e.args.map((x) => [x, perItem])
+          : e.kind === 'template'
+            ? e.parts.flatMap((x): Array<[TfExpr, boolean]> => (typeof x === 'string' ? [] : [[x, perItem]]))
+            : [];
+  if (e.kind === 'ref' && referenced(e, mod)?.resource === fn) return { perItem };
+  for (const [x, each] of inner) {
+    const found = stepIn(x, fn, mod, each, depth + 1);
+    if (found) return found;
+  }
+  return null;
 }
 
 /** `http_method = aws_api_gateway_method.get.http_method` or a literal: the method, else ANY. */
