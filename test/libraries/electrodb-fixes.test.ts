@@ -233,3 +233,52 @@ for (const id of ['add-random-shard', 'add-hash-shard'])
       assert.ok(new Set((await db.stored('notices-after')).map((i) => i.gsi1pk)).size > 1);
     });
   });
+
+/** Twenty members invited, each read back by id, two activated, one removed, all listed. */
+async function playMembers(dir: string) {
+  const m = await import(pathToFileURL(path.join(dir, 'members.ts')).href);
+  const ids: string[] = [];
+  for (let i = 0; i < 20; i++) ids.push(await m.invite(`member-${i}@example.com`));
+  let found = 0;
+  for (const id of ids) if ((await m.memberById(id))?.id === id) found++;
+  await m.activate(ids[2]);
+  await m.activate(ids[7]);
+  await m.removeMember(ids[11]);
+  const all = ((await m.allMembers()) as Array<{ email: string; status: string }>)
+    .map((x) => `${x.email}:${x.status}`)
+    .sort();
+  return { found, all, gone: await m.memberById(ids[11]) };
+}
+
+test("the calculated shard on a scoped index with no composite (`scope: 'member'`, `composite: []`): every member found and listed", async () => {
+  const before = copy('members');
+  const after = await fixed('members', 'member.ts:19', 'add-hash-shard');
+  assert.deepEqual(typeErrors(after.dir), []);
+  const tables = [gameTable('members-before'), gameTable('members-after')];
+  await withDynalite(tables, {}, async (db) => {
+    process.env.MEMBERS_TABLE = 'members-before';
+    const was = await playMembers(before);
+    process.env.MEMBERS_TABLE = 'members-after';
+    const now = await playMembers(after.dir);
+    assert.equal(was.found, 20);
+    assert.equal(was.all.length, 19);
+    assert.deepEqual(now, was);
+    assert.equal(now.gone, null);
+    // Before: one partition, the scope after the service as ElectroDB writes it.
+    assert.deepEqual([...new Set((await db.stored('members-before')).map((i) => i.pk))], ['$workspace_member']);
+    const template = after.index
+      .results()
+      .flatMap((r) => r.accesses)
+      .find((a) => a.operation === 'Query' && a.library?.entity === 'member')!.partitionKey!.template;
+    const stored = await db.stored('members-after');
+    for (const item of stored) {
+      assert.equal(item.pk, `$workspace_member#shard_${fnv(item.id as string) % 10}`);
+      assert.ok(matchesTemplate(item.pk as string, template), `${item.pk as string} is the engine's key`);
+    }
+    assert.ok(new Set(stored.map((i) => i.pk)).size > 1);
+  });
+  assert.deepEqual(
+    after.findings.filter((f) => f.rule === 'SL006' || f.message.includes('"$workspace_member"')),
+    [],
+  );
+});
