@@ -13,16 +13,16 @@ import { newContext } from '../evaluation';
 import { type EvalContext } from '../../model/eval-context';
 import { accessesOfCallSite } from '../../requests/interpret';
 import { type CallSite } from '../../model/call-site';
-import type { Classification, Declaration, Span } from '../../model';
+import type { Classification, Declaration } from '../../model';
 import { classifyAccess, literalText } from '../../model/template';
 import { moveSpans } from '../../syntax/positions';
 import { spanOf } from '../../syntax/span';
 import { entryOf, type Value } from '../../model/value';
-import { leavesOut } from '../value-ops';
 import { enclosingClass } from './functions';
 import type { FrontEnd, ImportedName, SourceFile } from '../../model/frontend';
 import { callArguments } from './arguments';
 import { importedOrigins, instantiate, substitute, type Arguments } from './instantiate';
+import { leftOut } from './left-out';
 import { Depth } from '../../syntax/depth';
 import { baseMethod, classNamedIn, definitionOf, instanceClassOf, methodOf } from './resolve';
 import { injectedTable, type ClassRef } from './injected';
@@ -343,54 +343,6 @@ function factoryOf(
       : classOfExpression(object, f, depth.deeper()));
   const fn = cls ? methodOf(cls.module, cls.name, method, f.modulesFrom, 0) : null;
   return cls && fn ? { fn, module: cls.module } : null;
-}
-
-/**
- * The parameters with a default (Python) that `call` leaves out: their defaults go into
- * `args`, placed at the call, and their declarations come back. A call with `*args` or
- * `**kwargs` may pass anything, so it leaves nothing out.
- */
-function leftOut(call: Node, fn: FunctionSummary, args: Arguments, at: Span): Declaration[] {
-  if (!fn.defaults?.length) return [];
-  const list = call.childForFieldName('arguments')?.namedChildren ?? [];
-  if (list.some((a) => a && /splat|spread/.test(a.type))) return [];
-  const positional = list.filter((a) => a && a.type !== 'keyword_argument' && a.type !== 'comment').length;
-  const named = new Set(
-    list.flatMap((a) => (a?.type === 'keyword_argument' ? [a.childForFieldName('name')?.text ?? ''] : [])),
-  );
-  const out: Declaration[] = [];
-  for (const d of fn.defaults) {
-    if (d.path) {
-      if (defaultProperty(d, fn.params.indexOf(d.name) >= positional, args, at)) out.push(d.declaration);
-      continue;
-    }
-    if (fn.params.indexOf(d.name) < positional || named.has(d.name)) continue;
-    args.set(
-      d.name,
-      moveSpans(d.value, () => at, ''),
-    );
-    out.push(d.declaration);
-  }
-  return out;
-}
-
-/**
- * A destructured property's default (`{ board = "global" }`) where the caller's object leaves
- * the property out, or the call leaves the whole argument out (`listTasks()`): it goes into
- * the argument's object, placed at the call. Whether it went in.
- */
-function defaultProperty(
-  d: NonNullable<FunctionSummary['defaults']>[number],
-  argumentLeftOut: boolean,
-  args: Arguments,
-  at: Span,
-): boolean {
-  const key = d.path!.length === 1 ? d.path![0] : null;
-  const given = args.get(d.name) ?? (argumentLeftOut ? { kind: 'object' as const, entries: [], span: at } : undefined);
-  if (key === null || !leavesOut(given, key) || given?.kind !== 'object') return false;
-  const value = moveSpans(d.value, () => at, '');
-  args.set(d.name, { ...given, entries: [...given.entries, [key, value, at]] });
-  return true;
 }
 
 /** A wrapper choosing its operation by name (`call("put", params)`): the one this caller's literal names, or null. */
