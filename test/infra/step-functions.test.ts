@@ -10,7 +10,8 @@
  * (test/fixtures/infra/cdk-step-functions{,-python}: `tasks.LambdaInvoke` chained with `.next()`,
  * a `Map` state's `itemProcessor`, a rule's `SfnStateMachine` target, a `StepFunctionsRestApi`)
  * and Terraform (test/fixtures/infra/terraform-step-functions: `aws_sfn_state_machine` with a
- * `jsonencode` definition and with `templatefile`, started by an `aws_cloudwatch_event_target`).
+ * `jsonencode` definition, with `templatefile` and with a `data "template_file"`, started by an
+ * `aws_cloudwatch_event_target` and an `aws_scheduler_schedule`).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -122,9 +123,15 @@ test("Terraform: a jsonencode definition's steps take the rule targeting the mac
   );
   assert.deepEqual(found.map((f) => `${f.file}:${f.line} ${f.severity}`).sort(), [
     'src/approve/app.py:9 error',
+    'src/report/app.py:11 info',
     'src/rollup/app.py:10 info',
     'src/sweep/app.py:9 info',
   ]);
+  // `definition = data.template_file.report_flow.rendered`, the function in its `vars`; a Scheduler schedule starts it.
+  assert.match(
+    found.find((f) => f.file.includes('report'))!.message,
+    /Step Functions aws_sfn_state_machine\.report, started by rate\(1 hour\)/,
+  );
   const sweep = found.find((f) => f.file.includes('sweep'))!;
   assert.match(
     sweep.message,

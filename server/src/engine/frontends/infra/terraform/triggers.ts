@@ -90,7 +90,8 @@ const PER_ITEM = new Set(['Iterator', 'ItemProcessor']);
 
 /**
  * Whether a state machine's `definition` names function `fn` (`Resource = aws_lambda_function.x.arn`
- * in a `jsonencode`, or an argument of `templatefile`), and whether inside a `Map` state.
+ * in a `jsonencode`, an argument of `templatefile`, or a `vars` entry of the `data "template_file"`
+ * it renders), and whether inside a `Map` state.
  */
 function stepIn(
   e: TfExpr | undefined,
@@ -110,7 +111,11 @@ function stepIn(
           : e.kind === 'template'
             ? e.parts.flatMap((x): Array<[TfExpr, boolean]> => (typeof x === 'string' ? [] : [[x, perItem]]))
             : [];
-  if (e.kind === 'ref' && referenced(e, mod)?.resource === fn) return { perItem };
+  const target = e.kind === 'ref' ? referenced(e, mod)?.resource : undefined;
+  if (target === fn) return { perItem };
+  // `definition = data.template_file.flow.rendered`: the function named in the template's `vars`.
+  const vars = target?.address.startsWith('data.template_file.') ? target.block.attributes.get('vars') : undefined;
+  if (vars) inner.push([vars, perItem]);
   for (const [x, each] of inner) {
     const found = stepIn(x, fn, mod, each, depth + 1);
     if (found) return found;
