@@ -36,6 +36,10 @@ test('a step of a machine takes the triggers of the machine, named through it', 
   assert.deepEqual(triggersOf('RollupFunction'), [
     ['schedule', 'Step Functions NightlyRollup, started by cron(0 2 * * ? *)', 1 / 24],
   ]);
+  // The ASL file runs this one in a Map state's ItemProcessor: once per item, no rate.
+  assert.deepEqual(triggersOf('SweepFunction'), [
+    ['schedule', 'Step Functions NightlyRollup, started by cron(0 2 * * ? *), for each item of a Map state', null],
+  ]);
   // A `!Sub` definition string, started by an AWS::Events::Rule targeting the machine.
   assert.deepEqual(triggersOf('ReportFunction'), [
     ['schedule', 'Step Functions ReportMachine, started by rate(1 hour)', 1],
@@ -55,6 +59,7 @@ test("scheduled machines' constant keys are cold paths; a machine started elsewh
     'src/approve/app.py:9 error',
     'src/report/handler.ts:10 info',
     'src/rollup/app.py:12 info',
+    'src/rollup/sweep.py:9 info',
     'src/votes/handler.ts:11 error',
   ]);
   const approve = report.findings.find((f) => f.file.endsWith(path.join('approve', 'app.py')));

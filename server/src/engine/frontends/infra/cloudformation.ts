@@ -10,7 +10,7 @@ import { entryPoint, samTrigger, scheduleTrigger, type Trigger } from './events'
 import { resolveHandler, type InfraFiles } from './handlers';
 import { stateMachineTriggers } from './state-machines';
 import { tableIds, tableOf } from './tables';
-import { at, entriesOf, get, itemsOf, scalarNumber, scalarText, type TNode } from './tree';
+import { at, entriesOf, get, itemsOf, parseTree, scalarNumber, scalarText, type TNode } from './tree';
 import { envValueOf, referencedAttribute, referencedId } from './values';
 
 const FUNCTION_TYPES = new Set(['AWS::Serverless::Function', 'AWS::Lambda::Function']);
@@ -40,7 +40,12 @@ export function readTemplate(file: string, text: string, root: TNode, files: Inf
   const tables = tableIds(resources);
   for (const id of tables) out.tables.push(tableOf(id, get(resources, id)!, file, tables));
   const triggers = resourceTriggers(resources);
-  const steps = stateMachineTriggers(resources, text, triggers);
+  // A definition kept in a file of its own (`DefinitionUri`), relative to the template.
+  const definitionFile = (uri: string) => {
+    const body = files.read(path.join(path.dirname(file), uri));
+    return body === null ? null : parseTree(body).root;
+  };
+  const steps = stateMachineTriggers(resources, text, triggers, definitionFile);
   const globals = at(root, 'Globals', 'Function');
   for (const { key: id, value: resource } of entriesOf(resources)) {
     const type = scalarText(get(resource, 'Type'));

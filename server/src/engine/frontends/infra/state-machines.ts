@@ -26,6 +26,7 @@ export function stateMachineTriggers(
   resources: TNode | undefined,
   text: string,
   started: ReadonlyMap<string, Trigger[]>,
+  definitionFile: (uri: string) => TNode | null,
 ): Map<string, Trigger[]> {
   const out = new Map<string, Trigger[]>();
   for (const { key: id, value: machine } of entriesOf(resources)) {
@@ -33,7 +34,10 @@ export function stateMachineTriggers(
     const props = get(machine, 'Properties');
     const own = entriesOf(get(props, 'Events')).flatMap((e) => samTrigger(e.key, e.value, text) ?? []);
     const starts = [...own, ...(started.get(id) ?? [])];
-    for (const [fn, perItem] of invokedFunctions(props)) add(out, fn, stepTriggers(id, starts, machine.span, perItem));
+    const uri = scalarText(get(props, 'DefinitionUri'));
+    const placed = uri && !/^s3:/.test(uri) ? substitutionsPerItem(definitionFile(uri)) : new Map<string, boolean>();
+    for (const [fn, perItem] of invokedFunctions(props, placed))
+      add(out, fn, stepTriggers(id, starts, machine.span, perItem));
   }
   return out;
 }
@@ -104,10 +108,11 @@ function logicalName(name: string): string {
  * The logical ids a state machine's properties point at as functions to invoke (not yet
  * checked to be functions), each with whether an inline definition invokes it in a `Map` state.
  */
-function invokedFunctions(props: TNode | undefined): Map<string, boolean> {
+function invokedFunctions(props: TNode | undefined, substituted: ReadonlyMap<string, boolean>): Map<string, boolean> {
   const ids = new Map<string, boolean>();
   const add = (id: string | null, perItem = false) => id && ids.set(id, perItem || !!ids.get(id));
-  for (const e of entriesOf(get(props, 'DefinitionSubstitutions'))) add(referencedId(e.value));
+  for (const e of entriesOf(get(props, 'DefinitionSubstitutions')))
+    add(referencedId(e.value), substituted.get(e.key) ?? false);
   for (const policy of itemsOf(get(props, 'Policies')))
     add(referencedId(at(policy, 'LambdaInvokePolicy', 'FunctionName')));
   walk(get(props, 'Definition'), (key, value, perItem) => {
@@ -118,6 +123,20 @@ function invokedFunctions(props: TNode | undefined): Map<string, boolean> {
   const body = sub?.fn === 'Fn::Sub' ? scalarText(itemsOf(sub.arg)[0]) : null;
   for (const m of body?.matchAll(/\$\{(\w+)\.Arn\}/g) ?? []) add(m[1]);
   return ids;
+}
+
+/**
+ * In a definition file (`DefinitionUri: statemachine/rollup.asl.json`): each substitution
+ * variable a state's `Resource` / `FunctionName` is written with (`"${RollupFunctionArn}"`), and
+ * whether a `Map` state runs that state.
+ */
+function substitutionsPerItem(definition: TNode | null): Map<string, boolean> {
+  const out = new Map<string, boolean>();
+  walk(definition ?? undefined, (key, value, perItem) => {
+    const written = key === 'Resource' || key === 'FunctionName' ? scalarText(value) : null;
+    for (const m of written?.matchAll(/\$\{(\w+)\}/g) ?? []) out.set(m[1], perItem || !!out.get(m[1]));
+  });
+  return out;
 }
 
 /** A `Map` state's states: what runs once per item (`Iterator`, and `ItemProcessor` since 2022). */
