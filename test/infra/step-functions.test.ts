@@ -16,6 +16,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { readInfrastructure } from '../../server/src/engine/frontends/infra';
 import { checkJson, FIXTURES } from './check-json';
@@ -147,4 +148,44 @@ test("Terraform: a jsonencode definition's steps take the rule targeting the mac
     found.find((f) => f.file.includes('approve'))!.message,
     /Reached from Step Functions aws_sfn_state_machine\.approval \(/,
   );
+});
+
+test('Serverless: an ARN ending with two function names (`...-todo-list`) names the longer one', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-sfn-'));
+  try {
+    const yml = path.join(dir, 'serverless.yml');
+    fs.writeFileSync(
+      yml,
+      [
+        'service: todo',
+        'provider:',
+        '  name: aws',
+        '  runtime: nodejs20.x',
+        'functions:',
+        '  list:',
+        '    handler: list.handler',
+        '  todo-list:',
+        '    handler: todo.handler',
+        'stepFunctions:',
+        '  stateMachines:',
+        '    nightly:',
+        '      events:',
+        '        - schedule: rate(1 day)',
+        '      definition:',
+        '        StartAt: Todo',
+        '        States:',
+        '          Todo:',
+        '            Type: Task',
+        '            Resource: arn:aws:lambda:#{AWS::Region}:#{AWS::AccountId}:function:${self:service}-${sls:stage}-todo-list',
+        '            End: true',
+        '',
+      ].join('\n'),
+    );
+    assert.deepEqual(triggersOf('todo-list', yml), [
+      ['schedule', 'Step Functions nightly, started by rate(1 day)', 1 / 24],
+    ]);
+    assert.deepEqual(triggersOf('list', yml), []);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -88,14 +88,17 @@ function add(out: Map<string, Trigger[]>, fn: string, triggers: Trigger[]): void
   out.set(fn, [...(out.get(fn) ?? []), ...triggers]);
 }
 
-/** The service's function a state's `Resource` / `FunctionName` names, or null. */
+/**
+ * The service's function a state's `Resource` / `FunctionName` names, or null. Of names an ARN
+ * ends with (`list` and `todo-list` for `...-todo-list`), the longest.
+ */
 function functionNamed(value: TNode, names: readonly string[]): string | null {
   const ref = referencedId(value) ?? scalarText(value);
   if (!ref) return null;
-  return (
-    names.find((name) => ref === name || ref === `${logicalName(name)}LambdaFunction` || ref.endsWith(`-${name}`)) ??
-    null
-  );
+  const exact = names.find((name) => ref === name || ref === `${logicalName(name)}LambdaFunction`);
+  if (exact) return exact;
+  const suffixes = names.filter((name) => ref.endsWith(`-${name}`)).sort((a, b) => b.length - a.length);
+  return suffixes[0] ?? null;
 }
 
 /** The Serverless Framework's logical name of a function: `expire-sessions` → `ExpireDashsessions`. */
