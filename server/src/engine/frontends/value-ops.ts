@@ -1,9 +1,11 @@
 import type { Node } from 'web-tree-sitter';
-import { joinPaths } from './alternatives';
+import { chooseAmong, joinPaths } from './alternatives';
 import {
   holeValue,
+  namedValue,
   numberOf,
   onceUnless,
+  parameterProperty,
   scalar,
   shardCountOfExpression,
   shardValue,
@@ -101,6 +103,19 @@ export function memberOf(base: Value | null | undefined, name: string | null): V
  */
 export function leavesOut(base: Value | null | undefined, name: string): boolean {
   return base?.kind === 'object' && !base.hidden && !base.echoes && entry(base, name) === undefined;
+}
+
+/**
+ * A property read with a default, in either language (`const { board = "global" } = body`,
+ * `params.get("board", "global")`): the property where the object has it, the default where the
+ * object is known to lack it, else the property or the default, as `body.board ?? "global"` reads.
+ */
+export function propertyOrDefault(n: Node, base: Value | null | undefined, key: string, fallback: Value): Value {
+  const found = entry(base ?? undefined, key);
+  if (found) return found;
+  if (leavesOut(base, key)) return fallback;
+  const given = parameterProperty(n, base ?? null, key) ?? namedValue(n, key);
+  return chooseAmong([given, fallback], n, 0).value;
 }
 
 /** What `assignedValue` needs of a language. */

@@ -143,7 +143,7 @@ function substitutionsPerItem(definition: TNode | null): Map<string, boolean> {
 }
 
 /** A `Map` state's states: what runs once per item (`Iterator`, and `ItemProcessor` since 2022). */
-const PER_ITEM = new Set(['Iterator', 'ItemProcessor']);
+export const PER_ITEM = new Set(['Iterator', 'ItemProcessor']);
 
 /** Every key and value of a definition, depth first, to a bounded depth, with whether it is inside a `Map` state. */
 function walk(

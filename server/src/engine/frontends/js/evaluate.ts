@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import { callersOrOwn, chooseAmong, chooseArms, joinPaths, throughName, valueOfAlternatives } from '../alternatives';
+import { callersOrOwn, chooseArms, joinPaths, throughName, valueOfAlternatives } from '../alternatives';
 import {
   parameterProperty,
   declarationOf,
@@ -20,7 +20,7 @@ import {
 import { type EvalContext } from '../../model/eval-context';
 import { spanOf } from '../../syntax/span';
 import { concat, literal, literalText } from '../../model/template';
-import { assignedValue, enumMember, leavesOut, memberOf, operate, type Assigning } from '../value-ops';
+import { assignedValue, enumMember, memberOf, operate, propertyOrDefault, type Assigning } from '../value-ops';
 import { entryOf, type Entry, type Value } from '../../model/value';
 import { classValue } from './classes';
 import { fieldInitializer } from './fields';
@@ -248,15 +248,9 @@ function bindingValue(n: Node, b: Binding, ctx: EvalContext): Value {
         const found = entryOf(evaluate(b.node, ctx) ?? undefined, b.key);
         return found ? throughName(found[1], n, declared) : namedValue(n, n.text);
       }
-      const base = evaluate(b.node, ctx) ?? undefined;
-      const found = entryOf(base, b.key);
-      // `const { board = "global" } = body`: the default where the object leaves the property out.
+      // `const { board = "global" } = body`.
       const fallback = evaluate(b.fallback, ctx) ?? unknownValue(b.fallback);
-      if (found) return throughName(found[1], n, declared);
-      if (leavesOut(base, b.key)) return throughName(fallback, n, declared);
-      // An object not known whole (a request's body): its property, or the default, as `body.board ?? "global"`.
-      const given = parameterProperty(n, base ?? null, b.key) ?? namedValue(n, b.key);
-      return throughName(chooseAmong([given, fallback], n, 0).value, n, declared);
+      return throughName(propertyOrDefault(n, evaluate(b.node, ctx), b.key, fallback), n, declared);
     }
     default:
       return namedValue(n, n.text);

@@ -10,7 +10,6 @@ import {
   forOneCall,
   holeValue,
   namedValue,
-  parameterProperty,
   numberOf,
   shardCountOfExpression,
   shardValue,
@@ -23,7 +22,7 @@ import { spanOf } from '../../syntax/span';
 import { literalText, shardRange } from '../../model/template';
 import type { ConditionClause, Value } from '../../model/value';
 import type { ShardCount } from '../../model';
-import { leavesOut, memberOf } from '../value-ops';
+import { memberOf, propertyOrDefault } from '../value-ops';
 import { callArguments } from '../wrappers/arguments';
 import { pythonFunction, returnedExpressions } from './functions';
 import { importedNames } from './imports';
@@ -205,22 +204,12 @@ function methodValue(n: Node, fn: Node, ctx: EvalContext): Value {
     const found = memberOf(recv, keyText);
     if (found) return found;
     const fallback = argumentAt(n, 1, 'default');
-    if (keyText !== null && fallback) return withDefault(n, recv, keyText, fallback, ctx);
+    // `params.get("board", "global")`.
+    if (keyText !== null && fallback)
+      return propertyOrDefault(n, recv, keyText, ctx.evaluate(fallback, ctx) ?? unknownValue(fallback));
     if (keyText !== null) return namedValue(n, keyText);
   }
   return namedValue(n, method);
-}
-
-/**
- * `params.get("board", "global")`: the default where the dict is known to lack the key; where
- * it is not known whole (a request's parameters), the key's value or the default, as
- * `params.get("board") or "global"` reads.
- */
-function withDefault(n: Node, recv: Value | null, key: string, fallback: Node, ctx: EvalContext): Value {
-  const other = ctx.evaluate(fallback, ctx) ?? unknownValue(fallback);
-  if (leavesOut(recv, key)) return other;
-  const given = parameterProperty(n, recv, key) ?? namedValue(n, key);
-  return chooseAmong([given, other], n, 0).value;
 }
 
 /**

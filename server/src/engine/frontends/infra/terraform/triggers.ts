@@ -7,7 +7,7 @@
  */
 import type { Trigger } from '../events';
 import { scheduleTrigger } from '../events';
-import { stepTriggers } from '../state-machines';
+import { PER_ITEM, stepTriggers } from '../state-machines';
 import type { Block, TfExpr } from './hcl';
 import { referenced, textOf, written, type Resource, type TfModule } from './module';
 
@@ -84,9 +84,6 @@ export function triggersOf(fn: Resource, mod: TfModule, depth = 0): Trigger[] {
   }
   return out;
 }
-
-/** A `Map` state's states: what runs once per item. */
-const PER_ITEM = new Set(['Iterator', 'ItemProcessor']);
 
 /**
  * Whether a state machine's `definition` names function `fn` (`Resource = aws_lambda_function.x.arn`
