@@ -84,6 +84,7 @@ export { isInfrastructureCandidate } from './frontends/infra';
 export type { InfraRead } from './workspace/infra';
 export type { NamedTable } from './requests/declared-names';
 export type {
+  DirectAccess,
   EntryKind,
   EntryPoint,
   EnvBinding,

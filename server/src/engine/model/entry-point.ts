@@ -105,6 +105,29 @@ export interface InfraDeclarations {
    * variables, so their own files, read alone, declare nothing more (infra.ts).
    */
   modulesCalled?: string[];
+  /** DynamoDB requests the file's state machines and APIs make without code (`direct-accesses.ts`). */
+  directAccesses?: DirectAccess[];
+}
+
+/**
+ * A DynamoDB request written in infrastructure code, not in a program: a Step Functions
+ * task (`arn:aws:states:::dynamodb:updateItem`) or an API Gateway integration
+ * (`dynamodb:action/GetItem` with a mapping template). No front-end reads it as a call, and
+ * no fix can rewrite it: a key it names must not be sharded by a fix of the code alone.
+ */
+export interface DirectAccess {
+  via: 'state-machine' | 'api-gateway';
+  /** The state machine's or API's logical id. */
+  owner: string;
+  /** `GetItem`, `UpdateItem`, `Query`…: the DynamoDB action, in the API's spelling. */
+  operation: string;
+  /** The table's physical name when the definition states or substitutes one, else null. */
+  table: string | null;
+  /** The secondary index a Query names, else null. */
+  index: string | null;
+  /** The attributes its key, item or key condition names, each with its value when literal text (else null: a path or a variable). */
+  attributes: { name: string; value: string | null }[];
+  source: SourceRange;
 }
 
 /** What one variable names in one file. */

@@ -1,3 +1,4 @@
+import { directRequestOf, directRequestReason } from './direct-reads';
 import * as path from 'node:path';
 import { type Access, literalText, type LogicalKey } from '../../engine';
 import { textIn } from './apply';
@@ -30,6 +31,8 @@ const sameSpan = (x: Access, y: Access) =>
 const sortText = (s: Access) => (s.sortKey ? literalText(s.sortKey.template) : '');
 
 export function counterReads(a: Access, key: LogicalKey, ctx: FixContext): CounterReads {
+  const direct = directRequestOf(key, ctx);
+  if (direct) return { gets: [], blocker: directRequestReason(direct, key, ctx) };
   const gets: Access[] = [];
   const sort = sortText(a);
   for (const s of ctx.accessesOf(key)) {

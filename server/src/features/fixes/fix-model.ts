@@ -1,4 +1,4 @@
-import type { Access, FileAnalysis, Finding, InfraTable, LogicalKey, Span } from '../../engine';
+import type { Access, DirectAccess, FileAnalysis, Finding, InfraTable, LogicalKey, Span } from '../../engine';
 
 /**
  * The plain data the fixes exchange. Fixes are pure functions from the engine's
@@ -64,6 +64,8 @@ export interface FixContext {
   memo?<T>(owner: object, what: string, compute: () => T): T;
   /** The tables infrastructure code declares (templates, Serverless services): an index's sort key. */
   tables?(): InfraTable[];
+  /** The DynamoDB requests state machines and API integrations make in infrastructure code. */
+  directAccesses?(): DirectAccess[];
   /** `shardlens.shards.defaultCount` and `shardlens.shards.peakWriteUnits`. */
   shards: { defaultCount: number; peakWriteUnits: number };
 }

@@ -13,6 +13,7 @@ import {
   type ShardSuffix,
   type TemplatePart,
 } from '../../engine';
+import { directRequestOf, directRequestReason } from './direct-reads';
 import { readerOptions } from './reader-options';
 import { memoized, type FixAnswers, type FixContext, type TextChange } from './fix-model';
 import { headerChanges } from './header';
@@ -135,6 +136,8 @@ function planAccesses(finding: Finding, key: LogicalKey, ctx: FixContext): KeyPl
     !all.some((a) => a.file === finding.access.file && a.span === finding.access.span)
   )
     all.push(finding.access);
+  const direct = directRequestOf(key, ctx);
+  if (direct) return { blocked: directRequestReason(direct, key, ctx) };
   const family = familyRead(key, all, ctx);
   if (family)
     return {

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import type { EnvValue, InfraDeclarations, InfraFunction } from '../../model/entry-point';
 import { entryPoint, samTrigger, scheduleTrigger, type Trigger } from './events';
 import { resolveHandler, type InfraFiles } from './handlers';
+import { directAccessesOfTemplate } from './direct-accesses';
 import { stateMachineTriggers } from './state-machines';
 import { tableIds, tableOf } from './tables';
 import { at, entriesOf, get, itemsOf, parseTree, scalarNumber, scalarText, type TNode } from './tree';
@@ -71,6 +72,9 @@ export function readTemplate(file: string, text: string, root: TNode, files: Inf
       out.skipped.push({ reason: `${id}: ${fn.skippedReason}`, source: { file, span: resource.span } });
     delete fn.skippedReason;
   }
+  const tableNames = new Map(out.tables.map((t) => [t.logicalId, t.tableName]));
+  const direct = directAccessesOfTemplate(file, resources, files, tableNames);
+  if (direct.length > 0) out.directAccesses = direct;
   return out;
 }
 

@@ -1,0 +1,132 @@
+// A key the application's state machine and API Gateway also name, in their definitions
+// (test/fixtures/desk-tickets: a SAM app whose tickets share the partition "tickets"; a
+// Step Functions Map state updates each ticket by `"PK": {"S": "tickets"}`, an OpenAPI
+// integration reads one with a VTL GetItem, an `AWS::ApiGateway::Method` counts them with a
+// Query). A shard fix of the Lambda's put alone would leave those three asking for the bare
+// key: the update would create a second item, the reads would find nothing. So the fix is
+// refused, naming the request, until no definition names the key.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { initParsers } from '../../server/src/engine/syntax/parser';
+import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
+import { readInfrastructure } from '../../server/src/engine/frontends/infra';
+import { allFixes, blockedFixes } from '../../server/src/features/fixes';
+import { fixContextOf } from '../../server/src/features/fixes/context';
+import { cleanup, copyFixture } from './helpers-write';
+
+const FIXTURES = path.join(__dirname, 'fixtures');
+
+const filesUnder = (dir: string): string[] =>
+  fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+
+async function ticketPut(dir: string) {
+  await initParsers();
+  const index = new WorkspaceIndex({ root: dir });
+  const files = filesUnder(dir);
+  index.readInfrastructure(files.filter((f) => f.endsWith('template.yaml')));
+  index.analyzeAll(files.filter((f) => /\.(mjs|ts|js|py)$/.test(f)));
+  const ctx = fixContextOf(index);
+  const put = index
+    .results()
+    .flatMap((r) => r.findings)
+    .find((f) => f.rule === 'SL001' && f.access.operation === 'PutItem');
+  assert.ok(put, 'SL001 on the put of "tickets"');
+  return {
+    fixes: allFixes(put, ctx).filter((a) => a.changes.length > 0 && /shard/.test(a.id)),
+    blocked: blockedFixes(put, ctx).map((a) => a.title),
+  };
+}
+
+test('the requests a template makes without code are read: ASL tasks, an included OpenAPI body, a Method', () => {
+  const file = path.join(FIXTURES, 'desk-tickets', 'template.yaml');
+  const direct = readInfrastructure(file, fs.readFileSync(file, 'utf8'))?.directAccesses ?? [];
+  const seen = direct.map((d) => [
+    d.via,
+    d.owner,
+    d.operation,
+    d.table,
+    d.index,
+    d.attributes.map((a) => `${a.name}=${a.value ?? '?'}`).join(' '),
+    `${path.basename(d.source.file)}:${d.source.span.startLine + 1}`,
+  ]);
+  assert.deepEqual(seen, [
+    // The table through DefinitionSubstitutions; the Map state's task found inside ItemProcessor.
+    [
+      'state-machine',
+      'EscalationStateMachine',
+      'Query',
+      'help-desk-tickets',
+      'byStatus',
+      'ticketStatus=OPEN',
+      'escalation.asl.json:7',
+    ],
+    [
+      'state-machine',
+      'EscalationStateMachine',
+      'UpdateItem',
+      'help-desk-tickets',
+      null,
+      'PK=tickets SK=?',
+      'escalation.asl.json:26',
+    ],
+    // The OpenAPI file's quoted template continues less indented than it starts: YAML the
+    // `yaml` parser refuses and API Gateway accepts, read from its text.
+    [
+      'api-gateway',
+      'DeskApi GET /tickets/{id}',
+      'GetItem',
+      'help-desk-tickets',
+      null,
+      'PK=tickets SK=?',
+      'openapi.yaml:18',
+    ],
+    // `${TicketsTable}` in a `!Sub` template is the table's name.
+    ['api-gateway', 'TicketCountMethod', 'Query', 'help-desk-tickets', null, 'PK=tickets', 'template.yaml:80'],
+  ]);
+});
+
+test('a shard fix of a key a state machine or an API also names is refused, naming the request', async () => {
+  const dir = copyFixture('desk-tickets', FIXTURES);
+  try {
+    const template = path.join(dir, 'template.yaml');
+    const original = fs.readFileSync(template, 'utf8');
+    let r = await ticketPut(dir);
+    assert.deepEqual(r.fixes, []);
+    assert.deepEqual(r.blocked, [
+      'No shard fix: the state machine EscalationStateMachine makes a UpdateItem of "tickets" at escalation.asl.json:26, written in its definition where no fix can add the shard: it would no longer find the items once they are sharded',
+    ]);
+
+    // Without the machine, the API's GetItem still names the key.
+    const withoutMachine = original.replace(/\n {2}EscalationStateMachine:[\s\S]*?(?=\n {2}DeskApi:)/, '\n');
+    assert.notEqual(withoutMachine, original);
+    fs.writeFileSync(template, withoutMachine);
+    r = await ticketPut(dir);
+    assert.deepEqual(r.fixes, []);
+    assert.match(
+      r.blocked[0] ?? '',
+      /^No shard fix: the API DeskApi GET \/tickets\/\{id\} makes a GetItem of "tickets" at openapi\.yaml:18/,
+    );
+
+    // Without the OpenAPI body, the Method's Query.
+    const withoutBody = withoutMachine.replace(/\n {6}DefinitionBody:[\s\S]*?openapi\.yaml'\n/, '\n');
+    assert.notEqual(withoutBody, withoutMachine);
+    fs.writeFileSync(template, withoutBody);
+    r = await ticketPut(dir);
+    assert.match(
+      r.blocked[0] ?? '',
+      /^No shard fix: the API TicketCountMethod makes a Query of "tickets" at template\.yaml:\d+/,
+    );
+
+    // With no definition naming it, the key is the code's alone: the fix is offered.
+    fs.writeFileSync(template, withoutBody.replace(/"S": "tickets"/, '"S": "archived"'));
+    r = await ticketPut(dir);
+    assert.deepEqual(r.blocked, []);
+    assert.ok(r.fixes.length > 0, 'a shard fix is offered');
+  } finally {
+    cleanup(dir);
+  }
+});
