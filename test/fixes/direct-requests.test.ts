@@ -130,3 +130,40 @@ test('a shard fix of a key a state machine or an API also names is refused, nami
     cleanup(dir);
   }
 });
+
+test('a Serverless service: the requests of `stepFunctions` definitions refuse the fix too', async () => {
+  const file = path.join(FIXTURES, 'desk-tickets-sls', 'serverless.yml');
+  const direct = readInfrastructure(file, fs.readFileSync(file, 'utf8'))?.directAccesses ?? [];
+  assert.deepEqual(
+    direct.map((d) => [
+      d.owner,
+      d.operation,
+      d.table,
+      d.attributes.map((a) => `${a.name}=${a.value ?? '?'}`).join(' '),
+    ]),
+    [
+      // `Ref: TicketsTable` and `${self:custom.ticketsTable}` both name the table, its stage a hole.
+      ['escalation', 'UpdateItem', 'help-desk-tickets-{$sls:stage}', 'PK=tickets SK=?'],
+      ['escalation', 'PutItem', 'help-desk-tickets-{$sls:stage}', 'PK=archive SK=?'],
+    ],
+  );
+  const dir = copyFixture('desk-tickets-sls', FIXTURES);
+  try {
+    await initParsers();
+    const index = new WorkspaceIndex({ root: dir });
+    index.readInfrastructure([path.join(dir, 'serverless.yml')]);
+    index.analyzeAll([path.join(dir, 'src', 'open-ticket.mjs')]);
+    const ctx = fixContextOf(index);
+    const put = index
+      .results()
+      .flatMap((r) => r.findings)
+      .find((f) => f.rule === 'SL001');
+    assert.ok(put, 'SL001 on the put of "tickets"');
+    assert.match(
+      blockedFixes(put, ctx)[0]?.title ?? '',
+      /^No shard fix: the state machine escalation makes a UpdateItem of "tickets" at serverless\.yml:36/,
+    );
+  } finally {
+    cleanup(dir);
+  }
+});

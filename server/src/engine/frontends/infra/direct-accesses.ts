@@ -72,10 +72,13 @@ function machineAccesses(
   const inline = get(props, 'Definition');
   const definition = own?.root ? { root: own.root, file: own.file } : inline ? { root: inline, file } : null;
   if (!definition) return [];
-  return stateMachineAccesses(id, definition.root, definition.file, (name) => {
-    const whole = /^\$\{(\w+)\}$/.exec(name);
+  return stateMachineAccesses(id, definition.root, definition.file, (written) => {
+    const ref = referencedId(written);
+    if (ref !== null) return tableNames.get(ref) ?? null;
+    const name = scalarText(written);
+    const whole = name && /^\$\{(\w+)\}$/.exec(name);
     if (whole) return substitutions.get(whole[1]) ?? null;
-    return name.includes('${') ? null : name;
+    return name?.includes('${') ? null : name;
   });
 }
 
@@ -88,7 +91,7 @@ export function stateMachineAccesses(
   owner: string,
   definition: TNode,
   file: string,
-  tableName: (written: string) => string | null,
+  tableName: (written: TNode) => string | null,
 ): DirectAccess[] {
   const out: DirectAccess[] = [];
   eachMap(definition, (state) => {
@@ -97,12 +100,12 @@ export function stateMachineAccesses(
     const op = operation && operation[0].toUpperCase() + operation.slice(1);
     if (!op || !KEYED.has(op)) return;
     const params = get(state, 'Parameters') ?? get(state, 'Arguments');
-    const table = scalarText(get(params, 'TableName'));
+    const table = get(params, 'TableName');
     out.push({
       via: 'state-machine',
       owner,
       operation: op,
-      table: table === null ? null : tableName(table),
+      table: table ? tableName(table) : null,
       index: literal(scalarText(get(params, 'IndexName'))),
       attributes: requestAttributes(params),
       source: { file, span: resource!.span },

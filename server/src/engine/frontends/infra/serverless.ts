@@ -10,10 +10,11 @@ import * as path from 'node:path';
 import type { EnvValue, InfraDeclarations, InfraFunction } from '../../model/entry-point';
 import { entryPoint, serverlessTriggers } from './events';
 import { resolveHandler, type InfraFiles } from './handlers';
+import { stateMachineAccesses } from './direct-accesses';
 import { serverlessMachineTriggers } from './state-machines';
 import { tableIds, tableOf } from './tables';
 import { at, entriesOf, get, itemsOf, parseTree, scalarText, type TNode } from './tree';
-import { envValueOf, hasHoles, textWithHoles } from './values';
+import { envValueOf, hasHoles, referencedId, textWithHoles } from './values';
 
 /** Whether a parsed document is a Serverless service (`service` and `functions` or `provider`). */
 export function isServerless(root: TNode | null): boolean {
@@ -136,6 +137,16 @@ export function readServerless(
     const place = { file: fn.handlerFile ?? '', functionName: fn.handlerFunction, line: null };
     for (const t of steps.get(fn.name) ?? []) fn.triggers.push(entryPoint(t, place, file));
   }
+  const tableNames = new Map(out.tables.map((t) => [t.logicalId, t.tableName]));
+  const direct = entriesOf(at(root, 'stepFunctions', 'stateMachines')).flatMap(({ key, value }) => {
+    const definition = get(value, 'definition');
+    if (!definition) return [];
+    return stateMachineAccesses(key, definition, (definition.kind === 'map' && definition.file) || file, (n) => {
+      const ref = referencedId(n);
+      return ref !== null ? (tableNames.get(ref) ?? null) : vars.of(n);
+    });
+  });
+  if (direct.length > 0) out.directAccesses = direct;
   return out;
 }
 
