@@ -54,7 +54,8 @@ test('the requests a template makes without code are read: ASL tasks, an include
     `${path.basename(d.source.file)}:${d.source.span.startLine + 1}`,
   ]);
   assert.deepEqual(seen, [
-    // The table through DefinitionSubstitutions; the Map state's task found inside ItemProcessor.
+    // The table through DefinitionSubstitutions, the first task's Resource too (as SAM's own
+    // templates write it); the Map state's task found inside ItemProcessor.
     [
       'state-machine',
       'EscalationStateMachine',
@@ -85,7 +86,7 @@ test('the requests a template makes without code are read: ASL tasks, an include
       'openapi.yaml:18',
     ],
     // `${TicketsTable}` in a `!Sub` template is the table's name.
-    ['api-gateway', 'TicketCountMethod', 'Query', 'help-desk-tickets', null, 'PK=tickets', 'template.yaml:80'],
+    ['api-gateway', 'TicketCountMethod', 'Query', 'help-desk-tickets', null, 'PK=tickets', 'template.yaml:81'],
   ]);
 });
 

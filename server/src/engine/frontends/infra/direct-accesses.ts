@@ -23,7 +23,7 @@ const MACHINE_TYPES = new Set(['AWS::Serverless::StateMachine', 'AWS::StepFuncti
 const API_TYPES = new Set(['AWS::Serverless::Api', 'AWS::ApiGateway::RestApi', 'AWS::ApiGateway::Method']);
 /** Requests of one item or one partition: what a key names. Scans and batches name no one key to shard. */
 const KEYED = new Set(['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query']);
-const TASK = /^arn:aws:states:::(?:aws-sdk:)?dynamodb:(\w+)/i;
+const TASK = /^arn:(?:\$\{AWS::Partition\}|[^:]*):states:::(?:aws-sdk:)?dynamodb:(\w+)/i;
 const ACTION = /:dynamodb:action\/(\w+)/;
 
 /** A file of the template's folder, parsed (root null when malformed); null when absent or on S3. */
@@ -62,24 +62,26 @@ function machineAccesses(
   read: ReadFile,
   tableNames: ReadonlyMap<string, string | null>,
 ): DirectAccess[] {
-  const substitutions = new Map<string, string | null>();
-  for (const e of entriesOf(get(props, 'DefinitionSubstitutions'))) {
-    const ref = referencedId(e.value);
-    substitutions.set(e.key, ref !== null ? (tableNames.get(ref) ?? null) : scalarText(e.value));
-  }
+  const substitutions = new Map(entriesOf(get(props, 'DefinitionSubstitutions')).map((e) => [e.key, e.value]));
+  // `${X}`: the substitution's value; a table's `!Ref` is its name (SAM's own templates
+  // write even the task's Resource so: `DDBPutItem: !Sub arn:${AWS::Partition}:states:::dynamodb:putItem`).
+  const substituted = (n: TNode | undefined): TNode | undefined => {
+    const whole = /^\$\{(\w+)\}$/.exec(scalarText(n) ?? '');
+    return whole ? substitutions.get(whole[1]) : n;
+  };
   const uri = scalarText(get(props, 'DefinitionUri'));
   const own = uri ? read(uri) : null;
   const inline = get(props, 'Definition');
   const definition = own?.root ? { root: own.root, file: own.file } : inline ? { root: inline, file } : null;
   if (!definition) return [];
-  return stateMachineAccesses(id, definition.root, definition.file, (written) => {
-    const ref = referencedId(written);
+  const tableName = (written: TNode) => {
+    const value = substituted(written);
+    const ref = referencedId(value);
     if (ref !== null) return tableNames.get(ref) ?? null;
-    const name = scalarText(written);
-    const whole = name && /^\$\{(\w+)\}$/.exec(name);
-    if (whole) return substitutions.get(whole[1]) ?? null;
+    const name = scalarText(value);
     return name?.includes('${') ? null : name;
-  });
+  };
+  return stateMachineAccesses(id, definition.root, definition.file, tableName, (r) => subText(substituted(r)));
 }
 
 /**
@@ -92,11 +94,12 @@ export function stateMachineAccesses(
   definition: TNode,
   file: string,
   tableName: (written: TNode) => string | null,
+  resourceText: (resource: TNode | undefined) => string | null = scalarText,
 ): DirectAccess[] {
   const out: DirectAccess[] = [];
   eachMap(definition, (state) => {
     const resource = get(state, 'Resource');
-    const operation = TASK.exec(scalarText(resource) ?? '')?.[1];
+    const operation = TASK.exec(resourceText(resource) ?? '')?.[1];
     const op = operation && operation[0].toUpperCase() + operation.slice(1);
     if (!op || !KEYED.has(op)) return;
     const params = get(state, 'Parameters') ?? get(state, 'Arguments');
