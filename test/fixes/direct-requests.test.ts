@@ -168,3 +168,41 @@ test('a Serverless service: the requests of `stepFunctions` definitions refuse t
     cleanup(dir);
   }
 });
+
+test('a CDK app: a DynamoUpdateItem task and an AwsIntegration naming the key refuse the fix', async () => {
+  const dir = copyFixture('desk-tickets-cdk', FIXTURES);
+  try {
+    await initParsers();
+    const index = new WorkspaceIndex({ root: dir });
+    const files = filesUnder(dir);
+    index.readInfrastructure(files.filter((f) => f.includes(`${path.sep}lib${path.sep}`)));
+    index.analyzeAll(files.filter((f) => f.includes(`${path.sep}src${path.sep}`)));
+    const direct = index.infrastructure().flatMap((d) => d.directAccesses ?? []);
+    assert.deepEqual(
+      direct.map((d) => [
+        d.via,
+        d.owner,
+        d.operation,
+        d.table,
+        d.attributes.map((a) => `${a.name}=${a.value ?? '?'}`).join(' '),
+      ]),
+      [
+        // `fromString(sfn.JsonPath.stringAt('$.SK'))` is a path: not known.
+        ['state-machine', 'MarkEscalated', 'UpdateItem', 'help-desk-tickets', 'PK=tickets SK=?'],
+        ['api-gateway', 'integration', 'Query', 'help-desk-tickets', 'PK=tickets'],
+      ],
+    );
+    const put = index
+      .results()
+      .flatMap((r) => r.findings)
+      .find((f) => f.rule === 'SL001');
+    assert.ok(put, 'SL001 on the put of "tickets"');
+    const ctx = fixContextOf(index);
+    assert.match(
+      blockedFixes(put, ctx)[0]?.title ?? '',
+      /^No shard fix: the state machine MarkEscalated makes a UpdateItem of "tickets" at desk-stack\.ts:31/,
+    );
+  } finally {
+    cleanup(dir);
+  }
+});

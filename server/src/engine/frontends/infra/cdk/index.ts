@@ -6,6 +6,7 @@
  * there (links.ts) and named by its file, but declared only by the file that makes it.
  * Never throws.
  */
+import { directAccessesOfCdk } from './direct-accesses';
 import type { CdkFile, CdkValue } from '../../../model/cdk';
 import type { EnvValue, InfraDeclarations, InfraFunction } from '../../../model/entry-point';
 import { entryPoint } from '../events';
@@ -56,6 +57,11 @@ export function declarationsOfCdk(
     fn.triggers.push(...triggers.map((t) => entryPoint(t, place, file)));
   }
   bindGrantedTables(byAt, calls);
+  const direct = directAccessesOfCdk(
+    constructs.filter((n) => !othersOwn?.(n)),
+    file,
+  );
+  if (direct.length > 0) out.directAccesses = direct;
   return out;
 }
 
