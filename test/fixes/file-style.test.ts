@@ -151,6 +151,9 @@ test('the hash helper is not defined again where the file imports it', () => {
 test("a file's step, width and environment constants, as its author wrote them", () => {
   // Doc comments' ` * ` lines are not a one-space step.
   assert.equal(indentUnitOf('/**\n * doc\n */\nfunction f() {\n    return 1;\n}\n', false), '    ');
+  // Nor a comment line set off by three spaces in a four-space body.
+  assert.equal(indentUnitOf('def handler(event, context):\n   # read the list\n    return 1\n', true), '    ');
+  assert.equal(indentUnitOf('function f() {\n   // read the list\n    return 1;\n}\n', false), '    ');
   assert.equal(lineWidthOf('const a = 1;\n'), 80);
   assert.equal(lineWidthOf(`const a = '${'x'.repeat(100)}';\n`), 120);
   assert.equal(

@@ -8,8 +8,9 @@ export const isTyped = (file: string) => /\.(ts|tsx|mts|cts)$/.test(file);
 export function indentUnitOf(text: string, python: boolean): string {
   const m = /^([ \t]+)\S/m.exec(text);
   if (m?.[1].startsWith('\t')) return '\t';
-  // A doc comment's inner lines (` * ...`) sit one space in: they tell nothing of the step.
-  const sizes = [...text.matchAll(/^( +)(?!\*)\S/gm)].slice(0, 50).map((x) => x[1].length);
+  // A doc comment's inner lines (` * ...`) sit one space in, and a comment line may sit
+  // anywhere (`   # Creating the table` under a four-space body): they tell nothing of the step.
+  const sizes = [...text.matchAll(/^( +)(?!\*|#|\/\/)\S/gm)].slice(0, 50).map((x) => x[1].length);
   const min = sizes.length ? Math.min(...sizes) : python ? 4 : 2;
   return ' '.repeat(min >= 2 && min <= 8 ? min : python ? 4 : 2);
 }
