@@ -206,3 +206,37 @@ test('a CDK app: a DynamoUpdateItem task and an AwsIntegration naming the key re
     cleanup(dir);
   }
 });
+
+test('a Python CDK app: CallAwsService and DynamoUpdateItem (from_string) name the key', async () => {
+  const dir = copyFixture('desk-tickets-cdk-python', FIXTURES);
+  try {
+    await initParsers();
+    const index = new WorkspaceIndex({ root: dir });
+    index.readInfrastructure([path.join(dir, 'desk', 'desk_stack.py'), path.join(dir, 'app.py')]);
+    index.analyzeAll([path.join(dir, 'lambdas', 'open_ticket.py')]);
+    const direct = index.infrastructure().flatMap((d) => d.directAccesses ?? []);
+    assert.deepEqual(
+      direct.map((d) => [
+        d.owner,
+        d.operation,
+        d.table,
+        d.attributes.map((a) => `${a.name}=${a.value ?? '?'}`).join(' '),
+      ]),
+      [
+        ['FindOpen', 'Query', 'help-desk-tickets', 'PK=tickets'],
+        ['MarkEscalated', 'UpdateItem', 'help-desk-tickets', 'PK=tickets SK=?'],
+      ],
+    );
+    const put = index
+      .results()
+      .flatMap((r) => r.findings)
+      .find((f) => f.rule === 'SL001');
+    assert.ok(put, 'SL001 on the put of "tickets"');
+    assert.match(
+      blockedFixes(put, fixContextOf(index))[0]?.title ?? '',
+      /^No shard fix: the state machine FindOpen makes a Query of "tickets" at desk_stack\.py:42/,
+    );
+  } finally {
+    cleanup(dir);
+  }
+});
