@@ -1,8 +1,9 @@
-import type { Access, Finding, ShardSuffix } from '../../engine';
+import { type Access, type Finding, logicalKeyOf, type ShardSuffix } from '../../engine';
 import { numberKeyReason } from './counter-names';
 import { memoized, type FixAction, type FixAnswers, type FixContext, type TextChange } from './fix-model';
 import type { Blocked } from './key-sites';
 import { suggestedCount, type CountPlan } from './shard-count';
+import { unreadRequestOf, unreadRequestReason } from './unread-requests';
 import { countChanges, isBlocked, mergeChanges, planKey, queryChanges, type KeyPlan } from './whole-key';
 
 /**
@@ -36,8 +37,24 @@ export function shardFix(
 ): FixAction | Blocked | null {
   const d = suffixDescriptor(finding);
   if (!d) return null;
-  if (!answers) return memoized(ctx, finding.access, shardFixMemo(kind, finding, d), () => build(finding, d, ctx));
-  return build(finding, d, ctx, answers);
+  const checked = () => unlessUnreadRequest(finding, ctx, build(finding, d, ctx, answers));
+  if (!answers) return memoized(ctx, finding.access, shardFixMemo(kind, finding, d), checked);
+  return checked();
+}
+
+/**
+ * A fix that could be built is still refused while a request of the table whose key could not
+ * be read may be of this key (`unread-requests.ts`). Checked last: a reason found in the key's
+ * own accesses says more than a "may be" about another request.
+ */
+function unlessUnreadRequest(
+  finding: Finding,
+  ctx: FixContext,
+  fix: FixAction | Blocked | null,
+): FixAction | Blocked | null {
+  const key = fix && !('blocked' in fix) ? logicalKeyOf(finding.access) : null;
+  const unread = key && unreadRequestOf(key, ctx);
+  return unread ? { blocked: unreadRequestReason(unread, ctx) } : fix;
 }
 
 /** What a finding's default shard fix is kept under in `ctx.memo`, beside its access. */

@@ -1,0 +1,69 @@
+import {
+  type Access,
+  compileMatcher,
+  literalText,
+  type LogicalKey,
+  logicalKeysOf,
+  reachedBy,
+  reachedSites,
+  tableName,
+  whyUnresolved,
+} from '../../engine';
+import { memoized, type FixContext } from './fix-model';
+import { where } from './key-sites';
+
+/**
+ * A request of the key's table whose key ShardLens could not read (`Key: keyFor(kind, id)`
+ * from a package outside the workspace, a request object passed in, an operation chosen at
+ * run time) may be a request of this very key. A shard fix cannot rewrite it, and once the
+ * key's items move to its shards that request would miss them: a get finds nothing, an
+ * update creates a second, unsharded item. So a shard fix is refused while one exists, and
+ * says where, so the user can make it readable (or shard it by hand).
+ *
+ * Tests are left out: a test that reads the key fails by itself after the fix, and
+ * corrupts nothing. A request whose key is read in part is one only when its known part can take this key's
+ * value (`{unknown}` can, `USER#{unknown}` cannot be `tickets`). A wrapper's own call that
+ * callers reach is read at each caller, not here.
+ */
+export function unreadRequestOf(key: LogicalKey, ctx: FixContext): { access: Access; detail: string } | null {
+  const value = literalText(key.template);
+  for (const { access: a, detail } of unreadRequests(ctx)) {
+    // An access of this very key (its table unknown, as the key's is): the fix rewrites it.
+    if (logicalKeysOf(a).some((k) => k.id === key.id)) continue;
+    if (!sameTable(tableName(a.table), key.table)) continue;
+    if ((a.index ?? null) !== key.index && a.index !== null && !a.indexUnknown) continue;
+    const pk = a.partitionKey;
+    if (pk) {
+      if (pk.attribute !== key.attribute || value === null) continue;
+      if (compileMatcher([{ key, template: pk.template }])(value).length === 0) continue;
+    }
+    return { access: a, detail };
+  }
+  return null;
+}
+
+export function unreadRequestReason(found: { access: Access; detail: string }, ctx: FixContext): string {
+  const a = found.access;
+  return `the ${a.operation} at ${where(ctx, a.file, a.span)} takes a key ShardLens could not read (${found.detail}): if it is this key, it would no longer find the items once they are sharded`;
+}
+
+const sameTable = (a: string | null, b: string | null) =>
+  a === null || b === null || a.startsWith('$') || b.startsWith('$') || a === b;
+
+/** Every request of the workspace not understood, with why: once per workspace generation. */
+function unreadRequests(ctx: FixContext): Array<{ access: Access; detail: string }> {
+  return memoized(ctx, ctx, 'unread-requests', () => {
+    const analyses = (ctx.files?.() ?? []).flatMap((f) => ctx.analysisOf(f) ?? []);
+    const sites = reachedSites(analyses);
+    const out: Array<{ access: Access; detail: string }> = [];
+    for (const f of analyses)
+      for (const a of f.accesses) {
+        // A test's request is checked by the test itself once the key moves: it breaks no item.
+        if (f.contexts?.[a.file]?.role === 'test') continue;
+        if (a.guessed) continue; // a library outside the workspace: refused on its own account
+        const why = whyUnresolved(a, reachedBy(sites, a));
+        if (why) out.push({ access: a, detail: why.detail });
+      }
+    return out;
+  });
+}
