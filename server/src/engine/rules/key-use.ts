@@ -17,7 +17,7 @@ import { isOneOffEntry } from '../model/entry-point';
  * fixes; a key hot both ways gets both, and the message says what each costs.
  *
  * Pure functions of plain data: the accesses of one logical key with the role of their
- * code and how entry points reach them (the workspace gathers those, `workspace/index.ts`).
+ * code and how entry points reach them (the workspace gathers those, `workspace/code-findings.ts`).
  */
 
 /** How long the cache fix serves a read from memory, unless asked otherwise. */
