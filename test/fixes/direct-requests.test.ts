@@ -1,5 +1,5 @@
 // A key the application's state machine and API Gateway also name, in their definitions
-// (test/fixtures/desk-tickets: a SAM app whose tickets share the partition "tickets"; a
+// (test/fixtures/fixes/desk-tickets: a SAM app whose tickets share the partition "tickets"; a
 // Step Functions Map state updates each ticket by `"PK": {"S": "tickets"}`, an OpenAPI
 // integration reads one with a VTL GetItem, an `AWS::ApiGateway::Method` counts them with a
 // Query). A shard fix of the Lambda's put alone would leave those three asking for the bare
@@ -16,7 +16,8 @@ import { allFixes, blockedFixes } from '../../server/src/features/fixes';
 import { fixContextOf } from '../../server/src/features/fixes/context';
 import { cleanup, copyFixture } from './helpers-write';
 
-const FIXTURES = path.join(__dirname, 'fixtures');
+// Outside the type-checked tree: the fixtures import packages this project does not install.
+const FIXTURES = path.join(__dirname, '..', 'fixtures', 'fixes');
 
 const filesUnder = (dir: string): string[] =>
   fs

@@ -1,5 +1,5 @@
 // A request of the table whose key ShardLens could not read may be a request of the key a
-// shard fix moves (test/fixes/fixtures/unread-request: a ticket desk's handlers, one writing
+// shard fix moves (test/fixtures/fixes/unread-request: a ticket desk's handlers, one writing
 // every ticket under pk "TICKETS", one reading a ticket by a key a package outside the
 // workspace builds). After the fix the ticket would live under "TICKETS#<n>": that get would
 // find nothing. So the fix is refused, naming the request; a request whose known part rules
@@ -12,7 +12,8 @@ import { allFixes, blockedFixes } from '../../server/src/features/fixes';
 import { cleanup, copyFixture } from './helpers-write';
 import { indexed } from './helpers-programs';
 
-const FIXTURES = path.join(__dirname, 'fixtures');
+// Outside the type-checked tree: the fixtures import packages this project does not install.
+const FIXTURES = path.join(__dirname, '..', 'fixtures', 'fixes');
 
 async function ticketsPut(dir: string) {
   const { ctx, findings } = await indexed(path.join(dir, 'src'));
