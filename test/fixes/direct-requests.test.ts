@@ -241,3 +241,27 @@ test('a Python CDK app: CallAwsService and DynamoUpdateItem (from_string) name t
     cleanup(dir);
   }
 });
+
+test("the put's finding points at the requests the definitions make of its key", async () => {
+  await initParsers();
+  const dir = path.join(FIXTURES, 'desk-tickets');
+  const index = new WorkspaceIndex({ root: dir });
+  const files = filesUnder(dir);
+  index.readInfrastructure(files.filter((f) => f.endsWith('template.yaml')));
+  index.analyzeAll(files.filter((f) => /\.(mjs|ts|js|py)$/.test(f)));
+  const put = index
+    .results()
+    .flatMap((r) => r.findings)
+    .find((f) => f.rule === 'SL001');
+  assert.ok(put, 'SL001 on the put of "tickets"');
+  assert.deepEqual(
+    put.related
+      .filter((r) => r.message.startsWith('Also addressed'))
+      .map((r) => `${path.basename(r.file)}:${r.span.startLine + 1} ${r.message}`),
+    [
+      "escalation.asl.json:26 Also addressed without code: the state machine EscalationStateMachine's UpdateItem",
+      "openapi.yaml:18 Also addressed without code: the API DeskApi GET /tickets/{id}'s GetItem",
+      "template.yaml:81 Also addressed without code: the API TicketCountMethod's Query",
+    ],
+  );
+});

@@ -31,6 +31,7 @@ export { MAX_DEPTH } from './frontends/evaluation';
 export { keyLabel, logicalKeyOf, logicalKeysOf, modelOf, shardShape } from './keys/logical-key';
 export type { KeyMatch } from './keys/matcher';
 export { compileMatcher } from './keys/matcher';
+export { directRequestLabel, directRequestsOf } from './keys/direct-requests';
 export { tableName, tableShown } from './keys/table';
 export { envReadShown } from './requests/env';
 export type {

@@ -16,6 +16,7 @@ import { atSchemaOnce } from '../rules/schema-default';
 import { isSuppressed, type Suppressions } from '../rules/suppress';
 import { annotated, reachOfAccess } from './access-reach';
 import { contextsOf, placeOf } from './cross-file-rules';
+import { withDirectRequests } from './direct-related';
 import type { IndexState } from './index-state';
 import type { KeyGroups } from './key-groups';
 
@@ -31,9 +32,12 @@ export function codeFindings(s: IndexState, file: string, used?: Set<string>): F
   );
   // A silenced SL006 still means the read's SL001 does not apply: resolve before silencing.
   const kept = resolveSupersedes([...own, ...cross]).filter((f) => !isSuppressed(f, ignores, used));
+  const direct = s.infra.declarations().flatMap((d) => d.directAccesses ?? []);
   const placed = kept.map((f) =>
-    placeByReach({ ...f, access: annotated(s, f.access) }, reachOfAccess(s, f.access), (at) =>
-      placeOf(s.options.root, at),
+    placeByReach(
+      { ...withDirectRequests(f, direct), access: annotated(s, f.access) },
+      reachOfAccess(s, f.access),
+      (at) => placeOf(s.options.root, at),
     ),
   );
   return dedupe(placed).sort(byPosition);

@@ -1,0 +1,32 @@
+/**
+ * Which of the requests infrastructure code makes without code (`DirectAccess`: a state
+ * machine's DynamoDB task, an API Gateway integration) name a logical key: the key's
+ * attribute with literal text the key's template takes, on the key's index, on a table
+ * that may be the key's. The fixes refuse to shard such a key; the findings point at them.
+ */
+import type { DirectAccess } from '../model/entry-point';
+import type { LogicalKey } from '../model';
+import { literalText } from '../model/template';
+import { compileMatcher } from './matcher';
+
+export function directRequestsOf(key: LogicalKey, all: readonly DirectAccess[]): DirectAccess[] {
+  if (all.length === 0) return [];
+  const matches = compileMatcher([{ key, template: key.template }]);
+  const text = literalText(key.template);
+  return all.filter((d) => {
+    if ((d.index ?? null) !== key.index || !mayBeTable(d.table, key.table)) return false;
+    const named = d.attributes.find((a) => a.name === key.attribute && a.value !== null);
+    return !!named && (named.value === text || matches(named.value!).length > 0);
+  });
+}
+
+/** "the state machine Escalation's UpdateItem", "the API DeskApi GET /tickets/{id}'s GetItem". */
+export function directRequestLabel(d: DirectAccess): string {
+  return `${d.via === 'state-machine' ? 'the state machine' : 'the API'} ${d.owner}'s ${d.operation}`;
+}
+
+/** A table unknown on either side may be the same table; names with holes or variables are unknown. */
+function mayBeTable(direct: string | null, key: string | null): boolean {
+  if (direct === null || key === null || key.startsWith('$') || /[{$]/.test(direct)) return true;
+  return direct === key;
+}
