@@ -259,7 +259,7 @@ test("the put's finding points at the requests the definitions make of its key",
       .filter((r) => r.message.startsWith('Also addressed'))
       .map((r) => `${path.basename(r.file)}:${r.span.startLine + 1} ${r.message}`),
     [
-      "escalation.asl.json:26 Also addressed without code: the state machine EscalationStateMachine's UpdateItem",
+      "escalation.asl.json:26 Also addressed without code: the state machine EscalationStateMachine's UpdateItem (state Mark escalated)",
       "openapi.yaml:18 Also addressed without code: the API DeskApi GET /tickets/{id}'s GetItem",
       "template.yaml:81 Also addressed without code: the API TicketCountMethod's Query",
     ],

@@ -20,9 +20,10 @@ export function directRequestsOf(key: LogicalKey, all: readonly DirectAccess[]):
   });
 }
 
-/** "the state machine Escalation's UpdateItem", "the API DeskApi GET /tickets/{id}'s GetItem". */
+/** "the state machine Escalation's UpdateItem (state Mark escalated)", "the API DeskApi GET /tickets/{id}'s GetItem". */
 export function directRequestLabel(d: DirectAccess): string {
-  return `${d.via === 'state-machine' ? 'the state machine' : 'the API'} ${d.owner}'s ${d.operation}`;
+  const step = d.step ? ` (state ${d.step})` : '';
+  return `${d.via === 'state-machine' ? 'the state machine' : 'the API'} ${d.owner}'s ${d.operation}${step}`;
 }
 
 /** A table unknown on either side may be the same table; names with holes or variables are unknown. */

@@ -119,6 +119,8 @@ export interface DirectAccess {
   via: 'state-machine' | 'api-gateway';
   /** The state machine's or API's logical id. */
   owner: string;
+  /** A state machine's state that makes the request (`Mark escalated`), when the definition names it. */
+  step?: string;
   /** `GetItem`, `UpdateItem`, `Query`…: the DynamoDB action, in the API's spelling. */
   operation: string;
   /** The table's physical name when the definition states or substitutes one, else null. */

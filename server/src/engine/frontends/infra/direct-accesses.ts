@@ -97,7 +97,7 @@ export function stateMachineAccesses(
   resourceText: (resource: TNode | undefined) => string | null = scalarText,
 ): DirectAccess[] {
   const out: DirectAccess[] = [];
-  eachMap(definition, (state) => {
+  eachMap(definition, (state, trail) => {
     const resource = get(state, 'Resource');
     const operation = TASK.exec(resourceText(resource) ?? '')?.[1];
     const op = operation && operation[0].toUpperCase() + operation.slice(1);
@@ -107,6 +107,7 @@ export function stateMachineAccesses(
     out.push({
       via: 'state-machine',
       owner,
+      ...(trail.at(-2) === 'States' ? { step: trail.at(-1) } : {}),
       operation: op,
       table: table ? tableName(table) : null,
       index: literal(scalarText(get(params, 'IndexName'))),
