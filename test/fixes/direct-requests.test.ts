@@ -265,3 +265,54 @@ test("the put's finding points at the requests the definitions make of its key",
     ],
   );
 });
+
+test('Terraform: the tasks of a jsonencode definition and of a templatefile one refuse the fix', async () => {
+  const dir = copyFixture('desk-tickets-terraform', FIXTURES);
+  try {
+    await initParsers();
+    const index = new WorkspaceIndex({ root: dir });
+    index.readInfrastructure([path.join(dir, 'main.tf')]);
+    index.analyzeAll([path.join(dir, 'src', 'open-ticket.mjs')]);
+    const direct = index.infrastructure().flatMap((d) => d.directAccesses ?? []);
+    assert.deepEqual(
+      direct.map((d) => [
+        d.owner,
+        d.step,
+        d.operation,
+        d.table,
+        d.attributes.map((a) => `${a.name}=${a.value ?? '?'}`).join(' '),
+        `${path.basename(d.source.file)}:${d.source.span.startLine + 1}`,
+      ]),
+      [
+        // The table by its reference, in the HCL object and through the template's variable.
+        [
+          'aws_sfn_state_machine.escalation',
+          'MarkEscalated',
+          'UpdateItem',
+          'help-desk-tickets',
+          'PK=tickets SK=?',
+          'main.tf:51',
+        ],
+        [
+          'aws_sfn_state_machine.archive',
+          'Read ticket',
+          'GetItem',
+          'help-desk-tickets',
+          'PK=tickets SK=?',
+          'archive.asl.json:6',
+        ],
+      ],
+    );
+    const put = index
+      .results()
+      .flatMap((r) => r.findings)
+      .find((f) => f.rule === 'SL001');
+    assert.ok(put, 'SL001 on the put of "tickets"');
+    assert.match(
+      blockedFixes(put, fixContextOf(index))[0]?.title ?? '',
+      /^No shard fix: the state machine aws_sfn_state_machine\.escalation makes a UpdateItem of "tickets" at main\.tf:51/,
+    );
+  } finally {
+    cleanup(dir);
+  }
+});

@@ -13,6 +13,7 @@ import { resolveHandler, type InfraFiles } from '../handlers';
 import type { Block, TfExpr } from './hcl';
 import { folderBlocks, moduleFrom, moduleOf, parseFile } from './load';
 import { follow, referenced, textOf, written, type Resource, type TfModule } from './module';
+import { terraformDirectAccesses } from './direct-accesses';
 import { tableOf } from './tables';
 import { triggersOf } from './triggers';
 import { indexNamesStated } from '../unread-indexes';
@@ -31,6 +32,8 @@ export function readTerraform(file: string, text: string, files: InfraFiles): In
   const mod = moduleOf(file, parsed.blocks, files);
   const own = (r: Resource) => path.resolve(r.file) === path.resolve(file);
   declare(out, mod, own, '', files, 0);
+  const direct = terraformDirectAccesses(mod, own);
+  if (direct.length > 0) out.directAccesses = direct;
   return out;
 }
 
