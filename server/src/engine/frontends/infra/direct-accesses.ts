@@ -13,21 +13,16 @@
  * inline or through `AWS::Include`, `DefinitionUri`, `Body`, `BodyS3Location` is not read) and
  * `AWS::ApiGateway::Method` integrations.
  */
-import * as path from 'node:path';
 import type { DirectAccess } from '../../model/entry-point';
+import { API_TYPES, apiIntegrations, eachMap, subText, templateFiles, type ReadFile } from './api-integrations';
 import type { InfraFiles } from './handlers';
-import { at, entriesOf, get, intrinsic, itemsOf, parseTree, scalarText, type TNode } from './tree';
+import { entriesOf, get, scalarText, type TNode } from './tree';
 import { referencedId } from './values';
 
 const MACHINE_TYPES = new Set(['AWS::Serverless::StateMachine', 'AWS::StepFunctions::StateMachine']);
-const API_TYPES = new Set(['AWS::Serverless::Api', 'AWS::ApiGateway::RestApi', 'AWS::ApiGateway::Method']);
 /** Requests of one item or one partition: what a key names. Scans and batches name no one key to shard. */
 const KEYED = new Set(['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query']);
 const TASK = /^arn:(?:\$\{AWS::Partition\}|[^:]*):states:::(?:aws-sdk:)?dynamodb:(\w+)/i;
-const ACTION = /:dynamodb:action\/(\w+)/;
-
-/** A file of the template's folder, parsed (root null when malformed); null when absent or on S3. */
-type ReadFile = (uri: string) => { root: TNode | null; text: string; file: string } | null;
 
 /**
  * Every keyed DynamoDB request of the template's state machines and APIs. `tableNames`: each
@@ -39,18 +34,24 @@ export function directAccessesOfTemplate(
   files: InfraFiles,
   tableNames: ReadonlyMap<string, string | null>,
 ): DirectAccess[] {
-  const read: ReadFile = (uri) => {
-    if (/^s3:/.test(uri)) return null;
-    const target = path.join(path.dirname(file), uri);
-    const text = files.read(target);
-    return text === null ? null : { root: parseTree(text).root, text, file: target };
-  };
+  const read = templateFiles(file, files);
   const out: DirectAccess[] = [];
   for (const { key: id, value: resource } of entriesOf(resources)) {
     const type = scalarText(get(resource, 'Type')) ?? '';
     const props = get(resource, 'Properties');
     if (MACHINE_TYPES.has(type)) out.push(...machineAccesses(id, props, file, read, tableNames));
-    else if (API_TYPES.has(type)) out.push(...apiAccesses(id, props, file, read, tableNames));
+    else if (API_TYPES.has(type))
+      for (const i of apiIntegrations(id, props, file, read)) {
+        if (i.service !== 'dynamodb' || !KEYED.has(i.action)) continue;
+        for (const t of i.templates)
+          out.push({
+            via: 'api-gateway',
+            owner: i.owner,
+            operation: i.action,
+            ...mappedRequest(t, tableNames),
+            source: i.source,
+          });
+      }
   }
   return out;
 }
@@ -141,105 +142,6 @@ function typedValue(n: TNode | undefined): string | null {
 
 const literal = (text: string | null) => (text === null || /\{%|\$\{/.test(text) ? null : text);
 
-function apiAccesses(
-  id: string,
-  props: TNode | undefined,
-  file: string,
-  read: ReadFile,
-  tableNames: ReadonlyMap<string, string | null>,
-): DirectAccess[] {
-  const bodies: Array<{ root: TNode; file: string }> = [];
-  const out: DirectAccess[] = [];
-  const body = get(props, 'DefinitionBody') ?? get(props, 'Body');
-  const include = intrinsic(body)?.fn === 'Fn::Transform' ? intrinsic(body)!.arg : null;
-  const location = include && scalarText(get(include, 'Name')) === 'AWS::Include';
-  const included = location ? scalarText(at(include, 'Parameters', 'Location')) : null;
-  const uri = scalarText(get(props, 'DefinitionUri'));
-  for (const own of [included, uri]) {
-    const r = own ? read(own) : null;
-    if (r?.root) bodies.push({ root: r.root, file: r.file });
-    // API Gateway's importer takes YAML the strict parser refuses (a quoted template's
-    // continuation lines indented less than its first): its integrations are read from the text.
-    else if (r) out.push(...textIntegrations(id, r.text, r.file, tableNames));
-  }
-  if (body && !include) bodies.push({ root: body, file });
-  const integration = get(props, 'Integration');
-  if (integration) bodies.push({ root: integration, file });
-  return [...out, ...bodies.flatMap((b) => integrationAccesses(id, b.root, b.file, tableNames))];
-}
-
-/** The DynamoDB integrations of an OpenAPI file that did not parse: each action up to the next, its template unescaped. */
-function textIntegrations(
-  owner: string,
-  text: string,
-  file: string,
-  tableNames: ReadonlyMap<string, string | null>,
-): DirectAccess[] {
-  const actions = [...text.matchAll(new RegExp(ACTION.source, 'g'))];
-  return actions.flatMap((m, i) => {
-    if (!KEYED.has(m[1])) return [];
-    const end = actions[i + 1]?.index ?? text.length;
-    const unescaped = text
-      .slice(m.index, end)
-      .replace(/\\\r?\n[ \t]*/g, '')
-      .replace(/\\(["\\ n])/g, (_, c: string) => (c === 'n' ? '\n' : c));
-    const lines = text.slice(0, m.index).split('\n');
-    const line = lines.length - 1;
-    const route = routeAbove(lines);
-    const span = { startLine: line, startColumn: 0, endLine: line, endColumn: 0 };
-    return [
-      {
-        via: 'api-gateway' as const,
-        owner: route ? `${owner} ${route}` : owner,
-        operation: m[1],
-        ...mappedRequest(unescaped, tableNames),
-        source: { file, span },
-      },
-    ];
-  });
-}
-
-/** Each DynamoDB integration under `root`: a map with a `uri` naming an action and its request templates. */
-function integrationAccesses(
-  owner: string,
-  root: TNode,
-  file: string,
-  tableNames: ReadonlyMap<string, string | null>,
-): DirectAccess[] {
-  const out: DirectAccess[] = [];
-  eachMap(root, (m, trail) => {
-    const uri = get(m, 'uri') ?? get(m, 'Uri');
-    const op = ACTION.exec(subText(uri) ?? '')?.[1];
-    if (!op || !KEYED.has(op)) return;
-    const route = routeOf(trail);
-    for (const t of entriesOf(get(m, 'requestTemplates') ?? get(m, 'RequestTemplates'))) {
-      const text = subText(t.value);
-      if (text === null) continue;
-      out.push({
-        via: 'api-gateway',
-        owner: route ? `${owner} ${route}` : owner,
-        operation: op,
-        ...mappedRequest(text, tableNames),
-        source: { file, span: uri!.span },
-      });
-    }
-  });
-  return out;
-}
-
-/** A scalar's text, or the text a `Fn::Sub` writes (its first item when given a list). */
-function subText(n: TNode | undefined): string | null {
-  const i = intrinsic(n);
-  if (i?.fn === 'Fn::Sub') return scalarText(i.arg) ?? scalarText(itemsOf(i.arg)[0]);
-  return scalarText(n);
-}
-
-/** `GET /orders/{id}` from the keys leading to an OpenAPI operation. */
-function routeOf(trail: readonly string[]): string | null {
-  const i = trail.indexOf('paths');
-  return i >= 0 && trail.length > i + 2 ? `${trail[i + 2].toUpperCase()} ${trail[i + 1]}` : null;
-}
-
 /**
  * What a VTL mapping template asks for: not JSON (`#set`, `$input.params('id')`), so its
  * parts are read by their JSON spelling. A value holding `$` is filled in at run time.
@@ -274,18 +176,6 @@ function mappedRequest(
 
 const vtlValue = (v: string) => (v.includes('$') ? null : v);
 
-/** `GET /orders/{id}`: the OpenAPI method and path keys last written above a line, by their spelling alone. */
-function routeAbove(lines: readonly string[]): string | null {
-  let method: string | null = null;
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const m = /^\s*(get|put|post|delete|patch|head|options|x-amazon-apigateway-any-method):\s*$/.exec(lines[i]);
-    if (!method && m) method = m[1] === 'x-amazon-apigateway-any-method' ? 'ANY' : m[1].toUpperCase();
-    const p = /^\s*['"]?(\/[^:'"]*)['"]?:\s*$/.exec(lines[i]);
-    if (method && p) return `${method} ${p[1]}`;
-  }
-  return null;
-}
-
 /** The text of the `{…}` object written after `"name":`, braces balanced; null when absent. */
 function objectAfter(text: string, name: string): string | null {
   const m = new RegExp(`"${name}"\\s*:\\s*\\{`).exec(text);
@@ -296,13 +186,4 @@ function objectAfter(text: string, name: string): string | null {
     else if (text[i] === '}' && --depth === 0) return text.slice(m.index + m[0].length, i);
   }
   return null;
-}
-
-/** Every map of a tree, depth first to a bounded depth, with the keys leading to it. */
-function eachMap(n: TNode | undefined, visit: (m: TNode, trail: string[]) => void, trail: string[] = []): void {
-  if (!n || trail.length > 40) return;
-  if (n.kind === 'map') {
-    visit(n, trail);
-    for (const e of n.entries) eachMap(e.value, visit, [...trail, e.key]);
-  } else if (n.kind === 'seq') for (const item of n.items) eachMap(item, visit, trail);
 }
