@@ -87,7 +87,7 @@ test('the requests a template makes without code are read: ASL tasks, an include
       'openapi.yaml:18',
     ],
     // `${TicketsTable}` in a `!Sub` template is the table's name.
-    ['api-gateway', 'TicketCountMethod', 'Query', 'help-desk-tickets', null, 'PK=tickets', 'template.yaml:81'],
+    ['api-gateway', 'TicketCountMethod', 'Query', 'help-desk-tickets', null, 'PK=tickets', 'template.yaml:88'],
   ]);
 });
 
@@ -261,7 +261,7 @@ test("the put's finding points at the requests the definitions make of its key",
     [
       "escalation.asl.json:26 Also addressed without code: the state machine EscalationStateMachine's UpdateItem (state Mark escalated)",
       "openapi.yaml:18 Also addressed without code: the API DeskApi GET /tickets/{id}'s GetItem",
-      "template.yaml:81 Also addressed without code: the API TicketCountMethod's Query",
+      "template.yaml:88 Also addressed without code: the API TicketCountMethod's Query",
     ],
   );
 });
@@ -315,4 +315,20 @@ test('Terraform: the tasks of a jsonencode definition and of a templatefile one 
   } finally {
     cleanup(dir);
   }
+});
+
+test('a route that starts the state machine (states:action/StartExecution) is a trigger of its steps', () => {
+  const file = path.join(FIXTURES, 'desk-tickets', 'template.yaml');
+  const fn = readInfrastructure(file, fs.readFileSync(file, 'utf8'))?.functions.find(
+    (f) => f.name === 'NotifyFunction',
+  );
+  assert.ok(fn, 'NotifyFunction is read');
+  // The machine's own schedule, and the API route whose integration starts it: a request path.
+  assert.deepEqual(
+    fn.triggers.map((t) => [t.kind, t.trigger]),
+    [
+      ['schedule', 'Step Functions EscalationStateMachine, started by rate(15 minutes)'],
+      ['api', 'Step Functions EscalationStateMachine, started by POST /tickets/{id}/escalate'],
+    ],
+  );
 });

@@ -17,6 +17,8 @@ export const API_TYPES = new Set(['AWS::Serverless::Api', 'AWS::ApiGateway::Rest
 export interface ApiIntegration {
   /** The API's logical id, with the route when the body names it: `OrdersApi GET /orders/{id}`. */
   owner: string;
+  /** The route alone (`GET /orders/{id}`), when the body names it. */
+  route: string | null;
   /** The service and action the `uri` names: `dynamodb` `GetItem`, `states` `StartExecution`. */
   service: string;
   action: string;
@@ -72,6 +74,7 @@ function integrationsUnder(owner: string, root: TNode, file: string): ApiIntegra
       .filter((t): t is string => t !== null);
     out.push({
       owner: route ? `${owner} ${route}` : owner,
+      route,
       service: action[1],
       action: action[2],
       templates,
@@ -95,6 +98,7 @@ function textIntegrations(owner: string, text: string, file: string): ApiIntegra
     const route = routeAbove(lines);
     return {
       owner: route ? `${owner} ${route}` : owner,
+      route,
       service: m[1],
       action: m[2],
       templates: [unescaped],

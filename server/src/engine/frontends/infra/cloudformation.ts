@@ -9,7 +9,8 @@ import type { EnvValue, InfraDeclarations, InfraFunction } from '../../model/ent
 import { entryPoint, samTrigger, scheduleTrigger, type Trigger } from './events';
 import { resolveHandler, type InfraFiles } from './handlers';
 import { directAccessesOfTemplate } from './direct-accesses';
-import { stateMachineTriggers } from './state-machines';
+import { templateFiles } from './api-integrations';
+import { apiMachineStarts, stateMachineTriggers } from './state-machines';
 import { tableIds, tableOf } from './tables';
 import { at, entriesOf, get, itemsOf, parseTree, scalarNumber, scalarText, type TNode } from './tree';
 import { envValueOf, referencedAttribute, referencedId } from './values';
@@ -41,6 +42,8 @@ export function readTemplate(file: string, text: string, root: TNode, files: Inf
   const tables = tableIds(resources);
   for (const id of tables) out.tables.push(tableOf(id, get(resources, id)!, file, tables));
   const triggers = resourceTriggers(resources);
+  for (const [machine, starts] of apiMachineStarts(resources, file, templateFiles(file, files)))
+    triggers.set(machine, [...(triggers.get(machine) ?? []), ...starts]);
   // A definition kept in a file of its own (`DefinitionUri`), relative to the template.
   const definitionFile = (uri: string) => {
     const body = files.read(path.join(path.dirname(file), uri));

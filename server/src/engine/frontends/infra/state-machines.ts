@@ -12,6 +12,7 @@
  * Serverless Framework's `stepFunctions.stateMachines`.
  */
 import { STEP_FUNCTIONS_TRIGGER } from '../../model/entry';
+import { API_TYPES, apiIntegrations, type ReadFile } from './api-integrations';
 import { samTrigger, type Trigger } from './events';
 import { at, entriesOf, get, intrinsic, itemsOf, scalarText, type TNode } from './tree';
 import { referencedId } from './values';
@@ -159,4 +160,25 @@ function walk(
       walk(e.value, visit, perItem || PER_ITEM.has(e.key), depth + 1);
     }
   else if (n.kind === 'seq') for (const item of n.items) walk(item, visit, perItem, depth + 1);
+}
+
+/**
+ * The state machines a REST API starts (`uri: …:states:action/StartExecution`, its request
+ * template naming `"stateMachineArn": "${OrderFlow}"`), by logical id: each gets the route as an
+ * API trigger, so the functions its steps invoke run per request of that route.
+ */
+export function apiMachineStarts(resources: TNode | undefined, file: string, read: ReadFile): Map<string, Trigger[]> {
+  const out = new Map<string, Trigger[]>();
+  for (const { key: id, value: r } of entriesOf(resources)) {
+    if (!API_TYPES.has(scalarText(get(r, 'Type')) ?? '')) continue;
+    for (const i of apiIntegrations(id, get(r, 'Properties'), file, read)) {
+      if (i.service !== 'states' || !/^Start(Sync)?Execution$/.test(i.action)) continue;
+      const route = i.route ?? `API ${id}`;
+      for (const t of i.templates) {
+        const machine = /"stateMachineArn"\s*:\s*"\$\{(\w+)(?:\.Arn)?\}"/.exec(t)?.[1];
+        if (machine) add(out, machine, [{ kind: 'api', name: route, trigger: route, ratePerHour: null, span: r.span }]);
+      }
+    }
+  }
+  return out;
 }
