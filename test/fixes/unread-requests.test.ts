@@ -31,7 +31,7 @@ test('a request whose key could not be read refuses the shard fix of a key it ma
     const r = await ticketsPut(dir);
     assert.deepEqual(r.fixes, []);
     assert.deepEqual(r.blocked, [
-      "No shard fix: the GetItem at get-ticket.ts:11 takes a key ShardLens could not read (Key from keyOf('ticket', event.pathParameters!.id!)): if it is this key, it would no longer find the items once they are sharded",
+      "No shard fix: ShardLens could not read all of the GetItem at get-ticket.ts:11 (Key from keyOf('ticket', event.pathParameters!.id!)): if it is a request of this key, it would no longer find the items once they are sharded",
     ]);
   } finally {
     cleanup(dir);

@@ -44,7 +44,7 @@ export function unreadRequestOf(key: LogicalKey, ctx: FixContext): { access: Acc
 
 export function unreadRequestReason(found: { access: Access; detail: string }, ctx: FixContext): string {
   const a = found.access;
-  return `the ${a.operation} at ${where(ctx, a.file, a.span)} takes a key ShardLens could not read (${found.detail}): if it is this key, it would no longer find the items once they are sharded`;
+  return `ShardLens could not read all of the ${a.operation} at ${where(ctx, a.file, a.span)} (${found.detail}): if it is a request of this key, it would no longer find the items once they are sharded`;
 }
 
 const sameTable = (a: string | null, b: string | null) =>
