@@ -15,9 +15,6 @@ import type { SourceRange } from './range';
  */
 export type EntryKind = 'api' | 'schedule' | 'queue' | 'stream' | 'event' | 'websocket' | 'script' | 'test' | 'unknown';
 
-/** How the trigger of a function a Step Functions state machine invokes begins (`Step Functions Flow, started by ...`). */
-export const STEP_FUNCTIONS_TRIGGER = 'Step Functions ';
-
 /** Entry points run once by hand or by a test runner (scripts, tests): they bring no steady traffic. */
 export const isOneOffEntry = (kind: EntryKind): boolean => kind === 'test' || kind === 'script';
 
@@ -39,6 +36,11 @@ export interface EntryPoint {
   batchSize?: number | null;
   /** Where the entry point is declared (the template, serverless.yml or decorator). */
   source: SourceRange;
+  /**
+   * The Step Functions state machine the function is a step of: `trigger` then names it and
+   * what starts it (`Step Functions Flow, started by cron(...)`), and `kind` is the start's.
+   */
+  stateMachine?: string;
   /**
    * Read from a Lambda handler's signature alone (`(event: APIGatewayProxyEvent) => …`): what
    * infrastructure code says of the same function replaces it, as for kind `unknown`.

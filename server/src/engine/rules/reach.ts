@@ -1,7 +1,6 @@
 import type { Access, Finding, RelatedLocation, Severity, SourceRange } from '../model';
 import type { AccessReach, EntryPoint } from '../model/entry-point';
 import { isOneOffEntry } from '../model/entry-point';
-import { STEP_FUNCTIONS_TRIGGER } from '../model/entry';
 
 /**
  * How a path is reached decides how hot it is (docs/entry-points.md). A pure function
@@ -97,9 +96,7 @@ function label(e: EntryPoint): string {
       return 'a script';
     default:
       // A state machine's step says which machine and what starts it (`Step Functions Flow, started by ...`).
-      return e.trigger.startsWith(STEP_FUNCTIONS_TRIGGER)
-        ? e.trigger
-        : `the ${e.kind} consumer ${e.functionName ?? e.name}`;
+      return e.stateMachine ? e.trigger : `the ${e.kind} consumer ${e.functionName ?? e.name}`;
   }
 }
 

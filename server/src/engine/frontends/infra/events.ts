@@ -18,6 +18,8 @@ export interface Trigger {
   ratePerHour: number | null;
   batchSize?: number | null;
   span: TNode['span'];
+  /** The state machine whose step the function is (`EntryPoint.stateMachine`). */
+  stateMachine?: string;
 }
 
 /** Where a function's handler is: the same for every trigger of the function. */
@@ -39,6 +41,7 @@ export function entryPoint(t: Trigger, handler: HandlerPlace, templateFile: stri
     ratePerHour: t.ratePerHour,
     ...(t.batchSize !== undefined ? { batchSize: t.batchSize } : {}),
     source,
+    ...(t.stateMachine ? { stateMachine: t.stateMachine } : {}),
   };
 }
 

@@ -11,7 +11,6 @@
  * `DefinitionString` written with `!Sub` (`${Fn.Arn}`), and SAM's `LambdaInvokePolicy`; and the
  * Serverless Framework's `stepFunctions.stateMachines`.
  */
-import { STEP_FUNCTIONS_TRIGGER } from '../../model/entry';
 import { API_TYPES, apiIntegrations, type ReadFile } from './api-integrations';
 import { samTrigger, type Trigger } from './events';
 import { at, entriesOf, get, intrinsic, itemsOf, scalarText, type TNode } from './tree';
@@ -77,10 +76,13 @@ export function stepTriggers(id: string, starts: Trigger[], span: TNode['span'],
   const each = perItem ? ', for each item of a Map state' : '';
   if (starts.length === 0)
     // Started by code or by hand: how often is not written here.
-    return [{ kind: 'event', name: id, trigger: `${STEP_FUNCTIONS_TRIGGER}${id}${each}`, ratePerHour: null, span }];
+    return [
+      { kind: 'event', name: id, trigger: `Step Functions ${id}${each}`, ratePerHour: null, span, stateMachine: id },
+    ];
   return starts.map((t) => ({
     ...t,
-    trigger: `${STEP_FUNCTIONS_TRIGGER}${id}, started by ${t.trigger}${each}`,
+    trigger: `Step Functions ${id}, started by ${t.trigger}${each}`,
+    stateMachine: id,
     ...(perItem ? { ratePerHour: null } : {}),
   }));
 }
