@@ -170,7 +170,7 @@ test('a Serverless service: the requests of `stepFunctions` definitions refuse t
   }
 });
 
-test('a CDK app: a DynamoUpdateItem task and an AwsIntegration naming the key refuse the fix', async () => {
+test('a CDK app: a DynamoUpdateItem task, an AwsIntegration and an ASL file naming the key refuse the fix', async () => {
   const dir = copyFixture('desk-tickets-cdk', FIXTURES);
   try {
     await initParsers();
@@ -191,7 +191,18 @@ test('a CDK app: a DynamoUpdateItem task and an AwsIntegration naming the key re
         // `fromString(sfn.JsonPath.stringAt('$.SK'))` is a path: not known.
         ['state-machine', 'MarkEscalated', 'UpdateItem', 'help-desk-tickets', 'PK=tickets SK=?'],
         ['api-gateway', 'integration', 'Query', 'help-desk-tickets', 'PK=tickets'],
+        // A machine defined in an ASL file (`DefinitionBody.fromFile`), its table substituted.
+        ['state-machine', 'Archive', 'GetItem', 'help-desk-tickets', 'PK=tickets SK=?'],
       ],
+    );
+    // That file's Lambda step, named through `definitionSubstitutions`, runs when the machine runs.
+    const archive = index
+      .infrastructure()
+      .flatMap((d) => d.functions)
+      .find((f) => f.name === 'ArchiveTicket');
+    assert.deepEqual(
+      archive?.triggers.map((t) => t.trigger),
+      ['Step Functions Archive, started by cron(0 3 * * ? *)'],
     );
     const put = index
       .results()

@@ -136,7 +136,7 @@ function invokedFunctions(props: TNode | undefined, substituted: ReadonlyMap<str
  * variable a state's `Resource` / `FunctionName` is written with (`"${RollupFunctionArn}"`), and
  * whether a `Map` state runs that state.
  */
-function substitutionsPerItem(definition: TNode | null): Map<string, boolean> {
+export function substitutionsPerItem(definition: TNode | null): Map<string, boolean> {
   const out = new Map<string, boolean>();
   walk(definition ?? undefined, (key, value, perItem) => {
     const written = key === 'Resource' || key === 'FunctionName' ? scalarText(value) : null;

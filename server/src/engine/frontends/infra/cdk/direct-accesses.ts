@@ -9,6 +9,9 @@
  */
 import type { DirectAccess } from '../../../model/entry-point';
 import type { CdkValue } from '../../../model/cdk';
+import { stateMachineAccesses } from '../direct-accesses';
+import { scalarText } from '../tree';
+import { definitionFile, type CdkFiles } from './state-machines';
 import { constructId, constructOf, prop, propsOf, TABLE_CLASSES, textOf, type NewValue } from './values';
 
 const TASKS: Record<string, string> = {
@@ -20,9 +23,13 @@ const TASKS: Record<string, string> = {
 const KEYED = new Set(['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query']);
 
 /** The keyed DynamoDB requests of the app's task and integration constructs. */
-export function directAccessesOfCdk(constructs: readonly NewValue[], file: string): DirectAccess[] {
+export function directAccessesOfCdk(constructs: readonly NewValue[], file: string, read?: CdkFiles): DirectAccess[] {
   const out: DirectAccess[] = [];
   for (const n of constructs) {
+    if (n.className === 'StateMachine') {
+      out.push(...fileMachineAccesses(n, read));
+      continue;
+    }
     const owner = constructId(n) ?? (n.className === 'AwsIntegration' ? 'integration' : n.className);
     const source = { file, span: n.span };
     const task = TASKS[n.className];
@@ -74,6 +81,22 @@ export function directAccessesOfCdk(constructs: readonly NewValue[], file: strin
     }
   }
   return out;
+}
+
+/**
+ * A machine defined in an ASL file (`DefinitionBody.fromFile`): its DynamoDB tasks, a
+ * `"${TableName}"` named through `definitionSubstitutions` (`{ TableName: table.tableName }`).
+ */
+function fileMachineAccesses(n: NewValue, read?: CdkFiles): DirectAccess[] {
+  const definition = definitionFile(n, read);
+  if (!definition) return [];
+  const substitutions = prop(n.props, 'definitionSubstitutions');
+  return stateMachineAccesses(constructId(n) ?? n.className, definition.root, definition.file, (written) => {
+    const text = scalarText(written);
+    const variable = text && /^\$\{(\w+)\}$/.exec(text);
+    if (variable) return tableName(prop(substitutions, variable[1]));
+    return text?.includes('${') ? null : text;
+  });
 }
 
 /** A table construct's stated name (`table.tableName` of a `Table` with `tableName`), a literal name, else null. */

@@ -6,6 +6,7 @@
  * there (links.ts) and named by its file, but declared only by the file that makes it.
  * Never throws.
  */
+import * as path from 'node:path';
 import { directAccessesOfCdk } from './direct-accesses';
 import type { CdkFile, CdkValue } from '../../../model/cdk';
 import type { EnvValue, InfraDeclarations, InfraFunction } from '../../../model/entry-point';
@@ -50,7 +51,8 @@ export function declarationsOfCdk(
       out.functions.push(fn);
     }
   }
-  for (const [at, triggers] of triggersOf(constructs, calls)) {
+  const own = { dir: path.dirname(file), files };
+  for (const [at, triggers] of triggersOf(constructs, calls, own)) {
     const fn = byAt.get(at);
     if (!fn) continue;
     const place = { file: fn.handlerFile ?? '', functionName: fn.handlerFunction, line: null };
@@ -60,6 +62,7 @@ export function declarationsOfCdk(
   const direct = directAccessesOfCdk(
     constructs.filter((n) => !othersOwn?.(n)),
     file,
+    own,
   );
   if (direct.length > 0) out.directAccesses = direct;
   return out;

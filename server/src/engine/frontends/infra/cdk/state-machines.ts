@@ -6,12 +6,16 @@
  * `StepFunctionsStartExecution`, a `StepFunctionsRestApi`. A step inside a `Map` state
  * (`.itemProcessor(...)`, `.iterator(...)`) runs once per item.
  */
+import * as path from 'node:path';
 import type { CdkValue } from '../../../model/cdk';
 import type { Trigger } from '../events';
-import { prop, type NewValue } from './values';
+import type { InfraFiles } from '../handlers';
+import { substitutionsPerItem } from '../state-machines';
+import { parseTree, type TNode } from '../tree';
+import { pathOf, prop, type NewValue } from './values';
 
 /** The functions (as the values the definition names them by) a state machine invokes, each with whether in a Map state. */
-export function invokedFunctions(machine: NewValue): Array<{ fn: CdkValue; perItem: boolean }> {
+export function invokedFunctions(machine: NewValue, read?: CdkFiles): Array<{ fn: CdkValue; perItem: boolean }> {
   const out: Array<{ fn: CdkValue; perItem: boolean }> = [];
   const seen = new Set<CdkValue>();
   const visit = (v: CdkValue | null | undefined, perItem: boolean, depth: number): void => {
@@ -42,7 +46,32 @@ export function invokedFunctions(machine: NewValue): Array<{ fn: CdkValue; perIt
     }
   };
   visit(prop(machine.props, 'definitionBody') ?? prop(machine.props, 'definition'), false, 0);
+  // `DefinitionBody.fromFile('flow.asl.json')` with `definitionSubstitutions: { FnArn: fn.functionArn }`.
+  const file = definitionFile(machine, read);
+  if (file)
+    for (const [name, perItem] of substitutionsPerItem(file.root)) {
+      const fn = prop(prop(machine.props, 'definitionSubstitutions'), name);
+      if (fn) out.push({ fn: fn.kind === 'member' ? fn.object : fn, perItem });
+    }
   return out;
+}
+
+/** How a CDK file reads the files its constructs name: the stack file's folder and the workspace's files. */
+export interface CdkFiles {
+  dir: string;
+  files: InfraFiles;
+}
+
+/** The ASL file of a machine defined by `DefinitionBody.fromFile(path)` (Python `from_file`), parsed; else null. */
+export function definitionFile(machine: NewValue, read?: CdkFiles): { root: TNode; file: string } | null {
+  const body = prop(machine.props, 'definitionBody');
+  if (!read || body?.kind !== 'call' || !/^(fromFile|from_file)$/.test(body.name)) return null;
+  const where = pathOf(body.args[0], read.dir);
+  if (!where) return null;
+  const file = where.relative ? path.join(read.dir, where.path) : where.path;
+  const text = read.files.read(file);
+  const root = text === null ? null : parseTree(text).root;
+  return root ? { root, file } : null;
 }
 
 /** A construct that starts a state machine (a rule's or schedule's target, an API): the machine it starts. */

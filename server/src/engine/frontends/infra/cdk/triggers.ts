@@ -11,7 +11,7 @@ import type { CdkValue } from '../../../model/cdk';
 import { scheduleTrigger, type Trigger } from '../events';
 import { expressionOf } from './schedule';
 import { stepTriggers } from '../state-machines';
-import { invokedFunctions, restApiStart, startedMachine } from './state-machines';
+import { invokedFunctions, restApiStart, startedMachine, type CdkFiles } from './state-machines';
 import {
   constructId,
   constructOf,
@@ -27,7 +27,7 @@ import {
 
 export type Triggers = Map<number, Trigger[]>;
 
-export function triggersOf(constructs: readonly NewValue[], calls: readonly CallValue[]): Triggers {
+export function triggersOf(constructs: readonly NewValue[], calls: readonly CallValue[], read?: CdkFiles): Triggers {
   const out: Triggers = new Map();
   const add = (fn: CdkValue | null | undefined, t: Trigger) => {
     if (fn?.kind !== 'new') return;
@@ -75,7 +75,7 @@ export function triggersOf(constructs: readonly NewValue[], calls: readonly Call
   for (const n of constructs) {
     if (n.className !== 'StateMachine' || (!prop(n.props, 'definitionBody') && !prop(n.props, 'definition'))) continue;
     const id = constructId(n) ?? n.qualified;
-    for (const { fn, perItem } of invokedFunctions(n))
+    for (const { fn, perItem } of invokedFunctions(n, read))
       for (const t of stepTriggers(id, starts.get(n.at) ?? [], n.span, perItem)) add(fn, t);
   }
 
