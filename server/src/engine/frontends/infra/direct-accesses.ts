@@ -14,6 +14,7 @@
  * `AWS::ApiGateway::Method` integrations.
  */
 import type { DirectAccess } from '../../model/entry-point';
+import { parseKeyCondition } from '../../requests/expressions';
 import { API_TYPES, apiIntegrations, eachMap, subText, templateFiles, type ReadFile } from './api-integrations';
 import type { InfraFiles } from './handlers';
 import { entriesOf, get, scalarText, type TNode } from './tree';
@@ -125,13 +126,35 @@ function requestAttributes(params: TNode | undefined): DirectAccess['attributes'
   for (const part of ['Key', 'Item'])
     for (const e of entriesOf(get(params, part))) out.push({ name: e.key, value: typedValue(e.value) });
   const condition = scalarText(get(params, 'KeyConditionExpression'));
-  if (condition) {
-    const names = new Map(entriesOf(get(params, 'ExpressionAttributeNames')).map((e) => [e.key, scalarText(e.value)]));
-    const values = new Map(entriesOf(get(params, 'ExpressionAttributeValues')).map((e) => [e.key, e.value]));
-    for (const [, name, value] of condition.matchAll(/(#?[\w.-]+)\s*=\s*(:[\w-]+)/g))
-      out.push({ name: (name.startsWith('#') ? names.get(name) : name) ?? name, value: typedValue(values.get(value)) });
-  }
+  const names = get(params, 'ExpressionAttributeNames');
+  const values = get(params, 'ExpressionAttributeValues');
+  if (condition)
+    out.push(
+      ...keyConditionAttributes(
+        condition,
+        (alias) => scalarText(get(names, alias)),
+        (placeholder) => typedValue(get(values, placeholder)),
+      ),
+    );
   return out;
+}
+
+/**
+ * The attributes a key condition fixes with `=` (`#pk = :pk AND begins_with(#sk, :p)` → `pk`),
+ * read with the SDK front-ends' parser, each with its value: `nameOf` resolves a `#alias`,
+ * `valueOf` a `:placeholder`, from wherever the request writes them.
+ */
+export function keyConditionAttributes(
+  condition: string,
+  nameOf: (alias: string) => string | null | undefined,
+  valueOf: (placeholder: string) => string | null,
+): DirectAccess['attributes'] {
+  return (parseKeyCondition(condition) ?? [])
+    .filter((c) => c.op === '=')
+    .map((c) => ({
+      name: (c.attribute.startsWith('#') ? nameOf(c.attribute) : c.attribute) ?? c.attribute,
+      value: valueOf(c.values[0]),
+    }));
 }
 
 /** `{ "S": "orders" }` → `orders`; `{ "S.$": "$.id" }`, a JSONata `{% … %}` → null. */
@@ -165,11 +188,12 @@ function mappedRequest(
   if (condition) {
     const names = objectAfter(text, 'ExpressionAttributeNames') ?? '';
     const values = objectAfter(text, 'ExpressionAttributeValues') ?? '';
-    for (const [, name, value] of condition.matchAll(/(#?[\w.-]+)\s*=\s*(:[\w-]+)/g)) {
-      const real = name.startsWith('#') ? new RegExp(`"${name}"\\s*:\\s*"([^"]+)"`).exec(names)?.[1] : name;
-      const v = new RegExp(`"${value}"\\s*:\\s*\\{\\s*"[SN]"\\s*:\\s*"((?:[^"\\\\]|\\\\.)*)"`).exec(values)?.[1];
-      attributes.push({ name: real ?? name, value: v === undefined ? null : vtlValue(v) });
-    }
+    const nameOf = (alias: string) => new RegExp(`"${alias}"\\s*:\\s*"([^"]+)"`).exec(names)?.[1];
+    const valueOf = (placeholder: string) => {
+      const v = new RegExp(`"${placeholder}"\\s*:\\s*\\{\\s*"[SN]"\\s*:\\s*"((?:[^"\\\\]|\\\\.)*)"`).exec(values)?.[1];
+      return v === undefined ? null : vtlValue(v);
+    };
+    attributes.push(...keyConditionAttributes(condition, nameOf, valueOf));
   }
   return { table, index: index?.includes('$') ? null : index, attributes };
 }

@@ -9,7 +9,7 @@
  */
 import type { DirectAccess } from '../../../model/entry-point';
 import type { CdkValue } from '../../../model/cdk';
-import { stateMachineAccesses } from '../direct-accesses';
+import { keyConditionAttributes, stateMachineAccesses } from '../direct-accesses';
 import { scalarText } from '../tree';
 import { definitionFile, type CdkFiles } from './state-machines';
 import { constructId, constructOf, prop, propsOf, TABLE_CLASSES, textOf, type NewValue } from './values';
@@ -112,10 +112,14 @@ function tableName(v: CdkValue | null): string | null {
 function requestAttributes(params: CdkValue | null): DirectAccess['attributes'] {
   const out = [...typedEntries(prop(params, 'Key'), apiValue), ...typedEntries(prop(params, 'Item'), apiValue)];
   const condition = textOf(prop(params, 'KeyConditionExpression'));
-  for (const [, name, value] of condition?.matchAll(/(#?[\w.-]+)\s*=\s*(:[\w-]+)/g) ?? []) {
-    const real = name.startsWith('#') ? textOf(prop(prop(params, 'ExpressionAttributeNames'), name)) : name;
-    out.push({ name: real ?? name, value: apiValue(prop(prop(params, 'ExpressionAttributeValues'), value)) });
-  }
+  if (condition)
+    out.push(
+      ...keyConditionAttributes(
+        condition,
+        (alias) => textOf(prop(prop(params, 'ExpressionAttributeNames'), alias)),
+        (placeholder) => apiValue(prop(prop(params, 'ExpressionAttributeValues'), placeholder)),
+      ),
+    );
   return out;
 }
 
