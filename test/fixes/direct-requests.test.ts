@@ -24,18 +24,36 @@ const filesUnder = (dir: string): string[] =>
     .readdirSync(dir, { withFileTypes: true })
     .flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)]));
 
-async function ticketPut(dir: string) {
+/**
+ * A fixture app indexed as the editor indexes it (its infrastructure files, then its code),
+ * with the requests its definitions make and the SL001 on its put of "tickets".
+ */
+async function indexedApp(dir: string, infra: string[], code: string[]) {
   await initParsers();
   const index = new WorkspaceIndex({ root: dir });
-  const files = filesUnder(dir);
-  index.readInfrastructure(files.filter((f) => f.endsWith('template.yaml')));
-  index.analyzeAll(files.filter((f) => /\.(mjs|ts|js|py)$/.test(f)));
-  const ctx = fixContextOf(index);
+  index.readInfrastructure(infra);
+  index.analyzeAll(code);
   const put = index
     .results()
     .flatMap((r) => r.findings)
     .find((f) => f.rule === 'SL001' && f.access.operation === 'PutItem');
   assert.ok(put, 'SL001 on the put of "tickets"');
+  const direct = index.infrastructure().flatMap((d) => d.directAccesses ?? []);
+  return { index, put, direct, ctx: fixContextOf(index) };
+}
+
+/** A SAM app's template and code, found under `dir`. */
+const samApp = (dir: string) => {
+  const files = filesUnder(dir);
+  return indexedApp(
+    dir,
+    files.filter((f) => f.endsWith('template.yaml')),
+    files.filter((f) => /\.(mjs|ts|js|py)$/.test(f)),
+  );
+};
+
+async function ticketPut(dir: string) {
+  const { put, ctx } = await samApp(dir);
   return {
     fixes: allFixes(put, ctx).filter((a) => a.changes.length > 0 && /shard/.test(a.id)),
     blocked: blockedFixes(put, ctx).map((a) => a.title),
@@ -151,16 +169,11 @@ test('a Serverless service: the requests of `stepFunctions` definitions refuse t
   );
   const dir = copyFixture('desk-tickets-sls', FIXTURES);
   try {
-    await initParsers();
-    const index = new WorkspaceIndex({ root: dir });
-    index.readInfrastructure([path.join(dir, 'serverless.yml')]);
-    index.analyzeAll([path.join(dir, 'src', 'open-ticket.mjs')]);
-    const ctx = fixContextOf(index);
-    const put = index
-      .results()
-      .flatMap((r) => r.findings)
-      .find((f) => f.rule === 'SL001');
-    assert.ok(put, 'SL001 on the put of "tickets"');
+    const { put, ctx } = await indexedApp(
+      dir,
+      [path.join(dir, 'serverless.yml')],
+      [path.join(dir, 'src', 'open-ticket.mjs')],
+    );
     assert.match(
       blockedFixes(put, ctx)[0]?.title ?? '',
       /^No shard fix: the state machine escalation makes a UpdateItem of "tickets" at serverless\.yml:36/,
@@ -173,12 +186,12 @@ test('a Serverless service: the requests of `stepFunctions` definitions refuse t
 test('a CDK app: a DynamoUpdateItem task, an AwsIntegration and an ASL file naming the key refuse the fix', async () => {
   const dir = copyFixture('desk-tickets-cdk', FIXTURES);
   try {
-    await initParsers();
-    const index = new WorkspaceIndex({ root: dir });
     const files = filesUnder(dir);
-    index.readInfrastructure(files.filter((f) => f.includes(`${path.sep}lib${path.sep}`)));
-    index.analyzeAll(files.filter((f) => f.includes(`${path.sep}src${path.sep}`)));
-    const direct = index.infrastructure().flatMap((d) => d.directAccesses ?? []);
+    const { index, put, direct, ctx } = await indexedApp(
+      dir,
+      files.filter((f) => f.includes(`${path.sep}lib${path.sep}`)),
+      files.filter((f) => f.includes(`${path.sep}src${path.sep}`)),
+    );
     assert.deepEqual(
       direct.map((d) => [
         d.via,
@@ -204,12 +217,6 @@ test('a CDK app: a DynamoUpdateItem task, an AwsIntegration and an ASL file nami
       archive?.triggers.map((t) => t.trigger),
       ['Step Functions Archive, started by cron(0 3 * * ? *)'],
     );
-    const put = index
-      .results()
-      .flatMap((r) => r.findings)
-      .find((f) => f.rule === 'SL001');
-    assert.ok(put, 'SL001 on the put of "tickets"');
-    const ctx = fixContextOf(index);
     assert.match(
       blockedFixes(put, ctx)[0]?.title ?? '',
       /^No shard fix: the state machine MarkEscalated makes a UpdateItem of "tickets" at desk-stack\.ts:31/,
@@ -222,11 +229,11 @@ test('a CDK app: a DynamoUpdateItem task, an AwsIntegration and an ASL file nami
 test('a Python CDK app: CallAwsService and DynamoUpdateItem (from_string) name the key', async () => {
   const dir = copyFixture('desk-tickets-cdk-python', FIXTURES);
   try {
-    await initParsers();
-    const index = new WorkspaceIndex({ root: dir });
-    index.readInfrastructure([path.join(dir, 'desk', 'desk_stack.py'), path.join(dir, 'app.py')]);
-    index.analyzeAll([path.join(dir, 'lambdas', 'open_ticket.py')]);
-    const direct = index.infrastructure().flatMap((d) => d.directAccesses ?? []);
+    const { put, direct, ctx } = await indexedApp(
+      dir,
+      [path.join(dir, 'desk', 'desk_stack.py'), path.join(dir, 'app.py')],
+      [path.join(dir, 'lambdas', 'open_ticket.py')],
+    );
     assert.deepEqual(
       direct.map((d) => [
         d.owner,
@@ -239,13 +246,8 @@ test('a Python CDK app: CallAwsService and DynamoUpdateItem (from_string) name t
         ['MarkEscalated', 'UpdateItem', 'help-desk-tickets', 'PK=tickets SK=?'],
       ],
     );
-    const put = index
-      .results()
-      .flatMap((r) => r.findings)
-      .find((f) => f.rule === 'SL001');
-    assert.ok(put, 'SL001 on the put of "tickets"');
     assert.match(
-      blockedFixes(put, fixContextOf(index))[0]?.title ?? '',
+      blockedFixes(put, ctx)[0]?.title ?? '',
       /^No shard fix: the state machine FindOpen makes a Query of "tickets" at desk_stack\.py:42/,
     );
   } finally {
@@ -254,17 +256,7 @@ test('a Python CDK app: CallAwsService and DynamoUpdateItem (from_string) name t
 });
 
 test("the put's finding points at the requests the definitions make of its key", async () => {
-  await initParsers();
-  const dir = path.join(FIXTURES, 'desk-tickets');
-  const index = new WorkspaceIndex({ root: dir });
-  const files = filesUnder(dir);
-  index.readInfrastructure(files.filter((f) => f.endsWith('template.yaml')));
-  index.analyzeAll(files.filter((f) => /\.(mjs|ts|js|py)$/.test(f)));
-  const put = index
-    .results()
-    .flatMap((r) => r.findings)
-    .find((f) => f.rule === 'SL001');
-  assert.ok(put, 'SL001 on the put of "tickets"');
+  const { put } = await samApp(path.join(FIXTURES, 'desk-tickets'));
   assert.deepEqual(
     put.related
       .filter((r) => r.message.startsWith('Also addressed'))
@@ -280,11 +272,11 @@ test("the put's finding points at the requests the definitions make of its key",
 test('Terraform: the tasks of a jsonencode definition and of a templatefile one refuse the fix', async () => {
   const dir = copyFixture('desk-tickets-terraform', FIXTURES);
   try {
-    await initParsers();
-    const index = new WorkspaceIndex({ root: dir });
-    index.readInfrastructure([path.join(dir, 'main.tf')]);
-    index.analyzeAll([path.join(dir, 'src', 'open-ticket.mjs')]);
-    const direct = index.infrastructure().flatMap((d) => d.directAccesses ?? []);
+    const { put, direct, ctx } = await indexedApp(
+      dir,
+      [path.join(dir, 'main.tf')],
+      [path.join(dir, 'src', 'open-ticket.mjs')],
+    );
     assert.deepEqual(
       direct.map((d) => [
         d.owner,
@@ -314,13 +306,8 @@ test('Terraform: the tasks of a jsonencode definition and of a templatefile one 
         ],
       ],
     );
-    const put = index
-      .results()
-      .flatMap((r) => r.findings)
-      .find((f) => f.rule === 'SL001');
-    assert.ok(put, 'SL001 on the put of "tickets"');
     assert.match(
-      blockedFixes(put, fixContextOf(index))[0]?.title ?? '',
+      blockedFixes(put, ctx)[0]?.title ?? '',
       /^No shard fix: the state machine aws_sfn_state_machine\.escalation makes a UpdateItem of "tickets" at main\.tf:51/,
     );
   } finally {
