@@ -32,7 +32,7 @@ export function codeFindings(s: IndexState, file: string, used?: Set<string>): F
   );
   // A silenced SL006 still means the read's SL001 does not apply: resolve before silencing.
   const kept = resolveSupersedes([...own, ...cross]).filter((f) => !isSuppressed(f, ignores, used));
-  const direct = s.infra.declarations().flatMap((d) => d.directAccesses ?? []);
+  const direct = s.infra.directAccesses();
   const placed = kept.map((f) =>
     placeByReach(
       { ...withDirectRequests(f, direct), access: annotated(s, f.access) },

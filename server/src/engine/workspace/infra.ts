@@ -17,7 +17,7 @@ import {
 } from '../frontends/infra';
 import { languageForFile } from '../syntax/parser';
 import { inCdkApp, readCdkSource } from './cdk-source';
-import type { InfraDeclarations } from '../model/entry-point';
+import type { DirectAccess, InfraDeclarations } from '../model/entry-point';
 import { readHead, readSource } from './source';
 import { dependsOn, depsHold, recording, type InfraDep } from './infra-deps';
 import { withTableHeaders } from './table-headers';
@@ -174,4 +174,15 @@ export class InfraRegistry {
     return [...this.declared.list];
   }
   private declared: { version: number; list: InfraDeclarations[] } | null = null;
+
+  /**
+   * The DynamoDB requests every file's state machines and APIs make without code, kept per
+   * version: each source file's findings look their keys up in them.
+   */
+  directAccesses(): readonly DirectAccess[] {
+    if (this.direct?.version !== this.version)
+      this.direct = { version: this.version, list: this.declarations().flatMap((d) => d.directAccesses ?? []) };
+    return this.direct.list;
+  }
+  private direct: { version: number; list: DirectAccess[] } | null = null;
 }

@@ -58,7 +58,7 @@ export function fixContextOf(index: WorkspaceIndex, options: ContextOptions = {}
     },
     files: () => [...index.analyses()].map((f) => f.file),
     tables: () => index.infrastructure().flatMap((d) => d.tables),
-    directAccesses: () => index.infrastructure().flatMap((d) => d.directAccesses ?? []),
+    directAccesses: () => index.infra.directAccesses(),
     shards: {
       defaultCount: options.shards?.defaultCount ?? 10,
       peakWriteUnits: options.shards?.peakWriteUnits ?? 0,

@@ -19,6 +19,6 @@ export function directRequestReason(d: DirectAccess, key: LogicalKey, ctx: FixCo
   return `${owner} makes a ${d.operation} of "${render(key.template)}" at ${where(ctx, d.source.file, d.source.span)}, written in its definition where no fix can add the shard: it would no longer find the items once they are sharded`;
 }
 
-function directAccesses(ctx: FixContext): DirectAccess[] {
+function directAccesses(ctx: FixContext): readonly DirectAccess[] {
   return memoized(ctx, ctx, 'direct-accesses', () => ctx.directAccesses?.() ?? []);
 }

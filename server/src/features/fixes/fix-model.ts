@@ -65,7 +65,7 @@ export interface FixContext {
   /** The tables infrastructure code declares (templates, Serverless services): an index's sort key. */
   tables?(): InfraTable[];
   /** The DynamoDB requests state machines and API integrations make in infrastructure code. */
-  directAccesses?(): DirectAccess[];
+  directAccesses?(): readonly DirectAccess[];
   /** `shardlens.shards.defaultCount` and `shardlens.shards.peakWriteUnits`. */
   shards: { defaultCount: number; peakWriteUnits: number };
 }
