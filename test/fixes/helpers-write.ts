@@ -70,11 +70,11 @@ export async function indexWorkspace(dir: string, shards?: { defaultCount?: numb
   return { dir, index, ctx, findings } satisfies Workspace;
 }
 
-/** The text each file an action changes would have, its changes applied against its text before any. */
+/** The text each file an action changes would have, its changes applied against its text before any (a new file's is empty). */
 export function textsAfter(ctx: FixContext, action: FixAction): Map<string, string> {
   const byFile = new Map<string, FixAction['changes']>();
   for (const c of action.changes) byFile.set(c.file, [...(byFile.get(c.file) ?? []), c]);
-  return new Map([...byFile].map(([file, changes]) => [file, applyChanges(ctx.textOf(file)!, changes)]));
+  return new Map([...byFile].map(([file, changes]) => [file, applyChanges(ctx.textOf(file) ?? '', changes)]));
 }
 
 /** Writes an action's changes to disk; the files written. */
@@ -129,14 +129,18 @@ export function compileErrors(dir: string, options: ts.CompilerOptions): string[
 /** `python3 -m py_compile` on each .py file; returns the compiler's complaints. */
 export function pythonErrors(dir: string): string[] {
   const out: string[] = [];
-  for (const f of fs.readdirSync(dir).filter((x) => x.endsWith('.py'))) {
+  // Every folder: a fix may write a new module (a backfill script under scripts/).
+  const files = (fs.readdirSync(dir, { recursive: true }) as string[]).filter(
+    (x) => x.endsWith('.py') && !x.split(path.sep).includes('__pycache__'),
+  );
+  for (const f of files) {
     try {
       execFileSync('python3', ['-m', 'py_compile', path.join(dir, f)], { stdio: 'pipe' });
     } catch (e) {
       out.push(`${f}: ${String((e as { stderr?: Buffer }).stderr ?? e)}`);
     }
+    fs.rmSync(path.join(dir, path.dirname(f), '__pycache__'), { recursive: true, force: true });
   }
-  fs.rmSync(path.join(dir, '__pycache__'), { recursive: true, force: true });
   return out;
 }
 

@@ -150,7 +150,10 @@ async function fixAndCompare(copy: () => string): Promise<void> {
     const actions = allFixes(put, ws.ctx);
     assert.deepEqual(
       actions.map((a) => a.title),
-      ['Add a calculated shard suffix: hash(orderId) mod 10 (and 2 other accesses of the key)'],
+      [
+        'Add a calculated shard suffix: hash(orderId) mod 10 (and 2 other accesses of the key)',
+        'Generate a backfill script: move items under "GUEST" to hash(orderId) mod 10',
+      ],
       'the GetItem of customerId on the loyalty table does not block it',
     );
     const errorsBefore = typeErrors(path.join(dir, 'src', 'handlers'));

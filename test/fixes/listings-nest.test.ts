@@ -56,6 +56,8 @@ test('a NestJS-style repository: every fix parses and compiles; the import and t
         const after = textsAfter(ctx, action);
         for (const [file, text] of after) {
           assert.deepEqual(syntaxErrors(file, text), [], `${action.title}`);
+          // A new file (a backfill script) is laid out by ShardLens, not by the project's prettier.
+          if (ctx.textOf(file) === null) continue;
           // As prettier formats it with the project's config: a format-on-save changes nothing.
           const formatted = await prettier.format(text, { ...(await prettier.resolveConfig(file)), filepath: file });
           assert.equal(text, formatted, `${action.title} leaves ${path.basename(file)} as prettier formats it`);

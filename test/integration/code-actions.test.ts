@@ -74,6 +74,10 @@ test('a hot key gets the write-shard fixes (default and asking form) before igno
       'quickfix: Add a random write-shard suffix (10 shards)… → shardlens.fix.ask',
       'quickfix: Add a calculated shard suffix: hash(SK) mod 10',
       'quickfix: Add a calculated shard suffix: hash(SK) mod 10… → shardlens.fix.ask',
+      'quickfix: Generate a backfill script: move items under "LEADERBOARD#GLOBAL" to the random suffix\'s 10 shards',
+      'quickfix: Generate a backfill script: move items under "LEADERBOARD#GLOBAL" to the random suffix\'s 10 shards… → shardlens.fix.ask',
+      'quickfix: Generate a backfill script: move items under "LEADERBOARD#GLOBAL" to hash(SK) mod 10',
+      'quickfix: Generate a backfill script: move items under "LEADERBOARD#GLOBAL" to hash(SK) mod 10… → shardlens.fix.ask',
       'quickfix: Ignore SL001 on this line',
       'quickfix: Open documentation for SL001 → shardlens.openRuleDocs',
     ],
@@ -100,7 +104,7 @@ test('without the asking command or the fixes, only the default forms, or only i
     params(HOT_LINE),
   );
   assert.ok(noAsk.every((a) => a.command?.command !== 'shardlens.fix.ask'));
-  assert.equal(noAsk.length, 4);
+  assert.equal(noAsk.length, 6, 'two fixes, their two backfill scripts, ignore and docs');
   assert.deepEqual(
     codeActions({ ...base, fixes: undefined }, params(HOT_LINE)).map((a) => a.title),
     ['Ignore SL001 on this line', 'Open documentation for SL001'],

@@ -104,7 +104,7 @@ export { readSource } from './workspace/source';
 export { enclosingNamedFunction } from './frontends/wrappers/functions';
 export { frontEndFor } from './frontends/registry';
 export { DEFAULT_MAX_BYTES } from './analyze';
-export { setRoleOverride } from './file-roles';
+export { projectRootOf, setRoleOverride } from './file-roles';
 export { isOneOff } from './file-roles/role';
 export { isOneOffEntry } from './model/entry-point';
 export { unusedIgnores } from './rules/suppress';

@@ -4,6 +4,9 @@ import type { FixAction, FixContext, FixProvider } from './fix-model';
 import type { Blocked } from './key-sites';
 import { isBlocked } from './whole-key';
 import { randomShardFix } from './write-shard';
+import { backfillAction } from './backfill';
+
+const nonNull = <T>(x: T | null): T[] => (x ? [x] : []);
 
 /**
  * What stops both shard fixes on a hot key's write, in a few words with the place:
@@ -47,14 +50,16 @@ export function blockedAction(finding: Finding, why: string | null): FixAction[]
 }
 
 /**
- * The random shard fix, the calculated one, or why neither is offered, in that order:
- * each of the two worked out once (they rewrite every access of the key, and saying
- * why both are blocked needs both).
+ * The random shard fix, the calculated one and their backfill scripts, or why neither fix
+ * is offered, in that order: each of the two worked out once (they rewrite every access of
+ * the key, and saying why both are blocked needs both).
  */
 export const shardFixes: FixProvider = (finding, ctx, answers): FixAction[] => {
   const random = randomShardFix(finding, ctx, answers);
   const calculated = calculatedShardFix(finding, ctx, answers);
-  const offered = [random, calculated].filter((r): r is FixAction => !!r && !isBlocked(r));
+  const fixes = [random, calculated].filter((r): r is FixAction => !!r && !isBlocked(r));
+  // The fixes first; then the backfill script of each, which only a table in use needs.
+  const offered = [...fixes, ...fixes.flatMap((fix) => nonNull(backfillAction(finding, fix, ctx)))];
   // The reason is the one with the defaults, as `shardFixBlocked` gives it.
   const why = answers ? shardFixBlockedReason(finding, ctx) : blockedReason(random, calculated);
   return [...offered, ...blockedAction(finding, why)];

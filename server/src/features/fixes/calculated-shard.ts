@@ -189,6 +189,13 @@ function hashFix(finding: Finding, d: ShardSuffix, ctx: FixContext, answers?: Fi
     id: 'add-hash-shard',
     rule: finding.rule,
     safe: false,
+    // A name read only at wrappers' callers (`messageId`) is a variable there, not known to be stored.
+    shard: {
+      method: 'hash',
+      count: count.value,
+      countName: count.name,
+      hashAttribute: sites.some((s) => !s.access.through) ? chosen.name : null,
+    },
     asks: [{ kind: 'hash-attribute', options: options.map((o) => o.name) }, ...countQuestion(count, ctx)],
     changes,
   };

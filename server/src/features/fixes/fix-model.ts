@@ -42,6 +42,8 @@ export interface FixAction {
   asks: FixQuestion[];
   /** Changes per file; every change's positions are in that file's current text. */
   changes: TextChange[];
+  /** A shard fix's spread of its key (count, random or hashed attribute): what its backfill script must repeat. */
+  shard?: ShardPlanned;
   /** Where the change lands for the user's eyes (the generated reader), if somewhere new. */
   reveal?: { file: string; span: Span };
 }
@@ -76,3 +78,12 @@ export const memoized = <T>(ctx: FixContext, owner: object, what: string, comput
 
 /** The fixes one finding offers, given the answers (or defaults). */
 export type FixProvider = (finding: Finding, ctx: FixContext, answers?: FixAnswers) => FixAction[];
+
+/** What a shard fix tells its backfill about the key it spreads (set by the random and calculated fixes). */
+export interface ShardPlanned {
+  method: 'random' | 'hash';
+  count: number;
+  countName: string;
+  /** The hashed attribute, with `hash`; null when the name is a caller's variable, not an attribute known to be stored. */
+  hashAttribute: string | null;
+}

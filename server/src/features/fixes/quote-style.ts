@@ -144,6 +144,12 @@ function restylerOf(file: string, text: string | null): Restyle | null {
   return (t) => inIndent(quote ? inQuotes(t, quote) : t, unit);
 }
 
+/** `code` for a new file, written in the quotes (and JS step) of `peerText`, the file it serves. */
+export function styledLike(newFile: string, peerText: string | null, code: string): string {
+  const style = restylerOf(newFile, peerText);
+  return style ? style(code) : code;
+}
+
 /** An action whose changes write their strings and blocks in each file's style (JS, TS and Python). */
 export function inFileQuotes(action: FixAction, ctx: FixContext): FixAction {
   const styled = (f: string) => SCRIPT.test(f) || PYTHON.test(f);

@@ -77,6 +77,7 @@ function randomFix(
     rule: finding.rule,
     preferred: true,
     safe: false,
+    shard: { method: 'random', count: count.value, countName: count.name, hashAttribute: null },
     asks: countQuestion(count, ctx),
     changes,
   };
