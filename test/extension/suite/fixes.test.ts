@@ -266,4 +266,32 @@ describe('quick fixes in VS Code', function () {
     }
     assert.equal((await vscode.workspace.openTextDocument(target)).getText(), before);
   });
+  it('"Generate a backfill script" writes the script into a new file and opens it', async () => {
+    const d = finding('SL001', 18)!;
+    const actions = await actionsAt(d.range);
+    const backfill = pick(actions, 'Generate a backfill script', false);
+    assert.equal(
+      backfill.title,
+      'Generate a backfill script: move items under "BOARD#global" to the random suffix\'s 10 shards',
+    );
+    const script = fileUri('leaderboard/src/scripts/backfill-board-global.mjs');
+    // The command VS Code runs after the edit names the new file, which it opens.
+    assert.deepEqual(backfill.command?.arguments, [script.toString()]);
+    try {
+      assert.ok(backfill.edit && (await vscode.workspace.applyEdit(backfill.edit)));
+      await runCommand(backfill);
+      const shown = vscode.window.activeTextEditor?.document;
+      assert.equal(shown?.uri.toString(), script.toString(), 'the script is the active editor');
+      assert.match(shown!.getText(), /^#!\/usr\/bin\/env node\n\/\/ Moves the items a table already holds/);
+      assert.match(shown!.getText(), /const BARE_KEY = 'BOARD#global';\nconst BARE_PATTERN/);
+      assert.match(shown!.getText(), /const SHARD_COUNT = 10;/);
+      assert.equal(doc.getText(), original, 'the code itself is not changed');
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      await vscode.workspace.fs.delete(script, { useTrash: false }).then(
+        () => undefined,
+        () => undefined,
+      );
+    }
+  });
 });
