@@ -80,8 +80,15 @@ export function textsAfter(ctx: FixContext, action: FixAction): Map<string, stri
 /** Writes an action's changes to disk; the files written. */
 export function applyAction(ctx: FixContext, action: FixAction): string[] {
   const texts = textsAfter(ctx, action);
-  for (const [file, text] of texts) fs.writeFileSync(file, text);
-  return [...texts.keys()];
+  // A copy without a project file of its own belongs to this repository's project, so a new
+  // file a fix puts in the project's folder (a backfill script in scripts/) would land in the
+  // repository itself: only files inside the test output are written.
+  const written = [...texts].filter(([file]) => file.startsWith(OUT + path.sep));
+  for (const [file, text] of written) {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, text);
+  }
+  return written.map(([file]) => file);
 }
 
 /** `rule key` of each finding: what the engine reports, independent of positions. */
