@@ -24,7 +24,7 @@ test('a constant reaching the key through a parameter default in another module:
     const actions = allFixes(ws.findings[0], ws.ctx);
     assert.deepEqual(
       actions.map((a) => a.id),
-      ['add-random-shard', 'add-random-shard-backfill', 'add-hash-shard', 'add-hash-shard-backfill'],
+      ['add-random-shard', 'add-hash-shard', 'add-random-shard-backfill', 'add-hash-shard-backfill'],
       'a put read by nothing else: both suffixes, each with its backfill script',
     );
     const random = actions[0];

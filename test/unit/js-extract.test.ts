@@ -185,6 +185,21 @@ await ddb.send(new BatchGetCommand({ RequestItems: { users: { Keys: [{ pk: 'CONF
   assert.deepEqual(findingLines(r), ['2 SL001', '7 SL004', '9 SL001']);
 });
 
+test('batch requests built by .map(): one request shaped like the callback item, a computed table from the environment', async () => {
+  const r = await analyze(
+    'm.ts',
+    `const USERS = process.env.USERS_TABLE;
+await ddb.send(new BatchWriteCommand({ RequestItems: { scores: chunk.map((s) => ({ PutRequest: { Item: { pk: 'ROUND', sk: s.playerId } } })) } }));
+await client.send(new BatchGetItemCommand({ RequestItems: { [USERS]: { Keys: ids.map((id) => ({ userId: { S: id } })) } } }));
+await client.send(new BatchGetItemCommand({ RequestItems: { [process.env.ORDERS_TABLE]: { Keys: ids.map((id) => { return { orderId: { S: id } }; }) } } }));`,
+  );
+  assert.deepEqual(summarize(r), [
+    '2 BatchWriteItem scores pk=ROUND sk={entity-id} (constant)',
+    '3 BatchGetItem USERS_TABLE userId={entity-id} (high-cardinality)',
+    '4 BatchGetItem ORDERS_TABLE orderId={entity-id} (high-cardinality)',
+  ]);
+});
+
 test('paginateQuery and ExclusiveStartKey loops count as paginated', async () => {
   const r = await analyze(
     'j.ts',

@@ -217,6 +217,22 @@ test('batch_write_item and batch_get_item on the client', async () => {
   ]);
 });
 
+test('batch requests built by a comprehension: one request shaped like its body, a table keyed from the environment', async () => {
+  const r = await analyze(
+    'x.py',
+    py(
+      ...HEADER,
+      'USERS = os.environ["USERS_TABLE"]',
+      'client.batch_write_item(RequestItems={"orders": [{"PutRequest": {"Item": {"pk": {"S": "ALL"}, "sk": {"S": o["id"]}}}} for o in chunk]})',
+      'client.batch_get_item(RequestItems={USERS: {"Keys": [{"userId": {"S": user_id}} for user_id in ids]}})',
+    ),
+  );
+  assert.deepEqual(summarize(r), [
+    '8 BatchWriteItem orders pk=ALL sk={entity-id} (constant)',
+    '9 BatchGetItem USERS_TABLE userId={entity-id} (high-cardinality)',
+  ]);
+});
+
 test('a query paginator is a paginated Query on the environment table', async () => {
   const r = await analyze(
     'x.py',

@@ -3,7 +3,7 @@ import { estimateBytes, increments, readShape } from './request-fields';
 import { isAlias, keyGapOf, keysOf, keysOfQuery } from './request-keys';
 import type { Access, Operation, TableRef } from '../model';
 import { parsePartiql, type PartiqlValue } from './partiql';
-import { deployTimeName, envVariableOf } from './env';
+import { deployTimeName, envVariableIn, envVariableOf } from './env';
 import { indexWrites, writtenNames } from './index-writes';
 import { tableKey } from '../keys/table';
 import { placeOrigins } from '../frontends/evaluation';
@@ -58,6 +58,16 @@ export function tableRefOf(v: Value | null | undefined): TableRef {
   const deployed = deployTimeName(v.template);
   if (deployed) return { kind: 'template', name: deployed, span: v.span, via };
   return { kind: 'unknown', span: v.span, ...(source ? { source } : {}) };
+}
+
+/**
+ * A table named by a key of `RequestItems`: its text, or a computed key (`[expr]`) that is an
+ * environment variable's read (`[process.env.USERS_TABLE]`, `[os.environ["USERS_TABLE"]]`).
+ */
+function requestItemsTable(name: string): TableRef {
+  if (!name.startsWith('[')) return { kind: 'literal', name };
+  const env = envVariableIn(name.slice(1, -1));
+  return env ? { kind: 'env', name: env } : { kind: 'unknown' };
 }
 
 const READS: Operation[] = ['GetItem', 'Query', 'BatchGetItem', 'TransactGetItems'];
@@ -159,7 +169,7 @@ function accessesUnplaced(site: CallSite, hints: KeySchemaHints): Access[] {
       const requestItems = entry(input, 'RequestItems');
       if (requestItems?.kind !== 'object') return [];
       return requestItems.entries.flatMap(([name, requests]) => {
-        const t: TableRef = name.startsWith('[') ? { kind: 'unknown' } : { kind: 'literal', name };
+        const t = requestItemsTable(name);
         if (site.operation === 'BatchGetItem') {
           return itemsOf(entry(requests, 'Keys')).map((key) =>
             accessOfRequest(site, 'GetItem', { kind: 'object', entries: [['Key', key]], span: key.span }, t, hints),

@@ -40,10 +40,12 @@ function passedAttributes(a: Access, text: string): ItemAttribute[] {
   );
 }
 
-/** A value read again gives the same value: names, property reads, strings and templates of them. */
+/** A value read again gives the same value: names, property and index reads (`s["id"]`), strings and templates of them. */
 const PURE_TYPES = new Set([
   'identifier',
   'member_expression',
+  'subscript_expression',
+  'subscript',
   'property_identifier',
   'shorthand_property_identifier',
   'this',

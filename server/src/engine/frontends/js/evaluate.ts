@@ -139,7 +139,10 @@ function propertyKey(k: Node, ctx: EvalContext): string {
   if (k.type === 'string') return k.text.slice(1, -1);
   if (k.type === 'computed_property_name') {
     const v = evaluate(k.namedChild(0), ctx);
-    return (v?.kind === 'scalar' ? literalText(v.template) : null) ?? `[${k.text.slice(1, -1)}]`;
+    return (
+      (v?.kind === 'scalar' ? literalText(v.template) : null) ??
+      `[${(v && soleHole(v)?.source) ?? k.text.slice(1, -1)}]`
+    );
   }
   return k.text;
 }

@@ -189,6 +189,8 @@ function methodValue(n: Node, fn: Node, ctx: EvalContext): Value {
     const parts = items.flatMap((t, i) => (i === 0 ? [t] : [sepT, t]));
     return scalar(n, concat(...parts));
   }
+  const mapped = method === 'map' || method === 'flatMap' ? mappedItems(n, args?.namedChild(0) ?? null, ctx) : null;
+  if (mapped) return method === 'flatMap' && mapped.kind === 'array' ? { ...mapped, span: spanOf(n) } : mapped;
   const recv = ctx.evaluate(recvNode, ctx);
   const h = recv ? soleHole(recv) : null;
   if (h?.kind === 'time') {
@@ -206,4 +208,20 @@ function methodValue(n: Node, fn: Node, ctx: EvalContext): Value {
   if (h?.kind === 'random' && /^(toString|slice|substring|replace)$/.test(method)) return recv!;
   if (method === 'randomUUID') return holeValue(n, { kind: 'random' });
   return namedValue(n, method.replace(/^(get|compute|make|build|current)(?=[A-Z])/, ''));
+}
+
+/**
+ * `ids.map((id) => ({ userId: { S: id } }))`, `scores.map((s) => ({ PutRequest: { Item: {...} } }))`:
+ * an array of items each shaped like what the callback returns, its parameter a value per
+ * element. So the `Keys` of a BatchGetItem and the requests of a BatchWriteItem built from
+ * a list are read as one request of that shape, where a shard fix must see them too.
+ * Null when the callback is not written here or returns in more than one place.
+ */
+function mappedItems(n: Node, callback: Node | null, ctx: EvalContext): Value | null {
+  if (!callback || !/^(arrow_function|function_expression|function)$/.test(callback.type)) return null;
+  const body = callback.childForFieldName('body');
+  const returned = body?.type === 'statement_block' ? returnedExpressions(callback) : [body];
+  if (returned.length !== 1 || !returned[0]) return null;
+  const item = ctx.evaluate(returned[0], ctx);
+  return item ? { kind: 'array', items: [item], span: spanOf(n) } : null;
 }

@@ -83,6 +83,10 @@ function evaluateNode(n: Node, ctx: EvalContext): Value {
     case 'set':
     case 'expression_list':
       return { kind: 'array', items: itemsOf(n, ctx), span: spanOf(n) };
+    case 'list_comprehension':
+    case 'generator_expression':
+      // `[{"PutRequest": {"Item": {...}}} for s in scores]`: items shaped like its body.
+      return { kind: 'array', items: [evaluate(n.childForFieldName('body'), ctx) ?? unknownValue(n)], span: spanOf(n) };
     case 'identifier':
       return identifierValue(n, ctx);
     case 'attribute':
@@ -137,7 +141,8 @@ function dictValue(n: Node, ctx: EvalContext): Value {
 function keyName(k: Node, ctx: EvalContext): string {
   const v = evaluate(k, ctx);
   const text = v?.kind === 'scalar' ? literalText(v.template) : null;
-  return text ?? `[${k.text}]`;
+  // A name read from somewhere (`TABLE` set from `os.environ["TABLE"]`) keeps where it came from.
+  return text ?? `[${(v && soleHole(v)?.source) ?? k.text}]`;
 }
 
 function itemsOf(n: Node, ctx: EvalContext): Value[] {
