@@ -82,8 +82,10 @@ export function applyAction(ctx: FixContext, action: FixAction): string[] {
   const texts = textsAfter(ctx, action);
   // A copy without a project file of its own belongs to this repository's project, so a new
   // file a fix puts in the project's folder (a backfill script in scripts/) would land in the
-  // repository itself: only files inside the test output are written.
-  const written = [...texts].filter(([file]) => file.startsWith(OUT + path.sep));
+  // repository itself: such a file is not written.
+  const intoRepository = (file: string) =>
+    ctx.textOf(file) === null && file.startsWith(ROOT + path.sep) && !file.startsWith(OUT + path.sep);
+  const written = [...texts].filter(([file]) => !intoRepository(file));
   for (const [file, text] of written) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, text);
