@@ -106,6 +106,46 @@ export async function publishFor(userId, id, body) {
   assert.deepEqual(findings(index, dir), ['lib/global-feed.js:4 SL001 error']);
 });
 
+test('an object of functions exported as the module (a `Dynamo` service object): its methods, and siblings calling each other through it', async () => {
+  const { index, dir } = await workspace({
+    'package.json': '{ "name": "accounts" }\n',
+    'src/services/dynamo.ts': `import * as AWS from "aws-sdk";
+
+const Dynamo = {
+  client: new AWS.DynamoDB(),
+
+  getAllInSet: async (tableName: string, setKey: string): Promise<string[]> => {
+    const out = await Dynamo.client.getItem({ TableName: tableName, Key: { key: { S: setKey } } }).promise();
+    return out.Item?.value?.SS ?? [];
+  },
+
+  isInSet: async (tableName: string, setKey: string, value: string): Promise<boolean> => {
+    return (await Dynamo.getAllInSet(tableName, setKey)).includes(value);
+  },
+};
+
+export default Dynamo;
+`,
+    'src/members.ts': `import Dynamo from "./services/dynamo";
+
+export const isMember = async (event: { userId: string }) =>
+  Dynamo.isInSet(process.env.ACCOUNT_TABLE!, "Members", event.userId);
+
+export const admins = async () => Dynamo.getAllInSet(process.env.ACCOUNT_TABLE!, "Admins");
+`,
+  });
+  // Through the sibling and directly: the constant set item is read at the caller that names it.
+  assert.deepEqual(findings(index, dir), ['src/members.ts:4 SL001 error', 'src/members.ts:6 SL001 error']);
+  const at = (line: number) =>
+    index
+      .results()
+      .flatMap((r) => r.accesses)
+      .filter((a) => a.file.endsWith('members.ts') && a.span.startLine + 1 === line)
+      .map((a) => `${a.operation} ${a.partitionKey?.attribute} through ${path.basename(a.through?.file ?? '')}`);
+  assert.deepEqual(at(4), ['GetItem key through dynamo.ts']);
+  assert.deepEqual(at(6), ['GetItem key through dynamo.ts']);
+});
+
 test('a default-exported model class: a static counter bump is a counter item at the route that names it', async () => {
   const { index, dir } = await workspace({
     'package.json': '{ "name": "stats" }\n',

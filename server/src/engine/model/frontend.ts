@@ -45,6 +45,11 @@ export interface NamedFunction {
   name: string;
   /** The class the function is a method of, or null. */
   owner: string | null;
+  /**
+   * The module-level object the function is a property of (`Dynamo` in `const Dynamo = {
+   * getAllInSet: async (...) => ... }`), through which its siblings call it.
+   */
+  holder?: string;
   /** Parameter names in call order; a Python method's `self`/`cls` left out. */
   params: string[];
   /**

@@ -38,7 +38,8 @@ function jsNamed(p: Node): NamedFunction | null {
     return { node: p, name: holder.childForFieldName('name')!.text, owner: null, params };
   if (holder?.type === 'pair') {
     const key = holder.childForFieldName('key')?.text.replace(/^['"]|['"]$/g, '');
-    return key ? { node: p, name: key, owner: null, params } : null;
+    const object = objectName(holder.parent);
+    return key ? { node: p, name: key, owner: null, params, ...(object ? { holder: object } : {}) } : null;
   }
   if (holder?.type === 'assignment_expression') {
     const left = holder.childForFieldName('left');
@@ -46,6 +47,13 @@ function jsNamed(p: Node): NamedFunction | null {
     return name && /^\w+$/.test(name) ? { node: p, name, owner: null, params } : null;
   }
   return null;
+}
+
+/** The name an object literal is declared under (`const Dynamo = { ... }`), or null. */
+function objectName(object: Node | null): string | null {
+  const decl = object?.type === 'object' ? object.parent : null;
+  const name = decl?.type === 'variable_declarator' ? decl.childForFieldName('name') : null;
+  return name?.type === 'identifier' ? name.text : null;
 }
 
 /** A parameter's name; a destructured one (`{ id }`) is `#i`, as its marked holes name it. */

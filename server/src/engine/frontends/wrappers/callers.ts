@@ -170,7 +170,10 @@ function functionCalled(call: Node, f: Finder, instance: (c: ClassRef) => void):
     }
     // A class (a static method) or an instance the module made (`export const counters = new Counters()`).
     const cls = classRef(w.module, w.name.name, f) ?? instanceClassOf(w.module, w.name.name, f.modulesFrom);
-    return cls ? methodOf(cls.module, cls.name, method, f.modulesFrom, 0) : null;
+    if (cls) return methodOf(cls.module, cls.name, method, f.modulesFrom, 0);
+    // An object of functions (`const Dynamo = { getAllInSet: async (...) => ... }; export default Dynamo`):
+    // its functions are the module's, named by their keys.
+    return w.module.functions.get(method) ?? null;
   }
   return methodOfInstance(instanceClass(object, f, Depth.start(MAX_CLASS_DEPTH)), method);
 }

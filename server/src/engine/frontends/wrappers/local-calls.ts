@@ -63,9 +63,13 @@ function calleeInModule(
 ): FunctionSummary | null {
   const callee = call.childForFieldName('function');
   if (callee?.type === 'identifier') return summary.functions.get(callee.text) ?? null;
-  if (callee?.type !== fe.syntax.member || !outer.owner) return null;
+  if (callee?.type !== fe.syntax.member) return null;
   const object = callee.childForFieldName('object');
   const name = callee.childForFieldName(fe.syntax.memberName)?.text;
-  if (!name || !(object?.type === 'this' || object?.text === 'self' || object?.text === 'cls')) return null;
-  return methodOf(summary, outer.owner, name, null, 0);
+  if (!name || !object) return null;
+  const own = object.type === 'this' || object.text === 'self' || object.text === 'cls';
+  // `Dynamo.getAllInSet(...)` (or `this.getAllInSet(...)`) in a function of the object `Dynamo`.
+  if (!outer.owner && outer.holder && (own || object.text === outer.holder))
+    return summary.functions.get(name) ?? null;
+  return outer.owner && own ? methodOf(summary, outer.owner, name, null, 0) : null;
 }
