@@ -69,7 +69,6 @@ function calleeInModule(
   if (!name || !object) return null;
   const own = object.type === 'this' || object.text === 'self' || object.text === 'cls';
   // `Dynamo.getAllInSet(...)` (or `this.getAllInSet(...)`) in a function of the object `Dynamo`.
-  if (!outer.owner && outer.holder && (own || object.text === outer.holder))
-    return summary.functions.get(name) ?? null;
+  if (!outer.owner && outer.holder && (own || object.text === outer.holder)) return summary.functions.get(name) ?? null;
   return outer.owner && own ? methodOf(summary, outer.owner, name, null, 0) : null;
 }
