@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, test } from 'node:test';
@@ -21,6 +22,9 @@ import {
   ScanCommand,
   type ScanCommandOutput,
 } from '@aws-sdk/client-dynamodb';
+import { initParsers } from '../../server/src/engine/syntax/parser';
+import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
+import { fixContextOf } from '../../server/src/features/fixes/context';
 import { allFixes } from '../../server/src/features/fixes/index';
 import { hotWriter, indexed, table, withIndex } from './helpers-programs';
 import { cleanup, copyFixture, type Dynalite, runDriverAt, startDynalite, textsAfter } from './helpers-write';
@@ -400,5 +404,66 @@ test('an interrupted move is finished, a different item at the shard is a confli
   } finally {
     await db.close();
     cleanup(dir);
+  }
+});
+
+test('the script goes to the scripts/ folder the project has, and asks for a table the code names only at deploy time', async () => {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-backfill-')));
+  try {
+    fs.writeFileSync(path.join(dir, 'pyproject.toml'), '[project]\nname = "events"\n');
+    fs.mkdirSync(path.join(dir, 'backend', 'src'), { recursive: true });
+    fs.mkdirSync(path.join(dir, 'backend', 'scripts'));
+    const file = path.join(dir, 'backend', 'src', 'events.py');
+    fs.writeFileSync(
+      file,
+      [
+        'import os',
+        '',
+        'import boto3',
+        '',
+        'STAGE = os.environ.get("STAGE", "dev")',
+        'client = boto3.client("dynamodb")',
+        '',
+        '',
+        'def record(day, event_id, body):',
+        '    client.put_item(',
+        '        TableName=f"events-{STAGE}",',
+        '        Item={"pk": {"S": f"DAY#{day}"}, "sk": {"S": event_id}, "body": {"S": body}},',
+        '    )',
+        '',
+      ].join('\n'),
+    );
+    await initParsers();
+    const index = new WorkspaceIndex({ root: dir });
+    index.analyzeAll([file]);
+    const ctx = fixContextOf(index);
+    const finding = index.results().flatMap((r) => r.findings)[0];
+    assert.ok(finding, 'the day key is reported');
+    const backfill = allFixes(finding, ctx).find((a) => a.id === 'add-random-shard-backfill');
+    assert.ok(backfill);
+    const script = backfill.changes[0].file;
+    assert.equal(path.relative(dir, script), path.join('backend', 'scripts', 'backfill_day.py'));
+    assert.match(
+      backfill.changes[0].newText,
+      /--table NAME \(default: none: pass the table the code names events-\{\$STAGE\}\)/,
+    );
+    fs.writeFileSync(script, backfill.changes[0].newText);
+    const run = await exec('python3', [script]).then(
+      () => ({ code: 0, stderr: '' }),
+      (e: { code?: number; stderr?: string }) => ({ code: e.code, stderr: e.stderr ?? '' }),
+    );
+    assert.equal(run.code, 1, 'sys.exit with a message exits with status 1');
+    assert.match(run.stderr, /no table: pass --table NAME \(the code names it events-\{\$STAGE\}\)/);
+    // Given a table but no region or endpoint: one line that says so, not a traceback.
+    const noRegion = await exec('python3', [script, '--table', 'events-dev'], {
+      env: { PATH: process.env.PATH, HOME: dir, AWS_CONFIG_FILE: path.join(dir, 'none') },
+    }).then(
+      () => ({ code: 0, stderr: '' }),
+      (e: { code?: number; stderr?: string }) => ({ code: e.code, stderr: e.stderr ?? '' }),
+    );
+    assert.equal(noRegion.code, 1);
+    assert.equal(noRegion.stderr, 'backfill failed: You must specify a region.\n');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -46,5 +46,10 @@ function tableDefault(plan: BackfillPlan): string {
   const { name, variable } = plan.table;
   if (variable && name) return `$${variable}, else "${name}"`;
   if (variable) return `$${variable}`;
-  return name ? `"${name}"` : 'none: pass it';
+  if (name) return `"${name}"`;
+  return plan.table.shown ? `none: pass the table the code names ${plan.table.shown}` : 'none: pass it';
 }
+
+/** What the script says when no table is given and the code names none it can use. */
+export const noTable = (plan: BackfillPlan) =>
+  `no table: pass --table NAME${plan.table.shown ? ` (the code names it ${plan.table.shown})` : ''}`;

@@ -1,5 +1,5 @@
 import { hashHelperSource } from '../hash-helper';
-import { headerLines } from './header';
+import { headerLines, noTable } from './header';
 import type { BackfillPlan } from './plan';
 
 /**
@@ -27,6 +27,7 @@ export function nodeBackfillScript(plan: BackfillPlan, fileName: string): string
     `const KEY_ATTRIBUTE = ${s(plan.attribute)};`,
     '/** The bare value when it is one (a Query finds its items), else null (a Scan does). */',
     `const BARE_KEY = ${plan.literal === null ? 'null' : s(plan.literal)};`,
+    `const BARE_SHOWN = ${s(plan.shown)};`,
     `const BARE_PATTERN = new RegExp(${s(`^(?:${plan.pattern})$`)});`,
     `const SHARDED_PATTERN = new RegExp(${s(`^(?:${plan.pattern})${escapeRegExp(plan.separator)}\\d+$`)});`,
     `const SCAN_PREFIX = ${s(plan.prefix)};`,
@@ -52,7 +53,7 @@ export function nodeBackfillScript(plan: BackfillPlan, fileName: string): string
     '',
     'async function main() {',
     `  const tableName = ${tableExpression};`,
-    "  if (!tableName) usage('no table: pass --table NAME');",
+    `  if (!tableName) usage(${s(noTable(plan))});`,
     "  const { Table: table } = await send('DescribeTable', { TableName: tableName });",
     '  const tableKey = table.KeySchema.map((k) => k.AttributeName);',
     '  const index =',
@@ -235,7 +236,7 @@ function canonical(value, isSet = false) {
 }
 
 function report(tableName, counts, perShard) {
-  const where = KEY_ATTRIBUTE + ' = ' + JSON.stringify(BARE_KEY ?? BARE_PATTERN.source) + ' in ' + tableName;
+  const where = KEY_ATTRIBUTE + ' = ' + JSON.stringify(BARE_SHOWN) + ' in ' + tableName;
   const spread = 'per shard 0..' + (SHARD_COUNT - 1) + ': ' + perShard.join(' ');
   console.log('found ' + counts.found + ' item(s) under ' + where + '; ' + spread);
   if (!options.apply) console.log('dry run: nothing changed; run again with --apply to move them');

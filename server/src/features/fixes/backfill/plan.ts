@@ -28,8 +28,11 @@ export interface BackfillPlan {
   countName: string;
   /** With `hash`: the stored attribute whose string form the fixed code hashes. */
   hashAttribute: string | null;
-  /** The table: a literal name, an environment variable the code reads it from, or neither (`--table` needed). */
-  table: { name: string | null; variable: string | null };
+  /**
+   * The table: a literal name, an environment variable the code reads it from, or neither
+   * (`--table` needed; `shown` is then how the code names it, `Sokobubble-{$STAGE}`, if it does).
+   */
+  table: { name: string | null; variable: string | null; shown: string | null };
   /** The script's language and the SDK it talks through: the project's own. */
   script: { language: 'node' | 'python'; sdk: 'v3' | 'v2' | 'boto3' };
   /** Where the fix starts (`src/tickets.ts:12`), relative to the script's folder's project. */
@@ -81,7 +84,8 @@ function tableOf(t: Access['table']): BackfillPlan['table'] {
   const variable =
     t.kind === 'env' ? t.name : t.kind === 'literal' ? (t.unlessEnv ?? t.fromEnv?.variable ?? null) : null;
   const plain = variable && /^[A-Za-z_][A-Za-z0-9_]*$/.test(variable) && !variable.startsWith('SST_') ? variable : null;
-  return { name: t.kind === 'literal' ? t.name : null, variable: plain };
+  const shown = t.kind === 'template' ? t.name : t.kind === 'env' && !plain ? t.name : null;
+  return { name: t.kind === 'literal' ? t.name : null, variable: plain, shown };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { hashHelperSource } from '../hash-helper';
-import { headerLines } from './header';
+import { headerLines, noTable } from './header';
 import type { BackfillPlan } from './plan';
 
 /**
@@ -28,16 +28,18 @@ export function pythonBackfillScript(plan: BackfillPlan, fileName: string): stri
     'import sys',
     '',
     'import boto3',
-    'from botocore.exceptions import ClientError',
+    'from botocore.exceptions import BotoCoreError, ClientError',
     '',
     `KEY_ATTRIBUTE = ${s(plan.attribute)}`,
     '# The bare value when it is one (a Query finds its items), else None (a Scan does).',
     `BARE_KEY = ${plan.literal === null ? 'None' : s(plan.literal)}`,
+    `BARE_SHOWN = ${s(plan.shown)}`,
     `BARE_PATTERN = re.compile(${s(`^(?:${plan.pattern})$`)})`,
     `SHARDED_PATTERN = re.compile(${s(`^(?:${plan.pattern})${escapeRegExp(plan.separator)}\\d+$`)})`,
     `SCAN_PREFIX = ${s(plan.prefix)}`,
     `SEPARATOR = ${s(plan.separator)}`,
     `SHARD_COUNT = ${plan.count}`,
+    `NO_TABLE = ${s(noTable(plan))}`,
     ...(plan.hashAttribute
       ? [`HASH_ATTRIBUTE = ${s(plan.hashAttribute)}`]
       : [
@@ -49,12 +51,12 @@ export function pythonBackfillScript(plan: BackfillPlan, fileName: string): stri
     '',
     'def main():',
     '    options = parse_options()',
+    `    table_name = ${table}`,
+    '    if not table_name:',
+    '        sys.exit(NO_TABLE)',
     '    client = boto3.client(',
     '        "dynamodb", endpoint_url=options.endpoint, region_name=options.region',
     '    )',
-    `    table_name = ${table}`,
-    '    if not table_name:',
-    '        sys.exit("no table: pass --table NAME")',
     '    table = client.describe_table(TableName=table_name)["Table"]',
     '    table_key = [k["AttributeName"] for k in table["KeySchema"]]',
     '    index = None',
@@ -101,7 +103,10 @@ export function pythonBackfillScript(plan: BackfillPlan, fileName: string): stri
     '',
     '',
     'if __name__ == "__main__":',
-    '    sys.exit(main())',
+    '    try:',
+    '        sys.exit(main())',
+    '    except (BotoCoreError, ClientError) as error:',
+    '        sys.exit(f"backfill failed: {error}")',
     '',
   ].join('\n');
 }
@@ -254,7 +259,7 @@ def canonical(value, is_set=False):
 
 
 def report(table_name, counts, per_shard, applied):
-    where = f"{KEY_ATTRIBUTE} = {json.dumps(BARE_KEY or BARE_PATTERN.pattern)} in {table_name}"
+    where = f"{KEY_ATTRIBUTE} = {json.dumps(BARE_SHOWN)} in {table_name}"
     spread = f"0..{SHARD_COUNT - 1}: " + " ".join(str(n) for n in per_shard)
     print(f"found {counts['found']} item(s) under {where}; per shard {spread}")
     if not applied:
