@@ -26,7 +26,7 @@ import { initParsers } from '../../server/src/engine/syntax/parser';
 import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
 import { fixContextOf } from '../../server/src/features/fixes/context';
 import { allFixes } from '../../server/src/features/fixes/index';
-import { hotWriter, indexed, table, withIndex } from './helpers-programs';
+import { hotWriter, indexed, table, withIndex, withoutKey } from './helpers-programs';
 import { cleanup, copyFixture, type Dynalite, runDriverAt, startDynalite, textsAfter } from './helpers-write';
 import { SAFETY_DIR } from './safety-fixtures';
 
@@ -204,7 +204,7 @@ async function scan(db: Dynalite, name: string): Promise<Record<string, Attribut
 }
 
 /** Every item as DynamoDB holds it, types included, without `key`: what must survive the move. */
-const withoutKey = (items: Record<string, AttributeValue>[], key: string) =>
+const storedWithoutKey = (items: Record<string, AttributeValue>[], key: string) =>
   items
     .map((i) =>
       JSON.stringify(
@@ -273,7 +273,7 @@ describe('backfill scripts move the items stored before a shard fix', () => {
         const tableName = String(m.table.TableName);
         await runDriverAt(db.endpoint, original, m.language, m.write);
         const readBack = async (at: string) =>
-          stripKey(JSON.parse(await runDriverAt(db.endpoint, at, m.language, m.read)), m.key);
+          withoutKey(JSON.parse(await runDriverAt(db.endpoint, at, m.language, m.read)), m.key);
         const expected = await readBack(original);
         // An item of another key, which no step may touch.
         const bystander = bystanderOf(m);
@@ -304,7 +304,11 @@ describe('backfill scripts move the items stored before a shard fix', () => {
         assert.match(applied.stdout, new RegExp(`moved ${moving}, conflicts 0, skipped 0`));
 
         const after = await scan(db, tableName);
-        assert.deepEqual(withoutKey(after, m.key), withoutKey(before, m.key), 'every item kept, types included');
+        assert.deepEqual(
+          storedWithoutKey(after, m.key),
+          storedWithoutKey(before, m.key),
+          'every item kept, types included',
+        );
         const keys = after.map((i) => i[m.key]?.S ?? '');
         assert.deepEqual(
           keys.filter((k) => bareKeys.has(k)),
@@ -331,18 +335,6 @@ describe('backfill scripts move the items stored before a shard fix', () => {
     });
   }
 });
-
-/** What a program read, without the attribute the fix changes (its value is all that may differ). */
-function stripKey(value: unknown, key: string): unknown {
-  if (Array.isArray(value)) return value.map((v) => stripKey(v, key));
-  if (value && typeof value === 'object')
-    return Object.fromEntries(
-      Object.entries(value)
-        .filter(([k]) => k !== key)
-        .map(([k, v]) => [k, stripKey(v, key)]),
-    );
-  return value;
-}
 
 /** An item under a key of its own, with the table's key attributes (Strings). */
 function bystanderOf(m: Migration): Record<string, AttributeValue> {

@@ -108,7 +108,8 @@ export async function indexed(root: string) {
 export const hotWriter = (p: Program, findings: Finding[]) =>
   findings.find((f) => f.rule === p.writer.rule && f.access.operation === p.writer.operation);
 
-const withoutKey = (value: unknown, key: string): unknown => {
+/** What a program read or stored, without the attribute a fix changes (its value is all that may differ). */
+export const withoutKey = (value: unknown, key: string): unknown => {
   if (Array.isArray(value)) return value.map((v) => withoutKey(v, key));
   if (value && typeof value === 'object')
     return Object.fromEntries(
