@@ -283,7 +283,7 @@ describe('quick fixes in VS Code', function () {
       const shown = vscode.window.activeTextEditor?.document;
       assert.equal(shown?.uri.toString(), script.toString(), 'the script is the active editor');
       assert.match(shown!.getText(), /^#!\/usr\/bin\/env node\n\/\/ Moves the items a table already holds/);
-      assert.match(shown!.getText(), /const BARE_KEY = 'BOARD#global';\nconst BARE_PATTERN/);
+      assert.match(shown!.getText(), /\nconst BARE_KEY = 'BOARD#global';\n/);
       assert.match(shown!.getText(), /const SHARD_COUNT = 10;/);
       assert.equal(doc.getText(), original, 'the code itself is not changed');
     } finally {
