@@ -28,8 +28,8 @@ export function nodeBackfillScript(plan: BackfillPlan, fileName: string): string
     '/** The bare value when it is one (a Query finds its items), else null (a Scan does). */',
     `const BARE_KEY = ${plan.literal === null ? 'null' : s(plan.literal)};`,
     `const BARE_SHOWN = ${s(plan.shown)};`,
-    `const BARE_PATTERN = new RegExp(${s(`^(?:${plan.pattern})$`)});`,
-    `const SHARDED_PATTERN = new RegExp(${s(`^(?:${plan.pattern})${escapeRegExp(plan.separator)}\\d+$`)});`,
+    `const BARE_PATTERN = new RegExp(${s(plan.barePattern)});`,
+    `const SHARDED_PATTERN = new RegExp(${s(plan.shardedPattern)});`,
     `const SCAN_PREFIX = ${s(plan.prefix)};`,
     `const SEPARATOR = ${s(plan.separator)};`,
     `const SHARD_COUNT = ${plan.count};`,
@@ -91,8 +91,6 @@ export function nodeBackfillScript(plan: BackfillPlan, fileName: string): string
     '',
   ].join('\n');
 }
-
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /** A single-quoted JavaScript string, as the rest of the script writes them. */
 const jsString = (text: string) => `'${JSON.stringify(text).slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}'`;

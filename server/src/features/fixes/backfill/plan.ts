@@ -18,8 +18,10 @@ export interface BackfillPlan {
   literal: string | null;
   /** The literal text every bare value starts with (the Scan's `begins_with`), '' when none. */
   prefix: string;
-  /** A regular expression (source) that a bare value matches whole. */
-  pattern: string;
+  /** A regular expression (source, anchored) that a bare value matches whole. */
+  barePattern: string;
+  /** The same followed by the separator and a shard number: a value already sharded. */
+  shardedPattern: string;
   /** Between the bare value and the shard, as the fix writes it. */
   separator: string;
   method: 'random' | 'hash';
@@ -64,7 +66,8 @@ export function backfillPlanOf(finding: Finding, fix: FixAction, project: string
     shown: render(pk.template),
     literal,
     prefix,
-    pattern,
+    barePattern: `^(?:${pattern})$`,
+    shardedPattern: `^(?:${pattern})${escapeRegExp(d.separator)}\\d+$`,
     separator: d.separator,
     method: shard.method,
     count: shard.count,

@@ -34,8 +34,8 @@ export function pythonBackfillScript(plan: BackfillPlan, fileName: string): stri
     '# The bare value when it is one (a Query finds its items), else None (a Scan does).',
     `BARE_KEY = ${plan.literal === null ? 'None' : s(plan.literal)}`,
     `BARE_SHOWN = ${s(plan.shown)}`,
-    `BARE_PATTERN = re.compile(${s(`^(?:${plan.pattern})$`)})`,
-    `SHARDED_PATTERN = re.compile(${s(`^(?:${plan.pattern})${escapeRegExp(plan.separator)}\\d+$`)})`,
+    `BARE_PATTERN = re.compile(${s(plan.barePattern)})`,
+    `SHARDED_PATTERN = re.compile(${s(plan.shardedPattern)})`,
     `SCAN_PREFIX = ${s(plan.prefix)}`,
     `SEPARATOR = ${s(plan.separator)}`,
     `SHARD_COUNT = ${plan.count}`,
@@ -110,8 +110,6 @@ export function pythonBackfillScript(plan: BackfillPlan, fileName: string): stri
     '',
   ].join('\n');
 }
-
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /** The functions every Python backfill shares; the plan lives in the constants above them. */
 const BODY = String.raw`def bare_items(client, table_name, index):
