@@ -8,6 +8,7 @@ import {
   CreateTableCommand,
   type CreateTableCommandInput,
   DeleteTableCommand,
+  DescribeTableCommand,
   ScanCommand,
 } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
@@ -22,9 +23,21 @@ export const counterFixtures = () => fixtureCopier(path.join(__dirname, 'fixture
 /** The write fixes' actions on one finding, in the order they are offered. */
 export const actionsOn = (f: Finding, ctx: FixContext): FixAction[] => writeFixes.flatMap((p) => p(f, ctx));
 
-/** The table as `input` defines it, empty: an earlier one of the name is deleted first. */
+/**
+ * The table as `input` defines it, empty: an earlier one of the name is deleted first.
+ * dynalite drops a deleted table's data in the background, so the name is free only once
+ * DescribeTable no longer finds it; creating sooner fails with ResourceInUseException.
+ */
 export async function freshTable(db: Dynalite, input: CreateTableCommandInput): Promise<void> {
   await db.client.send(new DeleteTableCommand({ TableName: input.TableName })).catch(() => undefined);
+  for (let tries = 0; tries < 200; tries++) {
+    const gone = await db.client.send(new DescribeTableCommand({ TableName: input.TableName })).then(
+      () => false,
+      (e: Error) => e.name === 'ResourceNotFoundException',
+    );
+    if (gone) break;
+    await new Promise((r) => setTimeout(r, 25));
+  }
   await db.client.send(new CreateTableCommand(input));
 }
 
