@@ -163,7 +163,11 @@ function shardOf(item, tableKey) {
 /** What String(x) gives for the value in the code: a string's text, a number's digits. */
 const textOf = (value) => (value && (value.S ?? value.N)) ?? null;
 
-/** Writes the item under its shard unless an item is there, then deletes it from the bare key. */
+/**
+ * Writes the item under its shard unless an item is there, then deletes it from the bare
+ * key. The delete returns what it removed: when the code still writing the bare key changed
+ * or deleted the item between the read and the delete, the copy is brought to match.
+ */
 async function moveItem(tableName, item, tableKey, value) {
   const moved = { ...item, [KEY_ATTRIBUTE]: { S: value } };
   try {
@@ -183,8 +187,66 @@ async function moveItem(tableName, item, tableKey, value) {
     }
     // The copy an interrupted run wrote: only the bare item is left to delete.
   }
-  await send('DeleteItem', { TableName: tableName, Key: keyOf(item, tableKey) });
-  return 'moved';
+  const deleted = await send('DeleteItem', {
+    TableName: tableName,
+    Key: keyOf(item, tableKey),
+    ReturnValues: 'ALL_OLD',
+  });
+  const removed = deleted.Attributes;
+  if (removed && canonical(removed) === canonical(item)) return 'moved';
+  if (!removed) {
+    // Deleted by the application, or moved by another run at the same time: the copy stays,
+    // as losing an item is worse than keeping one that was meant to go.
+    console.warn('conflict: ' + describe(item, tableKey) + ' was gone when deleted; its copy at the shard kept');
+    return 'conflicts';
+  }
+  return carryChange(tableName, tableKey, moved, removed, value);
+}
+
+/**
+ * The bare item changed between the read and the delete: the copy at the shard becomes its
+ * last version, while the copy is still the one this run wrote. When the fixed code changed
+ * the copy meanwhile, the last version goes back under the bare key and both are left.
+ */
+async function carryChange(tableName, tableKey, copy, removed, value) {
+  const latest = { ...removed, [KEY_ATTRIBUTE]: { S: value } };
+  const replaced = await putIf(tableName, latest, unchanged(copy));
+  if (replaced && canonical(replaced) === canonical(copy)) {
+    console.warn(describe(copy, tableKey) + ': changed while it moved; its last version moved');
+    return 'moved';
+  }
+  // An attribute the fixed code added passes the condition: the copy it replaced is put back.
+  if (replaced) await putIf(tableName, replaced, unchanged(latest));
+  const restored = await putIf(tableName, removed, {
+    ConditionExpression: 'attribute_not_exists(#k)',
+    ExpressionAttributeNames: { '#k': KEY_ATTRIBUTE },
+  });
+  const where = restored ? 'put back under the bare key' : 'not stored again: ' + JSON.stringify(removed);
+  console.warn('conflict: ' + describe(copy, tableKey) + ' and its bare item both changed; its last version ' + where);
+  return 'conflicts';
+}
+
+/** Puts the item if the condition holds: what it replaced ({} for nothing), or null. */
+async function putIf(tableName, item, condition) {
+  try {
+    const out = await send('PutItem', { TableName: tableName, Item: item, ...condition, ReturnValues: 'ALL_OLD' });
+    return out.Attributes ?? {};
+  } catch (error) {
+    if (!conditionFailed(error)) throw error;
+    return null;
+  }
+}
+
+/** A condition that holds while an item still has every attribute value of the given one. */
+function unchanged(item) {
+  const names = {};
+  const values = {};
+  const terms = Object.keys(item).map((name, i) => {
+    names['#a' + i] = name;
+    values[':a' + i] = item[name];
+    return '#a' + i + ' = :a' + i;
+  });
+  return { ConditionExpression: terms.join(' AND '), ExpressionAttributeNames: names, ExpressionAttributeValues: values };
 }
 
 /** Sets the index key to its shard, only while it still holds the bare value. */

@@ -168,7 +168,10 @@ def text_of(value):
 
 
 def move_item(client, table_name, item, table_key, value):
-    """Writes the item under its shard unless an item is there, then deletes the bare one."""
+    """Writes the item under its shard unless an item is there, then deletes the bare one.
+    The delete returns what it removed: when the code still writing the bare key changed
+    or deleted the item between the read and the delete, the copy is brought to match.
+    """
     moved = {**item, KEY_ATTRIBUTE: {"S": value}}
     try:
         client.put_item(
@@ -191,8 +194,85 @@ def move_item(client, table_name, item, table_key, value):
             )
             return "conflicts"
         # The copy an interrupted run wrote: only the bare item is left to delete.
-    client.delete_item(TableName=table_name, Key=key_of(item, table_key))
-    return "moved"
+    removed = client.delete_item(
+        TableName=table_name, Key=key_of(item, table_key), ReturnValues="ALL_OLD"
+    ).get("Attributes")
+    if removed is not None and canonical(removed) == canonical(item):
+        return "moved"
+    if removed is None:
+        # Deleted by the application, or moved by another run at the same time: the copy
+        # stays, as losing an item is worse than keeping one that was meant to go.
+        print(
+            f"conflict: {describe(item, table_key)} was gone when deleted;"
+            " its copy at the shard kept",
+            file=sys.stderr,
+        )
+        return "conflicts"
+    return carry_change(client, table_name, table_key, moved, removed, value)
+
+
+def carry_change(client, table_name, table_key, copy, removed, value):
+    """The bare item changed between the read and the delete: the copy at the shard
+    becomes its last version, while the copy is still the one this run wrote. When the
+    fixed code changed the copy meanwhile, the last version goes back under the bare key
+    and both are left.
+    """
+    latest = {**removed, KEY_ATTRIBUTE: {"S": value}}
+    replaced = put_if(client, table_name, latest, unchanged(copy))
+    if replaced is not None and canonical(replaced) == canonical(copy):
+        print(
+            f"{describe(copy, table_key)}: changed while it moved;"
+            " its last version moved",
+            file=sys.stderr,
+        )
+        return "moved"
+    # An attribute the fixed code added passes the condition: the copy it replaced is
+    # put back.
+    if replaced is not None:
+        put_if(client, table_name, replaced, unchanged(latest))
+    restored = put_if(
+        client,
+        table_name,
+        removed,
+        {
+            "ConditionExpression": "attribute_not_exists(#k)",
+            "ExpressionAttributeNames": {"#k": KEY_ATTRIBUTE},
+        },
+    )
+    where = "put back under the bare key"
+    if restored is None:
+        where = f"not stored again: {json.dumps(removed, default=str)}"
+    print(
+        f"conflict: {describe(copy, table_key)} and its bare item both changed;"
+        f" its last version {where}",
+        file=sys.stderr,
+    )
+    return "conflicts"
+
+
+def put_if(client, table_name, item, condition):
+    """Puts the item if the condition holds: what it replaced ({} for nothing), or None."""
+    try:
+        out = client.put_item(
+            TableName=table_name, Item=item, ReturnValues="ALL_OLD", **condition
+        )
+        return out.get("Attributes", {})
+    except ClientError as error:
+        if not condition_failed(error):
+            raise
+        return None
+
+
+def unchanged(item):
+    """A condition that holds while an item still has every attribute value of item."""
+    names = {f"#a{i}": name for i, name in enumerate(item)}
+    values = {f":a{i}": item[name] for i, name in enumerate(item)}
+    terms = (f"#a{i} = :a{i}" for i in range(len(item)))
+    return {
+        "ConditionExpression": " AND ".join(terms),
+        "ExpressionAttributeNames": names,
+        "ExpressionAttributeValues": values,
+    }
 
 
 def set_index_key(client, table_name, item, table_key, value):
