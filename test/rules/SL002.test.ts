@@ -37,6 +37,23 @@ def lambda_handler(event, context):
   ],
   invalid: [
     {
+      name: 'a per-day clicks key whose own separator is "-": the message suggests the suffix the fix writes',
+      files: {
+        'src/clicks.js': `const { DynamoDBDocumentClient, PutCommand } = require('@aws-sdk/lib-dynamodb');
+const { DynamoDBClient } = require('@aws-sdk/client-dynamodb');
+
+const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+
+exports.handler = async (event) => {
+  const day = new Date().toISOString().slice(0, 10);
+  await doc.send(new PutCommand({ TableName: 'clicks', Item: { pk: \`clicks-\${day}\`, sk: event.requestContext.requestId } }));
+  return { statusCode: 302, headers: { Location: event.queryStringParameters.to } };
+};
+`,
+      },
+      errors: [{ line: 8, severity: 'warning', messageId: 'timeBucketWrite', says: '("clicks-{time}-<shard>")' }],
+    },
+    {
       name: 'an audit service writing every entry under today',
       files: {
         'src/audit/service.ts': `import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';

@@ -40,6 +40,8 @@ export interface Expected {
   severity: Severity;
   /** One of the rule's `messages`, when the case is about which one. */
   messageId?: string;
+  /** Text the message must contain, when the case is about what it says. */
+  says?: string;
 }
 
 export interface InvalidCase extends ValidCase {
@@ -117,6 +119,7 @@ export function ruleTester(code: string, cases: { valid: ValidCase[]; invalid: I
       );
       c.errors.forEach((e, i) => {
         if (e.messageId) assert.equal(got[i].finding.messageId, e.messageId, c.name);
+        if (e.says) assert.ok(got[i].finding.message.includes(e.says), `${c.name}: ${got[i].finding.message}`);
         if (e.endLine) assert.equal(got[i].finding.span.endLine + 1, e.endLine, `${c.name}: end line`);
       });
       for (const g of got) assertMetadata(rule, g.finding);

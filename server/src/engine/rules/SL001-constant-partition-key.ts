@@ -35,14 +35,15 @@ export const constantPartitionKey: AccessRule = {
         fixes: [],
       };
     const cap = `all ${write ? 'writes' : 'reads'} of it hit one partition, capped at ${capText(access.kind)}`;
-    const fix = write
-      ? `Add a shard suffix (e.g. "${keyTemplate}#<0..N-1>") and read by querying every shard.`
+    const shard = write ? addShardSuffix(access, key, shardCount, input.shardSeparator) : null;
+    const fix = shard
+      ? `Add a shard suffix (e.g. "${keyTemplate}${shard.separator}<0..N-1>") and read by querying every shard.`
       : 'Cache it if it is read-hot, or shard the key and query every shard.';
     return {
       access,
       messageId: write ? 'constantWrite' : 'constantRead',
       message: `${partitionKeyClaim(input, 'is a constant')}: ${cap}. ${fix}`,
-      fixes: write ? [addShardSuffix(access, key, shardCount, input.shardSeparator)] : [],
+      fixes: shard ? [shard] : [],
     };
   },
 };

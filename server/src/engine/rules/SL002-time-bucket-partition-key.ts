@@ -13,14 +13,16 @@ export const timeBucketPartitionKey: AccessRule = {
   check(input) {
     const { access, key, classification, keyTemplate, shardCount } = input;
     if (classification !== 'time-bucket' || access.kind !== 'write') return null;
+    // The message names the separator the fix will write, so the two never disagree.
+    const shard = addShardSuffix(access, key, shardCount, input.shardSeparator);
     return {
       access,
       messageId: 'timeBucketWrite',
       message:
         `${partitionKeyClaim(input, 'is built from the current date/time with no shard part')}: ` +
         `every write in this period lands on one partition (${capText('write')}) while older ones sit idle. ` +
-        `Append a shard suffix ("${keyTemplate}#<shard>") and read by querying every shard.`,
-      fixes: [addShardSuffix(access, key, shardCount, input.shardSeparator)],
+        `Append a shard suffix ("${keyTemplate}${shard.separator}<shard>") and read by querying every shard.`,
+      fixes: [shard],
     };
   },
 };

@@ -59,6 +59,7 @@ export const hotIndexKey: TableRule = {
         .filter((s) => s.length <= 42)
         .join(', ');
       const defined = declared.table.indexSources?.[def.name] ?? declared.table.source;
+      const shard = addShardSuffix(a, key, null);
       out.push({
         access: a,
         messageId: judged.id,
@@ -66,10 +67,10 @@ export const hotIndexKey: TableRule = {
           `Index "${def.name}" of ${declaredLabel(declared)} (${where(defined)}) is keyed by \`${def.partitionKey.name}\`, ` +
           `and this write fills it with ${judged.what(template, from)}: every write of this item goes to one ` +
           `index partition too, capped at ${capText('write')}, and an index that throttles throttles the table's writes. ` +
-          `Add a shard suffix to the index key ("${template}#<0..N-1>") and query the index on every shard, ` +
+          `Add a shard suffix to the index key ("${template}${shard.separator}<0..N-1>") and query the index on every shard, ` +
           `or key the index by a high-cardinality attribute.`,
         related: [{ ...defined, message: `index "${def.name}" is defined here` }],
-        fixes: [addShardSuffix(a, key, null)],
+        fixes: [shard],
       });
     }
     return out;

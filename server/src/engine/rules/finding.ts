@@ -125,7 +125,7 @@ export function addShardSuffix(
   shardCount: ShardCount | null,
   /** The separator the key's sharded writers already use: writers and readers must agree on the stored key. */
   separator: string | null = null,
-): FixDescriptor {
+): Extract<FixDescriptor, { kind: 'add-shard-suffix' }> {
   const pk = a.partitionKey!;
   const parts = pk.template.parts;
   const last = parts[parts.length - 1];
