@@ -178,6 +178,33 @@ void (async () => {
 })();
 `,
   },
+  {
+    // A day in a key whose own separator is "-", so ISO dates end like a shard would
+    // ("clicks-2026-11-30"): a Scan must still take them as bare (SDK v3 CommonJS module).
+    fixture: 'clicks-js',
+    from: path.join(__dirname, 'fixtures'),
+    table: table('clicks', 'pk', ['sk', 'S']),
+    key: 'pk',
+    writer: { rule: 'SL002', operation: 'PutItem' },
+    fix: 'add-hash-shard',
+    language: 'node',
+    script: 'scripts/backfill-clicks.mjs',
+    write: `const clicks = require('./clicks');
+void (async () => {
+  for (let i = 0; i < 20; i++) await clicks.recordClick('click-' + i, '/go/' + (i % 4), '2026-11-30');
+  for (let i = 0; i < 6; i++) await clicks.recordClick('click-' + i, '/go/pricing', '2026-12-01');
+})();
+`,
+    read: `const clicks = require('./clicks');
+void (async () => {
+  const found = [];
+  for (let i = 0; i < 20; i++) found.push((await clicks.getClick('2026-11-30', 'click-' + i)) ?? null);
+  const days = [];
+  for (const day of ['2026-11-30', '2026-12-01']) days.push((await clicks.clicksOn(day)).map((c) => c.sk).sort());
+  console.log(JSON.stringify({ found, days }));
+})();
+`,
+  },
 ];
 
 export async function scan(db: Dynalite, name: string): Promise<Record<string, AttributeValue>[]> {

@@ -145,13 +145,26 @@ async function* bareItems(tableName, indexName) {
       ...input,
       ...(start && { ExclusiveStartKey: start }),
     });
-    for (const item of page.Items ?? []) if (isBare(item[KEY_ATTRIBUTE]?.S)) yield item;
+    for (const item of page.Items ?? []) if (isBare(item)) yield item;
     start = page.LastEvaluatedKey;
   } while (start);
 }
 
-/** A bare value, not one already sharded (moved items can turn up again later in a Scan). */
-const isBare = (value) => value !== undefined && BARE_PATTERN.test(value) && !SHARDED_PATTERN.test(value);
+/**
+ * An item under a bare value, not one already sharded (moved items can turn up again later
+ * in a Scan). A value reads both ways when a variable part ends like a shard does
+ * ("clicks-2026-12-1" under "clicks-{day}" sharded with "-"): it is taken as sharded only
+ * when its number can be a shard (below the count, no leading zero) and, with a calculated
+ * suffix, is the item's own shard; with a random one it is left alone.
+ */
+function isBare(item) {
+  const value = item[KEY_ATTRIBUTE]?.S;
+  if (value === undefined || !BARE_PATTERN.test(value)) return false;
+  const sharded = SHARDED_PATTERN.exec(value);
+  if (!sharded || Number(sharded[1]) >= SHARD_COUNT) return true;
+  if (!HASH_ATTRIBUTE || !(HASH_ATTRIBUTE in item)) return false;
+  return shardOf(item, []) !== Number(sharded[1]);
+}
 
 function shardOf(item, tableKey) {
   const text = HASH_ATTRIBUTE

@@ -20,7 +20,7 @@ export interface BackfillPlan {
   prefix: string;
   /** A regular expression (source, anchored) that a bare value matches whole. */
   barePattern: string;
-  /** The same followed by the separator and a shard number: a value already sharded. */
+  /** The same followed by the separator and a shard number (group 1, no leading zero): a value already sharded. */
   shardedPattern: string;
   /** Between the bare value and the shard, as the fix writes it. */
   separator: string;
@@ -67,7 +67,7 @@ export function backfillPlanOf(finding: Finding, fix: FixAction, project: string
     literal,
     prefix,
     barePattern: `^(?:${pattern})$`,
-    shardedPattern: `^(?:${pattern})${escapeRegExp(d.separator)}\\d+$`,
+    shardedPattern: `^(?:${pattern})${escapeRegExp(d.separator)}(0|[1-9]\\d*)$`,
     separator: d.separator,
     method: shard.method,
     count: shard.count,

@@ -135,7 +135,7 @@ const BODY = String.raw`def bare_items(client, table_name, index):
         )
     for page in pages:
         for item in page.get("Items", []):
-            if is_bare(item.get(KEY_ATTRIBUTE, {}).get("S")):
+            if is_bare(item):
                 yield item
 
 
@@ -143,13 +143,22 @@ def table_and_index(table_name, index):
     return {"TableName": table_name, **({"IndexName": index} if index else {})}
 
 
-def is_bare(value):
-    """A bare value, not one already sharded (moved items can turn up later in a Scan)."""
-    return (
-        value is not None
-        and BARE_PATTERN.match(value) is not None
-        and SHARDED_PATTERN.match(value) is None
-    )
+def is_bare(item):
+    """An item under a bare value, not one already sharded (moved items can turn up
+    again later in a Scan). A value reads both ways when a variable part ends like a
+    shard does (clicks-2026-12-1 under clicks-{day} sharded with -): it is taken as
+    sharded only when its number can be a shard (below the count, no leading zero) and,
+    with a calculated suffix, is the item's own shard; with a random one it is left.
+    """
+    value = item.get(KEY_ATTRIBUTE, {}).get("S")
+    if value is None or BARE_PATTERN.match(value) is None:
+        return False
+    sharded = SHARDED_PATTERN.match(value)
+    if sharded is None or int(sharded.group(1)) >= SHARD_COUNT:
+        return True
+    if not HASH_ATTRIBUTE or HASH_ATTRIBUTE not in item:
+        return False
+    return shard_of(item, []) != int(sharded.group(1))
 
 
 def shard_of(item, table_key):
