@@ -83,7 +83,7 @@ const PAIRS: Array<{ what: string; ts: string; py: string; key: string }> = [
     what: 'an enum member of another module',
     ts: '`ORDER#${OrderStatus.OPEN}`',
     py: 'f"ORDER#{OrderStatus.OPEN}"',
-    key: 'ORDER#OrderStatus.OPEN',
+    key: 'ORDER#{OrderStatus.OPEN}',
   },
   {
     what: 'a digit written as a string before a shard',

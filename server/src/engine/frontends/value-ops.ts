@@ -14,7 +14,7 @@ import {
   unknownValue,
 } from './evaluation';
 import type { EvalContext } from '../model/eval-context';
-import { concat, literal, shardRange } from '../model/template';
+import { concat, hole, literal, shardRange } from '../model/template';
 import { entry, type Value } from '../model/value';
 
 /**
@@ -87,9 +87,15 @@ function joined(n: Node, left: Value | null, right: Value | null): Value | null 
   return joinPaths(scalar(n, concat(left.template, right.template)), left, right);
 }
 
-/** `Status.OPEN`: a capitalised name's upper-case member is one fixed value, in either language. */
+/**
+ * `Status.OPEN`, `Config.APP`: a capitalised name's upper-case member that nothing here
+ * defines is one fixed value whose text is not known (an enum or a setting of a package, a
+ * deploy-time parameter): a `constant` hole, so its key is constant without claiming that
+ * the stored text is "Status.OPEN".
+ */
 export function enumMember(n: Node, owner: string, member: string): Value | null {
-  return /^[A-Z][A-Za-z0-9]*$/.test(owner) && /^[A-Z][A-Z0-9_]*$/.test(member) ? scalar(n, literal(n.text)) : null;
+  if (!/^[A-Z][A-Za-z0-9]*$/.test(owner) || !/^[A-Z][A-Z0-9_]*$/.test(member)) return null;
+  return scalar(n, hole({ kind: 'constant', source: n.text }));
 }
 
 /** A known object's member (`KEYS.pk`, `KEYS["pk"]`, `cfg["table"]`): the last one of that name. */

@@ -51,6 +51,7 @@ function holePattern(h: Hole): string {
     case 'time':
       return `(?:${h.time === 'instant' ? TIME_INSTANT : TIME_BUCKET})`;
     case 'low-cardinality':
+    case 'constant':
       return LOW_CARDINALITY;
     default:
       return ANY;

@@ -70,6 +70,8 @@ export function describeShards(s: ShardSet | undefined): string {
 
 function describeHole(h: Hole): string {
   if (h.kind === 'shard') return describeShards(h.shards);
+  // A fixed value whose text is not known here is named by what the code writes: `{Config.APP}`.
+  if (h.kind === 'constant') return /^[\w.$]{1,40}$/.test(h.source) ? h.source : 'constant';
   if (h.kind === 'time') return h.time === 'instant' ? 'timestamp' : 'time';
   return h.kind;
 }

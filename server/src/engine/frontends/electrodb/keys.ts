@@ -11,7 +11,7 @@
  * value not read.
  */
 import type { KeyTemplate, Origin, TemplatePart } from '../../model';
-import { concat, literal } from '../../model/template';
+import { concat, literal, literalText } from '../../model/template';
 import type { Value } from '../../model/value';
 import type { AccessPattern, Casing, EntitySchema, KeyDeclaration } from './schema';
 
@@ -70,7 +70,16 @@ export function renderKey(
     pieces.push(lit(key.template.slice(at)));
     return { template: concat(...pieces), complete: true, given };
   }
-  pieces.push(lit(head.head));
+  // The service's own text is the schema's too: it takes the declaration as its origin. A part
+  // not known here (`Config.APP`, `process.env.SERVICE`) is still one value for every item:
+  // the entity is made once, with one service name.
+  const own = (v: Value): KeyTemplate[] =>
+    v.kind === 'scalar'
+      ? v.template.parts.map((p) =>
+          'literal' in p ? lit(p.literal) : { parts: [{ hole: { kind: 'constant' as const, source: p.hole.source } }] },
+        )
+      : [];
+  for (const h of head.head) pieces.push(...(typeof h === 'string' ? [lit(h)] : own(h)));
   for (const attr of key.composite) {
     const v = values(attr);
     if (!v && prefix === 'operand') return { template: concat(...pieces), complete: false, given };
@@ -94,7 +103,8 @@ function prefixOrUnknown(pieces: KeyTemplate[], attr: string, prefixAllowed: boo
 
 /** The text ElectroDB writes around a key's composite attributes: before them, and after the last. */
 export interface OwnText {
-  head: string;
+  /** Text, and the service's value (`$` then `model.service`, which may be known only at deploy time). */
+  head: Array<string | Value>;
   tail?: string;
 }
 
@@ -108,8 +118,22 @@ function entityName(e: EntitySchema, p: AccessPattern): string {
  * no sort key to hold it (`$app$vote_1`), then `_<scope>` (`$app_org`).
  */
 export function partitionPrefix(e: EntitySchema, p: AccessPattern): OwnText {
-  const withEntity = p.sk ? `$${e.service}` : `$${e.service}${entityName(e, p)}`;
-  return { head: p.scope ? `${withEntity}_${p.scope}` : withEntity };
+  const text = e.service.kind === 'scalar' ? literalText(e.service.template) : null;
+  const head: Array<string | Value> = text !== null ? [`$${text}`] : ['$', e.service];
+  if (!p.sk) head.push(entityName(e, p));
+  if (p.scope) head.push(`_${p.scope}`);
+  return { head: joinText(head) };
+}
+
+/** Neighbouring texts as one, as ElectroDB writes them. */
+function joinText(head: Array<string | Value>): Array<string | Value> {
+  const out: Array<string | Value> = [];
+  for (const h of head) {
+    const last = out[out.length - 1];
+    if (typeof h === 'string' && typeof last === 'string') out[out.length - 1] = last + h;
+    else out.push(h);
+  }
+  return out;
 }
 
 /**
@@ -119,5 +143,5 @@ export function partitionPrefix(e: EntitySchema, p: AccessPattern): OwnText {
  */
 export function sortPrefix(e: EntitySchema, p: AccessPattern): OwnText {
   const collection = p.collection ? `$${p.collection}` : '';
-  return p.clustered ? { head: collection, tail: entityName(e, p) } : { head: `${collection}${entityName(e, p)}` };
+  return p.clustered ? { head: [collection], tail: entityName(e, p) } : { head: [`${collection}${entityName(e, p)}`] };
 }

@@ -51,7 +51,8 @@ export interface AttributeSchema {
 export interface EntitySchema {
   entity: string;
   version: string;
-  service: string;
+  /** `model.service`: literal text, or a value known only at deploy time (`Config.APP`, an environment variable). */
+  service: Value;
   /** The `table` of the entity's (or its service's) configuration. */
   table: Value | undefined;
   attributes: Map<string, AttributeSchema>;
@@ -71,9 +72,9 @@ export function entitySchema(v: Value | undefined, serviceConfig?: Value): Entit
   const schema = v.made.args[0];
   const model = entry(schema, 'model');
   const entity = text(entry(model, 'entity'));
-  const service = text(entry(model, 'service'));
+  const service = entry(model, 'service');
   const version = text(entry(model, 'version')) ?? '1';
-  if (entity === null || service === null) return null;
+  if (entity === null || service?.kind !== 'scalar') return null;
   const attributes = new Map<string, AttributeSchema>();
   const attrs = entry(schema, 'attributes');
   if (attrs?.kind === 'object') {

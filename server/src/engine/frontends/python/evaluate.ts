@@ -239,7 +239,9 @@ function attributeValue(n: Node, ctx: EvalContext): Value {
   if (member) return member;
   if (attr === 'value' && /^[A-Z][A-Za-z0-9]*\.[A-Z][A-Z0-9_]*$/.test(obj.text))
     return evaluate(obj, ctx) ?? unknownValue(n);
-  if (attr === 'name' && /^[A-Z][A-Za-z0-9]*\.[A-Z][A-Z0-9_]*$/.test(obj.text)) return scalar(n, literal(obj.text));
+  // `Status.OPEN.name` is the member's own name, whatever its value.
+  if (attr === 'name' && /^[A-Z][A-Za-z0-9]*\.[A-Z][A-Z0-9_]*$/.test(obj.text))
+    return scalar(n, literal(obj.text.split('.')[1]));
   if (obj.type === 'identifier' && /^(self|cls)$/.test(obj.text)) return namedValue(n, attr);
   const base = evaluate(obj, ctx);
   const found = memberOf(base, attr);
