@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { cronPerHour, parseRate, ratePerHourOf } from '../../server/src/engine/frontends/file-reach';
+import { cronPerHour, parseRate, ratePerHourOf } from '../../server/src/engine/frontends/schedule-rates';
 import { jsFileReach } from '../../server/src/engine/frontends/js/entry-points';
 import type { SourceLanguage } from '../../server/src/engine/model';
 import type { FileReach } from '../../server/src/engine/model/entry-point';

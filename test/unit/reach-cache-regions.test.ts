@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { AnalyzedDocument } from '../../server/src/engine/incremental/document';
 import { initParsers, parse } from '../../server/src/engine/syntax/parser';
 import { frontEndFor } from '../../server/src/engine/frontends/registry';
-import { countWords } from '../../server/src/engine/frontends/file-reach';
+import { countWords } from '../../server/src/engine/frontends/word-counts';
 import type { SourceLanguage } from '../../server/src/engine/model';
 import { seededRandom } from './seeded-random';
 

@@ -25,6 +25,7 @@ import { PLAIN_DATA } from '../model/entry-point';
 export type { SeenCall, SeenEntry, SeenFunction } from '../model/entry-point';
 import type { Span } from '../model/range';
 import { sameSpan } from '../syntax/span';
+import { MANY_FUNCTIONS, WHOLE_WORD, wordCounts, writtenMoreThan, type WordCounts } from './word-counts';
 
 export const MODULE = '<module>';
 
@@ -361,76 +362,6 @@ function within(inner: Span, outer: Span): boolean {
   return inner.endLine < outer.endLine || (inner.endLine === outer.endLine && inner.endColumn <= outer.endColumn);
 }
 
-const WORD_CHAR = /[\w$]/;
-const WORD = /[\w$]+/g;
-const WHOLE_WORD = /^[\w$]+$/;
-
-/**
- * Past this many functions a file's words are counted in one pass: a search per name
- * reads the whole file for every name written only where it is defined (a 100 KB store
- * of 185 methods spent 40% of its reading in those searches).
- */
-const MANY_FUNCTIONS = 16;
-
-/** How often each of `names` is written as a whole word in `text`; names that are not one word are left out. */
-function wordCounts(text: string, names: ReadonlyMap<string, number>): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const name of names.keys()) if (WHOLE_WORD.test(name)) counts.set(name, 0);
-  for (const m of text.matchAll(WORD)) {
-    const n = counts.get(m[0]);
-    if (n !== undefined) counts.set(m[0], n + 1);
-  }
-  return counts;
-}
-
-/**
- * Whether a mark may be written in the text: with the text's word counts (kept edit by edit
- * in the language server), only when one of the words it needs is; else (a whole reading)
- * always. A whole-text search for a mark cost a tenth of reading an edited file again.
- */
-export function mayBeWritten(words: WordCounts | undefined, needed: readonly string[]): boolean {
-  return !words || needed.some((w) => words.has(w));
-}
-
-/** How often each word is written in a text, as `countWords` counts them. */
-export type WordCounts = ReadonlyMap<string, number>;
-
-/**
- * Adds `sign` for each word (`[\w$]+`) written in `text` from `from` to `to`, which
- * must not cut a word, to `into`; a count that falls to 0 is removed.
- */
-export function countWords(text: string, into = new Map<string, number>(), sign = 1, from = 0, to = text.length) {
-  const word = /[\w$]+/g;
-  word.lastIndex = from;
-  for (let m = word.exec(text); m && m.index < to; m = word.exec(text)) {
-    const n = (into.get(m[0]) ?? 0) + sign;
-    if (n === 0) into.delete(m[0]);
-    else into.set(m[0], n);
-  }
-  return into;
-}
-
-/** Whether a UTF-16 unit is one of `[\w$]`. */
-export function isWordChar(c: number): boolean {
-  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36;
-}
-
-/**
- * Whether `name` is written as a word more than `times` times in `text`. A native search
- * that stops at the first use past the definitions: most functions are called early, and
- * counting every word of a file cost a tenth of reading it.
- */
-function writtenMoreThan(text: string, name: string, times: number): boolean {
-  let seen = 0;
-  for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + name.length)) {
-    const before = at > 0 ? text[at - 1] : '';
-    const after = text[at + name.length] ?? '';
-    if (WORD_CHAR.test(before) || WORD_CHAR.test(after)) continue;
-    if (++seen > times) return true;
-  }
-  return false;
-}
-
 export function entryPoint(
   kind: EntryKind,
   name: string,
@@ -450,47 +381,6 @@ export function entryPoint(
     ratePerHour,
     source: { file, span: at },
   };
-}
-
-const UNIT_MINUTES: Record<string, number> = { minute: 1, hour: 60, day: 1440, week: 10080 };
-
-/** Invocations per hour of `rate(n unit)`; null when the unit is not one of minutes, hours, days. */
-export function ratePerHourOf(n: number, unit: string): number | null {
-  const minutes = UNIT_MINUTES[unit.toLowerCase().replace(/s$/, '')];
-  if (!minutes || !(n > 0)) return null;
-  return 60 / (n * minutes);
-}
-
-/**
- * Invocations per hour a cron expression (minute hour day month weekday [year]) makes at
- * most: a list or step in the minute field times one in the hour field; null when a
- * field is too free to say (it then counts as not stated).
- */
-export function cronPerHour(fields: string[]): number | null {
-  if (fields.length < 5) return null;
-  const count = (f: string, range: number): number | null => {
-    if (f === '*' || f === '?') return range;
-    const step = /^(?:\*|\d+)\/(\d+)$/.exec(f);
-    if (step) return Math.ceil(range / Number(step[1]));
-    if (/^\d+(?:,\d+)*$/.test(f)) return f.split(',').length;
-    const span = /^(\d+)-(\d+)$/.exec(f);
-    if (span) return Number(span[2]) - Number(span[1]) + 1;
-    return null;
-  };
-  const minutes = count(fields[0], 60);
-  const hours = count(fields[1], 24);
-  if (minutes === null || hours === null) return null;
-  // At most `minutes` an hour in the hours it runs.
-  return hours === 24 || minutes < 60 ? minutes : null;
-}
-
-/** `rate(5 minutes)` read from text; null when it is not one. */
-export function parseRate(text: string): { trigger: string; ratePerHour: number | null } | null {
-  const rate = /^rate\(\s*(\d+)\s+(\w+)\s*\)$/i.exec(text.trim());
-  if (rate) return { trigger: text.trim(), ratePerHour: ratePerHourOf(Number(rate[1]), rate[2]) };
-  const cron = /^cron\((.*)\)$/i.exec(text.trim());
-  if (cron) return { trigger: text.trim(), ratePerHour: cronPerHour(cron[1].trim().split(/\s+/)) };
-  return null;
 }
 
 /** HTTP methods a route call or decorator may name. */

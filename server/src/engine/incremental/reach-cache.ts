@@ -17,14 +17,8 @@ import { isTestFile } from '../file-roles/role';
 import type { SourceLanguage, Span } from '../model';
 import type { FileReach, ReachReading } from '../model/entry-point';
 import { frontEndFor } from '../frontends/registry';
-import {
-  assemblePieces,
-  countWords,
-  isWordChar,
-  nodesOfTypes,
-  readPieces,
-  type ReachPiece,
-} from '../frontends/file-reach';
+import { assemblePieces, nodesOfTypes, readPieces, type ReachPiece } from '../frontends/file-reach';
+import { countWords, isWordChar } from '../frontends/word-counts';
 import { moveSpans, pointAt } from '../syntax/positions';
 import { shiftSpan, type EditRecord } from './site-cache';
 import { addEdit, addRange, changedOnly, type Region } from './edit-regions';

@@ -1,6 +1,5 @@
 import { DEFAULT_MAX_BYTES } from '../analyze';
 import { readSource, type ReadText } from './source';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Node, Tree } from 'web-tree-sitter';
 import { exportedValue, newContext, onceUnless } from '../frontends/evaluation';
@@ -19,6 +18,7 @@ import { ModuleSummaries } from './summaries';
 import { registeredModel } from './nest-models';
 import { workspaceConnections, type WorkspaceConnection } from './connections';
 import { callsModelFactory } from '../model/libraries';
+import { FolderListings } from './folder-listings';
 
 /**
  * A module's text as the rest of the workspace is read: regular files only, capped
@@ -28,30 +28,6 @@ import { callsModelFactory } from '../model/libraries';
 export function readFromDisk(file: string): string | null {
   const source = readSource(file, DEFAULT_MAX_BYTES);
   return 'text' in source ? source.text : null;
-}
-
-/** What a folder's entry is, as its listing says. */
-type Entry = 'file' | 'dir' | 'link' | 'other';
-
-/** A folder's entries; empty when it is not a folder or not there, 'unlisted' when listing it is not allowed. */
-function readListing(dir: string): Map<string, Entry> | 'unlisted' {
-  try {
-    const entries = new Map<string, Entry>();
-    for (const d of fs.readdirSync(dir, { withFileTypes: true }))
-      entries.set(d.name, d.isFile() ? 'file' : d.isDirectory() ? 'dir' : d.isSymbolicLink() ? 'link' : 'other');
-    return entries;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EACCES' ? 'unlisted' : new Map();
-  }
-}
-
-/** Whether a link leads to a regular file. */
-function isFileBehind(file: string): boolean {
-  try {
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
 }
 
 const MAX_MODULE_BYTES = 512 * 1024;
@@ -75,9 +51,8 @@ export class ModuleConstants {
   /** File → the module files its analysis (or its summary, for a module) looked up: `dependenciesOf` follows it. */
   private readonly uses = new Map<string, Set<string>>();
   private depth = 0;
-  private readonly existing = new Map<string, boolean>();
-  /** Folder → what its entries are, read once (see `exists`). */
-  private readonly listings = new Map<string, Map<string, Entry> | 'unlisted'>();
+  /** What the workspace's folders hold, read once (see folder-listings.ts). */
+  private readonly folders = new FolderListings();
   /** Folder, language and import → the module file (or null), until any file changes. */
   private readonly resolved = new Map<string, string | null>();
   private readonly summaries: ModuleSummaries;
@@ -100,7 +75,7 @@ export class ModuleConstants {
     const packages = (this.packages = new WorkspacePackages(root));
     this.finder = {
       root,
-      exists: (f) => this.exists(f),
+      exists: (f) => this.folders.exists(f),
       aliasCandidates: bareImportCandidates(aliases, packages),
       builtSource: (file) => aliases.builtSource(file),
     };
@@ -190,7 +165,7 @@ export class ModuleConstants {
       found = registeredModel(fromFile, token, {
         root: this.root,
         filesIn: (dir) => {
-          const l = this.listing(dir);
+          const l = this.folders.listing(dir);
           return l === 'unlisted' ? [] : [...l].filter(([, e]) => e === 'file').map(([n]) => n);
         },
         read: (f) => this.read(f),
@@ -223,7 +198,7 @@ export class ModuleConstants {
   private projectOf(file: string): string {
     const root = path.resolve(this.root);
     for (let dir = path.dirname(path.resolve(file)); dir.startsWith(root); dir = path.dirname(dir)) {
-      const l = this.listing(dir);
+      const l = this.folders.listing(dir);
       if (l !== 'unlisted' && l.get('package.json') === 'file') return dir;
       if (dir === root || path.dirname(dir) === dir) break;
     }
@@ -234,7 +209,7 @@ export class ModuleConstants {
     return workspaceConnections({
       root: project,
       entries: (dir) => {
-        const l = this.listing(dir);
+        const l = this.folders.listing(dir);
         if (l === 'unlisted') return [];
         return [...l].flatMap(([n, e]): Array<[string, 'file' | 'dir']> =>
           e === 'file' || e === 'dir' ? [[n, e]] : [],
@@ -302,41 +277,6 @@ export class ModuleConstants {
     return [...(this.dependents.get(module) ?? [])];
   }
 
-  /**
-   * Whether a module file is there, from its folder's listing, read once: an import is
-   * looked for under several names in every folder up to the root (2,400 stats for the
-   * 152 DynamoDB files of bench/workspace, one listing per folder instead). A link is
-   * followed with a stat. Remembered until a file changes.
-   */
-  private exists(file: string): boolean {
-    let known = this.existing.get(file);
-    if (known === undefined) {
-      const listing = this.listing(path.dirname(file));
-      const entry = listing === 'unlisted' ? 'link' : listing.get(path.basename(file));
-      // A link, or a file in a folder that cannot be listed, is asked of the file system.
-      known = entry === 'file' || (entry === 'link' && isFileBehind(file));
-      this.existing.set(file, known);
-    }
-    return known;
-  }
-
-  /**
-   * A folder's entries (empty when it is not there), or 'unlisted' when it cannot be
-   * listed but may hold files (execute-only folders such as `/home` on shared machines).
-   * A folder its parent's listing does not hold is not read at all.
-   */
-  private listing(dir: string): Map<string, Entry> | 'unlisted' {
-    let entries = this.listings.get(dir);
-    if (!entries) {
-      const parent = path.dirname(dir);
-      const up = parent === dir ? 'unlisted' : this.listing(parent);
-      const self = up === 'unlisted' ? undefined : up.get(path.basename(dir));
-      entries = up !== 'unlisted' && self !== 'dir' && self !== 'link' ? new Map() : readListing(dir);
-      this.listings.set(dir, entries);
-    }
-    return entries;
-  }
-
   /** The set of wrapper modules changed: modules that import one are summarised again when asked. */
   wrappersChanged(): void {
     this.summaries.wrappersChanged();
@@ -354,12 +294,7 @@ export class ModuleConstants {
   }
 
   forget(module: string): void {
-    this.existing.delete(module);
-    // Its folder's listing, and its parents' (a new package folder appears in its parent's).
-    for (let dir = path.dirname(module); ; dir = path.dirname(dir)) {
-      this.listings.delete(dir);
-      if (path.dirname(dir) === dir) break;
-    }
+    this.folders.forget(module);
     // A file that appears or goes may change what any import names.
     this.resolved.clear();
     if (isManifest(module)) this.manifestsChanged();

@@ -7,26 +7,18 @@
  * handler by its signature, a shebang or `require.main === module` script, a test file.
  */
 import type { Node, Tree } from 'web-tree-sitter';
-import {
-  emptyPart,
-  seenClass,
-  entryPoint,
-  HTTP_METHODS,
-  mayBeWritten,
-  memberCall,
-  parseRate,
-  readWhole,
-  wholeFileEntry,
-  type WordCounts,
-} from '../file-reach';
+import { emptyPart, seenClass, entryPoint, HTTP_METHODS, memberCall, readWhole, wholeFileEntry } from '../file-reach';
+import { mayBeWritten, type WordCounts } from '../word-counts';
 import type { EntryKind, FileReach, ReachPart, ReachReading, SeenEntry } from '../../model/entry-point';
-import { spanOf, walk } from '../../syntax/span';
+import { spanOf } from '../../syntax/span';
 import { isFunction, parametersOf } from './scope';
 import { makesFunction, returnedFunctions } from './factory-functions';
 import { argumentsOf, chainedRoutePath, passedFunctions, routeObject } from './passed-functions';
 import type { Span } from '../../model/range';
 import { declaratorBinding, fieldTypes, parameterBindings } from './declared-types';
 import { trpcProcedureName } from './trpc-procedures';
+import { readImport, readReexport, readRequire } from './module-links';
+import { decoratorsOf, readNestController } from './nest-controllers';
 
 /** A JS name, read sticky from where a receiver starts. */
 const JS_NAME = /[A-Za-z_$][\w$]*/y;
@@ -83,20 +75,6 @@ const NEST_MARK = /@(?:Controller|controller|JsonController|Cron|Interval)\s*\(/
 const ROUTE_OBJECT_MARKS = [/\bmethod['"]?\s*:/, /\bhandler\b/];
 /** The nodes whose children are statements: a reading looks at nothing outside its node's statement. */
 const CONTAINERS = new Set(['program', 'statement_block', 'class_body', 'switch_case', 'switch_default']);
-const NEST_ROUTES = new Set(['Get', 'Post', 'Put', 'Patch', 'Delete', 'All', 'Head', 'Options']);
-/**
- * Class decorators that make a controller: NestJS's and routing-controllers' `@Controller`,
- * routing-controllers' `@JsonController`, inversify-express-utils' `@controller`.
- */
-const CONTROLLERS = new Set(['Controller', 'JsonController', 'controller']);
-/** A route decorator's HTTP method: NestJS / routing-controllers `@Get`, inversify-express-utils `@httpGet`, `@all`. */
-function routeMethod(decorator: string): string | null {
-  if (NEST_ROUTES.has(decorator)) return decorator === 'All' ? 'ANY' : decorator.toUpperCase();
-  const http = /^http(Get|Post|Put|Patch|Delete|Head|Options)$/.exec(decorator);
-  if (http) return http[1].toUpperCase();
-  return decorator === 'all' ? 'ANY' : null;
-}
-
 /** `words`: the text's word counts, when the caller keeps them (`countWords`): marks needing a word not written are not looked for. */
 export function jsReachReading(
   tree: Tree,
@@ -409,109 +387,4 @@ function exportedName(call: Node): string | null {
       return left.childForFieldName('property')?.text ?? null;
   }
   return null;
-}
-
-function readImport(n: Node, seen: ReachPart): void {
-  const source = n.childForFieldName('source')?.text.slice(1, -1);
-  if (!source) return;
-  for (const c of walk(n)) {
-    if (c.type === 'import_specifier') {
-      const name = c.childForFieldName('name')?.text ?? '';
-      const alias = c.childForFieldName('alias')?.text ?? name;
-      seen.imports.push({ local: alias, module: source, name });
-    } else if (c.type === 'namespace_import') {
-      const local = c.namedChildren[0]?.text;
-      if (local) seen.imports.push({ local, module: source, name: '*' });
-    } else if (c.type === 'import_clause' && c.namedChildren[0]?.type === 'identifier') {
-      seen.imports.push({ local: c.namedChildren[0].text, module: source, name: 'default' });
-    }
-  }
-}
-
-/**
- * A barrel's re-exports: `export * from './feed'` (every name), `export * as feed from
- * './feed'`, `export { countVisit as recordVisit } from './stats'`. An export without a
- * source declares nothing here.
- */
-function readReexport(n: Node, seen: ReachPart): void {
-  const module = n.childForFieldName('source')?.text.slice(1, -1);
-  if (!module) return;
-  const clause = n.namedChildren.find((c) => c.type === 'export_clause' || c.type === 'namespace_export');
-  if (!clause) seen.imports.push({ local: '*', module, name: '*', reexport: true });
-  else if (clause.type === 'namespace_export') {
-    const local = clause.namedChildren[0]?.text;
-    if (local) seen.imports.push({ local, module, name: '*', reexport: true });
-  } else
-    for (const s of clause.namedChildren) {
-      const name = s.childForFieldName('name')?.text;
-      if (s.type === 'export_specifier' && name)
-        seen.imports.push({ local: s.childForFieldName('alias')?.text ?? name, module, name, reexport: true });
-    }
-}
-
-/** `const { save } = require("./db")`, `const db = require("./db")`. */
-function readRequire(call: Node, seen: ReachPart): void {
-  const source = call.childForFieldName('arguments')?.namedChildren[0];
-  const holder = call.parent?.type === 'variable_declarator' ? call.parent.childForFieldName('name') : null;
-  if (!source || !/^['"`]/.test(source.text) || !holder) return;
-  const module = source.text.slice(1, -1);
-  if (holder.type === 'identifier') {
-    seen.imports.push({ local: holder.text, module, name: '*' });
-    return;
-  }
-  for (const p of holder.namedChildren) {
-    if (p.type === 'shorthand_property_identifier_pattern') seen.imports.push({ local: p.text, module, name: p.text });
-    else if (p.type === 'pair_pattern') {
-      const name = p.childForFieldName('key')?.text;
-      const local = p.childForFieldName('value')?.text;
-      if (name && local) seen.imports.push({ local, module, name });
-    }
-  }
-}
-
-/** Decorators written on a class or a class member: before it in the class body, or as its own children. */
-function decoratorsOf(n: Node): Node[] {
-  const own = n.namedChildren.filter((c) => c.type === 'decorator');
-  const before: Node[] = [];
-  for (let p = n.previousNamedSibling; p?.type === 'decorator'; p = p.previousNamedSibling) before.push(p);
-  const outer =
-    n.parent?.type === 'export_statement' ? n.parent.namedChildren.filter((c) => c.type === 'decorator') : [];
-  return [...own, ...before, ...outer];
-}
-
-/** `@Get('x')` → `Get` and its first string argument. */
-function decorator(d: Node): { name: string; arg: string | null } {
-  const call = d.namedChildren[0];
-  if (call?.type !== 'call_expression') return { name: call?.text ?? '', arg: null };
-  const first = call.childForFieldName('arguments')?.namedChildren[0];
-  const arg = first && /^['"`]/.test(first.text) ? first.text.slice(1, -1) : null;
-  return { name: call.childForFieldName('function')?.text ?? '', arg };
-}
-
-function readNestController(cls: Node, seen: ReachPart, file: string): void {
-  const controller = decoratorsOf(cls)
-    .map(decorator)
-    .find((d) => CONTROLLERS.has(d.name));
-  const body = cls.childForFieldName('body');
-  if (!body) return;
-  for (const m of body.namedChildren) {
-    if (m.type !== 'method_definition') continue;
-    const method = m.childForFieldName('name')?.text ?? null;
-    for (const d of decoratorsOf(m).map(decorator)) {
-      const verb = controller ? routeMethod(d.name) : null;
-      if (verb) {
-        const route = ['', controller!.arg ?? '', d.arg ?? '']
-          .join('/')
-          .replace(/\/+/g, '/')
-          .replace(/(.)\/$/, '$1');
-        const name = `${verb} ${route}`;
-        seen.entries.push({ entry: entryPoint('api', name, file, method, spanOf(m), name), span: spanOf(m) });
-      } else if (d.name === 'Cron' || d.name === 'Interval') {
-        const rate = d.arg ? parseRate(`cron(${d.arg})`) : null;
-        const trigger = d.name === 'Cron' ? `cron(${d.arg ?? '…'})` : 'interval';
-        const entry = entryPoint('schedule', trigger, file, method, spanOf(m), trigger, rate?.ratePerHour ?? null);
-        seen.entries.push({ entry, span: spanOf(m) });
-      }
-    }
-  }
 }
