@@ -66,6 +66,7 @@ export type { AccessReach, FileReach } from './model/entry-point';
 export { reachOfText } from './entry-points/file';
 export { isKafkaAccess, subjectOf } from './model';
 export { classifyAccess, classifyTemplate, describeShards, literalText, render, shardSetOf } from './model/template';
+export { escapeRegExp } from './model/regexp';
 export { classifyName, words } from './frontends/names';
 export { initParsers, languageForFile, languageForId, parse } from './syntax/parser';
 export { infrastructureNeedsParsers } from './frontends/infra';

@@ -1,4 +1,4 @@
-import { type KeyMatch, type LogicalKey, render, type TableEntry } from '../engine';
+import { escapeRegExp, type KeyMatch, type LogicalKey, render, type TableEntry } from '../engine';
 import { addThrottles, addUnits, emptyOps, resolveByCode, sumOps, toKeyOps, type Op, type OpsSums } from './attribute';
 import type { HeatReport, HeatSite, KeyHeat, LiveData, LiveKey, RuleReport, ShardBalance, ShardHeat } from './types';
 
@@ -46,7 +46,7 @@ function tableFit(key: LogicalKey, table: string, aliases: readonly string[]): n
 
 function deployedName(template: string): RegExp {
   // `{$STAGE}` from code, `{$sls:stage}` / `{$AWS::StackName}` from templates.
-  const parts = template.split(/\{\$[^{}]+\}/).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const parts = template.split(/\{\$[^{}]+\}/).map(escapeRegExp);
   return new RegExp(`^${parts.join('.+')}$`);
 }
 

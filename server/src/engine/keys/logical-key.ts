@@ -1,6 +1,7 @@
 import type { Access, KeyTemplate, LogicalKey, TemplatePart } from '../model';
 import { render, shardSetOf } from '../model/template';
 import { tableName } from './table';
+import { escapeRegExp } from '../model/regexp';
 
 /**
  * A logical key is one item collection as the code addresses it, whatever the shard:
@@ -215,11 +216,7 @@ export function familyOf(k: LogicalKey): string {
 /** The pattern `valueFamiliesOf` matches a family's key text with: two keys with the same one take the same values. */
 export function valuePatternOf(k: LogicalKey): string {
   const parts = k.template.parts.map((p) =>
-    'literal' in p
-      ? p.literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-      : p.hole.kind === 'low-cardinality'
-        ? '[^#:|/]+'
-        : '.+',
+    'literal' in p ? escapeRegExp(p.literal) : p.hole.kind === 'low-cardinality' ? '[^#:|/]+' : '.+',
   );
   return `^${parts.join('')}$`;
 }

@@ -1,6 +1,7 @@
 import type { Hole, KeyTemplate, LogicalKey } from '../model';
 import { render } from '../model/template';
 import { SEPARATORS } from './logical-key';
+import { escapeRegExp as escape } from '../model/regexp';
 
 /**
  * Links concrete keys, as DynamoDB stores them and Contributor Insights reports them
@@ -57,8 +58,6 @@ function holePattern(h: Hole): string {
       return ANY;
   }
 }
-
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 interface Compiled {
   key: LogicalKey;

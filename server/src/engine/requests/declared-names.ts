@@ -7,6 +7,7 @@
  * and disagree on keys or indexes give nothing: which one the code means is not known.
  */
 import type { KeySchemaHints, TableDefinition, TableHint } from '../model/call-site';
+import { escapeRegExp } from '../model/regexp';
 
 /** A declared table with a stated name: its key names, and a fingerprint of its keys and indexes. */
 export interface NamedTable {
@@ -31,10 +32,7 @@ function patternOf(name: string): RegExp | null {
   if (p !== undefined) return p;
   const parts = name.split(HOLE);
   const own = parts.join('').replace(/[^A-Za-z0-9]/g, '').length;
-  p =
-    parts.length > 1 && own >= MIN_OWN
-      ? new RegExp(`^${parts.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join(HOLE_TEXT)}$`)
-      : null;
+  p = parts.length > 1 && own >= MIN_OWN ? new RegExp(`^${parts.map(escapeRegExp).join(HOLE_TEXT)}$`) : null;
   patterns.set(name, p);
   return p;
 }

@@ -1,4 +1,5 @@
 import type { ImportInfo } from '../../engine';
+import { escapeRegExp as escape } from '../../engine';
 
 /** How a file writes code: its language, typing, indentation, quotes and what its top level can name. */
 
@@ -59,8 +60,6 @@ export function visibleAtTop(name: string, text: string, imports: ImportInfo[], 
     : new RegExp(`^(export\\s+)?(const|let|var|class|function|async\\s+function)\\s+${esc}\\b`, 'm');
   return decl.test(text);
 }
-
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * The top-level constant a module keeps an environment variable's value in (`const TABLE =

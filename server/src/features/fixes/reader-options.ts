@@ -1,6 +1,7 @@
 import type { Access, Span, WrittenRequest } from '../../engine';
 import { offsetAt, textIn } from './apply';
 import { enclosingFunction, nodeAt, withTree } from './syntax';
+import { escapeRegExp } from '../../engine';
 
 /**
  * A Query's own fields beyond its key — `FilterExpression`, `ProjectionExpression`,
@@ -136,8 +137,7 @@ function projectionOf(
  */
 function aliasUser(w: WrittenRequest, fields: string[]): ((alias: string) => boolean) | null {
   const texts = fields.map((f) => w.fields[f].literal);
-  const appears = (alias: string, t: string) =>
-    new RegExp(`${alias.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w])`).test(t);
+  const appears = (alias: string, t: string) => new RegExp(`${escapeRegExp(alias)}(?![\\w])`).test(t);
   if (texts.every((t) => t !== null)) return (alias) => texts.some((t) => appears(alias, t!));
   const condition = w.fields.KeyConditionExpression;
   // A boto3 `Key(...)` condition names its attributes itself: every alias is the filter's.

@@ -1,5 +1,6 @@
 import type { Access, ImportInfo, SdkStyle, Span } from '../../engine';
 import { offsetAt, positionAt } from './apply';
+import { escapeRegExp } from '../../engine';
 
 /**
  * The SDK style generated code must use to call the client a site calls, decided from
@@ -88,7 +89,7 @@ export function wholeCall(read: Access, text: string): { span: Span; text: strin
     const receiver = read.call.receiver;
     if (!receiver) return null;
     const before = text.slice(0, start);
-    const esc = receiver.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const esc = escapeRegExp(receiver);
     const open = new RegExp(`(?:^|[^\\w$.])(${esc}\\s*\\.send\\(\\s*)$`).exec(before);
     const close = /^\s*,?\s*\)/.exec(text.slice(end));
     if (!open || !close) return null;

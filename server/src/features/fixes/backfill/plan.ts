@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { type Access, type Finding, languageForFile, render, type SourceLanguage } from '../../../engine';
+import { type Access, escapeRegExp, type Finding, languageForFile, render, type SourceLanguage } from '../../../engine';
 import type { FixAction } from '../fix-model';
 
 /**
@@ -79,8 +79,6 @@ export function backfillPlanOf(finding: Finding, fix: FixAction, project: string
     project,
   };
 }
-
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /** An environment variable the code reads the table from (not SST's resource links), and a literal name. */
 function tableOf(t: Access['table']): BackfillPlan['table'] {
