@@ -12,6 +12,7 @@ import { LabHttpServer } from './http/server';
 import { InsightsRegistry } from './insights/registry';
 import { MetricStore } from './metrics/metric-store';
 import { Limiter } from './throttle/limiter';
+import { StreamSpecs } from './dynamo/streams';
 
 export interface LabOptions {
   /** 0 picks a free port. Default 8000. */
@@ -68,7 +69,15 @@ export function createLabCore(options: LabOptions = {}) {
   });
   const meter = new Meter(limiter, metrics, insights);
   const catalog = new TableCatalog(engine);
-  const dynamo = new DynamoService({ engine, catalog, meter, insights, metrics, gate: new Gate() });
+  const dynamo = new DynamoService({
+    engine,
+    catalog,
+    meter,
+    insights,
+    metrics,
+    gate: new Gate(),
+    streams: new StreamSpecs(),
+  });
   return { engine, metrics, insights, limiter, meter, catalog, dynamo, periodSeconds, periodMs };
 }
 

@@ -3,6 +3,7 @@ import type { MetricStore } from '../metrics/metric-store';
 import type { DynaliteEngine } from './dynalite-engine';
 import type { Gate } from './gate';
 import type { Meter } from './meter';
+import type { StreamSpecs } from './streams';
 import type { TableCatalog } from './table-catalog';
 
 /** What every DynamoDB operation handler works with. */
@@ -13,4 +14,5 @@ export interface OpContext {
   insights: InsightsRegistry;
   metrics: MetricStore;
   gate: Gate;
+  streams: StreamSpecs;
 }

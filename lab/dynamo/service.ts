@@ -88,14 +88,20 @@ export class DynamoService {
     if (own) return own(this.ctx, data);
     if (this.ctx.engine.isDynaliteOperation(op)) {
       const tableName = typeof data.TableName === 'string' ? data.TableName : undefined;
+      // Read before dynalite's checks, which drop what it does not know from the request.
+      const stream = data.StreamSpecification;
       const res = await this.ctx.engine.call(op, data);
       if (tableName && TABLE_CHANGES.has(op)) {
         this.ctx.catalog.invalidate(tableName);
         if (op === 'DeleteTable') {
           this.ctx.insights.dropTable(tableName);
           this.ctx.metrics.dropTable(tableName);
-        }
+          this.ctx.streams.drop(tableName);
+        } else this.ctx.streams.noteRequest(tableName, stream);
       }
+      if (op === 'DescribeTable') return { ...res, Table: this.ctx.streams.describe(res.Table as Attrs | undefined) };
+      if (op === 'CreateTable' || op === 'UpdateTable')
+        return { ...res, TableDescription: this.ctx.streams.describe(res.TableDescription as Attrs | undefined) };
       return res;
     }
     throw unknownOperation(

@@ -4,7 +4,9 @@
 // holds the script's DeleteItem of the bare item and makes such a write first, over the
 // wire, so each script (SDK v3 module, SDK v2 CommonJS, boto3) meets each race for real.
 // Nothing may be lost: a change lands on the copy, a deleted item's copy is kept, and when
-// both sides changed, both versions stay and the run says so.
+// both sides changed, both versions stay and the run says so. And on a table with a stream
+// (served by the lab, which reports it as DynamoDB does), where every move reaches the
+// stream's consumers as a REMOVE, --apply waits to be told they are safe.
 
 import assert from 'node:assert/strict';
 import * as http from 'node:http';
@@ -17,6 +19,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { fixedCopy, MIGRATIONS, runScript, scan } from './helpers-backfill';
 import { cleanup, copyFixture, type Dynalite, runDriverAt, startDynalite } from './helpers-write';
+import { startTestLab } from '../lab/helpers';
 
 type Item = Record<string, AttributeValue>;
 type Race = 'changed' | 'deleted' | 'both changed';
@@ -157,6 +160,44 @@ describe('a backfill racing the code that still writes the bare key loses nothin
       } finally {
         await proxy?.close();
         await db.close();
+        cleanup(dir);
+        cleanup(original);
+      }
+    });
+  }
+});
+
+describe('on a table with a stream, --apply needs --despite-stream', () => {
+  for (const m of CASES.filter((c) => c.fixture !== 'bookings-v2')) {
+    test(`${m.fixture} (${m.script.split('.').pop()})`, async () => {
+      const original = copyFixture(m.fixture, m.from);
+      const { dir } = await fixedCopy(m);
+      const lab = await startTestLab();
+      const tableName = String(m.table.TableName);
+      try {
+        await lab.ddb.send(
+          new CreateTableCommand({
+            ...m.table,
+            StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
+          }),
+        );
+        await runDriverAt(lab.lab.url, original, m.language, m.write);
+        const db = { client: lab.ddb, endpoint: lab.lab.url };
+        const before = await scan(db, tableName);
+
+        const dry = await runScript(m, dir, db);
+        assert.equal(dry.code, 0, dry.stderr);
+        assert.match(dry.stderr, new RegExp(`${tableName} has a stream \\(NEW_AND_OLD_IMAGES\\)`));
+        const refused = await runScript(m, dir, db, '--apply');
+        assert.equal(refused.code, 2, refused.stderr);
+        assert.match(refused.stderr, /--apply on a table with a stream needs --despite-stream/);
+        assert.deepEqual(await scan(db, tableName), before, 'nothing moved');
+
+        const applied = await runScript(m, dir, db, '--apply', '--despite-stream');
+        assert.equal(applied.code, 0, applied.stderr);
+        assert.match(applied.stdout, new RegExp(`moved ${before.length}, conflicts 0, skipped 0`));
+      } finally {
+        await lab.close();
         cleanup(dir);
         cleanup(original);
       }

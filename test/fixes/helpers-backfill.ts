@@ -207,7 +207,10 @@ void (async () => {
   },
 ];
 
-export async function scan(db: Dynalite, name: string): Promise<Record<string, AttributeValue>[]> {
+export async function scan(
+  db: { client: Dynalite['client'] },
+  name: string,
+): Promise<Record<string, AttributeValue>[]> {
   const items: Record<string, AttributeValue>[] = [];
   let start: ScanCommandOutput['LastEvaluatedKey'];
   do {

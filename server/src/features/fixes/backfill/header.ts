@@ -38,7 +38,9 @@ export function headerLines(plan: BackfillPlan, run: string): string[] {
     'key, the item is updated in place while it still holds the bare value. Safe to run again:',
     'a moved item is no longer under the bare key, and the copy an interrupted run left is',
     'recognised as the same item. An item whose place holds a different item stays where it is',
-    'and is listed; the script then exits with status 1.',
+    'and is listed; the script then exits with status 1. A change the running code makes to an',
+    'item while it moves is carried to its copy. On a table with a stream, a move reaches its',
+    'consumers as a REMOVE and an INSERT: --apply then also needs --despite-stream.',
   ];
 }
 

@@ -62,6 +62,7 @@ export function nodeBackfillScript(plan: BackfillPlan, fileName: string): string
     '      : (table.GlobalSecondaryIndexes ?? []).find((i) => hashKeyOf(i.KeySchema) === KEY_ATTRIBUTE);',
     '  if (index === undefined)',
     '    throw new Error(`${KEY_ATTRIBUTE} is the partition key of neither ${tableName} nor its global indexes`);',
+    '  if (!index) checkStream(table, tableName);',
     '  const counts = { found: 0, moved: 0, conflicts: 0, skipped: 0 };',
     '  const perShard = new Array(SHARD_COUNT).fill(0);',
     '  for await (const item of bareItems(tableName, index?.IndexName)) {',
@@ -308,6 +309,19 @@ function canonical(value, isSet = false) {
   return JSON.stringify(value);
 }
 
+/**
+ * Moving an item is a DeleteItem and a PutItem: a stream's consumers see a REMOVE then an
+ * INSERT, and one that acts on a REMOVE (deletes a search document, a file, a balance) would
+ * act on every moved item. So --apply on a table with a stream asks to be told they are safe.
+ */
+function checkStream(table, tableName) {
+  const stream = table.StreamSpecification?.StreamEnabled ? table.StreamSpecification.StreamViewType : null;
+  if (!stream) return;
+  console.warn(tableName + ' has a stream (' + stream + '): its consumers see each move as a REMOVE and an INSERT');
+  if (options.apply && !options.despiteStream)
+    usage('--apply on a table with a stream needs --despite-stream, once no consumer acts on a REMOVE as a loss');
+}
+
 function report(tableName, counts, perShard) {
   const where = KEY_ATTRIBUTE + ' = ' + JSON.stringify(BARE_SHOWN) + ' in ' + tableName;
   const spread = 'per shard 0..' + (SHARD_COUNT - 1) + ': ' + perShard.join(' ');
@@ -321,6 +335,7 @@ function parseOptions(args) {
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i];
     if (arg === '--apply') out.apply = true;
+    else if (arg === '--despite-stream') out.despiteStream = true;
     else if (['--table', '--endpoint', '--region'].includes(arg)) {
       if (!args[i + 1]) usage(arg + ' needs a value');
       out[arg.slice(2)] = args[(i += 1)];
@@ -331,7 +346,8 @@ function parseOptions(args) {
 }
 
 function usage(problem) {
-  const text = 'usage: node <this script> [--apply] [--table NAME] [--endpoint URL] [--region REGION]';
+  const text =
+    'usage: node <this script> [--apply [--despite-stream]] [--table NAME] [--endpoint URL] [--region REGION]';
   if (problem) console.error(problem + '\n' + text);
   else console.log(text);
   process.exit(problem ? 2 : 0);

@@ -69,6 +69,8 @@ export function pythonBackfillScript(plan: BackfillPlan, fileName: string): stri
     '                " nor one of its global indexes"',
     '            )',
     '        index = keyed[0]["IndexName"]',
+    '    if not index:',
+    '        check_stream(table, table_name, options)',
     '    counts = {"found": 0, "moved": 0, "conflicts": 0, "skipped": 0}',
     '    per_shard = [0] * SHARD_COUNT',
     '    for item in bare_items(client, table_name, index):',
@@ -345,6 +347,29 @@ def canonical(value, is_set=False):
     return json.dumps(value)
 
 
+def check_stream(table, table_name, options):
+    """Moving an item is a DeleteItem and a PutItem: a stream's consumers see a REMOVE
+    then an INSERT, and one that acts on a REMOVE (deletes a search document, a file, a
+    balance) would act on every moved item. So --apply on a table with a stream asks to
+    be told they are safe.
+    """
+    spec = table.get("StreamSpecification") or {}
+    if not spec.get("StreamEnabled"):
+        return
+    print(
+        f"{table_name} has a stream ({spec.get('StreamViewType')}):"
+        " its consumers see each move as a REMOVE and an INSERT",
+        file=sys.stderr,
+    )
+    if options.apply and not options.despite_stream:
+        print(
+            "--apply on a table with a stream needs --despite-stream,"
+            " once no consumer acts on a REMOVE as a loss",
+            file=sys.stderr,
+        )
+        sys.exit(2)
+
+
 def report(table_name, counts, per_shard, applied):
     where = f"{KEY_ATTRIBUTE} = {json.dumps(BARE_SHOWN)} in {table_name}"
     spread = f"0..{SHARD_COUNT - 1}: " + " ".join(str(n) for n in per_shard)
@@ -359,6 +384,11 @@ def report(table_name, counts, per_shard, applied):
 def parse_options():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--apply", action="store_true", help="move them (else count)")
+    parser.add_argument(
+        "--despite-stream",
+        action="store_true",
+        help="move them although the table has a stream (its consumers see moves)",
+    )
     parser.add_argument("--table", help="the table (default: the one the code uses)")
     parser.add_argument("--endpoint", help="a DynamoDB endpoint URL (e.g. a local one)")
     parser.add_argument("--region", help="the AWS region")
