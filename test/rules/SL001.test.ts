@@ -4,6 +4,32 @@ import { ruleTester } from './tester';
 ruleTester('SL001', {
   valid: [
     {
+      name: 'a pydantic entry keyed by the id the request names, dumped with model_dump() (Powertools style)',
+      files: {
+        'product/handlers/create_product.py': `import os
+
+import boto3
+from pydantic import BaseModel
+
+
+class ProductEntry(BaseModel):
+    id: str
+    name: str
+    price: int
+
+
+table = boto3.resource("dynamodb").Table(os.environ["TABLE_NAME"])
+
+
+def lambda_handler(event, context):
+    body = event["body"]
+    entry = ProductEntry(id=body["id"], name=body["name"], price=body["price"])
+    table.put_item(Item=entry.model_dump(), ConditionExpression="attribute_not_exists(id)")
+    return {"statusCode": 201}
+`,
+      },
+    },
+    {
       name: 'a Lambda handler keyed by the user it is called for',
       files: {
         'src/handlers/save-profile.ts': `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -59,6 +85,44 @@ def test_reads_customer(table):
     },
   ],
   invalid: [
+    {
+      name: 'a pydantic model whose partition key is a class default, and a dataclass dumped with asdict()',
+      files: {
+        'metrics/handler.py': `import os
+from dataclasses import asdict, dataclass
+
+import boto3
+from pydantic import BaseModel
+
+
+class PageView(BaseModel):
+    pk: str = "VIEWS#all"
+    sk: str
+    path: str
+
+
+@dataclass
+class Signup:
+    sk: str
+    plan: str
+    pk: str = "SIGNUPS"
+
+
+table = boto3.resource("dynamodb").Table(os.environ["TABLE_NAME"])
+
+
+def lambda_handler(event, context):
+    request_id = event["requestContext"]["requestId"]
+    table.put_item(Item=PageView(sk=request_id, path=event["rawPath"]).model_dump())
+    table.put_item(Item=asdict(Signup(sk=request_id, plan="free")))
+    return {"statusCode": 204}
+`,
+      },
+      errors: [
+        { line: 9, severity: 'error', messageId: 'constantWrite' },
+        { line: 18, severity: 'error', messageId: 'constantWrite' },
+      ],
+    },
     {
       name: 'a repository class that writes every post under one feed key',
       files: {

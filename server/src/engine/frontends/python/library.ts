@@ -33,6 +33,7 @@ import { argumentAt } from './argument-sources';
 import { classAttributes, methodNode, methodsNamed } from './class-members';
 import { resolve } from './scope';
 import { formatMethod, joinValue, strftimeGranularity, withSpec } from './strings';
+import { DUMP_METHODS, dumpedInstance } from './model-dumps';
 
 const INSTANT =
   /^((\w+\.)?datetime\.(now|utcnow|today)|(time\.)?time(_ns)?|time\.(monotonic|perf_counter)(_ns)?|arrow\.(now|utcnow)|pendulum\.now|(\w+\.)?timezone\.now)$/;
@@ -84,6 +85,7 @@ export function callValue(n: Node, ctx: EvalContext): Value {
       unknownValue(n)
     );
   if (callee === 'dict') return kwargsValue(n, ctx);
+  if (/^(?:dataclasses\.)?asdict$/.test(callee)) return dumpedInstance(arg(0), ctx) ?? unknownValue(n);
   // `dynamodb.Table(name)` as a value: what a factory returns (`create_connection("chat")`)
   // keeps the table's name, as boto3's `Table.table_name` does.
   if (fn?.type === 'attribute' && fn.childForFieldName('attribute')?.text === 'Table' && argumentAt(n, 0, 'name'))
@@ -175,6 +177,8 @@ function methodValue(n: Node, fn: Node, ctx: EvalContext): Value {
   const recvNode = fn.childForFieldName('object');
   const condition = conditionValue(n, method, recvNode, ctx);
   if (condition) return condition;
+  const dumped = DUMP_METHODS.has(method) ? dumpedInstance(recvNode, ctx) : null;
+  if (dumped) return dumped;
   const own = methodNode(fn) ?? classMethodNode(recvNode, method, ctx);
   if (own) return returnValue(n, own, ctx);
   const imported = importedClassMethod(n, recvNode, method, ctx);
