@@ -86,6 +86,34 @@ def test_reads_customer(table):
   ],
   invalid: [
     {
+      name: 'a pydantic model imported from the models module: its default partition key, at the call that makes the item',
+      files: {
+        'app/handlers/views.py': `import os
+
+import boto3
+
+from app.models import PageView
+
+table = boto3.resource("dynamodb").Table(os.environ["TABLE_NAME"])
+
+
+def lambda_handler(event, context):
+    view = PageView(sk=event["requestContext"]["requestId"], path=event["rawPath"])
+    table.put_item(Item=view.model_dump())
+    return {"statusCode": 204}
+`,
+        'app/models.py': `from pydantic import BaseModel
+
+
+class PageView(BaseModel):
+    pk: str = "VIEWS#all"
+    sk: str
+    path: str
+`,
+      },
+      errors: [{ file: 'app/handlers/views.py', line: 11, severity: 'error', messageId: 'constantWrite' }],
+    },
+    {
       name: 'a pydantic model whose partition key is a class default, and a dataclass dumped with asdict()',
       files: {
         'metrics/handler.py': `import os

@@ -38,7 +38,8 @@ export function dumpedInstance(receiver: Node | null, ctx: EvalContext): Value |
   if (given.kind !== 'object') return null;
   const cls = resolve(fn, ctx);
   const body = cls?.kind === 'class' ? cls.node : null;
-  const defaults = body ? classValue(body, ctx) : null;
+  // A class imported from another module brings the defaults its body gives there.
+  const defaults = body ? classValue(body, ctx) : cls?.kind === 'import' ? ctx.evaluate(fn, ctx) : null;
   const entries: Entry[] = [...(defaults?.kind === 'object' ? defaults.entries : []), ...given.entries];
   if (entries.length === 0) return null;
   const bases = body?.childForFieldName('superclasses')?.namedChildren.map((b) => b?.text ?? '') ?? [];
