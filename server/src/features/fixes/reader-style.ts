@@ -1,6 +1,5 @@
-import type { Access, ImportInfo, SdkStyle, Span } from '../../engine';
+import { type Access, escapeRegExp, type ImportInfo, type SdkStyle, type Span } from '../../engine';
 import { offsetAt, positionAt } from './apply';
-import { escapeRegExp } from '../../engine';
 
 /**
  * The SDK style generated code must use to call the client a site calls, decided from
