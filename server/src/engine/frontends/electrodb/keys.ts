@@ -119,21 +119,9 @@ function entityName(e: EntitySchema, p: AccessPattern): string {
  */
 export function partitionPrefix(e: EntitySchema, p: AccessPattern): OwnText {
   const text = e.service.kind === 'scalar' ? literalText(e.service.template) : null;
-  const head: Array<string | Value> = text !== null ? [`$${text}`] : ['$', e.service];
-  if (!p.sk) head.push(entityName(e, p));
-  if (p.scope) head.push(`_${p.scope}`);
-  return { head: joinText(head) };
-}
-
-/** Neighbouring texts as one, as ElectroDB writes them. */
-function joinText(head: Array<string | Value>): Array<string | Value> {
-  const out: Array<string | Value> = [];
-  for (const h of head) {
-    const last = out[out.length - 1];
-    if (typeof h === 'string' && typeof last === 'string') out[out.length - 1] = last + h;
-    else out.push(h);
-  }
-  return out;
+  // A literal service and what follows it are one text: one part of the key.
+  const rest = `${p.sk ? '' : entityName(e, p)}${p.scope ? `_${p.scope}` : ''}`;
+  return { head: text !== null ? [`$${text}${rest}`] : ['$', e.service, ...(rest ? [rest] : [])] };
 }
 
 /**
