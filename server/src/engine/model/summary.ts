@@ -6,6 +6,8 @@ export interface FunctionSummary {
   name: string;
   /** The class it is a method of, or null. */
   owner: string | null;
+  /** The object literal it is a property of (`Keys` of `const Keys = { season: (s) => ... }`). */
+  holder?: string;
   /** Parameter names in call order (`self` left out). */
   params: string[];
   /** The DynamoDB calls in its body whose request holds one of its parameters, in this module's positions. */

@@ -35,6 +35,11 @@ export function ownFunctionValue(call: Node, callee: Node, ctx: EvalContext): Va
   }
   if (object?.type !== 'identifier' || !property) return null;
   const b = resolve(object, ctx);
+  // `Keys.season(s)` on `const Keys = { season: (s) => ... }` in this file.
+  if (b?.kind === 'value' && b.node.type === 'object') {
+    const fn = propertyFunction(b.node, property);
+    return fn ? returned(call, fn, ctx) : null;
+  }
   if (b?.kind !== 'import') return null;
   return importedReturn(call, b.source, b.name === '*' ? property : `${b.name}.${property}`, ctx);
 }
@@ -43,6 +48,17 @@ function importedReturn(call: Node, source: string, name: string, ctx: EvalConte
   const fn = ctx.lookups.functions?.(source, name);
   if (!fn?.returns) return null;
   return instantiate(fn.returns, callArguments(call, fn.params, ctx), spanOf(call));
+}
+
+/** The function an object literal holds under `name` (`season: (s) => ...`, `season(s) { ... }`), or null. */
+function propertyFunction(object: Node, name: string): Node | null {
+  for (const p of object.namedChildren) {
+    if (p?.type === 'method_definition' && p.childForFieldName('name')?.text === name) return p;
+    if (p?.type !== 'pair' || p.childForFieldName('key')?.text.replace(/^['"]|['"]$/g, '') !== name) continue;
+    const value = p.childForFieldName('value');
+    return value && isFunction(value) ? value : null;
+  }
+  return null;
 }
 
 /** The value a function of this file returns to this call. */
@@ -59,7 +75,10 @@ function returned(call: Node, fn: Node, ctx: EvalContext): Value | null {
   });
   const v = chooseAmong(values, call, values.length - 1).value;
   // Nothing known comes back: the function's name (`getUserId()`) says more.
-  return soleHole(v)?.kind === 'unknown' ? null : v;
+  if (soleHole(v)?.kind === 'unknown') return null;
+  // A key text (`PK: seasonKey(SEASON)`) is this call's value, as from an imported helper:
+  // findings and fixes go to the call, the parts keep where their text is written.
+  return v.kind === 'scalar' ? { ...v, span: spanOf(call) } : v;
 }
 
 /** The method `name` of the class `n` is written in (not inherited), or null. */

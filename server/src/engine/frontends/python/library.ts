@@ -291,7 +291,10 @@ function returnValue(n: Node, fn: Node, ctx: EvalContext): Value {
     const v = ctx.evaluate(r, body) ?? unknownValue(n);
     return hasParamHole(v) ? substitute(v, callArguments(n, params, ctx)) : v;
   });
-  return chooseAmong(values, n, values.length - 1).value;
+  const v = chooseAmong(values, n, values.length - 1).value;
+  // A key text (`"pk": season_pk(SEASON)`) is this call's value, as from an imported helper:
+  // findings and fixes go to the call, the parts keep where their text is written.
+  return v.kind === 'scalar' ? { ...v, span: spanOf(n) } : v;
 }
 
 /** `from keys import cart_key` then `cart_key("SHARED")`: what the module's function returns to this call. */

@@ -1,6 +1,6 @@
 /**
  * Finding a summarised function by the name a caller uses: a module's function
- * (`save`), a class's method (`Post.inPartition`), or a method a class inherits from
+ * (`save`), a class's method (`Post.inPartition`), an object literal's (`Keys.season`), or a method a class inherits from
  * a base class, in its own module or in the one the base is imported from.
  */
 import type { FunctionSummary, ModuleSummary, ModulesFrom } from '../../model/summary';
@@ -10,7 +10,11 @@ export function functionOf(m: ModuleSummary | null, name: string): FunctionSumma
   if (!m) return null;
   const dot = name.indexOf('.');
   if (dot < 0) return m.functions.get(name) ?? null;
-  return methodOf(m, name.slice(0, dot), name.slice(dot + 1), null, 0);
+  const method = methodOf(m, name.slice(0, dot), name.slice(dot + 1), null, 0);
+  if (method) return method;
+  // `Keys.season` of `export const Keys = { season: (s) => ... }`.
+  const held = m.functions.get(name.slice(dot + 1));
+  return held?.holder === name.slice(0, dot) ? held : null;
 }
 
 const MAX_BASES = 6;

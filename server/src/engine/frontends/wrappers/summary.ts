@@ -44,7 +44,11 @@ export function summarizeModule(
   const summaryOf = (f: NamedFunction): FunctionSummary => {
     const table = f.owner ? classOf(summary, f.owner, null).methods : summary.functions;
     let s = table.get(f.name);
-    if (!s) table.set(f.name, (s = { name: f.name, owner: f.owner, params: f.params, sites: [], returns: null }));
+    if (!s) {
+      s = { name: f.name, owner: f.owner, params: f.params, sites: [], returns: null };
+      if (f.holder) s.holder = f.holder;
+      table.set(f.name, s);
+    }
     return s;
   };
   let followed = 0;
