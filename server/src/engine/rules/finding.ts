@@ -136,9 +136,19 @@ export function addShardSuffix(
   return { kind: 'add-shard-suffix', key: key.id, at, separator: separator ?? separatorOf(a), shardCount };
 }
 
-/** The separator the key already uses (its last one), `#` when it has none: for a key no writer shards yet. */
+/**
+ * The separator the key already uses (its last one), `#` when it has none: for a key no
+ * writer shards yet. The text the key's own expression writes decides before the text of
+ * a constant put into it: `SEASON#${SEASON}` with SEASON = "2026-winter" is sharded with
+ * `#`, the dash being part of the season's value.
+ */
 function separatorOf(a: Access): string {
-  const text = a.partitionKey!.template.parts.map((p) => ('literal' in p ? p.literal : '')).join('');
-  for (let i = text.length - 1; i >= 0; i--) if (SEPARATORS.includes(text[i])) return text[i];
-  return '#';
+  const parts = a.partitionKey!.template.parts;
+  const last = (ps: typeof parts) => {
+    const text = ps.map((p) => ('literal' in p ? p.literal : '')).join('');
+    for (let i = text.length - 1; i >= 0; i--) if (SEPARATORS.includes(text[i])) return text[i];
+    return null;
+  };
+  const own = parts.filter((p) => 'literal' in p && p.origin && p.origin.via.length === 0);
+  return (own.length < parts.length ? last(own) : null) ?? last(parts) ?? '#';
 }
