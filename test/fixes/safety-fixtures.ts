@@ -97,6 +97,53 @@ print(json.dumps({"found": found, "first": dao.list_day("2026-11-30"), "second":
     },
   },
   {
+    // Single-table keys built by an object of key builders in another module (`Keys.season(SEASON)`,
+    // `Keys.player(id)`): put, update, get and query of one season's standings.
+    name: 'key-helpers-ts',
+    table: 'standings',
+    pk: 'PK',
+    sk: 'SK',
+    offered: ['add-hash-shard'],
+    driver: {
+      language: 'node',
+      source: `import { addPoints, allStandings, join, standingOf } from './standings';
+
+void (async () => {
+  const ids = ${IDS('player')};
+  for (const id of [...ids].reverse()) await join(id, 'Player ' + id);
+  for (const [i, id] of ids.entries()) if (i % 3 === 0) await addPoints(id, 10 + i);
+  const found = [];
+  for (const id of ids) found.push((await standingOf(id)) ?? null);
+  console.log(JSON.stringify({ found, listed: await allStandings() }));
+})();
+`,
+    },
+  },
+  {
+    // boto3: the same with module-level key functions (season_pk(CURRENT_SEASON)) and a
+    // `Key("pk").eq(...)` condition followed page by page.
+    name: 'key-helpers-py',
+    table: 'standings',
+    pk: 'pk',
+    sk: 'sk',
+    offered: ['add-hash-shard'],
+    driver: {
+      language: 'python',
+      source: `import json
+from standings import add_points, all_standings, join, standing_of
+
+ids = [f"player-{i:02d}" for i in range(20)]
+for player_id in reversed(ids):
+    join(player_id, f"Player {player_id}")
+for i, player_id in enumerate(ids):
+    if i % 3 == 0:
+        add_points(player_id, 10 + i)
+found = [standing_of(player_id) for player_id in ids]
+print(json.dumps({"found": found, "listed": all_standings()}, default=int))
+`,
+    },
+  },
+  {
     // Write-once feed items read only by a Query, newest first: the random suffix is offered too.
     name: 'feed-ts',
     table: 'activity',

@@ -4,6 +4,7 @@ import {
   classifyName,
   classifyTemplate,
   type Finding,
+  type TemplatePart,
   languageForFile,
   type ShardSuffix,
   spanOf,
@@ -72,6 +73,26 @@ function pure(n: Node): boolean {
   return n.namedChildren.every((c) => !c || pure(c));
 }
 
+/** Hole kinds a key helper builds from its arguments alone: calling it again gives the same text. */
+const REPEATABLE = new Set(['constant', 'entity-id', 'low-cardinality']);
+
+/**
+ * A key helper's call (`player_sk(player_id)`, `keys.order(o.id)`) read again gives the same
+ * value when its arguments are plain reads and the engine read it to literals and those
+ * arguments only: no clock, random, counter or unknown part (`sk: newId()` would hash
+ * another id than the one stored).
+ */
+function repeatableCall(n: Node, template: { parts: TemplatePart[] }): boolean {
+  if (n.type !== 'call_expression' && n.type !== 'call') return false;
+  const callee = n.childForFieldName('function');
+  if (!callee || !/^(identifier|member_expression|attribute)$/.test(callee.type)) return false;
+  const args = n.childForFieldName('arguments')?.namedChildren ?? [];
+  if (!args.every((x) => !!x && pure(x))) return false;
+  return template.parts.every(
+    (p) => 'literal' in p || REPEATABLE.has(p.hole.kind) || (p.hole.kind === 'time' && !!p.hole.input),
+  );
+}
+
 /**
  * The sort key's own value at an access (`TICKET#${ticketId}`, `f"VISIT#{visit_id}"`),
  * when reading it again gives the same value: it names the item at every access, so
@@ -87,7 +108,7 @@ function sortKeyAttribute(ctx: FixContext, a: Access): ItemAttribute | null {
   return (
     withTree(a.file, text, (tree) => {
       const n = nodeAt(tree, sk.span);
-      if (!n || !sameSpan(spanOf(n), sk.span) || !pure(n)) return null;
+      if (!n || !sameSpan(spanOf(n), sk.span) || !(pure(n) || repeatableCall(n, sk.template))) return null;
       return { name: sk.attribute, expression: n.text, span: sk.span };
     }) ?? null
   );

@@ -92,6 +92,26 @@ export function isKeyValue(n: Node): boolean {
   );
 }
 
+/**
+ * A call given as the key attribute's own value (`PK: boardKey(season)`, `":pk":
+ * board_key()`, `Key("pk").eq(board_key())`): what it returns is the key's text (the
+ * engine read a key from it), so a shard goes after it as after a name. A call given
+ * as the whole item (`Item: toItem(x)`) is not one.
+ */
+function isNamedKeyCall(n: Node, attribute: string): boolean {
+  if (n.type !== 'call_expression' && n.type !== 'call') return false;
+  const parent = n.parent;
+  if (parent?.type === 'pair') {
+    const key = parent.childForFieldName('key');
+    const name = key?.text.replace(/^['"`]|['"`]$/g, '');
+    return parent.childForFieldName('value')?.id === n.id && (name === attribute || !!name?.startsWith(':'));
+  }
+  // boto3's condition builder: `Key("pk").eq(value)`.
+  const call = parent?.type === 'argument_list' && parent.namedChildCount === 1 ? parent.parent : null;
+  const callee = call?.childForFieldName('function');
+  return callee?.type === 'attribute' && callee.childForFieldName('attribute')?.text === 'eq';
+}
+
 /** The last literal of the key, when it is the end of the key's value (`"BOARD#global"` in `PREFIX + "BOARD#global"`). */
 function lastLiteral(a: Access): SourceRange | null {
   const parts = a.partitionKey?.template.parts ?? [];
@@ -161,7 +181,7 @@ function findKeySite(ctx: FixContext, a: Access): KeySite | Blocked {
   if (!pk || text === null) return { blocked: `the key at ${where(ctx, a.file, a.span)} is not known` };
   const own = withTree(a.file, text, (tree) => {
     const n = nodeAt(tree, pk.span);
-    if (!n || !sameSpan(spanOf(n), pk.span) || !isKeyValue(n)) return null;
+    if (!n || !sameSpan(spanOf(n), pk.span) || !(isKeyValue(n) || isNamedKeyCall(n, pk.attribute))) return null;
     // A parameter's default is evaluated once (Python) or bypassed by a caller that passes
     // the value: the edit goes on the value where the request uses it, if it names one.
     if (isParameter(n)) return { span: useValue(tree, pk.use), siblings: siblingAttributes(tree, a.language, pk.use) };

@@ -4,7 +4,7 @@ import type { Needed } from '../generate/imports';
 import type { KeyPiece } from '../generate/reader-spec';
 import type { FixContext } from './fix-model';
 import { visibleAtTop } from './reader-conventions';
-import { pythonModuleFor, reachableFrom } from './reader-scope';
+import { pythonModuleFor, reachableFrom, rootNames } from './reader-scope';
 
 /** The sharded key as a reader rebuilds it: the text around the shard part, and the loop over the shards. */
 
@@ -41,6 +41,36 @@ export function partitionPieces(
     after += p.literal;
   }
   return { before, after };
+}
+
+/** A key helper's call with plain names for arguments: `boardKey(CURRENT_SEASON)`, `keys.board(season.id)`. */
+const HELPER_CALL =
+  /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*\(\s*([A-Za-z_$][\w$.]*(\s*,\s*[A-Za-z_$][\w$.]*)*)?\s*,?\s*\)$/;
+
+/**
+ * The reader's own key expression in place of the text before the shard, when it is a key
+ * helper's call the reader can make (`boardKey(CURRENT_SEASON)`, `board_pk(SEASON)`): the
+ * reader then reads the shards of what the helper builds, so a later change to the helper
+ * reaches the reader and the writers alike. Only when that text has no variable part and
+ * the helper's value here and a separator; else null (the text is spelled out).
+ */
+export function helperCallPieces(
+  keyParts: TemplatePart[],
+  after: string,
+  site: Access,
+  expression: string | null,
+  visible: (name: string) => boolean,
+): { before: KeyPiece[]; after: string } | null {
+  if (!expression || !HELPER_CALL.test(expression.trim()) || !rootNames(expression).every(visible)) return null;
+  const shard = keyParts.findIndex((p) => 'hole' in p && p.hole.kind === 'shard');
+  const literalText = (parts: TemplatePart[]) =>
+    parts.every((p) => 'literal' in p) ? parts.map((p) => ('literal' in p ? p.literal : '')).join('') : null;
+  const value = literalText(site.partitionKey?.template.parts ?? []);
+  const before = literalText(keyParts.slice(0, shard));
+  // The separator before the shard follows the helper's value.
+  if (value === null || before === null || !value || !before.startsWith(value)) return null;
+  const separator = before.slice(value.length);
+  return { before: [{ name: expression.trim() }, ...(separator ? [{ literal: separator }] : [])], after };
 }
 
 /** A module specifier from one file to another (`./config`, `.settings`), as the target's project writes it. */

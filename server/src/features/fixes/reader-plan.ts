@@ -6,7 +6,7 @@ import type { FixContext } from './fix-model';
 import { declaredIndexSortKey } from './index-order';
 import { clientType, v2Namespace } from './reader-client';
 import { envConstant, envRead, indentUnitOf, isPython, isTyped, quoteOf, visibleAtTop } from './reader-conventions';
-import { partitionPieces, shardLoop } from './reader-key';
+import { helperCallPieces, partitionPieces, shardLoop } from './reader-key';
 import { attributeExpression, importableModule, rootNames, tableInCall, valueOfUse } from './reader-scope';
 import { readerOptions } from './reader-options';
 import { readerStyle } from './reader-style';
@@ -114,9 +114,19 @@ export function planReader(input: PlanInput, ctx: FixContext): ReaderPlan | null
     else keyArgsKnown = false;
     return name;
   };
-  const pieces = keySource.partitionKey
+  const written = keySource.partitionKey
     ? partitionPieces(keySource.partitionKey.template.parts, visible, variable)
     : null;
+  const ownCall =
+    written &&
+    helperCallPieces(
+      keySource.partitionKey!.template.parts,
+      written.after,
+      site,
+      atSite(site.partitionKey?.span),
+      visible,
+    );
+  const pieces = ownCall ?? written;
   const shape = keySource.partitionKey ? shardShape(keySource.partitionKey.template) : null;
   if (!pieces || !shape) return null;
   // Attribute names must be the names themselves, never source text (`[Keys.pk]`) or an unresolved alias (`#pk`).
