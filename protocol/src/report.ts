@@ -42,6 +42,9 @@ export interface JsonFinding {
     writes: number;
     readEntries: number | null;
     writeEntries: number | null;
+    /** API Gateway integrations that read / write the key in their definitions, without code: counted among the entries, not the call sites. Absent when none. Added within version 1. */
+    directReads?: number;
+    directWrites?: number;
     /** `live` when the window's live reads and writes decided the verdict (`check --heat`); absent when the call sites did. Added within version 1. */
     source?: 'live';
     /** With `source: 'live'`: the key's reads and writes in the window (capacity units; peaks per second). */

@@ -151,6 +151,41 @@ test('a shard fix of a key a state machine or an API also names is refused, nami
   }
 });
 
+test('the API integrations reading the key count in its verdict: read per request, each an entry point; the state machine does not', async () => {
+  const dir = copyFixture('desk-tickets', FIXTURES);
+  try {
+    const template = path.join(dir, 'template.yaml');
+    let { put } = await samApp(dir);
+    // GET /tickets/{id} (openapi.yaml) and the TicketCountMethod's Query read it; the machine's update is not counted.
+    assert.deepEqual(put.keyUse, {
+      verdict: 'both',
+      reads: 0,
+      writes: 1,
+      readEntries: 2,
+      writeEntries: 1,
+      directReads: 2,
+    });
+    assert.match(
+      put.message,
+      /written and read hot \(read by 2 API integrations \(from 2 entry points\), written at 1 call site/,
+    );
+    assert.match(put.message, /Shard the writes, and cache the reads/);
+
+    // No API naming the key: written hot, as before.
+    const original = fs.readFileSync(template, 'utf8');
+    fs.writeFileSync(
+      template,
+      original
+        .replace(/\n {6}DefinitionBody:[\s\S]*?openapi\.yaml'\n/, '\n')
+        .replace(/"S": "tickets"/, '"S": "archived"'),
+    );
+    ({ put } = await samApp(dir));
+    assert.deepEqual(put.keyUse, { verdict: 'write', reads: 0, writes: 1, readEntries: null, writeEntries: 1 });
+  } finally {
+    cleanup(dir);
+  }
+});
+
 test('a Serverless service: the requests of `stepFunctions` definitions refuse the fix too', async () => {
   const file = path.join(FIXTURES, 'desk-tickets-sls', 'serverless.yml');
   const direct = readInfrastructure(file, fs.readFileSync(file, 'utf8'))?.directAccesses ?? [];

@@ -96,3 +96,32 @@ test('a live verdict replaces the code one, keeps its counts, and the evidence n
   );
   assert.equal(withLiveUse(code, live()), code, 'nothing live: the code verdict stays');
 });
+
+test('an API Gateway integration reading the key counts as a read per request, and as its own entry point', () => {
+  const getTicket = { kind: 'read' as const, id: 'DeskApi GET /tickets/{id}' };
+  const u = keyUseOf([use('write', [route('POST /tickets')])], [getTicket, { ...getTicket }]);
+  // The same API method named twice is one integration.
+  assert.deepEqual(u, { verdict: 'both', reads: 0, writes: 1, readEntries: 1, writeEntries: 1, directReads: 1 });
+  assert.equal(
+    useText(u),
+    'read by 1 API integration (from 1 entry point), written at 1 call site (from 1 entry point)',
+  );
+  const counted = keyUseOf(
+    [use('read', [route('GET /a')]), use('write', [route('PUT /config')])],
+    ['GET /b', 'GET /c'].map((id) => ({ kind: 'read' as const, id })),
+  );
+  assert.equal(counted.verdict, 'read', 'three read entry points against one write: mostly read');
+  assert.equal(counted.readEntries, 3);
+  assert.equal(
+    useText(counted),
+    'read at 1 call site and by 2 API integrations (from 3 entry points), written at 1 call site (from 1 entry point)',
+  );
+});
+
+test('an API integration is on a request path: a script writing the key does not outweigh it', () => {
+  const u = keyUseOf([use('write', [], 'script')], [{ kind: 'read', id: 'Api GET /config' }]);
+  assert.equal(u.verdict, 'read');
+  assert.equal(useText(u), 'read by 1 API integration (from 1 entry point), written at none that runs per request');
+  // A call site of unknown reach beside the integration: the side's entry count is not guessed.
+  assert.equal(keyUseOf([use('read'), use('write')], [{ kind: 'read', id: 'Api GET /x' }]).readEntries, null);
+});

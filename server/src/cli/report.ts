@@ -110,6 +110,8 @@ export function keyUseJson(u: KeyUse): NonNullable<JsonFinding['keyUse']> {
     writes: u.writes,
     readEntries: u.readEntries,
     writeEntries: u.writeEntries,
+    ...(u.directReads ? { directReads: u.directReads } : {}),
+    ...(u.directWrites ? { directWrites: u.directWrites } : {}),
     // Only a verdict live data decided says so: one the code decided reads as before.
     ...(u.live ? { source: 'live' as const, live: { ...u.live } } : {}),
   };

@@ -26,6 +26,10 @@ export function directRequestLabel(d: DirectAccess): string {
   return `${d.via === 'state-machine' ? 'the state machine' : 'the API'} ${d.owner}'s ${d.operation}${step}`;
 }
 
+/** Whether a direct request's action reads (`GetItem`, `Query`, `Scan`...) rather than writes. */
+export const isReadAction = (operation: string): boolean =>
+  /^(GetItem|Query|Scan|BatchGetItem|TransactGetItems)$/.test(operation);
+
 /** A table unknown on either side may be the same table; names with holes or variables are unknown. */
 function mayBeTable(direct: string | null, key: string | null): boolean {
   if (direct === null || key === null || key.startsWith('$') || /[{$]/.test(direct)) return true;

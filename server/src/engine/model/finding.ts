@@ -102,6 +102,13 @@ export interface KeyUse {
   /** Entry points that reach the reads / the writes; null when the reachability pass knows none. */
   readEntries: number | null;
   writeEntries: number | null;
+  /**
+   * API Gateway integrations that read / write the key in their definitions, without code
+   * (`keys/direct-requests.ts`): each an API method, run per request, counted among the
+   * entry points too. Absent when there are none.
+   */
+  directReads?: number;
+  directWrites?: number;
   mostly?: true;
   /** Set when live data decided the verdict (`rules/live-use.ts`): what Contributor Insights and CloudWatch showed. */
   live?: LiveUse;

@@ -32,6 +32,16 @@ export interface KeyUseInput {
   reach: AccessReach | undefined;
 }
 
+/**
+ * A request an API Gateway integration makes of the key in its definition (`GET /tickets/{id}`'s
+ * VTL GetItem): per request, like a route's handler, so it counts as a hot call site and
+ * as an entry point of its own. `id` tells one API method from another.
+ */
+export interface DirectUse {
+  kind: 'read' | 'write';
+  id: string;
+}
+
 /** Entry points that run per request or per event (tests, scripts and schedules aside). */
 function runningEntries(reach: AccessReach | undefined): EntryPoint[] {
   return (reach?.entryPoints ?? []).filter((e) => !isOneOffEntry(e.kind) && e.kind !== 'schedule');
@@ -53,25 +63,49 @@ function entryCount(uses: KeyUseInput[]): number | null {
   return ids.size ? ids.size : null;
 }
 
-/** The verdict for one logical key from its accesses (those of every table the key may be on). */
-export function keyUseOf(all: readonly KeyUseInput[]): KeyUse {
+/**
+ * The verdict for one logical key from its accesses (those of every table the key may be
+ * on) and the requests API Gateway integrations make of it without code (`direct`).
+ */
+export function keyUseOf(all: readonly KeyUseInput[], direct: readonly DirectUse[] = []): KeyUse {
   // A sharded access (a sharded writer, a scatter-gather reader) is spread already: it loads no one partition.
   const uses = all.filter((u) => !shardHoleOf(u.access) || shardHoleOf(u.access)!.once);
   const hot = uses.filter(onHotPath);
   // Nothing on a hot path (a key only tests touch): judged by every access, as written.
-  const counted = hot.length ? hot : [...uses];
+  // An API integration is on one: with one, code off hot paths does not count.
+  const counted = hot.length || direct.length ? hot : [...uses];
   const reads = counted.filter((u) => u.access.kind === 'read');
   const writes = counted.filter((u) => u.access.kind === 'write');
-  const readEntries = entryCount(reads);
-  const writeEntries = entryCount(writes);
-  const base = { reads: reads.length, writes: writes.length, readEntries, writeEntries };
-  if (!writes.length) return { verdict: 'read', ...base };
-  if (!reads.length) return { verdict: 'write', ...base };
+  const side = (kind: DirectUse['kind']) => new Set(direct.filter((d) => d.kind === kind).map((d) => d.id)).size;
+  const [directReads, directWrites] = [side('read'), side('write')];
+  const readEntries = withRoutes(entryCount(reads), reads.length, directReads);
+  const writeEntries = withRoutes(entryCount(writes), writes.length, directWrites);
+  const base = {
+    reads: reads.length,
+    writes: writes.length,
+    readEntries,
+    writeEntries,
+    ...(directReads ? { directReads } : {}),
+    ...(directWrites ? { directWrites } : {}),
+  };
+  const [readSites, writeSites] = [reads.length + directReads, writes.length + directWrites];
+  if (!writeSites) return { verdict: 'read', ...base };
+  if (!readSites) return { verdict: 'write', ...base };
   // Both: by the entry points reaching each side when both are known, else by call sites.
-  const r = readEntries !== null && writeEntries !== null ? readEntries : reads.length;
-  const w = readEntries !== null && writeEntries !== null ? writeEntries : writes.length;
+  const r = readEntries !== null && writeEntries !== null ? readEntries : readSites;
+  const w = readEntries !== null && writeEntries !== null ? writeEntries : writeSites;
   if (r >= MOSTLY * w) return { verdict: 'read', ...base, mostly: true };
   return { verdict: 'both', ...base };
+}
+
+/**
+ * One side's entry points with its API integrations, each one: unknown while some call
+ * site of the side has none known (its count would be a guess), else the sum.
+ */
+function withRoutes(entries: number | null, sites: number, routes: number): number | null {
+  if (entries === null && sites > 0) return null;
+  const n = (entries ?? 0) + routes;
+  return n > 0 ? n : null;
 }
 
 /**
@@ -84,11 +118,16 @@ export function useText(u: KeyUse): string {
 }
 
 function codeText(u: KeyUse): string {
-  const side = (n: number, entries: number | null) =>
-    `${n} call site${n === 1 ? '' : 's'}${entries ? ` (from ${entries} entry point${entries === 1 ? '' : 's'})` : ''}`;
-  const read = u.reads ? `read at ${side(u.reads, u.readEntries)}` : 'read nowhere';
-  const written = u.writes ? `written at ${side(u.writes, u.writeEntries)}` : 'written at none';
-  return `${read}, ${written}${u.writes ? '' : ' that runs per request'}`;
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const side = (verb: string, n: number, routes: number, entries: number | null) => {
+    const where = [n ? `at ${plural(n, 'call site')}` : '', routes ? `by ${plural(routes, 'API integration')}` : ''];
+    const from = entries ? ` (from ${plural(entries, 'entry point')})` : '';
+    return `${verb} ${where.filter(Boolean).join(' and ')}${from}`;
+  };
+  const [readRoutes, writeRoutes] = [u.directReads ?? 0, u.directWrites ?? 0];
+  const read = u.reads || readRoutes ? side('read', u.reads, readRoutes, u.readEntries) : 'read nowhere';
+  const written = u.writes || writeRoutes ? side('written', u.writes, writeRoutes, u.writeEntries) : 'written at none';
+  return `${read}, ${written}${u.writes || writeRoutes ? '' : ' that runs per request'}`;
 }
 
 /** `3,000 RCU/s (6,000 eventually consistent reads/s of items up to 4 KB)`. */

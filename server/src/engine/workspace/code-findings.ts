@@ -6,10 +6,12 @@
 import type { FileAnalysis } from '../analyze';
 import { familyOf, logicalKeyOf, valueFamiliesOf, valuePatternOf } from '../keys/logical-key';
 import { sameTable, tableKey } from '../keys/table';
-import type { Access, Finding } from '../model';
+import type { Access, Finding, LogicalKey } from '../model';
 import { isKeyShardRoute, shardSuffixOrigins } from '../frontends/tenant-routing';
 import { resolveSupersedes } from '../rules';
-import { judgeByUse, judgedByUse, keyUseOf } from '../rules/key-use';
+import { type DirectUse, judgeByUse, judgedByUse, keyUseOf } from '../rules/key-use';
+import { directRequestLabel, directRequestsOf, isReadAction } from '../keys/direct-requests';
+import type { DirectAccess } from '../model/entry-point';
 import { placeByReach } from '../rules/reach';
 import { roleOfAccess } from '../rules/role-scope';
 import { atSchemaOnce } from '../rules/schema-default';
@@ -81,9 +83,19 @@ function withKeyUse(s: IndexState, f: Finding): Finding {
       const uses = accesses
         .filter((a) => a.index === index && sameTable(a.table, table))
         .map((a) => ({ access: a, role: roleOfAccess(a, contexts), reach: reachOfAccess(s, a) }));
-      return keyUseOf(uses);
+      return keyUseOf(uses, directUses(key, s.infra.directAccesses()));
     }),
   );
+}
+
+/**
+ * The requests API Gateway integrations make of a key in their definitions, read or write,
+ * one id per API method. A state machine's are left out: how often it runs is not read.
+ */
+function directUses(key: LogicalKey, direct: readonly DirectAccess[]): DirectUse[] {
+  return directRequestsOf(key, direct)
+    .filter((d) => d.via === 'api-gateway')
+    .map((d) => ({ kind: isReadAction(d.operation) ? 'read' : 'write', id: `${d.owner} ${directRequestLabel(d)}` }));
 }
 
 /** Every access of a finding's key family across the workspace. */

@@ -1,8 +1,9 @@
 /**
  * A hot key's finding points at the requests a state machine or an API Gateway integration
  * makes of the same key without code (`keys/direct-requests.ts`): they take its traffic
- * too, and they are why no shard fix is offered. Shown as related locations; not counted
- * in the finding's call sites, since how often a definition runs is not read.
+ * too, and they are why no shard fix is offered. Shown as related locations. An API's
+ * requests run per request and count in the key's verdict (`code-findings.ts`); a state
+ * machine's do not, since how often it runs is not read.
  */
 import { directRequestLabel, directRequestsOf } from '../keys/direct-requests';
 import { logicalKeyOf } from '../keys/logical-key';
