@@ -19,6 +19,8 @@ const FILES: Array<[string, SourceLanguage]> = [
   ['test/fixtures/incremental/orders.py', 'python'],
   // Operations picked by name (`new COMMANDS[action](`), and `new X(` calls that are no DynamoDB call.
   ['test/fixtures/incremental/dispatch.ts', 'typescript'],
+  // Awaited calls with type arguments (`await getOne<T>(...)`), parsed from rewritten text.
+  ['test/fixtures/incremental/generics.ts', 'typescript'],
 ];
 
 /** Edits that change what keys mean: renames, new declarations, changed numbers and strings. */
@@ -58,6 +60,8 @@ const SNIPPETS = [
   'ORDERS_TABLE',
   'customerId',
   'new ',
+  '<string>',
+  '>(',
   'COMMANDS',
   "['put']",
   '[action](',

@@ -12,7 +12,7 @@ import {
   type FileAnalysis,
 } from '../analyze';
 import type { SourceLanguage } from '../model';
-import { parse, ParseTimeout } from '../syntax/parser';
+import { hasAwaitedGeneric, parse, ParseTimeout } from '../syntax/parser';
 import { pointAt } from '../syntax/positions';
 import { RoleWatch } from '../file-roles/role-watch';
 import { SiteCache } from './site-cache';
@@ -79,6 +79,8 @@ function inOldCoordinates(n: EditNames, e: TextEdit, newEnd: number): EditNames 
  */
 export class AnalyzedDocument {
   private tree: Tree | null = null;
+  /** The tree was parsed from text with awaited generic calls rewritten (`parser.ts`): not reused. */
+  private treeRewritten = false;
   private current: FileAnalysis;
   /** The text changed since it was last extracted. */
   private stale = true;
@@ -237,9 +239,18 @@ export class AnalyzedDocument {
       return none(skip);
     }
     try {
-      const next = parse(this.language, this.text, this.options.budgetMs ?? DEFAULT_BUDGET_MS, this.tree ?? undefined);
+      // Text parsed with awaited generic calls rewritten (`parser.ts`), before or now: parsed whole.
+      const rewritten = (this.language === 'typescript' || this.language === 'tsx') && hasAwaitedGeneric(this.text);
+      const old = this.treeRewritten || rewritten ? undefined : (this.tree ?? undefined);
+      const next = parse(this.language, this.text, this.options.budgetMs ?? DEFAULT_BUDGET_MS, old);
+      this.treeRewritten = rewritten;
+      // A tree parsed afresh has no ranges to compare with the old one: nothing cached is kept.
+      if (this.tree && !old) {
+        this.sites.clear();
+        this.reach.clear();
+      }
       // Error recovery can restructure code away from the edit: drop sites that lie there.
-      if (this.tree) {
+      else if (this.tree) {
         const changed = this.tree.getChangedRanges(next);
         // A declaration can appear or vanish there too: names written in those ranges count
         // as re-bound, unless declared in one function's body before and after the reparse.

@@ -115,16 +115,63 @@ export function letAsForParsing(text: string): string {
   return text.includes('as') ? text.replace(/\blet(?=\s+as\s*(?:[=:;,]|of\b|in\b))/g, 'var') : text;
 }
 
+/** `await repo.get<` / `await this.db.query<`: an awaited call with type arguments may follow. */
+const AWAITED_GENERIC = /\bawait\s+(?:this\s*\.\s*)?[A-Za-z_$][\w$]*(?:\s*\??\.\s*[A-Za-z_$#][\w$]*)*\s*</g;
+
+/** Whether the text has an awaited call with type arguments, which `awaitedGenericsForParsing` rewrites. */
+export function hasAwaitedGeneric(text: string): boolean {
+  if (!text.includes('await')) return false;
+  AWAITED_GENERIC.lastIndex = 0;
+  return AWAITED_GENERIC.test(text);
+}
+
+/**
+ * tree-sitter's TypeScript grammar reads `await repo.get<User>(id)` as a call of the
+ * expression `await repo.get` (the await taken into the callee), so such a call had no
+ * callee the engine could name: wrapper calls, returns and call edges written that way
+ * were missed. Spaces in place of the type arguments (`await repo.get      (id)`) give the
+ * call its callee and keep every offset; the engine reads no call's type arguments.
+ */
+export function awaitedGenericsForParsing(text: string): string {
+  if (!hasAwaitedGeneric(text)) return text;
+  const out = text.split('');
+  AWAITED_GENERIC.lastIndex = 0;
+  for (const m of text.matchAll(AWAITED_GENERIC)) {
+    const open = m.index + m[0].length - 1;
+    const close = closingAngle(text, open);
+    if (close < 0 || !/^\s*\(/.test(text.slice(close + 1, close + 40))) continue;
+    for (let i = open; i <= close; i++) if (out[i] !== '\n' && out[i] !== '\r') out[i] = ' ';
+  }
+  return out.join('');
+}
+
+/** The `>` closing the type arguments opened at `open`, or -1 when what follows is not type arguments. */
+function closingAngle(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length && i < open + 400; i++) {
+    const c = text[i];
+    if (c === '<') depth++;
+    else if (c === '>' && text[i - 1] !== '=') {
+      if (--depth === 0) return i;
+    } else if (c === ';' || c === '(' || c === ')' || c === '`' || (c === '=' && text[i + 1] !== '>')) return -1;
+  }
+  return -1;
+}
+
 /**
  * Parses within a time budget; passing the previous tree (after `tree.edit`) makes
- * the parse incremental. Throws ParseTimeout when the budget runs out.
+ * the parse incremental. Throws ParseTimeout when the budget runs out. A TypeScript text
+ * whose awaited generic calls are rewritten for parsing (`awaitedGenericsForParsing`) is
+ * parsed whole: an edit elsewhere can change which type arguments are blanked.
  */
 export function parse(lang: SourceLanguage, text: string, budgetMs = 5000, oldTree?: Tree): Tree {
   const deadline = performance.now() + budgetMs;
   let timedOut = false;
-  const source =
-    lang === 'typescript' || lang === 'tsx' ? letAsForParsing(lineBreaksForParsing(text)) : lineBreaksForParsing(text);
-  const tree = parserFor(lang).parse(source, oldTree ?? null, {
+  const typescript = lang === 'typescript' || lang === 'tsx';
+  const lines = lineBreaksForParsing(text);
+  const source = typescript ? awaitedGenericsForParsing(letAsForParsing(lines)) : lines;
+  const reuse = typescript && source !== lines && hasAwaitedGeneric(text) ? null : oldTree;
+  const tree = parserFor(lang).parse(source, reuse ?? null, {
     progressCallback: () => (timedOut = performance.now() > deadline),
   });
   if (!tree || timedOut) {
