@@ -32,7 +32,7 @@ import { enclosingFunction, nodeAt, withTree } from './syntax';
 
 type Blocked = { blocked: string };
 
-const blockedAction = (f: Finding, why: string): FixAction => ({
+export const blockedAction = (f: Finding, why: string): FixAction => ({
   title: `No cache fix: ${why}`,
   id: 'cache-fix-blocked',
   rule: f.rule,

@@ -4,6 +4,7 @@ import { spreadCounter } from './counter';
 import { readerFixes } from './reader-fixes';
 import { shardFixBlocked, shardFixes } from './blocked';
 import { cacheReadFix } from './cache-read';
+import { cacheFixElsewhere } from './cache-elsewhere';
 import { libraryFixes } from './libraries';
 import { inFileQuotes } from './quote-style';
 
@@ -27,8 +28,11 @@ export const readFixes: FixProvider[] = [cacheReadFix];
 const keyTextFixes: FixProvider[] = [shardFixes];
 
 export const allFixes: FixProvider = (finding, ctx, answers): FixAction[] => {
+  const offered = fixesOf(finding, ctx, answers);
+  // A hot read whose request is a library's or a wrapper's: the light bulb says why nothing is offered.
+  const actions = offered.length ? offered : cacheFixElsewhere(finding, ctx);
   // Every string a fix writes takes the quotes of the file it goes into (./quote-style).
-  return fixesOf(finding, ctx, answers).map((a) => inFileQuotes(a, ctx));
+  return actions.map((a) => inFileQuotes(a, ctx));
 };
 
 const fixesOf: FixProvider = (finding, ctx, answers) => {

@@ -1,0 +1,56 @@
+// A hot read the cache fix cannot wrap says why in the light bulb, never an empty one:
+// a wrapper's request (the call here is the wrapper's, `await getItem<Flags>(TABLE, ...)`,
+// called with type arguments) and a DynamoDB library's query (ElectroDB).
+
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { allFixes } from '../../server/src/features/fixes/index';
+import { fixtureCopier, indexWorkspace } from './helpers-write';
+
+const copyCache = fixtureCopier(path.join(__dirname, 'fixtures', 'cache'));
+const LIBRARIES = path.join(__dirname, '..', 'fixtures', 'libraries');
+
+test('a read-hot key read through a wrapper called with type arguments: found, and told where to cache', async () => {
+  const ws = await indexWorkspace(copyCache('wrapper-ts'));
+  const read = ws.findings.find((f) => f.rule === 'SL001' && path.basename(f.file) === 'flags.ts');
+  assert.ok(read, `the read of FEATURE_FLAGS through getItem<Flags>(): ${ws.findings.map((f) => f.rule).join(', ')}`);
+  assert.equal(read.messageId, 'readHot');
+  assert.equal(read.span.startLine, 10, 'on the caller’s key argument');
+  const actions = allFixes(read, ws.ctx);
+  assert.deepEqual(
+    actions.map((a) => [a.id, a.changes.length, a.title]),
+    [
+      [
+        'cache-fix-blocked',
+        0,
+        'No cache fix: the GetItem is made inside the wrapper at db.ts:8, whose result the fix does not know: cache it where it is used, or the request in the wrapper for every caller',
+      ],
+    ],
+  );
+});
+
+test('a hot read made by a library entity names the entity and its access pattern', async () => {
+  // Only read: the fixture itself is indexed.
+  const ws = await indexWorkspace(path.join(LIBRARIES, 'electrodb', 'ts'));
+  // Reads of keys hot to read (read-hot or both); a read of a write-hot key is fixed at its writes.
+  const reads = ws.findings.filter(
+    (f) =>
+      f.access.kind === 'read' &&
+      f.access.library?.library === 'electrodb' &&
+      !!f.keyUse &&
+      f.keyUse.verdict !== 'write',
+  );
+  assert.ok(reads.length > 0);
+  for (const r of reads) {
+    const actions = allFixes(r, ws.ctx);
+    assert.equal(actions.length, 1, r.message);
+    assert.equal(actions[0].changes.length, 0);
+    assert.match(
+      actions[0].title,
+      new RegExp(
+        `^No cache fix: the ${r.access.operation} is made by the ElectroDB entity ${r.access.library!.entity} \\(${r.access.library!.accessPattern}\\)`,
+      ),
+    );
+  }
+});
