@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { tableKey } from '../../server/src/engine/keys/table';
+import { mayBeSameTable, tableKey } from '../../server/src/engine/keys/table';
 import { analyze } from './helpers';
 
 test('a table named by literal text around environment variables is one table, shown with the variables', async () => {
@@ -32,4 +32,14 @@ test('a table named by literal text around environment variables is one table, s
   assert.equal(tableKey(ts.accesses[0].table), 'template:orders-{$STAGE}-{$REGION}');
   // A part that is not an environment variable (a tenant) makes a table per value: not one table.
   assert.equal(ts.accesses[1].table.kind, 'unknown');
+});
+
+test('two tables by physical name may be one unless both are known and differ', () => {
+  // One rule for the fixes' unread requests and the requests definitions make without code.
+  assert.equal(mayBeSameTable('orders', 'orders'), true);
+  assert.equal(mayBeSameTable('orders', 'tickets'), false);
+  assert.equal(mayBeSameTable(null, 'tickets'), true);
+  assert.equal(mayBeSameTable('$ORDERS_TABLE', 'tickets'), true);
+  assert.equal(mayBeSameTable('tickets', '{$Stage}-tickets'), true);
+  assert.equal(mayBeSameTable('app-{stage}', 'orders'), true);
 });

@@ -32,7 +32,7 @@ export { keyLabel, logicalKeyOf, logicalKeysOf, modelOf, shardShape } from './ke
 export type { KeyMatch } from './keys/matcher';
 export { compileMatcher } from './keys/matcher';
 export { directRequestLabel, directRequestsOf } from './keys/direct-requests';
-export { tableName, tableShown } from './keys/table';
+export { mayBeSameTable, tableName, tableShown } from './keys/table';
 export { envReadShown } from './requests/env';
 export type {
   Access,

@@ -8,13 +8,14 @@ import type { DirectAccess } from '../model/entry-point';
 import type { LogicalKey } from '../model';
 import { literalText } from '../model/template';
 import { compileMatcher } from './matcher';
+import { mayBeSameTable } from './table';
 
 export function directRequestsOf(key: LogicalKey, all: readonly DirectAccess[]): DirectAccess[] {
   if (all.length === 0) return [];
   const matches = compileMatcher([{ key, template: key.template }]);
   const text = literalText(key.template);
   return all.filter((d) => {
-    if ((d.index ?? null) !== key.index || !mayBeTable(d.table, key.table)) return false;
+    if ((d.index ?? null) !== key.index || !mayBeSameTable(d.table, key.table)) return false;
     const named = d.attributes.find((a) => a.name === key.attribute && a.value !== null);
     return !!named && (named.value === text || matches(named.value!).length > 0);
   });
@@ -29,9 +30,3 @@ export function directRequestLabel(d: DirectAccess): string {
 /** Whether a direct request's action reads (`GetItem`, `Query`, `Scan`...) rather than writes. */
 export const isReadAction = (operation: string): boolean =>
   /^(GetItem|Query|Scan|BatchGetItem|TransactGetItems)$/.test(operation);
-
-/** A table unknown on either side may be the same table; names with holes or variables are unknown. */
-function mayBeTable(direct: string | null, key: string | null): boolean {
-  if (direct === null || key === null || key.startsWith('$') || /[{$]/.test(direct)) return true;
-  return direct === key;
-}

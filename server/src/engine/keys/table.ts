@@ -42,6 +42,16 @@ export function sameTable(a: TableRef, b: TableRef): boolean {
   return a.kind === 'unknown' || b.kind === 'unknown' || (a.kind === b.kind && a.name === b.name);
 }
 
+/**
+ * Whether two tables named by physical name (`tableName`, a definition's `TableName`) may be
+ * one: a name not known (null), an environment variable (`$ORDERS_TABLE`) or a name with
+ * deploy-time holes (`{$Stage}-votes`) on either side may be any table; known names, when equal.
+ */
+export function mayBeSameTable(a: string | null, b: string | null): boolean {
+  const open = (name: string | null) => name === null || /[{$]/.test(name);
+  return open(a) || open(b) || a === b;
+}
+
 /** A comparable id for a table reference; `*` for an unknown table (see `sameTable`). */
 export function tableKey(t: TableRef): string {
   return t.kind === 'unknown' ? '*' : `${t.kind}:${t.name}`;

@@ -4,6 +4,7 @@ import {
   literalText,
   type LogicalKey,
   logicalKeysOf,
+  mayBeSameTable,
   reachedBy,
   reachedSites,
   tableName,
@@ -30,7 +31,7 @@ export function unreadRequestOf(key: LogicalKey, ctx: FixContext): { access: Acc
   for (const { access: a, detail } of unreadRequests(ctx)) {
     // An access of this very key (its table unknown, as the key's is): the fix rewrites it.
     if (logicalKeysOf(a).some((k) => k.id === key.id)) continue;
-    if (!sameTable(tableName(a.table), key.table)) continue;
+    if (!mayBeSameTable(tableName(a.table), key.table)) continue;
     if ((a.index ?? null) !== key.index && a.index !== null && !a.indexUnknown) continue;
     const pk = a.partitionKey;
     if (pk) {
@@ -46,9 +47,6 @@ export function unreadRequestReason(found: { access: Access; detail: string }, c
   const a = found.access;
   return `ShardLens could not read all of the ${a.operation} at ${where(ctx, a.file, a.span)} (${found.detail}): if it is a request of this key, it would no longer find the items once they are sharded`;
 }
-
-const sameTable = (a: string | null, b: string | null) =>
-  a === null || b === null || a.startsWith('$') || b.startsWith('$') || a === b;
 
 /** Every request of the workspace not understood, with why: once per workspace generation. */
 function unreadRequests(ctx: FixContext): Array<{ access: Access; detail: string }> {
