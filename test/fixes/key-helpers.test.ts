@@ -56,10 +56,12 @@ describe('shard fixes of keys built by key helpers', () => {
       assert.ok(action);
       assert.deepEqual([...new Set(action.changes.map((c) => path.basename(c.file)))], ['standings.py']);
       const after = textsAfter(ws.ctx, action).get(path.join(dir, 'standings.py'))!;
-      assert.equal(after.match(/f"\{season_pk\(CURRENT_SEASON\)\}#\{shard\}"/g)?.length, 3, after);
+      // The item, the update's and the get's keys, and the reader's condition.
+      assert.equal(after.match(/f"\{season_pk\(CURRENT_SEASON\)\}#\{shard\}"/g)?.length, 4, after);
       assert.equal(after.match(/shardlens_hash\(str\(player_sk\(player_id\)\)\)/g)?.length, 3);
-      // The query's condition is built before the call (kwargs): the reader spells the value out.
-      assert.match(after, /Key\("pk"\)\.eq\(f"SEASON#\{CURRENT_SEASON\}#\{shard\}"\)/);
+      // The query's condition is built before the call (kwargs): the reader keeps the helper's call too.
+      assert.match(after, /Key\("pk"\)\.eq\(f"\{season_pk\(CURRENT_SEASON\)\}#\{shard\}"\)/);
+      assert.doesNotMatch(after, /f"SEASON#/);
     } finally {
       cleanup(dir);
     }

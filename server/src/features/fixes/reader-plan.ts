@@ -123,7 +123,9 @@ export function planReader(input: PlanInput, ctx: FixContext): ReaderPlan | null
       keySource.partitionKey!.template.parts,
       written.after,
       site,
-      atSite(site.partitionKey?.span),
+      // Written in the call or before it (`kwargs = {"KeyConditionExpression": Key("pk").eq(...)}`):
+      // only names the reader sees at module level are kept, so either place reads the same.
+      site.partitionKey ? textIn(siteText, site.partitionKey.span) : null,
       visible,
     );
   const pieces = ownCall ?? written;
