@@ -12,7 +12,7 @@ import {
   type FileAnalysis,
 } from '../analyze';
 import type { SourceLanguage } from '../model';
-import { hasAwaitedGeneric, parse, ParseTimeout } from '../syntax/parser';
+import { parse, parsedWhole, ParseTimeout } from '../syntax/parser';
 import { pointAt } from '../syntax/positions';
 import { RoleWatch } from '../file-roles/role-watch';
 import { SiteCache } from './site-cache';
@@ -240,7 +240,7 @@ export class AnalyzedDocument {
     }
     try {
       // Text parsed with awaited generic calls rewritten (`parser.ts`), before or now: parsed whole.
-      const rewritten = (this.language === 'typescript' || this.language === 'tsx') && hasAwaitedGeneric(this.text);
+      const rewritten = parsedWhole(this.language, this.text);
       const old = this.treeRewritten || rewritten ? undefined : (this.tree ?? undefined);
       const next = parse(this.language, this.text, this.options.budgetMs ?? DEFAULT_BUDGET_MS, old);
       this.treeRewritten = rewritten;

@@ -118,11 +118,13 @@ export function letAsForParsing(text: string): string {
 /** `await repo.get<` / `await this.db.query<`: an awaited call with type arguments may follow. */
 const AWAITED_GENERIC = /\bawait\s+(?:this\s*\.\s*)?[A-Za-z_$][\w$]*(?:\s*\??\.\s*[A-Za-z_$#][\w$]*)*\s*</g;
 
-/** Whether the text has an awaited call with type arguments, which `awaitedGenericsForParsing` rewrites. */
-export function hasAwaitedGeneric(text: string): boolean {
-  if (!text.includes('await')) return false;
-  AWAITED_GENERIC.lastIndex = 0;
-  return AWAITED_GENERIC.test(text);
+/**
+ * Whether a text of `lang` is parsed from a copy with its awaited calls' type arguments
+ * blanked (`awaitedGenericsForParsing`), and so parsed whole: an edit anywhere can change
+ * which are blanked, so no old tree is reused for it, nor for the text after it.
+ */
+export function parsedWhole(lang: SourceLanguage, text: string): boolean {
+  return (lang === 'typescript' || lang === 'tsx') && text.includes('await') && text.search(AWAITED_GENERIC) >= 0;
 }
 
 /**
@@ -133,9 +135,8 @@ export function hasAwaitedGeneric(text: string): boolean {
  * call its callee and keep every offset; the engine reads no call's type arguments.
  */
 export function awaitedGenericsForParsing(text: string): string {
-  if (!hasAwaitedGeneric(text)) return text;
+  if (!text.includes('await')) return text;
   const out = text.split('');
-  AWAITED_GENERIC.lastIndex = 0;
   for (const m of text.matchAll(AWAITED_GENERIC)) {
     const open = m.index + m[0].length - 1;
     const close = closingAngle(text, open);
@@ -160,18 +161,17 @@ function closingAngle(text: string, open: number): number {
 
 /**
  * Parses within a time budget; passing the previous tree (after `tree.edit`) makes
- * the parse incremental. Throws ParseTimeout when the budget runs out. A TypeScript text
- * whose awaited generic calls are rewritten for parsing (`awaitedGenericsForParsing`) is
- * parsed whole: an edit elsewhere can change which type arguments are blanked.
+ * the parse incremental. Throws ParseTimeout when the budget runs out. A text `parsedWhole`
+ * says so is parsed without the old tree.
  */
 export function parse(lang: SourceLanguage, text: string, budgetMs = 5000, oldTree?: Tree): Tree {
   const deadline = performance.now() + budgetMs;
   let timedOut = false;
-  const typescript = lang === 'typescript' || lang === 'tsx';
   const lines = lineBreaksForParsing(text);
-  const source = typescript ? awaitedGenericsForParsing(letAsForParsing(lines)) : lines;
-  const reuse = typescript && source !== lines && hasAwaitedGeneric(text) ? null : oldTree;
-  const tree = parserFor(lang).parse(source, reuse ?? null, {
+  const whole = parsedWhole(lang, lines);
+  const source =
+    lang === 'typescript' || lang === 'tsx' ? letAsForParsing(whole ? awaitedGenericsForParsing(lines) : lines) : lines;
+  const tree = parserFor(lang).parse(source, whole ? null : (oldTree ?? null), {
     progressCallback: () => (timedOut = performance.now() > deadline),
   });
   if (!tree || timedOut) {
