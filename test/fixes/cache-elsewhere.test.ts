@@ -1,8 +1,10 @@
 // A hot read the cache fix cannot wrap says why in the light bulb, never an empty one:
 // a wrapper's request (the call here is the wrapper's, `await getItem<Flags>(TABLE, ...)`,
-// called with type arguments) and a DynamoDB library's query (ElectroDB).
+// called with type arguments) and a DynamoDB library's query whose results the cache's copy
+// would change (dynamoose). A wrapper that caches its request makes its callers' reads notes.
 
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { allFixes } from '../../server/src/features/fixes/index';
@@ -30,14 +32,14 @@ test('a read-hot key read through a wrapper called with type arguments: found, a
   );
 });
 
-test('a hot read made by a library entity names the entity and its access pattern', async () => {
-  // Only read: the fixture itself is indexed.
-  const ws = await indexWorkspace(path.join(LIBRARIES, 'electrodb', 'ts'));
+test('a hot read made by a library whose results a copy would change names the entity and says why', async () => {
+  // Only read: the fixture itself is indexed. dynamoose resolves to documents (`save()`, `delete()`).
+  const ws = await indexWorkspace(path.join(LIBRARIES, 'dynamoose', 'ts'));
   // Reads of keys hot to read (read-hot or both); a read of a write-hot key is fixed at its writes.
   const reads = ws.findings.filter(
     (f) =>
       f.access.kind === 'read' &&
-      f.access.library?.library === 'electrodb' &&
+      f.access.library?.library === 'dynamoose' &&
       !!f.keyUse &&
       f.keyUse.verdict !== 'write',
   );
@@ -46,11 +48,32 @@ test('a hot read made by a library entity names the entity and its access patter
     const actions = allFixes(r, ws.ctx);
     assert.equal(actions.length, 1, r.message);
     assert.equal(actions[0].changes.length, 0);
-    assert.match(
+    assert.equal(
       actions[0].title,
-      new RegExp(
-        `^No cache fix: the ${r.access.operation} is made by the ElectroDB entity ${r.access.library!.entity} \\(${r.access.library!.accessPattern}\\)`,
-      ),
+      `No cache fix: the ${r.access.operation} is made by the dynamoose entity ${r.access.library!.entity} (${r.access.library!.accessPattern}), and dynamoose returns documents whose methods (save, delete) a cached copy would lose: cache what you use of its result where it is used, with a short TTL`,
     );
   }
+});
+
+test('a wrapper whose request is served from the cache: the reads of its callers are notes, with nothing to fix', async () => {
+  const dir = copyCache('wrapper-ts');
+  const db = path.join(dir, 'db.ts');
+  // The wrapper caches its request by hand, with the helper the cache fix writes.
+  fs.writeFileSync(
+    db,
+    fs
+      .readFileSync(db, 'utf8')
+      .replace(
+        'await doc.send(new GetCommand({ TableName: tableName, Key: { pk } }))',
+        'await shardlensCached(`${tableName}|${pk}`, 30_000, () => doc.send(new GetCommand({ TableName: tableName, Key: { pk } })))',
+      )
+      .concat(
+        'async function shardlensCached<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T> {\n  return load();\n}\n',
+      ),
+  );
+  const ws = await indexWorkspace(dir);
+  const read = ws.findings.find((f) => f.rule === 'SL001' && path.basename(f.file) === 'flags.ts');
+  assert.ok(read);
+  assert.deepEqual([read.severity, read.messageId, read.access.cachedBy], ['info', 'cachedRead', 'shardlensCached']);
+  assert.deepEqual(allFixes(read, ws.ctx), []);
 });

@@ -11,10 +11,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
-import { GetMetricStatisticsCommand } from '@aws-sdk/client-cloudwatch';
 import { PutItemCommand, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { allFixes } from '../../server/src/features/fixes/index';
-import { createTable, startTestLab, type TestLab } from '../lab/helpers';
+import { createTable, readsServed, startTestLab, type TestLab } from '../lab/helpers';
 import { applyAction, cleanup, copyFixture, indexWorkspace, ROOT } from './helpers-write';
 
 const run = promisify(execFile);
@@ -72,27 +71,7 @@ async function fixture(name: string, fixed: boolean): Promise<string> {
   return dir;
 }
 
-/** How many reads the lab served on a table, and how many it throttled, from its CloudWatch metrics. */
-async function served(tableName: string, from: number, to: number): Promise<{ reads: number; throttled: number }> {
-  const stat = async (metric: string, statistic: 'SampleCount' | 'Sum') => {
-    const res = await t.cw.send(
-      new GetMetricStatisticsCommand({
-        Namespace: 'AWS/DynamoDB',
-        MetricName: metric,
-        Dimensions: [{ Name: 'TableName', Value: tableName }],
-        StartTime: new Date(from - 1000),
-        EndTime: new Date(to + 2000),
-        Period: 1,
-        Statistics: [statistic],
-      }),
-    );
-    return (res.Datapoints ?? []).reduce((s, d) => s + (d[statistic] ?? 0), 0);
-  };
-  return {
-    reads: await stat('ConsumedReadCapacityUnits', 'SampleCount'),
-    throttled: await stat('ReadThrottleEvents', 'Sum'),
-  };
-}
+const served = (tableName: string, from: number, to: number) => readsServed(t.cw, tableName, from, to);
 
 const env = (tableName: string) => ({
   ...process.env,

@@ -65,13 +65,14 @@ export function envWithoutAws(home: string): NodeJS.ProcessEnv {
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The Sum of a metric over [startMs, endMs + 1 period), read through GetMetricStatistics. */
+/** The Sum (or the SampleCount) of a metric over [startMs, endMs + 1 period), read through GetMetricStatistics. */
 export async function metricSum(
   cw: CloudWatchClient,
   name: string,
   dims: Record<string, string>,
   startMs: number,
   endMs: number,
+  statistic: 'Sum' | 'SampleCount' = 'Sum',
 ): Promise<number> {
   const res = await cw.send(
     new GetMetricStatisticsCommand({
@@ -81,10 +82,24 @@ export async function metricSum(
       StartTime: new Date(startMs - 1000),
       EndTime: new Date(endMs + 2000),
       Period: 1,
-      Statistics: ['Sum'],
+      Statistics: [statistic],
     }),
   );
-  return (res.Datapoints ?? []).reduce((s, d) => s + (d.Sum ?? 0), 0);
+  return (res.Datapoints ?? []).reduce((s, d) => s + (d[statistic] ?? 0), 0);
+}
+
+/** How many read requests the lab served on a table (one capacity sample each) and how many it throttled. */
+export async function readsServed(
+  cw: CloudWatchClient,
+  tableName: string,
+  from: number,
+  to: number,
+): Promise<{ reads: number; throttled: number }> {
+  const dims = { TableName: tableName };
+  return {
+    reads: await metricSum(cw, 'ConsumedReadCapacityUnits', dims, from, to, 'SampleCount'),
+    throttled: await metricSum(cw, 'ReadThrottleEvents', dims, from, to),
+  };
 }
 
 export interface RawReply {

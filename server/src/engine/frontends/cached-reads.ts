@@ -1,5 +1,5 @@
 import type { Node, Tree } from 'web-tree-sitter';
-import type { Access } from '../model';
+import type { Access, Span } from '../model';
 
 /**
  * Reads the cache fix has wrapped (docs/fixes.md, "Read-hot keys: the cache fix"): the
@@ -40,6 +40,11 @@ function helperAround(node: Node | null): string | null {
     return name === CACHE_HELPERS.js || name === CACHE_HELPERS.python ? name : null;
   }
   return null;
+}
+
+/** The cache helper whose loader the code at a span stands in (a wrapper's call, when summarised), else null. */
+export function cacheHelperAt(tree: Tree, span: Span): string | null {
+  return helperAround(tree.rootNode.descendantForPosition({ row: span.startLine, column: span.startColumn }));
 }
 
 /** The accesses with `cachedBy` set on the reads a cache helper's loader makes (new objects for those only). */

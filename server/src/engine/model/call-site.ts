@@ -38,6 +38,12 @@ export interface CallSite {
   injected?: SourceRange[];
   /** A call to a wrapper in another module: where the DynamoDB call it makes is written. */
   through?: SourceRange;
+  /**
+   * The helper whose loader a wrapper's DynamoDB call stands in (`shardlensCached(k, ttl,
+   * () => <call>)`, `frontends/cached-reads.ts`): its reads are served about once per TTL at
+   * every caller too.
+   */
+  cachedBy?: string;
   /** Made through a DynamoDB library's model (an ElectroDB entity): see `Access.library`. */
   library?: LibraryAccess;
   /**

@@ -20,6 +20,13 @@ export const LIBRARIES_WITH_FIXES: ReadonlySet<LibraryName> = new Set<LibraryNam
 ]);
 
 /**
+ * The libraries whose reads the cache fix wraps where they stand (`features/fixes/cache-library.ts`):
+ * their calls resolve to plain data, which the cache's copy keeps whole (ElectroDB's `.go()`
+ * gives `{ data, cursor }`). A read-hot read of another library carries no cache descriptor.
+ */
+export const LIBRARIES_WITH_CACHE_FIX: ReadonlySet<LibraryName> = new Set<LibraryName>(['electrodb']);
+
+/**
  * The DynamoDB libraries whose objects carry the schema their calls are read by: the
  * classes an evaluator records when constructed (`Value.made`), by package. A library
  * front-end (`frontends/<library>/`) reads the recorded schema; the language evaluator

@@ -115,6 +115,7 @@ function accessOfRequest(
     ...(keys.pk ? {} : { keyGap: keyGapOf(operation, input) }),
     ...(keyNames ? { keyNames } : {}),
     ...(site.through ? { through: site.through } : {}),
+    ...(site.cachedBy && READS.includes(operation) ? { cachedBy: site.cachedBy } : {}),
     ...(site.injected ? { injected: site.injected } : {}),
     ...(site.guessed ? { guessed: true } : {}),
     ...(site.library ? { library: site.library } : {}),

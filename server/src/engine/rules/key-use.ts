@@ -9,6 +9,7 @@ import { shardHoleOf } from './group';
 import { liveText, withLiveUse } from './live-use';
 import { fewValuesText } from './SL003-low-cardinality-partition-key';
 import { isOneOffEntry } from '../model/entry-point';
+import { LIBRARIES_WITH_CACHE_FIX } from '../model/libraries';
 
 /**
  * Read-hot or write-hot: a constant key that code only reads (a `global-config` item, a
@@ -222,7 +223,7 @@ function reword(f: Finding, use: KeyUse): Finding {
         message:
           `${claim}${and} read-hot (${evidence}): ${reads}, capped at ${readCeilingText()}. ` +
           `${cacheAdvice}; a write shard would not help and would make each read query every shard.`,
-        fixes: a.library ? [] : [cache],
+        fixes: a.library && !LIBRARIES_WITH_CACHE_FIX.has(a.library.library) ? [] : [cache],
       };
     return {
       ...f,
@@ -246,7 +247,7 @@ function reword(f: Finding, use: KeyUse): Finding {
       message:
         `${claim}${both} read and written hot (${evidence}): ${reads}, capped at ` +
         `${readCeilingText()}. ${tradeOff} Cache the reads, and shard the writes if they outgrow one partition.`,
-      fixes: a.library ? [] : [cache],
+      fixes: a.library && !LIBRARIES_WITH_CACHE_FIX.has(a.library.library) ? [] : [cache],
     };
   return {
     ...f,

@@ -80,12 +80,27 @@ function withKeyUse(s: IndexState, f: Finding): Finding {
         s.files,
         groups.flatMap((g) => [...g.files]),
       );
-      const uses = accesses
-        .filter((a) => a.index === index && sameTable(a.table, table))
-        .map((a) => ({ access: a, role: roleOfAccess(a, contexts), reach: reachOfAccess(s, a) }));
+      const uses = withoutStandIns(accesses.filter((a) => a.index === index && sameTable(a.table, table))).map((a) => ({
+        access: a,
+        role: roleOfAccess(a, contexts),
+        reach: reachOfAccess(s, a),
+      }));
       return keyUseOf(uses, directUses(key, s.infra.directAccesses()));
     }),
   );
+}
+
+/**
+ * A schema's own access (`library.schema`: a pattern whose key the schema alone fixes,
+ * standing for every write of its entity) where the entity's writes are found as calls:
+ * they count, each with how it is reached; the schema's access would count once more, as
+ * a write reached from nowhere known, so a key written only by a seed script was written hot.
+ */
+function withoutStandIns(accesses: Access[]): Access[] {
+  const written = new Set(
+    accesses.filter((a) => a.kind === 'write' && a.library && !a.library.schema).map((a) => a.library!.entity),
+  );
+  return accesses.filter((a) => !a.library?.schema || !written.has(a.library.entity));
 }
 
 /**

@@ -1,5 +1,6 @@
 import { type Access, literalText, render } from '../../engine';
 import { offsetAt } from './apply';
+import { libraryKeyValue } from './cache-library';
 
 /**
  * The key a cached read's entry is stored under, as code: a string literal when the read
@@ -43,7 +44,7 @@ export function cacheKeyCode(a: Access, text: string, call: { start: number; end
     const key = `${before}${render(a.partitionKey!.template)}${after}`;
     return { code: quote(free(text, key, quote)), text: constant };
   }
-  const value = valueInCall(a, text, call);
+  const value = a.library ? libraryKeyValue(a, text, call) : valueInCall(a, text, call);
   if (!value)
     return {
       blocked: `the key's value is not written in the ${a.operation} call as a plain name or template, so the cache cannot keep one entry per value`,

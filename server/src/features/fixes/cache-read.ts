@@ -9,6 +9,7 @@ import {
 } from '../generate/cache-helper';
 import { offsetAt, positionAt } from './apply';
 import { cacheKeyCode } from './cache-key';
+import { libraryCallRange, libraryNotCacheable } from './cache-library';
 import type { FixAction, FixContext, FixProvider, TextChange } from './fix-model';
 import { pythonImportPoint } from '../generate/imports';
 import { hasModuleImport, headerChanges } from './header';
@@ -52,14 +53,14 @@ function cacheEdit(finding: Finding, ttlSeconds: number, ctx: FixContext): FixAc
   const a = finding.access;
   const text = ctx.textOf(a.file);
   if (text === null) return { blocked: 'the file cannot be read' };
-  const why = notCacheable(a);
+  const why = notCacheable(a) ?? (a.library ? libraryNotCacheable(a, text) : null);
   if (why) return { blocked: why };
   const back = writtenBack(a, text, ctx);
   if (back)
     return {
       blocked: `the ${back.operation} at line ${back.span.startLine + 1} writes the item back in the same function: a value read up to ${ttlSeconds} s old would be written over newer ones`,
     };
-  const call = callRange(a, text);
+  const call = a.library ? libraryCallRange(a, text) : callRange(a, text);
   if (!call) return { blocked: `the ${a.operation} call is not written in a form the fix can wrap` };
   if (alreadyCached(text, call.start)) return { blocked: 'the read is served from the cache already' };
   const python = a.language === 'python';
@@ -68,7 +69,8 @@ function cacheEdit(finding: Finding, ttlSeconds: number, ctx: FixContext): FixAc
   const cacheKey = cacheKeyCode(a, text, call);
   if ('blocked' in cacheKey) return cacheKey;
   const keyText = cacheKey.text;
-  const ttl = ttlName(keyText, python);
+  // A library read is named by its entity (`PROMPT_CACHE_TTL_MS`), not by its stored key's words.
+  const ttl = ttlName(a.library?.entity ?? keyText, python);
   const width = projectLineWidth(a.file, text);
   const from = positionAt(text, call.start);
   const to = positionAt(text, call.end);
@@ -127,7 +129,9 @@ function notCacheable(a: Access): string | null {
   if (a.operation !== 'GetItem' && a.operation !== 'Query')
     return `a ${a.operation} is not cached (only GetItem and Query)`;
   const forms = a.language === 'python' ? ['boto3-table', 'boto3-client'] : ['send-command', 'v2-promise'];
-  if (!forms.includes(a.call.form)) return `the ${a.operation} is sent as ${a.call.form}, which the fix does not wrap`;
+  // A library's call is not an SDK form: `cache-library.ts` says whether it is wrapped.
+  if (!a.library && !forms.includes(a.call.form))
+    return `the ${a.operation} is sent as ${a.call.form}, which the fix does not wrap`;
   if (a.language === 'python' && a.call.async)
     return 'the read is in an async def, which the threaded cache does not serve';
   const sort = a.sortCondition?.operands ?? (a.sortKey ? [a.sortKey] : []);
@@ -135,7 +139,8 @@ function notCacheable(a: Access): string | null {
   if (varying)
     return `its sort key varies per call (${render(varying.template)}): one cache entry would serve other items`;
   const r = a.read;
-  if (a.paginated || r?.exclusiveStartKey || r?.paginator) return 'it reads the key page by page';
+  // A library's one call that reads every page (ElectroDB's `pages: 'all'`) returns them all: one entry.
+  if ((a.paginated && !a.library) || r?.exclusiveStartKey || r?.paginator) return 'it reads the key page by page';
   if (r?.limit === 'dynamic') return 'its Limit is computed per call';
   if (r?.shaping.includes('FilterExpression')) return 'its FilterExpression may differ per call';
   return null;

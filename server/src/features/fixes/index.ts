@@ -37,7 +37,11 @@ export const allFixes: FixProvider = (finding, ctx, answers): FixAction[] => {
 
 const fixesOf: FixProvider = (finding, ctx, answers) => {
   const library = finding.access.library?.library;
-  if (library) return libraryFixes[library]?.(finding, ctx, answers) ?? [];
+  // A library's read is cached where it stands as an SDK request is (./cache-library), when its results can be.
+  if (library) {
+    const own = libraryFixes[library]?.(finding, ctx, answers) ?? [];
+    return finding.access.through ? own : [...readFixes.flatMap((p) => p(finding, ctx, answers)), ...own];
+  }
   return (
     finding.access.through || finding.access.guessed ? keyTextFixes : [...readFixes, ...writeFixes, readerFixes]
   ).flatMap((p) => p(finding, ctx, answers));

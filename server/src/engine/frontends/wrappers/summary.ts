@@ -15,6 +15,7 @@ import { wrapperCalls } from './callers';
 import { hasParamHole } from './instantiate';
 import { followLocalCalls } from './local-calls';
 import { enclosingNamedFunction } from './functions';
+import { cacheHelperAt } from '../cached-reads';
 import type { FrontEnd, NamedFunction, SourceFile } from '../../model/frontend';
 
 /** At most this many functions of a module have their returns followed (a generated module has thousands). */
@@ -86,7 +87,9 @@ export function summarizeModule(
       const node = tree.rootNode.descendantForPosition(at);
       const f = node ? enclosingNamedFunction(node, fe) : null;
       if (!f) continue;
-      summaryOf(f).sites.push(placeOrigins(site, file));
+      // A call the cache fix has wrapped is served from memory at every caller too.
+      const cachedBy = cacheHelperAt(tree, site.span);
+      summaryOf(f).sites.push(placeOrigins(cachedBy ? { ...site, cachedBy } : site, file));
       summary.wraps = true;
     }
     followLocalCalls(tree, file, fe, summary, summaryOf, ctx);
