@@ -22,9 +22,13 @@ export const LIBRARIES_WITH_FIXES: ReadonlySet<LibraryName> = new Set<LibraryNam
 /**
  * The libraries whose reads the cache fix wraps where they stand (`features/fixes/cache-library.ts`):
  * their calls resolve to plain data, which the cache's copy keeps whole (ElectroDB's `.go()`
- * gives `{ data, cursor }`). A read-hot read of another library carries no cache descriptor.
+ * gives `{ data, cursor }`, dynamodb-toolbox v1's `.send()` `{ Item, $metadata }`). A
+ * read-hot read of another library carries no cache descriptor.
  */
-export const LIBRARIES_WITH_CACHE_FIX: ReadonlySet<LibraryName> = new Set<LibraryName>(['electrodb']);
+export const LIBRARIES_WITH_CACHE_FIX: ReadonlySet<LibraryName> = new Set<LibraryName>([
+  'electrodb',
+  'dynamodb-toolbox',
+]);
 
 /**
  * The DynamoDB libraries whose objects carry the schema their calls are read by: the

@@ -1,35 +1,81 @@
 import type { Node } from 'web-tree-sitter';
-import type { Access } from '../../engine';
+import type { Access, Span } from '../../engine';
 import { offsetAt } from './apply';
 import { withTree } from './syntax';
 
 /**
  * The cache fix on a DynamoDB library's read (docs/fixes.md, "Read-hot keys: the cache
- * fix"): ElectroDB's `Entity.get({ ... }).go()` and `Entity.query.<pattern>({ ... }).go()`
- * send their request when `.go()` is called and resolve to plain data (`{ data, cursor }`),
- * which the cache's deep copy keeps whole; so the call from the entity to `.go(...)` is
- * wrapped as an SDK request is. The other libraries' reads are not (`uncopiedResults` says
- * why in the light bulb): a dynamoose document or a TypeDORM entity would lose its class
- * (`save()`, `delete()`), a PynamoDB query is a lazy iterator read once, OneTable's `find`
- * keeps the next page's key on the array itself; OneTable's `get` and dynamodb-toolbox are
- * not wrapped yet.
+ * fix"). ElectroDB's `Entity.get({ ... }).go()` and dynamodb-toolbox v1's
+ * `Entity.build(GetItemCommand).key({ ... }).send()` send their request at the chain's last
+ * step and resolve to plain data (`{ data, cursor }`, `{ Item, $metadata }`), which the
+ * cache's deep copy keeps whole; so the chain, from the entity to that step, is wrapped as
+ * an SDK request is. Every other argument of the chain must be the same on every call.
+ * The other libraries' reads are not wrapped (`uncopiedResults` says why in the light
+ * bulb): a dynamoose document or a TypeDORM entity would lose its class (`save()`,
+ * `delete()`), a PynamoDB query is a lazy iterator read once, OneTable's `find` keeps the
+ * next page's key on the array itself; OneTable's `get` and toolbox v0 are not wrapped yet.
  */
 
 type Range = { start: number; end: number };
 
+/** How a library's read chain is written: the step that sends it, and what its other steps may take. */
+interface ChainRules {
+  /** The last step, which sends the request (`go`, `send`). */
+  sends: string;
+  /** Steps whose arguments may be names (`build(QueryCommand)`, `entities(OrderEntity)`): classes and entities. */
+  named: readonly string[];
+  /** The option that reads page by page (`cursor`, `exclusiveStartKey`). */
+  paging: string;
+  /** Steps that filter what is read, with arguments of the caller's (`where`). */
+  filters: readonly string[];
+}
+
+const CHAINS: Record<string, ChainRules> = {
+  electrodb: { sends: 'go', named: [], paging: 'cursor', filters: ['where'] },
+  'dynamodb-toolbox': { sends: 'send', named: ['build', 'entities'], paging: 'exclusiveStartKey', filters: [] },
+};
+
 /** Why a library read is not wrapped, said in the light bulb, or null when it is. */
 export function libraryNotCacheable(a: Access, text: string): string | null {
-  const library = a.library!;
-  if (library.library !== 'electrodb') return uncopiedResults(library.library, a.operation);
-  const end = library.edit?.end;
-  if (!end || end.method !== 'go')
-    return `the ${a.operation} call does not end in .go() (it ${end ? `ends in .${end.method}()` : 'is not written as one chain'}), so there is no request here to wrap`;
-  const call = libraryCallRange(a, text);
-  if (/\.where\s*\(/.test(text.slice(call.start, call.end)))
-    return 'its .where() filter may differ per call: one cache entry would serve other items';
-  const options = goOptions(a, text);
-  if (options === 'paged') return 'it reads the key page by page (a cursor is passed to .go())';
-  if (options === 'varying') return 'its .go() options are computed per call: one cache entry would serve other reads';
+  const library = a.library!.library;
+  const rules = CHAINS[library];
+  if (!rules) return uncopiedResults(library, a.operation);
+  // dynamodb-toolbox v0 calls the entity (`Entity.get(key)`): its query's response may hold `next()`.
+  if (library === 'dynamodb-toolbox' && !a.call.callee.endsWith('.send')) return uncopiedResults(library, a.operation);
+  const checked = withTree(a.file, text, (tree) => {
+    const call = chainCall(tree, a.span);
+    return {
+      why: call
+        ? chainRefusal(a, stepsOf(call), rules)
+        : `the ${a.operation} call is not written in a form the fix can wrap`,
+    };
+  });
+  return checked ? checked.why : `the ${a.operation} call cannot be read`;
+}
+
+/**
+ * Why a chain is not the same request on every call: it does not end in the step that sends
+ * it, or a step is given what the caller computes (a filter, options, a cursor). The
+ * arguments holding the key's values are the key's, which the model judges (a varying sort
+ * key is refused before); literals and, where the step takes them, class and entity names
+ * are the same on every call.
+ */
+function chainRefusal(a: Access, steps: Step[], rules: ChainRules): string | null {
+  const last = steps[0]?.name;
+  if (last !== rules.sends)
+    return `the ${a.operation} call does not end in .${rules.sends}() (it ends in .${last ?? '?'}()), so there is no request here to wrap`;
+  const keyArgs = keyOrigins(a);
+  for (const step of steps) {
+    for (const arg of step.args) {
+      if (keyArgs.some((k) => within(k, arg)) || isLiteral(arg)) continue;
+      if (arg.type === 'identifier' && rules.named.includes(step.name)) continue;
+      if (rules.filters.includes(step.name))
+        return `its .${step.name}() filter may differ per call: one cache entry would serve other items`;
+      if (new RegExp(`\\b${rules.paging}\\b`).test(arg.text))
+        return `it reads the key page by page (${rules.paging} passed to .${step.name}())`;
+      return `its .${step.name}() arguments are computed per call: one cache entry would serve other reads`;
+    }
+  }
   return null;
 }
 
@@ -49,13 +95,15 @@ export function uncopiedResults(library: string, operation: string): string {
         ? "OneTable's find returns an array carrying the next page's key (.next), which a cached copy drops"
         : "the fix does not wrap OneTable's calls yet";
     case 'dynamodb-toolbox':
-      return "the fix does not wrap dynamodb-toolbox's calls yet (a v0 query's response holds a next() function no copy keeps)";
+      return operation === 'Query'
+        ? "a dynamodb-toolbox v0 query's response may hold a next() function, which the cache's copy cannot keep"
+        : 'the fix does not wrap dynamodb-toolbox v0 calls yet';
     default:
       return 'its results are not plain data the cache can copy';
   }
 }
 
-/** The call from the entity to the end of `.go(...)`: the access's span. */
+/** The call from the entity to the end of its last step: the access's span. */
 export function libraryCallRange(a: Access, text: string): Range {
   return {
     start: offsetAt(text, a.span.startLine, a.span.startColumn),
@@ -63,27 +111,47 @@ export function libraryCallRange(a: Access, text: string): Range {
   };
 }
 
-/**
- * What `.go(...)` is given: nothing or an object of literals (`{ attributes: ['banner'] }`,
- * `{ pages: 'all' }`) is the same on every call; a `cursor` pages; anything else (a name, a
- * spread, a computed value) may differ per call.
- */
-function goOptions(a: Access, text: string): 'same' | 'paged' | 'varying' {
-  const args = a.library!.edit!.end!.args;
-  const inner = text.slice(
-    offsetAt(text, args.startLine, args.startColumn) + 1,
-    offsetAt(text, args.endLine, args.endColumn) - 1,
-  );
-  if (!inner.trim()) return 'same';
-  if (/\bcursor\b/.test(inner)) return 'paged';
-  const literal = withTree(a.file, text, (tree) => {
-    const at = { row: args.startLine, column: args.startColumn + 1 };
-    let n: Node | null = tree.rootNode.namedDescendantForPosition(at, at);
-    while (n && n.type !== 'arguments') n = n.parent;
-    const list = n?.namedChildren.filter((c): c is Node => !!c && c.type !== 'comment') ?? [];
-    return list.length === 1 && isLiteral(list[0]);
-  });
-  return literal ? 'same' : 'varying';
+/** The spans the key's holes are written at: the arguments holding them are the key's, read by the model. */
+function keyOrigins(a: Access): Span[] {
+  const keys = [a.partitionKey, a.sortKey, ...(a.sortCondition?.operands ?? [])];
+  return keys.flatMap((k) => k?.template.parts.flatMap((p) => ('hole' in p && p.origin ? [p.origin.span] : [])) ?? []);
+}
+
+const within = (s: Span, n: Node) =>
+  (s.startLine > n.startPosition.row ||
+    (s.startLine === n.startPosition.row && s.startColumn >= n.startPosition.column)) &&
+  (s.endLine < n.endPosition.row || (s.endLine === n.endPosition.row && s.endColumn <= n.endPosition.column));
+
+/** The call expression the span ends with (the chain's last step). */
+function chainCall(tree: import('web-tree-sitter').Tree, span: Span): Node | null {
+  const at = { row: span.startLine, column: span.startColumn };
+  for (let n: Node | null = tree.rootNode.namedDescendantForPosition(at, at); n; n = n.parent) {
+    if (n.type !== 'call_expression') continue;
+    if (n.endPosition.row === span.endLine && n.endPosition.column === span.endColumn) return n;
+  }
+  return null;
+}
+
+/** The chain's calls from the last: `.go(opts)`, `.where(fn)`, `.get(key)` (member accesses between are passed). */
+type Step = { name: string; args: Node[] };
+
+function stepsOf(call: Node): Step[] {
+  const steps: Step[] = [];
+  let n: Node | null = call;
+  while (n) {
+    if (n.type === 'call_expression') {
+      const fn = n.childForFieldName('function');
+      const name = fn?.type === 'member_expression' ? (fn.childForFieldName('property')?.text ?? '') : (fn?.text ?? '');
+      const args = (n.childForFieldName('arguments')?.namedChildren ?? []).filter(
+        (c): c is Node => !!c && c.type !== 'comment',
+      );
+      steps.push({ name, args });
+      n = fn?.type === 'member_expression' ? fn.childForFieldName('object') : null;
+    } else if (n.type === 'member_expression') n = n.childForFieldName('object');
+    else if (n.type === 'parenthesized_expression' || n.type === 'non_null_expression') n = n.namedChild(0);
+    else n = null;
+  }
+  return steps;
 }
 
 const SCALARS = new Set(['string', 'number', 'true', 'false', 'null', 'undefined']);
