@@ -45,6 +45,9 @@ export interface JsonFinding {
     /** API Gateway integrations that read / write the key in their definitions, without code: counted among the entries, not the call sites. Absent when none. Added within version 1. */
     directReads?: number;
     directWrites?: number;
+    /** State machine steps that read / write the key without code, in machines an API route, an API event or an event starts: counted among the entries, not the call sites. Absent when none. Added within version 1. */
+    stepReads?: number;
+    stepWrites?: number;
     /** `live` when the window's live reads and writes decided the verdict (`check --heat`); absent when the call sites did. Added within version 1. */
     source?: 'live';
     /** With `source: 'live'`: the key's reads and writes in the window (capacity units; peaks per second). */

@@ -151,12 +151,35 @@ test('a shard fix of a key a state machine or an API also names is refused, nami
   }
 });
 
-test('the API integrations reading the key count in its verdict: read per request, each an entry point; the state machine does not', async () => {
+test('the API integrations reading the key count in its verdict, and a state machine only when a route or an event starts it', async () => {
   const dir = copyFixture('desk-tickets', FIXTURES);
   try {
     const template = path.join(dir, 'template.yaml');
+    const openapi = path.join(dir, 'api', 'openapi.yaml');
     let { put } = await samApp(dir);
-    // GET /tickets/{id} (openapi.yaml) and the TicketCountMethod's Query read it; the machine's update is not counted.
+    // GET /tickets/{id} (openapi.yaml) and the TicketCountMethod's Query read it; the escalation
+    // machine's UpdateItem writes it, and POST /tickets/{id}/escalate starts the machine: per request.
+    assert.deepEqual(put.keyUse, {
+      verdict: 'both',
+      reads: 0,
+      writes: 1,
+      readEntries: 2,
+      writeEntries: 2,
+      directReads: 2,
+      stepWrites: 1,
+    });
+    assert.match(
+      put.message,
+      /written and read hot \(read by 2 API integrations \(from 2 entry points\), written at 1 call site and by 1 state machine step \(from 2 entry points\)/,
+    );
+    assert.match(put.message, /Shard the writes, and cache the reads/);
+
+    // Without the route, only its schedule (every 15 minutes) starts the machine: its steps do not count.
+    fs.writeFileSync(
+      openapi,
+      fs.readFileSync(openapi, 'utf8').replace(/\n {2}\/tickets\/\{id\}\/escalate:[\s\S]*?(?=\n {2}\/|$)/, ''),
+    );
+    ({ put } = await samApp(dir));
     assert.deepEqual(put.keyUse, {
       verdict: 'both',
       reads: 0,
@@ -165,17 +188,12 @@ test('the API integrations reading the key count in its verdict: read per reques
       writeEntries: 1,
       directReads: 2,
     });
-    assert.match(
-      put.message,
-      /written and read hot \(read by 2 API integrations \(from 2 entry points\), written at 1 call site/,
-    );
-    assert.match(put.message, /Shard the writes, and cache the reads/);
 
     // No API naming the key: written hot, as before.
-    const original = fs.readFileSync(template, 'utf8');
     fs.writeFileSync(
       template,
-      original
+      fs
+        .readFileSync(template, 'utf8')
         .replace(/\n {6}DefinitionBody:[\s\S]*?openapi\.yaml'\n/, '\n')
         .replace(/"S": "tickets"/, '"S": "archived"'),
     );
@@ -195,11 +213,13 @@ test('a Serverless service: the requests of `stepFunctions` definitions refuse t
       d.operation,
       d.table,
       d.attributes.map((a) => `${a.name}=${a.value ?? '?'}`).join(' '),
+      d.startedBy?.join(' '),
     ]),
     [
-      // `Ref: TicketsTable` and `${self:custom.ticketsTable}` both name the table, its stage a hole.
-      ['escalation', 'UpdateItem', 'help-desk-tickets-{$sls:stage}', 'PK=tickets SK=?'],
-      ['escalation', 'PutItem', 'help-desk-tickets-{$sls:stage}', 'PK=archive SK=?'],
+      // `Ref: TicketsTable` and `${self:custom.ticketsTable}` both name the table, its stage a hole;
+      // the machine's `events` start it every 15 minutes (its steps do not count in the key's verdict).
+      ['escalation', 'UpdateItem', 'help-desk-tickets-{$sls:stage}', 'PK=tickets SK=?', 'schedule'],
+      ['escalation', 'PutItem', 'help-desk-tickets-{$sls:stage}', 'PK=archive SK=?', 'schedule'],
     ],
   );
   const dir = copyFixture('desk-tickets-sls', FIXTURES);

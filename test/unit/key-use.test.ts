@@ -98,7 +98,7 @@ test('a live verdict replaces the code one, keeps its counts, and the evidence n
 });
 
 test('an API Gateway integration reading the key counts as a read per request, and as its own entry point', () => {
-  const getTicket = { kind: 'read' as const, id: 'DeskApi GET /tickets/{id}' };
+  const getTicket = { kind: 'read' as const, via: 'api-gateway' as const, id: 'DeskApi GET /tickets/{id}' };
   const u = keyUseOf([use('write', [route('POST /tickets')])], [getTicket, { ...getTicket }]);
   // The same API method named twice is one integration.
   assert.deepEqual(u, { verdict: 'both', reads: 0, writes: 1, readEntries: 1, writeEntries: 1, directReads: 1 });
@@ -108,7 +108,7 @@ test('an API Gateway integration reading the key counts as a read per request, a
   );
   const counted = keyUseOf(
     [use('read', [route('GET /a')]), use('write', [route('PUT /config')])],
-    ['GET /b', 'GET /c'].map((id) => ({ kind: 'read' as const, id })),
+    ['GET /b', 'GET /c'].map((id) => ({ kind: 'read' as const, via: 'api-gateway' as const, id })),
   );
   assert.equal(counted.verdict, 'read', 'three read entry points against one write: mostly read');
   assert.equal(counted.readEntries, 3);
@@ -119,9 +119,41 @@ test('an API Gateway integration reading the key counts as a read per request, a
 });
 
 test('an API integration is on a request path: a script writing the key does not outweigh it', () => {
-  const u = keyUseOf([use('write', [], 'script')], [{ kind: 'read', id: 'Api GET /config' }]);
+  const u = keyUseOf([use('write', [], 'script')], [{ kind: 'read', via: 'api-gateway', id: 'Api GET /config' }]);
   assert.equal(u.verdict, 'read');
   assert.equal(useText(u), 'read by 1 API integration (from 1 entry point), written at none that runs per request');
   // A call site of unknown reach beside the integration: the side's entry count is not guessed.
-  assert.equal(keyUseOf([use('read'), use('write')], [{ kind: 'read', id: 'Api GET /x' }]).readEntries, null);
+  assert.equal(
+    keyUseOf([use('read'), use('write')], [{ kind: 'read', via: 'api-gateway', id: 'Api GET /x' }]).readEntries,
+    null,
+  );
+});
+
+test('a state machine step is named apart from API integrations, and counts the same way', () => {
+  const u = keyUseOf(
+    [use('write', [route('POST /orders')])],
+    [
+      { kind: 'read', via: 'api-gateway', id: 'Api GET /orders/{id}' },
+      { kind: 'write', via: 'state-machine', id: 'Fulfil UpdateItem' },
+      { kind: 'write', via: 'state-machine', id: 'Fulfil UpdateItem' },
+    ],
+  );
+  assert.deepEqual(u, {
+    verdict: 'both',
+    reads: 0,
+    writes: 1,
+    readEntries: 1,
+    writeEntries: 2,
+    directReads: 1,
+    stepWrites: 1,
+  });
+  assert.equal(
+    useText(u),
+    'read by 1 API integration (from 1 entry point), written at 1 call site and by 1 state machine step (from 2 entry points)',
+  );
+  const onlySteps = keyUseOf([], [{ kind: 'write', via: 'state-machine', id: 'Fulfil PutItem' }]);
+  assert.deepEqual(
+    [onlySteps.verdict, useText(onlySteps)],
+    ['write', 'read nowhere, written by 1 state machine step (from 1 entry point)'],
+  );
 });

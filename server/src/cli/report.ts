@@ -112,6 +112,8 @@ export function keyUseJson(u: KeyUse): NonNullable<JsonFinding['keyUse']> {
     writeEntries: u.writeEntries,
     ...(u.directReads ? { directReads: u.directReads } : {}),
     ...(u.directWrites ? { directWrites: u.directWrites } : {}),
+    ...(u.stepReads ? { stepReads: u.stepReads } : {}),
+    ...(u.stepWrites ? { stepWrites: u.stepWrites } : {}),
     // Only a verdict live data decided says so: one the code decided reads as before.
     ...(u.live ? { source: 'live' as const, live: { ...u.live } } : {}),
   };

@@ -7,7 +7,7 @@
  */
 import type { EnvTableSource, SourceRange } from './index';
 import type { TableHint } from './call-site';
-import type { EntryPoint } from './entry';
+import type { EntryKind, EntryPoint } from './entry';
 import type { Node } from 'web-tree-sitter';
 import type { Span } from './range';
 
@@ -130,6 +130,12 @@ export interface DirectAccess {
   /** The attributes its key, item or key condition names, each with its value when literal text (else null: a path or a variable). */
   attributes: { name: string; value: string | null }[];
   source: SourceRange;
+  /**
+   * A state machine's request: the kinds of what starts the machine (`api` for a route or an
+   * API event, `schedule`, `event`…), as the template says; empty when nothing there starts it
+   * (code or a person does: how often is not known).
+   */
+  startedBy?: EntryKind[];
 }
 
 /** What one variable names in one file. */

@@ -109,6 +109,14 @@ export interface KeyUse {
    */
   directReads?: number;
   directWrites?: number;
+  /**
+   * State machine steps that read / write the key without code (a `dynamodb:getItem` task)
+   * in a machine an API route, an API event or an event starts: each runs as often as its
+   * machine, counted among the entry points too. A machine started on a schedule, or by
+   * code or a person (how often is not written), is left out. Absent when there are none.
+   */
+  stepReads?: number;
+  stepWrites?: number;
   mostly?: true;
   /** Set when live data decided the verdict (`rules/live-use.ts`): what Contributor Insights and CloudWatch showed. */
   live?: LiveUse;

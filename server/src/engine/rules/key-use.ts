@@ -1,5 +1,5 @@
 import type { Access, FileRole, Finding, KeyUse, LiveUse } from '../model';
-import type { AccessReach, EntryPoint } from '../model/entry-point';
+import type { AccessReach, EntryKind, EntryPoint } from '../model/entry-point';
 import { logicalKeyOf } from '../keys/logical-key';
 import { placeLabel } from '../keys/table';
 import { render } from '../model/template';
@@ -40,13 +40,18 @@ export interface KeyUseInput {
  */
 export interface DirectUse {
   kind: 'read' | 'write';
+  /** An API method's integration, or a state machine's step. */
+  via: 'api-gateway' | 'state-machine';
   id: string;
 }
 
 /** Entry points that run per request or per event (tests, scripts and schedules aside). */
 function runningEntries(reach: AccessReach | undefined): EntryPoint[] {
-  return (reach?.entryPoints ?? []).filter((e) => !isOneOffEntry(e.kind) && e.kind !== 'schedule');
+  return (reach?.entryPoints ?? []).filter((e) => runsPerRequestOrEvent(e.kind));
 }
+
+/** Whether an entry point of this kind brings steady traffic: not a test, a script or a schedule. */
+export const runsPerRequestOrEvent = (kind: EntryKind): boolean => !isOneOffEntry(kind) && kind !== 'schedule';
 
 /** Whether an access runs on a hot path: application code not reached only from tests, scripts or schedules. */
 function onHotPath(u: KeyUseInput): boolean {
@@ -77,10 +82,12 @@ export function keyUseOf(all: readonly KeyUseInput[], direct: readonly DirectUse
   const counted = hot.length || direct.length ? hot : [...uses];
   const reads = counted.filter((u) => u.access.kind === 'read');
   const writes = counted.filter((u) => u.access.kind === 'write');
-  const side = (kind: DirectUse['kind']) => new Set(direct.filter((d) => d.kind === kind).map((d) => d.id)).size;
-  const [directReads, directWrites] = [side('read'), side('write')];
-  const readEntries = withRoutes(entryCount(reads), reads.length, directReads);
-  const writeEntries = withRoutes(entryCount(writes), writes.length, directWrites);
+  const side = (kind: DirectUse['kind'], via: DirectUse['via']) =>
+    new Set(direct.filter((d) => d.kind === kind && d.via === via).map((d) => d.id)).size;
+  const [directReads, directWrites] = [side('read', 'api-gateway'), side('write', 'api-gateway')];
+  const [stepReads, stepWrites] = [side('read', 'state-machine'), side('write', 'state-machine')];
+  const readEntries = withRoutes(entryCount(reads), reads.length, directReads + stepReads);
+  const writeEntries = withRoutes(entryCount(writes), writes.length, directWrites + stepWrites);
   const base = {
     reads: reads.length,
     writes: writes.length,
@@ -88,8 +95,10 @@ export function keyUseOf(all: readonly KeyUseInput[], direct: readonly DirectUse
     writeEntries,
     ...(directReads ? { directReads } : {}),
     ...(directWrites ? { directWrites } : {}),
+    ...(stepReads ? { stepReads } : {}),
+    ...(stepWrites ? { stepWrites } : {}),
   };
-  const [readSites, writeSites] = [reads.length + directReads, writes.length + directWrites];
+  const [readSites, writeSites] = [reads.length + directReads + stepReads, writes.length + directWrites + stepWrites];
   if (!writeSites) return { verdict: 'read', ...base };
   if (!readSites) return { verdict: 'write', ...base };
   // Both: by the entry points reaching each side when both are known, else by call sites.
@@ -120,15 +129,23 @@ export function useText(u: KeyUse): string {
 
 function codeText(u: KeyUse): string {
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  const side = (verb: string, n: number, routes: number, entries: number | null) => {
-    const where = [n ? `at ${plural(n, 'call site')}` : '', routes ? `by ${plural(routes, 'API integration')}` : ''];
+  const side = (verb: string, n: number, routes: number, steps: number, entries: number | null) => {
+    const by = [routes ? plural(routes, 'API integration') : '', steps ? plural(steps, 'state machine step') : '']
+      .filter(Boolean)
+      .join(' and ');
+    const where = [n ? `at ${plural(n, 'call site')}` : '', by ? `by ${by}` : ''];
     const from = entries ? ` (from ${plural(entries, 'entry point')})` : '';
     return `${verb} ${where.filter(Boolean).join(' and ')}${from}`;
   };
   const [readRoutes, writeRoutes] = [u.directReads ?? 0, u.directWrites ?? 0];
-  const read = u.reads || readRoutes ? side('read', u.reads, readRoutes, u.readEntries) : 'read nowhere';
-  const written = u.writes || writeRoutes ? side('written', u.writes, writeRoutes, u.writeEntries) : 'written at none';
-  return `${read}, ${written}${u.writes || writeRoutes ? '' : ' that runs per request'}`;
+  const [readSteps, writeSteps] = [u.stepReads ?? 0, u.stepWrites ?? 0];
+  const read =
+    u.reads || readRoutes || readSteps ? side('read', u.reads, readRoutes, readSteps, u.readEntries) : 'read nowhere';
+  const writtenSomewhere = u.writes || writeRoutes || writeSteps;
+  const written = writtenSomewhere
+    ? side('written', u.writes, writeRoutes, writeSteps, u.writeEntries)
+    : 'written at none';
+  return `${read}, ${written}${writtenSomewhere ? '' : ' that runs per request'}`;
 }
 
 /** `3,000 RCU/s (6,000 eventually consistent reads/s of items up to 4 KB)`. */

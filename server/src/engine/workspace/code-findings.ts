@@ -9,7 +9,7 @@ import { sameTable, tableKey } from '../keys/table';
 import type { Access, Finding, LogicalKey } from '../model';
 import { isKeyShardRoute, shardSuffixOrigins } from '../frontends/tenant-routing';
 import { resolveSupersedes } from '../rules';
-import { type DirectUse, judgeByUse, judgedByUse, keyUseOf } from '../rules/key-use';
+import { type DirectUse, judgeByUse, judgedByUse, keyUseOf, runsPerRequestOrEvent } from '../rules/key-use';
 import { directRequestLabel, directRequestsOf, isReadAction } from '../keys/direct-requests';
 import type { DirectAccess } from '../model/entry-point';
 import { placeByReach } from '../rules/reach';
@@ -104,13 +104,19 @@ function withoutStandIns(accesses: Access[]): Access[] {
 }
 
 /**
- * The requests API Gateway integrations make of a key in their definitions, read or write,
- * one id per API method. A state machine's are left out: how often it runs is not read.
+ * The requests made of a key without code that run per request or per event, read or write:
+ * API Gateway integrations (one id per API method), and the steps of state machines an API
+ * route, an API event or an event starts. A machine started on a schedule, or by code or a
+ * person (nothing in the template starts it), is left out: how often it runs is not read.
  */
 function directUses(key: LogicalKey, direct: readonly DirectAccess[]): DirectUse[] {
   return directRequestsOf(key, direct)
-    .filter((d) => d.via === 'api-gateway')
-    .map((d) => ({ kind: isReadAction(d.operation) ? 'read' : 'write', id: `${d.owner} ${directRequestLabel(d)}` }));
+    .filter((d) => d.via === 'api-gateway' || (d.startedBy ?? []).some(runsPerRequestOrEvent))
+    .map((d) => ({
+      kind: isReadAction(d.operation) ? 'read' : 'write',
+      via: d.via,
+      id: `${d.owner} ${directRequestLabel(d)}`,
+    }));
 }
 
 /** Every access of a finding's key family across the workspace. */

@@ -10,7 +10,7 @@ import { entryPoint, samTrigger, scheduleTrigger, type Trigger } from './events'
 import { resolveHandler, type InfraFiles } from './handlers';
 import { directAccessesOfTemplate } from './direct-accesses';
 import { templateFiles } from './api-integrations';
-import { apiMachineStarts, stateMachineTriggers } from './state-machines';
+import { apiMachineStarts, kindsOf, machineStarts, stateMachineTriggers } from './state-machines';
 import { tableIds, tableOf } from './tables';
 import { at, entriesOf, get, itemsOf, parseTree, scalarNumber, scalarText, type TNode } from './tree';
 import { envValueOf, referencedAttribute, referencedId } from './values';
@@ -76,7 +76,10 @@ export function readTemplate(file: string, text: string, root: TNode, files: Inf
     delete fn.skippedReason;
   }
   const tableNames = new Map(out.tables.map((t) => [t.logicalId, t.tableName]));
-  const direct = directAccessesOfTemplate(file, resources, files, tableNames);
+  const starts = machineStarts(resources, text, triggers);
+  const direct = directAccessesOfTemplate(file, resources, files, tableNames).map((d) =>
+    d.via === 'state-machine' ? { ...d, startedBy: kindsOf(starts.get(d.owner) ?? []) } : d,
+  );
   if (direct.length > 0) out.directAccesses = direct;
   return out;
 }

@@ -11,7 +11,7 @@ import type { EnvValue, InfraDeclarations, InfraFunction } from '../../model/ent
 import { entryPoint, serverlessTriggers } from './events';
 import { resolveHandler, type InfraFiles } from './handlers';
 import { stateMachineAccesses } from './direct-accesses';
-import { serverlessMachineTriggers } from './state-machines';
+import { kindsOf, serverlessMachineTriggers } from './state-machines';
 import { tableIds, tableOf } from './tables';
 import { at, entriesOf, get, itemsOf, parseTree, scalarText, type TNode } from './tree';
 import { envValueOf, hasHoles, referencedId, textWithHoles } from './values';
@@ -141,10 +141,12 @@ export function readServerless(
   const direct = entriesOf(at(root, 'stepFunctions', 'stateMachines')).flatMap(({ key, value }) => {
     const definition = get(value, 'definition');
     if (!definition) return [];
+    // What starts the machine (its `events`) is how often its requests run.
+    const startedBy = kindsOf(itemsOf(get(value, 'events')).flatMap((e) => serverlessTriggers(e, text, vars.of)));
     return stateMachineAccesses(key, definition, (definition.kind === 'map' && definition.file) || file, (n) => {
       const ref = referencedId(n);
       return ref !== null ? (tableNames.get(ref) ?? null) : vars.of(n);
-    });
+    }).map((d) => ({ ...d, startedBy }));
   });
   if (direct.length > 0) out.directAccesses = direct;
   return out;

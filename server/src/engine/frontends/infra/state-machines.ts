@@ -12,6 +12,7 @@
  * Serverless Framework's `stepFunctions.stateMachines`.
  */
 import { API_TYPES, apiIntegrations, type ReadFile } from './api-integrations';
+import type { EntryKind } from '../../model/entry';
 import { samTrigger, type Trigger } from './events';
 import { at, entriesOf, get, intrinsic, itemsOf, scalarText, type TNode } from './tree';
 import { referencedId } from './values';
@@ -29,11 +30,11 @@ export function stateMachineTriggers(
   definitionFile: (uri: string) => TNode | null,
 ): Map<string, Trigger[]> {
   const out = new Map<string, Trigger[]>();
+  const startsOf = machineStarts(resources, text, started);
   for (const { key: id, value: machine } of entriesOf(resources)) {
-    if (!MACHINE_TYPES.has(scalarText(get(machine, 'Type')) ?? '')) continue;
+    const starts = startsOf.get(id);
+    if (!starts) continue;
     const props = get(machine, 'Properties');
-    const own = entriesOf(get(props, 'Events')).flatMap((e) => samTrigger(e.key, e.value, text) ?? []);
-    const starts = [...own, ...(started.get(id) ?? [])];
     const uri = scalarText(get(props, 'DefinitionUri'));
     const placed = uri && !/^s3:/.test(uri) ? substitutionsPerItem(definitionFile(uri)) : new Map<string, boolean>();
     for (const [fn, perItem] of invokedFunctions(props, placed))
@@ -41,6 +42,27 @@ export function stateMachineTriggers(
   }
   return out;
 }
+
+/**
+ * What starts each state machine of a template, by logical id: its SAM `Events`, and the rules,
+ * schedules and API routes that start it (`started`). An empty list: started by code or by hand.
+ */
+export function machineStarts(
+  resources: TNode | undefined,
+  text: string,
+  started: ReadonlyMap<string, Trigger[]>,
+): Map<string, Trigger[]> {
+  const out = new Map<string, Trigger[]>();
+  for (const { key: id, value: machine } of entriesOf(resources)) {
+    if (!MACHINE_TYPES.has(scalarText(get(machine, 'Type')) ?? '')) continue;
+    const own = entriesOf(at(machine, 'Properties', 'Events')).flatMap((e) => samTrigger(e.key, e.value, text) ?? []);
+    out.set(id, [...own, ...(started.get(id) ?? [])]);
+  }
+  return out;
+}
+
+/** The distinct kinds of a machine's starts, in order: what `DirectAccess.startedBy` says. */
+export const kindsOf = (starts: readonly Trigger[]): EntryKind[] => [...new Set(starts.map((t) => t.kind))];
 
 /**
  * The Serverless Framework's state machines (`stepFunctions.stateMachines` of the
