@@ -1,7 +1,7 @@
-// The cache fix on DynamoDB libraries' reads (test/fixes/fixtures/cache/electrodb-ts and
-// toolbox-ts, one upload service written with each): a plan per pricing tier and one site-wide
-// settings item, read by every upload. ElectroDB's `.go()` and dynamodb-toolbox v1's `.send()`
-// resolve to plain data, so the chain from the entity to that step is wrapped where it stands,
+// The cache fix on DynamoDB libraries' reads (test/fixes/fixtures/cache/electrodb-ts, toolbox-ts
+// and onetable-ts, one upload service written with each): a plan per pricing tier and one
+// site-wide settings item, read by every upload. ElectroDB's `.go()`, dynamodb-toolbox v1's
+// `.send()` and OneTable's `get` resolve to plain data, so the chain is wrapped where it stands,
 // as an SDK request is. Proven three ways: the light bulb of each read (offered, or why not),
 // the fixed code type-checked against the library's typings and read again by the engine, and
 // the real library against the lab before and after (reads served and throttled, from the
@@ -78,6 +78,17 @@ test('each dynamodb-toolbox v1 read says whether it is cached: per value, consta
   ]);
 });
 
+test('each OneTable read says whether it is cached: a get per value or constant, never a find', async () => {
+  const ws = await indexWorkspace(copy('onetable-ts'));
+  assert.deepEqual(cacheActions(ws), [
+    'handlers.ts:17 cache-fix-blocked: No cache fix: the GetItem is made inside the wrapper at settings.ts:4, whose result the fix does not know: cache it where it is used, or the request in the wrapper for every caller',
+    "settings.ts:10 cache-read: Cache reads of 'settings' for 30 s (readers may see values up to 30 s old)",
+    "settings.ts:16 cache-fix-blocked: No cache fix: the Query is made by the OneTable entity Plan (primary), and OneTable's find returns an array carrying the next page's key (.next), which a cached copy drops: cache what you use of its result where it is used, with a short TTL",
+    'settings.ts:21 cache-fix-blocked: No cache fix: its .get() arguments are computed per call: one cache entry would serve other reads',
+    "settings.ts:4 cache-read: Cache reads of 'plan#{tier}' for 30 s, one entry per value (readers may see values up to 30 s old)",
+  ]);
+});
+
 /** Each fixture's two wrapped reads, as the fixed text writes them. */
 const WRAPPED: Record<string, RegExp[]> = {
   'electrodb-ts': [
@@ -87,6 +98,10 @@ const WRAPPED: Record<string, RegExp[]> = {
   'toolbox-ts': [
     /await shardlensCached\(\s*`app · PK = PLAN#\$\{tier\} · GetItem · SK = LIMITS`,\s*PLAN_CACHE_TTL_MS,\s*\(\) => PlanEntity\.build\(GetItemCommand\)\.key\(\{ tier \}\)\.send\(\),?\s*\)/,
     /await shardlensCached\(\s*'app · PK = SETTINGS · GetItem · SK = CURRENT',\s*SETTINGS_CACHE_TTL_MS,\s*\(\) =>\s*SettingsEntity\.build\(GetItemCommand\)\s*\.key\(\{\}\)\s*\.options\(\{ attributes: \['banner', 'maintenance'\] \}\)\s*\.send\(\),?\s*\)/,
+  ],
+  'onetable-ts': [
+    /await shardlensCached\(\s*`app · PK = plan#\$\{tier\} · GetItem · SK = limits`,\s*PLAN_CACHE_TTL_MS,\s*\(\) => Plan\.get\(\{ tier \}\),?\s*\)/,
+    /await shardlensCached\(\s*'app · PK = settings · GetItem · SK = current',\s*SETTINGS_CACHE_TTL_MS,\s*\(\) => Settings\.get\(\{\}, \{ fields: \['banner', 'maintenance'\] \}\),?\s*\)/,
   ],
 };
 

@@ -77,7 +77,7 @@ export { RULE_INFO, defaultSeverityOf, docsUrl, hotKeyLive } from './rules';
 export { tenantComposite, type TenantComposite } from './rules/SL022-low-cardinality-composite';
 export { CACHE_TTL_SECONDS, judgeByLive, useText } from './rules/key-use';
 export { CACHE_HELPERS } from './frontends/cached-reads';
-export { LIBRARIES_WITH_CACHE_FIX } from './model/libraries';
+export { cacheableLibraryRead } from './model/libraries';
 export { sameSpan, spanOf, spanWithin, walk } from './syntax/span';
 export { AnalysisCache, ENGINE_VERSION, cacheDir } from './workspace/cache';
 export { indexWorkspace } from './workspace/cache/run';

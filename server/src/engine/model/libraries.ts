@@ -20,15 +20,19 @@ export const LIBRARIES_WITH_FIXES: ReadonlySet<LibraryName> = new Set<LibraryNam
 ]);
 
 /**
- * The libraries whose reads the cache fix wraps where they stand (`features/fixes/cache-library.ts`):
- * their calls resolve to plain data, which the cache's copy keeps whole (ElectroDB's `.go()`
- * gives `{ data, cursor }`, dynamodb-toolbox v1's `.send()` `{ Item, $metadata }`). A
- * read-hot read of another library carries no cache descriptor.
+ * Whether the cache fix wraps a library's read where it stands (`features/fixes/cache-library.ts`):
+ * its call resolves to plain data, which the cache's copy keeps whole. ElectroDB's `.go()` gives
+ * `{ data, cursor }`, dynamodb-toolbox v1's `.send()` `{ Item }` / `{ Items }`, OneTable's `get`
+ * the item. Not: a toolbox v0 call (a query's response may hold a `next()` function), OneTable's
+ * `find` (its array carries the next page's key), the other libraries' documents, entity
+ * classes and lazy iterators. A read-hot read that is not carries no cache descriptor.
  */
-export const LIBRARIES_WITH_CACHE_FIX: ReadonlySet<LibraryName> = new Set<LibraryName>([
-  'electrodb',
-  'dynamodb-toolbox',
-]);
+export function cacheableLibraryRead(library: LibraryName, operation: string, callee: string): boolean {
+  if (library === 'electrodb') return true;
+  if (library === 'dynamodb-toolbox') return callee.endsWith('.send');
+  if (library === 'dynamodb-onetable') return operation === 'GetItem';
+  return false;
+}
 
 /**
  * The DynamoDB libraries whose objects carry the schema their calls are read by: the

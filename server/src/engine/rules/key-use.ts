@@ -9,7 +9,7 @@ import { shardHoleOf } from './group';
 import { liveText, withLiveUse } from './live-use';
 import { fewValuesText } from './SL003-low-cardinality-partition-key';
 import { isOneOffEntry } from '../model/entry-point';
-import { LIBRARIES_WITH_CACHE_FIX } from '../model/libraries';
+import { cacheableLibraryRead } from '../model/libraries';
 
 /**
  * Read-hot or write-hot: a constant key that code only reads (a `global-config` item, a
@@ -240,7 +240,7 @@ function reword(f: Finding, use: KeyUse): Finding {
         message:
           `${claim}${and} read-hot (${evidence}): ${reads}, capped at ${readCeilingText()}. ` +
           `${cacheAdvice}; a write shard would not help and would make each read query every shard.`,
-        fixes: a.library && !LIBRARIES_WITH_CACHE_FIX.has(a.library.library) ? [] : [cache],
+        fixes: a.library && !cacheableLibraryRead(a.library.library, a.operation, a.call.callee) ? [] : [cache],
       };
     return {
       ...f,
@@ -264,7 +264,7 @@ function reword(f: Finding, use: KeyUse): Finding {
       message:
         `${claim}${both} read and written hot (${evidence}): ${reads}, capped at ` +
         `${readCeilingText()}. ${tradeOff} Cache the reads, and shard the writes if they outgrow one partition.`,
-      fixes: a.library && !LIBRARIES_WITH_CACHE_FIX.has(a.library.library) ? [] : [cache],
+      fixes: a.library && !cacheableLibraryRead(a.library.library, a.operation, a.call.callee) ? [] : [cache],
     };
   return {
     ...f,

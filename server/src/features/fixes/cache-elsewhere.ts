@@ -1,4 +1,4 @@
-import { type Finding, LIBRARIES_WITH_CACHE_FIX, type LibraryName } from '../../engine';
+import { cacheableLibraryRead, type Finding, type LibraryName } from '../../engine';
 import { uncopiedResults } from './cache-library';
 import { blockedAction } from './cache-read';
 import type { FixAction, FixContext } from './fix-model';
@@ -25,7 +25,7 @@ export function cacheFixElsewhere(finding: Finding, ctx: FixContext): FixAction[
     ];
   }
   // A library the cache fix wraps says why itself (./cache-library).
-  if (a.library && LIBRARIES_WITH_CACHE_FIX.has(a.library.library)) return [];
+  if (a.library && cacheableLibraryRead(a.library.library, a.operation, a.call.callee)) return [];
   if (a.library) {
     const { library, entity, accessPattern } = a.library;
     const pattern = accessPattern ? ` (${accessPattern})` : '';

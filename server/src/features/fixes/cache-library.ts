@@ -1,19 +1,20 @@
 import type { Node } from 'web-tree-sitter';
-import type { Access, Span } from '../../engine';
+import { type Access, cacheableLibraryRead, type Span } from '../../engine';
 import { offsetAt } from './apply';
 import { withTree } from './syntax';
 
 /**
  * The cache fix on a DynamoDB library's read (docs/fixes.md, "Read-hot keys: the cache
- * fix"). ElectroDB's `Entity.get({ ... }).go()` and dynamodb-toolbox v1's
- * `Entity.build(GetItemCommand).key({ ... }).send()` send their request at the chain's last
- * step and resolve to plain data (`{ data, cursor }`, `{ Item, $metadata }`), which the
- * cache's deep copy keeps whole; so the chain, from the entity to that step, is wrapped as
- * an SDK request is. Every other argument of the chain must be the same on every call.
+ * fix"). ElectroDB's `Entity.get({ ... }).go()`, dynamodb-toolbox v1's
+ * `Entity.build(GetItemCommand).key({ ... }).send()` and OneTable's `Model.get({ ... })` send
+ * their request at the chain's last step and resolve to plain data (`{ data, cursor }`,
+ * `{ Item, $metadata }`, the item), which the cache's deep copy keeps whole; so the chain,
+ * from the entity to that step, is wrapped as an SDK request is. Every other argument of the
+ * chain must be the same on every call.
  * The other libraries' reads are not wrapped (`uncopiedResults` says why in the light
  * bulb): a dynamoose document or a TypeDORM entity would lose its class (`save()`,
  * `delete()`), a PynamoDB query is a lazy iterator read once, OneTable's `find` keeps the
- * next page's key on the array itself; OneTable's `get` and toolbox v0 are not wrapped yet.
+ * next page's key on the array itself; toolbox v0 is not wrapped yet.
  */
 
 type Range = { start: number; end: number };
@@ -33,6 +34,8 @@ interface ChainRules {
 const CHAINS: Record<string, ChainRules> = {
   electrodb: { sends: 'go', named: [], paging: 'cursor', filters: ['where'] },
   'dynamodb-toolbox': { sends: 'send', named: ['build', 'entities'], paging: 'exclusiveStartKey', filters: [] },
+  // `Plan.get({ tier })`, `table.get('Plan', { tier })`: one call, resolving to the item as a plain object.
+  'dynamodb-onetable': { sends: 'get', named: [], paging: 'next', filters: [] },
 };
 
 /** Why a library read is not wrapped, said in the light bulb, or null when it is. */
@@ -40,8 +43,8 @@ export function libraryNotCacheable(a: Access, text: string): string | null {
   const library = a.library!.library;
   const rules = CHAINS[library];
   if (!rules) return uncopiedResults(library, a.operation);
-  // dynamodb-toolbox v0 calls the entity (`Entity.get(key)`): its query's response may hold `next()`.
-  if (library === 'dynamodb-toolbox' && !a.call.callee.endsWith('.send')) return uncopiedResults(library, a.operation);
+  // A toolbox v0 call, a OneTable find: refused by the engine's `cacheableLibraryRead` already.
+  if (!cacheableLibraryRead(library, a.operation, a.call.callee)) return uncopiedResults(library, a.operation);
   const checked = withTree(a.file, text, (tree) => {
     const call = chainCall(tree, a.span);
     return {
@@ -93,7 +96,7 @@ export function uncopiedResults(library: string, operation: string): string {
     case 'dynamodb-onetable':
       return operation === 'Query'
         ? "OneTable's find returns an array carrying the next page's key (.next), which a cached copy drops"
-        : "the fix does not wrap OneTable's calls yet";
+        : `the fix wraps OneTable's get only, not a ${operation}`;
     case 'dynamodb-toolbox':
       return operation === 'Query'
         ? "a dynamodb-toolbox v0 query's response may hold a next() function, which the cache's copy cannot keep"
