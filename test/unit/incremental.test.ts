@@ -62,6 +62,8 @@ const SNIPPETS = [
   'new ',
   '<string>',
   '>(',
+  // A top-level `await` makes a JS module a script; a Python one is read by Python's patterns.
+  'await ',
   'COMMANDS',
   "['put']",
   '[action](',

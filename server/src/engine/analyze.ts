@@ -28,7 +28,7 @@ import type { SiteCache } from './incremental/site-cache';
 import type { ReachCache } from './incremental/reach-cache';
 import type { Value } from './model/value';
 import { classifyAccess } from './model/template';
-import type { ContentRole } from './file-roles/role';
+import { type ContentRole, contentRole } from './file-roles/role';
 import { contextsFor } from './file-roles';
 import { declaresLibraryModels } from './model/libraries';
 import { suppressions, isSuppressed, type Suppressions } from './rules/suppress';
@@ -225,7 +225,13 @@ export function judgeAnalysis(
   if (analysis.accesses.length === 0) return analysis;
   const ignored: Suppressions = new Map((analysis.ignores ?? []).map(([line, codes]) => [line, new Set(codes)]));
   // The one place the files' roles and projects are read (from the text, and the disk): the rules only look them up.
-  const files = contextsFor(analysis.file, analysis.accesses, text, options.contentRole);
+  // Read with the analysed language's patterns, as an open document's `RoleWatch` reads them,
+  // not the file name's: a Python text held under a name with no extension is Python still.
+  const byContent =
+    options.contentRole !== undefined
+      ? options.contentRole
+      : contentRole(text, frontEndFor(analysis.language).contentRoles);
+  const files = contextsFor(analysis.file, analysis.accesses, text, byContent);
   const used = new Set<string>();
   const findings = checkAccesses(analysis.accesses, options.severity, { contexts: options.contexts, files }).filter(
     (f) => !isSuppressed(f, ignored, used),
