@@ -263,6 +263,11 @@ test('a CDK app: a DynamoUpdateItem task, an AwsIntegration and an ASL file nami
         ['state-machine', 'Archive', 'GetItem', 'help-desk-tickets', 'PK=tickets SK=?'],
       ],
     );
+    // Both machines run on rules' schedules (every 15 minutes, nightly): shown, not counted.
+    assert.deepEqual(
+      direct.map((d) => d.startedBy),
+      [['schedule'], undefined, ['schedule']],
+    );
     // That file's Lambda step, named through `definitionSubstitutions`, runs when the machine runs.
     const archive = index
       .infrastructure()
@@ -276,6 +281,29 @@ test('a CDK app: a DynamoUpdateItem task, an AwsIntegration and an ASL file nami
       blockedFixes(put, ctx)[0]?.title ?? '',
       /^No shard fix: the state machine MarkEscalated makes a UpdateItem of "tickets" at desk-stack\.ts:31/,
     );
+    assert.equal(put.keyUse?.stepWrites, undefined);
+
+    // The escalation machine started by an event pattern instead: its task runs per event, and counts.
+    const stack = path.join(dir, 'lib', 'desk-stack.ts');
+    fs.writeFileSync(
+      stack,
+      fs
+        .readFileSync(stack, 'utf8')
+        .replace(
+          'schedule: events.Schedule.rate(Duration.minutes(15)),',
+          "eventPattern: { source: ['help-desk.tickets'], detailType: ['TicketStale'] },",
+        ),
+    );
+    const started = await indexedApp(
+      dir,
+      files.filter((f) => f.includes(`${path.sep}lib${path.sep}`)),
+      files.filter((f) => f.includes(`${path.sep}src${path.sep}`)),
+    );
+    assert.deepEqual(
+      started.direct.map((d) => d.startedBy),
+      [['event'], undefined, ['schedule']],
+    );
+    assert.deepEqual([started.put.keyUse?.writes, started.put.keyUse?.stepWrites], [1, 1]);
   } finally {
     cleanup(dir);
   }
@@ -364,6 +392,40 @@ test('Terraform: the tasks of a jsonencode definition and of a templatefile one 
     assert.match(
       blockedFixes(put, ctx)[0]?.title ?? '',
       /^No shard fix: the state machine aws_sfn_state_machine\.escalation makes a UpdateItem of "tickets" at main\.tf:51/,
+    );
+    // Nothing in the module starts the machines: their steps are shown, not counted.
+    assert.deepEqual(
+      direct.map((d) => d.startedBy),
+      [[], []],
+    );
+    assert.equal(put.keyUse?.stepWrites, undefined);
+
+    // An EventBridge rule starting the escalation machine: its UpdateItem runs per event, and counts.
+    const main = path.join(dir, 'main.tf');
+    fs.appendFileSync(
+      main,
+      [
+        '',
+        'resource "aws_cloudwatch_event_rule" "ticket_stale" {',
+        '  event_pattern = jsonencode({ source = ["help-desk.tickets"], detail-type = ["TicketStale"] })',
+        '}',
+        '',
+        'resource "aws_cloudwatch_event_target" "escalate" {',
+        '  rule     = aws_cloudwatch_event_rule.ticket_stale.name',
+        '  arn      = aws_sfn_state_machine.escalation.arn',
+        '  role_arn = aws_iam_role.sfn.arn',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    const started = await indexedApp(dir, [main], [path.join(dir, 'src', 'open-ticket.mjs')]);
+    assert.deepEqual(
+      started.direct.map((d) => d.startedBy),
+      [['event'], []],
+    );
+    assert.deepEqual(
+      [started.put.keyUse?.verdict, started.put.keyUse?.writes, started.put.keyUse?.stepWrites],
+      ['write', 1, 1],
     );
   } finally {
     cleanup(dir);

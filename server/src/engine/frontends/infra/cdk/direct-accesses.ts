@@ -7,7 +7,7 @@
  * with a request template (text, or `JSON.stringify({...})` / `json.dumps({...})`).
  * TypeScript and Python alike: the CDK front-ends give both as the same values.
  */
-import type { DirectAccess } from '../../../model/entry-point';
+import type { DirectAccess, EntryKind } from '../../../model/entry-point';
 import type { CdkValue } from '../../../model/cdk';
 import { keyConditionAttributes, stateMachineAccesses } from '../direct-accesses';
 import { scalarText } from '../tree';
@@ -23,13 +23,25 @@ const TASKS: Record<string, string> = {
 const KEYED = new Set(['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query']);
 
 /** The keyed DynamoDB requests of the app's task and integration constructs. */
-export function directAccessesOfCdk(constructs: readonly NewValue[], file: string, read?: CdkFiles): DirectAccess[] {
+export function directAccessesOfCdk(
+  constructs: readonly NewValue[],
+  file: string,
+  read?: CdkFiles,
+  machineStarts: ReadonlyMap<number, EntryKind[]> = new Map(),
+): DirectAccess[] {
+  // A task's or a machine's requests run as often as what starts its machine.
+  return constructs.flatMap((n) => {
+    const accesses = accessesOf(n, file, read);
+    const startedBy = machineStarts.get(n.at);
+    return startedBy ? accesses.map((d) => (d.via === 'state-machine' ? { ...d, startedBy } : d)) : accesses;
+  });
+}
+
+/** The keyed DynamoDB requests one construct makes. */
+function accessesOf(n: NewValue, file: string, read: CdkFiles | undefined): DirectAccess[] {
   const out: DirectAccess[] = [];
-  for (const n of constructs) {
-    if (n.className === 'StateMachine') {
-      out.push(...fileMachineAccesses(n, read));
-      continue;
-    }
+  {
+    if (n.className === 'StateMachine') return fileMachineAccesses(n, read);
     const owner = constructId(n) ?? (n.className === 'AwsIntegration' ? 'integration' : n.className);
     const source = { file, span: n.span };
     const task = TASKS[n.className];
@@ -47,12 +59,12 @@ export function directAccessesOfCdk(constructs: readonly NewValue[], file: strin
         attributes,
         source,
       });
-      continue;
+      return out;
     }
-    if (textOf(prop(n.props, 'service'))?.toLowerCase() !== 'dynamodb') continue;
+    if (textOf(prop(n.props, 'service'))?.toLowerCase() !== 'dynamodb') return out;
     const action = textOf(prop(n.props, 'action'));
     const operation = action && action[0].toUpperCase() + action.slice(1);
-    if (!operation || !KEYED.has(operation)) continue;
+    if (!operation || !KEYED.has(operation)) return out;
     if (n.className === 'CallAwsService') {
       const params = prop(n.props, 'parameters');
       out.push({

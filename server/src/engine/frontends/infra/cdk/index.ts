@@ -9,12 +9,14 @@
 import * as path from 'node:path';
 import { directAccessesOfCdk } from './direct-accesses';
 import type { CdkFile, CdkValue } from '../../../model/cdk';
-import type { EnvValue, InfraDeclarations, InfraFunction } from '../../../model/entry-point';
+import type { EntryKind, EnvValue, InfraDeclarations, InfraFunction } from '../../../model/entry-point';
 import { entryPoint } from '../events';
 import type { InfraFiles } from '../handlers';
 import { appFolder, functionOf } from './functions';
 import { tableOf } from './tables';
-import { FUNCTION_CLASSES, triggersOf } from './triggers';
+import { FUNCTION_CLASSES, triggersOf, type Triggers } from './triggers';
+import { kindsOf } from '../state-machines';
+import { definitionConstructs } from './state-machines';
 import { loadApp, type ReadCdk } from './app';
 import { linkStatements } from './links';
 import { constructId, constructOf, TABLE_CLASSES, type CallValue, type NewValue } from './values';
@@ -52,19 +54,36 @@ export function declarationsOfCdk(
     }
   }
   const own = { dir: path.dirname(file), files };
-  for (const [at, triggers] of triggersOf(constructs, calls, own)) {
+  const triggers = triggersOf(constructs, calls, own);
+  for (const [at, fnTriggers] of triggers.functions) {
     const fn = byAt.get(at);
     if (!fn) continue;
     const place = { file: fn.handlerFile ?? '', functionName: fn.handlerFunction, line: null };
-    fn.triggers.push(...triggers.map((t) => entryPoint(t, place, file)));
+    fn.triggers.push(...fnTriggers.map((t) => entryPoint(t, place, file)));
   }
   bindGrantedTables(byAt, calls);
   const direct = directAccessesOfCdk(
     constructs.filter((n) => !othersOwn?.(n)),
     file,
     own,
+    machineStartsOf(constructs, triggers.machines),
   );
   if (direct.length > 0) out.directAccesses = direct;
+  return out;
+}
+
+/**
+ * What starts the machine a construct belongs to, by the construct's `at`: the machine's own
+ * (its ASL file's tasks) and each task its definition holds. A construct of no machine: absent.
+ */
+function machineStartsOf(constructs: readonly NewValue[], machines: Triggers): Map<number, EntryKind[]> {
+  const out = new Map<number, EntryKind[]>();
+  for (const n of constructs) {
+    if (n.className !== 'StateMachine') continue;
+    const kinds = kindsOf(machines.get(n.at) ?? []);
+    out.set(n.at, kinds);
+    for (const task of definitionConstructs(n)) out.set(task.at, kinds);
+  }
   return out;
 }
 

@@ -14,17 +14,18 @@ import { substitutionsPerItem } from '../state-machines';
 import { parseTree, type TNode } from '../tree';
 import { pathOf, prop, type NewValue } from './values';
 
-/** The functions (as the values the definition names them by) a state machine invokes, each with whether in a Map state. */
-export function invokedFunctions(machine: NewValue, read?: CdkFiles): Array<{ fn: CdkValue; perItem: boolean }> {
-  const out: Array<{ fn: CdkValue; perItem: boolean }> = [];
+/**
+ * Every construct a state machine's definition holds (its tasks, states and what they name),
+ * each with whether it runs in a Map state, to `onNew`.
+ */
+function walkDefinition(machine: NewValue, onNew: (v: NewValue, perItem: boolean) => void): void {
   const seen = new Set<CdkValue>();
   const visit = (v: CdkValue | null | undefined, perItem: boolean, depth: number): void => {
     if (!v || depth > 40 || seen.has(v)) return;
     seen.add(v);
     switch (v.kind) {
       case 'new': {
-        const fn = v.className === 'LambdaInvoke' ? prop(v.props, 'lambdaFunction') : null;
-        if (fn) out.push({ fn, perItem });
+        onNew(v, perItem);
         for (const a of v.args) visit(a, perItem, depth + 1);
         return visit(v.props, perItem, depth + 1);
       }
@@ -46,6 +47,22 @@ export function invokedFunctions(machine: NewValue, read?: CdkFiles): Array<{ fn
     }
   };
   visit(prop(machine.props, 'definitionBody') ?? prop(machine.props, 'definition'), false, 0);
+}
+
+/** The constructs a state machine's definition holds: its tasks (`tasks.DynamoUpdateItem`, `CallAwsService`). */
+export function definitionConstructs(machine: NewValue): NewValue[] {
+  const out: NewValue[] = [];
+  walkDefinition(machine, (v) => out.push(v));
+  return out;
+}
+
+/** The functions (as the values the definition names them by) a state machine invokes, each with whether in a Map state. */
+export function invokedFunctions(machine: NewValue, read?: CdkFiles): Array<{ fn: CdkValue; perItem: boolean }> {
+  const out: Array<{ fn: CdkValue; perItem: boolean }> = [];
+  walkDefinition(machine, (v, perItem) => {
+    const fn = v.className === 'LambdaInvoke' ? prop(v.props, 'lambdaFunction') : null;
+    if (fn) out.push({ fn, perItem });
+  });
   // `DefinitionBody.fromFile('flow.asl.json')` with `definitionSubstitutions: { FnArn: fn.functionArn }`.
   const file = definitionFile(machine, read);
   if (file)

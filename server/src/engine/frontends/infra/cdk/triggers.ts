@@ -27,7 +27,15 @@ import {
 
 export type Triggers = Map<number, Trigger[]>;
 
-export function triggersOf(constructs: readonly NewValue[], calls: readonly CallValue[], read?: CdkFiles): Triggers {
+/**
+ * What triggers each function construct (by its `at`), and what starts each state machine
+ * construct (`machines`, by its `at`; a machine nothing here starts has none).
+ */
+export function triggersOf(
+  constructs: readonly NewValue[],
+  calls: readonly CallValue[],
+  read?: CdkFiles,
+): { functions: Triggers; machines: Triggers } {
   const out: Triggers = new Map();
   const add = (fn: CdkValue | null | undefined, t: Trigger) => {
     if (fn?.kind !== 'new') return;
@@ -102,7 +110,7 @@ export function triggersOf(constructs: readonly NewValue[], calls: readonly Call
       add(c.receiver, { kind: 'api', name: 'function URL', trigger: 'function URL', ratePerHour: null, span: c.span });
     }
   }
-  return out;
+  return { functions: out, machines: starts };
 }
 
 /** The Lambda function constructs. */

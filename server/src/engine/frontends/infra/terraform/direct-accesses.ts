@@ -9,10 +9,12 @@ import * as path from 'node:path';
 import type { DirectAccess } from '../../../model/entry-point';
 import type { Span } from '../../../model';
 import { stateMachineAccesses } from '../direct-accesses';
+import { kindsOf } from '../state-machines';
 import { parseTree, scalarText, type TNode } from '../tree';
 import type { TfExpr } from './hcl';
 import { follow, referenced, textOf, type Resource, type TfModule } from './module';
 import { tableOf } from './tables';
+import { triggersOf } from './triggers';
 
 export function terraformDirectAccesses(mod: TfModule, own: (r: Resource) => boolean): DirectAccess[] {
   const out: DirectAccess[] = [];
@@ -27,7 +29,9 @@ export function terraformDirectAccesses(mod: TfModule, own: (r: Resource) => boo
       const e = refs.get(n) ?? (variable ? read.vars.get(variable[1]) : undefined);
       return e ? tableNamed(e, mod) : written && !written.includes('${') ? written : null;
     };
-    out.push(...stateMachineAccesses(r.address, read.root, read.file, tableName));
+    // What starts the machine (rules, schedules, routes naming its arn): how often its steps run.
+    const startedBy = kindsOf(triggersOf(r, mod, 1));
+    out.push(...stateMachineAccesses(r.address, read.root, read.file, tableName).map((d) => ({ ...d, startedBy })));
   }
   return out;
 }
