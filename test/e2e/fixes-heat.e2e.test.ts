@@ -19,7 +19,16 @@ import {
 import { steps, tearDown } from './steps';
 import type { Page } from 'playwright-core';
 import { ROOT } from './vscode';
-import { UI_TIMEOUT, examplesWorkspace, hoverUntilShown, openWorkbench, prepare, type Started } from './workbench';
+import {
+  UI_TIMEOUT,
+  chooseAction,
+  examplesWorkspace,
+  hoverUntilShown,
+  openWorkbench,
+  prepare,
+  quickFixMenu as quickFixMenuOf,
+  type Started,
+} from './workbench';
 import { labClient, startLab, stopLab, table, type Lab } from './lab';
 
 const SHOTS = path.join(ROOT, 'test-output', 'e2e-fixes');
@@ -81,35 +90,8 @@ async function driveTraffic(url: string): Promise<{ feed: number; board: number 
   }
 }
 
-/** Presses Ctrl+. until the code action menu lists `title` (another provider may answer empty first). */
-async function quickFixMenu(title: string) {
-  const menu = page.locator('.action-widget');
-  const deadline = Date.now() + UI_TIMEOUT;
-  for (let attempt = 1; ; attempt++) {
-    await page.keyboard.press('Control+.');
-    const ok = await menu
-      .locator('.monaco-list-row.action', { hasText: title })
-      .first()
-      .waitFor({ timeout: 15_000 })
-      .then(() => true)
-      .catch(() => false);
-    if (ok) return menu;
-    if (Date.now() > deadline) throw new Error(`no "${title}" in the quick-fix menu after ${attempt} tries`);
-    log(`Ctrl+. attempt ${attempt}: no "${title}" yet; pressing again`);
-    await page.keyboard.press('Escape');
-    await sleep(500);
-  }
-}
-
-/** Moves the menu's focus to the row whose text is `title` (the menu is keyboard-driven) and takes it. */
-async function choose(menu: ReturnType<Page['locator']>, title: string): Promise<void> {
-  const rows = await menu.locator('.monaco-list-row.action').allInnerTexts();
-  const focused = menu.locator('.monaco-list-row.action.focused');
-  for (let i = 0; i <= rows.length && (await focused.innerText()) !== title; i++)
-    await page.keyboard.press('ArrowDown');
-  assert.equal(await focused.innerText(), title, `menu rows: ${JSON.stringify(rows)}`);
-  await page.keyboard.press('Enter');
-}
+const quickFixMenu = (title: string) => quickFixMenuOf(page, title, log);
+const choose = (menu: ReturnType<Page['locator']>, title: string) => chooseAction(page, menu, title);
 
 describe('quick fixes and live heat in a real VS Code', { timeout: 600_000 }, () => {
   before(async () => {

@@ -110,3 +110,33 @@ export async function hoverUntilShown(
     await page.keyboard.press('Escape');
   }
 }
+
+/** The quick-fix menu at the cursor, pressed again until it lists `title` (the server may still be reading). */
+export async function quickFixMenu(page: Page, title: string, log: (line: string) => void): Promise<Locator> {
+  const menu = page.locator('.action-widget');
+  const deadline = Date.now() + UI_TIMEOUT;
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('Control+.');
+    const ok = await menu
+      .locator('.monaco-list-row.action', { hasText: title })
+      .first()
+      .waitFor({ timeout: 15_000 })
+      .then(() => true)
+      .catch(() => false);
+    if (ok) return menu;
+    if (Date.now() > deadline) throw new Error(`no "${title}" in the quick-fix menu after ${attempt} tries`);
+    log(`Ctrl+. attempt ${attempt}: no "${title}" yet; pressing again`);
+    await page.keyboard.press('Escape');
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+/** Moves the menu's focus to the row whose text is `title` (the menu is keyboard-driven) and takes it. */
+export async function chooseAction(page: Page, menu: Locator, title: string): Promise<void> {
+  const rows = await menu.locator('.monaco-list-row.action').allInnerTexts();
+  const focused = menu.locator('.monaco-list-row.action.focused');
+  for (let i = 0; i <= rows.length && (await focused.innerText()) !== title; i++)
+    await page.keyboard.press('ArrowDown');
+  if ((await focused.innerText()) !== title) throw new Error(`no row "${title}" to choose: ${JSON.stringify(rows)}`);
+  await page.keyboard.press('Enter');
+}
