@@ -253,3 +253,74 @@ print(json.dumps([settings.handler({}, None), settings.handler({}, None), limits
     await db.close();
   }
 });
+
+test('a FastAPI route (async def) reading with blocking boto3 is cached and answers the same; an awaited aioboto3 read says why not', async () => {
+  const dir = copy('flags-async-py');
+  const ws = await indexWorkspace(dir);
+  const titles = (file: string) =>
+    ws.findings
+      .filter((f) => path.basename(f.file) === file && f.access.kind === 'read')
+      .flatMap((f) => allFixes(f, ws.ctx).map((a) => `${a.id}: ${a.title}`));
+  // The blocking call runs to its end before another coroutine runs: the threaded cache serves it.
+  assert.deepEqual(titles('app.py'), [
+    "cache-read: Cache reads of 'FLAGS#web' for 30 s (readers may see values up to 30 s old)",
+  ]);
+  // An awaited call returns a coroutine: caching that would hand every caller the same spent one.
+  assert.deepEqual(titles('aio.py'), [
+    'cache-fix-blocked: No cache fix: the read is awaited (an asyncio client), which the threaded cache does not serve',
+  ]);
+
+  // Twenty concurrent requests through the route before and after the fix, against dynalite, with
+  // Debian's Python (its python3-fastapi and python3-boto3): the same answers.
+  const db = await startDynalite();
+  try {
+    await db.client.send(
+      new CreateTableCommand({
+        TableName: 'flags',
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+        KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+      }),
+    );
+    await db.client.send(
+      new PutItemCommand({ TableName: 'flags', Item: { pk: { S: 'FLAGS#web' }, enabled: { SS: ['dark', 'beta'] } } }),
+    );
+    const drive = `import asyncio, json, app
+async def main():
+    names = ["dark", "beta", "new-nav", "dark"] * 5
+    print(json.dumps(await asyncio.gather(*(app.get_flag(n) for n in names))))
+asyncio.run(main())
+`;
+    const outputs: string[] = [];
+    for (const fixed of [false, true]) {
+      const d = copy('flags-async-py');
+      // aioboto3 is not installed here, and its read stays read-hot (refused above): left out of the run.
+      fs.rmSync(path.join(d, 'aio.py'));
+      if (fixed) {
+        assert.deepEqual(await fixAll(d), [
+          "Cache reads of 'FLAGS#web' for 30 s (readers may see values up to 30 s old)",
+        ]);
+        assert.deepEqual(pythonErrors(d), []);
+        assert.match(fs.readFileSync(path.join(d, 'app.py'), 'utf8'), /response = shardlens_cached\(/);
+      }
+      const out = await run('/usr/bin/python3', ['-c', drive], {
+        cwd: d,
+        env: {
+          ...process.env,
+          PYTHONPATH: d,
+          DYNAMODB_ENDPOINT: db.endpoint,
+          AWS_DEFAULT_REGION: 'us-east-1',
+          AWS_ACCESS_KEY_ID: 't',
+          AWS_SECRET_ACCESS_KEY: 't',
+        },
+        timeout: 60_000,
+      });
+      outputs.push(out.stdout);
+    }
+    assert.match(outputs[0], /\{"name": "dark", "enabled": true\}/);
+    assert.match(outputs[0], /\{"name": "new-nav", "enabled": false\}/);
+    assert.equal(outputs[1], outputs[0]);
+  } finally {
+    await db.close();
+  }
+});

@@ -53,7 +53,7 @@ function cacheEdit(finding: Finding, ttlSeconds: number, ctx: FixContext): FixAc
   const a = finding.access;
   const text = ctx.textOf(a.file);
   if (text === null) return { blocked: 'the file cannot be read' };
-  const why = notCacheable(a) ?? (a.library ? libraryNotCacheable(a, text) : null);
+  const why = notCacheable(a, text) ?? (a.library ? libraryNotCacheable(a, text) : null);
   if (why) return { blocked: why };
   const back = writtenBack(a, text, ctx);
   if (back)
@@ -125,15 +125,17 @@ function cacheEdit(finding: Finding, ttlSeconds: number, ctx: FixContext): FixAc
 }
 
 /** Why this read cannot be served from one cache entry, or null when it can. */
-function notCacheable(a: Access): string | null {
+function notCacheable(a: Access, text: string): string | null {
   if (a.operation !== 'GetItem' && a.operation !== 'Query')
     return `a ${a.operation} is not cached (only GetItem and Query)`;
   const forms = a.language === 'python' ? ['boto3-table', 'boto3-client'] : ['send-command', 'v2-promise'];
   // A library's call is not an SDK form: `cache-library.ts` says whether it is wrapped.
   if (!a.library && !forms.includes(a.call.form))
     return `the ${a.operation} is sent as ${a.call.form}, which the fix does not wrap`;
-  if (a.language === 'python' && a.call.async)
-    return 'the read is in an async def, which the threaded cache does not serve';
+  // A blocking boto3 call in an `async def` (a FastAPI route) runs to its end before any other
+  // coroutine does, so the threaded cache serves it; an awaited one (aioboto3) returns a coroutine.
+  if (a.language === 'python' && a.call.async && awaited(a, text))
+    return 'the read is awaited (an asyncio client), which the threaded cache does not serve';
   const sort = a.sortCondition?.operands ?? (a.sortKey ? [a.sortKey] : []);
   const varying = sort.find((o) => literalText(o.template) === null);
   if (varying)
@@ -185,6 +187,12 @@ function callRange(a: Access, text: string): { start: number; end: number } | nu
     end += after[0].length;
   }
   return { start, end };
+}
+
+/** Whether the call is written after `await`. */
+function awaited(a: Access, text: string): boolean {
+  const start = offsetAt(text, a.span.startLine, a.span.startColumn);
+  return /\bawait\s+$/.test(text.slice(Math.max(0, start - 40), start));
 }
 
 /** Whether the call is the load of a cache call already (`shardlensCached(k, ttl, () => <call>)`). */
