@@ -117,7 +117,9 @@ export function libraryCallRange(a: Access, text: string): Range {
 /** The spans the key's holes are written at: the arguments holding them are the key's, read by the model. */
 function keyOrigins(a: Access): Span[] {
   const keys = [a.partitionKey, a.sortKey, ...(a.sortCondition?.operands ?? [])];
-  return keys.flatMap((k) => k?.template.parts.flatMap((p) => ('hole' in p && p.origin ? [p.origin.span] : [])) ?? []);
+  return keys.flatMap(
+    (k) => k?.template.parts.flatMap((p) => ('hole' in p && p.origin?.file === a.file ? [p.origin.span] : [])) ?? [],
+  );
 }
 
 const within = (s: Span, n: Node) =>
