@@ -49,7 +49,9 @@ export function readTemplate(file: string, text: string, root: TNode, files: Inf
     const body = files.read(path.join(path.dirname(file), uri));
     return body === null ? null : parseTree(body).root;
   };
-  const steps = stateMachineTriggers(resources, text, triggers, definitionFile);
+  // What starts each machine: its functions' steps run then, and its DynamoDB tasks that often.
+  const starts = machineStarts(resources, text, triggers);
+  const steps = stateMachineTriggers(resources, starts, definitionFile);
   const globals = at(root, 'Globals', 'Function');
   for (const { key: id, value: resource } of entriesOf(resources)) {
     const type = scalarText(get(resource, 'Type'));
@@ -76,7 +78,6 @@ export function readTemplate(file: string, text: string, root: TNode, files: Inf
     delete fn.skippedReason;
   }
   const tableNames = new Map(out.tables.map((t) => [t.logicalId, t.tableName]));
-  const starts = machineStarts(resources, text, triggers);
   const direct = directAccessesOfTemplate(file, resources, files, tableNames).map((d) =>
     d.via === 'state-machine' ? { ...d, startedBy: kindsOf(starts.get(d.owner) ?? []) } : d,
   );

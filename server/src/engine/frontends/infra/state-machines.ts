@@ -21,16 +21,14 @@ const MACHINE_TYPES = new Set(['AWS::Serverless::StateMachine', 'AWS::StepFuncti
 
 /**
  * The triggers each function gets from the state machines invoking it, by the function's
- * logical id. `started`: what other resources start, by logical id (rules, schedules).
+ * logical id. `startsOf`: what starts each machine (`machineStarts`), by its logical id.
  */
 export function stateMachineTriggers(
   resources: TNode | undefined,
-  text: string,
-  started: ReadonlyMap<string, Trigger[]>,
+  startsOf: ReadonlyMap<string, Trigger[]>,
   definitionFile: (uri: string) => TNode | null,
 ): Map<string, Trigger[]> {
   const out = new Map<string, Trigger[]>();
-  const startsOf = machineStarts(resources, text, started);
   for (const { key: id, value: machine } of entriesOf(resources)) {
     const starts = startsOf.get(id);
     if (!starts) continue;
