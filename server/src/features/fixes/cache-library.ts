@@ -1,6 +1,7 @@
 import type { Node } from 'web-tree-sitter';
-import { type Access, cacheableLibraryRead, type Span } from '../../engine';
+import { type Access, cacheableLibraryRead, type Span, spanOf, spanWithin } from '../../engine';
 import { offsetAt } from './apply';
+import { argsOf, callsAt } from './libraries/call-syntax';
 import { withTree } from './syntax';
 
 /**
@@ -46,7 +47,7 @@ export function libraryNotCacheable(a: Access, text: string): string | null {
   // A toolbox v0 call, a OneTable find: refused by the engine's `cacheableLibraryRead` already.
   if (!cacheableLibraryRead(library, a.operation, a.call.callee)) return uncopiedResults(library, a.operation);
   const checked = withTree(a.file, text, (tree) => {
-    const call = chainCall(tree, a.span);
+    const call = callsAt(tree, a.span).ending;
     return {
       why: call
         ? chainRefusal(a, stepsOf(call), rules)
@@ -70,7 +71,7 @@ function chainRefusal(a: Access, steps: Step[], rules: ChainRules): string | nul
   const keyArgs = keyOrigins(a);
   for (const step of steps) {
     for (const arg of step.args) {
-      if (keyArgs.some((k) => within(k, arg)) || isLiteral(arg)) continue;
+      if (keyArgs.some((k) => spanWithin(k, spanOf(arg))) || isLiteral(arg)) continue;
       if (arg.type === 'identifier' && rules.named.includes(step.name)) continue;
       if (rules.filters.includes(step.name))
         return `its .${step.name}() filter may differ per call: one cache entry would serve other items`;
@@ -122,21 +123,6 @@ function keyOrigins(a: Access): Span[] {
   );
 }
 
-const within = (s: Span, n: Node) =>
-  (s.startLine > n.startPosition.row ||
-    (s.startLine === n.startPosition.row && s.startColumn >= n.startPosition.column)) &&
-  (s.endLine < n.endPosition.row || (s.endLine === n.endPosition.row && s.endColumn <= n.endPosition.column));
-
-/** The call expression the span ends with (the chain's last step). */
-function chainCall(tree: import('web-tree-sitter').Tree, span: Span): Node | null {
-  const at = { row: span.startLine, column: span.startColumn };
-  for (let n: Node | null = tree.rootNode.namedDescendantForPosition(at, at); n; n = n.parent) {
-    if (n.type !== 'call_expression') continue;
-    if (n.endPosition.row === span.endLine && n.endPosition.column === span.endColumn) return n;
-  }
-  return null;
-}
-
 /** The chain's calls from the last: `.go(opts)`, `.where(fn)`, `.get(key)` (member accesses between are passed). */
 type Step = { name: string; args: Node[] };
 
@@ -147,10 +133,7 @@ function stepsOf(call: Node): Step[] {
     if (n.type === 'call_expression') {
       const fn = n.childForFieldName('function');
       const name = fn?.type === 'member_expression' ? (fn.childForFieldName('property')?.text ?? '') : (fn?.text ?? '');
-      const args = (n.childForFieldName('arguments')?.namedChildren ?? []).filter(
-        (c): c is Node => !!c && c.type !== 'comment',
-      );
-      steps.push({ name, args });
+      steps.push({ name, args: argsOf(n) });
       n = fn?.type === 'member_expression' ? fn.childForFieldName('object') : null;
     } else if (n.type === 'member_expression') n = n.childForFieldName('object');
     else if (n.type === 'parenthesized_expression' || n.type === 'non_null_expression') n = n.namedChild(0);

@@ -1,5 +1,5 @@
-import type { Node } from 'web-tree-sitter';
-import type { Access } from '../../../engine';
+import type { Node, Tree } from 'web-tree-sitter';
+import type { Access, Span } from '../../../engine';
 import type { FixContext } from '../fix-model';
 import { withTree } from '../syntax';
 
@@ -13,17 +13,26 @@ export function withCall<T>(ctx: FixContext, a: Access, use: (call: Node) => T):
   const text = ctx.textOf(a.file);
   if (text === null) return null;
   return withTree(a.file, text, (tree) => {
-    // From the span's start: `nodeAt` of a call written over several lines may miss it.
-    const start = { row: a.span.startLine, column: a.span.startColumn };
-    let n: Node | null = tree.rootNode.namedDescendantForPosition(start, start);
-    let first: Node | null = null;
-    for (; n; n = n.parent) {
-      if (n.type !== 'call_expression') continue;
-      first ??= n;
-      if (n.endPosition.row === a.span.endLine && n.endPosition.column === a.span.endColumn) return use(n);
-    }
-    return first ? use(first) : null;
+    const { ending, innermost } = callsAt(tree, a.span);
+    const call = ending ?? innermost;
+    return call ? use(call) : null;
   });
+}
+
+/**
+ * The call expressions around a span's start: the one ending where the span ends (a chain's
+ * last step, `E.get(...).go()`), and the innermost. From the span's start: `nodeAt` of a call
+ * written over several lines may miss it.
+ */
+export function callsAt(tree: Tree, span: Span): { ending: Node | null; innermost: Node | null } {
+  const start = { row: span.startLine, column: span.startColumn };
+  let innermost: Node | null = null;
+  for (let n: Node | null = tree.rootNode.namedDescendantForPosition(start, start); n; n = n.parent) {
+    if (n.type !== 'call_expression') continue;
+    innermost ??= n;
+    if (n.endPosition.row === span.endLine && n.endPosition.column === span.endColumn) return { ending: n, innermost };
+  }
+  return { ending: null, innermost };
 }
 
 export const argsOf = (call: Node) =>
