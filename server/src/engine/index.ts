@@ -62,7 +62,9 @@ export type {
   WrittenRequest,
 } from './model';
 export type { AccessSubject } from './model';
-export type { AccessReach, FileReach } from './model/entry-point';
+export type { AccessReach, FileReach, FunctionNode } from './model/entry-point';
+export type { CallGraph } from './entry-points';
+export { functionAround } from './entry-points';
 export { reachOfText } from './entry-points/file';
 export { isKafkaAccess, subjectOf } from './model';
 export { classifyAccess, classifyTemplate, describeShards, literalText, render, shardSetOf } from './model/template';
@@ -106,7 +108,7 @@ export { readSource } from './workspace/source';
 export { enclosingNamedFunction } from './frontends/wrappers/functions';
 export { frontEndFor } from './frontends/registry';
 export { DEFAULT_MAX_BYTES } from './analyze';
-export { projectRootOf, setRoleOverride } from './file-roles';
+export { projectRootOf, roleOfFile, setRoleOverride } from './file-roles';
 export { isOneOff } from './file-roles/role';
 export { isOneOffEntry } from './model/entry-point';
 export { unusedIgnores } from './rules/suppress';

@@ -15,6 +15,7 @@ import { entryPoint, MODULE } from '../frontends/file-reach';
 import { callGraph, reachGraph, reachOf, type CallGraph, type ImportFile, type ReachGraph } from './reach';
 
 export { callGraph, reachGraph, reachOf, functionAround } from './reach';
+export type { CallGraph } from './reach';
 export { fileReachOf, mayDeclareEntryPoints } from './file';
 
 export interface ReachInputs {

@@ -58,6 +58,8 @@ export interface CallGraph {
   named(file: string, name: string): NodeRef[];
   /** `file\0node` → `true` when every path to it from the root runs through a loop, `false` if some does not. */
   reachedFrom(file: string, root: string): ReadonlyMap<string, boolean>;
+  /** The functions a function's calls reach, as a root's calls are followed. */
+  callees(file: string, node: FunctionNode): NodeRef[];
 }
 
 /** How many package `__init__` files a name is followed through. */
@@ -253,7 +255,7 @@ export function callGraph(input: Pick<ReachInput, 'reaches' | 'importFile'>): Ca
     fromRoot.set(key, seen);
     return seen;
   };
-  return { named, reachedFrom };
+  return { named, reachedFrom, callees: (file, node) => callees({ file, node }, null).map((c) => c.to) };
 }
 
 /** The graph from every entry point; `calls` is reused when only the entry points templates declare changed. */

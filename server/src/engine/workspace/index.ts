@@ -3,6 +3,7 @@ import { compileMatcher, type KeyMatch, type Matcher } from '../keys/matcher';
 import type { Access, Finding, SourceLanguage } from '../model';
 import type { AccessReach, FileReach, InfraDeclarations } from '../model/entry-point';
 import { entryReachOf } from './access-reach';
+import type { CallGraph } from '../entry-points';
 import type { FileBindings } from './env-binder';
 import { findingsFor, results, silencedIn } from './file-results';
 import {
@@ -280,6 +281,11 @@ export class WorkspaceIndex {
   /** How an access is reached (its entry points), when the reachability pass could tell. */
   entryReachOf(a: Access): AccessReach | undefined {
     return entryReachOf(this.s, a);
+  }
+
+  /** The calls of the workspace's functions, each name resolved through the caller's imports. */
+  callGraph(): CallGraph {
+    return this.s.reach.calls();
   }
 
   /** `line:rule` of each finding in `file` a `shardlens-ignore` comment silenced, its own and cross-file. */

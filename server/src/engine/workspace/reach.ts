@@ -16,6 +16,7 @@ import {
   codeReach,
   mayDeclareEntryPoints,
   reachState,
+  type CallGraph,
   type CodeReach,
   type ReachInputs,
   type ReachState,
@@ -342,6 +343,11 @@ export class WorkspaceReach {
     const state = reachState({ ...code.inputs, infra: entries, infraDirs, uncertainDirs }, code.code);
     this.built = { key, state };
     return state;
+  }
+
+  /** The calls of the files' functions, followed by name through their imports (`entry-points/reach.ts`). */
+  calls(): CallGraph {
+    return this.codeState().code.calls;
   }
 
   /** The graph's part made of the files' reach: built again only when some file's reach changed shape. */

@@ -1,4 +1,4 @@
-import { type Access, type Finding, literalText, logicalKeyOf, render } from '../../engine';
+import { type Access, type Finding, literalText, render } from '../../engine';
 import {
   JS_HELPER_NAME,
   jsCacheHelper,
@@ -17,7 +17,8 @@ import { projectLineWidth } from './line-width';
 import { indentUnitOf } from './reader-conventions';
 import { fittedCall } from './fitted-call';
 import { wrapWords } from '../generate/wrap-words';
-import { enclosingFunction, nodeAt, withTree } from './syntax';
+import { where } from './key-sites';
+import { writtenBack } from './written-back';
 
 /**
  * The cache fix for a read of a read-hot key (`cache-read`, docs/fixes.md): the read is
@@ -56,10 +57,13 @@ function cacheEdit(finding: Finding, ttlSeconds: number, ctx: FixContext): FixAc
   const why = notCacheable(a, text) ?? (a.library ? libraryNotCacheable(a, text) : null);
   if (why) return { blocked: why };
   const back = writtenBack(a, text, ctx);
-  if (back)
+  if (back) {
+    const { write, where: meet } = back;
+    const at = write.file === a.file ? `line ${write.span.startLine + 1}` : where(ctx, write.file, write.span);
     return {
-      blocked: `the ${back.operation} at line ${back.span.startLine + 1} writes the item back in the same function: a value read up to ${ttlSeconds} s old would be written over newer ones`,
+      blocked: `the ${write.operation} at ${at} writes the item back ${meet}: a value read up to ${ttlSeconds} s old would be written over newer ones`,
     };
+  }
   const call = a.library ? libraryCallRange(a, text) : callRange(a, text);
   if (!call) return { blocked: `the ${a.operation} call is not written in a form the fix can wrap` };
   if (alreadyCached(text, call.start)) return { blocked: 'the read is served from the cache already' };
@@ -146,29 +150,6 @@ function notCacheable(a: Access, text: string): string | null {
   if (r?.limit === 'dynamic') return 'its Limit is computed per call';
   if (r?.shaping.includes('FilterExpression')) return 'its FilterExpression may differ per call';
   return null;
-}
-
-/**
- * A write of the key the read reads, in the same function: a read-modify-write (a count
- * read, plus one, put back; a list read and written with one more entry). Fed a cached
- * value, it writes back what older requests saw and loses every update made since. An
- * increment (`ADD n :one`, `SET n = n + :one`) does not use what was read; a write of
- * another item under the key (a different literal sort key) does not either.
- */
-function writtenBack(a: Access, text: string, ctx: FixContext): Access | null {
-  const key = logicalKeyOf(a);
-  if (!key) return null;
-  const readSort = a.sortKey ? literalText(a.sortKey.template) : null;
-  const writes = ctx.accessesOf(key).filter((w) => {
-    if (w.kind !== 'write' || w.file !== a.file || w.increments) return false;
-    const writeSort = w.sortKey ? literalText(w.sortKey.template) : null;
-    return readSort === null || writeSort === null || readSort === writeSort;
-  });
-  if (writes.length === 0) return null;
-  return withTree(a.file, text, (tree) => {
-    const fn = enclosingFunction(nodeAt(tree, a.span))?.startIndex ?? -1;
-    return writes.find((w) => (enclosingFunction(nodeAt(tree, w.span))?.startIndex ?? -1) === fn) ?? null;
-  });
 }
 
 /** The range of the whole call that sends the request: `ddb.send(new GetCommand(...))`, `doc.get(...).promise()`, `table.get_item(...)`. */

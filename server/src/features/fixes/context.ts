@@ -57,6 +57,7 @@ export function fixContextOf(index: WorkspaceIndex, options: ContextOptions = {}
       return [...(byKey.get(key.id) ?? [])];
     },
     files: () => [...index.analyses()].map((f) => f.file),
+    calls: () => index.callGraph(),
     tables: () => index.infrastructure().flatMap((d) => d.tables),
     directAccesses: () => index.infra.directAccesses(),
     shards: {

@@ -1,4 +1,13 @@
-import type { Access, DirectAccess, FileAnalysis, Finding, InfraTable, LogicalKey, Span } from '../../engine';
+import type {
+  Access,
+  CallGraph,
+  DirectAccess,
+  FileAnalysis,
+  Finding,
+  InfraTable,
+  LogicalKey,
+  Span,
+} from '../../engine';
 
 /**
  * The plain data the fixes exchange. Fixes are pure functions from the engine's
@@ -64,6 +73,8 @@ export interface FixContext {
    * Results must not be changed by those who read them.
    */
   memo?<T>(owner: object, what: string, compute: () => T): T;
+  /** The calls of the workspace's functions, each name resolved through the caller's imports. */
+  calls?(): CallGraph;
   /** The tables infrastructure code declares (templates, Serverless services): an index's sort key. */
   tables?(): InfraTable[];
   /** The DynamoDB requests state machines and API integrations make in infrastructure code. */
