@@ -5,21 +5,23 @@
 // and its TTL constant added once, the warning turned into a note; a `.where()` read says why it
 // gets no cache fix. Screenshots: test-output/e2e-cache-library/.
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { steps, tearDown } from './steps';
 import { ROOT } from './vscode';
 import {
-  UI_TIMEOUT,
   chooseAction,
+  goToLine,
   hoverUntilShown,
   openWorkbench,
   prepare,
   quickFixMenu as quickFixMenuOf,
+  tokenOn,
+  untilOnDisk,
+  viewLine as viewLineOf,
   type Started,
 } from './workbench';
 
@@ -35,10 +37,8 @@ const run = steps('e2e-cache-library', SHOTS, () => page);
 const { log, shot, step, explorerRow } = run;
 let workspace: string;
 
-const viewLine = (text: string) => page.locator('.monaco-editor .view-line', { hasText: text }).first();
-const token = (line: string, text: string) =>
-  page.locator('.monaco-editor .view-line', { hasText: line }).locator('span span', { hasText: text }).first();
-const onDisk = () => readFileSync(path.join(workspace, 'settings.ts'), 'utf8');
+const viewLine = (text: string) => viewLineOf(page, text);
+const token = (line: string, text: string) => tokenOn(page, line, text);
 
 const quickFixMenu = (title: string) => quickFixMenuOf(page, title, log);
 
@@ -86,20 +86,16 @@ describe('the cache fix on an ElectroDB read in a real VS Code', { timeout: 600_
       // The helper goes above the read: the editor keeps its top lines in view, the read below them.
       await viewLine('const PLAN_CACHE_TTL_MS = 30 * 1000;').waitFor();
       await page.keyboard.press('Control+S');
-      const deadline = Date.now() + UI_TIMEOUT;
-      while (!/PLAN_CACHE_TTL_MS,\s*\(\) => Plan\.get\(\{ tier \}\)\.go\(\)/.test(onDisk())) {
-        if (Date.now() > deadline) throw new Error(`the fix is not on disk:\n${onDisk()}`);
-        await sleep(100);
-      }
-      const text = onDisk();
+      const text = await untilOnDisk(
+        path.join(workspace, 'settings.ts'),
+        /PLAN_CACHE_TTL_MS,\s*\(\) => Plan\.get\(\{ tier \}\)\.go\(\)/,
+      );
       assert.equal((text.match(/async function shardlensCached/g) ?? []).length, 1);
       assert.match(text, /const PLAN_CACHE_TTL_MS = 30 \* 1000;/);
       await shot('03-fixed');
       // Read again by the server: the same read is served from memory now (Ctrl+G brings its line into view).
       const line = text.slice(0, text.indexOf('() => Plan.get({ tier })')).split('\n').length;
-      await page.keyboard.press('Control+G');
-      await page.keyboard.type(String(line));
-      await page.keyboard.press('Enter');
+      await goToLine(page, line);
       await viewLine('() => Plan.get({ tier })').waitFor();
       const note = page.locator('.monaco-hover', { hasText: 'served from memory' }).first();
       await hoverUntilShown(page, () => token('() => Plan.get({ tier })', 'tier'), note, 'the note on the cached read');

@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -139,4 +139,30 @@ export async function chooseAction(page: Page, menu: Locator, title: string): Pr
     await page.keyboard.press('ArrowDown');
   if ((await focused.innerText()) !== title) throw new Error(`no row "${title}" to choose: ${JSON.stringify(rows)}`);
   await page.keyboard.press('Enter');
+}
+
+/** The editor's line that shows `text`. */
+export const viewLine = (page: Page, text: string): Locator =>
+  page.locator('.monaco-editor .view-line', { hasText: text }).first();
+
+/** The token `text` on the editor's line that shows `line`. */
+export const tokenOn = (page: Page, line: string, text: string): Locator =>
+  viewLine(page, line).locator('span span', { hasText: text }).first();
+
+/** Brings the editor's line `line` (one-based) into view with Ctrl+G. */
+export async function goToLine(page: Page, line: number): Promise<void> {
+  await page.keyboard.press('Control+G');
+  await page.keyboard.type(String(line));
+  await page.keyboard.press('Enter');
+}
+
+/** Waits until the file on disk matches `pattern` (a save went through); its text. */
+export async function untilOnDisk(file: string, pattern: RegExp): Promise<string> {
+  const deadline = Date.now() + UI_TIMEOUT;
+  for (;;) {
+    const text = readFileSync(file, 'utf8');
+    if (pattern.test(text)) return text;
+    if (Date.now() > deadline) throw new Error(`${file} on disk does not match ${pattern}:\n${text}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }

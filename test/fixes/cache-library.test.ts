@@ -51,7 +51,7 @@ async function cached(dir: string): Promise<{ ws: Workspace; applied: FixAction[
 test('each ElectroDB read says whether it is cached: per value, constant, or why not', async () => {
   const ws = await indexWorkspace(copy('electrodb-ts'));
   assert.deepEqual(cacheActions(ws), [
-    'handlers.ts:18 cache-fix-blocked: No cache fix: the GetItem is made inside the wrapper at settings.ts:4, whose result the fix does not know: cache it where it is used, or the request in the wrapper for every caller',
+    "handlers.ts:18 cache-read: Cache reads of '$uploads#tier_{tier}' in the wrapper at settings.ts:4 (every caller's) for 30 s, one entry per value (readers may see values up to 30 s old)",
     "settings.ts:10 cache-read: Cache reads of '$uploads' for 30 s (readers may see values up to 30 s old)",
     'settings.ts:16 cache-fix-blocked: No cache fix: it reads the key page by page (cursor passed to .go())',
     'settings.ts:22 cache-fix-blocked: No cache fix: its .where() filter may differ per call: one cache entry would serve other items',
@@ -70,7 +70,7 @@ test('each ElectroDB read says whether it is cached: per value, constant, or why
 test('each dynamodb-toolbox v1 read says whether it is cached: per value, constant, or why not', async () => {
   const ws = await indexWorkspace(copy('toolbox-ts'));
   assert.deepEqual(cacheActions(ws), [
-    'handlers.ts:20 cache-fix-blocked: No cache fix: the GetItem is made inside the wrapper at settings.ts:6, whose result the fix does not know: cache it where it is used, or the request in the wrapper for every caller',
+    "handlers.ts:20 cache-read: Cache reads of 'PLAN#{tier}' in the wrapper at settings.ts:6 (every caller's) for 30 s, one entry per value (readers may see values up to 30 s old)",
     "settings.ts:12 cache-read: Cache reads of 'SETTINGS' for 30 s (readers may see values up to 30 s old)",
     'settings.ts:23 cache-fix-blocked: No cache fix: it reads the key page by page (exclusiveStartKey passed to .options())',
     'settings.ts:29 cache-fix-blocked: No cache fix: its .options() arguments are computed per call: one cache entry would serve other reads',
@@ -81,7 +81,7 @@ test('each dynamodb-toolbox v1 read says whether it is cached: per value, consta
 test('each OneTable read says whether it is cached: a get per value or constant, never a find', async () => {
   const ws = await indexWorkspace(copy('onetable-ts'));
   assert.deepEqual(cacheActions(ws), [
-    'handlers.ts:17 cache-fix-blocked: No cache fix: the GetItem is made inside the wrapper at settings.ts:4, whose result the fix does not know: cache it where it is used, or the request in the wrapper for every caller',
+    "handlers.ts:17 cache-read: Cache reads of 'plan#{tier}' in the wrapper at settings.ts:4 (every caller's) for 30 s, one entry per value (readers may see values up to 30 s old)",
     "settings.ts:10 cache-read: Cache reads of 'settings' for 30 s (readers may see values up to 30 s old)",
     "settings.ts:16 cache-fix-blocked: No cache fix: the Query is made by the OneTable entity Plan (primary), and OneTable's find returns an array carrying the next page's key (.next), which a cached copy drops: cache what you use of its result where it is used, with a short TTL",
     'settings.ts:21 cache-fix-blocked: No cache fix: its .get() arguments are computed per call: one cache entry would serve other reads',

@@ -50,7 +50,9 @@ export function cacheHelperAt(tree: Tree, span: Span): string | null {
 /** The accesses with `cachedBy` set on the reads a cache helper's loader makes (new objects for those only). */
 export function markCachedReads(tree: Tree, accesses: Access[]): Access[] {
   return accesses.map((a) => {
-    if (a.kind !== 'read' || a.through) return a;
+    // A wrapper's read is cached in the wrapper (`cachedBy` from its summary) or, as for its own
+    // request, when the caller's call of it is the loader (`shardlensCached(k, ttl, () => getItem(...))`).
+    if (a.kind !== 'read' || a.cachedBy) return a;
     const node = tree.rootNode.descendantForPosition({ row: a.span.startLine, column: a.span.startColumn });
     const helper = helperAround(node);
     return helper ? { ...a, cachedBy: helper } : a;

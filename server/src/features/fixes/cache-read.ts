@@ -9,6 +9,7 @@ import {
 } from '../generate/cache-helper';
 import { offsetAt, positionAt } from './apply';
 import { cacheKeyCode } from './cache-key';
+import { atWrapper, wrapperCall, wrapperOwnRead } from './cache-wrapper';
 import { libraryCallRange, libraryNotCacheable } from './cache-library';
 import type { FixAction, FixContext, FixProvider, TextChange } from './fix-model';
 import { pythonImportPoint } from '../generate/imports';
@@ -46,6 +47,13 @@ export const blockedAction = (f: Finding, why: string): FixAction => ({
 export const cacheReadFix: FixProvider = (finding, ctx): FixAction[] => {
   const d = finding.fixes.find((x) => x.kind === 'cache-read');
   if (!d || d.kind !== 'cache-read' || finding.access.kind !== 'read') return [];
+  if (finding.access.through) {
+    // The wrapper's request cached for every caller, when its read is a finding of its own.
+    const own = wrapperOwnRead(finding, ctx);
+    if (own) return cacheReadFix(own, ctx).map((a) => atWrapper(a, finding, ctx));
+    // A library's read in a wrapper: `cache-elsewhere.ts` says why.
+    if (finding.access.library) return [];
+  }
   const r = cacheEdit(finding, d.ttlSeconds, ctx);
   return 'blocked' in r ? [blockedAction(finding, r.blocked)] : [r];
 };
@@ -64,8 +72,9 @@ function cacheEdit(finding: Finding, ttlSeconds: number, ctx: FixContext): FixAc
       blocked: `the ${write.operation} at ${at} writes the item back ${meet}: a value read up to ${ttlSeconds} s old would be written over newer ones`,
     };
   }
-  const call = a.library ? libraryCallRange(a, text) : callRange(a, text);
+  const call = a.library ? libraryCallRange(a, text) : a.through ? wrapperCall(a, text, ctx) : callRange(a, text);
   if (!call) return { blocked: `the ${a.operation} call is not written in a form the fix can wrap` };
+  if ('blocked' in call) return call;
   if (alreadyCached(text, call.start)) return { blocked: 'the read is served from the cache already' };
   const python = a.language === 'python';
   const typed = /\.(ts|tsx|mts|cts)$/.test(a.file);

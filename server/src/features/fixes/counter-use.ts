@@ -2,7 +2,7 @@ import type { Node } from 'web-tree-sitter';
 import { type Access, type ImportInfo, type Span, spanOf, words } from '../../engine';
 import { textIn } from './apply';
 import { readerStyle, wholeCall } from './reader-style';
-import { enclosingFunction, within, withTree } from './syntax';
+import { enclosingFunction, functionNameOf, within, withTree } from './syntax';
 
 /**
  * What the program does with an increment's response. A counter spread over N items
@@ -31,18 +31,6 @@ function namesId(name: string | null | undefined): boolean {
   if (!name) return false;
   const w = words(name);
   return w.some((x) => ID_WORDS.has(x)) || (w.includes('next') && w.some((x) => x === 'number' || x === 'no'));
-}
-
-/** The name a function is known by: its own, or the variable or property it is assigned to. */
-function functionName(fn: Node | null): string | null {
-  if (!fn) return null;
-  const own = fn.childForFieldName('name')?.text;
-  if (own) return own;
-  const holder = fn.parent;
-  if (holder?.type === 'variable_declarator' || holder?.type === 'pair') {
-    return (holder.childForFieldName('name') ?? holder.childForFieldName('key'))?.text ?? null;
-  }
-  return null;
 }
 
 /** The variable an expression's value is stored in (`const r = await ...`, `resp = ...`). */
@@ -91,7 +79,7 @@ export function incrementUse(
     // `Update = client.update_item(...)` whose `Update` nothing reads: the response is dropped
     // as surely as in a bare statement, and a total put in its place would cost N reads for nothing.
     const used = outer.parent?.type !== 'expression_statement' && !(stored && neverRead(tree.rootNode, stored));
-    const fn = functionName(enclosingFunction(n));
+    const fn = functionNameOf(enclosingFunction(n));
     const idLike =
       used && (namesId(fn) || namesId(assignedName(outer)) || namesId(attribute ?? null) || callersNameId(fn, text));
     return { returnValues, used, call: spanOf(n), idLike, wrappable: true };

@@ -23,7 +23,8 @@ export const readFixes: FixProvider[] = [cacheReadFix];
  * At a wrapper's caller only the key text the caller writes can be changed here: the
  * request itself (its receiver, its update expression, the reader around it) is in the
  * wrapper's module, or in a library whose API is not known (a call read by its shape),
- * so fixes that rewrite or generate calls are not offered.
+ * so fixes that rewrite or generate calls are not offered. A read there is cached at the
+ * wrapper or around the caller's call of it (./cache-wrapper).
  */
 const keyTextFixes: FixProvider[] = [shardFixes];
 
@@ -40,11 +41,14 @@ const fixesOf: FixProvider = (finding, ctx, answers) => {
   // A library's read is cached where it stands as an SDK request is (./cache-library), when its results can be.
   if (library) {
     const own = libraryFixes[library]?.(finding, ctx, answers) ?? [];
-    return finding.access.through ? own : [...readFixes.flatMap((p) => p(finding, ctx, answers)), ...own];
+    return [...readFixes.flatMap((p) => p(finding, ctx, answers)), ...own];
   }
-  return (
-    finding.access.through || finding.access.guessed ? keyTextFixes : [...readFixes, ...writeFixes, readerFixes]
-  ).flatMap((p) => p(finding, ctx, answers));
+  const providers = finding.access.guessed
+    ? keyTextFixes
+    : finding.access.through
+      ? [...readFixes, ...keyTextFixes]
+      : [...readFixes, ...writeFixes, readerFixes];
+  return providers.flatMap((p) => p(finding, ctx, answers));
 };
 
 /**

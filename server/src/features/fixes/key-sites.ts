@@ -3,7 +3,16 @@ import { type Access, logicalKeyOf, type SourceRange, type Span, spanOf } from '
 import { placeAt, placeNamer } from '../places';
 import { memoized, type FixContext } from './fix-model';
 import { isParameter, useValue } from './key-edit';
-import { enclosingFunction, nodeAt, sameSpan, siblingAttributes, withTree, within, type ItemAttribute } from './syntax';
+import {
+  enclosingFunction,
+  functionNameOf,
+  nodeAt,
+  sameSpan,
+  siblingAttributes,
+  withTree,
+  within,
+  type ItemAttribute,
+} from './syntax';
 
 /**
  * Where a key's own value expression is written, for each access of a logical key. A
@@ -129,16 +138,6 @@ function keyPair(n: Node | null, attribute: string): Node | null {
   return null;
 }
 
-/** The name a mapper is called by: its function, method or the variable holding it. */
-function functionName(fn: Node): string | null {
-  const own = fn.childForFieldName('name');
-  if (own) return own.text;
-  const holder = fn.parent;
-  if (holder?.type === 'variable_declarator') return holder.childForFieldName('name')?.text ?? null;
-  if (holder?.type === 'pair') return holder.childForFieldName('key')?.text ?? null;
-  return null;
-}
-
 /**
  * Why a key that is a parameter's default gets no shard: a suffix in the default would
  * be evaluated once (Python) and bypassed by every call that passes the argument, so it
@@ -218,7 +217,7 @@ function mapperSite(ctx: FixContext, a: Access): KeySite | Blocked {
     const value = pair?.childForFieldName('value');
     const fn = pair && enclosingFunction(pair);
     if (!pair || !value || !fn || !isKeyValue(value)) return null;
-    const name = functionName(fn);
+    const name = functionNameOf(fn);
     if (!name) return null;
     return { span: spanOf(value), use: spanOf(pair), siblings: siblingAttributes(tree, language, spanOf(pair)), name };
   });

@@ -68,6 +68,17 @@ const FUNCTION_TYPES = new Set([
   'lambda',
 ]);
 
+/** The name a function is known by: its own, or the variable or property it is assigned to. */
+export function functionNameOf(fn: Node | null): string | null {
+  if (!fn) return null;
+  const own = fn.childForFieldName('name')?.text;
+  if (own) return own;
+  const holder = fn.parent;
+  if (holder?.type === 'variable_declarator') return holder.childForFieldName('name')?.text ?? null;
+  if (holder?.type === 'pair') return holder.childForFieldName('key')?.text ?? null;
+  return null;
+}
+
 /** The nearest function around a node, or null at module level. */
 export function enclosingFunction(n: Node | null): Node | null {
   for (let p = n?.parent ?? null; p; p = p.parent) if (FUNCTION_TYPES.has(p.type)) return p;
