@@ -16,7 +16,7 @@ import { pythonImportPoint } from '../generate/imports';
 import { hasModuleImport, headerChanges } from './header';
 import { projectLineWidth } from './line-width';
 import { indentUnitOf } from './reader-conventions';
-import { fittedCall } from './fitted-call';
+import { fittedCallInLine } from './fitted-call';
 import { wrapWords } from '../generate/wrap-words';
 import { where } from './key-sites';
 import { writtenBack } from './written-back';
@@ -88,7 +88,7 @@ function cacheEdit(finding: Finding, ttlSeconds: number, ctx: FixContext): FixAc
   const from = positionAt(text, call.start);
   const to = positionAt(text, call.end);
   const span = { startLine: from.line, startColumn: from.column, endLine: to.line, endColumn: to.column };
-  const wrapped = fittedCall(
+  const wrapped = fittedCallInLine(
     python ? PY_HELPER_NAME : JS_HELPER_NAME,
     [cacheKey.code, ttl, `${python ? 'lambda: ' : '() => '}${text.slice(call.start, call.end)}`],
     { text, span, indentUnit: indentUnitOf(text, python), width, python },
@@ -124,7 +124,7 @@ function cacheEdit(finding: Finding, ttlSeconds: number, ctx: FixContext): FixAc
     return { file: a.file, span, newText: p.before + p.lines.join('\n') + p.after };
   });
   header.unshift(...importChanges);
-  const change: TextChange = { file: a.file, span, newText: wrapped };
+  const change: TextChange = { file: a.file, span: wrapped.span, newText: wrapped.text };
   return {
     // A key of a few values keeps one entry per value (`STATUS#{status}`): the title says so.
     title: `Cache reads of '${keyText}' for ${ttlSeconds} s${constant === null ? ', one entry per value' : ''} (readers may see values up to ${ttlSeconds} s old)`,

@@ -58,6 +58,39 @@ export function fittedCall(name: string, args: readonly string[], place: CallPla
 }
 
 /**
+ * `fittedCall` where the line goes on after the call with an operator (`flags = get(...) or {}`,
+ * `return load(...) + extra`): black, splitting such a right-hand side, puts it in parentheses,
+ * the call a step in and each operator's operand on a line of its own. Returns the text and
+ * the span it replaces: the call's, or to the end of its line for that form.
+ */
+export function fittedCallInLine(
+  name: string,
+  args: readonly string[],
+  place: CallPlace,
+): { text: string; span: Span } {
+  const text = fittedCall(name, args, place);
+  const line = place.text.split('\n')[place.span.endLine] ?? '';
+  const after = line.slice(place.span.endColumn).replace(/\r$/, '');
+  const before = (place.text.split('\n')[place.span.startLine] ?? '').slice(0, place.span.startColumn);
+  const operand = /^\s+(or|and|if|\+|-|\*|\/|%|\|)\s/.test(after) && !/[([{,]\s*$/.test(after);
+  if (!place.python || !text.includes('\n') || !operand || !/(^\s*\w+\s*=|\breturn)\s+$/.test(before))
+    return { text, span: place.span };
+  const indent = /^[ \t]*/.exec(before)![0];
+  const inner = indent + place.indentUnit;
+  const atInner = fittedCall(name, args, {
+    ...place,
+    text: `${inner}_`,
+    span: { startLine: 0, startColumn: inner.length, endLine: 0, endColumn: inner.length + 1 },
+  });
+  // Black's split: one operand a line (a conditional's `if` and `else` each on their own).
+  const rest = after.trim().replace(/\s+(or|and|else)\s+/g, `\n${inner}$1 `);
+  return {
+    text: `(\n${inner}${atInner}\n${inner}${rest}\n${indent})`,
+    span: { ...place.span, endColumn: line.replace(/\r$/, '').length },
+  };
+}
+
+/**
  * Whether the file's multi-line calls end their arguments with a comma (prettier's
  * `trailingComma: "all"`, its default since 3.0). Without a multi-line call, as its
  * multi-line lists end: a file that ends none with a comma gets none.
