@@ -80,6 +80,7 @@ export { tenantComposite, type TenantComposite } from './rules/SL022-low-cardina
 export { CACHE_TTL_SECONDS, judgeByLive, useText } from './rules/key-use';
 export { CACHE_HELPERS } from './frontends/cached-reads';
 export { cacheableLibraryRead } from './model/libraries';
+export { SHARD_PAGE_READER } from './model/fix-helpers';
 export { sameSpan, spanOf, spanWithin, walk } from './syntax/span';
 export { AnalysisCache, ENGINE_VERSION, cacheDir } from './workspace/cache';
 export { indexWorkspace } from './workspace/cache/run';

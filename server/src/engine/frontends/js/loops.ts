@@ -15,6 +15,7 @@ import {
   soleHole,
 } from '../evaluation';
 import { type EvalContext } from '../../model/eval-context';
+import { SHARD_PAGE_READER } from '../../model/fix-helpers';
 import { literal, shardRange } from '../../model/template';
 import { entry, type Value } from '../../model/value';
 import { spanOf } from '../../syntax/span';
@@ -171,6 +172,11 @@ function callersValue(n: Node, fn: Node, index: number, ctx: EvalContext, leftOu
     const argIndex = args!.namedChildren.findIndex((c) => c?.equals(fn));
     if (callee?.text === 'Array.from' && argIndex === 1 && index === 1) {
       const len = lengthOf(args!.namedChild(0), ctx) ?? arrayItems(args!.namedChild(0), ctx)?.items.length ?? null;
+      return shardValue(n, { method: 'loop', values: len === null ? null : shardRange(0, len) });
+    }
+    // The ElectroDB shard fix's paged reader calls its callback with each shard, 0..N-1.
+    if (callee?.text === SHARD_PAGE_READER && argIndex === 1 && index === 0) {
+      const len = numberOf(ctx.evaluate(args!.namedChild(0), ctx));
       return shardValue(n, { method: 'loop', values: len === null ? null : shardRange(0, len) });
     }
     if (

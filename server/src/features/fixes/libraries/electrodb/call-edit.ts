@@ -10,6 +10,7 @@ import { SHARD_ATTRIBUTE } from './schema-edit';
 import { appendEntry } from './text-edit';
 import { applyChanges, offsetAt } from '../../apply';
 import { MERGE_NAME } from './merge-helper';
+import { PAGE_READER_NAME } from './page-helper';
 import { indentUnitOf, trailingCommaOf } from '../../reader-conventions';
 import { projectLineWidth } from '../../line-width';
 
@@ -73,11 +74,13 @@ export function queryChange(ctx: FixContext, plan: EntityPlan, q: Access, count:
   const end = at(q.span.endLine, q.span.endColumn);
   const argument = withEntry(text.slice(a0, a1), `${SHARD_ATTRIBUTE}: String(shard)`);
   if (argument === null || a1 > g0) return cannot('its composite attributes are not an object it writes');
-  const perShard = text.slice(base, a0) + argument + text.slice(a1, g0) + `(${shape.options})` + text.slice(g1, end);
+  const options = shape.paged
+    ? `{ ${[...shape.paged.kept, 'limit: shardLimit', 'cursor: shardCursor'].join(', ')} }`
+    : shape.options;
+  const perShard = text.slice(base, a0) + argument + text.slice(a1, g0) + `(${options})` + text.slice(g1, end);
   const skField = plan.sites.skField;
-  const sortKey = skField
-    ? `(item) => createConversions(${shape.entity}).byAccessPattern.${plan.pattern}.fromComposite.toKeys(item).${skField}`
-    : '() => 0';
+  const conversions = `createConversions(${shape.entity}).byAccessPattern.${plan.pattern}.fromComposite`;
+  const sortKey = skField ? `(item) => ${conversions}.toKeys(item).${skField}` : '() => 0';
   const order = shape.order === 'desc' ? `, 'desc'` : '';
   // One step deeper than the call's line, in the file's own step (two spaces, four, a tab).
   const step = indentUnitOf(text, false);
@@ -87,6 +90,21 @@ export function queryChange(ctx: FixContext, plan: EntityPlan, q: Access, count:
   const width = projectLineWidth(q.file, text);
   const comma = trailingCommaOf(text);
   const fits = (line: string) => !line.includes('\n') && line.length <= width;
+  if (shape.paged) {
+    // One page at a time: each shard from its own cursor, the cursor handed back holds them all (./page-helper).
+    const pageOf = `(shard, shardCursor, shardLimit) =>`;
+    const args = [
+      count,
+      fits(`${i1}${pageOf} ${perShard},`) ? `${pageOf} ${perShard}` : `${pageOf}\n${i2}${perShard}`,
+      sortKey,
+      `(item) => ${conversions}.toCursor(item)`,
+      shape.paged.limit,
+      shape.paged.cursor,
+      ...(order ? [order.slice(2)] : []),
+    ];
+    const lines = args.map((x, i) => `${i1}${x}${i === args.length - 1 ? comma : ','}`).join('\n');
+    return { file: q.file, span: q.span, newText: `${PAGE_READER_NAME}(\n${lines}\n${q.call.indent})` };
+  }
   const perShardCall = `Array.from({ length: ${count} }, (_, shard) => ${perShard})${comma}`;
   const shards = fits(i1 + perShardCall)
     ? i1 + perShardCall
@@ -113,6 +131,8 @@ interface QueryShape {
   /** The `.go(...)` options with every page read. */
   options: string;
   order: 'asc' | 'desc';
+  /** A read of one page at a time (`.go({ limit, cursor })`): the two as written, and the options kept. */
+  paged?: { limit: string; cursor: string; kept: string[] };
 }
 
 function readShape(argument: Node | null, args: Node | null): QueryShape | { why: string } | null {
@@ -127,10 +147,21 @@ function readShape(argument: Node | null, args: Node | null): QueryShape | { why
   if (given.length > 1 || opts.type !== 'object') return { why: 'its options are not an object it writes' };
   let order: 'asc' | 'desc' = 'asc';
   const kept: string[] = [];
+  const page: { limit?: string; cursor?: string; pages?: string } = {};
   for (const c of opts.namedChildren) {
     if (!c || c.type === 'comment') continue;
-    const name = c.type === 'pair' ? c.childForFieldName('key')?.text.replace(/^['"]|['"]$/g, '') : undefined;
-    const value = c.childForFieldName('value')?.text;
+    const shorthand = c.type === 'shorthand_property_identifier';
+    const name = shorthand
+      ? c.text
+      : c.type === 'pair'
+        ? c.childForFieldName('key')?.text.replace(/^['"]|['"]$/g, '')
+        : undefined;
+    const value = shorthand ? c.text : c.childForFieldName('value')?.text;
+    if ((name === 'limit' || name === 'cursor') && value) {
+      page[name] = value;
+      continue;
+    }
+    if (name === 'pages') page.pages = c.text;
     if (!name || !KEPT_OPTIONS.has(name)) return { why: `its option ${name ?? c.text} changes which items it returns` };
     if (name === 'order') {
       if (value !== "'desc'" && value !== "'asc'" && value !== '"desc"' && value !== '"asc"')
@@ -139,7 +170,13 @@ function readShape(argument: Node | null, args: Node | null): QueryShape | { why
     }
     if (name !== 'pages') kept.push(c.text);
   }
-  return { entity, options: `{ ${[...kept, "pages: 'all'"].join(', ')} }`, order };
+  if (page.cursor !== undefined && page.limit === undefined)
+    return { why: 'it reads one page at a time with no limit, which the pages of every shard cannot repeat' };
+  if (page.limit !== undefined && page.pages !== undefined)
+    return { why: `its limit with ${page.pages} is not one page the read of every shard can repeat` };
+  const options = `{ ${[...kept, "pages: 'all'"].join(', ')} }`;
+  if (page.limit === undefined) return { entity, options, order };
+  return { entity, options, order, paged: { limit: page.limit, cursor: page.cursor ?? 'null', kept } };
 }
 
 /** An object literal's text with `entry` added as its last entry. */

@@ -7,6 +7,7 @@ import { accessAt, isBlocked } from '../../whole-key';
 import { givenAttributes, pointChange, queryChange } from './call-edit';
 import { FileEdits, useConversions, useCount } from './files';
 import { definesMergeHelper, mergeHelperSource } from './merge-helper';
+import { definesPageHelper, PAGE_READER_NAME, pageHelperSource } from './page-helper';
 import { entityPlan, type EntityPlan } from './plan';
 import { schemaChanges, type ShardKind } from './schema-edit';
 
@@ -16,8 +17,9 @@ import { schemaChanges, type ShardKind } from './schema-edit';
  * that ElectroDB fills on every write (a random `default`, or a `set` hashing an
  * attribute that identifies the item), the access pattern's partition key gains it as a
  * composite attribute, every get, update and delete of the pattern gives the same shard,
- * and every query of it becomes a query per shard, every page, merged. One edit, every
- * file; or an action with no edit saying what stops it.
+ * and every query of it becomes a query per shard, every page, merged (or, for a query
+ * read a page at a time, one page of every shard with one cursor for all: ./page-helper).
+ * One edit, every file; or an action with no edit saying what stops it.
  */
 export const electrodbFixes: FixProvider = (finding, ctx, answers): FixAction[] => {
   const d = finding.fixes.find((f): f is ShardSuffix => f.kind === 'add-shard-suffix');
@@ -110,8 +112,11 @@ function shardFix(
     if (isBlocked(change)) return change;
     edits.add(change);
     useCount(edits, ctx, q, schemaFile, count);
-    if (plan.sites.skField) useConversions(edits, ctx, q.file);
-    if (!definesMergeHelper(ctx.textOf(q.file) ?? '')) edits.addTail(q.file, mergeHelperSource(q.language));
+    if (plan.sites.skField || change.newText.startsWith(PAGE_READER_NAME)) useConversions(edits, ctx, q.file);
+    const helper = change.newText.startsWith(PAGE_READER_NAME)
+      ? !definesPageHelper(ctx.textOf(q.file) ?? '') && pageHelperSource(q.language)
+      : !definesMergeHelper(ctx.textOf(q.file) ?? '') && mergeHelperSource(q.language);
+    if (helper) edits.addTail(q.file, helper);
   }
   const changes: TextChange[] = edits.all();
   const how =
