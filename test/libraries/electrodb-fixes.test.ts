@@ -314,7 +314,19 @@ async function playFeed(dir: string) {
     return pages;
   };
   // Pages of 2: most shards hold more than a page, so a page stops at the nearest shard's last key.
-  return { pages: await pagesOf(7), pairs: await pagesOf(2), three: (await pagesOf(3))[0] };
+  // The export: a cursor and no limit, one DynamoDB page a request, oldest first.
+  const exported: string[] = [];
+  let cursor: string | null = null;
+  for (let n = 0; n < 40; n++) {
+    const page = (await m.exportPage(cursor ?? undefined)) as {
+      data: Array<{ activityId: string }>;
+      cursor: string | null;
+    };
+    exported.push(...page.data.map((a) => a.activityId));
+    cursor = page.cursor;
+    if (!cursor) break;
+  }
+  return { pages: await pagesOf(7), pairs: await pagesOf(2), three: (await pagesOf(3))[0], exported };
 }
 
 for (const id of ['add-random-shard', 'add-hash-shard'])
@@ -324,6 +336,11 @@ for (const id of ['add-random-shard', 'add-hash-shard'])
     const text = fs.readFileSync(path.join(after.dir, 'activity.ts'), 'utf8');
     assert.match(text, /await readShardPage\(\n {4}ACTIVITY_SHARDS,\n {4}\(shard, shardCursor, shardLimit\) =>/);
     assert.match(text, /\.go\(\{ order: 'desc', limit: shardLimit, cursor: shardCursor \}\)/);
+    assert.match(
+      text,
+      /\(shard, shardCursor\) =>\s+Activity\.query\.byFeed\(\{ feed: 'home', shard: String\(shard\) \}\)\.go\(\{ cursor: shardCursor \}\),/,
+    );
+    assert.match(text, /\s+Infinity,\n\s+cursor,?\n\s+\);/);
     assert.deepEqual(typeErrors(after.dir), []);
     const table = (name: string) => stringKeyTable(name, ['pk', 'sk'], [['gsi1pk-gsi1sk-index', 'gsi1pk', 'gsi1sk']]);
     await withDynalite([table('feed-before'), table('feed-after')], {}, async (db) => {
@@ -346,6 +363,8 @@ for (const id of ['add-random-shard', 'add-hash-shard'])
       const stored = await db.stored('feed-after');
       assert.deepEqual(now.pages.flat(), newestFirst(stored));
       assert.deepEqual(now.three, now.pages[0].slice(0, 3));
+      assert.deepEqual(was.exported, [...was.pages.flat()].reverse());
+      assert.deepEqual(now.exported, [...now.pages.flat()].reverse());
       // Every page full but the last (an empty one may follow it, as DynamoDB's Limit allows), all in order.
       assert.deepEqual(was.pairs.flat(), was.pages.flat());
       assert.deepEqual(now.pairs.flat(), now.pages.flat());

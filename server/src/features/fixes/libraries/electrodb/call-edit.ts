@@ -74,8 +74,9 @@ export function queryChange(ctx: FixContext, plan: EntityPlan, q: Access, count:
   const end = at(q.span.endLine, q.span.endColumn);
   const argument = withEntry(text.slice(a0, a1), `${SHARD_ATTRIBUTE}: String(shard)`);
   if (argument === null || a1 > g0) return cannot('its composite attributes are not an object it writes');
-  const options = shape.paged
-    ? `{ ${[...shape.paged.kept, 'limit: shardLimit', 'cursor: shardCursor'].join(', ')} }`
+  const paged = shape.paged;
+  const options = paged
+    ? `{ ${[...paged.kept, ...(paged.limit === null ? [] : ['limit: shardLimit']), 'cursor: shardCursor'].join(', ')} }`
     : shape.options;
   const perShard = text.slice(base, a0) + argument + text.slice(a1, g0) + `(${options})` + text.slice(g1, end);
   const skField = plan.sites.skField;
@@ -90,16 +91,16 @@ export function queryChange(ctx: FixContext, plan: EntityPlan, q: Access, count:
   const width = projectLineWidth(q.file, text);
   const comma = trailingCommaOf(text);
   const fits = (line: string) => !line.includes('\n') && line.length <= width;
-  if (shape.paged) {
+  if (paged) {
     // One page at a time: each shard from its own cursor, the cursor handed back holds them all (./page-helper).
-    const pageOf = `(shard, shardCursor, shardLimit) =>`;
+    const pageOf = paged.limit === null ? `(shard, shardCursor) =>` : `(shard, shardCursor, shardLimit) =>`;
     const args = [
       count,
       fits(`${i1}${pageOf} ${perShard},`) ? `${pageOf} ${perShard}` : `${pageOf}\n${i2}${perShard}`,
       sortKey,
       `(item) => ${conversions}.toCursor(item)`,
-      shape.paged.limit,
-      shape.paged.cursor,
+      paged.limit ?? 'Infinity',
+      paged.cursor,
       ...(order ? [order.slice(2)] : []),
     ];
     const lines = args.map((x, i) => `${i1}${x}${i === args.length - 1 ? comma : ','}`).join('\n');
@@ -131,8 +132,8 @@ interface QueryShape {
   /** The `.go(...)` options with every page read. */
   options: string;
   order: 'asc' | 'desc';
-  /** A read of one page at a time (`.go({ limit, cursor })`): the two as written, and the options kept. */
-  paged?: { limit: string; cursor: string; kept: string[] };
+  /** A read of one page at a time (`.go({ limit, cursor })`): the two as written (no limit: null), and the options kept. */
+  paged?: { limit: string | null; cursor: string; kept: string[] };
 }
 
 function readShape(argument: Node | null, args: Node | null): QueryShape | { why: string } | null {
@@ -170,13 +171,12 @@ function readShape(argument: Node | null, args: Node | null): QueryShape | { why
     }
     if (name !== 'pages') kept.push(c.text);
   }
-  if (page.cursor !== undefined && page.limit === undefined)
-    return { why: 'it reads one page at a time with no limit, which the pages of every shard cannot repeat' };
-  if (page.limit !== undefined && page.pages !== undefined)
-    return { why: `its limit with ${page.pages} is not one page the read of every shard can repeat` };
+  if (page.pages !== undefined && (page.limit !== undefined || page.cursor !== undefined))
+    return { why: `its ${page.pages} with a cursor or a limit is not one page the read of every shard can repeat` };
   const options = `{ ${[...kept, "pages: 'all'"].join(', ')} }`;
-  if (page.limit === undefined) return { entity, options, order };
-  return { entity, options, order, paged: { limit: page.limit, cursor: page.cursor ?? 'null', kept } };
+  if (page.limit === undefined && page.cursor === undefined) return { entity, options, order };
+  // A cursor with no limit reads one DynamoDB page: each shard's page, as far as all are known.
+  return { entity, options, order, paged: { limit: page.limit ?? null, cursor: page.cursor ?? 'null', kept } };
 }
 
 /** An object literal's text with `entry` added as its last entry. */

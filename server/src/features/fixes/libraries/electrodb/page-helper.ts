@@ -7,7 +7,9 @@ import { SHARD_PAGE_READER, type SourceLanguage } from '../../../../engine';
  * of every page), and the first `limit` taken. The cursor handed back holds each shard's
  * ElectroDB cursor after the last of its items the page took (computed from that item by
  * `createConversions`), `null` for a shard not started and `false` for one read to its end,
- * as base64url JSON; `null` once every shard is read, as ElectroDB's own.
+ * as base64url JSON; `null` once every shard is read, as ElectroDB's own. A query with a
+ * cursor and no limit (one DynamoDB page a call) passes `Infinity`: each shard's page, as far
+ * as every shard's order is known.
  *
  * Pages come in order: a shard that has more items than it returned sets a bound (its last
  * item's key), and no item past the nearest bound is taken, since that shard's next items
