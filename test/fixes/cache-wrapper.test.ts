@@ -105,6 +105,9 @@ test('TypeScript: a constant call of a plain wrapper is cached at the caller; th
     'admins.ts:25': [
       'cache-fix-blocked: No cache fix: getPlan (db.ts:39) returns what it builds with new Plan (line 40), whose methods a cached copy would not have',
     ],
+    'admins.ts:31': [
+      "cache-fix-blocked: No cache fix: getOrNone (db.ts:46) catches the request's errors (line 45): a cached call would keep what it returns instead for the TTL",
+    ],
     'flags.ts:12': ["cache-read: Cache reads of 'FEATURE_FLAGS' for 30 s (readers may see values up to 30 s old)"],
   });
 

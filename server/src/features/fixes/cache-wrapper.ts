@@ -202,6 +202,14 @@ function sideEffect(fn: Node, request: { start: number; end: number }, topLevel:
   const stack: Node[] = [...fn.namedChildren.filter((c): c is Node => !!c)];
   while (stack.length) {
     const n = stack.pop()!;
+    // A failed request turned into a value (`try`/`except` around it, `.catch(() => [])` on it):
+    // the cache would keep that fallback for the TTL, where each call tried again before.
+    const holds = n.startIndex <= request.start && n.endIndex >= request.end;
+    if (
+      holds &&
+      (n.type === 'try_statement' || ((n.type === 'call_expression' || n.type === 'call') && calleeName(n) === 'catch'))
+    )
+      return `catches the request's errors (${line(n)}): a cached call would keep what it returns instead for the TTL`;
     if (!inRequest(n)) {
       if (n.type === 'await_expression' || n.type === 'await')
         return `also awaits ${short(n.text.replace(/^await\s+/, ''))} (${line(n)}), which a cached call would skip`;
