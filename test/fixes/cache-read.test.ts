@@ -324,3 +324,82 @@ asyncio.run(main())
     await db.close();
   }
 });
+
+test('a key that is constant on one path only (a tier defaulting to free) is cached one entry per value: each tier gets its own plan', async () => {
+  const dir = copy('plans-default-ts');
+  const ws = await indexWorkspace(dir);
+  const read = ws.findings.find((f) => f.access.operation === 'GetItem' && f.severity !== 'info');
+  assert.ok(read, 'the read of PLAN#free (on the path with no tier header)');
+  const [fix] = allFixes(read, ws.ctx);
+  // One entry under 'PLAN#free' would answer every tier with the free plan.
+  assert.equal(
+    fix.title,
+    "Cache reads of 'PLAN#{tier}' for 30 s, one entry per value (readers may see values up to 30 s old)",
+  );
+  const drive = (d: string) => {
+    fs.writeFileSync(
+      path.join(d, 'drive.ts'),
+      `import { handler } from './plan';
+(async () => {
+  const out = [];
+  for (const tier of [undefined, 'pro', 'free', 'pro', 'team']) out.push((await handler({ headers: { 'x-tier': tier } })).body);
+  console.log(out.join(' '));
+})();
+`,
+    );
+    return path.join(d, 'drive.ts');
+  };
+  const fixedDir = copy('plans-default-ts');
+  const fixedWs = await indexWorkspace(fixedDir);
+  applyAction(
+    fixedWs.ctx,
+    allFixes(
+      fixedWs.findings.find((f) => f.access.operation === 'GetItem')!,
+      fixedWs.ctx,
+    )[0],
+  );
+  assert.match(fs.readFileSync(path.join(fixedDir, 'plan.ts'), 'utf8'), /`plans · pk = PLAN#\$\{tier\} · GetItem`/);
+  assert.deepEqual(typeErrors(fixedDir), []);
+  const db = await startDynalite();
+  try {
+    await db.client.send(
+      new CreateTableCommand({
+        TableName: 'plans',
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+        KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+      }),
+    );
+    for (const [tier, uploads] of [
+      ['free', '0'],
+      ['pro', '50'],
+      ['team', '500'],
+    ])
+      await db.client.send(
+        new PutItemCommand({ TableName: 'plans', Item: { pk: { S: `PLAN#${tier}` }, uploads: { N: uploads } } }),
+      );
+    const env = {
+      ...process.env,
+      AWS_ENDPOINT_URL: db.endpoint,
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 't',
+      AWS_SECRET_ACCESS_KEY: 't',
+    };
+    const outputs = [];
+    for (const d of [dir, fixedDir])
+      outputs.push((await run(process.execPath, ['--import', 'tsx', drive(d)], { cwd: ROOT, env })).stdout.trim());
+    assert.equal(
+      outputs[0],
+      [
+        '{"tier":"free","uploads":0}',
+        '{"tier":"pro","uploads":50}',
+        '{"tier":"free","uploads":0}',
+        '{"tier":"pro","uploads":50}',
+        '{"tier":"team","uploads":500}',
+      ].join(' '),
+    );
+    assert.equal(outputs[1], outputs[0]);
+  } finally {
+    await db.close();
+  }
+});

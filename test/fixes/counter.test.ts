@@ -90,3 +90,21 @@ for (const c of cases) {
     }
   });
 }
+
+test('a counter that is the item on some paths only (`VIEWS#${page}`, page defaulting to site) is not spread, and says why', async () => {
+  const ws = await indexWorkspace(copy('views-default-ts'));
+  const add = ws.findings.find((f) => f.rule === 'SL004');
+  assert.ok(add, 'SL004 on the increment of VIEWS#site');
+  // A summing reader of VIEWS#site's shards would answer GET /views?page=home with the site's count;
+  // written outside the handler, it would not even see `page`.
+  assert.deepEqual(
+    writeFixes.flatMap((p) => p(add, ws.ctx)).map((a) => [a.id, a.changes.length, a.title]),
+    [
+      [
+        'counter-not-spread',
+        0,
+        'Not spread over N items: the UpdateItem at views.ts:10 uses this item on some paths only (its key can name another counter)',
+      ],
+    ],
+  );
+});

@@ -59,3 +59,25 @@ test('a Query asked for the constant by default (`.get("state", "QUEUED")`) stil
     cleanup(dir);
   }
 });
+
+test('a Query whose key is this one on some paths only (`BOARD#${board}`, board defaulting to global) refuses the shard fix', async () => {
+  const dir = copyFixture('board-default-ts', FIXTURES);
+  try {
+    const { ctx, findings } = await indexed(dir);
+    const put = findings.find((f) => f.rule === 'SL001' && f.access.operation === 'PutItem');
+    assert.ok(put, 'SL001 on the put of BOARD#global');
+    // Replaced by a reader of BOARD#global's shards, GET /boards/weekly would list the global board.
+    assert.deepEqual(
+      allFixes(put, ctx).filter((a) => a.changes.length > 0),
+      [],
+    );
+    assert.deepEqual(
+      blockedFixes(put, ctx).map((a) => a.title),
+      [
+        "No shard fix: the Query at board.ts:16 uses this key on some paths only (its value can be another key): a reader of this key's shards would answer the other values with this key's items",
+      ],
+    );
+  } finally {
+    cleanup(dir);
+  }
+});

@@ -26,6 +26,14 @@ const quoteJs = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")
 /** Text for inside a JavaScript template literal. */
 const inTemplate = (s: string) => s.replace(/[\\`]/g, '\\$&').replace(/\$\{/g, '\\${');
 
+/**
+ * A key value's text when it is the same on every call, else null. A value judged on some
+ * paths only (`header ?? 'free'` read as `PLAN#free`, `someOfPaths`) is not: its other paths
+ * give other items, and one entry under the judged value would serve them all its item.
+ */
+export const sameOnEveryCall = (v: { template: Parameters<typeof literalText>[0]; someOfPaths?: boolean }) =>
+  v.someOfPaths ? null : literalText(v.template);
+
 /** The key as code, and as text for names and titles (`STATUS#{status}`, `global-config`). */
 export type CacheKey = { code: string; text: string } | { blocked: string };
 
@@ -38,7 +46,7 @@ export type CacheKey = { code: string; text: string } | { blocked: string };
 export function cacheKeyCode(a: Access, text: string, call: { start: number; end: number }): CacheKey {
   const python = a.language === 'python';
   const { before, after } = aroundValue(a);
-  const constant = literalText(a.partitionKey!.template);
+  const constant = sameOnEveryCall(a.partitionKey!);
   if (constant !== null) {
     const quote = (k: string) => (python ? JSON.stringify(k) : quoteJs(k));
     const key = `${before}${render(a.partitionKey!.template)}${after}`;

@@ -1,4 +1,4 @@
-import { type Access, type Finding, literalText, render } from '../../engine';
+import { type Access, type Finding, render } from '../../engine';
 import {
   JS_HELPER_NAME,
   jsCacheHelper,
@@ -8,7 +8,7 @@ import {
   tsCacheHelper,
 } from '../generate/cache-helper';
 import { offsetAt, positionAt } from './apply';
-import { cacheKeyCode } from './cache-key';
+import { cacheKeyCode, sameOnEveryCall } from './cache-key';
 import { atWrapper, wrapperCall, wrapperOwnRead } from './cache-wrapper';
 import { libraryCallRange, libraryNotCacheable } from './cache-library';
 import type { FixAction, FixContext, FixProvider, TextChange } from './fix-model';
@@ -78,7 +78,7 @@ function cacheEdit(finding: Finding, ttlSeconds: number, ctx: FixContext): FixAc
   if (alreadyCached(text, call.start)) return { blocked: 'the read is served from the cache already' };
   const python = a.language === 'python';
   const typed = /\.(ts|tsx|mts|cts)$/.test(a.file);
-  const constant = literalText(a.partitionKey!.template);
+  const constant = sameOnEveryCall(a.partitionKey!);
   const cacheKey = cacheKeyCode(a, text, call);
   if ('blocked' in cacheKey) return cacheKey;
   const keyText = cacheKey.text;
@@ -150,7 +150,7 @@ function notCacheable(a: Access, text: string): string | null {
   if (a.language === 'python' && a.call.async && awaited(a, text))
     return 'the read is awaited (an asyncio client), which the threaded cache does not serve';
   const sort = a.sortCondition?.operands ?? (a.sortKey ? [a.sortKey] : []);
-  const varying = sort.find((o) => literalText(o.template) === null);
+  const varying = sort.find((o) => sameOnEveryCall(o) === null);
   if (varying)
     return `its sort key varies per call (${render(varying.template)}): one cache entry would serve other items`;
   const r = a.read;

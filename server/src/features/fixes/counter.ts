@@ -51,6 +51,16 @@ export const spreadCounter: FixProvider = (finding, ctx, answers?: FixAnswers): 
   // A Number key keeps its type: the shards get numeric ids (`base * N + shard`), if the table leaves them free.
   const number = isNumberKey(a, ctx) ? numberKeyOf(a, ctx) : null;
   if (number && 'blocked' in number) return [blocked(finding.rule, number.blocked)];
+  // A counter that is this item on some paths only (`VIEWS#${page}`, page defaulting to site):
+  // the spread's summing reader reads this item, not the one its other values name.
+  const partial = [a, ...ctx.accessesOf(key)].find((x) => x.partitionKey?.someOfPaths);
+  if (partial)
+    return [
+      blocked(
+        finding.rule,
+        `the ${partial.operation} at ${where(ctx, partial.file, partial.span)} uses this item on some paths only (its key can name another counter)`,
+      ),
+    ];
   const reads = counterReads(a, key, ctx);
   if (reads.blocker) return [blocked(finding.rule, reads.blocker)];
   const attribute = counterAttribute(textIn(text, a.span));

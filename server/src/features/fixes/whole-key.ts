@@ -146,6 +146,8 @@ function planAccesses(finding: Finding, key: LogicalKey, ctx: FixContext): KeyPl
   // Callers that leave the key to a wrapper's parameter default: the wrapper's requests are rewritten instead.
   const accesses = throughDefaults(ctx, all);
   if (isBlocked(accesses)) return accesses;
+  const partial = accesses.find((a) => a.partitionKey?.someOfPaths && !shardSetOf(a.partitionKey.template));
+  if (partial) return { blocked: partialReason(ctx, partial) };
   const plan: KeyPlan = { key, writers: [], points: [], queries: [] };
   for (const a of accesses) {
     if (a.guessed) return { blocked: `${accessAt(ctx, a)} goes through a library whose code is not in the workspace` };
@@ -159,6 +161,19 @@ function planAccesses(finding: Finding, key: LogicalKey, ctx: FixContext): KeyPl
     (isPointAccess(a) ? plan.points : plan.writers).push(site);
   }
   return plan;
+}
+
+/**
+ * An access whose key is this one on some paths only (`BOARD#${board}` with `board` from the
+ * request or `'global'`): its other values are other keys. Its reader would answer them with
+ * this key's items; a shard part in its value would spread theirs too.
+ */
+function partialReason(ctx: FixContext, a: Access): string {
+  const other =
+    a.operation === 'Query'
+      ? "a reader of this key's shards would answer the other values with this key's items"
+      : "a shard part in its value would spread the other values' items too";
+  return `the ${accessAt(ctx, a)} uses this key on some paths only (its value can be another key): ${other}`;
 }
 
 /**
