@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import { type Access, type FileAnalysis, type LogicalKey, logicalKeysOf, type WorkspaceIndex } from '../../engine';
 import type { FixContext } from './fix-model';
+import { perFile } from './per-file';
 
 export interface ContextOptions {
   /** An open editor's buffer, when the file is open; else the file is read from disk. */
@@ -57,6 +58,7 @@ export function fixContextOf(index: WorkspaceIndex, options: ContextOptions = {}
       return [...(byKey.get(key.id) ?? [])];
     },
     files: () => [...index.analyses()].map((f) => f.file),
+    analyses: () => index.analyses(),
     calls: () => index.callGraph(),
     tables: () => index.infrastructure().flatMap((d) => d.tables),
     directAccesses: () => index.infra.directAccesses(),
@@ -82,14 +84,15 @@ function accessesByKey(index: WorkspaceIndex, only?: string): Map<string, Access
   const out = new Map<string, Access[]>();
   const files = [...index.analyses()].sort((x, y) => (x.file < y.file ? -1 : x.file > y.file ? 1 : 0));
   for (const f of files) {
-    for (const a of f.accesses) {
-      // Once per access even when two of its keys are one id.
-      for (const id of new Set(logicalKeysOf(a).map((k) => k.id))) {
-        if (only !== undefined && id !== only) continue;
-        const list = out.get(id);
-        if (list) list.push(a);
-        else out.set(id, [a]);
-      }
+    // Once per access even when two of its keys are one id.
+    const keyed = perFile(f.accesses, 'key-ids', () =>
+      f.accesses.flatMap((a) => [...new Set(logicalKeysOf(a).map((k) => k.id))].map((id) => ({ id, a }))),
+    );
+    for (const { id, a } of keyed) {
+      if (only !== undefined && id !== only) continue;
+      const list = out.get(id);
+      if (list) list.push(a);
+      else out.set(id, [a]);
     }
   }
   return out;

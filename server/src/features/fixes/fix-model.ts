@@ -68,6 +68,11 @@ export interface FixContext {
   /** Every analysed file of the workspace (to find other callers of a mapper); when absent, the files of the key's accesses. */
   files?(): string[];
   /**
+   * Every file's analysis as the index holds it, without the cross-file findings
+   * `analysisOf` adds: for scans of the workspace's accesses, which need no findings.
+   */
+  analyses?(): Iterable<FileAnalysis>;
+  /**
    * When the workspace stays as it is while the context is used: `compute()` once per
    * `owner` (an access, a finding's access) and `what`, its result shared afterwards.
    * Results must not be changed by those who read them.
@@ -82,6 +87,10 @@ export interface FixContext {
   /** `shardlens.shards.defaultCount` and `shardlens.shards.peakWriteUnits`. */
   shards: { defaultCount: number; peakWriteUnits: number };
 }
+
+/** Every file's analysis for a scan of the workspace's accesses: the index's own when the context gives them. */
+export const analysesToScan = (ctx: FixContext): Iterable<FileAnalysis> =>
+  ctx.analyses?.() ?? (ctx.files?.() ?? []).flatMap((f) => ctx.analysisOf(f) ?? []);
 
 /** `ctx.memo`, or `compute()` each time when the context keeps nothing. */
 export const memoized = <T>(ctx: FixContext, owner: object, what: string, compute: () => T): T =>

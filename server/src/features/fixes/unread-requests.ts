@@ -10,8 +10,9 @@ import {
   tableName,
   whyUnresolved,
 } from '../../engine';
-import { memoized, type FixContext } from './fix-model';
+import { analysesToScan, memoized, type FixContext } from './fix-model';
 import { where } from './key-sites';
+import { perFile } from './per-file';
 
 /**
  * A request of the key's table whose key ShardLens could not read (`Key: keyFor(kind, id)`
@@ -51,17 +52,27 @@ export function unreadRequestReason(found: { access: Access; detail: string }, c
 /** Every request of the workspace not understood, with why: once per workspace generation. */
 function unreadRequests(ctx: FixContext): Array<{ access: Access; detail: string }> {
   return memoized(ctx, ctx, 'unread-requests', () => {
-    const analyses = (ctx.files?.() ?? []).flatMap((f) => ctx.analysisOf(f) ?? []);
-    const sites = reachedSites(analyses);
+    const analyses = [...analysesToScan(ctx)];
+    const sites = new Set(analyses.flatMap((f) => perFile(f.accesses, 'through-sites', () => [...reachedSites([f])])));
     const out: Array<{ access: Access; detail: string }> = [];
-    for (const f of analyses)
-      for (const a of f.accesses) {
-        // A test's request is checked by the test itself once the key moves: it breaks no item.
-        if (f.contexts?.[a.file]?.role === 'test') continue;
-        if (a.guessed) continue; // a library outside the workspace: refused on its own account
-        const why = whyUnresolved(a, reachedBy(sites, a));
-        if (why) out.push({ access: a, detail: why.detail });
-      }
+    for (const f of analyses) {
+      // A test's request is checked by the test itself once the key moves: it breaks no item.
+      const test = (a: Access) => f.contexts?.[a.file]?.role === 'test';
+      const candidates = perFile(
+        f.accesses,
+        'unread',
+        () =>
+          f.accesses.flatMap((a) => {
+            // A library outside the workspace: refused on its own account.
+            if (test(a) || a.guessed) return [];
+            const why = whyUnresolved(a);
+            return why ? [{ access: a, detail: why.detail }] : [];
+          }),
+        f.contexts,
+      );
+      // A wrapper's own call that callers reach is read at each caller.
+      for (const c of candidates) if (!reachedBy(sites, c.access)) out.push(c);
+    }
     return out;
   });
 }

@@ -15,7 +15,8 @@ import {
 } from '../../engine';
 import { directRequestOf, directRequestReason } from './direct-reads';
 import { readerOptions } from './reader-options';
-import { memoized, type FixAnswers, type FixContext, type TextChange } from './fix-model';
+import { perFile } from './per-file';
+import { analysesToScan, memoized, type FixAnswers, type FixContext, type TextChange } from './fix-model';
 import { headerChanges } from './header';
 import { projectLineWidth } from './line-width';
 import { wrapWords } from '../generate/wrap-words';
@@ -76,17 +77,22 @@ const indexValueId = (attribute: string, text: string) => `${attribute}\u0000${t
 function indexReadsByValue(ctx: FixContext): Map<string, Array<{ access: Access; table: string | null }>> {
   return memoized(ctx, ctx, 'index-reads-by-value', () => {
     const out = new Map<string, Array<{ access: Access; table: string | null }>>();
-    for (const file of ctx.files?.() ?? [])
-      for (const access of ctx.analysisOf(file)?.accesses ?? []) {
-        if (access.kind !== 'read') continue;
-        for (const k of logicalKeysOf(access)) {
-          if (k.index === null) continue;
-          const id = indexValueId(k.attribute, render(k.template));
-          const list = out.get(id);
-          if (list) list.push({ access, table: k.table });
-          else out.set(id, [{ access, table: k.table }]);
-        }
+    for (const { accesses } of analysesToScan(ctx)) {
+      const reads = perFile(accesses, 'index-reads', () =>
+        accesses.flatMap((access) =>
+          access.kind !== 'read'
+            ? []
+            : logicalKeysOf(access)
+                .filter((k) => k.index !== null)
+                .map((k) => ({ id: indexValueId(k.attribute, render(k.template)), access, table: k.table })),
+        ),
+      );
+      for (const { id, access, table } of reads) {
+        const list = out.get(id);
+        if (list) list.push({ access, table });
+        else out.set(id, [{ access, table }]);
       }
+    }
     return out;
   });
 }
@@ -114,17 +120,24 @@ function familyRead(key: LogicalKey, accesses: Access[], ctx: FixContext): Acces
 function keyedReads(ctx: FixContext): Map<string, Array<{ access: Access; table: string | null }>> {
   return memoized(ctx, ctx, 'keyed-reads', () => {
     const out = new Map<string, Array<{ access: Access; table: string | null }>>();
-    for (const file of ctx.files?.() ?? [])
-      for (const access of ctx.analysisOf(file)?.accesses ?? []) {
-        if (access.operation !== 'Query' || !access.partitionKey) continue;
-        if (literalText(access.partitionKey.template) !== null) continue;
-        for (const k of logicalKeysOf(access)) {
-          const id = `${k.attribute}\u0000${k.index ?? ''}`;
-          const list = out.get(id);
-          if (list) list.push({ access, table: k.table });
-          else out.set(id, [{ access, table: k.table }]);
-        }
+    for (const { accesses } of analysesToScan(ctx)) {
+      const reads = perFile(accesses, 'keyed-reads', () =>
+        accesses.flatMap((access) =>
+          access.operation !== 'Query' || !access.partitionKey || literalText(access.partitionKey.template) !== null
+            ? []
+            : logicalKeysOf(access).map((k) => ({
+                id: `${k.attribute}\u0000${k.index ?? ''}`,
+                access,
+                table: k.table,
+              })),
+        ),
+      );
+      for (const { id, access, table } of reads) {
+        const list = out.get(id);
+        if (list) list.push({ access, table });
+        else out.set(id, [{ access, table }]);
       }
+    }
     return out;
   });
 }

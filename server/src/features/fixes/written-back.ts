@@ -1,5 +1,5 @@
 import { type Access, type FunctionNode, functionAround, literalText, logicalKeyOf, roleOfFile } from '../../engine';
-import { memoized, type FixContext } from './fix-model';
+import { analysesToScan, memoized, type FixContext } from './fix-model';
 import { where } from './key-sites';
 import { enclosingFunction, nodeAt, withTree } from './syntax';
 
@@ -71,8 +71,8 @@ const tableId = (a: Access) => `${a.table.kind}\0${'name' in a.table ? a.table.n
 function unkeyedWrites(ctx: FixContext): Map<string, Access[]> {
   return memoized(ctx, ctx, 'unkeyed-writes', () => {
     const out = new Map<string, Access[]>();
-    for (const file of ctx.files?.() ?? [])
-      for (const w of ctx.analysisOf(file)?.accesses ?? []) {
+    for (const { accesses } of analysesToScan(ctx))
+      for (const w of accesses) {
         if (w.kind !== 'write' || w.increments || w.partitionKey) continue;
         out.set(tableId(w), [...(out.get(tableId(w)) ?? []), w]);
       }
@@ -126,8 +126,8 @@ const runsForUsers = (ctx: FixContext, file: string): boolean =>
 function callersByName(ctx: FixContext): Map<string, Placed[]> {
   return memoized(ctx, ctx, 'callers-by-name', () => {
     const out = new Map<string, Placed[]>();
-    for (const file of ctx.files?.() ?? []) {
-      for (const node of ctx.analysisOf(file)?.reach?.functions ?? []) {
+    for (const { file, reach } of analysesToScan(ctx)) {
+      for (const node of reach?.functions ?? []) {
         for (const name of new Set(node.calls.map((c) => c.name))) {
           const list = out.get(name);
           if (list) list.push({ file, node });
