@@ -335,7 +335,8 @@ for (const id of ['add-random-shard', 'add-hash-shard'])
     const after = await fixed('feed', 'activity.ts:5', id);
     const text = fs.readFileSync(path.join(after.dir, 'activity.ts'), 'utf8');
     assert.match(text, /await readShardPage\(\n {4}ACTIVITY_SHARDS,\n {4}\(shard, shardCursor, shardLimit\) =>/);
-    assert.match(text, /\.go\(\{ order: 'desc', limit: shardLimit, cursor: shardCursor \}\)/);
+    // Past the file's 120 columns on one line: the options one a line.
+    assert.match(text, /\.go\(\{\n {8}order: 'desc',\n {8}limit: shardLimit,\n {8}cursor: shardCursor,?\n {6}\}\)/);
     assert.match(
       text,
       /\(shard, shardCursor\) =>\s+Activity\.query\.byFeed\(\{ feed: 'home', shard: String\(shard\) \}\)\.go\(\{ cursor: shardCursor \}\),/,

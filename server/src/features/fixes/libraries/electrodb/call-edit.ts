@@ -94,9 +94,24 @@ export function queryChange(ctx: FixContext, plan: EntityPlan, q: Access, count:
   if (paged) {
     // One page at a time: each shard from its own cursor, the cursor handed back holds them all (./page-helper).
     const pageOf = paged.limit === null ? `(shard, shardCursor) =>` : `(shard, shardCursor, shardLimit) =>`;
+    // Past the width even on a line of its own: the options object one entry a line, as prettier
+    // hugs a call's last object argument.
+    const entries = [...paged.kept, ...(paged.limit === null ? [] : ['limit: shardLimit']), 'cursor: shardCursor'];
+    const i3 = i2 + step;
+    const perShardOver =
+      text.slice(base, a0) +
+      argument +
+      text.slice(a1, g0) +
+      `({\n${entries.map((e, i) => `${i3}${e}${i === entries.length - 1 ? comma : ','}`).join('\n')}\n${i2}})` +
+      text.slice(g1, end);
+    const page = fits(`${i1}${pageOf} ${perShard},`)
+      ? `${pageOf} ${perShard}`
+      : fits(`${i2}${perShard},`)
+        ? `${pageOf}\n${i2}${perShard}`
+        : `${pageOf}\n${i2}${perShardOver}`;
     const args = [
       count,
-      fits(`${i1}${pageOf} ${perShard},`) ? `${pageOf} ${perShard}` : `${pageOf}\n${i2}${perShard}`,
+      page,
       sortKey,
       `(item) => ${conversions}.toCursor(item)`,
       paged.limit ?? 'Infinity',
