@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after } from 'node:test';
 import { initParsers } from '../../server/src/engine/syntax/parser';
-import { AnalysisCache } from '../../server/src/engine/workspace/cache';
+import { AnalysisCache, stampsBefore } from '../../server/src/engine/workspace/cache';
 import { indexWorkspace } from '../../server/src/engine/workspace/cache/run';
 import { collectFiles } from '../../server/src/engine/workspace/files';
 import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
@@ -37,23 +37,28 @@ export async function plainResults(root: string): Promise<string> {
 /**
  * The index built the CLI's way with a cache in `dir`: its results as JSON, the files restored
  * from the cache, the files read to be hashed, how many files there were and the notices.
+ * `stampsFirst`: the files are stat'ed before the cache is read, as the CLI does for many
+ * files (`stampsBefore`); `changed` is what that said.
  */
 export async function cachedResults(
   root: string,
   dir: string,
-  key: { version?: string; options?: Record<string, unknown> } = {},
+  key: { version?: string; options?: Record<string, unknown>; stampsFirst?: boolean } = {},
 ) {
   const notices: string[] = [];
   const files = collectFiles([root]).files;
   const index = new WorkspaceIndex({ root, maxBytes: MAX });
+  const before = key.stampsFirst ? stampsBefore(dir, 'check', files) : null;
   const cache = new AnalysisCache({
     dir,
     name: 'check',
     key: { version: key.version ?? 'v1', root, options: key.options ?? {} },
     notice: (l) => notices.push(l),
+    stamps: before?.stamps,
   });
   await indexWorkspace(index, { files, infrastructure: [] }, { maxBytes: MAX, cache });
-  return { json: JSON.stringify(index.results()), hits: cache.hits, reads: cache.reads, files: files.length, notices };
+  const json = JSON.stringify(index.results());
+  return { json, hits: cache.hits, reads: cache.reads, files: files.length, notices, changed: before?.changed };
 }
 
 /**

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
+import { restampsWorthWriting } from '../../server/src/engine/workspace/cache';
 import { RACY_MS, settledBefore, type Stamp } from '../../server/src/engine/workspace/cache/stamp';
 import { cachedResults as cached, plainResults as plain, tempDirs, writeScoresWorkspace } from './cache-runs';
 
@@ -72,4 +73,70 @@ test('unchanged files are not read; touched, racy and rewritten ones are, and th
   const changed = await cached(ws, dir);
   assert.equal(changed.json, await plain(ws));
   assert.match(changed.json, /BOARY#global/);
+});
+
+test('a few moved stamps alone do not rewrite the cache; a hundredth of the files does', () => {
+  assert.equal(restampsWorthWriting(0, 3), false);
+  assert.equal(restampsWorthWriting(1, 3), true);
+  assert.equal(restampsWorthWriting(1, 5000), false);
+  assert.equal(restampsWorthWriting(49, 5000), false);
+  assert.equal(restampsWorthWriting(50, 5000), true);
+});
+
+/** The scores workspace and `n` modules nothing DynamoDB touches, all written an hour ago. */
+function writeManyFiles(root: string, n: number): string[] {
+  writeScoresWorkspace(root, { checkedOut: true });
+  const old = new Date(Date.now() - 3600_000);
+  const files = [];
+  for (let i = 0; i < n; i++) {
+    const file = path.join(root, 'src', `part-${String(i).padStart(3, '0')}.ts`);
+    fs.writeFileSync(file, `export const part${i} = ${i};\n`);
+    fs.utimesSync(file, old, old);
+    files.push(file);
+  }
+  return files;
+}
+
+test('a touched file among many is hashed on each run instead of the cache being rewritten, and its edits are still seen', async () => {
+  const ws = tmp('many');
+  const parts = writeManyFiles(ws, 200);
+  const dir = tmp('many-cache');
+  const cacheFile = path.join(dir, 'check.json');
+  await sleep(RACY_MS + 100);
+  const cold = await cached(ws, dir, { stampsFirst: true });
+  assert.equal(cold.changed, true, 'no cache yet');
+  const warm = await cached(ws, dir, { stampsFirst: true });
+  assert.deepEqual([warm.hits, warm.reads, warm.changed], [warm.files, 0, false]);
+  const written = fs.readFileSync(cacheFile);
+  const writtenAt = fs.statSync(cacheFile).mtimeMs;
+
+  const later = new Date(Date.now() - 1800_000);
+  fs.utimesSync(parts[7], later, later);
+  await sleep(RACY_MS + 100);
+  for (let run = 0; run < 2; run++) {
+    const touched = await cached(ws, dir, { stampsFirst: true });
+    assert.equal(touched.changed, true, 'its stamp is newer than the cache');
+    assert.deepEqual([touched.hits, touched.reads], [touched.files, 1]);
+    assert.equal(touched.json, cold.json);
+    assert.equal(fs.statSync(cacheFile).mtimeMs, writtenAt, `run ${run}: not written again`);
+    assert.deepEqual(fs.readFileSync(cacheFile), written);
+  }
+
+  // Its text changed, size and times kept: seen (the change time moved), and the cache written.
+  const stat = fs.statSync(parts[7]);
+  fs.writeFileSync(parts[7], `export const part7 = 8;\n`);
+  fs.utimesSync(parts[7], stat.atime, stat.mtime);
+  assert.equal(fs.statSync(parts[7]).size, stat.size);
+  const edited = await cached(ws, dir, { stampsFirst: true });
+  assert.equal(edited.hits, edited.files - 1);
+  assert.equal(edited.json, await plain(ws));
+  assert.notDeepEqual(fs.readFileSync(cacheFile), written);
+
+  // Three touched (over a hundredth of 203 files): their stamps are worth the write.
+  for (const f of parts.slice(20, 23)) fs.utimesSync(f, later, later);
+  await sleep(RACY_MS + 100);
+  const many = await cached(ws, dir, { stampsFirst: true });
+  assert.equal(many.reads, 4);
+  const after = await cached(ws, dir, { stampsFirst: true });
+  assert.deepEqual([after.reads, after.json], [0, await plain(ws)]);
 });

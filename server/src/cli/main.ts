@@ -4,12 +4,14 @@ import { routeSdkNodeWarning } from '../heat/sdk-warnings';
 import {
   AnalysisCache,
   cacheDir,
+  stampsBefore,
   collectFiles,
   ENGINE_VERSION,
   type FileAnalysis,
   indexWorkspace,
   MAX_DEPTH,
   type Severity,
+  type Stamp,
   WorkspaceIndex,
 } from '../engine';
 import { toJunit } from './junit';
@@ -38,6 +40,9 @@ declare const SHARDLENS_VERSION: string | undefined;
 const VERSION = typeof SHARDLENS_VERSION === 'string' ? SHARDLENS_VERSION : '0.0.0-dev';
 
 /** Below this many files, starting a second thread costs more than it saves. */
+/** The check's cache file's name in the cache folder (the language server's is `server`). */
+const CHECK_CACHE = 'check';
+
 const PARALLEL_FROM = Number(process.env.SHARDLENS_PARALLEL_FROM ?? 400);
 
 const RANK: Record<Severity, number> = { info: 1, warning: 2, error: 3 };
@@ -65,7 +70,7 @@ async function indexPaths(
   configs?: ProjectConfigs,
 ): Promise<Indexed | null> {
   // A folder may hold many files: the analysis thread loads its grammars while the walk runs
-  // (with a cache, only once the cache, keyed by the project configs the walk finds, says a file needs analysing).
+  // (with a cache, only when a file changed since it was written, or it cannot be used).
   const root = workspaceRoot(paths);
   if (!cacheOption && paths.some(isDirectory)) prestartAnalysis(root, maxFileBytes);
   const list = collectFiles(paths, { onFolder: noteFolderListing });
@@ -73,14 +78,22 @@ async function indexPaths(
     err.write(`shardlens: ${m}: no such file, or not a TypeScript/JavaScript/Python file\n`);
   if (list.missing.length > 0 && list.files.length === 0 && list.infrastructure.length === 0) return null;
   const { files, excluded } = configs ? configs.included(list.files) : { files: list.files, excluded: 0 };
-  const cache = cacheOption ? openCache(cacheOption.location, root, maxFileBytes, err, configs?.key() ?? []) : null;
-  if (cache && !cache.loaded && paths.some(isDirectory)) prestartAnalysis(root, maxFileBytes);
+  const parallel = files.length >= PARALLEL_FROM;
+  let cache: AnalysisCache | null = null;
+  if (cacheOption) {
+    // Kept where the check runs, whatever folder it reads.
+    const dir = cacheDir(process.cwd(), cacheOption.location);
+    // A file changed since the cache was written: its analysis thread loads while the cache is read.
+    const before = parallel ? stampsBefore(dir, CHECK_CACHE, files) : null;
+    if (before?.changed) prestartAnalysis(root, maxFileBytes);
+    cache = openCache(dir, root, maxFileBytes, err, configs?.key() ?? [], before?.stamps);
+    if (!cache.loaded && paths.some(isDirectory)) prestartAnalysis(root, maxFileBytes);
+  }
   const index = new WorkspaceIndex({ root, maxBytes: maxFileBytes });
   const infrastructure = configs ? configs.included(list.infrastructure).files : list.infrastructure;
-  const analyse =
-    files.length >= PARALLEL_FROM
-      ? (fs: readonly string[]) => indexInParallel(index, [...fs], root, maxFileBytes, cache)
-      : undefined;
+  const analyse = parallel
+    ? (fs: readonly string[]) => indexInParallel(index, [...fs], root, maxFileBytes, cache)
+    : undefined;
   await indexWorkspace(index, { files, infrastructure }, { maxBytes: maxFileBytes, cache, analyse });
   return {
     index,
@@ -92,16 +105,17 @@ async function indexPaths(
 
 /** The check's cache, keyed by the options that change a file's analysis (the contexts filter findings later). */
 function openCache(
-  location: string | null,
+  dir: string,
   root: string,
   maxBytes: number,
   err: NodeJS.WritableStream,
   configs: unknown[],
+  stamps?: ReadonlyMap<string, Stamp | null>,
 ): AnalysisCache {
   return new AnalysisCache({
-    // Kept where the check runs, whatever folder it reads.
-    dir: cacheDir(process.cwd(), location),
-    name: 'check',
+    dir,
+    name: CHECK_CACHE,
+    stamps,
     // The project configs decide file roles (entryPoints) the stored findings were judged with.
     // (none read: the key is what it was before project configs existed).
     key: { version: ENGINE_VERSION, root, options: configs.length ? { maxBytes, configs } : { maxBytes } },

@@ -153,6 +153,29 @@ function entryLines(body: Buffer, names: string[]): Map<string, Buffer> {
   return out;
 }
 
+/** Writes the buffers, in order, to a new file (a short write goes on from where it stopped). */
+function writeAll(file: string, buffers: Buffer[]): void {
+  const fd = fs.openSync(file, 'w');
+  try {
+    const rest = buffers.filter((b) => b.length > 0);
+    while (rest.length > 0) {
+      let written = fs.writevSync(fd, rest);
+      while (rest.length > 0 && written >= rest[0].length) written -= rest.shift()!.length;
+      if (written > 0) rest[0] = rest[0].subarray(written);
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Whether `next` starts right after `prev` and the separator in the same buffer (two entries as read, adjacent). */
+function followsInFile(prev: Buffer, next: Buffer): boolean {
+  const end = prev.byteOffset + prev.length;
+  if (prev.buffer !== next.buffer || next.byteOffset !== end + ENTRY_SEPARATOR.length) return false;
+  const between = new Uint8Array(prev.buffer, end, ENTRY_SEPARATOR.length);
+  return between[0] === ENTRY_SEPARATOR[0] && between[1] === ENTRY_SEPARATOR[1];
+}
+
 function isAliasState(v: unknown): v is [string, string | null] {
   return Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && (v[1] === null || typeof v[1] === 'string');
 }
@@ -191,17 +214,30 @@ export function writeCache(
   for (const [name, entry] of entries) {
     const part = Buffer.isBuffer(entry) ? entry : Buffer.from(`${JSON.stringify(name)}:${JSON.stringify(entry)}`);
     if (size + part.length > MAX_CACHE_BYTES) continue;
-    if (size > 0) parts.push(ENTRY_SEPARATOR);
+    const last = parts[parts.length - 1];
     size += part.length + 2;
+    // Entries kept as read lie one after the other in the old file: copied as one run, not
+    // thousands of pieces (most of a one-file edit's write was Buffer.concat's per-part work).
+    if (size > part.length + 2 && followsInFile(last, part)) {
+      parts[parts.length - 1] = Buffer.from(
+        last.buffer,
+        last.byteOffset,
+        part.byteOffset + part.length - last.byteOffset,
+      );
+      continue;
+    }
+    if (size > part.length + 2) parts.push(ENTRY_SEPARATOR);
     parts.push(part);
   }
   parts.push(Buffer.from('\n}'));
-  const body = Buffer.concat(parts);
-  const header: Header = { magic: MAGIC, key, checksum: sha1(body), facts };
+  // Hashed and written piece by piece: joining 6 MB into a new buffer first cost more than writing it.
+  const checksum = createHash('sha1');
+  for (const part of parts) checksum.update(part);
+  const header: Header = { magic: MAGIC, key, checksum: checksum.digest('base64'), facts };
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(tmp, Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), body]));
+    writeAll(tmp, [Buffer.from(`${JSON.stringify(header)}\n`), ...parts]);
     fs.renameSync(tmp, file);
   } catch (e) {
     fs.rmSync(tmp, { force: true });
