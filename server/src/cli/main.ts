@@ -7,11 +7,12 @@ import {
   stampsBefore,
   collectFiles,
   ENGINE_VERSION,
+  FolderListings,
   type FileAnalysis,
   indexWorkspace,
   MAX_DEPTH,
   type Severity,
-  type Stamp,
+  type CacheSetup,
   WorkspaceIndex,
 } from '../engine';
 import { toJunit } from './junit';
@@ -73,7 +74,14 @@ async function indexPaths(
   // (with a cache, only when a file changed since it was written, or it cannot be used).
   const root = workspaceRoot(paths);
   if (!cacheOption && paths.some(isDirectory)) prestartAnalysis(root, maxFileBytes);
-  const list = collectFiles(paths, { onFolder: noteFolderListing });
+  // What the walk lists answers the cache's questions about files present (path-alias configs) too.
+  const listed = new FolderListings();
+  const list = collectFiles(paths, {
+    onFolder: (dir, entries) => {
+      noteFolderListing(dir, entries);
+      listed.seed(dir, entries);
+    },
+  });
   for (const m of list.missing)
     err.write(`shardlens: ${m}: no such file, or not a TypeScript/JavaScript/Python file\n`);
   if (list.missing.length > 0 && list.files.length === 0 && list.infrastructure.length === 0) return null;
@@ -86,7 +94,8 @@ async function indexPaths(
     // A file changed since the cache was written: its analysis thread loads while the cache is read.
     const before = parallel ? stampsBefore(dir, CHECK_CACHE, files) : null;
     if (before?.changed) prestartAnalysis(root, maxFileBytes);
-    cache = openCache(dir, root, maxFileBytes, err, configs?.key() ?? [], before?.stamps);
+    const exists = (file: string) => listed.exists(file);
+    cache = openCache(dir, root, maxFileBytes, err, configs?.key() ?? [], { stamps: before?.stamps, exists });
     if (!cache.loaded && paths.some(isDirectory)) prestartAnalysis(root, maxFileBytes);
   }
   const index = new WorkspaceIndex({ root, maxBytes: maxFileBytes });
@@ -110,12 +119,12 @@ function openCache(
   maxBytes: number,
   err: NodeJS.WritableStream,
   configs: unknown[],
-  stamps?: ReadonlyMap<string, Stamp | null>,
+  known: Pick<CacheSetup, 'stamps' | 'exists'>,
 ): AnalysisCache {
   return new AnalysisCache({
     dir,
     name: CHECK_CACHE,
-    stamps,
+    ...known,
     // The project configs decide file roles (entryPoints) the stored findings were judged with.
     // (none read: the key is what it was before project configs existed).
     key: { version: ENGINE_VERSION, root, options: configs.length ? { maxBytes, configs } : { maxBytes } },

@@ -70,6 +70,18 @@ export class FolderListings {
     return entries;
   }
 
+  /**
+   * A folder's entries as a walk just listed them (collectFiles' `onFolder`), so that asking
+   * what it holds costs no call to the file system: a check looks for path-alias configs in
+   * every folder of the workspace, twice (some 1,900 stats on bench/workspace).
+   */
+  seed(dir: string, entries: readonly fs.Dirent[]): void {
+    const listing = new Map<string, Entry>();
+    for (const d of entries)
+      listing.set(d.name, d.isFile() ? 'file' : d.isDirectory() ? 'dir' : d.isSymbolicLink() ? 'link' : 'other');
+    this.listings.set(path.resolve(dir), listing);
+  }
+
   /** A file appeared, changed or went: what is known of it, and its folder's listing and its parents' (a new package folder appears in its parent's). */
   forget(file: string): void {
     this.existing.delete(file);

@@ -74,8 +74,8 @@ export class PathAliases {
 const CONFIG_NAMES = ['tsconfig.json', 'jsconfig.json'];
 
 /** The config `near` takes in `dir`: the first of CONFIG_NAMES there, or none. */
-function configIn(dir: string): string | undefined {
-  return CONFIG_NAMES.map((f) => path.join(dir, f)).find((f) => fs.existsSync(f));
+function configIn(dir: string, exists: (file: string) => boolean = fs.existsSync): string | undefined {
+  return CONFIG_NAMES.map((f) => path.join(dir, f)).find((f) => exists(f));
 }
 
 /**
@@ -85,13 +85,17 @@ function configIn(dir: string): string | undefined {
  * so that an alias edited, or a config added nearer to a file, re-analyses what it may
  * have resolved differently.
  */
-export function aliasConfigPaths(root: string, dirs: Iterable<string>): string[] {
+export function aliasConfigPaths(
+  root: string,
+  dirs: Iterable<string>,
+  exists: (file: string) => boolean = fs.existsSync,
+): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
   for (let dir of dirs) {
     while (!seen.has(dir)) {
       seen.add(dir);
-      const config = configIn(dir);
+      const config = configIn(dir, exists);
       // Both names are looked at when neither is there; the first present one ends the walk.
       for (const name of CONFIG_NAMES) {
         const candidate = path.join(dir, name);

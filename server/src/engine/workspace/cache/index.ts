@@ -60,6 +60,11 @@ export interface CacheSetup {
   open?: ReadText;
   /** Where the one-line notices go (a discarded cache, a cache that cannot be written). */
   notice: (line: string) => void;
+  /**
+   * Whether a file is there, from folder listings the caller holds (the CLI's walk): the
+   * path-alias configs recorded with the cache are looked for in every folder. Default: a stat.
+   */
+  exists?: (file: string) => boolean;
   /** Files' stamps taken before the cache was read (`stampsBefore`): used in place of stat'ing them again. */
   stamps?: ReadonlyMap<string, Stamp | null>;
 }
@@ -196,7 +201,7 @@ export class AnalysisCache {
   }
 
   private aliasesHold(): boolean {
-    this.aliasesHeld ??= (this.old?.facts.aliases ?? []).every(([config, held]) => aliasState(config) === held);
+    this.aliasesHeld ??= (this.old?.facts.aliases ?? []).every(([config, held]) => this.aliasState(config) === held);
     return this.aliasesHeld;
   }
 
@@ -336,8 +341,8 @@ export class AnalysisCache {
       definitions: JSON.stringify(pass.facts.tableDefinitions()),
       wrappers: pass.facts.wrapperFiles(),
       // The tsconfigs of path aliases, and the manifests naming the monorepo's packages.
-      aliases: [...aliasConfigPaths(this.setup.key.root, dirs), ...modules.manifestsRead(dirs)].map(
-        (c): [string, string | null] => [c, aliasState(c)],
+      aliases: [...aliasConfigPaths(this.setup.key.root, dirs, this.setup.exists), ...modules.manifestsRead(dirs)].map(
+        (c): [string, string | null] => [c, this.aliasState(c)],
       ),
       ...(Object.keys(infra).length ? { infra } : {}),
     };
@@ -354,6 +359,13 @@ export class AnalysisCache {
     const old = this.old?.entries.get(file);
     if (!raw || !old || this.restoredAnalyses.get(file) !== analysis) return null;
     return sameEntryRest(old, rest) ? raw : null;
+  }
+
+  /** What a path-alias config holds now, as `RunFacts.aliases` records it. */
+  private aliasState(config: string): string | null {
+    if (!(this.setup.exists ?? fs.existsSync)(config)) return null;
+    const text = readFromDisk(config);
+    return text === null ? '-' : sha1(text);
   }
 
   /** The stamp the file was hashed under, when it was modified long enough before this run began (stamp.ts). */
@@ -396,11 +408,4 @@ function sameEntryRest(old: Entry, rest: Omit<Entry, 'analysis'>): boolean {
 /** Whether a language's imports go through tsconfig/jsconfig path aliases (path-aliases.ts). */
 function resolvesAliases(language: string | null | undefined): boolean {
   return language === 'typescript' || language === 'tsx' || language === 'javascript';
-}
-
-/** What a path-alias config holds now, as `RunFacts.aliases` records it. */
-function aliasState(config: string): string | null {
-  if (!fs.existsSync(config)) return null;
-  const text = readFromDisk(config);
-  return text === null ? '-' : sha1(text);
 }
