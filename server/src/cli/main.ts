@@ -8,6 +8,7 @@ import {
   collectFiles,
   ENGINE_VERSION,
   FolderListings,
+  noteProjectMarkers,
   type FileAnalysis,
   indexWorkspace,
   MAX_DEPTH,
@@ -74,11 +75,12 @@ async function indexPaths(
   // (with a cache, only when a file changed since it was written, or it cannot be used).
   const root = workspaceRoot(paths);
   if (!cacheOption && paths.some(isDirectory)) prestartAnalysis(root, maxFileBytes);
-  // What the walk lists answers the cache's questions about files present (path-alias configs) too.
+  // What the walk lists answers later questions about files present (project markers, path-alias configs) too.
   const listed = new FolderListings();
   const list = collectFiles(paths, {
     onFolder: (dir, entries) => {
       noteFolderListing(dir, entries);
+      noteProjectMarkers(dir, entries);
       listed.seed(dir, entries);
     },
   });

@@ -85,6 +85,7 @@ export { sameSpan, spanOf, spanWithin, walk } from './syntax/span';
 export { AnalysisCache, ENGINE_VERSION, cacheDir, stampsBefore } from './workspace/cache';
 export type { CacheSetup } from './workspace/cache';
 export { FolderListings } from './workspace/folder-listings';
+export { noteProjectMarkers } from './file-roles/project';
 export { indexWorkspace } from './workspace/cache/run';
 export { collectFiles } from './workspace/files';
 export { VersionedMemo } from './workspace/versioned-memo';

@@ -63,9 +63,17 @@ const SHARD_LABEL = new RegExp(`[${SEPARATORS.replace(/[-\]\\]/g, '\\$&')}][A-Za
 
 /** The template as comparable text: holes as `{class}`, no shard part (`BOARD#global`, `{time}`). */
 export function keyText(t: KeyTemplate): string {
-  const shape = shardShape(t);
-  return shape ? shape.stem.replace(SHARD_LABEL, '') + shape.suffix : tokens(t).join('');
+  // Templates are never changed in place (accesses are immutable): each is read once.
+  let text = keyTexts.get(t);
+  if (text === undefined) {
+    const shape = shardShape(t);
+    text = shape ? shape.stem.replace(SHARD_LABEL, '') + shape.suffix : tokens(t).join('');
+    keyTexts.set(t, text);
+  }
+  return text;
 }
+
+const keyTexts = new WeakMap<KeyTemplate, string>();
 
 /** Drops `n` characters from the end of the parts, keeping each part's origin. */
 function trimEnd(parts: TemplatePart[], n: number): TemplatePart[] {

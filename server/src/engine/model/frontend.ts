@@ -75,6 +75,11 @@ export interface ModuleFinder {
   aliasCandidates(fromFile: string, source: string): string[];
   /** The source a path of a build output folder stands for (tsconfig `outDir` → `rootDir`), or null. */
   builtSource?(file: string): string | null;
+  /**
+   * What a search upwards for a name found from each folder on (`folder\0name` → file or null),
+   * kept as long as the finder's resolutions: the files of sibling folders search the same parents.
+   */
+  searched?: Map<string, string | null>;
 }
 
 /** Tree-sitter node and field names the shared stages look for. */

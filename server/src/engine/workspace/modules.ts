@@ -78,6 +78,7 @@ export class ModuleConstants {
       exists: (f) => this.folders.exists(f),
       aliasCandidates: bareImportCandidates(aliases, packages),
       builtSource: (file) => aliases.builtSource(file),
+      searched: new Map(),
     };
     this.summaries = new ModuleSummaries(
       read,
@@ -291,12 +292,14 @@ export class ModuleConstants {
   manifestsChanged(): void {
     this.packages.forget();
     this.resolved.clear();
+    this.finder.searched?.clear();
   }
 
   forget(module: string): void {
     this.folders.forget(module);
     // A file that appears or goes may change what any import names.
     this.resolved.clear();
+    this.finder.searched?.clear();
     if (isManifest(module)) this.manifestsChanged();
     this.injected.clear();
     this.connectionLists.clear();

@@ -84,9 +84,24 @@ export function resolveModule(fromFile: string, source: string, finder: ModuleFi
     return candidates(dir).find(exists) ?? null;
   }
   const stop = path.resolve(finder.root);
+  // A search from a folder finds what it finds whichever file started it: each folder's answer is kept.
+  const visited: string[] = [];
+  let found: string | null = null;
   for (let dir = path.dirname(path.resolve(fromFile)); ; dir = path.dirname(dir)) {
+    const key = `${dir}\0${rel}`;
+    const known = finder.searched?.get(key);
+    if (known !== undefined) {
+      found = known;
+      break;
+    }
+    visited.push(key);
     const hit = candidates(dir).find(exists);
-    if (hit) return hit;
-    if (dir === stop || path.dirname(dir) === dir || !dir.startsWith(stop)) return null;
+    if (hit) {
+      found = hit;
+      break;
+    }
+    if (dir === stop || path.dirname(dir) === dir || !dir.startsWith(stop)) break;
   }
+  for (const key of visited) finder.searched?.set(key, found);
+  return found;
 }
