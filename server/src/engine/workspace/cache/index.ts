@@ -14,7 +14,7 @@ import type { InfraReadEntry } from '../infra';
 import { decodeAnalysis, encodeAnalysis, type Entry } from './entry';
 import { sameStamp, settledBefore, stampOf, type Stamp } from './stamp';
 import { aliasConfigPaths } from '../path-aliases';
-import { cacheFile, readCache, sha1, writeCache, type CacheFile } from './store';
+import { cacheFile, readCache, sha1, writeCache, type CacheFile, type RunFacts } from './store';
 
 export { cacheDir } from './store';
 
@@ -335,18 +335,32 @@ export class AnalysisCache {
       const asRead = this.unchangedEntry(file, analysis, { hash, deps, ...extra });
       entries.push([file, asRead ?? { hash, deps, analysis: encodeAnalysis(analysis), ...extra }]);
     }
-    const scripts = files.filter((f) => resolvesAliases(languageForFile(f)));
-    const dirs = new Set(scripts.map((f) => path.dirname(path.resolve(f))));
     const facts = {
       definitions: JSON.stringify(pass.facts.tableDefinitions()),
       wrappers: pass.facts.wrapperFiles(),
-      // The tsconfigs of path aliases, and the manifests naming the monorepo's packages.
-      aliases: [...aliasConfigPaths(this.setup.key.root, dirs, this.setup.exists), ...modules.manifestsRead(dirs)].map(
-        (c): [string, string | null] => [c, this.aliasState(c)],
-      ),
+      aliases: this.aliasFacts(files, modules),
       ...(Object.keys(infra).length ? { infra } : {}),
     };
     writeCache(this.file, this.key, facts, entries, this.setup.notice);
+  }
+
+  /**
+   * The tsconfigs of path aliases and the manifests naming the monorepo's packages, with
+   * what each holds. The same files in the same folders, and every config and manifest
+   * looked at last time as it was (absent ones included): the same list, taken as read.
+   */
+  private aliasFacts(
+    files: readonly string[],
+    modules: { manifestsRead(dirs: Iterable<string>): string[] },
+  ): RunFacts['aliases'] {
+    const old = this.old;
+    if (old && old.entries.size === files.length && files.every((f) => old.entries.has(f)) && this.aliasesHold())
+      return old.facts.aliases;
+    const scripts = files.filter((f) => resolvesAliases(languageForFile(f)));
+    const dirs = new Set(scripts.map((f) => path.dirname(path.resolve(f))));
+    return [...aliasConfigPaths(this.setup.key.root, dirs, this.setup.exists), ...modules.manifestsRead(dirs)].map(
+      (c): [string, string | null] => [c, this.aliasState(c)],
+    );
   }
 
   /**
