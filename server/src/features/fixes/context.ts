@@ -82,7 +82,10 @@ export function fixContextOf(index: WorkspaceIndex, options: ContextOptions = {}
 /** Every access of each logical key (or of the one `only`), files in path order. */
 function accessesByKey(index: WorkspaceIndex, only?: string): Map<string, Access[]> {
   const out = new Map<string, Access[]>();
-  const files = [...index.analyses()].sort((x, y) => (x.file < y.file ? -1 : x.file > y.file ? 1 : 0));
+  // Most files make no call: sorted and looked up, they were most of this scan after each edit.
+  const files = [...index.analyses()]
+    .filter((f) => f.accesses.length > 0)
+    .sort((x, y) => (x.file < y.file ? -1 : x.file > y.file ? 1 : 0));
   for (const f of files) {
     // Once per access even when two of its keys are one id.
     const keyed = perFile(f.accesses, 'key-ids', () =>

@@ -78,6 +78,7 @@ function indexReadsByValue(ctx: FixContext): Map<string, Array<{ access: Access;
   return memoized(ctx, ctx, 'index-reads-by-value', () => {
     const out = new Map<string, Array<{ access: Access; table: string | null }>>();
     for (const { accesses } of analysesToScan(ctx)) {
+      if (accesses.length === 0) continue;
       const reads = perFile(accesses, 'index-reads', () =>
         accesses.flatMap((access) =>
           access.kind !== 'read'
@@ -121,6 +122,7 @@ function keyedReads(ctx: FixContext): Map<string, Array<{ access: Access; table:
   return memoized(ctx, ctx, 'keyed-reads', () => {
     const out = new Map<string, Array<{ access: Access; table: string | null }>>();
     for (const { accesses } of analysesToScan(ctx)) {
+      if (accesses.length === 0) continue;
       const reads = perFile(accesses, 'keyed-reads', () =>
         accesses.flatMap((access) =>
           access.operation !== 'Query' || !access.partitionKey || literalText(access.partitionKey.template) !== null
