@@ -164,3 +164,34 @@ test('checks writing one cache at the same time leave a whole cache and no tempo
   assert.deepEqual(said, []);
   assert.equal(run(args).stdout, expected);
 });
+
+test('the two-thread path with a cache: warm, after an edit and after putting it back, it prints what a check without a cache prints', async () => {
+  // SHARDLENS_PARALLEL_FROM=1: the path large workspaces take (files stat'ed before the cache
+  // is read, the analysis thread started then when one changed since).
+  const ws = tmp('parallel');
+  writeWorkspace(ws);
+  const old = new Date(Date.now() - 3600_000);
+  for (const f of fs.readdirSync(path.join(ws, 'src'))) fs.utimesSync(path.join(ws, 'src', f), old, old);
+  const dir = tmp('parallel-cache');
+  const env = { ...process.env, NO_COLOR: '1', SHARDLENS_PARALLEL_FROM: '1' };
+  const check = (cache: boolean) => {
+    const args = [BIN, 'check', ws, '--format', 'json', ...(cache ? ['--cache-location', dir] : [])];
+    const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', env });
+    assert.ok(r.status === 0 || r.status === 1, r.stderr);
+    assert.deepEqual(notices(r.stderr), []);
+    return r.stdout;
+  };
+  const plainBefore = check(false);
+  assert.match(plainBefore, /BOARD#global/);
+  assert.equal(check(true), plainBefore, 'cold');
+  assert.equal(check(true), plainBefore, 'warm');
+  const prefix = path.join(ws, 'src', 'prefix.ts');
+  const original = fs.readFileSync(prefix, 'utf8');
+  fs.writeFileSync(prefix, `export const PREFIX = 'LADDER';\n`);
+  const plainAfter = check(false);
+  assert.match(plainAfter, /LADDER#global/);
+  assert.equal(check(true), plainAfter, 'after the edit');
+  assert.equal(check(true), plainAfter, 'warm after the edit');
+  fs.writeFileSync(prefix, original);
+  assert.equal(check(true), plainBefore, 'put back');
+});
