@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import Ajv from 'ajv';
 import { parseJsonWithPositions } from '../../server/src/config/json-positions';
-import { readConfig } from '../../server/src/config/project-config';
+import { configFor, forgetConfigs, noteFolderListing, readConfig } from '../../server/src/config/project-config';
+import { collectFiles } from '../../server/src/engine/workspace/files';
 import { readToolSection } from '../../server/src/config/toml-section';
 import { withProjectConfig } from '../../server/src/config/merge';
 import { normalizeSettings } from '../../protocol/src/settings';
@@ -141,4 +143,22 @@ test('package.json contributes the schema for shardlens.config.json and the VSIX
     fs.readFileSync(path.join(root, '.vscodeignore'), 'utf8'),
     /^!docs\/schemas\/shardlens\.config\.schema\.json$/m,
   );
+});
+
+test('after a walk, a folder and a file are told apart from their parent listing, and a folder config applies to the folder', () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-listed-'));
+  try {
+    fs.mkdirSync(path.join(root, 'svc', 'api'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'shardlens.config.json'), '{ "severity": { "SL001": "info" } }');
+    fs.writeFileSync(path.join(root, 'svc', 'api', 'shardlens.config.json'), '{ "severity": { "SL001": "error" } }');
+    fs.writeFileSync(path.join(root, 'svc', 'handler.ts'), '');
+    forgetConfigs();
+    collectFiles([root], { onFolder: noteFolderListing });
+    // `svc/api` is a folder: its own config; `svc/handler.ts` a file: the root's.
+    assert.equal(configFor(path.join(root, 'svc', 'api')).file, path.join(root, 'svc', 'api', 'shardlens.config.json'));
+    assert.equal(configFor(path.join(root, 'svc', 'handler.ts')).file, path.join(root, 'shardlens.config.json'));
+  } finally {
+    forgetConfigs();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
 });

@@ -226,6 +226,13 @@ function readCandidate(file: string): ReturnType<typeof readConfig> | undefined 
 const present = new Map<string, string[]>();
 
 /**
+ * The folders and links among each listed folder's entries: whether a path asked about is a
+ * folder (`configFor` takes a folder or a file) is answered from its parent's listing, not a
+ * stat per source file (5,000 of them when the language server indexes bench/workspace).
+ */
+const folderEntries = new Map<string, Map<string, 'dir' | 'link'>>();
+
+/**
  * What a folder's listing says of the config files in it, so that `candidatesIn` need not
  * stat them: a check walks every folder anyway (collectFiles' `onFolder`), and the three
  * stats per folder were a fortieth of a warm check. A config name that is a link is
@@ -233,11 +240,15 @@ const present = new Map<string, string[]>();
  */
 export function noteFolderListing(dir: string, entries: readonly fs.Dirent[]): void {
   const names: string[] = [];
+  const kinds = new Map<string, 'dir' | 'link'>();
   for (const e of entries) {
+    if (e.isDirectory()) kinds.set(e.name, 'dir');
+    else if (e.isSymbolicLink()) kinds.set(e.name, 'link');
     if (!(CONFIG_FILE_NAMES as readonly string[]).includes(e.name)) continue;
     if (e.isSymbolicLink()) return;
     if (e.isFile()) names.push(e.name);
   }
+  folderEntries.set(path.resolve(dir), kinds);
   // In CONFIG_FILE_NAMES' order: the first one that holds a config wins.
   present.set(
     path.resolve(dir),
@@ -268,6 +279,7 @@ const nearest = new Map<string, LoadedConfig>();
 export function forgetConfigs(): void {
   cache.clear();
   present.clear();
+  folderEntries.clear();
   nearest.clear();
   foundIn.clear();
 }
@@ -328,6 +340,10 @@ function isFile(p: string): boolean {
 }
 
 function isDirectory(p: string): boolean {
+  const listed = folderEntries.get(path.dirname(p))?.get(path.basename(p));
+  if (listed === 'dir') return true;
+  // Listed and neither a folder nor a link: a file, or gone since the walk.
+  if (listed === undefined && folderEntries.has(path.dirname(p))) return false;
   try {
     return fs.statSync(p).isDirectory();
   } catch {
