@@ -8,7 +8,6 @@ import {
   collectFiles,
   ENGINE_VERSION,
   FolderListings,
-  noteProjectMarkers,
   type FileAnalysis,
   indexWorkspace,
   MAX_DEPTH,
@@ -80,7 +79,6 @@ async function indexPaths(
   const list = collectFiles(paths, {
     onFolder: (dir, entries) => {
       noteFolderListing(dir, entries);
-      noteProjectMarkers(dir, entries);
       listed.seed(dir, entries);
     },
   });

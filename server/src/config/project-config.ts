@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { CODE_CONTEXTS, type CodeContext, type RuleSeverity } from '../../../protocol/src/settings';
 import { JsonSyntaxError, parseJsonWithPositions, type Located, type Position } from './json-positions';
 import { readToolSection } from './toml-section';
+import { noteProjectMarkers } from '../engine';
 
 /**
  * A project's ShardLens configuration, shared by the CLI and the language server. The
@@ -236,9 +237,12 @@ const folderEntries = new Map<string, Map<string, 'dir' | 'link'>>();
  * What a folder's listing says of the config files in it, so that `candidatesIn` need not
  * stat them: a check walks every folder anyway (collectFiles' `onFolder`), and the three
  * stats per folder were a fortieth of a warm check. A config name that is a link is
- * left to `candidatesIn` (the link's target decides).
+ * left to `candidatesIn` (the link's target decides). The engine is told which folders hold
+ * a project manifest too (`noteProjectMarkers`): the CLI and the language server both walk
+ * through here.
  */
 export function noteFolderListing(dir: string, entries: readonly fs.Dirent[]): void {
+  noteProjectMarkers(dir, entries);
   const names: string[] = [];
   const kinds = new Map<string, 'dir' | 'link'>();
   for (const e of entries) {
