@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
-import { CreateTableCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { createTable, stringKeyTable } from '../lab/helpers';
 import { allFixes } from '../../server/src/features/fixes/index';
 import {
   applyAction,
@@ -133,38 +134,8 @@ test('a key value computed in the call is not cached: the entry could not be tol
 test('the fixed programs return what they returned before, each value its own entry (dynalite)', async () => {
   const db = await startDynalite();
   try {
-    await db.client.send(
-      new CreateTableCommand({
-        TableName: 'tickets',
-        BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [
-          { AttributeName: 'pk', AttributeType: 'S' },
-          { AttributeName: 'status', AttributeType: 'S' },
-        ],
-        KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-        GlobalSecondaryIndexes: [
-          {
-            IndexName: 'byStatus',
-            KeySchema: [{ AttributeName: 'status', KeyType: 'HASH' }],
-            Projection: { ProjectionType: 'ALL' },
-          },
-        ],
-      }),
-    );
-    await db.client.send(
-      new CreateTableCommand({
-        TableName: 'regions',
-        BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [
-          { AttributeName: 'pk', AttributeType: 'S' },
-          { AttributeName: 'sk', AttributeType: 'S' },
-        ],
-        KeySchema: [
-          { AttributeName: 'pk', KeyType: 'HASH' },
-          { AttributeName: 'sk', KeyType: 'RANGE' },
-        ],
-      }),
-    );
+    await createTable(db.client, stringKeyTable('tickets', { indexes: { byStatus: 'status' } }));
+    await createTable(db.client, stringKeyTable('regions', { sortKey: true }));
     const tickets: Array<[string, string]> = [
       ['1', 'open'],
       ['2', 'open'],

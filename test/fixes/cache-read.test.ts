@@ -9,7 +9,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { after, test } from 'node:test';
-import { CreateTableCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { createTable, stringKeyTable } from '../lab/helpers';
 import { allFixes } from '../../server/src/features/fixes/index';
 import {
   applyAction,
@@ -181,20 +182,7 @@ test('the fixed programs return what they returned before (dynalite)', async () 
       ['py-settings', false],
       ['limits', true],
     ] as const)
-      await db.client.send(
-        new CreateTableCommand({
-          TableName: name,
-          BillingMode: 'PAY_PER_REQUEST',
-          AttributeDefinitions: [
-            { AttributeName: 'pk', AttributeType: 'S' },
-            ...(sk ? [{ AttributeName: 'sk', AttributeType: 'S' as const }] : []),
-          ],
-          KeySchema: [
-            { AttributeName: 'pk', KeyType: 'HASH' },
-            ...(sk ? [{ AttributeName: 'sk', KeyType: 'RANGE' as const }] : []),
-          ],
-        }),
-      );
+      await createTable(db.client, stringKeyTable(name, { sortKey: sk }));
     const env = {
       ...process.env,
       AWS_ENDPOINT_URL: db.endpoint,
@@ -274,14 +262,7 @@ test('a FastAPI route (async def) reading with blocking boto3 is cached and answ
   // Debian's Python (its python3-fastapi and python3-boto3): the same answers.
   const db = await startDynalite();
   try {
-    await db.client.send(
-      new CreateTableCommand({
-        TableName: 'flags',
-        BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
-        KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-      }),
-    );
+    await createTable(db.client, stringKeyTable('flags'));
     await db.client.send(
       new PutItemCommand({ TableName: 'flags', Item: { pk: { S: 'FLAGS#web' }, enabled: { SS: ['dark', 'beta'] } } }),
     );
@@ -362,14 +343,7 @@ test('a key that is constant on one path only (a tier defaulting to free) is cac
   assert.deepEqual(typeErrors(fixedDir), []);
   const db = await startDynalite();
   try {
-    await db.client.send(
-      new CreateTableCommand({
-        TableName: 'plans',
-        BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
-        KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-      }),
-    );
+    await createTable(db.client, stringKeyTable('plans'));
     for (const [tier, uploads] of [
       ['free', '0'],
       ['pro', '50'],

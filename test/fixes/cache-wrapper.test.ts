@@ -9,7 +9,8 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { CreateTableCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { createTable, stringKeyTable } from '../lab/helpers';
 import type { Finding } from '../../server/src/engine';
 import { allFixes } from '../../server/src/features/fixes/index';
 import {
@@ -45,14 +46,7 @@ const offered = (ws: Workspace) =>
 async function readChangeRead(command: string, args: string[], cwd: string): Promise<string> {
   const db = await startDynalite();
   try {
-    await db.client.send(
-      new CreateTableCommand({
-        TableName: 'settings',
-        BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
-        KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-      }),
-    );
+    await createTable(db.client, stringKeyTable('settings'));
     const flags = (on: boolean) =>
       new PutItemCommand({
         TableName: 'settings',

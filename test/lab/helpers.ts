@@ -47,6 +47,36 @@ export async function createTable(client: DynamoDBClient, input: CreateTableComm
 }
 
 /**
+ * An on-demand table keyed by the string `pk` (and the string `sk` with `sortKey`), with
+ * one all-projected index per entry of `indexes` (index name → its string hash key).
+ */
+export function stringKeyTable(
+  name: string,
+  options: { sortKey?: boolean; indexes?: Record<string, string> } = {},
+): CreateTableCommandInput {
+  const indexes = Object.entries(options.indexes ?? {});
+  const attributes = ['pk', ...(options.sortKey ? ['sk'] : []), ...indexes.map(([, key]) => key)];
+  return {
+    TableName: name,
+    BillingMode: 'PAY_PER_REQUEST',
+    AttributeDefinitions: [...new Set(attributes)].map((a) => ({ AttributeName: a, AttributeType: 'S' })),
+    KeySchema: [
+      { AttributeName: 'pk', KeyType: 'HASH' },
+      ...(options.sortKey ? [{ AttributeName: 'sk', KeyType: 'RANGE' as const }] : []),
+    ],
+    ...(indexes.length > 0
+      ? {
+          GlobalSecondaryIndexes: indexes.map(([IndexName, key]) => ({
+            IndexName,
+            KeySchema: [{ AttributeName: key, KeyType: 'HASH' as const }],
+            Projection: { ProjectionType: 'ALL' as const },
+          })),
+        }
+      : {}),
+  };
+}
+
+/**
  * This process's environment with no AWS configuration in it: no AWS_ variable, a home
  * (`home`) with no config or credentials file, no instance metadata. The SDK's default
  * chain finds nothing, so an endpoint setting is the only connection.

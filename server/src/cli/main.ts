@@ -40,10 +40,10 @@ const withInfra = (infrastructure: ReturnType<typeof infraCoverage>) => (infrast
 declare const SHARDLENS_VERSION: string | undefined;
 const VERSION = typeof SHARDLENS_VERSION === 'string' ? SHARDLENS_VERSION : '0.0.0-dev';
 
-/** Below this many files, starting a second thread costs more than it saves. */
 /** The check's cache file's name in the cache folder (the language server's is `server`). */
 const CHECK_CACHE = 'check';
 
+/** Below this many files, starting a second thread costs more than it saves. */
 const PARALLEL_FROM = Number(process.env.SHARDLENS_PARALLEL_FROM ?? 400);
 
 const RANK: Record<Severity, number> = { info: 1, warning: 2, error: 3 };

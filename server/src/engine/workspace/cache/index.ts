@@ -218,9 +218,7 @@ export class AnalysisCache {
   restoreOrRead(file: string, index: WorkspaceIndex, maxBytes = DEFAULT_MAX_BYTES): true | Source {
     const open = this.openText(file);
     if (open != null) return this.restore(file, open, index) || { text: open };
-    // Taken before the read: a change after it gives the next run another stamp.
-    const given = this.setup.stamps?.get(file);
-    const stamp = given === undefined ? stampOf(file) : given;
+    const stamp = this.stampNow(file);
     const known = this.trustedHash(file, stamp);
     if (known !== null) {
       this.hashes.set(file, known);
@@ -234,6 +232,15 @@ export class AnalysisCache {
       if (this.restore(file, source.text, index)) return true;
     }
     return source;
+  }
+
+  /**
+   * A file's stamp taken before it is read (a change after it gives the next run another
+   * stamp): the one the setup took before the cache was read, else from disk now.
+   */
+  private stampNow(file: string): Stamp | null {
+    const given = this.setup.stamps?.get(file);
+    return given === undefined ? stampOf(file) : given;
   }
 
   private openText(file: string): string | null {
@@ -263,7 +270,7 @@ export class AnalysisCache {
       this.hashes.set(file, (hash = sha1(open)));
       return hash;
     }
-    const stamp = stampOf(file);
+    const stamp = this.stampNow(file);
     hash = this.trustedHash(file, stamp);
     if (hash === null) {
       this.reads++;

@@ -215,10 +215,11 @@ export function writeCache(
     const part = Buffer.isBuffer(entry) ? entry : Buffer.from(`${JSON.stringify(name)}:${JSON.stringify(entry)}`);
     if (size + part.length > MAX_CACHE_BYTES) continue;
     const last = parts[parts.length - 1];
+    const first = size === 0;
     size += part.length + 2;
     // Entries kept as read lie one after the other in the old file: copied as one run, not
     // thousands of pieces (most of a one-file edit's write was Buffer.concat's per-part work).
-    if (size > part.length + 2 && followsInFile(last, part)) {
+    if (!first && followsInFile(last, part)) {
       parts[parts.length - 1] = Buffer.from(
         last.buffer,
         last.byteOffset,
@@ -226,7 +227,7 @@ export function writeCache(
       );
       continue;
     }
-    if (size > part.length + 2) parts.push(ENTRY_SEPARATOR);
+    if (!first) parts.push(ENTRY_SEPARATOR);
     parts.push(part);
   }
   parts.push(Buffer.from('\n}'));
