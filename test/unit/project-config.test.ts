@@ -5,7 +5,8 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import Ajv from 'ajv';
 import { parseJsonWithPositions } from '../../server/src/config/json-positions';
-import { configFor, forgetConfigs, noteFolderListing, readConfig } from '../../server/src/config/project-config';
+import { configFor, forgetConfigs, readConfig } from '../../server/src/config/project-config';
+import { noteWalkedFolder } from '../../server/src/engine/file-roles/walk-listings';
 import { collectFiles } from '../../server/src/engine/workspace/files';
 import { readToolSection } from '../../server/src/config/toml-section';
 import { withProjectConfig } from '../../server/src/config/merge';
@@ -153,7 +154,7 @@ test('after a walk, a folder and a file are told apart from their parent listing
     fs.writeFileSync(path.join(root, 'svc', 'api', 'shardlens.config.json'), '{ "severity": { "SL001": "error" } }');
     fs.writeFileSync(path.join(root, 'svc', 'handler.ts'), '');
     forgetConfigs();
-    collectFiles([root], { onFolder: noteFolderListing });
+    collectFiles([root], { onFolder: noteWalkedFolder });
     // `svc/api` is a folder: its own config; `svc/handler.ts` a file: the root's.
     assert.equal(configFor(path.join(root, 'svc', 'api')).file, path.join(root, 'svc', 'api', 'shardlens.config.json'));
     assert.equal(configFor(path.join(root, 'svc', 'handler.ts')).file, path.join(root, 'shardlens.config.json'));

@@ -5,7 +5,8 @@ import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { resolveModule } from '../../server/src/engine/frontends/python/module-shape';
 import type { ModuleFinder } from '../../server/src/engine/model/frontend';
-import { noteProjectMarkers, projectRootOf, forgetProjects } from '../../server/src/engine/file-roles/project';
+import { projectRootOf, forgetProjects } from '../../server/src/engine/file-roles/project';
+import { noteWalkedFolder } from '../../server/src/engine/file-roles/walk-listings';
 
 /**
  * A Python name is searched from the importing file's folder up to the root, and what a
@@ -58,8 +59,8 @@ test('a folder the walk listed answers whether it holds a project manifest; othe
   put('listed/package.json', '{}');
   put('other/src/app.ts');
   put('other/pyproject.toml');
-  noteProjectMarkers(listedDir, fs.readdirSync(listedDir, { withFileTypes: true }));
-  noteProjectMarkers(path.join(listedDir, 'src'), fs.readdirSync(path.join(listedDir, 'src'), { withFileTypes: true }));
+  noteWalkedFolder(listedDir, fs.readdirSync(listedDir, { withFileTypes: true }));
+  noteWalkedFolder(path.join(listedDir, 'src'), fs.readdirSync(path.join(listedDir, 'src'), { withFileTypes: true }));
   // What the walk saw stands for the run: the manifest removed since is still this project's.
   fs.rmSync(path.join(listedDir, 'package.json'));
   assert.equal(projectRootOf(path.join(listedDir, 'src', 'app.ts')), listedDir);

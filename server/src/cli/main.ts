@@ -7,7 +7,7 @@ import {
   stampsBefore,
   collectFiles,
   ENGINE_VERSION,
-  FolderListings,
+  noteWalkedFolder,
   type FileAnalysis,
   indexWorkspace,
   MAX_DEPTH,
@@ -29,7 +29,6 @@ import { toSarif } from './sarif';
 import { toGithubAnnotations, toGitlabCodeQuality } from './ci-formats';
 import { callCounts, formatSkipped, formatStats, formatText } from './text';
 import { printConfig, ProjectConfigs } from './project';
-import { noteFolderListing } from '../config/project-config';
 import { readBaseline, withoutBaseline, writeBaseline } from './baseline';
 import { formatUnusedIgnores, unusedIgnoresOf } from './unused-ignores';
 import { changedFiles, onlyReached } from './changed';
@@ -74,14 +73,8 @@ async function indexPaths(
   // (with a cache, only when a file changed since it was written, or it cannot be used).
   const root = workspaceRoot(paths);
   if (!cacheOption && paths.some(isDirectory)) prestartAnalysis(root, maxFileBytes);
-  // What the walk lists answers later questions about files present (project markers, path-alias configs) too.
-  const listed = new FolderListings();
-  const list = collectFiles(paths, {
-    onFolder: (dir, entries) => {
-      noteFolderListing(dir, entries);
-      listed.seed(dir, entries);
-    },
-  });
+  // What the walk lists answers later questions about files present (project markers, configs, path-alias configs) too.
+  const list = collectFiles(paths, { onFolder: noteWalkedFolder });
   for (const m of list.missing)
     err.write(`shardlens: ${m}: no such file, or not a TypeScript/JavaScript/Python file\n`);
   if (list.missing.length > 0 && list.files.length === 0 && list.infrastructure.length === 0) return null;
@@ -94,8 +87,7 @@ async function indexPaths(
     // A file changed since the cache was written: its analysis thread loads while the cache is read.
     const before = parallel ? stampsBefore(dir, CHECK_CACHE, files) : null;
     if (before?.changed) prestartAnalysis(root, maxFileBytes);
-    const exists = (file: string) => listed.exists(file);
-    cache = openCache(dir, root, maxFileBytes, err, configs?.key() ?? [], { stamps: before?.stamps, exists });
+    cache = openCache(dir, root, maxFileBytes, err, configs?.key() ?? [], before?.stamps);
     if (!cache.loaded && paths.some(isDirectory)) prestartAnalysis(root, maxFileBytes);
   }
   const index = new WorkspaceIndex({ root, maxBytes: maxFileBytes });
@@ -119,12 +111,12 @@ function openCache(
   maxBytes: number,
   err: NodeJS.WritableStream,
   configs: unknown[],
-  known: Pick<CacheSetup, 'stamps' | 'exists'>,
+  stamps: CacheSetup['stamps'],
 ): AnalysisCache {
   return new AnalysisCache({
     dir,
     name: CHECK_CACHE,
-    ...known,
+    stamps,
     // The project configs decide file roles (entryPoints) the stored findings were judged with.
     // (none read: the key is what it was before project configs existed).
     key: { version: ENGINE_VERSION, root, options: configs.length ? { maxBytes, configs } : { maxBytes } },

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { CODE_CONTEXTS, type CodeContext, type RuleSeverity } from '../../../protocol/src/settings';
 import { JsonSyntaxError, parseJsonWithPositions, type Located, type Position } from './json-positions';
 import { readToolSection } from './toml-section';
-import { noteProjectMarkers } from '../engine';
+import { forgetWalkListings, walkListing, walkedKind } from '../engine';
 
 /**
  * A project's ShardLens configuration, shared by the CLI and the language server. The
@@ -227,43 +227,19 @@ function readCandidate(file: string): ReturnType<typeof readConfig> | undefined 
 const present = new Map<string, string[]>();
 
 /**
- * The folders and links among each listed folder's entries: whether a path asked about is a
- * folder (`configFor` takes a folder or a file) is answered from its parent's listing, not a
- * stat per source file (5,000 of them when the language server indexes bench/workspace).
+ * The config files in a folder, in CONFIG_FILE_NAMES' order (the first one that holds a
+ * config wins): from the walk's listing of it when there is one (collectFiles' `onFolder`;
+ * the three stats per folder were a fortieth of a warm check), else a stat each. A config
+ * name that is a link is stat'ed (the link's target decides).
  */
-const folderEntries = new Map<string, Map<string, 'dir' | 'link'>>();
-
-/**
- * What a folder's listing says of the config files in it, so that `candidatesIn` need not
- * stat them: a check walks every folder anyway (collectFiles' `onFolder`), and the three
- * stats per folder were a fortieth of a warm check. A config name that is a link is
- * left to `candidatesIn` (the link's target decides). The engine is told which folders hold
- * a project manifest too (`noteProjectMarkers`): the CLI and the language server both walk
- * through here.
- */
-export function noteFolderListing(dir: string, entries: readonly fs.Dirent[]): void {
-  noteProjectMarkers(dir, entries);
-  const names: string[] = [];
-  const kinds = new Map<string, 'dir' | 'link'>();
-  for (const e of entries) {
-    if (e.isDirectory()) kinds.set(e.name, 'dir');
-    else if (e.isSymbolicLink()) kinds.set(e.name, 'link');
-    if (!(CONFIG_FILE_NAMES as readonly string[]).includes(e.name)) continue;
-    if (e.isSymbolicLink()) return;
-    if (e.isFile()) names.push(e.name);
-  }
-  folderEntries.set(path.resolve(dir), kinds);
-  // In CONFIG_FILE_NAMES' order: the first one that holds a config wins.
-  present.set(
-    path.resolve(dir),
-    CONFIG_FILE_NAMES.filter((n) => names.includes(n)),
-  );
-}
-
 function candidatesIn(dir: string): string[] {
   let names = present.get(dir);
   if (!names) {
-    names = CONFIG_FILE_NAMES.filter((name) => isFile(path.join(dir, name)));
+    const listed = walkListing(dir);
+    names = CONFIG_FILE_NAMES.filter((name) => {
+      const kind = listed?.get(name);
+      return listed && kind !== 'link' ? kind === 'file' : isFile(path.join(dir, name));
+    });
     present.set(dir, names);
   }
   return names;
@@ -283,7 +259,7 @@ const nearest = new Map<string, LoadedConfig>();
 export function forgetConfigs(): void {
   cache.clear();
   present.clear();
-  folderEntries.clear();
+  forgetWalkListings();
   nearest.clear();
   foundIn.clear();
 }
@@ -343,11 +319,10 @@ function isFile(p: string): boolean {
   }
 }
 
+/** Whether a path is a folder: its parent's walk listing says, when it has one and the path is not a link there. */
 function isDirectory(p: string): boolean {
-  const listed = folderEntries.get(path.dirname(p))?.get(path.basename(p));
-  if (listed === 'dir') return true;
-  // Listed and neither a folder nor a link: a file, or gone since the walk.
-  if (listed === undefined && folderEntries.has(path.dirname(p))) return false;
+  const listed = walkedKind(p);
+  if (listed !== undefined && listed !== 'link') return listed === 'dir';
   try {
     return fs.statSync(p).isDirectory();
   } catch {

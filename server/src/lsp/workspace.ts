@@ -7,6 +7,7 @@ import {
   type Access,
   type AnalysisCache,
   collectFiles,
+  noteWalkedFolder,
   isInfrastructureCandidate,
   countCoverage,
   type FileAnalysis,
@@ -27,7 +28,7 @@ import { toDiagnostics } from './diagnostics';
 import { OpenDocuments } from './open-documents';
 import type { SettingsStore } from './settings';
 import { excludedByConfig } from '../config/apply';
-import { configFor, noteFolderListing } from '../config/project-config';
+import { configFor } from '../config/project-config';
 
 const BATCH = 25;
 const yieldToEvents = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -157,7 +158,7 @@ export class Workspace {
     const progress = await this.connection.window.createWorkDoneProgress();
     const skipped: CheckWorkspaceResult['skipped'] = [];
     try {
-      const lists = this.folders.map((folder) => collectFiles([folder], { onFolder: noteFolderListing }));
+      const lists = this.folders.map((folder) => collectFiles([folder], { onFolder: noteWalkedFolder }));
       const files = lists.flatMap((l) => l.files);
       const perIndex = new Map<WorkspaceIndex, string[]>();
       const caches = new Map<WorkspaceIndex, AnalysisCache | null>();

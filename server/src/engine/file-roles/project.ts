@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { forgetWalkListings, walkListing } from './walk-listings';
 
 /**
  * The project a file belongs to: the nearest folder above it with a package.json,
@@ -37,26 +38,19 @@ export function projectRootOf(file: string): string {
 }
 
 /**
- * Folder → whether it holds a marker, from a walk's listing of it (`noteProjectMarkers`): a
+ * Whether a folder holds a marker file: from the walk's listing of it when there is one (a
  * check whose cache restores 5,000 files asks for the project of each, and listing every
- * folder again was a tenth of a warm check after an edit.
+ * folder again was a tenth of a warm check after an edit), else one listing, not a stat
+ * per marker (871 stats for 152 files).
  */
-const markerIn = new Map<string, boolean>();
-
-/** What a walk listed in a folder (collectFiles' `onFolder`), so that `hasMarker` need not list it again. */
-export function noteProjectMarkers(dir: string, entries: readonly fs.Dirent[]): void {
-  // A marker that is a link is left to hasMarker (the link's target decides).
-  if (entries.some((e) => MARKERS.includes(e.name) && e.isSymbolicLink())) return;
-  markerIn.set(
-    path.resolve(dir),
-    entries.some((e) => MARKERS.includes(e.name) && e.isFile()),
-  );
-}
-
-/** Whether a folder holds a marker file: one listing, not a stat per marker (871 stats for 152 files). */
 function hasMarker(dir: string): boolean {
-  const listed = markerIn.get(dir);
-  if (listed !== undefined) return listed;
+  const listed = walkListing(dir);
+  if (listed)
+    return MARKERS.some((m) => {
+      const kind = listed.get(m);
+      // A marker that is a link: its target decides.
+      return kind === 'file' || (kind === 'link' && isFile(path.join(dir, m)));
+    });
   let entries: fs.Dirent[];
   try {
     entries = fs.readdirSync(dir, { withFileTypes: true });
@@ -86,7 +80,7 @@ export function sameProject(a: string, b: string): boolean {
 export function forgetProjects(): void {
   rootOfDir.clear();
   rootOfDirFor.clear();
-  markerIn.clear();
+  forgetWalkListings();
 }
 
 /** The manifests that make a folder a project of one language family. */

@@ -5,17 +5,12 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-
-/** What a folder's entry is, as its listing says. */
-export type Entry = 'file' | 'dir' | 'link' | 'other';
+import { kindsOf, type EntryKind } from '../file-roles/walk-listings';
 
 /** A folder's entries; empty when it is not a folder or not there, 'unlisted' when listing it is not allowed. */
-function readListing(dir: string): Map<string, Entry> | 'unlisted' {
+function readListing(dir: string): Map<string, EntryKind> | 'unlisted' {
   try {
-    const entries = new Map<string, Entry>();
-    for (const d of fs.readdirSync(dir, { withFileTypes: true }))
-      entries.set(d.name, d.isFile() ? 'file' : d.isDirectory() ? 'dir' : d.isSymbolicLink() ? 'link' : 'other');
-    return entries;
+    return kindsOf(fs.readdirSync(dir, { withFileTypes: true }));
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EACCES' ? 'unlisted' : new Map();
   }
@@ -33,7 +28,7 @@ function isFileBehind(file: string): boolean {
 export class FolderListings {
   private readonly existing = new Map<string, boolean>();
   /** Folder → what its entries are, read once (see `exists`). */
-  private readonly listings = new Map<string, Map<string, Entry> | 'unlisted'>();
+  private readonly listings = new Map<string, Map<string, EntryKind> | 'unlisted'>();
 
   /**
    * Whether a module file is there, from its folder's listing, read once: an import is
@@ -58,7 +53,7 @@ export class FolderListings {
    * listed but may hold files (execute-only folders such as `/home` on shared machines).
    * A folder its parent's listing does not hold is not read at all.
    */
-  listing(dir: string): Map<string, Entry> | 'unlisted' {
+  listing(dir: string): Map<string, EntryKind> | 'unlisted' {
     let entries = this.listings.get(dir);
     if (!entries) {
       const parent = path.dirname(dir);
@@ -68,18 +63,6 @@ export class FolderListings {
       this.listings.set(dir, entries);
     }
     return entries;
-  }
-
-  /**
-   * A folder's entries as a walk just listed them (collectFiles' `onFolder`), so that asking
-   * what it holds costs no call to the file system: a check looks for path-alias configs in
-   * every folder of the workspace, twice (some 1,900 stats on bench/workspace).
-   */
-  seed(dir: string, entries: readonly fs.Dirent[]): void {
-    const listing = new Map<string, Entry>();
-    for (const d of entries)
-      listing.set(d.name, d.isFile() ? 'file' : d.isDirectory() ? 'dir' : d.isSymbolicLink() ? 'link' : 'other');
-    this.listings.set(path.resolve(dir), listing);
   }
 
   /** A file appeared, changed or went: what is known of it, and its folder's listing and its parents' (a new package folder appears in its parent's). */

@@ -1,7 +1,7 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DEFAULT_MAX_BYTES, type FileAnalysis } from '../../analyze';
 import { contextsHold } from '../../file-roles';
+import { walkedFileExists } from '../../file-roles/walk-listings';
 import { languageForFile } from '../../syntax/parser';
 import type { TableDefinition } from '../../model/call-site';
 import { definitionChanges, writesChanged } from '../cross-module';
@@ -60,11 +60,6 @@ export interface CacheSetup {
   open?: ReadText;
   /** Where the one-line notices go (a discarded cache, a cache that cannot be written). */
   notice: (line: string) => void;
-  /**
-   * Whether a file is there, from folder listings the caller holds (the CLI's walk): the
-   * path-alias configs recorded with the cache are looked for in every folder. Default: a stat.
-   */
-  exists?: (file: string) => boolean;
   /** Files' stamps taken before the cache was read (`stampsBefore`): used in place of stat'ing them again. */
   stamps?: ReadonlyMap<string, Stamp | null>;
 }
@@ -365,7 +360,7 @@ export class AnalysisCache {
       return old.facts.aliases;
     const scripts = files.filter((f) => resolvesAliases(languageForFile(f)));
     const dirs = new Set(scripts.map((f) => path.dirname(path.resolve(f))));
-    return [...aliasConfigPaths(this.setup.key.root, dirs, this.setup.exists), ...modules.manifestsRead(dirs)].map(
+    return [...aliasConfigPaths(this.setup.key.root, dirs, walkedFileExists), ...modules.manifestsRead(dirs)].map(
       (c): [string, string | null] => [c, this.aliasState(c)],
     );
   }
@@ -384,7 +379,7 @@ export class AnalysisCache {
 
   /** What a path-alias config holds now, as `RunFacts.aliases` records it. */
   private aliasState(config: string): string | null {
-    if (!(this.setup.exists ?? fs.existsSync)(config)) return null;
+    if (!walkedFileExists(config)) return null;
     const text = readFromDisk(config);
     return text === null ? '-' : sha1(text);
   }
