@@ -12,8 +12,16 @@ const os = require('node:os');
 const path = require('node:path');
 const vm = require('node:vm');
 
-/** `require(file)`, through the code cache when one can be kept; `SHARDLENS_NO_COMPILE_CACHE=1` turns it off. */
-function requireCached(file) {
+/** Caches a worker thread writes when told its work is done (`writeWorkerCaches`): a thread ended by its parent has no 'exit'. */
+const workerWrites = [];
+
+/**
+ * `require(file)`, through the code cache when one can be kept; `SHARDLENS_NO_COMPILE_CACHE=1`
+ * turns it off. `thread`: the cache of the bundle as a thread other than the main one runs it
+ * (the analysis thread compiles the parser's and the evaluators' functions, which the main
+ * thread of a check never calls), kept apart from the main thread's.
+ */
+function requireCached(file, thread = '') {
   const dir = process.env.SHARDLENS_NO_COMPILE_CACHE ? null : privateFolder();
   if (!dir) return require(file);
   let source;
@@ -32,7 +40,7 @@ function requireCached(file) {
     .createHash('sha1')
     .update(`${file}\0${stat.size}\0${stat.mtimeMs}\0${process.version}\0${process.arch}`)
     .digest('hex');
-  const cacheFile = path.join(dir, `${path.basename(file)}-${id}.bin`);
+  const cacheFile = path.join(dir, `${thread ? `${thread}.` : ''}${path.basename(file)}-${id}.bin`);
   let cachedData;
   try {
     cachedData = fs.readFileSync(cacheFile);
@@ -48,8 +56,18 @@ function requireCached(file) {
   script.runInThisContext().call(mod.exports, mod.exports, Module.createRequire(file), mod, file, path.dirname(file));
   mod.loaded = true;
   // Written at exit, once: by then V8 has compiled the functions the run called, and the cache holds them too.
-  if (!cachedData || script.cachedDataRejected) process.once('exit', () => writeAtomically(cacheFile, script));
+  if (!cachedData || script.cachedDataRejected) {
+    if (thread) workerWrites.push(() => writeAtomically(cacheFile, script));
+    else process.once('exit', () => writeAtomically(cacheFile, script));
+  }
   return mod.exports;
+}
+
+/** Writes the caches this thread has to write (its bundle's functions compiled by now); false when there were none. */
+function writeWorkerCaches() {
+  const writes = workerWrites.splice(0);
+  for (const write of writes) write();
+  return writes.length > 0;
 }
 
 /** `<tmp>/shardlens-compile-<uid>`, made private to this user; null when it cannot be trusted. */
@@ -93,4 +111,4 @@ function pruneOlderBuilds(cacheFile) {
   for (const old of others.slice(KEPT_BUILDS)) fs.rmSync(old.file, { force: true });
 }
 
-module.exports = { requireCached };
+module.exports = { requireCached, writeWorkerCaches };

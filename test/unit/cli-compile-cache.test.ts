@@ -53,6 +53,31 @@ test('a run writes the code cache once, and a run from it reports the same', () 
   assert.equal(second.stderr, plain.stderr, 'no warning of its own');
 });
 
+test('the analysis thread keeps a code cache of its own, written once, damaged replaced', () => {
+  build();
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-cc-'));
+  // From one file on, the check analyses in a second thread (its default threshold is 400).
+  const threaded = { SHARDLENS_PARALLEL_FROM: '1' };
+  const plain = check(tmp, { ...threaded, SHARDLENS_NO_COMPILE_CACHE: '1' });
+  assert.deepEqual(cacheFiles(tmp), []);
+  const first = check(tmp, threaded);
+  const thread = cacheFiles(tmp).filter((f) => path.basename(f).startsWith('analysis.cli.js-'));
+  assert.equal(thread.length, 1, `the thread's cache beside the main thread's: ${cacheFiles(tmp).join(', ')}`);
+  assert.equal(cacheFiles(tmp).length, 2);
+  // Written after the thread analysed the files: the parser's and evaluators' functions are in it.
+  assert.ok(fs.statSync(thread[0]).size > 100_000);
+  const written = fs.statSync(thread[0]).mtimeMs;
+  const second = check(tmp, threaded);
+  assert.equal(fs.statSync(thread[0]).mtimeMs, written, 'a cache V8 took is not written again');
+  fs.writeFileSync(thread[0], Buffer.from('not V8 code'));
+  const damaged = check(tmp, threaded);
+  assert.ok(fs.statSync(thread[0]).size > 100_000, 'written again from this run');
+  for (const r of [first, second, damaged]) {
+    assert.equal(r.stdout, plain.stdout);
+    assert.equal(r.stderr, plain.stderr);
+  }
+});
+
 test('a damaged code cache is replaced, and the run reports the same', () => {
   build();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-cc-'));
