@@ -35,7 +35,7 @@ test('the engine hash follows the sources: same text, same hash; one character c
 test('the bundles carry the hash of the sources they were built from, which keys the analysis cache', () => {
   assertFreshBundle();
   const hash = engineSourceHash(ROOT);
-  for (const bundle of ['cli.js', 'server.js']) {
+  for (const bundle of ['cli.js', 'server-main.js']) {
     const text = fs.readFileSync(path.join(ROOT, 'dist', bundle), 'utf8');
     assert.ok(text.includes(`"${hash}"`), `dist/${bundle} was built from these engine sources`);
   }

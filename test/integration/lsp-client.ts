@@ -80,13 +80,15 @@ function newestMtime(dir: string): { file: string; mtime: number } {
  * old code and passes or fails for the wrong reason. Throws, naming the newer file.
  */
 export function assertFreshBundle(): void {
-  if (!fs.existsSync(BUNDLE)) throw new Error(`${BUNDLE} is missing: run npm run build first`);
-  const built = fs.statSync(BUNDLE).mtimeMs;
+  // dist/server.js is the entry that loads this one, the server's code.
+  const main = path.join(ROOT, 'dist', 'server-main.js');
+  for (const f of [BUNDLE, main]) if (!fs.existsSync(f)) throw new Error(`${f} is missing: run npm run build first`);
+  const built = fs.statSync(main).mtimeMs;
   for (const dir of ['server/src', 'protocol/src']) {
     const newest = newestMtime(path.join(ROOT, dir));
     if (newest.mtime > built) {
       throw new Error(
-        `dist/server.js is older than ${path.relative(ROOT, newest.file)}: run npm run build, then the tests again`,
+        `dist/server-main.js is older than ${path.relative(ROOT, newest.file)}: run npm run build, then the tests again`,
       );
     }
   }

@@ -272,8 +272,11 @@ const SOURCES: Record<(typeof CONFIG_FILE_NAMES)[number], string> = {
 
 /** The configuration that applies to `file` (a source file or a folder): the nearest one up. */
 export function configFor(file: string): LoadedConfig {
+  // Asked again for the same path, most often an absolute one: answered before resolving it.
+  let loaded = nearest.get(file);
+  if (loaded) return loaded;
   const abs = path.resolve(file);
-  let loaded = nearest.get(abs);
+  loaded = nearest.get(abs);
   if (loaded) return loaded;
   if (isDirectory(abs)) loaded = nearestFrom(abs, abs);
   else {

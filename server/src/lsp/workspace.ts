@@ -139,15 +139,22 @@ export class Workspace {
   }
 
   private async excluded(key: string): Promise<boolean> {
-    return this.excludedBy(key, await this.settings.get(keyToUri(key)));
+    // A file's key is its path: asked by path, not through a URI and back (once per file on a start).
+    const settings = path.isAbsolute(key) ? this.settings.forFile(key) : this.settings.get(key);
+    return this.excludedBy(key, await settings);
   }
 
   private excludedBy(key: string, s: ShardLensSettings): boolean {
     if (!s.enable) return true;
+    // The user's globs (relative to the folder) and the project config's (relative to it).
+    return this.excludedBySettings(key, s.exclude) || excludedByConfig(configFor(key), key);
+  }
+
+  private excludedBySettings(key: string, globs: readonly string[]): boolean {
+    if (globs.length === 0) return false;
     const folder = this.folders.find((f) => key.startsWith(f + path.sep));
     const rel = folder ? path.relative(folder, key).split(path.sep).join('/') : key;
-    // The user's globs (relative to the folder) and the project config's (relative to it).
-    return s.exclude.some((g) => minimatch(rel, g, { dot: true })) || excludedByConfig(configFor(key), key);
+    return globs.some((g) => minimatch(rel, g, { dot: true }));
   }
 
   /** Indexes every folder from disk (open documents keep their buffers), with progress. */
