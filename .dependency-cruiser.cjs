@@ -92,6 +92,20 @@ module.exports = {
       from: { path: `${ENGINE}keys/` },
       to: { path: `${ENGINE}(rules/|workspace/|frontends/(js|python|wrappers)/)` },
     },
+    {
+      name: 'server-loads-aws-heat-lazily',
+      comment:
+        'The language server calls AWS only through lsp/load-heat.ts, which loads heat/aws.ts as a bundle of its own at the first use: a value import of the SDK, or of the heat modules that call it, would put the SDK in every start. Types are free.',
+      severity: 'error',
+      from: { path: '^server/src/lsp/', pathNot: '^server/src/lsp/load-heat\\.ts$' },
+      to: {
+        path: [
+          '^server/src/heat/(index|aws|clients|fetch|service|request|insights|list-tables)\\.ts$',
+          '(^|/)@aws-sdk/',
+        ],
+        dependencyTypesNot: ['type-only'],
+      },
+    },
   ],
   options: {
     tsPreCompilationDeps: true,

@@ -59,6 +59,8 @@ const builds = [
   },
   // The language server's entry: server-main.js through V8's code cache (server/src/lsp/start.ts).
   { ...node, entryPoints: { server: 'server/src/lsp/start.ts' }, outdir: 'dist' },
+  // Its live heat's AWS calls (the SDK), loaded when first used (server/src/lsp/load-heat.ts).
+  { ...node, entryPoints: { 'server-heat': 'server/src/heat/aws.ts' }, outdir: 'dist' },
   // Live heat (the AWS SDK), loaded by the CLI only for `check --heat` and `heat`.
   { ...node, entryPoints: { 'cli-heat': 'server/src/cli/heat.ts' }, outdir: 'dist' },
   // `shardlens lab`, loaded by the CLI only when asked for; dynalite's disk store is native.

@@ -64,7 +64,14 @@ describe('the VSIX', { timeout: 300_000 }, () => {
 
   test('holds the bundles, the icon and every walkthrough page, and no sources', () => {
     const names = [...files.keys()];
-    for (const f of ['dist/extension.js', 'dist/server.js', 'dist/server-main.js', 'dist/webview.js', manifest.icon])
+    for (const f of [
+      'dist/extension.js',
+      'dist/server.js',
+      'dist/server-main.js',
+      'dist/server-heat.js',
+      'dist/webview.js',
+      manifest.icon,
+    ])
       assert.ok(has(f), `${f} is missing from the VSIX`);
     for (const step of manifest.contributes.walkthroughs[0].steps)
       assert.ok(has(step.media.markdown), `${step.media.markdown} is missing`);

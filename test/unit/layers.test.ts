@@ -85,6 +85,17 @@ const PLANTED: Array<[file: string, text: string, rule: string]> = [
     "import { accessesOfCallSite } from '../engine/requests/interpret';\nexport const i = accessesOfCallSite;\n",
     'features-through-engine-entry',
   ],
+  // The language server reaching the AWS SDK at start: a heat module that calls AWS, or the SDK itself.
+  [
+    'lsp/planted-heat.ts',
+    "import { getHeat } from '../heat/service';\nexport const g = getHeat;\n",
+    'server-loads-aws-heat-lazily',
+  ],
+  [
+    'lsp/planted-sdk.ts',
+    "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nexport const c = DynamoDBClient;\n",
+    'server-loads-aws-heat-lazily',
+  ],
   [
     'engine/planted-feature.ts',
     "import * as cli from '../cli/main';\nexport const m = cli;\n",

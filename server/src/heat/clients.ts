@@ -1,6 +1,9 @@
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { isLoopback } from './loopback';
 import type { HeatConnection } from './types';
+
+export { isLoopback };
 
 /**
  * The two SDK clients one heat fetch uses. Credentials come only from the SDK's
@@ -24,18 +27,6 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 
 /** A region the lab is signed for when none is configured: the lab ignores it. */
 const LAB_REGION = 'us-east-1';
-
-/** Whether an endpoint URL points at this machine (the lab, DynamoDB Local). */
-export function isLoopback(endpoint: string | undefined): boolean {
-  if (!endpoint) return false;
-  let host: string;
-  try {
-    host = new URL(endpoint).hostname;
-  } catch {
-    return false;
-  }
-  return host === 'localhost' || host === '[::1]' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
 
 export function makeClients(connection: HeatConnection, labCredentials = false): HeatClients {
   const region = connection.region ?? (isLoopback(connection.endpoint) ? (regionFromEnv() ?? LAB_REGION) : undefined);

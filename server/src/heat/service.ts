@@ -6,6 +6,9 @@ import { linkReport, type KeySource } from './link';
 import { isPlaceholderTable, unmappedProblem } from './unmapped';
 import type { HeatConnection, HeatOutcome, HeatTarget } from './types';
 import { periodFor } from './window';
+import { newHeatCache, type HeatCache } from './heat-cache';
+
+export { newHeatCache, type HeatCache };
 
 /**
  * The heat service's one entry: fetch (or reuse) what AWS reports for a table or
@@ -15,16 +18,6 @@ import { periodFor } from './window';
  * cached is the raw live data: linking runs on every call, against the code as it
  * is now.
  */
-
-export interface HeatCache {
-  /** How long a fetch is reused, in ms. */
-  ttlMs: number;
-  entries: Map<string, { at: number; result: Promise<FetchResult> }>;
-}
-
-export function newHeatCache(ttlMs = 60_000): HeatCache {
-  return { ttlMs, entries: new Map() };
-}
 
 export interface HeatCallOptions {
   cache?: HeatCache;

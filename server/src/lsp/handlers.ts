@@ -13,17 +13,8 @@ import type { JsonKeysReport } from '../../../protocol/src/report';
 import { toJsonKeys } from '../cli/keys';
 import { logicalKeyOf } from '../engine';
 import { fixContextOf } from '../features/fixes/context';
-import {
-  answerHeatRequest,
-  enableInsights,
-  isLoopback,
-  listTables,
-  makeClients,
-  resolveTable,
-  toJsonProblem,
-  unmappedProblem,
-  withLiveUse,
-} from '../heat/index';
+import { isLoopback, resolveTable, toJsonProblem, unmappedProblem, withLiveUse } from '../heat/offline';
+import { awsHeat } from './load-heat';
 import { keyToUri, spanToRange } from './convert';
 import { answersOf, fixFor, workspaceEdit, type ClientEdits } from './fix-actions';
 import { accessAt } from './hover';
@@ -129,7 +120,7 @@ export async function answerHeat(h: Handlers, raw: unknown): Promise<HeatResult>
   // shardlens.tables, and an unmapped one is answered without any AWS call.
   const table = resolveTable(p.table, settings.tables);
   if (table === null) return { ok: false, problem: toJsonProblem(unmappedProblem([p.table])) };
-  return answerHeatRequest(
+  return awsHeat().answerHeatRequest(
     { ...p, table },
     { ...connectionOf(settings), window: settings.heat.window },
     combinedSource(h.workspace.allIndexes()),
@@ -157,7 +148,7 @@ export async function answerListTables(h: Handlers): Promise<ListTablesResult> {
       problem: { code: h.live.status.state === 'untrusted' ? 'untrusted' : 'not-connected', message, command: null },
     };
   }
-  const r = await listTables(connectionOf(allowed.settings));
+  const r = await awsHeat().listTables(connectionOf(allowed.settings));
   return r.ok ? r : { ok: false, problem: toJsonProblem(r.problem) };
 }
 
@@ -186,9 +177,10 @@ export async function enableInsightsCommand(h: Handlers, raw: unknown): Promise<
   if (table === null) return { ok: false, message: unmappedProblem([a.table]).message };
   // The lab checks no signature: placeholder credentials when no profile is named (as heat reads do).
   const connection = connectionOf(allowed.settings);
-  const clients = makeClients(connection, isLoopback(connection.endpoint) && !connection.profile);
+  const aws = awsHeat();
+  const clients = aws.makeClients(connection, isLoopback(connection.endpoint) && !connection.profile);
   try {
-    const problem = await enableInsights(clients, table, typeof a.index === 'string' ? a.index : null, a.mode);
+    const problem = await aws.enableInsights(clients, table, typeof a.index === 'string' ? a.index : null, a.mode);
     if (problem) return { ok: false, message: problem.message };
   } finally {
     clients.destroy();

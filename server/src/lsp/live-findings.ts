@@ -1,5 +1,5 @@
 import type { Access, Finding, Span } from '../engine';
-import { heatForAccess, hotKeyLiveFindings, withLiveUse, type HeatReport } from '../heat/index';
+import { heatForAccess, hotKeyLiveFindings, withLiveUse, type HeatReport } from '../heat/offline';
 
 /**
  * A file's findings with what live data adds, as `shardlens check --heat` does: a

@@ -2,7 +2,6 @@ import type { HeatStatus } from '../../../protocol/src/lsp';
 import { heatConfigured, type ShardLensSettings } from '../../../protocol/src/settings';
 import type { KeyMatch, TableEntry } from '../engine';
 import {
-  getHeat,
   isLoopback,
   newHeatCache,
   resolveTable,
@@ -14,7 +13,8 @@ import {
   type HeatProblem,
   type HeatReport,
   type KeySource,
-} from '../heat/index';
+} from '../heat/offline';
+import { awsHeat } from './load-heat';
 
 /**
  * Live heat in the language server: which tables to read, when to read them, and the
@@ -234,7 +234,7 @@ export class LiveHeat {
     let note: HeatProblem | null = null;
     const ok: Resource[] = [];
     for (const r of resources) {
-      const outcome = await getHeat(connection, { ...r, window: settings.heat.window }, source, {
+      const outcome = await awsHeat().getHeat(connection, { ...r, window: settings.heat.window }, source, {
         cache,
         refresh: true,
       });
@@ -300,7 +300,7 @@ export class LiveHeat {
       const connection = connectionOf(fetched.settings);
       const out: HeatReport[] = [];
       for (const r of fetched.resources) {
-        const o = await getHeat(connection, { ...r, window: fetched.settings.heat.window }, source, {
+        const o = await awsHeat().getHeat(connection, { ...r, window: fetched.settings.heat.window }, source, {
           cache: fetched.cache,
         });
         if (o.ok) out.push(o.report);

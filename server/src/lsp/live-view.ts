@@ -1,7 +1,7 @@
 import type { CodeLens } from 'vscode-languageserver';
 import { Commands, type ShowKeyArgs } from '../../../protocol/src/commands';
 import { type Access, tableName } from '../engine';
-import { codeLensTitle, liveLine, resolveTable, throttlesFor, type HeatReport } from '../heat/index';
+import { codeLensTitle, liveLine, resolveTable, throttlesFor, type HeatReport } from '../heat/offline';
 import type { LiveHover } from './hover';
 import { spanToRange } from './convert';
 import { liveOf } from './live-findings';
