@@ -11,7 +11,7 @@ import { pathToUri, uriToPath } from './convert';
  * says they changed or a config file changes. Never kept in globals beyond this cache.
  */
 export class SettingsStore {
-  /** By URI, for a resource that is not a file (and the workspace-wide settings, ''). */
+  /** By URI, as asked (a file's is its `byFile` one; '' holds the workspace-wide settings). */
   private readonly cache = new Map<string, Promise<ShardLensSettings>>();
   /** By path, for a file. */
   private readonly byFile = new Map<string, Promise<ShardLensSettings>>();
@@ -35,10 +35,12 @@ export class SettingsStore {
 
   /** The settings for a resource; without one, the workspace-wide settings (live heat reads those). */
   get(uri = ''): Promise<ShardLensSettings> {
-    const file = uri ? uriToPath(uri) : null;
-    if (file) return this.forFile(file, uri);
     let s = this.cache.get(uri);
-    if (!s) this.cache.set(uri, (s = this.fromClient(uri)));
+    if (!s) {
+      const file = uri ? uriToPath(uri) : null;
+      s = file ? this.forFile(file, uri) : this.fromClient(uri);
+      this.cache.set(uri, s);
+    }
     return s;
   }
 
