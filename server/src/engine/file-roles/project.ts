@@ -13,8 +13,16 @@ const MARKERS = ['package.json', 'pyproject.toml', 'requirements.txt', 'setup.py
 /** Folder → its project root ('' when none up to the filesystem root). Folders rarely gain a marker mid-run. */
 const rootOfDir = new Map<string, string>();
 
+/** File → its project root, by the path as given (the working folder stays for a run): a check asks for every restored file's, each several times. */
+const rootOfFile = new Map<string, string>();
+
 export function projectRootOf(file: string): string {
-  const start = path.dirname(path.resolve(file));
+  let root = rootOfFile.get(file);
+  if (root === undefined) rootOfFile.set(file, (root = rootOfFolder(path.dirname(path.resolve(file)))));
+  return root;
+}
+
+function rootOfFolder(start: string): string {
   const seen: string[] = [];
   let dir = start;
   let root = '';
@@ -79,6 +87,7 @@ export function sameProject(a: string, b: string): boolean {
 /** Forgets what is known of folders (a test that creates projects on the fly). */
 export function forgetProjects(): void {
   rootOfDir.clear();
+  rootOfFile.clear();
   rootOfDirFor.clear();
   forgetWalkListings();
 }

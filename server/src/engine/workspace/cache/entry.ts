@@ -33,6 +33,8 @@ export function encodeAnalysis(a: FileAnalysis): StoredAnalysis {
 }
 
 export function decodeAnalysis(a: StoredAnalysis): FileAnalysis {
+  // Most files have no findings (4,850 of bench/workspace's 5,000): nothing to point back.
+  if (a.findings.length === 0) return a as FileAnalysis;
   return {
     ...a,
     findings: a.findings.map((f) => ({ ...f, access: typeof f.access === 'number' ? a.accesses[f.access] : f.access })),
