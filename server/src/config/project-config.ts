@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { CODE_CONTEXTS, type CodeContext, type RuleSeverity } from '../../../protocol/src/settings';
 import { JsonSyntaxError, parseJsonWithPositions, type Located, type Position } from './json-positions';
 import { readToolSection } from './toml-section';
-import { forgetWalkListings, walkListing, walkedKind } from '../engine';
+import { forgetWalkListings, walkedFileExists, walkedKind } from '../engine';
 
 /**
  * A project's ShardLens configuration, shared by the CLI and the language server. The
@@ -235,11 +235,7 @@ const present = new Map<string, string[]>();
 function candidatesIn(dir: string): string[] {
   let names = present.get(dir);
   if (!names) {
-    const listed = walkListing(dir);
-    names = CONFIG_FILE_NAMES.filter((name) => {
-      const kind = listed?.get(name);
-      return listed && kind !== 'link' ? kind === 'file' : isFile(path.join(dir, name));
-    });
+    names = CONFIG_FILE_NAMES.filter((name) => walkedFileExists(path.join(dir, name)));
     present.set(dir, names);
   }
   return names;
@@ -312,14 +308,6 @@ function foundFrom(dir: string): LoadedConfig | null {
   if (!found && up !== dir) found = foundFrom(up);
   foundIn.set(dir, found);
   return found;
-}
-
-function isFile(p: string): boolean {
-  try {
-    return fs.statSync(p, { throwIfNoEntry: false })?.isFile() === true;
-  } catch {
-    return false;
-  }
 }
 
 /** Whether a path is a folder: its parent's walk listing says, when it has one and the path is not a link there. */

@@ -84,7 +84,7 @@ export { SHARD_PAGE_READER } from './model/fix-helpers';
 export { sameSpan, spanOf, spanWithin, walk } from './syntax/span';
 export { AnalysisCache, ENGINE_VERSION, cacheDir, stampsBefore } from './workspace/cache';
 export type { CacheSetup } from './workspace/cache';
-export { forgetWalkListings, noteWalkedFolder, walkListing, walkedKind } from './file-roles/walk-listings';
+export { forgetWalkListings, noteWalkedFolder, walkedFileExists, walkedKind } from './file-roles/walk-listings';
 export { indexWorkspace } from './workspace/cache/run';
 export { collectFiles } from './workspace/files';
 export { VersionedMemo } from './workspace/versioned-memo';

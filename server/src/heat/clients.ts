@@ -3,8 +3,6 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { isLoopback } from './loopback';
 import type { HeatConnection } from './types';
 
-export { isLoopback };
-
 /**
  * The two SDK clients one heat fetch uses. Credentials come only from the SDK's
  * default provider chain (environment, shared config and credentials files, SSO,

@@ -5,7 +5,8 @@
  * See docs/heat.md.
  */
 export type * from './types';
-export { getHeat, newHeatCache, type HeatCache, type HeatCallOptions } from './service';
+export { getHeat, type HeatCallOptions } from './service';
+export { newHeatCache, type HeatCache } from './heat-cache';
 export { linkReport, pickMatch, type KeySource } from './link';
 export { fetchLive, ruleKindOf, MAX_CONTRIBUTORS } from './fetch';
 export { classify, isThrottling } from './errors';
@@ -27,6 +28,7 @@ export { liveUseOf, withLiveUse } from './live-use';
 export { toJsonHeat, toJsonProblem } from './json';
 export { answerHeatRequest } from './request';
 export { WINDOWS, WINDOW_SECONDS, isWindow, periodFor } from './window';
-export { isLoopback, makeClients } from './clients';
+export { makeClients } from './clients';
+export { isLoopback } from './loopback';
 export { isPlaceholderTable, resolveTable, unmappedProblem } from './unmapped';
 export { listTables } from './list-tables';

@@ -1,6 +1,7 @@
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { withBackoff } from './backoff';
-import { isLoopback, makeClients } from './clients';
+import { makeClients } from './clients';
+import { isLoopback } from './loopback';
 import { classify } from './errors';
 import type { HeatConnection, HeatProblem } from './types';
 

@@ -1,7 +1,8 @@
 import type { HeatParams, HeatResult } from '../../../protocol/src/heat';
 import { toJsonHeat, toJsonProblem } from './json';
 import type { KeySource } from './link';
-import { getHeat, type HeatCache } from './service';
+import type { HeatCache } from './heat-cache';
+import { getHeat } from './service';
 import type { HeatConnection, HeatWindow } from './types';
 
 /**

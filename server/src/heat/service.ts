@@ -1,14 +1,13 @@
 import type { BackoffOptions } from './backoff';
-import { isLoopback, makeClients } from './clients';
+import { makeClients } from './clients';
+import { isLoopback } from './loopback';
 import { regionLooksValid, unknownRegion } from './errors';
 import { fetchLive, type FetchResult } from './fetch';
 import { linkReport, type KeySource } from './link';
 import { isPlaceholderTable, unmappedProblem } from './unmapped';
 import type { HeatConnection, HeatOutcome, HeatTarget } from './types';
 import { periodFor } from './window';
-import { newHeatCache, type HeatCache } from './heat-cache';
-
-export { newHeatCache, type HeatCache };
+import type { HeatCache } from './heat-cache';
 
 /**
  * The heat service's one entry: fetch (or reuse) what AWS reports for a table or

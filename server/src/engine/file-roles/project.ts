@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { forgetWalkListings, walkListing } from './walk-listings';
+import { forgetWalkListings, walkedFileExists, walkListing } from './walk-listings';
 
 /**
  * The project a file belongs to: the nearest folder above it with a package.json,
@@ -52,13 +52,7 @@ function rootOfFolder(start: string): string {
  * per marker (871 stats for 152 files).
  */
 function hasMarker(dir: string): boolean {
-  const listed = walkListing(dir);
-  if (listed)
-    return MARKERS.some((m) => {
-      const kind = listed.get(m);
-      // A marker that is a link: its target decides.
-      return kind === 'file' || (kind === 'link' && isFile(path.join(dir, m)));
-    });
+  if (walkListing(dir)) return MARKERS.some((m) => walkedFileExists(path.join(dir, m)));
   let entries: fs.Dirent[];
   try {
     entries = fs.readdirSync(dir, { withFileTypes: true });
