@@ -49,7 +49,14 @@ export function registerLifecycle(state: ServerState): void {
       if (root) folders.push(root);
     }
     state.folders = folders;
-    const workspace = (state.workspace = new Workspace(connection, settings, docs, folders, init.cacheDir));
+    const workspace = (state.workspace = new Workspace(
+      connection,
+      settings,
+      docs,
+      folders,
+      state.parsersReady,
+      init.cacheDir,
+    ));
     state.fixState = new FixState(workspace, docs, settings);
     const live = (state.live = new LiveHeat(
       {
@@ -109,7 +116,7 @@ export function registerLifecycle(state: ServerState): void {
         await workspace.indexAll();
       });
     }
-    await state.parsersReady;
+    // The grammars finish loading while the workspace is walked (indexAll waits for them then).
     await applyContexts(state);
     const result = await workspace.indexAll();
     connection.console.info(

@@ -59,6 +59,11 @@ export class Workspace {
     private readonly settings: SettingsStore,
     private readonly docs: OpenDocuments,
     private folders: string[],
+    /**
+     * The grammars' loading (`initParsers`): an index waits for it only once its walk is
+     * done, where a file may first need parsing, so the walk and the loading overlap.
+     */
+    private readonly parsersReady: Promise<void>,
     /** Where the analysis cache may go (the client's storage), see index-cache.ts. */
     private readonly cacheStorage?: string,
   ) {}
@@ -167,6 +172,7 @@ export class Workspace {
     try {
       const lists = this.folders.map((folder) => collectFiles([folder], { onFolder: noteWalkedFolder }));
       const files = lists.flatMap((l) => l.files);
+      await this.parsersReady;
       const perIndex = new Map<WorkspaceIndex, string[]>();
       const caches = new Map<WorkspaceIndex, AnalysisCache | null>();
       const cacheOf = async (index: WorkspaceIndex, file: string) => {
