@@ -107,3 +107,45 @@ test('a second start restores the templates from the cache and publishes the sam
   assert.ok(edited.diagnostics.includes('{$Stage}-ballots'));
   assert.ok(!edited.diagnostics.includes('{$Stage}-poll-votes'));
 });
+
+test('a start after a module was added that an import now names analyses the importer again', async () => {
+  // `../league` names src/league/index.ts until src/league.ts is added beside the folder; the
+  // importer's text and the module it read are unchanged, only resolving the import again tells.
+  const folder = tmp('added');
+  const put = (rel: string, text: string) => {
+    fs.mkdirSync(path.dirname(path.join(folder, rel)), { recursive: true });
+    fs.writeFileSync(path.join(folder, rel), text);
+  };
+  put('src/league/index.ts', `export const BOARD_KEY = 'LEAGUE#global';\n`);
+  put(
+    'src/handlers/submit.ts',
+    [
+      `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';`,
+      `import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';`,
+      `import { BOARD_KEY } from '../league';`,
+      ``,
+      `const db = DynamoDBDocumentClient.from(new DynamoDBClient({}));`,
+      ``,
+      `export async function submit(score: number): Promise<void> {`,
+      `  await db.send(new PutCommand({ TableName: 'scores', Item: { pk: BOARD_KEY, score } }));`,
+      `}`,
+      ``,
+    ].join('\n'),
+  );
+  const storage = tmp('added-storage');
+  const cold = await indexed(folder, storage);
+  assert.ok(cold.diagnostics.includes('LEAGUE#global'), cold.diagnostics);
+  await until('the cache written', () =>
+    fs.readdirSync(storage, { recursive: true }).find((f) => String(f).endsWith('server.json')),
+  );
+  cold.s.stop();
+  put('src/league.ts', `export const BOARD_KEY = 'LEAGUE#weekly';\n`);
+  const warm = await indexed(folder, storage);
+  const fresh = await indexed(folder, tmp('added-fresh'));
+  // The module added and its importer analysed, the folder's index restored.
+  assert.equal(warm.hits, warm.files - 2);
+  assert.ok(warm.diagnostics.includes('LEAGUE#weekly'), warm.diagnostics);
+  assert.equal(warm.diagnostics, fresh.diagnostics);
+  warm.s.stop();
+  fresh.s.stop();
+});

@@ -9,17 +9,25 @@ import { test } from 'node:test';
  * A warm check must never report what an earlier run found if an input that decides the
  * findings changed since. Each case below changes one such input of a small SAM service
  * (the handler's own text, a module it imports, the project config, the template naming
- * its table, a command-line setting, a tsconfig alias, a package's exports) after a run that filled the cache,
+ * its table, a command-line setting, a tsconfig alias, a package's exports, the files an
+ * import may name) after a run that filled the cache,
  * and asserts that the warm check prints what a check without any cache prints, and that
  * the change did change that output (else the case could not fail).
  */
 const ROOT = path.resolve(__dirname, '..', '..');
 const BIN = path.join(ROOT, 'bin', 'shardlens.js'); // `npm run build` first
 
-function check(workspace: string, extra: string[], cache?: string): { stdout: string; stderr: string } {
+/** `threads`: the path of large workspaces (files stat'ed first, the analysis thread), taken from one file on. */
+function check(
+  workspace: string,
+  extra: string[],
+  cache?: string,
+  threads = false,
+): { stdout: string; stderr: string } {
   const args = [BIN, 'check', workspace, '--format', 'json', ...extra];
   if (cache) args.push('--cache-location', cache);
-  const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8' });
+  const env = threads ? { ...process.env, SHARDLENS_PARALLEL_FROM: '1' } : process.env;
+  const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', env });
   assert.ok(r.status === 0 || r.status === 1, r.stderr);
   return { stdout: r.stdout, stderr: r.stderr };
 }
@@ -126,9 +134,14 @@ function writeService(dir: string): void {
   put('src/shared/keys.ts', KEYS_TS('LADDER#global'));
   put('src/handlers/submit.ts', HANDLER_TS('board'));
   put('src/lib/util.ts', UTIL_TS);
+  // Imports of a folder's index (`../league` is `src/league/index.ts` until a `src/league.ts` is
+  // added beside it) and of a module not there yet (`../season`): a file added moves them.
+  put('src/league/index.ts', KEYS_TS('LEAGUE#global'));
+  put('src/handlers/league.ts', HANDLER_TS('board').replace("'@lib/keys'", "'../league'"));
+  put('src/handlers/season.ts', HANDLER_TS('board').replace("'@lib/keys'", "'../season'"));
 }
 
-const CASES: Array<{ name: string; change: (dir: string) => void; extra?: string[] }> = [
+const CASES: Array<{ name: string; change: (dir: string) => void; extra?: string[]; threads?: boolean }> = [
   {
     name: "the handler's own text",
     change: (dir) => fs.writeFileSync(path.join(dir, 'src/handlers/submit.ts'), HANDLER_TS('pk')),
@@ -183,6 +196,19 @@ const CASES: Array<{ name: string; change: (dir: string) => void; extra?: string
     name: 'the exports of a monorepo package a handler imports by name',
     change: (dir) => fs.writeFileSync(path.join(dir, 'packages/keys/package.json'), KEYS_PACKAGE('./src/clan.ts')),
   },
+  {
+    name: 'the files present: a module added beside the folder whose index an import named',
+    change: (dir) => fs.writeFileSync(path.join(dir, 'src/league.ts'), KEYS_TS('LEAGUE#weekly')),
+  },
+  {
+    name: 'the files present: the module an import could not find, created',
+    change: (dir) => fs.writeFileSync(path.join(dir, 'src/season.ts'), KEYS_TS('SEASON#global')),
+  },
+  {
+    name: 'the files present, on the two-thread path: a module added beside the folder an import named',
+    change: (dir) => fs.writeFileSync(path.join(dir, 'src/league.ts'), KEYS_TS('LEAGUE#weekly')),
+    threads: true,
+  },
 ];
 
 for (const c of CASES) {
@@ -191,18 +217,19 @@ for (const c of CASES) {
     const ws = path.join(dir, 'ws');
     const cache = path.join(dir, 'cache');
     writeService(ws);
+    const threads = c.threads ?? false;
     const before = check(ws, []).stdout;
     // Two runs: the second records the stamps of files older than the first (stamp.ts).
-    assert.equal(check(ws, [], cache).stdout, before);
-    assert.equal(check(ws, [], cache).stdout, before);
+    assert.equal(check(ws, [], cache, threads).stdout, before);
+    assert.equal(check(ws, [], cache, threads).stdout, before);
     assert.match(before, /"SL00\d"/, 'the service has findings to change');
     c.change(ws);
     const extra = c.extra ?? [];
     const expected = check(ws, extra).stdout;
     assert.notEqual(expected, before, 'the change changes what a check reports');
-    const warm = check(ws, extra, cache);
+    const warm = check(ws, extra, cache, threads);
     assert.equal(warm.stdout, expected);
     // And once more, from the cache that run wrote.
-    assert.equal(check(ws, extra, cache).stdout, expected);
+    assert.equal(check(ws, extra, cache, threads).stdout, expected);
   });
 }

@@ -19,6 +19,7 @@ import {
   type NamedTable,
   readSource,
   reasonToSkip,
+  type Resolution,
   type SourceLanguage,
   type WorkspaceIndex,
 } from '../engine';
@@ -35,10 +36,11 @@ interface Job {
   reachOnly?: true;
 }
 
-/** An analysis from the thread, with every module it read (`ModuleConstants.dependenciesOf`). */
+/** An analysis from the thread, with every module it read (`ModuleConstants.dependenciesOf`) and the imports it followed. */
 interface Analysed {
   analysis: FileAnalysis;
   uses: string[];
+  resolutions: Resolution[];
 }
 
 /** A file read for its reach only; null when it could not be parsed. */
@@ -165,12 +167,13 @@ export async function indexInParallel(
           texts.delete(done.file);
           if (done.reach) index.setEntryReach(done.file, done.reach);
         } else {
-          const { analysis, uses } = done;
+          const { analysis, uses, resolutions } = done;
           const text = texts.get(analysis.file) ?? '';
           texts.delete(analysis.file);
           index.set(judgeAnalysis(analysis, text));
           // The modules the thread read for it: a change of one refreshes it (and stales its cache entry).
           index.crossFile.modules.noteDependencies(analysis.file, uses);
+          index.crossFile.modules.noteResolutions(analysis.file, resolutions);
         }
         if (texts.size === 0 && !reading) resolve();
       });
@@ -259,7 +262,8 @@ function serveAnalyses(config: WorkerConfig): void {
         declaredTables: () => job.named ?? [],
       };
       const analysis = analyzeSource(job.file, job.text, job.language, options);
-      parentPort!.postMessage({ analysis, uses: modules.dependenciesOf(job.file) } satisfies Done);
+      const uses = modules.dependenciesOf(job.file);
+      parentPort!.postMessage({ analysis, uses, resolutions: modules.resolutionsOf(job.file) } satisfies Done);
     });
   });
 }

@@ -107,6 +107,7 @@ export type {
 export { WorkspaceIndex, infrastructureOf } from './workspace';
 export type { KeyEntry, TableEntry } from './workspace';
 export { ModuleConstants } from './workspace/modules';
+export type { Resolution } from './workspace/import-resolutions';
 export { readSource } from './workspace/source';
 export { enclosingNamedFunction } from './frontends/wrappers/functions';
 export { frontEndFor } from './frontends/registry';

@@ -19,6 +19,7 @@ import { registeredModel } from './nest-models';
 import { workspaceConnections, type WorkspaceConnection } from './connections';
 import { callsModelFactory } from '../model/libraries';
 import { FolderListings } from './folder-listings';
+import { ResolutionLog, type Resolution } from './import-resolutions';
 
 /**
  * A module's text as the rest of the workspace is read: regular files only, capped
@@ -55,6 +56,8 @@ export class ModuleConstants {
   private readonly folders = new FolderListings();
   /** Folder, language and import → the module file (or null), until any file changes. */
   private readonly resolved = new Map<string, string | null>();
+  /** The imports each analysis followed, for the analysis cache (import-resolutions.ts). */
+  private readonly resolutions = new ResolutionLog();
   private readonly summaries: ModuleSummaries;
   /** Folder and name → the model injected there (`injectedModel`), until any file changes. */
   private readonly injected = new Map<string, { model: Value; modules: string[] } | null>();
@@ -224,6 +227,7 @@ export class ModuleConstants {
   /** The workspace file `source` names from `fromFile`, noted as used by `fromFile`; null for packages. */
   private moduleFile(fromFile: string, language: SourceLanguage, source: string): string | null {
     const module = this.importedFile(fromFile, language, source);
+    this.resolutions.note(fromFile, language, source);
     if (module) this.noteUse(fromFile, module);
     return module;
   }
@@ -273,6 +277,18 @@ export class ModuleConstants {
     for (const m of modules) this.noteUse(file, m);
   }
 
+  /** The imports `file`'s analysis followed, as resolved for it: the analysis cache checks them again. */
+  resolutionsOf(file: string): Resolution[] {
+    return this.resolutions.of(file, this.dependenciesOf(file), (from, language, source) =>
+      this.importedFile(from, language, source),
+    );
+  }
+
+  /** An analysis made elsewhere (the analysis thread, the cache) followed these imports. */
+  noteResolutions(file: string, resolutions: readonly Resolution[]): void {
+    this.resolutions.report(file, resolutions);
+  }
+
   /** Files whose analysis read a constant from `module`. */
   dependentsOf(module: string): string[] {
     return [...(this.dependents.get(module) ?? [])];
@@ -297,6 +313,7 @@ export class ModuleConstants {
 
   forget(module: string): void {
     this.folders.forget(module);
+    this.resolutions.forget(module);
     // A file that appears or goes may change what any import names.
     this.resolved.clear();
     this.finder.searched?.clear();

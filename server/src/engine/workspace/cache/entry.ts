@@ -1,6 +1,7 @@
 import type { FileAnalysis } from '../../analyze';
 import type { Finding } from '../../model';
 import type { FileBindings } from '../env-binder';
+import { isResolution, type Resolution } from '../import-resolutions';
 import { isStamp, type Stamp } from './stamp';
 
 /**
@@ -22,6 +23,8 @@ export interface Entry {
   bindings?: FileBindings;
   /** For a file the pre-scan passed over: whether its text may declare entry points, when that was looked at (reach.ts). */
   marked?: boolean;
+  /** The imports its analysis followed and the files they named (import-resolutions.ts): restored only while each names the same. */
+  resolutions?: Resolution[];
 }
 
 type StoredFinding = Omit<Finding, 'access'> & { access: number | Finding['access'] };
@@ -51,6 +54,7 @@ export function isEntry(v: unknown): v is Entry {
   if (!e || typeof e !== 'object' || typeof e.hash !== 'string' || !Array.isArray(e.deps)) return false;
   if (e.stamp !== undefined && !isStamp(e.stamp)) return false;
   if (e.marked !== undefined && typeof e.marked !== 'boolean') return false;
+  if (e.resolutions !== undefined && !(Array.isArray(e.resolutions) && e.resolutions.every(isResolution))) return false;
   const b = e.bindings;
   if (b !== undefined && (typeof b !== 'object' || typeof b?.env !== 'string' || typeof b.named !== 'string'))
     return false;

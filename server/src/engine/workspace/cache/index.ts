@@ -175,7 +175,11 @@ export class AnalysisCache {
       contextsHold(entry.analysis.contexts, (f) => f === file || entry.deps.some(([dep]) => dep === f)) &&
       // An alias edited, a tsconfig added nearer, a package renamed or its exports changed:
       // its imports may resolve to other modules.
-      (!resolvesAliases(entry.analysis.language) || this.aliasesHold());
+      (!resolvesAliases(entry.analysis.language) || this.aliasesHold()) &&
+      // A file added or removed since: each import it followed must still name the same file.
+      (entry.resolutions ?? []).every(
+        ([language, from, source, target]) => index?.crossFile.modules.importedFile(from, language, source) === target,
+      );
     if (!index || !entry || !valid) {
       this.misses++;
       return false;
@@ -187,6 +191,7 @@ export class AnalysisCache {
     if (entry.bindings) index.restoreBindings(file, entry.bindings);
     if (entry.imports) pass.facts.restoreImports(file, entry.imports);
     if (entry.marked !== undefined) index.restoreEntryMark(file, entry.marked);
+    if (entry.resolutions) modules.noteResolutions(file, entry.resolutions);
     modules.noteDependencies(
       file,
       entry.deps.map(([dep]) => dep),
@@ -328,11 +333,13 @@ export class AnalysisCache {
       const stamp = this.stampToStore(file);
       const bindings = index.bindingsOf(file);
       const marked = index.entryMarkOf(file);
+      const resolutions = modules.resolutionsOf(file);
       const extra = {
         ...(stamp ? { stamp } : {}),
         ...(imports ? { imports } : {}),
         ...(bindings ? { bindings } : {}),
         ...(marked !== undefined ? { marked } : {}),
+        ...(resolutions.length ? { resolutions } : {}),
       };
       const asRead = this.unchangedEntry(file, analysis, { hash, deps, ...extra });
       entries.push([file, asRead ?? { hash, deps, analysis: encodeAnalysis(analysis), ...extra }]);
@@ -404,7 +411,7 @@ export function restampsWorthWriting(restamped: number, files: number): boolean 
   return restamped > 0 && restamped * 100 >= files;
 }
 
-/** Whether an entry's parts beside its analysis (hash, deps, stamp, imports, bindings, mark) are those given. */
+/** Whether an entry's parts beside its analysis (hash, deps, stamp, imports, bindings, mark, resolutions) are those given. */
 function sameEntryRest(old: Entry, rest: Omit<Entry, 'analysis'>): boolean {
   const sameList = <T>(a: readonly T[] | undefined, b: readonly T[] | undefined, same: (x: T, y: T) => boolean) =>
     a === b || (!!a && !!b && a.length === b.length && a.every((x, i) => same(x, b[i])));
@@ -417,7 +424,8 @@ function sameEntryRest(old: Entry, rest: Omit<Entry, 'analysis'>): boolean {
     sameList(old.imports, rest.imports, eq) &&
     (old.bindings === rest.bindings ||
       (old.bindings?.env === rest.bindings?.env && old.bindings?.named === rest.bindings?.named)) &&
-    old.marked === rest.marked
+    old.marked === rest.marked &&
+    sameList(old.resolutions, rest.resolutions, (a, b) => a.every((x, i) => x === b[i]))
   );
 }
 
