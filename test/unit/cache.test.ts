@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
@@ -142,6 +143,28 @@ test('a truncated or foreign cache is discarded with one line on stderr, and the
     // Written again whole: the next run reads it without a word.
     assert.deepEqual(notices(run(['check', 'examples', '--cache-location', dir]).stderr), []);
   }
+});
+
+test('an entry whose recorded imports are not of a known language is not trusted: the cache is discarded', () => {
+  // Checksummed as a valid cache is, so only the entries' shape can tell.
+  const dir = tmp('resolutions');
+  const plainRun = run(['check', 'examples', '--format', 'json']);
+  run(['check', 'examples', '--format', 'json', '--cache-location', dir]);
+  const file = path.join(dir, 'check.json');
+  const text = fs.readFileSync(file, 'utf8');
+  const nl = text.indexOf('\n');
+  const header = JSON.parse(text.slice(0, nl)) as { checksum: string };
+  const entries = JSON.parse(text.slice(nl + 1)) as Record<string, { resolutions?: unknown[][] }>;
+  const withImports = Object.values(entries).filter((e) => e.resolutions?.length);
+  assert.ok(withImports.length > 0, 'the examples record the imports their analyses followed');
+  withImports[0].resolutions![0][0] = 'cobol';
+  const body = Buffer.from(JSON.stringify(entries));
+  header.checksum = createHash('sha1').update(body).digest('base64');
+  fs.writeFileSync(file, Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), body]));
+  const r = run(['check', 'examples', '--format', 'json', '--cache-location', dir]);
+  assert.equal(r.stdout, plainRun.stdout);
+  assert.equal(notices(r.stderr).length, 1, r.stderr);
+  assert.match(notices(r.stderr)[0], /is not a ShardLens cache \(entry .*\); discarded/);
 });
 
 test('checks writing one cache at the same time leave a whole cache and no temporary file', async () => {

@@ -11,11 +11,14 @@ import type { SourceLanguage } from '../model';
 /** One import as resolved: from which file (its folder decides), the specifier, and the file found (null: none). */
 export type Resolution = [language: SourceLanguage, fromFile: string, source: string, target: string | null];
 
+const LANGUAGES: ReadonlySet<unknown> = new Set<SourceLanguage>(['typescript', 'tsx', 'javascript', 'python']);
+
+/** Whether a parsed value is a resolution (a language the front-ends know: it is resolved again as one). */
 export function isResolution(v: unknown): v is Resolution {
   return (
     Array.isArray(v) &&
     v.length === 4 &&
-    typeof v[0] === 'string' &&
+    LANGUAGES.has(v[0]) &&
     typeof v[1] === 'string' &&
     typeof v[2] === 'string' &&
     (v[3] === null || typeof v[3] === 'string')
