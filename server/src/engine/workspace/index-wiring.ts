@@ -65,7 +65,7 @@ export function createIndexState(options: IndexOptions): IndexState {
     text: (f) => options.openText?.(f) ?? readFromDisk(f),
     importFile: (from, module) => {
       const language = languageForFile(from);
-      return language ? modules.fileOfImport(from, language, module) : null;
+      return language ? modules.importedFile(from, language, module) : null;
     },
     // The triggers templates declare for each function, and any the caller adds.
     infra: {

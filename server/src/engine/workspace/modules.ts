@@ -145,20 +145,6 @@ export class ModuleConstants {
   };
 
   /**
-   * The workspace file an import names, not noted as a use: the reachability pass follows
-   * calls across modules but reads no value of them, so nothing re-analyses when it changes.
-   */
-  readonly fileOfImport = (fromFile: string, language: SourceLanguage, source: string): string | null => {
-    const fe = frontEndFor(language);
-    const key = `${fe.id}\0${path.dirname(fromFile)}\0${source}`;
-    const known = this.resolved.get(key);
-    if (known !== undefined) return known;
-    const module = fe.resolveModule(fromFile, source, this.finder);
-    this.resolved.set(key, module);
-    return module;
-  };
-
-  /**
    * The dynamoose model a NestJS feature module near `fromFile` registers under `token`
    * (`nest-models.ts`), its module noted as used by `fromFile`.
    */
@@ -232,7 +218,11 @@ export class ModuleConstants {
     return module;
   }
 
-  /** The workspace file an import names, without noting it as used (the environment bindings follow imports). */
+  /**
+   * The workspace file an import names, without noting it as used: the environment bindings
+   * and the reachability pass follow imports but read no value of them, so nothing
+   * re-analyses when the module changes. The analysis cache resolves recorded imports again with it.
+   */
   importedFile(fromFile: string, language: SourceLanguage, source: string): string | null {
     // Files of one folder import the same modules: resolved once per folder (a Python name is searched up to the root).
     const fe = frontEndFor(language);
