@@ -14,7 +14,9 @@ export function withDefinitions(hints: KeySchemaHints, definitions: readonly Tab
   const out: KeySchemaHints = new Map(hints);
   for (const [table, def] of definitions) {
     const known = out.get(table) ?? {};
-    const indexes = { ...def.indexes, ...known.indexes };
+    // The file's own names first, then the indexes only the definition names: the same order
+    // whichever definitions were known when the file was analysed (a warm run knows them all).
+    const indexes = { ...known.indexes, ...def.indexes, ...known.indexes };
     out.set(table, {
       partition: known.partition ?? def.partition,
       sort: known.partition ? known.sort : def.sort,
