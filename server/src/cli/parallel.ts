@@ -20,6 +20,7 @@ import {
   readSource,
   reasonToSkip,
   type Resolution,
+  type WorkspaceLookup,
   type SourceLanguage,
   type WorkspaceIndex,
 } from '../engine';
@@ -41,6 +42,8 @@ interface Analysed {
   analysis: FileAnalysis;
   uses: string[];
   resolutions: Resolution[];
+  /** What it looked up by name across the workspace (a TypeDORM connection, a Nest model). */
+  lookups: WorkspaceLookup[];
 }
 
 /** A file read for its reach only; null when it could not be parsed. */
@@ -167,13 +170,14 @@ export async function indexInParallel(
           texts.delete(done.file);
           if (done.reach) index.setEntryReach(done.file, done.reach);
         } else {
-          const { analysis, uses, resolutions } = done;
+          const { analysis, uses, resolutions, lookups } = done;
           const text = texts.get(analysis.file) ?? '';
           texts.delete(analysis.file);
           index.set(judgeAnalysis(analysis, text));
           // The modules the thread read for it: a change of one refreshes it (and stales its cache entry).
           index.crossFile.modules.noteDependencies(analysis.file, uses);
           index.crossFile.modules.noteResolutions(analysis.file, resolutions);
+          if (lookups.length) index.crossFile.modules.noteLookups(analysis.file, lookups);
         }
         if (texts.size === 0 && !reading) resolve();
       });
@@ -263,7 +267,8 @@ function serveAnalyses(config: WorkerConfig): void {
       };
       const analysis = analyzeSource(job.file, job.text, job.language, options);
       const uses = modules.dependenciesOf(job.file);
-      parentPort!.postMessage({ analysis, uses, resolutions: modules.resolutionsOf(job.file) } satisfies Done);
+      const resolutions = modules.resolutionsOf(job.file);
+      parentPort!.postMessage({ analysis, uses, resolutions, lookups: modules.lookupsOf(job.file) } satisfies Done);
     });
   });
 }

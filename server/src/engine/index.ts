@@ -108,6 +108,7 @@ export { WorkspaceIndex, infrastructureOf } from './workspace';
 export type { KeyEntry, TableEntry } from './workspace';
 export { ModuleConstants } from './workspace/modules';
 export type { Resolution } from './workspace/import-resolutions';
+export type { WorkspaceLookup } from './workspace/workspace-lookups';
 export { readSource } from './workspace/source';
 export { enclosingNamedFunction } from './frontends/wrappers/functions';
 export { frontEndFor } from './frontends/registry';

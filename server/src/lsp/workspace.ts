@@ -290,7 +290,8 @@ export class Workspace {
     const keys = index.remove(key);
     const own = index.removeInfrastructure(key);
     if (index.readDependents(key) || own) for (const k of index.rebindEnv()) keys.add(k);
-    await this.publish([key, ...index.filesOf(keys)]);
+    // And the files that looked up a connection or a model it made by name (analysed again).
+    await this.publish([key, ...index.takeReread(), ...index.filesOf(keys)]);
   }
 
   /**

@@ -30,6 +30,7 @@ function locate(id: keyof typeof WASM | 'terraform'): string {
 let ready: Promise<void> | null = null;
 const languages = new Map<SourceLanguage, Language>();
 let terraform: Parser | null = null;
+let loaded = false;
 
 /** Loads the runtime and every grammar once; later calls share the same promise. */
 export function initParsers(): Promise<void> {
@@ -40,8 +41,14 @@ export function initParsers(): Promise<void> {
     }
     terraform = new Parser();
     terraform.setLanguage(await Language.load(locate('terraform')));
+    loaded = true;
   })();
   return ready;
+}
+
+/** Whether `initParsers` has finished: a tree can be parsed now. */
+export function parsersLoaded(): boolean {
+  return loaded;
 }
 
 const EXTENSIONS: Record<string, SourceLanguage> = {

@@ -12,6 +12,7 @@ import { definitionChanges, writesChanged } from './cross-module';
 import { importedModules } from './env-binder';
 import type { IndexState } from './index-state';
 import { readFromDisk } from './modules';
+import { mayChangeLookups } from './named-lookups';
 import { refreshWriters } from './passes';
 import { readSource } from './source';
 
@@ -71,21 +72,31 @@ export function refreshDependents(s: IndexState, file: string): Set<string> {
   const stale = new Set<string>([file]);
   for (const queue = [file]; queue.length > 0;) {
     const module = queue.pop()!;
-    s.modules.forget(module);
+    // The changed file was analysed just before: what that analysis looked up is kept.
+    s.modules.forget(module, module === file);
     for (const d of s.modules.dependentsOf(module))
       if (!stale.has(d)) {
         stale.add(d);
         queue.push(d);
       }
   }
+  // A connection or a Nest model made or changed where none of these files reads: those that looked it up by name.
+  if (s.modules.hasLookups && mayChangeLookups(file, s.options.openText?.(file) ?? readFromDisk(file)))
+    for (const f of lookupsMoved(s)) stale.add(f);
+  stale.delete(file);
+  return reanalyse(s, stale);
+}
+
+/** Analyses files of the index again from their current text; returns the key families touched. */
+function reanalyse(s: IndexState, files: Iterable<string>): Set<string> {
   const touched = new Set<string>();
-  for (const dependent of stale) {
-    if (dependent === file || !s.files.has(dependent)) continue;
-    const language = languageForFile(dependent);
-    const text = s.options.openText?.(dependent) ?? readFromDisk(dependent);
+  for (const file of files) {
+    if (!s.files.has(file)) continue;
+    const language = languageForFile(file);
+    const text = s.options.openText?.(file) ?? readFromDisk(file);
     if (!language || text === null) continue;
-    for (const key of storeAnalysis(s, analyzeSource(dependent, text, language, s.analyzeOptions))) touched.add(key);
-    s.reread.add(dependent);
+    for (const key of storeAnalysis(s, analyzeSource(file, text, language, s.analyzeOptions))) touched.add(key);
+    s.reread.add(file);
   }
   return touched;
 }
@@ -137,7 +148,16 @@ export function forgetFile(s: IndexState, file: string): Set<string> {
   s.files.delete(file);
   const before = s.groups.remove(file);
   s.version++;
+  // The file made a connection or registered a model others looked up by name: they are judged again.
+  if (s.modules.hasLookups) for (const key of reanalyse(s, lookupsMoved(s))) before.add(key);
   return before;
+}
+
+/** The files whose lookups by name answer otherwise now, each forgotten as a module (what it looked up and kept goes). */
+function lookupsMoved(s: IndexState): string[] {
+  const moved = s.modules.lookupsMoved();
+  for (const f of moved) s.modules.forget(f);
+  return moved;
 }
 
 /** Whether two analyses' imports name the same modules, in order (a missing list names none). */

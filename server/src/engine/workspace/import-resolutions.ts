@@ -44,8 +44,9 @@ export class ResolutionLog {
     this.reported.set(file, resolutions);
   }
 
-  forget(file: string): void {
-    this.looked.delete(file);
+  /** `file` changed: what was looked up from it goes, but for an analysis just made of it (`analysed`). */
+  forget(file: string, analysed = false): void {
+    if (!analysed) this.looked.delete(file);
     this.reported.delete(file);
   }
 

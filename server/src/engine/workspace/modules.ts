@@ -15,8 +15,8 @@ import { PathAliases } from './path-aliases';
 import { WorkspacePackages, bareImportCandidates, isManifest } from './workspace-packages';
 import { requiredNames } from '../syntax/barrels';
 import { ModuleSummaries } from './summaries';
-import { registeredModel } from './nest-models';
-import { workspaceConnections, type WorkspaceConnection } from './connections';
+import { NamedLookups } from './named-lookups';
+import type { WorkspaceLookup } from './workspace-lookups';
 import { callsModelFactory } from '../model/libraries';
 import { FolderListings } from './folder-listings';
 import { ResolutionLog, type Resolution } from './import-resolutions';
@@ -59,10 +59,8 @@ export class ModuleConstants {
   /** The imports each analysis followed, for the analysis cache (import-resolutions.ts). */
   private readonly resolutions = new ResolutionLog();
   private readonly summaries: ModuleSummaries;
-  /** Folder and name → the model injected there (`injectedModel`), until any file changes. */
-  private readonly injected = new Map<string, { model: Value; modules: string[] } | null>();
-  /** The connections the workspace makes by name (`namedConnection`), read once until any file changes. */
-  private readonly connectionLists = new Map<string, WorkspaceConnection[]>();
+  /** What analyses find by name across the workspace, not through an import (named-lookups.ts). */
+  private readonly named: NamedLookups;
   /** How a front-end finds the file an import names: this workspace's files and path aliases. */
   private readonly finder: ModuleFinder;
   /** The monorepo's own packages by name (`@app/core/scores` → `packages/core/src/scores.ts`). */
@@ -94,6 +92,14 @@ export class ModuleConstants {
       this.summary,
       importsWrapper,
     );
+    this.named = new NamedLookups({
+      root,
+      folders: this.folders,
+      read,
+      resolve: this.resolve,
+      returns: (module, language, source, name) =>
+        functionOf(this.summary(module, language, source, false), name)?.returns ?? null,
+    });
   }
 
   readonly resolve = (fromFile: string, language: SourceLanguage, source: string, name: string): Value | null =>
@@ -149,22 +155,7 @@ export class ModuleConstants {
    * (`nest-models.ts`), its module noted as used by `fromFile`.
    */
   readonly injectedModel = (fromFile: string, token: string): Value | null => {
-    const key = `${path.dirname(fromFile)}\0${token}`;
-    let found = this.injected.get(key);
-    if (found === undefined) {
-      found = registeredModel(fromFile, token, {
-        root: this.root,
-        filesIn: (dir) => {
-          const l = this.folders.listing(dir);
-          return l === 'unlisted' ? [] : [...l].filter(([, e]) => e === 'file').map(([n]) => n);
-        },
-        read: (f) => this.read(f),
-        resolve: (module, language, source, name) => this.resolve(module, language, source, name),
-        returns: (module, language, source, name) =>
-          functionOf(this.summary(module, language, source, false), name)?.returns ?? null,
-      });
-      this.injected.set(key, found);
-    }
+    const found = this.named.model(fromFile, token);
     for (const m of found?.modules ?? []) this.noteUse(fromFile, m);
     return found?.model ?? null;
   };
@@ -176,39 +167,10 @@ export class ModuleConstants {
    * `fromFile`, so a change to one reads it again.
    */
   readonly namedConnection = (fromFile: string, name: string): Value | null => {
-    const project = this.projectOf(fromFile);
-    let list = this.connectionLists.get(project);
-    if (!list) this.connectionLists.set(project, (list = this.connectionsIn(project)));
-    for (const c of list) this.noteUse(fromFile, c.module);
-    const found = list.filter((c) => c.name === name);
-    return found.length === 1 ? found[0].value : null;
+    const found = this.named.connection(fromFile, name);
+    for (const m of found.modules) this.noteUse(fromFile, m);
+    return found.value;
   };
-
-  /** The folder of the nearest package.json above a file (one process's code), else the root. */
-  private projectOf(file: string): string {
-    const root = path.resolve(this.root);
-    for (let dir = path.dirname(path.resolve(file)); dir.startsWith(root); dir = path.dirname(dir)) {
-      const l = this.folders.listing(dir);
-      if (l !== 'unlisted' && l.get('package.json') === 'file') return dir;
-      if (dir === root || path.dirname(dir) === dir) break;
-    }
-    return root;
-  }
-
-  private connectionsIn(project: string): WorkspaceConnection[] {
-    return workspaceConnections({
-      root: project,
-      entries: (dir) => {
-        const l = this.folders.listing(dir);
-        if (l === 'unlisted') return [];
-        return [...l].flatMap(([n, e]): Array<[string, 'file' | 'dir']> =>
-          e === 'file' || e === 'dir' ? [[n, e]] : [],
-        );
-      },
-      read: (f) => this.read(f),
-      resolve: (module, language, source, n) => this.resolve(module, language, source, n),
-    });
-  }
 
   /** The workspace file `source` names from `fromFile`, noted as used by `fromFile`; null for packages. */
   private moduleFile(fromFile: string, language: SourceLanguage, source: string): string | null {
@@ -279,6 +241,43 @@ export class ModuleConstants {
     this.resolutions.report(file, resolutions);
   }
 
+  /** What `file`'s analysis looked up by name across the workspace (workspace-lookups.ts): the analysis cache asks again. */
+  lookupsOf(file: string): WorkspaceLookup[] {
+    return this.named.log.empty ? [] : this.named.log.of(file, this.dependenciesOf(file));
+  }
+
+  /** An analysis made elsewhere (the analysis thread, the cache) looked these up. */
+  noteLookups(file: string, lookups: readonly WorkspaceLookup[]): void {
+    this.named.log.report(file, lookups);
+  }
+
+  /** Whether a recorded lookup answers the same now. */
+  lookupHolds(lookup: WorkspaceLookup): boolean {
+    return this.named.holds(lookup);
+  }
+
+  /** Whether any analysis looked something up by name (most workspaces: none, nothing to check). */
+  get hasLookups(): boolean {
+    return !this.named.log.empty;
+  }
+
+  /**
+   * The files whose analysis (or a module it read) looked something up by name that answers
+   * otherwise now: a connection or a model added, removed or edited in a file none of them
+   * reads. Those that asked, and every file that read them.
+   */
+  lookupsMoved(): string[] {
+    const moved = this.named.log.askers().filter((f) => this.named.log.of(f, []).some((l) => !this.named.holds(l)));
+    const out = new Set(moved);
+    for (const stack = [...moved]; stack.length > 0;)
+      for (const d of this.dependents.get(stack.pop()!) ?? [])
+        if (!out.has(d)) {
+          out.add(d);
+          stack.push(d);
+        }
+    return [...out];
+  }
+
   /** Files whose analysis read a constant from `module`. */
   dependentsOf(module: string): string[] {
     return [...(this.dependents.get(module) ?? [])];
@@ -301,15 +300,19 @@ export class ModuleConstants {
     this.finder.searched?.clear();
   }
 
-  forget(module: string): void {
+  /**
+   * A file appeared, changed or went. `analysed`: the file's own analysis was just made from
+   * its new text, so what it looked up stands; only what was reported for its older one goes.
+   */
+  forget(module: string, analysed = false): void {
     this.folders.forget(module);
-    this.resolutions.forget(module);
+    this.resolutions.forget(module, analysed);
+    this.named.log.forget(module, analysed);
     // A file that appears or goes may change what any import names.
     this.resolved.clear();
     this.finder.searched?.clear();
     if (isManifest(module)) this.manifestsChanged();
-    this.injected.clear();
-    this.connectionLists.clear();
+    this.named.clear();
     this.values.delete(module);
     this.stars.delete(module);
     this.namespaces.delete(module);

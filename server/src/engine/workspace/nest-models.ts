@@ -21,7 +21,7 @@ import { literalText } from '../model/template';
 import { languageForFile, parse } from '../syntax/parser';
 
 const LEVELS = 5;
-const MODULE_FILE = /\.module\.(?:ts|js|mts|mjs)$/;
+export const MODULE_FILE = /\.module\.(?:ts|js|mts|mjs)$/;
 
 /** What the search needs of the workspace's modules. */
 export interface NestModelHost {

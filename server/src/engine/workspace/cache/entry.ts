@@ -2,6 +2,7 @@ import type { FileAnalysis } from '../../analyze';
 import type { Finding } from '../../model';
 import type { FileBindings } from '../env-binder';
 import { isResolution, type Resolution } from '../import-resolutions';
+import { isWorkspaceLookup, type WorkspaceLookup } from '../workspace-lookups';
 import { isStamp, type Stamp } from './stamp';
 
 /**
@@ -25,6 +26,8 @@ export interface Entry {
   marked?: boolean;
   /** The imports its analysis followed and the files they named (import-resolutions.ts): restored only while each names the same. */
   resolutions?: Resolution[];
+  /** What its analysis looked up by name across the workspace (workspace-lookups.ts): restored only while each answers the same. */
+  lookups?: WorkspaceLookup[];
 }
 
 type StoredFinding = Omit<Finding, 'access'> & { access: number | Finding['access'] };
@@ -55,6 +58,7 @@ export function isEntry(v: unknown): v is Entry {
   if (e.stamp !== undefined && !isStamp(e.stamp)) return false;
   if (e.marked !== undefined && typeof e.marked !== 'boolean') return false;
   if (e.resolutions !== undefined && !(Array.isArray(e.resolutions) && e.resolutions.every(isResolution))) return false;
+  if (e.lookups !== undefined && !(Array.isArray(e.lookups) && e.lookups.every(isWorkspaceLookup))) return false;
   const b = e.bindings;
   if (b !== undefined && (typeof b !== 'object' || typeof b?.env !== 'string' || typeof b.named !== 'string'))
     return false;

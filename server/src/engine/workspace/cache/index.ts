@@ -39,7 +39,7 @@ export function engineSourceHash(): string | null {
  * caches are dropped. Bundles key the cache by engineSourceHash() as well, so a missed or
  * doubled bump cannot make a build read another engine's analyses.
  */
-export const CACHE_SCHEMA = 69;
+export const CACHE_SCHEMA = 70;
 
 /** What a cache is keyed by beside each file's content: a cache written with any other is not read. */
 export interface CacheKey {
@@ -125,6 +125,16 @@ export class AnalysisCache {
     return this.restored.size;
   }
 
+  /**
+   * Whether an entry looked something up by name across the workspace (a TypeDORM connection,
+   * a Nest model): asking again whether it answers the same parses the modules that make it,
+   * so the grammars must be loaded before files are restored.
+   */
+  get asksByName(): boolean {
+    for (const e of this.old?.entries.values() ?? []) if (e.lookups) return true;
+    return false;
+  }
+
   /** Whether there was a cache to read (made with this key). */
   get loaded(): boolean {
     return this.old !== null && this.old.entries.size > 0;
@@ -179,7 +189,9 @@ export class AnalysisCache {
       // A file added or removed since: each import it followed must still name the same file.
       (entry.resolutions ?? []).every(
         ([language, from, source, target]) => index?.crossFile.modules.importedFile(from, language, source) === target,
-      );
+      ) &&
+      // A connection or a Nest model made, changed or gone in a file it never read: asked again.
+      (entry.lookups ?? []).every((l) => !!index?.crossFile.modules.lookupHolds(l));
     if (!index || !entry || !valid) {
       this.misses++;
       return false;
@@ -192,6 +204,7 @@ export class AnalysisCache {
     if (entry.imports) pass.facts.restoreImports(file, entry.imports);
     if (entry.marked !== undefined) index.restoreEntryMark(file, entry.marked);
     if (entry.resolutions) modules.noteResolutions(file, entry.resolutions);
+    if (entry.lookups) modules.noteLookups(file, entry.lookups);
     modules.noteDependencies(
       file,
       entry.deps.map(([dep]) => dep),
@@ -334,12 +347,14 @@ export class AnalysisCache {
       const bindings = index.bindingsOf(file);
       const marked = index.entryMarkOf(file);
       const resolutions = modules.resolutionsOf(file);
+      const lookups = modules.lookupsOf(file);
       const extra = {
         ...(stamp ? { stamp } : {}),
         ...(imports ? { imports } : {}),
         ...(bindings ? { bindings } : {}),
         ...(marked !== undefined ? { marked } : {}),
         ...(resolutions.length ? { resolutions } : {}),
+        ...(lookups.length ? { lookups } : {}),
       };
       const asRead = this.unchangedEntry(file, analysis, { hash, deps, ...extra });
       entries.push([file, asRead ?? { hash, deps, analysis: encodeAnalysis(analysis), ...extra }]);
@@ -411,7 +426,7 @@ export function restampsWorthWriting(restamped: number, files: number): boolean 
   return restamped > 0 && restamped * 100 >= files;
 }
 
-/** Whether an entry's parts beside its analysis (hash, deps, stamp, imports, bindings, mark, resolutions) are those given. */
+/** Whether an entry's parts beside its analysis (hash, deps, stamp, imports, bindings, mark, resolutions, lookups) are those given. */
 function sameEntryRest(old: Entry, rest: Omit<Entry, 'analysis'>): boolean {
   const sameList = <T>(a: readonly T[] | undefined, b: readonly T[] | undefined, same: (x: T, y: T) => boolean) =>
     a === b || (!!a && !!b && a.length === b.length && a.every((x, i) => same(x, b[i])));
@@ -425,7 +440,8 @@ function sameEntryRest(old: Entry, rest: Omit<Entry, 'analysis'>): boolean {
     (old.bindings === rest.bindings ||
       (old.bindings?.env === rest.bindings?.env && old.bindings?.named === rest.bindings?.named)) &&
     old.marked === rest.marked &&
-    sameList(old.resolutions, rest.resolutions, (a, b) => a.every((x, i) => x === b[i]))
+    sameList(old.resolutions, rest.resolutions, (a, b) => a.every((x, i) => x === b[i])) &&
+    sameList(old.lookups, rest.lookups, (a, b) => a.every((x, i) => x === b[i]))
   );
 }
 

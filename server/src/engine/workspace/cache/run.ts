@@ -62,7 +62,7 @@ export async function indexWorkspace(
 ): Promise<void> {
   const cache = options.cache ?? null;
   // Terraform is read with a tree-sitter grammar: loaded here only when there is some.
-  if (list.infrastructure.some(infrastructureNeedsParsers)) await initParsers();
+  if (list.infrastructure.some(infrastructureNeedsParsers) || cache?.asksByName) await initParsers();
   index.readInfrastructure(list.infrastructure, cache?.infraReads());
   if (options.analyse) await options.analyse(list.files);
   else await indexOneByOne(index, list.files, cache, options.maxBytes);
