@@ -99,3 +99,29 @@ test('a start from the cache after the entry module was added publishes what a s
   // the entity and the table restored.
   assert.equal(Number(hits[2]), Number(hits[1]) - 3, hits[0]);
 });
+
+test('the Nest feature module registering a model, deleted and created again, re-judges the service', async () => {
+  const folder = tmp('nest');
+  fs.cpSync(path.join(ROOT, 'test', 'fixtures', 'libraries', 'nestjs-dynamoose'), folder, { recursive: true });
+  const s = await indexed(folder);
+  const uri = pathToFileURL(path.join(folder, 'src', 'loans', 'loans.service.ts')).toString();
+  const outHot = () =>
+    (s.diagnostics.get(uri) ?? []).some((d) => d.code === 'SL001' && String(d.message).includes('"OUT" on index'));
+  await until('the constant state key reported', outHot);
+
+  const file = path.join(folder, 'src', 'loans', 'loans.module.ts');
+  const text = fs.readFileSync(file, 'utf8');
+  fs.rmSync(file);
+  await s.conn.sendNotification('workspace/didChangeWatchedFiles', {
+    changes: [{ uri: pathToFileURL(file).toString(), type: 3 }],
+  });
+  // Without the registration the service's model, its table and its indexes are unknown.
+  await until('the finding gone with the model', () => !outHot());
+
+  fs.writeFileSync(file, text);
+  await s.conn.sendNotification('workspace/didChangeWatchedFiles', {
+    changes: [{ uri: pathToFileURL(file).toString(), type: 1 }],
+  });
+  await until('the finding back with the model', outHot);
+  assert.deepEqual(s.errors, []);
+});
