@@ -69,6 +69,8 @@ export function updateFile(
  * kept what it read of the changed one, so it is forgotten too.
  */
 export function refreshDependents(s: IndexState, file: string): Set<string> {
+  // A file created: an import that found nothing, or another file, may name it now.
+  const resolved = s.modules.presenceChanged(file) ? s.modules.resolutionsNow() : null;
   const stale = new Set<string>([file]);
   for (const queue = [file]; queue.length > 0;) {
     const module = queue.pop()!;
@@ -83,6 +85,7 @@ export function refreshDependents(s: IndexState, file: string): Set<string> {
   // A connection or a Nest model made or changed where none of these files reads: those that looked it up by name.
   if (s.modules.hasLookups && mayChangeLookups(file, s.options.openText?.(file) ?? readFromDisk(file)))
     for (const f of lookupsMoved(s)) stale.add(f);
+  if (resolved) for (const f of s.modules.resolutionsMoved(resolved)) stale.add(f);
   stale.delete(file);
   return reanalyse(s, stale);
 }
@@ -141,6 +144,8 @@ export function storeAnalysis(s: IndexState, analysis: FileAnalysis): Set<string
 
 /** Takes a deleted file out of the index; returns the key families it had. */
 export function forgetFile(s: IndexState, file: string): Set<string> {
+  // A file deleted: the imports that named it name another file now, or none.
+  const resolved = s.modules.presenceChanged(file) ? s.modules.resolutionsNow() : null;
   s.env.forget(file);
   s.modules.forget(file);
   s.reach.forget(file);
@@ -149,14 +154,17 @@ export function forgetFile(s: IndexState, file: string): Set<string> {
   const before = s.groups.remove(file);
   s.version++;
   // The file made a connection or registered a model others looked up by name: they are judged again.
-  if (s.modules.hasLookups) for (const key of reanalyse(s, lookupsMoved(s))) before.add(key);
+  const moved = new Set(resolved ? s.modules.resolutionsMoved(resolved) : []);
+  if (s.modules.hasLookups) for (const f of lookupsMoved(s)) moved.add(f);
+  moved.delete(file);
+  for (const key of reanalyse(s, moved)) before.add(key);
   return before;
 }
 
-/** The files whose lookups by name answer otherwise now, each forgotten as a module (what it looked up and kept goes). */
+/** The files whose lookups by name answer otherwise now; what each read and kept is forgotten. */
 function lookupsMoved(s: IndexState): string[] {
   const moved = s.modules.lookupsMoved();
-  for (const f of moved) s.modules.forget(f);
+  for (const f of moved) s.modules.forgetReads(f);
   return moved;
 }
 

@@ -65,6 +65,19 @@ export class FolderListings {
     return entries;
   }
 
+  /**
+   * Whether `file` is there as asked earlier (`exists`) or as its folder's listing read earlier
+   * says (a file or a link), or undefined when neither was: then nothing was looked up there yet.
+   */
+  listedBefore(file: string): boolean | undefined {
+    const known = this.existing.get(file);
+    if (known !== undefined) return known;
+    const listing = this.listings.get(path.dirname(file));
+    if (!listing || listing === 'unlisted') return undefined;
+    const entry = listing.get(path.basename(file));
+    return entry === 'file' || entry === 'link';
+  }
+
   /** A file appeared, changed or went: what is known of it, and its folder's listing and its parents' (a new package folder appears in its parent's). */
   forget(file: string): void {
     this.existing.delete(file);

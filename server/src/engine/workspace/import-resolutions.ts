@@ -44,6 +44,17 @@ export class ResolutionLog {
     this.reported.set(file, resolutions);
   }
 
+  /**
+   * Every import looked up or reported: from which file, as which language, the specifier,
+   * and the file it named when reported (undefined: looked up here, in the memo of the time).
+   */
+  *all(): Generator<[fromFile: string, language: SourceLanguage, source: string, target: string | null | undefined]> {
+    for (const [from, mine] of this.looked)
+      for (const [language, source] of mine.values()) yield [from, language, source, undefined];
+    for (const list of this.reported.values())
+      for (const [language, from, source, target] of list) yield [from, language, source, target];
+  }
+
   /** `file` changed: what was looked up from it goes, but for an analysis just made of it (`analysed`). */
   forget(file: string, analysed = false): void {
     if (!analysed) this.looked.delete(file);

@@ -1,5 +1,6 @@
 import { DEFAULT_MAX_BYTES } from '../analyze';
 import { readSource, type ReadText } from './source';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Node, Tree } from 'web-tree-sitter';
 import { exportedValue, newContext, onceUnless } from '../frontends/evaluation';
@@ -32,6 +33,15 @@ export function readFromDisk(file: string): string | null {
 }
 
 const MAX_MODULE_BYTES = 512 * 1024;
+
+/** Whether a regular file (or a link to one) is at `file` now. */
+function isFile(file: string): boolean {
+  try {
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Constants that cross files: `export const SHARDS = 10` imported by a writer and a
@@ -187,14 +197,17 @@ export class ModuleConstants {
    */
   importedFile(fromFile: string, language: SourceLanguage, source: string): string | null {
     // Files of one folder import the same modules: resolved once per folder (a Python name is searched up to the root).
-    const fe = frontEndFor(language);
-    const key = `${fe.id}\0${path.dirname(fromFile)}\0${source}`;
+    const key = this.resolutionKey(fromFile, language, source);
     let module = this.resolved.get(key);
     if (module === undefined) {
-      module = fe.resolveModule(fromFile, source, this.finder);
+      module = frontEndFor(language).resolveModule(fromFile, source, this.finder);
       this.resolved.set(key, module);
     }
     return module;
+  }
+
+  private resolutionKey(fromFile: string, language: SourceLanguage, source: string): string {
+    return `${frontEndFor(language).id}\0${path.dirname(fromFile)}\0${source}`;
   }
 
   private noteUse(file: string, module: string): void {
@@ -276,6 +289,56 @@ export class ModuleConstants {
           stack.push(d);
         }
     return [...out];
+  }
+
+  /**
+   * Whether `file` appeared or went since its folder was listed (a file created or deleted,
+   * not edited): then an import anywhere may name another file now. Asked before `forget`.
+   */
+  presenceChanged(file: string): boolean {
+    const before = this.folders.listedBefore(file);
+    return before !== undefined && before !== isFile(file);
+  }
+
+  /** The imports as resolved so far (folder, language and specifier → file), kept to compare after a file appeared or went. */
+  resolutionsNow(): ReadonlyMap<string, string | null> {
+    return new Map(this.resolved);
+  }
+
+  /**
+   * After a file appeared or went: the files that followed an import that names another
+   * file now than in `before` (or than the one reported for it), and every file that read
+   * them. What each read and kept is forgotten (`forgetReads`).
+   */
+  resolutionsMoved(before: ReadonlyMap<string, string | null>): string[] {
+    const moved = new Set<string>();
+    for (const [from, language, source, reported] of this.resolutions.all()) {
+      if (moved.has(from)) continue;
+      const then = reported !== undefined ? reported : before.get(this.resolutionKey(from, language, source));
+      if (then !== undefined && this.importedFile(from, language, source) !== then) moved.add(from);
+    }
+    const out = new Set(moved);
+    for (const stack = [...moved]; stack.length > 0;)
+      for (const d of this.dependents.get(stack.pop()!) ?? [])
+        if (!out.has(d)) {
+          out.add(d);
+          stack.push(d);
+        }
+    for (const f of out) this.forgetReads(f);
+    return [...out];
+  }
+
+  /**
+   * A file whose text is the same must be read again (an import of it names another file
+   * now, a lookup answers otherwise): what it read and kept goes, the workspace's listings stay.
+   */
+  forgetReads(module: string): void {
+    this.resolutions.forget(module);
+    this.named.log.forget(module);
+    this.values.delete(module);
+    this.stars.delete(module);
+    this.namespaces.delete(module);
+    this.summaries.forget(module);
   }
 
   /** Files whose analysis read a constant from `module`. */
