@@ -2,23 +2,21 @@ import { DEFAULT_MAX_BYTES } from '../analyze';
 import { readSource, type ReadText } from './source';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Node, Tree } from 'web-tree-sitter';
-import { exportedValue, newContext, onceUnless } from '../frontends/evaluation';
-import { type ImportLookup } from '../model/eval-context';
+import type { Tree } from 'web-tree-sitter';
 import type { SourceLanguage } from '../model';
 import type { ModuleFinder } from '../model/frontend';
 import { languageForFile, parse } from '../syntax/parser';
 import { frontEndFor } from '../frontends/registry';
-import { destructuredPart, type Value } from '../model/value';
+import type { Value } from '../model/value';
 import { functionOf } from '../frontends/wrappers/resolve';
 import type { ModuleSummary } from '../model/summary';
 import { PathAliases } from './path-aliases';
 import { WorkspacePackages, bareImportCandidates, isManifest } from './workspace-packages';
-import { requiredNames } from '../syntax/barrels';
 import { ModuleSummaries } from './summaries';
 import { NamedLookups } from './named-lookups';
 import type { WorkspaceLookup } from './workspace-lookups';
-import { callsModelFactory } from '../model/libraries';
+import { readModuleExports } from './module-exports';
+import { UseGraph } from './use-graph';
 import { FolderListings } from './folder-listings';
 import { ResolutionLog, type Resolution } from './import-resolutions';
 
@@ -48,8 +46,6 @@ function isFile(file: string): boolean {
  * reader, `from config import SHARD_COUNT`. Modules are parsed on demand, once, and
  * their constants kept as values; `forget` drops a module when it changes.
  */
-/** `export * as Dynamo from "./dynamo"`: the namespace's name and the module it names. */
-const NAMESPACE_EXPORT = /^\s*export\s+\*\s+as\s+([A-Za-z_$][\w$]*)\s+from\s+["']([^"']+)["']/gm;
 
 export class ModuleConstants {
   private readonly values = new Map<string, Map<string, Value | null>>();
@@ -57,10 +53,8 @@ export class ModuleConstants {
   private readonly stars = new Map<string, string[]>();
   /** The namespaces a module exports (`export * as Dynamo from "./dynamo"`): name → the module it names. */
   private readonly namespaces = new Map<string, Map<string, string>>();
-  /** Module file → the files whose analysis used one of its constants. */
-  private readonly dependents = new Map<string, Set<string>>();
-  /** File → the module files its analysis (or its summary, for a module) looked up: `dependenciesOf` follows it. */
-  private readonly uses = new Map<string, Set<string>>();
+  /** Which files read which modules (use-graph.ts). */
+  private readonly uses = new UseGraph();
   private depth = 0;
   /** What the workspace's folders hold, read once (see folder-listings.ts). */
   private readonly folders = new FolderListings();
@@ -211,30 +205,12 @@ export class ModuleConstants {
   }
 
   private noteUse(file: string, module: string): void {
-    let users = this.dependents.get(module);
-    if (!users) this.dependents.set(module, (users = new Set()));
-    users.add(file);
-    let used = this.uses.get(file);
-    if (!used) this.uses.set(file, (used = new Set()));
-    used.add(module);
+    this.uses.note(file, module);
   }
 
-  /**
-   * Every module a file's analysis may have read, through the modules those read in
-   * turn (sorted): a cached analysis stands only while none of them changed. A module's
-   * lookups are noted when it is first read, whichever file asked, so the walk finds them.
-   */
+  /** Every module a file's analysis may have read, sorted (`UseGraph.dependenciesOf`). */
   dependenciesOf(file: string): string[] {
-    const seen = new Set<string>();
-    const stack = [file];
-    while (stack.length) {
-      for (const m of this.uses.get(stack.pop()!) ?? []) {
-        if (m === file || seen.has(m)) continue;
-        seen.add(m);
-        stack.push(m);
-      }
-    }
-    return [...seen].sort();
+    return this.uses.dependenciesOf(file);
   }
 
   /** An analysis made elsewhere (the analysis thread, the cache) read these modules: a change of one refreshes it. */
@@ -280,15 +256,8 @@ export class ModuleConstants {
    * reads. Those that asked, and every file that read them.
    */
   lookupsMoved(): string[] {
-    const moved = this.named.log.askers().filter((f) => this.named.log.of(f, []).some((l) => !this.named.holds(l)));
-    const out = new Set(moved);
-    for (const stack = [...moved]; stack.length > 0;)
-      for (const d of this.dependents.get(stack.pop()!) ?? [])
-        if (!out.has(d)) {
-          out.add(d);
-          stack.push(d);
-        }
-    return [...out];
+    const log = this.named.log;
+    return this.uses.withReaders(log.askers().filter((f) => log.of(f, []).some((l) => !this.named.holds(l))));
   }
 
   /**
@@ -317,15 +286,9 @@ export class ModuleConstants {
       const then = reported !== undefined ? reported : before.get(this.resolutionKey(from, language, source));
       if (then !== undefined && this.importedFile(from, language, source) !== then) moved.add(from);
     }
-    const out = new Set(moved);
-    for (const stack = [...moved]; stack.length > 0;)
-      for (const d of this.dependents.get(stack.pop()!) ?? [])
-        if (!out.has(d)) {
-          out.add(d);
-          stack.push(d);
-        }
+    const out = this.uses.withReaders(moved);
     for (const f of out) this.forgetReads(f);
-    return [...out];
+    return out;
   }
 
   /**
@@ -343,7 +306,7 @@ export class ModuleConstants {
 
   /** Files whose analysis read a constant from `module`. */
   dependentsOf(module: string): string[] {
-    return [...(this.dependents.get(module) ?? [])];
+    return this.uses.readersOf(module);
   }
 
   /** The set of wrapper modules changed: modules that import one are summarised again when asked. */
@@ -398,64 +361,27 @@ export class ModuleConstants {
     }
     this.depth++;
     try {
-      const imports: ImportLookup = (source, name) => this.resolve(module, language, source, name);
-      // `export const User = createUserEntity(StoreTable)`: what an imported factory returns for it.
-      const functions = (source: string, name: string) =>
-        functionOf(this.summary(module, language, source, false), name);
-      const fe = frontEndFor(language);
-      const evaluate = fe.evaluate;
-      // Nothing is recorded: another file's ranges mean nothing to the caller's call site.
-      for (const [name, node] of fe.topLevelDeclarations(tree)) {
-        // A module's constants are evaluated once, when it is loaded.
-        const lookups = callsModelFactory(node.text) ? { imports, functions } : { imports };
-        const value = evaluate(node, newContext(evaluate, lookups));
-        result.set(name, exportedValue(value && onceUnless(false, value), name, node, module));
-      }
-      // `const { orders, users } = createTables()`: each name the part of the value it takes.
-      const whole = new Map<Node, Value | null>();
-      for (const { name, value: node, key } of fe.destructuredDeclarations(tree)) {
-        if (result.has(name)) continue;
-        if (!whole.has(node)) {
-          const lookups = callsModelFactory(node.text) ? { imports, functions } : { imports };
-          const v = evaluate(node, newContext(evaluate, lookups));
-          whole.set(node, v && onceUnless(false, v));
-        }
-        const part = destructuredPart(whole.get(node) ?? undefined, key);
-        if (part) result.set(name, exportedValue(part, name, node, module));
-      }
-      // A barrel (`export { User } from "./user"`, or `const { User } = require("./user")` passed on by
-      // `module.exports = { User }`): the value the module it names holds, as its importers see it.
-      for (const m of text.matchAll(NAMESPACE_EXPORT)) {
-        const known = this.namespaces.get(module) ?? new Map<string, string>();
-        this.namespaces.set(module, known.set(m[1], m[2]));
-      }
-      for (const r of fe.reexports(tree)) {
-        if (r.names === '*') this.stars.set(module, [...(this.stars.get(module) ?? []), r.source]);
-        else for (const [alias, name] of r.names) if (!result.has(alias)) result.set(alias, imports(r.source, name));
-      }
-      for (const [local, source, name] of requiredNames(tree))
-        if (!result.has(local)) result.set(local, imports(source, name));
-      // A Python package's `__init__.py` passes on the classes it imports (`from .person import
-      // PersonModel`): `from app.models import PersonModel` gets the class the package imports.
-      if (module.endsWith('__init__.py'))
-        for (const [local, { source, name }] of fe.importedNames(tree))
-          if (/^[A-Z]/.test(name) && !result.has(local)) result.set(local, imports(source, name));
-      // `module.exports = User`: what `const User = require("./user")` (the whole module) holds.
-      for (const [alias, local] of fe.exportAliases(tree)) {
-        if (alias !== 'default' || !result.get(local)) continue;
-        if (!result.has('*') && wholeModuleExport(text, local)) result.set('*', result.get(local)!);
-        // `export default class User`: what `import User from "./user"` holds.
-        if (!result.has('default')) result.set('default', result.get(local)!);
-      }
+      readModuleExports(
+        {
+          module,
+          text,
+          tree,
+          fe: frontEndFor(language),
+          imports: (source, name) => this.resolve(module, language, source, name),
+          // `export const User = createUserEntity(StoreTable)`: what an imported factory returns for it.
+          functions: (source, name) => functionOf(this.summary(module, language, source, false), name),
+          namespace: (name, source) => {
+            const known = this.namespaces.get(module) ?? new Map<string, string>();
+            this.namespaces.set(module, known.set(name, source));
+          },
+          star: (source) => this.stars.set(module, [...(this.stars.get(module) ?? []), source]),
+        },
+        result,
+      );
     } finally {
       this.depth--;
       tree.delete();
     }
     return result;
   }
-}
-
-/** Whether a CommonJS module's whole export is the one name (`module.exports = User`). */
-function wholeModuleExport(text: string, local: string): boolean {
-  return new RegExp(`\\bmodule\\.exports\\s*=\\s*${local.replace(/\$/g, '\\$')}\\s*;?\\s*$`, 'm').test(text);
 }
