@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, test } from 'node:test';
-import { ROOT, startServer, until, type Session } from './lsp-client';
+import { test } from 'node:test';
+import { ROOT, scratch, until } from './lsp-client';
 
 /**
  * The language server starts from its analysis cache: a second start on an unchanged
@@ -11,23 +10,11 @@ import { ROOT, startServer, until, type Session } from './lsp-client';
  * file changed on disk in between is analysed again, with the files that read it.
  */
 
-const sessions: Session[] = [];
-const dirs: string[] = [];
-after(() => {
-  for (const s of sessions) s.stop();
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-});
-
-const tmp = (name: string) => {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), `shardlens-lsp-cache-${name}-`));
-  dirs.push(d);
-  return d;
-};
+const { started, tmp } = scratch('shardlens-lsp-cache');
 
 /** Starts a server on `folder` with `storage` as its cache folder; resolves once the index is done and logged. */
 async function indexed(folder: string, storage: string) {
-  const s = startServer(folder);
-  sessions.push(s);
+  const s = started(folder);
   await s.initialize({ initializationOptions: { cacheDir: storage } });
   const line = await until(
     'the index line',

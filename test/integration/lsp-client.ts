@@ -5,7 +5,9 @@
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
+import { after } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import {
   createProtocolConnection,
@@ -234,4 +236,29 @@ export async function until<T>(
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last seen: ${JSON.stringify(last())}`);
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/**
+ * The servers a test file starts and the folders it makes, stopped and removed after it:
+ * `started` starts a server on a folder, `tmp` makes a folder named `<prefix>-<name>-…`.
+ */
+export function scratch(prefix: string): { started(folder: string): Session; tmp(name: string): string } {
+  const sessions: Session[] = [];
+  const dirs: string[] = [];
+  after(() => {
+    for (const s of sessions) s.stop();
+    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+  });
+  return {
+    started(folder) {
+      const s = startServer(folder);
+      sessions.push(s);
+      return s;
+    },
+    tmp(name) {
+      const d = fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-${name}-`));
+      dirs.push(d);
+      return d;
+    },
+  };
 }

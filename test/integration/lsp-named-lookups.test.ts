@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { ROOT, startServer, until, type Session } from './lsp-client';
+import { ROOT, scratch, until, type Session } from './lsp-client';
 
 /**
  * A service takes TypeDORM's default connection with `getEntityManager()`; the app's entry
@@ -13,18 +12,7 @@ import { ROOT, startServer, until, type Session } from './lsp-client';
  * starting from its analysis cache must not restore the service's older analysis.
  */
 
-const sessions: Session[] = [];
-const dirs: string[] = [];
-after(() => {
-  for (const s of sessions) s.stop();
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-});
-
-const tmp = (name: string) => {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), `shardlens-lsp-lookups-${name}-`));
-  dirs.push(d);
-  return d;
-};
+const { started, tmp } = scratch('shardlens-lsp-lookups');
 
 const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'libraries', 'typedorm-bootstrap-later');
 /** The app's entry module, created and deleted below (kept beside the fixture's sources, not in them). */
@@ -37,8 +25,7 @@ function workspace(name: string): string {
 }
 
 async function indexed(folder: string, storage?: string): Promise<Session> {
-  const s = startServer(folder);
-  sessions.push(s);
+  const s = started(folder);
   await s.initialize(storage ? { initializationOptions: { cacheDir: storage } } : {});
   await until('the index done', () => s.statuses.some((x) => !x.indexing) && s.logs.some((l) => /indexed/.test(l)));
   return s;
