@@ -84,7 +84,7 @@ export function refreshDependents(s: IndexState, file: string): Set<string> {
   }
   // A connection or a Nest model made or changed where none of these files reads: those that looked it up by name.
   if (s.modules.hasLookups && mayChangeLookups(file, s.options.openText?.(file) ?? readFromDisk(file)))
-    for (const f of lookupsMoved(s)) stale.add(f);
+    for (const f of s.modules.lookupsMoved()) stale.add(f);
   if (resolved) for (const f of s.modules.resolutionsMoved(resolved)) stale.add(f);
   stale.delete(file);
   return reanalyse(s, stale);
@@ -153,19 +153,12 @@ export function forgetFile(s: IndexState, file: string): Set<string> {
   s.files.delete(file);
   const before = s.groups.remove(file);
   s.version++;
-  // The file made a connection or registered a model others looked up by name: they are judged again.
+  // The imports that named it, and the lookups by name it answered (a connection, a model): judged again.
   const moved = new Set(resolved ? s.modules.resolutionsMoved(resolved) : []);
-  if (s.modules.hasLookups) for (const f of lookupsMoved(s)) moved.add(f);
+  if (s.modules.hasLookups) for (const f of s.modules.lookupsMoved()) moved.add(f);
   moved.delete(file);
   for (const key of reanalyse(s, moved)) before.add(key);
   return before;
-}
-
-/** The files whose lookups by name answer otherwise now; what each read and kept is forgotten. */
-function lookupsMoved(s: IndexState): string[] {
-  const moved = s.modules.lookupsMoved();
-  for (const f of moved) s.modules.forgetReads(f);
-  return moved;
 }
 
 /** Whether two analyses' imports name the same modules, in order (a missing list names none). */

@@ -253,11 +253,13 @@ export class ModuleConstants {
   /**
    * The files whose analysis (or a module it read) looked something up by name that answers
    * otherwise now: a connection or a model added, removed or edited in a file none of them
-   * reads. Those that asked, and every file that read them.
+   * reads. Those that asked, and every file that read them; what each read and kept is forgotten.
    */
   lookupsMoved(): string[] {
     const log = this.named.log;
-    return this.uses.withReaders(log.askers().filter((f) => log.of(f, []).some((l) => !this.named.holds(l))));
+    const out = this.uses.withReaders(log.askers().filter((f) => log.of(f, []).some((l) => !this.named.holds(l))));
+    for (const f of out) this.forgetReads(f);
+    return out;
   }
 
   /**

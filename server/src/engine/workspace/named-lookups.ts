@@ -62,8 +62,7 @@ export class NamedLookups {
    */
   connection(fromFile: string, name: string): { value: Value | null; modules: string[] } {
     const list = this.connectionsOf(fromFile);
-    const found = list.filter((c) => c.name === name);
-    const value = found.length === 1 ? found[0].value : null;
+    const value = onlyNamed(list, name);
     this.log.note('connection', fromFile, name, value);
     return { value, modules: list.map((c) => c.module) };
   }
@@ -83,8 +82,7 @@ export class NamedLookups {
 
   private answerNow(kind: LookupKind, fromFile: string, name: string): Value | null {
     if (kind === 'model') return this.modelNow(fromFile, name)?.model ?? null;
-    const found = this.connectionsOf(fromFile).filter((c) => c.name === name);
-    return found.length === 1 ? found[0].value : null;
+    return onlyNamed(this.connectionsOf(fromFile), name);
   }
 
   private modelNow(fromFile: string, token: string): { model: Value; modules: string[] } | null {
@@ -140,4 +138,10 @@ export class NamedLookups {
       resolve,
     });
   }
+}
+
+/** The connection made under `name` when exactly one module makes one so named, else null. */
+function onlyNamed(list: readonly WorkspaceConnection[], name: string): Value | null {
+  const found = list.filter((c) => c.name === name);
+  return found.length === 1 ? found[0].value : null;
 }
