@@ -131,3 +131,77 @@ def backfill(rows):
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a call made when the module loads runs once however it is indented; a call in a handler runs per request even at column 0', async () => {
+  const { analyzeSource } = await import('../../server/src/engine/analyze');
+  const { initParsers } = await import('../../server/src/engine/syntax/parser');
+  await initParsers();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-at-load-'));
+  const severities = (name: string, text: string) => {
+    const file = path.join(dir, 'src', name);
+    fs.writeFileSync(file, text);
+    const language = name.endsWith('.py') ? 'python' : 'javascript';
+    return analyzeSource(file, text, language).findings.map((f) => `${f.rule} ${f.severity}`);
+  };
+  try {
+    fs.writeFileSync(path.join(dir, 'package.json'), '{"name":"notes"}');
+    fs.mkdirSync(path.join(dir, 'src'));
+    // A study script whose whole body is indented: a params object, then one batchGet at load.
+    const indented = `const AWS = require('aws-sdk');
+const documentClient = new AWS.DynamoDB.DocumentClient();
+
+  var params = {
+    RequestItems: { notes: { Keys: [{ user_id: 'ALL', timestamp: 1 }] } },
+  };
+
+  documentClient.batchGet(params, function (err, data) {
+    console.log(err || data);
+  });
+`;
+    assert.deepEqual(severities('read-ops.js', indented), ['SL001 info']);
+    // An ES module reading its settings once, inside a top-level try around a top-level await.
+    const settings = `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+
+const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+let config = {};
+try {
+  const { Item } = await doc.send(new GetCommand({ TableName: 'settings', Key: { pk: 'CONFIG' } }));
+  config = Item ?? {};
+} catch (e) {
+  console.error('no settings', e);
+}
+export const limits = () => config;
+`;
+    assert.deepEqual(severities('settings.mjs', settings), ['SL001 info']);
+    // The same read in a handler whose body was pasted without indentation: per request.
+    const handler = `const { DynamoDBClient } = require('@aws-sdk/client-dynamodb');
+const { DynamoDBDocumentClient, GetCommand } = require('@aws-sdk/lib-dynamodb');
+const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+
+exports.handler = async (event) => {
+const { Item } = await doc.send(new GetCommand({ TableName: 'settings', Key: { pk: 'CONFIG' } }));
+return { statusCode: 200, body: JSON.stringify(Item) };
+};
+`;
+    const hot = severities('handler.js', handler);
+    assert.equal(hot.length, 1, hot.join());
+    assert.notEqual(hot[0], 'SL001 info');
+    // Python: a class body's call is not load-time code of the module's (a method is per request).
+    const py = `import boto3
+
+table = boto3.resource("dynamodb").Table("settings")
+
+
+class Settings:
+    def load(self):
+        return table.get_item(Key={"pk": "CONFIG"})
+`;
+    assert.deepEqual(
+      severities('settings.py', py).map((s) => s.endsWith('info')),
+      [false],
+    );
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -131,7 +131,15 @@ function access(parts: Array<string | Hole> | null, table: Access['table'], keyG
   return {
     ...{ file: 'f.ts', language: 'typescript', operation: 'GetItem', kind: 'read', sdk: 'lib-dynamodb', table },
     ...{ index: null, span, partitionKey: pk, sortKey: null, sortCondition: null, read: null },
-    call: { receiver: 'doc', form: 'send-command', callee: 'GetCommand', async: true, statement: span, indent: '' },
+    call: {
+      receiver: 'doc',
+      form: 'send-command',
+      callee: 'GetCommand',
+      async: true,
+      statement: span,
+      indent: '',
+      atLoad: false,
+    },
     ...{ increments: false, paginated: false, limited: false, itemBytes: null },
     ...(keyGap ? { keyGap } : {}),
   } as Access;

@@ -30,6 +30,19 @@ export function statementOf(n: Node): Node {
   return s;
 }
 
+/** Classes: their bodies' statements run per instance (JS fields) or hold methods, not load-time code. */
+const CLASSES = new Set(['class_declaration', 'class', 'class_definition', 'class_body']);
+
+/**
+ * Whether `n` runs when its module loads: no function or class around it, however the code
+ * is indented (a script's statements inside a top-level `if`, `try` or `for`, under a
+ * `__main__` guard, or simply indented).
+ */
+export function runsAtLoad(n: Node): boolean {
+  for (let p = n.parent; p; p = p.parent) if (FUNCTIONS.has(p.type) || CLASSES.has(p.type)) return false;
+  return true;
+}
+
 /** Whether the nearest function around `n` is declared `async`. */
 export function inAsyncFunction(n: Node): boolean {
   for (let p = n.parent; p; p = p.parent) {
@@ -66,5 +79,6 @@ export function callStyle(
     async: inAsyncFunction(n),
     statement: spanOf(statement),
     indent: indentOf(statement, text),
+    atLoad: runsAtLoad(n),
   };
 }

@@ -90,4 +90,6 @@ export interface CallStyle {
   /** The statement holding the call, and its indentation. */
   statement: Span;
   indent: string;
+  /** Whether the call runs when its module loads (no function or class around it): once, not per request. */
+  atLoad: boolean;
 }

@@ -31,7 +31,7 @@ export function roleOfAccess(a: Access, files: FileContexts): FileRole {
   const fileRole = roleOf(a.file, files);
   if (fileRole !== 'app') return fileRole;
   // An entity's schema declares every write of it, wherever those run: not a call made once at load.
-  if (a.call.statement.startColumn === 0 && !a.library?.schema) return 'script';
+  if (a.call.atLoad && !a.library?.schema) return 'script';
   return roleOfValue(a, files) ?? fileRole;
 }
 
