@@ -1,8 +1,49 @@
 import { ruleTester } from './tester';
 
+const TICKET_COUNTER = `const AWS = require('aws-sdk');
+const doc = new AWS.DynamoDB.DocumentClient();
+
+// Hands out the next ticket number to every order.
+exports.handler = async () => {
+  const res = await doc
+    .update({
+      TableName: process.env.TABLE_NAME,
+      Key: { PK: 'ticketNumber' },
+      UpdateExpression: 'ADD seq :one',
+      ExpressionAttributeValues: { ':one': 1 },
+      ReturnValues: 'UPDATED_NEW',
+    })
+    .promise();
+  return res.Attributes.seq;
+};
+`;
+
+const TICKET_RESET = `const AWS = require('aws-sdk');
+const doc = new AWS.DynamoDB.DocumentClient();
+
+exports.handler = async (event) => {
+  console.log(JSON.stringify(event));
+  await doc
+    .update({
+      TableName: process.env.TABLE_NAME,
+      Key: {
+        PK: 'ticketNumber'
+      },
+      UpdateExpression: 'set seq = :zero',
+      ExpressionAttributeValues: { ':zero': 0 },
+    })
+    .promise();
+};
+`;
+
 // SL001 constant-partition-key: every request for one constant key lands on one partition.
 ruleTester('SL001', {
   valid: [
+    {
+      // The reset is the counter's (SL004 names it as a related location): a shard suffix on it alone would split the item.
+      name: 'a handler resetting the counter item another handler increments',
+      files: { 'functions/nextTicket.js': TICKET_COUNTER, 'functions/resetTicket.js': TICKET_RESET },
+    },
     {
       name: 'a pydantic entry keyed by the id the request names, dumped with model_dump() (Powertools style)',
       files: {
@@ -85,6 +126,18 @@ def test_reads_customer(table):
     },
   ],
   invalid: [
+    {
+      // Only a test increments it: the handler's write is judged as a constant key of its own.
+      name: 'a handler setting an item only a test increments',
+      files: {
+        'functions/resetTicket.js': TICKET_RESET,
+        'test/nextTicket.test.js': TICKET_COUNTER.replace(
+          'exports.handler = async () =>',
+          "it('counts', async () =>",
+        ).replace(/};\n$/, '});\n'),
+      },
+      errors: [{ line: 10, severity: 'error', messageId: 'constantWrite' }],
+    },
     {
       name: 'a pydantic model imported from the models module: its default partition key, at the call that makes the item',
       files: {

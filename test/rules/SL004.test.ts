@@ -1,4 +1,6 @@
-import { ruleTester } from './tester';
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ruleTester, withIndexed } from './tester';
 
 // SL004 counter-item: one atomic counter item that every caller increments.
 ruleTester('SL004', {
@@ -68,4 +70,45 @@ def count_page_view():
       errors: [{ line: 8, severity: 'warning' }],
     },
   ],
+});
+
+test('SL004: a handler resetting the counter item is named on the counter finding, where spreading the count must reach it', async () => {
+  const counter = `const AWS = require('aws-sdk');
+const doc = new AWS.DynamoDB.DocumentClient();
+
+exports.handler = async () => {
+  const res = await doc
+    .update({
+      TableName: process.env.TABLE_NAME,
+      Key: { PK: 'ticketNumber' },
+      UpdateExpression: 'ADD seq :one',
+      ExpressionAttributeValues: { ':one': 1 },
+      ReturnValues: 'UPDATED_NEW',
+    })
+    .promise();
+  return res.Attributes.seq;
+};
+`;
+  const reset = `const AWS = require('aws-sdk');
+const doc = new AWS.DynamoDB.DocumentClient();
+
+exports.handler = async () => {
+  await doc.put({ TableName: process.env.TABLE_NAME, Item: { PK: 'ticketNumber', seq: 0 } }).promise();
+};
+`;
+  const found = await withIndexed(
+    { 'functions/nextTicket.js': counter, 'functions/resetTicket.js': reset },
+    (index, at) =>
+      index
+        .results()
+        .flatMap((r) => r.findings)
+        .map((f) => ({ at: at(f), rule: f.rule, related: f.related.map((r) => r.message) })),
+  );
+  assert.deepEqual(
+    found.map((f) => `${f.at} ${f.rule}`),
+    ['functions/nextTicket.js:8 SL004'],
+  );
+  assert.deepEqual(found[0].related, [
+    'this put writes the same counter item: once the count is spread over N items, it must write each of them',
+  ]);
 });

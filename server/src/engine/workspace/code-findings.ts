@@ -15,6 +15,7 @@ import type { DirectAccess } from '../model/entry-point';
 import { placeByReach } from '../rules/reach';
 import { roleOfAccess } from '../rules/role-scope';
 import { atSchemaOnce } from '../rules/schema-default';
+import { atCounterOnce } from '../rules/counter-writes';
 import { isSuppressed, type Suppressions } from '../rules/suppress';
 import { annotated, reachOfAccess } from './access-reach';
 import { contextsOf, placeOf } from './cross-file-rules';
@@ -29,9 +30,11 @@ export function codeFindings(s: IndexState, file: string, used?: Set<string>): F
   if (!analysis?.accesses.length && !analysis?.findings.length) return [];
   const cross = [...s.groups.findingsIn(file), ...s.tables.in(file)];
   const ignores: Suppressions = new Map((s.files.get(file)?.ignores ?? []).map(([l, c]) => [l, new Set(c)]));
-  const own = withoutKeyShardRoutes(s.files.values(), s.files.get(file)?.findings ?? []).flatMap(
-    (f) => atSchemaOnce(withKeyUse(s, s.groups.withWorkspaceShardCount(f)), () => accessesOfKey(s.groups, f)) ?? [],
-  );
+  const own = withoutKeyShardRoutes(s.files.values(), s.files.get(file)?.findings ?? []).flatMap((f) => {
+    const ofKey = () => accessesOfKey(s.groups, f);
+    const once = atSchemaOnce(withKeyUse(s, s.groups.withWorkspaceShardCount(f)), ofKey);
+    return (once && atCounterOnce(once, ofKey, (a) => isAppCode(s, a))) ?? [];
+  });
   // A silenced SL006 still means the read's SL001 does not apply: resolve before silencing.
   const kept = resolveSupersedes([...own, ...cross]).filter((f) => !isSuppressed(f, ignores, used));
   const direct = s.infra.directAccesses();
@@ -117,6 +120,11 @@ function directUses(key: LogicalKey, direct: readonly DirectAccess[]): DirectUse
       via: d.via,
       id: `${d.owner} ${directRequestLabel(d)}`,
     }));
+}
+
+/** Whether an access sits in application code (not a test's, an example's or a script's). */
+function isAppCode(s: IndexState, a: Access): boolean {
+  return roleOfAccess(a, contextsOf(s.files, [a.file])) === 'app';
 }
 
 /** Every access of a finding's key family across the workspace. */
