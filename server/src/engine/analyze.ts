@@ -21,6 +21,7 @@ import { hasParamHole } from './frontends/wrappers/instantiate';
 import { keysTold, withDefinitions } from './requests/schemas';
 import type { TableDefinition } from './model/call-site';
 import { envDefinitions, withEnvTables } from './requests/env-tables';
+import { withEnvKeyValues } from './requests/env-key-values';
 import type { FileEnv, FileReach } from './model/entry-point';
 import { readFileReach } from './entry-points/file';
 import type { ModuleSummary } from './model/summary';
@@ -312,7 +313,9 @@ export function extractTree(
       ),
     );
     // A remainder that is a key's shard suffix is no tenant's route (SL021): left out with the keys at hand.
-    const accesses = withoutKeyShardRoutes(markCachedReads(tree, withEnvTables(interpreted, env)));
+    const accesses = withoutKeyShardRoutes(
+      markCachedReads(tree, withEnvKeyValues(withEnvTables(interpreted, env), env)),
+    );
     const told = [...definitions, ...keysTold(accesses)];
     const ignored = suppressions(tree, text);
     const extracted: FileAnalysis = {

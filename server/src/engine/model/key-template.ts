@@ -110,6 +110,11 @@ export type TemplatePart =
        * ?? 'Orders'`): a table name the infrastructure that sets the variable overrides.
        */
       unlessEnv?: string;
+      /**
+       * The text the infrastructure sets this environment variable to, read by the code
+       * (`os.environ["METADATA_KEY"]`, set to `__metadata` in the template): the key as deployed.
+       */
+      env?: string;
     }
   | { hole: Hole; origin?: Origin };
 

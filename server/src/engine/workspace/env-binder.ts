@@ -5,6 +5,7 @@ import type { FileEnv } from '../model/entry-point';
 import { declaredDefinitions, type NamedTable } from '../requests/declared-names';
 import { envBindings, fileEnvIn } from './env-bindings';
 import type { InfraRegistry } from './infra';
+import { keyReadsEnv } from '../requests/env-key-values';
 
 /**
  * What a file's analysis was made with: the tables its environment variables named (JSON,
@@ -99,7 +100,8 @@ export class EnvBinder {
   /**
    * Re-analyses the files whose bindings differ from those they were analysed with (a
    * template changed, or a handler's imports now reach them). Only a file with an
-   * environment-named table can change. Returns the key families touched.
+   * environment-named table, or a key read from a variable, can change. Returns the key
+   * families touched.
    */
   rebind(): Set<string> {
     this.followImports = true;
@@ -117,7 +119,7 @@ export class EnvBinder {
       }
       // A file restored from the cache was not analysed here: what it was bound with is not known.
       if (this.boundWith.get(file) === json) continue;
-      if (!analysis.accesses.some((a) => envNamed(a) || resolvedHere(a))) {
+      if (!analysis.accesses.some((a) => envNamed(a) || resolvedHere(a) || keyReadsEnv(a))) {
         this.boundWith.set(file, json);
         continue;
       }
@@ -155,7 +157,7 @@ export class EnvBinder {
       if (this.namesMoved(file, analysis.accesses)) return true;
       const now = fileEnvIn(map, resolvedPath(file));
       if (this.boundWith.get(file) === (now ? JSON.stringify(now) : '')) continue;
-      if (analysis.accesses.some((a) => envNamed(a) || resolvedHere(a))) return true;
+      if (analysis.accesses.some((a) => envNamed(a) || resolvedHere(a) || keyReadsEnv(a))) return true;
     }
     return false;
   }
