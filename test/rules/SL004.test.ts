@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ruleTester, withIndexed } from './tester';
+import { TICKET_COUNTER } from './counter-shapes';
 
 // SL004 counter-item: one atomic counter item that every caller increments.
 ruleTester('SL004', {
@@ -73,22 +74,6 @@ def count_page_view():
 });
 
 test('SL004: a handler resetting the counter item is named on the counter finding, where spreading the count must reach it', async () => {
-  const counter = `const AWS = require('aws-sdk');
-const doc = new AWS.DynamoDB.DocumentClient();
-
-exports.handler = async () => {
-  const res = await doc
-    .update({
-      TableName: process.env.TABLE_NAME,
-      Key: { PK: 'ticketNumber' },
-      UpdateExpression: 'ADD seq :one',
-      ExpressionAttributeValues: { ':one': 1 },
-      ReturnValues: 'UPDATED_NEW',
-    })
-    .promise();
-  return res.Attributes.seq;
-};
-`;
   const reset = `const AWS = require('aws-sdk');
 const doc = new AWS.DynamoDB.DocumentClient();
 
@@ -97,7 +82,7 @@ exports.handler = async () => {
 };
 `;
   const found = await withIndexed(
-    { 'functions/nextTicket.js': counter, 'functions/resetTicket.js': reset },
+    { 'functions/nextTicket.js': TICKET_COUNTER, 'functions/resetTicket.js': reset },
     (index, at) =>
       index
         .results()
@@ -106,7 +91,7 @@ exports.handler = async () => {
   );
   assert.deepEqual(
     found.map((f) => `${f.at} ${f.rule}`),
-    ['functions/nextTicket.js:8 SL004'],
+    ['functions/nextTicket.js:9 SL004'],
   );
   assert.deepEqual(found[0].related, [
     'this put writes the same counter item: once the count is spread over N items, it must write each of them',
