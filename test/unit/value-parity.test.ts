@@ -93,6 +93,12 @@ const PAIRS: Array<{ what: string; ts: string; py: string; key: string }> = [
   },
   { what: 'two digit strings joined', ts: '"7" + "3"', py: '"7" + "3"', key: '73' },
   {
+    what: 'an id taken when present, else a fresh UUID',
+    ts: '(body.id && String(body.id).trim()) || randomUUID()',
+    py: '(body.id and str(body.id).strip()) or str(uuid.uuid4())',
+    key: '{entity-id}',
+  },
+  {
     what: 'a digit string then a shard',
     ts: '"1" + randomInt(SHARDS)',
     py: '"1" + str(random.randrange(SHARDS))',

@@ -345,8 +345,10 @@ function binaryValue(n: Node, ctx: EvalContext): Value {
   const op = n.childForFieldName('operator')?.text ?? '';
   const leftNode = n.childForFieldName('left');
   const rightNode = n.childForFieldName('right');
-  if (op === '??' || op === '||') return chooseArms(n, [leftNode, rightNode], (a) => evaluate(a, ctx));
-  if (op === '===' || op === '!==' || op === '==' || op === '!=' || op === '<' || op === '>' || op === '&&') {
+  // `a && b` is `b` wherever `a` holds (`body.id && String(body.id).trim()`), as Python's `and`:
+  // one of its arms, not a boolean.
+  if (op === '??' || op === '||' || op === '&&') return chooseArms(n, [leftNode, rightNode], (a) => evaluate(a, ctx));
+  if (op === '===' || op === '!==' || op === '==' || op === '!=' || op === '<' || op === '>') {
     return holeValue(n, { kind: 'low-cardinality' });
   }
   const left = evaluate(leftNode, ctx);
