@@ -1,5 +1,7 @@
 import type { Access, KeyValue, TemplatePart } from '../model';
 import type { FileEnv } from '../model/entry-point';
+import { wholeEnvRead } from './env';
+import { plainEnvText } from './env-tables';
 
 /**
  * Key parts read from an environment variable the infrastructure sets to plain text: a
@@ -31,43 +33,17 @@ export function withEnvKeyValues(accesses: Access[], env: FileEnv | null | undef
  */
 export function keyReadsEnv(a: Access): boolean {
   const reads = (k: KeyValue | null) =>
-    !!k?.template.parts.some((p) => ('hole' in p ? variableRead(p.hole.source) !== null : !!p.env));
+    !!k?.template.parts.some((p) => ('hole' in p ? wholeEnvRead(p.hole.source) !== null : !!p.env));
   return reads(a.partitionKey) || reads(a.sortKey) || !!a.sortCondition?.operands.some(reads);
 }
 
-/**
- * A whole read of one variable: `process.env.X`, `process.env["X"]`, `os.environ["X"]`,
- * `os.getenv("X")`, `os.environ.get("X", "x")` (the fallback runs where the variable is
- * unset; the template sets it). JavaScript's `process.env.X ?? "x"` is two values to the
- * evaluator, the fallback judged on some paths: not read here.
- */
-const WHOLE_READ = new RegExp(
-  [
-    String.raw`^process\.env(?:\.(\w+)|\[["'\x60](\w+)["'\x60]\])$`,
-    String.raw`^os\.environ\[["'](\w+)["']\]$`,
-    String.raw`^os\.(?:getenv|environ\.get)\(\s*["'](\w+)["']\s*(?:,\s*(["'])[^"']*\5\s*)?\)$`,
-  ].join('|'),
-);
-
-/** The variable a hole's whole expression reads, or null. */
-function variableRead(source: string): string | null {
-  const m = WHOLE_READ.exec(source.trim());
-  return m ? (m[1] ?? m[2] ?? m[3] ?? m[4] ?? null) : null;
-}
-
-/** The plain text every function reaching the file sets the variable to, or null. */
-function plainText(binding: FileEnv[string] | undefined): string | null {
-  if (!binding || 'candidates' in binding || binding.template || binding.keys || binding.source.logicalId) return null;
-  return binding.name;
-}
-
 function keyWithEnv(key: KeyValue | null, env: FileEnv): KeyValue | null {
-  if (!key || !key.template.parts.some((p) => 'hole' in p && variableRead(p.hole.source))) return key;
+  if (!key || !key.template.parts.some((p) => 'hole' in p)) return key;
   let changed = false;
   const parts = key.template.parts.map((p): TemplatePart => {
     if (!('hole' in p)) return p;
-    const variable = variableRead(p.hole.source);
-    const text = variable ? plainText(env[variable]) : null;
+    const variable = wholeEnvRead(p.hole.source);
+    const text = variable ? plainEnvText(env[variable]) : null;
     if (text === null) return p;
     changed = true;
     return { literal: text, env: variable!, ...(p.origin ? { origin: p.origin } : {}) };

@@ -55,9 +55,16 @@ function tableBinding(a: Access, env: FileEnv): FileEnv[string] | undefined {
  */
 function indexBinding(a: Access, env: FileEnv): string | null {
   if (!a.indexUnknown?.startsWith('$')) return null;
-  const b = env[a.indexUnknown.slice(1)];
-  if (!b || 'candidates' in b || b.template || b.keys || b.source.logicalId || !b.name) return null;
-  return b.name;
+  return plainEnvText(env[a.indexUnknown.slice(1)]) || null;
+}
+
+/**
+ * The plain text every function reaching a file sets a variable to, or null: several values,
+ * deploy-time parts (`${Stage}`), a table's keys or a resource reference are not plain text.
+ */
+export function plainEnvText(binding: FileEnv[string] | undefined): string | null {
+  if (!binding || 'candidates' in binding || binding.template || binding.keys || binding.source.logicalId) return null;
+  return binding.name;
 }
 
 function resolvedTable(given: TableRef, b: FileEnv[string]): TableRef {

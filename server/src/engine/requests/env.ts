@@ -26,6 +26,26 @@ export function sstVariablesOf(id: string): string[] {
   return SST_VARIABLES.map((v) => v.prefix + id);
 }
 
+/**
+ * A whole read of one variable, anchored: `process.env.X`, `process.env["X"]`, `os.environ["X"]`,
+ * `os.getenv("X")`, `os.environ.get("X", "x")` (the fallback runs where the variable is unset;
+ * the template sets it). The spellings are ENV_READ's; JavaScript's `process.env.X ?? "x"` is
+ * two values to the evaluator, the fallback judged on some paths: not a whole read.
+ */
+const WHOLE_ENV_READ = new RegExp(
+  [
+    String.raw`^process\.env(?:\.(\w+)|\[["'\x60](\w+)["'\x60]\])$`,
+    String.raw`^os\.environ\[["'](\w+)["']\]$`,
+    String.raw`^os\.(?:getenv|environ\.get)\(\s*["'](\w+)["']\s*(?:,\s*(["'])[^"']*\5\s*)?\)$`,
+  ].join('|'),
+);
+
+/** The variable an expression's whole text reads (`os.environ["METADATA_KEY"]`), or null. */
+export function wholeEnvRead(source: string): string | null {
+  const m = WHOLE_ENV_READ.exec(source.trim());
+  return m ? (m[1] ?? m[2] ?? m[3] ?? m[4] ?? null) : null;
+}
+
 /** The variable's name when the text reads one, else null. */
 export function envVariableIn(source: string): string | null {
   const env = ENV_READ.exec(source)?.[1];

@@ -119,7 +119,7 @@ export class EnvBinder {
       }
       // A file restored from the cache was not analysed here: what it was bound with is not known.
       if (this.boundWith.get(file) === json) continue;
-      if (!analysis.accesses.some((a) => envNamed(a) || resolvedHere(a) || keyReadsEnv(a))) {
+      if (!analysis.accesses.some(boundByEnv)) {
         this.boundWith.set(file, json);
         continue;
       }
@@ -157,7 +157,7 @@ export class EnvBinder {
       if (this.namesMoved(file, analysis.accesses)) return true;
       const now = fileEnvIn(map, resolvedPath(file));
       if (this.boundWith.get(file) === (now ? JSON.stringify(now) : '')) continue;
-      if (analysis.accesses.some((a) => envNamed(a) || resolvedHere(a) || keyReadsEnv(a))) return true;
+      if (analysis.accesses.some(boundByEnv)) return true;
     }
     return false;
   }
@@ -237,12 +237,20 @@ function namedKeys(accesses: readonly Access[], named: readonly NamedTable[]): s
   return names.length === 0 ? '' : JSON.stringify(declaredDefinitions(names, named));
 }
 
-/** An access whose table infrastructure code resolved (or found ambiguous). */
+/**
+ * Whether what the infrastructure sets its functions' variables to can change an access's
+ * analysis: its table is named by a variable or resolved through one, or its key reads one.
+ */
+function boundByEnv(a: Access): boolean {
+  return envNamed(a) || resolvedHere(a) || keyReadsEnv(a);
+}
+
 /** A table an environment variable names, or may: `$X`, or a fallback for `X` (`process.env.X ?? 'Orders'`). */
 function envNamed(a: Access): boolean {
   return a.table.kind === 'env' || (a.table.kind === 'literal' && !!a.table.unlessEnv);
 }
 
+/** An access whose table infrastructure code resolved (or found ambiguous). */
 function resolvedHere(a: Access): boolean {
   return ('fromEnv' in a.table && !!a.table.fromEnv) || (a.table.kind === 'env' && !!a.table.candidates);
 }
