@@ -31,6 +31,8 @@ import { recordedMember } from './constructions';
 import { loopValue, ownParameterValue, paramValue } from './loops';
 import { withMutations } from './mutations';
 import { reachingBindings } from './reaching-bindings';
+import { withoutExcluded } from '../literal-guards';
+import { JS_LITERAL_GUARDS } from './literal-guards';
 import { isFunction, resolve, type Binding } from './scope';
 
 /**
@@ -205,6 +207,11 @@ function spreadObjects(n: Node | null, ctx: EvalContext): Value[] {
 }
 
 function identifierValue(n: Node, ctx: EvalContext): Value {
+  return withoutExcluded(n, reachingValue(n, ctx), ctx, JS_LITERAL_GUARDS);
+}
+
+/** What the assignments and bindings that may reach `n` make it. */
+function reachingValue(n: Node, ctx: EvalContext): Value {
   const b = resolve(n, ctx);
   // `let pk = ...; if (c) { pk = "DEFAULT"; }`: each assignment that may reach is an alternative.
   const alternatives = b?.kind === 'loop' ? null : reachingBindings(n, b);

@@ -28,6 +28,8 @@ import { loopValue, ownParameterValue, paramValue } from './loops';
 import { withMutations } from './mutations';
 import type { Binding } from './bindings';
 import { reachingBindings } from './reaching-bindings';
+import { withoutExcluded } from '../literal-guards';
+import { PYTHON_LITERAL_GUARDS } from './literal-guards';
 import { attributeValueNode } from './class-members';
 import { resolve } from './scope';
 import { percentFormat, stringTemplate, stringValue } from './strings';
@@ -157,6 +159,11 @@ function itemsOf(n: Node, ctx: EvalContext): Value[] {
 }
 
 function identifierValue(n: Node, ctx: EvalContext): Value {
+  return withoutExcluded(n, reachingValue(n, ctx), ctx, PYTHON_LITERAL_GUARDS);
+}
+
+/** What the assignments and bindings that may reach `n` make it. */
+function reachingValue(n: Node, ctx: EvalContext): Value {
   const b = resolve(n, ctx);
   if (!b) return namedValue(n, n.text);
   // `if`/`else` (or `try`/`except`) assigning the name: each assignment is an alternative.
