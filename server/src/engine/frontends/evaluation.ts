@@ -215,6 +215,18 @@ export function parameterProperty(n: Node, base: Value | null, property: string)
   return parameterValue(n, h.param.name, h.param.index, [...(h.param.path ?? []), property]);
 }
 
+/**
+ * `JSON.parse(event.body)`, `json.loads(event["body"])`: the text a handler received, parsed,
+ * holds the fields its caller sent. When the parsed text is a parameter's property (the request
+ * a handler or a helper receives), the parse is that property, so `body.date` reads as a field
+ * the caller sent, as `event.body.date` does. Anything else parsed (a file, an S3 object) stays
+ * what the call says. `parsed` is the parse's argument without its fallback (`|| "{}"`).
+ */
+export function parsedRequest(parsed: Node | null, ctx: EvalContext): Value | null {
+  const v = parsed ? ctx.evaluate(parsed, ctx) : null;
+  return v && soleHole(v)?.param ? v : null;
+}
+
 export function shardValue(n: Node, shards: ShardSet): Value {
   return holeValue(n, { kind: 'shard', shards });
 }

@@ -11,6 +11,7 @@ import {
   scalar,
   shardCountOfExpression,
   shardValue,
+  parsedRequest,
   soleHole,
   templateOf,
   unknownValue,
@@ -113,6 +114,8 @@ export function callValue(n: Node, ctx: EvalContext): Value {
   const built = builderValue(n, ctx);
   if (built) return built;
   if (callee === 'Math.random') return holeValue(n, { kind: 'random', unit: true });
+  const parsed = callee === 'JSON.parse' ? parsedRequest(withoutFallback(arg(0)), ctx) : null;
+  if (parsed) return parsed;
   // `Object.freeze({ pk: "PK" })`: a constants object, frozen.
   if (callee === 'Object.freeze' && arg(0)) return ctx.evaluate(arg(0), ctx) ?? unknownValue(n);
   if (callee === 'Date.now' || /^(dayjs|moment|DateTime\.now|DateTime\.utc)$/.test(callee))
@@ -224,4 +227,12 @@ function mappedItems(n: Node, callback: Node | null, ctx: EvalContext): Value | 
   if (returned.length !== 1 || !returned[0]) return null;
   const item = ctx.evaluate(returned[0], ctx);
   return item ? { kind: 'array', items: [item], span: spanOf(n) } : null;
+}
+
+/** `event.body || "{}"`, `event.body ?? "{}"`: the text itself, without what stands in when it is absent. */
+function withoutFallback(n: Node | null): Node | null {
+  let x = n;
+  while (x?.type === 'parenthesized_expression') x = x.namedChild(0);
+  const op = x?.type === 'binary_expression' ? x.childForFieldName('operator')?.type : null;
+  return op === '||' || op === '??' ? x!.childForFieldName('left') : x;
 }

@@ -13,6 +13,7 @@ import {
   numberOf,
   shardCountOfExpression,
   shardValue,
+  parsedRequest,
   soleHole,
   templateOf,
   unknownValue,
@@ -72,6 +73,8 @@ export function callValue(n: Node, ctx: EvalContext): Value {
   const callee = fn?.text.replace(/\s+/g, '') ?? '';
   const arg = (i: number) => argumentAt(n, i, null);
   if (/(^|\.)(getenv|environ\.get)$/.test(callee)) return unknownValue(n);
+  const parsed = callee === 'json.loads' ? parsedRequest(withoutFallback(arg(0)), ctx) : null;
+  if (parsed) return parsed;
   if (INSTANT.test(callee)) return holeValue(n, { kind: 'time', time: 'instant' });
   if (BUCKET.test(callee)) return holeValue(n, { kind: 'time', time: 'bucket' });
   if (RANDOM.test(callee)) return holeValue(n, { kind: 'random' });
@@ -302,4 +305,12 @@ function importedReturn(n: Node, module: string, name: string, ctx: EvalContext)
   const fn = ctx.lookups.functions?.(module, name);
   if (!fn?.returns) return null;
   return instantiate(fn.returns, callArguments(n, fn.params, ctx), spanOf(n));
+}
+
+/** `event["body"] or "{}"`: the text itself, without what stands in when it is absent. */
+function withoutFallback(n: Node | null): Node | null {
+  let x = n;
+  while (x?.type === 'parenthesized_expression') x = x.namedChild(0);
+  const op = x?.type === 'boolean_operator' ? x.childForFieldName('operator')?.type : null;
+  return op === 'or' ? x!.childForFieldName('left') : x;
 }
