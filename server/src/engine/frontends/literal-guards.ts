@@ -27,7 +27,13 @@ export interface LiteralGuardSyntax {
   exitCondition(statement: Node): Node | null;
   isBlock(n: Node): boolean;
   isFunction(n: Node): boolean;
-  unwrap(n: Node): Node;
+}
+
+/** `(x)` as `x`: both grammars name the parentheses alike. */
+function unwrap(n: Node): Node {
+  let x = n;
+  while (x.type === 'parenthesized_expression' && x.namedChild(0)) x = x.namedChild(0)!;
+  return x;
 }
 
 /**
@@ -70,7 +76,7 @@ function collect(
   syntax: LiteralGuardSyntax,
   out: Set<string>,
 ): void {
-  const cond = syntax.unwrap(condition);
+  const cond = unwrap(condition);
   const j = syntax.junction(cond);
   if (j) {
     // Both sides hold when `a && b` does; both fail when `a || b` does.
@@ -80,7 +86,7 @@ function collect(
   const cmp = syntax.comparison(cond);
   // `x !== T` holding, or `x === T` failing.
   if (!cmp || cmp.equal === holds) return;
-  const [left, right] = [syntax.unwrap(cmp.left), syntax.unwrap(cmp.right)];
+  const [left, right] = [unwrap(cmp.left), unwrap(cmp.right)];
   const other =
     left.type === 'identifier' && left.text === name
       ? right

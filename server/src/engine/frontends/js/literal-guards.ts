@@ -40,9 +40,4 @@ export const JS_LITERAL_GUARDS: LiteralGuardSyntax = {
   },
   isBlock: (n) => n.type === 'statement_block' || n.type === 'program' || n.type === 'switch_case',
   isFunction: (n) => isFunction(n),
-  unwrap(n) {
-    let x = n;
-    while (x.type === 'parenthesized_expression' && x.namedChild(0)) x = x.namedChild(0)!;
-    return x;
-  },
 };

@@ -58,9 +58,4 @@ export const PYTHON_LITERAL_GUARDS: LiteralGuardSyntax = {
   },
   isBlock: (n) => n.type === 'block' || n.type === 'module',
   isFunction: (n) => FUNCTIONS.has(n.type),
-  unwrap(n) {
-    let x = n;
-    while (x.type === 'parenthesized_expression' && x.namedChild(0)) x = x.namedChild(0)!;
-    return x;
-  },
 };
