@@ -174,6 +174,16 @@ test('CloudFormation JSON: Lambda function, rule and scheduler targets, an event
   assert.match(lines[orders.source.span.startLine], /"OrdersTable": \{/);
 });
 
+test('CloudFormation: WebSocket and HTTP API routes reach their function through the integration', () => {
+  const d = read('websocket-api/template.yaml');
+  // Target written as !Join and as !Sub; IntegrationUri as a !Sub ARN, a Fn::Join and a bare !GetAtt.
+  assert.deepEqual(triggers(fn(d, 'ConnectFunction')), [['api', 'WebSocket route $connect', null]]);
+  assert.deepEqual(triggers(fn(d, 'SendFunction')), [
+    ['api', 'WebSocket route sendMessage', null],
+    ['api', 'GET /rooms', null],
+  ]);
+});
+
 test('Serverless: variables within the file, per-function environment, a list of rates, every event type', () => {
   const d = read('serverless-scores/serverless.yml');
   assert.equal(d.format, 'serverless');

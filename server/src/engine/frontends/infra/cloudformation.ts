@@ -2,6 +2,7 @@
  * SAM and CloudFormation templates (YAML or JSON): functions (`AWS::Serverless::Function`
  * with `Globals.Function`, `AWS::Lambda::Function`), what triggers them (SAM `Events`,
  * `AWS::Events::Rule` and `AWS::Scheduler::Schedule` targets, `AWS::Lambda::EventSourceMapping`,
+ * `AWS::ApiGatewayV2::Route`s (WebSocket and HTTP APIs) through their integration,
  * the state machines invoking them) and the DynamoDB tables.
  */
 import * as path from 'node:path';
@@ -13,7 +14,7 @@ import { templateFiles } from './api-integrations';
 import { apiMachineStarts, kindsOf, machineStarts, stateMachineTriggers } from './state-machines';
 import { tableIds, tableOf } from './tables';
 import { at, entriesOf, get, itemsOf, parseTree, scalarNumber, scalarText, type TNode } from './tree';
-import { envValueOf, referencedAttribute, referencedId } from './values';
+import { envValueOf, idsMentioned, referencedAttribute, referencedId } from './values';
 
 const FUNCTION_TYPES = new Set(['AWS::Serverless::Function', 'AWS::Lambda::Function']);
 
@@ -169,6 +170,18 @@ function resourceTriggers(resources: TNode | undefined): Map<string, Trigger[]> 
     } else if (type === 'AWS::Scheduler::Schedule') {
       const schedule = scalarText(get(props, 'ScheduleExpression'));
       if (schedule) add(referencedId(at(props, 'Target', 'Arn')), scheduleTrigger(id, schedule, r.span));
+    } else if (type === 'AWS::ApiGatewayV2::Route') {
+      // Route → integration → function: a WebSocket or HTTP API route runs per message or request.
+      const integration = idsMentioned(get(props, 'Target')).find(
+        (x) => typeOf(x) === 'AWS::ApiGatewayV2::Integration',
+      );
+      const uri = integration ? at(get(resources, integration), 'Properties', 'IntegrationUri') : undefined;
+      const fn = idsMentioned(uri).find((x) => FUNCTION_TYPES.has(typeOf(x) ?? ''));
+      const api = idsMentioned(get(props, 'ApiId')).find((x) => typeOf(x) === 'AWS::ApiGatewayV2::Api');
+      const protocol = scalarText(at(get(resources, api ?? ''), 'Properties', 'ProtocolType'));
+      const route = scalarText(get(props, 'RouteKey')) ?? id;
+      const trigger = protocol === 'WEBSOCKET' ? `WebSocket route ${route}` : route;
+      add(fn ?? null, { kind: 'api', name: trigger, trigger, ratePerHour: null, span: r.span });
     } else if (type === 'AWS::Lambda::EventSourceMapping') {
       const fromNode = get(props, 'EventSourceArn');
       const from = referencedId(fromNode);

@@ -90,3 +90,22 @@ export function writtenAs(n: TNode, source: string): string {
     .join(' ')
     .trim();
 }
+
+/**
+ * Every logical id a value mentions, in order: `Ref`s, `GetAtt`s and a `Sub`'s `${X}` /
+ * `${X.Arn}`, through `Join`s and lists (`!Join ['/', [integrations, !Ref Integration]]`,
+ * `!Sub arn:...:functions/${Fn.Arn}/invocations`). Pseudo parameters (`AWS::Region`) are left out.
+ */
+export function idsMentioned(n: TNode | null | undefined): string[] {
+  if (!n) return [];
+  const direct = referencedId(n);
+  if (direct) return [direct];
+  const i = intrinsic(n);
+  if (i?.fn === 'Fn::Sub') {
+    const text = scalarText(i.arg.kind === 'seq' ? i.arg.items[0] : i.arg) ?? '';
+    return [...text.matchAll(/\$\{([A-Za-z0-9]+)(?:\.[A-Za-z0-9.]+)?\}/g)].map((m) => m[1]);
+  }
+  if (n.kind === 'seq') return n.items.flatMap(idsMentioned);
+  if (n.kind === 'map') return n.entries.flatMap((e) => idsMentioned(e.value));
+  return [];
+}
