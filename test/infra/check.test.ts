@@ -118,3 +118,15 @@ test('with --cache: a template removed between runs unbinds the tables of restor
   assert.equal(accessIn(after, 'src/handlers/session.py').table, '$TABLE_NAME');
   assert.ok(after.accesses.every((a) => a.tableFrom === undefined));
 });
+
+test('CloudFormation: a counter behind a WebSocket route and an HTTP API route is reached from both, named as routes', () => {
+  const report = check(FIXTURES, 'websocket-api');
+  const counter = report.findings.find((f) => f.file === 'websocket-api/src/send.py' && f.rule === 'SL004');
+  assert.ok(counter, JSON.stringify(report.findings.map((f) => [f.file, f.rule])));
+  assert.match(counter.message, /Reached from GET \/rooms \(.*\) and the WebSocket route sendMessage \(/);
+  const put = accessIn(report, 'websocket-api/src/connect.py');
+  assert.deepEqual(
+    put.entryPoints.map((e) => [e.kind, e.trigger]),
+    [['websocket', 'websocket $connect']],
+  );
+});

@@ -177,9 +177,9 @@ test('CloudFormation JSON: Lambda function, rule and scheduler targets, an event
 test('CloudFormation: WebSocket and HTTP API routes reach their function through the integration', () => {
   const d = read('websocket-api/template.yaml');
   // Target written as !Join and as !Sub; IntegrationUri as a !Sub ARN, a Fn::Join and a bare !GetAtt.
-  assert.deepEqual(triggers(fn(d, 'ConnectFunction')), [['api', 'WebSocket route $connect', null]]);
+  assert.deepEqual(triggers(fn(d, 'ConnectFunction')), [['websocket', 'websocket $connect', null]]);
   assert.deepEqual(triggers(fn(d, 'SendFunction')), [
-    ['api', 'WebSocket route sendMessage', null],
+    ['websocket', 'websocket sendMessage', null],
     ['api', 'GET /rooms', null],
   ]);
 });

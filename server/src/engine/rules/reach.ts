@@ -88,6 +88,8 @@ function label(e: EntryPoint): string {
     case 'api':
     case 'schedule':
       return e.trigger;
+    case 'websocket':
+      return `the WebSocket route ${e.name}`;
     case 'unknown':
       return `the Lambda handler ${e.functionName ?? e.name}`;
     case 'test':

@@ -180,8 +180,10 @@ function resourceTriggers(resources: TNode | undefined): Map<string, Trigger[]> 
       const api = idsMentioned(get(props, 'ApiId')).find((x) => typeOf(x) === 'AWS::ApiGatewayV2::Api');
       const protocol = scalarText(at(get(resources, api ?? ''), 'Properties', 'ProtocolType'));
       const route = scalarText(get(props, 'RouteKey')) ?? id;
-      const trigger = protocol === 'WEBSOCKET' ? `WebSocket route ${route}` : route;
-      add(fn ?? null, { kind: 'api', name: trigger, trigger, ratePerHour: null, span: r.span });
+      // As the Serverless Framework's `websocket` events read: kind `websocket`, named by the route.
+      const websocket = protocol === 'WEBSOCKET';
+      const trigger = websocket ? `websocket ${route}` : route;
+      add(fn ?? null, { kind: websocket ? 'websocket' : 'api', name: route, trigger, ratePerHour: null, span: r.span });
     } else if (type === 'AWS::Lambda::EventSourceMapping') {
       const fromNode = get(props, 'EventSourceArn');
       const from = referencedId(fromNode);
