@@ -30,7 +30,7 @@ export interface LiteralGuardSyntax {
 }
 
 /** `(x)` as `x`: both grammars name the parentheses alike. */
-function unwrap(n: Node): Node {
+export function unwrap(n: Node): Node {
   let x = n;
   while (x.type === 'parenthesized_expression' && x.namedChild(0)) x = x.namedChild(0)!;
   return x;
@@ -53,14 +53,15 @@ export function excludedLiterals(use: Node, ctx: EvalContext, syntax: LiteralGua
   const name = use.text;
   let c: Node = use;
   for (let p = use.parent; p && !syntax.isFunction(p); c = p, p = p.parent) {
+    // The cheap test first: a check that does not name the identifier excludes nothing.
     for (const b of syntax.branches(p, c))
-      if (!assignedBetween(p, name, b.condition.endIndex, use.startIndex))
+      if (b.condition.text.includes(name) && !assignedBetween(p, name, b.condition.endIndex, use.startIndex))
         collect(b.condition, b.holds, name, ctx, syntax, out);
     if (!syntax.isBlock(p)) continue;
     for (const s of p.namedChildren) {
       if (!s || s.startIndex >= c.startIndex) break;
       const condition = syntax.exitCondition(s);
-      if (condition && !assignedBetween(p, name, s.endIndex, use.startIndex))
+      if (condition?.text.includes(name) && !assignedBetween(p, name, s.endIndex, use.startIndex))
         collect(condition, false, name, ctx, syntax, out);
     }
   }

@@ -25,6 +25,7 @@ import { ownFunctionValue } from './returns';
 import { resolve } from './scope';
 import { returnedExpressions } from './functions';
 import { builderValue, constructionValue } from './constructions';
+import { unwrap } from '../literal-guards';
 
 const SAME_VALUE_METHODS = new Set([
   'toString',
@@ -231,8 +232,7 @@ function mappedItems(n: Node, callback: Node | null, ctx: EvalContext): Value | 
 
 /** `event.body || "{}"`, `event.body ?? "{}"`: the text itself, without what stands in when it is absent. */
 function withoutFallback(n: Node | null): Node | null {
-  let x = n;
-  while (x?.type === 'parenthesized_expression') x = x.namedChild(0);
+  const x = n && unwrap(n);
   const op = x?.type === 'binary_expression' ? x.childForFieldName('operator')?.type : null;
   return op === '||' || op === '??' ? x!.childForFieldName('left') : x;
 }

@@ -35,6 +35,7 @@ import { classAttributes, methodNode, methodsNamed } from './class-members';
 import { resolve } from './scope';
 import { formatMethod, joinValue, strftimeGranularity, withSpec } from './strings';
 import { DUMP_METHODS, dumpedInstance } from './model-dumps';
+import { unwrap } from '../literal-guards';
 
 const INSTANT =
   /^((\w+\.)?datetime\.(now|utcnow|today)|(time\.)?time(_ns)?|time\.(monotonic|perf_counter)(_ns)?|arrow\.(now|utcnow)|pendulum\.now|(\w+\.)?timezone\.now)$/;
@@ -309,8 +310,7 @@ function importedReturn(n: Node, module: string, name: string, ctx: EvalContext)
 
 /** `event["body"] or "{}"`: the text itself, without what stands in when it is absent. */
 function withoutFallback(n: Node | null): Node | null {
-  let x = n;
-  while (x?.type === 'parenthesized_expression') x = x.namedChild(0);
+  const x = n && unwrap(n);
   const op = x?.type === 'boolean_operator' ? x.childForFieldName('operator')?.type : null;
   return op === 'or' ? x!.childForFieldName('left') : x;
 }
