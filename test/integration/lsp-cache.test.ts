@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { ROOT, scratch, until } from './lsp-client';
+import { writeServices } from '../unit/services-workspace';
 
 /**
  * The language server starts from its analysis cache: a second start on an unchanged
@@ -134,5 +135,32 @@ test('a start after a module was added that an import now names analyses the imp
   assert.ok(warm.diagnostics.includes('LEAGUE#weekly'), warm.diagnostics);
   assert.equal(warm.diagnostics, fresh.diagnostics);
   warm.s.stop();
+  fresh.s.stop();
+});
+
+test('a start after a comment was added to a module others read keeps the importers from the cache; a changed constant does not', async () => {
+  const folder = tmp('reads');
+  writeServices(folder);
+  const storage = tmp('reads-storage');
+  const written = () => fs.readdirSync(storage, { recursive: true }).find((f) => String(f).endsWith('server.json'));
+  const cold = await indexed(folder, storage);
+  assert.ok(cold.diagnostics.includes('STATUS#PENDING'), cold.diagnostics);
+  await until('the cache written', written);
+  cold.s.stop();
+  const tables = path.join(folder, 'src', 'config', 'tables.ts');
+  const text = fs.readFileSync(tables, 'utf8');
+  fs.writeFileSync(tables, `${text}// Shard counts are reviewed with each capacity plan.\n`);
+  const commented = await indexed(folder, storage);
+  // Only tables.ts is analysed: the three files reading it ask what they read, and it answers the same.
+  assert.equal(commented.hits, commented.files - 1);
+  assert.equal(commented.diagnostics, cold.diagnostics);
+  commented.s.stop();
+  fs.writeFileSync(tables, text.replace("STATUS_PENDING = 'PENDING'", "STATUS_PENDING = 'OPEN'"));
+  const changed = await indexed(folder, storage);
+  const fresh = await indexed(folder, tmp('reads-fresh'));
+  assert.ok(changed.diagnostics.includes('STATUS#OPEN'), changed.diagnostics);
+  assert.equal(changed.diagnostics, fresh.diagnostics);
+  assert.ok(changed.hits < changed.files - 1);
+  changed.s.stop();
   fresh.s.stop();
 });

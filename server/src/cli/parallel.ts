@@ -19,6 +19,8 @@ import {
   type NamedTable,
   readSource,
   reasonToSkip,
+  readsHold,
+  type ModuleRead,
   type Resolution,
   type WorkspaceLookup,
   type SourceLanguage,
@@ -35,6 +37,8 @@ interface Job {
   named?: readonly NamedTable[];
   /** Read only for what it tells the reachability pass (a route file the pre-scan passed over). */
   reachOnly?: true;
+  /** The reads its cached analysis recorded (modules it read changed): asked first, analysed only if one answers otherwise. */
+  verify?: ModuleRead[];
 }
 
 /** An analysis from the thread, with every module it read (`ModuleConstants.dependenciesOf`) and the imports it followed. */
@@ -52,7 +56,13 @@ interface Reached {
   reach: FileReach | null;
 }
 
-type Done = Analysed | Reached;
+/** A file whose recorded reads all answer as before: its cached analysis stands. */
+interface Verified {
+  file: string;
+  holds: true;
+}
+
+type Done = Analysed | Reached | Verified;
 
 /** Sent when every job is done: the thread writes its code cache if it has one to write, and exits. */
 interface Bye {
@@ -160,6 +170,7 @@ export async function indexInParallel(
   let reading = true;
   // The texts the worker has: the rules run here, over its extraction, while it parses the next file.
   const texts = new Map<string, string>();
+  const verifying = new Set<string>();
   const finished = new Promise<void>((resolve, reject) => {
     const analyser = (): Worker => {
       if (worker) return worker;
@@ -169,10 +180,14 @@ export async function indexInParallel(
         if ('reach' in done) {
           texts.delete(done.file);
           if (done.reach) index.setEntryReach(done.file, done.reach);
+        } else if ('holds' in done) {
+          texts.delete(done.file);
+          cache!.restoreVerified(done.file, index);
         } else {
           const { analysis, uses, resolutions, lookups } = done;
           const text = texts.get(analysis.file) ?? '';
           texts.delete(analysis.file);
+          cache?.verifiedNot(analysis.file);
           index.set(judgeAnalysis(analysis, text));
           // The modules the thread read for it: a change of one refreshes it (and stales its cache entry).
           index.crossFile.modules.noteDependencies(analysis.file, uses);
@@ -195,6 +210,7 @@ export async function indexInParallel(
       if (source === true) continue;
       const skipped = 'skipped' in source ? source.skipped : reasonToSkip(source.text, maxBytes);
       if (skipped || !('text' in source) || !mayContainDynamoDbCalls(source.text)) {
+        cache?.verifiedNot(file);
         const none = emptyAnalysis(file, language, skipped);
         // What it imports, while its text is in hand: the wrapper-caller pass reads only importers.
         if ('text' in source) index.noteImports(none, source.text, false);
@@ -204,18 +220,22 @@ export async function indexInParallel(
       texts.set(file, source.text);
       const env = index.fileOptions.envTables?.(file) ?? null;
       const named = index.fileOptions.declaredTables?.(file);
+      const verify = 'reads' in source ? (source.reads as ModuleRead[]) : undefined;
+      if (verify) verifying.add(file);
       analyser().postMessage({
         file,
         text: source.text,
         language,
         env,
         ...(named?.length ? { named } : {}),
+        ...(verify ? { verify } : {}),
       } satisfies Job);
     }
     // Route and handler files calling into the files sent: read there too, while this thread waits
     // (here they would need the grammars loaded, cold, once the thread is done: ~0.25 s on bench/workspace).
     if (worker) {
-      for (const file of index.plannedEntryFiles(texts.keys())) {
+      // Not for files likely to keep their stored analysis (their reach is in it).
+      for (const file of index.plannedEntryFiles([...texts.keys()].filter((f) => !verifying.has(f)))) {
         const language = languageForFile(file);
         const text = language && readFromDisk(file);
         if (!language || text == null) continue;
@@ -254,13 +274,16 @@ function serveAnalyses(config: WorkerConfig): void {
         } satisfies Reached);
         return;
       }
+      const { readers } = modules;
+      if (job.verify && readsHold(job.verify, readers)) {
+        parentPort!.postMessage({ file: job.file, holds: true } satisfies Verified);
+        return;
+      }
       // Imports resolve across files: constants, and the wrappers and returns of other modules.
       const options = {
         maxBytes: config.maxBytes,
-        resolveImport: modules.resolve,
-        resolveModule: modules.summary,
-        resolveInjected: modules.injectedModel,
-        resolveConnection: modules.namedConnection,
+        ...readers,
+        recordReads: true,
         judge: false,
         envTables: () => job.env,
         declaredTables: () => job.named ?? [],

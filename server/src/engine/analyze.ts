@@ -33,6 +33,7 @@ import { type ContentRole, contentRole } from './file-roles/role';
 import { contextsFor } from './file-roles';
 import { declaresLibraryModels } from './model/libraries';
 import { suppressions, isSuppressed, type Suppressions } from './rules/suppress';
+import { recordingReaders, type ModuleRead } from './module-reads';
 
 export interface AnalyzeOptions {
   /** Parse time budget per file. */
@@ -57,6 +58,11 @@ export interface AnalyzeOptions {
   resolveInjected?: (file: string, token: string) => Value | null;
   /** The connection a library keeps by name, made anywhere in the workspace (`Lookups.connection`); absent: none. */
   resolveConnection?: (file: string, name: string) => Value | null;
+  /**
+   * Record what the four resolvers above answer (FileAnalysis `reads`). Not with a
+   * `siteCache`: sites kept from an earlier analysis do not ask again.
+   */
+  recordReads?: boolean;
   /** Contexts (app, test, example, script) whose findings are reported; default all. */
   contexts?: readonly FileRole[];
   /**
@@ -167,6 +173,12 @@ export interface FileAnalysis {
    * findings made them.
    */
   infrastructure?: true;
+  /**
+   * Every read of another module the extraction made and a hash of its answer
+   * (module-reads.ts), when `recordReads` asked for them: the analysis cache keeps the
+   * analysis when a module it read changed but each read answers the same.
+   */
+  reads?: ModuleRead[];
 }
 
 export const DEFAULT_MAX_BYTES = 2 * 1024 * 1024;
@@ -278,11 +290,13 @@ export function extractTree(
   const failures: AnalysisFailure[] = [];
   const attempt = attempting(failures);
   return orEmpty(file, language, () => {
-    const lookups = lookupsFor(file, language, options);
+    const recorder = options.recordReads && !options.siteCache ? recordingReaders(options) : null;
+    const readers = recorder?.readers ?? options;
+    const lookups = lookupsFor(file, language, readers);
     const source: SourceFile = { file, text, tree, language, lookups };
     const fe = frontEndFor(language);
     const sites = findCallSites(tree, text, file, language, options.siteCache, lookups);
-    const resolveModule = options.resolveModule;
+    const resolveModule = readers.resolveModule;
     if (resolveModule)
       sites.push(...attempt("calls to other modules' wrappers", [], () => wrapperCalls(source, fe, resolveModule)));
     const own = sites.map((s) => s.span);
@@ -317,6 +331,7 @@ export function extractTree(
       markCachedReads(tree, withEnvKeyValues(withEnvTables(interpreted, env), env)),
     );
     const told = [...definitions, ...keysTold(accesses)];
+    const reads = recorder?.reads();
     const ignored = suppressions(tree, text);
     const extracted: FileAnalysis = {
       file,
@@ -333,6 +348,7 @@ export function extractTree(
       ...(wraps ? { wraps } : {}),
       ...(told.length ? { definitions: told } : {}),
       ...(failures.length ? { failures } : {}),
+      ...(reads?.length ? { reads } : {}),
     };
     return extracted;
   });

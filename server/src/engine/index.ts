@@ -120,3 +120,4 @@ export { unusedIgnores } from './rules/suppress';
 export type { UnusedIgnore } from './rules/suppress';
 export { readFromDisk } from './workspace/modules';
 export type { ReadText } from './workspace/source';
+export { readsHold, type ModuleRead } from './module-reads';

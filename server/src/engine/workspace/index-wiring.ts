@@ -47,10 +47,8 @@ export function createIndexState(options: IndexOptions): IndexState {
   );
   const analyzeOptions: AnalyzeOptions = {
     ...options,
-    resolveImport: modules.resolve,
-    resolveModule: modules.summary,
-    resolveInjected: modules.injectedModel,
-    resolveConnection: modules.namedConnection,
+    ...modules.readers,
+    recordReads: true,
     mayCallWrappers: (text, language) =>
       facts.hasWrappers && facts.importsWrapperNamed(facts.importsOf(text, language)),
     tableDefinitions: () => facts.tableDefinitions(),

@@ -19,6 +19,7 @@ import { readModuleExports } from './module-exports';
 import { UseGraph } from './use-graph';
 import { FolderListings } from './folder-listings';
 import { ResolutionLog, type Resolution } from './import-resolutions';
+import type { ModuleReaders } from '../module-reads';
 
 /**
  * A module's text as the rest of the workspace is read: regular files only, capped
@@ -108,6 +109,16 @@ export class ModuleConstants {
 
   readonly resolve = (fromFile: string, language: SourceLanguage, source: string, name: string): Value | null =>
     this.resolveThrough(fromFile, language, source, name, new Set());
+
+  /** The four ways an analysis reads other modules, as AnalyzeOptions takes them (module-reads.ts asks them again). */
+  get readers(): Required<ModuleReaders> {
+    return {
+      resolveImport: this.resolve,
+      resolveModule: this.summary,
+      resolveInjected: this.injectedModel,
+      resolveConnection: this.namedConnection,
+    };
+  }
 
   /** `resolve`, not entering a barrel twice: two barrels may pass each other on (`export * from`), as ES modules allow. */
   private resolveThrough(

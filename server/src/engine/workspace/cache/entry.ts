@@ -4,6 +4,7 @@ import type { FileBindings } from '../env-binder';
 import { isResolution, type Resolution } from '../import-resolutions';
 import { isWorkspaceLookup, type WorkspaceLookup } from '../workspace-lookups';
 import { isStamp, type Stamp } from './stamp';
+import { isModuleReads } from '../../module-reads';
 
 /**
  * One file's cache entry as it is written: plain JSON. A finding's `access` is the same
@@ -65,6 +66,7 @@ export function isEntry(v: unknown): v is Entry {
   const a = e.analysis;
   if (!a || typeof a !== 'object' || typeof a.file !== 'string' || typeof a.language !== 'string') return false;
   if (!Array.isArray(a.accesses) || !Array.isArray(a.findings) || !Array.isArray(a.imports)) return false;
+  if (a.reads !== undefined && !isModuleReads(a.reads)) return false;
   return a.findings.every(
     (f) =>
       typeof f.access !== 'number' || (Number.isInteger(f.access) && f.access >= 0 && f.access < a.accesses.length),

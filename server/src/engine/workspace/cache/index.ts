@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { DEFAULT_MAX_BYTES, type FileAnalysis } from '../../analyze';
 import { contextsHold } from '../../file-roles';
 import { walkedFileExists } from '../../file-roles/walk-listings';
-import { languageForFile } from '../../syntax/parser';
+import { languageForFile, parsersLoaded } from '../../syntax/parser';
 import type { TableDefinition } from '../../model/call-site';
 import { definitionChanges, writesChanged } from '../cross-module';
 import type { WorkspaceIndex } from '../index';
@@ -15,6 +15,7 @@ import { decodeAnalysis, encodeAnalysis, type Entry } from './entry';
 import { sameStamp, settledBefore, stampOf, type Stamp } from './stamp';
 import { aliasConfigPaths } from '../path-aliases';
 import { cacheFile, readCache, sha1, writeCache, type CacheFile, type RunFacts } from './store';
+import { readsHold, type ModuleRead } from '../../module-reads';
 
 export { cacheDir } from './store';
 
@@ -39,7 +40,7 @@ export function engineSourceHash(): string | null {
  * caches are dropped. Bundles key the cache by engineSourceHash() as well, so a missed or
  * doubled bump cannot make a build read another engine's analyses.
  */
-export const CACHE_SCHEMA = 74;
+export const CACHE_SCHEMA = 75;
 
 /** What a cache is keyed by beside each file's content: a cache written with any other is not read. */
 export interface CacheKey {
@@ -62,6 +63,12 @@ export interface CacheSetup {
   notice: (line: string) => void;
   /** Files' stamps taken before the cache was read (`stampsBefore`): used in place of stat'ing them again. */
   stamps?: ReadonlyMap<string, Stamp | null>;
+}
+
+/** A file whose entry stands if the reads its analysis recorded answer as before: `AnalysisCache.restoreVerified` then. */
+export interface ToVerify {
+  text: string;
+  reads: ModuleRead[];
 }
 
 /**
@@ -105,6 +112,10 @@ export class AnalysisCache {
   /** The analysis each restored file was given, to tell in `save` whether it is still the index's. */
   private readonly restoredAnalyses = new Map<string, FileAnalysis>();
   private misses = 0;
+  /** Entries restored after their reads were asked again: written back with their modules' new hashes. */
+  private verified = 0;
+  /** Files restoreOrRead gave with their reads, for the caller to ask: restored or analysed after. */
+  private readonly toVerify = new Set<string>();
   /** Files whose stamp differs from the one stored (or none was): the cache is written again to record it. */
   private restamped = 0;
   /** Files read from disk to be hashed (those whose stamp could not be trusted). */
@@ -132,6 +143,12 @@ export class AnalysisCache {
    */
   get asksByName(): boolean {
     for (const e of this.old?.entries.values() ?? []) if (e.lookups) return true;
+    return false;
+  }
+
+  /** Whether an entry may be restored after its reads are asked again (then the grammars are needed). */
+  get mayVerify(): boolean {
+    for (const e of this.old?.entries.values() ?? []) if (e.analysis.reads) return true;
     return false;
   }
 
@@ -176,11 +193,30 @@ export class AnalysisCache {
   }
 
   private restoreHashed(file: string, hash: string, index?: WorkspaceIndex): boolean {
+    const verdict = index ? this.verdict(file, hash, index) : 'miss';
+    if (verdict === 'restore') {
+      this.restoreEntry(file, index!);
+      return true;
+    }
+    if (verdict === 'verify' && this.readsHoldHere(file, index!)) {
+      this.verified++;
+      this.restoreEntry(file, index!);
+      return true;
+    }
+    if (verdict === 'verify') this.toVerify.add(file);
+    else this.misses++;
+    return false;
+  }
+
+  /**
+   * Whether a file's entry stands as it is ('restore'); stands but for modules it read that
+   * changed since, its reads recorded to ask again ('verify'); or must be analysed ('miss').
+   */
+  private verdict(file: string, hash: string, index: WorkspaceIndex): 'restore' | 'verify' | 'miss' {
     const entry = this.old?.entries.get(file);
-    const valid =
+    const own =
       !!entry &&
       entry.hash === hash &&
-      entry.deps.every(([dep, h]) => dep !== file && this.hashOf(dep) === h) &&
       // The roles and projects the rules judged it with: a package.json added since moves a root.
       contextsHold(entry.analysis.contexts, (f) => f === file || entry.deps.some(([dep]) => dep === f)) &&
       // An alias edited, a tsconfig added nearer, a package renamed or its exports changed:
@@ -188,14 +224,51 @@ export class AnalysisCache {
       (!resolvesAliases(entry.analysis.language) || this.aliasesHold()) &&
       // A file added or removed since: each import it followed must still name the same file.
       (entry.resolutions ?? []).every(
-        ([language, from, source, target]) => index?.crossFile.modules.importedFile(from, language, source) === target,
+        ([language, from, source, target]) => index.crossFile.modules.importedFile(from, language, source) === target,
       ) &&
       // A connection or a Nest model made, changed or gone in a file it never read: asked again.
-      (entry.lookups ?? []).every((l) => !!index?.crossFile.modules.lookupHolds(l));
-    if (!index || !entry || !valid) {
-      this.misses++;
-      return false;
+      (entry.lookups ?? []).every((l) => index.crossFile.modules.lookupHolds(l));
+    if (!own) return 'miss';
+    if (entry.deps.every(([dep, h]) => dep !== file && this.hashOf(dep) === h)) return 'restore';
+    return entry.analysis.reads && entry.deps.every(([dep]) => dep !== file) ? 'verify' : 'miss';
+  }
+
+  /** With the grammars loaded, asks a file's recorded reads again here; elsewhere (the analysis thread) they are asked there. */
+  private readsHoldHere(file: string, index: WorkspaceIndex): boolean {
+    const reads = this.old?.entries.get(file)?.analysis.reads;
+    // Without the grammars here (the CLI's main thread), restoreOrRead hands the reads to the caller.
+    if (!reads || !parsersLoaded()) return false;
+    return readsHold(reads, index.crossFile.modules.readers);
+  }
+
+  /** Asks the reads of a file restoreOrRead gave with them here (the grammars loaded): restored when they hold. */
+  verifyNow(file: string, index: WorkspaceIndex): boolean {
+    if (!this.toVerify.has(file)) return false;
+    if (this.readsHoldHere(file, index)) {
+      this.restoreVerified(file, index);
+      return true;
     }
+    this.verifiedNot(file);
+    return false;
+  }
+
+  /**
+   * Restores a file the analysis thread found every recorded read of to answer as before
+   * (restoreOrRead gave it with its `reads`).
+   */
+  restoreVerified(file: string, index: WorkspaceIndex): void {
+    if (!this.toVerify.delete(file)) throw new Error(`${file} was not waiting for its reads to be asked`);
+    this.verified++;
+    this.restoreEntry(file, index);
+  }
+
+  /** A file restoreOrRead gave with its `reads` whose reads answer otherwise now: it is analysed. */
+  verifiedNot(file: string): void {
+    if (this.toVerify.delete(file)) this.misses++;
+  }
+
+  private restoreEntry(file: string, index: WorkspaceIndex): void {
+    const entry = this.old!.entries.get(file)!;
     const { modules, pass } = index.crossFile;
     const analysis = decodeAnalysis(entry.analysis);
     index.set(analysis);
@@ -210,7 +283,6 @@ export class AnalysisCache {
       entry.deps.map(([dep]) => dep),
     );
     this.restored.add(file);
-    return true;
   }
 
   private aliasesHold(): boolean {
@@ -220,7 +292,9 @@ export class AnalysisCache {
 
   /** Restores a file read as the index reads it (its open buffer, else from disk); false when it must be analysed. */
   restoreFile(file: string, index: WorkspaceIndex, maxBytes = DEFAULT_MAX_BYTES): boolean {
-    return this.restoreOrRead(file, index, maxBytes) === true;
+    if (this.restoreOrRead(file, index, maxBytes) === true) return true;
+    this.verifiedNot(file);
+    return false;
   }
 
   /**
@@ -228,9 +302,9 @@ export class AnalysisCache {
    * source, read as the index reads it, to analyse. A file on disk whose stamp is the
    * one stored with its entry is not read at all.
    */
-  restoreOrRead(file: string, index: WorkspaceIndex, maxBytes = DEFAULT_MAX_BYTES): true | Source {
+  restoreOrRead(file: string, index: WorkspaceIndex, maxBytes = DEFAULT_MAX_BYTES): true | Source | ToVerify {
     const open = this.openText(file);
-    if (open != null) return this.restore(file, open, index) || { text: open };
+    if (open != null) return this.restore(file, open, index) || this.withReads(file, { text: open });
     const stamp = this.stampNow(file);
     const known = this.trustedHash(file, stamp);
     if (known !== null) {
@@ -244,7 +318,13 @@ export class AnalysisCache {
       if (stamp) this.noteStamp(file, stamp);
       if (this.restore(file, source.text, index)) return true;
     }
-    return source;
+    return 'text' in source ? this.withReads(file, source) : source;
+  }
+
+  /** The source of a file waiting for its reads to be asked, with them: the caller asks them, then restores or analyses. */
+  private withReads(file: string, source: { text: string }): Source | ToVerify {
+    const reads = this.toVerify.has(file) ? this.old?.entries.get(file)?.analysis.reads : undefined;
+    return reads ? { text: source.text, reads } : source;
   }
 
   /**
@@ -329,6 +409,7 @@ export class AnalysisCache {
     const { modules, pass } = index.crossFile;
     const same =
       this.misses === 0 &&
+      this.verified === 0 &&
       !restampsWorthWriting(this.restamped, files.length) &&
       this.restored.size === files.length &&
       this.old?.entries.size === files.length;

@@ -14,8 +14,11 @@ export async function indexOneByOne(
   maxBytes: number,
 ): Promise<void> {
   for (const f of files) {
-    if (cache?.restoreFile(f, index, maxBytes)) continue;
+    const restored = cache?.restoreOrRead(f, index, maxBytes);
+    if (restored === true) continue;
     await initParsers();
+    // Only modules it read changed: asked again, its reads may keep the stored analysis.
+    if (restored && 'reads' in restored && cache!.verifyNow(f, index)) continue;
     index.analyzeFile(f, false);
   }
 }
