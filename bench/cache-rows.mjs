@@ -9,10 +9,12 @@ export const CHANGED_FILE = 'config/dynamo.ts';
 export const CACHE_TARGETS = { warmOverFloor: 1.3, changedOverFloor: 1.5, serverWarmOverCold: 0.3 };
 
 /**
- * The two CLI rows. `prepare` fills the cache (untimed); `j` checks with nothing changed;
- * `k` appends a comment to CHANGED_FILE, checks, puts the file back and checks again
- * untimed, so the next row starts from a cache of the unchanged workspace. Each warm
- * report must equal (a)'s byte for byte, else the run fails.
+ * The CLI rows. `prepare` fills the cache (untimed); `j` checks with nothing changed;
+ * `k` appends a comment to CHANGED_FILE (its importers' reads answer the same: only it is
+ * analysed), `kMoved` puts a comment line at its top (every declaration moves, so do the
+ * answers: it and its importers are analysed); each checks, puts the file back and checks
+ * again untimed, so the next row starts from a cache of the unchanged workspace. The
+ * report of `j` must equal (a)'s byte for byte, else the run fails.
  */
 export function cacheRuns({ NODE, ROOT, WORKSPACE, OUT, timed, fail }) {
   const dir = path.join(OUT, 'check-cache');
@@ -44,16 +46,18 @@ export function cacheRuns({ NODE, ROOT, WORKSPACE, OUT, timed, fail }) {
       same(expected);
       return r.ms;
     },
-    k: async () => {
-      fs.writeFileSync(file, `${original}\n// edit ${++edits}\n`);
-      try {
-        return (await run()).ms;
-      } finally {
-        fs.writeFileSync(file, original);
-        await run();
-      }
-    },
+    k: () => afterEdit(`${original}\n// edit ${++edits}\n`),
+    kMoved: () => afterEdit(`// edit ${++edits}\n${original}`),
   };
+  async function afterEdit(text) {
+    fs.writeFileSync(file, text);
+    try {
+      return (await run()).ms;
+    } finally {
+      fs.writeFileSync(file, original);
+      await run();
+    }
+  }
 }
 
 /** The server row: bench/lsp-index.ts against dist/server.js, `reps` cold and warm starts alternating. */
@@ -78,13 +82,15 @@ export async function serverIndexRow({ NODE, ROOT, WORKSPACE, OUT, timed, reps }
 export function cacheTableRows({ rows, b, server, median, fmt, spread }) {
   const j = median(rows.j);
   const k = median(rows.k);
+  const kMoved = median(rows.kMoved);
   const cold = median(server.cold);
   const warm = median(server.warm);
   const verdict = (ratio, target) =>
     ratio <= target ? `met (${ratio.toFixed(2)}×)` : `**missed** (${ratio.toFixed(2)}×)`;
   return [
     `| (j) | \`check --cache\`, warm, nothing changed | **${fmt(j)} ms** median | ${spread(rows.j)} | ${rows.j.length} | ≤ ${CACHE_TARGETS.warmOverFloor} × (b) | ${verdict(j / b, CACHE_TARGETS.warmOverFloor)} |`,
-    `| (k) | \`check --cache\`, warm, after \`${CHANGED_FILE}\` changed (it and its 9 importers analysed again) | **${fmt(k)} ms** median | ${spread(rows.k)} | ${rows.k.length} | ≤ ${CACHE_TARGETS.changedOverFloor} × (b) | ${verdict(k / b, CACHE_TARGETS.changedOverFloor)} |`,
+    `| (k) | \`check --cache\`, warm, after a comment was appended to \`${CHANGED_FILE}\` (it analysed; its 9 importers ask their reads again and are restored) | **${fmt(k)} ms** median | ${spread(rows.k)} | ${rows.k.length} | ≤ ${CACHE_TARGETS.changedOverFloor} × (b) | ${verdict(k / b, CACHE_TARGETS.changedOverFloor)} |`,
+    `| (k′) | the same after a comment line was put at its top (every declaration moves: it and its 9 importers analysed again) | **${fmt(kMoved)} ms** median | ${spread(rows.kMoved)} | ${rows.kMoved.length} | ≤ ${CACHE_TARGETS.changedOverFloor} × (b) | ${verdict(kMoved / b, CACHE_TARGETS.changedOverFloor)} |`,
     `| (l) | language server, \`initialize\` to a complete index, cold (empty cache) | **${fmt(cold)} ms** median | ${spread(server.cold)} | ${server.cold.length} | — | — |`,
     `| (m) | the same, warm (${server.hits} of ${server.files} files from the cache) | **${fmt(warm)} ms** median | ${spread(server.warm)} | ${server.warm.length} | ≤ ${CACHE_TARGETS.serverWarmOverCold} × (l) | ${verdict(warm / cold, CACHE_TARGETS.serverWarmOverCold)} |`,
   ];

@@ -334,7 +334,7 @@ async function onlyLibraries(ws, code) {
 }
 
 /**
- * `--only cache`: rows (a), (b), (j) and (k) interleaved after one untimed run of (a), (b)
+ * `--only cache`: rows (a), (b), (j), (k) and (k′) interleaved after one untimed run of (a), (b)
  * and the cache's first fill, then (l)-(m); a section to paste, bench/results.md left alone.
  */
 async function onlyCache(ws, code) {
@@ -349,15 +349,16 @@ async function onlyCache(ws, code) {
     b: async () => (await timed(NODE, [...baselines.floor, WORKSPACE])).ms,
     j: () => cache.j(report),
     k: cache.k,
+    kMoved: cache.kMoved,
   };
   log('warm-up: CLI, floor and the cache once each');
   await runs.a();
   await runs.b();
   await cache.prepare();
-  const rows = { a: [], b: [], j: [], k: [] };
-  const order = ['a', 'b', 'j', 'k'];
+  const rows = { a: [], b: [], j: [], k: [], kMoved: [] };
+  const order = ['a', 'b', 'j', 'k', 'kMoved'];
   for (let i = 0; i < REPS; i++) {
-    for (const row of order.slice(i % 4).concat(order.slice(0, i % 4))) {
+    for (const row of order.slice(i % order.length).concat(order.slice(0, i % order.length))) {
       rows[row].push(await runs[row]());
       log(`(${row}) rep ${i + 1}/${REPS}: ${Math.round(rows[row].at(-1))} ms`);
     }
@@ -371,7 +372,7 @@ async function onlyCache(ws, code) {
     '',
     `${new Date().toISOString()}, code at ${code}; ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, Node ${process.version}; ` +
       `load average ${LOAD_AT_START.map((x) => x.toFixed(1)).join(', ')} at the start. Workspace: seed ${ws.seed}, ` +
-      `${ws.sourceFiles.toLocaleString('en-US')} source files, ${mb(ws.sourceBytes)} MB. (a), (b), (j), (k) interleaved, median of ${REPS}.`,
+      `${ws.sourceFiles.toLocaleString('en-US')} source files, ${mb(ws.sourceBytes)} MB. (a), (b), (j), (k), (k′) interleaved, median of ${REPS}.`,
     '',
     '| Row | What is measured | Result | Spread | Reps | Target | Verdict |',
     '| --- | --- | --- | --- | --- | --- | --- |',
