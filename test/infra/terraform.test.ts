@@ -75,9 +75,44 @@ test('triggers: a rule with its target, a Scheduler schedule, an SQS mapping wit
   assert.equal(queue?.batchSize, 25, 'var.tally_batch_size has default 25');
   const api = vote.triggers.find((t) => t.kind === 'api');
   assert.equal(api?.trigger, 'POST /polls/{pollId}/votes');
-  assert.match(rel(api!.source.file) ?? '', /main\.tf$/, 'entry points are declared for the function of this file');
+  // The route is declared in api.tf, beside the function's main.tf: its place is there.
+  assert.equal(rel(api!.source.file), 'terraform-app/infra/api.tf');
+  const apiLines = fs.readFileSync(path.join(FIXTURES, 'terraform-app/infra/api.tf'), 'utf8').split('\n');
+  assert.match(apiLines[api!.source.span.startLine], /resource "aws_apigatewayv2_route" "post_vote"/);
   const lines = fs.readFileSync(path.join(FIXTURES, 'terraform-app/infra/main.tf'), 'utf8').split('\n');
+  assert.equal(rel(tally.triggers[1].source.file), 'terraform-app/infra/main.tf');
   assert.match(lines[tally.triggers[1].source.span.startLine], /resource "aws_scheduler_schedule" "nightly"/);
+});
+
+test('triggers: the routes of a WebSocket API (protocol_type WEBSOCKET) run per message, named by their route key', () => {
+  const d = read('terraform-websocket/infra/main.tf');
+  const routes = (name: string) =>
+    fn(d, name).triggers.map((t) => [t.kind, t.name, t.trigger, t.ratePerHour, rel(t.source.file)]);
+  const ws = 'terraform-websocket/infra/websocket.tf';
+  assert.deepEqual(routes('aws_lambda_function.connect'), [['websocket', '$connect', 'websocket $connect', null, ws]]);
+  assert.deepEqual(routes('aws_lambda_function.disconnect'), [
+    ['websocket', '$disconnect', 'websocket $disconnect', null, ws],
+  ]);
+  assert.deepEqual(routes('aws_lambda_function.send_message'), [
+    ['websocket', 'sendmessage', 'websocket sendmessage', null, ws],
+  ]);
+  // An HTTP API's routes stay API requests.
+  assert.equal(
+    fn(read('terraform-app/infra/main.tf'), 'aws_lambda_function.vote').triggers.find((t) => t.kind === 'api')?.trigger,
+    'POST /polls/{pollId}/votes',
+  );
+});
+
+test('shardlens check: a counter bumped by every WebSocket message is reached from its route, at the route', () => {
+  const report = checkJson(FIXTURES, 'terraform-websocket');
+  const counter = report.findings.find((f) => f.file === 'terraform-websocket/src/send_message/app.py');
+  assert.equal(counter?.rule, 'SL004');
+  assert.match(counter!.message, /Reached from the WebSocket route sendmessage \(.*websocket\.tf:\d+\)/);
+  const put = report.accesses.find((a) => a.file === 'terraform-websocket/src/connect/app.py');
+  assert.deepEqual(
+    put?.entryPoints?.map((e) => [e.kind, e.trigger]),
+    [['websocket', 'websocket $connect']],
+  );
 });
 
 test('a function whose code is in S3 is kept without a file and skipped with why', () => {

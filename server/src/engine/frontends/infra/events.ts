@@ -18,6 +18,8 @@ export interface Trigger {
   ratePerHour: number | null;
   batchSize?: number | null;
   span: TNode['span'];
+  /** The file `span` is in, when not the one declaring the function (a Terraform module's other `.tf` files). */
+  file?: string;
   /** The state machine whose step the function is (`EntryPoint.stateMachine`). */
   stateMachine?: string;
 }
@@ -30,7 +32,7 @@ export interface HandlerPlace {
 }
 
 export function entryPoint(t: Trigger, handler: HandlerPlace, templateFile: string): EntryPoint {
-  const source: SourceRange = { file: templateFile, span: t.span };
+  const source: SourceRange = { file: t.file ?? templateFile, span: t.span };
   return {
     kind: t.kind,
     name: t.name,

@@ -40,7 +40,7 @@ export function engineSourceHash(): string | null {
  * caches are dropped. Bundles key the cache by engineSourceHash() as well, so a missed or
  * doubled bump cannot make a build read another engine's analyses.
  */
-export const CACHE_SCHEMA = 75;
+export const CACHE_SCHEMA = 76;
 
 /** What a cache is keyed by beside each file's content: a cache written with any other is not read. */
 export interface CacheKey {

@@ -1,8 +1,8 @@
 /**
  * What invokes a Terraform-declared function, read from the resources that name it:
  * EventBridge rules through their targets, EventBridge Scheduler schedules, event source
- * mappings (SQS, Kinesis, DynamoDB streams), API Gateway integrations (HTTP APIs
- * with their routes, REST APIs with their method and resource path), and the state
+ * mappings (SQS, Kinesis, DynamoDB streams), API Gateway integrations (HTTP and WebSocket
+ * APIs with their routes, REST APIs with their method and resource path), and the state
  * machines (`aws_sfn_state_machine`) whose definition names it, started by what starts them.
  */
 import type { Trigger } from '../events';
@@ -13,73 +13,93 @@ import { referenced, textOf, written, type Resource, type TfModule } from './mod
 
 const typeOf = (r: Resource) => (r.address.startsWith('data.') ? '' : r.block.labels[0]);
 
-/** The triggers of the function (or state machine) resource `fn`, by what the module's other resources say. */
+/**
+ * The triggers of the function (or state machine) resource `fn`, by what the module's other
+ * resources say, each with the file of the resource it points at (any `.tf` file of the module).
+ */
 export function triggersOf(fn: Resource, mod: TfModule, depth = 0): Trigger[] {
+  const out: Trigger[] = [];
+  for (const r of mod.resources.values())
+    for (const t of triggersFrom(r, fn, mod, depth)) out.push(t.file ? t : { ...t, file: r.file });
+  return out;
+}
+
+/** What resource `r` says invokes `fn`; a trigger whose span is in another resource's file says which. */
+function triggersFrom(r: Resource, fn: Resource, mod: TfModule, depth: number): Trigger[] {
   const out: Trigger[] = [];
   const names = (b: Block, attr: string) => referenced(b.attributes.get(attr), mod)?.resource === fn;
   const text = (b: Block, attr: string) => textOf(b.attributes.get(attr), mod)?.text ?? null;
-  for (const r of mod.resources.values()) {
-    const b = r.block;
-    const span = b.span;
-    switch (typeOf(r)) {
-      case 'aws_cloudwatch_event_target': {
-        if (!names(b, 'arn')) break;
-        const rule = referenced(b.attributes.get('rule'), mod)?.resource;
-        const expression = rule ? text(rule.block, 'schedule_expression') : null;
-        const name = rule?.address ?? text(b, 'rule') ?? r.address;
-        if (expression) out.push({ ...scheduleTrigger(name, expression, span) });
-        else out.push({ kind: 'event', name, trigger: rule ? 'event pattern' : name, ratePerHour: null, span });
-        break;
-      }
-      case 'aws_scheduler_schedule': {
-        const target = b.blocks.find((x) => x.type === 'target');
-        const expression = text(b, 'schedule_expression');
-        if (target && names(target, 'arn') && expression) out.push(scheduleTrigger(r.address, expression, span));
-        break;
-      }
-      case 'aws_lambda_event_source_mapping': {
-        if (!names(b, 'function_name')) break;
-        const from = referenced(b.attributes.get('event_source_arn'), mod)?.resource;
-        const kind = from && typeOf(from) === 'aws_sqs_queue' ? 'queue' : 'stream';
-        const batch = text(b, 'batch_size');
-        const source = b.attributes.get('event_source_arn');
+  const b = r.block;
+  const span = b.span;
+  switch (typeOf(r)) {
+    case 'aws_cloudwatch_event_target': {
+      if (!names(b, 'arn')) break;
+      const rule = referenced(b.attributes.get('rule'), mod)?.resource;
+      const expression = rule ? text(rule.block, 'schedule_expression') : null;
+      const name = rule?.address ?? text(b, 'rule') ?? r.address;
+      if (expression) out.push({ ...scheduleTrigger(name, expression, span) });
+      else out.push({ kind: 'event', name, trigger: rule ? 'event pattern' : name, ratePerHour: null, span });
+      break;
+    }
+    case 'aws_scheduler_schedule': {
+      const target = b.blocks.find((x) => x.type === 'target');
+      const expression = text(b, 'schedule_expression');
+      if (target && names(target, 'arn') && expression) out.push(scheduleTrigger(r.address, expression, span));
+      break;
+    }
+    case 'aws_lambda_event_source_mapping': {
+      if (!names(b, 'function_name')) break;
+      const from = referenced(b.attributes.get('event_source_arn'), mod)?.resource;
+      const kind = from && typeOf(from) === 'aws_sqs_queue' ? 'queue' : 'stream';
+      const batch = text(b, 'batch_size');
+      const source = b.attributes.get('event_source_arn');
+      out.push({
+        kind: from ? kind : /sqs/.test(source ? written(source) : '') ? 'queue' : 'stream',
+        name: from?.address ?? (source ? written(source) : r.address),
+        trigger: batch ? `batchSize ${batch}` : r.address,
+        ratePerHour: null,
+        batchSize: batch && /^\d+$/.test(batch) ? Number(batch) : null,
+        span,
+      });
+      break;
+    }
+    case 'aws_apigatewayv2_integration': {
+      if (!names(b, 'integration_uri')) break;
+      const routes = [...mod.resources.values()].filter(
+        (x) =>
+          typeOf(x) === 'aws_apigatewayv2_route' && referenced(x.block.attributes.get('target'), mod)?.resource === r,
+      );
+      // A WebSocket API's routes run per message (`$connect`, `sendmessage`), named as the
+      // Serverless Framework's `websocket` events and CloudFormation's routes are.
+      const api = referenced(b.attributes.get('api_id'), mod)?.resource;
+      const websocket = !!api && text(api.block, 'protocol_type') === 'WEBSOCKET';
+      for (const route of routes) {
+        const key = text(route.block, 'route_key') ?? route.address;
+        const trigger = websocket ? `websocket ${key}` : key;
         out.push({
-          kind: from ? kind : /sqs/.test(source ? written(source) : '') ? 'queue' : 'stream',
-          name: from?.address ?? (source ? written(source) : r.address),
-          trigger: batch ? `batchSize ${batch}` : r.address,
+          kind: websocket ? 'websocket' : 'api',
+          name: key,
+          trigger,
           ratePerHour: null,
-          batchSize: batch && /^\d+$/.test(batch) ? Number(batch) : null,
-          span,
+          span: route.block.span,
+          file: route.file,
         });
-        break;
       }
-      case 'aws_apigatewayv2_integration': {
-        if (!names(b, 'integration_uri')) break;
-        const routes = [...mod.resources.values()].filter(
-          (x) =>
-            typeOf(x) === 'aws_apigatewayv2_route' && referenced(x.block.attributes.get('target'), mod)?.resource === r,
-        );
-        for (const route of routes) {
-          const key = text(route.block, 'route_key') ?? route.address;
-          out.push({ kind: 'api', name: key, trigger: key, ratePerHour: null, span: route.block.span });
-        }
-        if (routes.length === 0)
-          out.push({ kind: 'api', name: r.address, trigger: r.address, ratePerHour: null, span });
-        break;
-      }
-      case 'aws_api_gateway_integration': {
-        if (!names(b, 'uri')) break;
-        const method = methodOf(b, mod);
-        const route = `${method} ${resourcePath(b, mod)}`;
-        out.push({ kind: 'api', name: route, trigger: route, ratePerHour: null, span });
-        break;
-      }
-      case 'aws_sfn_state_machine': {
-        // A step runs when its machine runs: what starts the machine (rules, schedules naming its arn).
-        const step = depth === 0 ? stepIn(b.attributes.get('definition'), fn, mod) : null;
-        if (step) out.push(...stepTriggers(r.address, triggersOf(r, mod, depth + 1), span, step.perItem));
-        break;
-      }
+      if (routes.length === 0) out.push({ kind: 'api', name: r.address, trigger: r.address, ratePerHour: null, span });
+      break;
+    }
+    case 'aws_api_gateway_integration': {
+      if (!names(b, 'uri')) break;
+      const method = methodOf(b, mod);
+      const route = `${method} ${resourcePath(b, mod)}`;
+      out.push({ kind: 'api', name: route, trigger: route, ratePerHour: null, span });
+      break;
+    }
+    case 'aws_sfn_state_machine': {
+      // A step runs when its machine runs: what starts the machine (rules, schedules naming its arn).
+      const step = depth === 0 ? stepIn(b.attributes.get('definition'), fn, mod) : null;
+      if (step) out.push(...stepTriggers(r.address, triggersOf(r, mod, depth + 1), span, step.perItem));
+      break;
     }
   }
   return out;
