@@ -6,7 +6,10 @@ import type { DeclaredTable, TableRule } from './rule';
 function howTo(d: DeclaredTable): string {
   switch (d.format) {
     case 'cdk':
-      return '`contributorInsightsSpecification: { enabled: true, mode: ContributorInsightsMode.THROTTLED_KEYS }`';
+      // In the stack's own language: a Python stack passes keyword arguments.
+      return d.table.source.file.endsWith('.py')
+        ? '`contributor_insights_specification=dynamodb.ContributorInsightsSpecification(enabled=True, mode=dynamodb.ContributorInsightsMode.THROTTLED_KEYS)`'
+        : '`contributorInsightsSpecification: { enabled: true, mode: ContributorInsightsMode.THROTTLED_KEYS }`';
     case 'sst':
       return 'an `aws.dynamodb.ContributorInsights` resource naming the table (`tableName: table.name`, v3), or `cdk: { table: { contributorInsightsEnabled: true } }` (v2)';
     case 'terraform':
