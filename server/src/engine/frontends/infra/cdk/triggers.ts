@@ -3,6 +3,8 @@
  * `addTarget(new targets.LambdaFunction(fn))`), EventBridge Scheduler schedules, REST
  * APIs (`LambdaRestApi`, `resource.addResource('x').addMethod('GET', new
  * LambdaIntegration(fn))`), HTTP APIs (`addRoutes` with an `HttpLambdaIntegration`),
+ * WebSocket APIs (`connectRouteOptions` and the like, `addRoute('sendmessage', ...)` with a
+ * `WebSocketLambdaIntegration`),
  * event sources (`fn.addEventSource(new SqsEventSource(q, { batchSize }))`, or the
  * function's `events` prop), SNS subscriptions, function URLs, and the state machines
  * invoking a function (`state-machines.ts`). Keyed by the function construct's `at`.
@@ -73,6 +75,9 @@ export function triggersOf(
     } else if (n.className === 'HttpApi') {
       const d = prop(n.props, 'defaultIntegration');
       if (isNew(d, 'HttpLambdaIntegration')) add(d.args[1], api('ANY /{proxy+}', n));
+    } else if (n.className === 'WebSocketApi') {
+      for (const [option, route] of WEBSOCKET_ROUTE_OPTIONS)
+        add(webSocketLambdaOf(prop(prop(n.props, option), 'integration')), websocket(route, n));
     } else if (FUNCTION_CLASSES.has(n.className)) {
       for (const source of itemsOf(prop(n.props, 'events'))) eventSource(source, (t) => add(n, t));
     } else {
@@ -101,6 +106,11 @@ export function triggersOf(
       const methods = itemsOf(prop(arg, 'methods')).map((m) => lastName(m) ?? textOf(m) ?? 'ANY');
       for (const m of methods.length ? methods : ['ANY'])
         if (isNew(integration, 'HttpLambdaIntegration')) add(integration.args[1], api(`${m} ${route}`, c));
+    } else if (c.name === 'addRoute') {
+      // `webSocketApi.addRoute('sendmessage', { integration })`; Python passes the options as keywords.
+      const route = textOf(c.args[0]);
+      const fn = webSocketLambdaOf(prop(c.args[1] ?? c.props, 'integration'));
+      if (route && fn) add(fn, websocket(route, c));
     } else if (c.name === 'addEventSource') {
       eventSource(c.args[0], (t) => add(c.receiver, { ...t, span: c.span }));
     } else if (c.name === 'addSubscription' && isNew(c.args[0], 'LambdaSubscription')) {
@@ -122,6 +132,23 @@ function isNew(v: CdkValue | null | undefined, className: string): v is NewValue
 
 function api(route: string, at: { span: Trigger['span'] }): Trigger {
   return { kind: 'api', name: route, trigger: route, ratePerHour: null, span: at.span };
+}
+
+/** A WebSocket API's route: run per message, named as the Serverless Framework's `websocket` events are. */
+function websocket(route: string, at: { span: Trigger['span'] }): Trigger {
+  return { kind: 'websocket', name: route, trigger: `websocket ${route}`, ratePerHour: null, span: at.span };
+}
+
+/** The props of `new WebSocketApi(...)` that route a connection's events, and the route each is. */
+const WEBSOCKET_ROUTE_OPTIONS = [
+  ['connectRouteOptions', '$connect'],
+  ['disconnectRouteOptions', '$disconnect'],
+  ['defaultRouteOptions', '$default'],
+] as const;
+
+/** The function a `new WebSocketLambdaIntegration('Id', fn)` invokes. */
+function webSocketLambdaOf(v: CdkValue | null | undefined): CdkValue | null {
+  return isNew(v, 'WebSocketLambdaIntegration') ? (v.args[1] ?? null) : null;
 }
 
 function unreadSchedule(name: string, n: NewValue): Trigger {
