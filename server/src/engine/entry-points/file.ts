@@ -63,10 +63,12 @@ export function reachOfText(file: string, text: string, language: SourceLanguage
  * the expression took 0.7 s. A module typed with `aws-lambda`'s event types makes Lambda
  * handlers even when it names none (`makeHandler(deps)` returning `async (_event:
  * APIGatewayProxyEvent) => …`, a service whose method returns one): read, the handler
- * module calling its factory reaches the repository through it.
+ * module calling its factory reaches the repository through it. A module passing a handler on
+ * (`export { handler } from '../services/handlers/worker'`, the entry a CDK function names
+ * beside its stack) is the file the function's trigger starts at.
  */
 const MARKERS =
-  /\b(?:express|fastify|Fastify|Flask|FastAPI|Chalice|APIRouter|Blueprint)\s*\(|new\s+(?:Koa|Hono)\b|\.(?:get|post|put|patch|delete|all|route)\(\s*['"`]\/|@\w+\.(?:route|api_route|get|post|put|patch|delete|head|options|all|websocket|schedule|on_\w+|lambda_function|websocket_message)\s*\(|@(?:Controller|Cron|Interval)\s*\(|__main__|require\.main|^#!|\bhandler\s*[=:(]|exports\.handler\b|def\s+\w*handler\s*\(|\(\s*_?event\s*[,:)]|['"]aws-lambda['"]|urlpatterns|\bexport\s+(?:async\s+)?(?:function|const)\s+(?:GET|POST|PUT|PATCH|DELETE)\b|[pP]rocedure\b[^;]{0,2000}?\.(?:query|mutation|subscription)\(/m;
+  /\bexport\s*\{[^}]*\b\w*[hH]andler\b[^}]*\}\s*from\b|\b(?:express|fastify|Fastify|Flask|FastAPI|Chalice|APIRouter|Blueprint)\s*\(|new\s+(?:Koa|Hono)\b|\.(?:get|post|put|patch|delete|all|route)\(\s*['"`]\/|@\w+\.(?:route|api_route|get|post|put|patch|delete|head|options|all|websocket|schedule|on_\w+|lambda_function|websocket_message)\s*\(|@(?:Controller|Cron|Interval)\s*\(|__main__|require\.main|^#!|\bhandler\s*[=:(]|exports\.handler\b|def\s+\w*handler\s*\(|\(\s*_?event\s*[,:)]|['"]aws-lambda['"]|urlpatterns|\bexport\s+(?:async\s+)?(?:function|const)\s+(?:GET|POST|PUT|PATCH|DELETE)\b|[pP]rocedure\b[^;]{0,2000}?\.(?:query|mutation|subscription)\(/m;
 
 export function mayDeclareEntryPoints(text: string): boolean {
   // A test is an entry point too: a helper module only tests call is reached only from them.

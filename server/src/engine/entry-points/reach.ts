@@ -227,6 +227,22 @@ export function callGraph(input: Pick<ReachInput, 'reaches' | 'importFile'>): Ca
     owners.flatMap((o) => named(o.file, name).filter((m) => m.node.owner === o.name));
   const exportedOf = (file: string): NodeRef[] =>
     (reaches.get(file)?.functions ?? []).filter((f) => f.exported).map((node) => ({ file, node }));
+  /**
+   * The function an entry point starts at: `root` in `file`, or where `file` passes it on from
+   * (an entry module written `export { handler } from '../services/handlers/worker'`, the CDK
+   * function's `entry` kept beside the stack while the code lives in another package).
+   */
+  const rootNodes = (file: string, root: string, depth: number): NodeRef[] => {
+    const own = named(file, root);
+    if (own.length || depth >= MAX_PASSED_ON) return own;
+    for (const r of reaches.get(file)?.imports ?? []) {
+      if (!r.reexport || (r.local !== root && r.local !== '*')) continue;
+      const target = importFile(file, r.module);
+      const found = target && target !== file ? rootNodes(target, r.local === '*' ? root : r.name, depth + 1) : [];
+      if (found.length) return found;
+    }
+    return own;
+  };
   const fromRoot = new Map<string, Map<string, boolean>>();
   const reachedFrom = (file: string, root: string) => {
     const key = id(file, root);
@@ -234,11 +250,13 @@ export function callGraph(input: Pick<ReachInput, 'reaches' | 'importFile'>): Ca
     if (seen) return seen;
     // Breadth first with two states per node: reached outside any loop, or only inside one;
     // a node is followed again for each file it is called from (its receivers' classes may be imported there).
-    const queue: Array<{ to: NodeRef; inLoop: boolean; caller: string | null }> = named(file, root).map((to) => ({
-      to,
-      inLoop: false,
-      caller: null,
-    }));
+    const queue: Array<{ to: NodeRef; inLoop: boolean; caller: string | null }> = rootNodes(file, root, 0).map(
+      (to) => ({
+        to,
+        inLoop: false,
+        caller: null,
+      }),
+    );
     seen = new Map<string, boolean>();
     const followed = new Map<string, boolean>();
     while (queue.length) {

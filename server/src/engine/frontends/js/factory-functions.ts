@@ -26,17 +26,29 @@ export function makesFunction(fn: Node): boolean {
   });
 }
 
-/** The functions `fn`'s own `return`s give by the name its body defines them under, as calls at each `return`. */
+/**
+ * The functions `fn`'s own `return`s give, as calls at each `return`: one its body defines, by
+ * name, and a method of an object it builds (`const controller = new OrderController(service);
+ * return controller.processOrders`, a handler wired from its dependencies): whoever calls the
+ * factory runs it. Not any member (`return response.data`): only of an object made here.
+ */
 export function returnedFunctions(fn: Node): SeenCall[] {
   const body = fn.childForFieldName('body');
   if (body?.type !== 'statement_block' || !body.text.includes('return')) return [];
   const defined = functionsDefinedIn(body);
-  if (!defined.size) return [];
-  return body
-    .descendantsOfType('return_statement')
-    .filter((r): r is Node => !!r && r.namedChild(0)?.type === 'identifier' && defined.has(r.namedChild(0)!.text))
-    .filter((r) => ownReturn(r, fn))
-    .map((r) => ({ name: r.namedChild(0)!.text, member: false, span: spanOf(r) }));
+  const built = objectsBuiltIn(body);
+  if (!defined.size && !built.size) return [];
+  const out: SeenCall[] = [];
+  for (const r of body.descendantsOfType('return_statement')) {
+    const v = r?.namedChild(0);
+    if (!r || !v || !ownReturn(r, fn)) continue;
+    if (v.type === 'identifier' && defined.has(v.text)) out.push({ name: v.text, member: false, span: spanOf(r) });
+    const object = v.type === 'member_expression' ? v.childForFieldName('object') : null;
+    const method = v.childForFieldName('property');
+    if (object?.type === 'identifier' && built.has(object.text) && method?.type === 'property_identifier')
+      out.push({ name: method.text, member: true, span: spanOf(r), receiver: object.text, root: object.text });
+  }
+  return out;
 }
 
 /** Whether a `return` is `fn`'s own, not one of a function nested in it. */
@@ -46,6 +58,20 @@ function ownReturn(r: Node, fn: Node): boolean {
     if (isFunction(p) || p.type === 'method_definition') return false;
   }
   return false;
+}
+
+/** The names a block binds at its top to a new object: `const controller = new OrderController(service)`. */
+function objectsBuiltIn(block: Node): Set<string> {
+  const out = new Set<string>();
+  for (const s of block.namedChildren) {
+    if (s?.type !== 'lexical_declaration' && s?.type !== 'variable_declaration') continue;
+    for (const d of s.namedChildren) {
+      const value = d?.type === 'variable_declarator' ? d.childForFieldName('value') : null;
+      const name = d?.childForFieldName('name');
+      if (value?.type === 'new_expression' && name?.type === 'identifier') out.add(name.text);
+    }
+  }
+  return out;
 }
 
 /** The functions a block defines at its top: `function inner() {}`, `const inner = async (event) => …`. */

@@ -53,7 +53,11 @@ export function constructOf(v: CdkValue | null | undefined): { construct: NewVal
 
 /** The construct id (`'VotesTable'`), the second argument of `new X(scope, id, props)`. */
 export function constructId(n: NewValue): string | null {
-  return textOf(n.args[1]);
+  const id = n.args[1];
+  // An id built from the enclosing construct's (`${id}-Lambda`, a helper method's parameter):
+  // named as written, which is what the console shows before the hole's value.
+  if (id?.kind === 'template' && id.parts.some((p) => 'text' in p && p.text)) return written(id);
+  return textOf(id);
 }
 
 /** The last name of a member or name (`dynamodb.AttributeType.STRING` → `STRING`). */
