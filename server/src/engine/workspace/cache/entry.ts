@@ -72,3 +72,22 @@ export function isEntry(v: unknown): v is Entry {
       typeof f.access !== 'number' || (Number.isInteger(f.access) && f.access >= 0 && f.access < a.accesses.length),
   );
 }
+
+/** Whether an entry's parts beside its analysis (hash, deps, stamp, imports, bindings, mark, resolutions, lookups) are those given. */
+export function sameEntryRest(old: Entry, rest: Omit<Entry, 'analysis'>): boolean {
+  const sameList = <T>(a: readonly T[] | undefined, b: readonly T[] | undefined, same: (x: T, y: T) => boolean) =>
+    a === b || (!!a && !!b && a.length === b.length && a.every((x, i) => same(x, b[i])));
+  const eq = <T>(x: T, y: T) => x === y;
+  // A part absent from one and present in the other differs too (undefined against a value).
+  return (
+    old.hash === rest.hash &&
+    sameList(old.deps, rest.deps, (a, b) => a[0] === b[0] && a[1] === b[1]) &&
+    sameList(old.stamp, rest.stamp, eq) &&
+    sameList(old.imports, rest.imports, eq) &&
+    (old.bindings === rest.bindings ||
+      (old.bindings?.env === rest.bindings?.env && old.bindings?.named === rest.bindings?.named)) &&
+    old.marked === rest.marked &&
+    sameList(old.resolutions, rest.resolutions, (a, b) => a.every((x, i) => x === b[i])) &&
+    sameList(old.lookups, rest.lookups, (a, b) => a.every((x, i) => x === b[i]))
+  );
+}

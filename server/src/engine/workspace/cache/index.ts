@@ -1,46 +1,25 @@
 import * as path from 'node:path';
 import { DEFAULT_MAX_BYTES, type FileAnalysis } from '../../analyze';
-import { contextsHold } from '../../file-roles';
 import { walkedFileExists } from '../../file-roles/walk-listings';
 import { languageForFile, parsersLoaded } from '../../syntax/parser';
-import type { TableDefinition } from '../../model/call-site';
-import { definitionChanges, writesChanged } from '../cross-module';
+import { entryVerdict, resolvesAliases, type Verdict } from './verdict';
 import type { WorkspaceIndex } from '../index';
 import { readFromDisk } from '../modules';
-import { type ReadText } from '../source';
-import { refreshWriters } from '../passes';
-import { readSource, type Source } from '../source';
+import { factsMoved, reconcileFacts } from './workspace-facts';
+import { readSource, type ReadText, type Source } from '../source';
 import type { InfraReadEntry } from '../infra';
-import { decodeAnalysis, encodeAnalysis, type Entry } from './entry';
-import { sameStamp, settledBefore, stampOf, type Stamp } from './stamp';
+import { decodeAnalysis, encodeAnalysis, sameEntryRest, type Entry } from './entry';
+import { restampsWorthWriting, sameStamp, settledBefore, stampOf, type Stamp } from './stamp';
 import { aliasConfigPaths } from '../path-aliases';
 import { cacheFile, readCache, sha1, writeCache, type CacheFile, type RunFacts } from './store';
 import { readsHold, type ModuleRead } from '../../module-reads';
 
 export { cacheDir } from './store';
 
-declare const SHARDLENS_VERSION: string | undefined;
+import { CACHE_SCHEMA, engineSourceHash } from './version';
 
-/** The engine's version (package.json's, in the bundles). */
-export const ENGINE_VERSION = typeof SHARDLENS_VERSION === 'string' ? SHARDLENS_VERSION : '0.0.0-dev';
-
-declare const SHARDLENS_ENGINE_HASH: string | undefined;
-
-/**
- * The hash of the engine sources a bundle was built from (scripts/engine-hash.mjs); null when
- * running from the sources, where CACHE_SCHEMA alone tells caches apart. Read at each call: a
- * test running from the sources sets the global to open a cache a bundle wrote.
- */
-export function engineSourceHash(): string | null {
-  return typeof SHARDLENS_ENGINE_HASH === 'string' ? SHARDLENS_ENGINE_HASH : null;
-}
-
-/**
- * Bumped whenever what an entry holds changes shape (FileAnalysis, Access, Finding...): older
- * caches are dropped. Bundles key the cache by engineSourceHash() as well, so a missed or
- * doubled bump cannot make a build read another engine's analyses.
- */
-export const CACHE_SCHEMA = 76;
+export { CACHE_SCHEMA, ENGINE_VERSION, engineSourceHash } from './version';
+export { restampsWorthWriting } from './stamp';
 
 /** What a cache is keyed by beside each file's content: a cache written with any other is not read. */
 export interface CacheKey {
@@ -146,12 +125,6 @@ export class AnalysisCache {
     return false;
   }
 
-  /** Whether an entry may be restored after its reads are asked again (then the grammars are needed). */
-  get mayVerify(): boolean {
-    for (const e of this.old?.entries.values() ?? []) if (e.analysis.reads) return true;
-    return false;
-  }
-
   /** Whether there was a cache to read (made with this key). */
   get loaded(): boolean {
     return this.old !== null && this.old.entries.size > 0;
@@ -177,12 +150,7 @@ export class AnalysisCache {
 
   /** Whether `reconcile` may analyse a file (so the caller loads the parsers first). */
   mayReanalyse(index: WorkspaceIndex): boolean {
-    if (!this.old || this.restored.size === 0) return false;
-    const { facts } = index.crossFile.pass;
-    return (
-      facts.wrapperFiles().join('\0') !== this.old.facts.wrappers.join('\0') ||
-      JSON.stringify(facts.tableDefinitions()) !== this.old.facts.definitions
-    );
+    return !!this.old && this.restored.size > 0 && factsMoved(this.old.facts, index);
   }
 
   /** Notes the text a file is analysed from; with `index`, restores its analysis when the cache has it. True then. */
@@ -193,52 +161,32 @@ export class AnalysisCache {
   }
 
   private restoreHashed(file: string, hash: string, index?: WorkspaceIndex): boolean {
-    const verdict = index ? this.verdict(file, hash, index) : 'miss';
+    const verdict = index ? this.verdictOn(file, hash, index) : 'miss';
     if (verdict === 'restore') {
       this.restoreEntry(file, index!);
       return true;
     }
-    if (verdict === 'verify' && this.readsHoldHere(file, index!)) {
-      this.verified++;
-      this.restoreEntry(file, index!);
-      return true;
+    if (verdict === 'miss') {
+      this.misses++;
+      return false;
     }
-    if (verdict === 'verify') this.toVerify.add(file);
-    else this.misses++;
-    return false;
+    this.toVerify.add(file);
+    // Without the grammars here (the CLI's main thread), restoreOrRead hands the reads to the caller.
+    return parsersLoaded() && this.verifyNow(file, index!);
   }
 
-  /**
-   * Whether a file's entry stands as it is ('restore'); stands but for modules it read that
-   * changed since, its reads recorded to ask again ('verify'); or must be analysed ('miss').
-   */
-  private verdict(file: string, hash: string, index: WorkspaceIndex): 'restore' | 'verify' | 'miss' {
-    const entry = this.old?.entries.get(file);
-    const own =
-      !!entry &&
-      entry.hash === hash &&
-      // The roles and projects the rules judged it with: a package.json added since moves a root.
-      contextsHold(entry.analysis.contexts, (f) => f === file || entry.deps.some(([dep]) => dep === f)) &&
-      // An alias edited, a tsconfig added nearer, a package renamed or its exports changed:
-      // its imports may resolve to other modules.
-      (!resolvesAliases(entry.analysis.language) || this.aliasesHold()) &&
-      // A file added or removed since: each import it followed must still name the same file.
-      (entry.resolutions ?? []).every(
-        ([language, from, source, target]) => index.crossFile.modules.importedFile(from, language, source) === target,
-      ) &&
-      // A connection or a Nest model made, changed or gone in a file it never read: asked again.
-      (entry.lookups ?? []).every((l) => index.crossFile.modules.lookupHolds(l));
-    if (!own) return 'miss';
-    if (entry.deps.every(([dep, h]) => dep !== file && this.hashOf(dep) === h)) return 'restore';
-    return entry.analysis.reads && entry.deps.every(([dep]) => dep !== file) ? 'verify' : 'miss';
+  private verdictOn(file: string, hash: string, index: WorkspaceIndex): Verdict {
+    return entryVerdict(file, hash, this.old?.entries.get(file), {
+      hashOf: (f) => this.hashOf(f),
+      aliasesHold: () => this.aliasesHold(),
+      modules: index.crossFile.modules,
+    });
   }
 
-  /** With the grammars loaded, asks a file's recorded reads again here; elsewhere (the analysis thread) they are asked there. */
+  /** Asks a file's recorded reads again here, where the grammars are loaded (elsewhere the analysis thread asks them). */
   private readsHoldHere(file: string, index: WorkspaceIndex): boolean {
     const reads = this.old?.entries.get(file)?.analysis.reads;
-    // Without the grammars here (the CLI's main thread), restoreOrRead hands the reads to the caller.
-    if (!reads || !parsersLoaded()) return false;
-    return readsHold(reads, index.crossFile.modules.readers);
+    return !!reads && parsersLoaded() && readsHold(reads, index.crossFile.modules.readers);
   }
 
   /** Asks the reads of a file restoreOrRead gave with them here (the grammars loaded): restored when they hold. */
@@ -383,22 +331,9 @@ export class AnalysisCache {
    */
   reconcile(index: WorkspaceIndex, files: readonly string[]): void {
     if (!this.old || !this.mayReanalyse(index)) return;
-    const { pass } = index.crossFile;
-    if (pass.facts.wrapperFiles().join('\0') !== this.old.facts.wrappers.join('\0')) {
-      for (const file of this.restored) {
-        const entry = this.old.entries.get(file)!;
-        const language = languageForFile(file);
-        if (!language || (entry.deps.length === 0 && entry.analysis.accesses.length === 0)) continue;
-        const text = this.openText(file) ?? readFromDisk(file);
-        if (text !== null) pass.update(file, text, language);
-      }
-      index.completePasses(files);
-    }
-    const now = pass.facts.tableDefinitions();
-    if (JSON.stringify(now) !== this.old.facts.definitions) {
-      const changes = definitionChanges(JSON.parse(this.old.facts.definitions) as TableDefinition[], now);
-      refreshWriters(pass, (accesses) => writesChanged(accesses, changes));
-    }
+    const old = this.old;
+    const restored = [...this.restored].map((f): [string, Entry] => [f, old.entries.get(f)!]);
+    reconcileFacts(old.facts, restored, (f) => this.openText(f) ?? readFromDisk(f), index, files);
   }
 
   /**
@@ -492,41 +427,4 @@ export class AnalysisCache {
     const stamp = this.stamps.get(file);
     return stamp && settledBefore(stamp, this.started) ? stamp : undefined;
   }
-}
-
-/**
- * Whether the stamps that moved are worth writing the whole cache again for, when nothing
- * else changed. A stamp not recorded costs each later run one read and hash of its file
- * (a fraction of a millisecond); the rewrite costs about as much as reading a thousand
- * files (on bench/workspace, 6 MB: ~120 ms of a 950 ms warm check). So a few touched files
- * (a checkout of a branch and back, a file saved unchanged, a file written just before the
- * last run) are hashed again until something else makes the cache be written; a hundredth
- * of the files, or more, is written at once.
- */
-export function restampsWorthWriting(restamped: number, files: number): boolean {
-  return restamped > 0 && restamped * 100 >= files;
-}
-
-/** Whether an entry's parts beside its analysis (hash, deps, stamp, imports, bindings, mark, resolutions, lookups) are those given. */
-function sameEntryRest(old: Entry, rest: Omit<Entry, 'analysis'>): boolean {
-  const sameList = <T>(a: readonly T[] | undefined, b: readonly T[] | undefined, same: (x: T, y: T) => boolean) =>
-    a === b || (!!a && !!b && a.length === b.length && a.every((x, i) => same(x, b[i])));
-  const eq = <T>(x: T, y: T) => x === y;
-  // A part absent from one and present in the other differs too (undefined against a value).
-  return (
-    old.hash === rest.hash &&
-    sameList(old.deps, rest.deps, (a, b) => a[0] === b[0] && a[1] === b[1]) &&
-    sameList(old.stamp, rest.stamp, eq) &&
-    sameList(old.imports, rest.imports, eq) &&
-    (old.bindings === rest.bindings ||
-      (old.bindings?.env === rest.bindings?.env && old.bindings?.named === rest.bindings?.named)) &&
-    old.marked === rest.marked &&
-    sameList(old.resolutions, rest.resolutions, (a, b) => a.every((x, i) => x === b[i])) &&
-    sameList(old.lookups, rest.lookups, (a, b) => a.every((x, i) => x === b[i]))
-  );
-}
-
-/** Whether a language's imports go through tsconfig/jsconfig path aliases (path-aliases.ts). */
-function resolvesAliases(language: string | null | undefined): boolean {
-  return language === 'typescript' || language === 'tsx' || language === 'javascript';
 }
