@@ -40,6 +40,10 @@ export function keysTold(accesses: readonly Access[]): TableDefinition[] {
   for (const a of accesses) {
     if (!NAMES_ONLY_KEYS.has(a.operation) || !a.partitionKey || a.table.kind === 'unknown') continue;
     if (a.through || a.guessed || isAlias(a.partitionKey.attribute)) continue;
+    // A write reaches an index only through the attributes its item sets (index-writes.ts):
+    // that index's name and keys are the definition's, or a guess from the attribute names
+    // (`gsi1pk` → `GSI1`), which would be told to every file as the table's own.
+    if (a.kind === 'write' && a.index) continue;
     const keys: KeyNames = { partition: a.partitionKey.attribute, ...(a.sortKey ? { sort: a.sortKey.attribute } : {}) };
     const told: TableDefinition = [tableKey(a.table), a.index ? { indexes: { [a.index]: keys } } : keys];
     // Told once per file: every call of a table names the same keys, and each file's list is read by all.
