@@ -13,7 +13,8 @@ import { checkJson } from './check-json';
  * own (`${id}-Lambda`); the function's `entry` is a file beside the construct that passes the
  * handler on (`export { handler } from '../../services/src/handlers/worker'`); the handler is
  * made by a factory wiring a controller to a client and returning the controller's method;
- * the client's constant GSI key is also written by a jest spec.
+ * the client's constant GSI key is also written by a jest spec. The queue reaches the helper
+ * as a parameter, from the one call of it: the trigger names it by its construct id, as written.
  */
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'infra');
@@ -26,7 +27,7 @@ test('a function built in a helper method, its id made from the construct’s, i
   assert.ok(d);
   assert.deepEqual(
     d.functions.map((f) => [f.name, path.basename(f.handlerFile ?? ''), f.triggers.map((t) => t.trigger)]),
-    [['${id}-Lambda', 'workerEntry.ts', ['SQS queue, batchSize 10']]],
+    [['${id}-Lambda', 'workerEntry.ts', ['SQS ${id}-Queue, batchSize 10']]],
   );
 });
 
@@ -35,7 +36,7 @@ test('shardlens check: the queue reaches the client through the passed-on handle
   const client = `${APP}/services/src/worker/EsRaiseEventClient.ts`;
   const put = report.accesses.find((a) => a.file === client);
   assert.deepEqual(put?.entryPoints?.map((e) => [e.kind, e.trigger]).sort(), [
-    ['queue', 'SQS queue, batchSize 10'],
+    ['queue', 'SQS ${id}-Queue, batchSize 10'],
     ['test', 'test run'],
   ]);
   // Written per message, not only by the spec: the constant GSI key is an error.

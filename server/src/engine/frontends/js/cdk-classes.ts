@@ -254,3 +254,77 @@ function fieldIn(body: Node, name: string): Node | null {
   visit(body);
   return found;
 }
+
+const FUNCTIONS = new Set(['method_definition', 'function_declaration', 'function_expression', 'arrow_function']);
+
+/**
+ * A helper method's parameter, where its class calls the method once
+ * (`this.createIntegration(id, lambdaFunc, props.httpApi)` for `private
+ * createIntegration(id: string, fn: NodejsFunction, httpApi: HttpApi)`): the argument
+ * given for it there. Null for another name, a method called from elsewhere or more than
+ * once (each call would give its own value), or a name a nearer function takes.
+ */
+export function methodArgument(use: Node, name: string): Node | null {
+  let fn: Node | null = use.parent;
+  while (fn && !FUNCTIONS.has(fn.type)) fn = fn.parent;
+  if (fn?.type !== 'method_definition' || fn.parent?.type !== 'class_body' || isStatic(fn)) return null;
+  const method = fn.childForFieldName('name')?.text;
+  if (!method || method === 'constructor') return null;
+  const position = parameterNodes(fn).findIndex((p) => patternOf(p)?.text === name);
+  if (position < 0 || patternOf(parameterNodes(fn)[position])?.type !== 'identifier') return null;
+  const calls = thisCalls(fn.parent, method);
+  if (calls.length !== 1) return null;
+  const args = (calls[0].childForFieldName('arguments')?.namedChildren ?? []).filter(
+    (c): c is Node => !!c && c.type !== 'comment',
+  );
+  if (args.slice(0, position + 1).some((a) => a.type === 'spread_element')) return null;
+  return args[position] ?? null;
+}
+
+/**
+ * What a helper method of the class around `call` returns, for `this.createTable(id)`:
+ * the expression of its one `return`, or null (no such method, a static one, no `return`
+ * or several).
+ */
+export function returnedByMethod(call: Node): Node | null {
+  const fn = call.childForFieldName('function');
+  if (fn?.type !== 'member_expression' || fn.childForFieldName('object')?.type !== 'this') return null;
+  const name = fn.childForFieldName('property')?.text;
+  let body: Node | null = call.parent;
+  while (body && body.type !== 'class_body') body = body.parent;
+  const method = body?.namedChildren.find(
+    (m) => m?.type === 'method_definition' && m.childForFieldName('name')?.text === name && !isStatic(m),
+  );
+  const block = method?.childForFieldName('body');
+  const returns = (block?.namedChildren ?? []).filter((s) => s?.type === 'return_statement');
+  return returns.length === 1 ? (returns[0]!.namedChild(0) ?? null) : null;
+}
+
+function parameterNodes(fn: Node): Node[] {
+  return (fn.childForFieldName('parameters')?.namedChildren ?? []).filter(
+    (c): c is Node => !!c && c.type !== 'comment',
+  );
+}
+
+function isStatic(method: Node): boolean {
+  return method.children.some((c) => c?.type === 'static');
+}
+
+/** The calls `this.name(...)` in a class body, outside nested classes (they have their own `this`). */
+function thisCalls(body: Node, name: string): Node[] {
+  const out: Node[] = [];
+  const visit = (n: Node) => {
+    if (n.type === 'call_expression') {
+      const fn = n.childForFieldName('function');
+      if (
+        fn?.type === 'member_expression' &&
+        fn.childForFieldName('object')?.type === 'this' &&
+        fn.childForFieldName('property')?.text === name
+      )
+        out.push(n);
+    }
+    for (const c of n.namedChildren) if (c && c.type !== 'class' && c.type !== 'class_declaration') visit(c);
+  };
+  visit(body);
+  return out;
+}

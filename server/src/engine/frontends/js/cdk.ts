@@ -9,7 +9,7 @@ import type { Node, Tree } from 'web-tree-sitter';
 import type { CdkFile, CdkValue } from '../../model/cdk';
 import { spanOf } from '../../syntax/span';
 import { CdkReader, joinedParts, nameOf, opaque, readCdkFile, type CdkPart } from '../cdk-reader';
-import { classOf, destructured, fieldValue, importsOf } from './cdk-classes';
+import { classOf, destructured, fieldValue, importsOf, methodArgument, returnedByMethod } from './cdk-classes';
 
 const WRAPPERS = new Set([
   'parenthesized_expression',
@@ -119,6 +119,9 @@ class Reader extends CdkReader {
   }
 
   private call(n: Node, depth: number): CdkValue {
+    // `this.createFunction(...)`: what the class's helper method returns (a construct it made).
+    const returned = returnedByMethod(n);
+    if (returned) return this.bound(returned, n, depth);
     const fn = n.childForFieldName('function');
     const args = this.list(n.childForFieldName('arguments')?.namedChildren ?? [], depth);
     const last = args[args.length - 1];
@@ -147,6 +150,9 @@ class Reader extends CdkReader {
     // `const { table } = props`: the member `table` of what the pattern takes apart.
     const from = destructured(n, n.text);
     if (from) return { kind: 'member', object: this.value(from.value, depth), name: from.member, span: spanOf(n) };
+    // A helper method's parameter: what the class's one call of it passes.
+    const given = methodArgument(n, n.text);
+    if (given) return this.bound(given, n, depth);
     return nameOf(n);
   }
 

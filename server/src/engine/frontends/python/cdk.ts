@@ -12,6 +12,7 @@ import type { CdkFile, CdkValue } from '../../model/cdk';
 import { spanOf } from '../../syntax/span';
 import { CdkReader, joinedParts, nameOf, opaque, readCdkFile, type CdkPart } from '../cdk-reader';
 import { classOf, importsOf } from './cdk-classes';
+import { methodArgument, returnedByMethod } from './cdk-methods';
 
 /** `partition_key` → `partitionKey`; a constant's name (`PYTHON_3_12`, `STRING`) stays. */
 export function camelCase(name: string): string {
@@ -130,6 +131,9 @@ class Reader extends CdkReader {
   }
 
   private call(n: Node, depth: number): CdkValue {
+    // `self._create_function(...)`: what the class's helper method returns (a construct it made).
+    const returned = returnedByMethod(n);
+    if (returned) return this.bound(returned, n, depth);
     const fn = n.childForFieldName('function');
     const args: CdkValue[] = [];
     const keywords: Array<{ key: string; value: CdkValue }> = [];
@@ -184,7 +188,8 @@ class Reader extends CdkReader {
   }
 
   private name(n: Node, depth: number): CdkValue {
-    const bound = assignedValue(n, n.text);
+    // A name assigned in a block around it, else a helper method's parameter: what the class's one call of it passes.
+    const bound = assignedValue(n, n.text) ?? methodArgument(n, n.text);
     return bound ? this.bound(bound, n, depth) : nameOf(n);
   }
 }
