@@ -253,3 +253,73 @@ test('an accumulator (a hash loop) is not a constant on some paths', async () =>
   assert.deepEqual(findingLines(r), []);
   assert.deepEqual(summarize(r), ['10 PutItem app pk=BOARD#{shard 0..9} sk={entity-id} (sharded)']);
 });
+
+/**
+ * A request built whole in each branch (one item by its key, or the newest of all through an
+ * index) is two requests: read field by field, the index of one and the key condition of
+ * neither made a query no path sends, its key unread.
+ */
+test('JS: a request built otherwise in each branch is read as the branch with the constant key', async () => {
+  const r = await analyze(
+    'list-products.ts',
+    ts(
+      'import type { QueryCommandInput } from "@aws-sdk/lib-dynamodb";',
+      'export async function listProducts(category?: string) {',
+      '  let input: QueryCommandInput;',
+      '  if (category) {',
+      '    input = {',
+      '      TableName: "catalog",',
+      '      KeyConditionExpression: "#pk = :pk",',
+      '      ExpressionAttributeNames: { "#pk": "pk" },',
+      '      ExpressionAttributeValues: { ":pk": `CATEGORY#${category}` },',
+      '    };',
+      '  } else {',
+      '    input = {',
+      '      TableName: "catalog",',
+      '      IndexName: "byNewest",',
+      '      KeyConditionExpression: "#g = :g",',
+      '      ExpressionAttributeNames: { "#g": "gsi1pk" },',
+      '      ExpressionAttributeValues: { ":g": "PRODUCT" },',
+      '      ScanIndexForward: false,',
+      '    };',
+      '  }',
+      '  return doc.send(new QueryCommand(input));',
+      '}',
+    ),
+  );
+  assert.deepEqual(summarize(r), ['23 Query catalog gsi1pk=PRODUCT (constant)']);
+  assert.equal(r.accesses[0].index, 'byNewest');
+  assert.equal(r.accesses[0].partitionKey?.someOfPaths, true);
+});
+
+test('Python: query kwargs built otherwise in each branch are read as the branch with the constant key', async () => {
+  const r = await analyze(
+    'list_products.py',
+    py(
+      'def list_products(category=None):',
+      '    if category:',
+      '        kwargs = {"KeyConditionExpression": Key("pk").eq(f"CATEGORY#{category}")}',
+      '    else:',
+      '        kwargs = {"IndexName": "byNewest", "KeyConditionExpression": Key("gsi1pk").eq("PRODUCT"), "ScanIndexForward": False}',
+      '    return table.query(**kwargs)["Items"]',
+    ),
+  );
+  assert.deepEqual(summarize(r), ['9 Query app gsi1pk=PRODUCT (constant)']);
+  assert.equal(r.accesses[0].index, 'byNewest');
+  assert.equal(r.accesses[0].partitionKey?.someOfPaths, true);
+});
+
+test('the same request in each branch with another key value is still chosen field by field', async () => {
+  const r = await analyze(
+    'feed.ts',
+    ts(
+      'export async function feed(userId?: string) {',
+      '  let input;',
+      '  if (userId) input = { TableName: "feed", KeyConditionExpression: "pk = :pk", ExpressionAttributeValues: { ":pk": `USER#${userId}` } };',
+      '  else input = { TableName: "feed", KeyConditionExpression: "pk = :pk", ExpressionAttributeValues: { ":pk": "PUBLIC" } };',
+      '  return doc.send(new QueryCommand(input));',
+      '}',
+    ),
+  );
+  assert.deepEqual(summarize(r), ['7 Query feed pk=PUBLIC (constant)']);
+});

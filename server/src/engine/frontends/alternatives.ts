@@ -105,6 +105,51 @@ function chooseEntries(objects: Array<Extract<Value, { kind: 'object' }>>, at: N
   return { kind: 'object', entries, span: objects[Math.min(preferred, objects.length - 1)].span };
 }
 
+/** The fields that make a query what it is: merged from two requests, they make a third. */
+const REQUEST_SHAPE = ['KeyConditionExpression', 'IndexName'];
+
+/**
+ * Requests built otherwise on each path (`params = { KeyConditionExpression: '#pk = :pk
+ * AND #sk = :sk', ... }` in one branch, `params = { IndexName: 'gsi1', KeyConditionExpression:
+ * '#gsi1pk = :gsi1pk', ... }` in the other) are different requests: chosen field by field
+ * they would make one that no path sends (one path's index, neither's key condition). One
+ * is chosen whole: the one whose values hold a constant (the hot path, its constants marked
+ * as one of several paths), else the one a single path takes. Null when the objects agree
+ * on those fields (a `Key` written per branch, a request with one field changed).
+ */
+function wholeRequest(objects: Array<Extract<Value, { kind: 'object' }>>, preferred: number): Choice | null {
+  const differs = (name: string) =>
+    new Set(
+      objects.map((o) => {
+        const e = entryOf(o, name);
+        return e ? (textOf(e[1]) ?? '\0') : null;
+      }),
+    ).size > 1;
+  if (!REQUEST_SHAPE.some((name) => objects.some((o) => entryOf(o, name))) || !REQUEST_SHAPE.some(differs)) return null;
+  const hot = objects.findIndex((o) => o.entries.some(([name, v]) => KEY_VALUES.has(name) && holdsHot(v)));
+  if (hot < 0) return { value: objects[preferred], index: preferred };
+  const o = objects[hot];
+  const entries = o.entries.map(([name, v, pair]): Entry => [name, KEY_VALUES.has(name) ? markedHot(v) : v, pair]);
+  return { value: { ...o, entries }, index: hot };
+}
+
+/** Where a query's key values are: its placeholders' values, or a boto3 condition (`Key("gsi1pk").eq("ALL")`). */
+const KEY_VALUES = new Set(['ExpressionAttributeValues', 'KeyConditionExpression']);
+
+function holdsHot(v: Value): boolean {
+  if (v.kind === 'object') return v.entries.some(([, x]) => isHot(x));
+  if (v.kind === 'condition') return v.clauses.some((c) => isHot(c.value));
+  return false;
+}
+
+/** The constants of a request chosen among others, marked as one of several paths. */
+function markedHot(v: Value): Value {
+  const mark = (x: Value): Value => (x.kind === 'scalar' && isHot(x) ? { ...x, someOfPaths: true } : x);
+  if (v.kind === 'object') return { ...v, entries: v.entries.map(([k, x, p]): Entry => [k, mark(x), p]) };
+  if (v.kind === 'condition') return { ...v, clauses: v.clauses.map((c) => ({ ...c, value: mark(c.value) })) };
+  return v;
+}
+
 /** boto3 conditions of the same shape (`Key("pk").eq(a)` / `Key("pk").eq(b)`), clause by clause. */
 function chooseClauses(conds: Array<Extract<Value, { kind: 'condition' }>>, at: Node, preferred: number): Value | null {
   const first = conds[0].clauses;
@@ -135,7 +180,10 @@ export function chooseAmong(values: Value[], at: Node, preferred: number): Choic
   if (values.length === 1) return { value: values[0], index: 0 };
   const p = Math.max(0, Math.min(preferred, values.length - 1));
   if (values.every((v) => v.kind === 'object')) {
-    return { value: chooseEntries(values as Array<Extract<Value, { kind: 'object' }>>, at, p), index: -1 };
+    const objects = values as Array<Extract<Value, { kind: 'object' }>>;
+    const whole = wholeRequest(objects, p);
+    if (whole) return whole;
+    return { value: chooseEntries(objects, at, p), index: -1 };
   }
   if (values.every((v) => v.kind === 'condition')) {
     const v = chooseClauses(values as Array<Extract<Value, { kind: 'condition' }>>, at, p);
