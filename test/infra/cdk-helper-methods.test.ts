@@ -1,10 +1,7 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { diskFiles } from '../../server/src/engine/frontends/infra';
 import { initParsers } from '../../server/src/engine/syntax/parser';
-import { readCdkSource } from '../../server/src/engine/workspace/cdk-source';
+import { readCdkFixture } from './read-cdk';
 import type { InfraDeclarations } from '../../server/src/engine/model/entry-point';
 import { checkJson, FIXTURES } from './check-json';
 
@@ -18,12 +15,7 @@ import { checkJson, FIXTURES } from './check-json';
 
 before(() => initParsers());
 
-function read(rel: string): InfraDeclarations {
-  const file = path.join(FIXTURES, rel);
-  const out = readCdkSource(file, fs.readFileSync(file, 'utf8'), diskFiles);
-  assert.ok(out, `${rel} is read as CDK code`);
-  return out;
-}
+const read = readCdkFixture;
 
 const summary = (d: InfraDeclarations) =>
   d.functions

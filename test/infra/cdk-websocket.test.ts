@@ -1,12 +1,9 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { diskFiles } from '../../server/src/engine/frontends/infra';
 import { initParsers } from '../../server/src/engine/syntax/parser';
-import { readCdkSource } from '../../server/src/engine/workspace/cdk-source';
+import { readCdkFixture } from './read-cdk';
 import type { InfraDeclarations } from '../../server/src/engine/model/entry-point';
-import { checkJson } from './check-json';
+import { checkJson, FIXTURES } from './check-json';
 
 /**
  * CDK WebSocket APIs: a TypeScript chat stack (`connectRouteOptions`, `disconnectRouteOptions`,
@@ -15,15 +12,9 @@ import { checkJson } from './check-json';
  * integration=...)`): each route runs its function per message.
  */
 
-const FIXTURES = path.join(__dirname, '..', 'fixtures', 'infra');
 before(() => initParsers());
 
-function read(rel: string): InfraDeclarations {
-  const file = path.join(FIXTURES, rel);
-  const out = readCdkSource(file, fs.readFileSync(file, 'utf8'), diskFiles);
-  assert.ok(out, `${rel} is read as CDK code`);
-  return out;
-}
+const read = readCdkFixture;
 
 const routes = (d: InfraDeclarations, name: string) => {
   const f = d.functions.find((x) => x.name === name);

@@ -261,8 +261,9 @@ const FUNCTIONS = new Set(['method_definition', 'function_declaration', 'functio
  * A helper method's parameter, where its class calls the method once
  * (`this.createIntegration(id, lambdaFunc, props.httpApi)` for `private
  * createIntegration(id: string, fn: NodejsFunction, httpApi: HttpApi)`): the argument
- * given for it there. Null for another name, a method called from elsewhere or more than
- * once (each call would give its own value), or a name a nearer function takes.
+ * given for it there. Null for another name, a method its class calls more than once
+ * (each call would give its own value), a static method, or a use inside a function nested
+ * in the method (a callback's parameter may be the name).
  */
 export function methodArgument(use: Node, name: string): Node | null {
   let fn: Node | null = use.parent;

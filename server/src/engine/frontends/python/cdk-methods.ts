@@ -9,7 +9,7 @@ import type { Node } from 'web-tree-sitter';
  * A helper method's parameter, where its class calls the method once (`self._route(api,
  * handler)` for `def _route(self, api, fn)`): the argument given for it there, by position
  * or keyword. Null for another name, a method called more than once (each call gives its
- * own value), a static method, or a name a nearer function takes.
+ * own value), a static method, or a use inside a function nested in the method.
  */
 export function methodArgument(use: Node, name: string): Node | null {
   let fn: Node | null = use.parent;
