@@ -2,10 +2,10 @@ import * as path from 'node:path';
 import { DEFAULT_MAX_BYTES, type FileAnalysis } from '../../analyze';
 import { walkedFileExists } from '../../file-roles/walk-listings';
 import { languageForFile, parsersLoaded } from '../../syntax/parser';
-import { entryVerdict, resolvesAliases, type Verdict } from './verdict';
+import { entryVerdict, resolvesAliases, type Verdict, type VerdictInputs } from './verdict';
 import type { WorkspaceIndex } from '../index';
 import { readFromDisk } from '../modules';
-import { factsMoved, reconcileFacts } from './workspace-facts';
+import { factsMoved, movedFacts, reconcileFacts } from './workspace-facts';
 import { readSource, type ReadText, type Source } from '../source';
 import type { InfraReadEntry } from '../infra';
 import { decodeAnalysis, encodeAnalysis, sameEntryRest, type Entry } from './entry';
@@ -103,6 +103,8 @@ export class AnalysisCache {
   private readonly started = Date.now();
   /** Whether the path-alias configs hold what they held when the cache was written; looked at once, when first asked. */
   private aliasesHeld: boolean | undefined;
+  /** What the verdicts look at, made once per index (a warm check judges thousands of entries). */
+  private verdictInputs: { index: WorkspaceIndex; inputs: VerdictInputs } | null = null;
 
   constructor(private readonly setup: CacheSetup) {
     this.file = cacheFile(setup.dir, setup.name);
@@ -176,11 +178,15 @@ export class AnalysisCache {
   }
 
   private verdictOn(file: string, hash: string, index: WorkspaceIndex): Verdict {
-    return entryVerdict(file, hash, this.old?.entries.get(file), {
-      hashOf: (f) => this.hashOf(f),
-      aliasesHold: () => this.aliasesHold(),
-      modules: index.crossFile.modules,
-    });
+    if (this.verdictInputs?.index !== index) {
+      const inputs: VerdictInputs = {
+        hashOf: (f) => this.hashOf(f),
+        aliasesHold: () => this.aliasesHold(),
+        modules: index.crossFile.modules,
+      };
+      this.verdictInputs = { index, inputs };
+    }
+    return entryVerdict(file, hash, this.old?.entries.get(file), this.verdictInputs.inputs);
   }
 
   /** Asks a file's recorded reads again here, where the grammars are loaded (elsewhere the analysis thread asks them). */
@@ -330,10 +336,12 @@ export class AnalysisCache {
    * the writers a definition change reaches, for definitions).
    */
   reconcile(index: WorkspaceIndex, files: readonly string[]): void {
-    if (!this.old || !this.mayReanalyse(index)) return;
     const old = this.old;
+    if (!old || this.restored.size === 0) return;
+    const moved = movedFacts(old.facts, index);
+    if (!moved.wrappers && !moved.definitions) return;
     const restored = [...this.restored].map((f): [string, Entry] => [f, old.entries.get(f)!]);
-    reconcileFacts(old.facts, restored, (f) => this.openText(f) ?? readFromDisk(f), index, files);
+    reconcileFacts(old.facts, moved, restored, (f) => this.openText(f) ?? readFromDisk(f), index, files);
   }
 
   /**
