@@ -79,17 +79,10 @@ function fieldNames(body: Node): string[] {
       const name = m.childForFieldName('name')?.text;
       if (name) names.add(name);
     }
-  const visit = (n: Node) => {
-    if (n.type === 'assignment_expression') {
-      const left = n.childForFieldName('left');
-      if (left?.type === 'member_expression' && left.childForFieldName('object')?.type === 'this') {
-        const name = left.childForFieldName('property')?.text;
-        if (name) names.add(name);
-      }
-    }
-    for (const c of n.namedChildren) if (c && c.type !== 'class' && c.type !== 'class_declaration') visit(c);
-  };
-  visit(body);
+  walkClassBody(body, (n) => {
+    const name = n.type === 'assignment_expression' ? thisProperty(n.childForFieldName('left')) : null;
+    if (name) names.add(name);
+  });
   return [...names];
 }
 
@@ -235,23 +228,11 @@ function fieldIn(body: Node, name: string): Node | null {
     }
   }
   let found: Node | null = null;
-  const visit = (n: Node) => {
-    if (found) return;
-    if (n.type === 'assignment_expression') {
-      const left = n.childForFieldName('left');
-      if (
-        left?.type === 'member_expression' &&
-        left.childForFieldName('object')?.type === 'this' &&
-        left.childForFieldName('property')?.text === name
-      ) {
-        found = n.childForFieldName('right');
-        return;
-      }
-    }
-    // A nested class has its own `this`.
-    for (const c of n.namedChildren) if (c && c.type !== 'class' && c.type !== 'class_declaration') visit(c);
-  };
-  visit(body);
+  walkClassBody(body, (n) => {
+    if (n.type !== 'assignment_expression' || thisProperty(n.childForFieldName('left')) !== name) return false;
+    found = n.childForFieldName('right');
+    return true;
+  });
   return found;
 }
 
@@ -271,9 +252,10 @@ export function methodArgument(use: Node, name: string): Node | null {
   if (fn?.type !== 'method_definition' || fn.parent?.type !== 'class_body' || isStatic(fn)) return null;
   const method = fn.childForFieldName('name')?.text;
   if (!method || method === 'constructor') return null;
-  const position = parameterNodes(fn).findIndex((p) => patternOf(p)?.text === name);
-  if (position < 0 || patternOf(parameterNodes(fn)[position])?.type !== 'identifier') return null;
-  const calls = thisCalls(fn.parent, method);
+  const parameters = parameterNodes(fn);
+  const position = parameters.findIndex((p) => patternOf(p)?.text === name);
+  if (position < 0 || patternOf(parameters[position])?.type !== 'identifier') return null;
+  const calls = thisCalls(fn.parent).get(method) ?? [];
   if (calls.length !== 1) return null;
   const args = (calls[0].childForFieldName('arguments')?.namedChildren ?? []).filter(
     (c): c is Node => !!c && c.type !== 'comment',
@@ -311,21 +293,37 @@ function isStatic(method: Node): boolean {
   return method.children.some((c) => c?.type === 'static');
 }
 
-/** The calls `this.name(...)` in a class body, outside nested classes (they have their own `this`). */
-function thisCalls(body: Node, name: string): Node[] {
-  const out: Node[] = [];
-  const visit = (n: Node) => {
-    if (n.type === 'call_expression') {
-      const fn = n.childForFieldName('function');
-      if (
-        fn?.type === 'member_expression' &&
-        fn.childForFieldName('object')?.type === 'this' &&
-        fn.childForFieldName('property')?.text === name
-      )
-        out.push(n);
-    }
-    for (const c of n.namedChildren) if (c && c.type !== 'class' && c.type !== 'class_declaration') visit(c);
+/** The last class body's calls, kept while its parameters are looked up one use after another. */
+let lastCalls: { tree: Node['tree']; id: number; calls: Map<string, Node[]> } | null = null;
+
+/** The calls `this.m(...)` in a class body, by method name, outside nested classes. */
+function thisCalls(body: Node): Map<string, Node[]> {
+  if (lastCalls?.tree === body.tree && lastCalls.id === body.id) return lastCalls.calls;
+  const calls = new Map<string, Node[]>();
+  walkClassBody(body, (n) => {
+    const method = n.type === 'call_expression' ? thisProperty(n.childForFieldName('function')) : null;
+    if (method) calls.set(method, [...(calls.get(method) ?? []), n]);
+  });
+  lastCalls = { tree: body.tree, id: body.id, calls };
+  return calls;
+}
+
+/** `this.name`: the name; null for anything else. */
+function thisProperty(n: Node | null): string | null {
+  if (n?.type !== 'member_expression' || n.childForFieldName('object')?.type !== 'this') return null;
+  return n.childForFieldName('property')?.text ?? null;
+}
+
+/**
+ * Every node of a class body but those of classes nested in it (they have their own
+ * `this`), in document order; `visit` returning true stops the walk.
+ */
+function walkClassBody(body: Node, visit: (n: Node) => boolean | void): void {
+  const walk = (n: Node): boolean => {
+    if (visit(n)) return true;
+    for (const c of n.namedChildren)
+      if (c && c.type !== 'class' && c.type !== 'class_declaration' && walk(c)) return true;
+    return false;
   };
-  visit(body);
-  return out;
+  walk(body);
 }

@@ -71,19 +71,31 @@ function baseOf(n: Node, body: Node, reader: CdkReader): CdkBase | null {
 /** Each `self.x = value` of the class (the first of each name), outside nested classes. */
 function selfAssignments(body: Node): Map<string, Node> {
   const out = new Map<string, Node>();
-  const visit = (n: Node) => {
-    if (n.type === 'assignment') {
-      const left = n.childForFieldName('left');
-      const right = n.childForFieldName('right');
-      if (left?.type === 'attribute' && left.childForFieldName('object')?.text === 'self' && right) {
-        const name = left.childForFieldName('attribute')?.text;
-        if (name && !out.has(name)) out.set(name, right);
-      }
-    }
-    for (const c of n.namedChildren) if (c && c.type !== 'class_definition') visit(c);
-  };
-  visit(body);
+  walkClassBody(body, (n) => {
+    const name = n.type === 'assignment' ? selfAttribute(n.childForFieldName('left')) : null;
+    const right = name && !out.has(name) ? n.childForFieldName('right') : null;
+    if (name && right) out.set(name, right);
+  });
   return out;
+}
+
+/** `self.name`: the name; null for anything else. */
+export function selfAttribute(n: Node | null): string | null {
+  if (n?.type !== 'attribute' || n.childForFieldName('object')?.text !== 'self') return null;
+  return n.childForFieldName('attribute')?.text ?? null;
+}
+
+/**
+ * Every node of a class body but those of classes nested in it (they have their own
+ * `self`), in document order; `visit` returning true stops the walk.
+ */
+export function walkClassBody(body: Node, visit: (n: Node) => boolean | void): void {
+  const walk = (n: Node): boolean => {
+    if (visit(n)) return true;
+    for (const c of n.namedChildren) if (c && c.type !== 'class_definition' && walk(c)) return true;
+    return false;
+  };
+  walk(body);
 }
 
 /** `__init__`'s parameters after self, scope and id: by position until `*`, and by keyword. */

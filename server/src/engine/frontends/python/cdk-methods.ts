@@ -4,6 +4,7 @@
  * `_create_table`, `_create_handler`, `_add_route` are read as if written inline.
  */
 import type { Node } from 'web-tree-sitter';
+import { selfAttribute, walkClassBody } from './cdk-classes';
 
 /**
  * A helper method's parameter, where its class calls the method once (`self._route(api,
@@ -22,7 +23,7 @@ export function methodArgument(use: Node, name: string): Node | null {
   const position = params.indexOf(name);
   // The first parameter is `self`.
   if (position < 1) return null;
-  const calls = selfCalls(body, method);
+  const calls = selfCalls(body).get(method) ?? [];
   if (calls.length !== 1) return null;
   const args = (calls[0].childForFieldName('arguments')?.namedChildren ?? []).filter(
     (c): c is Node => !!c && c.type !== 'comment',
@@ -85,21 +86,17 @@ function parameterNames(fn: Node): string[] {
   return out;
 }
 
-/** The calls `self.name(...)` in a class body, outside nested classes. */
-function selfCalls(body: Node, name: string): Node[] {
-  const out: Node[] = [];
-  const visit = (n: Node) => {
-    if (n.type === 'call') {
-      const fn = n.childForFieldName('function');
-      if (
-        fn?.type === 'attribute' &&
-        fn.childForFieldName('object')?.text === 'self' &&
-        fn.childForFieldName('attribute')?.text === name
-      )
-        out.push(n);
-    }
-    for (const c of n.namedChildren) if (c && c.type !== 'class_definition') visit(c);
-  };
-  visit(body);
-  return out;
+/** The last class body's calls, kept while its parameters are looked up one use after another. */
+let lastCalls: { tree: Node['tree']; id: number; calls: Map<string, Node[]> } | null = null;
+
+/** The calls `self.m(...)` in a class body, by method name, outside nested classes. */
+function selfCalls(body: Node): Map<string, Node[]> {
+  if (lastCalls?.tree === body.tree && lastCalls.id === body.id) return lastCalls.calls;
+  const calls = new Map<string, Node[]>();
+  walkClassBody(body, (n) => {
+    const method = n.type === 'call' ? selfAttribute(n.childForFieldName('function')) : null;
+    if (method) calls.set(method, [...(calls.get(method) ?? []), n]);
+  });
+  lastCalls = { tree: body.tree, id: body.id, calls };
+  return calls;
 }

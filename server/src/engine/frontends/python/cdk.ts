@@ -11,7 +11,7 @@ import type { Node, Tree } from 'web-tree-sitter';
 import type { CdkFile, CdkValue } from '../../model/cdk';
 import { spanOf } from '../../syntax/span';
 import { CdkReader, joinedParts, nameOf, opaque, readCdkFile, type CdkPart } from '../cdk-reader';
-import { classOf, importsOf } from './cdk-classes';
+import { classOf, importsOf, selfAttribute, walkClassBody } from './cdk-classes';
 import { methodArgument, returnedByMethod } from './cdk-methods';
 
 /** `partition_key` → `partitionKey`; a constant's name (`PYTHON_3_12`, `STRING`) stays. */
@@ -221,21 +221,10 @@ function fieldValue(use: Node, name: string): Node | null {
   const body = cls?.childForFieldName('body');
   if (!body) return null;
   let found: Node | null = null;
-  const visit = (n: Node) => {
-    if (found) return;
-    if (n.type === 'assignment') {
-      const left = n.childForFieldName('left');
-      if (
-        left?.type === 'attribute' &&
-        left.childForFieldName('object')?.text === 'self' &&
-        left.childForFieldName('attribute')?.text === name
-      ) {
-        found = n.childForFieldName('right');
-        return;
-      }
-    }
-    for (const c of n.namedChildren) if (c && c.type !== 'class_definition') visit(c);
-  };
-  visit(body);
+  walkClassBody(body, (n) => {
+    if (n.type !== 'assignment' || selfAttribute(n.childForFieldName('left')) !== name) return false;
+    found = n.childForFieldName('right');
+    return true;
+  });
   return found;
 }
