@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { KeysRequest, ListTablesRequest } from '../../protocol/src/heat';
 import type { HeatStatus } from '../../protocol/src/lsp';
-import { sstTableCandidates } from '../../protocol/src/settings';
+import { deployedTableCandidates, sstTableCandidates } from '../../protocol/src/settings';
 import type { JsonKeysReport } from '../../protocol/src/report';
 import { tableUses, usesLine } from './table-uses';
 
@@ -51,7 +51,7 @@ export async function mapTables(client: LanguageClient | null, names: string[]):
   while (left.length) {
     const name: string | undefined = left.length === 1 && !saved ? left[0] : await pickName(left, keys, saved);
     if (!name) return;
-    const table = await pickTable(name, listed.tables, left.length > 1 || saved !== null);
+    const table = await pickTable(name, listed.tables, left.length > 1 || saved !== null, logicalIdsOf(keys, name));
     if (table === BACK) continue;
     if (!table) return;
     const current = config().get<Record<string, string>>('tables') ?? {};
@@ -83,8 +83,18 @@ function pickName(left: string[], keys: JsonKeysReport | null, saved: string | n
   return once(q, (done) => [q.onDidAccept(() => done(q.selectedItems[0]?.label))]);
 }
 
+/** The template's logical ids for an env-named table (`DynamoDBTable`), from the keys report. */
+function logicalIdsOf(keys: JsonKeysReport | null, name: string): string[] {
+  return (keys?.tables ?? []).filter((t) => t.table === name).flatMap((t) => t.logicalIds ?? []);
+}
+
 /** Step 2: the account's table for `name`; BACK for the Back button, undefined on Escape. */
-function pickTable(name: string, tables: string[], back: boolean): Promise<string | typeof BACK | undefined> {
+function pickTable(
+  name: string,
+  tables: string[],
+  back: boolean,
+  logicalIds: string[],
+): Promise<string | typeof BACK | undefined> {
   const q = vscode.window.createQuickPick<vscode.QuickPickItem>();
   q.title = `ShardLens: which table is ${name}?`;
   if (back) {
@@ -95,10 +105,14 @@ function pickTable(name: string, tables: string[], back: boolean): Promise<strin
   q.placeholder = tables.length
     ? `The code names this table by an environment variable: pick it among the account's ${tables.length} tables`
     : 'The account has no table in this region';
-  // An SST table's id is a word of its physical name: those tables first, marked.
-  const likely = sstTableCandidates(name, tables);
+  // An SST table's id is a word of its physical name, a template's table without a TableName is
+  // named after its logical id: those tables first, marked.
+  const sst = sstTableCandidates(name, tables);
+  const deployed = deployedTableCandidates(logicalIds, tables).filter((t) => !sst.includes(t));
+  const likely = [...sst, ...deployed];
   q.items = [
-    ...likely.map((t) => ({ label: t, description: 'named after the SST id' })),
+    ...sst.map((t) => ({ label: t, description: 'named after the SST id' })),
+    ...deployed.map((t) => ({ label: t, description: `named after the template's ${logicalIds.join(' / ')}` })),
     ...(likely.length ? [{ label: 'all tables', kind: vscode.QuickPickItemKind.Separator }] : []),
     ...tables.filter((t) => !likely.includes(t)).map((t) => ({ label: t })),
   ];

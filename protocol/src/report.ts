@@ -271,6 +271,12 @@ export interface JsonKeysReport {
   tables: Array<{
     /** As in `JsonFinding.table`; null when the calls do not say. */
     table: string | null;
+    /**
+     * For a table named by an environment variable that infrastructure code sets to a table
+     * it declares without a name: that table's logical ids, as `tableFrom` gives them (added
+     * within version 1; absent when none).
+     */
+    logicalIds?: string[];
     indexes: Array<{
       /** The GSI/LSI name, or null for the table's own key. */
       index: string | null;

@@ -175,3 +175,19 @@ export function sstTableCandidates(name: string, tables: readonly string[]): str
   const word = new RegExp(`(^|[-_.])${id}(Table)?([-_.]|$)`);
   return tables.filter((t) => word.test(t)).sort();
 }
+
+/**
+ * The account's tables that may be one a CloudFormation template (SAM, Serverless, CDK)
+ * declares without a `TableName`, given the template's logical ids for the name: such a
+ * table is named `<stack>-<LogicalId>-<SUFFIX>` at deploy time (`sam-app-DynamoDBTable-
+ * 1Q2W3E4R5T6Y`); a CDK construct's id is followed by an 8-digit hash and preceded by the
+ * ids of the constructs around it (`Shop-DataOrders1A2B3C4D-9XK2M4P7Q1R3`). So: the id after
+ * a dash, or the id and a hash, before a suffix of capitals and digits; in name order.
+ * Offered first, never chosen: several stacks deploy the same template.
+ */
+export function deployedTableCandidates(logicalIds: readonly string[], tables: readonly string[]): string[] {
+  const named = logicalIds
+    .filter((id) => /^[A-Za-z0-9]+$/.test(id))
+    .map((id) => new RegExp(`(?:-${id}|${id}[0-9A-F]{8})-[A-Z0-9]{6,}$`));
+  return tables.filter((t) => named.some((n) => n.test(t))).sort();
+}

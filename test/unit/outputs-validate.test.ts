@@ -201,17 +201,22 @@ test('keys --format json and keys --match --format json match docs/schemas/keys.
   const validate = ajv.compile(readJson(path.join(ROOT, 'docs', 'schemas', 'keys.schema.json')));
   const listing = JSON.parse(runCli(['keys', 'examples', '--format', 'json']).stdout);
   const fixture = JSON.parse(runCli(['keys', '.', '--format', 'json'], { cwd: fixtureDir() }).stdout);
+  // A SAM app whose handler's table is a `!Ref` table without a name: `logicalIds`.
+  const sam = JSON.parse(
+    runCli(['keys', path.join('test', 'fixtures', 'infra', 'sam-app'), '--format', 'json']).stdout,
+  );
   const matches = JSON.parse(
     runCli(['keys', 'examples', '--format', 'json', '--match', 'BOARD#global#7', 'LEADERBOARD#GLOBAL#3', 'nothing'])
       .stdout,
   );
   const seen = new Set<string>();
-  for (const o of [listing, fixture, matches]) {
+  for (const o of [listing, fixture, sam, matches]) {
     assert.ok(validate(o), ajv.errorsText(validate.errors));
     presentPaths(o, '', seen);
   }
   for (const p of [
     '.tables[].table',
+    '.tables[].logicalIds[]',
     '.tables[].indexes[].index',
     '.tables[].indexes[].keys[].shards.values[]',
     '.tables[].indexes[].keys[].sites[].shards[]',

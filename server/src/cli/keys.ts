@@ -88,6 +88,7 @@ export function toJsonKeys(tables: TableEntry[], judge: (f: Finding) => Finding 
     version: 1,
     tables: tables.map((t) => ({
       table: t.table,
+      ...withLogicalIds(t),
       indexes: t.indexes.map((ix) => ({
         index: ix.index,
         keys: ix.keys.map((k) => ({
@@ -115,6 +116,18 @@ export function toJsonKeys(tables: TableEntry[], judge: (f: Finding) => Finding 
       })),
     })),
   };
+}
+
+/** The logical ids of the tables the environment variable of an env-named table is set to, when any. */
+function withLogicalIds(t: TableEntry): { logicalIds?: string[] } {
+  const ids = new Set<string>();
+  for (const ix of t.indexes)
+    for (const k of ix.keys)
+      for (const s of k.sites) {
+        const table = s.access.table;
+        if (table.kind === 'env' && table.fromEnv?.logicalId) ids.add(table.fromEnv.logicalId);
+      }
+  return ids.size ? { logicalIds: [...ids].sort() } : {};
 }
 
 /** One line per concrete key: `KEY  logical key  shard N  (template)`, or `no template`. */

@@ -19,6 +19,7 @@ import {
   shardSetOf,
   shardsForPeak,
   type Span,
+  tableName,
   tableShown,
   tenantComposite,
   type TenantComposite,
@@ -29,7 +30,7 @@ import {
 } from '../engine';
 import * as path from 'node:path';
 import type { MarkupContent } from 'vscode-languageserver';
-import type { ColdEntries, ShardLensSettings } from '../../../protocol/src/settings';
+import { resolveTable, type ColdEntries, type ShardLensSettings } from '../../../protocol/src/settings';
 import { isColdEntry } from '../config/cold-entries';
 import { contains } from './convert';
 import { code, text } from './markdown';
@@ -306,7 +307,7 @@ export function hoverMarkdown(
   if (sortKey && sortCondition) lines.push(`Sort key ${code(sortKey)} ${sortCondition}`);
   const via = pk && declaredAs(pk, a.file, place);
   if (via) lines.push(via);
-  const fromEnv = tableFromEnv(a);
+  const fromEnv = tableFromEnv(a, settings.tables);
   if (fromEnv) lines.push(fromEnv);
   const injected = injectedLine(a, place);
   if (injected) lines.push(injected);
@@ -380,18 +381,26 @@ function injectedLine(a: Access, place: PlaceName): string | null {
   return `Table passed to the constructor at ${at}`;
 }
 
-/** Where infrastructure code says the table of an environment variable is, or why it cannot say. */
-function tableFromEnv(a: Access): string | null {
+/**
+ * Where infrastructure code says the table of an environment variable is, or why it cannot
+ * say (and then the table `shardlens.tables` maps it to, when it does).
+ */
+function tableFromEnv(a: Access, tables: Record<string, string>): string | null {
   const t = a.table;
   if (t.kind === 'env' && t.candidates)
     return `The functions that run this code set ${code(envReadShown(t.name))} to different tables: ${t.candidates.map(code).join(', ')}`;
   if (t.kind === 'unknown' || !t.fromEnv) return null;
   const where = path.relative(path.dirname(a.file), t.fromEnv.file).split(path.sep).join('/');
   const table = t.fromEnv.logicalId ? ` table ${code(t.fromEnv.logicalId)}` : '';
-  if (t.kind === 'env')
+  if (t.kind === 'env') {
+    // Keyed as the key listing names the table (`$TABLE_NAME`); resolveTable also takes the bare variable.
+    const mapped = resolveTable(tableName(t)!, tables);
     return (
       `${code(envReadShown(t.name))} names the${table} of ${code(where)}, which states no \`TableName\`: ` +
-      `the name is chosen at deploy time, so live heat needs it mapped to a table of the account`
+      (mapped
+        ? `the name is chosen at deploy time; \`shardlens.tables\` maps it to ${code(mapped)}`
+        : `the name is chosen at deploy time, so live heat needs it mapped to a table of the account`)
     );
+  }
   return `${code(t.fromEnv.variable)} is set to this table for the functions that run this code (${code(where)}${t.fromEnv.logicalId ? `, ${code(t.fromEnv.logicalId)}` : ''})`;
 }
