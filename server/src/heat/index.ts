@@ -15,6 +15,7 @@ export { enableInsights, enableCommand } from './insights';
 export {
   heatForKey,
   heatForAccess,
+  clockTime,
   liveLine,
   codeLensTitle,
   evidenceText,

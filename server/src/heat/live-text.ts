@@ -10,6 +10,12 @@ import type { HeatReport, KeyHeat, OpHeat } from './types';
 const pct = (x: number) => (x > 0 && x < 0.01 ? '<1%' : `${Math.round(x * 100)}%`);
 const plural = (n: number, w: string) => `${formatUnits(n)} ${w}${n === 1 ? '' : 's'}`;
 
+/** `14:05:09`: a time of today in the machine's time zone, as the editor's user reads the clock. */
+export function clockTime(ms: number): string {
+  const d = new Date(ms);
+  return [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
+}
+
 /** `1h` or `1h on index byStatus`. */
 export function windowText(report: HeatReport): string {
   return report.index ? `${report.window}, index ${report.index}` : report.window;
@@ -72,13 +78,14 @@ function openPart(o: OpHeat): string[] {
  * The hover's live line for a call of `kind` (a reader sees what reads did, a writer
  * what writes did): `Live (1h), writes: #1 of 4 keys · 62% of consumed units · 1,900 throttles`.
  * Without `kind`, the key's figures. For a key with no entry: it is not among the (at
- * most 25) contributors reported.
+ * most 25) contributors reported when the report was read — said with the time, since a
+ * key the code took up after that (a fix that sharded it) has no entry until the next read.
  */
 export function liveLine(report: HeatReport, heat: KeyHeat | null, kind: OpKind | null = null): string {
   const head = `Live (${windowText(report)})`;
   if (!heat) {
     return report.mode
-      ? `${head}: not among the top contributors of table ${report.table}.`
+      ? `${head}: not among the top contributors of table ${report.table} when read at ${clockTime(report.endMs)}.`
       : `${head}: no per-key data (Contributor Insights is off on table ${report.table}).`;
   }
   const rank = `#${heat.rank} of ${report.keys.length} ${report.keys.length === 1 ? 'key' : 'keys'}`;
