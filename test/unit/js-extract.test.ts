@@ -200,6 +200,25 @@ await client.send(new BatchGetItemCommand({ RequestItems: { [process.env.ORDERS_
   ]);
 });
 
+test('BatchGetItem of a page of a list (`keys.slice(start, start + 100)`): the keys the list holds', async () => {
+  const r = await analyze(
+    'p.ts',
+    `const keys = ids.map((id) => ({ pk: { S: \`USER#\${id}\` } }));
+for (let start = 0; start < keys.length; start += 100)
+  await client.send(new BatchGetItemCommand({ RequestItems: { users: { Keys: keys.slice(start, start + 100) } } }));
+const stats = [{ pk: { S: 'STATS#global' } }];
+await client.send(new BatchGetItemCommand({ RequestItems: { users: { Keys: stats.slice(0, 100) } } }));
+const both = [{ pk: { S: 'OLD#1' } }, { pk: { S: 'NEW#1' } }];
+await client.send(new BatchGetItemCommand({ RequestItems: { users: { Keys: both.slice(1) } } }));`,
+  );
+  assert.deepEqual(summarize(r), [
+    '3 BatchGetItem users pk=USER#{entity-id} (high-cardinality)',
+    '5 BatchGetItem users pk=STATS#global (constant)',
+    // Number bounds cut the list: only the second key is asked for.
+    '7 BatchGetItem users pk=NEW#1 (constant)',
+  ]);
+});
+
 test('paginateQuery and ExclusiveStartKey loops count as paginated', async () => {
   const r = await analyze(
     'j.ts',

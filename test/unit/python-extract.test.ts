@@ -233,6 +233,29 @@ test('batch requests built by a comprehension: one request shaped like its body,
   ]);
 });
 
+test('batch_get_item of a page of a list (`keys[start:start + 100]`): the keys the list holds', async () => {
+  const r = await analyze(
+    'x.py',
+    py(
+      ...HEADER,
+      'def load(ids):',
+      '    keys = [{"pk": {"S": f"USER#{user_id}"}} for user_id in ids]',
+      '    for start in range(0, len(keys), 100):',
+      '        client.batch_get_item(RequestItems={"users": {"Keys": keys[start:start + 100]}})',
+      'stats = [{"pk": {"S": "STATS#global"}}]',
+      'client.batch_get_item(RequestItems={"users": {"Keys": stats[:100]}})',
+      // Number bounds cut the list: the key is made of the last two parts only.
+      'parts = ["ORG", "acme", "USER"]',
+      'table.get_item(Key={"pk": "#".join(parts[1:])})',
+    ),
+  );
+  assert.deepEqual(summarize(r), [
+    '10 BatchGetItem users pk=USER#{entity-id} (high-cardinality)',
+    '12 BatchGetItem users pk=STATS#global (constant)',
+    '14 GetItem app pk=acme#USER (constant)',
+  ]);
+});
+
 test('a query paginator is a paginated Query on the environment table', async () => {
   const r = await analyze(
     'x.py',

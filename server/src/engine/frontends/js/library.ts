@@ -209,6 +209,14 @@ function methodValue(n: Node, fn: Node, ctx: EvalContext): Value {
     return holeValue(n, { kind: 'time', time: 'bucket', ...input });
   }
   if (SAME_VALUE_METHODS.has(method) && recv?.kind === 'scalar') return recv;
+  // `parts.slice(1)` cuts the items; `keys.slice(start, start + 100)`, a page of a list
+  // (BatchGetItem takes 100 keys a call), holds elements of the same shape.
+  if (method === 'slice' && recv?.kind === 'array') {
+    const [start, end] = [0, 1].map((i) => args?.namedChild(i) ?? null);
+    const [from, to] = [start, end].map((b) => (b ? numberOf(ctx.evaluate(b, ctx)) : null));
+    const known = (from !== null || !start) && (to !== null || !end);
+    return { kind: 'array', items: known ? recv.items.slice(from ?? 0, to ?? undefined) : recv.items, span: spanOf(n) };
+  }
   if (h?.kind === 'random' && /^(toString|slice|substring|replace)$/.test(method)) return recv!;
   if (method === 'randomUUID') return holeValue(n, { kind: 'random' });
   return namedValue(n, method.replace(/^(get|compute|make|build|current)(?=[A-Z])/, ''));
