@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import { Commands, type EnableInsightsArgs } from '../../protocol/src/commands';
 import type { HeatStatus } from '../../protocol/src/lsp';
+import { clockTime } from '../../protocol/src/clock';
 import { listProfiles } from './aws-profiles';
 import { MAP_TABLES } from './tables';
 
@@ -68,7 +69,7 @@ export function describeStatus(h: HeatStatus): { text: string; tooltip: string; 
   if (h.state === 'untrusted')
     lines.push('This workspace is not trusted: ShardLens makes no AWS calls until you trust it.');
   if (h.tables.length) lines.push(`Tables: ${h.tables.map((t) => `\`${t}\``).join(', ')} · window ${h.window}`);
-  if (h.lastRefresh) lines.push(`Last refresh: ${new Date(h.lastRefresh).toLocaleTimeString()}`);
+  if (h.lastRefresh) lines.push(`Last refresh: ${clockTime(Date.parse(h.lastRefresh))}`);
   // Environment-named tables with no table of the account: nothing is read for them.
   const unmapped = h.unmapped ?? [];
   if (unmapped.length && h.problem?.code !== 'table-unmapped')

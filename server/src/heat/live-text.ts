@@ -1,5 +1,8 @@
 import { type Access, formatUnits, logicalKeysOf } from '../engine';
 import type { HeatReport, KeyHeat, OpHeat } from './types';
+import { clockTime } from '../../../protocol/src/clock';
+
+export { clockTime };
 
 /**
  * What the editor and the CLI say about one key's live heat. The language server's
@@ -9,12 +12,6 @@ import type { HeatReport, KeyHeat, OpHeat } from './types';
 
 const pct = (x: number) => (x > 0 && x < 0.01 ? '<1%' : `${Math.round(x * 100)}%`);
 const plural = (n: number, w: string) => `${formatUnits(n)} ${w}${n === 1 ? '' : 's'}`;
-
-/** `14:05:09`: a time of today in the machine's time zone, as the editor's user reads the clock. */
-export function clockTime(ms: number): string {
-  const d = new Date(ms);
-  return [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
-}
 
 /** `1h` or `1h on index byStatus`. */
 export function windowText(report: HeatReport): string {

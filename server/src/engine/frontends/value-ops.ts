@@ -16,6 +16,7 @@ import {
 import type { EvalContext } from '../model/eval-context';
 import { concat, hole, literal, shardRange } from '../model/template';
 import { entry, type Value } from '../model/value';
+import { spanOf } from '../syntax/span';
 
 /**
  * The value operations that mean the same in every language: arithmetic on constants and
@@ -96,6 +97,18 @@ function joined(n: Node, left: Value | null, right: Value | null): Value | null 
 export function enumMember(n: Node, owner: string, member: string): Value | null {
   if (!/^[A-Z][A-Za-z0-9]*$/.test(owner) || !/^[A-Z][A-Z0-9_]*$/.test(member)) return null;
   return scalar(n, hole({ kind: 'constant', source: n.text }));
+}
+
+/**
+ * A page of a list, in either language (`parts.slice(1)`, `keys[start:start + 100]`): the items
+ * cut where each written bound is a number; all of them where one is not, as a page of keys
+ * (BatchGetItem takes 100 a call) holds elements of the same shape. `bounds` are the bounds
+ * as written (null: left out) and their values as numbers (null: not a number).
+ */
+export function pageOfList(n: Node, items: Value[], bounds: Array<{ written: boolean; value: number | null }>): Value {
+  const known = bounds.every((b) => !b.written || b.value !== null);
+  const [from, to] = bounds.map((b) => b.value);
+  return { kind: 'array', items: known ? items.slice(from ?? 0, to ?? undefined) : items, span: spanOf(n) };
 }
 
 /** A known object's member (`KEYS.pk`, `KEYS["pk"]`, `cfg["table"]`): the last one of that name. */

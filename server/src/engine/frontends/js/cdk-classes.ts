@@ -6,6 +6,7 @@
  * `new ApiStack(app, 'Api', { table: data.table })` into the class.
  */
 import type { Node } from 'web-tree-sitter';
+import { callsByMethod } from '../class-calls';
 import type { CdkBase, CdkClass, CdkImport, CdkParam } from '../../model/cdk';
 import { spanOf } from '../../syntax/span';
 import type { CdkReader } from '../cdk-reader';
@@ -293,19 +294,11 @@ function isStatic(method: Node): boolean {
   return method.children.some((c) => c?.type === 'static');
 }
 
-/** The last class body's calls, kept while its parameters are looked up one use after another. */
-let lastCalls: { tree: Node['tree']; id: number; calls: Map<string, Node[]> } | null = null;
-
 /** The calls `this.m(...)` in a class body, by method name, outside nested classes. */
 function thisCalls(body: Node): Map<string, Node[]> {
-  if (lastCalls?.tree === body.tree && lastCalls.id === body.id) return lastCalls.calls;
-  const calls = new Map<string, Node[]>();
-  walkClassBody(body, (n) => {
-    const method = n.type === 'call_expression' ? thisProperty(n.childForFieldName('function')) : null;
-    if (method) calls.set(method, [...(calls.get(method) ?? []), n]);
-  });
-  lastCalls = { tree: body.tree, id: body.id, calls };
-  return calls;
+  return callsByMethod(body, walkClassBody, (n) =>
+    n.type === 'call_expression' ? thisProperty(n.childForFieldName('function')) : null,
+  );
 }
 
 /** `this.name`: the name; null for anything else. */

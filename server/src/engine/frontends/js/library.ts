@@ -26,6 +26,7 @@ import { resolve } from './scope';
 import { returnedExpressions } from './functions';
 import { builderValue, constructionValue } from './constructions';
 import { unwrap } from '../literal-guards';
+import { pageOfList } from '../value-ops';
 
 const SAME_VALUE_METHODS = new Set([
   'toString',
@@ -209,13 +210,13 @@ function methodValue(n: Node, fn: Node, ctx: EvalContext): Value {
     return holeValue(n, { kind: 'time', time: 'bucket', ...input });
   }
   if (SAME_VALUE_METHODS.has(method) && recv?.kind === 'scalar') return recv;
-  // `parts.slice(1)` cuts the items; `keys.slice(start, start + 100)`, a page of a list
-  // (BatchGetItem takes 100 keys a call), holds elements of the same shape.
   if (method === 'slice' && recv?.kind === 'array') {
-    const [start, end] = [0, 1].map((i) => args?.namedChild(i) ?? null);
-    const [from, to] = [start, end].map((b) => (b ? numberOf(ctx.evaluate(b, ctx)) : null));
-    const known = (from !== null || !start) && (to !== null || !end);
-    return { kind: 'array', items: known ? recv.items.slice(from ?? 0, to ?? undefined) : recv.items, span: spanOf(n) };
+    const bounds = [0, 1].map((i) => args?.namedChild(i) ?? null);
+    return pageOfList(
+      n,
+      recv.items,
+      bounds.map((b) => ({ written: b !== null, value: b ? numberOf(ctx.evaluate(b, ctx)) : null })),
+    );
   }
   if (h?.kind === 'random' && /^(toString|slice|substring|replace)$/.test(method)) return recv!;
   if (method === 'randomUUID') return holeValue(n, { kind: 'random' });

@@ -4,6 +4,7 @@
  * `_create_table`, `_create_handler`, `_add_route` are read as if written inline.
  */
 import type { Node } from 'web-tree-sitter';
+import { callsByMethod } from '../class-calls';
 import { selfAttribute, walkClassBody } from './cdk-classes';
 
 /**
@@ -86,17 +87,9 @@ function parameterNames(fn: Node): string[] {
   return out;
 }
 
-/** The last class body's calls, kept while its parameters are looked up one use after another. */
-let lastCalls: { tree: Node['tree']; id: number; calls: Map<string, Node[]> } | null = null;
-
 /** The calls `self.m(...)` in a class body, by method name, outside nested classes. */
 function selfCalls(body: Node): Map<string, Node[]> {
-  if (lastCalls?.tree === body.tree && lastCalls.id === body.id) return lastCalls.calls;
-  const calls = new Map<string, Node[]>();
-  walkClassBody(body, (n) => {
-    const method = n.type === 'call' ? selfAttribute(n.childForFieldName('function')) : null;
-    if (method) calls.set(method, [...(calls.get(method) ?? []), n]);
-  });
-  lastCalls = { tree: body.tree, id: body.id, calls };
-  return calls;
+  return callsByMethod(body, walkClassBody, (n) =>
+    n.type === 'call' ? selfAttribute(n.childForFieldName('function')) : null,
+  );
 }

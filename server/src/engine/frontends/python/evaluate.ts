@@ -19,7 +19,7 @@ import {
 import { type EvalContext } from '../../model/eval-context';
 import { spanOf } from '../../syntax/span';
 import { concat, literal, literalText } from '../../model/template';
-import { assignedValue, enumMember, memberOf, operate, type Assigning } from '../value-ops';
+import { assignedValue, enumMember, memberOf, operate, pageOfList, type Assigning } from '../value-ops';
 import type { Entry, Value } from '../../model/value';
 import { classValue } from './classes';
 import { constructionValue, declaredClassValue, recordedReference } from './constructions';
@@ -300,9 +300,12 @@ function sliceValue(n: Node, obj: Node, slice: Node, ctx: EvalContext): Value {
   }
   const [start, end] = bounds.map((b) => (b ? numberOf(evaluate(b, ctx)) : null));
   const base = evaluate(obj, ctx);
-  // `parts[1:]` cuts the items; `keys[start:start + 100]`, a page of a list (BatchGetItem takes
-  // 100 keys a call), holds elements of the same shape.
-  if (base?.kind === 'array') return { kind: 'array', items: pageOf(base.items, bounds, start, end), span: spanOf(n) };
+  if (base?.kind === 'array')
+    return pageOfList(
+      n,
+      base.items,
+      [start, end].map((value, i) => ({ written: bounds[i] !== null, value })),
+    );
   const h = base ? soleHole(base) : null;
   if (h?.kind === 'time')
     return holeValue(n, { kind: 'time', time: end !== null && end >= 0 && end < 19 ? 'bucket' : h.time });
@@ -311,12 +314,6 @@ function sliceValue(n: Node, obj: Node, slice: Node, ctx: EvalContext): Value {
     return scalar(n, literal(text.slice(start ?? 0, end ?? undefined)));
   }
   return base?.kind === 'scalar' && h ? holeValue(n, { ...h }) : unknownValue(n);
-}
-
-/** A list's items cut at number bounds; all of them where a bound is not a number (a page's start). */
-function pageOf(items: Value[], bounds: Array<Node | null>, start: number | null, end: number | null): Value[] {
-  const known = (start !== null || bounds[0] === null) && (end !== null || bounds[1] === null);
-  return known ? items.slice(start ?? 0, end ?? undefined) : items;
 }
 
 function binaryValue(n: Node, ctx: EvalContext): Value {
