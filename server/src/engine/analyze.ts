@@ -328,7 +328,7 @@ export function extractTree(
     );
     // A remainder that is a key's shard suffix is no tenant's route (SL021): left out with the keys at hand.
     const accesses = withoutKeyShardRoutes(
-      markCachedReads(tree, withEnvKeyValues(withEnvTables(interpreted, env), env)),
+      markCachedReads(tree, text, withEnvKeyValues(withEnvTables(interpreted, env), env)),
     );
     const told = [...definitions, ...keysTold(accesses)];
     const reads = recorder?.reads();

@@ -6,6 +6,7 @@ import type { Connection } from 'vscode-languageserver/node';
 import type { FixState } from './fix-state';
 import { OpenDocuments } from './open-documents';
 import type { Workspace } from './workspace';
+import { yieldToRequests } from './yield';
 
 const DEBOUNCE_MS = 150;
 
@@ -29,12 +30,23 @@ export class AnalysisQueue {
   /**
    * Analyses an open document as it is now and publishes what changed. Waits for the
    * grammars first: documents are registered (and take their edits) before they load.
+   * `yielding` (the analyses typing starts) answers the requests that came meanwhile between
+   * its steps, so a hover sent while it runs waits for one step, not for the whole analysis;
+   * a document's first analysis runs whole, so a hover behind it has the findings.
    */
-  analyse(uri: string): Promise<void> {
+  analyse(uri: string, yielding = false): Promise<void> {
     const { docs, workspace, fixState } = this.state;
     return this.inTurn(uri, 'analysis', async () => {
       // An open template: the workspace reads it again from its buffer, and re-judges what it binds.
       if (docs.templates.has(uri)) return workspace.refreshFile(OpenDocuments.keyOf(uri));
+      if (yielding) {
+        docs.accessesNow(uri);
+        await yieldToRequests();
+        docs.refresh(uri);
+        await yieldToRequests();
+      }
+      // The document as it is now (nothing to do when nothing changed since the steps above; all
+      // of it when the workspace's options changed meanwhile): what is stored is never older.
       const analysis = docs.refresh(uri);
       if (!analysis) return;
       await workspace.update(analysis);
@@ -67,7 +79,7 @@ export class AnalysisQueue {
       uri,
       setTimeout(() => {
         timers.delete(uri);
-        void this.analyse(uri);
+        void this.analyse(uri, true);
       }, DEBOUNCE_MS),
     );
   }

@@ -29,6 +29,7 @@ import { OpenDocuments } from './open-documents';
 import type { SettingsStore } from './settings';
 import { excludedByConfig } from '../config/apply';
 import { configFor } from '../config/project-config';
+import { timeSlicer } from './yield';
 
 const BATCH = 25;
 const yieldToEvents = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -345,7 +346,13 @@ export class Workspace {
 
   private async publish(files: Iterable<string>): Promise<void> {
     const definitions = definitionFilesOf(this.allIndexes(), this.sentDefinitions.keys());
-    for (const key of new Set(files)) if (!definitions.has(key)) await this.publishFile(key);
+    // A hover sent while many files are published is answered between them.
+    const slice = timeSlicer();
+    for (const key of new Set(files)) {
+      if (definitions.has(key)) continue;
+      await this.publishFile(key);
+      await slice();
+    }
     // The findings on table definitions (SL013) follow every file's hot keys: each
     // template's are worked out again (once per index version) and sent when they differ.
     for (const key of definitions) await this.publishFile(key, true);
