@@ -48,6 +48,40 @@ def all_events():
 `,
       },
     },
+    {
+      name: 'a TypeScript reader reading every shard of a page-view counter and the item before it',
+      files: {
+        'src/views/count-view.ts': `import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb } from '../client';
+
+export const VIEW_SHARDS = 10;
+
+export async function countView() {
+  const shard = Math.floor(Math.random() * VIEW_SHARDS);
+  await ddb.send(
+    new UpdateCommand({
+      TableName: 'site-stats',
+      Key: { pk: \`VIEWS#\${shard}\` },
+      UpdateExpression: 'ADD hits :one',
+      ExpressionAttributeValues: { ':one': 1 },
+    }),
+  );
+}
+`,
+        'src/views/total-views.ts': `import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb } from '../client';
+import { VIEW_SHARDS } from './count-view';
+
+export async function totalViews(): Promise<number> {
+  const shardKeys = Array.from({ length: VIEW_SHARDS }, (_, shard) => \`VIEWS#\${shard}\`);
+  const results = await Promise.all(
+    ['VIEWS', ...shardKeys].map((pk) => ddb.send(new GetCommand({ TableName: 'site-stats', Key: { pk } }))),
+  );
+  return results.reduce((sum, r) => sum + Number(r.Item?.hits ?? 0), 0);
+}
+`,
+      },
+    },
   ],
   invalid: [
     {
@@ -99,6 +133,73 @@ export async function importLike(postId: string, userId: string) {
 `,
       },
       errors: [{ file: 'src/likes/writer.ts', line: 6, severity: 'error', messageId: 'writersDisagree' }],
+    },
+    {
+      name: 'a TypeScript reader of a counter whose shard list is shorter than the writer spreads over',
+      files: {
+        'src/views/count-view.ts': `import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb } from '../client';
+
+export async function countView() {
+  const shard = Math.floor(Math.random() * 10);
+  await ddb.send(
+    new UpdateCommand({
+      TableName: 'site-stats',
+      Key: { pk: \`VIEWS#\${shard}\` },
+      UpdateExpression: 'ADD hits :one',
+      ExpressionAttributeValues: { ':one': 1 },
+    }),
+  );
+}
+`,
+        'src/views/total-views.ts': `import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb } from '../client';
+
+export async function totalViews(): Promise<number> {
+  const shardKeys = Array.from({ length: 8 }, (_, shard) => \`VIEWS#\${shard}\`);
+  const results = await Promise.all(
+    ['VIEWS', ...shardKeys].map((pk) => ddb.send(new GetCommand({ TableName: 'site-stats', Key: { pk } }))),
+  );
+  return results.reduce((sum, r) => sum + Number(r.Item?.hits ?? 0), 0);
+}
+`,
+      },
+      errors: [{ file: 'src/views/total-views.ts', line: 5, severity: 'error', messageId: 'readerMisses' }],
+    },
+    {
+      name: 'a boto3 BatchGetItem reader of a counter, paged by 100 keys, reading fewer shards than written',
+      files: {
+        'counter/app.py': `import os
+import random
+
+import boto3
+
+client = boto3.client("dynamodb")
+TABLE = os.environ["COUNTER_TABLE"]
+SHARDS = 10
+
+
+def lambda_handler(event, context):
+    client.update_item(
+        TableName=TABLE,
+        Key={"id": {"S": f"visits#{random.randrange(SHARDS)}"}},
+        UpdateExpression="ADD visits :one",
+        ExpressionAttributeValues={":one": {"N": "1"}},
+    )
+    return {"statusCode": 200, "body": str(total_visits())}
+
+
+def total_visits():
+    ids = ["visits"] + [f"visits#{shard}" for shard in range(8)]
+    keys = [{"id": {"S": key}} for key in ids]
+    total = 0
+    for start in range(0, len(keys), 100):
+        got = client.batch_get_item(RequestItems={TABLE: {"Keys": keys[start : start + 100]}})
+        total += sum(int(i["visits"]["N"]) for i in got["Responses"].get(TABLE, []))
+    return total
+`,
+      },
+      errors: [{ file: 'counter/app.py', line: 22, severity: 'error', messageId: 'readerMisses' }],
     },
   ],
 });

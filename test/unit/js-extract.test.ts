@@ -318,3 +318,22 @@ test('files without DynamoDB markers are not parsed', async () => {
   assert.deepEqual(r.accesses, []);
   assert.equal(r.skipped, null);
 });
+
+test('a list of every shard of a key (`Array.from({ length: N }, (_, s) => ...)`, spread beside its base item) is read shard by shard', async () => {
+  const r = await analyze(
+    'views.ts',
+    `const SHARDS = 10;
+const shardKeys = Array.from({ length: SHARDS }, (_, shard) => \`VIEWS#\${shard}\`);
+await Promise.all(shardKeys.map((pk) => ddb.send(new GetCommand({ TableName: 'stats', Key: { pk } }))));
+await Promise.all(['VIEWS', ...shardKeys].map((pk) => ddb.send(new GetCommand({ TableName: 'stats', Key: { pk } }))));
+await Promise.all(['OTHER', ...shardKeys].map((pk) => ddb.send(new GetCommand({ TableName: 'stats', Key: { pk } }))));
+await Promise.all([...shardKeys, ...extra].map((pk) => ddb.send(new GetCommand({ TableName: 'stats', Key: { pk } }))));`,
+  );
+  assert.deepEqual(summarize(r), [
+    '3 GetItem stats pk=VIEWS#{shard 0..9} (sharded)',
+    '4 GetItem stats pk=VIEWS#{shard 0..9} (sharded)',
+    // Another key beside the shards, or a list not known: no one key is read.
+    '5 GetItem stats pk={unknown} (unknown)',
+    '6 GetItem stats pk={unknown} (unknown)',
+  ]);
+});

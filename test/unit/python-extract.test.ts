@@ -619,3 +619,29 @@ test('a repository class: self.table from the constructor argument', async () =>
   // A time-bucket read is not SL002 (that rule is about writes).
   assert.deepEqual(findingLines(r), []);
 });
+
+test('a list of every shard of a key (`[base] + [f"...#{s}" for s in range(N)]`) is read shard by shard', async () => {
+  const r = await analyze(
+    'x.py',
+    py(
+      ...HEADER,
+      'SHARDS = 10',
+      'def total():',
+      '    ids = ["visits"] + [f"visits#{shard}" for shard in range(SHARDS)]',
+      '    keys = [{"pk": {"S": key}} for key in ids]',
+      '    for start in range(0, len(keys), 100):',
+      '        client.batch_get_item(RequestItems={"stats": {"Keys": keys[start : start + 100]}})',
+      'def others(extra):',
+      '    for key in ["other"] + [f"visits#{shard}" for shard in range(SHARDS)]:',
+      '        table.get_item(Key={"pk": key})',
+      '    for key in extra + [f"visits#{shard}" for shard in range(SHARDS)]:',
+      '        table.get_item(Key={"pk": key})',
+    ),
+  );
+  assert.deepEqual(summarize(r), [
+    '12 BatchGetItem stats pk=visits#{shard 0..9} (sharded)',
+    // Another key beside the shards, or a list not known: no one key is read.
+    '15 GetItem app pk={unknown} (unknown)',
+    '17 GetItem app pk={entity-id} (high-cardinality)',
+  ]);
+});

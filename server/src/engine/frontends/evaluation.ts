@@ -5,7 +5,7 @@ import { moveSpans } from '../syntax/positions';
 import { classifyName } from './names';
 import { fewLiterals } from './membership-guards';
 import { spanOf } from '../syntax/span';
-import { hole, literalText, through } from '../model/template';
+import { hole, literalText, render, shardSetOf, through } from '../model/template';
 import type { Entry, Value } from '../model/value';
 
 /** The small constructors and limits every language evaluator shares (the context's types are in `model/eval-context.ts`). */
@@ -260,8 +260,32 @@ export function loopElementValue(n: Node, items: Value[], generated: boolean): V
   if (nums.every((x): x is number => x !== null)) {
     return shardValue(n, { method: generated ? 'loop' : 'list', values: nums });
   }
+  const sharded = shardedAmong(items);
+  if (sharded) return sharded;
   if (fewLiterals(items)) return holeValue(n, { kind: 'low-cardinality' });
   return unknownValue(n);
+}
+
+/**
+ * The one sharded key a list holds, read item by item: every item that key
+ * (`Array.from({ length: 10 }, (_, s) => \`VIEWS#\${s}\`)`, `[f"VIEWS#{s}" for s in range(10)]`),
+ * but for literals that are its base — the item written before the key was sharded, which a
+ * counter's reader reads too (`["VIEWS", ...shards]`). Null for any other list.
+ */
+function shardedAmong(items: readonly Value[]): Value | null {
+  const sharded = items.filter((v) => v.kind === 'scalar' && shardSetOf(v.template));
+  if (!sharded.length) return null;
+  const [first] = sharded as Array<Extract<Value, { kind: 'scalar' }>>;
+  const shape = render(first.template);
+  if (!sharded.every((v) => v.kind === 'scalar' && render(v.template) === shape)) return null;
+  const head = first.template.parts[0];
+  const prefix = head && 'literal' in head ? head.literal : '';
+  const base = prefix.replace(/[^A-Za-z0-9]+$/, '');
+  const isBase = (v: Value) => {
+    const t = v.kind === 'scalar' ? literalText(v.template) : null;
+    return !!base && (t === base || t === prefix);
+  };
+  return items.every((v) => sharded.includes(v) || isBase(v)) ? first : null;
 }
 
 export function newDeps(): Deps {

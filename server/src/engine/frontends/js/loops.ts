@@ -5,6 +5,7 @@
  */
 import type { Node } from 'web-tree-sitter';
 import {
+  deeper,
   loopElementValue,
   numberOf,
   parameterValue,
@@ -13,6 +14,7 @@ import {
   shardCountOfExpression,
   shardValue,
   soleHole,
+  unknownValue,
 } from '../evaluation';
 import { type EvalContext } from '../../model/eval-context';
 import { SHARD_PAGE_READER } from '../../model/fix-helpers';
@@ -22,6 +24,7 @@ import { spanOf } from '../../syntax/span';
 import { leavesOut } from '../value-ops';
 import { callersOf } from './callers';
 import { isFunction, parameterDefaults, parametersOf, resolve } from './scope';
+import { returnedExpressions } from './functions';
 import { guardedToFewValues } from '../membership-guards';
 import { JS_MEMBERSHIP } from './membership-guards';
 import { fewValuedParameter } from './param-types';
@@ -55,8 +58,10 @@ export function loopValue(n: Node, loop: Node, ctx: EvalContext): Value | null {
  * The elements of an array expression: literals, `Array.from({length: N}, (_, i) => i + k)`,
  * `[...Array(N).keys()]`, or a constant holding one of those.
  */
-function arrayItems(n: Node | null, ctx: EvalContext): { items: Value[]; generated: boolean } | null {
-  if (!n) return null;
+function arrayItems(n: Node | null, outer: EvalContext): { items: Value[]; generated: boolean } | null {
+  // Within the evaluation's budget: a list spread into itself (`a = [...a, ...b]`) ends.
+  const ctx = n ? deeper(outer) : null;
+  if (!n || !ctx) return null;
   const target = n.type === 'identifier' ? resolve(n, ctx) : null;
   if (target?.kind === 'value') return arrayItems(target.node, ctx);
   const count = generatedLength(n, ctx);
@@ -64,10 +69,50 @@ function arrayItems(n: Node | null, ctx: EvalContext): { items: Value[]; generat
     const range = shardRange(count.start, count.length);
     return range ? { items: range.map((x) => scalar(n, literal(String(x)))), generated: true } : null;
   }
-  const v =
-    n.type === 'array' && !n.namedChildren.some((c) => c?.type === 'spread_element') ? ctx.evaluate(n, ctx) : null;
+  const mapped = mappedLength(n, ctx);
+  if (mapped) return mapped;
+  if (n.type === 'array' && n.namedChildren.some((c) => c?.type === 'spread_element')) return spreadItems(n, ctx);
+  const v = n.type === 'array' ? ctx.evaluate(n, ctx) : null;
   return v?.kind === 'array' ? { items: v.items, generated: false } : null;
 }
+
+/** `["VIEWS", ...shards]`: the items written and those of each array spread in, when each is known. */
+function spreadItems(n: Node, ctx: EvalContext): { items: Value[]; generated: boolean } | null {
+  const items: Value[] = [];
+  let generated = false;
+  for (const c of n.namedChildren) {
+    if (!c || c.type === 'comment') continue;
+    if (c.type !== 'spread_element') {
+      items.push(ctx.evaluate(c, ctx) ?? unknownValue(c));
+      continue;
+    }
+    const inner = arrayItems(c.namedChild(0), ctx);
+    if (!inner) return null;
+    items.push(...inner.items);
+    generated ||= inner.generated;
+  }
+  return { items, generated };
+}
+
+/**
+ * `Array.from({ length: N }, (_, shard) => \`VIEWS#\${shard}\`)`: N items, each what the
+ * mapper returns with its index a shard 0..N-1 (the items a shard fix's reader reads).
+ */
+function mappedLength(n: Node, ctx: EvalContext): { items: Value[]; generated: boolean } | null {
+  if (n.type !== 'call_expression' || n.childForFieldName('function')?.text !== 'Array.from') return null;
+  const args = n.childForFieldName('arguments');
+  const len = lengthOf(args?.namedChild(0) ?? null, ctx);
+  const mapper = args?.namedChild(1) ?? null;
+  if (len === null || len < 1 || len > MAX_MAPPED || !mapper || !isFunction(mapper)) return null;
+  const body = mapper.childForFieldName('body');
+  const returned = body?.type === 'statement_block' ? returnedExpressions(mapper) : [body];
+  if (returned.length !== 1 || !returned[0]) return null;
+  const item = ctx.evaluate(returned[0], ctx);
+  return item ? { items: Array.from({ length: len }, () => item), generated: true } : null;
+}
+
+/** More items than a shard count is not a shard set a reader loops over. */
+const MAX_MAPPED = 1000;
 
 function generatedLength(n: Node, ctx: EvalContext): { start: number; length: number } | null {
   const text = n.text.replace(/\s+/g, '');

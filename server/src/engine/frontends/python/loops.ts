@@ -110,6 +110,12 @@ export function iterableItems(n: Node | null, ctx: EvalContext): Items | null {
       return iterableItems(argumentAt(n, 0, null), next);
     return null;
   }
+  // `["VIEWS"] + [f"VIEWS#{s}" for s in range(10)]`: the items of both lists.
+  if (n.type === 'binary_operator' && n.childForFieldName('operator')?.text === '+') {
+    const [left, right] = ['left', 'right'].map((f) => iterableItems(n.childForFieldName(f), next));
+    if (left?.items && right?.items)
+      return { items: [...left.items, ...right.items], generated: left.generated || right.generated };
+  }
   const v = ctx.evaluate(n, next);
   return v?.kind === 'array' ? { items: v.items, generated: false } : null;
 }
