@@ -18,6 +18,25 @@ def put_event(event_id, body):
     table.put_item(Item={"pk": f"EVENTS#{shard}", "sk": event_id, "body": body})
 `;
 
+/** A Lambda's page-view counter spread over VIEW_SHARDS items, its count exported for the readers. */
+const COUNT_VIEW = `import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb } from '../client';
+
+export const VIEW_SHARDS = 10;
+
+export async function countView() {
+  const shard = Math.floor(Math.random() * VIEW_SHARDS);
+  await ddb.send(
+    new UpdateCommand({
+      TableName: 'site-stats',
+      Key: { pk: \`VIEWS#\${shard}\` },
+      UpdateExpression: 'ADD hits :one',
+      ExpressionAttributeValues: { ':one': 1 },
+    }),
+  );
+}
+`;
+
 // SL007 shard-range-mismatch: writers and readers of one key disagree on the shard set.
 ruleTester('SL007', {
   valid: [
@@ -51,23 +70,7 @@ def all_events():
     {
       name: 'a TypeScript reader reading every shard of a page-view counter and the item before it',
       files: {
-        'src/views/count-view.ts': `import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb } from '../client';
-
-export const VIEW_SHARDS = 10;
-
-export async function countView() {
-  const shard = Math.floor(Math.random() * VIEW_SHARDS);
-  await ddb.send(
-    new UpdateCommand({
-      TableName: 'site-stats',
-      Key: { pk: \`VIEWS#\${shard}\` },
-      UpdateExpression: 'ADD hits :one',
-      ExpressionAttributeValues: { ':one': 1 },
-    }),
-  );
-}
-`,
+        'src/views/count-view.ts': COUNT_VIEW,
         'src/views/total-views.ts': `import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../client';
 import { VIEW_SHARDS } from './count-view';
@@ -137,21 +140,7 @@ export async function importLike(postId: string, userId: string) {
     {
       name: 'a TypeScript reader of a counter whose shard list is shorter than the writer spreads over',
       files: {
-        'src/views/count-view.ts': `import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb } from '../client';
-
-export async function countView() {
-  const shard = Math.floor(Math.random() * 10);
-  await ddb.send(
-    new UpdateCommand({
-      TableName: 'site-stats',
-      Key: { pk: \`VIEWS#\${shard}\` },
-      UpdateExpression: 'ADD hits :one',
-      ExpressionAttributeValues: { ':one': 1 },
-    }),
-  );
-}
-`,
+        'src/views/count-view.ts': COUNT_VIEW,
         'src/views/total-views.ts': `import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../client';
 
