@@ -99,6 +99,34 @@ function wildcardOfOtherCalls(key: LogicalKey, ops: OpsSums, sites: readonly Hea
   return kinds.length === 1 && !sites.some((s) => s.kind === kinds[0]);
 }
 
+/**
+ * The sharded key whose base a live key is (`visits` for `visits#{shard 0..9}`): the item
+ * written before the key was sharded, which a counter's reader reads beside the shards
+ * (`["visits"] + [f"visits#{s}" ...]`). Its reads are that key's, with no shard; writes on
+ * it are not (no call writes it now: heat from before the fix, or from code not seen).
+ */
+function baseItemOf(
+  concrete: string,
+  ops: OpsSums,
+  listed: Iterable<{ key: LogicalKey; sites: HeatSite[] }>,
+  table: string,
+  index: string | null,
+  attribute: string,
+  aliases: readonly string[],
+): KeyMatch | null {
+  const seen = (o: OpsSums[Op | 'unknown']) => o.units > 0 || o.throttles > 0;
+  if (seen(ops.write)) return null;
+  for (const { key, sites } of listed) {
+    // A sharded key's template is its text without the shard part (`visits`, shards 0..9).
+    const text = key.template.parts.every((p) => 'literal' in p) ? render(key.template) : null;
+    if (!key.shards || text === null || key.index !== index || key.attribute !== attribute) continue;
+    if (tableFit(key, table, aliases) === 0 || !sites.some((s) => s.kind === 'read')) continue;
+    if (concrete === text || concrete === text.replace(/[^A-Za-z0-9]+$/, ''))
+      return { key, shard: null, templates: [render(key.template)] };
+  }
+  return null;
+}
+
 /** How much literal text a key's template fixes: the more, the fewer concrete keys it fits. */
 const pinned = (key: LogicalKey): number =>
   key.template.parts.reduce((n, p) => n + ('literal' in p ? p.literal.length : 0), 0);
@@ -170,8 +198,12 @@ export function linkReport(live: LiveData, source: KeySource, aliases: readonly 
   >();
   const unmatched: LiveKey[] = [];
   for (const [concrete, f] of figures) {
-    const m = pickMatch(source.match(concrete), live.table.table, live.index, pkAttr, aliases);
-    if (!m || wildcardOfOtherCalls(m.key, f.ops, listed.get(m.key.id)?.sites ?? [])) {
+    const picked = pickMatch(source.match(concrete), live.table.table, live.index, pkAttr, aliases);
+    const m =
+      picked && !wildcardOfOtherCalls(picked.key, f.ops, listed.get(picked.key.id)?.sites ?? [])
+        ? picked
+        : baseItemOf(concrete, f.ops, listed.values(), live.table.table, live.index, pkAttr, aliases);
+    if (!m) {
       unmatched.push(toLive(concrete, f));
       continue;
     }
