@@ -84,6 +84,9 @@ export function pickMatch(
   return best;
 }
 
+/** Whether a kind of call had any units or throttles on a live key. */
+const seen = (o: OpsSums[Op | 'unknown']): boolean => o.units > 0 || o.throttles > 0;
+
 /**
  * A template with no literal text (`{id}`, read from a loop variable or a parameter) fits
  * every live key. When the live key's traffic is all of one kind (all writes, say) and
@@ -93,7 +96,6 @@ export function pickMatch(
  */
 function wildcardOfOtherCalls(key: LogicalKey, ops: OpsSums, sites: readonly HeatSite[]): boolean {
   if (pinned(key) > 0 || sites.length === 0) return false;
-  const seen = (o: OpsSums[Op | 'unknown']) => o.units > 0 || o.throttles > 0;
   if (seen(ops.unknown)) return false;
   const kinds = (['read', 'write'] as const).filter((k) => seen(ops[k]));
   return kinds.length === 1 && !sites.some((s) => s.kind === kinds[0]);
@@ -114,7 +116,6 @@ function baseItemOf(
   attribute: string,
   aliases: readonly string[],
 ): KeyMatch | null {
-  const seen = (o: OpsSums[Op | 'unknown']) => o.units > 0 || o.throttles > 0;
   if (seen(ops.write)) return null;
   for (const { key, sites } of listed) {
     // A sharded key's template is its text without the shard part (`visits`, shards 0..9).

@@ -7,12 +7,12 @@ import { FixContexts, fixKey } from './fix-actions';
 import { OpenDocuments } from './open-documents';
 import type { SettingsStore } from './settings';
 import type { Workspace } from './workspace';
+import { yieldToEvents } from './yield';
 
 type Shards = NonNullable<ContextOptions['shards']>;
 
 /** How long typing must pause after a publish before the open document's fixes are worked out ahead. */
 const WARM_AFTER_MS = 400;
-const yieldToEvents = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * The fixes the light bulb and the hover show, kept per index generation: one fix

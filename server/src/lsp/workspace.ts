@@ -29,10 +29,9 @@ import { OpenDocuments } from './open-documents';
 import type { SettingsStore } from './settings';
 import { excludedByConfig } from '../config/apply';
 import { configFor } from '../config/project-config';
-import { timeSlicer } from './yield';
+import { timeSlicer, yieldToEvents } from './yield';
 
 const BATCH = 25;
-const yieldToEvents = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * The workspace as the server sees it: one index per folder (cross-file rules need

@@ -6,6 +6,9 @@
  */
 export const yieldToRequests = (): Promise<void> => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
+/** The next turn of the event loop, for work that only must not hold it (not requests waiting behind it). */
+export const yieldToEvents = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** How long work runs before it lets requests in: a hover waits for at most about this. */
 const SLICE_MS = 8;
 

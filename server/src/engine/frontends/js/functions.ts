@@ -68,6 +68,12 @@ export function returnedExpressions(fn: Node): Array<Node | null> {
   return returnedIn(fn, isFunction, true);
 }
 
+/** The one expression a function hands back (`(_, s) => \`K#\${s}\``), or null when it has several or none. */
+export function soleReturned(fn: Node): Node | null {
+  const returned = returnedExpressions(fn);
+  return returned.length === 1 ? returned[0] : null;
+}
+
 /** `class Invoices extends BaseRepo`: the name it extends. */
 export function baseNames(cls: Node): string[] {
   const heritage = cls.namedChildren.find((c) => c?.type === 'class_heritage');

@@ -23,7 +23,7 @@ import type { Value } from '../../model/value';
 import { instanceValue } from './classes';
 import { ownFunctionValue } from './returns';
 import { resolve } from './scope';
-import { returnedExpressions } from './functions';
+import { returnedExpressions, soleReturned } from './functions';
 import { builderValue, constructionValue } from './constructions';
 import { unwrap } from '../literal-guards';
 import { pageOfList } from '../value-ops';
@@ -232,10 +232,8 @@ function methodValue(n: Node, fn: Node, ctx: EvalContext): Value {
  */
 function mappedItems(n: Node, callback: Node | null, ctx: EvalContext): Value | null {
   if (!callback || !/^(arrow_function|function_expression|function)$/.test(callback.type)) return null;
-  const body = callback.childForFieldName('body');
-  const returned = body?.type === 'statement_block' ? returnedExpressions(callback) : [body];
-  if (returned.length !== 1 || !returned[0]) return null;
-  const item = ctx.evaluate(returned[0], ctx);
+  const returned = soleReturned(callback);
+  const item = returned && ctx.evaluate(returned, ctx);
   return item ? { kind: 'array', items: [item], span: spanOf(n) } : null;
 }
 

@@ -24,7 +24,7 @@ import { spanOf } from '../../syntax/span';
 import { leavesOut } from '../value-ops';
 import { callersOf } from './callers';
 import { isFunction, parameterDefaults, parametersOf, resolve } from './scope';
-import { returnedExpressions } from './functions';
+import { soleReturned } from './functions';
 import { guardedToFewValues } from '../membership-guards';
 import { JS_MEMBERSHIP } from './membership-guards';
 import { fewValuedParameter } from './param-types';
@@ -104,10 +104,8 @@ function mappedLength(n: Node, ctx: EvalContext): { items: Value[]; generated: b
   const len = lengthOf(args?.namedChild(0) ?? null, ctx);
   const mapper = args?.namedChild(1) ?? null;
   if (len === null || len < 1 || len > MAX_MAPPED || !mapper || !isFunction(mapper)) return null;
-  const body = mapper.childForFieldName('body');
-  const returned = body?.type === 'statement_block' ? returnedExpressions(mapper) : [body];
-  if (returned.length !== 1 || !returned[0]) return null;
-  const item = ctx.evaluate(returned[0], ctx);
+  const returned = soleReturned(mapper);
+  const item = returned && ctx.evaluate(returned, ctx);
   return item ? { items: Array.from({ length: len }, () => item), generated: true } : null;
 }
 
