@@ -1,4 +1,3 @@
-import * as path from 'node:path';
 import type { FileAnalysis } from '../analyze';
 import type { Access, SourceLanguage } from '../model';
 import type { FileEnv } from '../model/entry-point';
@@ -6,6 +5,7 @@ import { declaredDefinitions, type NamedTable } from '../requests/declared-names
 import { envBindings, fileEnvIn } from './env-bindings';
 import type { InfraRegistry } from './infra';
 import { keyReadsEnv } from '../requests/env-key-values';
+import { resolvedPath } from './resolved-path';
 
 /**
  * What a file's analysis was made with: the tables its environment variables named (JSON,
@@ -202,34 +202,6 @@ export function importedModules(analysis: FileAnalysis): string[] {
   if (analysis.imports?.length) return analysis.imports.map((i) => i.module);
   return [...new Set((analysis.reach?.imports ?? []).map((b) => b.module))];
 }
-
-/**
- * A file's absolute path, kept: `rebind` looks up every file of the workspace after each
- * template edit, and resolving 5,000 paths each time was a quarter of that.
- */
-const resolvedPaths = new Map<string, string>();
-function resolvedPath(file: string): string {
-  // Relative names resolve against the working directory, which a process may change.
-  const cwd = process.cwd();
-  const key = path.isAbsolute(file) ? file : `${cwd}\0${file}`;
-  let abs = resolvedPaths.get(key);
-  if (abs === undefined) {
-    if (resolvedPaths.size > 100_000) resolvedPaths.clear();
-    resolvedPaths.set(key, (abs = joinedToCwd(cwd, file) ?? path.resolve(file)));
-  }
-  return abs;
-}
-
-/**
- * A walk's relative path (no `.` or `..` segment, no doubled separator) joined to the
- * working directory: what `path.resolve` gives, at a tenth of its cost (a warm check
- * resolves the 5,000 paths of a workspace once). Null for any other path.
- */
-function joinedToCwd(cwd: string, file: string): string | null {
-  if (path.sep !== '/' || file === '' || path.isAbsolute(file) || UNUSUAL_SEGMENT.test(file)) return null;
-  return cwd === '/' ? `/${file}` : `${cwd}/${file}`;
-}
-const UNUSUAL_SEGMENT = /(^|\/)\.{1,2}(\/|$)|\/\/|\/$/;
 
 /** What the literal table names of `accesses` take from `named` (JSON; '' when they name none). */
 function namedKeys(accesses: readonly Access[], named: readonly NamedTable[]): string {

@@ -60,6 +60,7 @@ export function createIndexState(options: IndexOptions): IndexState {
     analyses: () => files.values(),
     analysisOf: (file) => files.get(file),
     importsNoted: (file) => facts.importsNoted(file),
+    importersOf: (name) => facts.importersOf(name),
     text: (f) => options.openText?.(f) ?? readFromDisk(f),
     importFile: (from, module) => {
       const language = languageForFile(from);

@@ -27,6 +27,7 @@ import type { AccessReach, EntryPoint, FileReach, InfraDeclarations } from '../m
 import { languageForFile } from '../syntax/parser';
 import { importNamesOf, moduleName } from '../frontends/wrappers/gate';
 import { reachText, shapeOf, unchangedFiles } from './reach-changes';
+import { resolvedPath } from './resolved-path';
 
 /** Rounds of reading entry-point files: a route file calling a service, an app mounting that route file. */
 const ENTRY_ROUNDS = 3;
@@ -37,6 +38,8 @@ export interface ReachSources {
   analysisOf: (file: string) => FileAnalysis | undefined;
   /** What a file the pre-scan passed over imports, as noted when it was read. */
   importsNoted: (file: string) => readonly string[] | undefined;
+  /** The files the pre-scan passed over that noted an import of a module name. */
+  importersOf: (name: string) => ReadonlySet<string> | undefined;
   text: (file: string) => string | null;
   importFile: (fromFile: string, module: string) => string | null;
   /** The templates' version, and what they declare (asked only when the version moved). */
@@ -114,10 +117,10 @@ export class WorkspaceReach {
     const pending: FileAnalysis[] = [];
     for (const a of this.sources.analyses()) {
       if (a.reach) for (const n of importedAs(a.file)) names.add(n);
-      else if (!a.skipped && a.accesses.length === 0 && this.sources.importsNoted(a.file)) pending.push(a);
+      else if (this.passedOver(a)) pending.push(a);
     }
     const imported = pending.length ? this.importedByHeld() : new Set<string>();
-    return this.pick(pending, pending, names, imported);
+    return this.pick(pending, names, imported);
   }
 
   /**
@@ -125,30 +128,36 @@ export class WorkspaceReach {
    * a held file imports it) and either may declare an entry point or, with no marker, is
    * imported by a held file or by a pending file that may: a layer between a handler and its
    * repository (`logic/featured.py` calling `get_dal_handler(table).list_featured()`, a
-   * helpers module building the repository a handler module keeps). `pending`: every file
-   * the pre-scan passed over, among which those importers are looked for.
+   * helpers module building the repository a handler module keeps). Those importers are
+   * looked for among every file the pre-scan passed over (`passedOver`).
    */
   private pick(
     candidates: readonly FileAnalysis[],
-    pending: readonly FileAnalysis[],
     names: ReadonlySet<string>,
     imported: ReadonlySet<string>,
   ): FileAnalysis[] {
+    const importing = new Set<string>();
+    for (const n of names) for (const f of this.sources.importersOf(n) ?? []) importing.add(f);
     const linked = candidates.filter(
-      (a) => this.sources.importsNoted(a.file)!.some((n) => names.has(n)) || imported.has(path.resolve(a.file)),
+      (a) => importing.has(a.file) || (imported.size > 0 && imported.has(resolvedPath(a.file))),
     );
     const layers = linked.filter((a) => !this.isMarked(a));
     if (!layers.length) return linked;
     const byHeld = this.importedByHeld();
     const wanted = new Set(layers.flatMap((a) => importedAs(a.file)));
     const importedByMarked = new Set<string>();
-    for (const a of pending)
-      for (const n of this.sources.importsNoted(a.file) ?? [])
-        if (wanted.has(n) && !importedByMarked.has(n) && this.isMarked(a)) importedByMarked.add(n);
+    for (const n of wanted)
+      for (const f of this.sources.importersOf(n) ?? []) {
+        const a = this.sources.analysisOf(f);
+        if (a && this.passedOver(a) && this.isMarked(a)) {
+          importedByMarked.add(n);
+          break;
+        }
+      }
     return linked.filter(
       (a) =>
         this.isMarked(a) ||
-        byHeld.has(path.resolve(a.file)) ||
+        byHeld.has(resolvedPath(a.file)) ||
         importedAs(a.file).some((n) => importedByMarked.has(n)) ||
         isPackageIndex(a.file),
     );
@@ -166,7 +175,7 @@ export class WorkspaceReach {
     for (const a of this.sources.analyses())
       for (const b of a.reach?.imports ?? []) {
         const target = this.sources.importFile(a.file, b.module);
-        if (target) files.add(path.resolve(target));
+        if (target) files.add(resolvedPath(target));
       }
     this.importedHeld = { version: this.version, files };
     return files;
@@ -180,21 +189,18 @@ export class WorkspaceReach {
     const noted = this.sources.importsNoted(analysis.file);
     if (analysis.reach || analysis.skipped || analysis.accesses.length || !noted) return false;
     const names = this.heldModuleNames();
-    const imported = () => this.importedByHeld().has(path.resolve(analysis.file));
+    const imported = () => this.importedByHeld().has(resolvedPath(analysis.file));
     if (!(noted.some((n) => names.has(n)) || imported())) return false;
-    if (!this.isMarked(analysis) && !this.pick([analysis], this.pendingFiles(), names, this.importedByHeld()).length)
-      return false;
+    if (!this.isMarked(analysis) && !this.pick([analysis], names, this.importedByHeld()).length) return false;
     const reach = this.readReach(analysis.file);
     this.marked.set(analysis, false);
     if (reach) store({ ...analysis, reach });
     return !!reach;
   }
 
-  /** The files the pre-scan passed over that noted their imports: those a round may read. */
-  private pendingFiles(): FileAnalysis[] {
-    return [...this.sources.analyses()].filter(
-      (a) => !a.reach && !a.skipped && a.accesses.length === 0 && !!this.sources.importsNoted(a.file),
-    );
+  /** A file the pre-scan passed over that noted its imports: one a round may read. */
+  private passedOver(a: FileAnalysis): boolean {
+    return !a.reach && !a.skipped && a.accesses.length === 0 && !!this.sources.importsNoted(a.file);
   }
 
   /** The module names of the files whose reach is held, for the version of the reach data. */
@@ -221,13 +227,12 @@ export class WorkspaceReach {
     let candidates: FileAnalysis[] = [];
     for (const a of this.sources.analyses()) {
       if (a.reach) for (const n of importedAs(a.file)) names.add(n);
-      else if (!a.skipped && a.accesses.length === 0 && this.sources.importsNoted(a.file)) candidates.push(a);
+      else if (this.passedOver(a)) candidates.push(a);
     }
     const planned: string[] = [];
-    const passedOver = candidates;
     const imported = candidates.length ? this.importedByHeld() : new Set<string>();
     for (let round = 0; round < ENTRY_ROUNDS && candidates.length; round++) {
-      const picked = this.pick(candidates, passedOver, names, imported);
+      const picked = this.pick(candidates, names, imported);
       if (!picked.length) break;
       for (const a of picked) {
         planned.push(a.file);
