@@ -337,3 +337,27 @@ await Promise.all([...shardKeys, ...extra].map((pk) => ddb.send(new GetCommand({
     '6 GetItem stats pk={unknown} (unknown)',
   ]);
 });
+
+test("a stream record's image read through its type tags (`image.customerId.S`) is named by the attribute", async () => {
+  const r = await analyze(
+    'totals.js',
+    `const { DocumentClient } = require('aws-sdk/clients/dynamodb');
+const doc = new DocumentClient();
+
+module.exports.handler = async (event) => {
+  for (const record of event.Records) {
+    if (record.eventName !== 'INSERT') continue;
+    const image = record.dynamodb.NewImage;
+    const customerId = image.customerId.S;
+    await doc.update({ TableName: 'totals', Key: { pk: customerId }, UpdateExpression: 'ADD n :one' }).promise();
+    await doc.put({ TableName: 'orders-by-id', Item: { pk: image['orderId'].S, total: Number(image.total.N) } }).promise();
+    await doc.update({ TableName: 'totals', Key: { pk: record.dynamodb.Keys.region.S }, UpdateExpression: 'ADD n :one' }).promise();
+  }
+};`,
+  );
+  assert.deepEqual(summarize(r), [
+    '9 UpdateItem totals pk={entity-id} (high-cardinality)',
+    '10 PutItem orders-by-id pk={entity-id} (high-cardinality)',
+    '11 UpdateItem totals pk={low-cardinality} (counter)',
+  ]);
+});

@@ -105,6 +105,12 @@ const PAIRS: Array<{ what: string; ts: string; py: string; key: string }> = [
     key: '1{shard 0..9}',
   },
   { what: 'a member of a constants object', ts: 'KEYS.board', py: 'KEYS["board"]', key: 'BOARD#global' },
+  {
+    what: "a stream record's attribute, through its type tag",
+    ts: 'record.dynamodb.NewImage.playerId.S',
+    py: 'record["dynamodb"]["NewImage"]["playerId"]["S"]',
+    key: '{entity-id}',
+  },
 ];
 
 const ts = (expr: string) => `import { randomInt } from "node:crypto";

@@ -207,3 +207,13 @@ export function isPartitionKeyName(attr: string): boolean {
 export function isSortKeyName(attr: string): boolean {
   return /^(?:(?:[gl]si_?\d*_?)?(?:sk|skey)|sort_?key|range_?key)$/i.test(attr);
 }
+
+/**
+ * A DynamoDB attribute value's type tag (`S` in `record.dynamodb.NewImage.playerId.S`, a
+ * stream record's or a low-level client's item): a value read through one is named by the
+ * attribute above it, which says where it comes from; the tag says nothing.
+ */
+export function isAttributeValueTag(name: string): boolean {
+  return ATTRIBUTE_VALUE_TAG.test(name);
+}
+const ATTRIBUTE_VALUE_TAG = /^(S|N|B|BOOL|SS|NS|BS)$/;

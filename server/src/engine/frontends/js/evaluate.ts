@@ -32,6 +32,7 @@ import { loopValue, ownParameterValue, paramValue } from './loops';
 import { withMutations } from './mutations';
 import { reachingBindings } from './reaching-bindings';
 import { withoutExcluded } from '../literal-guards';
+import { isAttributeValueTag } from '../names';
 import { JS_LITERAL_GUARDS } from './literal-guards';
 import { isFunction, resolve, type Binding } from './scope';
 
@@ -294,6 +295,8 @@ function memberValue(n: Node, ctx: EvalContext): Value {
   // \`this.tickets\` a constructor set to a library's model (\`table.getModel("Ticket")\`): that model.
   const model = obj?.type === 'this' ? (fieldModel(n, ctx) ?? injectedModel(n, ctx) ?? injectedBinding(n, ctx)) : null;
   if (model) return model;
+  // `record.dynamodb.NewImage.playerId.S` is named by the attribute, not by its type tag.
+  if (isAttributeValueTag(prop)) return namedValue(n, tagged(obj) ?? prop);
   const fromParam = parameterProperty(n, base, prop);
   if (fromParam) return fromParam;
   // `Status.OPEN`: an enum member is one fixed value.
@@ -301,6 +304,13 @@ function memberValue(n: Node, ctx: EvalContext): Value {
   if (member) return member;
   if (prop === 'length') return unknownValue(n);
   return namedValue(n, prop);
+}
+
+/** The attribute a type tag is read from: `playerId` of `image.playerId.S` or `image["playerId"].S`. */
+function tagged(obj: Node | null): string | null {
+  if (obj?.type === 'member_expression') return obj.childForFieldName('property')?.text ?? null;
+  const index = obj?.type === 'subscript_expression' ? obj.childForFieldName('index') : null;
+  return index?.type === 'string' ? index.text.slice(1, -1) : null;
 }
 
 /**
@@ -343,8 +353,9 @@ function subscriptValue(n: Node, ctx: EvalContext): Value {
   }
   const found = index?.type === 'string' ? memberOf(base, index.text.slice(1, -1)) : undefined;
   if (found) return found;
-  if (index?.type === 'string')
-    return parameterProperty(n, base, index.text.slice(1, -1)) ?? namedValue(n, index.text.slice(1, -1));
+  const key = index?.type === 'string' ? index.text.slice(1, -1) : null;
+  if (key !== null && isAttributeValueTag(key)) return namedValue(n, tagged(obj) ?? key);
+  if (key !== null) return parameterProperty(n, base, key) ?? namedValue(n, key);
   return unknownValue(n);
 }
 

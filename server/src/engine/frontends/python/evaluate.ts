@@ -31,6 +31,7 @@ import { reachingBindings } from './reaching-bindings';
 import { withoutExcluded } from '../literal-guards';
 import { PYTHON_LITERAL_GUARDS } from './literal-guards';
 import { attributeValueNode } from './class-members';
+import { isAttributeValueTag } from '../names';
 import { resolve } from './scope';
 import { percentFormat, stringTemplate, stringValue } from './strings';
 
@@ -261,8 +262,6 @@ function attributeValue(n: Node, ctx: EvalContext): Value {
   return namedValue(n, attr);
 }
 
-const TYPED = /^(S|N|B|BOOL|SS|NS|BS)$/;
-
 function subscriptValue(n: Node, ctx: EvalContext): Value {
   const obj = n.childForFieldName('value');
   const index = n.childForFieldName('subscript');
@@ -282,11 +281,11 @@ function subscriptValue(n: Node, ctx: EvalContext): Value {
   const found = memberOf(base, key);
   if (found) return found;
   if (key === null) return unknownValue(n);
-  const fromParam = TYPED.test(key) ? null : parameterProperty(n, base, key);
+  const fromParam = isAttributeValueTag(key) ? null : parameterProperty(n, base, key);
   if (fromParam) return fromParam;
   // `record["NewImage"]["pk"]["S"]` is named by the attribute, not by its type tag.
   const outer = obj.type === 'subscript' ? obj.childForFieldName('subscript') : null;
-  const name = TYPED.test(key) && outer?.type === 'string' ? literalText(stringTemplate(outer, ctx)) : key;
+  const name = isAttributeValueTag(key) && outer?.type === 'string' ? literalText(stringTemplate(outer, ctx)) : key;
   return namedValue(n, name ?? key);
 }
 
