@@ -361,3 +361,30 @@ module.exports.handler = async (event) => {
     '11 UpdateItem totals pk={low-cardinality} (counter)',
   ]);
 });
+
+test("a helper's table parameter takes the environment variable its callers in the file pass", async () => {
+  const r = await analyze(
+    'loyalty.ts',
+    `import { DynamoDB } from 'aws-sdk';
+import type { APIGatewayEvent } from 'aws-lambda';
+
+const db = new DynamoDB.DocumentClient();
+const ledger = process.env.LEDGER_TABLE;
+
+export const balance = async (memberId: string, table: string) =>
+  (await db.query({ TableName: table, KeyConditionExpression: 'memberId = :m', ExpressionAttributeValues: { ':m': memberId } }).promise()).Items;
+
+export const record = async (memberId: string, table: string) =>
+  db.put({ TableName: table, Item: { memberId, at: Date.now() } }).promise();
+
+export const handler = async (event: APIGatewayEvent) => {
+  if (!ledger) throw new Error('LEDGER_TABLE is not set');
+  await record(event.pathParameters!.memberId!, process.env.EVENTS_TABLE!);
+  return balance(event.pathParameters!.memberId!, ledger);
+};`,
+  );
+  assert.deepEqual(
+    r.accesses.map((a) => `${a.operation} ${a.table.kind === 'env' ? `$${a.table.name}` : a.table.kind}`),
+    ['Query $LEDGER_TABLE', 'PutItem $EVENTS_TABLE'],
+  );
+});

@@ -267,6 +267,16 @@ export function callersOrOwn(name: string, fromCallers: Value | null, own: () =>
 }
 
 /**
+ * Whether a caller's argument says something a parameter can take: a value with a known
+ * part, or a read of an environment variable, which is unknown but names the variable
+ * (`points(id, process.env.TABLE_NAME)`: the table the infrastructure binds to it).
+ */
+export function argumentSaysSomething(v: Value | null): v is Value {
+  const h = v ? soleHole(v) : null;
+  return !!v && (h?.kind !== 'unknown' || envVariableIn(h.source) !== null);
+}
+
+/**
  * A name some reaching assignment computes from itself (`h = ((h ^ b) * P) & M` in a
  * hash loop, `total = total + x`): an accumulator, whose first value is no alternative
  * of its own: the name is judged by what it names, not as a choice of its assignments.

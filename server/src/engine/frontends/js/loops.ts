@@ -22,6 +22,7 @@ import { literal, shardRange } from '../../model/template';
 import { entry, type Value } from '../../model/value';
 import { spanOf } from '../../syntax/span';
 import { leavesOut } from '../value-ops';
+import { argumentSaysSomething } from '../alternatives';
 import { callersOf } from './callers';
 import { isFunction, parameterDefaults, parametersOf, resolve } from './scope';
 import { soleReturned } from './functions';
@@ -263,7 +264,7 @@ function callersValue(n: Node, fn: Node, index: number, ctx: EvalContext, leftOu
         continue;
       }
       const v = ctx.evaluate(arg, ctx);
-      if (v && soleHole(v)?.kind !== 'unknown') return v;
+      if (argumentSaysSomething(v)) return v;
     }
     if (
       f?.type === 'member_expression' &&

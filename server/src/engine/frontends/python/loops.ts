@@ -23,6 +23,7 @@ import type { Binding } from './bindings';
 import { argumentAt, argumentSources, callerNameOf } from './argument-sources';
 import { isMethod, resolve } from './scope';
 import { guardedToFewValues } from '../membership-guards';
+import { argumentSaysSomething } from '../alternatives';
 import { PYTHON_MEMBERSHIP } from './membership-guards';
 import { fewValuedPythonParameter } from './param-types';
 
@@ -53,13 +54,10 @@ export function paramValue(n: Node, b: Extract<Binding, { kind: 'param' }>, ctx:
       continue;
     }
     const v = ctx.evaluate(source.node, ctx);
-    if (v && (soleHole(v)?.kind !== 'unknown' || ENV_ACCESS.test(soleHole(v)!.source))) return v;
+    if (argumentSaysSomething(v)) return v;
   }
   return b.fn.type === 'function_definition' ? own() : null;
 }
-
-/** An environment variable read: unknown, but its source names the variable (a table name). */
-const ENV_ACCESS = /(^|\.)(environ\[|environ\.get\(|getenv\()/;
 
 /** A loop target: the element of its iterable, or a part of it for `for i, x in enumerate(xs)`. */
 export function loopValue(n: Node, iter: Node, path: number[], ctx: EvalContext): Value | null {
