@@ -113,14 +113,9 @@ export class WorkspaceReach {
    * mounts a route file). Each round may add the importers of the last one's files.
    */
   entryFilesToRead(): FileAnalysis[] {
-    const names = new Set<string>();
-    const pending: FileAnalysis[] = [];
-    for (const a of this.sources.analyses()) {
-      if (a.reach) for (const n of importedAs(a.file)) names.add(n);
-      else if (this.passedOver(a)) pending.push(a);
-    }
-    const imported = pending.length ? this.importedByHeld() : new Set<string>();
-    return this.pick(pending, names, imported);
+    const { names, passed } = this.heldAndPassedOver();
+    const imported = passed.length ? this.importedByHeld() : new Set<string>();
+    return this.pick(passed, names, imported);
   }
 
   /**
@@ -207,10 +202,20 @@ export class WorkspaceReach {
   private heldModuleNames(): Set<string> {
     this.settle();
     if (this.held?.version === this.version) return this.held.names;
-    const names = new Set<string>();
-    for (const a of this.sources.analyses()) if (a.reach) for (const n of importedAs(a.file)) names.add(n);
+    const { names } = this.heldAndPassedOver();
     this.held = { version: this.version, names };
     return names;
+  }
+
+  /** In one pass over the analyses: the module names of the files whose reach is held, and the files the pre-scan passed over. */
+  private heldAndPassedOver(): { names: Set<string>; passed: FileAnalysis[] } {
+    const names = new Set<string>();
+    const passed: FileAnalysis[] = [];
+    for (const a of this.sources.analyses()) {
+      if (a.reach) for (const n of importedAs(a.file)) names.add(n);
+      else if (this.passedOver(a)) passed.push(a);
+    }
+    return { names, passed };
   }
 
   /**
@@ -222,13 +227,9 @@ export class WorkspaceReach {
    * reach) only adds reach, which lowers nothing.
    */
   plannedEntryFiles(pending: Iterable<string>): string[] {
-    const names = new Set<string>();
+    const { names, passed } = this.heldAndPassedOver();
     for (const f of pending) for (const n of importedAs(f)) names.add(n);
-    let candidates: FileAnalysis[] = [];
-    for (const a of this.sources.analyses()) {
-      if (a.reach) for (const n of importedAs(a.file)) names.add(n);
-      else if (this.passedOver(a)) candidates.push(a);
-    }
+    let candidates = passed;
     const planned: string[] = [];
     const imported = candidates.length ? this.importedByHeld() : new Set<string>();
     for (let round = 0; round < ENTRY_ROUNDS && candidates.length; round++) {
