@@ -55,6 +55,22 @@ test('without settings, the narrowest common width the file fits; the search sto
   assert.equal(projectLineWidth(path.join(dir, 'job.py'), `x = "${'y'.repeat(75)}"\n`), 88);
 });
 
+test('a setting written, added or removed between two asks is the one the next ask reads', () => {
+  const dir = project({ 'svc/.prettierrc': '{ "printWidth": 100 }\n' });
+  const file = path.join(dir, 'svc/src/app.ts');
+  assert.equal(projectLineWidth(file, SHORT), 100);
+  // Written in place with the same length: the folder's listing is unchanged, the file's time moved.
+  fs.writeFileSync(path.join(dir, 'svc/.prettierrc'), '{ "printWidth": 120 }\n');
+  assert.equal(projectLineWidth(file, SHORT), 120);
+  // A nearer setting added, in a folder listed before.
+  fs.mkdirSync(path.join(dir, 'svc/src'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'svc/src/package.json'), '{ "prettier": { "printWidth": 90 } }\n');
+  assert.equal(projectLineWidth(file, SHORT), 90);
+  fs.rmSync(path.join(dir, 'svc/src/package.json'));
+  fs.rmSync(path.join(dir, 'svc/.prettierrc'));
+  assert.equal(projectLineWidth(file, SHORT), 80, 'no setting left: the width the file keeps to');
+});
+
 /** Where the key `k` is written in `text` (its first mention), as a source range. */
 function rangeOf(file: string, text: string, k: string) {
   const i = text.indexOf(k);

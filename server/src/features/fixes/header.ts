@@ -1,6 +1,6 @@
 import type { ImportInfo } from '../../engine';
 import { pythonImportPoint } from '../generate/imports';
-import { offsetAt, positionAt } from './apply';
+import { lineOf, lineStarts, offsetAt, positionAt } from './apply';
 import type { TextChange } from './fix-model';
 import { afterImports, type CountPlan } from './shard-count';
 
@@ -45,9 +45,9 @@ export function headerChanges(
   const lead = lines.length === 0 && imports.length > 0 ? '\n' : '';
   // ...and after it, before the code that follows.
   const last = imports.reduce((m, i) => Math.max(m, i.span.endLine), -1);
-  const textLines = text.split('\n');
+  const lineCount = lineStarts(text).length;
   let blank = 0;
-  while (last + 1 + blank < textLines.length && textLines[last + 1 + blank].trim() === '') blank++;
+  while (last + 1 + blank < lineCount && lineOf(text, last + 1 + blank).trim() === '') blank++;
   // Python: two blank lines after a block that ends with a function or class (counting those the file has).
   const endsWithDef = file.endsWith('.py') && /^(async def|def|class) /m.test(blocks[blocks.length - 1] ?? '');
   const wanted = endsWithDef ? 2 : blank ? 0 : gap.length - 1;

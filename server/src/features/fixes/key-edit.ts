@@ -7,7 +7,7 @@ import {
   spanOf,
   walk,
 } from '../../engine';
-import { textIn } from './apply';
+import { lineOf, textIn } from './apply';
 import type { FixContext, TextChange } from './fix-model';
 import { enclosingFunction, nodeAt, sameSpan, withTree, within } from './syntax';
 import { hoistShard } from './hoisted-shard';
@@ -138,9 +138,8 @@ export function keyChanges(
 
 /** The longest of the lines a change touches, once made. */
 function longestLine(text: string, c: TextChange): number {
-  const lines = text.split('\n');
-  const before = lines[c.span.startLine].slice(0, c.span.startColumn);
-  const after = (lines[c.span.endLine] ?? '').slice(c.span.endColumn);
+  const before = lineOf(text, c.span.startLine).slice(0, c.span.startColumn);
+  const after = lineOf(text, c.span.endLine).slice(c.span.endColumn);
   return Math.max(...(before + c.newText + after).split('\n').map((l) => l.replace(/\t/g, '  ').length));
 }
 

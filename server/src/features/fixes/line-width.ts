@@ -12,15 +12,35 @@ import * as path from 'node:path';
 import { isPython, lineWidthOf } from './reader-conventions';
 
 /**
- * The names in one folder, listed once per lookup: most of the files asked for do not
- * exist, and an open that fails throws (a dozen failed opens per folder made a fix's width
- * half a millisecond on every keystroke's fix plan).
+ * The names in one folder: most of the files asked for do not exist, and an open that
+ * fails throws (a dozen failed opens per folder made a fix's width half a millisecond).
  */
 type Folder = { dir: string; names: ReadonlySet<string> };
 
+/**
+ * Folders listed and configurations read, each kept with the modification time it had
+ * then and asked again only when that moved: a fix plan asks for the width of the same
+ * file dozens of times, and listing every folder up to the project's root for each was a
+ * sixth of working out why no shard fix applies. A folder's time moves when a name in it
+ * is added, removed or renamed; a file's when it is written.
+ */
+const MAX_KEPT = 4_000;
+const listings = new Map<string, { time: bigint; names: ReadonlySet<string> }>();
+const texts = new Map<string, { time: bigint; size: bigint; text: string }>();
+
+const keep = <T>(m: Map<string, T>, key: string, value: T) => {
+  if (m.size >= MAX_KEPT) m.clear();
+  m.set(key, value);
+};
+
 function folder(dir: string): Folder {
   try {
-    return { dir, names: new Set(fs.readdirSync(dir)) };
+    const time = fs.statSync(dir, { bigint: true }).mtimeNs;
+    const known = listings.get(dir);
+    if (known?.time === time) return { dir, names: known.names };
+    const names = new Set(fs.readdirSync(dir));
+    keep(listings, dir, { time, names });
+    return { dir, names };
   } catch {
     return { dir, names: new Set() };
   }
@@ -28,8 +48,14 @@ function folder(dir: string): Folder {
 
 function read(at: Folder, name: string): string | null {
   if (!at.names.has(name)) return null;
+  const file = path.join(at.dir, name);
   try {
-    return fs.readFileSync(path.join(at.dir, name), 'utf8');
+    const { mtimeNs: time, size } = fs.statSync(file, { bigint: true });
+    const known = texts.get(file);
+    if (known?.time === time && known.size === size) return known.text;
+    const text = fs.readFileSync(file, 'utf8');
+    keep(texts, file, { time, size, text });
+    return text;
   } catch {
     return null;
   }

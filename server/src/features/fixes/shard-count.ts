@@ -9,6 +9,7 @@ import {
   words,
 } from '../../engine';
 import type { FixAnswers, FixContext, TextChange } from './fix-model';
+import { lineOf } from './apply';
 
 /**
  * How many shards a fix writes, and under which constant. A key gets exactly one
@@ -45,10 +46,12 @@ export function countNameFor(a: Access): string {
   return ws.length ? `${ws.join('_').toUpperCase()}_SHARDS` : 'WRITE_SHARDS';
 }
 
+// The name looked for first: a pattern anchored at each line start costs a scan of the whole file per name.
 const declaredIn = (text: string, name: string, python: boolean) =>
-  python
+  text.includes(name) &&
+  (python
     ? new RegExp(`^${name}\\s*(:\\s*int\\s*)?=`, 'm').test(text)
-    : new RegExp(`^\\s*(export\\s+)?(const|let|var)\\s+${name}\\b`, 'm').test(text);
+    : new RegExp(`^\\s*(export\\s+)?(const|let|var)\\s+${name}\\b`, 'm').test(text));
 
 const importedIn = (imports: ImportInfo[], name: string) => imports.some((i) => i.names.includes(name));
 
@@ -161,11 +164,11 @@ function insertAt(file: string, line: number, column: number, newText: string): 
 /** A block inserted after the last import (or at the top, after a Python docstring / a shebang). */
 export function afterImports(file: string, text: string, imports: ImportInfo[], block: string): TextChange {
   const last = imports.reduce((m, i) => Math.max(m, i.span.endLine), -1);
-  const lines = text.split('\n');
   if (last >= 0) {
-    const col = lines[last].replace(/\r$/, '').length;
+    const col = lineOf(text, last).replace(/\r$/, '').length;
     return insertAt(file, last, col, `\n${block}`);
   }
+  const lines = text.split('\n');
   let at = 0;
   while (at < lines.length && /^(#!|\s*['"]use strict['"];?\s*$|from __future__)/.test(lines[at])) at++;
   if (file.endsWith('.py')) at = afterDocstring(lines, at);
