@@ -113,7 +113,7 @@ function functionOf(
   const codeDir = path.join(path.dirname(file), local);
   const entries = itemsOf(at(resource, 'Metadata', 'BuildProperties', 'EntryPoints')).map(scalarText);
   const entry = scalarText(at(resource, 'Metadata', 'BuildMethod')) === 'esbuild' && entries[0] ? entries[0] : null;
-  const target = resolveHandler(handler, codeDir, files, entry);
+  const target = resolveHandler(handler, codeDir, files, { entry, declaredIn: path.dirname(file) });
   const events: Trigger[] = [];
   for (const e of entriesOf(get(props, 'Events'))) {
     const t = samTrigger(e.key, e.value, text);

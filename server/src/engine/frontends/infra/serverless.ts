@@ -110,7 +110,7 @@ export function readServerless(
     const environment: Record<string, EnvValue> = {};
     for (const e of entriesOf(shared)) environment[e.key] = vars.env(e.value, text);
     for (const e of entriesOf(get(def, 'environment'))) environment[e.key] = vars.env(e.value, defText);
-    const target = resolveHandler(handler, serviceDir, files);
+    const target = resolveHandler(handler, serviceDir, files, { declaredIn: serviceDir });
     const fn: InfraFunction = {
       name,
       runtime: scalarText(get(def, 'runtime')) ?? runtime,

@@ -94,14 +94,14 @@ function targetOf(n: NewValue, id: string, file: string, app: string | null, fil
       entry = tried.find((f) => files.exists(f)) ?? null;
       if (!entry) return { reason: `no entry, and no ${path.basename(base)}.${id}.ts beside the stack` };
     }
-    return resolveHandler(`${path.basename(entry)}.${fn}`, path.dirname(entry), files, path.basename(entry));
+    return resolveHandler(`${path.basename(entry)}.${fn}`, path.dirname(entry), files, { entry: path.basename(entry) });
   }
   if (n.className === 'PythonFunction') {
     const entryValue = prop(n.props, 'entry');
     const p = pathOf(entryValue, fileDir);
     if (!p) return { reason: `entry ${written(entryValue)} is not a folder written in the code` };
     const index = textOf(prop(n.props, 'index')) ?? 'index.py';
-    return resolveHandler(`${index}.${handler ?? 'handler'}`, placed(p, file, app), files, index);
+    return resolveHandler(`${index}.${handler ?? 'handler'}`, placed(p, file, app), files, { entry: index });
   }
   if (!handler) return { reason: 'no handler written as text' };
   const code = prop(n.props, 'code');
@@ -110,5 +110,5 @@ function targetOf(n: NewValue, id: string, file: string, app: string | null, fil
   if (!asset) return { reason: `code ${written(code)} is not an asset folder of this workspace` };
   const p = pathOf(asset.args[0], fileDir);
   if (!p) return { reason: `asset ${written(asset.args[0])} is not a path written in the code` };
-  return resolveHandler(handler, placed(p, file, app), files);
+  return resolveHandler(handler, placed(p, file, app), files, { declaredIn: app ?? fileDir });
 }

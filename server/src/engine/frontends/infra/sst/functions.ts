@@ -67,7 +67,7 @@ export function sstFunctionOf(made: Made, app: SstApp, files: InfraFiles, skippe
   const { def } = made;
   const srcPath = textOf(prop(def.props, 'srcPath')) ?? textOf(prop(made.defaults, 'srcPath'));
   const base = srcPath ? path.join(app.root, srcPath) : app.root;
-  const target = resolveHandler(def.handler, base, files);
+  const target = resolveHandler(def.handler, base, files, { declaredIn: app.root });
   if ('reason' in target) skipped.push({ reason: `${made.name}: ${target.reason}`, source });
   const runtime = textOf(prop(def.props, 'runtime')) ?? textOf(prop(made.defaults, 'runtime'));
   return {

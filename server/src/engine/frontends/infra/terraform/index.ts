@@ -159,7 +159,7 @@ function functionOf(r: Resource, mod: TfModule, file: string, files: InfraFiles,
     });
   else if ('reason' in code) skipped.push({ reason: `${r.address}: ${code.reason}`, source });
   else {
-    const target = resolveHandler(handler, code.dir, files);
+    const target = resolveHandler(handler, code.dir, files, { declaredIn: path.dirname(r.file) });
     if ('reason' in target) skipped.push({ reason: `${r.address}: ${target.reason}`, source });
     else ({ file: handlerFile, fn: handlerFunction } = target);
   }
