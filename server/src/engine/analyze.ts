@@ -375,7 +375,7 @@ export function completeAnalysis(
   return orEmpty(file, language, () => {
     const reach = attempting(failures)('entry points', undefined, () =>
       options.reachCache
-        ? options.reachCache.read(tree, file, language, text)
+        ? options.reachCache.read(tree, file, language, text, options.contentRole)
         : readFileReach(tree, file, language, text, options.priorReach),
     );
     const read: FileAnalysis = {

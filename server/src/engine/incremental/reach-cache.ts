@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Edit, type Node, type Tree } from 'web-tree-sitter';
-import { isTestFile } from '../file-roles/role';
+import { isTestFile, type ContentRole } from '../file-roles/role';
 import type { SourceLanguage, Span } from '../model';
 import type { FileReach, ReachReading } from '../model/entry-point';
 import { frontEndFor } from '../frontends/registry';
@@ -69,10 +69,13 @@ export class ReachCache {
     this.regions = [];
   }
 
-  /** The file's reach from its current tree and text, reading again only what the edits since the last call touched. */
-  read(tree: Tree, file: string, language: SourceLanguage, text: string): FileReach {
+  /**
+   * The file's reach from its current tree and text, reading again only what the edits since
+   * the last call touched. `role`: the text's content role, when the document keeps it edit by edit.
+   */
+  read(tree: Tree, file: string, language: SourceLanguage, text: string, role?: ContentRole): FileReach {
     const frontEnd = frontEndFor(language);
-    const test = isTestFile(file, text, frontEnd.contentRoles);
+    const test = isTestFile(file, text, frontEnd.contentRoles, role);
     const last = this.last?.file === file ? this.last : null;
     // The text the edits changed, and where the reparse made another tree of the same text
     // than the one read last (compared with that tree, not with each reparse between: a quote
