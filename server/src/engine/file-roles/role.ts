@@ -94,11 +94,9 @@ export function definesBehaveHooks(text: string): boolean {
 
 /**
  * A test by its name, or (a BDD step file: `login.feature.steps.ts`, a behave `steps/*.py`) by
- * the framework it imports, or behave's `environment.py` by the hooks it defines.
- */
-/**
- * `known`: the text's content role when the caller keeps it across edits (`RoleWatch`): a
- * text uses a test framework exactly when its role is `test`, the first role looked for.
+ * the framework it imports, or behave's `environment.py` by the hooks it defines. `known`: the
+ * text's content role when the caller keeps it across edits (`RoleWatch`): a text uses a test
+ * framework exactly when its role is `test`, the first role looked for.
  */
 export function isTestFile(file: string, text: string, style: RoleStyle, known?: ContentRole): boolean {
   return (
