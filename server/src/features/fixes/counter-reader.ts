@@ -1,6 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import { type Access, literalText, type Span, spanOf } from '../../engine';
-import { textIn } from './apply';
+import { lineOf, textIn } from './apply';
 import { hasModuleImport } from './header';
 import type { FixContext, TextChange } from './fix-model';
 import type { NumberKey } from './counter-number';
@@ -133,7 +133,7 @@ export function summingReader(
     return anchor ? { span: spanOf(anchor), setup } : null;
   });
   if (!place) return null;
-  const indent = member ? (text.split('\n')[place.span.startLine].match(/^\s*/)?.[0] ?? '') : '';
+  const indent = member ? (lineOf(text, place.span.startLine).match(/^\s*/)?.[0] ?? '') : '';
   const parts: Parts = {
     name,
     wrapper: opts.withWrapper ? wrapper : null,
@@ -184,7 +184,7 @@ export function summingReader(
           : null;
   if (getName && !new RegExp(`\\b${getName}\\b`).test(text)) {
     const imp = imports.find((i) => i.names.includes(a.call.callee));
-    const line = imp ? text.split('\n')[imp.span.startLine] : '';
+    const line = imp ? lineOf(text, imp.span.startLine) : '';
     const brace = imp && imp.span.startLine === imp.span.endLine ? line.indexOf('}') : -1;
     if (brace < 0) return null;
     const col = line.slice(0, brace).replace(/\s+$/, '').length;

@@ -9,6 +9,7 @@ import type { Span } from '../../engine';
 import { fitPythonLine } from '../generate/fit-lines-python';
 import { fitLine, templateOverLines } from '../generate/fit-lines';
 import { trailingCommaOf } from './reader-conventions';
+import { lineOf } from './apply';
 
 export interface CallPlace {
   /** The file's text and where the call goes in it. */
@@ -69,9 +70,9 @@ export function fittedCallInLine(
   place: CallPlace,
 ): { text: string; span: Span } {
   const text = fittedCall(name, args, place);
-  const line = place.text.split('\n')[place.span.endLine] ?? '';
+  const line = lineOf(place.text, place.span.endLine);
   const after = line.slice(place.span.endColumn).replace(/\r$/, '');
-  const before = (place.text.split('\n')[place.span.startLine] ?? '').slice(0, place.span.startColumn);
+  const before = lineOf(place.text, place.span.startLine).slice(0, place.span.startColumn);
   const operand = /^\s+(or|and|if|\+|-|\*|\/|%|\|)\s/.test(after) && !/[([{,]\s*$/.test(after);
   if (!place.python || !text.includes('\n') || !operand || !/(^\s*\w+\s*=|\breturn)\s+$/.test(before))
     return { text, span: place.span };

@@ -1,5 +1,6 @@
 import type { ImportInfo } from '../../engine';
 import { escapeRegExp as escape } from '../../engine';
+import { lineOf } from './apply';
 
 /** How a file writes code: its language, typing, indentation, quotes and what its top level can name. */
 
@@ -44,7 +45,7 @@ export function trailingCommaOf(text: string): string {
 
 export function quoteOf(text: string, imports: ImportInfo[]): "'" | '"' {
   for (const i of imports) {
-    const line = text.split('\n')[i.span.startLine] ?? '';
+    const line = lineOf(text, i.span.startLine);
     if (line.includes(`'${i.module}'`)) return "'";
     if (line.includes(`"${i.module}"`)) return '"';
   }

@@ -5,6 +5,7 @@ import type { KeyPiece } from '../generate/reader-spec';
 import type { FixContext } from './fix-model';
 import { visibleAtTop } from './reader-conventions';
 import { pythonModuleFor, reachableFrom, rootNames } from './reader-scope';
+import { lineOf } from './apply';
 
 /** The sharded key as a reader rebuilds it: the text around the shard part, and the loop over the shards. */
 
@@ -116,7 +117,7 @@ export function shardLoop(
   if (decl?.file === site.file && reachableFrom(site.file, siteText, decl.span, site.span))
     return { loop: loop(count.name), needs: [], param: count.name };
   if (decl && decl.file !== target && decl.file !== site.file) {
-    const line = ctx.textOf(decl.file)?.split('\n')[decl.span.startLine] ?? '';
+    const line = lineOf(ctx.textOf(decl.file) ?? '', decl.span.startLine);
     const exported = python || /^\s*export\b/.test(line);
     const module = exported ? moduleFrom(target, decl.file, python, ctx) : null;
     if (module) return { loop: loop(count.name), needs: [{ module, name: count.name }], param: null };

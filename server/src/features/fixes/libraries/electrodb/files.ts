@@ -3,6 +3,7 @@ import type { Access } from '../../../../engine';
 import type { FixContext, TextChange } from '../../fix-model';
 import { afterImports, importOf } from '../../shard-count';
 import { insertAtOffset } from './text-edit';
+import { lineOf } from '../../apply';
 
 /**
  * The edits of one fix, gathered per file: changes in place, lines that go after the
@@ -103,7 +104,7 @@ export function useConversions(edits: FileEdits, ctx: FixContext, file: string):
   const imports = ctx.analysisOf(file)?.imports ?? [];
   const own = imports.find((i) => i.module === 'electrodb');
   if (own?.names.includes('createConversions')) return;
-  const line = own && own.span.startLine === own.span.endLine ? text.split('\n')[own.span.startLine] : null;
+  const line = own && own.span.startLine === own.span.endLine ? lineOf(text, own.span.startLine) : null;
   const brace = line?.lastIndexOf('}') ?? -1;
   if (own && line && brace > 0) {
     const before = line.slice(0, brace).replace(/\s+$/, '');

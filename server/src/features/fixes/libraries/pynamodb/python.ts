@@ -3,6 +3,7 @@ import type { ImportInfo } from '../../../../engine';
 import type { TextChange } from '../../fix-model';
 import { projectLineWidth } from '../../line-width';
 import { indentUnitOf } from '../../reader-conventions';
+import { lineOf } from '../../apply';
 
 /** `BoardScore` → `board_score`. */
 export function snake(name: string): string {
@@ -35,7 +36,7 @@ export function importBeside(
   if (wanted.length === 0) return {};
   const from = imports.find((i) => i.names.includes(owner));
   if (!from) return null;
-  const line = text.split('\n')[from.span.endLine] ?? '';
+  const line = lineOf(text, from.span.endLine);
   if (from.span.startLine === from.span.endLine && /^from\s+\S+\s+import\s+[^(#]+$/.test(line.trim())) {
     const column = line.replace(/\s+$/, '').length;
     const at = { startLine: from.span.endLine, startColumn: column, endLine: from.span.endLine, endColumn: column };

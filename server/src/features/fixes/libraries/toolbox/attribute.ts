@@ -4,6 +4,7 @@ import { withTree } from '../../syntax';
 import type { FixContext } from '../../fix-model';
 import type { Blocked } from '../../key-sites';
 import { readOptionsAttribute, stringValue, type OptionsKeyAttribute } from './options-attribute';
+import { lineOf } from '../../apply';
 
 /**
  * The dynamodb-toolbox (v1/v2) attribute whose `.default('FEED#storefront')` makes an
@@ -93,7 +94,7 @@ function readAttribute(root: Node, file: string, declaration: Span): KeyAttribut
     before: v.slice(0, from.start),
     after: v.slice(from.end),
     itemEnd: { startLine: end.endLine, startColumn: end.endColumn, endLine: end.endLine, endColumn: end.endColumn },
-    indent: /^\s*/.exec(pair.tree.rootNode.text.split('\n')[pair.startPosition.row] ?? '')![0],
+    indent: /^\s*/.exec(lineOf(pair.tree.rootNode.text, pair.startPosition.row))![0],
   };
 }
 

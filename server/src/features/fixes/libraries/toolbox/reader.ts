@@ -5,6 +5,7 @@ import { indentUnitOf } from '../../reader-conventions';
 import { where, type Blocked } from '../../key-sites';
 import { withTree } from '../../syntax';
 import { resultUseBlock } from './result-use';
+import { lineOf } from '../../apply';
 
 /**
  * A dynamodb-toolbox Query of a key that is now sharded, rewritten where it stands into
@@ -135,7 +136,7 @@ function rewrite(
     : options
       ? (withPair(options, 'maxPages', 'maxPages: Infinity', true) ?? options.text)
       : '{ maxPages: Infinity }';
-  const indent = /^\s*/.exec(text.split('\n')[q.span.startLine] ?? '')![0];
+  const indent = /^\s*/.exec(lineOf(text, q.span.startLine))![0];
   // Steps of the file's own indentation (two spaces, four, a tab).
   const step = indentUnitOf(text, false);
   const i = (n: number) => `\n${indent}${step.repeat(n)}`;

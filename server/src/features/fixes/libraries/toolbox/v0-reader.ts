@@ -4,6 +4,7 @@ import type { FixContext, TextChange } from '../../fix-model';
 import { indentUnitOf } from '../../reader-conventions';
 import type { Blocked } from '../../key-sites';
 import { propertyOf, queryChange, valueOf } from './reader';
+import { lineOf } from '../../apply';
 
 /**
  * A dynamodb-toolbox v0 query of a key that is now sharded, `Announcement.query('ANNOUNCEMENTS',
@@ -61,7 +62,7 @@ function rewrite(
   if (odd) return { blocked: `the Query at ${at} reads with ${odd}, which a query of every shard cannot keep` };
   const limit = options ? valueOf(options, 'limit') : null;
   const reverse = options ? valueOf(options, 'reverse') : null;
-  const indent = /^\s*/.exec(text.split('\n')[q.span.startLine] ?? '')![0];
+  const indent = /^\s*/.exec(lineOf(text, q.span.startLine))![0];
   // Steps of the file's own indentation (two spaces, four, a tab).
   const step = indentUnitOf(text, false);
   const i = (n: number) => `\n${indent}${step.repeat(n)}`;
