@@ -2,12 +2,15 @@
  * Offsets and line/column positions in a text, as the fixes convert them (apply.ts): worked
  * out from each text's line starts, kept for the last few texts, they must be what walking
  * the text from its top gives, for every position of random texts with LF, CRLF and empty
- * lines, positions past a line's end or the text's, and texts asked about in turn.
+ * lines, positions past a line's end or the text's, and texts asked about in turn. The engine's
+ * points (tree-sitter's rows, which a lone CR also ends) counted on from a known point must be
+ * those counted from the top.
  */
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { lineOf, offsetAt, positionAt } from '../../server/src/features/fixes/apply';
 import { seededRandom } from './seeded-random';
+import { pointAfter, pointAt } from '../../server/src/engine/syntax/positions';
 
 /** The walk from the top: the definition the line starts must agree with. */
 function offsetByWalk(text: string, line: number, column: number): number {
@@ -57,4 +60,22 @@ test('offsets, positions and lines from line starts are those a walk from the to
         assert.deepEqual(positionAt(text, offset), positionByWalk(text, offset), `offset ${offset}`);
     }
   assert.ok(checked > 1000, `positions checked: ${checked}`);
+});
+
+test('a point counted on from a known one is the point tree-sitter counts from the top (LF, CRLF, lone CR)', () => {
+  const next = seededRandom(12);
+  const pieces = ['a', 'bc', '\n', '\r\n', '\r', '\r\r\n', 'é'];
+  let checked = 0;
+  for (let t = 0; t < 60; t++) {
+    let text = '';
+    const n = Math.floor(next() * 40);
+    for (let i = 0; i < n; i++) text += pieces[Math.floor(next() * pieces.length)];
+    for (let from = 0; from <= text.length; from++)
+      for (let offset = from; offset <= text.length; offset++) {
+        const at = pointAfter(text, pointAt(text, from), from, offset);
+        assert.deepEqual(at, pointAt(text, offset), `${JSON.stringify(text)} from ${from} to ${offset}`);
+        checked++;
+      }
+  }
+  assert.ok(checked > 5_000, `${checked} pairs checked`);
 });

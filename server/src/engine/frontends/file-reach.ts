@@ -77,28 +77,22 @@ function size(s: Span): number {
   return (s.endLine - s.startLine) * 100_000 + (s.endColumn - s.startColumn);
 }
 
-/** What reading one node gave, with the node's offsets in the text it was read from. */
-export interface ReachPiece extends ReachPart {
-  start: number;
-  end: number;
-}
-
-/** Each node read alone, in the order given (document order, for a whole reading). */
-export function readPieces(nodes: readonly Node[], reading: ReachReading): ReachPiece[] {
-  return nodes.map((n) => ({ start: n.startIndex, end: n.endIndex, ...reading.read(n) }));
-}
-
 /** The whole file read: every node of the types the reading reads, in document order. */
 export function readWhole(root: Node, file: string, reading: ReachReading): FileReach {
-  return assemblePieces(file, root.text, reading, readPieces(nodesOfTypes(root, reading.types), reading));
+  return assemblePieces(
+    file,
+    root.text,
+    reading,
+    nodesOfTypes(root, reading.types).map((n) => reading.read(n)),
+  );
 }
 
-/** The file's reach from its pieces in document order, as one reading of the whole file gives it. */
+/** The file's reach from what reading each node gave (`parts`), in document order, as one reading of the whole file gives it. */
 export function assemblePieces(
   file: string,
   text: string,
   reading: ReachReading,
-  pieces: readonly ReachPiece[],
+  parts: readonly ReachPart[],
   words?: WordCounts,
 ): FileReach {
   const seen: Seen = {
@@ -113,14 +107,15 @@ export function assemblePieces(
     bindings: [],
     declaresApp: reading.declaresApp,
   };
-  for (const p of pieces) {
-    seen.functions.push(...p.functions);
-    seen.entries.push(...p.entries);
-    seen.calls.push(...p.calls);
-    seen.loops.push(...p.loops);
-    seen.imports.push(...p.imports);
-    seen.classes.push(...p.classes);
-    seen.bindings.push(...p.bindings);
+  // Most parts hold one or two kinds of item: a push per empty list was a tenth of an open file's reading.
+  for (const p of parts) {
+    if (p.functions.length) seen.functions.push(...p.functions);
+    if (p.entries.length) seen.entries.push(...p.entries);
+    if (p.calls.length) seen.calls.push(...p.calls);
+    if (p.loops.length) seen.loops.push(...p.loops);
+    if (p.imports.length) seen.imports.push(...p.imports);
+    if (p.classes.length) seen.classes.push(...p.classes);
+    if (p.bindings.length) seen.bindings.push(...p.bindings);
   }
   return assemble(seen, words);
 }
@@ -188,16 +183,14 @@ export function assemble(seen: Seen, words?: WordCounts): FileReach {
     }
     return known;
   };
-  const nodes: FunctionNode[] = seen.functions.map(({ decorated, ...f }) => {
+  // Built field by field (a rest pattern and spreads per function were a tenth of assembling a reach).
+  const nodes: FunctionNode[] = seen.functions.map((f) => {
+    const node: FunctionNode = { name: f.name, span: f.span, exported: f.exported, calls: [], loops: [] };
+    // Written more often than it is defined: called, passed, listed or exported by name somewhere in the file.
+    if (f.decorated || isNamed(f.name)) node.named = true;
     const owner = ownerOf(f.span, seen.classes);
-    return {
-      ...f,
-      calls: [],
-      loops: [],
-      // Written more often than it is defined: called, passed, listed or exported by name somewhere in the file.
-      ...(decorated || isNamed(f.name) ? { named: true as const } : {}),
-      ...(owner ? { owner } : {}),
-    };
+    if (owner) node.owner = owner;
+    return node;
   });
   const entries: FileReach['entries'] = [];
   seen.entries.forEach((e, i) => {

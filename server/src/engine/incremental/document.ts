@@ -13,7 +13,7 @@ import {
 } from '../analyze';
 import type { SourceLanguage } from '../model';
 import { parse, parsedWhole, ParseTimeout } from '../syntax/parser';
-import { pointAt } from '../syntax/positions';
+import { pointAfter, pointAt } from '../syntax/positions';
 import { RoleWatch } from '../file-roles/role-watch';
 import { SiteCache } from './site-cache';
 import { ReachCache } from './reach-cache';
@@ -120,7 +120,7 @@ export class AnalyzedDocument {
     for (const given of edits) {
       const e = withCrBefore(inText(given, this.text.length), this.text);
       const startPosition = pointAt(this.text, e.start);
-      const oldEndPosition = pointAt(this.text, e.end);
+      const oldEndPosition = pointAfter(this.text, startPosition, e.start, e.end);
       // Names on the lines before the edit, read against the tree before it...
       const old = linesAround(this.text, e.start, e.end);
       const names = editNames(old.lines, old.from, blockIn(this.tree));
@@ -128,7 +128,8 @@ export class AnalyzedDocument {
       this.text = this.text.slice(0, e.start) + e.text + this.text.slice(e.end);
       this.roles.edit(e.start, e.end, e.text.length, this.text);
       const newEnd = e.start + e.text.length;
-      const newEndPosition = pointAt(this.text, newEnd);
+      // The text before the edit is unchanged, and no edit starts right after a CR (`withCrBefore`).
+      const newEndPosition = pointAfter(this.text, startPosition, e.start, newEnd);
       this.tree?.edit(
         new Edit({
           startIndex: e.start,

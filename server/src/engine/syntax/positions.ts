@@ -87,3 +87,20 @@ export function pointAt(text: string, offset: number): Point {
   }
   return { row, column: offset - lineStart };
 }
+
+/**
+ * The point of `offset` from a known one (`at`, the point of `from` ≤ `offset`): `pointAt` without
+ * counting the lines before `from` again, as tree-sitter counts rows (LF, and a lone CR).
+ */
+export function pointAfter(text: string, at: Point, from: number, offset: number): Point {
+  let row = at.row;
+  let lineStart = from - at.column;
+  for (let i = from; i < offset; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) {
+      row++;
+      lineStart = i + 1;
+    }
+  }
+  return { row, column: offset - lineStart };
+}
