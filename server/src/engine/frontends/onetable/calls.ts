@@ -10,6 +10,7 @@
 import type { Node } from 'web-tree-sitter';
 import { callStyle } from '../call-style';
 import { librarySite } from '../library-sites';
+import { capitalBefore, someDottedCall } from '../model-calls';
 import { candidateCalls } from '../../syntax/candidates';
 import { newContext } from '../evaluation';
 import type { Operation, Span } from '../../model';
@@ -35,17 +36,25 @@ const METHODS: Record<string, Operation> = {
 };
 const CALL = /\.\s*(?<name>create|get|find|update|upsert|remove)\s*\(/g;
 const CALLS = new Set(['call_expression']);
+/** A quote and a capital right after `(`: a table's method naming a model (`table.get('Counter', ...)`). */
+const MODEL_NAMED = /\s*['"][A-Z]/y;
+
 /**
  * In a file that names neither the package nor `getModel`: a model named like a class
  * (`User.find(`), or a table's method naming a model (`table.get('Counter', ...)`).
  */
-const MODEL_CALL =
-  /(\b[A-Z]\w*\s*\.\s*(create|get|find|update|upsert|remove)\s*\()|(\.\s*(create|get|find|update|upsert|remove)\s*\(\s*['"][A-Z])/;
+export function callsModel(text: string): boolean {
+  return someDottedCall(text, CALL, (m) => {
+    if (capitalBefore(text, m.index)) return true;
+    MODEL_NAMED.lastIndex = m.index + m[0].length;
+    return MODEL_NAMED.test(text);
+  });
+}
 
 export function oneTableCallSites(f: SourceFile, fe: FrontEnd): CallSite[] {
   const named = f.text.includes('dynamodb-onetable');
   const local = named || f.text.includes('.getModel(');
-  if (!local && !MODEL_CALL.test(f.text)) return [];
+  if (!local && !callsModel(f.text)) return [];
   const ctx = () => newContext(fe.evaluate, f.lookups, null);
   const sites: CallSite[] = [];
   for (const call of candidateCalls(f.tree, f.text, CALL, CALLS)) sites.push(...callSites(call, f, local, ctx()));

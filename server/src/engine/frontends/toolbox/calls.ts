@@ -10,6 +10,7 @@
 import type { Node } from 'web-tree-sitter';
 import { callStyle } from '../call-style';
 import { librarySite } from '../library-sites';
+import { capitalBefore, someDottedCall } from '../model-calls';
 import { candidateCalls } from '../../syntax/candidates';
 import { newContext } from '../evaluation';
 import type { Operation, Span } from '../../model';
@@ -64,11 +65,16 @@ export function declaresToolboxEntities(f: SourceFile): boolean {
   return mayDeclareByFactory(f.text);
 }
 
+/** A file naming no toolbox may still call an entity it imports, named like a class: `User.put(...)`. */
+export function callsEntity(text: string): boolean {
+  return someDottedCall(text, V0, (m) => capitalBefore(text, m.index));
+}
+
 export function toolboxCallSites(f: SourceFile, fe: FrontEnd): CallSite[] {
   const named = f.text.includes('dynamodb-toolbox');
   const v1 = f.text.includes('.build(');
   const byFactory = mayDeclareByFactory(f.text);
-  if (!named && !v1 && !byFactory && !/\b[A-Z]\w*\s*\.\s*(put|get|update|delete|query)\s*\(/.test(f.text)) return [];
+  if (!named && !v1 && !byFactory && !callsEntity(f.text)) return [];
   const ctx = () => newContext(fe.evaluate, f.lookups, null);
   const sites: CallSite[] = [];
   if (v1)
