@@ -21,9 +21,12 @@ import { entitySchema } from './schema';
 const FACTORY_DECLARATION =
   /^(?:export\s+)?(?:const|let|var)\s+[A-Za-z_$][\w$]*\s*=\s*(?:await\s+)?(?:[\w$]*Entity\s*\(|(?:make|create|build|define|init)[A-Z][\w$]*\s*\([^)\n]*\b[\w$]*[Tt]able\b)/m;
 
-/** Whether a module's text may declare an entity by calling a factory (the cheap test before any reading). */
+/**
+ * Whether a module's text may declare an entity by calling a factory (the cheap test before any
+ * reading). Both forms name `Entity` or `[Tt]able`, looked for before the line-anchored pattern runs.
+ */
 export function mayDeclareByFactory(text: string): boolean {
-  return FACTORY_DECLARATION.test(text);
+  return (text.includes('Entity') || text.includes('able')) && FACTORY_DECLARATION.test(text);
 }
 
 const FOUND = new WeakMap<Tree, Array<{ call: Node; value: Value }>>();

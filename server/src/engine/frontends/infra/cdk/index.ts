@@ -25,7 +25,11 @@ export { entryOf, type ReadCdk } from './app';
 
 /** Whether a file's text imports the CDK (v2 `aws-cdk-lib`, v1 `@aws-cdk/*`, Python `aws_cdk`): the cheap check before parsing. */
 export function importsCdk(text: string): boolean {
-  return /['"](?:aws-cdk-lib|@aws-cdk\/)|^\s*(?:from|import)\s+aws_cdk\b/m.test(text);
+  // Every form names `aws-cdk` or `aws_cdk`: looked for first, the line-anchored pattern runs only then.
+  return (
+    (text.includes('aws-cdk') || text.includes('aws_cdk')) &&
+    /['"](?:aws-cdk-lib|@aws-cdk\/)|^\s*(?:from|import)\s+aws_cdk\b/m.test(text)
+  );
 }
 
 /**
