@@ -81,8 +81,11 @@ function rangeOf(file: string, text: string, k: string) {
 
 test('the shard goes before the statement only where the key is in its own expression', async () => {
   await initParsers();
-  const hoist = (file: string, text: string, k: string) =>
-    hoistShard(text, file.endsWith('.py') ? 'python' : 'typescript', rangeOf(file, text, k), 'rand()', new Set());
+  const hoist = (file: string, text: string, k: string, width = 80) =>
+    hoistShard(text, file.endsWith('.py') ? 'python' : 'typescript', rangeOf(file, text, k), 'rand()', new Set(), {
+      width,
+      unit: '  ',
+    });
   const ts = [
     'export async function save(e: Ev) {',
     "  await doc.send(new PutCommand({ TableName: T, Item: { pk: 'FEED', sk: e.id } }));",
@@ -96,6 +99,13 @@ test('the shard goes before the statement only where the key is in its own expre
   assert.equal(h?.name, 'shard');
   assert.deepEqual(h?.declaration.span, { startLine: 1, startColumn: 0, endLine: 1, endColumn: 0 });
   assert.equal(h?.declaration.newText, '  const shard = rand();\n');
+  // Past the width the declaration breaks after `=`, as prettier lays it out.
+  assert.equal(hoist('a.ts', ts, "'FEED'", 22)?.declaration.newText, '  const shard =\n    rand();\n');
+  assert.equal(
+    hoist('a.ts', ts, "'FEED'", 23)?.declaration.newText,
+    '  const shard = rand();\n',
+    'one that fits stays',
+  );
   assert.equal(hoist('a.ts', ts, "'LIST'"), null, 'inside a callback: per item, not before the loop');
   assert.equal(hoist('a.ts', ts, "'OK'"), null, "an if's unbraced body");
   assert.equal(hoist('a.ts', ts, "'A'"), null, 'behind a condition');

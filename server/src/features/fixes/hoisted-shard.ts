@@ -65,6 +65,8 @@ export function hoistShard(
   place: SourceRange,
   shard: string,
   taken: Set<string>,
+  /** The project's line width and indent unit: a JS declaration longer than the width breaks after `=`, as prettier does. */
+  layout: { width: number; unit: string },
 ): Hoist | null {
   return withTree(place.file, text, (tree) => {
     const key = nodeAt(tree, place.span);
@@ -87,7 +89,9 @@ export function hoistShard(
     let name = 'shard';
     for (let i = 2; !free(name); i++) name = `shard${i}`;
     taken.add(`${scope.startIndex}:${name}`);
-    const line = python ? `${indent}${name} = ${shard}\n` : `${indent}const ${name} = ${shard};\n`;
+    const oneLine = python ? `${indent}${name} = ${shard}\n` : `${indent}const ${name} = ${shard};\n`;
+    const long = oneLine.replace(/\t/g, '  ').length - 1 > layout.width;
+    const line = long && !python ? `${indent}const ${name} =\n${indent}${layout.unit}${shard};\n` : oneLine;
     const at = { line: statement.startPosition.row, column: 0 };
     return {
       name,

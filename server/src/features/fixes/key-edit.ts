@@ -12,6 +12,7 @@ import type { FixContext, TextChange } from './fix-model';
 import { enclosingFunction, nodeAt, sameSpan, withTree, within } from './syntax';
 import { hoistShard } from './hoisted-shard';
 import { projectLineWidth } from './line-width';
+import { indentUnitOf } from './reader-conventions';
 
 /**
  * Appending a shard part to a key expression, in the expression's own syntax:
@@ -130,8 +131,10 @@ export function keyChanges(
   const inPlace = keyChange(ctx, language, target, at, separator, shard);
   const text = ctx.textOf(target.file);
   if (!inPlace || text === null) return inPlace && [inPlace];
-  if (longestLine(text, inPlace) <= projectLineWidth(target.file, text)) return [inPlace];
-  const hoist = hoistShard(text, language, { file: inPlace.file, span: inPlace.span }, shard, taken);
+  const width = projectLineWidth(target.file, text);
+  if (longestLine(text, inPlace) <= width) return [inPlace];
+  const layout = { width, unit: indentUnitOf(text, language === 'python') };
+  const hoist = hoistShard(text, language, { file: inPlace.file, span: inPlace.span }, shard, taken, layout);
   const named = hoist && keyChange(ctx, language, target, at, separator, hoist.name);
   return hoist && named ? [hoist.declaration, named] : [inPlace];
 }
