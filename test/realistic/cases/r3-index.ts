@@ -157,4 +157,150 @@ export async function ranking() {
 `,
     },
   },
+  {
+    name: 'transaction: a typed Put sets a day-keyed GSI partition, an Update sets a constant one',
+    files: {
+      'package.json': '{ "name": "matches", "dependencies": { "@aws-sdk/client-dynamodb": "^3.600.0" } }\n',
+      'src/lib/dynamo.ts': `import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+
+export const dynamo = new DynamoDBClient({});
+export const TABLE = process.env.MATCHES_TABLE ?? "";
+`,
+      'src/matches/record-match.ts': `import { TransactWriteItemsCommand } from "@aws-sdk/client-dynamodb";
+import { dynamo, TABLE } from "../lib/dynamo";
+
+const day = () => new Date().toISOString().slice(0, 10);
+
+export async function recordMatch(matchId: string, playerId: string, points: number) {
+  await dynamo.send(
+    new TransactWriteItemsCommand({
+      TransactItems: [
+        {
+          Put: {
+            TableName: TABLE,
+            Item: {
+              pk: { S: \`MATCH#\${matchId}\` },
+              sk: { S: "META" },
+              GSI1PK: { S: \`PLAYED#\${day()}\` }, // expect SL002:warning
+              GSI1SK: { S: \`MATCH#\${matchId}\` },
+              points: { N: String(points) },
+            },
+            ConditionExpression: "attribute_not_exists(pk)",
+          },
+        },
+        {
+          Update: {
+            TableName: TABLE,
+            Key: { pk: { S: \`PLAYER#\${playerId}\` }, sk: { S: "PROFILE" } },
+            UpdateExpression: "ADD total :p SET GSI2PK = :ranked, GSI2SK = :score",
+            ExpressionAttributeValues: {
+              ":p": { N: String(points) },
+              ":ranked": { S: "RANKED" }, // expect SL001:error
+              ":score": { S: String(points).padStart(8, "0") },
+            },
+          },
+        },
+      ],
+    }),
+  );
+}
+`,
+    },
+  },
+  {
+    name: 'boto3 client transact_write_items: a typed Put into a constant GSI partition',
+    files: {
+      'requirements.txt': 'boto3\n',
+      'app/tickets.py': `import uuid
+
+import boto3
+
+client = boto3.client("dynamodb")
+
+
+def open_ticket(customer_id, subject):
+    ticket_id = str(uuid.uuid4())
+    client.transact_write_items(
+        TransactItems=[
+            {
+                "Put": {
+                    "TableName": "support",
+                    "Item": {
+                        "PK": {"S": f"TICKET#{ticket_id}"},
+                        "SK": {"S": "META"},
+                        "GSI1PK": {"S": "OPEN"},  # expect SL001:error
+                        "GSI1SK": {"S": f"CUSTOMER#{customer_id}"},
+                        "subject": {"S": subject},
+                    },
+                }
+            },
+            {
+                "Update": {
+                    "TableName": "support",
+                    "Key": {"PK": {"S": f"CUSTOMER#{customer_id}"}, "SK": {"S": "META"}},
+                    "UpdateExpression": "ADD openTickets :one",
+                    "ExpressionAttributeValues": {":one": {"N": "1"}},
+                }
+            },
+        ]
+    )
+`,
+    },
+  },
+  {
+    name: 'batchWrite of PutRequests whose items share one GSI partition',
+    files: {
+      'package.json': '{ "name": "imports" }\n',
+      'src/import-rows.js': `const AWS = require("aws-sdk");
+const db = new AWS.DynamoDB.DocumentClient();
+
+exports.handler = async (event) => {
+  const rows = JSON.parse(event.body);
+  await db
+    .batchWrite({
+      RequestItems: {
+        catalog: rows.map((row) => ({
+          PutRequest: { Item: { pk: "ITEM#" + row.sku, sk: "META", gsi1pk: "CATALOG", gsi1sk: row.name } }, // expect SL001:error
+        })),
+      },
+    })
+    .promise();
+};
+`,
+    },
+  },
+  {
+    name: 'transaction setting a per-customer GSI partition (no finding)',
+    files: {
+      'package.json': '{ "name": "orders" }\n',
+      'src/orders.ts': `import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
+
+const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+
+export async function placeOrder(customerId: string, orderId: string, total: number) {
+  await doc.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Put: {
+            TableName: "shop",
+            Item: { PK: \`ORDER#\${orderId}\`, SK: "META", GSI1PK: \`CUSTOMER#\${customerId}\`, GSI1SK: \`ORDER#\${orderId}\`, total },
+          },
+        },
+        {
+          Update: {
+            TableName: "shop",
+            Key: { PK: \`CUSTOMER#\${customerId}\`, SK: "META" },
+            UpdateExpression: "SET lastOrder = :o, GSI2PK = :c",
+            ExpressionAttributeValues: { ":o": orderId, ":c": \`CUSTOMER#\${customerId}\` },
+          },
+        },
+      ],
+    }),
+  );
+}
+`,
+    },
+  },
 ];

@@ -1,4 +1,4 @@
-import type { Access, Span } from '../model';
+import type { Access, Operation, Span } from '../model';
 import type { KeyNames, TableHint } from '../model/call-site';
 import { parseSetAssignments } from './expressions';
 import { literalText } from '../model/template';
@@ -16,6 +16,8 @@ import { entry, type Entry, type Value } from '../model/value';
  */
 export function indexWrites(
   base: Access,
+  /** The request's own operation: `PutItem` or `UpdateItem` also for an item of a batch or transaction. */
+  operation: Operation,
   input: Value,
   hint: TableHint | undefined,
   /**
@@ -26,7 +28,7 @@ export function indexWrites(
   read: (keyInput: Value, names: KeyNames) => Access,
 ): Access[] {
   if (base.kind !== 'write' || base.index) return [];
-  const written = writtenAttributes(base, input);
+  const written = writtenAttributes(operation, input);
   if (!written) return [];
   const out: Access[] = [];
   const seen = new Set<string>();
@@ -52,22 +54,22 @@ export function indexWrites(
 type Written = Map<string, { value: Value; pair?: Span }>;
 
 /** The attribute names a put's item or an update's `SET` writes (what an index may be keyed by). */
-export function writtenNames(base: Access, input: Value): string[] | null {
+export function writtenNames(base: Access, operation: Operation, input: Value): string[] | null {
   if (base.kind !== 'write' || base.index) return null;
-  const written = writtenAttributes(base, input);
+  const written = writtenAttributes(operation, input);
   return written ? [...written.keys()] : null;
 }
 
 /** The attributes a put's item or an update's `SET` gives values to. */
-function writtenAttributes(base: Access, input: Value): Written | null {
+function writtenAttributes(operation: Operation, input: Value): Written | null {
   const out: Written = new Map();
-  if (base.operation === 'PutItem') {
+  if (operation === 'PutItem') {
     const item = entry(input, 'Item');
     if (item?.kind !== 'object') return null;
     for (const [name, value, pair] of item.entries) out.set(name, { value, pair });
     return out;
   }
-  if (base.operation === 'UpdateItem') {
+  if (operation === 'UpdateItem') {
     const ue = entry(input, 'UpdateExpression');
     const text = ue?.kind === 'scalar' ? literalText(ue.template) : null;
     if (text === null) return null;
@@ -86,9 +88,13 @@ function writtenAttributes(base: Access, input: Value): Written | null {
 
 const NAMED_INDEX_KEY = /^(gsi_?(\d+))_?(pk|sk)$/i;
 
-/** The table's known indexes, then those the written attribute names announce. */
+/**
+ * The table's known indexes, then those the written attribute names announce. A known
+ * index whose sort key is not told (a query through it named only its partition key) takes
+ * the sort attribute its partition key's name pairs with, when the item sets it
+ * (`gsi1pk` → `gsi1sk`): the same reading as for an index known by the names alone.
+ */
 function indexesOf(hint: TableHint | undefined, written: Written): Array<[string, KeyNames]> {
-  const out: Array<[string, KeyNames]> = Object.entries(hint?.indexes ?? {});
   const byNumber = new Map<string, { pk?: string; sk?: string }>();
   for (const name of written.keys()) {
     const m = NAMED_INDEX_KEY.exec(name);
@@ -97,6 +103,11 @@ function indexesOf(hint: TableHint | undefined, written: Written): Array<[string
     slot[m[3].toLowerCase() as 'pk' | 'sk'] = name;
     byNumber.set(m[2], slot);
   }
+  const paired = (partition: string) => [...byNumber.values()].find((slot) => slot.pk === partition)?.sk;
+  const out: Array<[string, KeyNames]> = Object.entries(hint?.indexes ?? {}).map(([index, names]) => {
+    const sort = names.sort ?? paired(names.partition);
+    return [index, sort ? { ...names, sort } : names];
+  });
   for (const [n, slot] of byNumber) {
     if (slot.pk && !out.some(([, k]) => k.partition === slot.pk))
       out.push([`GSI${n}`, { partition: slot.pk, sort: slot.sk }]);

@@ -179,7 +179,8 @@ function accessesUnplaced(site: CallSite, hints: KeySchemaHints): Access[] {
         return itemsOf(requests).flatMap((r) => {
           const put = entry(r, 'PutRequest');
           const del = entry(r, 'DeleteRequest');
-          if (put) return [accessOfRequest(site, 'PutItem', put, t, hints)];
+          if (put)
+            return withIndexWrites(site, accessOfRequest(site, 'PutItem', put, t, hints), 'PutItem', put, t, hints);
           if (del) return [accessOfRequest(site, 'DeleteItem', del, t, hints)];
           return [];
         });
@@ -198,14 +199,13 @@ function accessesUnplaced(site: CallSite, hints: KeySchemaHints): Access[] {
         for (const [field, op] of ops) {
           const inner = entry(item, field);
           if (inner) {
-            const a = accessOfRequest(site, op, inner, tableOf(inner, table), hints);
-            return [
-              {
-                ...a,
-                kind: site.operation === 'TransactGetItems' ? 'read' : 'write',
-                increments: op === 'UpdateItem' && increments(inner),
-              } as Access,
-            ];
+            const t = tableOf(inner, table);
+            const a: Access = {
+              ...accessOfRequest(site, op, inner, t, hints),
+              kind: site.operation === 'TransactGetItems' ? 'read' : 'write',
+              increments: op === 'UpdateItem' && increments(inner),
+            };
+            return withIndexWrites(site, a, op, inner, t, hints);
           }
         }
         return [];
@@ -213,18 +213,39 @@ function accessesUnplaced(site: CallSite, hints: KeySchemaHints): Access[] {
     }
     case 'ExecuteStatement':
       return [partiqlAccess(site, input, table, hints)];
-    default: {
-      const base = accessOfRequest(site, site.operation, input, table, hints);
-      const written = writtenNames(base, input);
-      if (written) base.written = written;
-      return [
-        base,
-        ...indexWrites(base, input, hints.get(tableKey(table)), (key, names) =>
-          accessOfRequest(site, 'PutItem', key, table, hints, names),
-        ),
-      ];
-    }
+    default:
+      return withIndexWrites(
+        site,
+        accessOfRequest(site, site.operation, input, table, hints),
+        site.operation,
+        input,
+        table,
+        hints,
+      );
   }
+}
+
+/**
+ * A write with the attribute names its item sets and, after it, one access per index
+ * partition those attributes write (index-writes.ts). `operation` is the request's own:
+ * an item of a batch or a transaction is a put or an update as much as a lone one is.
+ */
+function withIndexWrites(
+  site: CallSite,
+  base: Access,
+  operation: Operation,
+  input: Value,
+  table: TableRef,
+  hints: KeySchemaHints,
+): Access[] {
+  const written = writtenNames(base, operation, input);
+  if (written) base.written = written;
+  return [
+    base,
+    ...indexWrites(base, operation, input, hints.get(tableKey(table)), (key, names) =>
+      accessOfRequest(site, 'PutItem', key, table, hints, names),
+    ),
+  ];
 }
 
 const PARTIQL_OPERATION = { insert: 'PutItem', select: 'GetItem', update: 'UpdateItem', delete: 'DeleteItem' } as const;
