@@ -18,6 +18,7 @@ import { initParsers } from '../../server/src/engine/syntax/parser';
 import type { Finding } from '../../server/src/engine/model';
 import { fixContextOf } from '../../server/src/features/fixes/context';
 import { allFixes } from '../../server/src/features/fixes/index';
+import { startTestLab } from '../lab/helpers';
 import {
   applyAction,
   cleanup,
@@ -44,6 +45,8 @@ export interface Program {
   language?: 'node' | 'python';
   /** Drives the program and prints what it read back as JSON. */
   drive: string;
+  /** The server it runs against: dynalite, or the lab where dynalite lacks an operation (TransactWriteItems). */
+  server?: 'dynalite' | 'lab';
 }
 
 /** A table with a partition key (a String unless its type is given) and an optional sort key. */
@@ -128,7 +131,7 @@ export interface Run {
 }
 
 /**
- * Runs a driver in `dir` against a fresh dynalite table: Python with the folder on its
+ * Runs a driver in `dir` against a fresh table of dynalite (or of the lab): Python with the folder on its
  * path, or TypeScript run by tsx from the repository (so it may import the SDK). Returns
  * what it printed and every stored item, as DynamoDB holds them.
  */
@@ -137,8 +140,12 @@ export async function runDriver(
   language: 'node' | 'python',
   drive: string,
   dir: string,
+  server: 'dynalite' | 'lab' = 'dynalite',
 ): Promise<{ stdout: string; items: NonNullable<ScanCommandOutput['Items']> }> {
-  const db = await startDynalite();
+  const db =
+    server === 'lab'
+      ? await startTestLab().then((l) => ({ endpoint: l.lab.url, client: l.ddb, close: () => l.close() }))
+      : await startDynalite();
   try {
     await db.client.send(new CreateTableCommand(table));
     const stdout = await runDriverAt(db.endpoint, dir, language, drive, {
@@ -159,7 +166,7 @@ export async function runDriver(
 }
 
 async function runProgram(p: Program, dir: string): Promise<Run> {
-  const { stdout, items } = await runDriver(p.table, p.language ?? 'node', p.drive, dir);
+  const { stdout, items } = await runDriver(p.table, p.language ?? 'node', p.drive, dir, p.server);
   return {
     read: withoutKey(JSON.parse(stdout), p.key),
     stored: items.map((i) => JSON.stringify(withoutKey(i, p.key))).sort(),

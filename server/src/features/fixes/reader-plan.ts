@@ -207,8 +207,9 @@ export function planReader(input: PlanInput, ctx: FixContext): ReaderPlan | null
     });
     sort = { attribute: condition.attribute, operator: condition.operator, operands };
   }
-  // On an index, its sort key as a template declares it: the code querying it seldom names it.
-  const indexSort = declaredIndexSortKey(ctx, site);
+  // On an index, its sort key as a template declares it (the code querying it seldom names
+  // it), else as the key's writers of that index set it (`sortAttribute`, from whole-key.ts).
+  const indexSort = declaredIndexSortKey(ctx, site) ?? (site.index ? (input.sortAttribute ?? null) : null);
   let top: ReaderSpec['top'] = null;
   const limit = site.read?.limit ?? null;
   if (limit !== null) {
@@ -259,7 +260,7 @@ export function planReader(input: PlanInput, ctx: FixContext): ReaderPlan | null
     typed: isTyped(target),
     name: readerName(
       nameStem(keySource.partitionKey!.template, shape.stem + shape.suffix),
-      { index: site.index, sort, top, options: !!options },
+      { index: site.index, sort, top, options: !!options, descending: site.read?.scanIndexForward === false },
       python,
     ),
     keyId: input.keyId,
@@ -296,14 +297,32 @@ function variablePart(site: Access, i: number, text: string, ctx: FixContext): s
   const parts = site.partitionKey?.template.parts ?? [];
   const holes = parts.filter((p) => 'hole' in p && p.hole.kind !== 'shard');
   const p = holes[i];
-  if (!p?.origin || p.origin.file !== site.file) return undefined;
-  const d = p.origin.via[0];
-  const source = d ? d.name : textIn(text, p.origin.span);
-  if (!/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(source)) return undefined;
+  if (!p) return undefined;
   const scope = (s: Span) =>
     withTree(site.file, text, (tree) => enclosingFunction(nodeAt(tree, s))?.startIndex ?? -1) ?? -2;
-  const at = d ? d.span : p.origin.span;
-  return scope(at) === scope(site.span) || scope(at) === -1 ? source : undefined;
+  if (p.origin?.file === site.file) {
+    const d = p.origin.via[0];
+    const source = d ? d.name : textIn(text, p.origin.span);
+    const at = d ? d.span : p.origin.span;
+    if (NAME.test(source) && (scope(at) === scope(site.span) || scope(at) === -1)) return source;
+  }
+  // The access was read for one caller (`quiz.date` passed to `date`): its origin is the
+  // caller's. The reader replaces the call, so it takes the name the key's own text
+  // interpolates there, when that text is written in the call's function.
+  const key = site.partitionKey?.span;
+  if (!key || scope(key) !== scope(site.span)) return undefined;
+  const names = interpolatedNames(textIn(text, key));
+  return names?.length === holes.length && NAME.test(names[i]) ? names[i] : undefined;
+}
+
+const NAME = /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/;
+
+/** The expressions a template literal (`` `A#${a}` ``) or an f-string (`f"A#{a}"`) interpolates, in order; null for other text. */
+function interpolatedNames(key: string): string[] | null {
+  if (key.startsWith('`')) return [...key.matchAll(/\$\{([^{}]*)\}/g)].map((m) => m[1].trim());
+  if (/^[fF][rR]?["']/.test(key))
+    return [...key.replace(/\{\{|\}\}/g, '').matchAll(/\{([^{}!:=]*)[^{}]*\}/g)].map((m) => m[1].trim());
+  return null;
 }
 
 /** `Limit: n` / `Limit=n` in the call's text, when it is written there once. */

@@ -283,6 +283,13 @@ function ownKeyId(ctx: FixContext, q: Access): string | null {
   return table && k ? k.id.replace(/^\? · /, `${table} · `) : (k?.id ?? null);
 }
 
+/** The sort attribute every writer of the key through `index` gives its items, when they agree. */
+function writtenIndexSort(plan: KeyPlan, index: string): string | null {
+  const sorts = new Set(plan.writers.filter((s) => s.access.index === index).map((s) => s.access.sortKey?.attribute));
+  const [only] = sorts;
+  return sorts.size === 1 && only ? only : null;
+}
+
 /** Every Query of the key replaced by its reader, or what blocks that. */
 export function queryChanges(
   plan: KeyPlan,
@@ -301,8 +308,9 @@ export function queryChanges(
   const tableSort = [...plan.writers, ...plan.points].find((s) => s.access.sortKey)?.access.sortKey?.attribute ?? null;
   for (const q of plan.queries) {
     // A Query on an index returns its items by the index's sort key, which a template may
-    // declare; the table's sort key would merge the shards in another order than the read's.
-    const sort = q.index ? declaredIndexSortKey(ctx, q) : tableSort;
+    // declare, or which the key's writers of that index set (index-writes.ts); the table's
+    // sort key would merge the shards in another order than the read's.
+    const sort = q.index ? (declaredIndexSortKey(ctx, q) ?? writtenIndexSort(plan, q.index)) : tableSort;
     const source = shardedSource(q, d.separator, shards);
     // A wrapper's Query of its parameter (a caller left the key to its default) reads any value of it: named by its own key.
     const keyId = (!ctx.accessesOf(plan.key).includes(q) && ownKeyId(ctx, q)) || plan.key.id;

@@ -115,7 +115,14 @@ const OPERATOR_WORDS: Record<KeyOperator, string> = {
  */
 export function readerName(
   stem: string,
-  shape: { index: string | null; sort: SortSpec | null; top: ReaderSpec['top']; options?: boolean },
+  shape: {
+    index: string | null;
+    sort: SortSpec | null;
+    top: ReaderSpec['top'];
+    options?: boolean;
+    /** A read of every item in descending order: another reader than the ascending one of the same key. */
+    descending?: boolean;
+  },
   python: boolean,
 ): string {
   const parts = ['query', ...words(stem).slice(0, 6)];
@@ -124,7 +131,7 @@ export function readerName(
   if (shape.top) {
     const n = typeof shape.top.limit === 'number' ? String(shape.top.limit) : 'n';
     parts.push(shape.top.forward ? 'first' : 'last', n);
-  } else parts.push('shards');
+  } else parts.push('shards', ...(shape.descending ? ['descending'] : []));
   if (shape.sort)
     parts.push('where', ...words(shape.sort.attribute), ...OPERATOR_WORDS[shape.sort.operator].split(' '));
   // A reader that takes the read's filter and projection has another signature than one that does not.
