@@ -82,6 +82,50 @@ test('Next.js: route handlers under app/ and API routes under pages/api', async 
   assert.deepEqual(names(page), ['api ANY /api/votes']);
 });
 
+test('Next.js App Router: pages and layouts by their segment config, server actions by the directive', async () => {
+  const home = await read(
+    'web/src/app/(marketing)/scores/page.tsx',
+    'import { auth } from "@/auth";\nexport default async function Scores() {\n  const session = await auth();\n  return <Board rows={await topScores()} />;\n}\n',
+  );
+  assert.deepEqual(names(home), ['api GET /scores'], 'the route group is no part of the path');
+  assert.equal(home.entries[0].entry.trigger, 'Next.js page GET /scores');
+  const layout = await read('app/layout.tsx', 'export default function Root({ children }) { return children; }\n');
+  assert.deepEqual(names(layout), ['api GET /']);
+
+  const isr = await read(
+    'app/blog/page.tsx',
+    'export const revalidate = 900;\nexport default async function Blog() { return <List posts={await posts()} />; }\n',
+  );
+  assert.deepEqual(names(isr), ['schedule GET /blog']);
+  assert.equal(isr.entries[0].entry.ratePerHour, 4);
+  const built = await read(
+    'app/about/page.tsx',
+    "export const dynamic = 'force-static';\nexport default async function About() { return <Team people={await team()} />; }\n",
+  );
+  assert.deepEqual(names(built), ['script GET /about'], 'rendered at build time: run once');
+  const fresh = await read(
+    'app/live/page.tsx',
+    'export const revalidate = 0;\nexport default async function Live() { return <Feed items={await feed()} />; }\n',
+  );
+  assert.deepEqual(names(fresh), ['api GET /live'], 'revalidate 0 renders on every request');
+  // A default export outside app/ is no page.
+  assert.deepEqual(names(await read('src/components/page.tsx', 'export default function P() { return null; }\n')), []);
+
+  const actions = await read(
+    'app/actions.ts',
+    "// Form actions.\n'use server';\n\nexport async function vote(form: FormData) { await saveVote(form); }\nexport const undo = async (id: string) => removeVote(id);\nasync function helper() {}\n",
+  );
+  assert.deepEqual(names(actions), ['api POST (server action vote)', 'api POST (server action undo)']);
+  const inline = await read(
+    'app/polls/[id]/page.tsx',
+    'export default function Poll() {\n  async function cast(form: FormData) {\n    "use server";\n    await saveVote(form);\n  }\n  return <form action={cast} />;\n}\n',
+  );
+  assert.deepEqual(names(inline), ['api GET /polls/[id]', 'api POST (server action cast)']);
+  // A string that is not the first statement is no directive.
+  const later = await read('app/other.ts', 'export async function f() {\n  log();\n  "use server";\n}\n');
+  assert.deepEqual(names(later), []);
+});
+
 test('Lambda handlers by signature: unknown without a type, the event type when it names one', async () => {
   const plain = await read(
     'src/h.js',

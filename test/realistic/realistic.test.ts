@@ -12,6 +12,7 @@ import { cases as r7_anchor } from './cases/r7-anchor';
 import { cases as r8_git } from './cases/r8-git';
 import { cases as r9_layers } from './cases/r9-layers';
 import { cases as r10_shared_utils } from './cases/r10-shared-utils';
+import { cases as r11_next_app } from './cases/r11-next-app';
 import { cases as p1_params } from './cases/p1-params';
 import { cases as p2_context } from './cases/p2-context';
 import { cases as p3_values } from './cases/p3-values';
@@ -42,6 +43,7 @@ const SUITE: Array<[string, Case[]]> = [
   ['r8-git', r8_git],
   ['r9-layers', r9_layers],
   ['r10-shared-utils', r10_shared_utils],
+  ['r11-next-app', r11_next_app],
   ['p1-params', p1_params],
   ['p2-context', p2_context],
   ['p3-values', p3_values],

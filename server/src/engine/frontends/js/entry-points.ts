@@ -3,7 +3,8 @@
  * functions, calls, loops and imports, and the entry points written in it — Express,
  * Fastify, Koa and Hono routes (`app.get('/x', h)`, `router.post(...)`), NestJS
  * controllers and schedules (`@Controller` + `@Get`, `@Cron`), tRPC procedures, Next.js route handlers
- * (`app/**\/route.ts` exporting GET/POST) and API routes (`pages/api/**`), a Lambda
+ * (`app/**\/route.ts` exporting GET/POST), API routes (`pages/api/**`), App Router pages and
+ * layouts (`app/**\/page.tsx`, by their segment config) and server actions (`'use server'`), a Lambda
  * handler by its signature, a shebang or `require.main === module` script, a test file.
  */
 import type { Node, Tree } from 'web-tree-sitter';
@@ -19,6 +20,7 @@ import { declaratorBinding, fieldTypes, parameterBindings } from './declared-typ
 import { trpcProcedureName } from './trpc-procedures';
 import { readImport, readReexport, readRequire } from './module-links';
 import { decoratorsOf, readNestController } from './nest-controllers';
+import { nextPage, nextRoute, pageEntry, serverAction, USE_SERVER, type NextPage } from './next-app';
 
 /** A JS name, read sticky from where a receiver starts. */
 const JS_NAME = /[A-Za-z_$][\w$]*/y;
@@ -90,7 +92,12 @@ export function jsReachReading(
   else if (binFile || text.startsWith('#!') || script())
     entries.push(wholeFileEntry('script', file, spanOf(tree.rootNode), 'run by hand'));
   // A file without an `@` has no decorators to look for around each method.
-  const marks: FileMarks = { next: nextRoute(file), decorators: text.includes('@') };
+  const marks: FileMarks = {
+    next: nextRoute(file),
+    page: nextPage(file, text),
+    actions: USE_SERVER.test(text),
+    decorators: text.includes('@'),
+  };
   const nest = mayBeWritten(words, NEST_WORDS) && NEST_MARK.test(text);
   const routeObjects =
     mayBeWritten(words, ['method']) &&
@@ -99,7 +106,7 @@ export function jsReachReading(
   const reexports = mayBeWritten(words, ['export']) && REEXPORT.test(text);
   const read = new Set([...VISITED, ...(routeObjects ? ['object'] : []), ...(reexports ? ['export_statement'] : [])]);
   return {
-    mode: `${nest}:${marks.decorators}:${routeObjects}:${reexports}`,
+    mode: `${nest}:${marks.decorators}:${routeObjects}:${reexports}:${marks.actions}:${JSON.stringify(marks.page?.renders ?? null)}`,
     entries,
     declaresApp: mayBeWritten(words, APP_WORDS) && APP_OBJECT.test(text),
     types: read,
@@ -154,16 +161,10 @@ export function jsFileReach(tree: Tree, file: string, testFile: boolean, binFile
 /** What the whole file says once, for each function read. */
 interface FileMarks {
   next: ReturnType<typeof nextRoute>;
+  page: NextPage | null;
+  /** A `'use server'` module: each function it exports is a server action. */
+  actions: boolean;
   decorators: boolean;
-}
-
-/** `app/votes/route.ts` → `/votes`; `pages/api/votes.ts` → `/api/votes`; else null. */
-function nextRoute(file: string): { app: boolean; path: string } | null {
-  const f = file.split(/[\\/]+/).join('/');
-  const app = /(?:^|\/)app(\/(?:.*\/)?)route\.[cm]?[jt]sx?$/.exec(f);
-  if (app) return { app: true, path: app[1].replace(/\/$/, '') || '/' };
-  const pages = /(?:^|\/)pages(\/api\/.*?)(?:\/index)?\.[cm]?[jt]sx?$/.exec(f);
-  return pages ? { app: false, path: pages[1] } : null;
 }
 
 function nameOf(fn: Node): { name: string; exported: boolean } | null {
@@ -204,6 +205,15 @@ function readFunction(fn: Node, seen: ReachPart, file: string, marks: FileMarks)
   // A factory returning a function it defines (`function traced(event) {…}; return traced;`)
   // calls it: whoever calls the factory (the handler it makes) reaches what that function calls.
   seen.calls.push(...returnedFunctions(fn));
+  if (fn.type !== 'method_definition' && serverAction(fn, named.exported, marks.actions)) {
+    const decl = fn.parent?.type === 'variable_declarator' ? fn.parent : fn;
+    const name = `POST (server action ${named.name})`;
+    seen.entries.push({
+      entry: entryPoint('api', name, file, named.name, spanOf(decl), 'Next.js server action'),
+      span,
+    });
+    return;
+  }
   if (!named.exported || fn.type === 'method_definition') return;
   const decl = fn.parent?.type === 'variable_declarator' ? fn.parent : fn;
   if (next?.app && /^(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$/.test(named.name)) {
@@ -212,6 +222,10 @@ function readFunction(fn: Node, seen: ReachPart, file: string, marks: FileMarks)
     return;
   }
   const isDefault = named.name === 'default' || /^export\s+default\b/.test(fn.parent?.text ?? '');
+  if (marks.page && isDefault) {
+    seen.entries.push({ entry: pageEntry(marks.page, file, named.name, spanOf(decl)), span });
+    return;
+  }
   if (next && !next.app && isDefault) {
     const route = `ANY ${next.path}`;
     seen.entries.push({ entry: entryPoint('api', route, file, 'default', spanOf(decl), route), span });
