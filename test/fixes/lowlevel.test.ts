@@ -11,13 +11,17 @@
 // - gym check-ins: a TransactWriteItems whose typed Put sets a day-keyed GSI partition (sent
 //   through the document client), read by a function that pages its own loop with
 //   ExclusiveStartKey and is called with a date its caller computes, and read again newest
-//   first by another function (two readers, each in its own order); the same in Python (boto3's
+//   first by another function (two readers, each in its own order) and its last few by a
+//   Limit written as a constant (the reader takes the constant); the same in Python (boto3's
 //   client transaction, a resource query repeated while LastEvaluatedKey comes back). Run
 //   against the lab: dynalite has no TransactWriteItems.
 
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { checkProgram, table, ticketsTable, withIndex, type Program } from './helpers-programs';
+import assert from 'node:assert/strict';
+import { allFixes } from '../../server/src/features/fixes/index';
+import { checkProgram, indexed, table, ticketsTable, withIndex, type Program } from './helpers-programs';
+import { cleanup, copyFixture, textsAfter } from './helpers-write';
 
 const FIXTURES = path.join(__dirname, 'fixtures', 'lowlevel');
 const PROGRAMS: Program[] = [
@@ -92,7 +96,7 @@ import { ClickRepository } from './click-repository';
     // Visits are only listed by day, and each visit's gsi1sk names it (a hash of it is a shard).
     offered: ['add-random-shard', 'add-hash-shard'],
     server: 'lab',
-    drive: `import { auditTrail, busiestGyms, checkIn } from './checkins';
+    drive: `import { auditTrail, busiestGyms, checkIn, latestVisits } from './checkins';
 (async () => {
   const gyms = ['north', 'south', 'east'];
   for (let i = 0; i < 30; i++) {
@@ -103,6 +107,7 @@ import { ClickRepository } from './click-repository';
     today: await busiestGyms(new Date('2026-12-01T21:00:00Z')),
     tomorrow: await busiestGyms(new Date('2026-12-02T07:00:00Z')),
     audit: await auditTrail('2026-12-01'),
+    latest: await latestVisits('2026-12-01'),
   }));
 })();
 `,
@@ -133,3 +138,20 @@ for (const p of PROGRAMS)
   test(`${p.fixture}: every offered shard fix keeps what the program stores and reads (${p.server ?? 'dynalite'})`, async () => {
     await checkProgram(p, FIXTURES);
   });
+
+test('checkins-tx: a Limit written as a constant is passed to the reader, not copied into it as a number', async () => {
+  const dir = copyFixture('checkins-tx', FIXTURES);
+  try {
+    const { ctx, findings } = await indexed(dir);
+    const writer = findings.find((f) => f.rule === 'SL002' && f.access.operation === 'TransactWriteItems');
+    assert.ok(writer, 'SL002 on the transaction');
+    const fix = allFixes(writer, ctx).find((a) => a.id === 'add-random-shard');
+    assert.ok(fix);
+    const text = textsAfter(ctx, fix).get(path.join(dir, 'checkins.ts')) ?? '';
+    assert.match(text, /await queryDayOnGsi1LastN\(date, LATEST\)/);
+    assert.doesNotMatch(text, /Limit: 3\b/);
+    assert.match(text, /Limit: limit\b/);
+  } finally {
+    cleanup(dir);
+  }
+});

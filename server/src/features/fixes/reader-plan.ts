@@ -218,11 +218,14 @@ export function planReader(input: PlanInput, ctx: FixContext): ReaderPlan | null
     const tableSort = site.index ? null : (keySource.sortKey?.attribute ?? input.sortAttribute ?? null);
     const attribute = condition?.attribute ?? indexSort ?? tableSort;
     if (!attribute) return null;
+    // A Limit the call writes as a name (`Limit: PAGE_SIZE`) is passed by the call, so the
+    // reader follows the constant when it changes; a number written there is written in the reader.
+    const written = limitExpression(textIn(siteText, site.span), python);
+    const named = written !== null && NAME.test(written);
     const l: number | { param: string } =
-      typeof limit === 'number' ? limit : { param: paramName('limit', 'limit', python, taken) };
+      typeof limit === 'number' && !named ? limit : { param: paramName('limit', 'limit', python, taken) };
     if (typeof l !== 'number') {
       params.push({ name: l.param, kind: 'limit' });
-      const written = limitExpression(textIn(siteText, site.span), python);
       if (args && written) args.push(written);
       else args = null;
     }
