@@ -58,7 +58,12 @@ export function nextRoute(file: string): { app: boolean; path: string } | null {
 export function serverAction(fn: Node, exported: boolean, actionsModule: boolean): boolean {
   if (actionsModule && exported) return true;
   const body = fn.childForFieldName('body');
-  return body?.type === 'statement_block' && USE_SERVER.test(body.text.slice(1));
+  if (body?.type !== 'statement_block') return false;
+  // The first statement, comments aside: reading it alone keeps a long function's text unread.
+  let first = body.firstNamedChild;
+  while (first?.type === 'comment') first = first.nextNamedSibling;
+  const directive = first?.type === 'expression_statement' ? first.firstNamedChild : null;
+  return directive?.type === 'string' && /^(['"])use server\1$/.test(directive.text);
 }
 
 /** A page's default export as an entry point: a route per request, a schedule when revalidated, a build step when static. */
