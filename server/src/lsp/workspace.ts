@@ -44,7 +44,7 @@ export class Workspace {
   private readonly sentDefinitions = new Map<string, string>();
   private indexing = false;
   /**
-   * False until the first full index is done: a document opened before it is published
+   * False until the first full index is done and published: a document opened before then is published
    * alone, and the status must not then read as the workspace's count ("0").
    */
   private indexed = false;
@@ -169,6 +169,7 @@ export class Workspace {
     this.sendStatus();
     const progress = await this.connection.window.createWorkDoneProgress();
     const skipped: CheckWorkspaceResult['skipped'] = [];
+    let read = false;
     try {
       const lists = this.folders.map((folder) => collectFiles([folder], { onFolder: noteWalkedFolder }));
       const files = lists.flatMap((l) => l.files);
@@ -222,14 +223,20 @@ export class Workspace {
       for (const index of this.indexes.values()) {
         for (const a of index.analyses()) if (a.skipped) skipped.push({ file: a.file, reason: a.skipped });
       }
+      read = true;
     } finally {
       this.indexing = false;
-      this.indexed = true;
+      // A failed index is over too: the status must not say "indexing" for ever.
+      if (!read) this.indexed = true;
       progress.done();
     }
     this.live?.invalidate();
     this.generation++;
+    // Until every file is published the first index is not done: a status another publish
+    // sends meanwhile (an open document's) says "indexing", not the count of the files sent so far.
     await this.publishAll();
+    this.indexed = true;
+    this.sendStatus();
     return { ...this.status(), skipped, durationMs: Math.round(performance.now() - started) };
   }
 
