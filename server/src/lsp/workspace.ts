@@ -234,9 +234,12 @@ export class Workspace {
     this.generation++;
     // Until every file is published the first index is not done: a status another publish
     // sends meanwhile (an open document's) says "indexing", not the count of the files sent so far.
-    await this.publishAll();
-    this.indexed = true;
-    this.sendStatus();
+    try {
+      await this.publishAll();
+    } finally {
+      this.indexed = true;
+      this.sendStatus();
+    }
     return { ...this.status(), skipped, durationMs: Math.round(performance.now() - started) };
   }
 

@@ -38,7 +38,7 @@ function pageRenders(text: string): NextPage['renders'] {
   return revalidate && Number(revalidate[1]) > 0 ? { revalidate: Number(revalidate[1]) } : 'request';
 }
 
-/** Whether a module or a function body starts with the `'use server'` directive (comments aside). */
+/** Whether a module starts with the `'use server'` directive (comments aside). */
 export const USE_SERVER = /^(?:\s|\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)*(['"])use server\1/;
 
 /** `app/votes/route.ts` → `/votes`; `pages/api/votes.ts` → `/api/votes`; else null. */
