@@ -7,7 +7,7 @@ import { declaredIndexSortKey } from './index-order';
 import { clientType, v2Namespace } from './reader-client';
 import { envConstant, envRead, indentUnitOf, isPython, isTyped, quoteOf, visibleAtTop } from './reader-conventions';
 import { helperCallPieces, partitionPieces, shardLoop } from './reader-key';
-import { attributeExpression, importableModule, rootNames, tableInCall, valueOfUse } from './reader-scope';
+import { attributeExpression, DOTTED_NAME, importableModule, rootNames, tableInCall, valueOfUse } from './reader-scope';
 import { readerOptions } from './reader-options';
 import { readerStyle } from './reader-style';
 import { projectLineWidth } from './line-width';
@@ -208,8 +208,9 @@ export function planReader(input: PlanInput, ctx: FixContext): ReaderPlan | null
     sort = { attribute: condition.attribute, operator: condition.operator, operands };
   }
   // On an index, its sort key as a template declares it (the code querying it seldom names
-  // it), else as the key's writers of that index set it (`sortAttribute`, from whole-key.ts).
-  const indexSort = declaredIndexSortKey(ctx, site) ?? (site.index ? (input.sortAttribute ?? null) : null);
+  // it), else as the key's writers of that index set it: whole-key.ts passes that choice as
+  // `sortAttribute`; other callers pass none and the declared one is looked up here.
+  const indexSort = site.index ? (input.sortAttribute ?? declaredIndexSortKey(ctx, site)) : null;
   let top: ReaderSpec['top'] = null;
   const limit = site.read?.limit ?? null;
   if (limit !== null) {
@@ -221,7 +222,7 @@ export function planReader(input: PlanInput, ctx: FixContext): ReaderPlan | null
     // A Limit the call writes as a name (`Limit: PAGE_SIZE`) is passed by the call, so the
     // reader follows the constant when it changes; a number written there is written in the reader.
     const written = limitExpression(textIn(siteText, site.span), python);
-    const named = written !== null && NAME.test(written);
+    const named = written !== null && DOTTED_NAME.test(written);
     const l: number | { param: string } =
       typeof limit === 'number' && !named ? limit : { param: paramName('limit', 'limit', python, taken) };
     if (typeof l !== 'number') {
@@ -307,7 +308,7 @@ function variablePart(site: Access, i: number, text: string, ctx: FixContext): s
     const d = p.origin.via[0];
     const source = d ? d.name : textIn(text, p.origin.span);
     const at = d ? d.span : p.origin.span;
-    if (NAME.test(source) && (scope(at) === scope(site.span) || scope(at) === -1)) return source;
+    if (DOTTED_NAME.test(source) && (scope(at) === scope(site.span) || scope(at) === -1)) return source;
   }
   // The access was read for one caller (`quiz.date` passed to `date`): its origin is the
   // caller's. The reader replaces the call, so it takes the name the key's own text
@@ -315,10 +316,8 @@ function variablePart(site: Access, i: number, text: string, ctx: FixContext): s
   const key = site.partitionKey?.span;
   if (!key || scope(key) !== scope(site.span)) return undefined;
   const names = interpolatedNames(textIn(text, key));
-  return names?.length === holes.length && NAME.test(names[i]) ? names[i] : undefined;
+  return names?.length === holes.length && DOTTED_NAME.test(names[i]) ? names[i] : undefined;
 }
-
-const NAME = /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/;
 
 /** The expressions a template literal (`` `A#${a}` ``) or an f-string (`f"A#{a}"`) interpolates, in order; null for other text. */
 function interpolatedNames(key: string): string[] | null {

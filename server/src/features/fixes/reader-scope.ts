@@ -52,11 +52,14 @@ export function tableInCall(callText: string): string | null {
   return /\bTableName\s*[:=]\s*([A-Za-z_$][\w$.]*)\s*[,)}\n]/.exec(callText)?.[1] ?? null;
 }
 
+/** A name or a dotted path of names (`date`, `quiz.date`, `this.table`): an expression that is only names. */
+export const DOTTED_NAME = /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/;
+
 /** The value expression of a request entry (`":p": {"S": prefix}` → `prefix`), when it is a name. */
 export function valueOfUse(useText: string): string | null {
   const value = useText.replace(/^\s*(?:(["'])(?:(?!\1).)*\1|[\w$]+)\s*[:=]\s*/, '').trim();
   const typed = /^\{\s*["']?[SN]["']?\s*:\s*([\s\S]*?)\s*\}$/.exec(value)?.[1] ?? value;
-  return /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(typed) ? typed : null;
+  return DOTTED_NAME.test(typed) ? typed : null;
 }
 
 /** Keywords and globals an expression may use that no module declares. */

@@ -8,6 +8,9 @@ import type { EntryPoint } from '../../model/entry-point';
 import type { Span } from '../../model/range';
 import { entryPoint } from '../file-reach';
 
+/** A path with forward slashes, as the patterns below read it on every platform. */
+const slashed = (file: string) => file.split(/[\\/]+/).join('/');
+
 /**
  * A Next.js App Router page or layout (`app/votes/page.tsx` → `/votes`; route groups such
  * as `(shop)` are no part of the path) and when it renders: on every request, at build time
@@ -19,7 +22,7 @@ export interface NextPage {
 }
 
 export function nextPage(file: string, text: string): NextPage | null {
-  const f = file.split(/[\\/]+/).join('/');
+  const f = slashed(file);
   const m = /(?:^|\/)app(\/(?:.*\/)?)(?:page|layout)\.[cm]?[jt]sx?$/.exec(f);
   if (!m) return null;
   const path = m[1].replace(/\/\([^/]*\)(?=\/)/g, '').replace(/\/$/, '') || '/';
@@ -43,7 +46,7 @@ export const USE_SERVER = /^(?:\s|\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)*(['"])use serve
 
 /** `app/votes/route.ts` → `/votes`; `pages/api/votes.ts` → `/api/votes`; else null. */
 export function nextRoute(file: string): { app: boolean; path: string } | null {
-  const f = file.split(/[\\/]+/).join('/');
+  const f = slashed(file);
   const app = /(?:^|\/)app(\/(?:.*\/)?)route\.[cm]?[jt]sx?$/.exec(f);
   if (app) return { app: true, path: app[1].replace(/\/$/, '') || '/' };
   const pages = /(?:^|\/)pages(\/api\/.*?)(?:\/index)?\.[cm]?[jt]sx?$/.exec(f);
