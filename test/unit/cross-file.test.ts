@@ -256,3 +256,16 @@ test('`module.exports = AUDIT_TABLE` is what `require("./table")` holds', async 
   assert.equal(put.table, 'audit-log');
   assert.deepEqual(lines(r), ['audit.js:8 SL001']);
 });
+
+test('an item that spreads its key in is keyed by the name it shows, whichever file told the table first', async () => {
+  // legacy/activity.js queries `activity` by `pk`, service/activity-reader.ts gets it by `PK`:
+  // the writer's `{ PK, SK, ...details }` is keyed `PK` whatever was analysed before it.
+  const r = await check('told-key-names');
+  const writer = r.accesses.find((a) => a.file === 'service/activity-writer.ts')!;
+  assert.equal(writer.partitionKey.attribute, 'PK');
+  assert.equal(writer.partitionKey.template, 'USER#{entity-id}');
+  assert.deepEqual(
+    r.accesses.map((a) => a.partitionKey.attribute),
+    ['pk', 'PK', 'PK'],
+  );
+});

@@ -90,4 +90,10 @@ export interface TableHint {
   sort?: string;
   /** Index name → its key names, learned from queries with `IndexName`. */
   indexes?: Record<string, KeyNames>;
+  /**
+   * Other key names calls elsewhere tell for the table, when they disagree with `partition`
+   * (`pk` in one file, `PK` in another), in file order: an item that spreads its key in and
+   * shows one of them is keyed by it.
+   */
+  others?: KeyNames[];
 }

@@ -37,11 +37,12 @@ function keyEntry(obj: Value | undefined, name: string, call: Span): KeyValue | 
  * A `Key` names only key attributes, so its first is the partition key unless names
  * say otherwise; an `Item` needs a conventional name (`pk`) or a schema hint.
  */
-export function keysOf(obj: Value | undefined, isItem: boolean, hint: TableHint | undefined, call: Span): Keys {
+export function keysOf(obj: Value | undefined, isItem: boolean, told: TableHint | undefined, call: Span): Keys {
   if (obj?.kind !== 'object' || obj.entries.length === 0) return NO_KEYS;
   const names = obj.entries.map(([k]) => k);
   // An item whose names are not all read (`[Keys.pk]` unresolved) shows its key no better than a spread.
   const hidden = !!obj.hidden || (isItem && names.some(isAlias));
+  const hint = hidden ? shownHint(names, told) : told;
   const pkName = hidden
     ? visibleKeyName(names, hint?.partition, isPartitionKeyName)
     : guessedPartition(names, isItem, hint);
@@ -57,6 +58,16 @@ export function keysOf(obj: Value | undefined, isItem: boolean, hint: TableHint 
   const pk = named(keyEntry(obj, pkName, call), hint?.partition);
   const sk = named(skName ? keyEntry(obj, skName, call) : null, hint?.sort);
   return { pk, sk, condition: sk ? { attribute: sk.attribute, operator: '=' as const, operands: [sk] } : null };
+}
+
+/**
+ * Of the key names calls tell for the table, those the object shows: where two files
+ * disagree (`pk`, `PK`), an item spreading its key in and showing `PK` is keyed by it.
+ */
+function shownHint(names: string[], hint: TableHint | undefined): TableHint | undefined {
+  if (!hint?.partition || names.includes(hint.partition)) return hint;
+  const other = hint.others?.find((o) => names.includes(o.partition));
+  return other ? { ...hint, partition: other.partition, sort: other.sort } : hint;
 }
 
 /** Without a schema: a key name by convention, else an item's first attribute or a `Key`'s first non-sort one. */

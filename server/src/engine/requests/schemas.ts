@@ -3,7 +3,7 @@
  * `tableDefinitions`, `frontends/table-definitions.ts` for code) merged with what its calls
  * name (`keysTold`), and the hints a call's request is read with (`withDefinitions`).
  */
-import type { KeyNames, KeySchemaHints, TableDefinition } from '../model/call-site';
+import type { KeyNames, KeySchemaHints, TableDefinition, TableHint } from '../model/call-site';
 import type { Access } from '../model';
 import { tableKey } from '../keys/table';
 import { isAlias } from './request-keys';
@@ -17,13 +17,27 @@ export function withDefinitions(hints: KeySchemaHints, definitions: readonly Tab
     // The file's own names first, then the indexes only the definition names: the same order
     // whichever definitions were known when the file was analysed (a warm run knows them all).
     const indexes = { ...known.indexes, ...def.indexes, ...known.indexes };
+    const others = otherNames(known, def);
     out.set(table, {
       partition: known.partition ?? def.partition,
       sort: known.partition ? known.sort : def.sort,
       ...(Object.keys(indexes).length ? { indexes } : {}),
+      ...(others.length ? { others } : {}),
     });
   }
   return out;
+}
+
+/**
+ * The key names a definition tells beside those already known, when they differ. Kept so that
+ * the hint does not depend on which file's definition came first: the CLI's analysis thread
+ * reads a file with no definitions and the language server with those indexed before it.
+ */
+function otherNames(known: TableHint, def: TableHint): KeyNames[] {
+  const others = known.others ?? [];
+  if (!known.partition || !def.partition || def.partition === known.partition) return others;
+  if (others.some((o) => o.partition === def.partition)) return others;
+  return [...others, { partition: def.partition, ...(def.sort ? { sort: def.sort } : {}) }];
 }
 
 const NAMES_ONLY_KEYS = new Set(['GetItem', 'UpdateItem', 'DeleteItem', 'Query']);
