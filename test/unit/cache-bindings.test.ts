@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
+import { assertSameText } from './same-text';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const BIN = path.join(ROOT, 'bin', 'shardlens.js');
@@ -38,7 +39,7 @@ test('a warm check of a generated monorepo prints exactly the cold check, restor
   const plain = check(workspace);
   const cold = check(workspace, cacheDir);
   const warm = check(workspace, cacheDir);
-  assert.equal(cold, plain);
+  assertSameText(cold, plain);
   const report = JSON.parse(plain) as { accesses: Array<{ table: string; partitionKey: { template: string | null } }> };
   // What the comparison covers: writers of environment-named tables with a sharded key.
   assert.ok(report.accesses.some((a) => a.table.startsWith('$') && /\{shard/.test(a.partitionKey.template ?? '')));
@@ -46,6 +47,6 @@ test('a warm check of a generated monorepo prints exactly the cold check, restor
     (a, i) => JSON.stringify(a) !== JSON.stringify(report.accesses[i]),
   );
   assert.deepEqual(differing, [], 'accesses that differ warm');
-  assert.equal(warm, plain);
+  assertSameText(warm, plain);
   fs.rmSync(dir, { recursive: true, force: true });
 });

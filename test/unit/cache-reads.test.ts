@@ -7,6 +7,7 @@ import { answerHash, readsHold, recordingReaders, type ModuleReaders } from '../
 import { MAX, cachedResults, plainResults as plain, tempDirs } from './cache-runs';
 import { writeServices } from './services-workspace';
 import { literal } from '../../server/src/engine/model/template';
+import { assertSameText } from './same-text';
 
 // The cache's early cut-off: a module edited in a way its importers do not see leaves their
 // stored analyses standing (their recorded reads answer the same); any edit they do see
@@ -52,11 +53,11 @@ test('a comment added to a shared config module keeps every importer stored: onl
   edit(ws, 'src/config/tables.ts', (t) => `${t}// Shard counts are reviewed with each capacity plan.\n`);
   const warm = await cached(ws, dir);
   assert.equal(warm.hits, files - 1);
-  assert.equal(warm.json, await plain(ws));
+  assertSameText(warm.json, await plain(ws));
   // Written back with the module's new hash: the next run restores everything without asking.
   const again = await cached(ws, dir);
   assert.equal(again.hits, files);
-  assert.equal(again.json, warm.json);
+  assertSameText(again.json, warm.json);
 });
 
 test('a function added to a Python settings module nothing reads keeps its importers stored', async () => {
@@ -64,7 +65,7 @@ test('a function added to a Python settings module nothing reads keeps its impor
   edit(ws, 'app/settings.py', (t) => `${t}\n\ndef stage():\n    return os.environ.get("STAGE", "dev")\n`);
   const warm = await cached(ws, dir);
   assert.equal(warm.hits, files - 1);
-  assert.equal(warm.json, await plain(ws));
+  assertSameText(warm.json, await plain(ws));
 });
 
 test('lines inserted above a constant move where its findings point: the importers are analysed again', async () => {
@@ -74,7 +75,7 @@ test('lines inserted above a constant move where its findings point: the importe
   assert.equal(before[0].related?.find((r) => r.file.endsWith('settings.py'))?.span.startLine, 3);
   edit(ws, 'app/settings.py', (t) => `"""Settings read from the Lambda environment."""\n${t}`);
   const warm = await cached(ws, dir);
-  assert.equal(warm.json, await plain(ws));
+  assertSameText(warm.json, await plain(ws));
   assert.equal(
     findingsOf(warm.json, 'app/handler.py')[0].related?.find((r) => r.file.endsWith('settings.py'))?.span.startLine,
     4,
@@ -87,7 +88,7 @@ test('a changed constant an importer reads changes its finding, and only the fil
   const { ws, dir, files } = await warmed('constant');
   edit(ws, 'src/config/tables.ts', (t) => t.replace("STATUS_PENDING = 'PENDING'", "STATUS_PENDING = 'OPEN'"));
   const warm = await cached(ws, dir);
-  assert.equal(warm.json, await plain(ws));
+  assertSameText(warm.json, await plain(ws));
   assert.match(findingsOf(warm.json, 'list-pending.ts')[0].message, /"STATUS#OPEN"/);
   // tables.ts and list-pending.ts; the repository and submit-score.ts read other names of it.
   assert.equal(warm.hits, files - 2);
@@ -97,7 +98,7 @@ test("a repository's method changed: its callers in other files are judged by th
   const { ws, dir } = await warmed('method');
   edit(ws, 'app/repository.py', (t) => t.replace('Key={"pk": key}', 'Key={"pk": f"COUNTER#{key}"}'));
   const warm = await cached(ws, dir);
-  assert.equal(warm.json, await plain(ws));
+  assertSameText(warm.json, await plain(ws));
   assert.match(findingsOf(warm.json, 'app/handler.py')[0].message, /"COUNTER#site-visits"/);
 });
 

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { restampsWorthWriting } from '../../server/src/engine/workspace/cache';
 import { RACY_MS, settledBefore, type Stamp } from '../../server/src/engine/workspace/cache/stamp';
 import { cachedResults as cached, plainResults as plain, tempDirs, writeScoresWorkspace } from './cache-runs';
+import { assertSameText } from './same-text';
 
 /**
  * A file whose stat (size, mtime, ctime, inode) is the one stored with its entry, and
@@ -37,7 +38,7 @@ test('unchanged files are not read; touched, racy and rewritten ones are, and th
   // Nothing changed: every file restored, none read.
   const warm = await cached(ws, dir);
   assert.deepEqual([warm.hits, warm.reads], [warm.files, 0]);
-  assert.equal(warm.json, cold.json);
+  assertSameText(warm.json, cold.json);
 
   // Touched with the same content: read and hashed once, restored, its new stamp recorded.
   const later = new Date(Date.now() - 1800_000);
@@ -45,7 +46,7 @@ test('unchanged files are not read; touched, racy and rewritten ones are, and th
   await sleep(RACY_MS + 100);
   const touched = await cached(ws, dir);
   assert.deepEqual([touched.hits, touched.reads], [touched.files, 1]);
-  assert.equal(touched.json, cold.json);
+  assertSameText(touched.json, cold.json);
   const again = await cached(ws, dir);
   assert.deepEqual([again.hits, again.reads], [again.files, 0]);
 
@@ -56,7 +57,7 @@ test('unchanged files are not read; touched, racy and rewritten ones are, and th
   assert.equal(fs.statSync(prefix).size, stat.size);
   assert.equal(fs.statSync(prefix).mtimeMs, stat.mtimeMs);
   const rewritten = await cached(ws, dir);
-  assert.equal(rewritten.json, await plain(ws));
+  assertSameText(rewritten.json, await plain(ws));
   assert.notEqual(rewritten.json, cold.json);
   assert.match(rewritten.json, /BOARX#global/);
   // prefix.ts read, and scores.ts, which read it, analysed again.
@@ -71,7 +72,7 @@ test('unchanged files are not read; touched, racy and rewritten ones are, and th
   fs.writeFileSync(prefix, `export const PREFIX = 'BOARY';\n`);
   fs.utimesSync(prefix, before.atime, before.mtime);
   const changed = await cached(ws, dir);
-  assert.equal(changed.json, await plain(ws));
+  assertSameText(changed.json, await plain(ws));
   assert.match(changed.json, /BOARY#global/);
 });
 
@@ -117,7 +118,7 @@ test('a touched file among many is hashed on each run instead of the cache being
     const touched = await cached(ws, dir, { stampsFirst: true });
     assert.equal(touched.changed, true, 'its stamp is newer than the cache');
     assert.deepEqual([touched.hits, touched.reads], [touched.files, 1]);
-    assert.equal(touched.json, cold.json);
+    assertSameText(touched.json, cold.json);
     assert.equal(fs.statSync(cacheFile).mtimeMs, writtenAt, `run ${run}: not written again`);
     assert.deepEqual(fs.readFileSync(cacheFile), written);
   }
@@ -129,7 +130,7 @@ test('a touched file among many is hashed on each run instead of the cache being
   assert.equal(fs.statSync(parts[7]).size, stat.size);
   const edited = await cached(ws, dir, { stampsFirst: true });
   assert.equal(edited.hits, edited.files - 1);
-  assert.equal(edited.json, await plain(ws));
+  assertSameText(edited.json, await plain(ws));
   assert.notDeepEqual(fs.readFileSync(cacheFile), written);
 
   // Three touched (over a hundredth of 203 files): their stamps are worth the write.

@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import { engineSourceHash } from '../../scripts/engine-hash.mjs';
 import { AnalysisCache } from '../../server/src/engine/workspace/cache';
 import { MAX, cachedResults, plainResults as plain, tempDirs } from './cache-runs';
+import { assertSameText } from './same-text';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const BIN = path.join(ROOT, 'bin', 'shardlens.js');
@@ -70,9 +71,9 @@ test('a warm check prints exactly what a cold one does, with and without a cache
       const cold = run(['check', p, '--format', format, '--cache-location', dir]);
       const warm = run(['check', p, '--format', format, '--cache-location', dir]);
       assert.ok(plainRun.stdout.length > 100, p);
-      assert.equal(cold.stdout, plainRun.stdout, `${p} ${format}: cold`);
-      assert.equal(warm.stdout, plainRun.stdout, `${p} ${format}: warm`);
-      assert.equal(warm.stderr, plainRun.stderr, `${p} ${format}: warm stderr`);
+      assertSameText(cold.stdout, plainRun.stdout, `${p} ${format}: cold`);
+      assertSameText(warm.stdout, plainRun.stdout, `${p} ${format}: warm`);
+      assertSameText(warm.stderr, plainRun.stderr, `${p} ${format}: warm stderr`);
       assert.equal(warm.status, plainRun.status);
     }
   }

@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import type { JsonKeysReport, JsonMatchReport, JsonReport } from '../../protocol/src/report';
+import { assertSameText } from './same-text';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const BIN = path.join(ROOT, 'bin', 'shardlens.js');
@@ -403,5 +404,5 @@ test('the two-thread path (used for large workspaces) reports exactly what the o
   });
   assert.equal(r.status, sequential.code, r.stderr);
   assert.ok(JSON.parse(r.stdout).findings.length > 20);
-  assert.equal(r.stdout, sequential.stdout);
+  assertSameText(r.stdout, sequential.stdout);
 });

@@ -8,6 +8,7 @@ import * as esbuild from 'esbuild';
 import { initParsers } from '../../server/src/engine/syntax/parser';
 import { collectFiles } from '../../server/src/engine/workspace/files';
 import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
+import { assertSameText } from './same-text';
 
 // wrapper-callers: handlers that name no SDK, found only by the pass after indexing;
 // powertools-dal: routes reaching their repository through modules that name no entry point.
@@ -80,7 +81,7 @@ test('the analysis thread, started before the walk or after it, indexes exactly 
         maxBuffer: 64 * 1024 * 1024,
       });
       assert.equal(r.status, 0, `${mode}: ${r.stderr}`);
-      assert.equal(r.stdout, expected, mode);
+      assertSameText(r.stdout, expected, mode);
     }
   } finally {
     fs.rmSync(path.dirname(run), { recursive: true, force: true });
