@@ -269,3 +269,19 @@ test('an item that spreads its key in is keyed by the name it shows, whichever f
     ['pk', 'PK', 'PK'],
   );
 });
+
+test('a status written before the index that reads it was seen is an index write once every file is in', async () => {
+  // orders/ comes before reports/: the writer is read before the query naming the index,
+  // and read again once it is in (in the CLI's analysis thread when it has one).
+  const r = await check('status-index');
+  assert.deepEqual(lines(r), [
+    'orders/order-repository.ts:23 SL001',
+    'orders/order-repository.ts:36 SL001',
+    'reports/pending-orders.ts:13 SL001',
+  ]);
+  const indexWrites = r.accesses.filter((a) => a.file === 'orders/order-repository.ts' && a.index);
+  assert.deepEqual(
+    indexWrites.map((a) => a.partitionKey.template),
+    ['PENDING', 'SHIPPED'],
+  );
+});

@@ -3,7 +3,7 @@
 // index's results as JSON. `early` starts the analysis thread before the walk.
 import { isMainThread } from 'node:worker_threads';
 import { indexInParallel, prestartAnalysis } from '../../server/src/cli/parallel';
-import { initParsers } from '../../server/src/engine/syntax/parser';
+import { completeIndex } from '../../server/src/engine/workspace/cache/run';
 import { collectFiles } from '../../server/src/engine/workspace/files';
 import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
 
@@ -13,12 +13,9 @@ async function main(mode: string, maxBytes: number, paths: string[]): Promise<vo
   if (mode === 'mismatch') prestartAnalysis(process.cwd(), 10);
   const files = collectFiles(paths).files;
   const index = new WorkspaceIndex({ root: process.cwd(), maxBytes });
-  await indexInParallel(index, files, process.cwd(), maxBytes);
+  const refreshed = await indexInParallel(index, files, process.cwd(), maxBytes);
   // As the CLI does: this thread loads the grammars only when the passes after indexing have a file to read.
-  if (index.passesMayAnalyse(files)) {
-    await initParsers();
-    index.completePasses(files);
-  }
+  await completeIndex(index, files, null, refreshed);
   process.stdout.write(JSON.stringify(index.results()));
 }
 

@@ -24,6 +24,7 @@ import {
   type Resolution,
   type WorkspaceLookup,
   type SourceLanguage,
+  type TableDefinition,
   type WorkspaceIndex,
 } from '../engine';
 
@@ -39,6 +40,11 @@ interface Job {
   reachOnly?: true;
   /** The reads its cached analysis recorded (modules it read changed): asked first, analysed only if one answers otherwise. */
   verify?: ModuleRead[];
+  /**
+   * A writer analysed again with the workspace's table definitions, which came in after it
+   * (`WorkspaceIndex.earlyWriters`), with the reach its first analysis read.
+   */
+  refresh?: { definitions: TableDefinition[]; priorReach?: FileReach };
 }
 
 /** An analysis from the thread, with every module it read (`ModuleConstants.dependenciesOf`) and the imports it followed. */
@@ -164,14 +170,26 @@ export async function indexInParallel(
   root: string,
   maxBytes: number,
   cache: AnalysisCache | null = null,
-): Promise<void> {
+): Promise<ReadonlySet<string>> {
   // Started at the first file to analyse: a warm cache may leave it nothing to do.
   let worker: Worker | null = null;
   let reading = true;
+  // The writers analysed again in the thread for the table definitions that came after them.
+  let refreshed: Set<string> | null = null;
   // The texts the worker has: the rules run here, over its extraction, while it parses the next file.
   const texts = new Map<string, string>();
   const verifying = new Set<string>();
   const finished = new Promise<void>((resolve, reject) => {
+    // Every file in: the writers of tables defined in files that came after them are read
+    // again there, where the grammars are loaded and the analysis warm (here it would load
+    // them cold for these few files: ~0.2 s on bench/workspace), before this thread's passes.
+    const settle = () => {
+      if (refreshed === null && worker) {
+        refreshed = sendEarlyWriters(index, files, cache, texts, (job) => analyser().postMessage(job));
+        if (texts.size > 0) return;
+      }
+      resolve();
+    };
     const analyser = (): Worker => {
       if (worker) return worker;
       const w = (worker = takePrestarted(root, maxBytes) ?? startWorker(root, maxBytes));
@@ -194,7 +212,7 @@ export async function indexInParallel(
           index.crossFile.modules.noteResolutions(analysis.file, resolutions);
           if (lookups.length) index.crossFile.modules.noteLookups(analysis.file, lookups);
         }
-        if (texts.size === 0 && !reading) resolve();
+        if (texts.size === 0 && !reading) settle();
       });
       w.on('error', reject);
       w.on('exit', (code) => {
@@ -244,7 +262,7 @@ export async function indexInParallel(
       }
     }
     reading = false;
-    if (texts.size === 0) resolve();
+    if (texts.size === 0) settle();
   });
   try {
     await finished;
@@ -255,6 +273,41 @@ export async function indexInParallel(
   }
   const used = worker as Worker | null;
   if (used) await stopWorker(used);
+  return refreshed ?? new Set();
+}
+
+/**
+ * Sends the writers `WorkspaceIndex.earlyWriters` names to the thread, with the table
+ * definitions, as the passes would analyse them here; returns the files sent, which the
+ * passes then leave alone. None while the wrapper-caller pass still has files to analyse.
+ */
+function sendEarlyWriters(
+  index: WorkspaceIndex,
+  files: readonly string[],
+  cache: AnalysisCache | null,
+  texts: Map<string, string>,
+  post: (job: Job) => void,
+): Set<string> {
+  const sent = new Set<string>();
+  const early = index.earlyWriters(files, cache?.settled);
+  for (const file of early?.files ?? []) {
+    const language = languageForFile(file);
+    const text = language && readFromDisk(file);
+    if (!language || text == null) continue;
+    texts.set(file, text);
+    sent.add(file);
+    const named = index.fileOptions.declaredTables?.(file);
+    const priorReach = index.analysisOf(file)?.reach;
+    post({
+      file,
+      text,
+      language,
+      env: index.fileOptions.envTables?.(file) ?? null,
+      ...(named?.length ? { named } : {}),
+      refresh: { definitions: early!.definitions, ...(priorReach ? { priorReach } : {}) },
+    });
+  }
+  return sent;
 }
 
 /** The worker's side: analyse each file it is sent, with cross-file constants resolved from disk. */
@@ -287,6 +340,9 @@ function serveAnalyses(config: WorkerConfig): void {
         judge: false,
         envTables: () => job.env,
         declaredTables: () => job.named ?? [],
+        ...(job.refresh
+          ? { tableDefinitions: () => job.refresh!.definitions, priorReach: job.refresh.priorReach }
+          : {}),
       };
       const analysis = analyzeSource(job.file, job.text, job.language, options);
       const uses = modules.dependenciesOf(job.file);

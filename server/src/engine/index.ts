@@ -63,6 +63,7 @@ export type {
 } from './model';
 export type { AccessSubject } from './model';
 export type { AccessReach, FileReach, FunctionNode } from './model/entry-point';
+export type { TableDefinition } from './model/call-site';
 export type { CallGraph } from './entry-points';
 export { functionAround } from './entry-points';
 export { reachOfText } from './entry-points/file';

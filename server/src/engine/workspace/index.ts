@@ -20,7 +20,15 @@ import { readAfterEdit, readInfrastructure } from './infra-reads';
 import type { IndexOptions, IndexState } from './index-state';
 import { createIndexState } from './index-wiring';
 import type { ModuleConstants } from './modules';
-import { analyzeWrapperCallers, passesMayAnalyse, refreshEarlyWriters, type PassTarget } from './passes';
+import {
+  analyzeWrapperCallers,
+  earlyWriterFiles,
+  passesMayAnalyse,
+  refreshEarlyWriters,
+  wrapperCallersPending,
+  type EarlyWriters,
+  type PassTarget,
+} from './passes';
 import { listKeys, keyPatterns, type TableEntry } from './query';
 
 export type { CallSiteEntry, IndexEntry, KeyEntry, TableEntry } from './query';
@@ -198,6 +206,16 @@ export class WorkspaceIndex {
   /** After `file` changed: reads it for its entry points when it declares some into code the index holds. */
   readEntryFile(file: string): boolean {
     return readEntryFile(this.s, file);
+  }
+
+  /**
+   * The writers `completePasses` would analyse again for table definitions that came after
+   * them, as things stand (no wrapper caller analysed yet), with the definitions to read them with.
+   */
+  earlyWriters(files: Iterable<string>, settled?: ReadonlySet<string>): EarlyWriters | null {
+    // The wrapper-caller pass comes first and may tell more definitions: then they are read here, after it.
+    if (wrapperCallersPending(this.s.passTarget, files, settled)) return null;
+    return { files: earlyWriterFiles(this.s.passTarget, settled), definitions: this.s.facts.tableDefinitions() };
   }
 
   /**

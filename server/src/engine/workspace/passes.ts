@@ -1,5 +1,6 @@
 import { analyzeSource, type AnalyzeOptions, type FileAnalysis } from '../analyze';
 import type { Access, SourceLanguage } from '../model';
+import type { TableDefinition } from '../model/call-site';
 import { languageForFile } from '../syntax/parser';
 import { mayContainDynamoDbCalls } from '../syntax/prescan';
 import { headImports, IMPORTS_HEAD } from '../frontends/wrappers/gate';
@@ -71,6 +72,18 @@ export function refreshEarlyWriters(t: PassTarget, settled?: ReadonlySet<string>
   return stale ? refreshWriters(t, stale, '', settled) : new Set();
 }
 
+/**
+ * The files `refreshEarlyWriters` would analyse again now, so that a caller holding the
+ * grammars elsewhere (the CLI's analysis thread) can analyse them there first.
+ */
+export function earlyWriterFiles(t: PassTarget, settled?: ReadonlySet<string>): string[] {
+  const stale = earlyWriters(t);
+  if (!stale) return [];
+  return [...t.analyses()]
+    .filter((a) => !settled?.has(a.file) && languageForFile(a.file) && stale(a.accesses))
+    .map((a) => a.file);
+}
+
 /** Which writes `refreshEarlyWriters` analyses again; null when no table is defined. */
 function earlyWriters(t: PassTarget): ((accesses: readonly Access[]) => boolean) | null {
   const definitions = t.facts.tableDefinitions();
@@ -114,9 +127,20 @@ export function analyzeWrapperCallers(
  * elsewhere (the CLI's analysis thread) loads the parsers only then.
  */
 export function passesMayAnalyse(t: PassTarget, files: Iterable<string>, settled?: ReadonlySet<string>): boolean {
-  if (t.facts.hasWrappers && [...leftOut(t, files, settled)].some((f) => importsWrapperModule(t, f))) return true;
+  if (wrapperCallersPending(t, files, settled)) return true;
   const stale = earlyWriters(t);
   return !!stale && [...t.analyses()].some((a) => !settled?.has(a.file) && stale(a.accesses));
+}
+
+/** Whether the wrapper-caller pass has a file to analyse. */
+export function wrapperCallersPending(t: PassTarget, files: Iterable<string>, settled?: ReadonlySet<string>): boolean {
+  return t.facts.hasWrappers && [...leftOut(t, files, settled)].some((f) => importsWrapperModule(t, f));
+}
+
+/** The writers to analyse again (`earlyWriterFiles`) and the table definitions to read them with. */
+export interface EarlyWriters {
+  files: string[];
+  definitions: TableDefinition[];
 }
 
 /** Files the pre-scan passed over: only they can have been left out of the first pass. */

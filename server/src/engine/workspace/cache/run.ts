@@ -32,10 +32,12 @@ export async function completeIndex(
   index: WorkspaceIndex,
   files: readonly string[],
   cache: AnalysisCache | null,
+  passed: ReadonlySet<string> = new Set(),
 ): Promise<void> {
-  if (index.passesMayAnalyse(files, cache?.settled)) {
+  const settled = passed.size ? new Set([...(cache?.settled ?? []), ...passed]) : cache?.settled;
+  if (index.passesMayAnalyse(files, settled)) {
     await initParsers();
-    index.completePasses(files, cache?.settled);
+    index.completePasses(files, settled);
   }
   if (!cache) return;
   if (cache.mayReanalyse(index)) {
@@ -61,13 +63,19 @@ export interface WorkspaceFiles {
 export async function indexWorkspace(
   index: WorkspaceIndex,
   list: WorkspaceFiles,
-  options: { maxBytes: number; cache?: AnalysisCache | null; analyse?: (files: readonly string[]) => Promise<void> },
+  options: {
+    maxBytes: number;
+    cache?: AnalysisCache | null;
+    /** Returns the files the passes need not read again (writers it already analysed with every definition). */
+    analyse?: (files: readonly string[]) => Promise<ReadonlySet<string>>;
+  },
 ): Promise<void> {
   const cache = options.cache ?? null;
   // Terraform is read with a tree-sitter grammar: loaded here only when there is some.
   if (list.infrastructure.some(infrastructureNeedsParsers) || cache?.asksByName) await initParsers();
   index.readInfrastructure(list.infrastructure, cache?.infraReads());
-  if (options.analyse) await options.analyse(list.files);
-  else await indexOneByOne(index, list.files, cache, options.maxBytes);
-  await completeIndex(index, list.files, cache);
+  const passed = options.analyse
+    ? await options.analyse(list.files)
+    : await indexOneByOne(index, list.files, cache, options.maxBytes).then(() => new Set<string>());
+  await completeIndex(index, list.files, cache, passed);
 }
