@@ -314,10 +314,15 @@ export function extractTree(
     // A table declared by name, or named by a variable the infrastructure sets, is keyed as its
     // definition says, whatever a call names (SL011 says so): a `Key` listing the sort key first
     // does not make it the partition key.
-    const hints = withDeclared(withDefinitions(learnKeySchemasMemo(sites), [...definitions, ...elsewhere]), [
-      ...envDefinitions(env),
-      ...declared,
-    ]);
+    // An environment variable names the table of this file's function only: what calls in
+    // other files on a variable of the same name (`TABLE_NAME`, another service's table) tell
+    // of its indexes is not this table's, when the infrastructure says which table it is.
+    const ownHints = withDefinitions(learnKeySchemasMemo(sites), definitions);
+    const hints = withDeclared(
+      withDeclared(withDefinitions(ownHints, elsewhere), declared),
+      envDefinitions(env),
+      ownHints,
+    );
     // A call through a wrapper may still make this file a wrapper (above) without being judged here.
     const interpreted = sites.flatMap((s) =>
       attempt(`the call at line ${s.span.startLine + 1}`, [], () =>

@@ -64,12 +64,20 @@ export function declaredDefinitions(names: Iterable<string>, tables: readonly Na
   return out;
 }
 
-/** Hints with the declared tables' keys in place of what calls suggested; the indexes the calls name kept beside the declared ones. */
-export function withDeclared(hints: KeySchemaHints, declared: readonly TableDefinition[]): KeySchemaHints {
+/**
+ * Hints with the declared tables' keys in place of what calls suggested; the indexes the
+ * calls name kept beside the declared ones. `named`: where those indexes come from, when
+ * not from `hints` (for a table an environment variable names, the file's own calls only).
+ */
+export function withDeclared(
+  hints: KeySchemaHints,
+  declared: readonly TableDefinition[],
+  named: KeySchemaHints = hints,
+): KeySchemaHints {
   if (declared.length === 0) return hints;
   const out: KeySchemaHints = new Map(hints);
   for (const [table, def] of declared) {
-    const indexes = { ...out.get(table)?.indexes, ...def.indexes };
+    const indexes = { ...named.get(table)?.indexes, ...def.indexes };
     out.set(table, { ...def, ...(Object.keys(indexes).length ? { indexes } : {}) });
   }
   return out;
