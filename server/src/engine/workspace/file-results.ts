@@ -55,11 +55,13 @@ export function results(s: IndexState): FileAnalysis[] {
 
 /**
  * The findings of the files with an access on a declared table: the hot-key findings
- * on definitions are made from (an edit elsewhere leaves them as they were).
+ * on definitions are made from (an edit elsewhere leaves them as they were). In file
+ * order, not the order files came into the index: a definition's message names the first
+ * of them, and the language server indexes files in whatever order they open and change.
  */
 export function hotSourceFindings(s: IndexState): Finding[] {
   const out: Finding[] = [];
-  for (const [file, analysis] of s.files)
-    if (analysis.accesses.some((a) => s.declared.of(a))) out.push(...codeFindings(s, file));
+  const files = [...s.files].filter(([, analysis]) => analysis.accesses.some((a) => s.declared.of(a)));
+  for (const [file] of files.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) out.push(...codeFindings(s, file));
   return out;
 }
