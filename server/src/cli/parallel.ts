@@ -236,16 +236,10 @@ export async function indexInParallel(
         continue;
       }
       texts.set(file, source.text);
-      const env = index.fileOptions.envTables?.(file) ?? null;
-      const named = index.fileOptions.declaredTables?.(file);
       const verify = 'reads' in source ? (source.reads as ModuleRead[]) : undefined;
       if (verify) verifying.add(file);
       analyser().postMessage({
-        file,
-        text: source.text,
-        language,
-        env,
-        ...(named?.length ? { named } : {}),
+        ...analysisJob(index, file, source.text, language),
         ...(verify ? { verify } : {}),
       } satisfies Job);
     }
@@ -296,18 +290,25 @@ function sendEarlyWriters(
     if (!language || text == null) continue;
     texts.set(file, text);
     sent.add(file);
-    const named = index.fileOptions.declaredTables?.(file);
     const priorReach = index.analysisOf(file)?.reach;
     post({
-      file,
-      text,
-      language,
-      env: index.fileOptions.envTables?.(file) ?? null,
-      ...(named?.length ? { named } : {}),
+      ...analysisJob(index, file, text, language),
       refresh: { definitions: early!.definitions, ...(priorReach ? { priorReach } : {}) },
     });
   }
   return sent;
+}
+
+/** A file to analyse, with the tables its environment variables and literal names are declared as. */
+function analysisJob(index: WorkspaceIndex, file: string, text: string, language: SourceLanguage): Job {
+  const named = index.fileOptions.declaredTables?.(file);
+  return {
+    file,
+    text,
+    language,
+    env: index.fileOptions.envTables?.(file) ?? null,
+    ...(named?.length ? { named } : {}),
+  };
 }
 
 /** The worker's side: analyse each file it is sent, with cross-file constants resolved from disk. */
