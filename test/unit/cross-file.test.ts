@@ -285,3 +285,19 @@ test('a status written before the index that reads it was seen is an index write
     ['PENDING', 'SHIPPED'],
   );
 });
+
+test('a boto3 Table made in a shared module keeps its name where routes import it', async () => {
+  // polls/db.py makes both tables; routes use them as `from polls.db import vote_counters`,
+  // `from ..db import polls_table` and `from polls import db` + `db.vote_counters`.
+  const r = await check('imported-tables');
+  assert.deepEqual(
+    r.accesses.map((a) => `${a.file}:${a.line} ${a.table} ${a.logicalKey}`),
+    [
+      'polls/routes/polls.py:10 $POLLS_TABLE $POLLS_TABLE · pk = POLL#{entity-id}',
+      'polls/routes/results.py:10 poll-vote-counters poll-vote-counters · pk = ALL_POLLS',
+      'polls/routes/votes.py:17 poll-vote-counters poll-vote-counters · pk = ALL_POLLS',
+    ],
+  );
+  assert.deepEqual(lines(r), ['polls/routes/results.py:10 SL001', 'polls/routes/votes.py:17 SL004']);
+  assert.ok(r.findings[1].message.includes('on table "poll-vote-counters"'), r.findings[1].message);
+});

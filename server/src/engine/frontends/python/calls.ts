@@ -70,7 +70,12 @@ function receiverOf(n: Node | null, ctx: EvalContext): Receiver {
         return { kind: 'client' };
       }
       const assigned = attributeValueNode(n, ctx);
-      return assigned ? receiverOf(assigned, next) : UNRESOLVED;
+      if (assigned) return receiverOf(assigned, next);
+      // `db.boards` after `from app import db` (or `import db`): a table another module made.
+      const owner = n.childForFieldName('object');
+      return owner?.type === 'identifier' && resolve(owner, ctx)?.kind === 'import'
+        ? importedTable(n, next)
+        : UNRESOLVED;
     }
     case 'call':
       return callReceiver(n, next);
@@ -82,6 +87,7 @@ function receiverOf(n: Node | null, ctx: EvalContext): Receiver {
 function identifierReceiver(n: Node, ctx: EvalContext): Receiver {
   const b = resolve(n, ctx);
   if (b?.kind === 'value' || b?.kind === 'with') return receiverOf(b.node, ctx);
+  if (b?.kind === 'import') return importedTable(n, ctx);
   if (b?.kind === 'function') return returnedReceiver(b.node, ctx);
   // `def save(table, item)` called as `save(dynamodb.Table("x"), item)`.
   for (const source of b?.kind === 'param' ? argumentSources(b.fn, b.param) : []) {
@@ -89,6 +95,12 @@ function identifierReceiver(n: Node, ctx: EvalContext): Receiver {
     if (got.kind !== 'unresolved') return got;
   }
   return UNRESOLVED;
+}
+
+/** `from db import boards` where db.py has `boards = dynamodb.Table("boards")`: the table the module made. */
+function importedTable(n: Node, ctx: EvalContext): Receiver {
+  const made = entry(evaluate(n, ctx) ?? undefined, 'table_name');
+  return made ? { kind: 'table', table: tableRefOf(made) } : UNRESOLVED;
 }
 
 function callReceiver(call: Node, ctx: EvalContext): Receiver {

@@ -229,6 +229,15 @@ function augmentedValue(n: Node, a: Node, ctx: EvalContext): Value {
 
 const TIME_PARTS = /^(year|month|day|hour|minute|isocalendar|weekday)$/;
 
+/**
+ * The module an import may name as a whole, for `db.boards`: `app.db` for `from app import db`
+ * and for `import app.db as db`, `.db` for `from . import db`.
+ */
+function moduleImported(b: { module: string; name: string }): string {
+  if (!b.name) return b.module;
+  return b.module.endsWith('.') ? b.module + b.name : `${b.module}.${b.name}`;
+}
+
 function attributeValue(n: Node, ctx: EvalContext): Value {
   const obj = n.childForFieldName('object');
   const attr = n.childForFieldName('attribute')?.text ?? '';
@@ -239,7 +248,7 @@ function attributeValue(n: Node, ctx: EvalContext): Value {
   // `Keys.PK` of a class imported from another module: its body's value.
   const imported = obj.type === 'identifier' ? resolve(obj, ctx) : null;
   if (imported?.kind === 'import') {
-    const found = memberOf(evaluate(obj, ctx), attr);
+    const found = memberOf(evaluate(obj, ctx), attr) ?? importedValue(n, moduleImported(imported), attr, ctx);
     if (found) return found;
   }
   // `Status.OPEN` (and its `.value`): an enum member is one fixed value.
