@@ -26,6 +26,7 @@ const copy = fixtureCopier(path.join(__dirname, 'fixtures', 'counter'));
 const cases = [
   {
     name: 'ts',
+    runtime: 'node',
     file: 'order-counter.ts',
     reader: 'readOrdersTotal',
     drive: `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -40,6 +41,7 @@ const c = new OrderCounter(DynamoDBDocumentClient.from(new DynamoDBClient({})));
   },
   {
     name: 'py',
+    runtime: 'python',
     file: 'page_views.py',
     reader: 'read_view_count_total',
     drive: `import os
@@ -50,7 +52,22 @@ for _ in range(int(os.environ["K"])):
 print(v.read_view_count_total(), end="")
 `,
   },
-];
+  {
+    // The table made in db.py, imported by the Lambda that counts (`from db import
+    // vote_counters`) and by the one that reads (`import db`, `db.vote_counters`): the
+    // reader moves to the generated sum across the import.
+    name: 'py-imported',
+    runtime: 'python',
+    file: 'votes.py',
+    reader: 'read_votes_total',
+    drive: `import json, os
+import results, votes
+for _ in range(int(os.environ["K"])):
+    votes.handler({"pathParameters": {"id": "p1"}}, None)
+print(json.loads(results.handler({}, None)["body"])["votes"], end="")
+`,
+  },
+] as const;
 
 for (const c of cases) {
   test(`${c.name}: the counter is spread over N items and the generated reader sums them`, async () => {
@@ -58,6 +75,7 @@ for (const c of cases) {
     const original = await indexWorkspace(dir);
     const finding = original.findings.find((f) => f.rule === 'SL004');
     assert.ok(finding);
+    assert.ok(finding.message.includes('on table "stats"'), finding.message);
     const action = writeFixes.flatMap((p) => p(finding, original.ctx)).find((a) => a.id === 'spread-counter');
     assert.ok(action);
     assert.match(action.title, new RegExp(`sum them in ${c.reader}\\(\\)`));
@@ -81,7 +99,7 @@ for (const c of cases) {
     const db = await startDynalite();
     try {
       await db.client.send(new CreateTableCommand(table('stats', 'PK', null)));
-      const out = await runDriverAt(db.endpoint, dir, c.name === 'py' ? 'python' : 'node', c.drive, { K: String(K) });
+      const out = await runDriverAt(db.endpoint, dir, c.runtime, c.drive, { K: String(K) });
       assert.equal(Number(out), K, 'the summing reader returns every increment');
       const items = (await db.client.send(new ScanCommand({ TableName: 'stats' }))).Items ?? [];
       assert.equal(items.length, 10, `one item per shard: ${items.map((i) => i.PK.S).join(', ')}`);
