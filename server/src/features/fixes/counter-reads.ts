@@ -4,7 +4,9 @@ import { type Access, literalText, type LogicalKey } from '../../engine';
 import { textIn } from './apply';
 import type { FixContext, TextChange } from './fix-model';
 import { where } from './key-sites';
-import { quoteOf } from './reader-conventions';
+import { fittedPythonChange } from './fitted-call';
+import { projectLineWidth } from './line-width';
+import { indentUnitOf, quoteOf } from './reader-conventions';
 import { pythonModuleFor } from './reader-scope';
 import { readerStyle, wholeCall } from './reader-style';
 import { afterImports, importOf } from './shard-count';
@@ -88,7 +90,18 @@ export function getReplacement(site: Access, reader: ReaderRef, ctx: FixContext,
   const replacement = python
     ? `{"Item": {${keys.join(', ')}, ${attr}: ${low ? `{"N": str(${call})}` : call}}}`
     : `${call}.then((total) => ({ Item: { ${keys.join(', ')}, ${attr}: ${low ? '{ N: String(total) }' : 'total'} } }))`;
-  const changes: TextChange[] = [{ file: site.file, span: whole.span, newText: replacement }];
+  const changes: TextChange[] = [
+    python
+      ? fittedPythonChange(
+          site.file,
+          text,
+          whole.span,
+          replacement,
+          indentUnitOf(text, true),
+          projectLineWidth(site.file, text),
+        )
+      : { file: site.file, span: whole.span, newText: replacement },
+  ];
   if (here) return changes;
   // Another module: import the reader the way the file imports its neighbours.
   if (python) {

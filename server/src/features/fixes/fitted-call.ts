@@ -7,7 +7,8 @@
  */
 import type { Span } from '../../engine';
 import { fitPythonLine } from '../generate/fit-lines-python';
-import { fitLine, templateOverLines } from '../generate/fit-lines';
+import { fitLine, pastString, templateOverLines } from '../generate/fit-lines';
+import type { TextChange } from './fix-model';
 import { trailingCommaOf } from './reader-conventions';
 import { lineOf } from './apply';
 
@@ -100,4 +101,42 @@ function callsEndWithComma(text: string): boolean {
   if (/,[ \t]*\r?\n[ \t]*\)/.test(text)) return true;
   if (/[\w'"`\]}][ \t]*\r?\n[ \t]*\)[;,.)]/.test(text)) return false;
   return trailingCommaOf(text) === ',';
+}
+
+/**
+ * `newText` in place of `span` in a Python file, where the text put in takes its line past
+ * `width`: the whole line fitted as black fits it (its last bracket pair split: a read
+ * replaced by a longer expression inside `total = <read>.get("Item", {})`). A line with a
+ * comment after the change, or a change over lines, is left as the plain replacement.
+ */
+export function fittedPythonChange(
+  file: string,
+  text: string,
+  span: Span,
+  newText: string,
+  indentUnit: string,
+  width: number,
+): TextChange {
+  const plain: TextChange = { file, span, newText };
+  const last = lineOf(text, span.endLine).replace(/\r$/, '');
+  const before = lineOf(text, span.startLine).slice(0, span.startColumn);
+  const after = last.slice(span.endColumn);
+  const line = before + newText + after;
+  if (newText.includes('\n') || line.replace(/\t/g, '  ').length <= width || hasComment(after)) return plain;
+  const indent = /^[ \t]*/.exec(before)![0];
+  return {
+    file,
+    span: { startLine: span.startLine, startColumn: 0, endLine: span.endLine, endColumn: last.length },
+    newText: fitPythonLine(line.slice(indent.length), indent, indentUnit, width),
+  };
+}
+
+/** Whether a Python line's rest holds a comment (a `#` outside its strings). */
+function hasComment(rest: string): boolean {
+  for (let i = 0; i < rest.length;) {
+    const c = rest[i];
+    if (c === '#') return true;
+    i = c === '"' || c === "'" ? pastString(rest, i) : i + 1;
+  }
+  return false;
 }
