@@ -200,6 +200,22 @@ await client.send(new BatchGetItemCommand({ RequestItems: { [process.env.ORDERS_
   ]);
 });
 
+test('process.env[NAME] with NAME a constant names the variable; with a parameter it stays unknown', async () => {
+  const r = await analyze(
+    'env.ts',
+    `const TABLE_VAR = 'ORDERS_TABLE';
+export const handler = async (event: { id: string }) => ddb.send(new GetCommand({ TableName: process.env[TABLE_VAR], Key: { pk: event.id } }));
+export const read = async (variable: string, id: string) => ddb.send(new GetCommand({ TableName: process.env[variable], Key: { pk: id } }));`,
+  );
+  assert.deepEqual(
+    r.accesses.map((a) => ({ kind: a.table.kind, name: 'name' in a.table ? a.table.name : undefined })),
+    [
+      { kind: 'env', name: 'ORDERS_TABLE' },
+      { kind: 'unknown', name: undefined },
+    ],
+  );
+});
+
 test('BatchGetItem of a page of a list (`keys.slice(start, start + 100)`): the keys the list holds', async () => {
   const r = await analyze(
     'p.ts',

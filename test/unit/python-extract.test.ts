@@ -295,6 +295,37 @@ test('table names from the environment', async () => {
   ]);
 });
 
+test('os.environ[NAME], os.getenv(NAME) and os.environ.get(NAME, ...) with NAME a constant name the variable', async () => {
+  const r = await analyze(
+    'x.py',
+    py(
+      'import os, boto3',
+      'ORDERS_VAR = "ORDERS_TABLE"',
+      'USERS_VAR = "USERS_TABLE"',
+      'dynamodb = boto3.resource("dynamodb")',
+      'def handler(event, context):',
+      '    if ORDERS_VAR in os.environ.keys():',
+      '        name = os.environ[ORDERS_VAR]',
+      '    else:',
+      '        return None',
+      '    dynamodb.Table(name).get_item(Key={"pk": event["order_id"]})',
+      '    dynamodb.Table(os.getenv(USERS_VAR)).get_item(Key={"pk": event["user_id"]})',
+      '    dynamodb.Table(os.environ.get(USERS_VAR, "users")).get_item(Key={"pk": event["user_id"]})',
+      'def read(variable, key):',
+      '    return dynamodb.Table(os.environ[variable]).get_item(Key={"pk": key})',
+    ),
+  );
+  assert.deepEqual(
+    r.accesses.map((a) => ({ kind: a.table.kind, name: 'name' in a.table ? a.table.name : undefined })),
+    [
+      { kind: 'env', name: 'ORDERS_TABLE' },
+      { kind: 'env', name: 'USERS_TABLE' },
+      { kind: 'env', name: 'USERS_TABLE' },
+      { kind: 'unknown', name: undefined },
+    ],
+  );
+});
+
 test('a per-user key is high-cardinality and has no finding', async () => {
   const r = await analyze(
     'x.py',

@@ -173,6 +173,18 @@ export function unknownValue(n: Node): Value {
   return holeValue(n, { kind: 'unknown' });
 }
 
+/**
+ * An environment read whose variable is named by a constant (`os.environ[TABLE_VAR]`,
+ * `process.env[TABLE_VAR]` with `TABLE_VAR = "ORDERS_TABLE"`): the unknown value the read
+ * written with the name has (`written("ORDERS_TABLE")`), so a table or key named by it names
+ * the variable. Any other name (a parameter, a computed one) leaves the read unknown.
+ */
+export function envReadNamedBy(n: Node, name: Value | null, written: (variable: string) => string): Value {
+  const variable = name?.kind === 'scalar' ? literalText(name.template) : null;
+  if (!variable || !/^[A-Za-z_]\w*$/.test(variable)) return unknownValue(n);
+  return scalar(n, hole({ kind: 'unknown', source: written(variable) }));
+}
+
 /** A value known only by its name (`userId`, `status`, `shard_id`). */
 export function namedValue(n: Node, name: string): Value {
   const c = classifyName(name);

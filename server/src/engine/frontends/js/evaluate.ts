@@ -16,6 +16,7 @@ import {
   soleHole,
   templateOf,
   unknownValue,
+  envReadNamedBy,
 } from '../evaluation';
 import { type EvalContext } from '../../model/eval-context';
 import { spanOf } from '../../syntax/span';
@@ -340,6 +341,8 @@ function injectedModel(member: Node, ctx: EvalContext): Value | null {
 function subscriptValue(n: Node, ctx: EvalContext): Value {
   const obj = n.childForFieldName('object');
   const index = n.childForFieldName('index');
+  if (obj?.text === 'process.env' && index && index.type !== 'string')
+    return envReadNamedBy(n, evaluate(index, ctx), (v) => `process.env.${v}`);
   const base = evaluate(obj, ctx);
   // `date.split('T')[0]` keeps the time-ness of what was split.
   const h = base ? soleHole(base) : null;

@@ -15,6 +15,7 @@ import {
   scalar,
   soleHole,
   unknownValue,
+  envReadNamedBy,
 } from '../evaluation';
 import { type EvalContext } from '../../model/eval-context';
 import { spanOf } from '../../syntax/span';
@@ -276,7 +277,10 @@ function subscriptValue(n: Node, ctx: EvalContext): Value {
   const index = n.childForFieldName('subscript');
   if (!obj || !index) return unknownValue(n);
   // `os.environ["TABLE"]`: an unknown value whose source names the variable.
-  if (/(^|\.)environ$/.test(obj.text)) return unknownValue(n);
+  if (/(^|\.)environ$/.test(obj.text))
+    return index.type === 'string'
+      ? unknownValue(n)
+      : envReadNamedBy(n, evaluate(index, ctx), (v) => `os.environ["${v}"]`);
   if (index.type === 'slice') return sliceValue(n, obj, index, ctx);
   const base = evaluate(obj, ctx);
   const key = index.type === 'string' ? literalText(stringTemplate(index, ctx)) : null;

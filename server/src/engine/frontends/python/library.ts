@@ -17,6 +17,7 @@ import {
   soleHole,
   templateOf,
   unknownValue,
+  envReadNamedBy,
 } from '../evaluation';
 import { type EvalContext } from '../../model/eval-context';
 import { spanOf } from '../../syntax/span';
@@ -73,7 +74,12 @@ export function callValue(n: Node, ctx: EvalContext): Value {
   const fn = n.childForFieldName('function');
   const callee = fn?.text.replace(/\s+/g, '') ?? '';
   const arg = (i: number) => argumentAt(n, i, null);
-  if (/(^|\.)(getenv|environ\.get)$/.test(callee)) return unknownValue(n);
+  if (/(^|\.)(getenv|environ\.get)$/.test(callee)) {
+    const name = arg(0) ?? argumentAt(n, 0, 'key');
+    return !name || name.type === 'string'
+      ? unknownValue(n)
+      : envReadNamedBy(n, ctx.evaluate(name, ctx), (v) => `os.getenv("${v}")`);
+  }
   const parsed = callee === 'json.loads' ? parsedRequest(withoutFallback(arg(0)), ctx) : null;
   if (parsed) return parsed;
   if (INSTANT.test(callee)) return holeValue(n, { kind: 'time', time: 'instant' });
