@@ -45,4 +45,10 @@ test('names: words decide the class, in any casing convention', () => {
   assert.deepEqual(classifyName('createdAt'), { kind: 'time', time: 'instant' });
   assert.deepEqual(classifyName('nextSeq'), { kind: 'counter' });
   assert.equal(classifyName('payload'), null);
+  // The name of one of a small set (a category, a country, a feature flag) is no entity's name.
+  assert.deepEqual(classifyName('productCategoryName'), { kind: 'low-cardinality' });
+  assert.deepEqual(classifyName('country_name'), { kind: 'low-cardinality' });
+  assert.deepEqual(classifyName('flagName'), { kind: 'low-cardinality' });
+  assert.deepEqual(classifyName('userName'), { kind: 'entity-id' });
+  assert.deepEqual(classifyName('channelName'), { kind: 'entity-id' });
 });

@@ -124,4 +124,43 @@ def prefs(user_id_str):
 `,
     },
   },
+  {
+    name: 'Express route looking up each item\'s category by its name (a small set), and a user by name',
+    files: {
+      'package.json': '{ "name": "shop" }\n',
+      'src/routes/items.ts': `import { Router } from "express";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient, GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+
+const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+const router = Router();
+
+router.get("/items", async (req, res) => {
+  const page = await doc.send(new QueryCommand({ TableName: "items", KeyConditionExpression: "seller_id = :s", ExpressionAttributeValues: { ":s": req.query.seller } }));
+  const items = await Promise.all(
+    (page.Items ?? []).map(async (item) => {
+      const categoryName = item.category_name;
+      const label = await doc.send(
+        new QueryCommand({
+          TableName: "categories",
+          KeyConditionExpression: "category_name = :c",
+          ExpressionAttributeValues: { ":c": categoryName }, // expect SL003:warning
+        }),
+      );
+      return { ...item, label: label.Items?.[0]?.english_name };
+    }),
+  );
+  res.json(items);
+});
+
+router.get("/sellers/:sellerName", async (req, res) => {
+  const userName = req.params.sellerName;
+  const seller = await doc.send(new GetCommand({ TableName: "sellers", Key: { seller_name: userName } }));
+  res.json(seller.Item ?? null);
+});
+
+export default router;
+`,
+    },
+  },
 ];

@@ -94,6 +94,8 @@ const ENTITY_WORDS = new Set([
 ]);
 /** Small sets whose members are named by a standard code (`country_code` is one of about 250). */
 const CODED_SETS = new Set(['country', 'currency', 'region', 'language', 'lang', 'locale']);
+/** Words whose `…Name` names one of a small set (a chat `channel` is an entity: left out). */
+const NAMED_SETS = new Set([...LOW_CARDINALITY_WORDS].filter((w) => w !== 'channel'));
 /** Words that make `status_code`-like names entities rather than flags. */
 const BOOLEAN_PREFIXES = new Set(['is', 'has', 'can', 'should', 'was']);
 
@@ -187,6 +189,8 @@ export function classifyName(name: string): Pick<Hole, 'kind' | 'time'> | null {
   if (w.some((x) => SHARD_WORDS.has(x))) return { kind: 'shard' };
   // `countryCode`, `currency_code`: the code of a small set (ISO codes), not an entity's code.
   if (last === 'code' && w.length > 1 && CODED_SETS.has(w[w.length - 2])) return { kind: 'low-cardinality' };
+  // `categoryName`, `country_name`, `flagName`: the name of one of a small set, not an entity's.
+  if (last === 'name' && w.length > 1 && NAMED_SETS.has(w[w.length - 2])) return { kind: 'low-cardinality' };
   if (ENTITY_WORDS.has(last)) return { kind: 'entity-id' };
   if (COUNTER_WORDS.has(last) || (w.length > 1 && last === 'number' && w[0] === 'next')) return { kind: 'counter' };
   if (BOOLEAN_PREFIXES.has(w[0]) && w.length > 1) return { kind: 'low-cardinality' };
