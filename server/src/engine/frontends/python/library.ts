@@ -75,7 +75,7 @@ export function callValue(n: Node, ctx: EvalContext): Value {
   const callee = fn?.text.replace(/\s+/g, '') ?? '';
   const arg = (i: number) => argumentAt(n, i, null);
   if (/(^|\.)(getenv|environ\.get)$/.test(callee)) {
-    const name = arg(0) ?? argumentAt(n, 0, 'key');
+    const name = argumentAt(n, 0, 'key');
     return !name || name.type === 'string'
       ? unknownValue(n)
       : envReadNamedBy(n, ctx.evaluate(name, ctx), (v) => `os.getenv("${v}")`);
