@@ -93,9 +93,10 @@ new ApiStack(app, 'A', {});
         'ApiStack',
         true,
         [
-          { name: 'props', position: 0, keyword: null },
-          { name: 'table', position: 1, keyword: null, member: 'table' },
-          { name: 'q', position: 1, keyword: null, member: 'queue' },
+          // Positions count the construction's arguments: scope 0, id 1, props 2.
+          { name: 'props', position: 2, keyword: null },
+          { name: 'table', position: 3, keyword: null, member: 'table' },
+          { name: 'q', position: 3, keyword: null, member: 'queue' },
         ],
         [['api', 'new']],
       ],
@@ -122,10 +123,35 @@ class OrdersStack(Stack):
     { local: 'data', module: 'stacks.data_stack', name: '*' },
   ]);
   assert.deepEqual(py.classes[0].params, [
-    { name: 'orders_table', position: 0, keyword: 'ordersTable' },
-    { name: 'retries', position: 1, keyword: 'retries' },
+    { name: 'orders_table', position: 2, keyword: 'ordersTable' },
+    { name: 'retries', position: 3, keyword: 'retries' },
     { name: 'stage', position: null, keyword: 'stage' },
   ]);
+  // A plain class the stack hands its constructs to takes no id: its parameters follow the scope.
+  const wiring = cdkOf(
+    'wiring.py',
+    `from aws_cdk import core
+class Wiring:
+    def __init__(self, scope: core.Construct, tables, lambdas):
+        self.tables = tables
+class Named(core.Construct):
+    def __init__(self, scope, service_id, table):
+        super().__init__(scope, service_id)
+`,
+  );
+  assert.deepEqual(
+    wiring.classes.map((c) => [c.name, c.params]),
+    [
+      [
+        'Wiring',
+        [
+          { name: 'tables', position: 1, keyword: 'tables' },
+          { name: 'lambdas', position: 2, keyword: 'lambdas' },
+        ],
+      ],
+      ['Named', [{ name: 'table', position: 2, keyword: 'table' }]],
+    ],
+  );
   assert.deepEqual(
     py.classes[0].fields.map((f) => f.name),
     ['workerFn'],

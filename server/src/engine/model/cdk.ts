@@ -59,7 +59,7 @@ export type CdkValue =
 export interface CdkParam {
   /** The name the class's code reads it by (`props`, `expenses_table`). */
   name: string;
-  /** Its place among the arguments after scope and id; null for one only passed by keyword (after Python's `*`). */
+  /** Its index among a construction's arguments (scope and id count); null for one only passed by keyword (after Python's `*`). */
   position: number | null;
   /** The props key a construction passes it by: a Python keyword (`expensesTable`, camelCased as props are), else null. */
   keyword: string | null;

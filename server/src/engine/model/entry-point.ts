@@ -107,6 +107,13 @@ export interface InfraDeclarations {
   modulesCalled?: string[];
   /** DynamoDB requests the file's state machines and APIs make without code (`direct-accesses.ts`). */
   directAccesses?: DirectAccess[];
+  /**
+   * Triggers this file gives functions another file of its CDK app makes (an API class
+   * routing to the functions a lambdas module made), each with the place of that function's
+   * construction; the entry points' handler places are filled in where the function is
+   * declared (`workspace/infra.ts`).
+   */
+  triggersOfOthers?: Array<{ function: SourceRange; triggers: EntryPoint[] }>;
 }
 
 /**

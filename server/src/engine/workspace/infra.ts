@@ -17,7 +17,8 @@ import {
 } from '../frontends/infra';
 import { languageForFile } from '../syntax/parser';
 import { inCdkApp, readCdkSource } from './cdk-source';
-import type { DirectAccess, InfraDeclarations } from '../model/entry-point';
+import type { DirectAccess, EntryPoint, InfraDeclarations } from '../model/entry-point';
+import type { SourceRange } from '../model/range';
 import { readHead, readSource } from './source';
 import { dependsOn, depsHold, recording, type InfraDep } from './infra-deps';
 import { withTableHeaders } from './table-headers';
@@ -169,7 +170,7 @@ export class InfraRegistry {
     if (this.declared?.version !== this.version)
       this.declared = {
         version: this.version,
-        list: this.reads().flatMap((r) => ('declarations' in r ? [r.declarations] : [])),
+        list: withTriggersOfOthers(this.reads().flatMap((r) => ('declarations' in r ? [r.declarations] : []))),
       };
     return [...this.declared.list];
   }
@@ -185,4 +186,33 @@ export class InfraRegistry {
     return this.direct.list;
   }
   private direct: { version: number; list: DirectAccess[] } | null = null;
+}
+
+/**
+ * `list` with the triggers one CDK file gives another's functions put on those functions,
+ * with the handler places their declarer resolved. The declarations read stay untouched
+ * (the cache keeps them): a function given triggers is a copy.
+ */
+export function withTriggersOfOthers(list: InfraDeclarations[]): InfraDeclarations[] {
+  const given = new Map<string, EntryPoint[]>();
+  for (const d of list)
+    for (const o of d.triggersOfOthers ?? []) {
+      const key = placeKey(o.function);
+      given.set(key, [...(given.get(key) ?? []), ...o.triggers]);
+    }
+  if (given.size === 0) return list;
+  return list.map((d) => {
+    if (!d.functions.some((f) => given.has(placeKey(f.source)))) return d;
+    const functions = d.functions.map((f) => {
+      const triggers = given.get(placeKey(f.source));
+      if (!triggers) return f;
+      const place = { file: f.handlerFile ?? '', functionName: f.handlerFunction, line: null };
+      return { ...f, triggers: [...f.triggers, ...triggers.map((t) => ({ ...t, ...place }))] };
+    });
+    return { ...d, functions };
+  });
+}
+
+function placeKey(r: SourceRange): string {
+  return `${path.resolve(r.file)}\0${r.span.startLine}:${r.span.startColumn}`;
 }

@@ -98,7 +98,8 @@ function params(body: Node): CdkParam[] {
   const list = constructorOf(body)?.childForFieldName('parameters');
   const out: CdkParam[] = [];
   const all = (list?.namedChildren ?? []).filter((c): c is Node => !!c && c.type !== 'comment');
-  all.slice(2).forEach((p, position) => {
+  all.forEach((p, position) => {
+    if (position < 2) return; // scope, id
     const pattern = patternOf(p);
     if (pattern?.type === 'identifier') out.push({ name: pattern.text, position, keyword: null });
     else if (pattern?.type === 'object_pattern')

@@ -98,7 +98,11 @@ export function walkClassBody(body: Node, visit: (n: Node) => boolean | void): v
   walk(body);
 }
 
-/** `__init__`'s parameters after self, scope and id: by position until `*`, and by keyword. */
+/**
+ * `__init__`'s parameters after self, scope and id: by position until `*`, and by keyword.
+ * The id is the parameter after scope only where its name says so (`id`, `construct_id`):
+ * a plain class the stack hands its constructs to takes `(self, scope, resources, lambdas)`.
+ */
 function params(body: Node, camelCase: (name: string) => string): CdkParam[] {
   const init = body.namedChildren
     .map((c) => (c?.type === 'decorated_definition' ? c.childForFieldName('definition') : c))
@@ -115,13 +119,17 @@ function params(body: Node, camelCase: (name: string) => string): CdkParam[] {
     }
     if (p.type === 'dictionary_splat_pattern' || p.type === 'positional_separator') continue;
     const name = p.type === 'identifier' ? p.text : (p.childForFieldName('name') ?? p.namedChild(0))?.text;
-    // self, scope, id
-    if (index++ < 3 || !name) continue;
-    out.push({ name, position, keyword: camelCase(name) });
+    const at = index++;
+    if (at === 0 || !name) continue; // self
     if (position !== null) position++;
+    if (at === 1 || (at === 2 && ID_NAME.test(name))) continue; // scope, id
+    out.push({ name, position: position === null ? null : position - 1, keyword: camelCase(name) });
   }
   return out;
 }
+
+/** The names a construct's id parameter goes by. */
+const ID_NAME = /^(?:id|construct_id|[a-z_]*_id)$/;
 
 /** `from stacks.data_stack import DataStack`, `from .api import Api as A`, `import stacks.api_stack as api`. */
 export function importsOf(n: Node): CdkImport[] | null {

@@ -147,6 +147,13 @@ class Reader extends CdkReader {
       } else if (a.type === 'dictionary_splat' && this.inSuper) {
         const spread = a.namedChild(0);
         if (spread) keywords.push({ key: '...', value: this.value(spread, depth) });
+      } else if (a.type === 'dictionary_splat') {
+        // `Function(scope, 'Id', handler=..., **lambda_defaults)`: a dict the file writes
+        // gives its entries as keywords (`code`, `runtime`); anything else is left unread.
+        const spread = a.namedChild(0);
+        const dict = spread ? this.value(spread, depth) : null;
+        if (dict?.kind === 'object')
+          for (const e of dict.entries) keywords.push({ key: camelCase(e.key), value: e.value });
       } else if (a.type !== 'dictionary_splat' && a.type !== 'list_splat') args.push(this.value(a, depth));
     }
     const span = spanOf(n);

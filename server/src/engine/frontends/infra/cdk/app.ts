@@ -120,7 +120,13 @@ function pythonModule(from: string, module: string, entry: string, files: InfraF
   let base = dots ? path.dirname(from) : path.dirname(entry);
   for (let i = 1; i < dots; i++) base = path.dirname(base);
   const rest = module.slice(dots).split('.').filter(Boolean);
-  const stem = path.join(base, ...rest);
-  for (const f of [`${stem}.py`, path.join(stem, '__init__.py')]) if (files.exists(f)) return f;
+  // An absolute import the entry's folder does not hold is looked for beside the importing
+  // file: apps that put their stack folder on the path (`from art_lambdas import ...` in
+  // `stacks/app_stack.py`) run that way.
+  const bases = dots || base === path.dirname(from) ? [base] : [base, path.dirname(from)];
+  for (const b of bases) {
+    const stem = path.join(b, ...rest);
+    for (const f of [`${stem}.py`, path.join(stem, '__init__.py')]) if (files.exists(f)) return f;
+  }
   return null;
 }

@@ -13,6 +13,7 @@ import { folderHolding } from '../app-folder';
 import { resolveHandler, type HandlerTarget, type InfraFiles } from '../handlers';
 import { environmentOf } from './environment';
 import {
+  argumentOf,
   constructId,
   staticCall,
   lastName,
@@ -106,9 +107,11 @@ function targetOf(n: NewValue, id: string, file: string, app: string | null, fil
   if (!handler) return { reason: 'no handler written as text' };
   const code = prop(n.props, 'code');
   if (staticCall(code, 'Code', 'fromInline')) return { reason: 'inline code, no source file' };
-  const asset = staticCall(code, 'Code', 'fromAsset');
+  // `Code.asset` is the CDK v1 name of `Code.fromAsset`, still in older apps.
+  const asset = staticCall(code, 'Code', 'fromAsset') ?? staticCall(code, 'Code', 'asset');
   if (!asset) return { reason: `code ${written(code)} is not an asset folder of this workspace` };
-  const p = pathOf(asset.args[0], fileDir);
-  if (!p) return { reason: `asset ${written(asset.args[0])} is not a path written in the code` };
+  const where = argumentOf(asset, 0, 'path');
+  const p = pathOf(where, fileDir);
+  if (!p) return { reason: `asset ${written(where)} is not a path written in the code` };
   return resolveHandler(handler, placed(p, file, app), files, { declaredIn: app ?? fileDir });
 }

@@ -9,12 +9,12 @@
 import * as path from 'node:path';
 import { directAccessesOfCdk } from './direct-accesses';
 import type { CdkFile, CdkValue } from '../../../model/cdk';
-import type { EntryKind, EnvValue, InfraDeclarations, InfraFunction } from '../../../model/entry-point';
+import type { EntryKind, EntryPoint, EnvValue, InfraDeclarations, InfraFunction } from '../../../model/entry-point';
 import { entryPoint } from '../events';
 import type { InfraFiles } from '../handlers';
 import { appFolder, functionOf } from './functions';
 import { tableOf } from './tables';
-import { FUNCTION_CLASSES, triggersOf, type Triggers } from './triggers';
+import { FUNCTION_CLASSES, triggersOf, type TriggerOfOther, type Triggers } from './triggers';
 import { kindsOf } from '../state-machines';
 import { definitionConstructs } from './state-machines';
 import { loadApp, type ReadCdk } from './app';
@@ -65,6 +65,8 @@ export function declarationsOfCdk(
     const place = { file: fn.handlerFile ?? '', functionName: fn.handlerFunction, line: null };
     fn.triggers.push(...fnTriggers.map((t) => entryPoint(t, place, file)));
   }
+  const others = triggersOfOthers(triggers.others, file);
+  if (others.length > 0) out.triggersOfOthers = others;
   bindGrantedTables(byAt, calls);
   const direct = directAccessesOfCdk(
     constructs.filter((n) => !othersOwn?.(n)),
@@ -74,6 +76,22 @@ export function declarationsOfCdk(
   );
   if (direct.length > 0) out.directAccesses = direct;
   return out;
+}
+
+/** The triggers `file` gives other files' functions, grouped by function; handler places left for their declarer. */
+function triggersOfOthers(
+  list: readonly TriggerOfOther[],
+  file: string,
+): NonNullable<InfraDeclarations['triggersOfOthers']> {
+  const byPlace = new Map<string, { function: { file: string; span: CdkValue['span'] }; triggers: EntryPoint[] }>();
+  const nowhere = { file: '', functionName: null, line: null };
+  for (const o of list) {
+    const key = `${o.file}\0${o.construct.at}`;
+    let entry = byPlace.get(key);
+    if (!entry) byPlace.set(key, (entry = { function: { file: o.file, span: o.construct.span }, triggers: [] }));
+    entry.triggers.push(entryPoint(o.trigger, nowhere, file));
+  }
+  return [...byPlace.values()];
 }
 
 /**

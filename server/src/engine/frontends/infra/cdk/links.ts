@@ -168,7 +168,7 @@ class Links {
     let agreed = true;
     for (const c of this.constructionsOf(at)) {
       const raw =
-        (param.position !== null ? c.v.args[2 + param.position] : undefined) ??
+        (param.position !== null ? c.v.args[param.position] : undefined) ??
         (param.keyword ? (prop(c.v.props, param.keyword) ?? undefined) : undefined);
       if (!raw) {
         agreed = false;

@@ -6,13 +6,13 @@
  * code computes it.
  */
 import type { CdkValue } from '../../../model/cdk';
-import { lastName, staticCall, numberOf, prop, textOf } from './values';
+import { argumentOf, lastName, staticCall, numberOf, prop, textOf } from './values';
 
 const RECEIVERS = ['Schedule', 'ScheduleExpression'];
 
 export function expressionOf(v: CdkValue | null): string | null {
   if (v?.kind !== 'call' || !RECEIVERS.includes(lastName(v.receiver) ?? '')) return null;
-  if (v.name === 'rate') return rateOf(v.args[0] ?? null);
+  if (v.name === 'rate') return rateOf(argumentOf(v, 0, 'duration'));
   if (v.name === 'expression') return textOf(v.args[0]);
   if (v.name === 'cron') return cronOf(v.args[0] ?? v.props);
   return null;
@@ -30,7 +30,7 @@ function rateOf(d: CdkValue | null): string | null {
   for (const [unit, factor] of Object.entries(perMinute)) {
     const call = staticCall(d, 'Duration', unit);
     if (!call) continue;
-    const n = numberOf(call.args[0]);
+    const n = numberOf(argumentOf(call, 0, 'amount'));
     if (n === null || n <= 0) return null;
     const minutes = n * factor;
     if (!Number.isInteger(minutes)) return null;

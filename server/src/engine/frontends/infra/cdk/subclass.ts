@@ -31,8 +31,7 @@ export function asBase(cls: CdkClass & { base: CdkBase }, classFile: string, c: 
     if (name === base.kwargs) return c.props?.kind === 'object' ? { ...c.props, entries: rest(c.props) } : undefined;
     const p = cls.params.find((x) => x.name === name);
     if (!p) return null;
-    const raw =
-      (p.position !== null ? c.args[2 + p.position] : undefined) ?? (p.keyword ? prop(c.props, p.keyword) : null);
+    const raw = (p.position !== null ? c.args[p.position] : undefined) ?? (p.keyword ? prop(c.props, p.keyword) : null);
     if (!raw) return undefined;
     return p.member ? memberOf(raw, p.member) : raw;
   };

@@ -15,6 +15,7 @@ import { expressionOf } from './schedule';
 import { stepTriggers } from '../state-machines';
 import { invokedFunctions, restApiStart, startedMachine, type CdkFiles } from './state-machines';
 import {
+  argumentOf,
   constructId,
   constructOf,
   itemsOf,
@@ -29,6 +30,13 @@ import {
 
 export type Triggers = Map<number, Trigger[]>;
 
+/** A trigger given to a function construct another file of the app makes (a `ref`). */
+export interface TriggerOfOther {
+  construct: NewValue;
+  file: string;
+  trigger: Trigger;
+}
+
 /**
  * What triggers each function construct (by its `at`), and what starts each state machine
  * construct (`machines`, by its `at`; a machine nothing here starts has none).
@@ -37,9 +45,12 @@ export function triggersOf(
   constructs: readonly NewValue[],
   calls: readonly CallValue[],
   read?: CdkFiles,
-): { functions: Triggers; machines: Triggers } {
+): { functions: Triggers; machines: Triggers; others: TriggerOfOther[] } {
   const out: Triggers = new Map();
+  const others: TriggerOfOther[] = [];
   const add = (fn: CdkValue | null | undefined, t: Trigger) => {
+    if (fn?.kind === 'ref' && FUNCTION_CLASSES.has(fn.construct.className))
+      others.push({ construct: fn.construct, file: fn.file, trigger: t });
     if (fn?.kind !== 'new') return;
     const list = out.get(fn.at);
     if (list) list.push(t);
@@ -59,22 +70,22 @@ export function triggersOf(
       const targets = [...itemsOf(prop(n.props, 'targets')), ...callsOn(n, 'addTarget').map((c) => c.args[0])];
       const t = ruleTrigger(n, id);
       for (const target of targets) {
-        if (isNew(target, 'LambdaFunction')) add(target.args[0], t);
+        if (isNew(target, 'LambdaFunction')) add(argumentOf(target, 0, 'handler'), t);
         start(startedMachine(target), t);
       }
     } else if (n.className === 'Schedule' && prop(n.props, 'target')) {
       const target = prop(n.props, 'target');
       const expr = expressionOf(prop(n.props, 'schedule'));
       const t = expr ? scheduleTrigger(id, expr, n.span) : unreadSchedule(id, n);
-      if (isNew(target, 'LambdaInvoke')) add(target.args[0], t);
+      if (isNew(target, 'LambdaInvoke')) add(argumentOf(target, 0, 'func'), t);
       start(startedMachine(target), t);
     } else if (n.className === 'LambdaRestApi') {
       // `proxy: false`: only the methods added to its resources are routes.
       const proxy = prop(n.props, 'proxy');
       if (!(proxy?.kind === 'bool' && !proxy.value)) add(prop(n.props, 'handler'), api('ANY /{proxy+}', n));
     } else if (n.className === 'HttpApi') {
-      const d = prop(n.props, 'defaultIntegration');
-      if (isNew(d, 'HttpLambdaIntegration')) add(d.args[1], api('ANY /{proxy+}', n));
+      const fn = httpLambdaOf(prop(n.props, 'defaultIntegration'));
+      if (fn) add(fn, api('ANY /{proxy+}', n));
     } else if (n.className === 'WebSocketApi') {
       for (const [option, route] of WEBSOCKET_ROUTE_OPTIONS)
         add(webSocketLambdaOf(prop(prop(n.props, option), 'integration')), websocket(route, n));
@@ -104,8 +115,8 @@ export function triggersOf(
       const integration = prop(arg, 'integration');
       const route = textOf(prop(arg, 'path')) ?? '/';
       const methods = itemsOf(prop(arg, 'methods')).map((m) => lastName(m) ?? textOf(m) ?? 'ANY');
-      for (const m of methods.length ? methods : ['ANY'])
-        if (isNew(integration, 'HttpLambdaIntegration')) add(integration.args[1], api(`${m} ${route}`, c));
+      const fn = httpLambdaOf(integration);
+      for (const m of methods.length ? methods : ['ANY']) if (fn) add(fn, api(`${m} ${route}`, c));
     } else if (c.name === 'addRoute') {
       // `webSocketApi.addRoute('sendmessage', { integration })`; Python passes the options as keywords.
       const route = textOf(c.args[0]);
@@ -115,12 +126,18 @@ export function triggersOf(
       eventSource(c.args[0], (t) => add(c.receiver, { ...t, span: c.span }));
     } else if (c.name === 'addSubscription' && isNew(c.args[0], 'LambdaSubscription')) {
       const topic = c.receiver?.kind === 'new' ? (constructId(c.receiver) ?? 'topic') : written(c.receiver);
-      add(c.args[0].args[0], { kind: 'event', name: topic, trigger: `SNS ${topic}`, ratePerHour: null, span: c.span });
+      add(argumentOf(c.args[0], 0, 'fn'), {
+        kind: 'event',
+        name: topic,
+        trigger: `SNS ${topic}`,
+        ratePerHour: null,
+        span: c.span,
+      });
     } else if (c.name === 'addFunctionUrl') {
       add(c.receiver, { kind: 'api', name: 'function URL', trigger: 'function URL', ratePerHour: null, span: c.span });
     }
   }
-  return { functions: out, machines: starts };
+  return { functions: out, machines: starts, others };
 }
 
 /** The Lambda function constructs. */
@@ -148,7 +165,7 @@ const WEBSOCKET_ROUTE_OPTIONS = [
 
 /** The function a `new WebSocketLambdaIntegration('Id', fn)` invokes. */
 function webSocketLambdaOf(v: CdkValue | null | undefined): CdkValue | null {
-  return isNew(v, 'WebSocketLambdaIntegration') ? (v.args[1] ?? null) : null;
+  return isNew(v, 'WebSocketLambdaIntegration') ? argumentOf(v, 1, 'handler') : null;
 }
 
 function unreadSchedule(name: string, n: NewValue): Trigger {
@@ -195,9 +212,20 @@ function eventSource(v: CdkValue | null | undefined, add: (t: Trigger) => void):
   });
 }
 
+/**
+ * The function an HTTP API integration invokes: `new HttpLambdaIntegration('Id', fn)`, or
+ * the CDK v1 `new LambdaProxyIntegration({ handler: fn })` (Python: `handler=fn`).
+ */
+function httpLambdaOf(v: CdkValue | null | undefined): CdkValue | null {
+  if (v?.kind !== 'new') return null;
+  if (v.className === 'HttpLambdaIntegration') return argumentOf(v, 1, 'handler');
+  if (v.className === 'LambdaProxyIntegration') return prop(v.props, 'handler');
+  return null;
+}
+
 /** The function a `new LambdaIntegration(fn)` invokes. */
 function lambdaOf(v: CdkValue | null | undefined): CdkValue | null {
-  return isNew(v, 'LambdaIntegration') ? (v.args[0] ?? null) : null;
+  return isNew(v, 'LambdaIntegration') ? argumentOf(v, 0, 'handler') : null;
 }
 
 /** The function a REST API sends every method to unless told otherwise. */

@@ -72,6 +72,19 @@ export function staticCall(v: CdkValue | null | undefined, receiver: string, nam
   return v?.kind === 'call' && v.name === name && lastName(v.receiver) === receiver ? v : null;
 }
 
+/**
+ * The argument at `index` of a construction or call, or the keyword Python may pass it by
+ * (camelCased, as props are): `targets.LambdaFunction(fn)` and
+ * `targets.LambdaFunction(handler=fn)` name the same function.
+ */
+export function argumentOf(
+  v: { args: CdkValue[]; props: CdkValue | null },
+  index: number,
+  keyword: string,
+): CdkValue | null {
+  return v.args[index] ?? prop(v.props, keyword);
+}
+
 /** A value as the code writes it, near enough to read in a message. */
 export function written(v: CdkValue | null | undefined, depth = 0): string {
   if (!v || depth > 12) return '…';
