@@ -70,14 +70,14 @@ export function triggersOf(
       const targets = [...itemsOf(prop(n.props, 'targets')), ...callsOn(n, 'addTarget').map((c) => c.args[0])];
       const t = ruleTrigger(n, id);
       for (const target of targets) {
-        if (isNew(target, 'LambdaFunction')) add(argumentOf(target, 0, 'handler'), t);
+        add(invoked(target, 'LambdaFunction', 0, 'handler'), t);
         start(startedMachine(target), t);
       }
     } else if (n.className === 'Schedule' && prop(n.props, 'target')) {
       const target = prop(n.props, 'target');
       const expr = expressionOf(prop(n.props, 'schedule'));
       const t = expr ? scheduleTrigger(id, expr, n.span) : unreadSchedule(id, n);
-      if (isNew(target, 'LambdaInvoke')) add(argumentOf(target, 0, 'func'), t);
+      add(invoked(target, 'LambdaInvoke', 0, 'func'), t);
       start(startedMachine(target), t);
     } else if (n.className === 'LambdaRestApi') {
       // `proxy: false`: only the methods added to its resources are routes.
@@ -124,9 +124,9 @@ export function triggersOf(
       if (route && fn) add(fn, websocket(route, c));
     } else if (c.name === 'addEventSource') {
       eventSource(c.args[0], (t) => add(c.receiver, { ...t, span: c.span }));
-    } else if (c.name === 'addSubscription' && isNew(c.args[0], 'LambdaSubscription')) {
+    } else if (c.name === 'addSubscription' && invoked(c.args[0], 'LambdaSubscription', 0, 'fn')) {
       const topic = c.receiver?.kind === 'new' ? (constructId(c.receiver) ?? 'topic') : written(c.receiver);
-      add(argumentOf(c.args[0], 0, 'fn'), {
+      add(invoked(c.args[0], 'LambdaSubscription', 0, 'fn'), {
         kind: 'event',
         name: topic,
         trigger: `SNS ${topic}`,
@@ -147,6 +147,25 @@ function isNew(v: CdkValue | null | undefined, className: string): v is NewValue
   return v?.kind === 'new' && v.className === className;
 }
 
+/**
+ * The function a target or integration of class `className` invokes: its argument at `index`
+ * (null: props only), or the keyword Python passes it by. The construction may be made in
+ * another file of the app (`props.booksLambdaIntegration`, a stack's field
+ * `new LambdaIntegration(booksLambda)`): the function is then named as made in that file.
+ */
+function invoked(
+  v: CdkValue | null | undefined,
+  className: string,
+  index: number | null,
+  keyword: string,
+): CdkValue | null {
+  const n = v?.kind === 'ref' ? v.construct : v;
+  if (!isNew(n, className)) return null;
+  const fn = index === null ? prop(n.props, keyword) : argumentOf(n, index, keyword);
+  if (v?.kind !== 'ref' || fn?.kind !== 'new') return fn;
+  return { kind: 'ref', file: v.file, construct: fn, span: v.span };
+}
+
 function api(route: string, at: { span: Trigger['span'] }): Trigger {
   return { kind: 'api', name: route, trigger: route, ratePerHour: null, span: at.span };
 }
@@ -165,7 +184,7 @@ const WEBSOCKET_ROUTE_OPTIONS = [
 
 /** The function a `new WebSocketLambdaIntegration('Id', fn)` invokes. */
 function webSocketLambdaOf(v: CdkValue | null | undefined): CdkValue | null {
-  return isNew(v, 'WebSocketLambdaIntegration') ? argumentOf(v, 1, 'handler') : null;
+  return invoked(v, 'WebSocketLambdaIntegration', 1, 'handler');
 }
 
 function unreadSchedule(name: string, n: NewValue): Trigger {
@@ -217,15 +236,12 @@ function eventSource(v: CdkValue | null | undefined, add: (t: Trigger) => void):
  * the CDK v1 `new LambdaProxyIntegration({ handler: fn })` (Python: `handler=fn`).
  */
 function httpLambdaOf(v: CdkValue | null | undefined): CdkValue | null {
-  if (v?.kind !== 'new') return null;
-  if (v.className === 'HttpLambdaIntegration') return argumentOf(v, 1, 'handler');
-  if (v.className === 'LambdaProxyIntegration') return prop(v.props, 'handler');
-  return null;
+  return invoked(v, 'HttpLambdaIntegration', 1, 'handler') ?? invoked(v, 'LambdaProxyIntegration', null, 'handler');
 }
 
 /** The function a `new LambdaIntegration(fn)` invokes. */
 function lambdaOf(v: CdkValue | null | undefined): CdkValue | null {
-  return isNew(v, 'LambdaIntegration') ? argumentOf(v, 0, 'handler') : null;
+  return invoked(v, 'LambdaIntegration', 0, 'handler');
 }
 
 /** The function a REST API sends every method to unless told otherwise. */

@@ -17,7 +17,10 @@ import { checkJson, FIXTURES } from './check-json';
  *   plain classes that take the stack as their scope and no construct id
  *   (`QuizApi(self, quiz_lambdas)`), one module making the functions and another routing
  *   to them (`lambdas.get_summary_function`), imported as siblings (`from lambdas import ...`).
- * Fixtures: cdk-v1-python-modules, cdk-v1-ts.
+ * And the same split in a CDK v2 app: one stack makes the functions and hands out a field
+ * holding `new LambdaIntegration(fn)` and the function itself; an API stack adds the method
+ * with the integration it is given, a jobs stack schedules the function it is given.
+ * Fixtures: cdk-v1-python-modules, cdk-v1-ts, cdk-stack-fields.
  */
 
 before(() => initParsers());
@@ -115,5 +118,28 @@ test('TypeScript v1: Code.asset and LambdaProxyIntegration({ handler }) lead to 
   assert.deepEqual(
     report.accesses.find((a) => a.file === counter.file)?.entryPoints?.map((e) => e.trigger),
     ['POST /visit'],
+  );
+});
+
+test('TypeScript: an integration field and a function another stack is given carry their route and schedule', () => {
+  const api = readCdkFixture('cdk-stack-fields/lib/api-stack.ts');
+  const jobs = readCdkFixture('cdk-stack-fields/lib/jobs-stack.ts');
+  const given = (d: InfraDeclarations) =>
+    (d.triggersOfOthers ?? []).map((g) => [path.basename(g.function.file), g.triggers.map((t) => t.trigger)]);
+  assert.deepEqual(given(api), [['lambda-stack.ts', ['POST /polls/{pollId}/votes']]]);
+  assert.deepEqual(given(jobs), [['lambda-stack.ts', ['cron(0 2 * * ? *)']]]);
+
+  const report = checkJson(FIXTURES, 'cdk-stack-fields');
+  assert.deepEqual(
+    report.functions.map((f) => [f.name, f.triggers.map((t) => t.trigger)]),
+    [
+      ['VoteLambda', ['POST /polls/{pollId}/votes']],
+      ['TallyLambda', ['cron(0 2 * * ? *)']],
+    ],
+  );
+  // The nightly summary write: an error while its schedule was lost in the other stack.
+  assert.deepEqual(
+    report.findings.filter((f) => f.file.endsWith('src/tally.ts')).map((f) => [f.rule, f.severity]),
+    [['SL001', 'info']],
   );
 });
