@@ -301,3 +301,26 @@ test('a boto3 Table made in a shared module keeps its name where routes import i
   assert.deepEqual(lines(r), ['polls/routes/results.py:10 SL001', 'polls/routes/votes.py:17 SL004']);
   assert.ok(r.findings[1].message.includes('on table "poll-vote-counters"'), r.findings[1].message);
 });
+
+test('an environment-lookup helper names the table its caller names: requireEnv("X"), get_env("X")', async () => {
+  // web/src/config.ts: requireEnv(name) returns process.env[name] or throws; report.ts: a
+  // helper of its own returning the variable or a Parameter Store value; worker/app/settings.py:
+  // get_env(key, default=None) returns the variable, a secret or the default, and db.py makes
+  // the table with it. A name chosen at run time (`${region}_ARCHIVE_TABLE`) names no variable.
+  const r = await check('env-helpers');
+  assert.deepEqual(
+    r.accesses.map((a) => `${a.file}:${a.line} ${a.table}`),
+    [
+      'web/src/handlers/record-visit.ts:13 $VISITS_TABLE',
+      'web/src/handlers/report.ts:20 $REPORTS_TABLE',
+      'web/src/handlers/report.ts:24 null',
+      'worker/app/handlers/heartbeat.py:7 $PRESENCE_TABLE',
+    ],
+  );
+  const counters = r.findings.filter((f) => f.rule === 'SL004');
+  assert.deepEqual(
+    counters.map((f) => `${f.file}:${f.line}`),
+    ['web/src/handlers/record-visit.ts:13', 'worker/app/handlers/heartbeat.py:7'],
+  );
+  assert.ok(counters[1].message.includes('on table $PRESENCE_TABLE'), counters[1].message);
+});

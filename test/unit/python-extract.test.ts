@@ -295,6 +295,36 @@ test('table names from the environment', async () => {
   ]);
 });
 
+test('a settings helper of the file (`get_env(key, default=None)`) names the variable each call passes', async () => {
+  const r = await analyze(
+    'x.py',
+    py(
+      'import os, boto3',
+      'def get_env(key, default=None):',
+      '    value = os.getenv(key)',
+      '    if value:',
+      '        return value',
+      '    if default is not None:',
+      '        return default',
+      '    raise RuntimeError(key)',
+      'def env_or_local(key):',
+      '    value = os.getenv(key)',
+      '    if value:',
+      '        return value',
+      '    return "local-" + key.lower()',
+      'dynamodb = boto3.resource("dynamodb")',
+      'orders = dynamodb.Table(get_env("ORDERS_TABLE"))',
+      'users = dynamodb.Table(env_or_local("USERS_TABLE"))',
+      'orders.get_item(Key={"pk": order_id})',
+      'users.get_item(Key={"pk": user_id})',
+    ),
+  );
+  const tables = r.accesses.map((a) => a.table.kind + ('name' in a.table ? ` ${a.table.name}` : ''));
+  assert.equal(tables[0], 'env ORDERS_TABLE');
+  // The second helper's other return is text of its own: it is not read as a lookup of the variable.
+  assert.notEqual(tables[1], 'env USERS_TABLE');
+});
+
 test('os.environ[NAME], os.getenv(NAME) and os.environ.get(NAME, ...) with NAME a constant name the variable', async () => {
   const r = await analyze(
     'x.py',

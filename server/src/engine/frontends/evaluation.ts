@@ -1,6 +1,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { Deps, EvalContext, Evaluator, Lookups } from '../model/eval-context';
 import type { Declaration, Hole, KeyTemplate, Origin, ShardCount, ShardSet } from '../model';
+import { ENV_NAME_SLOT } from '../model/key-template';
 import { moveSpans } from '../syntax/positions';
 import { classifyName } from './names';
 import { fewLiterals } from './membership-guards';
@@ -180,10 +181,36 @@ export function unknownValue(n: Node): Value {
  * the variable. Any other name (a parameter, a computed one) leaves the read unknown.
  */
 export function envReadNamedBy(n: Node, name: Value | null, written: (variable: string) => string): Value {
-  const variable = name?.kind === 'scalar' ? literalText(name.template) : null;
-  if (!variable || !/^[A-Za-z_]\w*$/.test(variable)) return unknownValue(n);
-  return scalar(n, hole({ kind: 'unknown', source: written(variable) }));
+  const variable = name?.kind === 'scalar' && !name.someOfPaths ? literalText(name.template) : null;
+  if (variable && /^[A-Za-z_]\w*$/.test(variable))
+    return scalar(n, hole({ kind: 'unknown', source: written(variable) }));
+  // `process.env[name]` in `requireEnv(name)`: each caller's text names the variable.
+  const param = name && soleHole(name)?.param;
+  if (param)
+    return scalar(n, hole({ kind: 'unknown', source: n.text, envRead: { param, written: written(ENV_NAME_SLOT) } }));
+  return unknownValue(n);
 }
+
+/**
+ * Among the values a function's returns give, the one an environment-lookup helper is read
+ * as: `def get_env(key, default=None)` returns `os.getenv(key)` when it is set and a secret,
+ * a default or nothing otherwise, all fallbacks for the same setting. The index of the one
+ * return that reads a variable its parameter names, when no other return has text of its
+ * own; else -1 (the usual choice among alternatives applies).
+ */
+export function envLookupReturn(values: readonly Value[]): number {
+  const reads = values.flatMap((v, i) => (soleHole(v)?.envRead ? [i] : []));
+  if (reads.length !== 1) return -1;
+  const fallback = (v: Value) => {
+    if (v.kind !== 'scalar') return false;
+    const text = literalText(v.template);
+    return text === null ? v.template.parts.every((p) => 'hole' in p) : NOTHING.has(text);
+  };
+  return values.every((v, i) => i === reads[0] || fallback(v)) ? reads[0] : -1;
+}
+
+/** The texts a return of nothing evaluates to. */
+const NOTHING = new Set(['None', 'null', 'undefined']);
 
 /** A value known only by its name (`userId`, `status`, `shard_id`). */
 export function namedValue(n: Node, name: string): Value {

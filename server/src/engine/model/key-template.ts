@@ -94,7 +94,17 @@ export interface Hole {
    * arguments at each caller; coverage reports keys left this way.
    */
   param?: { name: string; index: number; path?: string[] };
+  /**
+   * An environment read whose variable a parameter names (`process.env[name]`,
+   * `os.getenv(key)` in a `requireEnv(name)` helper): `written` is the read with
+   * `ENV_NAME_SLOT` where the variable goes. A caller passing the variable's name as text
+   * (`requireEnv("ORDERS_TABLE")`) turns it into that read (`wrappers/instantiate.ts`).
+   */
+  envRead?: { param: { name: string; index: number; path?: string[] }; written: string };
 }
+
+/** Where the variable's name goes in `Hole.envRead.written`. */
+export const ENV_NAME_SLOT = '\u0000';
 
 /**
  * A piece of a key. `origin` is where its text came from; neighbouring literals

@@ -7,6 +7,7 @@
 import type { Node } from 'web-tree-sitter';
 import { chooseAmong } from '../alternatives';
 import {
+  envLookupReturn,
   forOneCall,
   holeValue,
   namedValue,
@@ -297,11 +298,10 @@ function returnValue(n: Node, fn: Node, ctx: EvalContext): Value {
   const params = pythonFunction(fn)?.params ?? [];
   // Each `return` is an alternative, with this call's arguments in place of the parameters.
   const body = forOneCall(ctx);
-  const values = returns.map((r) => {
-    const v = ctx.evaluate(r, body) ?? unknownValue(n);
-    return hasParamHole(v) ? substitute(v, callArguments(n, params, ctx)) : v;
-  });
-  const v = chooseAmong(values, n, values.length - 1).value;
+  const raw = returns.map((r) => ctx.evaluate(r, body) ?? unknownValue(n));
+  const values = raw.map((v) => (hasParamHole(v) ? substitute(v, callArguments(n, params, ctx)) : v));
+  const lookup = envLookupReturn(raw);
+  const v = lookup >= 0 ? values[lookup] : chooseAmong(values, n, values.length - 1).value;
   // A key text (`"pk": season_pk(SEASON)`) is this call's value, as from an imported helper:
   // findings and fixes go to the call, the parts keep where their text is written.
   return v.kind === 'scalar' ? { ...v, span: spanOf(n) } : v;

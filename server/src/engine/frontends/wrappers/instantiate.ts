@@ -4,7 +4,8 @@
  * the function wrote itself is placed at the call, since its own positions are in
  * another file (its origins keep naming that file, for related locations and fixes).
  */
-import type { SourceRange, Span, TemplatePart } from '../../model';
+import { ENV_NAME_SLOT, type SourceRange, type Span, type TemplatePart } from '../../model';
+import { literalText } from '../../model/template';
 import { moveSpans } from '../../syntax/positions';
 import { entry, type Construction, type Entry, type Value } from '../../model/value';
 
@@ -18,7 +19,7 @@ export function hasParamHole(v: Value, depth = 0): boolean {
   if (depth > MAX_DEPTH) return false;
   switch (v.kind) {
     case 'scalar':
-      return v.template.parts.some((p) => 'hole' in p && !!p.hole.param);
+      return v.template.parts.some((p) => 'hole' in p && (!!p.hole.param || !!p.hole.envRead));
     case 'object':
       return (
         v.entries.some(([, x]) => hasParamHole(x, depth + 1)) ||
@@ -103,6 +104,7 @@ function argumentFor(p: TemplatePart, args: Arguments): Value | undefined {
 }
 
 function substituteScalar(v: Extract<Value, { kind: 'scalar' }>, args: Arguments): Value {
+  if (v.template.parts.some((p) => 'hole' in p && p.hole.envRead)) v = withEnvReadsNamed(v, args);
   const parts = v.template.parts;
   if (!parts.some((p) => argumentFor(p, args))) return v;
   // The whole value is the parameter: it becomes the argument, object or not, where the caller wrote it.
@@ -118,6 +120,27 @@ function substituteScalar(v: Extract<Value, { kind: 'scalar' }>, args: Arguments
     if (a?.kind === 'scalar' && a.someOfPaths) someOfPaths = true;
   }
   return { ...v, template: { parts: out }, ...(someOfPaths ? { someOfPaths: true } : {}) };
+}
+
+/**
+ * `v` with each environment read a parameter names (`Hole.envRead`) read as the variable
+ * the caller's text names (`requireEnv("ORDERS_TABLE")` → `process.env.ORDERS_TABLE`); a
+ * caller that passes anything else leaves it an unknown read.
+ */
+function withEnvReadsNamed(v: Extract<Value, { kind: 'scalar' }>, args: Arguments): Extract<Value, { kind: 'scalar' }> {
+  const parts = v.template.parts.map((p): TemplatePart => {
+    if (!('hole' in p) || !p.hole.envRead) return p;
+    const { param, written } = p.hole.envRead;
+    let a = args.get(param.name);
+    for (const key of param.path ?? []) a = a?.kind === 'object' ? entry(a, key) : undefined;
+    if (!a) return p;
+    // A name chosen on some paths only (`query.region ?? 'eu'`) names no one variable.
+    const variable = a.kind === 'scalar' && !a.someOfPaths ? literalText(a.template) : null;
+    const named = variable !== null && /^[A-Za-z_]\w*$/.test(variable);
+    const { envRead: _, ...rest } = p.hole;
+    return { ...p, hole: { ...rest, source: named ? written.split(ENV_NAME_SLOT).join(variable) : rest.source } };
+  });
+  return { ...v, template: { ...v.template, parts } };
 }
 
 /** The origins of the arguments' parts that another module than `file` wrote: values the caller imported. */

@@ -7,7 +7,7 @@
  */
 import type { ClassSummary, FunctionSummary, MadeWith, ModuleSummary, ModulesFrom } from '../../model/summary';
 import type { Node, Tree } from 'web-tree-sitter';
-import { newContext, placeOrigins, unknownValue } from '../evaluation';
+import { envLookupReturn, newContext, placeOrigins, unknownValue } from '../evaluation';
 import type { Declaration } from '../../model';
 import { spanOf } from '../../syntax/span';
 import type { Value } from '../../model/value';
@@ -129,11 +129,21 @@ function classes(tree: Tree, fe: FrontEnd): Node[] {
   return tree.rootNode.descendantsOfType([...fe.syntax.classes]).filter((n): n is Node => !!n);
 }
 
-/** What a function returns: the expression of its only return (or an arrow's body), evaluated. */
+/**
+ * What a function returns: the expression of its only return (or an arrow's body), evaluated;
+ * of several, the environment read an environment-lookup helper returns (`envLookupReturn`).
+ */
 function returnOf(fn: Node, fe: FrontEnd, ctx: ReturnType<typeof newContext>): Value | null {
   const returns = fe.returnedExpressions(fn);
-  return returns.length === 1 && returns[0] ? worthKeeping(ctx.evaluate(returns[0], ctx)) : null;
+  if (returns.length === 1 && returns[0]) return worthKeeping(ctx.evaluate(returns[0], ctx));
+  if (returns.length < 2 || returns.length > MAX_LOOKUP_RETURNS || returns.some((r) => !r)) return null;
+  const values = returns.map((r) => ctx.evaluate(r!, ctx) ?? unknownValue(r!));
+  const lookup = envLookupReturn(values);
+  return lookup >= 0 ? values[lookup] : null;
 }
+
+/** More returns than this make a dispatcher, not an environment-lookup helper. */
+const MAX_LOOKUP_RETURNS = 6;
 
 /** A returned object, or a scalar that is more than one unknown: enough to build a key from. */
 function worthKeeping(v: Value | null): Value | null {
@@ -141,7 +151,7 @@ function worthKeeping(v: Value | null): Value | null {
   if (v.kind === 'object' || v.kind === 'condition') return v;
   if (v.kind !== 'scalar') return null;
   const parts = v.template.parts;
-  return parts.some((p) => 'literal' in p || p.hole.kind !== 'unknown' || p.hole.param) ? v : null;
+  return parts.some((p) => 'literal' in p || p.hole.kind !== 'unknown' || p.hole.param || p.hole.envRead) ? v : null;
 }
 
 /**
