@@ -137,6 +137,9 @@ class Wiring:
 class Named(core.Construct):
     def __init__(self, scope, service_id, table):
         super().__init__(scope, service_id)
+class Underscored(core.Construct):
+    def __init__(self, scope, id_, *, queue):
+        super().__init__(scope, id_)
 `,
   );
   assert.deepEqual(
@@ -150,6 +153,7 @@ class Named(core.Construct):
         ],
       ],
       ['Named', [{ name: 'table', position: 2, keyword: 'table' }]],
+      ['Underscored', [{ name: 'queue', position: null, keyword: 'queue' }]],
     ],
   );
   assert.deepEqual(

@@ -100,7 +100,7 @@ export function walkClassBody(body: Node, visit: (n: Node) => boolean | void): v
 
 /**
  * `__init__`'s parameters after self, scope and id: by position until `*`, and by keyword.
- * The id is the parameter after scope only where its name says so (`id`, `construct_id`):
+ * The id is the parameter after scope only where its name says so (`id`, `id_`, `construct_id`):
  * a plain class the stack hands its constructs to takes `(self, scope, resources, lambdas)`.
  */
 function params(body: Node, camelCase: (name: string) => string): CdkParam[] {
@@ -129,7 +129,7 @@ function params(body: Node, camelCase: (name: string) => string): CdkParam[] {
 }
 
 /** The names a construct's id parameter goes by. */
-const ID_NAME = /^(?:id|construct_id|[a-z_]*_id)$/;
+const ID_NAME = /^(?:id_?|construct_id|[a-z_]*_id)$/;
 
 /** `from stacks.data_stack import DataStack`, `from .api import Api as A`, `import stacks.api_stack as api`. */
 export function importsOf(n: Node): CdkImport[] | null {
