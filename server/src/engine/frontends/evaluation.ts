@@ -181,14 +181,23 @@ export function unknownValue(n: Node): Value {
  * the variable. Any other name (a parameter, a computed one) leaves the read unknown.
  */
 export function envReadNamedBy(n: Node, name: Value | null, written: (variable: string) => string): Value {
-  const variable = name?.kind === 'scalar' && !name.someOfPaths ? literalText(name.template) : null;
-  if (variable && /^[A-Za-z_]\w*$/.test(variable))
-    return scalar(n, hole({ kind: 'unknown', source: written(variable) }));
+  const variable = variableNamedBy(name);
+  if (variable) return scalar(n, hole({ kind: 'unknown', source: written(variable) }));
   // `process.env[name]` in `requireEnv(name)`: each caller's text names the variable.
   const param = name && soleHole(name)?.param;
   if (param)
     return scalar(n, hole({ kind: 'unknown', source: n.text, envRead: { param, written: written(ENV_NAME_SLOT) } }));
   return unknownValue(n);
+}
+
+/**
+ * The environment variable a value names: text that is a variable's name on every path
+ * (`"ORDERS_TABLE"`, a constant holding it); null for a computed name or one chosen on some
+ * paths only (`query.region ?? 'eu'`).
+ */
+export function variableNamedBy(name: Value | null | undefined): string | null {
+  const variable = name?.kind === 'scalar' && !name.someOfPaths ? literalText(name.template) : null;
+  return variable && /^[A-Za-z_]\w*$/.test(variable) ? variable : null;
 }
 
 /**

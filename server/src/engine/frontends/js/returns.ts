@@ -4,13 +4,12 @@
  * `Key: cartKey("SHARED")` imported from another module (through its summary).
  */
 import type { Node } from 'web-tree-sitter';
-import { chooseAmong } from '../alternatives';
-import { envLookupReturn, forOneCall, soleHole, unknownValue } from '../evaluation';
+import { forOneCall, soleHole, unknownValue } from '../evaluation';
 import { type EvalContext } from '../../model/eval-context';
 import { spanOf } from '../../syntax/span';
 import type { Value } from '../../model/value';
 import { callArguments } from '../wrappers/arguments';
-import { hasParamHole, instantiate, substitute } from '../wrappers/instantiate';
+import { instantiate, returnedToCall } from '../wrappers/instantiate';
 import { jsFunction, returnedExpressions } from './functions';
 import { isFunction, resolve } from './scope';
 
@@ -70,12 +69,9 @@ function returned(call: Node, fn: Node, ctx: EvalContext): Value | null {
   // Each `return` is an alternative, with this call's arguments in place of the parameters.
   const body = forOneCall(ctx);
   const raw = exprs.map((e) => ctx.evaluate(e, body) ?? unknownValue(e!));
-  const values = raw.map((v) => (hasParamHole(v) ? substitute(v, args()) : v));
-  const lookup = envLookupReturn(raw);
-  const v = lookup >= 0 ? values[lookup] : chooseAmong(values, call, values.length - 1).value;
+  const { value: v, named } = returnedToCall(raw, args, call);
   // Nothing known comes back: the function's name (`getUserId()`) says more. An environment
   // read this call's text names (`requireEnv('ORDERS_TABLE')`) is known: it names a table.
-  const named = lookup >= 0 && soleHole(v)?.source !== soleHole(raw[lookup])?.source;
   if (soleHole(v)?.kind === 'unknown' && !named) return null;
   // A key text (`PK: seasonKey(SEASON)`) is this call's value, as from an imported helper:
   // findings and fixes go to the call, the parts keep where their text is written.

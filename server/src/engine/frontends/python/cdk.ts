@@ -144,16 +144,14 @@ class Reader extends CdkReader {
         const name = a.childForFieldName('name')?.text;
         const v = a.childForFieldName('value');
         if (name && v) keywords.push({ key: camelCase(name), value: this.value(v, depth) });
-      } else if (a.type === 'dictionary_splat' && this.inSuper) {
-        const spread = a.namedChild(0);
-        if (spread) keywords.push({ key: '...', value: this.value(spread, depth) });
       } else if (a.type === 'dictionary_splat') {
+        const spread = a.namedChild(0);
+        const value = spread ? this.value(spread, depth) : null;
+        if (value && this.inSuper) keywords.push({ key: '...', value });
         // `Function(scope, 'Id', handler=..., **lambda_defaults)`: a dict the file writes
         // gives its entries as keywords (`code`, `runtime`); anything else is left unread.
-        const spread = a.namedChild(0);
-        const dict = spread ? this.value(spread, depth) : null;
-        if (dict?.kind === 'object')
-          for (const e of dict.entries) keywords.push({ key: camelCase(e.key), value: e.value });
+        else if (value?.kind === 'object')
+          for (const e of value.entries) keywords.push({ key: camelCase(e.key), value: e.value });
       } else if (a.type !== 'dictionary_splat' && a.type !== 'list_splat') args.push(this.value(a, depth));
     }
     const span = spanOf(n);

@@ -5,9 +5,7 @@
  * the file's own functions.
  */
 import type { Node } from 'web-tree-sitter';
-import { chooseAmong } from '../alternatives';
 import {
-  envLookupReturn,
   forOneCall,
   holeValue,
   namedValue,
@@ -29,7 +27,7 @@ import { memberOf, propertyOrDefault } from '../value-ops';
 import { callArguments } from '../wrappers/arguments';
 import { pythonFunction, returnedExpressions } from './functions';
 import { importedNames } from './imports';
-import { hasParamHole, instantiate, substitute } from '../wrappers/instantiate';
+import { instantiate, returnedToCall } from '../wrappers/instantiate';
 import { kwargsValue } from './structures';
 import { iterableItems } from './loops';
 import { argumentAt } from './argument-sources';
@@ -299,9 +297,7 @@ function returnValue(n: Node, fn: Node, ctx: EvalContext): Value {
   // Each `return` is an alternative, with this call's arguments in place of the parameters.
   const body = forOneCall(ctx);
   const raw = returns.map((r) => ctx.evaluate(r, body) ?? unknownValue(n));
-  const values = raw.map((v) => (hasParamHole(v) ? substitute(v, callArguments(n, params, ctx)) : v));
-  const lookup = envLookupReturn(raw);
-  const v = lookup >= 0 ? values[lookup] : chooseAmong(values, n, values.length - 1).value;
+  const v = returnedToCall(raw, () => callArguments(n, params, ctx), n).value;
   // A key text (`"pk": season_pk(SEASON)`) is this call's value, as from an imported helper:
   // findings and fixes go to the call, the parts keep where their text is written.
   return v.kind === 'scalar' ? { ...v, span: spanOf(n) } : v;

@@ -4,8 +4,10 @@
  * the function wrote itself is placed at the call, since its own positions are in
  * another file (its origins keep naming that file, for related locations and fixes).
  */
-import { ENV_NAME_SLOT, type SourceRange, type Span, type TemplatePart } from '../../model';
-import { literalText } from '../../model/template';
+import type { Node } from 'web-tree-sitter';
+import { ENV_NAME_SLOT, type Hole, type SourceRange, type Span, type TemplatePart } from '../../model';
+import { chooseAmong } from '../alternatives';
+import { envLookupReturn, soleHole, variableNamedBy } from '../evaluation';
 import { moveSpans } from '../../syntax/positions';
 import { entry, type Construction, type Entry, type Value } from '../../model/value';
 
@@ -97,9 +99,13 @@ function substituteMade(m: Construction, args: Arguments, depth: number): Constr
 
 /** The argument a marked parameter hole stands for, down its path (`product.id` → the caller's `{ id: ... }`'s `id`). */
 function argumentFor(p: TemplatePart, args: Arguments): Value | undefined {
-  if (!('hole' in p) || !p.hole.param) return undefined;
-  let v = args.get(p.hole.param.name);
-  for (const key of p.hole.param.path ?? []) v = v?.kind === 'object' ? entry(v, key) : undefined;
+  return 'hole' in p && p.hole.param ? givenFor(p.hole.param, args) : undefined;
+}
+
+/** What the caller gives parameter `param`, down its path. */
+function givenFor(param: NonNullable<Hole['param']>, args: Arguments): Value | undefined {
+  let v = args.get(param.name);
+  for (const key of param.path ?? []) v = v?.kind === 'object' ? entry(v, key) : undefined;
   return v;
 }
 
@@ -131,16 +137,30 @@ function withEnvReadsNamed(v: Extract<Value, { kind: 'scalar' }>, args: Argument
   const parts = v.template.parts.map((p): TemplatePart => {
     if (!('hole' in p) || !p.hole.envRead) return p;
     const { param, written } = p.hole.envRead;
-    let a = args.get(param.name);
-    for (const key of param.path ?? []) a = a?.kind === 'object' ? entry(a, key) : undefined;
-    if (!a) return p;
-    // A name chosen on some paths only (`query.region ?? 'eu'`) names no one variable.
-    const variable = a.kind === 'scalar' && !a.someOfPaths ? literalText(a.template) : null;
-    const named = variable !== null && /^[A-Za-z_]\w*$/.test(variable);
+    const given = givenFor(param, args);
+    if (!given) return p;
+    const variable = variableNamedBy(given);
     const { envRead: _, ...rest } = p.hole;
-    return { ...p, hole: { ...rest, source: named ? written.split(ENV_NAME_SLOT).join(variable) : rest.source } };
+    return { ...p, hole: { ...rest, source: variable ? written.split(ENV_NAME_SLOT).join(variable) : rest.source } };
   });
   return { ...v, template: { ...v.template, parts } };
+}
+
+/**
+ * What a function of the caller's file returns to one call: each return (`raw`, evaluated in
+ * the function) with the call's arguments put in, then the environment read of a lookup
+ * helper (`envLookupReturn`), else the usual choice among alternatives, the last return
+ * preferred. `named`: the chosen return is such a read and this call named its variable.
+ */
+export function returnedToCall(
+  raw: readonly Value[],
+  args: () => Arguments,
+  at: Node,
+): { value: Value; named: boolean } {
+  const values = raw.map((v) => (hasParamHole(v) ? substitute(v, args()) : v));
+  const lookup = envLookupReturn(raw);
+  if (lookup < 0) return { value: chooseAmong(values, at, values.length - 1).value, named: false };
+  return { value: values[lookup], named: soleHole(values[lookup])?.source !== soleHole(raw[lookup])?.source };
 }
 
 /** The origins of the arguments' parts that another module than `file` wrote: values the caller imported. */

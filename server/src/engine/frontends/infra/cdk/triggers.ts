@@ -124,7 +124,7 @@ export function triggersOf(
       if (route && fn) add(fn, websocket(route, c));
     } else if (c.name === 'addEventSource') {
       eventSource(c.args[0], (t) => add(c.receiver, { ...t, span: c.span }));
-    } else if (c.name === 'addSubscription' && invoked(c.args[0], 'LambdaSubscription', 0, 'fn')) {
+    } else if (c.name === 'addSubscription') {
       const topic = c.receiver?.kind === 'new' ? (constructId(c.receiver) ?? 'topic') : written(c.receiver);
       add(invoked(c.args[0], 'LambdaSubscription', 0, 'fn'), {
         kind: 'event',
