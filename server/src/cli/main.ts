@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import { loadHeat } from './load-heat';
+import { PhaseTimes, phaseTimesFromEnv } from './timing';
 import { routeSdkNodeWarning } from '../heat/sdk-warnings';
 import {
   AnalysisCache,
@@ -68,13 +69,16 @@ async function indexPaths(
   err: NodeJS.WritableStream,
   cacheOption?: CheckOptions['cache'],
   configs?: ProjectConfigs,
+  times: PhaseTimes = new PhaseTimes(false),
 ): Promise<Indexed | null> {
+  times.mark('start-up (Node, the bundle, the options)');
   // A folder may hold many files: the analysis thread loads its grammars while the walk runs
   // (with a cache, only when a file changed since it was written, or it cannot be used).
   const root = workspaceRoot(paths);
   if (!cacheOption && paths.some(isDirectory)) prestartAnalysis(root, maxFileBytes);
   // What the walk lists answers later questions about files present (project markers, configs, path-alias configs) too.
   const list = collectFiles(paths, { onFolder: noteWalkedFolder });
+  times.mark('walk');
   for (const m of list.missing)
     err.write(`shardlens: ${m}: no such file, or not a TypeScript/JavaScript/Python file\n`);
   if (list.missing.length > 0 && list.files.length === 0 && list.infrastructure.length === 0) return null;
@@ -89,13 +93,15 @@ async function indexPaths(
     if (before?.changed) prestartAnalysis(root, maxFileBytes);
     cache = openCache(dir, root, maxFileBytes, err, configs?.key() ?? [], before?.stamps);
     if (!cache.loaded && paths.some(isDirectory)) prestartAnalysis(root, maxFileBytes);
+    times.mark('cache read (and files stat-ed)');
   }
   const index = new WorkspaceIndex({ root, maxBytes: maxFileBytes });
   const infrastructure = configs ? configs.included(list.infrastructure).files : list.infrastructure;
   const analyse = parallel
     ? (fs: readonly string[]) => indexInParallel(index, [...fs], root, maxFileBytes, cache)
     : undefined;
-  await indexWorkspace(index, { files, infrastructure }, { maxBytes: maxFileBytes, cache, analyse });
+  const onPhase = (phase: string) => times.mark(phase);
+  await indexWorkspace(index, { files, infrastructure }, { maxBytes: maxFileBytes, cache, analyse, onPhase });
   return {
     index,
     excluded,
@@ -153,10 +159,12 @@ async function checkWith(
 ): Promise<number> {
   // Asked before the analysis: outside a git repository, or with an unknown REF, it is a usage error at once.
   const changed = options.changed ? changedFiles(options.changed, process.cwd()) : null;
-  const indexed = await indexPaths(options.paths, options.maxFileBytes, err, options.cache, configs);
+  const times = phaseTimesFromEnv();
+  const indexed = await indexPaths(options.paths, options.maxFileBytes, err, options.cache, configs, times);
   configs.report(err);
   if (!indexed) return 2;
   let results = indexed.index.results();
+  times.mark('findings (rules, keys across files)');
   if (changed) {
     results = onlyReached(results, indexed.index, changed.files);
     const all = [...indexed.index.analyses()].length;
@@ -218,6 +226,8 @@ async function checkWith(
     if (indexed.excluded > 0) err.write(`shardlens: left out ${indexed.excluded} files the project config excludes\n`);
   }
   if (unused.length) err.write(formatUnusedIgnores(unused));
+  times.mark('report');
+  err.write(times.format());
   // An unused comment is a warning: it fails the run at --fail-on warning or lower.
   const unusedFails = unused.length > 0 && (options.failOn === 'warning' || options.failOn === 'info');
   if (options.writeBaseline) return 0;

@@ -33,19 +33,26 @@ export async function completeIndex(
   files: readonly string[],
   cache: AnalysisCache | null,
   passed: ReadonlySet<string> = new Set(),
+  onPhase: PhaseDone = () => {},
 ): Promise<void> {
   const settled = passed.size ? new Set([...(cache?.settled ?? []), ...passed]) : cache?.settled;
   if (index.passesMayAnalyse(files, settled)) {
     await initParsers();
     index.completePasses(files, settled);
   }
+  onPhase('passes over the workspace');
   if (!cache) return;
   if (cache.mayReanalyse(index)) {
     await initParsers();
     cache.reconcile(index, files);
+    onPhase('cache: facts moved, files analysed again');
   }
   cache.save(index, files);
+  onPhase('cache written');
 }
+
+/** Told as each phase of indexing ends, by its name (the CLI's `SHARDLENS_TIMING`). */
+export type PhaseDone = (phase: string) => void;
 
 /** What `indexWorkspace` indexes: the source files and the infrastructure files (`collectFiles` lists both). */
 export interface WorkspaceFiles {
@@ -68,14 +75,18 @@ export async function indexWorkspace(
     cache?: AnalysisCache | null;
     /** Returns the files the passes need not read again (writers it already analysed with every definition). */
     analyse?: (files: readonly string[]) => Promise<ReadonlySet<string>>;
+    onPhase?: PhaseDone;
   },
 ): Promise<void> {
   const cache = options.cache ?? null;
+  const onPhase = options.onPhase ?? (() => {});
   // Terraform is read with a tree-sitter grammar: loaded here only when there is some.
   if (list.infrastructure.some(infrastructureNeedsParsers) || cache?.asksByName) await initParsers();
   index.readInfrastructure(list.infrastructure, cache?.infraReads());
+  onPhase('infrastructure read');
   const passed = options.analyse
     ? await options.analyse(list.files)
     : await indexOneByOne(index, list.files, cache, options.maxBytes).then(() => new Set<string>());
-  await completeIndex(index, list.files, cache, passed);
+  onPhase(cache ? 'files restored, read or analysed' : 'files read and analysed');
+  await completeIndex(index, list.files, cache, passed, onPhase);
 }
