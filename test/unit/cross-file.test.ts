@@ -10,6 +10,8 @@ import type { CheckOptions } from '../../server/src/cli/args';
 import { check as runCheck } from '../../server/src/cli/main';
 import { initParsers } from '../../server/src/engine/syntax/parser';
 import { WorkspaceIndex } from '../../server/src/engine/workspace/index';
+import { collectFiles } from '../../server/src/engine/workspace/files';
+import { indexWorkspace } from '../../server/src/engine/workspace/cache/run';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'cross');
@@ -323,4 +325,58 @@ test('an environment-lookup helper names the table its caller names: requireEnv(
     ['web/src/handlers/record-visit.ts:13', 'worker/app/handlers/heartbeat.py:7'],
   );
   assert.ok(counters[1].message.includes('on table $PRESENCE_TABLE'), counters[1].message);
+});
+
+test('a repository class given its table by the handlers that build it: its own calls name that table', async () => {
+  // orders/: OrdersRepository(db, tableName) built in two handler modules with ORDERS_TABLE;
+  // `listOpen()` queries the status index for the constant 'OPEN' and is judged in the
+  // repository, now on orders-table (and its definition gets SL013). flags/: FlagStore(table)
+  // built with the flags table by one handler and the archive table by another: `get(name)`
+  // may be either, `banner()` is called by the first alone. `archive(id)` is called by none.
+  const r = await check('repository-tables');
+  assert.deepEqual(
+    r.accesses.map((a) => `${a.file}:${a.line} ${a.table}`),
+    [
+      'flags/app/flag_store.py:8 null',
+      'flags/app/flag_store.py:12 feature-flags',
+      'orders/src/lib/orders-repository.ts:16 orders-table',
+      'orders/src/lib/orders-repository.ts:27 orders-table',
+      'orders/src/lib/orders-repository.ts:34 null',
+    ],
+  );
+  // Judged where the key is built, as before; the table's definition now knows of them.
+  assert.deepEqual(lines(r), [
+    'flags/app/flag_store.py:12 SL001',
+    'flags/template.yaml:9 SL013',
+    'orders/serverless.yml:26 SL013',
+    'orders/src/lib/orders-repository.ts:27 SL001',
+  ]);
+});
+
+test('index: the tables callers give follow their edits; constructions that disagree leave candidates', async () => {
+  await initParsers();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-given-'));
+  fs.cpSync(path.join(FIXTURES, 'repository-tables', 'flags'), dir, { recursive: true });
+  const index = new WorkspaceIndex({ root: dir });
+  const list = collectFiles([dir]);
+  await indexWorkspace(index, list, { maxBytes: 2 << 20 });
+  const store = path.join(dir, 'app', 'flag_store.py');
+  const tableOfGet = () =>
+    index
+      .results()
+      .find((r) => r.file === store)!
+      .accesses.find((a) => a.span.startLine === 7)!;
+  assert.deepEqual(tableOfGet().table, { kind: 'unknown', candidates: ['feature-flags', 'feature-flags-archive'] });
+  assert.deepEqual(
+    tableOfGet().injected?.map((i) => `${path.basename(i.file)}:${i.span.startLine + 1}`),
+    ['archived_flag.py:8', 'get_flag.py:8'],
+  );
+  // The archive handler now names the flags table too: one table for both.
+  const archived = path.join(dir, 'app', 'archived_flag.py');
+  const text = fs.readFileSync(archived, 'utf8').replace('os.environ["ARCHIVE_TABLE"]', '"feature-flags"');
+  fs.writeFileSync(archived, text);
+  index.update(archived, text, 'python');
+  assert.equal(tableOfGet().table.kind, 'literal');
+  assert.equal((tableOfGet().table as { name: string }).name, 'feature-flags');
+  fs.rmSync(dir, { recursive: true, force: true });
 });

@@ -82,12 +82,14 @@ def add_todo():
   assert.match(md, /PutItem · `username` = `default` on table `\$APP_TABLE_NAME`/);
   assert.match(md, /Table passed to the constructor at `app\.py:15`/);
   assert.doesNotMatch(md, /Table not known/);
-  // The repository's own requests stay unknown there: its module does not say.
+  // The repository's own requests: its module alone does not say, the route module's
+  // construction does (given-tables.ts), and the hover names it there too.
   const own = index.results().find((r) => r.file.endsWith('db.py'))!.accesses;
   assert.deepEqual(
     own.map((a) => tableName(a.table)),
-    [null, null],
+    ['$APP_TABLE_NAME', '$APP_TABLE_NAME'],
   );
+  assert.match(hover(own[0]), /Table passed to the constructor at `app\.py:15`/);
 });
 
 test('Python: a table made in the constructor from the name it is given; two instances on two tables', async () => {

@@ -6,8 +6,7 @@ import { accessesOfCallSiteMemo, learnKeySchemasMemo } from './requests/interpre
 import { hintTableOf } from './requests/interpret';
 import { declaredDefinitions, withDeclared, type NamedTable } from './requests/declared-names';
 import { importsOf } from './frontends/imports';
-import type { Access, FileContexts, FileRole, Finding, ImportInfo, SourceLanguage, TemplatePart } from './model';
-import { sameSpan } from './syntax/span';
+import type { Access, FileContexts, FileRole, Finding, ImportInfo, SourceLanguage, TableGiven } from './model';
 import { parse, ParseTimeout } from './syntax/parser';
 import { mayContainDynamoDbCalls, reasonToSkip } from './syntax/prescan';
 import { frontEndFor } from './frontends/registry';
@@ -21,6 +20,8 @@ import { hasParamHole } from './frontends/wrappers/instantiate';
 import { keysTold, withDefinitions } from './requests/schemas';
 import type { TableDefinition } from './model/call-site';
 import { envDefinitions, withEnvTables } from './requests/env-tables';
+import { tablesGivenBy } from './requests/tables-given';
+import { judgedAtCaller } from './requests/judged-at-caller';
 import { withEnvKeyValues } from './requests/env-key-values';
 import type { FileEnv, FileReach } from './model/entry-point';
 import { readFileReach } from './entry-points/file';
@@ -28,7 +29,6 @@ import type { ModuleSummary } from './model/summary';
 import type { SiteCache } from './incremental/site-cache';
 import type { ReachCache } from './incremental/reach-cache';
 import type { Value } from './model/value';
-import { classifyAccess } from './model/template';
 import { type ContentRole, contentRole } from './file-roles/role';
 import { contextsFor } from './file-roles';
 import { declaresLibraryModels } from './model/libraries';
@@ -89,27 +89,6 @@ export interface AnalyzeOptions {
    * writes one of the names literally takes that table's key schema and indexes.
    */
   declaredTables?: (file: string) => readonly NamedTable[];
-}
-
-/**
- * Whether a call through a wrapper is judged here. Only when the caller has a part in the
- * key (a key the wrapper builds alone is judged at the wrapper, once) and the part says
- * something the wrapper's own judgement does not: a parameter of this file passed on
- * (`day` to a repository whose key is a `day`) is the same finding twice.
- */
-function judgedAtCaller(a: Access, site: CallSite): boolean {
-  // Its operation is not known: no rule judges it, and it counts as a call not understood.
-  if (a.operationUnread) return true;
-  const parts = a.partitionKey?.template.parts ?? [];
-  // A default the caller leaves out (Python) is its value at this call, though written in the wrapper.
-  const defaulted = (p: TemplatePart) =>
-    !!site.defaulted?.some((d) => p.origin?.via.some((v) => v.file === d.file && sameSpan(v.span, d.span)));
-  // A value the caller imported (`StartsWith.ARTS` from a constants module) and passed: chosen at this call.
-  const broughtIn = (p: TemplatePart) =>
-    !!site.passedIn?.some((o) => o.file === p.origin?.file && sameSpan(o.span, p.origin.span));
-  if (!parts.some((p) => p.origin?.file === a.file || defaulted(p) || broughtIn(p))) return false;
-  const passedOn = parts.some((p) => 'hole' in p && p.hole.param);
-  return !passedOn || !(site.wrapperClasses ?? []).includes(classifyAccess(a));
 }
 
 /** Whether a file's text is worth parsing: it may call DynamoDB directly or through a wrapper. */
@@ -179,6 +158,8 @@ export interface FileAnalysis {
    * analysis when a module it read changed but each read answers the same.
    */
   reads?: ModuleRead[];
+  /** The tables this file's constructions give the wrappers it calls (`TableGiven`). */
+  tablesGiven?: TableGiven[];
 }
 
 export const DEFAULT_MAX_BYTES = 2 * 1024 * 1024;
@@ -324,17 +305,21 @@ export function extractTree(
       ownHints,
     );
     // A call through a wrapper may still make this file a wrapper (above) without being judged here.
+    // Its copy still tells the wrapper the table this file's construction of its class gives.
+    const givers: Access[] = [];
     const interpreted = sites.flatMap((s) =>
-      attempt(`the call at line ${s.span.startLine + 1}`, [], () =>
-        s.through
-          ? accessesOfCallSiteMemo(s, hints).filter((a) => judgedAtCaller(a, s))
-          : accessesOfCallSiteMemo(s, hints),
-      ),
+      attempt(`the call at line ${s.span.startLine + 1}`, [], () => {
+        const all = accessesOfCallSiteMemo(s, hints);
+        if (!s.through) return all;
+        if (s.injected?.length) givers.push(...all);
+        return all.filter((a) => judgedAtCaller(a, s));
+      }),
     );
     // A remainder that is a key's shard suffix is no tenant's route (SL021): left out with the keys at hand.
     const accesses = withoutKeyShardRoutes(
       markCachedReads(tree, text, withEnvKeyValues(withEnvTables(interpreted, env), env)),
     );
+    const tablesGiven = givers.length ? tablesGivenBy(withEnvTables(givers, env)) : [];
     const told = [...definitions, ...keysTold(accesses)];
     const reads = recorder?.reads();
     const ignored = suppressions(tree, text);
@@ -354,6 +339,7 @@ export function extractTree(
       ...(told.length ? { definitions: told } : {}),
       ...(failures.length ? { failures } : {}),
       ...(reads?.length ? { reads } : {}),
+      ...(tablesGiven.length ? { tablesGiven } : {}),
     };
     return extracted;
   });

@@ -102,3 +102,20 @@ export function subjectOf(a: Access): AccessSubject | null {
   const l = a.library?.library;
   return l === 'kafka' || l === 'tenant-route' ? l : null;
 }
+
+/**
+ * A table a caller's construction gives a wrapper's call: a repository's method sends
+ * `self._table.get_item(...)` / `TableName: this.tableName` on a field its constructor
+ * keeps, and this file makes the instance with the table (`FlagRepository(boto3.resource(
+ * "dynamodb").Table(os.environ["FLAGS_TABLE"]))`). The wrapper's own access, whose module
+ * cannot name its table, takes it when every construction seen in the workspace gives the
+ * same one (`workspace/given-tables.ts`), even where the key is the wrapper's alone and the
+ * call is judged there.
+ */
+export interface TableGiven {
+  /** The wrapper's own call site (`Access.through` of the caller's copy). */
+  through: SourceRange;
+  table: TableRef;
+  /** Where the instance is made (`Access.injected`). */
+  injected: SourceRange[];
+}

@@ -6,6 +6,7 @@ import type { Access } from '../model';
 import type { AccessReach } from '../model/entry-point';
 import { withReach } from '../rules/reach';
 import { sameSpan } from '../syntax/span';
+import { givenTableOf, givenTables, sameGivenTable } from './given-tables';
 import type { IndexState } from './index-state';
 
 type ReachState = Pick<IndexState, 'files' | 'reach'>;
@@ -29,12 +30,20 @@ export function entryReachOf(s: ReachState, a: Access): AccessReach | undefined 
   return undefined;
 }
 
-/** The access with its reach attached, one object per access and reach (a finding's access is one of its file's). */
-export function annotated(s: Pick<IndexState, 'files' | 'reach' | 'annotatedOf'>, a: Access): Access {
+/**
+ * The access with its reach attached, and for a wrapper's own call the table its callers'
+ * constructions give (given-tables.ts): one object per access, reach and given table (a
+ * finding's access is one of its file's).
+ */
+export function annotated(
+  s: Pick<IndexState, 'files' | 'reach' | 'annotatedOf' | 'givenTables' | 'version'>,
+  a: Access,
+): Access {
   const reach = reachOfAccess(s, a);
+  const given = givenTableOf(a, () => s.givenTables.get(s.version, '', () => givenTables(s.files.values())));
   const known = s.annotatedOf.get(a);
-  if (known && known.reach === reach) return known.access;
-  const access = withReach(a, reach);
-  s.annotatedOf.set(a, { reach, access });
+  if (known && known.reach === reach && sameGivenTable(known.given, given)) return known.access;
+  const access = withReach(given ? { ...a, table: given.table, injected: given.injected } : a, reach);
+  s.annotatedOf.set(a, { reach, ...(given ? { given } : {}), access });
   return access;
 }

@@ -5,6 +5,7 @@ import type { CrossModuleFacts } from './cross-module';
 import type { DeclaredTables } from './declared-tables';
 import type { DefinitionFindings } from './definition-findings';
 import type { EnvBinder } from './env-binder';
+import type { GivenTable } from './given-tables';
 import type { InfraRegistry } from './infra';
 import type { KeyGroups } from './key-groups';
 import type { ModuleConstants } from './modules';
@@ -38,7 +39,7 @@ export interface IndexState {
   /** How each access is reached from the workspace's entry points (reach.ts). */
   readonly reach: WorkspaceReach;
   /** Each access with its reach attached, one object per access and version of its reach. */
-  readonly annotatedOf: WeakMap<Access, { reach: AccessReach | undefined; access: Access }>;
+  readonly annotatedOf: WeakMap<Access, { reach: AccessReach | undefined; given?: GivenTable; access: Access }>;
   readonly modules: ModuleConstants;
   /** The infrastructure files (templates, Serverless services) and what they declare. */
   readonly infra: InfraRegistry;
@@ -59,6 +60,8 @@ export interface IndexState {
    * for it again (91 findings of the bench's 3,000-line file, ~20 ms of each re-publish).
    */
   readonly keyUses: VersionedMemo<KeyUse>;
+  /** The tables wrappers' own calls are given by their callers' constructions (given-tables.ts), per version. */
+  readonly givenTables: VersionedMemo<Map<string, GivenTable>>;
   /** The files `refreshDependents` (file-updates.ts) analysed again since `takeReread` last asked. */
   readonly reread: Set<string>;
 }

@@ -21,6 +21,7 @@ import type { PassTarget } from './passes';
 import { WorkspaceReach } from './reach';
 import { TableFindings } from './table-findings';
 import { VersionedMemo } from './versioned-memo';
+import type { GivenTable } from './given-tables';
 
 export function createIndexState(options: IndexOptions): IndexState {
   const files = new Map<string, FileAnalysis>();
@@ -117,6 +118,7 @@ export function createIndexState(options: IndexOptions): IndexState {
     tables,
     definitions,
     keyUses: new VersionedMemo<KeyUse>(),
+    givenTables: new VersionedMemo<Map<string, GivenTable>>(),
     reread: new Set<string>(),
   };
   return s;

@@ -82,7 +82,10 @@ export function summarizeModule(
       ...(modulesFrom ? wrapperCalls({ ...source, lookups: own }, fe, modulesFrom) : []),
     ];
     for (const site of sites) {
-      if (!hasParamHole(site.input)) continue;
+      // A site on a table its class's constructor keeps (`self._table`) is followed too: the
+      // callers' constructions name the table (`TableGiven`), though the key is the method's own.
+      const param = hasParamHole(site.input);
+      if (!param && !site.tableField) continue;
       const at = { row: site.span.startLine, column: site.span.startColumn };
       const node = tree.rootNode.descendantForPosition(at);
       const f = node ? enclosingNamedFunction(node, fe) : null;
@@ -90,7 +93,7 @@ export function summarizeModule(
       // A call the cache fix has wrapped is served from memory at every caller too.
       const cachedBy = cacheHelperAt(tree, site.span);
       summaryOf(f).sites.push(placeOrigins(cachedBy ? { ...site, cachedBy } : site, file));
-      summary.wraps = true;
+      if (param) summary.wraps = true;
     }
     followLocalCalls(tree, file, fe, summary, summaryOf, ctx);
   }

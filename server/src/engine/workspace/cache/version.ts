@@ -19,4 +19,4 @@ export function engineSourceHash(): string | null {
  * caches are dropped. Bundles key the cache by engineSourceHash() as well, so a missed or
  * doubled bump cannot make a build read another engine's analyses.
  */
-export const CACHE_SCHEMA = 79;
+export const CACHE_SCHEMA = 80;
