@@ -305,14 +305,15 @@ export function extractTree(
       ownHints,
     );
     // A call through a wrapper may still make this file a wrapper (above) without being judged here.
-    // Its copy still tells the wrapper the table this file's construction of its class gives.
+    // Its copy still tells the wrapper the table this file's construction of its class gives
+    // (and a copy followed for that alone, `tableOnly`, says nothing else).
     const givers: Access[] = [];
     const interpreted = sites.flatMap((s) =>
       attempt(`the call at line ${s.span.startLine + 1}`, [], () => {
         const all = accessesOfCallSiteMemo(s, hints);
         if (!s.through) return all;
         if (s.injected?.length) givers.push(...all);
-        return all.filter((a) => judgedAtCaller(a, s));
+        return s.tableOnly ? [] : all.filter((a) => judgedAtCaller(a, s));
       }),
     );
     // A remainder that is a key's shard suffix is no tenant's route (SL021): left out with the keys at hand.

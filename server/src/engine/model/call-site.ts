@@ -34,6 +34,12 @@ export interface CallSite {
    * instance's construction reads the table from the argument the constructor keeps in it.
    */
   tableField?: string;
+  /**
+   * A wrapper's site followed to its callers only for the table their constructions give
+   * (its `tableField`; `TableGiven`): its key is the wrapper's own, so a caller's copy is
+   * never judged there.
+   */
+  tableOnly?: true;
   /** The constructions (`new OrdersRepo(process.env.ORDERS_TABLE!, ddb)`) `table` was read from, at a caller. */
   injected?: SourceRange[];
   /** A call to a wrapper in another module: where the DynamoDB call it makes is written. */

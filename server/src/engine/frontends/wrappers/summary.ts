@@ -92,7 +92,8 @@ export function summarizeModule(
       if (!f) continue;
       // A call the cache fix has wrapped is served from memory at every caller too.
       const cachedBy = cacheHelperAt(tree, site.span);
-      summaryOf(f).sites.push(placeOrigins(cachedBy ? { ...site, cachedBy } : site, file));
+      const followed = param ? site : { ...site, tableOnly: true as const };
+      summaryOf(f).sites.push(placeOrigins(cachedBy ? { ...followed, cachedBy } : followed, file));
       if (param) summary.wraps = true;
     }
     followLocalCalls(tree, file, fe, summary, summaryOf, ctx);
