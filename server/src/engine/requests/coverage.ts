@@ -219,7 +219,7 @@ function tableUnresolved(a: Access, source: string | null): Unresolved {
 }
 
 /** A call site by file and start; `through` names files absolute where accesses may not. */
-function siteKey(file: string, span: Span): string {
+export function siteKey(file: string, span: Span): string {
   return `${path.resolve(file)}\0${span.startLine}:${span.startColumn}`;
 }
 
@@ -300,7 +300,8 @@ export function countCoverage(files: Iterable<FileCoverage>): { calls: number; r
   return { calls, resolved: calls - unread };
 }
 
-function bySite(x: CoverageSite, y: CoverageSite): number {
+/** Places in file order, then by where they start. */
+export function bySite(x: { file: string; span: Span }, y: { file: string; span: Span }): number {
   if (x.file !== y.file) return x.file < y.file ? -1 : 1;
   return x.span.startLine - y.span.startLine || x.span.startColumn - y.span.startColumn;
 }

@@ -6,10 +6,10 @@
  * version of it, and put on the wrapper's own access where results hand it out
  * (`annotated`): its key, its findings and where they sit stay the wrapper's.
  */
-import * as path from 'node:path';
 import type { FileAnalysis } from '../analyze';
 import { tableKey, tableName } from '../keys/table';
-import type { Access, SourceRange, Span, TableGiven, TableRef } from '../model';
+import type { Access, SourceRange, TableGiven, TableRef } from '../model';
+import { bySite, siteKey } from '../requests/coverage';
 
 export interface GivenTable {
   /** The one table every construction gives, or an unknown table with the `candidates` they give. */
@@ -18,26 +18,21 @@ export interface GivenTable {
   injected: SourceRange[];
 }
 
-/** A wrapper call site: its file (absolute: callers name it so) and where the call starts. */
-function siteKey(file: string, span: Span): string {
-  return `${path.resolve(file)}\0${span.startLine}:${span.startColumn}`;
-}
-
 /** Wrapper call site → the table its callers' constructions give. */
 export function givenTables(analyses: Iterable<FileAnalysis>): Map<string, GivenTable> {
-  const bySite = new Map<string, TableGiven[]>();
+  const givenAt = new Map<string, TableGiven[]>();
   for (const r of analyses)
     for (const g of r.tablesGiven ?? []) {
       const key = siteKey(g.through.file, g.through.span);
-      const list = bySite.get(key);
+      const list = givenAt.get(key);
       if (list) list.push(g);
-      else bySite.set(key, [g]);
+      else givenAt.set(key, [g]);
     }
   const out = new Map<string, GivenTable>();
-  for (const [key, given] of bySite) {
+  for (const [key, given] of givenAt) {
     const tables = [...new Map(given.map((g) => [tableKey(g.table), g.table])).values()];
     const names = tables.map((t) => tableName(t)!).sort();
-    const injected = given.flatMap((g) => g.injected).sort(byPlace);
+    const injected = given.flatMap((g) => g.injected).sort(bySite);
     // Constructions passing different tables: any of them, as a class's own constructions of one file give.
     out.set(key, { table: tables.length === 1 ? tables[0] : { kind: 'unknown', candidates: names }, injected });
   }
@@ -58,14 +53,6 @@ export function sameGivenTable(a: GivenTable | undefined, b: GivenTable | undefi
     tableKey(a.table) === tableKey(b.table) &&
     candidates(a) === candidates(b) &&
     a.injected.length === b.injected.length &&
-    a.injected.every((x, i) => byPlace(x, b.injected[i]) === 0)
-  );
-}
-
-function byPlace(a: SourceRange, b: SourceRange): number {
-  return (
-    (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) ||
-    a.span.startLine - b.span.startLine ||
-    a.span.startColumn - b.span.startColumn
+    a.injected.every((x, i) => bySite(x, b.injected[i]) === 0)
   );
 }
