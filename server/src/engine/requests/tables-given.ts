@@ -6,12 +6,13 @@
  */
 import type { Access, TableGiven } from '../model';
 import { tableKey } from '../keys/table';
+import { siteKey } from './coverage';
 
 export function tablesGivenBy(accesses: readonly Access[]): TableGiven[] {
   const out = new Map<string, TableGiven>();
   for (const a of accesses) {
     if (!a.through || !a.injected?.length || a.table.kind === 'unknown') continue;
-    const id = `${a.through.file}\0${a.through.span.startLine}:${a.through.span.startColumn}\0${tableKey(a.table)}`;
+    const id = `${siteKey(a.through.file, a.through.span)}\0${tableKey(a.table)}`;
     if (!out.has(id)) out.set(id, { through: a.through, table: a.table, injected: a.injected });
   }
   return [...out.values()];
