@@ -177,7 +177,11 @@ test('checks writing one cache at the same time leave a whole cache and no tempo
     assert.equal(r.stdout, expected);
     assert.deepEqual(notices(r.stderr), []);
   }
-  assert.deepEqual(fs.readdirSync(dir), ['check.json']);
+  // A check that read another's cache may have written its changes as a delta over it (delta.ts).
+  assert.deepEqual(
+    fs.readdirSync(dir).filter((f) => f !== 'check.delta.json'),
+    ['check.json'],
+  );
   // The cache is whole, made with the CLI's key (the bundle's engine hash in it), and holds every file.
   (globalThis as { SHARDLENS_ENGINE_HASH?: string }).SHARDLENS_ENGINE_HASH = engineSourceHash(ROOT);
   const said: string[] = [];

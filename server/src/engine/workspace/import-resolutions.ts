@@ -39,6 +39,19 @@ export class ResolutionLog {
     if (!mine.has(key)) mine.set(key, [language, source]);
   }
 
+  /**
+   * Whether `of(file, read)` is `stored` itself, told without building it: what was reported
+   * for the file is that very list (it came from an `of`, sorted and without repeats), and
+   * nothing was looked up here from the file or a module it read.
+   */
+  isReported(file: string, read: readonly string[], stored: readonly Resolution[] | undefined): boolean {
+    return (
+      (this.reported.get(file) ?? undefined) === stored &&
+      !this.looked.has(file) &&
+      !read.some((m) => this.looked.has(m))
+    );
+  }
+
   /** The resolutions an analysis of `file` made elsewhere. */
   report(file: string, resolutions: readonly Resolution[]): void {
     this.reported.set(file, resolutions);

@@ -236,6 +236,19 @@ export class ModuleConstants {
     );
   }
 
+  /**
+   * Whether `resolutionsOf(file)` and `lookupsOf(file)` would give these very lists (those
+   * the cache restored for it), told without building them; `read` is `dependenciesOf(file)`.
+   */
+  holdsAsReported(
+    file: string,
+    read: readonly string[],
+    resolutions: readonly Resolution[] | undefined,
+    lookups: readonly WorkspaceLookup[] | undefined,
+  ): boolean {
+    return this.resolutions.isReported(file, read, resolutions) && this.named.log.isReported(file, read, lookups);
+  }
+
   /** An analysis made elsewhere (the analysis thread, the cache) followed these imports. */
   noteResolutions(file: string, resolutions: readonly Resolution[]): void {
     this.resolutions.report(file, resolutions);

@@ -74,6 +74,15 @@ export class LookupLog {
     return this.looked.size === 0 && this.reported.size === 0;
   }
 
+  /** Whether `of(file, read)` is `stored` itself, told without building it (as `ResolutionLog.isReported`). */
+  isReported(file: string, read: readonly string[], stored: readonly WorkspaceLookup[] | undefined): boolean {
+    return (
+      (this.reported.get(file) ?? undefined) === stored &&
+      !this.looked.has(file) &&
+      !read.some((m) => this.looked.has(m))
+    );
+  }
+
   /** The lookups `file`'s analysis depends on: its own, those of the modules it read (`read`), and those reported for it; sorted. */
   of(file: string, read: readonly string[]): WorkspaceLookup[] {
     const out = new Map<string, WorkspaceLookup>();

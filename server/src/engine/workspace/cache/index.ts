@@ -9,9 +9,9 @@ import { factsMoved, movedFacts, reconcileFacts } from './workspace-facts';
 import { readSource, type ReadText, type Source } from '../source';
 import type { InfraReadEntry } from '../infra';
 import { decodeAnalysis, encodeAnalysis, sameEntryRest, type Entry } from './entry';
-import { restampsWorthWriting, sameStamp, settledBefore, stampOf, type Stamp } from './stamp';
+import { restampsWorthWriting, sameOptionalStamp, sameStamp, settledBefore, stampOf, type Stamp } from './stamp';
 import { aliasConfigPaths } from '../path-aliases';
-import { cacheFile, readCache, sha1, writeCache, type CacheFile, type RunFacts } from './store';
+import { cacheFile, readCache, sha1, writeChanges, type CacheFile, type RunFacts } from './store';
 import { readsHold, type ModuleRead } from '../../module-reads';
 
 export { cacheDir } from './store';
@@ -20,6 +20,7 @@ import { CACHE_SCHEMA, engineSourceHash } from './version';
 
 export { CACHE_SCHEMA, ENGINE_VERSION, engineSourceHash } from './version';
 export { restampsWorthWriting } from './stamp';
+export { stampsBefore } from './stamps-before';
 
 /** What a cache is keyed by beside each file's content: a cache written with any other is not read. */
 export interface CacheKey {
@@ -48,28 +49,6 @@ export interface CacheSetup {
 export interface ToVerify {
   text: string;
   reads: ModuleRead[];
-}
-
-/**
- * Each file's stamp, and whether one of them moved since the cache in `dir` was written
- * (or there is none): taken before the cache is read, so that a caller can start what a
- * changed file needs (the CLI's analysis thread, ~0.3 s to load) while the cache is read.
- * A hint only: what is restored is decided entry by entry, as without it.
- */
-export function stampsBefore(
-  dir: string,
-  name: string,
-  files: readonly string[],
-): { stamps: Map<string, Stamp | null>; changed: boolean } {
-  const written = stampOf(cacheFile(dir, name))?.[1] ?? null;
-  const stamps = new Map<string, Stamp | null>();
-  let changed = written === null;
-  for (const f of files) {
-    const stamp = stampOf(f);
-    stamps.set(f, stamp);
-    if (!changed && (!stamp || !settledBefore(stamp, written!))) changed = true;
-  }
-  return { stamps, changed };
 }
 
 /**
@@ -298,7 +277,9 @@ export class AnalysisCache {
   private trustedHash(file: string, stamp: Stamp | null): string | null {
     const entry = this.old?.entries.get(file);
     if (!stamp || !entry?.stamp || !sameStamp(entry.stamp, stamp)) return null;
-    return settledBefore(stamp, this.old!.written) ? entry.hash : null;
+    const old = this.old!;
+    // Before the file the entry was read from was written (the delta's entries were written with it).
+    return settledBefore(stamp, old.fromDelta.has(file) ? old.deltaWritten : old.written) ? entry.hash : null;
   }
 
   private noteStamp(file: string, stamp: Stamp): void {
@@ -366,6 +347,11 @@ export class AnalysisCache {
       const hash = this.hashOf(file);
       if (!analysis || !hash) continue;
       const deps = modules.dependenciesOf(file).map((d): [string, string | null] => [d, this.hashOf(d)]);
+      const kept = this.keptAsRestored(file, analysis, hash, deps, index);
+      if (kept) {
+        entries.push([file, kept]);
+        continue;
+      }
       const imports = pass.facts.importsNoted(file);
       const stamp = this.stampToStore(file);
       const bindings = index.bindingsOf(file);
@@ -389,7 +375,7 @@ export class AnalysisCache {
       aliases: this.aliasFacts(files, modules),
       ...(Object.keys(infra).length ? { infra } : {}),
     };
-    writeCache(this.file, this.key, facts, entries, this.setup.notice);
+    writeChanges(this.file, this.key, facts, entries, this.old, this.setup.notice);
   }
 
   /**
@@ -409,6 +395,43 @@ export class AnalysisCache {
     return [...aliasConfigPaths(this.setup.key.root, dirs, walkedFileExists), ...modules.manifestsRead(dirs)].map(
       (c): [string, string | null] => [c, this.aliasState(c)],
     );
+  }
+
+  /**
+   * The bytes of a restored entry that nothing in this run touched, told without building the
+   * entry again (most of a one-file edit's cache write was rebuilding and comparing 5,000
+   * entries that had not moved): the same analysis object, hash, modules read and their
+   * hashes, stamp, imports, bindings and entry mark, and the very resolutions and lookups it
+   * was restored with. Null when any differs or cannot be told so cheaply: `unchangedEntry`
+   * then compares the entry built in full.
+   */
+  private keptAsRestored(
+    file: string,
+    analysis: FileAnalysis,
+    hash: string,
+    deps: ReadonlyArray<[string, string | null]>,
+    index: WorkspaceIndex,
+  ): Buffer | null {
+    const raw = this.old?.raw.get(file);
+    const old = this.old?.entries.get(file);
+    if (!raw || !old || this.restoredAnalyses.get(file) !== analysis || old.hash !== hash) return null;
+    const bindings = index.bindingsOf(file);
+    const held =
+      old.deps.length === deps.length &&
+      old.deps.every(([d, h], i) => d === deps[i][0] && h === deps[i][1]) &&
+      sameOptionalStamp(old.stamp, this.stampToStore(file)) &&
+      // restoreImports keeps the very list; a file read again notes a new one.
+      index.crossFile.pass.facts.importsNoted(file) === old.imports &&
+      old.bindings?.env === bindings?.env &&
+      old.bindings?.named === bindings?.named &&
+      index.entryMarkOf(file) === old.marked &&
+      index.crossFile.modules.holdsAsReported(
+        file,
+        deps.map(([d]) => d),
+        old.resolutions,
+        old.lookups,
+      );
+    return held ? raw : null;
   }
 
   /**
