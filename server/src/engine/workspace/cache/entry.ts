@@ -73,20 +73,31 @@ export function isEntry(v: unknown): v is Entry {
   );
 }
 
-/** Whether an entry's parts beside its analysis (hash, deps, stamp, imports, bindings, mark, resolutions, lookups) are those given. */
-export function sameEntryRest(old: Entry, rest: Omit<Entry, 'analysis'>): boolean {
-  const sameList = <T>(a: readonly T[] | undefined, b: readonly T[] | undefined, same: (x: T, y: T) => boolean) =>
-    a === b || (!!a && !!b && a.length === b.length && a.every((x, i) => same(x, b[i])));
-  const eq = <T>(x: T, y: T) => x === y;
+const sameList = <T>(a: readonly T[] | undefined, b: readonly T[] | undefined, same: (x: T, y: T) => boolean) =>
+  a === b || (!!a && !!b && a.length === b.length && a.every((x, i) => same(x, b[i])));
+const eq = <T>(x: T, y: T) => x === y;
+
+/** The parts of an entry its file and this run's index decide: all but the analysis, the resolutions and the lookups. */
+export type EntryOwnParts = Pick<Entry, 'hash' | 'deps' | 'stamp' | 'imports' | 'bindings' | 'marked'>;
+
+/** Whether an entry's own parts (hash, deps, stamp, imports, bindings, mark) are those given. */
+export function sameOwnParts(old: Entry, now: EntryOwnParts): boolean {
   // A part absent from one and present in the other differs too (undefined against a value).
   return (
-    old.hash === rest.hash &&
-    sameList(old.deps, rest.deps, (a, b) => a[0] === b[0] && a[1] === b[1]) &&
-    sameList(old.stamp, rest.stamp, eq) &&
-    sameList(old.imports, rest.imports, eq) &&
-    (old.bindings === rest.bindings ||
-      (old.bindings?.env === rest.bindings?.env && old.bindings?.named === rest.bindings?.named)) &&
-    old.marked === rest.marked &&
+    old.hash === now.hash &&
+    sameList(old.deps, now.deps, (a, b) => a[0] === b[0] && a[1] === b[1]) &&
+    sameList(old.stamp, now.stamp, eq) &&
+    sameList(old.imports, now.imports, eq) &&
+    (old.bindings === now.bindings ||
+      (old.bindings?.env === now.bindings?.env && old.bindings?.named === now.bindings?.named)) &&
+    old.marked === now.marked
+  );
+}
+
+/** Whether an entry's parts beside its analysis (its own parts, resolutions and lookups) are those given. */
+export function sameEntryRest(old: Entry, rest: Omit<Entry, 'analysis'>): boolean {
+  return (
+    sameOwnParts(old, rest) &&
     sameList(old.resolutions, rest.resolutions, (a, b) => a.every((x, i) => x === b[i])) &&
     sameList(old.lookups, rest.lookups, (a, b) => a.every((x, i) => x === b[i]))
   );

@@ -8,8 +8,8 @@ import { readFromDisk } from '../modules';
 import { factsMoved, movedFacts, reconcileFacts } from './workspace-facts';
 import { readSource, type ReadText, type Source } from '../source';
 import type { InfraReadEntry } from '../infra';
-import { decodeAnalysis, encodeAnalysis, sameEntryRest, type Entry } from './entry';
-import { restampsWorthWriting, sameOptionalStamp, sameStamp, settledBefore, stampOf, type Stamp } from './stamp';
+import { decodeAnalysis, encodeAnalysis, sameEntryRest, sameOwnParts, type Entry } from './entry';
+import { restampsWorthWriting, sameStamp, settledBefore, stampOf, type Stamp } from './stamp';
 import { aliasConfigPaths } from '../path-aliases';
 import { cacheFile, readCache, sha1, writeChanges, type CacheFile, type RunFacts } from './store';
 import { readsHold, type ModuleRead } from '../../module-reads';
@@ -409,22 +409,22 @@ export class AnalysisCache {
     file: string,
     analysis: FileAnalysis,
     hash: string,
-    deps: ReadonlyArray<[string, string | null]>,
+    deps: Entry['deps'],
     index: WorkspaceIndex,
   ): Buffer | null {
     const raw = this.old?.raw.get(file);
     const old = this.old?.entries.get(file);
-    if (!raw || !old || this.restoredAnalyses.get(file) !== analysis || old.hash !== hash) return null;
-    const bindings = index.bindingsOf(file);
+    if (!raw || !old || this.restoredAnalyses.get(file) !== analysis) return null;
+    const now = {
+      hash,
+      deps,
+      stamp: this.stampToStore(file),
+      imports: index.crossFile.pass.facts.importsNoted(file),
+      bindings: index.bindingsOf(file),
+      marked: index.entryMarkOf(file),
+    };
     const held =
-      old.deps.length === deps.length &&
-      old.deps.every(([d, h], i) => d === deps[i][0] && h === deps[i][1]) &&
-      sameOptionalStamp(old.stamp, this.stampToStore(file)) &&
-      // restoreImports keeps the very list; a file read again notes a new one.
-      index.crossFile.pass.facts.importsNoted(file) === old.imports &&
-      old.bindings?.env === bindings?.env &&
-      old.bindings?.named === bindings?.named &&
-      index.entryMarkOf(file) === old.marked &&
+      sameOwnParts(old, now) &&
       index.crossFile.modules.holdsAsReported(
         file,
         deps.map(([d]) => d),

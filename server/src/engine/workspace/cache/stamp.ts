@@ -39,11 +39,6 @@ export function sameStamp(a: Stamp, b: Stamp): boolean {
   return a[0] === b[0] && a[1] === b[1] && a[2] === b[2] && a[3] === b[3];
 }
 
-/** Whether two stamps, either of which may be absent, are the same (both absent included). */
-export function sameOptionalStamp(a: Stamp | undefined, b: Stamp | undefined): boolean {
-  return a === b || (!!a && !!b && sameStamp(a, b));
-}
-
 /** Whether a stamp was taken long enough after the file's last change (see RACY_MS). */
 export function settledBefore(stamp: Stamp, reference: number): boolean {
   return Math.max(stamp[1], stamp[2]) < reference - RACY_MS;
