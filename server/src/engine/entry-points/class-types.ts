@@ -91,8 +91,8 @@ function reachable(start: TypeRef, next: (t: TypeRef) => readonly TypeRef[]): Ty
   const found: TypeRef[] = [];
   const seen = new Set([key(start.file, start.name)]);
   const queue = [start];
-  while (queue.length)
-    for (const t of next(queue.shift()!)) {
+  for (let head = 0; head < queue.length; head++)
+    for (const t of next(queue[head])) {
       const k = key(t.file, t.name);
       if (seen.has(k)) continue;
       seen.add(k);

@@ -26,6 +26,12 @@ interface Imported {
 /** The file an import names from `fromFile`, or null (a package). */
 export type ImportFile = (fromFile: string, module: string) => string | null;
 
+/** A function a call reaches, and whether the call is in a loop. */
+interface Callee {
+  to: NodeRef;
+  inLoop: boolean;
+}
+
 export interface NodeRef {
   file: string;
   node: FunctionNode;
@@ -160,7 +166,7 @@ export function callGraph(input: Pick<ReachInput, 'reaches' | 'importFile'>): Ca
    * calls `feed.latest()`, typed by an interface of its own) calls methods of objects its
    * caller made, whose classes its caller imports.
    */
-  const callees = (from: NodeRef, caller: string | null): Array<{ to: NodeRef; inLoop: boolean }> => {
+  const calleesNow = (from: NodeRef, caller: string | null): Callee[] => {
     const out: Array<{ to: NodeRef; inLoop: boolean }> = [];
     const callerImports = caller && caller !== from.file ? importsOf(caller) : [];
     const byMember: Array<{ name: string; inLoop: boolean }> = [];
@@ -213,6 +219,20 @@ export function callGraph(input: Pick<ReachInput, 'reaches' | 'importFile'>): Ca
     return out;
   };
   /**
+   * `calleesNow`, once per function and calling file: every entry point's walk asks again for
+   * the functions it shares with the others (on a tree with a vendored Python layer, 44,000
+   * asks for 12,600 answers). The caller counts only when it is another file.
+   */
+  const known = new Map<FunctionNode, Map<string, Callee[]>>();
+  const callees = (from: NodeRef, caller: string | null): Callee[] => {
+    const by = caller && caller !== from.file ? caller : '';
+    let mine = known.get(from.node);
+    if (!mine) known.set(from.node, (mine = new Map()));
+    let out = mine.get(by);
+    if (!out) mine.set(by, (out = calleesNow(from, by || null)));
+    return out;
+  };
+  /**
    * The methods `name` of the type `type` as `file` names it: its own or one it inherits,
    * and the overrides of the classes extending or implementing it.
    */
@@ -259,8 +279,10 @@ export function callGraph(input: Pick<ReachInput, 'reaches' | 'importFile'>): Ca
     );
     seen = new Map<string, boolean>();
     const followed = new Map<string, boolean>();
-    while (queue.length) {
-      const { to, inLoop, caller } = queue.shift()!;
+    // Read by index: `shift()` moves the whole queue each time, which on a vendored tree of
+    // ~800 reached modules was 16 of a check's 21 seconds.
+    for (let head = 0; head < queue.length; head++) {
+      const { to, inLoop, caller } = queue[head];
       const at = id(to.file, to.node.name);
       const via = `${at}\0${caller ?? ''}`;
       const before = followed.get(via);
