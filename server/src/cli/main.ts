@@ -14,6 +14,7 @@ import {
   MAX_DEPTH,
   type Severity,
   type CacheSetup,
+  type FileList,
   WorkspaceIndex,
 } from '../engine';
 import { toJunit } from './junit';
@@ -56,6 +57,8 @@ export function reachesFailOn(results: FileAnalysis[], failOn: FailOn): boolean 
 interface Indexed {
   index: WorkspaceIndex;
   gitignored: number;
+  /** Folders of installed Python packages, left out (installed-packages.ts). */
+  installed: FileList['installed'];
   /** Folders that could not be listed: reported with the skipped files. */
   unreadable: SkippedPath[];
   /** Files a project config's `exclude` left out. */
@@ -106,6 +109,7 @@ async function indexPaths(
     index,
     excluded,
     gitignored: list.gitignored,
+    installed: list.installed,
     unreadable: list.unreadable.map((u) => ({ file: u.path, reason: u.reason })),
   };
 }
@@ -223,6 +227,10 @@ async function checkWith(
     if (note) err.write(`shardlens: ${note}\n`);
     if (indexed.gitignored > 0)
       err.write(`shardlens: left out ${indexed.gitignored} files and folders named in .gitignore\n`);
+    for (const { folder, packages } of indexed.installed)
+      err.write(
+        `shardlens: left out ${packages} Python package${packages === 1 ? '' : 's'} installed in ${folder} (pip's records)\n`,
+      );
     if (indexed.excluded > 0) err.write(`shardlens: left out ${indexed.excluded} files the project config excludes\n`);
   }
   if (unused.length) err.write(formatUnusedIgnores(unused));

@@ -173,6 +173,8 @@ export class Workspace {
     try {
       const lists = this.folders.map((folder) => collectFiles([folder], { onFolder: noteWalkedFolder }));
       const files = lists.flatMap((l) => l.files);
+      for (const { folder, packages } of lists.flatMap((l) => l.installed))
+        this.connection.console.info(`ShardLens: left out ${packages} Python packages installed in ${folder}`);
       await this.parsersReady;
       const perIndex = new Map<WorkspaceIndex, string[]>();
       const caches = new Map<WorkspaceIndex, AnalysisCache | null>();

@@ -5,6 +5,7 @@ import { diskFiles, isInfrastructureCandidate } from '../frontends/infra';
 import { languageForFile } from '../syntax/parser';
 import { APP_CONFIGS, inCdkFolder } from './cdk-source';
 import { ignoredByScopes, parseGitignore, type IgnoreScope } from './gitignore';
+import { installedIn, installedNames, isInstallRecord, isInstalled } from './installed-packages';
 
 /** The files that make a folder an app of infrastructure code (`cdk` runs the app there; SST reads its config). */
 const APP_MARKERS = new Set(APP_CONFIGS);
@@ -49,6 +50,11 @@ export interface FileList {
   gitignored: number;
   /** Folders that could not be listed (permissions, vanished), with why: reported, not silently dropped. */
   unreadable: Array<{ path: string; reason: string }>;
+  /**
+   * Folders pip installed Python packages into (a Lambda layer's `python/`, a vendored
+   * `site-packages`), with how many: what their records list is left out (installed-packages.ts).
+   */
+  installed: Array<{ folder: string; packages: number }>;
 }
 
 /** What a caller may learn from the walk without listing the folders again. */
@@ -64,7 +70,15 @@ export interface WalkObserver {
  * is not there, the folders are walked and .gitignore files honoured.
  */
 export function collectFiles(paths: string[], watch: WalkObserver = {}): FileList {
-  const out: FileList = { files: [], infrastructure: [], missing: [], skippedDirs: [], gitignored: 0, unreadable: [] };
+  const out: FileList = {
+    files: [],
+    infrastructure: [],
+    missing: [],
+    skippedDirs: [],
+    gitignored: 0,
+    unreadable: [],
+    installed: [],
+  };
   const files = new Set<string>();
   const infra = new Set<string>();
   for (const p of paths) {
@@ -76,7 +90,7 @@ export function collectFiles(paths: string[], watch: WalkObserver = {}): FileLis
       continue;
     }
     if (stat.isDirectory()) {
-      if (!gitFiles(p, files, infra)) walkDir(p, files, infra, out, watch);
+      if (!gitFiles(p, files, infra, out)) walkDir(p, files, infra, out, watch);
     }
     // A template named explicitly is read as one.
     else if (isInfrastructureCandidate(p)) {
@@ -138,7 +152,11 @@ function walkDir(root: string, files: Set<string>, infra: Set<string>, out: File
     const scopes = own ? [...parent, own] : parent;
     // A CDK app's folder: its source files may declare infrastructure (their imports decide).
     const cdk = inApp || entries.some((e) => APP_MARKERS.has(e.name) && e.isFile());
+    const records = entries.filter((e) => e.isDirectory() && isInstallRecord(e.name)).map((e) => e.name);
+    const installed = records.length > 0 ? installedNames(dir, records) : null;
+    if (installed) out.installed.push({ folder: path.normalize(dir), packages: records.length });
     for (const e of entries) {
+      if (installed?.has(e.name)) continue;
       const full = path.join(dir, e.name);
       if (e.isDirectory()) {
         if (SKIPPED_DIRS.has(e.name)) out.skippedDirs.push(full);
@@ -161,7 +179,7 @@ function walkDir(root: string, files: Set<string>, infra: Set<string>, out: File
  * then the caller walks the folder. Folders skipped by name (`node_modules`, `dist`, ...) stay
  * skipped: a vendored or built copy committed to the repository is not its source.
  */
-function gitFiles(dir: string, files: Set<string>, infra: Set<string>): boolean {
+function gitFiles(dir: string, files: Set<string>, infra: Set<string>, out: FileList): boolean {
   let listed: string;
   try {
     listed = execFileSync(
@@ -181,12 +199,20 @@ function gitFiles(dir: string, files: Set<string>, infra: Set<string>): boolean 
     .filter((r) => APP_MARKERS.has(path.posix.basename(r)))
     .map((r) => r.slice(0, -path.posix.basename(r).length));
   const outer = inCdkFolder(dir, diskFiles);
+  // Python packages pip installed into a committed folder: as vendored as `node_modules`.
+  const installed = installedIn(dir, all, (d) => SKIPPED_DIRS.has(d));
+  for (const [folder, names] of installed)
+    out.installed.push({
+      folder: path.normalize(path.join(dir, folder)),
+      packages: [...names].filter(isInstallRecord).length,
+    });
   for (const rel of all) {
     const source = !!rel && !!languageForFile(rel);
     const template = !!rel && isInfrastructureCandidate(rel);
     if (!source && !template) continue;
     const parts = rel.split('/');
     if (parts.slice(0, -1).some((d) => SKIPPED_DIRS.has(d))) continue;
+    if (installed.size > 0 && isInstalled(rel, installed)) continue;
     const full = path.join(dir, ...parts);
     // A tracked file deleted from the work tree, or a submodule, is not there to read.
     try {
