@@ -77,3 +77,24 @@ test('a -var-file file is not read, and a malformed tfvars file adds nothing', (
   const broken = tableOf({ 'terraform.tfvars': 'stage = "prod"\nhash_key = \n' });
   assert.equal(broken.tableName, 'orders-dev');
 });
+
+test('a sibling .tf edited between two reads of the module: the second read sees the edit', () => {
+  // Each file of a folder reads its siblings as the rest of its module, from a memo of parsed
+  // files kept by path and text: an edited sibling must be parsed again, not taken from it.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardlens-tfsibling-'));
+  try {
+    const main = MAIN.replace(/variable "table_name" \{[^}]*\}\n/, '');
+    const file = path.join(dir, 'main.tf');
+    fs.writeFileSync(file, main);
+    const names = (tableName: string) => `variable "table_name" {\n  type    = string\n  default = "${tableName}"\n}\n`;
+    fs.writeFileSync(path.join(dir, 'names.tf'), names('orders'));
+    assert.equal(readInfrastructure(file, main)?.tables[0]?.tableName, 'orders-dev');
+    fs.writeFileSync(path.join(dir, 'names.tf'), names('invoices'));
+    assert.equal(readInfrastructure(file, main)?.tables[0]?.tableName, 'invoices-dev');
+    // The file given changed in memory only (an open editor): its text decides, not the memo's.
+    const renamed = main.replace('"${var.table_name}-${var.stage}"', '"${var.table_name}-${var.stage}-eu"');
+    assert.equal(readInfrastructure(file, renamed)?.tables[0]?.tableName, 'invoices-dev-eu');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
