@@ -146,7 +146,7 @@ test('install records: quoted RECORD paths, scripts outside the folder, top_leve
       'site/myproject.egg-info/SOURCES.txt': 'app/vote.py\nsetup.py\n',
     },
     (dir) => {
-      const names = installedNames(path.join(dir, 'site'), [
+      const { names, packages } = installedNames(path.join(dir, 'site'), [
         'odd-1.0.dist-info',
         'yaml-6.0.dist-info',
         'legacy-0.1-py3.9.egg-info',
@@ -164,6 +164,8 @@ test('install records: quoted RECORD paths, scripts outside the folder, top_leve
         'yaml-6.0.dist-info',
         'yaml.py',
       ]);
+      // The editable install's record names nothing but itself: three packages.
+      assert.equal(packages, 3);
     },
   );
 });

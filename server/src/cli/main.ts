@@ -15,6 +15,7 @@ import {
   type Severity,
   type CacheSetup,
   type FileList,
+  installedNote,
   WorkspaceIndex,
 } from '../engine';
 import { toJunit } from './junit';
@@ -227,10 +228,7 @@ async function checkWith(
     if (note) err.write(`shardlens: ${note}\n`);
     if (indexed.gitignored > 0)
       err.write(`shardlens: left out ${indexed.gitignored} files and folders named in .gitignore\n`);
-    for (const { folder, packages } of indexed.installed)
-      err.write(
-        `shardlens: left out ${packages} Python package${packages === 1 ? '' : 's'} installed in ${folder} (pip's records)\n`,
-      );
+    for (const { folder, packages } of indexed.installed) err.write(`shardlens: ${installedNote(folder, packages)}\n`);
     if (indexed.excluded > 0) err.write(`shardlens: left out ${indexed.excluded} files the project config excludes\n`);
   }
   if (unused.length) err.write(formatUnusedIgnores(unused));

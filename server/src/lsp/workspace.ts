@@ -7,6 +7,7 @@ import {
   type Access,
   type AnalysisCache,
   collectFiles,
+  installedNote,
   noteWalkedFolder,
   isInfrastructureCandidate,
   countCoverage,
@@ -174,7 +175,7 @@ export class Workspace {
       const lists = this.folders.map((folder) => collectFiles([folder], { onFolder: noteWalkedFolder }));
       const files = lists.flatMap((l) => l.files);
       for (const { folder, packages } of lists.flatMap((l) => l.installed))
-        this.connection.console.info(`ShardLens: left out ${packages} Python packages installed in ${folder}`);
+        this.connection.console.info(`ShardLens: ${installedNote(folder, packages)}`);
       await this.parsersReady;
       const perIndex = new Map<WorkspaceIndex, string[]>();
       const caches = new Map<WorkspaceIndex, AnalysisCache | null>();

@@ -154,9 +154,9 @@ function walkDir(root: string, files: Set<string>, infra: Set<string>, out: File
     const cdk = inApp || entries.some((e) => APP_MARKERS.has(e.name) && e.isFile());
     const records = entries.filter((e) => e.isDirectory() && isInstallRecord(e.name)).map((e) => e.name);
     const installed = records.length > 0 ? installedNames(dir, records) : null;
-    if (installed) out.installed.push({ folder: path.normalize(dir), packages: records.length });
+    if (installed?.packages) out.installed.push({ folder: path.normalize(dir), packages: installed.packages });
     for (const e of entries) {
-      if (installed?.has(e.name)) continue;
+      if (installed?.names.has(e.name)) continue;
       const full = path.join(dir, e.name);
       if (e.isDirectory()) {
         if (SKIPPED_DIRS.has(e.name)) out.skippedDirs.push(full);
@@ -201,11 +201,8 @@ function gitFiles(dir: string, files: Set<string>, infra: Set<string>, out: File
   const outer = inCdkFolder(dir, diskFiles);
   // Python packages pip installed into a committed folder: as vendored as `node_modules`.
   const installed = installedIn(dir, all, (d) => SKIPPED_DIRS.has(d));
-  for (const [folder, names] of installed)
-    out.installed.push({
-      folder: path.normalize(path.join(dir, folder)),
-      packages: [...names].filter(isInstallRecord).length,
-    });
+  for (const [folder, { packages }] of installed)
+    if (packages > 0) out.installed.push({ folder: path.normalize(path.join(dir, folder)), packages });
   for (const rel of all) {
     const source = !!rel && !!languageForFile(rel);
     const template = !!rel && isInfrastructureCandidate(rel);

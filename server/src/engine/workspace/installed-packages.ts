@@ -18,15 +18,22 @@ export function isInstallRecord(name: string): boolean {
   return name.endsWith('.dist-info') || name.endsWith('.egg-info');
 }
 
+/** What install records say pip wrote into a folder. */
+export interface Installed {
+  /** The names in the folder (files and folders, first path segment) pip wrote, with the record folders. */
+  names: Set<string>;
+  /** How many records named something besides themselves: the packages left out. */
+  packages: number;
+}
+
 /**
- * The names in `folder` (files and folders, first path segment) that the install records
- * `records` (names of `*.dist-info` / `*.egg-info` folders in it) say pip wrote, with the
- * record folders themselves.
+ * What the install records `records` (names of `*.dist-info` / `*.egg-info` folders in
+ * `folder`) say pip wrote there.
  */
-export function installedNames(folder: string, records: readonly string[]): Set<string> {
-  const out = new Set<string>();
+export function installedNames(folder: string, records: readonly string[]): Installed {
+  const names = new Set<string>(records);
+  let packages = 0;
   for (const record of records) {
-    out.add(record);
     const dir = path.join(folder, record);
     const paths = record.endsWith('.dist-info')
       ? (readLines(path.join(dir, 'RECORD'))?.map(recordPath) ??
@@ -36,13 +43,22 @@ export function installedNames(folder: string, records: readonly string[]): Set<
         readLines(path.join(dir, 'installed-files.txt'))
           ?.filter((l) => l.startsWith('../'))
           .map((l) => l.slice(3));
+    let named = false;
     for (const p of paths ?? []) {
       const first = p.split('/')[0];
       // A script written outside the folder (`../../bin/x`) or an absolute path is not in it.
-      if (first && first !== '..' && first !== '.' && !path.isAbsolute(p)) out.add(first);
+      if (!first || first === '..' || first === '.' || path.isAbsolute(p) || first === record) continue;
+      names.add(first);
+      named = true;
     }
+    if (named) packages++;
   }
-  return out;
+  return { names, packages };
+}
+
+/** The line that says what a folder's install records left out (the CLI's stderr, the server's log). */
+export function installedNote(folder: string, packages: number): string {
+  return `left out ${packages} Python package${packages === 1 ? '' : 's'} installed in ${folder} (pip's records)`;
 }
 
 /** A RECORD line's path: the first CSV field, quoted when it holds a comma. */
@@ -73,7 +89,7 @@ export function installedIn(
   root: string,
   rels: readonly string[],
   skipped: (folder: string) => boolean,
-): Map<string, Set<string>> {
+): Map<string, Installed> {
   const records = new Map<string, Set<string>>();
   for (const rel of rels) {
     if (!rel.includes('.dist-info/') && !rel.includes('.egg-info/')) continue;
@@ -88,14 +104,14 @@ export function installedIn(
         break;
       }
   }
-  const out = new Map<string, Set<string>>();
+  const out = new Map<string, Installed>();
   for (const [folder, names] of records) out.set(folder, installedNames(path.join(root, folder), [...names]));
   return out;
 }
 
 /** Whether `rel` lies in a folder of `installed` under a name its records cover. */
-export function isInstalled(rel: string, installed: ReadonlyMap<string, ReadonlySet<string>>): boolean {
-  for (const [folder, names] of installed) {
+export function isInstalled(rel: string, installed: ReadonlyMap<string, Installed>): boolean {
+  for (const [folder, { names }] of installed) {
     const prefix = folder ? `${folder}/` : '';
     if (!rel.startsWith(prefix)) continue;
     const first = rel.slice(prefix.length).split('/')[0];
