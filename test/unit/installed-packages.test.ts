@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { collectFiles } from '../../server/src/engine/workspace/files';
+import { collectFiles, walkListsPath } from '../../server/src/engine/workspace/files';
 import { installedNames } from '../../server/src/engine/workspace/installed-packages';
 import { ensureBuilt, runCli, withService } from '../../fuzz/cli-runner';
 
@@ -89,29 +89,47 @@ const LAYER_TREE: Record<string, string> = {
 const rel = (root: string, files: string[]) =>
   files.map((f) => path.relative(root, f).split(path.sep).join('/')).sort();
 
+/** The project's files and the layer's own module are listed; the installed package and module are not. */
+function assertLayerLeftOut(dir: string): void {
+  const list = collectFiles([dir]);
+  assert.deepEqual(rel(dir, list.files), [
+    'app/vote.py',
+    'layer/python/common/__init__.py',
+    'layer/python/common/tally.py',
+  ]);
+  assert.deepEqual(list.installed, [{ folder: path.join(dir, 'layer', 'python'), packages: 2 }]);
+}
+
 test('the folder walk leaves out what pip installed into a layer and keeps the project’s own module there', () => {
-  withService(LAYER_TREE, (dir) => {
-    const list = collectFiles([dir]);
-    assert.deepEqual(rel(dir, list.files), [
-      'app/vote.py',
-      'layer/python/common/__init__.py',
-      'layer/python/common/tally.py',
-    ]);
-    assert.deepEqual(list.installed, [{ folder: path.join(dir, 'layer', 'python'), packages: 2 }]);
-  });
+  withService(LAYER_TREE, assertLayerLeftOut);
 });
 
 test('so does the file list git gives, for tracked and untracked files alike', () => {
   withService(LAYER_TREE, (dir) => {
     execFileSync('git', ['init', '-q'], { cwd: dir });
     execFileSync('git', ['add', 'layer'], { cwd: dir });
+    assertLayerLeftOut(dir);
+  });
+});
+
+test('a project’s own egg-info (an editable install) leaves every file in and is not reported', () => {
+  const tree = { 'app/vote.py': HANDLER, 'vote.egg-info/SOURCES.txt': 'app/vote.py\nsetup.py\n', 'setup.py': '' };
+  withService(tree, (dir) => {
     const list = collectFiles([dir]);
-    assert.deepEqual(rel(dir, list.files), [
-      'app/vote.py',
-      'layer/python/common/__init__.py',
-      'layer/python/common/tally.py',
-    ]);
-    assert.deepEqual(list.installed, [{ folder: path.join(dir, 'layer', 'python'), packages: 2 }]);
+    assert.deepEqual(rel(dir, list.files), ['app/vote.py', 'setup.py']);
+    assert.deepEqual(list.installed, []);
+  });
+});
+
+test('walkListsPath answers for one path as the walk lists the folder', () => {
+  withService({ ...LAYER_TREE, 'dist/vote.js': 'exports.handler = () => 0;\n' }, (dir) => {
+    const at = (rel: string) => walkListsPath(dir, path.join(dir, ...rel.split('/')));
+    assert.equal(at('app/vote.py'), true);
+    assert.equal(at('layer/python/common/tally.py'), true);
+    assert.equal(at('layer/python/ddb_heartbeat/__init__.py'), false);
+    assert.equal(at('layer/python/six.py'), false);
+    assert.equal(at('dist/vote.js'), false);
+    assert.equal(walkListsPath(dir, path.join(path.dirname(dir), 'elsewhere.py')), true);
   });
 });
 

@@ -87,7 +87,7 @@ export { AnalysisCache, ENGINE_VERSION, cacheDir, stampsBefore } from './workspa
 export type { CacheSetup } from './workspace/cache';
 export { forgetWalkListings, noteWalkedFolder, walkedFileExists, walkedKind } from './file-roles/walk-listings';
 export { indexWorkspace } from './workspace/cache/run';
-export { collectFiles, type FileList } from './workspace/files';
+export { collectFiles, walkListsPath, type FileList } from './workspace/files';
 export { installedNote } from './workspace/installed-packages';
 export { VersionedMemo } from './workspace/versioned-memo';
 export { isInfrastructureCandidate } from './frontends/infra';

@@ -8,6 +8,7 @@ import {
   type AnalysisCache,
   collectFiles,
   installedNote,
+  walkListsPath,
   noteWalkedFolder,
   isInfrastructureCandidate,
   countCoverage,
@@ -112,6 +113,12 @@ export class Workspace {
     this.folders = folders;
     for (const f of [...this.indexes.keys()]) if (!folders.includes(f)) this.indexes.delete(f);
     this.generation++;
+  }
+
+  /** Whether the walk of the folder holding `file` lists it by its path (`walkListsPath`); a loose file is. */
+  private listedByWalk(file: string): boolean {
+    const folder = this.folders.filter((f) => file.startsWith(f + path.sep)).sort((a, b) => b.length - a.length)[0];
+    return !folder || walkListsPath(folder, file);
   }
 
   /** Whether `file` lies in one of the workspace folders (else it is a loose file, open on its own). */
@@ -277,6 +284,9 @@ export class Workspace {
 
   /** A file changed on disk (or was closed): analyse it from its current text. */
   async refreshFile(key: string): Promise<void> {
+    // A rebuilt `dist/` or a re-run `pip install -t layer/python` changes files the walk never
+    // lists: not the project's code. Dropped if held (a document closed there), else ignored.
+    if (!this.listedByWalk(key)) return this.indexFor(key).analysisOf(key) ? this.forget(key) : undefined;
     this.live?.invalidate();
     this.generation++;
     if (await this.excluded(key)) return this.forget(key);

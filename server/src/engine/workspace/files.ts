@@ -222,3 +222,34 @@ function gitFiles(dir: string, files: Set<string>, infra: Set<string>, out: File
   }
   return true;
 }
+
+/**
+ * Whether the walk of `root` would list `file` by its path: no folder on the way is one
+ * skipped by name (`dist`, `node_modules`, ...), and no install record beside a folder on
+ * the way names it (installed-packages.ts). For a file the editor reports changed on disk:
+ * a rebuilt `dist/` or a re-run `pip install -t` is not the project's code. A file outside
+ * `root` is not judged here (true). `.gitignore` is not asked.
+ */
+export function walkListsPath(root: string, file: string): boolean {
+  const rel = path.relative(root, file);
+  if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) return true;
+  const parts = rel.split(path.sep);
+  let dir = root;
+  for (let i = 0; i < parts.length - 1; i++) {
+    if (SKIPPED_DIRS.has(parts[i]) || installedBeside(dir, parts[i])) return false;
+    dir = path.join(dir, parts[i]);
+  }
+  return !installedBeside(dir, parts[parts.length - 1]);
+}
+
+/** Whether the install records in `dir` name `name` as written by pip. */
+function installedBeside(dir: string, name: string): boolean {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return false;
+  }
+  const records = entries.filter((e) => e.isDirectory() && isInstallRecord(e.name)).map((e) => e.name);
+  return records.length > 0 && installedNames(dir, records).names.has(name);
+}
