@@ -130,6 +130,12 @@ test('walkListsPath answers for one path as the walk lists the folder', () => {
     assert.equal(at('layer/python/six.py'), false);
     assert.equal(at('dist/vote.js'), false);
     assert.equal(walkListsPath(dir, path.join(path.dirname(dir), 'elsewhere.py')), true);
+    // One more package installed beside them later: its files are left out from then on.
+    const site = path.join(dir, 'layer', 'python');
+    fs.mkdirSync(path.join(site, 'rich-13.0.dist-info'));
+    fs.writeFileSync(path.join(site, 'rich-13.0.dist-info', 'RECORD'), 'rich/__init__.py,sha256=ffff,10\n');
+    assert.equal(at('layer/python/rich/__init__.py'), false);
+    assert.equal(at('layer/python/common/tally.py'), true);
   });
 });
 
