@@ -4,7 +4,7 @@
  * `site-packages`. pip leaves a `<name>.dist-info` folder beside each package it installs,
  * whose `RECORD` lists every file it wrote. Those files are third-party code, as
  * `node_modules` is: judging boto3's own calls as the project's would be noise, and reading
- * a layer of 3,000 files took a check 47 s where the project's own code took one.
+ * a layer of 1,110 such source files took a check 47 s where the project's own 80 take 0.6 s.
  *
  * Only what the records name is left out, so the project's own modules kept in the same
  * folder (a layer's shared `common/`) are still read. A project's own `<name>.egg-info`
