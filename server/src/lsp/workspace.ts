@@ -117,8 +117,14 @@ export class Workspace {
 
   /** Whether the walk of the folder holding `file` lists it by its path (`walkListsPath`); a loose file is. */
   private listedByWalk(file: string): boolean {
-    const folder = this.folders.filter((f) => file.startsWith(f + path.sep)).sort((a, b) => b.length - a.length)[0];
+    const folder = this.folderBelow(file);
     return !folder || walkListsPath(folder, file);
+  }
+
+  /** The deepest workspace folder `file` lies below (`orSelf`: or is), if any. */
+  private folderBelow(file: string, orSelf = false): string | undefined {
+    const holds = (f: string) => (orSelf && file === f) || file.startsWith(f + path.sep);
+    return this.folders.filter(holds).sort((a, b) => b.length - a.length)[0];
   }
 
   /** Whether `file` lies in one of the workspace folders (else it is a loose file, open on its own). */
@@ -128,9 +134,7 @@ export class Workspace {
 
   /** The index of the folder holding `file` (the deepest), or one for loose files. */
   indexFor(file: string): WorkspaceIndex {
-    const folder =
-      this.folders.filter((f) => file === f || file.startsWith(f + path.sep)).sort((a, b) => b.length - a.length)[0] ??
-      (path.isAbsolute(file) ? path.dirname(file) : '');
+    const folder = this.folderBelow(file, true) ?? (path.isAbsolute(file) ? path.dirname(file) : '');
     let index = this.indexes.get(folder);
     if (!index) {
       index = new WorkspaceIndex({
@@ -145,7 +149,7 @@ export class Workspace {
 
   /** The analysis cache of the folder holding `file` (none for loose files, or with `shardlens.cache.enabled` off). */
   private async cacheFor(file: string): Promise<AnalysisCache | null> {
-    const folder = this.folders.filter((f) => file.startsWith(f + path.sep)).sort((a, b) => b.length - a.length)[0];
+    const folder = this.folderBelow(file);
     if (!folder || !(await this.settings.get(pathToUri(folder))).cache.enabled) return null;
     const notice = (line: string) => this.connection.console.warn(`ShardLens: ${line}`);
     return serverCache(folder, this.contexts.get(folder), this.cacheStorage, (f) => this.docs.textOf(f), notice);

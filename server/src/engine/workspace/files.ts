@@ -5,7 +5,7 @@ import { diskFiles, isInfrastructureCandidate } from '../frontends/infra';
 import { languageForFile } from '../syntax/parser';
 import { APP_CONFIGS, inCdkFolder } from './cdk-source';
 import { ignoredByScopes, parseGitignore, type IgnoreScope } from './gitignore';
-import { installedIn, installedNames, isInstallRecord, isInstalled } from './installed-packages';
+import { installedIn, installedInListing, isInstalled } from './installed-packages';
 
 /** The files that make a folder an app of infrastructure code (`cdk` runs the app there; SST reads its config). */
 const APP_MARKERS = new Set(APP_CONFIGS);
@@ -152,8 +152,7 @@ function walkDir(root: string, files: Set<string>, infra: Set<string>, out: File
     const scopes = own ? [...parent, own] : parent;
     // A CDK app's folder: its source files may declare infrastructure (their imports decide).
     const cdk = inApp || entries.some((e) => APP_MARKERS.has(e.name) && e.isFile());
-    const records = entries.filter((e) => e.isDirectory() && isInstallRecord(e.name)).map((e) => e.name);
-    const installed = records.length > 0 ? installedNames(dir, records) : null;
+    const installed = installedInListing(dir, entries);
     if (installed?.packages) out.installed.push({ folder: path.normalize(dir), packages: installed.packages });
     for (const e of entries) {
       if (installed?.names.has(e.name)) continue;
@@ -250,6 +249,5 @@ function installedBeside(dir: string, name: string): boolean {
   } catch {
     return false;
   }
-  const records = entries.filter((e) => e.isDirectory() && isInstallRecord(e.name)).map((e) => e.name);
-  return records.length > 0 && installedNames(dir, records).names.has(name);
+  return !!installedInListing(dir, entries)?.names.has(name);
 }

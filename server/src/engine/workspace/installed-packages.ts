@@ -49,6 +49,12 @@ export function installedNames(folder: string, records: readonly string[]): Inst
   return read;
 }
 
+/** What the install records among a folder's listed `entries` say pip wrote there; null without any. */
+export function installedInListing(folder: string, entries: readonly fs.Dirent[]): Installed | null {
+  const records = entries.filter((e) => e.isDirectory() && isInstallRecord(e.name)).map((e) => e.name);
+  return records.length > 0 ? installedNames(folder, records) : null;
+}
+
 function readRecords(folder: string, records: readonly string[]): Installed {
   const names = new Set<string>(records);
   let packages = 0;
