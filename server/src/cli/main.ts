@@ -16,6 +16,7 @@ import {
   type CacheSetup,
   type FileList,
   installedNote,
+  compiledNote,
   WorkspaceIndex,
 } from '../engine';
 import { toJunit } from './junit';
@@ -60,6 +61,8 @@ interface Indexed {
   gitignored: number;
   /** Folders of installed Python packages, left out (installed-packages.ts). */
   installed: FileList['installed'];
+  /** JavaScript files left out as tsc's output beside their TypeScript (compiled-output.ts). */
+  compiled: number;
   /** Folders that could not be listed: reported with the skipped files. */
   unreadable: SkippedPath[];
   /** Files a project config's `exclude` left out. */
@@ -111,6 +114,7 @@ async function indexPaths(
     excluded,
     gitignored: list.gitignored,
     installed: list.installed,
+    compiled: list.compiled,
     unreadable: list.unreadable.map((u) => ({ file: u.path, reason: u.reason })),
   };
 }
@@ -229,6 +233,7 @@ async function checkWith(
     if (indexed.gitignored > 0)
       err.write(`shardlens: left out ${indexed.gitignored} files and folders named in .gitignore\n`);
     for (const { folder, packages } of indexed.installed) err.write(`shardlens: ${installedNote(folder, packages)}\n`);
+    if (indexed.compiled > 0) err.write(`shardlens: ${compiledNote(indexed.compiled)}\n`);
     if (indexed.excluded > 0) err.write(`shardlens: left out ${indexed.excluded} files the project config excludes\n`);
   }
   if (unused.length) err.write(formatUnusedIgnores(unused));

@@ -8,6 +8,7 @@ import {
   type AnalysisCache,
   collectFiles,
   installedNote,
+  compiledNote,
   walkListsPath,
   noteWalkedFolder,
   isInfrastructureCandidate,
@@ -187,6 +188,8 @@ export class Workspace {
       const files = lists.flatMap((l) => l.files);
       for (const { folder, packages } of lists.flatMap((l) => l.installed))
         this.connection.console.info(`ShardLens: ${installedNote(folder, packages)}`);
+      const compiled = lists.reduce((n, l) => n + l.compiled, 0);
+      if (compiled > 0) this.connection.console.info(`ShardLens: ${compiledNote(compiled)}`);
       await this.parsersReady;
       const perIndex = new Map<WorkspaceIndex, string[]>();
       const caches = new Map<WorkspaceIndex, AnalysisCache | null>();

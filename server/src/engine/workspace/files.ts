@@ -6,6 +6,7 @@ import { languageForFile } from '../syntax/parser';
 import { APP_CONFIGS, inCdkFolder } from './cdk-source';
 import { ignoredByScopes, parseGitignore, type IgnoreScope } from './gitignore';
 import { installedIn, installedInListing, isInstalled } from './installed-packages';
+import { isCompiledBeside } from './compiled-output';
 
 /** The files that make a folder an app of infrastructure code (`cdk` runs the app there; SST reads its config). */
 const APP_MARKERS = new Set(APP_CONFIGS);
@@ -55,6 +56,8 @@ export interface FileList {
    * `site-packages`), with how many: what their records list is left out (installed-packages.ts).
    */
   installed: Array<{ folder: string; packages: number }>;
+  /** JavaScript files left out as tsc's output beside their TypeScript source (compiled-output.ts). */
+  compiled: number;
 }
 
 /** What a caller may learn from the walk without listing the folders again. */
@@ -78,6 +81,7 @@ export function collectFiles(paths: string[], watch: WalkObserver = {}): FileLis
     gitignored: 0,
     unreadable: [],
     installed: [],
+    compiled: 0,
   };
   const files = new Set<string>();
   const infra = new Set<string>();
@@ -154,6 +158,8 @@ function walkDir(root: string, files: Set<string>, infra: Set<string>, out: File
     const cdk = inApp || entries.some((e) => APP_MARKERS.has(e.name) && e.isFile());
     const installed = installedInListing(dir, entries);
     if (installed?.packages) out.installed.push({ folder: path.normalize(dir), packages: installed.packages });
+    let names: Set<string> | null = null;
+    const listed = (name: string) => (names ??= new Set(entries.map((x) => x.name))).has(name);
     for (const e of entries) {
       if (installed?.names.has(e.name)) continue;
       const full = path.join(dir, e.name);
@@ -163,6 +169,7 @@ function walkDir(root: string, files: Set<string>, infra: Set<string>, out: File
         else stack.push({ dir: full, scopes, cdk });
       } else if (e.isFile() && (languageForFile(e.name) || isInfrastructureCandidate(e.name))) {
         if (ignoredBy(scopes, full, false)) out.gitignored++;
+        else if (isCompiledBeside(e.name, listed)) out.compiled++;
         else {
           if (languageForFile(e.name)) files.add(path.normalize(full));
           if (isInfrastructureCandidate(e.name) || (cdk && languageForFile(e.name))) infra.add(path.normalize(full));
@@ -202,6 +209,8 @@ function gitFiles(dir: string, files: Set<string>, infra: Set<string>, out: File
   const installed = installedIn(dir, all, (d) => SKIPPED_DIRS.has(d));
   for (const [folder, { packages }] of installed)
     if (packages > 0) out.installed.push({ folder: path.normalize(path.join(dir, folder)), packages });
+  let known: Set<string> | null = null;
+  const inList = (rel: string) => (known ??= new Set(all)).has(rel);
   for (const rel of all) {
     const source = !!rel && !!languageForFile(rel);
     const template = !!rel && isInfrastructureCandidate(rel);
@@ -209,6 +218,11 @@ function gitFiles(dir: string, files: Set<string>, infra: Set<string>, out: File
     const parts = rel.split('/');
     if (parts.slice(0, -1).some((d) => SKIPPED_DIRS.has(d))) continue;
     if (installed.size > 0 && isInstalled(rel, installed)) continue;
+    const folder = rel.slice(0, rel.length - parts[parts.length - 1].length);
+    if (source && isCompiledBeside(parts[parts.length - 1], (name) => inList(folder + name))) {
+      out.compiled++;
+      continue;
+    }
     const full = path.join(dir, ...parts);
     // A tracked file deleted from the work tree, or a submodule, is not there to read.
     try {
@@ -225,8 +239,9 @@ function gitFiles(dir: string, files: Set<string>, infra: Set<string>, out: File
 /**
  * Whether the walk of `root` would list `file` by its path: no folder on the way is one
  * skipped by name (`dist`, `node_modules`, ...), and no install record beside a folder on
- * the way names it (installed-packages.ts). For a file the editor reports changed on disk:
- * a rebuilt `dist/` or a re-run `pip install -t` is not the project's code. A file outside
+ * the way names it (installed-packages.ts), and it is not tsc's output beside its TypeScript
+ * source (compiled-output.ts). For a file the editor reports changed on disk: a rebuilt
+ * `dist/`, a re-run `pip install -t` or a `tsc --watch` is not the project's code. A file outside
  * `root` is not judged here (true). `.gitignore` is not asked.
  */
 export function walkListsPath(root: string, file: string): boolean {
@@ -238,7 +253,9 @@ export function walkListsPath(root: string, file: string): boolean {
     if (SKIPPED_DIRS.has(parts[i]) || installedBeside(dir, parts[i])) return false;
     dir = path.join(dir, parts[i]);
   }
-  return !installedBeside(dir, parts[parts.length - 1]);
+  const name = parts[parts.length - 1];
+  if (isCompiledBeside(name, (sibling) => fs.existsSync(path.join(dir, sibling)))) return false;
+  return !installedBeside(dir, name);
 }
 
 /** Whether the install records in `dir` name `name` as written by pip. */

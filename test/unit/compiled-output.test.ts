@@ -1,0 +1,167 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { collectFiles, walkListsPath } from '../../server/src/engine/workspace/files';
+import { typeScriptSourcesOf } from '../../server/src/engine/workspace/compiled-output';
+import { ensureBuilt, runCli, withService } from '../../fuzz/cli-runner';
+
+/**
+ * A SAM service written in TypeScript and built with plain `tsc` (no `outDir`): each
+ * handler's `.js` sits beside its `.ts`, and both are committed, as in many Lambda repos.
+ * Its CDK app was compiled the same way. A hand-written `.js` with a `.d.ts` is source.
+ */
+ensureBuilt();
+
+const TEMPLATE = `AWSTemplateFormatVersion: '2010-09-09'
+Transform: AWS::Serverless-2016-10-31
+Resources:
+  ScoresTable:
+    Type: AWS::Serverless::SimpleTable
+  SubmitScore:
+    Type: AWS::Serverless::Function
+    Properties:
+      CodeUri: src/handlers/
+      Handler: submit-score.handler
+      Runtime: nodejs20.x
+      Environment:
+        Variables:
+          SCORES_TABLE: !Ref ScoresTable
+      Events:
+        Submit:
+          Type: Api
+          Properties: { Path: /scores, Method: post }
+`;
+
+const HANDLER_TS = `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+
+const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+
+export const handler = async (event: APIGatewayProxyEvent) => {
+  await doc.send(
+    new UpdateCommand({
+      TableName: process.env.SCORES_TABLE,
+      Key: { pk: 'SCOREBOARD' },
+      UpdateExpression: 'ADD submissions :one',
+      ExpressionAttributeValues: { ':one': 1 },
+    }),
+  );
+  return { statusCode: 204, body: event.body ?? '' };
+};
+`;
+
+// What tsc 5 writes for it with "module": "commonjs".
+const HANDLER_JS = `"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.handler = void 0;
+const client_dynamodb_1 = require("@aws-sdk/client-dynamodb");
+const lib_dynamodb_1 = require("@aws-sdk/lib-dynamodb");
+const doc = lib_dynamodb_1.DynamoDBDocumentClient.from(new client_dynamodb_1.DynamoDBClient({}));
+const handler = async (event) => {
+    await doc.send(new lib_dynamodb_1.UpdateCommand({
+        TableName: process.env.SCORES_TABLE,
+        Key: { pk: 'SCOREBOARD' },
+        UpdateExpression: 'ADD submissions :one',
+        ExpressionAttributeValues: { ':one': 1 },
+    }));
+    return { statusCode: 204, body: event.body ?? '' };
+};
+exports.handler = handler;
+//# sourceMappingURL=submit-score.js.map
+`;
+
+const TREE: Record<string, string> = {
+  'template.yaml': TEMPLATE,
+  'src/handlers/submit-score.ts': HANDLER_TS,
+  'src/handlers/submit-score.js': HANDLER_JS,
+  // Hand-written JavaScript with its declarations: the project's source.
+  'src/lib/keys.js': 'exports.scoreKey = (id) => `SCORE#${id}`;\n',
+  'src/lib/keys.d.ts': 'export declare const scoreKey: (id: string) => string;\n',
+  'src/esm/index.mts': 'export const ok = true;\n',
+  'src/esm/index.mjs': 'export const ok = true;\n',
+  'infra/cdk.json': '{ "app": "node bin/app.js" }\n',
+  'infra/bin/app.ts': "import { App } from 'aws-cdk-lib';\nnew App();\n",
+  'infra/bin/app.js': '"use strict";\nconst aws_cdk_lib_1 = require("aws-cdk-lib");\nnew aws_cdk_lib_1.App();\n',
+};
+
+const rel = (dir: string, files: string[]) => files.map((f) => path.relative(dir, f).split(path.sep).join('/'));
+
+function assertCompiledLeftOut(dir: string): void {
+  const list = collectFiles([dir]);
+  assert.deepEqual(rel(dir, list.files), [
+    'infra/bin/app.ts',
+    'src/esm/index.mts',
+    'src/handlers/submit-score.ts',
+    'src/lib/keys.js',
+  ]);
+  assert.ok(!rel(dir, list.infrastructure).includes('infra/bin/app.js'), list.infrastructure.join('\n'));
+  assert.ok(rel(dir, list.infrastructure).includes('infra/bin/app.ts'), list.infrastructure.join('\n'));
+  assert.equal(list.compiled, 3);
+}
+
+test('the folder walk leaves out the JavaScript tsc wrote beside its TypeScript', () => {
+  withService(TREE, assertCompiledLeftOut);
+});
+
+test('so does the file list git gives', () => {
+  withService(TREE, (dir) => {
+    execFileSync('git', ['init', '-q'], { cwd: dir });
+    execFileSync('git', ['add', 'src', 'infra'], { cwd: dir });
+    assertCompiledLeftOut(dir);
+  });
+});
+
+test('walkListsPath says the same of one changed file (a tsc --watch rewriting its output)', () => {
+  withService(TREE, (dir) => {
+    const at = (p: string) => walkListsPath(dir, path.join(dir, ...p.split('/')));
+    assert.equal(at('src/handlers/submit-score.js'), false);
+    assert.equal(at('src/handlers/submit-score.ts'), true);
+    assert.equal(at('src/lib/keys.js'), true);
+    assert.equal(at('src/esm/index.mjs'), false);
+  });
+});
+
+test('which TypeScript names a JavaScript file is compiled from', () => {
+  assert.deepEqual(typeScriptSourcesOf('a.js'), ['a.ts', 'a.tsx']);
+  assert.deepEqual(typeScriptSourcesOf('a.jsx'), ['a.tsx']);
+  assert.deepEqual(typeScriptSourcesOf('a.mjs'), ['a.mts']);
+  assert.deepEqual(typeScriptSourcesOf('a.cjs'), ['a.cts']);
+  assert.deepEqual(typeScriptSourcesOf('a.ts'), []);
+  assert.deepEqual(typeScriptSourcesOf('.js'), []);
+});
+
+test('check reports the counter once, in the TypeScript, reached from its route, and says what it left out', () => {
+  withService(TREE, (dir) => {
+    const r = runCli(['check', dir, '--format', 'json', '--fail-on', 'never']);
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout) as { findings: Array<{ file: string; rule: string; message: string }> };
+    const counter = out.findings.filter((f) => f.file.endsWith('submit-score.ts'));
+    assert.ok(counter.length > 0, r.stdout);
+    assert.deepEqual(
+      out.findings.filter((f) => f.file.endsWith('.js')),
+      [],
+    );
+    assert.ok(
+      counter.some((f) => f.message.includes('POST /scores')),
+      counter.map((f) => f.message).join('\n'),
+    );
+    assert.ok(
+      r.stderr.includes('shardlens: left out 3 JavaScript files compiled from the TypeScript beside them'),
+      r.stderr,
+    );
+
+    // Without its TypeScript the compiled handler is the code there is: it is read, namespace and all.
+    const onlyJs = { ...TREE };
+    delete onlyJs['src/handlers/submit-score.ts'];
+    withService(onlyJs, (jsDir) => {
+      const js = runCli(['check', jsDir, '--format', 'json', '--fail-on', 'never']);
+      const files = (JSON.parse(js.stdout) as { findings: Array<{ file: string }> }).findings.map((f) => f.file);
+      assert.ok(
+        files.some((f) => f.endsWith('submit-score.js')),
+        files.join('\n'),
+      );
+    });
+  });
+});
