@@ -89,3 +89,39 @@ test('binary content is skipped', async () => {
   const r = analyzeSource('b.py', 'boto3\u0000\u0001\u0002', 'python');
   assert.equal(r.skipped, 'binary file');
 });
+
+test("names of Object.prototype's members, wherever code puts a name, fail no file", async () => {
+  await initParsers();
+  // A table of known names indexed by a name from the source answered `toString` with a function.
+  for (const n of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf', 'isPrototypeOf']) {
+    const js = `import { DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+const doc = DynamoDBDocumentClient.from(client);
+const TABLES = { ${n}: 'x' };
+export class Repo {
+  ${n}(a) { return a; }
+  async save(${n}, id) {
+    await doc.send(new PutCommand({ TableName: process.env.${n}, Item: { pk: \`\${${n}}#\${id}\`, ${n}: 1 } }));
+    await doc.send(new UpdateCommand({ TableName: TABLES.${n}, Key: { pk: '${n}' }, UpdateExpression: 'ADD ${n} :one' }));
+    const m = { ${n}: PutCommand };
+    await doc.send(new m[${n}]({ TableName: 'y', Item: { pk: '${n}' } }));
+    return [new ${n}({ TableName: 'z' }), ${n}.${n}({ TableName: 'z', Key: { pk: 1 } }), doc.${n}({ TableName: 'z' })];
+  }
+}`;
+    const py = `import boto3
+table = boto3.resource("dynamodb").Table("${n}")
+class ${n}:
+    def ${n}(self, ${n}):
+        table.put_item(Item={"pk": f"{${n}}#1", "${n}": ${n}})
+        return getattr(table, "${n}")(Key={"pk": ${n}})
+`;
+    for (const [file, text, lang] of [
+      ['repo.js', js, 'javascript'],
+      ['repo.ts', js, 'typescript'],
+      ['repo.py', py, 'python'],
+    ] as const) {
+      const r = analyzeSource(file, text, lang);
+      assert.equal(r.skipped, null, `${n} in ${file}`);
+      assert.ok(r.accesses.length >= (lang === 'python' ? 1 : 2), `${n} in ${file}: ${r.accesses.length} accesses`);
+    }
+  }
+});

@@ -37,6 +37,12 @@ const COMMANDS: Record<string, [Operation, 'client' | 'lib' | 'either']> = {
   TransactGetCommand: ['TransactGetItems', 'lib'],
 };
 
+/**
+ * The command class of this name, own names only: a parameter called `constructor` or
+ * `toString` is no command (an inherited property of the table failed the whole file).
+ */
+const commandNamed = (name: string) => (Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined);
+
 /** SDK v2 methods: DocumentClient names and the low-level client's. */
 const V2_METHODS: Record<string, Operation> = {
   put: 'PutItem',
@@ -73,7 +79,8 @@ function emptyInput(n: Node): Value {
 /** Finds every DynamoDB data-plane call in a JavaScript or TypeScript tree. */
 /** Where a DynamoDB call can start: `new XCommand(`, `paginateQuery(`, `.put(` and the other v2 methods. */
 export const CALL_START = new RegExp(
-  String.raw`\bnew\s+(?<name>[A-Za-z]+Command)\b|\b(?<name2>paginateQuery)\s*\(|\.\s*(?<name3>` +
+  // `new ddb.PutCommand(`: the command read through a namespace of the package (tsc's CommonJS output too).
+  String.raw`\bnew\s+(?:[A-Za-z_$][\w$]*\s*\.\s*)?(?<name>[A-Za-z]+Command)\b|\b(?<name2>paginateQuery)\s*\(|\.\s*(?<name3>` +
     Object.keys(V2_METHODS).join('|') +
     String.raw`)\s*\(` +
     // Dispatch by name (js/dispatch.ts): `new COMMANDS[action](`, `new CommandClass(`, `doc[action](`.
@@ -121,12 +128,15 @@ function readCallSite(
   const ctx = () => newContext(evaluate, lookups, deps);
   if (n.type === 'new_expression') {
     const ctor = n.childForFieldName('constructor');
-    const command = COMMANDS[ctor?.text ?? ''];
     const arg = n.childForFieldName('arguments')?.namedChild(0) ?? null;
+    const imported = ctor && !commandNamed(ctor.text) ? importedCommand(ctor, ctx()) : null;
+    const command = imported?.command ?? commandNamed(ctor?.text ?? '');
     if (!command) return dispatchedCommand(n, ctor, arg, text, file, language, ctx, v3Style);
     const [operation, pkg] = command;
     const input = evaluate(arg, ctx()) ?? emptyInput(n);
-    const sdk = pkg === 'either' ? v3Style(input) : pkg === 'lib' ? 'lib-dynamodb' : 'aws-sdk-v3';
+    // Through a namespace or an alias the package is known: `lib.QueryCommand` is the document client's.
+    const either = () => (imported ? (imported.lib ? 'lib-dynamodb' : 'aws-sdk-v3') : v3Style(input));
+    const sdk = pkg === 'either' ? either() : pkg === 'lib' ? 'lib-dynamodb' : 'aws-sdk-v3';
     const call = sendStyle(n, text);
     return makeCallSite(file, language, operation, sdk, n, input, false, call);
   }
@@ -147,7 +157,8 @@ function readCallSite(
     return makeCallSite(file, language, 'Query', v3Style(input), n, input, true, call);
   }
   if (fn?.type !== 'member_expression') return null;
-  const operation = V2_METHODS[fn.childForFieldName('property')?.text ?? ''];
+  const method = fn.childForFieldName('property')?.text ?? '';
+  const operation = Object.hasOwn(V2_METHODS, method) ? V2_METHODS[method] : undefined;
   const arg = args?.namedChild(0);
   if (!operation || !arg || (arg.type !== 'object' && arg.type !== 'identifier')) return null;
   const input = evaluate(arg, ctx());
@@ -170,6 +181,59 @@ function readCallSite(
   );
 }
 
+/** The packages whose namespace holds the commands, and whether each is the document client's. */
+const SDK_PACKAGES = new Map([
+  ['@aws-sdk/lib-dynamodb', true],
+  ['@aws-sdk/client-dynamodb', false],
+]);
+
+/**
+ * A command class the constructor names by another way than its own name, imported from
+ * a DynamoDB package: through the whole package (`ddb.PutCommand` with `import * as ddb
+ * from '@aws-sdk/lib-dynamodb'` or `const ddb = require(...)`, and what tsc's CommonJS
+ * output makes of any import: `lib_dynamodb_1.PutCommand` with `const lib_dynamodb_1 =
+ * require("@aws-sdk/lib-dynamodb")` or `__importStar(require(...))`), or under an alias
+ * (`import { PutCommand as DdbPut }`, `const { QueryCommand: Query } = require(...)`).
+ * The command, and whether the package is the document client's; null for any other
+ * object or name (`sqs.SendMessageCommand`, `timestream.QueryCommand`, a class of the project's).
+ */
+function importedCommand(
+  ctor: Node,
+  ctx: ReturnType<typeof newContext>,
+): { command: [Operation, 'client' | 'lib' | 'either']; lib: boolean } | null {
+  let name: string;
+  let source: string | null = null;
+  if (ctor.type === 'member_expression') {
+    const object = ctor.childForFieldName('object');
+    name = ctor.childForFieldName('property')?.text ?? '';
+    if (!commandNamed(name) || object?.type !== 'identifier') return null;
+    const b = resolve(object, ctx);
+    if (b?.kind === 'import' && b.name === '*') source = b.source;
+    else if (b?.kind === 'value') source = requiredThrough(b.node);
+  } else if (ctor.type === 'identifier') {
+    const b = resolve(ctor, ctx);
+    if (b?.kind !== 'import') return null;
+    name = b.name;
+    source = b.source;
+  } else return null;
+  const command = commandNamed(name);
+  const lib = source === null ? undefined : SDK_PACKAGES.get(source);
+  return command && lib !== undefined ? { command, lib } : null;
+}
+
+/** `__importStar(require("m"))` (also `tslib.__importStar`, `__importDefault`): the module, else null. */
+function requiredThrough(n: Node): string | null {
+  if (
+    n.type !== 'call_expression' ||
+    !/(^|\.)__import(Star|Default)$/.test(n.childForFieldName('function')?.text ?? '')
+  )
+    return null;
+  const inner = n.childForFieldName('arguments')?.namedChild(0);
+  if (inner?.type !== 'call_expression' || inner.childForFieldName('function')?.text !== 'require') return null;
+  const arg = inner.childForFieldName('arguments')?.namedChild(0);
+  return arg?.type === 'string' ? arg.text.slice(1, -1) : null;
+}
+
 /** `new COMMANDS[action](params)` / `new CommandClass(params)` with `CommandClass = COMMANDS[action]`. */
 function dispatchedCommand(
   n: Node,
@@ -185,7 +249,7 @@ function dispatchedCommand(
   let input: Value | null = null;
   const inputOf = () => (input ??= evaluate(arg, ctx()) ?? emptyInput(n));
   const found = commandChoices(ctor, ctx(), (name) => {
-    const c = COMMANDS[name];
+    const c = commandNamed(name);
     if (!c) return null;
     return [c[0], c[1] === 'either' ? v3Style(inputOf()) : c[1] === 'lib' ? 'lib-dynamodb' : 'aws-sdk-v3'];
   });
