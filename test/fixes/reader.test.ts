@@ -45,6 +45,9 @@ const CASES: Case[] = [
   { fixture: 'docs-v3', rule: 'SL006', stem: 'COMMENTS#home' },
   // A file importing both v3 packages: the read's QueryCommand is the low-level client's.
   { fixture: 'mixed-v3', rule: 'SL006', stem: 'AUDIT#all' },
+  // Commands through the package's namespace (`new DDB.QueryCommand`), and under aliases.
+  { fixture: 'namespace-v3', rule: 'SL006', stem: 'NS#feed' },
+  { fixture: 'alias-v3', rule: 'SL006', stem: 'INBOX#all' },
 ];
 
 // Messages name places as `file:line`; lines move when a fix adds imports, so compare without them.
@@ -325,6 +328,33 @@ describe('reader fixes: the fixed code runs against dynalite', () => {
     );
     const got = sks(await (mod.auditTrail as () => Promise<Array<Record<string, unknown>>>)());
     assert.deepEqual(got, sorted(all('AUDIT#all').map((x) => x.SK)));
+  });
+
+  test('feed store (commands through `import * as DDB`): every post, in sort-key order', async () => {
+    const files = await repaired(CASES[9]);
+    const store = [...files].find(([f]) => f.endsWith('feed-store.ts'))![1];
+    // In the file's own style: the command and the client's type through its namespace, nothing imported.
+    assert.match(store, /new DDB\.QueryCommand\(\{/);
+    assert.match(store, /client: DDB\.DynamoDBDocumentClient/);
+    assert.doesNotMatch(store, /import \{[^}]*\b(QueryCommand|DynamoDBDocumentClient)\b/);
+    const mod = await loadModule(
+      files,
+      [...files.keys()].find((f) => f.endsWith('feed-store.ts'))!,
+      outDir,
+    );
+    const Store = mod.FeedStore as new () => { recent(): Promise<Array<Record<string, unknown>>> };
+    assert.deepEqual(sks(await new Store().recent()), sorted(all('NS#feed').map((x) => x.SK)));
+  });
+
+  test('inbox (commands imported under aliases): every message, in sort-key order', async () => {
+    const files = await repaired(CASES[10]);
+    const mod = await loadModule(
+      files,
+      [...files.keys()].find((f) => f.endsWith('inbox.ts'))!,
+      outDir,
+    );
+    const got = sks(await (mod.inbox as () => Promise<Array<Record<string, unknown>>>)());
+    assert.deepEqual(got, sorted(all('INBOX#all').map((x) => x.SK)));
   });
 
   // Asynchronously: dynalite answers from this process's event loop.

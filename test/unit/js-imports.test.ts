@@ -81,6 +81,25 @@ test('two names into a one-name-a-line import: a line each, in the order asked',
   );
 });
 
+test('a name imported only under an alias is imported as itself too; one imported as itself is left alone', () => {
+  const query = [{ module: '@aws-sdk/lib-dynamodb', name: 'QueryCommand' }];
+  const aliased = `import { PutCommand as AwsPut, QueryCommand as Query } from '@aws-sdk/lib-dynamodb';${CODE}`;
+  assert.equal(
+    add(aliased, query),
+    `import { PutCommand as AwsPut, QueryCommand as Query, QueryCommand } from '@aws-sdk/lib-dynamodb';${CODE}`,
+  );
+  const both = `import { QueryCommand as Query, QueryCommand } from '@aws-sdk/lib-dynamodb';${CODE}`;
+  assert.equal(add(both, query), both);
+  const multiLine = `import {\n  PutCommand,\n  QueryCommand\n} from '@aws-sdk/lib-dynamodb';${CODE}`;
+  assert.equal(add(multiLine, query), multiLine);
+  // A namespace import binds no `QueryCommand`: a line of its own.
+  const namespace = `import * as ddb from '@aws-sdk/lib-dynamodb';${CODE}`;
+  assert.equal(
+    add(namespace, query),
+    `import * as ddb from '@aws-sdk/lib-dynamodb';\nimport { QueryCommand } from '@aws-sdk/lib-dynamodb';${CODE}`,
+  );
+});
+
 test('Python: a parenthesised import of one name a line gets a line of its own, never `,,`', () => {
   const text = 'from boto3.dynamodb.conditions import (\n    Attr,\n    Key,\n)\n\nX = 1\n';
   const tree = parse('python', text, 2000);

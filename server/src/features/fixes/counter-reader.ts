@@ -12,6 +12,7 @@ import { enclosingFunction, nodeAt, withTree } from './syntax';
 import { projectLineWidth } from './line-width';
 import { fitPythonBlock } from '../generate/fit-lines-python';
 import { wrapWords } from '../generate/wrap-words';
+import { importsOwnName } from '../generate/imports';
 
 /**
  * The summing reader of a counter spread over N items, written next to the increment:
@@ -182,7 +183,10 @@ export function summingReader(
         : style.sdk === 'aws-sdk-v3'
           ? 'GetItemCommand'
           : null;
-  if (getName && !new RegExp(`\\b${getName}\\b`).test(text)) {
+  // Imported as itself, else added to the import of the call's command (`ddb.GetCommand` and
+  // an alias bind no `GetCommand`: with neither, no reader is offered).
+  const declared = (name: string) => new RegExp(`\\b(?:const|let|var|class|function)\\s+${name}\\b`).test(text);
+  if (getName && !importsOwnName(text, imports, getName) && !declared(getName)) {
     const imp = imports.find((i) => i.names.includes(a.call.callee));
     const line = imp ? lineOf(text, imp.span.startLine) : '';
     const brace = imp && imp.span.startLine === imp.span.endLine ? line.indexOf('}') : -1;

@@ -19,20 +19,27 @@ export function v2Namespace(imports: ImportInfo[], needs: Needed[], member: stri
   return `DynamoDB.${member}`;
 }
 
-/** The TypeScript type of a client parameter, with the import it needs; undefined when the style has none. */
-export function clientType(style: ReaderStyle, imports: ImportInfo[], needs: Needed[]): string | null | undefined {
+/**
+ * The TypeScript type of a client parameter, with the import it needs; undefined when the
+ * style has none. Through `namespace` (the file's `import * as DDB` of the package) nothing is imported.
+ */
+export function clientType(
+  style: ReaderStyle,
+  imports: ImportInfo[],
+  needs: Needed[],
+  namespace: string | null = null,
+): string | null | undefined {
   const method = style.call === 'method';
+  const named = (module: string, name: string) => {
+    if (namespace) return `${namespace}.${name}`;
+    needs.push({ module, name });
+    return name;
+  };
   switch (style.sdk) {
-    case 'lib-dynamodb': {
-      const name = method ? 'DynamoDBDocument' : 'DynamoDBDocumentClient';
-      needs.push({ module: '@aws-sdk/lib-dynamodb', name });
-      return name;
-    }
-    case 'aws-sdk-v3': {
-      const name = method ? 'DynamoDB' : 'DynamoDBClient';
-      needs.push({ module: '@aws-sdk/client-dynamodb', name });
-      return name;
-    }
+    case 'lib-dynamodb':
+      return named('@aws-sdk/lib-dynamodb', method ? 'DynamoDBDocument' : 'DynamoDBDocumentClient');
+    case 'aws-sdk-v3':
+      return named('@aws-sdk/client-dynamodb', method ? 'DynamoDB' : 'DynamoDBClient');
     case 'aws-sdk-v2-document-client':
       return v2Namespace(imports, [], 'DocumentClient').replace(
         /^DynamoDB\.DocumentClient$/,

@@ -1,5 +1,5 @@
 import { type Access, literalText, type ShardSet, shardShape, type Span, type TemplatePart } from '../../engine';
-import type { Needed } from '../generate/imports';
+import { importsOwnName, packageNamespace, type Needed } from '../generate/imports';
 import { readerName, words, type Operand, type Param, type ReaderSpec } from '../generate/reader-spec';
 import { textIn } from './apply';
 import type { FixContext } from './fix-model';
@@ -40,6 +40,12 @@ function paramName(source: string, fallback: string, python: boolean, taken: Set
 }
 
 /** Locals of the generated readers that a parameter must not shadow. */
+/** The SDK v3 packages a reader's commands come from, by the style of the call it copies. */
+const V3_PACKAGES: Partial<Record<string, string>> = {
+  'lib-dynamodb': '@aws-sdk/lib-dynamodb',
+  'aws-sdk-v3': '@aws-sdk/client-dynamodb',
+};
+
 const LOCALS = [
   'shard',
   'shards',
@@ -146,8 +152,15 @@ export function planReader(input: PlanInput, ctx: FixContext): ReaderPlan | null
   const resource = style.sdk === 'boto3-resource';
   const clientName = resource ? 'table' : 'client';
   let clientParam: ReaderSpec['clientParam'] = null;
+  // A file that names the package as a whole (`import * as DDB`) and not the command itself:
+  // the reader reads the command and the client's type through it, as the file's calls do.
+  const sdkPackage = Object.hasOwn(V3_PACKAGES, style.sdk) ? V3_PACKAGES[style.sdk]! : null;
+  const namespace =
+    !python && sdkPackage && !importsOwnName(text, imports, 'QueryCommand')
+      ? packageNamespace(text, imports, sdkPackage)
+      : null;
   if (!plainReceiver) {
-    const typeName = isTyped(target) ? clientType(style, imports, needs) : null;
+    const typeName = isTyped(target) ? clientType(style, imports, needs, namespace) : null;
     if (typeName === undefined) return null;
     clientParam = { name: clientName, type: typeName };
   }
@@ -285,6 +298,7 @@ export function planReader(input: PlanInput, ctx: FixContext): ReaderPlan | null
     width: projectLineWidth(target, text || siteText),
     quote: quoteOf(text, imports),
     converter,
+    ...(namespace ? { namespace } : {}),
   };
   return { spec, needs, args };
 }

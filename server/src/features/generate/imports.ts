@@ -140,13 +140,50 @@ function intoList(text: string, open: number, close: number, names: string[]): I
   return { span: pointAt(text, last), newText: `, ${names.join(', ')}` };
 }
 
+/**
+ * Whether the import binds `name` under its own name: `import { QueryCommand as Query }`
+ * and `const { QueryCommand: Query } = require(...)` list `QueryCommand` but bind `Query`,
+ * and generated code naming `QueryCommand` needs it imported as itself.
+ */
+function bindsOwnName(text: string, i: ImportInfo, name: string): boolean {
+  const stmt = text.slice(offsetAt(text, i.span.startLine, i.span.startColumn), endOf(text, i.span));
+  const own = new RegExp(`(?:^|[{,\\s])${escapeName(name)}\\s*(?=[,}]|$)`, 'm');
+  return own.test(stmt.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g, ' '));
+}
+
+const escapeName = (name: string) => name.replace(/[$]/g, '\\$');
+
+/**
+ * The name the file binds `module` to as a whole, or null: `import * as DDB from module`,
+ * or `const ddb = require(module)` (an ES default import is not taken: what it holds
+ * depends on the compiler's interop settings).
+ */
+export function packageNamespace(text: string, imports: ImportInfo[], module: string): string | null {
+  for (const i of imports) {
+    if (i.module !== module) continue;
+    const star = i.names.map((n) => /^\*\s*as\s+([A-Za-z_$][\w$]*)$/.exec(n)?.[1]).find(Boolean);
+    if (star) return star;
+    const whole = i.names.map((n) => /^default as ([A-Za-z_$][\w$]*)$/.exec(n)?.[1]).find(Boolean);
+    const stmt = text.slice(offsetAt(text, i.span.startLine, i.span.startColumn), endOf(text, i.span));
+    if (whole && /^(?:const|let|var)\s/.test(stmt)) return whole;
+  }
+  return null;
+}
+
+/** Whether one of the file's imports binds `name` as itself (not `ddb.Name`, not an alias). */
+export function importsOwnName(text: string, imports: ImportInfo[], name: string): boolean {
+  return imports.some((i) => i.names.includes(name) && bindsOwnName(text, i, name));
+}
+
 export function jsImportEdits(text: string, imports: ImportInfo[], needed: Needed[], quote: "'" | '"'): ImportEdit[] {
   const edits: ImportEdit[] = [];
   const newLines: string[] = [];
   const byModule = new Map<string, string[]>();
   for (const n of needed) {
     if (!n.name) continue;
-    const have = imports.some((i) => i.module === n.module && i.names.includes(n.name!));
+    const have = imports.some(
+      (i) => i.module === n.module && i.names.includes(n.name!) && bindsOwnName(text, i, n.name!),
+    );
     const list = byModule.get(n.module) ?? [];
     if (!have && !list.includes(n.name)) byModule.set(n.module, [...list, n.name]);
   }

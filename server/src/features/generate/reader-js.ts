@@ -129,7 +129,7 @@ function pageCall(s: ReaderSpec, d: number): Line[] {
     ];
   return [
     [d, `const page = await ${s.client}.send(`],
-    [d + 1, 'new QueryCommand({'],
+    [d + 1, `new ${s.namespace ? `${s.namespace}.` : ''}QueryCommand({`],
     ...props,
     [d + 1, '}),'],
     [d, ');'],
@@ -311,7 +311,8 @@ function merge(s: ReaderSpec): Line[] {
 
 /** The names a JS reader needs from each module, by style. */
 export function jsImports(s: ReaderSpec): Array<{ module: string; name: string }> {
-  const send = s.call === 'send';
+  // Through the file's namespace of the package the command needs no import.
+  const send = s.call === 'send' && !s.namespace;
   if (s.style === 'lib-dynamodb') return send ? [{ module: '@aws-sdk/lib-dynamodb', name: 'QueryCommand' }] : [];
   if (s.style === 'aws-sdk-v3')
     return [

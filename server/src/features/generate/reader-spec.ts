@@ -53,6 +53,12 @@ export interface ReaderSpec {
   quote: "'" | '"';
   /** SDK v2 low-level: how the file names `AWS.DynamoDB.Converter`. */
   converter?: string;
+  /**
+   * The name the file gives the SDK package as a whole (`import * as DDB from
+   * '@aws-sdk/lib-dynamodb'`): the reader's commands and types are read through it
+   * (`new DDB.QueryCommand`), as the file's own calls are, and nothing is imported.
+   */
+  namespace?: string;
 }
 
 /** The key as the writers build it: the text before the shard (constants by name), the separator, the text after. */
