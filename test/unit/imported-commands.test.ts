@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import { test } from 'node:test';
 import { AnalyzedDocument } from '../../server/src/engine/incremental/document';
 import { initParsers } from '../../server/src/engine/syntax/parser';
-import { analyze, findingLines, observable, summarize } from './helpers';
+import { analyze, findingLines, indexedWorkspace, observable, summarize } from './helpers';
 
 // Commands named another way than by their own name: through a whole package (`import * as DDB
 // from '@aws-sdk/lib-dynamodb'` in a repository class, and what tsc's CommonJS output makes of any
@@ -201,4 +202,47 @@ exports.save = (doc, id) => doc.send(new PutCommand({ TableName: 'events', Item:
   );
   assert.equal(r.skipped, null);
   assert.deepEqual(summarize(r), ['5 PutItem events pk={entity-id} (high-cardinality)']);
+});
+
+test("tsc's CommonJS output across modules: exports one by one, and an imported paginator called through `(0, …)`", async () => {
+  const { index, dir } = await indexedWorkspace({
+    'dist-src/config/dynamo.js': `"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.FEED_KEY = exports.TABLES = void 0;
+exports.TABLES = { FEED: 'feed-table' };
+exports.FEED_KEY = 'FEED#ALL';
+`,
+    'dist-src/handlers/feed.js': `"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.list = exports.post = void 0;
+const client_dynamodb_1 = require("@aws-sdk/client-dynamodb");
+const lib_dynamodb_1 = require("@aws-sdk/lib-dynamodb");
+const dynamo_1 = require("../config/dynamo");
+const doc = lib_dynamodb_1.DynamoDBDocumentClient.from(new client_dynamodb_1.DynamoDBClient({}));
+const post = async (event) => {
+    await doc.send(new lib_dynamodb_1.PutCommand({ TableName: dynamo_1.TABLES.FEED, Item: { pk: dynamo_1.FEED_KEY, sk: event.id } }));
+};
+exports.post = post;
+const list = async () => {
+    const items = [];
+    for await (const page of (0, lib_dynamodb_1.paginateQuery)({ client: doc }, {
+        TableName: dynamo_1.TABLES.FEED,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': dynamo_1.FEED_KEY },
+    })) items.push(...(page.Items ?? []));
+    return items;
+};
+exports.list = list;
+`,
+  });
+  try {
+    const feed = index.results().find((r) => r.file.endsWith('feed.js'))!;
+    assert.deepEqual(summarize(feed), [
+      '9 PutItem feed-table pk=FEED#ALL sk={entity-id} (constant)',
+      '17 Query feed-table pk=FEED#ALL (constant)',
+    ]);
+    assert.equal(feed.accesses[1].paginated, true);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

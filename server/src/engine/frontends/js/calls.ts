@@ -80,7 +80,7 @@ function emptyInput(n: Node): Value {
 /** Where a DynamoDB call can start: `new XCommand(`, `paginateQuery(`, `.put(` and the other v2 methods. */
 export const CALL_START = new RegExp(
   // `new ddb.PutCommand(`: the command read through a namespace of the package (tsc's CommonJS output too).
-  String.raw`\bnew\s+(?:[A-Za-z_$][\w$]*\s*\.\s*)?(?<name>[A-Za-z]+Command)\b|\b(?<name2>paginateQuery)\s*\(|\.\s*(?<name3>` +
+  String.raw`\bnew\s+(?:[A-Za-z_$][\w$]*\s*\.\s*)?(?<name>[A-Za-z]+Command)\b|\b(?<name2>paginateQuery)\s*\)?\s*\(|\.\s*(?<name3>` +
     Object.keys(V2_METHODS).join('|') +
     String.raw`)\s*\(` +
     // Dispatch by name (js/dispatch.ts): `new COMMANDS[action](`, `new CommandClass(`, `doc[action](`.
@@ -151,7 +151,7 @@ function readCallSite(
       makeCallSite(file, language, op, style, n, input, false, v2Style(n, text, fn)),
     );
   }
-  if (fn?.text === 'paginateQuery') {
+  if (isPaginateQuery(fn, ctx)) {
     const input = evaluate(args?.namedChild(1) ?? null, ctx()) ?? emptyInput(n);
     const call = callStyle(n, text, 'paginator', 'paginateQuery', configClientText(args?.namedChild(0) ?? null));
     return makeCallSite(file, language, 'Query', v3Style(input), n, input, true, call);
@@ -188,37 +188,58 @@ const SDK_PACKAGES = new Map([
 ]);
 
 /**
- * A command class the constructor names by another way than its own name, imported from
- * a DynamoDB package: through the whole package (`ddb.PutCommand` with `import * as ddb
- * from '@aws-sdk/lib-dynamodb'` or `const ddb = require(...)`, and what tsc's CommonJS
- * output makes of any import: `lib_dynamodb_1.PutCommand` with `const lib_dynamodb_1 =
- * require("@aws-sdk/lib-dynamodb")` or `__importStar(require(...))`), or under an alias
+ * A name of a DynamoDB package the expression stands for, when it is not written as itself:
+ * through the whole package (`ddb.PutCommand` with `import * as ddb from
+ * '@aws-sdk/lib-dynamodb'` or `const ddb = require(...)`, and what tsc's CommonJS output
+ * makes of any import: `lib_dynamodb_1.PutCommand` with `const lib_dynamodb_1 =
+ * require("@aws-sdk/lib-dynamodb")` or `__importStar(require(...))`, and its calls of
+ * imported functions, `(0, lib_dynamodb_1.paginateQuery)(...)`), or under an alias
  * (`import { PutCommand as DdbPut }`, `const { QueryCommand: Query } = require(...)`).
- * The command, and whether the package is the document client's; null for any other
- * object or name (`sqs.SendMessageCommand`, `timestream.QueryCommand`, a class of the project's).
+ * The exported name, and whether the package is the document client's; null for any
+ * other object or name (`sqs.SendMessageCommand`, `timestream.QueryCommand`, the project's own).
  */
-function importedCommand(
-  ctor: Node,
-  ctx: ReturnType<typeof newContext>,
-): { command: [Operation, 'client' | 'lib' | 'either']; lib: boolean } | null {
+function importedSdkName(n: Node, ctx: ReturnType<typeof newContext>): { name: string; lib: boolean } | null {
   let name: string;
   let source: string | null = null;
-  if (ctor.type === 'member_expression') {
-    const object = ctor.childForFieldName('object');
-    name = ctor.childForFieldName('property')?.text ?? '';
-    if (!commandNamed(name) || object?.type !== 'identifier') return null;
+  if (n.type === 'parenthesized_expression') {
+    const inner = n.namedChild(0);
+    const last = inner?.type === 'sequence_expression' ? inner.namedChild(inner.namedChildCount - 1) : inner;
+    return last ? importedSdkName(last, ctx) : null;
+  }
+  if (n.type === 'member_expression') {
+    const object = n.childForFieldName('object');
+    name = n.childForFieldName('property')?.text ?? '';
+    if (object?.type !== 'identifier') return null;
     const b = resolve(object, ctx);
     if (b?.kind === 'import' && b.name === '*') source = b.source;
     else if (b?.kind === 'value') source = requiredThrough(b.node);
-  } else if (ctor.type === 'identifier') {
-    const b = resolve(ctor, ctx);
+  } else if (n.type === 'identifier') {
+    const b = resolve(n, ctx);
     if (b?.kind !== 'import') return null;
     name = b.name;
     source = b.source;
   } else return null;
-  const command = commandNamed(name);
   const lib = source === null ? undefined : SDK_PACKAGES.get(source);
-  return command && lib !== undefined ? { command, lib } : null;
+  return lib === undefined ? null : { name, lib };
+}
+
+/** The command class `ctor` names through `importedSdkName`, with its package. */
+function importedCommand(
+  ctor: Node,
+  ctx: ReturnType<typeof newContext>,
+): { command: [Operation, 'client' | 'lib' | 'either']; lib: boolean } | null {
+  // Only a command's name is worth resolving the object for.
+  if (ctor.type === 'member_expression' && !commandNamed(ctor.childForFieldName('property')?.text ?? '')) return null;
+  const found = importedSdkName(ctor, ctx);
+  const command = found ? commandNamed(found.name) : undefined;
+  return found && command ? { command, lib: found.lib } : null;
+}
+
+/** `paginateQuery`, written as itself or through `importedSdkName` (`(0, lib_dynamodb_1.paginateQuery)`). */
+function isPaginateQuery(fn: Node | null, ctx: () => ReturnType<typeof newContext>): boolean {
+  if (!fn) return false;
+  if (fn.type === 'identifier') return fn.text === 'paginateQuery';
+  return /\bpaginateQuery\s*\)?$/.test(fn.text) && importedSdkName(fn, ctx())?.name === 'paginateQuery';
 }
 
 /** `__importStar(require("m"))` (also `tslib.__importStar`, `__importDefault`): the module, else null. */

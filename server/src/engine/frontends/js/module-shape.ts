@@ -31,6 +31,9 @@ export function topLevelDeclarations(tree: Tree): Map<string, Node> {
         out.set('default', value);
       stmt = stmt.childForFieldName('declaration') ?? stmt;
     }
+    // `exports.TABLES = { ... }`: CommonJS's exports one by one, as written by hand and by tsc.
+    const exported = exportedValue(stmt);
+    if (exported) out.set(exported.name, exported.value);
     // A class or an enum: its static members are constants too (`Keys.pk`).
     const className = CLASS_LIKE.has(stmt.type) ? stmt.childForFieldName('name') : null;
     if (className) out.set(className.text, stmt);
@@ -42,6 +45,22 @@ export function topLevelDeclarations(tree: Tree): Map<string, Node> {
     }
   }
   return out;
+}
+
+/**
+ * `exports.TABLES = { ... }` or `module.exports.TABLE_NAME = process.env.TABLE_NAME` at the
+ * top level: the name and the value. Not an alias of a declaration (`exports.save = save`,
+ * `exportAliases`) and not tsc's `exports.TABLES = void 0` placeholders, which come first and
+ * may be chained (`exports.KEYS = exports.TABLES = void 0`).
+ */
+function exportedValue(stmt: Node): { name: string; value: Node } | null {
+  const e = stmt.type === 'expression_statement' ? stmt.namedChild(0) : null;
+  if (e?.type !== 'assignment_expression') return null;
+  const name = /^(?:module\.)?exports\.([A-Za-z_$][\w$]*)$/.exec(e.childForFieldName('left')?.text ?? '')?.[1];
+  const value = e.childForFieldName('right');
+  if (!name || !value || value.type === 'identifier' || value.type === 'assignment_expression') return null;
+  if (value.type === 'unary_expression' && value.text.startsWith('void')) return null;
+  return { name, value };
 }
 
 /**
