@@ -84,6 +84,18 @@ const TREE: Record<string, string> = {
   'infra/cdk.json': '{ "app": "node bin/app.js" }\n',
   'infra/bin/app.ts': "import { App } from 'aws-cdk-lib';\nnew App();\n",
   'infra/bin/app.js': '"use strict";\nconst aws_cdk_lib_1 = require("aws-cdk-lib");\nnew aws_cdk_lib_1.App();\n',
+  // A CDK integration test's snapshot: the handler again, bundled by esbuild into the asset.
+  'infra/test/integ.scores.js.snapshot/asset.4f1c9e/index.js': `"use strict";
+var import_client_dynamodb = require("@aws-sdk/client-dynamodb");
+var import_lib_dynamodb = require("@aws-sdk/lib-dynamodb");
+var doc = import_lib_dynamodb.DynamoDBDocumentClient.from(new import_client_dynamodb.DynamoDBClient({}));
+exports.handler = async () => doc.send(new import_lib_dynamodb.UpdateCommand({
+  TableName: process.env.SCORES_TABLE,
+  Key: { pk: "SCOREBOARD" },
+  UpdateExpression: "ADD submissions :one",
+  ExpressionAttributeValues: { ":one": 1 }
+}));
+`,
 };
 
 const rel = (dir: string, files: string[]) => files.map((f) => path.relative(dir, f).split(path.sep).join('/'));
@@ -120,6 +132,7 @@ test('walkListsPath says the same of one changed file (a tsc --watch rewriting i
     assert.equal(at('src/handlers/submit-score.ts'), true);
     assert.equal(at('src/lib/keys.js'), true);
     assert.equal(at('src/esm/index.mjs'), false);
+    assert.equal(at('infra/test/integ.scores.js.snapshot/asset.4f1c9e/index.js'), false);
   });
 });
 

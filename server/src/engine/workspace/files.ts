@@ -35,6 +35,15 @@ export const SKIPPED_DIRS = new Set([
   '.serverless',
 ]);
 
+/**
+ * A folder that never holds the project's own source, by its name: those above, and the CDK
+ * integration tests' snapshots (`integ.app.js.snapshot/`), which hold the synthesized cloud
+ * assembly with each Lambda asset bundled again (as `cdk.out` does).
+ */
+export function isSkippedDir(name: string): boolean {
+  return SKIPPED_DIRS.has(name) || name.endsWith('.snapshot');
+}
+
 export interface FileList {
   files: string[];
   /**
@@ -164,7 +173,7 @@ function walkDir(root: string, files: Set<string>, infra: Set<string>, out: File
       if (installed?.names.has(e.name)) continue;
       const full = path.join(dir, e.name);
       if (e.isDirectory()) {
-        if (SKIPPED_DIRS.has(e.name)) out.skippedDirs.push(full);
+        if (isSkippedDir(e.name)) out.skippedDirs.push(full);
         else if (ignoredBy(scopes, full, true)) out.gitignored++;
         else stack.push({ dir: full, scopes, cdk });
       } else if (e.isFile() && (languageForFile(e.name) || isInfrastructureCandidate(e.name))) {
@@ -206,7 +215,7 @@ function gitFiles(dir: string, files: Set<string>, infra: Set<string>, out: File
     .map((r) => r.slice(0, -path.posix.basename(r).length));
   const outer = inCdkFolder(dir, diskFiles);
   // Python packages pip installed into a committed folder: as vendored as `node_modules`.
-  const installed = installedIn(dir, all, (d) => SKIPPED_DIRS.has(d));
+  const installed = installedIn(dir, all, isSkippedDir);
   for (const [folder, { packages }] of installed)
     if (packages > 0) out.installed.push({ folder: path.normalize(path.join(dir, folder)), packages });
   let known: Set<string> | null = null;
@@ -216,7 +225,7 @@ function gitFiles(dir: string, files: Set<string>, infra: Set<string>, out: File
     const template = !!rel && isInfrastructureCandidate(rel);
     if (!source && !template) continue;
     const parts = rel.split('/');
-    if (parts.slice(0, -1).some((d) => SKIPPED_DIRS.has(d))) continue;
+    if (parts.slice(0, -1).some(isSkippedDir)) continue;
     if (installed.size > 0 && isInstalled(rel, installed)) continue;
     const folder = rel.slice(0, rel.length - parts[parts.length - 1].length);
     if (source && isCompiledBeside(parts[parts.length - 1], (name) => inList(folder + name))) {
@@ -250,7 +259,7 @@ export function walkListsPath(root: string, file: string): boolean {
   const parts = rel.split(path.sep);
   let dir = root;
   for (let i = 0; i < parts.length - 1; i++) {
-    if (SKIPPED_DIRS.has(parts[i]) || installedBeside(dir, parts[i])) return false;
+    if (isSkippedDir(parts[i]) || installedBeside(dir, parts[i])) return false;
     dir = path.join(dir, parts[i]);
   }
   const name = parts[parts.length - 1];
