@@ -39,13 +39,13 @@ function paramName(source: string, fallback: string, python: boolean, taken: Set
   return name;
 }
 
-/** Locals of the generated readers that a parameter must not shadow. */
 /** The SDK v3 packages a reader's commands come from, by the style of the call it copies. */
 const V3_PACKAGES: Partial<Record<string, string>> = {
   'lib-dynamodb': '@aws-sdk/lib-dynamodb',
   'aws-sdk-v3': '@aws-sdk/client-dynamodb',
 };
 
+/** Locals of the generated readers that a parameter must not shadow. */
 const LOCALS = [
   'shard',
   'shards',
