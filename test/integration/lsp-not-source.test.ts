@@ -78,5 +78,12 @@ test('build output and pip-installed packages changed on disk stay unjudged; the
   const moved = put('src/built.js', HOT_JS);
   await s.conn.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: uri(moved), type: 1 }] });
   await until('a source file of the same text judged', () => (s.diagnostics.get(uri(moved)) ?? []).length > 0);
+
+  // Its TypeScript written beside it (the project moved to TypeScript, tsc without outDir):
+  // the JavaScript is tsc's output from then on, and only the TypeScript is judged.
+  const source = put('src/built.ts', HOT_TS('handler'));
+  await s.conn.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: uri(source), type: 1 }] });
+  await until('the TypeScript judged', () => (s.diagnostics.get(uri(source)) ?? []).length > 0);
+  await until('the compiled JavaScript no longer', () => (s.diagnostics.get(uri(moved)) ?? []).length === 0);
   assert.deepEqual(s.errors, []);
 });

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { collectFiles, walkListsPath } from '../../server/src/engine/workspace/files';
-import { typeScriptSourcesOf } from '../../server/src/engine/workspace/compiled-output';
+import { compiledOutputsOf, typeScriptSourcesOf } from '../../server/src/engine/workspace/compiled-output';
 import { ensureBuilt, runCli, withService } from '../../fuzz/cli-runner';
 
 /**
@@ -134,6 +134,15 @@ test('walkListsPath says the same of one changed file (a tsc --watch rewriting i
     assert.equal(at('src/esm/index.mjs'), false);
     assert.equal(at('infra/test/integ.scores.js.snapshot/asset.4f1c9e/index.js'), false);
   });
+});
+
+test('which JavaScript names tsc writes for a TypeScript file', () => {
+  assert.deepEqual(compiledOutputsOf('a.ts'), ['a.js']);
+  assert.deepEqual(compiledOutputsOf('a.tsx'), ['a.js', 'a.jsx']);
+  assert.deepEqual(compiledOutputsOf('a.mts'), ['a.mjs']);
+  assert.deepEqual(compiledOutputsOf('a.cts'), ['a.cjs']);
+  assert.deepEqual(compiledOutputsOf('a.d.ts'), []);
+  assert.deepEqual(compiledOutputsOf('a.js'), []);
 });
 
 test('which TypeScript names a JavaScript file is compiled from', () => {

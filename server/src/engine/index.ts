@@ -89,7 +89,7 @@ export { forgetWalkListings, noteWalkedFolder, walkedFileExists, walkedKind } fr
 export { indexWorkspace } from './workspace/cache/run';
 export { collectFiles, walkListsPath, type FileList } from './workspace/files';
 export { installedNote } from './workspace/installed-packages';
-export { compiledNote } from './workspace/compiled-output';
+export { compiledNote, compiledOutputsOf } from './workspace/compiled-output';
 export { VersionedMemo } from './workspace/versioned-memo';
 export { isInfrastructureCandidate } from './frontends/infra';
 export type { InfraRead } from './workspace/infra';

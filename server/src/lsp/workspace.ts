@@ -9,6 +9,7 @@ import {
   collectFiles,
   installedNote,
   compiledNote,
+  compiledOutputsOf,
   walkListsPath,
   noteWalkedFolder,
   isInfrastructureCandidate,
@@ -294,6 +295,10 @@ export class Workspace {
     // A rebuilt `dist/` or a re-run `pip install -t layer/python` changes files the walk never
     // lists: not the project's code. Dropped if held (a document closed there), else ignored.
     if (!this.listedByWalk(key)) return this.indexFor(key).analysisOf(key) ? this.forget(key) : undefined;
+    // A TypeScript file written beside tsc's output of it (`a.ts` next to `a.js`): the output
+    // stops being the project's code, as the walk would say (compiled-output.ts).
+    for (const js of compiledOutputsOf(path.basename(key)).map((n) => path.join(path.dirname(key), n)))
+      if (this.indexFor(js).analysisOf(js)) await this.forget(js);
     this.live?.invalidate();
     this.generation++;
     if (await this.excluded(key)) return this.forget(key);

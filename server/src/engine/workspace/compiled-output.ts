@@ -26,6 +26,14 @@ export function typeScriptSourcesOf(name: string): string[] {
   }
 }
 
+/** The JavaScript names tsc would write for the TypeScript `name` (`a.ts` → `a.js`), or none. */
+export function compiledOutputsOf(name: string): string[] {
+  const m = /^(.+)\.(ts|tsx|mts|cts)$/.exec(name);
+  if (!m || m[1].endsWith('.d')) return [];
+  const [, base, ext] = m;
+  return ext === 'ts' ? [`${base}.js`] : ext === 'tsx' ? [`${base}.js`, `${base}.jsx`] : [`${base}.${ext[0]}js`];
+}
+
 /** Whether `name` is tsc's output of a TypeScript file that `has` says is in the same folder. */
 export function isCompiledBeside(name: string, has: (sibling: string) => boolean): boolean {
   return typeScriptSourcesOf(name).some(has);
