@@ -246,3 +246,43 @@ exports.list = list;
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("tsc's calls of the project's own imported functions, `(0, db_1.putScore)(...)`, reach the wrapper", async () => {
+  const { index, dir } = await indexedWorkspace({
+    'lib/db.js': `"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.putScore = void 0;
+const lib_dynamodb_1 = require("@aws-sdk/lib-dynamodb");
+const client_dynamodb_1 = require("@aws-sdk/client-dynamodb");
+const doc = lib_dynamodb_1.DynamoDBDocumentClient.from(new client_dynamodb_1.DynamoDBClient({}));
+const putScore = async (board, user, score) => {
+    await doc.send(new lib_dynamodb_1.PutCommand({ TableName: 'scores', Item: { pk: board, sk: user, score } }));
+};
+exports.putScore = putScore;
+`,
+    'lib/handlers/submit.js': `"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.handler = void 0;
+const db_1 = require("../db");
+const handler = async (event) => {
+    await (0, db_1.putScore)('LEADERBOARD', event.user, event.score);
+    return { statusCode: 200 };
+};
+exports.handler = handler;
+`,
+    'lib/handlers/replay.js': `"use strict";
+const db_1 = require("../db");
+exports.handler = async (event) => {
+    for (const r of event.records)
+        (0, db_1.putScore)(\`BOARD#\${r.board}\`, r.user, r.score);
+};
+`,
+  });
+  try {
+    const of = (name: string) => summarize(index.results().find((r) => r.file.endsWith(name))!);
+    assert.deepEqual(of('submit.js'), ['6 PutItem scores pk=LEADERBOARD sk={unknown} (constant)']);
+    assert.deepEqual(of('replay.js'), ['5 PutItem scores pk=BOARD#{unknown} sk={unknown} (unknown)']);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -160,6 +160,11 @@ export interface FrontEnd {
   dependencyProvider?(e: Node | null): Node | null;
   /** The function a called name is bound to (a `def`, a `function`, a `const f = () =>`), or null. */
   functionOf(callee: Node, ctx: EvalContext): Node | null;
+  /**
+   * What a call calls, as its author wrote it, when the syntax says it another way: tsc and
+   * esbuild call an imported function as `(0, db_1.save)(...)`. Without it, the call's `function`.
+   */
+  calleeOf?(call: Node): Node | null;
   /** Whether a receiver's root name is this workspace's own code (a class, a function, a relative import). */
   isOwnCode(root: Node, ctx: EvalContext): boolean;
   /** The properties a table definition call passes (keyword arguments, or its last object argument). */

@@ -10,6 +10,7 @@ import type { Value } from '../../model/value';
 import { jsModuleNames } from '../wrappers/gate';
 import { readCdk } from './cdk';
 import { findJsCallSites } from './calls';
+import { plainCallee } from './callee';
 import { CLASS_TYPES } from './classes';
 import { evaluate } from './evaluate';
 import { fieldClassName, injectedFields } from './fields';
@@ -60,6 +61,7 @@ export const jsFrontEnd: FrontEnd = {
     const b = resolve(callee, ctx);
     return b && 'node' in b ? functionNode(b.node) : null;
   },
+  calleeOf: plainCallee,
   isOwnCode: (root, ctx) => {
     if (root.type === 'this') return true;
     const b = resolve(root, ctx);

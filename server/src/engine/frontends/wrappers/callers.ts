@@ -118,7 +118,7 @@ function calleeOf(call: Node, f: Finder): { fn: FunctionSummary; cls: ClassRef |
 
 /** The summarised function a call reaches, or null; `instance` is told the class of an instance it is a method of. */
 function functionCalled(call: Node, f: Finder, instance: (c: ClassRef) => void): FunctionSummary | null {
-  const callee = call.childForFieldName('function');
+  const callee = f.fe.calleeOf ? f.fe.calleeOf(call) : call.childForFieldName('function');
   if (!callee) return null;
   const methodOfInstance = (cls: ClassRef | null, method: string) => {
     if (cls) instance(cls);
