@@ -187,3 +187,48 @@ test('check reports the counter once, in the TypeScript, reached from its route,
     });
   });
 });
+
+test('a route reaches a service through the handler’s compiled call of it, `await (0, service_1.submit)(event)`', () => {
+  const service = `"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.submit = void 0;
+const lib_dynamodb_1 = require("@aws-sdk/lib-dynamodb");
+const client_dynamodb_1 = require("@aws-sdk/client-dynamodb");
+const doc = lib_dynamodb_1.DynamoDBDocumentClient.from(new client_dynamodb_1.DynamoDBClient({}));
+const submit = async (event) => {
+    await doc.send(new lib_dynamodb_1.UpdateCommand({
+        TableName: process.env.SCORES_TABLE,
+        Key: { pk: 'TOTALS' },
+        UpdateExpression: 'ADD submissions :one',
+        ExpressionAttributeValues: { ':one': 1 },
+    }));
+};
+exports.submit = submit;
+`;
+  const handler = `"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.handler = void 0;
+const service_1 = require("../service");
+const handler = async (event) => {
+    await (0, service_1.submit)(event);
+    return { statusCode: 204 };
+};
+exports.handler = handler;
+`;
+  const tree = {
+    'template.yaml': TEMPLATE.replace('CodeUri: src/handlers/', 'CodeUri: lambda/handlers/'),
+    // Only the compiled JavaScript is committed, as some Lambda repositories do.
+    'lambda/service.js': service,
+    'lambda/handlers/submit-score.js': handler,
+  };
+  withService(tree, (dir) => {
+    const r = runCli(['check', dir, '--format', 'json', '--fail-on', 'never']);
+    const findings = (JSON.parse(r.stdout) as { findings: Array<{ file: string; message: string }> }).findings;
+    const counter = findings.filter((f) => f.file.endsWith('service.js'));
+    assert.ok(counter.length > 0, r.stdout);
+    assert.ok(
+      counter.every((f) => f.message.includes('Reached from POST /scores')),
+      counter.map((f) => f.message).join('\n'),
+    );
+  });
+});

@@ -19,6 +19,7 @@ import type { Span } from '../../model/range';
 import { declaratorBinding, fieldTypes, parameterBindings } from './declared-types';
 import { trpcProcedureName } from './trpc-procedures';
 import { readImport, readReexport, readRequire } from './module-links';
+import { plainCallee } from './callee';
 import { decoratorsOf, readNestController } from './nest-controllers';
 import { nextPage, nextRoute, pageEntry, serverAction, USE_SERVER, type NextPage } from './next-app';
 
@@ -247,7 +248,8 @@ function readFunction(fn: Node, seen: ReachPart, file: string, marks: FileMarks)
 }
 
 function readCall(call: Node, seen: ReachPart, file: string, text: string): void {
-  const callee = call.childForFieldName('function');
+  // tsc's and esbuild's `(0, service_1.submit)(event)` calls `service_1.submit`.
+  const callee = plainCallee(call);
   if (!callee) return;
   const span = spanOf(call);
   readWrappedExport(call, seen, file);
